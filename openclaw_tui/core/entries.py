@@ -1,0 +1,564 @@
+"""Lossless parsing of ``memories.md`` (and the archive, same grammar).
+
+A file is a *preamble* followed by *blocks*.  Every block is either a
+well-formed entry (``---`` / YAML mapping with an ``id`` / ``---`` / body) or
+a malformed one (a frontmatter-looking block that is not a mapping or has no
+``id``), kept byte for byte.  ``MemoryFile.text`` is always exactly the
+preamble plus every block's raw text, so serialising an unedited parse gives
+back the very same bytes.
+
+Speed matters (100k entries must parse in well under two seconds), so the
+delimiter and fence lines are found with regular expressions over the whole
+text and the frontmatter is read by a small line scanner; PyYAML (C loader)
+only handles blocks the scanner does not understand.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from .yamlio import load_yaml
+
+BOM = "\ufeff"
+
+KNOWN_FIELDS: tuple[str, ...] = (
+    "id",
+    "timestamp",
+    "source",
+    "importance",
+    "ttl",
+    "status",
+    "tags",
+    "conflict",
+    "superseded_by",
+    "merged_from",
+    "last_hit",
+    "archived_at",
+)
+_KNOWN = frozenset(KNOWN_FIELDS)
+
+_DELIM_RE = re.compile(r"^---[ \r]*$", re.M)
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
+_KEY_LINE_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t\r]*")
+_ITEM_RE = re.compile(r"[ \t]*- +(.*?)[ \t\r]*")
+_FIRST_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]|$)")
+_DATEISH_RE = re.compile(r"\d{4}-\d\d-\d\d(?:[Tt ][0-9:.]+(?:Z|[+-]\d\d(?::?\d\d)?)?)?")
+_NEEDS_YAML = re.compile(
+    r"""(?x)
+    [\-?:,\[\]{}#&*!|>'"%@`~=<] | [0-9.+] | (?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE
+    |on|On|ON|off|Off|OFF|null|Null|NULL)$
+    """
+)
+
+
+class ParseError(ValueError):
+    """Raised when a file cannot be decoded at all (callers report it)."""
+
+
+class Entry:
+    """One block of a memory file: a well-formed entry or a malformed one.
+
+    Offsets are character offsets into ``text_ref`` (the whole file's text,
+    shared, never copied).  ``meta`` (field values) and ``key_lines`` (field
+    -> 1-based line) are read from the frontmatter on first use.
+    """
+
+    __slots__ = (
+        "start", "end", "line", "fm_start", "fm_end", "body_start", "id", "error", "text_ref",
+        "_meta", "_key_lines",
+    )
+
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        line: int,
+        fm_start: int,
+        fm_end: int,
+        body_start: int,
+        id: str | None,
+        text_ref: str,
+        meta: dict[str, Any] | None = None,
+        key_lines: dict[str, int] | None = None,
+        error: str | None = None,
+    ) -> None:
+        self.start = start  # char offset of the opening ``---`` line
+        self.end = end  # char offset just past the block (next block or EOF)
+        self.line = line  # 1-based line number of the opening ``---``
+        self.fm_start = fm_start  # first frontmatter char
+        self.fm_end = fm_end  # char offset of the closing ``---`` line
+        self.body_start = body_start  # just past the closing ``---`` line
+        self.id = id
+        self.text_ref = text_ref
+        self._meta = meta
+        self._key_lines = key_lines
+        self.error = error  # set on malformed blocks
+
+    def __repr__(self) -> str:
+        kind = "Malformed" if self.error else "Entry"
+        return f"<{kind} {self.id!r} line {self.line}>"
+
+    def _load(self) -> None:
+        block = self.frontmatter
+        scanned = _scan_frontmatter(block, self.line + 1)
+        if scanned is not None:
+            self._meta, self._key_lines = scanned
+            return
+        try:
+            loaded = load_yaml(block)
+        except (yaml.YAMLError, RecursionError):
+            loaded = None
+        self._meta = {str(k): v for k, v in loaded.items()} if isinstance(loaded, dict) else {}
+        self._key_lines = _key_lines_by_regex(block, self.line + 1)
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        if self._meta is None:
+            self._load()
+        assert self._meta is not None
+        return self._meta
+
+    @property
+    def key_lines(self) -> dict[str, int]:
+        if self._key_lines is None:
+            self._load()
+        assert self._key_lines is not None
+        return self._key_lines
+
+    @property
+    def malformed(self) -> bool:
+        return self.error is not None
+
+    @property
+    def raw(self) -> str:
+        return self.text_ref[self.start : self.end]
+
+    @property
+    def frontmatter(self) -> str:
+        return self.text_ref[self.fm_start : self.fm_end]
+
+    @property
+    def body(self) -> str:
+        return self.text_ref[self.body_start : self.end]
+
+    @property
+    def body_line(self) -> int:
+        """1-based line number of the first body line."""
+        return self.line + self.text_ref.count("\n", self.start, self.body_start)
+
+    @property
+    def end_line(self) -> int:
+        """1-based number of the block's last line."""
+        n = self.text_ref.count("\n", self.start, self.end)
+        if self.end > self.start and self.text_ref[self.end - 1] == "\n":
+            n -= 1
+        return self.line + n
+
+    @property
+    def status(self) -> str:
+        value = self.meta.get("status")
+        return value if isinstance(value, str) else "active"
+
+    @property
+    def tags(self) -> list[str]:
+        value = self.meta.get("tags")
+        if isinstance(value, list):
+            return [str(v) for v in value if v is not None]
+        if isinstance(value, str):
+            return [value]
+        return []
+
+    def first_line(self) -> str:
+        for line in self.body.splitlines():
+            if line.strip():
+                return line.strip()
+        return ""
+
+
+@dataclass(slots=True)
+class MemoryFile:
+    """A parsed memory file. ``bom + text`` encoded as UTF-8 is the file."""
+
+    text: str
+    bom: bool
+    preamble_end: int
+    entries: list[Entry]
+    newline: str = "\n"
+
+    def to_bytes(self) -> bytes:
+        return ((BOM if self.bom else "") + self.text).encode("utf-8", "surrogateescape")
+
+    @property
+    def preamble(self) -> str:
+        return self.text[: self.preamble_end]
+
+    def well_formed(self) -> Iterator[Entry]:
+        return (e for e in self.entries if e.error is None)
+
+    def malformed(self) -> Iterator[Entry]:
+        return (e for e in self.entries if e.error is not None)
+
+    def by_id(self) -> dict[str, Entry]:
+        """First well-formed entry for every id."""
+        found: dict[str, Entry] = {}
+        for e in self.entries:
+            if e.id is not None and e.error is None and e.id not in found:
+                found[e.id] = e
+        return found
+
+    def get(self, entry_id: str) -> Entry | None:
+        for e in self.entries:
+            if e.id == entry_id and e.error is None:
+                return e
+        return None
+
+    def ids(self) -> list[str]:
+        return [e.id for e in self.entries if e.id is not None and e.error is None]
+
+
+def decode(data: bytes) -> tuple[str, bool, bool]:
+    """Return (text without BOM, had_bom, is_valid_utf8).
+
+    Invalid bytes survive as surrogate escapes, so even a non-UTF-8 file
+    round-trips byte for byte.
+    """
+    bom = data.startswith(b"\xef\xbb\xbf")
+    if bom:
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), bom, True
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "surrogateescape"), bom, False
+
+
+def parse_bytes(data: bytes) -> MemoryFile:
+    text, bom, _ok = decode(data)
+    return parse(text, bom=bom)
+
+
+def parse(text: str, bom: bool = False) -> MemoryFile:
+    """Parse the text of a memory file (without its BOM)."""
+    if text.startswith(BOM):
+        text, bom = text[1:], True
+    was_enabled = gc.isenabled()
+    gc.disable()  # the parse allocates many small objects that never form cycles
+    try:
+        return _parse(text, bom)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _newline_of(text: str) -> str:
+    i = text.find("\n")
+    return "\r\n" if i > 0 and text[i - 1] == "\r" else "\n"
+
+
+# --- block classification ------------------------------------------------------------
+
+
+def _scan_plain(v: str) -> tuple[bool, Any]:
+    if ": " in v or v[-1] == ":" or "\t" in v:
+        return False, None
+    if _NEEDS_YAML.match(v) and not _DATEISH_RE.fullmatch(v):
+        return False, None
+    return True, v
+
+
+def _scan_value(v: str) -> tuple[bool, Any]:
+    """Fast path for one scalar or flow list. Returns (ok, value)."""
+    if not v:
+        return True, None
+    c = v[0]
+    if c == "[":
+        if v[-1] != "]":
+            return False, None
+        inner = v[1:-1].strip()
+        if not inner:
+            return True, []
+        items = []
+        for part in inner.split(","):
+            item = part.strip()
+            if not item or '"' in item or "'" in item or "{" in item or "[" in item or "]" in item:
+                return False, None
+            ok, value = _scan_plain(item)
+            if not ok:
+                return False, None
+            items.append(value)
+        return True, items
+    if c == '"':
+        if len(v) >= 2 and v[-1] == '"' and '"' not in v[1:-1] and "\\" not in v:
+            return True, v[1:-1]
+        return False, None
+    if c == "'":
+        if len(v) >= 2 and v[-1] == "'" and "'" not in v[1:-1]:
+            return True, v[1:-1]
+        return False, None
+    return _scan_plain(v)
+
+
+_BOOLISH = r"(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)"
+_DATE = r"\d{4}-\d\d-\d\d(?:[Tt ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?)?"
+_PLAIN = rf"(?:(?!{_BOOLISH}[ ]*\r?$)[^\W\d](?:[^\n\r:#\[\]{{}}, ]++|[ ]++(?!\#)|:(?=[^\s,\]])|\#)*+|{_DATE})"
+_FLOW_ITEM = rf"(?:(?!{_BOOLISH}[ ]*[,\]])[^\W\d](?:[^\n\r:#\[\]{{}}, ]++|[ ]++(?![\#,\]])|:(?=[^\s,\]])|\#)*+|{_DATE})"
+_QUOTED = r"""(?:"[^"\\\n]*"|'[^'\n]*')"""
+_SIMPLE_LINE_RE = re.compile(
+    rf"""^(?:
+      ([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(?:({_PLAIN})|({_QUOTED})|(\[[ ]*(?:{_FLOW_ITEM}(?:[ ]*,[ ]*{_FLOW_ITEM})*)?[ ]*\])))?
+     |[ ]*-[ ]+(?:({_PLAIN})|({_QUOTED}))
+     |\#[^\n]*
+     |
+    )[ ]*\r?$""",
+    re.M | re.X,
+)
+
+_KEY = r"[A-Za-z_][A-Za-z0-9_-]*:"
+_SIMPLE_BLOCK_RE = re.compile(
+    rf"""(?:
+       {_KEY}[ ]+(?:{_PLAIN}|{_QUOTED}|\[[ ]*(?:{_FLOW_ITEM}(?:[ ]*,[ ]*{_FLOW_ITEM})*)?[ ]*\])[ ]*\r?\n
+     | {_KEY}[ ]*\r?\n(?:[ ]*-[ ]+(?:{_PLAIN}|{_QUOTED})[ ]*\r?\n)*
+     | \#[^\n]*\n
+     | [ ]*\r?\n
+    )*+""",
+    re.X,
+)
+_ID_LINE_RE = re.compile(r"^id:[ ]+(\"[^\"\n]*\"|'[^'\n]*'|[^\s#][^\n]*?)[ ]*\r?$", re.M)
+
+
+def _scan_frontmatter(block: str, first_line: int) -> tuple[dict[str, Any], dict[str, int]] | None:
+    """Read a block of simple ``key: value`` lines. None means: ask YAML."""
+    rows = _SIMPLE_LINE_RE.findall(block)
+    if len(rows) != block.count("\n") + 1:
+        return None  # some line is not simple: let YAML read the block
+    meta: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    list_key: str | None = None
+    items: list[Any] = []
+    i = first_line - 1
+    for key, plain, quoted, flow, iplain, iquoted in rows:
+        i += 1
+        if key:
+            if list_key is not None:
+                meta[list_key] = items if items else None
+                list_key = None
+            if key in meta:
+                return None  # duplicate keys: let YAML decide
+            lines[key] = i
+            if plain:
+                meta[key] = plain.rstrip(" ")
+            elif flow:
+                inner = flow[1:-1].strip()
+                meta[key] = [x.strip() for x in inner.split(",")] if inner else []
+            elif quoted:
+                meta[key] = quoted[1:-1]
+            else:
+                meta[key] = None
+                list_key = key
+                items = []
+        elif iplain or iquoted:
+            if list_key is None:
+                return None
+            items.append(iplain.rstrip(" ") if iplain else iquoted[1:-1])
+    if list_key is not None:
+        meta[list_key] = items if items else None
+    return meta, lines
+
+
+def _key_lines_by_regex(block: str, first_line: int) -> dict[str, int]:
+    lines: dict[str, int] = {}
+    for i, row in enumerate(block.split("\n")):
+        m = _FIRST_KEY_RE.match(row)
+        if m and m.group(1) not in lines:
+            lines[m.group(1)] = first_line + i
+    return lines
+
+
+def looks_like_frontmatter(block: str) -> bool:
+    for row in block.split("\n"):
+        s = row.strip(" \t\r")
+        if not s or s.startswith("#"):
+            continue
+        m = _FIRST_KEY_RE.match(row.rstrip("\r"))
+        return bool(m) and m.group(1) in _KNOWN
+    return False
+
+
+def _id_text(value: Any) -> str | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (str, int)):
+        s = str(value).strip()
+        return s or None
+    return None
+
+
+def _simple_id(block: str) -> str | None:
+    m = _ID_LINE_RE.search(block)
+    if m is None:
+        return None
+    value = m.group(1)
+    if value[0] in "'\"":
+        value = value[1:-1]
+    elif value[0] == "[":
+        return None
+    value = value.strip()
+    return value or None
+
+
+def classify_block(block: str, first_line: int) -> tuple[str, str | None, dict[str, Any] | None, dict[str, int] | None, str | None]:
+    """Return (kind, id, meta, key_lines, error) with kind in entry/malformed/text.
+
+    For simple blocks (the common case) meta and key_lines are None: the
+    entry reads them on first use.
+    """
+    if _SIMPLE_BLOCK_RE.fullmatch(block):
+        ident = _simple_id(block)
+        if ident is not None:
+            return "entry", ident, None, None, None
+        if looks_like_frontmatter(block):
+            return "malformed", None, {}, _key_lines_by_regex(block, first_line), (
+                "the frontmatter has no id" if _ID_LINE_RE.search(block) is None else "the id is empty or not a string"
+            )
+        return "text", None, None, None, None
+    try:
+        loaded = load_yaml(block)
+    except yaml.YAMLError as exc:
+        if looks_like_frontmatter(block):
+            mark = getattr(exc, "problem_mark", None)
+            where = f" at line {first_line + mark.line}" if mark is not None else ""
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            return "malformed", _guess_id(block), {}, _key_lines_by_regex(block, first_line), (
+                f"invalid YAML{where}: {problem}"
+            )
+        return "text", None, None, None, None
+    except RecursionError:
+        loaded = None
+    if isinstance(loaded, dict):
+        ident = _id_text(loaded.get("id"))
+        if ident is not None:
+            meta = {str(k): v for k, v in loaded.items()}
+            return "entry", ident, meta, _key_lines_by_regex(block, first_line), None
+    if looks_like_frontmatter(block):
+        if isinstance(loaded, dict):
+            reason = "the frontmatter has no id" if "id" not in loaded else "the id is empty or not a string"
+        else:
+            reason = "the frontmatter is not a YAML mapping"
+        return "malformed", _guess_id(block), {}, _key_lines_by_regex(block, first_line), reason
+    return "text", None, None, None, None
+
+
+_GUESS_ID_RE = re.compile(r"^id[ \t]*:[ \t]*['\"]?([^\s'\"#]+)", re.M)
+
+
+def _guess_id(block: str) -> str | None:
+    m = _GUESS_ID_RE.search(block)
+    return m.group(1) if m else None
+
+
+# --- the scan -------------------------------------------------------------------------
+
+
+def _line_end(text: str, pos: int) -> int:
+    """Offset just past the line starting at ``pos`` (its newline included)."""
+    nl = text.find("\n", pos)
+    return len(text) if nl < 0 else nl + 1
+
+
+def _parse(text: str, bom: bool) -> MemoryFile:
+    delims = [m.start() for m in _DELIM_RE.finditer(text)]
+    # fences: (pos, char, length, can_close)
+    fences: list[tuple[int, str, int, bool]] = []
+    if "```" in text or "~~~" in text:
+        for m in _FENCE_RE.finditer(text):
+            run, info = m.group(1), m.group(2)
+            if run[0] == "`" and "`" in info:
+                continue
+            fences.append((m.start(), run[0], len(run), not info.strip(" \t\r")))
+
+    entries: list[Entry] = []
+    nd = len(delims)
+    nf = len(fences)
+    fi = 0  # next fence candidate index
+    di = 0  # next delimiter index
+    scan_from = 0  # body scanning resumes here (fences before it are irrelevant)
+    failed_open: dict[str, int] = {}  # char -> smallest run length known to have no closer
+    line_no = 1
+    line_pos = 0
+    n_text = len(text)
+    find, count = text.find, text.count
+    simple, id_search = _SIMPLE_BLOCK_RE.fullmatch, _ID_LINE_RE.search
+
+    while di < nd:
+        d = delims[di]
+        # Skip over fenced code blocks that open before this delimiter.
+        while fi < nf and fences[fi][0] < scan_from:
+            fi += 1
+        hidden = False
+        while fi < nf and fences[fi][0] < d:  # only when the file has fences
+            pos, ch, length, _ = fences[fi]
+            if length >= failed_open.get(ch, 1 << 30):
+                fi += 1
+                continue
+            closer = -1
+            for k in range(fi + 1, nf):
+                p2, ch2, len2, can_close = fences[k]
+                if can_close and ch2 == ch and len2 >= length:
+                    closer = k
+                    break
+            if closer < 0:
+                failed_open[ch] = min(length, failed_open.get(ch, 1 << 30))
+                fi += 1
+                continue
+            if fences[closer][0] > d:
+                hidden = True  # this delimiter sits inside the fence
+                scan_from = fences[closer][0]
+                fi = closer + 1
+                break
+            fi = closer + 1
+        if hidden:
+            while di < nd and delims[di] < scan_from:
+                di += 1
+            continue
+        if di + 1 >= nd:
+            break
+        close = delims[di + 1]
+        nl = find("\n", d)
+        fm_start = close if nl < 0 else nl + 1
+        block = text[fm_start:close]
+        line_no += count("\n", line_pos, d)
+        line_pos = d
+        ident: str | None = None
+        if simple(block):
+            m = id_search(block)
+            if m is not None and m.group(1)[0] not in "'\"[":
+                ident = m.group(1)  # the common case: a plain id in a simple block
+        if ident is not None:
+            meta: dict[str, Any] | None = None
+            key_lines: dict[str, int] | None = None
+            error: str | None = None
+        else:
+            kind, ident, meta, key_lines, error = classify_block(block, line_no + 1)
+            if kind == "text":
+                di += 1
+                scan_from = d + 1
+                continue
+        nl = find("\n", close)
+        body_start = n_text if nl < 0 else nl + 1
+        entries.append(Entry(d, n_text, line_no, fm_start, close, body_start, ident, text, meta, key_lines, error))
+        di += 2
+        scan_from = body_start
+    for prev, nxt in zip(entries, entries[1:], strict=False):
+        prev.end = nxt.start
+    preamble_end = entries[0].start if entries else len(text)
+    return MemoryFile(text=text, bom=bom, preamble_end=preamble_end, entries=entries, newline=_newline_of(text))
+
+
+def serialize(mf: MemoryFile) -> str:
+    """The text of the file (without BOM), rebuilt from its parts."""
+    return mf.preamble + "".join(e.raw for e in mf.entries)
