@@ -1,0 +1,57 @@
+"""The ``openclaw-tui`` command line: the UI with no sub-command, else one sub-command.
+
+Each sub-command lives in ``openclaw_tui/commands/<name>.py`` with
+``register(subparsers)`` and ``run(args) -> int``.  Exit status: 0 success,
+1 ran and found or left a problem, 2 bad usage or input (one line on stderr,
+nothing written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS = (
+    "check", "set", "supersede", "archive", "gc", "redact", "commit",
+    "git_setup", "merge_driver", "search", "get",
+)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that exits 2 with a one-line reason."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog="openclaw-tui",
+        description="Review, correct and audit an AI agent's file-based memory.",
+    )
+    parser.add_argument("--demo", action="store_true", help="open a throwaway copy of the bundled sample profiles")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    for name in COMMANDS:
+        module = importlib.import_module(f"openclaw_tui.commands.{name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] not in {c.replace("_", "-") for c in COMMANDS} | {"-h", "--help"}:
+        from .launch import launch_ui
+
+        return launch_ui(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

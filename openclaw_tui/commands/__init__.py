@@ -1,0 +1,1 @@
+"""One module per CLI sub-command: ``register(subparsers)`` and ``run(args) -> int``."""

@@ -1,0 +1,234 @@
+"""Profiles and layouts: what a folder of agent memory holds.
+
+Layout A (``layout == "profile"``): a profile folder with identity.md,
+memories.md, state.yaml, contexts/, contexts/archive/memories.md, skills/,
+audit.log and secrets_refs.yaml.  Layout B (``layout == "openclaw"``): an
+OpenClaw workspace with bootstrap files, MEMORY.md and memory/ daily logs.
+
+``discover(path)`` finds the profiles under a path as the spec defines:
+a profile, a profiles root, a folder holding ``profiles/``, or a workspace.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .entries import decode
+from .store import MemoryDoc
+
+PROFILE_MARKERS = ("memories.md", "identity.md", "state.yaml")
+WORKSPACE_MARKERS = ("MEMORY.md", "memory.md", "memory", "AGENTS.md", "SOUL.md")
+BOOTSTRAP_NAMES = (
+    "AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "TOOLS.md", "HEARTBEAT.md", "BOOTSTRAP.md",
+    "MEMORY.md", "memory.md",
+)
+ARCHIVE_REL = "contexts/archive/memories.md"
+
+
+class NotMemory(ValueError):
+    """The path is not a profile, a profiles root or a workspace."""
+
+
+@dataclass
+class TextFile:
+    """A file of a profile other than the memory files, read losslessly."""
+
+    rel: str  # path relative to the profile folder, with forward slashes
+    path: Path
+    data: bytes | None = None
+    text: str = ""
+    utf8: bool = True
+    error: str | None = None  # why it could not be read (then text is "")
+
+    @classmethod
+    def read(cls, root: Path, path: Path) -> TextFile:
+        rel = path.relative_to(root).as_posix()
+        if not inside(root, path):
+            return cls(rel, path, error="it is a link that leaves the profile folder")
+        try:
+            if not path.is_file():
+                return cls(rel, path, error="not a regular file")
+            data = path.read_bytes()
+        except OSError as exc:
+            return cls(rel, path, error=f"cannot be read: {exc.strerror or exc}")
+        text, bom, ok = decode(data)
+        return cls(rel, path, data, text, ok, None if ok else "not valid UTF-8")
+
+
+def inside(root: Path, path: Path) -> bool:
+    """True when ``path`` (symlinks resolved) lies inside ``root``."""
+    try:
+        real = Path(os.path.realpath(path))
+        return real == Path(os.path.realpath(root)) or real.is_relative_to(os.path.realpath(root))
+    except (OSError, ValueError):
+        return False
+
+
+@dataclass
+class Profile:
+    name: str
+    path: Path  # absolute
+    rel: str  # relative to the path the user gave ("." when it is that path)
+    layout: str  # "profile" or "openclaw"
+    memories: MemoryDoc | None = None
+    archive: MemoryDoc | None = None
+    memories_error: str | None = None  # memories.md exists but cannot be used
+    archive_error: str | None = None
+    identity: TextFile | None = None
+    state: TextFile | None = None
+    secrets_refs: TextFile | None = None
+    contexts: list[TextFile] = field(default_factory=list)
+    skills: list[TextFile] = field(default_factory=list)
+    # layout B
+    bootstrap: list[TextFile] = field(default_factory=list)
+    daily_logs: list[TextFile] = field(default_factory=list)
+    other: list[TextFile] = field(default_factory=list)
+
+    @property
+    def memories_path(self) -> Path:
+        return self.path / "memories.md"
+
+    @property
+    def archive_path(self) -> Path:
+        return self.path / ARCHIVE_REL
+
+    @property
+    def audit_log_path(self) -> Path:
+        return self.path / "audit.log"
+
+    def text_files(self) -> Iterator[TextFile]:
+        """Every non-memory file of the profile that was looked at."""
+        for f in (self.identity, self.state, self.secrets_refs):
+            if f is not None:
+                yield f
+        yield from self.contexts
+        yield from self.skills
+        yield from self.bootstrap
+        yield from self.daily_logs
+        yield from self.other
+
+    def entry_count(self) -> int:
+        if self.memories is None:
+            return 0
+        return sum(1 for _ in self.memories.mf.well_formed())
+
+    def reload(self) -> Profile:
+        return load_profile(self.path, self.rel, self.layout)
+
+
+def is_profile_dir(path: Path) -> bool:
+    return path.is_dir() and any((path / m).exists() for m in PROFILE_MARKERS)
+
+
+def is_workspace_dir(path: Path) -> bool:
+    return path.is_dir() and any((path / m).exists() for m in WORKSPACE_MARKERS)
+
+
+def _md_files(root: Path, folder: Path, skip: set[Path] | None = None) -> list[TextFile]:
+    files: list[TextFile] = []
+    if not folder.is_dir() or not inside(root, folder):
+        return files
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames.sort()
+        here = Path(dirpath)
+        for name in sorted(filenames):
+            p = here / name
+            if not name.endswith(".md") or (skip and p in skip):
+                continue
+            files.append(TextFile.read(root, p))
+    return files
+
+
+def _load_doc(profile_path: Path, path: Path) -> tuple[MemoryDoc | None, str | None]:
+    if not path.exists() and not path.is_symlink():
+        return None, None
+    if not inside(profile_path, path):
+        return None, "it is a link that leaves the profile folder"
+    if not path.is_file():
+        return None, "not a regular file"
+    try:
+        doc = MemoryDoc.load(path)
+    except OSError as exc:
+        return None, f"cannot be read: {exc.strerror or exc}"
+    return doc, None if doc.utf8 else "not valid UTF-8"
+
+
+def load_profile(path: Path, rel: str = ".", layout: str | None = None) -> Profile:
+    path = Path(path).absolute()
+    if layout is None:
+        layout = "profile" if is_profile_dir(path) or not is_workspace_dir(path) else "openclaw"
+    prof = Profile(name=path.name, path=path, rel=rel, layout=layout)
+    if layout == "openclaw":
+        _load_workspace(prof)
+        return prof
+    prof.memories, prof.memories_error = _load_doc(path, prof.memories_path)
+    prof.archive, prof.archive_error = _load_doc(path, prof.archive_path)
+    for name, attr in (("identity.md", "identity"), ("state.yaml", "state"), ("secrets_refs.yaml", "secrets_refs")):
+        p = path / name
+        if p.exists() or p.is_symlink():
+            setattr(prof, attr, TextFile.read(path, p))
+    prof.contexts = _md_files(path, path / "contexts", skip={prof.archive_path})
+    prof.skills = _md_files(path, path / "skills")
+    return prof
+
+
+def _load_workspace(prof: Profile) -> None:
+    path = prof.path
+    for name in BOOTSTRAP_NAMES:
+        p = path / name
+        if p.exists() or p.is_symlink():
+            prof.bootstrap.append(TextFile.read(path, p))
+    for extra in ("DREAMS.md",):
+        p = path / extra
+        if p.exists():
+            prof.other.append(TextFile.read(path, p))
+    prof.daily_logs = _md_files(path, path / "memory")
+
+
+@dataclass
+class Discovery:
+    root: Path  # the path as given
+    kind: str  # "profile", "root" or "workspace"
+    profiles: list[Profile]
+
+
+def discover(path: Path | str) -> Discovery:
+    """Find the profiles under ``path``; raises NotMemory (the CLI exits 2)."""
+    given = Path(path)
+    if not given.exists():
+        raise NotMemory(f"{given}: no such file or folder")
+    if not given.is_dir():
+        raise NotMemory(f"{given}: not a folder")
+    if is_profile_dir(given):
+        return Discovery(given, "profile", [load_profile(given, ".", "profile")])
+    roots = [(given, "")]
+    if (given / "profiles").is_dir():
+        roots.insert(0, (given / "profiles", "profiles/"))
+    for folder, prefix in roots:
+        try:
+            children = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+        except OSError as exc:
+            raise NotMemory(f"{given}: cannot be listed ({exc.strerror})") from exc
+        found = [load_profile(c, prefix + c.name, "profile") for c in children if is_profile_dir(c)]
+        if found:
+            return Discovery(given, "root", found)
+    if is_workspace_dir(given):
+        return Discovery(given, "workspace", [load_profile(given, ".", "openclaw")])
+    raise NotMemory(f"{given}: not a profile, a profiles root or an OpenClaw workspace")
+
+
+def resolve_profile(path: Path | str, name: str | None = None) -> Profile:
+    """The single profile an editing command acts on (``--profile NAME`` for roots)."""
+    found = discover(path)
+    if name is not None:
+        for p in found.profiles:
+            if p.name == name:
+                return p
+        raise NotMemory(f"{path}: no profile named {name}")
+    if len(found.profiles) != 1:
+        names = ", ".join(p.name for p in found.profiles)
+        raise NotMemory(f"{path}: holds several profiles ({names}); choose one with --profile NAME")
+    return found.profiles[0]
