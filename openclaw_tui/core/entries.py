@@ -15,6 +15,7 @@ only handles blocks the scanner does not understand.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import re
 from collections.abc import Iterator
@@ -44,6 +45,7 @@ KNOWN_FIELDS: tuple[str, ...] = (
 _KNOWN = frozenset(KNOWN_FIELDS)
 
 _DELIM_RE = re.compile(r"^---[ \r]*$", re.M)
+_NL_DELIM_RE = re.compile(r"\n---[ \r]*$", re.M)  # 2x faster to search: it starts with a literal
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
 _KEY_LINE_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t\r]*")
 _ITEM_RE = re.compile(r"[ \t]*- +(.*?)[ \t\r]*")
@@ -88,6 +90,7 @@ class Entry:
         key_lines: dict[str, int] | None = None,
         error: str | None = None,
     ) -> None:
+        # key_lines are stored relative: 1 = the first frontmatter line
         self.start = start  # char offset of the opening ``---`` line
         self.end = end  # char offset just past the block (next block or EOF)
         self.line = line  # 1-based line number of the opening ``---``
@@ -106,7 +109,7 @@ class Entry:
 
     def _load(self) -> None:
         block = self.frontmatter
-        scanned = _scan_frontmatter(block, self.line + 1)
+        scanned = _scan_frontmatter(block, 1)
         if scanned is not None:
             self._meta, self._key_lines = scanned
             return
@@ -115,7 +118,7 @@ class Entry:
         except (yaml.YAMLError, RecursionError):
             loaded = None
         self._meta = {str(k): v for k, v in loaded.items()} if isinstance(loaded, dict) else {}
-        self._key_lines = _key_lines_by_regex(block, self.line + 1)
+        self._key_lines = _key_lines_by_regex(block, 1)
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -126,10 +129,12 @@ class Entry:
 
     @property
     def key_lines(self) -> dict[str, int]:
+        """Field -> 1-based line number in the file."""
         if self._key_lines is None:
             self._load()
         assert self._key_lines is not None
-        return self._key_lines
+        base = self.line
+        return {k: base + v for k, v in self._key_lines.items()}
 
     @property
     def malformed(self) -> bool:
@@ -190,6 +195,7 @@ class MemoryFile:
     preamble_end: int
     entries: list[Entry]
     newline: str = "\n"
+    failed_fence: int | None = None  # first fence opener with no closer (incremental re-parse starts there)
 
     def to_bytes(self) -> bytes:
         return ((BOM if self.bom else "") + self.text).encode("utf-8", "surrogateescape")
@@ -422,7 +428,7 @@ def classify_block(block: str, first_line: int) -> tuple[str, str | None, dict[s
         if ident is not None:
             return "entry", ident, None, None, None
         if looks_like_frontmatter(block):
-            return "malformed", None, {}, _key_lines_by_regex(block, first_line), (
+            return "malformed", None, {}, _key_lines_by_regex(block, 1), (
                 "the frontmatter has no id" if _ID_LINE_RE.search(block) is None else "the id is empty or not a string"
             )
         return "text", None, None, None, None
@@ -431,9 +437,9 @@ def classify_block(block: str, first_line: int) -> tuple[str, str | None, dict[s
     except yaml.YAMLError as exc:
         if looks_like_frontmatter(block):
             mark = getattr(exc, "problem_mark", None)
-            where = f" at line {first_line + mark.line}" if mark is not None else ""
+            where = f" (frontmatter line {mark.line + 1})" if mark is not None else ""
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            return "malformed", _guess_id(block), {}, _key_lines_by_regex(block, first_line), (
+            return "malformed", _guess_id(block), {}, _key_lines_by_regex(block, 1), (
                 f"invalid YAML{where}: {problem}"
             )
         return "text", None, None, None, None
@@ -443,13 +449,13 @@ def classify_block(block: str, first_line: int) -> tuple[str, str | None, dict[s
         ident = _id_text(loaded.get("id"))
         if ident is not None:
             meta = {str(k): v for k, v in loaded.items()}
-            return "entry", ident, meta, _key_lines_by_regex(block, first_line), None
+            return "entry", ident, meta, _key_lines_by_regex(block, 1), None
     if looks_like_frontmatter(block):
         if isinstance(loaded, dict):
             reason = "the frontmatter has no id" if "id" not in loaded else "the id is empty or not a string"
         else:
             reason = "the frontmatter is not a YAML mapping"
-        return "malformed", _guess_id(block), {}, _key_lines_by_regex(block, first_line), reason
+        return "malformed", _guess_id(block), {}, _key_lines_by_regex(block, 1), reason
     return "text", None, None, None, None
 
 
@@ -470,64 +476,134 @@ def _line_end(text: str, pos: int) -> int:
     return len(text) if nl < 0 else nl + 1
 
 
-def _parse(text: str, bom: bool) -> MemoryFile:
-    delims = [m.start() for m in _DELIM_RE.finditer(text)]
-    # fences: (pos, char, length, can_close)
-    fences: list[tuple[int, str, int, bool]] = []
-    if "```" in text or "~~~" in text:
-        for m in _FENCE_RE.finditer(text):
-            run, info = m.group(1), m.group(2)
-            if run[0] == "`" and "`" in info:
-                continue
-            fences.append((m.start(), run[0], len(run), not info.strip(" \t\r")))
+class _Lazy:
+    """A list filled from an iterator on demand (delimiters/fences past the edit)."""
+
+    __slots__ = ("items", "it")
+
+    def __init__(self, it: Iterator[Any]) -> None:
+        self.items: list[Any] = []
+        self.it = it
+
+    def get(self, i: int) -> Any:
+        items = self.items
+        while len(items) <= i:
+            nxt = next(self.it, None)
+            if nxt is None:
+                return None
+            items.append(nxt)
+        return items[i]
+
+
+def _delims_from(text: str, start: int) -> Iterator[int]:
+    if start == 0:
+        if _DELIM_RE.match(text):
+            yield 0
+        pos = 0
+    else:
+        pos = start - 1  # the newline that ends the previous line
+    for m in _NL_DELIM_RE.finditer(text, pos):
+        yield m.start() + 1
+
+
+def _fence_iter(text: str, start: int) -> Iterator[tuple[int, str, int, bool]]:
+    for m in _FENCE_RE.finditer(text, start):
+        run, info = m.group(1), m.group(2)
+        if run[0] == "`" and "`" in info:
+            continue
+        yield (m.start(), run[0], len(run), not info.strip(" \t\r"))
+
+
+def _scan(
+    text: str, start: int = 0, first_line: int = 1, sync: set[int] | None = None
+) -> tuple[list[Entry], int | None, int | None]:
+    """Find the blocks of ``text`` from ``start`` (a line start with no fence open).
+
+    Returns (entries, synced_at, failed_fence): with ``sync``, the scan stops
+    at the first entry starting at a position in ``sync`` (that entry is not
+    returned; ``synced_at`` is its position).  ``failed_fence`` is the first
+    fence opener that found no closer (it matters to incremental re-parses).
+    """
+    if sync is None and start == 0:
+        full = [m.start() + 1 for m in _NL_DELIM_RE.finditer(text)]
+        if _DELIM_RE.match(text):
+            full.insert(0, 0)
+        nd_full = len(full)
+
+        def dget(i: int) -> int | None:
+            return full[i] if i < nd_full else None
+    else:
+        dget = _Lazy(_delims_from(text, start)).get
+    has_fences = "```" in text or "~~~" in text
+    fget = _Lazy(_fence_iter(text, start)).get if has_fences else (lambda i: None)
 
     entries: list[Entry] = []
-    nd = len(delims)
-    nf = len(fences)
     fi = 0  # next fence candidate index
     di = 0  # next delimiter index
-    scan_from = 0  # body scanning resumes here (fences before it are irrelevant)
+    scan_from = start  # body scanning resumes here (fences before it are irrelevant)
     failed_open: dict[str, int] = {}  # char -> smallest run length known to have no closer
-    line_no = 1
-    line_pos = 0
+    failed_fence: int | None = None
+    line_no = first_line
+    line_pos = start
     n_text = len(text)
     find, count = text.find, text.count
     simple, id_search = _SIMPLE_BLOCK_RE.fullmatch, _ID_LINE_RE.search
+    synced_at: int | None = None
 
-    while di < nd:
-        d = delims[di]
-        # Skip over fenced code blocks that open before this delimiter.
-        while fi < nf and fences[fi][0] < scan_from:
-            fi += 1
+    while True:
+        d = dget(di)
+        if d is None:
+            break
         hidden = False
-        while fi < nf and fences[fi][0] < d:  # only when the file has fences
-            pos, ch, length, _ = fences[fi]
-            if length >= failed_open.get(ch, 1 << 30):
-                fi += 1
-                continue
-            closer = -1
-            for k in range(fi + 1, nf):
-                p2, ch2, len2, can_close = fences[k]
-                if can_close and ch2 == ch and len2 >= length:
-                    closer = k
+        if has_fences:
+            while True:
+                f = fget(fi)
+                if f is None or f[0] >= scan_from:
                     break
-            if closer < 0:
-                failed_open[ch] = min(length, failed_open.get(ch, 1 << 30))
                 fi += 1
-                continue
-            if fences[closer][0] > d:
-                hidden = True  # this delimiter sits inside the fence
-                scan_from = fences[closer][0]
+            while True:
+                f = fget(fi)
+                if f is None or f[0] >= d:
+                    break
+                pos, ch, length, _ = f
+                if length >= failed_open.get(ch, 1 << 30):
+                    fi += 1
+                    continue
+                closer = -1
+                k = fi + 1
+                while True:
+                    g = fget(k)
+                    if g is None:
+                        break
+                    if g[3] and g[1] == ch and g[2] >= length:
+                        closer = k
+                        break
+                    k += 1
+                if closer < 0:
+                    failed_open[ch] = min(length, failed_open.get(ch, 1 << 30))
+                    if failed_fence is None or pos < failed_fence:
+                        failed_fence = pos
+                    fi += 1
+                    continue
+                close_pos = fget(closer)[0]
                 fi = closer + 1
-                break
-            fi = closer + 1
+                if close_pos > d:
+                    hidden = True  # this delimiter sits inside the fence
+                    scan_from = close_pos
+                    break
         if hidden:
-            while di < nd and delims[di] < scan_from:
+            while True:
+                dd = dget(di)
+                if dd is None or dd >= scan_from:
+                    break
                 di += 1
             continue
-        if di + 1 >= nd:
+        if sync is not None and d in sync and d > start:
+            synced_at = d  # an unchanged entry start: the rest of the file parses as before
             break
-        close = delims[di + 1]
+        close = dget(di + 1)
+        if close is None:
+            break
         nl = find("\n", d)
         fm_start = close if nl < 0 else nl + 1
         block = text[fm_start:close]
@@ -555,8 +631,118 @@ def _parse(text: str, bom: bool) -> MemoryFile:
         scan_from = body_start
     for prev, nxt in zip(entries, entries[1:], strict=False):
         prev.end = nxt.start
+    if entries and synced_at is not None:
+        entries[-1].end = synced_at
+    return entries, synced_at, failed_fence
+
+
+def _parse(text: str, bom: bool) -> MemoryFile:
+    entries, _, failed = _scan(text)
     preamble_end = entries[0].start if entries else len(text)
-    return MemoryFile(text=text, bom=bom, preamble_end=preamble_end, entries=entries, newline=_newline_of(text))
+    return MemoryFile(text=text, bom=bom, preamble_end=preamble_end, entries=entries,
+                      newline=_newline_of(text), failed_fence=failed)
+
+
+def _clone(e: Entry) -> Entry:
+    n = Entry.__new__(Entry)
+    n.start, n.end, n.line, n.fm_start, n.fm_end, n.body_start = e.start, e.end, e.line, e.fm_start, e.fm_end, e.body_start
+    n.id, n.error, n.text_ref, n._meta, n._key_lines = e.id, e.error, e.text_ref, e._meta, e._key_lines
+    return n
+
+
+def reparse_edit(
+    old: MemoryFile, new_text: str, a: int, b_old: int, b_new: int, *, consume: bool = False
+) -> MemoryFile:
+    """Parse ``new_text`` = old.text[:a] + X + old.text[b_old:] re-reading only what can have changed.
+
+    ``X`` spans ``[a, b_new)`` in the new text.  The result equals
+    ``parse(new_text)``: blocks before the edit are kept (re-pointed at the
+    new text), the edited region is scanned until it meets an unchanged entry
+    start, and the blocks after it are shifted.  With ``consume`` the old
+    file's Entry objects are reused (faster; ``old`` must not be used again),
+    else they are copied.
+    """
+    entries = old.entries if consume else [_clone(e) for e in old.entries]
+    delta = b_new - b_old
+    # first block that may change: the one holding ``a`` (or one holding an unclosed fence before it)
+    lo = a if old.failed_fence is None else min(a, old.failed_fence)
+    i = bisect.bisect_right([e.start for e in entries], lo) - 1 if entries else -1
+    if i >= 0 and lo < entries[i].fm_start:
+        i -= 1  # the opening line itself changed: a "---" in the block before may now pair differently
+    if i < 0 or lo < old.preamble_end:
+        start, first_line, i = 0, 1, 0
+    else:
+        start, first_line = entries[i].start, entries[i].line
+    # unchanged entry starts after the edit, and where they are now
+    j = bisect.bisect_left([e.start for e in entries], b_old) if entries else 0
+    sync = {e.start + delta for e in entries[j:]}
+    middle, synced_at, failed = _scan(new_text, start, first_line, sync)
+    if synced_at is None:
+        tail: list[Entry] = []
+    else:
+        k = next(idx for idx in range(j, len(entries)) if entries[idx].start + delta == synced_at)
+        tail = entries[k:]
+        new_line = first_line + new_text.count("\n", start, synced_at)
+        line_shift = new_line - tail[0].line
+        for e in tail:
+            e.start += delta
+            e.end += delta
+            e.fm_start += delta
+            e.fm_end += delta
+            e.body_start += delta
+            e.line += line_shift
+            e.text_ref = new_text
+    head = entries[:i]
+    for e in head:
+        e.text_ref = new_text
+    if head and middle:
+        head[-1].end = middle[0].start
+    elif head and tail:
+        head[-1].end = tail[0].start
+    elif head:
+        head[-1].end = len(new_text)
+    result = head + middle + tail
+    if middle and not tail:
+        middle[-1].end = len(new_text)
+    preamble_end = result[0].start if result else len(new_text)
+    if failed is None and old.failed_fence is not None and old.failed_fence < start:
+        failed = old.failed_fence
+    return MemoryFile(text=new_text, bom=old.bom, preamble_end=preamble_end, entries=result,
+                      newline=_newline_of(new_text), failed_fence=failed)
+
+
+def _common_prefix(x: str, y: str) -> int:
+    n = min(len(x), len(y))
+    step = 1 << 15
+    a = 0
+    while a + step <= n and x[a : a + step] == y[a : a + step]:
+        a += step
+    while a < n and x[a] == y[a]:
+        a += 1
+    return a
+
+
+def _common_suffix(x: str, y: str, limit: int) -> int:
+    step = 1 << 15
+    lx, ly = len(x), len(y)
+    k = 0
+    while k + step <= limit and x[lx - k - step : lx - k] == y[ly - k - step : ly - k]:
+        k += step
+    while k < limit and x[lx - k - 1] == y[ly - k - 1]:
+        k += 1
+    return k
+
+
+def reparse(old: MemoryFile, new_text: str, *, consume: bool = False) -> MemoryFile:
+    """Parse ``new_text`` incrementally from ``old`` (same result as a full parse).
+
+    With ``consume``, ``old`` is taken over and must not be used again.
+    """
+    if new_text == old.text:
+        return old
+    a = _common_prefix(old.text, new_text)
+    suffix = _common_suffix(old.text, new_text, min(len(old.text), len(new_text)) - a)
+    return reparse_edit(old, new_text, a, len(old.text) - suffix, len(new_text) - suffix, consume=consume)
 
 
 def serialize(mf: MemoryFile) -> str:

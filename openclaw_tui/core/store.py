@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .entries import MemoryFile, decode, parse
+from .entries import MemoryFile, decode, parse, reparse
 from .safe_write import ConcurrentModification, read_bytes, write_if_unchanged, write_many
 
 Edit = Callable[[MemoryFile], str]
@@ -31,8 +31,11 @@ class MemoryDoc:
         return cls.from_bytes(Path(path), data)
 
     @classmethod
-    def from_bytes(cls, path: Path, data: bytes | None) -> MemoryDoc:
+    def from_bytes(cls, path: Path, data: bytes | None, previous: MemoryFile | None = None) -> MemoryDoc:
+        """Parse ``data``; with ``previous`` (same file, earlier version) only the changed region is re-read."""
         text, bom, ok = decode(data or b"")
+        if previous is not None and previous.bom == bom:
+            return cls(Path(path), data, reparse(previous, text), ok)
         return cls(Path(path), data, parse(text, bom=bom), ok)
 
     def render(self, text: str) -> bytes:
@@ -72,7 +75,7 @@ def commit(doc: MemoryDoc, edit: Edit, touched: Iterable[str]) -> MemoryDoc:
     written = write_if_unchanged(
         doc.path, doc.data, new, rebase=lambda current: rebase_edit(doc, current, edit, touched)
     )
-    return MemoryDoc.from_bytes(doc.path, written)
+    return MemoryDoc.from_bytes(doc.path, written, previous=doc.mf)
 
 
 def commit_many(changes: list[tuple[MemoryDoc, bytes]]) -> None:

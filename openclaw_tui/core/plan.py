@@ -1,0 +1,220 @@
+"""Planned changes to memory files: compute the new bytes first, write them later.
+
+Every editing operation builds a ``Plan`` (each touched file's bytes before
+and after, and what happened to which entry) without writing anything, so a
+UI can show the diff first.  ``apply_changes`` writes a plan through
+``safe_write.write_many``: under all the files' locks, compare-and-swap on
+each, in the plan's order (additions to the archive before removals from
+``memories.md``, so a crash in between duplicates and never loses).  If a
+file changed meanwhile and none of the entries the plan touches did, the
+plan is rebuilt on the new content and tried again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .edit import EditError
+from .entries import Entry, MemoryFile, parse_bytes
+from .profile import Profile
+from .safe_write import ConcurrentModification, read_bytes, write_many
+from .store import MemoryDoc
+
+RETRIES = 8
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file's bytes before (None: it does not exist) and after the change."""
+
+    path: Path
+    before: bytes | None
+    after: bytes
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    def inverse(self) -> FileChange:
+        """The change that undoes this one (``after`` b"" with ``before`` None means: remove)."""
+        return FileChange(self.path, self.after, self.before if self.before is not None else b"")
+
+
+@dataclass
+class Plan:
+    """What an operation will write (or wrote), and what it did by entry id."""
+
+    title: str  # one line: "archive mem-0007"
+    changes: list[FileChange] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    changed: dict[str, list[str]] = field(default_factory=dict)  # id -> fields changed ("body" too)
+    superseded: dict[str, str] = field(default_factory=dict)  # old id -> new id
+    archived: list[str] = field(default_factory=list)
+    restored: list[str] = field(default_factory=list)
+    cold: list[str] = field(default_factory=list)
+    new_id: str | None = None  # the entry an add/compact/merge created
+    touched: dict[Path, frozenset[str]] = field(default_factory=dict, repr=False)
+    rebuild: Callable[[], Plan] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def empty(self) -> bool:
+        """True when applying the plan would write nothing."""
+        return not any(c.changed for c in self.changes)
+
+    @property
+    def files(self) -> list[Path]:
+        """The files whose bytes change."""
+        return [c.path for c in self.changes if c.changed]
+
+    def commit_lines(self) -> list[str]:
+        """Body lines of a commit message (spec: Commits), one per entry touched."""
+        lines = [f"- {i}: added" for i in self.added]
+        for old, new in self.superseded.items():
+            lines.append(f"- {old}: superseded by {new}")
+        lines += [f"- {i}: archived" for i in self.archived if i not in self.superseded]
+        lines += [f"- {i}: restored" for i in self.restored]
+        lines += [f"- {i}: cold" for i in self.cold]
+        done = set(self.added) | set(self.superseded) | set(self.archived) | set(self.restored) | set(self.cold)
+        for i, what in self.changed.items():
+            if i not in done:
+                lines.append(f"- {i}: changed ({', '.join(what)})" if what else f"- {i}: changed")
+        return lines
+
+    def diff(self, root: Path | None = None, context: int = 3) -> str:
+        """A unified diff of every file the plan changes (paths relative to ``root``)."""
+        out: list[str] = []
+        for c in self.changes:
+            if not c.changed:
+                continue
+            name = c.path.relative_to(root).as_posix() if root is not None else c.path.as_posix()
+            a = _lines(c.before)
+            b = _lines(c.after)
+            out.extend(
+                difflib.unified_diff(
+                    a, b, "/dev/null" if c.before is None else f"a/{name}", f"b/{name}", n=context
+                )
+            )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in out)
+
+
+def _lines(data: bytes | None) -> list[str]:
+    if data is None:
+        return []
+    return data.decode("utf-8", "replace").splitlines(keepends=True)
+
+
+@dataclass
+class Files:
+    """The two memory files of a profile, as loaded."""
+
+    memories: MemoryDoc
+    archive: MemoryDoc
+
+    @classmethod
+    def load(cls, memories_path: Path, archive_path: Path) -> Files:
+        return cls(MemoryDoc.load(memories_path), MemoryDoc.load(archive_path))
+
+    @classmethod
+    def of(cls, target: Profile | Files) -> Files:
+        """The files of a profile (refuses a workspace or an unusable memories.md)."""
+        if isinstance(target, Files):
+            return target
+        if target.layout != "profile":
+            raise EditError(f"{target.path}: an OpenClaw workspace has no memories.md entries to edit")
+        if target.memories_error:
+            raise EditError(f"memories.md: {target.memories_error}")
+        if target.archive_error:
+            raise EditError(f"{target.archive_path.relative_to(target.path)}: {target.archive_error}")
+        mem = target.memories or MemoryDoc.from_bytes(target.memories_path, None)
+        arc = target.archive or MemoryDoc.from_bytes(target.archive_path, None)
+        return cls(mem, arc)
+
+    def reload(self) -> Files:
+        return Files.load(self.memories.path, self.archive.path)
+
+    def docs(self) -> tuple[MemoryDoc, MemoryDoc]:
+        return self.memories, self.archive
+
+    def find(self, entry_id: str) -> tuple[MemoryDoc, int] | None:
+        """The first well-formed entry with this id: memories.md first, then the archive."""
+        for doc in self.docs():
+            k = index_of(doc.mf, entry_id)
+            if k is not None:
+                return doc, k
+        return None
+
+    def all_ids(self) -> set[str]:
+        """Every id in both files, malformed blocks' readable ids included."""
+        return {e.id for doc in self.docs() for e in doc.mf.entries if e.id is not None}
+
+
+def index_of(mf: MemoryFile, entry_id: str) -> int | None:
+    for k, e in enumerate(mf.entries):
+        if e.id == entry_id and e.error is None:
+            return k
+    return None
+
+
+def entry_at(doc: MemoryDoc, k: int) -> Entry:
+    return doc.mf.entries[k]
+
+
+def change(doc: MemoryDoc, text: str) -> FileChange:
+    return FileChange(doc.path, doc.data, doc.render(text))
+
+
+def now_iso(now: dt.datetime | None = None) -> str:
+    """``now`` (default: the current time) with the local UTC offset, ISO 8601 to the second."""
+    moment = now if now is not None else dt.datetime.now()
+    return moment.astimezone().isoformat(timespec="seconds")
+
+
+# --- applying -----------------------------------------------------------------------
+
+
+def _raws(data: bytes | None, ids: Iterable[str]) -> dict[str, list[str]]:
+    wanted = set(ids)
+    found: dict[str, list[str]] = {i: [] for i in wanted}
+    if wanted:
+        for e in parse_bytes(data or b"").entries:
+            if e.id in wanted:
+                found[e.id].append(e.raw)
+    return found
+
+
+def _check_untouched(plan: Plan, fresh: Plan) -> None:
+    """Refuse a rebuilt plan when an entry the first plan touches changed on disk meanwhile."""
+    befores = {c.path: c.before for c in plan.changes}
+    for path, ids in plan.touched.items():
+        if not ids:
+            continue
+        now = next((c.before for c in fresh.changes if c.path == path), None)
+        if all(c.path != path for c in fresh.changes):
+            now = read_bytes(path)
+        before = befores.get(path, read_bytes(path))
+        a, b = _raws(before, ids), _raws(now, ids)
+        moved = sorted(i for i in ids if a[i] != b[i])
+        if moved:
+            raise ConcurrentModification(path, f"{', '.join(moved)} changed there too")
+
+
+def apply_changes(plan: Plan) -> Plan:
+    """Write ``plan`` safely; returns the plan that was written (maybe rebuilt on newer files)."""
+    for _ in range(RETRIES):
+        todo = [(c.path, c.before, c.after) for c in plan.changes if c.changed]
+        if not todo:
+            return plan
+        try:
+            write_many(todo)
+            return plan
+        except ConcurrentModification:
+            if plan.rebuild is None:
+                raise
+            fresh = plan.rebuild()
+            _check_untouched(plan, fresh)
+            plan = fresh
+    raise ConcurrentModification(plan.changes[0].path, "it keeps changing; try again")

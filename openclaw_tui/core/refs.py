@@ -1,0 +1,411 @@
+"""The reference index of a profile: which entry ids and files are referenced, and where.
+
+Spec (References): ids are referenced by the fields ``conflict``,
+``superseded_by``, ``merged_from`` and any ``*_ref``/``*_refs`` field; by
+``state.yaml`` scalar string values (not keys, not comments) that are an id
+or contain one as a whole word; and by whole-word ids in entry bodies,
+``contexts/**/*.md``, ``skills/*.md`` and ``identity.md``.  Files are
+referenced by relative Markdown link targets and by ``state.yaml`` path
+values.  A file reference that leaves the profile folder (``../``, an
+absolute path, a symlink out) ``escapes``; its target is never read.
+
+``scan_references(profile)`` lists them all; ``RefIndex`` answers
+"what does this entry reference, and what references it".
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import posixpath
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import yaml
+
+from .entries import Entry, MemoryFile
+from .fields import ID_RE, REFERENCE_FIELDS, ids_in_value, is_reference_field
+from .profile import ARCHIVE_REL, Profile, TextFile, inside
+
+
+@dataclass(frozen=True)
+class Ref:
+    file: str  # the file holding the reference, relative to the profile folder
+    line: int | None
+    kind: str  # conflict, superseded_by, merged_from, field:<name>, state, body, context, skill, identity, link, state-path, marker
+    target_id: str | None  # the referenced entry id (id references)
+    target_file: str | None  # the profile-relative path it resolves to (file references; None when it escapes)
+    source_id: str | None  # the entry holding the reference, if any
+    escapes: bool = False  # resolves outside the profile folder
+    text: str = ""  # the reference as written (a link target, a path value, an id)
+    missing: bool = False  # a file reference whose target does not exist
+
+
+FILE_SUFFIXES = (".md", ".markdown", ".yaml", ".yml", ".txt", ".json")
+_REF_FIELD_LINE_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*?)[ \t]*:", re.M)
+_SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_INLINE_LINK_RE = re.compile(
+    r"""!?\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]
+        \([ \t]*(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)
+        (?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*\)""",
+    re.X,
+)
+_REF_DEF_RE = re.compile(r"""^[ ]{0,3}\[[^\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)""", re.M)
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
+_CODE_SPAN_RE = re.compile(r"(`+)(?!`)[^\n]*?(?<!`)\1(?!`)")
+_PROMO_RE = re.compile(r"<!--[ \t]*openclaw-memory-promotion:[^\n]*?-->")
+_SCORE_RE = re.compile(r"\[score=[^\]\n]*\]")
+_MEMORY_PATH_RE = re.compile(r"(?<![A-Za-z0-9_./-])(memory/[^\s:\]>)]+?\.md)(?![A-Za-z0-9_])")
+
+
+# --- small helpers ---------------------------------------------------------------------
+
+
+class LineCounter:
+    """1-based line numbers of offsets in a text, fast when asked in increasing order."""
+
+    __slots__ = ("text", "pos", "line")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.line = 1
+
+    def __call__(self, offset: int) -> int:
+        if offset < self.pos:
+            self.pos, self.line = 0, 1
+        self.line += self.text.count("\n", self.pos, offset)
+        self.pos = offset
+        return self.line
+
+
+class EntryLocator:
+    """Which block of a memory file holds a character offset."""
+
+    def __init__(self, mf: MemoryFile) -> None:
+        self.entries = mf.entries
+        self.starts = [e.start for e in mf.entries]
+
+    def at(self, offset: int) -> Entry | None:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        return self.entries[i] if i >= 0 else None
+
+
+def code_ranges(text: str) -> list[tuple[int, int]]:
+    """Fenced code blocks and inline code spans (links and paths inside are not references)."""
+    ranges: list[tuple[int, int]] = []
+    if "```" in text or "~~~" in text:
+        fences = list(_FENCE_RE.finditer(text))
+        i = 0
+        while i < len(fences):
+            opener = fences[i]
+            run = opener.group(1)
+            closer = None
+            for k in range(i + 1, len(fences)):
+                m = fences[k]
+                if m.group(1)[0] == run[0] and len(m.group(1)) >= len(run) and not m.group(2).strip():
+                    closer = k
+                    break
+            if closer is None:
+                i += 1
+                continue
+            ranges.append((opener.start(), fences[closer].end()))
+            i = closer + 1
+    if "`" in text:
+        ranges.extend((m.start(), m.end()) for m in _CODE_SPAN_RE.finditer(text))
+    ranges.sort()
+    return ranges
+
+
+def _in_ranges(ranges: list[tuple[int, int]], pos: int) -> bool:
+    i = bisect.bisect_right(ranges, (pos, 1 << 62)) - 1
+    while i >= 0:
+        a, b = ranges[i]
+        if a <= pos < b:
+            return True
+        if b <= pos and i > 0 and ranges[i - 1][1] <= a:
+            return False
+        i -= 1
+    return False
+
+
+def resolve_path(profile_path: Path, folder: str, target: str) -> tuple[str | None, bool, bool]:
+    """Resolve a relative reference; returns (profile-relative path or None, escapes, missing).
+
+    Only ``os.lstat``/``realpath`` are used: the target is never opened.
+    """
+    if target.startswith(("/", "\\")) or re.match(r"[A-Za-z]:[\\/]", target):
+        return None, True, False
+    joined = posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
+    if joined == ".." or joined.startswith("../"):
+        return None, True, False
+    full = profile_path / joined
+    if not inside(profile_path, full):
+        return None, True, False
+    return joined, False, not os.path.lexists(full)
+
+
+def link_targets(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, target) of relative-looking Markdown link targets, outside code."""
+    if "](" not in text and "]:" not in text:
+        return
+    code = code_ranges(text)
+    found: list[tuple[int, str]] = []
+    if "](" in text:
+        found.extend((m.start(1), m.group(1)) for m in _INLINE_LINK_RE.finditer(text))
+    if "]:" in text:
+        found.extend((m.start(1), m.group(1)) for m in _REF_DEF_RE.finditer(text))
+    found.sort()
+    for pos, raw in found:
+        if code and _in_ranges(code, pos):
+            continue
+        target = raw[1:-1] if raw.startswith("<") else raw
+        target = target.split("#", 1)[0].split("?", 1)[0].strip()
+        if not target or target.startswith("//") or (_SCHEME_RE.match(target) and not re.match(r"[A-Za-z]:[\\/]", target)):
+            continue
+        yield pos, unquote(target)
+
+
+# --- the scan --------------------------------------------------------------------------
+
+
+def defined_ids(profile: Profile) -> set[str]:
+    ids: set[str] = set()
+    for doc in (profile.memories, profile.archive):
+        if doc is not None and doc.utf8:
+            ids.update(doc.mf.ids())
+    return ids
+
+
+def _field_ref_line(entry: Entry, name: str, target: str) -> int | None:
+    """The line of ``target`` in the field ``name`` (its item line for block lists)."""
+    line = entry.key_lines.get(name)
+    if line is None:
+        return None
+    rows = entry.frontmatter.split("\n")
+    first = entry.line + 1
+    i = line - first
+    if 0 <= i < len(rows) and target in rows[i]:
+        return line
+    for k in range(i + 1, len(rows)):
+        row = rows[k]
+        if row[:1] not in (" ", "\t", "-", "") and not row.startswith("#"):
+            break
+        if target in row:
+            return first + k
+    return line
+
+
+def _memory_refs(profile: Profile, rel: str, mf: MemoryFile, out: list[Ref]) -> None:
+    text = mf.text
+    if not mf.entries:
+        return
+    locate = EntryLocator(mf)
+    # reference fields: find candidate key lines in the whole text, then read the entry's meta
+    seen: set[tuple[int, str]] = set()
+    for m in _REF_FIELD_LINE_RE.finditer(text):
+        name = m.group(1)
+        if not is_reference_field(name):
+            continue
+        e = locate.at(m.start())
+        if e is None or e.error is not None or not (e.fm_start <= m.start() < e.fm_end):
+            continue
+        if (e.start, name) in seen:
+            continue
+        seen.add((e.start, name))
+        value = e.meta.get(name)
+        kind = name if name in REFERENCE_FIELDS else f"field:{name}"
+        for target in ids_in_value(value):
+            out.append(Ref(rel, _field_ref_line(e, name, target), kind, target, None, e.id, text=target))
+    # whole-word ids in bodies
+    lines = LineCounter(text)
+    if "mem-" in text:
+        for m in ID_RE.finditer(text):
+            pos = m.start()
+            e = locate.at(pos)
+            if e is None or pos < e.body_start:
+                continue
+            out.append(Ref(rel, lines(pos), "body", m.group(), None, e.id, text=m.group()))
+    # links in bodies (and the preamble)
+    folder = posixpath.dirname(rel)
+    for pos, target in link_targets(text):
+        e = locate.at(pos)
+        if e is not None and pos < e.body_start:
+            continue
+        _add_file_ref(profile, rel, lines(pos), "link", folder, target, e.id if e else None, out)
+
+
+def _add_file_ref(
+    profile: Profile, rel: str, line: int | None, kind: str, folder: str, target: str,
+    source_id: str | None, out: list[Ref],
+) -> None:
+    resolved, escapes, missing = resolve_path(profile.path, folder, target)
+    out.append(Ref(rel, line, kind, None, resolved, source_id, escapes, target, missing))
+
+
+def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bool = True) -> None:
+    if f.error is not None or not f.utf8:
+        return
+    text = f.text
+    lines = LineCounter(text)
+    found: list[tuple[int, Ref | tuple[str, str]]] = []
+    if ids and "mem-" in text:
+        for m in ID_RE.finditer(text):
+            found.append((m.start(), Ref(f.rel, None, kind, m.group(), None, None, text=m.group())))
+    for pos, target in link_targets(text):
+        found.append((pos, ("link", target)))
+    if profile.layout == "openclaw" and "memory/" in text:
+        for m in _PROMO_RE.finditer(text):
+            for pm in _MEMORY_PATH_RE.finditer(m.group()):
+                found.append((m.start() + pm.start(1), ("marker", pm.group(1))))
+        for m in _SCORE_RE.finditer(text):
+            for pm in _MEMORY_PATH_RE.finditer(m.group()):
+                found.append((m.start() + pm.start(1), ("marker", pm.group(1))))
+    found.sort(key=lambda t: t[0])
+    folder = posixpath.dirname(f.rel)
+    for pos, item in found:
+        line = lines(pos)
+        if isinstance(item, Ref):
+            out.append(Ref(item.file, line, item.kind, item.target_id, None, None, text=item.text))
+        else:
+            link_kind, target = item
+            _add_file_ref(profile, f.rel, line, link_kind, "" if link_kind == "marker" else folder, target, None, out)
+
+
+# --- state.yaml ------------------------------------------------------------------------
+
+
+_StateLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+def state_values(text: str) -> list[tuple[int, str, int]] | None:
+    """(1-based line, value, style-offset) of every scalar string value of a YAML text.
+
+    Keys are skipped.  None when the text is not valid YAML.
+    """
+    try:
+        docs = list(yaml.compose_all(text, Loader=_StateLoader))
+    except (yaml.YAMLError, RecursionError):
+        return None
+    values: list[tuple[int, str, int]] = []
+
+    def walk(node: Any) -> None:
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, yaml.MappingNode):
+                for _k, v in reversed(n.value):
+                    stack.append(v)
+            elif isinstance(n, yaml.SequenceNode):
+                stack.extend(reversed(n.value))
+            elif isinstance(n, yaml.ScalarNode) and n.tag == _STR_TAG and isinstance(n.value, str):
+                skip = 1 if n.style in ("|", ">") else 0
+                values.append((n.start_mark.line + 1 + skip, n.value, skip))
+
+    for doc in docs:
+        if doc is not None:
+            walk(doc)
+    return values
+
+
+_COMMENT_RE = re.compile(r"(?:^|[ \t])#.*$", re.M)
+
+
+def _state_values_fallback(text: str) -> list[tuple[int, str, int]]:
+    """For a state.yaml that is not valid YAML: the text after ``key:`` / ``- `` on each line."""
+    values = []
+    for i, row in enumerate(text.split("\n"), start=1):
+        row = _COMMENT_RE.sub("", row).strip()
+        if not row:
+            continue
+        m = re.match(r"(?:-[ \t]+)?(?:[^:]+:[ \t]+|[^:]+:$)?(.*)$", row)
+        value = (m.group(1) if m else row).strip().strip("'\"")
+        if value:
+            values.append((i, value, 0))
+    return values
+
+
+def is_path_value(value: str) -> bool:
+    v = value.strip()
+    return bool(v) and not any(c.isspace() for c in v) and "://" not in v and v.lower().endswith(FILE_SUFFIXES)
+
+
+def _state_refs(profile: Profile, f: TextFile, ids: set[str], out: list[Ref]) -> None:
+    if f.error is not None or not f.utf8:
+        return
+    values = state_values(f.text)
+    if values is None:
+        values = _state_values_fallback(f.text)
+    for line, value, block in values:
+        v = value.strip()
+        if v in ids and not ID_RE.fullmatch(v):
+            out.append(Ref(f.rel, line, "state", v, None, None, text=v))
+        elif "mem-" in value:
+            for m in ID_RE.finditer(value):
+                extra = value.count("\n", 0, m.start()) if block else 0
+                out.append(Ref(f.rel, line + extra, "state", m.group(), None, None, text=m.group()))
+        if is_path_value(v):
+            _add_file_ref(profile, f.rel, line, "state-path", "", v, None, out)
+
+
+# --- public API ------------------------------------------------------------------------
+
+
+def scan_references(profile: Profile, ids: set[str] | None = None) -> list[Ref]:
+    """Every id and file reference of the profile, file by file, in line order."""
+    out: list[Ref] = []
+    if ids is None:
+        ids = defined_ids(profile)
+    if profile.layout == "openclaw":
+        for f in [*profile.bootstrap, *profile.other, *profile.daily_logs]:
+            _text_refs(profile, f, "link", out, ids=False)
+        return out
+    if profile.memories is not None and profile.memories.utf8:
+        _memory_refs(profile, "memories.md", profile.memories.mf, out)
+    if profile.archive is not None and profile.archive.utf8:
+        _memory_refs(profile, ARCHIVE_REL, profile.archive.mf, out)
+    if profile.identity is not None:
+        _text_refs(profile, profile.identity, "identity", out)
+    if profile.state is not None:
+        _state_refs(profile, profile.state, ids, out)
+    for f in profile.contexts:
+        _text_refs(profile, f, "context", out)
+    for f in profile.skills:
+        _text_refs(profile, f, "skill", out)
+    return out
+
+
+class RefIndex:
+    """References both ways: ``outgoing(id)`` held by an entry, ``incoming(id)`` naming it."""
+
+    def __init__(self, source: Profile | Iterable[Ref]) -> None:
+        self.refs = scan_references(source) if isinstance(source, Profile) else list(source)
+        self._out: dict[str, list[Ref]] = {}
+        self._in: dict[str, list[Ref]] = {}
+        self._files: dict[str, list[Ref]] = {}
+        for r in self.refs:
+            if r.source_id is not None:
+                self._out.setdefault(r.source_id, []).append(r)
+            if r.target_id is not None:
+                self._in.setdefault(r.target_id, []).append(r)
+            if r.target_file is not None:
+                self._files.setdefault(r.target_file, []).append(r)
+
+    @classmethod
+    def build(cls, profile: Profile) -> RefIndex:
+        return cls(profile)
+
+    def outgoing(self, entry_id: str) -> list[Ref]:
+        return list(self._out.get(entry_id, ()))
+
+    def incoming(self, entry_id: str) -> list[Ref]:
+        return list(self._in.get(entry_id, ()))
+
+    def to_file(self, rel: str) -> list[Ref]:
+        """References that resolve to the profile file ``rel``."""
+        return list(self._files.get(rel, ()))

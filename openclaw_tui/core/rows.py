@@ -1,0 +1,437 @@
+"""The entry list as the review UI sees it: rows, marks, filters, sorting (no Textual here).
+
+An :class:`EntryRow` wraps one block of a memory file.  Its display fields
+(status, importance, tags, timestamp, summary) and its lowercase *haystack*
+are computed once by :meth:`EntryRow.fill`, lazily for the rows on screen and
+for all rows in a background thread, so a 100k-entry file can be listed
+before every frontmatter has been read.  Filtering is a chain of tight
+comprehensions over precomputed attributes.
+
+Marks say what is wrong or notable about an entry.  Status marks
+(superseded, cold, archived) come from the entry itself; problem marks come
+from the consistency check's findings (:func:`apply_findings`), attached to
+the entry whose lines contain the finding (or, without a line, by id).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import shlex
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .entries import Entry, MemoryFile
+from .findings import Finding
+
+STATUS_ORDER = ("active", "superseded", "cold", "archived")
+IMPORTANCE_RANK = {"high": 0, "medium": 1, "low": 2}
+
+# Problem marks, most serious first.  (mark, label shown in the table, finding codes)
+PROBLEM_MARKS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("malformed", "BROKEN", ("malformed-entry",)),
+    ("merge-conflict", "GIT CONFLICT", ("merge-conflict",)),
+    ("duplicate", "DUP ID", ("duplicate-id",)),
+    ("dangling", "DANGLING", ("dangling-ref", "dangling-file", "path-escape")),
+    ("conflict", "CONFLICT", ("unresolved-conflict",)),
+    ("expired", "TTL EXPIRED", ("expired-ttl",)),
+    ("invalid", "INVALID", ("invalid-field",)),
+    ("sensitive", "SECRET", ("sensitive-data",)),
+    ("suspicious", "INSTRUCTION?", ("suspicious-instruction",)),
+    ("inactive-ref", "INACTIVE REF", ("inactive-ref",)),
+)
+STATUS_MARKS = ("superseded", "cold", "archived")
+MARK_LABEL = {mark: label for mark, label, _ in PROBLEM_MARKS}
+MARK_ORDER = {mark: i for i, (mark, _, _) in enumerate(PROBLEM_MARKS)}
+CODE_TO_MARK = {code: mark for mark, _, codes in PROBLEM_MARKS for code in codes}
+
+# What each mark means, for the legend in help (mark -> explanation).
+MARK_HELP: dict[str, str] = {
+    "conflict": "unresolved conflict: both entries are active and contradict each other (⇄ names the partner)",
+    "superseded": "superseded: replaced by a newer entry (dimmed, struck through, → names the replacement)",
+    "cold": "cold: low importance and not used for a long time; kept but not loaded",
+    "archived": "archived: moved out of memories.md (archive file)",
+    "expired": "TTL expired: still active after its ttl date; gc will archive it",
+    "invalid": "invalid field: a known field holds a value outside its type",
+    "malformed": "malformed entry: the frontmatter could not be read; the raw text is shown",
+    "sensitive": "sensitive data: an unredacted phone number, e-mail, ID, card number or key",
+    "suspicious": "suspicious instruction: text that tries to instruct the agent",
+    "dangling": "dangling reference: points to an id or file that does not exist",
+    "duplicate": "duplicate id: the same id is defined more than once",
+    "merge-conflict": "git conflict markers inside the entry",
+    "inactive-ref": "referenced from state.yaml while not active",
+}
+
+SORT_KEYS = ("order", "id", "status", "importance", "marks", "tags", "timestamp", "summary")
+
+_ID_NUM_RE = re.compile(r"(\d+)")
+
+
+def _id_sort_key(ident: str) -> tuple[str, int, str]:
+    m = _ID_NUM_RE.search(ident)
+    if m is None:
+        return (ident, -1, ident)
+    return (ident[: m.start()], int(m.group(1)), ident[m.end() :])
+
+
+def _ids_of(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value.strip(),) if value.strip() else ()
+    if isinstance(value, list):
+        return tuple(str(v).strip() for v in value if isinstance(v, (str, int)) and str(v).strip())
+    return ()
+
+
+def _first_line(text: str) -> str:
+    for line in text.split("\n", 40):
+        s = line.strip()
+        if s:
+            return s
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+class EntryRow:
+    """One entry (or malformed block) of a memory file, ready for display and filtering."""
+
+    __slots__ = (
+        "entry", "file", "order", "id", "line", "malformed", "error", "filled",
+        "status", "importance", "tags", "timestamp", "source", "summary", "superseded_by", "conflict",
+        "haystack", "marks", "problem", "partners", "messages",
+    )
+
+    def __init__(self, entry: Entry, file: str, order: int) -> None:
+        self.entry = entry
+        self.file = file  # relative to the profile folder
+        self.order = order  # position in the file
+        self.id: str = entry.id or ""
+        self.line: int = entry.line
+        self.malformed: bool = entry.error is not None
+        self.error: str | None = entry.error
+        self.filled = False
+        self.status = ""
+        self.importance = ""
+        self.tags: tuple[str, ...] = ()
+        self.timestamp = ""
+        self.source = ""
+        self.summary = ""
+        self.superseded_by = ""
+        self.conflict: tuple[str, ...] = ()
+        self.haystack = ""
+        self.marks: dict[str, str] = {}  # problem mark -> short detail ("importance", "mem-0007")
+        self.problem = self.malformed
+        self.partners: tuple[str, ...] = ()  # unresolved-conflict partners
+        self.messages: list[Finding] = []  # the findings attached to this row
+
+    def __repr__(self) -> str:
+        return f"<EntryRow {self.id or '?'} {self.file}:{self.line}>"
+
+    def fill(self) -> EntryRow:
+        """Compute the display fields and the haystack (idempotent, thread-safe enough)."""
+        if self.filled:
+            return self
+        e = self.entry
+        if self.malformed:
+            meta: dict[str, Any] = {}
+            raw = e.raw
+            body = raw
+            self.status = "malformed"
+            self.summary = _first_line(e.body) or _first_line(e.frontmatter) or "(empty)"
+        else:
+            meta = e.meta
+            body = e.body
+            status = meta.get("status")
+            self.status = status if isinstance(status, str) and status else "active"
+            self.summary = _first_line(body)
+        imp = meta.get("importance")
+        self.importance = imp if isinstance(imp, str) else ("" if imp is None else str(imp))
+        tags = meta.get("tags")
+        if isinstance(tags, list):
+            self.tags = tuple(str(t) for t in tags if t is not None)
+        elif isinstance(tags, str):
+            self.tags = (tags,)
+        ts = meta.get("timestamp")
+        self.timestamp = "" if ts is None else str(ts)
+        src = meta.get("source")
+        self.source = "" if src is None else str(src)
+        sb = meta.get("superseded_by")
+        self.superseded_by = sb.strip() if isinstance(sb, str) else ""
+        self.conflict = _ids_of(meta.get("conflict"))
+        self.haystack = "\n".join(
+            (self.id, self.status, self.importance, " ".join(self.tags), self.source, self.timestamp, body)
+        ).lower()
+        self.filled = True
+        return self
+
+    @property
+    def end_line(self) -> int:
+        return self.entry.end_line
+
+    def sorted_marks(self) -> list[tuple[str, str]]:
+        return sorted(self.marks.items(), key=lambda kv: MARK_ORDER.get(kv[0], 99))
+
+
+def make_rows(mf: MemoryFile, file: str) -> list[EntryRow]:
+    """Rows for every block of ``mf`` (cheap: nothing is read from the frontmatter yet)."""
+    rows = [EntryRow(e, file, i) for i, e in enumerate(mf.entries)]
+    for r in rows:
+        if r.malformed:
+            r.marks["malformed"] = ""
+    return rows
+
+
+def fill_all(rows: Sequence[EntryRow]) -> None:
+    for r in rows:
+        if not r.filled:
+            r.fill()
+
+
+# --- marks from findings --------------------------------------------------------------
+
+
+def _row_at_line(rows: Sequence[EntryRow], starts: list[int], line: int) -> EntryRow | None:
+    i = bisect.bisect_right(starts, line) - 1
+    if i < 0:
+        return None
+    row = rows[i]
+    return row if line <= row.end_line else None
+
+
+def _field_at(row: EntryRow, line: int | None) -> str:
+    if line is None or row.malformed:
+        return ""
+    for name, at in row.entry.key_lines.items():
+        if at == line:
+            return name
+    return ""
+
+
+def apply_findings(files: dict[str, Sequence[EntryRow]], findings: Iterable[Finding]) -> None:
+    """Attach each finding to the row it concerns (by file and line, else by id).
+
+    ``files`` maps a file (relative to the profile) to its rows in file order.
+    Previous problem marks are replaced; malformed blocks keep their mark.
+    """
+    by_id: dict[str, EntryRow] = {}
+    starts: dict[str, list[int]] = {}
+    for file, rows in files.items():
+        starts[file] = [r.line for r in rows]
+        for r in rows:
+            r.marks = {"malformed": ""} if r.malformed else {}
+            r.messages = []
+            r.partners = ()
+            r.problem = r.malformed
+            if r.id and not r.malformed and r.id not in by_id:
+                by_id[r.id] = r
+    conflicts: list[EntryRow] = []
+    for f in findings:
+        mark = CODE_TO_MARK.get(f.code)
+        if mark is None:
+            continue
+        row: EntryRow | None = None
+        rows = files.get(f.file)
+        if rows is not None and f.line is not None:
+            row = _row_at_line(rows, starts[f.file], f.line)
+        if row is None and f.id is not None and f.code not in ("dangling-ref", "inactive-ref"):
+            cand = by_id.get(f.id)
+            if cand is not None and (rows is None or cand.file == f.file):
+                row = cand
+        if row is None:
+            continue
+        row.messages.append(f)
+        detail = ""
+        if mark == "invalid":
+            detail = _field_at(row, f.line)
+        elif mark in ("dangling", "inactive-ref"):
+            detail = f.id or ""
+        prev = row.marks.get(mark)
+        if prev and detail and detail not in prev.split(","):
+            detail = prev + "," + detail
+        elif prev:
+            detail = prev
+        row.marks[mark] = detail
+        row.problem = True
+        if mark == "conflict":
+            conflicts.append(row)
+    for row in conflicts:
+        row.fill()
+        partners = []
+        for pid in row.conflict:
+            other = by_id.get(pid)
+            if other is None:
+                continue
+            other.fill()
+            if other.status == "active":
+                partners.append(pid)
+                if row.id not in other.partners:
+                    other.partners = (*other.partners, row.id)
+                other.marks["conflict"] = ",".join(other.partners)
+                other.problem = True
+        row.partners = tuple(dict.fromkeys((*row.partners, *partners)))
+        row.marks["conflict"] = ",".join(row.partners)
+
+
+# --- filtering ------------------------------------------------------------------------
+
+_FACETS = {
+    "status": "status", "s": "status",
+    "importance": "importance", "imp": "importance", "i": "importance",
+    "tag": "tag", "tags": "tag", "t": "tag",
+    "is": "is", "has": "is",
+    "id": "id",
+}
+
+
+@dataclass
+class Query:
+    """A parsed filter: ``status:a,b importance:high tag:x tag:y is:problem words…``.
+
+    Values separated by commas are alternatives; repeated ``tag:`` terms must
+    all match; free words must all occur (case-insensitive) in the entry.
+    """
+
+    statuses: set[str] = field(default_factory=set)
+    importances: set[str] = field(default_factory=set)
+    tag_groups: list[set[str]] = field(default_factory=list)
+    marks: set[str] = field(default_factory=set)
+    problems: bool = False
+    ids: set[str] = field(default_factory=set)
+    words: list[str] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.statuses or self.importances or self.tag_groups or self.marks or self.problems
+                    or self.ids or self.words)
+
+
+def parse_query(text: str) -> Query:
+    try:
+        tokens = shlex.split(text)
+    except ValueError:
+        tokens = text.split()
+    q = Query()
+    for tok in tokens:
+        if tok.startswith("#") and len(tok) > 1:
+            q.tag_groups.append({tok[1:].lower()})
+            continue
+        key, sep, value = tok.partition(":")
+        facet = _FACETS.get(key.lower()) if sep else None
+        if facet is None or not value:
+            if tok.strip():
+                q.words.append(tok.lower())
+            continue
+        values = {v.strip().lower() for v in value.split(",") if v.strip()}
+        if facet == "status":
+            q.statuses |= values
+        elif facet == "importance":
+            q.importances |= values
+        elif facet == "tag":
+            q.tag_groups.append(values)
+        elif facet == "id":
+            q.ids |= values
+        else:
+            for v in values:
+                if v in ("problem", "problems", "issue", "issues"):
+                    q.problems = True
+                else:
+                    q.marks.add(_MARK_ALIASES.get(v, v))
+    return q
+
+
+_MARK_ALIASES = {
+    "broken": "malformed", "expired-ttl": "expired", "ttl": "expired", "secret": "sensitive",
+    "instruction": "suspicious", "dup": "duplicate", "unresolved-conflict": "conflict",
+}
+
+
+def filter_rows(rows: Sequence[EntryRow], q: Query) -> list[EntryRow]:
+    """Rows matching ``q`` in their current order (rows must be filled)."""
+    out: Sequence[EntryRow] = rows
+    if q.problems:
+        out = [r for r in out if r.problem]
+    if q.statuses:
+        st = q.statuses
+        out = [r for r in out if r.status in st]
+    if q.importances:
+        imps = q.importances
+        out = [r for r in out if r.importance in imps]
+    for group in q.tag_groups:
+        out = [r for r in out if any(t.lower() in group for t in r.tags)]
+    if q.marks:
+        status_marks = q.marks & set(STATUS_MARKS)
+        problem_marks = q.marks - status_marks
+        out = [r for r in out if r.status in status_marks or any(m in r.marks for m in problem_marks)]
+    if q.ids:
+        ids = q.ids
+        out = [r for r in out if r.id.lower() in ids]
+    for w in q.words:
+        out = [r for r in out if w in r.haystack]
+    return list(out)
+
+
+def toggle_token(query: str, token: str) -> str:
+    """Add ``token`` to the query text, or remove it when present."""
+    parts = query.split()
+    if token in parts:
+        return " ".join(p for p in parts if p != token)
+    return " ".join([*parts, token]).strip()
+
+
+# --- sorting and counting -------------------------------------------------------------
+
+
+def sort_rows(rows: Sequence[EntryRow], key: str, reverse: bool = False) -> list[EntryRow]:
+    """Rows sorted by a column (stable; ``order`` is file order)."""
+    if key == "order":
+        out = sorted(rows, key=lambda r: r.order)
+    elif key == "id":
+        out = sorted(rows, key=lambda r: _id_sort_key(r.id))
+    elif key == "status":
+        rank = {s: i for i, s in enumerate(STATUS_ORDER)}
+        out = sorted(rows, key=lambda r: (rank.get(r.status, 9), r.status))
+    elif key == "importance":
+        out = sorted(rows, key=lambda r: (IMPORTANCE_RANK.get(r.importance, 9), r.importance))
+    elif key == "marks":
+        out = sorted(rows, key=lambda r: min((MARK_ORDER.get(m, 99) for m in r.marks), default=999))
+    elif key == "tags":
+        out = sorted(rows, key=lambda r: (not r.tags, [t.lower() for t in r.tags]))
+    elif key == "timestamp":
+        out = sorted(rows, key=lambda r: (not r.timestamp, r.timestamp))
+    elif key == "summary":
+        out = sorted(rows, key=lambda r: r.summary.lower())
+    else:
+        raise ValueError(f"unknown sort key {key!r}")
+    if reverse:
+        out.reverse()
+    return out
+
+
+def status_counts(rows: Iterable[EntryRow]) -> dict[str, int]:
+    """Count per status, known statuses first (in their order), then others."""
+    c = Counter(r.status for r in rows)
+    out = {s: c.pop(s) for s in STATUS_ORDER if s in c}
+    out.update(sorted(c.items()))
+    return out
+
+
+def problem_count(rows: Iterable[EntryRow]) -> int:
+    return sum(1 for r in rows if r.problem)
+
+
+def all_tags(rows: Iterable[EntryRow]) -> list[tuple[str, int]]:
+    """Tags with their counts, most used first."""
+    c: Counter[str] = Counter()
+    for r in rows:
+        c.update(r.tags)
+    return sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def short_timestamp(ts: str) -> str:
+    """``2025-06-01T14:32:00+08:00`` -> ``2025-06-01 14:32`` (as written, no time-zone math)."""
+    if len(ts) >= 16 and ts[10] in "Tt ":
+        return ts[:10] + " " + ts[11:16]
+    return ts

@@ -1,0 +1,532 @@
+"""A virtualised table of memory entries (Line API, like toolong's log view).
+
+Only the lines on screen are rendered, each once, through an LRU cache of
+Strips; column widths are computed from the rows in the visible window, not
+from all rows.  So first paint and scrolling cost the same for 50 entries or
+100,000.  Cells are built from ``rich.text.Text`` of cleaned memory text and
+never carry links or actions: clicks are mapped to rows by coordinates.
+
+The table owns the view: source rows -> sorted (cached) -> filtered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ..core.rows import (
+    MARK_LABEL,
+    MARK_ORDER,
+    EntryRow,
+    Query,
+    filter_rows,
+    short_timestamp,
+    sort_rows,
+)
+from .safe_text import clean_line
+
+# (key, header, min width, max width)
+COLUMNS: tuple[tuple[str, str, int, int], ...] = (
+    ("flag", "", 1, 1),
+    ("id", "ID", 2, 18),
+    ("status", "Status", 6, 24),
+    ("importance", "Imp", 3, 8),
+    ("marks", "Problems", 8, 34),
+    ("tags", "Tags", 4, 24),
+    ("timestamp", "Time", 4, 16),
+    ("summary", "Summary", 10, 10_000),
+)
+SORTABLE = {"id", "status", "importance", "marks", "tags", "timestamp", "summary"}
+SORT_CYCLE = ("order", "id", "status", "importance", "marks", "tags", "timestamp", "summary")
+ERROR_MARKS = {"malformed", "merge-conflict", "duplicate", "dangling"}
+
+
+def badge_text(mark: str, detail: str) -> str:
+    """Short label of a problem mark, as shown in the Problems column."""
+    if mark == "conflict":
+        return "⇄ " + (detail.replace(",", " ") if detail else "CONFLICT")
+    label = MARK_LABEL.get(mark, mark.upper())
+    if detail and mark in ("invalid", "dangling", "inactive-ref"):
+        return f"{label} {detail.replace(',', ' ')}"
+    return label
+
+
+def status_text(row: EntryRow) -> str:
+    if row.status == "superseded" and row.superseded_by:
+        return f"superseded → {row.superseded_by}"
+    return row.status
+
+
+class EntryTable(ScrollView, can_focus=True):
+    """The entries of one memory file; cursor, sorting and filtering."""
+
+    BINDINGS = [
+        Binding("up,k", "cursor_up", "Up", show=False, id="entries.up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="entries.down"),
+        Binding("pageup,ctrl+b", "page_up", "Page up", show=False, id="entries.page-up"),
+        Binding("pagedown,ctrl+f,space", "page_down", "Page down", show=False, id="entries.page-down"),
+        Binding("home,g", "first", "First", show=False, id="entries.first"),
+        Binding("end,G", "last", "Last", show=False, id="entries.last"),
+        Binding("enter", "select", "Open refs", id="entries.select"),
+        Binding("s", "sort_next", "Sort", id="entries.sort"),
+        Binding("S", "sort_reverse", "Reverse sort", show=False, id="entries.sort-reverse"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "entry-table--header",
+        "entry-table--header-sorted",
+        "entry-table--cursor",
+        "entry-table--cursor-blurred",
+        "entry-table--id",
+        "entry-table--muted",
+        "entry-table--superseded",
+        "entry-table--cold",
+        "entry-table--archived",
+        "entry-table--malformed",
+        "entry-table--conflict",
+        "entry-table--badge-error",
+        "entry-table--badge-warning",
+        "entry-table--badge-conflict",
+        "entry-table--flag-error",
+        "entry-table--flag-warning",
+        "entry-table--high",
+        "entry-table--low",
+        "entry-table--tag",
+        "entry-table--empty",
+    }
+
+    class Highlighted(Message):
+        """The cursor moved to ``row`` (None when the view is empty)."""
+
+        def __init__(self, table: EntryTable, row: EntryRow | None) -> None:
+            super().__init__()
+            self.table = table
+            self.row = row
+
+        @property
+        def control(self) -> EntryTable:
+            return self.table
+
+    class Selected(Highlighted):
+        """Enter or double click on ``row``."""
+
+    class ViewChanged(Message):
+        """The visible rows changed (filter, sort or new source)."""
+
+        def __init__(self, table: EntryTable) -> None:
+            super().__init__()
+            self.table = table
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._source: list[EntryRow] = []
+        self._sorted: list[EntryRow] | None = None
+        self._view: list[EntryRow] = []
+        self.query_obj = Query()
+        self.sort_key = "order"
+        self.sort_reverse = False
+        self.cursor = 0
+        self.indexed = True  # all source rows filled: filtering and sorting may run
+        self.placeholder = "Loading…"
+        self._version = 0
+        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
+        self._layout_key: tuple[object, ...] | None = None
+        self._widths: tuple[int, ...] = ()
+
+    # --- data -------------------------------------------------------------------------
+
+    @property
+    def view(self) -> list[EntryRow]:
+        return self._view
+
+    @property
+    def source(self) -> list[EntryRow]:
+        return self._source
+
+    @property
+    def row_count(self) -> int:
+        return len(self._view)
+
+    @property
+    def cursor_row(self) -> EntryRow | None:
+        if 0 <= self.cursor < len(self._view):
+            return self._view[self.cursor]
+        return None
+
+    def load(self, rows: Sequence[EntryRow], *, indexed: bool, keep: EntryRow | str | None = None,
+             placeholder: str = "This file holds no entries.") -> None:
+        """Show ``rows`` (a file's rows in file order); keep the cursor on ``keep`` if present."""
+        keep = keep if keep is not None else self.cursor_row
+        self._source = list(rows)
+        self._sorted = None
+        self.indexed = indexed
+        self.placeholder = placeholder
+        self._recompute(keep)
+
+    def set_indexed(self) -> None:
+        """All rows are filled: apply the pending filter and sort."""
+        self.indexed = True
+        self._sorted = None
+        self._recompute(self.cursor_row)
+
+    def apply_query(self, query: Query) -> None:
+        self.query_obj = query
+        self._recompute(self.cursor_row)
+
+    def sort_by(self, key: str, reverse: bool | None = None) -> None:
+        if reverse is None:
+            reverse = (not self.sort_reverse) if key == self.sort_key and key != "order" else False
+        self.sort_key, self.sort_reverse = key, reverse
+        self._sorted = None
+        self._recompute(self.cursor_row)
+
+    def marks_changed(self) -> None:
+        """Findings were re-applied: re-filter when the view depends on marks, repaint."""
+        if self.sort_key == "marks":
+            self._sorted = None
+        self._recompute(self.cursor_row)
+
+    def _recompute(self, keep: EntryRow | str | None) -> None:
+        if not self.indexed:
+            view = self._source if self.sort_key == "order" else self._source
+        else:
+            if self._sorted is None:
+                self._sorted = (
+                    self._source if self.sort_key == "order" and not self.sort_reverse
+                    else sort_rows(self._source, self.sort_key, self.sort_reverse)
+                )
+            view = self._sorted if self.query_obj.empty else filter_rows(self._sorted, self.query_obj)
+        self._view = view
+        self.virtual_size = Size(0, len(view) + 1)
+        index = self._index_of(keep) if keep is not None else None
+        self._version += 1
+        self._cache.clear()
+        self._layout_key = None
+        self.cursor = min(index if index is not None else self.cursor, max(0, len(view) - 1))
+        if index is None and self.cursor >= len(view):
+            self.cursor = 0
+        self._ensure_visible()
+        self.refresh()
+        self.post_message(self.ViewChanged(self))
+        self.post_message(self.Highlighted(self, self.cursor_row))
+
+    def _index_of(self, keep: EntryRow | str) -> int | None:
+        view = self._view
+        if isinstance(keep, EntryRow):
+            for i, r in enumerate(view):
+                if r is keep:
+                    return i
+            keep = keep.id
+        if not keep:
+            return None
+        for i, r in enumerate(view):
+            if r.id == keep:
+                return i
+        return None
+
+    def select_row(self, row: EntryRow | str) -> bool:
+        """Move the cursor to ``row`` (or the first row with that id) if it is in view."""
+        index = self._index_of(row)
+        if index is None:
+            return False
+        self.move_cursor(index, center=True)
+        return True
+
+    def select_line(self, line: int) -> bool:
+        """Move the cursor to the row containing file line ``line`` (file order)."""
+        best = None
+        for i, r in enumerate(self._view):
+            if r.line <= line <= r.end_line:
+                best = i
+                break
+        if best is None:
+            return False
+        self.move_cursor(best, center=True)
+        return True
+
+    # --- cursor -----------------------------------------------------------------------
+
+    @property
+    def _page(self) -> int:
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def move_cursor(self, index: int, center: bool = False) -> None:
+        if not self._view:
+            return
+        index = max(0, min(index, len(self._view) - 1))
+        old = self.cursor
+        self.cursor = index
+        if center:
+            self.scroll_to(y=max(0, index - self._page // 2), animate=False, immediate=True)
+        else:
+            self._ensure_visible()
+        if old != index:
+            self.refresh()
+        self.post_message(self.Highlighted(self, self.cursor_row))
+
+    def _ensure_visible(self) -> None:
+        page = self._page
+        top = self.scroll_offset.y
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor - top + 1 > page:
+            self.scroll_to(y=self.cursor - page + 1, animate=False, immediate=True)
+
+    def action_cursor_up(self) -> None:
+        self.move_cursor(self.cursor - 1)
+
+    def action_cursor_down(self) -> None:
+        self.move_cursor(self.cursor + 1)
+
+    def action_page_up(self) -> None:
+        self.move_cursor(self.cursor - self._page)
+
+    def action_page_down(self) -> None:
+        self.move_cursor(self.cursor + self._page)
+
+    def action_first(self) -> None:
+        self.move_cursor(0)
+
+    def action_last(self) -> None:
+        self.move_cursor(len(self._view) - 1)
+
+    def action_select(self) -> None:
+        if self.cursor_row is not None:
+            self.post_message(self.Selected(self, self.cursor_row))
+
+    def action_sort_next(self) -> None:
+        i = SORT_CYCLE.index(self.sort_key) if self.sort_key in SORT_CYCLE else 0
+        self.sort_by(SORT_CYCLE[(i + 1) % len(SORT_CYCLE)], False)
+
+    def action_sort_reverse(self) -> None:
+        self.sort_by(self.sort_key, not self.sort_reverse)
+
+    # --- mouse ------------------------------------------------------------------------
+
+    async def _on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        event.stop()
+        if offset.y == 0:
+            key = self._column_at(offset.x)
+            if key in SORTABLE:
+                self.sort_by(key)
+            return
+        index = self.scroll_offset.y + offset.y - 1
+        if 0 <= index < len(self._view):
+            self.move_cursor(index)
+            if event.chain >= 2:
+                self.action_select()
+
+    def _column_at(self, x: int) -> str | None:
+        pos = 0
+        for (key, *_), w in zip(COLUMNS, self._layout(), strict=False):
+            if w and pos <= x < pos + w + 1:
+                return key
+            pos += w + 1 if w else 0
+        return None
+
+    # --- rendering --------------------------------------------------------------------
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()
+        self._layout_key = None
+
+    def _on_focus(self, event: events.Focus) -> None:
+        self._cache.clear()
+        self.refresh()
+
+    def _on_blur(self, event: events.Blur) -> None:
+        self._cache.clear()
+        self.refresh()
+
+    def _visible(self) -> list[EntryRow]:
+        top = self.scroll_offset.y
+        return self._view[top : top + max(0, self.size.height - 1)]
+
+    def _layout(self) -> tuple[int, ...]:
+        """Column widths for the rows now on screen (0 = column hidden)."""
+        width = self.size.width
+        key = (self.scroll_offset.y, self.size.height, width, self._version)
+        if key == self._layout_key:
+            return self._widths
+        rows = self._visible()
+        for r in rows:
+            r.fill()
+        want: dict[str, int] = {}
+        for name, header, lo, hi in COLUMNS:
+            if name == "summary":
+                continue
+            w = max(lo, cell_len(header))
+            for r in rows:
+                w = max(w, cell_len(self._cell_plain(name, r)))
+            want[name] = min(w, hi)
+        fixed = sum(want.values()) + len(want)  # one space after each column
+        # Drop columns right to left (tags, then time) until the summary has room.
+        for drop in ("tags", "timestamp", "importance"):
+            if width - fixed >= 24:
+                break
+            fixed -= want[drop] + 1
+            want[drop] = 0
+        want["summary"] = max(0, width - fixed)
+        widths = tuple(want[name] for name, *_ in COLUMNS)
+        self._layout_key, self._widths = key, widths
+        return widths
+
+    @staticmethod
+    def _cell_plain(name: str, r: EntryRow) -> str:
+        if name == "flag":
+            return " "
+        if name == "id":
+            return clean_line(r.id or "(no id)")
+        if name == "status":
+            return clean_line(status_text(r))
+        if name == "importance":
+            return clean_line(r.importance)
+        if name == "marks":
+            return "  ".join(badge_text(m, d) for m, d in r.sorted_marks())
+        if name == "tags":
+            return clean_line(", ".join(r.tags))
+        if name == "timestamp":
+            return clean_line(short_timestamp(r.timestamp))
+        return ""
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        widths = self._layout()
+        if y == 0:
+            key: tuple[object, ...] = ("header", widths, self.sort_key, self.sort_reverse, width)
+            strip = self._cache.get(key)
+            if strip is None:
+                strip = self._render_header(widths, width)
+                self._cache[key] = strip
+            return strip
+        index = self.scroll_offset.y + y - 1
+        if index >= len(self._view):
+            if index == 0 and not self._view:
+                return self._render_message(width)
+            return Strip.blank(width, self.rich_style)
+        row = self._view[index]
+        is_cursor = index == self.cursor
+        key = (index, id(row), widths, is_cursor, is_cursor and self.has_focus, self._version, width)
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._render_row(row, widths, width, is_cursor)
+            self._cache[key] = strip
+        return strip
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"entry-table--{name}", partial=True)
+
+    def _render_message(self, width: int) -> Strip:
+        if self._source and not self._view:
+            msg = "  No entry matches the filter. Press Esc to clear it."
+        else:
+            msg = "  " + self.placeholder
+        text = Text(msg, style=self.rich_style + self._style("empty"), no_wrap=True, end="")
+        text.truncate(width, pad=True)
+        return Strip(text.render(self.app.console), width)
+
+    def _render_header(self, widths: tuple[int, ...], width: int) -> Strip:
+        base = self.rich_style + self.get_component_rich_style("entry-table--header", partial=True)
+        sorted_style = self._style("header-sorted")
+        text = Text(style=base, no_wrap=True, end="")
+        for (name, header, *_), w in zip(COLUMNS, widths, strict=False):
+            if not w:
+                continue
+            label = header
+            style = Style()
+            if name == self.sort_key:
+                label = f"{header} {'▼' if self.sort_reverse else '▲'}"
+                style = sorted_style
+            cell = Text(label, style=style, no_wrap=True, end="")
+            cell.truncate(w, pad=True)
+            text.append_text(cell)
+            text.append(" ")
+        text.truncate(width, pad=True)
+        return Strip(text.render(self.app.console), width)
+
+    def _render_row(self, row: EntryRow, widths: tuple[int, ...], width: int, is_cursor: bool) -> Strip:
+        row.fill()
+        style = self._style
+        base = self.rich_style
+        row_style = Style()
+        if row.malformed:
+            row_style = style("malformed")
+        elif row.status == "superseded":
+            row_style = style("superseded")
+        elif row.status == "cold":
+            row_style = style("cold")
+        elif row.status == "archived":
+            row_style = style("archived")
+        text = Text(style=base + row_style, no_wrap=True, end="")
+        worst = None
+        for m in row.marks:
+            if m in ERROR_MARKS:
+                worst = "error"
+                break
+            worst = "warning"
+        for (name, *_), w in zip(COLUMNS, widths, strict=False):
+            if not w:
+                continue
+            cell = self._cell(name, row, w, worst)
+            cell.truncate(w, overflow="ellipsis", pad=True)
+            text.append_text(cell)
+            text.append(" ")
+        text.truncate(width, pad=True)
+        if is_cursor:
+            text.stylize(style("cursor") if self.has_focus else style("cursor-blurred"))
+        return Strip(text.render(self.app.console), width)
+
+    def _cell(self, name: str, r: EntryRow, w: int, worst: str | None) -> Text:
+        style = self._style
+        if name == "flag":
+            if worst is None:
+                return Text(" ")
+            return Text("▌", style=style(f"flag-{worst}"))
+        if name == "id":
+            s = style("id")
+            if "conflict" in r.marks:
+                s = s + style("conflict")
+            if r.malformed:
+                s = style("malformed")
+            return Text(clean_line(r.id or "(no id)"), style=s, no_wrap=True, end="")
+        if name == "status":
+            return Text(clean_line(status_text(r)), no_wrap=True, end="")
+        if name == "importance":
+            s = style("high") if r.importance == "high" else style("low") if r.importance == "low" else Style()
+            if "invalid" in r.marks and "importance" in r.marks["invalid"].split(","):
+                s = style("badge-warning")
+            return Text(clean_line(r.importance), style=s, no_wrap=True, end="")
+        if name == "marks":
+            out = Text(no_wrap=True, end="")
+            for i, (m, d) in enumerate(sorted(r.marks.items(), key=lambda kv: MARK_ORDER.get(kv[0], 99))):
+                if i:
+                    out.append("  ")
+                kind = "conflict" if m == "conflict" else "error" if m in ERROR_MARKS else "warning"
+                out.append(clean_line(badge_text(m, d)), style=style(f"badge-{kind}"))
+            return out
+        if name == "tags":
+            return Text(clean_line(", ".join(r.tags)), style=style("tag"), no_wrap=True, end="")
+        if name == "timestamp":
+            return Text(clean_line(short_timestamp(r.timestamp)), style=style("muted"), no_wrap=True, end="")
+        # summary
+        s = Style()
+        if r.status == "superseded":
+            s = style("superseded")
+        summary = r.summary
+        if r.malformed:
+            summary = f"{r.error}: {summary}" if r.error else summary
+        return Text(clean_line(summary), style=s, no_wrap=True, end="")
