@@ -1,18 +1,99 @@
-"""`openclaw-tui check` (not implemented yet)."""
+"""`openclaw-tui check PATH`: the consistency check (read-only unless --write-audit-log).
+
+Exit 0 when no finding reaches --fail-on (default: error), 1 when one does,
+2 when the check could not run (no such path, not memory, bad --today).
+"""
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import json
 import sys
 from typing import Any
 
+from ..core.check import (
+    BOOTSTRAP_MAX_CHARS,
+    BOOTSTRAP_TOTAL_MAX_CHARS,
+    DEFAULT_CAP,
+    DEFAULT_COLD_DAYS,
+    USER_MAX_CHARS,
+    check_discovery,
+)
+from ..core.findings import SEVERITY_RANK
+from ..core.profile import NotMemory, discover
+from ..core.report import append_audit_log, to_json, to_sarif, to_text
+
+FAIL_ON = ("error", "warning", "info", "never")
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
+    return value
+
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("check", help="(not implemented yet)")
-    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p = sub.add_parser(
+        "check",
+        help="check a profile, a profiles root or a workspace for consistency",
+        description="Check agent memory for consistency. Read-only unless --write-audit-log is given.",
+    )
+    p.add_argument("path", metavar="PATH", help="a profile, a profiles root, a folder holding profiles/, or a workspace")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    p.add_argument("--fail-on", choices=FAIL_ON, default="error", help="lowest severity that makes the exit status 1")
+    p.add_argument("--write-audit-log", action="store_true", help="append the findings to each profile's audit.log")
+    p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help="the date taken as today (default: local date)")
+    p.add_argument("--cap", type=_count, default=DEFAULT_CAP, metavar="N", help="entries memories.md may hold")
+    p.add_argument("--cold-days", type=_count, default=DEFAULT_COLD_DAYS, metavar="N")
+    p.add_argument("--bootstrap-max-chars", type=_count, default=BOOTSTRAP_MAX_CHARS, metavar="N")
+    p.add_argument("--bootstrap-total-max-chars", type=_count, default=BOOTSTRAP_TOTAL_MAX_CHARS, metavar="N")
+    p.add_argument("--user-max-chars", type=_count, default=USER_MAX_CHARS, metavar="N")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    print("openclaw-tui check: not implemented yet", file=sys.stderr)
-    return 2
+    try:
+        discovery = discover(args.path)
+    except NotMemory as exc:
+        print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    findings = check_discovery(
+        discovery,
+        today=args.today,
+        cap=args.cap,
+        cold_days=args.cold_days,
+        bootstrap_max_chars=args.bootstrap_max_chars,
+        bootstrap_total_max_chars=args.bootstrap_total_max_chars,
+        user_max_chars=args.user_max_chars,
+    )
+    if args.format == "json":
+        out = json.dumps(to_json(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
+    elif args.format == "sarif":
+        out = json.dumps(to_sarif(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
+    else:
+        out = to_text(discovery, findings, args.path)
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    if args.write_audit_log:
+        for profile in discovery.profiles:
+            try:
+                append_audit_log(profile, findings)
+            except (OSError, TimeoutError) as exc:
+                print(f"openclaw-tui: cannot append to {profile.audit_log_path}: {exc}", file=sys.stderr)
+                return 2
+    if args.fail_on == "never":
+        return 0
+    limit = SEVERITY_RANK[args.fail_on]
+    return 1 if any(SEVERITY_RANK[f.severity] <= limit for f in findings) else 0

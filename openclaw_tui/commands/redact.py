@@ -1,4 +1,9 @@
-"""`openclaw-tui redact` (not implemented yet)."""
+"""`openclaw-tui redact PATH [--profile NAME] [--dry-run]`: replace secrets by placeholders.
+
+Prints one line per secret, ``file:line kind placeholder`` (never the value),
+and records each placeholder with the SHA-256 of its value in
+``secrets_refs.yaml``.  ``--dry-run`` prints the same lines and writes nothing.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,28 @@ import argparse
 import sys
 from typing import Any
 
+from ..core.profile import resolve_profile
+from ..core.redact import RedactError, redact_profile
+from ._editing import add_target, fail, guarded
+
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("redact", help="(not implemented yet)")
-    p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(run=run)
+    p = sub.add_parser(
+        "redact",
+        help="replace secrets (phones, e-mails, IDs, cards, keys, passwords) by placeholders",
+        description="Replace secrets by {{secret:KIND-N}} placeholders and record them in secrets_refs.yaml.",
+    )
+    add_target(p)
+    p.add_argument("--dry-run", action="store_true", help="print what would be redacted; write nothing")
+    p.set_defaults(run=guarded(run))
 
 
 def run(args: argparse.Namespace) -> int:
-    print("openclaw-tui redact: not implemented yet", file=sys.stderr)
-    return 2
+    profile = resolve_profile(args.path, args.profile)
+    try:
+        result = redact_profile(profile, dry_run=args.dry_run)
+    except RedactError as exc:
+        return fail(str(exc))
+    out = "".join(r.describe() + "\n" for r in result.redactions)
+    sys.stdout.write(out)
+    return 0

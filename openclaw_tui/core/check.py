@@ -7,19 +7,20 @@ order.  The check only reads: it never writes, locks or creates a file.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import gc
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from .entries import KNOWN_FIELDS, Entry, MemoryFile
 from .fields import field_error, ids_in_value, parse_date
 from .findings import Finding
 from .instructions import find_instructions
 from .profile import ARCHIVE_REL, Discovery, Profile, TextFile
-from .refs import EntryLocator, LineCounter, defined_ids, scan_references
-from .secrets import KIND_LABEL, find_secrets
+from .refs import EntryLocator, LineCounter, scan_references
+from .secrets import KIND_LABEL, TextView, find_secrets
+from .store import MemoryDoc
 
 MEMORIES_REL = "memories.md"
 DEFAULT_CAP = 200
@@ -30,7 +31,7 @@ BOOTSTRAP_TOTAL_MAX_CHARS = 60_000
 USER_MAX_CHARS = 4_000
 STALE_LOG_DAYS = 30
 
-_CONFLICT_MARK_RE = re.compile(r"^<{7}(?!<)", re.M)
+_CONFLICT_MARK_RE = re.compile(r"^<{7,}(?=[ \t]|\r?$)", re.M)
 _DAILY_LOG_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:-[^/]*)?\.md")
 _KNOWN = frozenset(KNOWN_FIELDS)
 _LEAVES = "leaves the profile"
@@ -63,7 +64,11 @@ def check_profile(
     bootstrap_total_max_chars: int = BOOTSTRAP_TOTAL_MAX_CHARS,
     user_max_chars: int = USER_MAX_CHARS,
 ) -> list[Finding]:
-    """Findings of one profile, ordered by file, then line (file-level ones first)."""
+    """Findings of one profile, ordered by file, then line (file-level ones first).
+
+    ``today`` drives expired-ttl and stale-daily-log; ``cap`` over-capacity.  ``cold_days``
+    is accepted so that callers can pass the gc settings through: no finding depends on it.
+    """
     today = today or dt.date.today()
     found: list[Finding] = []
 
@@ -113,14 +118,14 @@ def _merge_conflicts(add: Add, rel: str, text: str, locate: EntryLocator | None 
 
 
 def _secrets_by_block(
-    add: Add, rel: str, text: str, locate: EntryLocator | None = None
+    add: Add, rel: str, text: str, locate: EntryLocator | None = None, view: TextView | None = None
 ) -> None:
     """One sensitive-data finding per entry (or the text outside entries) and kind."""
     if not text:
         return
     seen: set[tuple[int, str]] = set()
     lines = LineCounter(text)
-    for s in find_secrets(text):
+    for s in find_secrets(text, view=view):
         entry = locate.at(s.start) if locate is not None else None
         key = (entry.start if entry is not None else -1, s.kind)
         if key in seen:
@@ -134,13 +139,15 @@ def _secrets_by_block(
         )
 
 
-def _instructions_by_block(add: Add, rel: str, text: str, locate: EntryLocator | None = None) -> None:
+def _instructions_by_block(
+    add: Add, rel: str, text: str, locate: EntryLocator | None = None, view: TextView | None = None
+) -> None:
     """One suspicious-instruction finding per entry (or the text outside entries)."""
     if not text:
         return
     seen: set[int] = set()
     lines = LineCounter(text)
-    for kind, start, _end in find_instructions(text):
+    for kind, start, _end in find_instructions(text, view=view):
         entry = locate.at(start) if locate is not None else None
         key = entry.start if entry is not None else -1
         if key in seen:
@@ -159,25 +166,129 @@ def _instructions_by_block(add: Add, rel: str, text: str, locate: EntryLocator |
 
 # --- layout A ----------------------------------------------------------------------------
 
+_BOOL = r"(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~)"
+_TAIL = r"(?:[ \t]+#[^\n]*)?[ \t]*\r?\n"
+_DATE = r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])"
+_TIME = r"[Tt](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?"
+_OFFSET = r"(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)"
+_WORD = rf"(?!{_BOOL}(?:[ \t]|\r?\n))[^\W\d]"
+# Values that are valid for sure when a field's line holds them in this plain form.  A field line
+# in any other form is a *suspect*: its entry's frontmatter is then read and validated exactly.
+_GOOD: dict[str, str] = {
+    "id": rf"{_WORD}\S*",
+    "timestamp": _DATE + _TIME + _OFFSET,
+    "source": rf"{_WORD}(?:\S|[ \t]+(?![#\s]))*",
+    "importance": r"(?:high|medium|low)",
+    "status": r"active",  # any other status makes its entry a suspect: that is how inactive entries are found
+    "last_hit": _DATE,
+    "archived_at": _DATE + _TIME + f"{_OFFSET}?",
+}
+# One pass finds every suspect line, and every line of a field whose entries are always read exactly
+# (ttl, conflict, superseded_by, merged_from: rare, and their values matter beyond validity).
+_EXACT_RE = re.compile(
+    r"\n(?:"
+    + "|".join(
+        [rf"{name}[ \t]*:(?![ \t]+{good}{_TAIL})" for name, good in _GOOD.items()]
+        + [rf"{name}[ \t]*:" for name in ("ttl", "conflict", "superseded_by", "merged_from")]
+    )
+    + ")"
+)
+_CONFLICT_LINE_RE = re.compile(r"\nconflict[ \t]*:")
+_TAGS_RE = re.compile(rf"\ntags[ \t]*:(?:[ \t]+\[([^\n\[\]{{}}]*)\]{_TAIL})?")
+_TAG_ITEM_RE = re.compile(rf"(?!{_BOOL}\Z)[^\W\d](?:[^'\"#:{{}}\[\],\s]|[ \t]+(?=\S))*")
 
-class _Field:
-    """Memoised ``field_error`` for the hashable values that repeat across entries."""
 
-    def __init__(self) -> None:
-        self.cache: dict[tuple[str, Any], str | None] = {}
+class _Walker:
+    """The block of a memory file holding an offset, fast for offsets asked in increasing order."""
 
-    def error(self, name: str, value: Any) -> str | None:
-        key_value = tuple(value) if isinstance(value, list) else value
-        try:
-            key = (name, key_value)
-            if key in self.cache:
-                return self.cache[key]
-        except TypeError:
-            return field_error(name, value)
-        err = field_error(name, value)
-        if name != "timestamp":  # timestamps rarely repeat; do not grow the cache with them
-            self.cache[key] = err
-        return err
+    def __init__(self, mf: MemoryFile) -> None:
+        self.entries = mf.entries
+        self.locate = EntryLocator(mf)
+        self.k = -1
+
+    def at(self, pos: int) -> Entry | None:
+        entries, k = self.entries, self.k
+        if k >= 0 and pos < entries[k].start:
+            return self.locate.at(pos)
+        n = len(entries)
+        while k + 1 < n and entries[k + 1].start <= pos:
+            k += 1
+        self.k = k
+        return entries[k] if k >= 0 else None
+
+
+def _frontmatter_entry(walker: _Walker, pos: int) -> Entry | None:
+    """The well-formed entry whose frontmatter holds ``pos``, if any."""
+    e = walker.at(pos)
+    if e is not None and e.error is None and e.fm_start <= pos < e.fm_end:
+        return e
+    return None
+
+
+class _FieldScan:
+    """What the check needs from every entry's frontmatter, read from the whole text at once.
+
+    Reading 100k frontmatters costs seconds, and most field lines hold plainly valid values.
+    Only entries with a *suspect* line (a value not in plain valid form, a status other than
+    active), a ttl/conflict/superseded_by/merged_from field, or tags not in simple flow style
+    are read exactly (``exact``).  Every other entry is active, its known fields are valid and
+    its tags come straight from its ``tags: [...]`` line.
+    """
+
+    def __init__(self, mf: MemoryFile) -> None:
+        text = mf.text
+        entries = mf.entries
+        starts = [e.start for e in entries]
+        self.exact: dict[int, Entry] = {}  # entry.start -> entry read exactly
+        exact = self.exact
+        for m in _EXACT_RE.finditer(text):
+            pos = m.start() + 1
+            e = entries[bisect.bisect_right(starts, pos) - 1] if starts and pos >= starts[0] else None
+            if e is not None and e.error is None and e.fm_start <= pos < e.fm_end:
+                exact[e.start] = e
+        # tag -> [(entry start, id)] of the entries not read exactly
+        self.by_tag: dict[str, list[tuple[int, str]]] = {}
+        by_tag = self.by_tag
+        part_tag: dict[str, str] = {}  # a raw flow-list item -> its tag, or "" when YAML must read it
+        bisect_right = bisect.bisect_right
+        for m in _TAGS_RE.finditer(text):
+            pos = m.start() + 1
+            i = bisect_right(starts, pos) - 1
+            if i < 0:
+                continue
+            e = entries[i]
+            if e.error is not None or pos >= e.fm_end or e.start in exact:
+                continue
+            items = m.group(1)
+            if items is None:
+                exact[e.start] = e
+                continue
+            tags = []
+            for part in items.split(","):
+                tag = part_tag.get(part)
+                if tag is None:
+                    stripped = part.strip(" \t")
+                    tag = part_tag[part] = stripped if _TAG_ITEM_RE.fullmatch(stripped) else ""
+                if not tag:
+                    break
+                tags.append(tag)
+            else:
+                key = (e.start, e.id or "")
+                for tag in tags:
+                    pairs = by_tag.get(tag)
+                    if pairs is None:
+                        by_tag[tag] = [key]
+                    else:
+                        pairs.append(key)
+                continue
+            if items.strip(" \t"):
+                exact[e.start] = e  # not a simple flow list: read it exactly
+
+    def status(self, e: Entry) -> str:
+        return e.status if e.start in self.exact else "active"
+
+
+Located = tuple[str, Entry]  # (file, entry)
 
 
 def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> None:
@@ -188,88 +299,75 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
     ] + profile.contexts + profile.skills
     readable: list[TextFile] = [f for f in texts if not _file_problem(add, f.rel, f.error, f.utf8)]
 
-    files: list[tuple[str, MemoryFile, EntryLocator]] = []
+    files: list[tuple[str, MemoryFile]] = []
     if mem is not None:
-        files.append((MEMORIES_REL, mem, EntryLocator(mem)))
+        files.append((MEMORIES_REL, mem))
     if arc is not None:
-        files.append((ARCHIVE_REL, arc, EntryLocator(arc)))
+        files.append((ARCHIVE_REL, arc))
 
-    # every id definition; the kept copy of each id
-    kept: dict[str, tuple[str, Entry]] = {}
-    copies: dict[str, list[tuple[str, Entry]]] = {}
-    for rel, mf, _loc in files:
+    # every id definition, and the copy of each id that counts (memories.md first)
+    kept: dict[str, Located] = {}
+    copies: dict[str, list[Located]] = {}
+    broken_ids: set[str] = set()
+    for rel, mf in files:
         for e in mf.entries:
             if e.error is not None:
                 add("malformed-entry", rel, e.line, e.id, f"malformed entry{' ' + e.id if e.id else ''}: {e.error}")
+                if e.id:
+                    broken_ids.add(e.id)
                 continue
             assert e.id is not None
-            copies.setdefault(e.id, []).append((rel, e))
+            if e.id in copies:
+                copies[e.id].append((rel, e))
+            else:
+                copies[e.id] = [(rel, e)]
     for ident, defs in copies.items():
-        keep = defs[0]  # memories.md comes first, so this is its first copy when it has one
-        kept[ident] = keep
+        keep = kept[ident] = defs[0]
         for rel, e in defs[1:]:
             add(
                 "duplicate-id", rel, e.line, ident,
-                f"{ident} is defined again here; the copy kept is at {keep[0]}:{keep[1].line}",
+                f"{ident} is defined again here; the copy that counts is at {keep[0]}:{keep[1].line}",
             )
-    broken_ids = {e.id for _r, mf, _l in files for e in mf.entries if e.error is not None and e.id}
 
-    fields = _Field()
-    for rel, mf, _loc in files:
-        in_memories = rel == MEMORIES_REL
-        for e in mf.entries:
-            if e.error is not None:
-                continue
-            meta = e.meta
-            lines = e.key_lines
-            for name, value in meta.items():
-                if name in _KNOWN:
-                    err = fields.error(name, value)
-                    if err is not None:
-                        add("invalid-field", rel, lines.get(name), e.id, f"{e.id}: {err}")
-            if in_memories and "ttl" in meta and e.status == "active":
-                ttl = parse_date(meta["ttl"])
-                if ttl is not None and ttl < today:
-                    add(
-                        "expired-ttl", rel, lines.get("ttl"), e.id,
-                        f"{e.id} is active past its ttl {meta['ttl']} and should move to the archive",
-                    )
+    scans = {rel: _FieldScan(mf) for rel, mf in files}
 
-    _conflicts(add, files, kept)
+    def status(located: Located) -> str:
+        return scans[located[0]].status(located[1])
 
+    for rel, _mf in files:
+        for e in sorted(scans[rel].exact.values(), key=lambda x: x.start):
+            _check_fields(add, rel, e, today)
+    _conflicts(add, files, kept, status)
     if mem is not None:
         count = sum(1 for e in mem.entries if e.error is None)
         if count > cap:
             add("over-capacity", MEMORIES_REL, None, None, f"memories.md holds {count} entries, over the cap of {cap}")
-        _compaction(add, mem)
+        _compaction(add, mem, scans[MEMORIES_REL])
 
-    # references
-    ids = defined_ids(profile) if (mem is not None or arc is not None) else set()
-    for r in scan_references(profile, ids):
+    for r in scan_references(profile, set(copies)):
         if r.target_id is not None:
             target = r.target_id
             if target not in kept:
-                if target in broken_ids:
-                    continue  # its own block is reported as malformed-entry
-                add("dangling-ref", r.file, r.line, target, f"{r.file} references {target}, which no entry defines")
+                if target not in broken_ids:  # a broken definition is reported as malformed-entry
+                    add("dangling-ref", r.file, r.line, target, f"{r.file} references {target}, which no entry defines")
             elif r.kind == "state":
-                holder = kept[target][1]
-                status = holder.status
-                if status != "active":
+                state = status(kept[target])
+                if state != "active":
                     add(
                         "inactive-ref", r.file, r.line, target,
-                        f"{r.file} references {target}, which is {status}" + _successor(holder),
+                        f"{r.file} references {target}, which is {state}" + _successor(kept[target][1]),
                     )
         elif r.escapes:
             add("path-escape", r.file, r.line, None, f"{r.file} references {r.text!r}, which resolves outside the profile folder")
         elif r.missing:
             add("dangling-file", r.file, r.line, None, f"{r.file} references {r.target_file}, which does not exist")
 
-    # merge conflicts, secrets, instructions
-    for rel, mf, loc in files:
-        _merge_conflicts(add, rel, mf.text, loc)
-        _secrets_by_block(add, rel, mf.text, loc)
-        _instructions_by_block(add, rel, mf.text, loc)
+    for rel, mf in files:
+        locate = EntryLocator(mf)
+        _merge_conflicts(add, rel, mf.text, locate)
+        view = TextView(mf.text)
+        _secrets_by_block(add, rel, mf.text, locate, view)
+        _instructions_by_block(add, rel, mf.text, locate, view)
     contexts = {id(f) for f in profile.contexts}
     for f in readable:
         _merge_conflicts(add, f.rel, f.text)
@@ -280,63 +378,90 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
             _instructions_by_block(add, f.rel, f.text)
 
 
+def _check_fields(add: Add, rel: str, e: Entry, today: dt.date) -> None:
+    """invalid-field and expired-ttl for one entry read exactly."""
+    meta = e.meta
+    lines = e.key_lines
+    for name, value in meta.items():
+        if name in _KNOWN:
+            err = field_error(name, value)
+            if err is not None:
+                add("invalid-field", rel, lines.get(name), e.id, f"{e.id}: {err}")
+    if rel == MEMORIES_REL and "ttl" in meta and e.status == "active":
+        ttl = parse_date(meta["ttl"])
+        if ttl is not None and ttl < today:
+            add(
+                "expired-ttl", rel, lines.get("ttl"), e.id,
+                f"{e.id} is active past its ttl {meta['ttl']} and should move to the archive",
+            )
+
+
 def _successor(entry: Entry) -> str:
     by = entry.meta.get("superseded_by")
     return f" (superseded by {by})" if isinstance(by, str) and by.strip() else ""
 
 
-def _memory_file(add: Add, rel: str, doc: Any, error: str | None) -> MemoryFile | None:
-    if error is not None and doc is None:
-        _file_problem(add, rel, error, True)
-        return None
+def _memory_file(add: Add, rel: str, doc: MemoryDoc | None, error: str | None) -> MemoryFile | None:
     if doc is None:
+        if error is not None:
+            _file_problem(add, rel, error, True)
         return None
     if not doc.utf8:
         add("unreadable-file", rel, None, None, f"{rel} is not valid UTF-8")
         return None
-    mf: MemoryFile = doc.mf
-    return mf
+    return doc.mf
 
 
-def _conflicts(add: Add, files: Iterable[tuple[str, MemoryFile, EntryLocator]], kept: dict[str, tuple[str, Entry]]) -> None:
+def _conflicts(
+    add: Add, files: Iterable[tuple[str, MemoryFile]], kept: dict[str, Located], status: Callable[[Located], str]
+) -> None:
+    """One unresolved-conflict per pair of active entries, at the earlier entry holding ``conflict``."""
     done: set[frozenset[str]] = set()
-    for rel, mf, _loc in files:
-        for e in mf.entries:
-            if e.error is not None or e.id is None or kept.get(e.id, (None, None))[1] is not e:
+    for rel, mf in files:
+        if "conflict" not in mf.text:
+            continue
+        walker = _Walker(mf)
+        holders: dict[int, Entry] = {}
+        for m in _CONFLICT_LINE_RE.finditer(mf.text):
+            e = _frontmatter_entry(walker, m.start() + 1)
+            if e is not None:
+                holders[e.start] = e
+        for e in holders.values():
+            if e.id is None or kept[e.id][1] is not e or status((rel, e)) != "active":
                 continue
-            value = e.meta.get("conflict")
-            if value is None or e.status != "active":
-                continue
-            for other in ids_in_value(value):
+            for other in ids_in_value(e.meta.get("conflict")):
                 if other == e.id or other not in kept:
                     continue
                 pair = frozenset((e.id, other))
-                if pair in done:
-                    continue
-                if kept[other][1].status != "active":
+                if pair in done or status(kept[other]) != "active":
                     continue
                 done.add(pair)
                 add(
                     "unresolved-conflict", rel, e.key_lines.get("conflict"), e.id,
-                    f"{e.id} conflicts with {other} and both are active: keep one, keep both, or supersede them",
+                    f"{e.id} conflicts with {other} and both are active: keep one, keep both, or supersede one",
                 )
 
 
-def _compaction(add: Add, mf: MemoryFile) -> None:
-    by_tag: dict[str, list[str]] = {}
-    seen: set[str] = set()
-    for e in mf.entries:
-        if e.error is not None or e.id is None or e.id in seen or e.status != "active":
+def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan) -> None:
+    """One compaction-candidate per tag shared by more than 5 active entries."""
+    by_tag = {tag: list(pairs) for tag, pairs in scan.by_tag.items()}
+    for e in scan.exact.values():
+        if e.error is None and e.id is not None and e.status == "active":
+            for tag in dict.fromkeys(e.tags):
+                by_tag.setdefault(tag, []).append((e.start, e.id))
+    found: list[tuple[int, str, list[str]]] = []
+    for tag, pairs in by_tag.items():
+        if len(pairs) < COMPACTION_MIN:
             continue
-        seen.add(e.id)
-        for tag in dict.fromkeys(e.tags):
-            by_tag.setdefault(tag, []).append(e.id)
-    for tag, ids in by_tag.items():
+        pairs.sort()
+        ids = list(dict.fromkeys(ident for _start, ident in pairs))
         if len(ids) >= COMPACTION_MIN:
-            add(
-                "compaction-candidate", MEMORIES_REL, None, None,
-                f"tag {tag} is on {len(ids)} active entries: {', '.join(ids)}",
-            )
+            found.append((pairs[0][0], tag, ids))
+    for _start, tag, ids in sorted(found, key=lambda t: t[0]):
+        add(
+            "compaction-candidate", MEMORIES_REL, None, None,
+            f"tag {tag} is on {len(ids)} active entries: {', '.join(ids)}",
+        )
 
 
 # --- layout B ----------------------------------------------------------------------------
@@ -379,6 +504,7 @@ def _check_workspace(
                     f" the agent truncates from {rel} on",
                 )
                 break
+    _rewritten_logs(profile, add)
     # stale daily logs
     for f in profile.daily_logs:
         m = _DAILY_LOG_RE.fullmatch(f.rel)
@@ -394,3 +520,81 @@ def _check_workspace(
                 "stale-daily-log", f.rel, None, None,
                 f"{f.rel} is {age} days old: distil it into MEMORY.md, then remove it",
             )
+
+
+_HUNK_RE = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def _rewritten_logs(profile: Profile, add: Add) -> None:
+    """daily-log-rewritten: a commit changed or removed earlier lines of a daily log still present.
+
+    One ``git log -p`` of ``memory/`` (read-only: no optional locks).  Appending, also to a last
+    line that had no newline, is not a rewrite; deleting a whole log is not either (spec: logs are
+    distilled, then removed).
+    """
+    logs = {f.rel for f in profile.daily_logs if _DAILY_LOG_RE.fullmatch(f.rel)}
+    if not logs:
+        return
+    from .gitrepo import GitError, find_repo, run_git
+
+    repo = find_repo(profile.path)
+    if repo is None:
+        return
+    prefix = repo.rel(profile.path)
+    prefix = prefix + "/" if prefix else ""
+    try:
+        proc = run_git(
+            ["log", "-p", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--unified=0",
+             "--format=commit %H %as", "--", "memory/"],
+            profile.path, env={"GIT_OPTIONAL_LOCKS": "0"}, check=False,
+        )
+    except GitError:
+        return
+    if proc.returncode != 0:
+        return
+    found: dict[str, tuple[int, str, str]] = {}  # rel -> (line, commit, date) of the latest rewrite
+    commit = date = ""
+    path: str | None = None
+    old_missing = False
+    removed: list[str] = []
+    added: list[str] = []
+    start = old_left = new_left = 0
+    for raw in proc.stdout.decode("utf-8", "surrogateescape").split("\n"):
+        if old_left > 0 or new_left > 0:  # inside a hunk: content lines only
+            if raw.startswith("-") and old_left > 0:
+                removed.append(raw[1:])
+                old_left -= 1
+            elif raw.startswith("+") and new_left > 0:
+                added.append(raw[1:])
+                new_left -= 1
+            elif not raw.startswith("\\"):
+                old_left = new_left = 0
+            if old_left == 0 and new_left == 0:
+                if path is not None and removed and added[: len(removed)] != removed and path not in found:
+                    found[path] = (start, commit, date)
+            continue
+        if raw.startswith("commit "):
+            parts = raw.split(" ")
+            commit, date, path = parts[1], (parts[2] if len(parts) > 2 else ""), None
+        elif raw.startswith("diff --git "):
+            path = None
+        elif raw.startswith("--- "):
+            old_missing = raw == "--- /dev/null"
+        elif raw.startswith("+++ "):
+            name = raw[4:]
+            rel = name[2:].removeprefix(prefix) if name.startswith("b/") and name[2:].startswith(prefix) else None
+            path = rel if rel in logs and not old_missing else None
+        elif raw.startswith("@@"):
+            m = _HUNK_RE.match(raw)
+            if m:
+                start = int(m.group(1))
+                old_left = int(m.group(2)) if m.group(2) is not None else 1
+                new_left = int(m.group(4)) if m.group(4) is not None else 1
+                removed, added = [], []
+    for rel in sorted(found):
+        line, sha, when = found[rel]
+        add(
+            "daily-log-rewritten", rel, line or None, None,
+            f"commit {sha[:10]}{' (' + when + ')' if when else ''} changed or removed earlier lines of {rel},"
+            " which is append-only",
+        )

@@ -46,7 +46,14 @@ class Ref:
 
 
 FILE_SUFFIXES = (".md", ".markdown", ".yaml", ".yml", ".txt", ".json")
-_REF_FIELD_LINE_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*?)[ \t]*:", re.M)
+# reference-field key lines, found by their literal part (fast on big files)
+_REF_FIELD_RES = tuple(
+    re.compile(rx)
+    for rx in (r"\nconflict[ \t]*:", r"\nsuperseded_by[ \t]*:", r"\nmerged_from[ \t]*:", r"_refs?[ \t]*:")
+)
+_KEY_AT_LINE_START = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:")
+# ID_RE, but starting with its literal so that the engine can skip ahead quickly
+FAST_ID_RE = re.compile(r"mem-(?<![A-Za-z0-9_-]mem-)[0-9]+(?![A-Za-z0-9_-])")
 _SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _INLINE_LINK_RE = re.compile(
     r"""!?\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]
@@ -118,19 +125,18 @@ def code_ranges(text: str) -> list[tuple[int, int]]:
     if "`" in text:
         ranges.extend((m.start(), m.end()) for m in _CODE_SPAN_RE.finditer(text))
     ranges.sort()
-    return ranges
+    merged: list[tuple[int, int]] = []  # disjoint, so that one bisect answers
+    for a, b in ranges:
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
 
 
 def _in_ranges(ranges: list[tuple[int, int]], pos: int) -> bool:
     i = bisect.bisect_right(ranges, (pos, 1 << 62)) - 1
-    while i >= 0:
-        a, b = ranges[i]
-        if a <= pos < b:
-            return True
-        if b <= pos and i > 0 and ranges[i - 1][1] <= a:
-            return False
-        i -= 1
-    return False
+    return i >= 0 and ranges[i][0] <= pos < ranges[i][1]
 
 
 def resolve_path(profile_path: Path, folder: str, target: str) -> tuple[str | None, bool, bool]:
@@ -206,30 +212,38 @@ def _memory_refs(profile: Profile, rel: str, mf: MemoryFile, out: list[Ref]) -> 
         return
     locate = EntryLocator(mf)
     # reference fields: find candidate key lines in the whole text, then read the entry's meta
-    seen: set[tuple[int, str]] = set()
-    for m in _REF_FIELD_LINE_RE.finditer(text):
-        name = m.group(1)
-        if not is_reference_field(name):
+    starts: set[int] = set()
+    for rx in _REF_FIELD_RES:
+        for m in rx.finditer(text):
+            starts.add(text.rfind("\n", 0, m.start() + 1) + 1)
+    for pos in sorted(starts):
+        km = _KEY_AT_LINE_START.match(text, pos)
+        if km is None or not is_reference_field(km.group(1)):
             continue
-        e = locate.at(m.start())
-        if e is None or e.error is not None or not (e.fm_start <= m.start() < e.fm_end):
+        name = km.group(1)
+        e = locate.at(pos)
+        if e is None or e.error is not None or not (e.fm_start <= pos < e.fm_end):
             continue
-        if (e.start, name) in seen:
-            continue
-        seen.add((e.start, name))
         value = e.meta.get(name)
         kind = name if name in REFERENCE_FIELDS else f"field:{name}"
         for target in ids_in_value(value):
             out.append(Ref(rel, _field_ref_line(e, name, target), kind, target, None, e.id, text=target))
-    # whole-word ids in bodies
+    # whole-word ids in bodies (entries and matches both come in file order: walk them together)
     lines = LineCounter(text)
     if "mem-" in text:
-        for m in ID_RE.finditer(text):
+        entries = mf.entries
+        n = len(entries)
+        k = -1
+        nxt = entries[0].start
+        for m in FAST_ID_RE.finditer(text):
             pos = m.start()
-            e = locate.at(pos)
-            if e is None or pos < e.body_start:
+            if pos >= nxt:
+                while k + 1 < n and entries[k + 1].start <= pos:
+                    k += 1
+                nxt = entries[k + 1].start if k + 1 < n else len(text) + 1
+            if k < 0 or pos < entries[k].body_start:
                 continue
-            out.append(Ref(rel, lines(pos), "body", m.group(), None, e.id, text=m.group()))
+            out.append(Ref(rel, lines(pos), "body", m.group(), None, entries[k].id, text=m.group()))
     # links in bodies (and the preamble)
     folder = posixpath.dirname(rel)
     for pos, target in link_targets(text):
@@ -254,7 +268,7 @@ def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bo
     lines = LineCounter(text)
     found: list[tuple[int, Ref | tuple[str, str]]] = []
     if ids and "mem-" in text:
-        for m in ID_RE.finditer(text):
+        for m in FAST_ID_RE.finditer(text):
             found.append((m.start(), Ref(f.rel, None, kind, m.group(), None, None, text=m.group())))
     for pos, target in link_targets(text):
         found.append((pos, ("link", target)))
@@ -359,12 +373,20 @@ def _state_refs(profile: Profile, f: TextFile, ids: set[str], out: list[Ref]) ->
 def scan_references(profile: Profile, ids: set[str] | None = None) -> list[Ref]:
     """Every id and file reference of the profile, file by file, in line order."""
     out: list[Ref] = []
+    _scan(profile, ids, out)
+    return sorted(out, key=lambda r: (_FILE_ORDER.get(r.file, 2), r.file, r.line or 0))
+
+
+_FILE_ORDER = {"memories.md": 0, ARCHIVE_REL: 1}
+
+
+def _scan(profile: Profile, ids: set[str] | None, out: list[Ref]) -> None:
     if ids is None:
         ids = defined_ids(profile)
     if profile.layout == "openclaw":
         for f in [*profile.bootstrap, *profile.other, *profile.daily_logs]:
             _text_refs(profile, f, "link", out, ids=False)
-        return out
+        return
     if profile.memories is not None and profile.memories.utf8:
         _memory_refs(profile, "memories.md", profile.memories.mf, out)
     if profile.archive is not None and profile.archive.utf8:
@@ -377,7 +399,6 @@ def scan_references(profile: Profile, ids: set[str] | None = None) -> list[Ref]:
         _text_refs(profile, f, "context", out)
     for f in profile.skills:
         _text_refs(profile, f, "skill", out)
-    return out
 
 
 class RefIndex:

@@ -82,8 +82,9 @@ _PRIVATE_KEY = re.compile(r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----[\s\S]*?-----
 _PASSWORD = re.compile(
     r"""(?ix)
     (?<![A-Za-z0-9_])(?:password|passwd|passwort|passcode|pwd|密码|口令)
-    ["']?[ \t]*(?:[:=：][ \t]*|(?<=[码令])(?:是|为)[ \t]*)
-    (?P<value>"[^"\n]+"|'[^'\n]+'|[^\s，。；、,;)）]+)
+    ["']?[ \t]*
+    (?:[:=：][ \t]*(?P<value>"[^"\n]+"|'[^'\n]+'|[^\s，。；、,;)）]+)
+      |(?<=[码令])(?:是|为)[ \t]*(?P<ascii>[!-~]+))  # 密码是abc12: only an ASCII value, not 密码是什么
     """
 )
 
@@ -119,28 +120,127 @@ def _is_placeholder(value: str) -> bool:
     return "{{secret:" in value
 
 
-def find_secrets(text: str) -> list[SecretMatch]:
+class TextView:
+    """Fast candidate search over a big text.
+
+    Python's regex engine tries a pattern at every position unless it starts
+    with a literal, so the detectors first look for cheap anchors (literal
+    byte strings in the UTF-8 text, its ASCII-lowercased copy, or a copy
+    with every digit turned into ``0``) and run the exact patterns only on
+    the lines around them.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.raw = text.encode("utf-8", "surrogateescape")
+        self.is_ascii = len(self.raw) == len(text)
+        self._lower: bytes | None = None
+        self._digits: bytes | None = None
+
+    @property
+    def lower(self) -> bytes:
+        if self._lower is None:
+            self._lower = self.raw.lower()
+        return self._lower
+
+    @property
+    def digits(self) -> bytes:
+        if self._digits is None:
+            self._digits = self.raw.translate(_DIGITS_TO_ZERO)
+        return self._digits
+
+    def hits(self, hay: bytes, needles: tuple[bytes, ...]) -> list[int]:
+        """Byte offsets of every needle in ``hay``."""
+        out: list[int] = []
+        for needle in needles:
+            out.extend(m.start() for m in _literal(needle).finditer(hay))
+        return out
+
+    def to_chars(self, offsets: list[int]) -> list[int]:
+        """Char offsets of sorted byte offsets (each at a character boundary)."""
+        if self.is_ascii:
+            return offsets
+        out: list[int] = []
+        pb = pc = 0
+        raw = self.raw
+        for b in offsets:
+            if b < pb:
+                pb = pc = 0
+            pc += len(raw[pb:b].decode("utf-8", "surrogateescape"))
+            pb = b
+            out.append(pc)
+        return out
+
+    def windows(self, byte_offsets: list[int], lines_after: int = 0) -> list[tuple[int, int]]:
+        """Merged (start, end) char ranges of the lines holding the offsets (plus ``lines_after``)."""
+        if not byte_offsets:
+            return []
+        text = self.text
+        n = len(text)
+        spans: list[tuple[int, int]] = []
+        for c in self.to_chars(sorted(set(byte_offsets))):
+            if spans and c < spans[-1][1]:
+                continue
+            start = text.rfind("\n", 0, c) + 1
+            end = c
+            for _ in range(lines_after + 1):
+                nl = text.find("\n", end)
+                end = n if nl < 0 else nl + 1
+                if end >= n:
+                    break
+            if spans and start <= spans[-1][1]:
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((start, end))
+        return spans
+
+
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LITERALS: dict[bytes, re.Pattern[bytes]] = {}
+
+
+def _literal(needle: bytes) -> re.Pattern[bytes]:
+    """A pattern for ``needle``; it may be a regex that starts with a literal (``gh(?:p_|o_)``)."""
+    rx = _LITERALS.get(needle)
+    if rx is None:
+        rx = _LITERALS[needle] = re.compile(needle if needle.startswith(b"(?x)") else re.escape(needle))
+    return rx
+
+
+_API_ANCHORS = (b"sk-", rb"(?x)gh(?:[pousr]_|ithub_pat_)", rb"(?x)A(?:KIA|SIA|Iza)", b"xox", b"glpat-", b"eyJ")
+_KEYWORD_ANCHORS = tuple(w.encode() for w in ("token", "secret", "key", "bearer", "密钥", "秘钥", "令牌"))
+_PASSWORD_ANCHORS = tuple(w.encode() for w in ("pass", "pwd", "密码", "口令"))
+_DIGIT_ANCHORS = (b"00000000000", b"0000 0000", b"0000-0000")
+
+
+def find_secrets(text: str, *, view: TextView | None = None) -> list[SecretMatch]:
     """Every secret-looking span of ``text``, in order, without overlaps."""
     found: list[SecretMatch] = []
     add = found.append
+    if view is None or view.text is not text:
+        view = TextView(text)
     if "-----BEGIN" in text:
         for m in _PRIVATE_KEY.finditer(text):
             add(SecretMatch("api-key", m.start(), m.end(), m.group()))
-    for m in _API_KEY.finditer(text):
-        add(SecretMatch("api-key", m.start(), m.end(), m.group()))
-    for m in _KEYWORD_TOKEN.finditer(text):
-        value = m.group("value")
-        if _has_digit_and_letter(value) and not value.startswith(("http", "mem-")):
-            add(SecretMatch("api-key", m.start("value"), m.end("value"), value))
-    for m in _PASSWORD.finditer(text):
-        value = m.group("value")
-        start, end = m.start("value"), m.end("value")
-        if value[0] in "\"'":
-            value, start, end = value[1:-1], start + 1, end - 1
-        value = value.rstrip(".,!?")
-        end = start + len(value)
-        if value and not _is_placeholder(value) and set(value) != {"*"} and not value.startswith("{{"):
-            add(SecretMatch("password", start, end, value))
+    for a, b in view.windows(view.hits(view.raw, _API_ANCHORS)):
+        for m in _API_KEY.finditer(text, a, b):
+            add(SecretMatch("api-key", m.start(), m.end(), m.group()))
+    for a, b in view.windows(view.hits(view.lower, _KEYWORD_ANCHORS)):
+        for m in _KEYWORD_TOKEN.finditer(text, a, b):
+            value = m.group("value")
+            if _has_digit_and_letter(value) and not value.startswith(("http", "mem-")):
+                add(SecretMatch("api-key", m.start("value"), m.end("value"), value))
+    for a, b in view.windows(view.hits(view.lower, _PASSWORD_ANCHORS)):
+        for m in _PASSWORD.finditer(text, a, b):
+            group = "value" if m.group("value") is not None else "ascii"
+            value = m.group(group)
+            start, end = m.start(group), m.end(group)
+            if value[0] in "\"'":
+                value, start, end = value[1:-1], start + 1, end - 1
+            value = value.rstrip(".,")
+            end = start + len(value)
+            if value and not _is_placeholder(value) and set(value) != {"*"} and not value.startswith("{{"):
+                add(SecretMatch("password", start, end, value))
     if "@" in text:
         for m in _EMAIL_AT.finditer(text):
             i = m.start()
@@ -150,23 +250,31 @@ def find_secrets(text: str) -> list[SecretMatch]:
                 i += 1
             if i < m.start():
                 add(SecretMatch("email", i, m.end(), text[i : m.end()]))
-    for m in _NATIONAL_ID.finditer(text):
-        if national_id_ok(m.group()):
-            add(SecretMatch("national-id", m.start(), m.end(), m.group()))
-    for m in _CARD.finditer(text):
-        digits = m.group().replace(" ", "").replace("-", "")
-        if 13 <= len(digits) <= 19 and luhn_ok(digits) and not (len(digits) == 18 and national_id_ok(digits)):
-            add(SecretMatch("card", m.start(), m.end(), m.group()))
+    digit_windows = view.windows(view.hits(view.digits, _DIGIT_ANCHORS))
+    for a, b in digit_windows:
+        for m in _NATIONAL_ID.finditer(text, a, b):
+            if national_id_ok(m.group()):
+                add(SecretMatch("national-id", m.start(), m.end(), m.group()))
+    for a, b in digit_windows:
+        for m in _CARD.finditer(text, a, b):
+            digits = m.group().replace(" ", "").replace("-", "")
+            if 13 <= len(digits) <= 19 and luhn_ok(digits) and not (len(digits) == 18 and national_id_ok(digits)):
+                add(SecretMatch("card", m.start(), m.end(), m.group()))
     if "+" in text:
-        for m in _INTL_PHONE.finditer(text):
-            n = sum(c.isdigit() for c in m.group())
-            if 8 <= n <= 15:
-                add(SecretMatch("phone", m.start(), m.end(), m.group()))
-    for m in _CN_MOBILE.finditer(text):
-        add(SecretMatch("phone", m.start(), m.end(), m.group()))
+        for a, b in view.windows([m.start() for m in _PLUS_DIGIT.finditer(view.raw)]):
+            for m in _INTL_PHONE.finditer(text, a, b):
+                n = sum(c.isdigit() for c in m.group())
+                if 8 <= n <= 15:
+                    add(SecretMatch("phone", m.start(), m.end(), m.group()))
+    for a, b in digit_windows:
+        for m in _CN_MOBILE.finditer(text, a, b):
+            add(SecretMatch("phone", m.start(), m.end(), m.group()))
     if not found:
         return found
     return _resolve(text, found)
+
+
+_PLUS_DIGIT = re.compile(rb"\+[1-9]")
 
 
 def _resolve(text: str, found: list[SecretMatch]) -> list[SecretMatch]:

@@ -1,0 +1,169 @@
+"""Reports of the consistency check: JSON (spec shape), text, SARIF 2.1.0 and the audit log."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import posixpath
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .findings import SEVERITY, SEVERITY_ORDER, Finding
+from .profile import Discovery, Profile
+from .safe_write import locked
+
+JSON_VERSION = 1
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+
+DESCRIPTIONS: dict[str, str] = {
+    "unreadable-file": "A profile file is not UTF-8, cannot be read, or is not a regular file.",
+    "malformed-entry": "A frontmatter-looking block that is not a YAML mapping or has no id.",
+    "duplicate-id": "An entry id is defined more than once (memories and/or archive).",
+    "dangling-ref": "A reference to an entry id that no entry defines.",
+    "merge-conflict": "Git conflict markers left in a profile file.",
+    "path-escape": "A reference or link that resolves outside the profile folder.",
+    "dangling-file": "A reference to a file of the profile that does not exist.",
+    "inactive-ref": "state.yaml references an entry that is not active.",
+    "unresolved-conflict": "Two active entries marked as conflicting.",
+    "invalid-field": "A known field holds a value outside its type.",
+    "expired-ttl": "An active entry past its ttl is still in memories.md.",
+    "over-capacity": "memories.md holds more entries than the cap.",
+    "sensitive-data": "An unredacted secret: phone, e-mail, ID or card number, API key, password.",
+    "suspicious-instruction": "Text that instructs the agent rather than records a fact.",
+    "oversized-bootstrap": "A workspace bootstrap file (or all of them) over its character limit.",
+    "daily-log-rewritten": "Git history shows earlier lines of an append-only daily log changed.",
+    "compaction-candidate": "More than 5 active entries share a tag.",
+    "stale-daily-log": "A daily log older than 30 days is still in memory/.",
+}
+
+
+def summary(findings: Iterable[Finding]) -> dict[str, int]:
+    counts = {s: 0 for s in SEVERITY_ORDER}
+    for f in findings:
+        counts[f.severity] += 1
+    return counts
+
+
+def to_json(discovery: Discovery, findings: Sequence[Finding], root_as_given: str) -> dict[str, Any]:
+    """The document of ``check --format json`` (spec shape, version 1)."""
+    return {
+        "version": JSON_VERSION,
+        "root": root_as_given,
+        "profiles": [
+            {"name": p.name, "path": p.rel, "layout": p.layout, "entries": p.entry_count()}
+            for p in discovery.profiles
+        ],
+        "findings": [f.to_json() for f in findings],
+        "summary": summary(findings),
+    }
+
+
+def display_path(f: Finding, several: bool) -> str:
+    """The finding's file, with the profile's path in front when the check covered several profiles."""
+    if several and f.profile_path not in ("", "."):
+        return posixpath.join(f.profile_path, f.file)
+    return f.file
+
+
+def to_text(discovery: Discovery, findings: Sequence[Finding], root_as_given: str = "") -> str:
+    """``file:line: severity code message`` lines, then ``N errors, N warnings, N info``."""
+    several = len(discovery.profiles) > 1
+    lines = []
+    for f in findings:
+        where = display_path(f, several)
+        if f.line is not None:
+            where = f"{where}:{f.line}"
+        lines.append(f"{where}: {f.severity} {f.code} {_one_line(f.message)}")
+    counts = summary(findings)
+    lines.append(f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info")
+    return "\n".join(lines) + "\n"
+
+
+def to_sarif(discovery: Discovery, findings: Sequence[Finding], root_as_given: str = "") -> dict[str, Any]:
+    """A SARIF 2.1.0 log: one rule per finding code, locations relative to the checked PATH."""
+    codes = list(SEVERITY)
+    index = {c: i for i, c in enumerate(codes)}
+    rules = [
+        {
+            "id": code,
+            "name": "".join(part.capitalize() for part in code.split("-")),
+            "shortDescription": {"text": DESCRIPTIONS.get(code, code)},
+            "defaultConfiguration": {"level": SARIF_LEVEL[SEVERITY[code]]},
+        }
+        for code in codes
+    ]
+    results = []
+    for f in findings:
+        location: dict[str, Any] = {
+            "physicalLocation": {
+                "artifactLocation": {"uri": _uri(display_path(f, True))},
+            }
+        }
+        if f.line is not None:
+            location["physicalLocation"]["region"] = {"startLine": f.line}
+        result: dict[str, Any] = {
+            "ruleId": f.code,
+            "ruleIndex": index[f.code],
+            "level": SARIF_LEVEL[f.severity],
+            "message": {"text": f.message},
+            "locations": [location],
+            "properties": {"profile": f.profile, "id": f.id},
+        }
+        results.append(result)
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "openclaw-tui",
+                "informationUri": "https://github.com/openclaw/openclaw",
+                "rules": rules,
+            }
+        },
+        "results": results,
+    }
+    if root_as_given:
+        run["originalUriBaseIds"] = {"PATHROOT": {"description": {"text": root_as_given}}}
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def _uri(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path, safe="/")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()) if ("\n" in text or "\r" in text) else text
+
+
+def audit_line(f: Finding, when: dt.datetime) -> str:
+    """``<UTC ISO-8601 time> <severity> <code> <file>[:<line>] <message>``."""
+    stamp = when.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    where = f.file if f.line is None else f"{f.file}:{f.line}"
+    return f"{stamp} {f.severity} {f.code} {where} {_one_line(f.message)}"
+
+
+def append_audit_log(profile: Profile, findings: Iterable[Finding], when: dt.datetime | None = None) -> int:
+    """Append the profile's findings to its audit.log (locked, fsynced); returns the lines written."""
+    mine = [f for f in findings if f.profile == profile.name and f.profile_path == profile.rel]
+    if not mine:
+        return 0
+    when = when or dt.datetime.now(dt.UTC)
+    data = "".join(audit_line(f, when) + "\n" for f in mine).encode("utf-8")
+    path = profile.audit_log_path
+    with locked(path):
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            if os.fstat(fd).st_size > 0:
+                with open(path, "rb") as fh:  # a log whose last line has no newline gets one first
+                    fh.seek(-1, os.SEEK_END)
+                    if fh.read(1) != b"\n":
+                        data = b"\n" + data
+            view = memoryview(data)
+            while view:
+                n = os.write(fd, view)
+                view = view[n:]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    return len(mine)
