@@ -1,18 +1,105 @@
-"""`openclaw-tui get` (not implemented yet)."""
+"""`openclaw-tui get PATH FILE [--line N] [--count M] [--profile NAME]`: exact lines of a profile file.
+
+FILE is relative to the profile folder (``memories.md``,
+``contexts/archive/memories.md``, ``state.yaml``...); with a profiles root
+it may also start with the profile's path as ``search`` prints it
+(``profiles/xiaoyu/memories.md``).  The bytes are printed as they are in
+the file (line endings, BOM, invalid UTF-8 included).  A FILE that leaves
+the profile folder (``..``, an absolute path, a symlink) is refused.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path, PurePosixPath
 from typing import Any
+
+from ..core.profile import NotMemory, Profile, discover, inside
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("get", help="(not implemented yet)")
-    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p = sub.add_parser("get", help="print exact lines of a memory file",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("path", metavar="PATH", help="a profile folder, or a profiles root (with --profile)")
+    p.add_argument("file", metavar="FILE", help="the file, relative to the profile folder")
+    p.add_argument("--line", type=int, default=1, metavar="N", help="first line to print (1-based, default 1)")
+    p.add_argument("--count", type=int, default=None, metavar="M", help="number of lines (default: to the end)")
+    p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
     p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    print("openclaw-tui get: not implemented yet", file=sys.stderr)
+class _Refused(ValueError):
+    pass
+
+
+def _fail(reason: str) -> int:
+    print(f"openclaw-tui: {' '.join(reason.split())}", file=sys.stderr)
     return 2
+
+
+def _pick(profiles: list[Profile], name: str | None, file: str) -> tuple[Profile, str]:
+    if name is not None:
+        for p in profiles:
+            if p.name == name:
+                return p, file
+        raise _Refused(f"no profile named {name}")
+    if len(profiles) == 1:
+        return profiles[0], file
+    posix = file.replace(os.sep, "/")
+    for p in profiles:
+        prefix = p.rel.rstrip("/") + "/"
+        if posix.startswith(prefix):
+            return p, posix[len(prefix):]
+    names = ", ".join(p.name for p in profiles)
+    raise _Refused(f"the path holds several profiles ({names}); choose one with --profile NAME")
+
+
+def resolve_file(profile: Profile, file: str) -> Path:
+    """The file's path, refusing anything that leaves the profile folder."""
+    rel = PurePosixPath(file.replace(os.sep, "/"))
+    if not file or rel.is_absolute() or Path(file).is_absolute():
+        raise _Refused(f"{file}: FILE must be relative to the profile folder")
+    if ".." in rel.parts:
+        raise _Refused(f"{file}: leaves the profile folder")
+    path = profile.path / Path(*rel.parts) if rel.parts else profile.path
+    if not inside(profile.path, path):
+        raise _Refused(f"{file}: leaves the profile folder (through a link)")
+    if not path.exists():
+        raise _Refused(f"{file}: no such file in profile {profile.name}")
+    if not path.is_file():
+        raise _Refused(f"{file}: not a regular file")
+    return path
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """Lines with their endings; only ``\\n`` ends a line (as in the parser)."""
+    parts = data.split(b"\n")
+    lines = [p + b"\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.line < 1:
+        return _fail(f"--line must be at least 1 (got {args.line})")
+    if args.count is not None and args.count < 1:
+        return _fail(f"--count must be at least 1 (got {args.count})")
+    try:
+        found = discover(args.path)
+        profile, rel = _pick(found.profiles, args.profile, args.file)
+        path = resolve_file(profile, rel)
+        data = path.read_bytes()
+    except (NotMemory, _Refused) as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"{args.file}: cannot be read ({exc.strerror or exc})")
+    lines = split_lines(data)
+    if args.line > max(1, len(lines)):
+        return _fail(f"{args.file} has {len(lines)} line{'' if len(lines) == 1 else 's'}; --line {args.line} is past its end")
+    end = len(lines) if args.count is None else min(len(lines), args.line - 1 + args.count)
+    sys.stdout.buffer.write(b"".join(lines[args.line - 1 : end]))
+    sys.stdout.buffer.flush()
+    return 0

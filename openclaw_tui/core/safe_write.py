@@ -37,13 +37,14 @@ def lock_path(path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def locked(*paths: Path, timeout: float | None = 10.0) -> Iterator[None]:
+def locked(*paths: Path, timeout: float | None = None) -> Iterator[None]:
     """Hold exclusive flocks on the ``.lock`` files of ``paths`` (sorted, no deadlock)."""
     import time
 
     fds: list[int] = []
     try:
         for p in sorted({Path(p).resolve() for p in paths}):
+            p.parent.mkdir(parents=True, exist_ok=True)  # a new file's folder (the archive's) may not exist yet
             fd = os.open(lock_path(p), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
             fds.append(fd)
             deadline = None if timeout is None else time.monotonic() + timeout

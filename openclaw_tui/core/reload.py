@@ -1,0 +1,285 @@
+"""Reloading a memory file another program changed: what changed, by id, quickly.
+
+``reload_text(old, data)`` re-parses only the changed region (through
+``entries.reparse``) and ``diff_ids`` compares entries by id without
+touching the unchanged ones: both texts share a common prefix and suffix,
+and the entries lying wholly inside them are checked to sit at the same
+offsets (plain list comparisons) instead of comparing their text.  One
+changed entry in a 100k-entry file reloads in well under 300 ms.
+
+``summary`` words a diff for the status bar and ``nearest_surviving``
+picks the selection after the selected entry disappeared.
+"""
+
+from __future__ import annotations
+
+import gc
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from operator import attrgetter
+from pathlib import Path
+
+from .entries import Entry, MemoryFile, decode, parse, reparse_edit
+from .safe_write import read_bytes
+from .store import MemoryDoc
+
+_CHUNK = 1 << 15
+
+
+@dataclass(frozen=True)
+class IdDiff:
+    """Entry ids added, changed (raw text differs) and removed; ``other``: the preamble or a malformed block changed."""
+
+    added: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    other: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.changed or self.removed or self.other)
+
+    @property
+    def touched(self) -> tuple[str, ...]:
+        return self.added + self.changed + self.removed
+
+
+@dataclass(frozen=True)
+class Reloaded:
+    mf: MemoryFile
+    diff: IdDiff
+    utf8: bool = True
+
+
+_START = attrgetter("start")
+_END = attrgetter("end")
+_ID = attrgetter("id")
+
+
+def common_prefix(x: str, y: str) -> int:
+    n = min(len(x), len(y))
+    a = 0
+    while a + _CHUNK <= n and x[a : a + _CHUNK] == y[a : a + _CHUNK]:
+        a += _CHUNK
+    lo, hi = a, min(n, a + _CHUNK)  # x[:lo] == y[:lo]; find the first difference in [lo, hi)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if x[lo:mid] == y[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def common_suffix(x: str, y: str, limit: int) -> int:
+    lx, ly = len(x), len(y)
+    k = 0
+    while k + _CHUNK <= limit and x[lx - k - _CHUNK : lx - k] == y[ly - k - _CHUNK : ly - k]:
+        k += _CHUNK
+    lo, hi = k, min(limit, k + _CHUNK)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if x[lx - mid : lx - lo] == y[ly - mid : ly - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+class ChangedRegion:
+    """Where two texts differ: after ``line`` (a line start) and before ``z_old`` / ``z_new``."""
+
+    def __init__(self, old: str, new: str) -> None:
+        self.prefix = common_prefix(old, new)
+        self.line = old.rfind("\n", 0, self.prefix) + 1  # lines before it are whole and identical
+        self.suffix = common_suffix(old, new, min(len(old), len(new)) - self.prefix)
+        self.z_old = len(old) - self.suffix
+        self.z_new = len(new) - self.suffix
+
+
+class _Window:
+    """A parse seen around an edit: the *head* blocks end before the edited line, the *tail*
+    blocks start inside the common suffix; only the blocks in between are read.
+
+    Two parses of texts sharing that prefix and suffix have the same head when
+    the head's size and last block agree, and the same tail when the first tail
+    block starts at the same distance from the end with the same id: a parse
+    started at an entry start does not depend on the text before it.
+    """
+
+    __slots__ = ("entries", "text", "ia", "ib", "head", "tail", "mid", "preamble")
+
+    def __init__(self, mf: MemoryFile, line: int, z: int, head: bool = True, tail: bool = True) -> None:
+        es = mf.entries
+        self.entries, self.text = es, mf.text
+        self.ia = bisect_right(es, line, key=_END) if head else 0
+        self.ib = max(self.ia, bisect_left(es, z + 1, key=_START)) if tail else len(es)
+        last = es[self.ia - 1] if self.ia else None
+        self.head = (self.ia, last.start, last.end, last.id, last.error) if last else (0,)
+        first = es[self.ib] if self.ib < len(es) else None
+        self.tail = (len(es) - self.ib, first.start - z, first.id, first.error) if first else (0,)
+        text = mf.text
+        self.mid = [(e.id, e.error, text[e.start : e.end]) for e in es[self.ia : self.ib]]
+        self.preamble = text[: mf.preamble_end]
+
+
+def _first_raws(mid: list[tuple[str | None, str | None, str]]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for x, err, raw in mid:
+        if x is not None and err is None and x not in found:
+            found[x] = raw
+    return found
+
+
+class _Lookup:
+    """First well-formed occurrence of an id among some blocks of a parse (built on first use)."""
+
+    def __init__(self, entries: list[Entry], text: str) -> None:
+        self.entries, self.text = entries, text
+        self.ids: list[str | None] | None = None
+
+    def raw(self, x: str) -> str | None:
+        if not self.entries:
+            return None
+        if self.ids is None:
+            self.ids = list(map(_ID, self.entries))
+        i = -1
+        while True:
+            try:
+                i = self.ids.index(x, i + 1)
+            except ValueError:
+                return None
+            e = self.entries[i]
+            if e.error is None:
+                return self.text[e.start : e.end]
+
+
+def _diff(o: _Window, n: _Window) -> IdDiff:
+    """The diff of two windows whose head and tail agree (see ``_Window``)."""
+    old_mid, new_mid = _first_raws(o.mid), _first_raws(n.mid)
+    other = o.preamble != n.preamble or (
+        [raw for _, err, raw in o.mid if err is not None] != [raw for _, err, raw in n.mid if err is not None]
+    )
+    if not old_mid and not new_mid:
+        return IdDiff(other=other)
+    # head and tail are the same in both parses: look ids up in the new one
+    head = _Lookup(n.entries[: n.ia], n.text)
+    tail = _Lookup(n.entries[n.ib :], n.text)
+    added: list[str] = []
+    changed: list[str] = []
+    removed: list[str] = []
+    for x, raw in new_mid.items():
+        if head.raw(x) is not None:
+            continue
+        before = old_mid.get(x) if x in old_mid else tail.raw(x)
+        if before is None:
+            added.append(x)
+        elif before != raw:
+            changed.append(x)
+    for x, raw in old_mid.items():
+        if x in new_mid or head.raw(x) is not None:
+            continue
+        after = tail.raw(x)
+        if after is None:
+            removed.append(x)
+        elif after != raw:
+            changed.append(x)
+    return IdDiff(tuple(added), tuple(changed), tuple(removed), other)
+
+
+def _agree(o: _Window, n: _Window) -> bool:
+    return o.head == n.head and o.tail == n.tail
+
+
+def _widen(old: MemoryFile, new: MemoryFile, edit: ChangedRegion, o: _Window, n: _Window) -> tuple[_Window, _Window]:
+    """Windows that also hold the head and/or tail where the two parses differ there
+    (an edit that opens or closes a code fence can hide or reveal entries far away)."""
+    head, tail = o.head == n.head, o.tail == n.tail
+    return _Window(old, edit.line, edit.z_old, head, tail), _Window(new, edit.line, edit.z_new, head, tail)
+
+
+def diff_ids(old: MemoryFile, new: MemoryFile) -> IdDiff:
+    """Entries added, changed and removed between two parses (the first well-formed entry of each id).
+
+    Only the blocks around the changed region are compared.  Both parses must
+    be intact (a parse given to ``reparse(..., consume=True)`` is not).
+    """
+    if old.text == new.text and old.preamble_end == new.preamble_end and len(old.entries) == len(new.entries):
+        return IdDiff()
+    edit = ChangedRegion(old.text, new.text)
+    o, n = _Window(old, edit.line, edit.z_old), _Window(new, edit.line, edit.z_new)
+    if not _agree(o, n):
+        o, n = _widen(old, new, edit, o, n)
+    return _diff(o, n)
+
+
+def reload_text(old: MemoryFile, data: bytes, *, consume: bool = False) -> Reloaded:
+    """Parse the file's new bytes incrementally from ``old`` and say what changed by id.
+
+    With ``consume`` the old parse's objects are reused (faster); ``old``
+    must not be used afterwards.
+    """
+    text, bom, ok = decode(data)
+    if text == old.text:
+        return Reloaded(old, IdDiff(), ok) if bom == old.bom else Reloaded(replace(old, bom=bom), IdDiff(other=True), ok)
+    was_enabled = gc.isenabled()
+    gc.disable()  # many short-lived objects, no cycles: a collection of the big heap would dominate
+    try:
+        edit = ChangedRegion(old.text, text)
+        before = _Window(old, edit.line, edit.z_old)  # read before ``old`` may be consumed
+        new = reparse_edit(old, text, edit.prefix, edit.z_old, edit.z_new, consume=consume)
+        if new.bom != bom:
+            new = replace(new, bom=bom)
+        after = _Window(new, edit.line, edit.z_new)
+        if not _agree(before, after):  # a fence opened or closed: entries far away may differ
+            intact = old if not consume else parse(old.text, bom=old.bom)
+            before, after = _widen(intact, new, edit, before, after)
+        return Reloaded(new, _diff(before, after), ok)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def reload_doc(doc: MemoryDoc, data: bytes | None = None, *, consume: bool = False) -> tuple[MemoryDoc, IdDiff]:
+    """Re-read ``doc``'s file (or take ``data``): the new document and what changed by id.
+
+    With ``consume`` the old document's parse is taken over (do not use ``doc`` afterwards).
+    """
+    if data is None:
+        data = read_bytes(doc.path)
+    if data is None:  # the file is gone: every entry was removed
+        empty = MemoryDoc.from_bytes(doc.path, None)
+        return empty, IdDiff(removed=tuple(doc.mf.by_id()), other=bool(doc.mf.preamble) or any(doc.mf.malformed()))
+    if doc.data is None:
+        new_doc = MemoryDoc.from_bytes(doc.path, data)
+        return new_doc, diff_ids(doc.mf, new_doc.mf)
+    r = reload_text(doc.mf, data, consume=consume)
+    return MemoryDoc(Path(doc.path), data, r.mf, r.utf8), r.diff
+
+
+def summary(name: str, diff: IdDiff, who: str = "another program") -> str:
+    """``"memories.md: 2 added, 1 changed by another program"``."""
+    parts = [f"{len(ids)} {word}" for ids, word in
+             ((diff.added, "added"), (diff.changed, "changed"), (diff.removed, "removed")) if ids]
+    if parts:
+        return f"{name}: {', '.join(parts)} by {who}"
+    return f"{name}: changed by {who}" if diff.other else f"{name}: unchanged"
+
+
+def nearest_surviving(old_order_ids: Sequence[str], removed_id: str, new_ids: Iterable[str]) -> str | None:
+    """The entry to select after ``removed_id`` vanished: the next survivor in the old order, else the previous."""
+    ordered = list(new_ids)
+    alive = set(ordered)
+    if removed_id in alive:
+        return removed_id
+    try:
+        i = list(old_order_ids).index(removed_id)
+    except ValueError:
+        return ordered[0] if ordered else None
+    for j in range(i + 1, len(old_order_ids)):
+        if old_order_ids[j] in alive:
+            return old_order_ids[j]
+    for j in range(i - 1, -1, -1):
+        if old_order_ids[j] in alive:
+            return old_order_ids[j]
+    return ordered[0] if ordered else None
