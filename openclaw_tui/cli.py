@@ -26,26 +26,27 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}\n")
 
 
-def build_parser() -> ArgumentParser:
+def build_parser() -> tuple[ArgumentParser, set[str]]:
+    """The parser and the names of its sub-commands."""
     parser = ArgumentParser(
         prog="openclaw-tui",
-        description="Review, correct and audit an AI agent's file-based memory.",
+        description="Review, correct and audit an AI agent's file-based memory. "
+        "With no sub-command: open the terminal UI on PATH (or --demo).",
     )
-    parser.add_argument("--demo", action="store_true", help="open a throwaway copy of the bundled sample profiles")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for name in COMMANDS:
         module = importlib.import_module(f"openclaw_tui.commands.{name}")
         module.register(sub)
-    return parser
+    return parser, set(sub.choices)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in {c.replace("_", "-") for c in COMMANDS} | {"-h", "--help"}:
+    parser, names = build_parser()
+    if not argv or argv[0] not in names | {"-h", "--help"}:
         from .launch import launch_ui
 
         return launch_ui(argv)
-    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))

@@ -1,18 +1,22 @@
-"""`openclaw-tui supersede` (not implemented yet)."""
+"""`openclaw-tui supersede PATH OLD NEW`: OLD becomes superseded, superseded_by: NEW."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
+
+from ..core.operations import supersede
+from ._editing import open_profile, register_edit
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("supersede", help="(not implemented yet)")
-    p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(run=run)
+    p = register_edit(sub, "supersede", "mark OLD as superseded by NEW", run)
+    p.add_argument("old", metavar="OLD")
+    p.add_argument("new", metavar="NEW")
 
 
 def run(args: argparse.Namespace) -> int:
-    print("openclaw-tui supersede: not implemented yet", file=sys.stderr)
-    return 2
+    plan = supersede(open_profile(args), args.old, args.new)
+    state = "already " if plan.empty else ""
+    print(f"{args.old}: {state}superseded by {args.new}")
+    return 0

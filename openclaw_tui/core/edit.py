@@ -12,6 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import yaml
+
 from .entries import Entry, MemoryFile
 from .yamlio import render_scalar
 
@@ -68,16 +70,19 @@ def field_spans(frontmatter: str) -> dict[str, tuple[int, int]]:
         if current is not None and current not in spans:
             spans[current] = (start, end)
 
+    literal = False  # the current value is a block scalar (| or >): its "# ..." lines are text
     for i, line in enumerate(lines):
         body = line.rstrip("\r\n")
         if not body.strip() or body.startswith("#"):
             continue  # blank lines and top-level comments belong to no field
         if body[0] in " \t-":
-            if current is not None:
-                last_content = i + 1  # indented continuation or block-list item
+            if current is not None and (literal or not body.lstrip(" \t").startswith("#")):
+                last_content = i + 1  # indented continuation or block-list item (not a comment)
             continue
         close(last_content)
         current, start, last_content = _key_of(line), i, i + 1
+        m = _TOP_KEY_RE.match(body)
+        literal = m is not None and body[m.end() :].lstrip(" \t").startswith(("|", ">"))
     close(last_content)
     return spans
 
@@ -108,10 +113,30 @@ def _comment_start(value_part: str) -> int:
     return -1
 
 
+def render_value(value: Any) -> str:
+    """One-line YAML of a field value: ``render_scalar``, except that strings inside flow
+    lists/mappings are quoted when they hold a flow indicator (``[0[]`` would be invalid)."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_flow_item(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_flow_item(k)}: {_flow_item(v)}" for k, v in value.items()) + "}"
+    return render_scalar(value)
+
+
+def _flow_item(value: Any) -> str:
+    if isinstance(value, (list, tuple, dict)):
+        return render_value(value)
+    text = render_scalar(value)
+    if isinstance(value, str) and text == value and any(c in value for c in "[]{},"):
+        dumped = yaml.dump(value, default_style='"', allow_unicode=True, width=1 << 30)
+        return dumped.split("\n...")[0].rstrip("\n")
+    return text
+
+
 def _render_field(key: str, value: Any, nl: str, block_indent: str | None) -> list[str]:
     if isinstance(value, list) and block_indent is not None and value:
         return [f"{key}:{nl}"] + [f"{block_indent}- {render_scalar(v)}{nl}" for v in value]
-    return [f"{key}: {render_scalar(value)}{nl}"]
+    return [f"{key}: {render_value(value)}{nl}"]
 
 
 def set_fields(mf: MemoryFile, entry_id: str, changes: Mapping[str, Any]) -> str:
@@ -139,7 +164,7 @@ def set_fields(mf: MemoryFile, entry_id: str, changes: Mapping[str, Any]) -> str
                 if value_part.strip() == "" and isinstance(value, list) and value:
                     replacements.append((a, b, _render_field(key, value, eol, "  ")))
                     continue
-                replacements.append((a, b, [f"{head}:{lead}{render_scalar(value)}{comment}{eol}"]))
+                replacements.append((a, b, [f"{head}:{lead}{render_value(value)}{comment}{eol}"]))
             else:
                 item = re.match(r"([ \t]*)-[ \t]", lines[a + 1]) if a + 1 < len(lines) else None
                 indent = item.group(1) if item else None
@@ -177,9 +202,10 @@ def set_body(mf: MemoryFile, entry_id: str, body: str) -> str:
     nl = entry_newline(entry)
     body = normalise_newlines(body, nl)
     is_last = entry.end == len(mf.text)
-    old = entry.body
-    if body and not body.endswith("\n") and (not is_last or old.endswith("\n")):
-        body += nl
+    if body and not body.endswith("\n") and (not is_last or mf.text.endswith("\n")):
+        body += nl  # the file keeps (or lacks) its final newline
+    if body and entry.body_start > 0 and mf.text[entry.body_start - 1] != "\n":
+        body = nl + body  # the closing --- ended the file without a newline
     return mf.text[: entry.body_start] + body + mf.text[entry.end :]
 
 

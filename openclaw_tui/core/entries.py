@@ -115,7 +115,7 @@ class Entry:
             return
         try:
             loaded = load_yaml(block)
-        except (yaml.YAMLError, RecursionError):
+        except (yaml.YAMLError, RecursionError, UnicodeEncodeError):  # the last: non-UTF-8 bytes
             loaded = None
         self._meta = {str(k): v for k, v in loaded.items()} if isinstance(loaded, dict) else {}
         self._key_lines = _key_lines_by_regex(block, 1)
@@ -250,7 +250,7 @@ def parse_bytes(data: bytes) -> MemoryFile:
 
 def parse(text: str, bom: bool = False) -> MemoryFile:
     """Parse the text of a memory file (without its BOM)."""
-    if text.startswith(BOM):
+    if not bom and text.startswith(BOM):  # a second BOM after the first one is text
         text, bom = text[1:], True
     was_enabled = gc.isenabled()
     gc.disable()  # the parse allocates many small objects that never form cycles
@@ -391,7 +391,7 @@ def looks_like_frontmatter(block: str) -> bool:
         if not s or s.startswith("#"):
             continue
         m = _FIRST_KEY_RE.match(row.rstrip("\r"))
-        return bool(m) and m.group(1) in _KNOWN
+        return m is not None and m.group(1) in _KNOWN
     return False
 
 
@@ -434,11 +434,13 @@ def classify_block(block: str, first_line: int) -> tuple[str, str | None, dict[s
         return "text", None, None, None, None
     try:
         loaded = load_yaml(block)
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, UnicodeEncodeError) as exc:  # UnicodeEncodeError: bytes that are not UTF-8
         if looks_like_frontmatter(block):
             mark = getattr(exc, "problem_mark", None)
             where = f" (frontmatter line {mark.line + 1})" if mark is not None else ""
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            problem = getattr(exc, "problem", None) or (
+                "bytes that are not UTF-8" if isinstance(exc, UnicodeEncodeError) else str(exc).splitlines()[0]
+            )
             return "malformed", _guess_id(block), {}, _key_lines_by_regex(block, 1), (
                 f"invalid YAML{where}: {problem}"
             )
@@ -585,7 +587,7 @@ def _scan(
                         failed_fence = pos
                     fi += 1
                     continue
-                close_pos = fget(closer)[0]
+                close_pos = fget(closer)[0]  # type: ignore[index]  # closer < 0 was handled above
                 fi = closer + 1
                 if close_pos > d:
                     hidden = True  # this delimiter sits inside the fence

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import random
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,10 +41,6 @@ class FileChange:
     def changed(self) -> bool:
         return self.before != self.after
 
-    def inverse(self) -> FileChange:
-        """The change that undoes this one (``after`` b"" with ``before`` None means: remove)."""
-        return FileChange(self.path, self.after, self.before if self.before is not None else b"")
-
 
 @dataclass
 class Plan:
@@ -59,6 +57,7 @@ class Plan:
     new_id: str | None = None  # the entry an add/compact/merge created
     touched: dict[Path, frozenset[str]] = field(default_factory=dict, repr=False)
     rebuild: Callable[[], Plan] | None = field(default=None, repr=False, compare=False)
+    base: Files | None = field(default=None, repr=False, compare=False)  # the files it was computed from
 
     @property
     def empty(self) -> bool:
@@ -113,6 +112,7 @@ class Files:
 
     memories: MemoryDoc
     archive: MemoryDoc
+    archive_error: str | None = None  # the archive exists but cannot be used: edits must not touch it
 
     @classmethod
     def load(cls, memories_path: Path, archive_path: Path) -> Files:
@@ -125,13 +125,16 @@ class Files:
             return target
         if target.layout != "profile":
             raise EditError(f"{target.path}: an OpenClaw workspace has no memories.md entries to edit")
-        if target.memories_error:
+        # a file that is not UTF-8 is still edited losslessly (its bad bytes survive as they are);
+        # one that could not be loaded at all (a link out of the profile, not a regular file) is refused
+        if target.memories is None and target.memories_error:
             raise EditError(f"memories.md: {target.memories_error}")
-        if target.archive_error:
-            raise EditError(f"{target.archive_path.relative_to(target.path)}: {target.archive_error}")
         mem = target.memories or MemoryDoc.from_bytes(target.memories_path, None)
         arc = target.archive or MemoryDoc.from_bytes(target.archive_path, None)
-        return cls(mem, arc)
+        error = None
+        if target.archive is None and target.archive_error:
+            error = f"{target.archive_path.relative_to(target.path).as_posix()}: {target.archive_error}"
+        return cls(mem, arc, error)
 
     def reload(self) -> Files:
         return Files.load(self.memories.path, self.archive.path)
@@ -168,43 +171,48 @@ def change(doc: MemoryDoc, text: str) -> FileChange:
 
 
 def now_iso(now: dt.datetime | None = None) -> str:
-    """``now`` (default: the current time) with the local UTC offset, ISO 8601 to the second."""
+    """``now`` (default: the current local time) with its UTC offset, ISO 8601 to the second.
+
+    A naive ``now`` is local time; an aware one keeps its own offset.
+    """
     moment = now if now is not None else dt.datetime.now()
-    return moment.astimezone().isoformat(timespec="seconds")
+    if moment.tzinfo is None:
+        moment = moment.astimezone()
+    return moment.isoformat(timespec="seconds")
 
 
 # --- applying -----------------------------------------------------------------------
 
 
-def _raws(data: bytes | None, ids: Iterable[str]) -> dict[str, list[str]]:
+def _raws(plan: Plan, path: Path, ids: Iterable[str]) -> dict[str, list[str]]:
+    """Raw texts of ``ids`` in ``path`` as the plan found it (each id: every copy, in order)."""
     wanted = set(ids)
     found: dict[str, list[str]] = {i: [] for i in wanted}
-    if wanted:
-        for e in parse_bytes(data or b"").entries:
-            if e.id in wanted:
-                found[e.id].append(e.raw)
+    mf = None
+    if plan.base is not None:
+        mf = next((d.mf for d in plan.base.docs() if d.path == path), None)
+    if mf is None:
+        data = next((c.before for c in plan.changes if c.path == path), None) or read_bytes(path)
+        mf = parse_bytes(data or b"")
+    for e in mf.entries:
+        if e.id in wanted:
+            found[e.id].append(e.raw)
     return found
 
 
 def _check_untouched(plan: Plan, fresh: Plan) -> None:
     """Refuse a rebuilt plan when an entry the first plan touches changed on disk meanwhile."""
-    befores = {c.path: c.before for c in plan.changes}
     for path, ids in plan.touched.items():
-        if not ids:
-            continue
-        now = next((c.before for c in fresh.changes if c.path == path), None)
-        if all(c.path != path for c in fresh.changes):
-            now = read_bytes(path)
-        before = befores.get(path, read_bytes(path))
-        a, b = _raws(before, ids), _raws(now, ids)
-        moved = sorted(i for i in ids if a[i] != b[i])
-        if moved:
-            raise ConcurrentModification(path, f"{', '.join(moved)} changed there too")
+        if ids:
+            a, b = _raws(plan, path, ids), _raws(fresh, path, ids)
+            moved = sorted(i for i in ids if a[i] != b[i])
+            if moved:
+                raise ConcurrentModification(path, f"{', '.join(moved)} changed there too")
 
 
 def apply_changes(plan: Plan) -> Plan:
     """Write ``plan`` safely; returns the plan that was written (maybe rebuilt on newer files)."""
-    for _ in range(RETRIES):
+    for attempt in range(RETRIES):
         todo = [(c.path, c.before, c.after) for c in plan.changes if c.changed]
         if not todo:
             return plan
@@ -214,6 +222,7 @@ def apply_changes(plan: Plan) -> Plan:
         except ConcurrentModification:
             if plan.rebuild is None:
                 raise
+            time.sleep(random.uniform(0, 0.005 * attempt))  # let a busy writer finish
             fresh = plan.rebuild()
             _check_untouched(plan, fresh)
             plan = fresh

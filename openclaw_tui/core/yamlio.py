@@ -15,7 +15,7 @@ import yaml
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class TextDateLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+class TextDateLoader(_BaseLoader):  # type: ignore[misc]
     """Safe loader that leaves timestamps as strings."""
 
 

@@ -1,0 +1,435 @@
+"""Editing entries: set fields or the body, supersede, add, resolve a conflict.
+
+Every ``plan_*`` function computes a ``Plan`` and writes nothing (show
+``plan.diff()`` first); the function of the same name without ``plan_``
+applies it through the safe write path and returns it.  Operations take a
+``Profile`` (or ``plan.Files``); invalid input raises ``EditError`` (a
+``ValueError``) and nothing is written.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .blocks import Block, edit_raw, rewrite
+from .edit import DELETE, EditError, render_entry
+from .entries import KNOWN_FIELDS, Entry, parse
+from .fields import IMPORTANCE, field_error, next_id
+from .plan import FileChange, Files, Plan, apply_changes, change, now_iso
+from .profile import Profile
+from .store import MemoryDoc
+
+Target = Profile | Files
+KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+KEEP_LEFT, KEEP_RIGHT, KEEP_BOTH, MERGE = "keep-left", "keep-right", "keep-both", "merge"
+CHOICES = (KEEP_LEFT, KEEP_RIGHT, KEEP_BOTH, MERGE)
+
+
+class InvalidValue(EditError):
+    """A field name or value the format does not allow."""
+
+
+class NotFound(EditError):
+    """No well-formed entry has that id."""
+
+
+# --- building plans ------------------------------------------------------------------
+
+
+class Builder:
+    """Collects block edits on the two memory files, then renders them into one Plan."""
+
+    def __init__(self, files: Files, title: str) -> None:
+        self.files = files
+        self.plan = Plan(title)
+        self._edits: dict[int, dict[int, list[Block]]] = {}
+        self._appends: dict[int, list[Block]] = {}
+        self._touched: dict[int, set[str]] = {}
+
+    def entry(self, entry_id: str, *, where: str = "any") -> tuple[MemoryDoc, int, Entry]:
+        """Find a well-formed entry (``where``: any, memories or archive)."""
+        docs = {"any": self.files.docs(), "memories": (self.files.memories,), "archive": (self.files.archive,)}
+        for doc in docs[where]:
+            for k, e in enumerate(doc.mf.entries):
+                if e.id == entry_id and e.error is None:
+                    return doc, k, e
+        place = {"any": "", "memories": " in memories.md", "archive": " in the archive"}[where]
+        raise NotFound(f"no entry with id {entry_id}{place}")
+
+    def touch(self, doc: MemoryDoc, entry_id: str) -> None:
+        self._touched.setdefault(id(doc), set()).add(entry_id)
+
+    def replace(self, doc: MemoryDoc, k: int, blocks: Sequence[Block]) -> None:
+        self._edits.setdefault(id(doc), {})[k] = list(blocks)
+
+    def edit(self, doc: MemoryDoc, k: int, changes: Mapping[str, Any], body: str | None = None) -> str:
+        """Change fields/body of block ``k`` (edits made earlier to it are kept); returns the new raw."""
+        entry = doc.mf.entries[k]
+        assert entry.id is not None
+        current = self._edits.get(id(doc), {}).get(k)
+        if current is not None and len(current) != 1:
+            raise EditError(f"{entry.id} is moved or removed by this operation already")
+        raw = current[0].raw if current else entry.raw
+        new_raw = edit_raw(raw, entry.id, changes, body)
+        check_values(new_raw, changes)
+        new_id = changes.get("id", entry.id)
+        self.replace(doc, k, [Block(new_raw, new_id if isinstance(new_id, str) else entry.id)])
+        self.touch(doc, entry.id)
+        return new_raw
+
+    def remove(self, doc: MemoryDoc, k: int) -> None:
+        entry = doc.mf.entries[k]
+        self.replace(doc, k, [])
+        if entry.id is not None:
+            self.touch(doc, entry.id)
+
+    def insert_before(self, doc: MemoryDoc, k: int, block: Block) -> None:
+        existing = self._edits.get(id(doc), {}).get(k)
+        kept = existing if existing is not None else [Block(doc.mf.entries[k].raw, None)]
+        self.replace(doc, k, [block, *kept])
+
+    def append(self, doc: MemoryDoc, block: Block, *, touch: bool = True) -> None:
+        """Add a block at the end (``touch=False`` for a new entry: a rebuilt plan picks a new id)."""
+        self._appends.setdefault(id(doc), []).append(block)
+        if block.id is not None and touch:
+            self.touch(doc, block.id)
+
+    def build(self, first: MemoryDoc | None = None) -> Plan:
+        """Render the edits; ``first`` is written first (the destination of a move)."""
+        docs = list(self.files.docs())
+        if first is not None and first is docs[1]:
+            docs.reverse()
+        changes: list[FileChange] = []
+        for doc in docs:
+            edits = self._edits.get(id(doc), {})
+            appends = self._appends.get(id(doc), [])
+            if not edits and not appends:
+                continue
+            if doc is self.files.archive and self.files.archive_error:
+                raise EditError(self.files.archive_error)
+            text = rewrite(doc.mf, edits, appends)
+            if doc.data is not None and text == doc.mf.text:
+                continue
+            changes.append(change(doc, text))
+        self.plan.changes = changes
+        self.plan.base = self.files
+        self.plan.touched = {d.path: frozenset(self._touched.get(id(d), set())) for d in docs}
+        return self.plan
+
+
+def check_values(raw: str, changes: Mapping[str, Any]) -> None:
+    """The edited entry must read back exactly the values that were set."""
+    mf = parse(raw)
+    meta = mf.entries[0].meta if len(mf.entries) == 1 else {}
+    for key, value in changes.items():
+        if value is DELETE:
+            ok = key not in meta
+        else:
+            ok = key in meta and meta[key] == value
+        if not ok:
+            raise InvalidValue(f"{key}: {value!r} cannot be written as a YAML value that reads back the same")
+
+
+def validate(files: Files, changes: Mapping[str, Any], entry_id: str | None = None) -> None:
+    """Raise InvalidValue for a bad field name or a known field's invalid value."""
+    for key, value in changes.items():
+        if not isinstance(key, str) or not KEY_RE.fullmatch(key):
+            raise InvalidValue(f"{key!r} is not a field name")
+        if value is DELETE:
+            if key == "id":
+                raise InvalidValue("the id cannot be removed")
+            continue
+        if not _plain(value):
+            raise InvalidValue(f"{key}: {value!r} is not a YAML scalar, list or mapping")
+        error = field_error(key, value)
+        if error:
+            raise InvalidValue(error)
+        if key == "id" and value != entry_id and value in files.all_ids():
+            raise InvalidValue(f"id {value} is already used")
+
+
+def _plain(value: Any) -> bool:
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return True
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return False
+
+
+def _differs(entry: Entry, key: str, value: Any) -> bool:
+    if value is DELETE:
+        return key in entry.meta
+    return key not in entry.meta or entry.meta[key] != value or type(entry.meta[key]) is not type(value)
+
+
+# --- set ------------------------------------------------------------------------------
+
+
+def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: str | None = None) -> Plan:
+    """Set fields (``edit.DELETE`` removes one) and/or the body of one entry (memories.md or archive)."""
+    files = Files.of(target)
+    b = Builder(files, f"edit {entry_id}")
+    doc, k, entry = b.entry(entry_id)
+    validate(files, changes, entry_id)
+    effective = {key: v for key, v in changes.items() if _differs(entry, key, v)}
+    what = list(effective)
+    if effective or body is not None:
+        new_raw = b.edit(doc, k, effective, body)
+        if body is not None and new_raw != edit_raw(entry.raw, entry_id, effective):
+            what.append("body")
+        if new_raw == entry.raw:
+            what = []
+    plan = b.build() if what else Plan(f"edit {entry_id}", [], base=files)
+    if what:
+        plan.changed[entry_id] = what
+    plan.rebuild = lambda: plan_set(files.reload(), entry_id, changes, body)
+    return plan
+
+
+def set_entry(target: Target, entry_id: str, changes: Mapping[str, Any], body: str | None = None) -> Plan:
+    return apply_changes(plan_set(target, entry_id, changes, body))
+
+
+# --- supersede ------------------------------------------------------------------------
+
+
+def _supersede_into(b: Builder, old: str, new: str) -> None:
+    doc, k, entry = b.entry(old)
+    wanted = {"status": "superseded", "superseded_by": new}
+    effective = {key: v for key, v in wanted.items() if _differs(entry, key, v)}
+    if effective:
+        b.edit(doc, k, effective)
+        b.plan.changed.setdefault(old, []).extend(effective)
+    b.plan.superseded[old] = new
+
+
+def plan_supersede(target: Target, old: str, new: str) -> Plan:
+    """OLD becomes ``superseded`` with ``superseded_by: NEW`` (NEW must be a live entry)."""
+    files = Files.of(target)
+    b = Builder(files, f"supersede {old} by {new}")
+    if old == new:
+        raise EditError(f"{old} cannot supersede itself")
+    b.entry(old)
+    ndoc, _, nentry = b.entry(new)
+    if ndoc is files.archive or nentry.status in ("superseded", "archived"):
+        raise EditError(f"{new} is {nentry.status if ndoc is not files.archive else 'archived'}; "
+                        "supersede by an active entry")
+    _supersede_into(b, old, new)
+    plan = b.build()
+    plan.rebuild = lambda: plan_supersede(files.reload(), old, new)
+    return plan
+
+
+def supersede(target: Target, old: str, new: str) -> Plan:
+    return apply_changes(plan_supersede(target, old, new))
+
+
+# --- add ------------------------------------------------------------------------------
+
+_ORDER = {name: i for i, name in enumerate(KNOWN_FIELDS)}
+
+
+def new_entry_meta(files: Files, meta: Mapping[str, Any], now_text: str, source: str = "manual") -> dict[str, Any]:
+    """Fields of a new entry: id (next free), timestamp, source, status, then ``meta`` (validated)."""
+    validate(files, meta)
+    fields: dict[str, Any] = {
+        "id": next_id(files.all_ids()),
+        "timestamp": now_text,
+        "source": source,
+        "status": "active",
+    }
+    for key, value in meta.items():
+        if value is DELETE:
+            fields.pop(key, None)
+        else:
+            fields[key] = value
+    known = sorted((k for k in fields if k in _ORDER), key=_ORDER.__getitem__)
+    return {k: fields[k] for k in known + [k for k in fields if k not in _ORDER]}
+
+
+def append_new(b: Builder, doc: MemoryDoc, meta: Mapping[str, Any], body: str) -> str:
+    nl = doc.mf.newline if doc.mf.text else "\n"
+    raw = render_entry(meta, body, nl)
+    check_values(raw, meta)
+    entry_id = str(meta["id"])
+    b.append(doc, Block(raw, entry_id), touch=False)
+    b.plan.added.append(entry_id)
+    b.plan.new_id = entry_id
+    return entry_id
+
+
+def plan_add(target: Target, meta: Mapping[str, Any], body: str, now: Any = None) -> Plan:
+    """Append a new entry to memories.md (id, timestamp, source and status filled in unless given)."""
+    files = Files.of(target)
+    fields = new_entry_meta(files, meta, now_iso(now))
+    b = Builder(files, f"add {fields['id']}")
+    append_new(b, files.memories, fields, body)
+    plan = b.build()
+    plan.rebuild = lambda: plan_add(files.reload(), meta, body, now)
+    return plan
+
+
+def add_entry(target: Target, meta: Mapping[str, Any], body: str, now: Any = None) -> Plan:
+    return apply_changes(plan_add(target, meta, body, now))
+
+
+@dataclass(frozen=True)
+class Similar:
+    """An existing entry that may duplicate a new one."""
+
+    id: str
+    score: float  # 1.0: the same text
+    reason: str
+    archived: bool = False
+
+
+_WORDS_RE = re.compile(r"[\W_]+")
+
+
+def normalize_text(text: str) -> str:
+    """Case-folded words, punctuation and spacing dropped (for duplicate detection)."""
+    return " ".join(_WORDS_RE.sub(" ", text.casefold()).split())
+
+
+def similar_entries(
+    target: Target, body: str, tags: Sequence[str] | None = None, *, threshold: float = 0.8, limit: int = 5
+) -> list[Similar]:
+    """Entries (memories.md and archive) whose text is the same or nearly the same as ``body``."""
+    files = Files.of(target)
+    want = normalize_text(body)
+    want_tags = {t.casefold() for t in tags or ()}
+    found: list[tuple[float, int, Similar]] = []
+    order = 0
+    for doc in files.docs():
+        archived = doc is files.archive
+        for e in doc.mf.well_formed():
+            order += 1
+            assert e.id is not None
+            have = normalize_text(e.body)
+            same_tags = bool(want_tags) and want_tags == {t.casefold() for t in e.tags}
+            if have == want:
+                found.append((1.0, order, Similar(e.id, 1.0, "same text", archived)))
+                continue
+            floor = 0.5 if same_tags else threshold
+            sm = difflib.SequenceMatcher(None, want, have, autojunk=False)
+            if sm.real_quick_ratio() < floor or sm.quick_ratio() < floor:
+                continue
+            ratio = sm.ratio()
+            if ratio >= threshold:
+                found.append((ratio, order, Similar(e.id, round(ratio, 3), "nearly the same text", archived)))
+            elif same_tags and ratio >= floor:
+                found.append((ratio, order, Similar(e.id, round(ratio, 3), "same tags, similar text", archived)))
+    found.sort(key=lambda t: (-t[0], t[1]))
+    return [s for _, _, s in found[:limit]]
+
+
+# --- conflicts ------------------------------------------------------------------------
+
+
+def _without(value: Any, other: str) -> Any:
+    """A ``conflict`` value without ``other`` (DELETE when nothing is left; None: not named)."""
+    if isinstance(value, str):
+        return DELETE if value.strip() == other else None
+    if isinstance(value, list) and any(isinstance(v, str) and v.strip() == other for v in value):
+        rest = [v for v in value if not (isinstance(v, str) and v.strip() == other)]
+        return rest if rest else DELETE
+    return None
+
+
+def highest_importance(values: Sequence[Any]) -> str | None:
+    ranked = [v for v in IMPORTANCE if v in values]  # IMPORTANCE is high, medium, low
+    return ranked[0] if ranked else None
+
+
+def merged_tags(entries: Sequence[Entry]) -> list[str]:
+    tags: list[str] = []
+    for e in entries:
+        for t in e.tags:
+            if t not in tags:
+                tags.append(t)
+    return tags
+
+
+def plan_resolve_conflict(
+    target: Target,
+    a: str,
+    b: str,
+    choice: str,
+    merged_body: str | None = None,
+    *,
+    tags: Sequence[str] | None = None,
+    importance: str | None = None,
+    now: Any = None,
+) -> Plan:
+    """Resolve ``a`` (left) vs ``b`` (right): keep-left, keep-right, keep-both or merge (spec: conflicts)."""
+    if choice not in CHOICES:
+        raise EditError(f"unknown choice {choice!r} (expected one of {', '.join(CHOICES)})")
+    if a == b:
+        raise EditError(f"{a} cannot conflict with itself")
+    files = Files.of(target)
+    bld = Builder(files, f"resolve conflict {a} / {b}: {choice}")
+    adoc, ak, aentry = bld.entry(a)
+    bdoc, bk, bentry = bld.entry(b)
+    if choice == KEEP_LEFT:
+        _supersede_into(bld, b, a)
+    elif choice == KEEP_RIGHT:
+        _supersede_into(bld, a, b)
+    elif choice == KEEP_BOTH:
+        dropped = False
+        for doc, k, entry, other in ((adoc, ak, aentry, b), (bdoc, bk, bentry, a)):
+            rest = _without(entry.meta.get("conflict"), other)
+            if rest is not None:
+                bld.edit(doc, k, {"conflict": rest})
+                assert entry.id is not None
+                bld.plan.changed.setdefault(entry.id, []).append("conflict")
+                dropped = True
+        if not dropped:
+            raise EditError(f"neither {a} nor {b} names the other in conflict:")
+    else:
+        if merged_body is None:
+            raise EditError("a merge needs the text of the new entry")
+        meta: dict[str, Any] = {"merged_from": [a, b]}
+        meta["tags"] = list(tags) if tags is not None else merged_tags([aentry, bentry])
+        if not meta["tags"]:
+            del meta["tags"]
+        imp = importance or highest_importance([aentry.meta.get("importance"), bentry.meta.get("importance")])
+        if imp:
+            meta["importance"] = imp
+        fields = new_entry_meta(files, meta, now_iso(now))
+        new = append_new(bld, files.memories, fields, merged_body)
+        _supersede_into(bld, a, new)
+        _supersede_into(bld, b, new)
+    plan = bld.build()
+    plan.rebuild = lambda: plan_resolve_conflict(
+        files.reload(), a, b, choice, merged_body, tags=tags, importance=importance, now=now
+    )
+    return plan
+
+
+def resolve_conflict(
+    target: Target,
+    a: str,
+    b: str,
+    choice: str,
+    merged_body: str | None = None,
+    *,
+    tags: Sequence[str] | None = None,
+    importance: str | None = None,
+    now: Any = None,
+) -> Plan:
+    return apply_changes(
+        plan_resolve_conflict(target, a, b, choice, merged_body, tags=tags, importance=importance, now=now)
+    )
+
+
+__all__ = [
+    "CHOICES", "KEEP_BOTH", "KEEP_LEFT", "KEEP_RIGHT", "MERGE", "Builder", "InvalidValue", "NotFound",
+    "Similar", "add_entry", "plan_add", "plan_resolve_conflict", "plan_set", "plan_supersede",
+    "resolve_conflict", "set_entry", "similar_entries", "supersede", "validate",
+]

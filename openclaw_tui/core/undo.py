@@ -1,0 +1,111 @@
+"""Undo and redo of applied plans, through the same locked compare-and-swap path.
+
+``UndoStack.apply(plan)`` writes a plan and remembers it; ``undo()`` puts
+back the bytes each file had before (a file the plan created is removed
+again) and ``redo()`` writes the plan once more.  Both refuse with
+``ConcurrentModification``, writing nothing, when a file no longer holds
+the bytes the plan left (or found): another program changed it meanwhile.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .plan import FileChange, Plan, apply_changes
+from .safe_write import ConcurrentModification, atomic_write, fsync_dir, locked, read_bytes
+
+
+@dataclass(frozen=True)
+class Step:
+    """Set ``path`` from ``expected`` to ``new`` (None: the file is absent / removed)."""
+
+    path: Path
+    expected: bytes | None
+    new: bytes | None
+
+
+def write_steps(steps: Sequence[Step]) -> None:
+    """All or nothing: check every file under all the locks, then write (or remove) in order."""
+    todo = [s for s in steps if s.expected != s.new]
+    if not todo:
+        return
+    with locked(*(s.path for s in todo)):
+        for s in todo:
+            if read_bytes(s.path) != s.expected:
+                raise ConcurrentModification(s.path)
+        for s in todo:
+            if s.new is None:
+                os.unlink(s.path)
+                fsync_dir(s.path.parent)
+            else:
+                atomic_write(s.path, s.new)
+
+
+def undo_steps(changes: Sequence[FileChange]) -> list[Step]:
+    """Steps that undo ``changes``, in reverse order (what a move added is removed last)."""
+    return [Step(c.path, c.after, c.before) for c in reversed(changes) if c.changed]
+
+
+def redo_steps(changes: Sequence[FileChange]) -> list[Step]:
+    return [Step(c.path, c.before, c.after) for c in changes if c.changed]
+
+
+class UndoStack:
+    """Applied plans, newest last; undone plans wait for redo until a new plan is applied."""
+
+    def __init__(self, limit: int = 200) -> None:
+        self.limit = limit
+        self._done: list[Plan] = []
+        self._undone: list[Plan] = []
+
+    def __len__(self) -> int:
+        return len(self._done)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._done)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._undone)
+
+    def peek(self) -> Plan | None:
+        """The plan ``undo`` would revert."""
+        return self._done[-1] if self._done else None
+
+    def push(self, plan: Plan) -> None:
+        """Remember a plan that was applied (empty plans are not remembered)."""
+        if plan.empty:
+            return
+        self._done.append(plan)
+        del self._done[: -self.limit]
+        self._undone.clear()
+
+    def apply(self, plan: Plan) -> Plan:
+        """Apply ``plan`` (see ``plan.apply_changes``) and remember what was written."""
+        written = apply_changes(plan)
+        self.push(written)
+        return written
+
+    def undo(self) -> Plan:
+        """Revert the newest plan; returns it. Raises IndexError when there is nothing to undo."""
+        plan = self._done[-1]
+        write_steps(undo_steps(plan.changes))
+        self._done.pop()
+        self._undone.append(plan)
+        return plan
+
+    def redo(self) -> Plan:
+        """Write the newest undone plan again; returns it."""
+        plan = self._undone[-1]
+        write_steps(redo_steps(plan.changes))
+        self._undone.pop()
+        self._done.append(plan)
+        return plan
+
+    def clear(self) -> None:
+        self._done.clear()
+        self._undone.clear()

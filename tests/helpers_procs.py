@@ -1,0 +1,98 @@
+"""Worker processes for the concurrency and crash-safety tests (run as a script, not collected).
+
+    python tests/helpers_procs.py edit PROFILE WORKER COUNT
+        COUNT rounds of: add an entry and set this worker's counter field, alternating the
+        store.commit path and the operations path; prints one line per added id.
+    python tests/helpers_procs.py versions FILE COUNT
+        writes version 0, 1, 2... of FILE through store.commit, forever (until killed).
+    python tests/helpers_procs.py shuffle PROFILE
+        archives and restores entries through the lifecycle operations, forever.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from openclaw_tui.core import lifecycle, operations
+from openclaw_tui.core.edit import EditError, append_entry, render_entry, set_fields
+from openclaw_tui.core.entries import parse_bytes
+from openclaw_tui.core.profile import load_profile
+from openclaw_tui.core.safe_write import ConcurrentModification
+from openclaw_tui.core.store import MemoryDoc, commit
+
+
+def version_text(k: int, entries: int = 400) -> str:
+    """The k-th version written by ``versions``: big enough that a kill often lands mid-write."""
+    parts = ["# versions\n"]
+    for i in range(1, entries + 1):
+        parts.append(f"---\nid: mem-{i:04d}\nversion: {k}\n---\n{'body text ' * 20}{k}\n")
+    return "".join(parts)
+
+
+def retry(fn, attempts: int = 200):  # type: ignore[no-untyped-def]
+    for _ in range(attempts):
+        try:
+            return fn()
+        except ConcurrentModification:
+            time.sleep(0.002)
+    raise SystemExit("gave up after repeated concurrent modifications")
+
+
+def edit_worker(profile: Path, worker: int, count: int) -> None:
+    mem = profile / "memories.md"
+    own = f"mem-{worker:04d}"
+    for i in range(count):
+        if i % 2 == 0:  # the store path: commit re-applies the edit by id on a changed file
+            new_id = f"w{worker}-{i}"
+            text = render_entry({"id": new_id, "source": f"worker {worker}"}, f"added by {worker} round {i}\n")
+            commit(MemoryDoc.load(mem), lambda mf, t=text: append_entry(mf, t), [new_id])
+            commit(MemoryDoc.load(mem), lambda mf, i=i: set_fields(mf, own, {f"counter_{worker}": i}), [own])
+        else:  # the operations path: plans rebuilt on the newer file, ids allocated fresh
+            plan = retry(lambda i=i: operations.add_entry(load_profile(profile), {"tags": [f"w{worker}"]}, f"op {i}\n"))
+            new_id = plan.new_id
+            retry(lambda i=i: operations.set_entry(load_profile(profile), own, {f"counter_{worker}": i}))
+        print(new_id, flush=True)
+
+
+def versions_worker(path: Path) -> None:
+    k = 0
+    doc = MemoryDoc.load(path)
+    while True:
+        k += 1
+        text = version_text(k)
+        doc = commit(doc, lambda mf, t=text: t, [f"mem-{i:04d}" for i in range(1, 3)])
+        print(k, flush=True)
+
+
+def shuffle_worker(profile: Path) -> None:
+    n = 0
+    while True:
+        ids = parse_bytes((profile / "memories.md").read_bytes()).ids()
+        arc = profile / "contexts" / "archive" / "memories.md"
+        archived = parse_bytes(arc.read_bytes()).ids() if arc.exists() else []
+        try:
+            if ids and (n % 3 or not archived):
+                lifecycle.archive(load_profile(profile), ids[n % len(ids)])
+            elif archived:
+                lifecycle.restore(load_profile(profile), archived[n % len(archived)])
+        except EditError:
+            pass
+        n += 1
+
+
+def main(argv: list[str]) -> None:
+    mode = argv[0]
+    if mode == "edit":
+        edit_worker(Path(argv[1]), int(argv[2]), int(argv[3]))
+    elif mode == "versions":
+        versions_worker(Path(argv[1]))
+    elif mode == "shuffle":
+        shuffle_worker(Path(argv[1]))
+    else:
+        raise SystemExit(f"unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
