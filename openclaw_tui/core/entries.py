@@ -608,12 +608,11 @@ def _scan(
             break
         nl = find("\n", d)
         fm_start = close if nl < 0 else nl + 1
-        block = text[fm_start:close]
         line_no += count("\n", line_pos, d)
         line_pos = d
         ident: str | None = None
-        if simple(block):
-            m = id_search(block)
+        if simple(text, fm_start, close):  # pos/endpos: no copy of the block
+            m = id_search(text, fm_start, close)
             if m is not None and m.group(1)[0] not in "'\"[":
                 ident = m.group(1)  # the common case: a plain id in a simple block
         if ident is not None:
@@ -621,6 +620,7 @@ def _scan(
             key_lines: dict[str, int] | None = None
             error: str | None = None
         else:
+            block = text[fm_start:close]
             kind, ident, meta, key_lines, error = classify_block(block, line_no + 1)
             if kind == "text":
                 di += 1
