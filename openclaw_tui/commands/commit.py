@@ -1,4 +1,9 @@
-"""`openclaw-tui commit` (not implemented yet)."""
+"""`openclaw-tui commit PATH [-m SUMMARY] [--profile NAME]`: commit a profile's changes.
+
+The message is ``feat(mem): <summary>`` followed by one line per entry and
+file that changed (made from the actual change, entry by entry).  Exit 0
+committed, 1 nothing to commit, 2 not a profile or not in a git repository.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +13,47 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("commit", help="(not implemented yet)")
-    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p = sub.add_parser("commit", help="commit a profile's changes with a message listing what changed")
+    p.add_argument("path", help="a profile folder (or a profiles root with --profile)")
+    p.add_argument("-m", "--message", dest="summary", help="one-line summary (default: made from the changes)")
+    p.add_argument("--profile", help="the profile's name when PATH holds several")
+    p.add_argument("--dry-run", action="store_true", help="print the message, commit nothing")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    print("openclaw-tui commit: not implemented yet", file=sys.stderr)
-    return 2
+    from ..core.commitmsg import NothingToCommit, build_message, commit_profile
+    from ..core.gitrepo import GitError, find_repo, git_available
+    from ..core.profile import NotMemory, resolve_profile
+
+    try:
+        profile = resolve_profile(args.path, args.profile)
+    except NotMemory as exc:
+        print(f"openclaw-tui: {exc}", file=sys.stderr)
+        return 2
+    if not git_available():
+        print("openclaw-tui: git is not installed", file=sys.stderr)
+        return 2
+    repo = find_repo(profile.path)
+    if repo is None:
+        print(f"openclaw-tui: {args.path}: not inside a git repository", file=sys.stderr)
+        return 2
+    try:
+        if args.dry_run:
+            sys.stdout.write(build_message(repo, profile, args.summary))
+            return 0
+        sha = commit_profile(profile, args.summary, repo=repo)
+    except NothingToCommit as exc:
+        print(f"openclaw-tui: {exc}", file=sys.stderr)
+        return 1
+    except GitError as exc:
+        print(f"openclaw-tui: commit failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"{sha[:12]} {build_summary_line(repo, sha)}")
+    return 0
+
+
+def build_summary_line(repo: Any, sha: str) -> str:
+    from ..core.gitrepo import git_text
+
+    return git_text(["log", "-1", "--format=%s", sha], repo.root)

@@ -1,4 +1,11 @@
-"""`openclaw-tui merge-driver` (not implemented yet)."""
+"""`openclaw-tui merge-driver BASE OURS THEIRS [PATHNAME]`: git's merge driver for memories.md.
+
+git calls it as ``... merge-driver --marker-size %L [-S %S -X %X -Y %Y] %O %A %B %P``
+(``%S`` names the base, ``%X`` our side, ``%Y`` theirs, as git documents them).
+The result goes into OURS.  Exit 0 clean, 1 conflicts left; never above 128
+(anything unexpected falls back to a plain-text merge, at worst whole-file
+conflict markers).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +13,83 @@ import argparse
 import sys
 from typing import Any
 
+_UNEXPANDED = {"%S", "%X", "%Y", "%P", "%L"}  # placeholders an older git leaves as they are
+
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("merge-driver", help="(not implemented yet)")
-    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p = sub.add_parser("merge-driver", help="git merge driver: 3-way merge of memories.md by entry id")
+    _arguments(p)
     p.set_defaults(run=run)
 
 
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("base", help="%%O: the common ancestor's version")
+    p.add_argument("ours", help="%%A: our version; the result is written here")
+    p.add_argument("theirs", help="%%B: their version")
+    p.add_argument("pathname", nargs="*", help="%%P: the path being merged (for messages)")
+    p.add_argument("--marker-size", "-L", dest="marker_size", default="7", help="%%L: conflict marker size")
+    # the letters follow git's placeholders (git >= 2.44): %S is the base, %X ours, %Y theirs
+    p.add_argument("-S", "--base-label", dest="base_label", help="%%S: label of the common ancestor")
+    p.add_argument("-X", "--ours-label", dest="ours_label", help="%%X: label of our side")
+    p.add_argument("-Y", "--theirs-label", dest="theirs_label", help="%%Y: label of their side")
+
+
+def _label(value: str | None, default: str) -> str:
+    if not value or value in _UNEXPANDED:
+        return default
+    return " ".join(value.split())
+
+
+def _git_merge_names() -> tuple[str, str]:
+    """Default (ours, theirs) labels: ``git merge`` exports GITHEAD_<sha>=<branch> for what it merges."""
+    import os
+
+    names = [v for k, v in os.environ.items() if k.startswith("GITHEAD_") and v.strip()]
+    if len(names) == 1:
+        return "HEAD", " ".join(names[0].split())
+    return "ours", "theirs"
+
+
 def run(args: argparse.Namespace) -> int:
-    print("openclaw-tui merge-driver: not implemented yet", file=sys.stderr)
-    return 2
+    try:
+        from ..core.merge import Labels, run_driver
+
+        try:
+            size = int(args.marker_size)
+        except (TypeError, ValueError):
+            size = 7
+        pathname = " ".join(args.pathname) if args.pathname else ""
+        if pathname in _UNEXPANDED:
+            pathname = ""
+        ours_default, theirs_default = _git_merge_names()
+        labels = Labels(
+            _label(args.ours_label, ours_default),
+            _label(args.base_label, "base"),
+            _label(args.theirs_label, theirs_default),
+        )
+        code = run_driver(args.base, args.ours, args.theirs, labels=labels, marker_size=size)
+        if code:
+            print(f"openclaw-tui: conflicts left in {pathname or args.ours}", file=sys.stderr)
+        return code
+    except BaseException:  # noqa: BLE001 - git must never see a crash (>128) from its merge driver
+        return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run as ``python -m openclaw_tui.commands.merge_driver ...``: what git-setup installs.
+
+    Only this module and the merge core are imported, so a broken or slow
+    import elsewhere in the program cannot fail a merge.
+    """
+    try:
+        parser = argparse.ArgumentParser(prog="openclaw-tui merge-driver")
+        _arguments(parser)
+        return run(parser.parse_args(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:  # bad usage: argparse exits 2, still a "conflict" for git, never a crash
+        return exc.code if isinstance(exc.code, int) and 0 <= exc.code <= 2 else 1
+    except BaseException:  # noqa: BLE001
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

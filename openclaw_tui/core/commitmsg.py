@@ -1,0 +1,118 @@
+"""Commit messages made from what actually changed in a profile, and committing it.
+
+The message follows the spec::
+
+    feat(mem): <one-line summary>
+
+    - mem-0013: added
+    - mem-0007: superseded by mem-0013
+    - contexts/2024-06-03_planning.md: added
+    - state.yaml: changed
+
+Entries are compared by id between HEAD and the working tree of
+``memories.md`` and ``contexts/archive/memories.md``; other files are
+listed from ``git status`` of the profile folder.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .gitrepo import GitError, Repo, RepoLike, as_repo, commit_paths, head_sha, read_blob, status
+from .history import ARCHIVE, MEMORIES, FileChange, ProfileDiff, profile_diff
+
+PREFIX = "feat(mem): "
+
+
+class NothingToCommit(GitError):
+    """The profile has no change to commit."""
+
+    def __init__(self, rel: str) -> None:
+        super().__init__(["commit"], 1, f"nothing to commit in {rel or 'the repository'}")
+
+
+def _profile_path(profile: Any) -> Path:
+    return Path(getattr(profile, "path", profile)).absolute()
+
+
+def profile_changes(repo: RepoLike, profile: Any) -> ProfileDiff:
+    """What changed in the profile folder since HEAD (working tree, staged or not, new files too)."""
+    r = as_repo(repo)
+    folder = _profile_path(profile)
+    rel = r.rel(folder)
+    st = status(r.root, folder)
+    prefix = rel + "/" if rel else ""
+    files: list[FileChange] = []
+    for f in st.files if st is not None else ():
+        kind = f.kind
+        path = f.path.removeprefix(prefix)
+        if kind == "renamed" and f.orig_path:
+            files.append(FileChange(path, "renamed", f.orig_path.removeprefix(prefix)))
+        else:
+            files.append(FileChange(path, "changed" if kind == "conflicted" else kind))
+    files.sort(key=lambda c: c.path)
+    has_head = head_sha(r) is not None
+
+    def pair(name: str) -> tuple[bytes | None, bytes | None]:
+        full = f"{prefix}{name}"
+        old = read_blob(r, "HEAD", full) if has_head else None
+        try:
+            new: bytes | None = (folder / name).read_bytes()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            new = None
+        return old, new
+
+    (om, nm), (oa, na) = pair(MEMORIES), pair(ARCHIVE)
+    return profile_diff(om, oa, nm, na, files)
+
+
+def default_summary(diff: ProfileDiff, name: str = "") -> str:
+    """A one-line summary such as ``xiaoyu: 1 added, 1 superseded, state.yaml changed``."""
+    counts = Counter(e.kind for e in diff.events)
+    parts = [f"{counts[k]} {k}" for k in ("added", "superseded", "changed", "archived", "restored", "removed") if counts[k]]
+    if len(diff.events) == 1:
+        e = diff.events[0]
+        parts = [f"{e.id} {e.describe()}"]
+    others = [f for f in diff.files if f.path not in (MEMORIES, ARCHIVE)]
+    if len(others) == 1:
+        parts.append(f"{others[0].path} {others[0].status}")
+    elif others:
+        parts.append(f"{len(others)} files changed")
+    if not parts:
+        parts.append("update memory files")
+    text = ", ".join(parts)
+    return f"{name}: {text}" if name else text
+
+
+def format_message(summary: str, diff: ProfileDiff) -> str:
+    """``feat(mem): <summary>``, a blank line, then one ``- `` line per entry and file."""
+    summary = " ".join(summary.split()).removeprefix(PREFIX.strip()).strip() or "update memory"
+    lines = diff.lines()
+    body = "\n".join(f"- {line}" for line in lines)
+    return f"{PREFIX}{summary}\n" + (f"\n{body}\n" if body else "")
+
+
+def build_message(repo: RepoLike, profile: Any, summary: str | None = None) -> str:
+    diff = profile_changes(repo, profile)
+    name = _profile_path(profile).name
+    return format_message(summary or default_summary(diff, name), diff)
+
+
+def commit_profile(
+    profile: Any, summary: str | None = None, *, repo: RepoLike | None = None, env: Mapping[str, str] | None = None
+) -> str:
+    """Commit the profile folder's changes (and nothing else) with a generated message; returns the sha.
+
+    Raises GitError when the folder is not in a repository, NothingToCommit
+    when it has no change.
+    """
+    folder = _profile_path(profile)
+    r: Repo = as_repo(repo if repo is not None else folder)
+    diff = profile_changes(r, folder)
+    if not diff.files:
+        raise NothingToCommit(r.rel(folder))
+    message = format_message(summary or default_summary(diff, folder.name), diff)
+    return commit_paths(r, r.rel(folder), message, env=env)

@@ -1,0 +1,355 @@
+"""Three-way merge of memory files by entry id (the core of ``openclaw-tui merge-driver``).
+
+Entries are matched by id, not by line: entries added on either side are all
+kept (ours' additions, then theirs', at the end, in their order), a change
+made on one side is taken, the same change made on both sides is taken once,
+and an entry changed differently on both sides (or deleted on one side and
+changed on the other, or added with the same id and different text) is
+wrapped alone in standard conflict markers.  The preamble, and any input
+with malformed blocks, non-UTF-8 bytes or duplicate ids, merges as plain
+text through ``git merge-file``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from .entries import MemoryFile, decode, parse
+from .gitrepo import GitError, git_available, run_git
+
+STYLES = ("merge", "diff3", "zdiff3")
+
+
+@dataclass(frozen=True)
+class Labels:
+    ours: str = "ours"
+    base: str = "base"
+    theirs: str = "theirs"
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    data: bytes
+    conflicts: int  # number of conflict regions left in ``data``
+    mode: str  # "entries" (merged by id), "text" (git merge-file) or "whole" (whole-file markers)
+    conflict_ids: tuple[str, ...] = ()
+    reason: str | None = None  # why the merge was not made by entry id
+
+    @property
+    def clean(self) -> bool:
+        return self.conflicts == 0
+
+
+# --- entry text: content and trailing blank lines -------------------------------------------
+
+def split_trailing(raw: str) -> tuple[str, str]:
+    """(content, trailing): content runs to the end of the last non-blank line, newline included.
+
+    The blank lines after an entry separate it from the next one; they are
+    not part of what the entry says, so merges and diffs compare ``content``.
+    """
+    k = len(raw.rstrip(" \t\r\n"))
+    if k == len(raw):
+        return raw, ""
+    nl = raw.find("\n", k)
+    if nl < 0:
+        return raw, ""
+    return raw[: nl + 1], raw[nl + 1 :]
+
+
+def entry_contents(mf: MemoryFile) -> dict[str, str]:
+    """Id -> content (trailing blank lines removed) of every well-formed entry."""
+    return {e.id: split_trailing(e.raw)[0] for e in mf.entries if e.id is not None and e.error is None}
+
+
+def typical_separator(*files: MemoryFile) -> str:
+    for mf in files:
+        seps = [split_trailing(e.raw)[1] for e in mf.entries[:-1]]
+        if seps:
+            return Counter(seps).most_common(1)[0][0]
+    return files[0].newline if files else "\n"
+
+
+# --- plain-text merges ---------------------------------------------------------------------
+
+
+def _marker_line(char: str, size: int, label: str, nl: str) -> str:
+    return char * size + (" " + label if label else "") + nl
+
+
+def whole_file_conflict(ours: bytes, theirs: bytes, labels: Labels, marker_size: int = 7) -> bytes:
+    """The last resort: all of ours against all of theirs in one conflict region."""
+    def ended(data: bytes) -> bytes:
+        return data if not data or data.endswith(b"\n") else data + b"\n"
+
+    return (
+        _marker_line("<", marker_size, labels.ours, "\n").encode("utf-8", "surrogateescape")
+        + ended(ours)
+        + ("=" * marker_size + "\n").encode()
+        + ended(theirs)
+        + _marker_line(">", marker_size, labels.theirs, "\n").encode("utf-8", "surrogateescape")
+    )
+
+
+def merge_plain(
+    base: bytes, ours: bytes, theirs: bytes, labels: Labels = Labels(), marker_size: int = 7, style: str = "merge"
+) -> tuple[bytes, int, str]:
+    """Line-based 3-way merge like ``git merge-file -p``: (result, conflicts, mode)."""
+    if ours == theirs or theirs == base:
+        return ours, 0, "text"
+    if ours == base:
+        return theirs, 0, "text"
+    if git_available():
+        with tempfile.TemporaryDirectory(prefix="openclaw-merge-") as tmp:
+            paths = []
+            for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
+                p = Path(tmp) / name
+                p.write_bytes(data)
+                paths.append(str(p))
+            args = ["merge-file", "-p", f"--marker-size={marker_size}",
+                    "-L", labels.ours, "-L", labels.base, "-L", labels.theirs]
+            if style in ("diff3", "zdiff3"):
+                args.append(f"--{style}")
+            try:
+                proc = run_git([*args, *paths], tmp, check=False)
+            except GitError:
+                proc = None
+            if proc is not None and 0 <= proc.returncode < 128:
+                return proc.stdout, proc.returncode, "text"
+    return whole_file_conflict(ours, theirs, labels, marker_size), 1, "whole"
+
+
+def merge_plain_text(base: str, ours: str, theirs: str, labels: Labels, marker_size: int, style: str) -> tuple[str, int]:
+    data, conflicts, _ = merge_plain(
+        base.encode("utf-8", "surrogateescape"), ours.encode("utf-8", "surrogateescape"),
+        theirs.encode("utf-8", "surrogateescape"), labels, marker_size, style,
+    )
+    return data.decode("utf-8", "surrogateescape"), conflicts
+
+
+# --- the merge by id -------------------------------------------------------------------------
+
+
+class _NotById(Exception):
+    """This input cannot be merged by id; the message says why."""
+
+
+def _parse_side(data: bytes, name: str) -> tuple[MemoryFile, bool]:
+    text, bom, ok = decode(data)
+    if not ok:
+        raise _NotById(f"{name} is not valid UTF-8")
+    mf = parse(text, bom=bom)
+    if any(e.error is not None for e in mf.entries):
+        raise _NotById(f"{name} has malformed blocks")
+    ids = [e.id for e in mf.entries]
+    if len(ids) != len(set(ids)):
+        raise _NotById(f"{name} defines an id twice")
+    return mf, bom
+
+
+@dataclass
+class _Item:
+    key: str
+    content: str  # the entry text, or a whole conflict region
+    trailing: str | None  # the separator it had where it came from (None: not known)
+
+
+def conflict_region(
+    ours: str | None, base: str | None, theirs: str | None, labels: Labels, marker_size: int, style: str, nl: str
+) -> str:
+    """Standard conflict markers around one entry's versions (None: absent on that side)."""
+    def section(text: str | None) -> str:
+        if not text:
+            return ""
+        return text if text.endswith("\n") else text + nl
+
+    out = _marker_line("<", marker_size, labels.ours, nl) + section(ours)
+    if style in ("diff3", "zdiff3"):
+        out += _marker_line("|", marker_size, labels.base, nl) + section(base)
+    out += "=" * marker_size + nl + section(theirs)
+    out += _marker_line(">", marker_size, labels.theirs, nl)
+    return out
+
+
+def merge_by_id(
+    base: bytes, ours: bytes, theirs: bytes, labels: Labels = Labels(), marker_size: int = 7, style: str = "merge"
+) -> MergeResult:
+    """The id-aware merge; raises _NotById when the input does not allow it."""
+    b_mf, b_bom = _parse_side(base, "base")
+    o_mf, o_bom = _parse_side(ours, "ours")
+    t_mf, t_bom = _parse_side(theirs, "theirs")
+    bom = t_bom if o_bom == b_bom else o_bom
+    nl = o_mf.newline
+    b_c, o_c, t_c = entry_contents(b_mf), entry_contents(o_mf), entry_contents(t_mf)
+
+    preamble, conflicts = merge_plain_text(b_mf.preamble, o_mf.preamble, t_mf.preamble, labels, marker_size, style)
+    conflict_ids: list[str] = []
+
+    separators: dict[str, str] = {}  # id -> blank lines after it (where it is not the last entry)
+    for mf in (b_mf, t_mf, o_mf):  # ours last: it wins
+        for e in mf.entries[:-1]:
+            separators[e.id or ""] = split_trailing(e.raw)[1]
+
+    def trailing_of(key: str) -> str | None:
+        return separators.get(key)
+
+    def conflict(key: str, o: str | None, b: str | None, t: str | None) -> _Item:
+        conflict_ids.append(key)
+        return _Item(key, conflict_region(o, b, t, labels, marker_size, style, nl), None)
+
+    kept: list[_Item] = []  # entries that exist in base, in ours' order
+    ours_added: list[_Item] = []
+    for key, o in o_c.items():
+        b, t = b_c.get(key), t_c.get(key)
+        if b is None:
+            ours_added.append(_Item(key, o, trailing_of(key)) if t is None or t == o else conflict(key, o, None, t))
+        elif t is None:
+            if o != b:
+                kept.append(conflict(key, o, b, None))
+        elif o == b:
+            kept.append(_Item(key, t, trailing_of(key)))
+        elif t in (b, o):
+            kept.append(_Item(key, o, trailing_of(key)))
+        else:
+            kept.append(conflict(key, o, b, t))
+    # deleted by ours but changed by theirs: a conflict, placed after its base neighbour
+    base_order = list(b_c)
+    for idx, key in enumerate(base_order):
+        if key in o_c:
+            continue
+        b, t = b_c[key], t_c.get(key)
+        if t is None or t == b:
+            continue
+        item = conflict(key, None, b, t)
+        pos = 0
+        for prev in reversed(base_order[:idx]):
+            found = next((i for i, it in enumerate(kept) if it.key == prev), None)
+            if found is not None:
+                pos = found + 1
+                break
+        kept.insert(pos, item)
+    theirs_added = [_Item(k, t, trailing_of(k)) for k, t in t_c.items() if k not in b_c and k not in o_c]
+    items = kept + ours_added + theirs_added
+
+    sep = typical_separator(o_mf, t_mf, b_mf)
+    if o_mf.entries:
+        eof_trailing = split_trailing(o_mf.entries[-1].raw)[1]
+    elif t_mf.entries:
+        eof_trailing = split_trailing(t_mf.entries[-1].raw)[1]
+    else:
+        eof_trailing = ""
+    if preamble and not preamble.endswith("\n") and items:
+        preamble += nl
+    parts = [preamble]
+    for i, item in enumerate(items):
+        text = item.content
+        last = i == len(items) - 1
+        if last:
+            if not (o_mf.entries and o_mf.entries[-1].id == item.key and item.key not in conflict_ids):
+                if not text.endswith("\n") and (not o_mf.entries or o_mf.text.endswith("\n")):
+                    text += nl
+            parts.append(text + eof_trailing)
+        else:
+            if not text.endswith("\n"):
+                text += nl
+            parts.append(text + (item.trailing if item.trailing is not None else sep))
+    merged = "".join(parts)
+    conflicts += len(conflict_ids)
+    data = (("\ufeff" if bom else "") + merged).encode("utf-8", "surrogateescape")
+    if not conflicts:
+        check = parse(merged)
+        expected = [it.key for it in items]
+        if check.ids() != expected or any(e.error for e in check.entries):
+            raise _NotById("the merged file would not read back entry for entry")
+    return MergeResult(data, conflicts, "entries", tuple(conflict_ids))
+
+
+def merge_bytes(
+    base: bytes, ours: bytes, theirs: bytes, labels: Labels = Labels(), marker_size: int = 7, style: str = "merge"
+) -> MergeResult:
+    """Merge three versions of a memory file: by id when possible, else as plain text."""
+    style = style if style in STYLES else "merge"
+    if ours == theirs or theirs == base:
+        return MergeResult(ours, 0, "entries")
+    if ours == base:
+        return MergeResult(theirs, 0, "entries")
+    try:
+        return merge_by_id(base, ours, theirs, labels, marker_size, style)
+    except _NotById as exc:
+        reason = str(exc)
+    except (RecursionError, ValueError, IndexError, KeyError) as exc:  # a parser bug must not lose the merge
+        reason = f"internal error: {exc!r}"
+    data, conflicts, mode = merge_plain(base, ours, theirs, labels, marker_size, style)
+    return MergeResult(data, conflicts, mode, reason=reason)
+
+
+def conflict_style(cwd: Path | str | None = None) -> str:
+    """``merge.conflictStyle`` as git sees it from ``cwd`` ("merge" when unset or unknown)."""
+    if not git_available():
+        return "merge"
+    try:
+        proc = run_git(["config", "--get", "merge.conflictStyle"], cwd or os.getcwd(), check=False)
+    except GitError:
+        return "merge"
+    value = proc.stdout.decode("utf-8", "replace").strip().lower()
+    return value if value in STYLES else "merge"
+
+
+# --- the driver: files in, result into OURS --------------------------------------------------
+
+
+def _read(path: Path | str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except (OSError, ValueError):
+        return b""
+
+
+def _write(path: Path | str, data: bytes) -> None:
+    from .safe_write import atomic_write
+
+    atomic_write(Path(path), data)
+
+
+def run_driver(
+    base_path: Path | str,
+    ours_path: Path | str,
+    theirs_path: Path | str,
+    *,
+    labels: Labels = Labels(),
+    marker_size: int = 7,
+    style: str | None = None,
+) -> int:
+    """Merge the three files into ``ours_path``; 0 clean, 1 conflicts. Never raises, never > 1."""
+    base = ours = theirs = b""
+    try:
+        base, ours, theirs = _read(base_path), _read(ours_path), _read(theirs_path)
+        marker_size = marker_size if 1 <= marker_size <= 1000 else 7
+        result = merge_bytes(base, ours, theirs, labels, marker_size, style or conflict_style())
+        if result.data != ours or not Path(ours_path).exists():
+            _write(ours_path, result.data)
+        return 0 if result.clean else 1
+    except BaseException:  # noqa: BLE001 - a merge driver must never crash git's merge
+        pass
+    try:
+        data, conflicts, _ = merge_plain(base, ours, theirs, labels, marker_size, "merge")
+        _write(ours_path, data)
+        return 0 if conflicts == 0 else 1
+    except BaseException:  # noqa: BLE001
+        pass
+    try:
+        with open(ours_path, "wb") as fh:
+            fh.write(whole_file_conflict(ours, theirs, labels, marker_size))
+    except BaseException:  # noqa: BLE001
+        pass
+    return 1
+
+
+__all__ = [
+    "Labels", "MergeResult", "merge_bytes", "merge_by_id", "merge_plain", "merge_plain_text", "run_driver",
+    "conflict_style", "conflict_region", "split_trailing", "entry_contents", "whole_file_conflict",
+]
