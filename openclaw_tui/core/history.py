@@ -86,7 +86,8 @@ class CommitInfo:
 
 def _commit_from(header: str) -> CommitInfo:
     f = header.split("\0")
-    return CommitInfo(f[0], f[1], tuple(f[2].split()), f[3], f[4], f[5], int(f[6] or 0), f[7] if len(f) > 7 else "")
+    short = f[1][:7] if len(f[1]) == 40 else f[1]  # --no-abbrev (used with --raw) also widens %h
+    return CommitInfo(f[0], short, tuple(f[2].split()), f[3], f[4], f[5], int(f[6] or 0), f[7] if len(f) > 7 else "")
 
 
 def _profile_rel(repo: Repo, profile: Any) -> str:
