@@ -108,6 +108,17 @@ def bench_edit(prof_path: Path, n: int) -> None:
     target = 0.5 if n == 100_000 else None
     row(f"single-field edit (edit+CAS write+re-read) {n:>7,}", timed(run), target)
 
+    # the path the app and `openclaw-tui set` take: plan (verified rewrite) + apply under locks
+    from openclaw_tui.core.operations import plan_set
+    from openclaw_tui.core.plan import Files
+
+    files = Files.load(path, prof_path / "contexts" / "archive" / "memories.md")
+
+    def plan_only() -> None:
+        plan_set(files, target_id, {"importance": "medium"})
+
+    row(f"  as the app plans it (verified, not written) {n:>7,}", timed(plan_only))
+
 
 def bench_others() -> None:
     for name in ("bench_ui", "bench_search", "bench_watch", "bench_git"):
