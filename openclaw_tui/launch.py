@@ -1,11 +1,111 @@
-"""Starting the terminal UI: ``openclaw-tui [PATH]`` and ``openclaw-tui --demo``."""
+"""Starting the terminal UI: ``openclaw-tui [PATH] [--demo] [--today DATE]``.
+
+PATH is a profile, a profiles root, a folder holding ``profiles/`` or an
+OpenClaw workspace (default: ``./profiles`` if present, else the current
+folder if it is a profile or workspace).  A path that is not memory gives
+one line on stderr and exit status 2, before the UI starts.
+"""
 
 from __future__ import annotations
 
+import argparse
+import datetime as dt
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
+
+from .core.profile import is_profile_dir, is_workspace_dir
+
+PROG = "openclaw-tui"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{PROG}: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description="Review, correct and audit an AI agent's file-based memory.")
+    p.add_argument("path", nargs="?", help="a profile, a profiles root, a folder holding profiles/, or a workspace")
+    p.add_argument("--demo", action="store_true", help="open a throwaway copy of the bundled sample profiles")
+    p.add_argument("--today", help="fix today's date (YYYY-MM-DD) for TTL and cold checks")
+    return p
+
+
+def memory_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be opened (None when it can), without reading any memory file."""
+    if not path.exists():
+        return f"{path}: no such file or folder"
+    if not path.is_dir():
+        return f"{path}: not a folder"
+    if is_profile_dir(path):
+        return None
+    folders = [path / "profiles", path] if (path / "profiles").is_dir() else [path]
+    for folder in folders:
+        try:
+            if any(c.is_dir() and not c.name.startswith(".") and is_profile_dir(c) for c in folder.iterdir()):
+                return None
+        except OSError as exc:
+            return f"{path}: cannot be listed ({exc.strerror})"
+    if is_workspace_dir(path):
+        return None
+    return f"{path}: not a profile, a profiles root or an OpenClaw workspace"
+
+
+def default_path(cwd: Path) -> Path | None:
+    if (cwd / "profiles").is_dir():
+        return cwd / "profiles"
+    if is_profile_dir(cwd) or is_workspace_dir(cwd):
+        return cwd
+    return None
 
 
 def launch_ui(argv: Sequence[str]) -> int:
-    print("openclaw-tui: the terminal UI is not built yet; try `openclaw-tui check PATH`", file=sys.stderr)
-    return 2
+    args = build_parser().parse_args(list(argv))
+    today = None
+    if args.today:
+        try:
+            today = dt.date.fromisoformat(args.today)
+        except ValueError:
+            print(f"{PROG}: --today: {args.today!r} is not a date (YYYY-MM-DD)", file=sys.stderr)
+            return 2
+    cleanup: Path | None = None
+    if args.demo:
+        if args.path:
+            print(f"{PROG}: --demo takes no PATH", file=sys.stderr)
+            return 2
+        from .ui_adapters import build_demo
+
+        cleanup = Path(tempfile.mkdtemp(prefix="openclaw-demo-"))
+        try:
+            path = build_demo(cleanup)
+        except Exception as exc:  # noqa: BLE001 - one clear line, no traceback
+            shutil.rmtree(cleanup, ignore_errors=True)
+            print(f"{PROG}: cannot build the demo: {exc}", file=sys.stderr)
+            return 2
+    elif args.path:
+        path = Path(args.path)
+    else:
+        found = default_path(Path.cwd())
+        if found is None:
+            print(f"{PROG}: no memory here: give a PATH (a profile, a profiles root or a workspace)",
+                  file=sys.stderr)
+            return 2
+        path = found
+    problem = memory_problem(path)
+    if problem is not None:
+        if cleanup is not None:
+            shutil.rmtree(cleanup, ignore_errors=True)
+        print(f"{PROG}: {problem}", file=sys.stderr)
+        return 2
+    from .app import OpenClawApp
+
+    app = OpenClawApp(path, today=today, cleanup=cleanup)
+    try:
+        result = app.run()
+    finally:
+        if cleanup is not None:
+            shutil.rmtree(cleanup, ignore_errors=True)
+    return int(result or 0)

@@ -19,7 +19,7 @@ import bisect
 import re
 import shlex
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +95,9 @@ def _first_line(text: str) -> str:
     return ""
 
 
+_NO_FINDINGS: list[Finding] = []  # shared, never appended to (apply_findings sets a new list)
+
+
 class EntryRow:
     """One entry (or malformed block) of a memory file, ready for display and filtering."""
 
@@ -104,28 +107,31 @@ class EntryRow:
         "haystack", "marks", "problem", "partners", "messages",
     )
 
+    # set by fill()
+    status: str
+    importance: str
+    tags: tuple[str, ...]
+    timestamp: str
+    source: str
+    summary: str
+    superseded_by: str
+    conflict: tuple[str, ...]
+    haystack: str
+
     def __init__(self, entry: Entry, file: str, order: int) -> None:
+        # Only what listing needs; the display fields arrive with fill() (100k rows are made at once).
         self.entry = entry
         self.file = file  # relative to the profile folder
         self.order = order  # position in the file
         self.id: str = entry.id or ""
         self.line: int = entry.line
-        self.malformed: bool = entry.error is not None
         self.error: str | None = entry.error
+        self.malformed: bool = self.error is not None
         self.filled = False
-        self.status = ""
-        self.importance = ""
-        self.tags: tuple[str, ...] = ()
-        self.timestamp = ""
-        self.source = ""
-        self.summary = ""
-        self.superseded_by = ""
-        self.conflict: tuple[str, ...] = ()
-        self.haystack = ""
-        self.marks: dict[str, str] = {}  # problem mark -> short detail ("importance", "mem-0007")
+        self.marks: dict[str, str] = {"malformed": ""} if self.malformed else {}  # mark -> short detail
         self.problem = self.malformed
         self.partners: tuple[str, ...] = ()  # unresolved-conflict partners
-        self.messages: list[Finding] = []  # the findings attached to this row
+        self.messages: list[Finding] = _NO_FINDINGS  # the findings attached to this row
 
     def __repr__(self) -> str:
         return f"<EntryRow {self.id or '?'} {self.file}:{self.line}>"
@@ -150,6 +156,7 @@ class EntryRow:
         imp = meta.get("importance")
         self.importance = imp if isinstance(imp, str) else ("" if imp is None else str(imp))
         tags = meta.get("tags")
+        self.tags = ()
         if isinstance(tags, list):
             self.tags = tuple(str(t) for t in tags if t is not None)
         elif isinstance(tags, str):
@@ -161,8 +168,9 @@ class EntryRow:
         sb = meta.get("superseded_by")
         self.superseded_by = sb.strip() if isinstance(sb, str) else ""
         self.conflict = _ids_of(meta.get("conflict"))
+        refs = " ".join((*self.conflict, self.superseded_by, *_ids_of(meta.get("merged_from"))))
         self.haystack = "\n".join(
-            (self.id, self.status, self.importance, " ".join(self.tags), self.source, self.timestamp, body)
+            (self.id, self.status, self.importance, " ".join(self.tags), self.source, self.timestamp, refs, body)
         ).lower()
         self.filled = True
         return self
@@ -177,11 +185,7 @@ class EntryRow:
 
 def make_rows(mf: MemoryFile, file: str) -> list[EntryRow]:
     """Rows for every block of ``mf`` (cheap: nothing is read from the frontmatter yet)."""
-    rows = [EntryRow(e, file, i) for i, e in enumerate(mf.entries)]
-    for r in rows:
-        if r.malformed:
-            r.marks["malformed"] = ""
-    return rows
+    return [EntryRow(e, file, i) for i, e in enumerate(mf.entries)]
 
 
 def fill_all(rows: Sequence[EntryRow]) -> None:
@@ -210,7 +214,7 @@ def _field_at(row: EntryRow, line: int | None) -> str:
     return ""
 
 
-def apply_findings(files: dict[str, Sequence[EntryRow]], findings: Iterable[Finding]) -> None:
+def apply_findings(files: Mapping[str, Sequence[EntryRow]], findings: Iterable[Finding]) -> None:
     """Attach each finding to the row it concerns (by file and line, else by id).
 
     ``files`` maps a file (relative to the profile) to its rows in file order.
@@ -222,7 +226,7 @@ def apply_findings(files: dict[str, Sequence[EntryRow]], findings: Iterable[Find
         starts[file] = [r.line for r in rows]
         for r in rows:
             r.marks = {"malformed": ""} if r.malformed else {}
-            r.messages = []
+            r.messages = _NO_FINDINGS
             r.partners = ()
             r.problem = r.malformed
             if r.id and not r.malformed and r.id not in by_id:
@@ -233,15 +237,17 @@ def apply_findings(files: dict[str, Sequence[EntryRow]], findings: Iterable[Find
         if mark is None:
             continue
         row: EntryRow | None = None
-        rows = files.get(f.file)
-        if rows is not None and f.line is not None:
-            row = _row_at_line(rows, starts[f.file], f.line)
+        file_rows = files.get(f.file)
+        if file_rows is not None and f.line is not None:
+            row = _row_at_line(file_rows, starts[f.file], f.line)
         if row is None and f.id is not None and f.code not in ("dangling-ref", "inactive-ref"):
             cand = by_id.get(f.id)
-            if cand is not None and (rows is None or cand.file == f.file):
+            if cand is not None and (file_rows is None or cand.file == f.file):
                 row = cand
         if row is None:
             continue
+        if row.messages is _NO_FINDINGS:
+            row.messages = []
         row.messages.append(f)
         detail = ""
         if mark == "invalid":
@@ -373,6 +379,15 @@ def filter_rows(rows: Sequence[EntryRow], q: Query) -> list[EntryRow]:
     return list(out)
 
 
+def narrows(new: Query, old: Query) -> bool:
+    """True when every row matching ``new`` matches ``old`` (filter ``old``'s result again)."""
+    same = (new.statuses, new.importances, new.tag_groups, new.marks, new.problems, new.ids) == (
+        old.statuses, old.importances, old.tag_groups, old.marks, old.problems, old.ids)
+    if not same or len(new.words) < len(old.words):
+        return False
+    return all(o in n for o, n in zip(old.words, new.words, strict=False))
+
+
 def toggle_token(query: str, token: str) -> str:
     """Add ``token`` to the query text, or remove it when present."""
     parts = query.split()
@@ -394,7 +409,7 @@ def sort_rows(rows: Sequence[EntryRow], key: str, reverse: bool = False) -> list
         rank = {s: i for i, s in enumerate(STATUS_ORDER)}
         out = sorted(rows, key=lambda r: (rank.get(r.status, 9), r.status))
     elif key == "importance":
-        out = sorted(rows, key=lambda r: (IMPORTANCE_RANK.get(r.importance, 9), r.importance))
+        out = sorted(rows, key=lambda r: (IMPORTANCE_RANK.get(r.importance, 9 if r.importance else 10), r.importance))
     elif key == "marks":
         out = sorted(rows, key=lambda r: min((MARK_ORDER.get(m, 99) for m in r.marks), default=999))
     elif key == "tags":
@@ -435,3 +450,37 @@ def short_timestamp(ts: str) -> str:
     if len(ts) >= 16 and ts[10] in "Tt ":
         return ts[:10] + " " + ts[11:16]
     return ts
+
+
+# --- places a reference or finding points at --------------------------------------------
+
+MEMORY_FILES = ("memories.md", "contexts/archive/memories.md")
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where to jump: an entry (by id), a file line, or both (file of the profile)."""
+
+    file: str | None = None
+    line: int | None = None
+    id: str | None = None
+    profile: str | None = None  # the profile folder, when it is not the current one
+
+    @property
+    def in_memory_file(self) -> bool:
+        return self.file is None or self.file in MEMORY_FILES
+
+    def label(self) -> str:
+        where = self.file or ""
+        if self.line is not None and where:
+            where += f":{self.line}"
+        if self.id and self.in_memory_file:
+            return f"{self.id} ({where})" if where else self.id
+        return where or (self.id or "")
+
+
+def finding_location(f: Finding, profile: str | None = None) -> Location:
+    """Where a finding sends the reviewer: the entry, or the file line it is about."""
+    if f.code in ("dangling-ref", "inactive-ref", "path-escape", "dangling-file"):
+        return Location(f.file, f.line, None, profile)  # the id is the missing target, not the place
+    return Location(f.file, f.line, f.id if f.file in MEMORY_FILES else None, profile)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -30,6 +31,7 @@ from ..core.rows import (
     EntryRow,
     Query,
     filter_rows,
+    narrows,
     short_timestamp,
     sort_rows,
 )
@@ -77,7 +79,8 @@ class EntryTable(ScrollView, can_focus=True):
         Binding("pagedown,ctrl+f,space", "page_down", "Page down", show=False, id="entries.page-down"),
         Binding("home,g", "first", "First", show=False, id="entries.first"),
         Binding("end,G", "last", "Last", show=False, id="entries.last"),
-        Binding("enter", "select", "Open refs", id="entries.select"),
+        Binding("enter", "select", "Refs", id="entries.select",
+                tooltip="Move into the references of the entry (Enter there jumps)"),
         Binding("s", "sort_next", "Sort", id="entries.sort"),
         Binding("S", "sort_reverse", "Reverse sort", show=False, id="entries.sort-reverse"),
     ]
@@ -127,8 +130,16 @@ class EntryTable(ScrollView, can_focus=True):
             super().__init__()
             self.table = table
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        hide: tuple[str, ...] = (),
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
+        self.hidden_columns = frozenset(hide)
         self._source: list[EntryRow] = []
         self._sorted: list[EntryRow] | None = None
         self._view: list[EntryRow] = []
@@ -139,6 +150,11 @@ class EntryTable(ScrollView, can_focus=True):
         self.indexed = True  # all source rows filled: filtering and sorting may run
         self.placeholder = "Loading…"
         self._version = 0
+        self._marks_version = 0
+        self._data_version = 0  # rows or their marks changed: cached strips are stale
+        self._view_is_filtered_by: Query | None = None  # the query _view was computed with
+        self._announced: EntryRow | None = None
+        self._announced_version = -1
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         self._layout_key: tuple[object, ...] | None = None
         self._widths: tuple[int, ...] = ()
@@ -168,6 +184,7 @@ class EntryTable(ScrollView, can_focus=True):
         """Show ``rows`` (a file's rows in file order); keep the cursor on ``keep`` if present."""
         keep = keep if keep is not None else self.cursor_row
         self._source = list(rows)
+        self._data_version += 1
         self._sorted = None
         self.indexed = indexed
         self.placeholder = placeholder
@@ -180,8 +197,9 @@ class EntryTable(ScrollView, can_focus=True):
         self._recompute(self.cursor_row)
 
     def apply_query(self, query: Query) -> None:
-        self.query_obj = query
-        self._recompute(self.cursor_row)
+        previous, self.query_obj = self.query_obj, query
+        narrowing = self.indexed and self._sorted is not None and self._view_is_filtered_by is previous
+        self._recompute(self.cursor_row, narrow=narrowing and narrows(query, previous))
 
     def sort_by(self, key: str, reverse: bool | None = None) -> None:
         if reverse is None:
@@ -194,23 +212,30 @@ class EntryTable(ScrollView, can_focus=True):
         """Findings were re-applied: re-filter when the view depends on marks, repaint."""
         if self.sort_key == "marks":
             self._sorted = None
+        self._marks_version += 1
+        self._data_version += 1
         self._recompute(self.cursor_row)
 
-    def _recompute(self, keep: EntryRow | str | None) -> None:
+    def _recompute(self, keep: EntryRow | str | None, narrow: bool = False) -> None:
+        """Rebuild the view; ``narrow``: the new query only removes rows from the current view."""
         if not self.indexed:
-            view = self._source if self.sort_key == "order" else self._source
+            view = self._source
+            self._view_is_filtered_by = None
         else:
             if self._sorted is None:
                 self._sorted = (
                     self._source if self.sort_key == "order" and not self.sort_reverse
                     else sort_rows(self._source, self.sort_key, self.sort_reverse)
                 )
-            view = self._sorted if self.query_obj.empty else filter_rows(self._sorted, self.query_obj)
+            if self.query_obj.empty:
+                view = self._sorted
+            else:
+                view = filter_rows(self._view if narrow else self._sorted, self.query_obj)
+            self._view_is_filtered_by = self.query_obj
         self._view = view
-        self.virtual_size = Size(0, len(view) + 1)
+        self._set_height(len(view) + 1)
         index = self._index_of(keep) if keep is not None else None
         self._version += 1
-        self._cache.clear()
         self._layout_key = None
         self.cursor = min(index if index is not None else self.cursor, max(0, len(view) - 1))
         if index is None and self.cursor >= len(view):
@@ -218,7 +243,26 @@ class EntryTable(ScrollView, can_focus=True):
         self._ensure_visible()
         self.refresh()
         self.post_message(self.ViewChanged(self))
-        self.post_message(self.Highlighted(self, self.cursor_row))
+        self._announce()
+
+    def _announce(self) -> None:
+        """Tell the screen about the row under the cursor, when it changed."""
+        row = self.cursor_row
+        if row is not self._announced or self._announced_version != self._marks_version:
+            self._announced, self._announced_version = row, self._marks_version
+            self.post_message(self.Highlighted(self, row))
+
+    def _set_height(self, lines: int) -> None:
+        """Change the scrollable height without a screen layout (the scrollbar is always shown)."""
+        size = Size(0, lines)
+        if size == self.virtual_size:
+            return
+        if not self.is_mounted:
+            self.virtual_size = size
+            return
+        self.set_reactive(EntryTable.virtual_size, size)
+        self._scroll_update(size)
+        self.refresh()
 
     def _index_of(self, keep: EntryRow | str) -> int | None:
         view = self._view
@@ -272,7 +316,7 @@ class EntryTable(ScrollView, can_focus=True):
             self._ensure_visible()
         if old != index:
             self.refresh()
-        self.post_message(self.Highlighted(self, self.cursor_row))
+        self._announce()
 
     def _ensure_visible(self) -> None:
         page = self._page
@@ -369,15 +413,24 @@ class EntryTable(ScrollView, can_focus=True):
         for name, header, lo, hi in COLUMNS:
             if name == "summary":
                 continue
+            if name in self.hidden_columns:
+                want[name] = 0
+                continue
             w = max(lo, cell_len(header))
             for r in rows:
                 w = max(w, cell_len(self._cell_plain(name, r)))
             want[name] = min(w, hi)
         fixed = sum(want.values()) + len(want)  # one space after each column
+        if width - fixed < 48 and want["timestamp"] > 10:
+            fixed -= want["timestamp"] - 10  # date only
+            want["timestamp"] = 10
+        if width - fixed < 40 and want["tags"] > 14:
+            fixed -= want["tags"] - 14
+            want["tags"] = 14
         # Drop columns right to left (tags, then time) until the summary has room.
         for drop in ("tags", "timestamp", "importance"):
-            if width - fixed >= 24:
-                break
+            if width - fixed >= 24 or not want[drop]:
+                continue
             fixed -= want[drop] + 1
             want[drop] = 0
         want["summary"] = max(0, width - fixed)
@@ -396,7 +449,7 @@ class EntryTable(ScrollView, can_focus=True):
         if name == "importance":
             return clean_line(r.importance)
         if name == "marks":
-            return "  ".join(badge_text(m, d) for m, d in r.sorted_marks())
+            return " ".join(badge_text(m, d) for m, d in r.sorted_marks())
         if name == "tags":
             return clean_line(", ".join(r.tags))
         if name == "timestamp":
@@ -420,7 +473,7 @@ class EntryTable(ScrollView, can_focus=True):
             return Strip.blank(width, self.rich_style)
         row = self._view[index]
         is_cursor = index == self.cursor
-        key = (index, id(row), widths, is_cursor, is_cursor and self.has_focus, self._version, width)
+        key = (id(row), widths, is_cursor, is_cursor and self.has_focus, self._data_version, width)
         strip = self._cache.get(key)
         if strip is None:
             strip = self._render_row(row, widths, width, is_cursor)
@@ -459,74 +512,84 @@ class EntryTable(ScrollView, can_focus=True):
         return Strip(text.render(self.app.console), width)
 
     def _render_row(self, row: EntryRow, widths: tuple[int, ...], width: int, is_cursor: bool) -> Strip:
+        """One row as segments (no Text objects: this runs for every line on screen)."""
         row.fill()
         style = self._style
-        base = self.rich_style
-        row_style = Style()
+        row_style = self.rich_style
         if row.malformed:
-            row_style = style("malformed")
+            row_style += style("malformed")
         elif row.status == "superseded":
-            row_style = style("superseded")
+            row_style += style("superseded")
         elif row.status == "cold":
-            row_style = style("cold")
+            row_style += style("cold")
         elif row.status == "archived":
-            row_style = style("archived")
-        text = Text(style=base + row_style, no_wrap=True, end="")
+            row_style += style("archived")
+        if is_cursor:
+            row_style += style("cursor") if self.has_focus else style("cursor-blurred")
         worst = None
         for m in row.marks:
             if m in ERROR_MARKS:
                 worst = "error"
                 break
             worst = "warning"
+        segments: list[Segment] = []
+        append = segments.append
+        used = 0
         for (name, *_), w in zip(COLUMNS, widths, strict=False):
             if not w:
                 continue
-            cell = self._cell(name, row, w, worst)
-            cell.truncate(w, overflow="ellipsis", pad=True)
-            text.append_text(cell)
-            text.append(" ")
-        text.truncate(width, pad=True)
-        if is_cursor:
-            text.stylize(style("cursor") if self.has_focus else style("cursor-blurred"))
-        return Strip(text.render(self.app.console), width)
+            room = w
+            parts = self._cell_parts(name, row, w, worst)
+            for i, (text, cell_style) in enumerate(parts):
+                if room <= 0:
+                    break
+                n = cell_len(text)
+                if n > room or (n == room and i < len(parts) - 1):
+                    text = set_cell_size(text, room - 1) + "…"
+                    n = room
+                seg_style = row_style + cell_style if cell_style is not None else row_style
+                if is_cursor and cell_style is not None:
+                    seg_style += style("cursor") if self.has_focus else style("cursor-blurred")
+                append(Segment(text, seg_style))
+                room -= n
+            append(Segment(" " * (room + 1), row_style))
+            used += w + 1
+        if used < width:
+            append(Segment(" " * (width - used), row_style))
+        return Strip(segments, max(used, width)).crop(0, width)
 
-    def _cell(self, name: str, r: EntryRow, w: int, worst: str | None) -> Text:
+    def _cell_parts(self, name: str, r: EntryRow, w: int, worst: str | None) -> list[tuple[str, Style | None]]:
+        """The text pieces of one cell and their styles (None: the row's style)."""
         style = self._style
         if name == "flag":
-            if worst is None:
-                return Text(" ")
-            return Text("▌", style=style(f"flag-{worst}"))
+            return [("▌", style(f"flag-{worst}"))] if worst is not None else []
         if name == "id":
+            if r.malformed:
+                return [(clean_line(r.id or "(no id)"), style("malformed"))]
             s = style("id")
             if "conflict" in r.marks:
                 s = s + style("conflict")
-            if r.malformed:
-                s = style("malformed")
-            return Text(clean_line(r.id or "(no id)"), style=s, no_wrap=True, end="")
+            return [(clean_line(r.id or "(no id)"), s)]
         if name == "status":
-            return Text(clean_line(status_text(r)), no_wrap=True, end="")
+            return [(clean_line(status_text(r)), None)]
         if name == "importance":
-            s = style("high") if r.importance == "high" else style("low") if r.importance == "low" else Style()
             if "invalid" in r.marks and "importance" in r.marks["invalid"].split(","):
-                s = style("badge-warning")
-            return Text(clean_line(r.importance), style=s, no_wrap=True, end="")
+                return [(clean_line(r.importance), style("badge-warning"))]
+            imp_style = style(r.importance) if r.importance in ("high", "low") else None
+            return [(clean_line(r.importance), imp_style)]
         if name == "marks":
-            out = Text(no_wrap=True, end="")
-            for i, (m, d) in enumerate(sorted(r.marks.items(), key=lambda kv: MARK_ORDER.get(kv[0], 99))):
-                if i:
-                    out.append("  ")
+            parts: list[tuple[str, Style | None]] = []
+            for m, d in sorted(r.marks.items(), key=lambda kv: MARK_ORDER.get(kv[0], 99)):
+                if parts:
+                    parts.append((" ", None))
                 kind = "conflict" if m == "conflict" else "error" if m in ERROR_MARKS else "warning"
-                out.append(clean_line(badge_text(m, d)), style=style(f"badge-{kind}"))
-            return out
+                parts.append((clean_line(badge_text(m, d)), style(f"badge-{kind}")))
+            return parts
         if name == "tags":
-            return Text(clean_line(", ".join(r.tags)), style=style("tag"), no_wrap=True, end="")
+            return [(clean_line(", ".join(r.tags)), style("tag"))]
         if name == "timestamp":
-            return Text(clean_line(short_timestamp(r.timestamp)), style=style("muted"), no_wrap=True, end="")
-        # summary
-        s = Style()
-        if r.status == "superseded":
-            s = style("superseded")
-        summary = r.summary
-        if r.malformed:
-            summary = f"{r.error}: {summary}" if r.error else summary
-        return Text(clean_line(summary), style=s, no_wrap=True, end="")
+            ts = short_timestamp(r.timestamp)
+            if w < len(ts) and len(ts) == 16:
+                ts = ts[:10]
+            return [(clean_line(ts), style("muted"))]
+        return [(clean_line(r.summary), style("superseded") if r.status == "superseded" else None)]

@@ -32,7 +32,7 @@ def _build_table() -> dict[int, str]:
         table[code] = f"<U+{code:04X}>"  # bidi controls that could reorder what is shown
     for code in range(0xDC80, 0xDD00):
         table[code] = f"\\x{code - 0xDC00:02x}"  # bytes that were not UTF-8 (surrogateescape)
-    for code in (0x2028, 0x2029, 0x0085):
+    for code in (0x2028, 0x2029):
         table[code] = f"<U+{code:04X}>"
     return table
 

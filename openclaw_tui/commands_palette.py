@@ -1,0 +1,93 @@
+"""Command palette (ctrl+p): every binding of the screen and focused widget, plus screen commands.
+
+A screen adds commands that are not key bindings by defining
+``palette_commands() -> [(name, help, callback)]``.  Typing an entry id
+(``mem-0012``) offers to jump to it.  Names may contain text from memory
+files (tags, ids, file names), so they are never parsed as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+
+from .widgets.safe_text import clean_line
+
+Command = tuple[str, str, Callable[[], Any]]
+
+
+def _binding_commands(provider: Provider) -> list[Command]:
+    screen = provider.screen
+    app = provider.app
+    out: list[Command] = []
+    seen: set[str] = set()
+    for _key, active in screen.active_bindings.items():
+        b = active.binding
+        if not b.description or b.system or b.action in ("command_palette", "app.command_palette"):
+            continue
+        if b.description in seen:
+            continue
+        seen.add(b.description)
+        out.append((b.description, f"key: {app.get_key_display(b)}", partial(app.run_action, b.action, active.node)))
+    return out
+
+
+def _screen_commands(provider: Provider) -> list[Command]:
+    get = getattr(provider.screen, "palette_commands", None)
+    if get is None:
+        return []
+    return list(get())
+
+
+def _id_commands(provider: Provider, query: str) -> list[Command]:
+    screen = provider.screen
+    ids = getattr(screen, "known_ids", None)
+    jump = getattr(screen, "jump", None)
+    if ids is None or jump is None:
+        return []
+    q = query.strip().lower()
+    if len(q) < 2:
+        return []
+    from .core.rows import Location
+
+    out: list[Command] = []
+    for ident in ids():
+        if q in ident.lower():
+            out.append((f"Go to {ident}", "select this entry", partial(jump, Location(None, None, ident))))
+            if len(out) >= 20:
+                break
+    return out
+
+
+def _highlight(name: str, query: str, provider: Provider) -> Content:
+    """The name as literal content with matched characters styled (never markup)."""
+    shown = clean_line(name)
+    content = Content(shown)
+    matcher = provider.matcher(query)
+    _score, offsets = matcher.fuzzy_search.match(query, shown)
+    for offset in offsets:
+        if offset < len(shown) and not shown[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
+
+
+class ScreenCommands(Provider):
+    """What can be done on the current screen, found by name."""
+
+    async def discover(self) -> Hits:
+        for name, help_text, callback in _binding_commands(self) + _screen_commands(self)[:60]:
+            yield DiscoveryHit(Content(clean_line(name)), callback, text=name, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        commands = _binding_commands(self) + _screen_commands(self)
+        for name, help_text, callback in commands:
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, _highlight(name, query, self), callback, text=name, help=help_text)
+        for name, help_text, callback in _id_commands(self, query):
+            yield Hit(0.9, Content(clean_line(name)), callback, text=name, help=help_text)

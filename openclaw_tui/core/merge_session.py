@@ -1,0 +1,412 @@
+"""A merge being resolved by a reviewer: the conflicted files, the choices so far, the result.
+
+``MergeSession.open(scope, folders)`` finds every file with conflict markers
+in the given profile folders plus every path git lists as unmerged, and
+analyzes each (``core.conflicts``: memories files by entry id, others by
+region).  Choices are kept in memory with an undo stack; nothing is written
+until ``complete()``, which renders every file, checks the results (no
+marker left, memory files without new malformed blocks, YAML that loads
+without duplicate keys), writes them all compare-and-swapped under their
+locks, and stages them.  ``conclude()`` commits the merge, ``abort()`` runs
+``git merge --abort``.  Nothing here imports the UI.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from . import conflicts as cf
+from .conflicts import BOTH, OURS, THEIRS, Choice, ConflictItem, Conflicts, Edited, ResolutionError
+from .entries import decode, parse
+from .gitrepo import GitError, Repo, abort_merge, conclude_merge, find_repo, git_text, run_git, status
+from .safe_write import write_many
+
+SKIP_NAMES = ("audit.log",)
+MAX_SCAN_BYTES = 256 * 1024 * 1024
+ARCHIVE_REL = "contexts/archive/memories.md"
+
+
+def _has_marker_bytes(data: bytes) -> bool:
+    return data.startswith(b"<<<<<<<") or b"\n<<<<<<<" in data
+
+
+def files_with_markers(folder: Path) -> list[Path]:
+    """Regular files under ``folder`` (hidden folders and lock files skipped) holding conflict regions."""
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith(".lock") or name in SKIP_NAMES or name.startswith("."):
+                continue
+            path = Path(dirpath) / name
+            try:
+                if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_SCAN_BYTES:
+                    continue
+                data = path.read_bytes()
+            except OSError:
+                continue
+            if _has_marker_bytes(data) and cf.has_markers(decode(data)[0]):
+                found.append(path)
+    return found
+
+
+def _yaml_problem(text: str) -> str | None:
+    """Why ``text`` is not a YAML document a reader can use (None when it is)."""
+    try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        return f"not valid YAML{where}: {getattr(exc, 'problem', None) or exc}"
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        if isinstance(n, yaml.MappingNode):
+            seen: set[str] = set()
+            for k, v in n.value:
+                if isinstance(k, yaml.ScalarNode):
+                    if k.value in seen:
+                        return f"the key {k.value!r} appears twice (line {k.start_mark.line + 1})"
+                    seen.add(k.value)
+                stack.append(v)
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(n.value)
+    return None
+
+
+def is_yaml(path: Path) -> bool:
+    return path.suffix.lower() in (".yaml", ".yml")
+
+
+@dataclass
+class FileResolution:
+    """One conflicted file: what to decide, the decisions so far, and an undo stack."""
+
+    path: Path
+    display: str  # the path shown (relative to the scope)
+    conflicts: Conflicts
+    data: bytes | None  # the bytes read (None: the file does not exist: deleted on one side)
+    unmerged: bool  # git lists it as unmerged
+    choices: dict[str, Choice] = field(default_factory=dict)
+    undo_stack: list[dict[str, Choice]] = field(default_factory=list)
+    extra_ids: set[str] = field(default_factory=set)  # ids defined in the sibling memory file
+
+    @classmethod
+    def load(cls, path: Path, display: str, unmerged: bool = False) -> FileResolution:
+        try:
+            c = cf.load(path)
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return cls(path, display, cf.analyze("", path.name), None, unmerged)
+        return cls(path, display, c, c.data, unmerged)
+
+    @property
+    def items(self) -> tuple[ConflictItem, ...]:
+        return self.conflicts.items
+
+    @property
+    def is_memory(self) -> bool:
+        return cf.is_memory_file(self.path.name)
+
+    @property
+    def remaining(self) -> int:
+        return cf.remaining(self.conflicts, self.choices)
+
+    @property
+    def labels(self) -> tuple[str, str | None, str]:
+        """(ours, base, theirs) labels from the first region's markers."""
+        regions = self.conflicts.conflict.regions
+        if not regions:
+            return "ours", None, "theirs"
+        r = regions[0]
+        return r.ours_label or "ours", r.base_label, r.theirs_label or "theirs"
+
+    @property
+    def marker_size(self) -> int:
+        regions = self.conflicts.conflict.regions
+        return regions[0].marker_size if regions else 7
+
+    def choose(self, key: str, choice: Choice) -> None:
+        """Decide one item (an Edited text is checked first; raises ResolutionError)."""
+        item = self.conflicts.item(key)
+        if isinstance(choice, Edited):
+            reason = cf.validate_edit(item, choice.text)
+            if reason:
+                raise ResolutionError(reason)
+        elif choice not in (OURS, THEIRS, BOTH):
+            raise ResolutionError(f"unknown choice {choice!r}")
+        self.undo_stack.append(dict(self.choices))
+        self.choices[key] = choice
+
+    def clear(self, key: str) -> None:
+        if key in self.choices:
+            self.undo_stack.append(dict(self.choices))
+            del self.choices[key]
+
+    def undo(self) -> bool:
+        if not self.undo_stack:
+            return False
+        self.choices = self.undo_stack.pop()
+        return True
+
+    def accept_suggestions(self) -> int:
+        """Take the side that alone changed an item, for every undecided item where that is clear."""
+        picked = {it.key: s for it in self.items if it.key not in self.choices
+                  for s in [cf.suggestion(it)] if s is not None}
+        if picked:
+            self.undo_stack.append(dict(self.choices))
+            self.choices.update(picked)
+        return len(picked)
+
+    def _taken(self) -> set[str]:
+        c = self.conflicts
+        ids: set[str] = set(self.extra_ids)
+        for mf in (c._ours, c._theirs):
+            if mf is not None:
+                ids |= set(mf.ids())
+        return ids
+
+    def preview(self, key: str) -> str | None:
+        """The text the current choice puts in place of the item (None: not decided)."""
+        choice = self.choices.get(key)
+        if choice is None:
+            return None
+        taken = self._taken() if self.conflicts.mode == "entries" else set()
+        for it in self.items:  # items before this one that were kept with BOTH took new ids already
+            if it.key == key:
+                return cf._choose_text(it, choice, taken)
+            earlier = self.choices.get(it.key)
+            if earlier == BOTH:
+                cf._choose_text(it, earlier, taken)
+        return None
+
+    def result_text(self) -> str:
+        """The whole resolved text (raises ResolutionError while something is undecided or wrong)."""
+        if not self.conflicts.conflict.regions:
+            return self.conflicts.conflict.text
+        return cf.render_resolution(self.conflicts, self.choices, extra_ids=self.extra_ids)
+
+    def result_bytes(self) -> bytes:
+        return (("\ufeff" if self.conflicts.bom else "") + self.result_text()).encode("utf-8", "surrogateescape")
+
+    def problem(self) -> str | None:
+        """Why this file cannot be completed yet (None: it can)."""
+        if self.data is None:
+            return None
+        left = self.remaining
+        if left:
+            return f"{left} conflict{'s' if left != 1 else ''} left"
+        try:
+            text = self.result_text()
+        except ResolutionError as exc:
+            return str(exc)
+        if cf.has_markers(text):
+            return "conflict markers remain in the result"
+        if self.is_memory:
+            bad = [e for e in parse(text).entries if e.error]
+            before = {e.raw for e in parse(self.conflicts.conflict.side("ours") or "").entries if e.error}
+            new_bad = [e for e in bad if e.raw not in before]
+            if new_bad:
+                return f"the result has a malformed block at line {new_bad[0].line}: {new_bad[0].error}"
+        elif is_yaml(self.path):
+            reason = _yaml_problem(text)
+            if reason is not None and _yaml_problem(self.conflicts.conflict.side("ours") or "") is None:
+                return reason
+        return None
+
+
+def _merge_heads(repo: Repo) -> list[str]:
+    path = repo.git_dir / "MERGE_HEAD"
+    try:
+        return path.read_text(encoding="utf-8").split()
+    except OSError:
+        return []
+
+
+def their_name(repo: Repo) -> str | None:
+    """The branch (or commit) being merged in, for display."""
+    heads = _merge_heads(repo)
+    if not heads:
+        return None
+    try:
+        msg = (repo.git_dir / "MERGE_MSG").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        msg = []
+    if msg and msg[0].startswith("Merge "):
+        return msg[0].removeprefix("Merge ")
+    try:
+        return git_text(["name-rev", "--name-only", heads[0]], repo.root) or heads[0][:7]
+    except GitError:
+        return heads[0][:7]
+
+
+@dataclass
+class MergeSession:
+    """Every conflicted file in the scope, resolved together."""
+
+    scope: Path
+    repo: Repo | None
+    operation: str | None
+    files: list[FileResolution]
+    merging: str | None = None  # what is being merged ("branch 'agent-thread-b'")
+    concluded: bool = False
+
+    @classmethod
+    def open(cls, scope: Path | str, folders: Iterable[Path | str] = ()) -> MergeSession:
+        scope = Path(scope).absolute()
+        repo = find_repo(scope)
+        paths: dict[Path, bool] = {}
+        for folder in [Path(f).absolute() for f in folders] or [scope]:
+            for p in files_with_markers(folder):
+                paths.setdefault(p, False)
+        operation = None
+        if repo is not None:
+            st = status(repo.root)
+            if st is not None:
+                operation = st.operation
+                for rel in st.conflicted:
+                    paths[repo.root / rel] = True
+        base = repo.root if repo is not None else scope
+        files = [FileResolution.load(p, _display(base, p), unmerged) for p, unmerged in sorted(paths.items())]
+        session = cls(scope, repo, operation, files, their_name(repo) if repo is not None else None)
+        session._link_ids()
+        return session
+
+    def _link_ids(self) -> None:
+        """Give each memory file the ids of its sibling (memories.md <-> archive), so BOTH picks fresh ids."""
+        for f in self.files:
+            if not f.is_memory:
+                continue
+            profile = f.path.parent.parent.parent if f.path.as_posix().endswith(ARCHIVE_REL) else f.path.parent
+            sibling = profile / ARCHIVE_REL if f.path.parent == profile else profile / "memories.md"
+            f.extra_ids = _ids_of(sibling)
+
+    @property
+    def remaining(self) -> int:
+        return sum(f.remaining for f in self.files)
+
+    @property
+    def total(self) -> int:
+        return sum(len(f.items) for f in self.files)
+
+    def problems(self) -> list[tuple[FileResolution, str]]:
+        out: list[tuple[FileResolution, str]] = []
+        for f in self.files:
+            reason = f.problem()
+            if reason:
+                out.append((f, reason))
+        return out
+
+    def can_complete(self) -> bool:
+        return bool(self.files) and not self.problems()
+
+    def complete(self) -> list[Path]:
+        """Write every resolved file (all or nothing, each compare-and-swapped) and stage them."""
+        bad = self.problems()
+        if bad:
+            f, reason = bad[0]
+            raise ResolutionError(f"{f.display}: {reason}")
+        results: list[tuple[FileResolution, bytes]] = []
+        assigned: dict[Path, set[str]] = {}
+        for f in self.files:
+            if f.data is None:
+                continue
+            profile = _profile_of(f.path)
+            if f.is_memory:
+                f.extra_ids |= assigned.get(profile, set())
+            data = f.result_bytes()
+            if f.is_memory:
+                assigned.setdefault(profile, set()).update(parse(decode(data)[0]).ids())
+            results.append((f, data))
+        # archives first, memories.md last: a crash in between duplicates, never loses
+        results.sort(key=lambda r: 0 if r[0].path.as_posix().endswith(ARCHIVE_REL) else 1)
+        write_many([(f.path, f.data, data) for f, data in results])
+        written = [f.path for f, _ in results]
+        if self.repo is not None:
+            stage = [f.path for f in self.files if f.unmerged or self.operation is not None and _inside(self.repo, f.path)]
+            if stage:
+                rels = [self.repo.rel(p) for p in stage]
+                run_git(["add", "-A", "--", *rels], self.repo.root)
+        for f, data in results:
+            f.data = data
+        return written
+
+    def unmerged_left(self) -> tuple[str, ...]:
+        if self.repo is None:
+            return ()
+        st = status(self.repo.root)
+        return st.conflicted if st is not None else ()
+
+    def conclude(self, message: str | None = None) -> str:
+        """Commit the merge (``git commit --no-edit`` unless a message is given); returns the sha."""
+        if self.repo is None:
+            raise GitError(["commit"], 128, "not inside a git repository")
+        sha = conclude_merge(self.repo, message)
+        self.concluded = True
+        return sha
+
+    def abort(self) -> None:
+        """``git merge --abort`` (or ``cherry-pick``/``revert --abort``): back to the state before the merge."""
+        if self.repo is None:
+            raise GitError(["merge", "--abort"], 128, "not inside a git repository")
+        op = self.operation or "merge"
+        if op == "merge":
+            abort_merge(self.repo)
+        elif op in ("cherry-pick", "revert", "rebase"):
+            run_git([op, "--abort"], self.repo.root)
+        else:
+            raise GitError([op, "--abort"], 1, f"a {op} cannot be aborted from here")
+
+
+def _inside(repo: Repo, path: Path) -> bool:
+    try:
+        repo.rel(path)
+    except ValueError:
+        return False
+    return True
+
+
+def _display(scope: Path, path: Path) -> str:
+    try:
+        return Path(os.path.relpath(path, scope)).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _profile_of(path: Path) -> Path:
+    return path.parent.parent.parent if path.as_posix().endswith(ARCHIVE_REL) else path.parent
+
+
+def _ids_of(path: Path) -> set[str]:
+    """Ids defined in a memory file (both sides, when it holds conflict markers)."""
+    try:
+        text = decode(path.read_bytes())[0]
+    except OSError:
+        return set()
+    ct = cf.parse_conflicts(text)
+    if not ct.regions:
+        return set(parse(text).ids())
+    ids: set[str] = set()
+    for side in ("ours", "theirs", "base"):
+        s = ct.side(side)
+        if s is not None:
+            ids |= set(parse(s).ids())
+    return ids
+
+
+def choice_label(choice: Choice | None) -> str:
+    if choice is None:
+        return "undecided"
+    if isinstance(choice, Edited):
+        return "edited"
+    return {OURS: "ours", THEIRS: "theirs", BOTH: "both"}.get(choice, str(choice))
+
+
+__all__ = [
+    "FileResolution", "MergeSession", "files_with_markers", "their_name", "choice_label", "is_yaml",
+    "OURS", "THEIRS", "BOTH", "Edited", "ResolutionError",
+]

@@ -1,0 +1,63 @@
+"""What the status bar says about the repository holding the memory folder.
+
+``read_state(folder)`` gives the branch, how many files of the folder are
+uncommitted, the operation in progress (merge, rebase, cherry-pick...) and
+the conflicted paths; None when git is missing or the folder is not in a
+repository (the UI then shows nothing and disables its git actions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .gitrepo import Repo, find_repo, status
+
+
+@dataclass(frozen=True)
+class RepoState:
+    repo: Repo
+    branch: str | None  # None: HEAD detached
+    head: str | None  # None: no commit yet
+    dirty: int  # uncommitted files (changed, staged, untracked) under the folder
+    operation: str | None  # merge, rebase, cherry-pick, revert, am, bisect
+    conflicted: tuple[str, ...]  # unmerged paths of the whole repository (repository-relative)
+    ahead: int = 0
+    behind: int = 0
+    upstream: str | None = None
+
+    def summary(self) -> str:
+        """``main · 2 uncommitted · MERGING (2 conflicted)`` — one line, no markup."""
+        parts = [self.branch or (f"detached at {self.head[:7]}" if self.head else "no commits yet")]
+        if self.ahead or self.behind:
+            parts.append(" ".join(x for x in (f"↑{self.ahead}" if self.ahead else "", f"↓{self.behind}" if self.behind else "") if x))
+        if self.dirty:
+            parts.append(f"{self.dirty} uncommitted")
+        if self.operation:
+            op = self.operation.upper().replace("-", " ") + " in progress"
+            if self.conflicted:
+                op += f" ({len(self.conflicted)} conflicted)"
+            parts.append(op)
+        return " · ".join(parts)
+
+
+def read_state(folder: Path | str, scope: Path | str | None = None) -> RepoState | None:
+    """The state of the repository holding ``folder``; ``dirty`` counts files under ``scope`` (default: folder)."""
+    repo = find_repo(folder)
+    if repo is None:
+        return None
+    whole = status(repo.root)
+    if whole is None:
+        return None
+    target = Path(scope if scope is not None else folder).absolute()
+    try:
+        rel = repo.rel(target)
+    except ValueError:
+        rel = ""
+    prefix = rel + "/" if rel else ""
+    dirty = sum(1 for f in whole.files if not prefix or f.path.startswith(prefix) or f.path == rel)
+    return RepoState(repo, whole.branch, whole.head, dirty, whole.operation, whole.conflicted,
+                     whole.ahead, whole.behind, whole.upstream)
+
+
+__all__ = ["RepoState", "read_state"]

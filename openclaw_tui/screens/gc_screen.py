@@ -1,0 +1,112 @@
+"""GC preview: what the TTL, cold and cap rules would do today, item by item.
+
+Every action starts ticked; the reviewer unticks what should stay (space),
+then ``ctrl+s`` shows the diff and writes the rest: expired and
+over-capacity entries move to the archive, cold ones are marked in place.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from ..core.edit import EditError
+from ..core.lifecycle import GcAction, plan_gc
+from ..widgets.safe_text import clean_line
+from .edit_screen import WriteHost
+
+KIND_LABEL = {"ttl": "archive · TTL", "cap": "archive · cap", "cold": "cold"}
+KIND_STYLE = {"ttl": "bold red", "cap": "bold magenta", "cold": "bold cyan"}
+
+
+class GcHost(WriteHost, Protocol):
+    def edit_now(self) -> Any: ...
+
+
+def action_prompt(action: GcAction, summary: str = "") -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{KIND_LABEL.get(action.kind, action.kind):<15}", style=KIND_STYLE.get(action.kind, "bold"))
+    text.append(clean_line(action.id), style="bold")
+    text.append(f"  {clean_line(action.reason)}")
+    if summary:
+        text.append(f"  {clean_line(summary)[:60]}", style="dim")
+    return text
+
+
+class GcScreen(ModalScreen[bool]):
+    """Tick the gc actions to carry out."""
+
+    CSS_PATH = "edit_dialogs.tcss"
+
+    BINDINGS = [
+        Binding("ctrl+s", "apply", "Apply ticked", priority=True, id="gc.apply"),
+        Binding("a", "all", "All", id="gc.all"),
+        Binding("n", "none", "None", id="gc.none"),
+        Binding("escape", "close", "Close", id="gc.close"),
+    ]
+
+    def __init__(self, host: GcHost, actions: Sequence[GcAction], today: dt.date) -> None:
+        super().__init__()
+        self.host = host
+        self.actions = list(actions)
+        self.today = today
+
+    def compose(self) -> ComposeResult:
+        files = self.host.load_files()
+        firsts = {e.id: e.first_line() for e in files.memories.mf.well_formed()}
+        moves = sum(1 for a in self.actions if a.moves)
+        with Vertical(id="gc-box", classes="dialog wide"):
+            yield Static(Text(f"GC preview for {self.today.isoformat()}", style="bold"), classes="dialog-title")
+            yield Static(Text(f"{moves} to the archive, {len(self.actions) - moves} to mark cold. "
+                              "Untick what should stay (space), then ctrl+s.", style="dim"), classes="dialog-message")
+            yield SelectionList[int](
+                *(Selection(action_prompt(a, firsts.get(a.id, "")), i, True) for i, a in enumerate(self.actions)),
+                id="gc-list",
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#gc-list", SelectionList).focus()
+
+    @property
+    def chosen(self) -> list[GcAction]:
+        picked = set(self.query_one("#gc-list", SelectionList).selected)
+        return [a for i, a in enumerate(self.actions) if i in picked]
+
+    @on(SelectionList.SelectedChanged)
+    def _changed(self, event: SelectionList.SelectedChanged[int]) -> None:
+        self.query_one("#gc-box").border_subtitle = f"{len(self.chosen)} of {len(self.actions)} ticked"
+
+    def action_all(self) -> None:
+        self.query_one("#gc-list", SelectionList).select_all()
+
+    def action_none(self) -> None:
+        self.query_one("#gc-list", SelectionList).deselect_all()
+
+    def action_apply(self) -> None:
+        chosen = self.chosen
+        if not chosen:
+            self.notify("Nothing is ticked.", severity="warning")
+            return
+        try:
+            plan = plan_gc(self.host.load_files(), chosen, self.host.edit_now())
+        except (EditError, OSError) as exc:
+            self.notify(f"Cannot apply: {exc}", severity="error", markup=False)
+            return
+        moved = sum(1 for a in chosen if a.moves)
+        cold = len(chosen) - moved
+        self.host.confirm_write(plan, done=f"GC: {moved} archived, {cold} marked cold.",
+                                on_written=lambda _p: self.dismiss(True))
+
+    def action_close(self) -> None:
+        self.dismiss(False)

@@ -1,0 +1,669 @@
+"""Resolving merge conflicts: every conflicted file, entry by entry or hunk by hunk.
+
+The list on the left holds the conflicted files and, under each, what has to
+be decided: for ``memories.md`` (and the archive) one item per entry id whose
+versions differ, for other files one item per conflict region.  The pane
+shows the item side by side (ours | base | theirs) with the changed fields
+and words highlighted, and the result of the choice.
+
+Keys follow lazygit's merge panel: ``space`` picks the framed side (←/→ or
+h/l switch it), ``b`` keeps both, ``o``/``t`` take ours/theirs, ``enter``
+edits the result, ``↑/↓ j/k`` move, ``n/p`` jump to the next/previous
+undecided conflict, ``z`` undoes, ``e`` opens the file in $EDITOR.  Nothing
+is written until ``c`` (enabled once nothing is left and every result
+parses): then every file is written compare-and-swapped and staged, and the
+merge can be concluded (``git commit --no-edit``) or aborted.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from pathlib import Path
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Header, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from ..core import conflicts as cf
+from ..core.conflicts import BOTH, OURS, THEIRS, ConflictItem, Edited, ResolutionError
+from ..core.gitrepo import GitError
+from ..core.merge_session import FileResolution, MergeSession, choice_label
+from ..core.safe_write import ConcurrentModification
+from ..widgets.conflict_pane import ConflictPane
+from ..widgets.safe_text import clean, clean_line
+
+CHOICE_STYLE = {"ours": "green", "theirs": "blue", "both": "magenta", "edited": "cyan"}
+
+
+class SessionLoaded(Message):
+    def __init__(self, session: MergeSession | None, error: str | None = None) -> None:
+        super().__init__()
+        self.session, self.error = session, error
+
+
+class Completed(Message):
+    def __init__(self, written: list[Path] | None, error: str | None = None) -> None:
+        super().__init__()
+        self.written, self.error = written, error
+
+
+class GitDone(Message):
+    """A conclude or abort finished (``error`` None on success)."""
+
+    def __init__(self, what: str, error: str | None, detail: str = "") -> None:
+        super().__init__()
+        self.what, self.error, self.detail = what, error, detail
+
+
+# --- dialogs ---------------------------------------------------------------------------------
+
+
+class EditResolution(ModalScreen[str | None]):
+    """Type the result of one conflict yourself, both versions in view (ctrl+s keeps it, escape cancels)."""
+
+    CSS_PATH = ["git_common.tcss", "merge_screen.tcss"]
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Keep this text", id="merge-edit.save"),
+        Binding("escape", "cancel", "Cancel", id="merge-edit.cancel"),
+    ]
+
+    def __init__(self, item: ConflictItem, text: str, title: str, labels: tuple[str, str] = ("ours", "theirs")) -> None:
+        super().__init__()
+        self.item = item
+        self.initial = text
+        self.title_text = title
+        self.labels = labels
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="edit-box"):
+            yield Static(Text(self.title_text, style="bold"), id="edit-title")
+            with Horizontal(id="edit-sides"):
+                for label, text in ((self.labels[0], self.item.ours), (self.labels[1], self.item.theirs)):
+                    with VerticalScroll(classes="edit-side") as side:
+                        side.border_title = Text(clean_line(label))
+                        side.can_focus = False
+                        yield Static(Text(clean(text)) if text is not None else Text("(not on this side)",
+                                                                                     style="italic dim"))
+            yield TextArea(self.initial, id="edit-area", soft_wrap=True, show_line_numbers=True, tab_behavior="focus")
+            yield Static(Text("ctrl+s keeps this text as the result · escape cancels", style="dim"), id="edit-error")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def action_save(self) -> None:
+        text = self.query_one(TextArea).text
+        if text and not text.endswith("\n"):
+            text += "\n"
+        reason = cf.validate_edit(self.item, text)
+        if reason:
+            self.query_one("#edit-error", Static).update(Text(f"Not kept: {reason}", style="bold red"))
+            return
+        self.dismiss(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class Ask(ModalScreen[str | None]):
+    """A question with a few answers: buttons, each with its own key (escape: no answer)."""
+
+    CSS_PATH = "git_common.tcss"
+    BINDINGS = [Binding("escape", "answer('')", "Cancel", id="ask.cancel")]
+
+    def __init__(self, question: str, answers: list[tuple[str, str, str, str]], detail: str = "") -> None:
+        """``answers``: (value, label, key, variant); the first primary/success one has the focus."""
+        super().__init__()
+        self.question, self.answers, self.detail = question, answers, detail
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="ask-box"):
+            yield Static(Text(self.question, style="bold"), id="ask-question")
+            if self.detail:
+                yield Static(Text(self.detail), id="ask-detail")
+            with Horizontal(id="ask-buttons"):
+                for value, label, key, variant in self.answers:
+                    yield Button(Text(f"{label} ({key})"), variant=variant, id=f"ask-{value}")  # type: ignore[arg-type]
+
+    def on_mount(self) -> None:
+        default = next((v for v, _l, _k, variant in self.answers if variant in ("primary", "success")),
+                       self.answers[0][0])
+        self.query_one(f"#ask-{default}", Button).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        for value, _label, key, _variant in self.answers:
+            if event.key == key or event.character == key:
+                event.stop()
+                event.prevent_default()
+                self.dismiss(value)
+                return
+
+    def action_answer(self, value: str) -> None:
+        self.dismiss(value or None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss((event.button.id or "ask-").removeprefix("ask-") or None)
+
+
+# --- the screen -------------------------------------------------------------------------------
+
+
+class MergeScreen(Screen[bool]):
+    """Resolve every conflicted file of the memory, then conclude or abort the merge."""
+
+    CSS_PATH = ["git_common.tcss", "merge_screen.tcss"]
+    BINDINGS = [
+        Binding("space", "pick", "Pick side", id="merge.pick"),
+        Binding("left,h", "side('ours')", "Ours side", show=False, id="merge.side-ours"),
+        Binding("right,l", "side('theirs')", "Theirs side", show=False, id="merge.side-theirs"),
+        Binding("b", "choose('both')", "Both", id="merge.both"),
+        Binding("o", "choose('ours')", "Ours", id="merge.ours"),
+        Binding("t", "choose('theirs')", "Theirs", id="merge.theirs"),
+        Binding("i", "edit", "Edit result", id="merge.edit"),
+        Binding("j", "move(1)", "Down", show=False, id="merge.down"),
+        Binding("k", "move(-1)", "Up", show=False, id="merge.up"),
+        Binding("n", "next_open(1)", "Next conflict", show=False, id="merge.next"),
+        Binding("p", "next_open(-1)", "Prev conflict", show=False, id="merge.prev"),
+        Binding("z", "undo", "Undo", id="merge.undo"),
+        Binding("a", "accept_suggestions", "Take one-sided changes", show=False, id="merge.suggestions"),
+        Binding("v", "toggle_base", "Show/hide base", show=False, id="merge.toggle-base"),
+        Binding("e", "open_editor", "$EDITOR", id="merge.editor"),
+        Binding("c", "complete", "Complete", id="merge.complete"),
+        Binding("A", "abort", "Abort merge", id="merge.abort"),
+        Binding("escape", "close", "Back", id="merge.back"),
+    ]
+
+    def __init__(self, scope: Path, folders: list[Path] | None = None) -> None:
+        super().__init__()
+        self.scope = Path(scope)
+        self.folders = list(folders or [])
+        self.session: MergeSession | None = None
+        self.side = "ours"
+        self.current: tuple[int, str] | None = None  # (file index, item key)
+        self.written = False  # files were written (complete ran)
+        self.changed_repo = False
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="≡")
+        yield Static(Text("Looking for conflicts…", style="dim"), id="merge-banner")
+        with Horizontal(id="merge-main"):
+            yield OptionList(id="merge-items")
+            yield ConflictPane(id="conflict")
+        yield Footer()
+
+    @property
+    def items_list(self) -> OptionList:
+        return self.query_one("#merge-items", OptionList)
+
+    @property
+    def pane(self) -> ConflictPane:
+        return self.query_one("#conflict", ConflictPane)
+
+    def on_mount(self) -> None:
+        self.items_list.border_title = "Conflicts"
+        self.items_list.focus()
+        self.load()
+
+    # --- loading ------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="merge-load", description="Reading the conflicted files")
+    def load(self) -> None:
+        try:
+            session = MergeSession.open(self.scope, self.folders)
+        except Exception as exc:  # noqa: BLE001 - shown to the reviewer
+            self.post_message(SessionLoaded(None, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(SessionLoaded(session))
+
+    @on(SessionLoaded)
+    def _on_loaded(self, message: SessionLoaded) -> None:
+        if message.session is None:
+            self.query_one("#merge-banner", Static).update(Text(f"Cannot read the conflicts: {message.error}",
+                                                                style="bold red"))
+            return
+        self.session = message.session
+        self.current = None
+        self._rebuild()
+        self._first_open()
+
+    # --- what is shown ------------------------------------------------------------------
+
+    def _option_id(self, fi: int, key: str) -> str:
+        return f"{fi}\x1f{key}"
+
+    def _item_prompt(self, f: FileResolution, it: ConflictItem) -> Text:
+        choice = f.choices.get(it.key)
+        t = Text()
+        if choice is None:
+            t.append("● ", style="bold yellow")
+        else:
+            t.append("✓ ", style="bold green")
+        t.append(clean_line(it.key), style="bold" if choice is None else "")
+        label = choice_label(choice)
+        if choice is None:
+            t.append(f"  {clean_line(it.description.split(': ', 1)[-1])}", style="dim")
+        else:
+            t.append(f"  → {label}", style=CHOICE_STYLE.get(label, ""))
+        return t
+
+    def _file_prompt(self, f: FileResolution) -> Text:
+        t = Text()
+        t.append(clean_line(f.display), style="bold underline")
+        if f.data is None:
+            t.append("  deleted on one side", style="yellow")
+        elif not f.items:
+            t.append("  no markers: staged as it is", style="dim")
+        else:
+            left = f.remaining
+            t.append(f"  {left} left" if left else "  ✓ all decided", style="yellow" if left else "green")
+        if f.conflicts.reason:
+            t.append(f"\n  by region: {clean_line(f.conflicts.reason)}", style="dim italic")
+        return t
+
+    def _rebuild(self) -> None:
+        session = self.session
+        ol = self.items_list
+        keep = self.current
+        options: list[Option] = []
+        for fi, f in enumerate(session.files if session else []):
+            options.append(Option(self._file_prompt(f), id=f"file\x1f{fi}", disabled=True))
+            for it in f.items:
+                options.append(Option(self._item_prompt(f, it), id=self._option_id(fi, it.key)))
+        with self.app.batch_update():
+            ol.clear_options()
+            ol.add_options(options)
+            if keep is not None:
+                try:
+                    ol.highlighted = ol.get_option_index(self._option_id(*keep))
+                except Exception:  # noqa: BLE001 - the item vanished (file reloaded)
+                    self.current = None
+        self._update_banner()
+        self._show_current()
+        self.refresh_bindings()
+
+    def _refresh_prompts(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        ol = self.items_list
+        for fi, f in enumerate(session.files):
+            ol.replace_option_prompt(f"file\x1f{fi}", self._file_prompt(f))
+            for it in f.items:
+                ol.replace_option_prompt(self._option_id(fi, it.key), self._item_prompt(f, it))
+        self._update_banner()
+        self._show_current()
+        self.refresh_bindings()
+
+    def _update_banner(self) -> None:
+        banner = self.query_one("#merge-banner", Static)
+        s = self.session
+        if s is None:
+            return
+        t = Text()
+        if s.operation == "merge":
+            t.append(f"Merging {clean_line(s.merging or 'another branch')}", style="bold")
+        elif s.operation:
+            t.append(f"A {s.operation} is in progress", style="bold")
+        else:
+            t.append("Conflict markers found", style="bold")
+        if not s.files:
+            if s.operation == "merge":
+                t.append(" · nothing left to resolve: c concludes the merge, A aborts it", style="green")
+            else:
+                t.append(" · no file has conflict markers", style="green")
+            banner.update(t)
+            return
+        left, total = s.remaining, s.total
+        t.append(f" · {left} of {total} conflict{'s' if total != 1 else ''} left", style="bold yellow" if left else "bold green")
+        t.append(f" in {len(s.files)} file{'s' if len(s.files) != 1 else ''}")
+        problems = s.problems()
+        if left == 0 and not problems:
+            t.append(" · c writes and stages the result", style="green")
+        elif left == 0 and problems:
+            f, reason = problems[0]
+            t.append(f" · cannot complete: {clean_line(f.display)}: {clean_line(reason)}", style="bold red")
+        banner.update(t)
+
+    def _selected(self) -> tuple[FileResolution, ConflictItem] | None:
+        s = self.session
+        if s is None or self.current is None:
+            return None
+        fi, key = self.current
+        if fi >= len(s.files):
+            return None
+        f = s.files[fi]
+        try:
+            return f, f.conflicts.item(key)
+        except KeyError:
+            return None
+
+    def _show_current(self) -> None:
+        sel = self._selected()
+        if sel is None:
+            s = self.session
+            f = s.files[0] if s and s.files else None
+            self.pane.show(f, None, self.side)
+            return
+        self.pane.show(sel[0], sel[1], self.side)
+
+    def _select(self, fi: int, key: str) -> None:
+        self.current = (fi, key)
+        ol = self.items_list
+        idx = ol.get_option_index(self._option_id(fi, key))
+        if ol.highlighted != idx:
+            ol.highlighted = idx
+        self._show_current()
+
+    def _all_items(self) -> list[tuple[int, str]]:
+        s = self.session
+        return [(fi, it.key) for fi, f in enumerate(s.files) for it in f.items] if s else []
+
+    def _first_open(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        for fi, key in self._all_items():
+            if key not in s.files[fi].choices:
+                self._select(fi, key)
+                return
+        items = self._all_items()
+        if items:
+            self._select(*items[0])
+        else:
+            self._show_current()
+
+    @on(OptionList.OptionHighlighted, "#merge-items")
+    def _on_highlight(self, event: OptionList.OptionHighlighted) -> None:
+        oid = event.option.id or ""
+        if oid.startswith("file\x1f"):
+            return
+        fi, _, key = oid.partition("\x1f")
+        if fi.isdigit():
+            self.current = (int(fi), key)
+            self._show_current()
+
+    @on(OptionList.OptionSelected, "#merge-items")
+    def _on_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_edit()
+
+    # --- availability -------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        s = self.session
+        if action == "complete":
+            if s is None:
+                return None
+            if not s.files:
+                return True if s.operation == "merge" else None
+            return True if s.can_complete() else None
+        if action == "abort":
+            return True if s is not None and s.repo is not None and s.operation else None
+        if action in ("pick", "choose", "edit"):
+            return True if self._selected() is not None else None
+        if action == "undo":
+            sel = self._selected()
+            return True if sel is not None and sel[0].undo_stack else None
+        return True
+
+    def has_unsaved_changes(self) -> bool:
+        s = self.session
+        return s is not None and not self.written and any(f.choices for f in s.files)
+
+    # --- choosing -----------------------------------------------------------------------
+
+    def _decide(self, choice: str | Edited) -> None:
+        sel = self._selected()
+        if sel is None:
+            return
+        f, item = sel
+        try:
+            f.choose(item.key, choice)
+        except ResolutionError as exc:
+            self.notify(f"{item.key}: {exc}", severity="error", markup=False)
+            return
+        self._refresh_prompts()
+        self._advance()
+
+    def _advance(self) -> None:
+        """To the next undecided item (this file first), if any."""
+        s = self.session
+        if s is None or self.current is None:
+            return
+        items = self._all_items()
+        pos = items.index(self.current) if self.current in items else -1
+        for fi, key in items[pos + 1:] + items[: pos + 1]:
+            if key not in s.files[fi].choices:
+                self._select(fi, key)
+                return
+
+    def action_side(self, side: str) -> None:
+        self.side = side
+        self.pane.set_side(side)
+
+    def action_pick(self) -> None:
+        self._decide(OURS if self.side == "ours" else THEIRS)
+
+    def action_choose(self, which: str) -> None:
+        self._decide({"ours": OURS, "theirs": THEIRS, "both": BOTH}[which])
+
+    def action_edit(self) -> None:
+        sel = self._selected()
+        if sel is None:
+            return
+        f, item = sel
+        try:
+            start = f.preview(item.key)
+        except ResolutionError:
+            start = None
+        if start is None:
+            start = item.ours if item.ours is not None else (item.theirs or "")
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self._decide(Edited(text))
+
+        title = f"The result for {item.key} in {f.display} (starts from the current choice, else ours)"
+        labels = f.labels
+        self.app.push_screen(EditResolution(item, start, title, (f"ours · {labels[0]}", f"theirs · {labels[2]}")), done)
+
+    def action_move(self, step: int) -> None:
+        ol = self.items_list
+        if step > 0:
+            ol.action_cursor_down()
+        else:
+            ol.action_cursor_up()
+
+    def action_next_open(self, step: int) -> None:
+        s = self.session
+        if s is None:
+            return
+        items = self._all_items()
+        if not items:
+            return
+        pos = items.index(self.current) if self.current in items else -1
+        n = len(items)
+        for k in range(1, n + 1):
+            fi, key = items[(pos + step * k) % n]
+            if key not in s.files[fi].choices:
+                self._select(fi, key)
+                return
+        self.notify("Every conflict is decided.")
+
+    def action_toggle_base(self) -> None:
+        self.pane.show_base = not self.pane.show_base
+        self.pane.refresh_view()
+
+    def action_undo(self) -> None:
+        sel = self._selected()
+        if sel is None or not sel[0].undo():
+            self.notify("Nothing to undo in this file.")
+            return
+        self._refresh_prompts()
+
+    def action_accept_suggestions(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        n = sum(f.accept_suggestions() for f in s.files)
+        self.notify(f"Took the changed side for {n} conflict{'s' if n != 1 else ''} only one side changed."
+                    if n else "No conflict has an obvious side (the base is unknown or both sides changed).")
+        self._refresh_prompts()
+
+    def action_open_editor(self) -> None:
+        sel = self._selected()
+        s = self.session
+        if s is None:
+            return
+        f = sel[0] if sel is not None else (s.files[0] if s.files else None)
+        if f is None or f.data is None:
+            return
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        before = f.data
+        try:
+            with self.app.suspend():
+                subprocess.run([*shlex.split(editor), str(f.path)], check=False)
+        except Exception as exc:  # noqa: BLE001 - SuspendNotSupported, editor missing...
+            self.notify(f"Cannot open {editor}: {exc}", severity="error", markup=False)
+            return
+        try:
+            after = f.path.read_bytes()
+        except OSError:
+            after = None
+        if after == before:
+            return
+        fi = s.files.index(f)
+        s.files[fi] = FileResolution.load(f.path, f.display, f.unmerged)
+        s.files[fi].extra_ids = f.extra_ids
+        if f.choices:
+            self.notify(f"{f.display} changed in the editor: its choices here were reset.", markup=False)
+        self.current = None
+        self._rebuild()
+        self._first_open()
+
+    # --- completing ----------------------------------------------------------------------
+
+    def action_complete(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        if not s.files:
+            self._offer_conclusion()
+            return
+        bad = s.problems()
+        if bad:
+            f, reason = bad[0]
+            self.notify(f"{f.display}: {reason}", severity="warning", markup=False)
+            return
+        self._complete()
+
+    @work(thread=True, exclusive=True, group="merge-write", description="Writing the resolved files")
+    def _complete(self) -> None:
+        s = self.session
+        assert s is not None
+        try:
+            written = s.complete()
+        except (ResolutionError, ConcurrentModification, GitError, OSError) as exc:
+            self.post_message(Completed(None, str(exc)))
+            return
+        self.post_message(Completed(written))
+
+    @on(Completed)
+    def _on_completed(self, message: Completed) -> None:
+        if message.error is not None:
+            self.notify(f"Nothing was written: {message.error}", severity="error", markup=False, timeout=10)
+            return
+        self.written = True
+        self.changed_repo = True
+        n = len(message.written or [])
+        s = self.session
+        staged = " and staged" if s is not None and s.repo is not None else ""
+        self.notify(f"{n} file{'s' if n != 1 else ''} written{staged}.", markup=False)
+        if s is not None and s.operation == "merge":
+            self._offer_conclusion()
+        else:
+            self.dismiss(True)
+
+    def _offer_conclusion(self) -> None:
+        s = self.session
+        if s is None or s.operation != "merge":
+            self.dismiss(self.changed_repo)
+            return
+        detail = "Conclude commits the merge (git commit --no-edit); abort puts every file back as it was before it."
+        answers = [
+            ("later", "Later", "L", "default"),
+            ("abort", "Abort merge", "A", "error"),
+            ("conclude", "Conclude merge", "y", "success"),
+        ]
+
+        def done(answer: str | None) -> None:
+            if answer == "conclude":
+                self._run_git("conclude")
+            elif answer == "abort":
+                self._confirm_abort()
+            else:
+                self.dismiss(self.changed_repo)
+
+        self.app.push_screen(Ask("The conflicts are resolved and staged.", answers, detail), done)
+
+    def action_abort(self) -> None:
+        self._confirm_abort()
+
+    def _confirm_abort(self) -> None:
+        s = self.session
+        if s is None or s.repo is None or not s.operation:
+            return
+        detail = (f"git {s.operation} --abort puts every file back as it was before the {s.operation}; "
+                  "the choices made here are dropped.")
+
+        def done(answer: str | None) -> None:
+            if answer == "abort":
+                self._run_git("abort")
+
+        self.app.push_screen(Ask(f"Abort the {s.operation}?", [("no", "Keep resolving", "n", "primary"),
+                                                              ("abort", "Abort", "y", "error")], detail), done)
+
+    @work(thread=True, exclusive=True, group="merge-git", description="git")
+    def _run_git(self, what: str) -> None:
+        s = self.session
+        assert s is not None
+        try:
+            if what == "conclude":
+                sha = s.conclude()
+                self.post_message(GitDone(what, None, sha[:7]))
+            else:
+                s.abort()
+                self.post_message(GitDone(what, None))
+        except GitError as exc:
+            self.post_message(GitDone(what, str(exc)))
+
+    @on(GitDone)
+    def _on_git_done(self, message: GitDone) -> None:
+        if message.error is not None:
+            self.notify(f"git: {message.error}", severity="error", markup=False, timeout=10)
+            return
+        self.changed_repo = True
+        self.written = True
+        if message.what == "conclude":
+            self.notify(f"Merge concluded: {message.detail}.", markup=False)
+        else:
+            self.notify("Merge aborted: the files are as they were before it.", markup=False)
+        self.dismiss(True)
+
+    def action_close(self) -> None:
+        if not self.has_unsaved_changes():
+            self.dismiss(self.changed_repo)
+            return
+
+        def done(answer: str | None) -> None:
+            if answer == "leave":
+                self.dismiss(self.changed_repo)
+
+        self.app.push_screen(Ask("Leave without writing? The choices made here are dropped (the files are untouched).",
+                                 [("stay", "Stay", "n", "primary"), ("leave", "Leave", "y", "error")]), done)

@@ -1,0 +1,111 @@
+"""One line under the panes: where you are, counts per status, filter, background work."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.timer import Timer
+from textual.widget import Widget
+
+from .safe_text import clean_line
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+STATUS_STYLE = {
+    "active": "green", "superseded": "dim strike", "cold": "cyan", "archived": "dim", "malformed": "bold red",
+}
+BUSY_DELAY = 0.3  # seconds of work before the indicator shows
+
+
+class StatusBar(Widget):
+    """Counts per status and a busy indicator that appears only when work takes a while."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.where = ""
+        self.counts: dict[str, int] = {}
+        self.shown = 0
+        self.total = 0
+        self.problems: int | None = None
+        self.extra = ""
+        self._busy: dict[str, float] = {}  # task label -> start (monotonic)
+        self._frame = 0
+        self._timer: Timer | None = None
+        self._text = Text()
+        self.repo_info: Text | None = None  # the repository segment (branch, uncommitted, merge)
+
+    def render(self) -> Text:
+        return self._text
+
+    def set_state(
+        self,
+        where: str,
+        counts: dict[str, int],
+        shown: int,
+        total: int,
+        problems: int | None,
+        extra: str = "",
+    ) -> None:
+        self.where, self.counts, self.shown, self.total = where, counts, shown, total
+        self.problems, self.extra = problems, extra
+        self._paint()
+
+    def set_repo(self, info: Text | None) -> None:
+        """Show (or, with None, hide) the repository segment at the end of the bar."""
+        self.repo_info = info
+        self._paint()
+
+    @property
+    def busy(self) -> list[str]:
+        return list(self._busy)
+
+    def set_busy(self, label: str, on: bool) -> None:
+        """Mark background work as running (``on``) or done."""
+        if on:
+            self._busy[label] = self._now()
+            if self._timer is None:
+                self._timer = self.set_interval(0.1, self._tick)
+        else:
+            self._busy.pop(label, None)
+            if not self._busy and self._timer is not None:
+                self._timer.stop()
+                self._timer = None
+        self._paint()
+
+    def _now(self) -> float:
+        import time
+
+        return time.monotonic()
+
+    def _tick(self) -> None:
+        self._frame = (self._frame + 1) % len(SPINNER)
+        self._paint()
+
+    def _paint(self) -> None:
+        t = Text(no_wrap=True, overflow="ellipsis")
+        if self.where:
+            t.append(f" {clean_line(self.where)} ", style="bold")
+        if self.counts:
+            t.append("│ ", style="dim")
+            for i, (status, n) in enumerate(self.counts.items()):
+                if i:
+                    t.append(" · ", style="dim")
+                t.append(f"{n} ")
+                t.append(clean_line(status), style=STATUS_STYLE.get(status, "yellow"))
+            if self.shown != self.total:
+                t.append(f"  │ showing {self.shown} of {self.total}", style="bold")
+        if self.problems is not None:
+            t.append("  │ ", style="dim")
+            t.append(f"{self.problems} with problems", style="bold yellow" if self.problems else "green")
+        if self.extra:
+            t.append("  │ ", style="dim")
+            t.append(clean_line(self.extra), style="dim")
+        if self.repo_info is not None and self.repo_info.plain:
+            t.append("  │ ", style="dim")
+            t.append_text(self.repo_info)
+        now = self._now()
+        waiting = [label for label, start in self._busy.items() if now - start >= BUSY_DELAY]
+        if waiting:
+            t.append("  │ ", style="dim")
+            t.append(f"{SPINNER[self._frame]} {', '.join(waiting)}…", style="bold")
+        if t != self._text:
+            self._text = t
+            self.refresh()  # one line, fixed height: no layout needed

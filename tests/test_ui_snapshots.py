@@ -1,0 +1,79 @@
+"""Snapshots of the review screens (pytest-textual-snapshot; update with --snapshot-update).
+
+The app is deterministic here: a fixed ``today``, a fixed terminal size, no
+clock, and only the last folder name of the temporary copy is shown.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openclaw_tui.app import OpenClawApp
+from openclaw_tui.core.rows import Location
+from openclaw_tui.screens.main_screen import MainScreen
+
+from .ui_support import TODAY, copy_samples, settle
+
+SNAP_SIZE = (140, 40)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return copy_samples(tmp_path)
+
+
+def _xiaoyu(app: OpenClawApp) -> MainScreen:
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    path = next(p for p in screen.order if screen.data[p].profile.name == "xiaoyu")
+    screen.jump(Location("memories.md"), path)
+    return screen
+
+
+def test_main_screen(snap_compare, root: Path) -> None:
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        _xiaoyu(pilot.app)
+        await settle(pilot)
+
+    assert snap_compare(OpenClawApp(root, today=TODAY), terminal_size=SNAP_SIZE, run_before=run_before)
+
+
+def test_detail_pane_with_a_conflict(snap_compare, root: Path) -> None:
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        screen = _xiaoyu(pilot.app)
+        await settle(pilot)
+        screen.show_entry(screen.current.by_id["mem-0012"])
+        await settle(pilot)
+
+    assert snap_compare(OpenClawApp(root / "xiaoyu", today=TODAY), terminal_size=SNAP_SIZE, run_before=run_before)
+
+
+def test_audit_list(snap_compare, root: Path) -> None:
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("a", "j", "j")
+        await settle(pilot)
+
+    assert snap_compare(OpenClawApp(root / "xiaoyu", today=TODAY), terminal_size=SNAP_SIZE, run_before=run_before)
+
+
+def test_help(snap_compare, root: Path) -> None:
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+
+    assert snap_compare(OpenClawApp(root / "xiaoyu", today=TODAY), terminal_size=SNAP_SIZE, run_before=run_before)
+
+
+def test_state_yaml_with_a_dangling_reference(snap_compare, root: Path) -> None:
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        pilot.app.screen.open_file("state.yaml", 23)
+        await settle(pilot)
+
+    assert snap_compare(OpenClawApp(root / "xiaoyu", today=TODAY), terminal_size=SNAP_SIZE, run_before=run_before)
