@@ -13,7 +13,6 @@ plan is rebuilt on the new content and tried again.
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -25,6 +24,7 @@ from .entries import Entry, MemoryFile, parse_bytes
 from .profile import Profile
 from .safe_write import ConcurrentModification, read_bytes, write_many
 from .store import MemoryDoc
+from .textdiff import unified_diff
 
 RETRIES = 8
 
@@ -90,20 +90,11 @@ class Plan:
             if not c.changed:
                 continue
             name = c.path.relative_to(root).as_posix() if root is not None else c.path.as_posix()
-            a = _lines(c.before)
-            b = _lines(c.after)
-            out.extend(
-                difflib.unified_diff(
-                    a, b, "/dev/null" if c.before is None else f"a/{name}", f"b/{name}", n=context
-                )
-            )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in out)
-
-
-def _lines(data: bytes | None) -> list[str]:
-    if data is None:
-        return []
-    return data.decode("utf-8", "replace").splitlines(keepends=True)
+            before = "" if c.before is None else c.before.decode("utf-8", "replace")
+            after = c.after.decode("utf-8", "replace")
+            # textdiff's chunked matcher: difflib alone takes seconds on big files of repeated lines
+            out.append(unified_diff(before, after, "/dev/null" if c.before is None else f"a/{name}", f"b/{name}", n=context))
+        return "".join(out)  # each part already ends every line with a newline
 
 
 @dataclass
