@@ -20,6 +20,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
+from textual.notifications import SeverityLevel
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -112,6 +113,19 @@ class OpenClawApp(App[int]):
         raise LookupError("the main screen is not running")
 
     # --- hooks for other screens ------------------------------------------------------
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification is plain text: messages name ids, files and branches from the memory,
+        and a ``[@click=…]`` in any of them must stay literal.  (Widgets' ``notify`` lands here.)"""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def has_unsaved_changes(self) -> bool:
         """True when any open screen holds an edit that is not written yet."""

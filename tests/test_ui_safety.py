@@ -132,3 +132,20 @@ def test_safe_markdown_has_no_links_or_actions() -> None:
     assert "\x1b" not in text
     for s in segments:
         assert s.style is None or (not s.style.link and not s.style.meta)
+
+
+
+async def test_notifications_never_read_memory_text_as_markup(tmp_path: Path) -> None:
+    """Messages name ids, files and branches from the memory: any notify() keeps brackets literal."""
+    from textual.widgets._toast import Toast
+
+    prof = write_profile(tmp_path, "evil", MEMORIES)
+    app = OpenClawApp(prof, today=TODAY)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        app.screen.notify("[@click=app.quit]x[/] [bold red]LOUD[/]")  # a widget's notify asks for markup
+        await settle(pilot)
+        toasts = list(app.screen.query(Toast))
+        assert toasts
+        shown = " ".join(str(getattr(t.render(), "plain", t.render())) for t in toasts)
+        assert "[@click=app.quit]x[/] [bold red]LOUD[/]" in shown
