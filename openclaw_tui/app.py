@@ -20,9 +20,9 @@ from typing import ClassVar
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.notifications import SeverityLevel
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
