@@ -22,7 +22,7 @@ from pathlib import Path
 from .edit import EditError
 from .entries import Entry, MemoryFile, parse_bytes
 from .profile import Profile
-from .safe_write import ConcurrentModification, read_bytes, write_many
+from .safe_write import ConcurrentModification, atomic_write, locked, read_bytes, write_many
 from .store import MemoryDoc
 from .textdiff import unified_diff
 
@@ -217,4 +217,18 @@ def apply_changes(plan: Plan) -> Plan:
             fresh = plan.rebuild()
             _check_untouched(plan, fresh)
             plan = fresh
-    raise ConcurrentModification(plan.changes[0].path, "it keeps changing; try again")
+    return _apply_locked(plan)
+
+
+def _apply_locked(plan: Plan) -> Plan:
+    """Last try against a writer that never pauses: rebuild and write while holding the locks."""
+    paths = {c.path for c in plan.changes}
+    with locked(*paths):
+        fresh = plan.rebuild() if plan.rebuild is not None else plan
+        _check_untouched(plan, fresh)
+        todo = [(c.path, c.before, c.after) for c in fresh.changes if c.changed]
+        if any(path not in paths or read_bytes(path) != before for path, before, _ in todo):
+            raise ConcurrentModification(plan.changes[0].path, "it keeps changing; try again")
+        for path, _, after in todo:
+            atomic_write(path, after)
+    return fresh
