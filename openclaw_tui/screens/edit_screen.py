@@ -175,6 +175,7 @@ class EditScreen(Screen[bool]):
         Binding("ctrl+s", "save", "Save", priority=True, id="edit-screen.save"),
         Binding("ctrl+t", "toggle_mode", "Form/YAML", priority=True, id="edit-screen.toggle-mode"),
         Binding("ctrl+e", "external", "Open in $EDITOR", priority=True, id="edit-screen.external"),
+        Binding("ctrl+o", "compare_disk", "Yours/disk", priority=True, show=False, id="edit-screen.compare-disk"),
         Binding("escape", "close", "Close", id="edit-screen.close"),
     ]
 
@@ -471,8 +472,11 @@ class EditScreen(Screen[bool]):
             plan = plan_replace(self.host.load_files(), self.target.file, self.parts.raw, raw,
                                 entry_id=self.original.id if not self.malformed else None, line=self.original.line)
         except (EditError, OSError) as exc:
-            self._show_problems([str(exc)])
-            self.notify(f"Not saved: {exc}", severity="error", markup=False)
+            hint = ""
+            if isinstance(exc, EditError) and self._changed_on_disk(raw):
+                hint = " (ctrl+o: compare yours with the version on disk)"
+            self._show_problems([f"{exc}{hint}"])
+            self.notify(f"Not saved: {exc}{hint}", severity="error", markup=False)
             return
         new_id = parse(raw).entries[0].id or ""
         notes = []
@@ -481,6 +485,56 @@ class EditScreen(Screen[bool]):
                          f"{self.original.id} elsewhere are not renamed")
         self.host.confirm_write(plan, done=f"Saved {new_id} ({self.target.rel}).", notes=notes,
                                 on_written=lambda _plan: self.dismiss(True))
+
+    def _changed_on_disk(self, mine: str) -> bool:
+        """Whether the entry changed on disk since it was opened (then ctrl+o compares the two)."""
+        self._disk_conflict: tuple[str, Entry] | None = None
+        ident = self.original.id
+        if ident is None or self.malformed:
+            return False
+        try:
+            files = self.host.load_files()
+        except OSError:
+            return False
+        doc = files.archive if self.target.file == "archive" else files.memories
+        disk = doc.mf.get(ident) if doc is not None else None
+        if disk is None or disk.error is not None or disk.raw == self.original.raw:
+            return False
+        self._disk_conflict = (mine, disk)
+        return True
+
+    def action_compare_disk(self) -> None:
+        """Yours / on disk side by side: keep mine, take disk or edit merged."""
+        found = getattr(self, "_disk_conflict", None)
+        if found is None:
+            self.notify("Nothing to compare: save first (ctrl+s).")
+            return
+        mine, disk = found
+        ident = disk.id
+        from .save_conflict_screen import SaveConflictScreen
+
+        def answered(choice: str | None) -> None:
+            if choice == "mine":  # yours replaces the disk's version of this entry only
+                try:
+                    plan = plan_replace(self.host.load_files(), self.target.file, disk.raw, mine,
+                                        entry_id=ident, line=disk.line)
+                except (EditError, OSError) as exc:
+                    self.notify(f"Not saved: {exc}", severity="error", markup=False)
+                    return
+                self.host.confirm_write(plan, done=f"Saved {ident} over the version on disk ({self.target.rel}).",
+                                        on_written=lambda _plan: self.dismiss(True))
+            elif choice == "disk":
+                self.app.copy_to_clipboard(mine)
+                self.notify(f"Kept {ident} as it is on disk; your version is in the clipboard.", markup=False)
+                self.dismiss(False)
+            elif choice == "merge":  # keep your values, now saved against the disk's version
+                self.original = disk
+                self.parts = self.base = EntryParts.of(disk)
+                self._disk_conflict = None
+                self._clear_problems()
+                self.notify(f"Editing {ident} against its version on disk: merge, then save.", markup=False)
+
+        self.app.push_screen(SaveConflictScreen(self.entry_label, mine, disk.raw), answered)
 
     def _editor_line(self) -> int:
         """Line of the temporary file to open the editor at: the focused field's, or the body's."""

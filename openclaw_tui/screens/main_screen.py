@@ -175,6 +175,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
         self._reloads: dict[Path, int] = {}  # profile -> generation of its latest reload
         self._reloading: set[Path] = set()
         self._own_write_at: dict[Path, float] = {}  # profile -> when the app last reloaded it after a write
+        self._external: dict[Path, ProfileData] = {}  # profile -> its data before another program changed it
         self._attention_done = False
         self._counts_key: tuple[object, ...] | None = None
         self._counts: tuple[dict[str, int], int | None] = ({}, None)
@@ -351,6 +352,8 @@ class MainScreen(EditActions, GitActions, Screen[None]):
             self.notify(f"Changes made by other programs will not show: {exc}", severity="warning")
             return
         self.watcher = watcher
+        if watcher.mode == "polling":
+            self.status.set_watch("watching: polling")
         if watcher.fallback_reason:
             self.notify(f"Watching by polling: {watcher.fallback_reason}")
 
@@ -376,9 +379,44 @@ class MainScreen(EditActions, GitActions, Screen[None]):
             if mine or (batch.git and not prefix):
                 own = time.monotonic() - self._own_write_at.get(path, -1e9) < OWN_WRITE_WINDOW
                 if mine and not own:
-                    shown = ", ".join(mine[:3]) + (f" and {len(mine) - 3} more" if len(mine) > 3 else "")
-                    self.notify(f"{data.profile.name}: {shown} changed by another program; reloaded.")
+                    others = [f for f in mine if f not in MEMORY_FILES]
+                    if len(others) < len(mine):  # worded by id once the reload is parsed
+                        self._external.setdefault(path, data)
+                    if others:
+                        shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+                        self.notify(f"{data.profile.name}: {shown} changed by another program; reloaded.")
                 self.reload_profile(path, by_app=False)
+
+    def _notify_external(self, old: ProfileData, new: ProfileData) -> None:
+        """Say by id what another program changed in the memory files (``xiaoyu/memories.md: 2 added``)."""
+        from ..core.reload import IdDiff, diff_ids, summary
+
+        for rel, attr in (("memories.md", "memories"), (ARCHIVE_REL, "archive")):
+            before, after = getattr(old.profile, attr), getattr(new.profile, attr)
+            if before is None and after is None:
+                continue
+            if before is None:
+                diff = IdDiff(added=tuple(after.mf.by_id()), other=True)
+            elif after is None:
+                diff = IdDiff(removed=tuple(before.mf.by_id()), other=True)
+            else:
+                diff = diff_ids(before.mf, after.mf)
+            if diff:
+                self.notify(summary(f"{new.profile.name}/{rel}", diff))
+
+    def _kept_row(self, old: ProfileData, new: ProfileData, file: str) -> EntryRow | str | None:
+        """The entry to select after a reload: the same id, else the nearest surviving one."""
+        from ..core.reload import nearest_surviving
+
+        row = self.table.cursor_row
+        if row is None or not row.id:
+            return row
+        new_rows = new.files.get(file, [])
+        new_ids = [r.id for r in new_rows if r.id]
+        if row.id in set(new_ids):
+            return row.id
+        old_ids = [r.id for r in old.files.get(file, []) if r.id]
+        return nearest_surviving(old_ids, row.id, new_ids)
 
     # --- worker results ---------------------------------------------------------------
 
@@ -411,11 +449,17 @@ class MainScreen(EditActions, GitActions, Screen[None]):
         self._reloading.discard(data.path)
         if not self._reloading:
             self.status.set_busy("reloading", False)
+        old = self.data.get(data.path)
+        before = self._external.pop(data.path, None)
         self.data[data.path] = data
         self.files_tree.show_profiles([self.data[p].profile for p in self.order])
+        if before is not None:
+            self._notify_external(before, data)
         if self.current is not None and self.current.path == data.path:
+            file = message.keep_file or self.current_file
+            keep = self._kept_row(old, data, file) if old is not None else self.table.cursor_row
             self.current = data
-            self._show_profile(data, message.keep_file or self.current_file, keep=self.table.cursor_row)
+            self._show_profile(data, file, keep=keep)
         self._start_background([data])
 
     def _stale(self, data: ProfileData) -> bool:

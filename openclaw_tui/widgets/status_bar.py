@@ -31,6 +31,7 @@ class StatusBar(Widget):
         self._timer: Timer | None = None
         self._text = Text()
         self.repo_info: Text | None = None  # the repository segment (branch, uncommitted, merge)
+        self.watch_note = ""  # e.g. "watching: polling" when file events are not available
 
     def render(self) -> Text:
         return self._text
@@ -51,6 +52,11 @@ class StatusBar(Widget):
     def set_repo(self, info: Text | None) -> None:
         """Show (or, with None, hide) the repository segment at the end of the bar."""
         self.repo_info = info
+        self._paint()
+
+    def set_watch(self, note: str) -> None:
+        """Say how the folder is watched (empty: nothing to say)."""
+        self.watch_note = note
         self._paint()
 
     @property
@@ -101,6 +107,9 @@ class StatusBar(Widget):
         if self.repo_info is not None and self.repo_info.plain:
             t.append("  │ ", style="dim")
             t.append_text(self.repo_info)
+        if self.watch_note:
+            t.append("  │ ", style="dim")
+            t.append(clean_line(self.watch_note), style="yellow")
         now = self._now()
         waiting = [label for label, start in self._busy.items() if now - start >= BUSY_DELAY]
         if waiting:
