@@ -47,16 +47,7 @@ _KNOWN = frozenset(KNOWN_FIELDS)
 _DELIM_RE = re.compile(r"^---[ \r]*$", re.M)
 _NL_DELIM_RE = re.compile(r"\n---[ \r]*$", re.M)  # 2x faster to search: it starts with a literal
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
-_KEY_LINE_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t\r]*")
-_ITEM_RE = re.compile(r"[ \t]*- +(.*?)[ \t\r]*")
 _FIRST_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]|$)")
-_DATEISH_RE = re.compile(r"\d{4}-\d\d-\d\d(?:[Tt ][0-9:.]+(?:Z|[+-]\d\d(?::?\d\d)?)?)?")
-_NEEDS_YAML = re.compile(
-    r"""(?x)
-    [\-?:,\[\]{}#&*!|>'"%@`~=<] | [0-9.+] | (?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE
-    |on|On|ON|off|Off|OFF|null|Null|NULL)$
-    """
-)
 
 
 class ParseError(ValueError):
@@ -269,46 +260,6 @@ def _newline_of(text: str) -> str:
 # --- block classification ------------------------------------------------------------
 
 
-def _scan_plain(v: str) -> tuple[bool, Any]:
-    if ": " in v or v[-1] == ":" or "\t" in v:
-        return False, None
-    if _NEEDS_YAML.match(v) and not _DATEISH_RE.fullmatch(v):
-        return False, None
-    return True, v
-
-
-def _scan_value(v: str) -> tuple[bool, Any]:
-    """Fast path for one scalar or flow list. Returns (ok, value)."""
-    if not v:
-        return True, None
-    c = v[0]
-    if c == "[":
-        if v[-1] != "]":
-            return False, None
-        inner = v[1:-1].strip()
-        if not inner:
-            return True, []
-        items = []
-        for part in inner.split(","):
-            item = part.strip()
-            if not item or '"' in item or "'" in item or "{" in item or "[" in item or "]" in item:
-                return False, None
-            ok, value = _scan_plain(item)
-            if not ok:
-                return False, None
-            items.append(value)
-        return True, items
-    if c == '"':
-        if len(v) >= 2 and v[-1] == '"' and '"' not in v[1:-1] and "\\" not in v:
-            return True, v[1:-1]
-        return False, None
-    if c == "'":
-        if len(v) >= 2 and v[-1] == "'" and "'" not in v[1:-1]:
-            return True, v[1:-1]
-        return False, None
-    return _scan_plain(v)
-
-
 _BOOLISH = r"(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)"
 _DATE = r"\d{4}-\d\d-\d\d(?:[Tt ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?)?"
 _PLAIN = rf"(?:(?!{_BOOLISH}[ ]*\r?$)[^\W\d](?:[^\n\r:#\[\]{{}}, ]++|[ ]++(?!\#)|:(?=[^\s,\]])|\#)*+|{_DATE})"
@@ -472,10 +423,6 @@ def _guess_id(block: str) -> str | None:
 # --- the scan -------------------------------------------------------------------------
 
 
-def _line_end(text: str, pos: int) -> int:
-    """Offset just past the line starting at ``pos`` (its newline included)."""
-    nl = text.find("\n", pos)
-    return len(text) if nl < 0 else nl + 1
 
 
 class _Lazy:
