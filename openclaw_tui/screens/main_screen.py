@@ -698,7 +698,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
             self._show_profile(data, row.file)
         if not self.table.select_row(row):
             if self.filter_input.value:
-                self.notify(f"Filter cleared to show {row.id or 'the entry'}.")
+                self.notify(f"Filter cleared to show {row.id or 'the entry'}.", markup=False)
                 self.filter_input.value = ""
                 self.table.apply_query(parse_query(""))
             if self.table.sort_key != "order" and not self.table.indexed:
