@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from generate import entry_text, memories_text  # noqa: E402
 
-from openclaw_tui.core import history  # noqa: E402
+from openclaw_tui.core import entry_history, history  # noqa: E402
 from openclaw_tui.core.gitrepo import find_repo  # noqa: E402
 
 PROFILE = "profiles/assistant"
@@ -363,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"fixture: 1,000 commits of a 10,000-entry file built in {time.perf_counter() - t0:.1f} s", flush=True)
         repo = find_repo(work / "hist")
         assert repo is not None
-        secs, cpu, versions = _time(lambda: history.entry_history(repo, repo.root / PROFILE, tid), args.runs)
+        secs, cpu, versions = _time(lambda: entry_history.entry_history(repo, repo.root / PROFILE, tid), args.runs)
         kinds = [v.kind for v in versions]  # type: ignore[attr-defined]
         assert "archived" in kinds and "restored" in kinds and kinds[-1] == "created", kinds
         rows.append((f"entry history of {tid} over 1,000 commits ({len(kinds)} versions)", secs, cpu, 1.0))

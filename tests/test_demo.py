@@ -10,6 +10,7 @@ from openclaw_tui.core import conflicts as c
 from openclaw_tui.core import history as h
 from openclaw_tui.core.demo import build_demo, samples_dir
 from openclaw_tui.core.entries import parse
+from openclaw_tui.core.entry_history import entry_history
 from openclaw_tui.core.gitrepo import conclude_merge, find_repo, mark_resolved, status
 from openclaw_tui.core.profile import discover
 from tests.test_git_helpers import git
@@ -51,7 +52,7 @@ def test_demo_history_is_believable(demo: Path) -> None:
     assert repo is not None
     page = h.log_page(repo, demo / XI, 0, 3)
     assert page[0].subject.startswith("feat(mem): review:")
-    versions = h.entry_history(repo, demo / XI, "mem-0012")
+    versions = entry_history(repo, demo / XI, "mem-0012")
     assert versions and versions[-1].kind == "created"
 
 

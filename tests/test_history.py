@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from openclaw_tui.core import entry_history as eh
 from openclaw_tui.core import history as h
+from openclaw_tui.core import semantic_diff as sd
 from openclaw_tui.core.entries import parse
 from openclaw_tui.core.merge import split_trailing
 from tests.test_git_helpers import commit_all, entry, git, make_repo, memfile, write
@@ -112,7 +114,7 @@ def test_semantic_diff_of_known_commits(story: tuple[Path, dict[str, str]]) -> N
 
 def test_entry_history_follows_the_entry_into_the_archive_and_back(story: tuple[Path, dict[str, str]]) -> None:
     repo, shas = story
-    versions = h.entry_history(repo, repo / P, "mem-0007")
+    versions = eh.entry_history(repo, repo / P, "mem-0007")
     assert [(v.commit.subject, v.kind, v.file) for v in versions] == [
         ("restore", "restored", h.MEMORIES),
         ("archive", "archived", h.ARCHIVE),
@@ -126,13 +128,13 @@ def test_entry_history_follows_the_entry_into_the_archive_and_back(story: tuple[
 
 def test_entry_history_of_an_entry_moved_then_removed(story: tuple[Path, dict[str, str]]) -> None:
     repo, shas = story
-    versions = h.entry_history(repo, repo / P, "mem-0001")
+    versions = eh.entry_history(repo, repo / P, "mem-0001")
     assert [(v.commit.subject, v.kind) for v in versions] == [
         ("remove", "removed"), ("archive", "changed"), ("create", "created")]
     assert versions[0].raw is None and versions[0].file is None
     assert versions[1].change is not None and versions[1].change.body_changed
-    assert h.entry_history(repo, repo / P, "mem-0001", max_commits=2)[0].kind == "removed"
-    assert h.entry_history(repo, repo / P, "mem-9999") == []
+    assert eh.entry_history(repo, repo / P, "mem-0001", max_commits=2)[0].kind == "removed"
+    assert eh.entry_history(repo, repo / P, "mem-9999") == []
 
 
 def test_entry_history_ignores_mere_mentions_of_the_id(tmp_path: Path) -> None:
@@ -142,7 +144,7 @@ def test_entry_history_ignores_mere_mentions_of_the_id(tmp_path: Path) -> None:
     commit_all(repo, "a")
     write(mem, memfile(E(1, "one"), E(2, "see mem-0001 again"), E(3, "x", conflict="mem-0001")))
     commit_all(repo, "b")
-    versions = h.entry_history(repo, repo, "mem-0001")
+    versions = eh.entry_history(repo, repo, "mem-0001")
     assert [v.commit.subject for v in versions] == ["a"]
 
 
@@ -159,7 +161,7 @@ def test_entry_history_through_a_merge(tmp_path: Path) -> None:
     write(mem, base.replace("one", "one on main"))
     commit_all(repo, "main edit")
     git(repo, "merge", "-q", "--no-edit", "side")
-    versions = h.entry_history(repo, repo, "mem-0002")
+    versions = eh.entry_history(repo, repo, "mem-0002")
     kinds = [(v.commit.subject, v.kind) for v in versions]
     assert ("side edit", "changed") in kinds and kinds[-1] == ("base", "created")
     merge = [v for v in versions if v.commit.is_merge]
@@ -185,7 +187,7 @@ TRICKY = [
 def test_find_entry_raw_agrees_with_the_parser(text: str) -> None:
     e = parse(text).get("mem-0002")
     expected = split_trailing(e.raw)[0] if e is not None else None
-    assert h.find_entry_raw(text.encode(), "mem-0002") == expected
+    assert eh.find_entry_raw(text.encode(), "mem-0002") == expected
 
 
 # --- the windowed semantic diff equals a full comparison --------------------------------------------------
@@ -232,26 +234,26 @@ def test_windowed_semantic_diff_matches_a_full_comparison(pieces: list[str], ops
             j = (i + 1) % len(new_pieces)
             new_pieces[i], new_pieces[j] = new_pieces[j], new_pieces[i]
     old, new = "# pre\n\n" + "\n".join(old_pieces), "# pre\n\n" + "\n".join(new_pieces)
-    d = h.semantic_diff(old.encode(), new.encode())
+    d = sd.semantic_diff(old.encode(), new.encode())
     assert ({c.id for c in d.added}, {c.id for c in d.removed}, {c.id for c in d.changed}) == _reference(old, new)
 
 
 def test_semantic_diff_reports_fields_body_and_lines() -> None:
     old = memfile(*(E(i, f"body {i}", importance="low") for i in range(1, 200)))
     new = old.replace("id: mem-0150\nimportance: low\n---\nbody 150", "id: mem-0150\nimportance: high\n---\nchanged")
-    d = h.semantic_diff(old.encode(), new.encode())
+    d = sd.semantic_diff(old.encode(), new.encode())
     (c,) = d.changed
     assert c.id == "mem-0150" and c.field_names == ("importance",) and c.body_changed
     assert c.fields[0].old == "low" and c.fields[0].new == "high"
     assert c.old_line == parse(old).get("mem-0150").line  # type: ignore[union-attr]
-    assert h.semantic_diff(old.encode(), old.encode()).empty
-    assert h.semantic_diff(None, old.encode()).added[0].id == "mem-0001"
+    assert sd.semantic_diff(old.encode(), old.encode()).empty
+    assert sd.semantic_diff(None, old.encode()).added[0].id == "mem-0001"
 
 
 def test_semantic_diff_of_a_comment_only_change_is_formatting() -> None:
     old = memfile(E(1, "x", importance="low"))
     new = old.replace("importance: low", "importance: low  # rarely used")
-    (c,) = h.semantic_diff(old.encode(), new.encode()).changed
+    (c,) = sd.semantic_diff(old.encode(), new.encode()).changed
     assert c.fields == () and c.format_changed and c.describe() == "formatting"
 
 
@@ -376,5 +378,5 @@ def test_entry_history_over_many_commits_matches_a_full_parse_of_each_version(tm
         where_before = None if before is None else ("m" if content(sha + "^", "p/memories.md") else "a")
         if now != before or where_now != where_before:
             expected.append((sha, now))
-    got = [(v.commit.sha, v.raw) for v in h.entry_history(repo, repo / "p", "mem-0007")]
+    got = [(v.commit.sha, v.raw) for v in eh.entry_history(repo, repo / "p", "mem-0007")]
     assert got == expected and len(got) > 10

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .gitrepo import GitError, Repo, RepoLike, as_repo, commit_paths, head_sha, read_blob, status
-from .history import ARCHIVE, MEMORIES, FileChange, ProfileDiff, profile_diff
+from .semantic_diff import ARCHIVE, MEMORIES, FileChange, ProfileDiff, profile_diff
 
 PREFIX = "feat(mem): "
 

@@ -20,8 +20,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ..core.entries import parse
-from ..core.history import EntryChange, EntryEvent, FieldChange, ProfileDiff
 from ..core.patch import Patch, PatchLine, side_by_side
+from ..core.semantic_diff import EntryChange, EntryEvent, FieldChange, ProfileDiff
 from ..core.worddiff import Segment, word_diff
 from ..core.yamlio import render_scalar
 from .safe_text import clean_line
