@@ -231,3 +231,25 @@ async def test_entry_history_shows_every_version(tmp_path: Path) -> None:
         await settle(pilot)
         shown = screen_text(app)
         assert "created" in shown and "The staging cluster runs on spot instances." in shown
+
+
+async def test_the_app_indexes_entry_history_in_the_background_and_after_new_commits(tmp_path: Path) -> None:
+    from openclaw_tui.core.entry_index import EntryIndex
+
+    root, shas = history_repo(tmp_path)
+    index_file = root / ".git" / "openclaw-tui" / "entry-index.sqlite"
+    assert not index_file.exists()
+    app = app_for(root / ATLAS)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        indexed = len(EntryIndex(index_file))
+        assert indexed >= 3  # add, change, supersede: one pair of memories.md versions each
+        mem = root / ATLAS / "memories.md"
+        mem.write_text(mem.read_text(encoding="utf-8").replace("importance: high", "importance: medium", 1),
+                       encoding="utf-8")
+        commit_all(root, "an agent's commit")
+        main = app.screen
+        assert isinstance(main, MainScreen)
+        main.git_refresh()
+        await settle(pilot)
+        assert len(EntryIndex(index_file)) == indexed + 1  # HEAD moved: the new commit is indexed

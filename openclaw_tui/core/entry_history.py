@@ -9,18 +9,17 @@ versions where the entry may have changed.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
 import re
-import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .blobstream import BlobStream
 from .entries import classify_block, decode, parse
-from .gitrepo import GitError, Repo, RepoLike, as_repo, git_env, git_executable, run_git
+from .entry_index import EntryIndex, Pair, Touched, touched_ids
+from .gitrepo import Repo, RepoLike, as_repo, run_git
 from .history import LOG_FORMAT, NULL_SHA, CommitInfo, commit_from, no_commits, profile_file, profile_rel
 from .merge import split_trailing
 from .semantic_diff import (
@@ -49,96 +48,6 @@ class EntryVersion:
     raw: str | None  # its text after the commit (None when removed)
     previous: str | None  # its text before the commit
     change: EntryChange | None = None  # field-level difference from ``previous``
-
-
-class _BlobStream:
-    """Stream blobs out of one ``git cat-file --batch`` process, one at a time.
-
-    Reads straight from the pipe into one buffer per blob (no second copy):
-    with a 10k-entry file and 1,000 versions, that is 2 GB going through.
-    """
-
-    def __init__(self, repo: Repo, shas: list[str]) -> None:
-        exe = git_executable()
-        if exe is None:
-            raise GitError(["cat-file"], 127, "git is not installed")
-        r, w = os.pipe()
-        with contextlib.suppress(OSError, AttributeError):
-            fcntl.fcntl(w, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
-        self.proc = subprocess.Popen(
-            [exe, "cat-file", "--batch"], cwd=repo.root, stdin=subprocess.PIPE, stdout=w,
-            stderr=subprocess.DEVNULL, env=git_env(),
-        )
-        os.close(w)
-        self.fd = r
-        self.pending = bytearray()
-        self.buf = bytearray()
-        self.shas = shas
-        request = "".join(s + "\n" for s in shas).encode()
-        stdin = self.proc.stdin
-        assert stdin is not None
-
-        def feed() -> None:
-            with contextlib.suppress(OSError, ValueError):
-                stdin.write(request)
-            with contextlib.suppress(OSError, ValueError):
-                stdin.close()
-
-        self.feeder = threading.Thread(target=feed, daemon=True)
-        self.feeder.start()
-
-    def _line(self) -> bytes:
-        while True:
-            nl = self.pending.find(b"\n")
-            if nl >= 0:
-                line = bytes(self.pending[:nl])
-                del self.pending[: nl + 1]
-                return line
-            chunk = os.read(self.fd, 1 << 16)
-            if not chunk:
-                raise EOFError("git cat-file stopped early")
-            self.pending += chunk
-
-    def _body(self, size: int) -> bytearray:
-        """The next blob, in a buffer reused from one blob to the next (valid until the next call)."""
-        buf = self.buf
-        if len(buf) > size + 1:
-            del buf[size + 1 :]  # shrinking keeps the memory: no new pages for the next blob
-        elif len(buf) < size + 1:
-            buf += bytes(size + 1 - len(buf))
-        have = min(len(self.pending), size + 1)
-        buf[:have] = self.pending[:have]
-        del self.pending[:have]
-        view = memoryview(buf)
-        try:
-            while have < size + 1:
-                n = os.readv(self.fd, [view[have:]])
-                if n == 0:
-                    raise EOFError("git cat-file stopped early")
-                have += n
-        finally:
-            view.release()
-        del buf[size:]  # the newline after the blob
-        return buf
-
-    def __iter__(self) -> Iterator[tuple[str, bytearray | None]]:
-        """(sha, bytes) pairs; the bytes are only valid until the next pair is taken."""
-        try:
-            for sha in self.shas:
-                header = self._line().split()
-                if len(header) < 3 or header[1] == b"missing":
-                    yield sha, None
-                    continue
-                yield sha, self._body(int(header[2]))
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            os.close(self.fd)
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
 
 
 def find_entry_raw(data: bytes | bytearray, entry_id: str, id_re: re.Pattern[bytes] | None = None) -> str | None:
@@ -202,38 +111,6 @@ class _EntryFinder:
         return content_or_none
 
 
-def _read_versions(repo: Repo, shas: list[str], entry_id: str) -> dict[str, str | None]:
-    """The entry's content in each blob; two ``cat-file`` streams in parallel when there are many."""
-    found: dict[str, str | None] = {}
-
-    def work(part: list[str]) -> None:
-        finder = _EntryFinder(entry_id)
-        for sha, data in _BlobStream(repo, part):
-            found[sha] = finder(data) if data is not None else None
-
-    if len(shas) < 64 or (os.cpu_count() or 1) < 2:
-        work(shas)
-        return found
-    half = len(shas) // 2
-    errors: list[BaseException] = []
-
-    def guarded(part: list[str]) -> None:
-        try:
-            work(part)
-        except BaseException as exc:  # noqa: BLE001 - re-raised below in the caller's thread
-            errors.append(exc)
-
-    helper = threading.Thread(target=guarded, args=(shas[half:],), daemon=True)
-    helper.start()
-    guarded(shas[:half])
-    helper.join()
-    if errors:
-        raise errors[0]
-    return found
-
-
-
-
 def _locate(data: Buf, id_line: int, entry_id: str) -> str | None:
     opener = next(delims_before(data, id_line), None)
     if opener is None:
@@ -260,30 +137,22 @@ def _locate(data: Buf, id_line: int, entry_id: str) -> str | None:
     return split_trailing(data[opener:end].decode("utf-8", "surrogateescape"))[0]
 
 
-def entry_history(
-    repo: RepoLike, profile: Any, entry_id: str, max_commits: int | None = None
-) -> list[EntryVersion]:
-    """Every commit that created or changed ``entry_id`` (newest first), with each version.
+INDEX_ON_THE_WAY = 64  # a query indexes the unindexed pairs it reads when there are at most this many
+Changes = dict[str, tuple[str, str]]  # MEMORIES / ARCHIVE -> (old blob, new blob); NULL_SHA when absent
 
-    Follows the entry between memories.md and the archive.  Reads each blob of
-    the two files once through one ``git cat-file --batch``, looking only at
-    the lines around the entry's ``id:`` line.
-    """
-    r = as_repo(repo)
-    if no_commits(r):
-        return []
-    rel = profile_rel(r, profile)
-    mem, arch = profile_file(rel, MEMORIES), profile_file(rel, ARCHIVE)
+
+def _log(r: Repo, mem: str, arch: str, max_commits: int | None = None) -> list[tuple[CommitInfo, Changes]]:
+    """Commits (newest first, first-parent diffs) that changed either memory file, with the blobs."""
     args = ["log", f"--format={LOG_FORMAT}", "--raw", "--no-abbrev", "--diff-merges=first-parent", "HEAD"]
     if max_commits is not None:
         args[1:1] = ["-n", str(max_commits)]
     out = run_git([*args, "--", mem, arch], r.root).stdout.decode("utf-8", "surrogateescape")
-    commits: list[tuple[CommitInfo, dict[str, tuple[str, str]]]] = []
+    commits: list[tuple[CommitInfo, Changes]] = []
     for chunk in out.split("\x1e"):
         if not chunk.strip():
             continue
         header, _, rest = chunk.partition("\n")
-        changes: dict[str, tuple[str, str]] = {}
+        changes: Changes = {}
         for line in rest.splitlines():
             if not line.startswith(":"):
                 continue
@@ -294,10 +163,118 @@ def entry_history(
                 changes[which] = (f[2], f[3])
         if changes:
             commits.append((commit_from(header), changes))
-    wanted = list(dict.fromkeys(s for _, ch in commits for pair in ch.values() for s in pair if s != NULL_SHA))
-    found = _read_versions(r, wanted, entry_id)
+    return commits
+
+
+def _indexable(pair: Pair) -> bool:
+    return NULL_SHA not in pair and pair[0] != pair[1]
+
+
+def _request_order(pairs: Iterable[Pair]) -> list[str]:
+    """Blobs to ask for, each pair's new version then its old one, so that in a straight history
+    consecutive blobs are the two sides of one commit (and git's delta cache is walked in order)."""
+    order: list[str] = []
+    for old, new in pairs:
+        for sha in (new, old):
+            if sha != NULL_SHA and (not order or order[-1] != sha):
+                order.append(sha)
+    return list(dict.fromkeys(order))
+
+
+def _split(shas: list[str], parts: int) -> list[list[str]]:
+    size = -(-len(shas) // parts)
+    return [shas[i : i + size] for i in range(0, len(shas), size)]
+
+
+def _stream(
+    repo: Repo, shas: list[str], entry_id: str | None, unknown: set[Pair], parallel: bool,
+    should_stop: Callable[[], bool] | None = None,
+) -> tuple[dict[str, str | None], dict[Pair, Touched]]:
+    """Read ``shas`` once: the entry's text in each (when ``entry_id``), and ``touched_ids`` of
+    every pair in ``unknown`` whose two blobs come one after the other."""
+    found: dict[str, str | None] = {}
+    answers: dict[Pair, Touched] = {}
+
+    def work(part: list[str]) -> None:
+        finder = _EntryFinder(entry_id) if entry_id is not None else None
+        prev_sha, prev = "", None
+        stream = BlobStream(repo, part)
+        for sha, data in stream:
+            if should_stop is not None and should_stop():
+                stream.close()
+                return
+            if finder is not None:
+                found[sha] = finder(data) if data is not None else None
+            if data is not None and prev is not None:
+                side = {sha: data, prev_sha: prev}
+                for pair in ((sha, prev_sha), (prev_sha, sha)):
+                    if pair in unknown and pair not in answers:
+                        answers[pair] = touched_ids(side[pair[0]], side[pair[1]])
+            prev_sha, prev = sha, data
+
+    parts = _split(shas, 2) if parallel and len(shas) >= 64 and (os.cpu_count() or 1) >= 2 else [shas]
+    if len(parts) < 2:
+        work(shas)
+        return found, answers
+    errors: list[BaseException] = []
+
+    def guarded(part: list[str]) -> None:
+        try:
+            work(part)
+        except BaseException as exc:  # noqa: BLE001 - re-raised below in the caller's thread
+            errors.append(exc)
+
+    helper = threading.Thread(target=guarded, args=(parts[1],), daemon=True)
+    helper.start()
+    guarded(parts[0])
+    helper.join()
+    if errors:
+        raise errors[0]
+    return found, answers
+
+
+def entry_history(
+    repo: RepoLike, profile: Any, entry_id: str, max_commits: int | None = None, *, use_index: bool = True,
+) -> list[EntryVersion]:
+    """Every commit that created or changed ``entry_id`` (newest first), with each version.
+
+    Follows the entry between memories.md and the archive.  Commits whose
+    pairs of versions the index (``entry_index``) says cannot have touched
+    the entry are skipped without reading; the others' blobs are read once
+    through ``git cat-file --batch``, looking only around the entry's
+    ``id:`` line.  A few unindexed pairs read this way are indexed on the
+    way; a history that is mostly unindexed is read without (the app runs
+    ``index_entry_history`` in the background for that).
+    """
+    r = as_repo(repo)
+    if no_commits(r):
+        return []
+    rel = profile_rel(r, profile)
+    commits = _log(r, profile_file(rel, MEMORIES), profile_file(rel, ARCHIVE), max_commits)
+    index = EntryIndex.for_repo(r) if use_index else None
+    try:
+        known = index.lookup(p for _, ch in commits for p in ch.values() if _indexable(p)) if index else {}
+
+        def may_touch(pair: Pair) -> bool:
+            if pair[0] == pair[1]:
+                return False
+            ids = known.get(pair)
+            return ids is None or entry_id in ids
+
+        # a commit is read whole (both files) when any of its pairs may touch the entry
+        chosen = [(info, ch) for info, ch in commits if any(may_touch(p) for p in ch.values())]
+        pairs = [p for _, ch in chosen for p in ch.values()]
+        unknown = {p for p in pairs if _indexable(p) and p not in known}
+        if len(unknown) > INDEX_ON_THE_WAY:
+            unknown = set()  # mostly unindexed: read as fast as possible, ``index_entry_history`` fills the index
+        found, answers = _stream(r, _request_order(pairs), entry_id, unknown, parallel=True)
+        if index is not None:
+            index.store(answers)
+    finally:
+        if index is not None:
+            index.close()
     versions: list[EntryVersion] = []
-    for info, changes in commits:
+    for info, changes in chosen:
         before: dict[str, str | None] = {}
         after: dict[str, str | None] = {}
         for which, (old, new) in changes.items():
@@ -309,6 +286,44 @@ def entry_history(
         if version is not None:
             versions.append(version)
     return versions
+
+
+def index_entry_history(
+    repo: RepoLike, profile: Any, should_stop: Callable[[], bool] | None = None, batch: int = 200,
+) -> int:
+    """Index every pair of versions of the profile's memory files not indexed yet; returns how many.
+
+    Run it in the background (the app does, when it opens a repository):
+    afterwards any entry's history reads only the commits that may have
+    touched it.  ``should_stop`` is asked before each blob; what was indexed
+    by then is kept.
+    """
+    r = as_repo(repo)
+    if no_commits(r):
+        return 0
+    rel = profile_rel(r, profile)
+    commits = _log(r, profile_file(rel, MEMORIES), profile_file(rel, ARCHIVE))
+    index = EntryIndex.for_repo(r)
+    done = 0
+    try:
+        pairs = [p for _, ch in commits for p in ch.values() if _indexable(p)]
+        known = index.lookup(pairs)
+        todo = [p for p in dict.fromkeys(pairs) if p not in known]
+        for start in range(0, len(todo), batch):
+            if should_stop is not None and should_stop():
+                break
+            part = todo[start : start + batch]
+            _found, answers = _stream(r, _request_order(part), None, set(part), parallel=False,
+                                      should_stop=should_stop)
+            # a pair whose blobs were not next to each other (a merge, the end of a batch): read it alone
+            for pair in part:
+                if pair not in answers and not (should_stop is not None and should_stop()):
+                    answers.update(_stream(r, [pair[1], pair[0]], None, {pair}, parallel=False)[1])
+            index.store(answers)
+            done += len(answers)
+    finally:
+        index.close()
+    return done
 
 
 def _classify_version(

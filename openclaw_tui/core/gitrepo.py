@@ -165,6 +165,13 @@ def as_repo(repo: RepoLike) -> Repo:
     return found
 
 
+def common_dir(repo: RepoLike) -> Path:
+    """The git folder shared by all work trees of the repository (``.git`` of the main one)."""
+    r = as_repo(repo)
+    common = Path(git_text(["rev-parse", "--git-common-dir"], r.root))
+    return common if common.is_absolute() else r.root / common
+
+
 def rel_path(repo: Repo, path: Path | str) -> str:
     """Path relative to the repository root; a relative ``path`` is taken as already relative."""
     p = Path(path)
@@ -481,9 +488,7 @@ def install_merge_driver(repo: RepoLike) -> list[str]:
         if _config_get(r, key) != value:
             run_git(["config", "--local", key, value], r.root)
             changed.append(f"git config {key}")
-    common = Path(git_text(["rev-parse", "--git-common-dir"], r.root))
-    common = common if common.is_absolute() else r.root / common
-    exclude = common / "info" / "exclude"
+    exclude = common_dir(r) / "info" / "exclude"
     for line in EXCLUDE_LINES:
         if _ensure_line(exclude, line):
             changed.append(f"info/exclude: {line}")

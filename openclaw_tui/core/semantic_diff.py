@@ -244,13 +244,13 @@ def _entry_spans(data: Buf, lengths: list[int], picked: list[int], with_preamble
     keys = len(lengths) - 1
     raw: list[Span] = []
     if with_preamble:
-        first = _opener_of(data, _cut(lengths, 0) + 1) if keys else len(data)
+        first = opener_of(data, _cut(lengths, 0) + 1) if keys else len(data)
         if first is None:
             return None
         raw.append((0, first))
     for k in sorted(picked):
-        start = _opener_of(data, _cut(lengths, k) + 1)
-        end = _opener_of(data, _cut(lengths, k + 1) + 1) if k + 1 < keys else len(data)
+        start = opener_of(data, _cut(lengths, k) + 1)
+        end = opener_of(data, _cut(lengths, k + 1) + 1) if k + 1 < keys else len(data)
         if start is None or end is None:
             return None
         raw.append((start, end))
@@ -263,7 +263,7 @@ def _entry_spans(data: Buf, lengths: list[int], picked: list[int], with_preamble
     return spans
 
 
-def _opener_of(data: Buf, id_line: int) -> int | None:
+def opener_of(data: Buf, id_line: int) -> int | None:
     """The entry start holding the ``id:`` line at ``id_line``, when it certainly is one."""
     d = next(delims_before(data, id_line), None)
     return d if d is not None and _is_entry_start(data, d, 0, len(data)) else None
@@ -342,7 +342,7 @@ def _id_elsewhere(data: Buf, entry_id: str, spans: list[tuple[int, int]]) -> boo
     return False
 
 
-def _parse_slice(data: Buf, a: int, b: int) -> MemoryFile:
+def parse_slice(data: Buf, a: int, b: int) -> MemoryFile:
     text, bom, _ok = decode(bytes(data[a:b]))
     return parse(text, bom=bom)
 
@@ -414,7 +414,7 @@ def _parse_windows(old: Buf, new: Buf, windows: list[Window]) -> list[tuple[Memo
         o_line += old.count(b"\n", o_pos, o_start)
         n_line += new.count(b"\n", n_pos, n_start)
         o_pos, n_pos = o_start, n_start
-        out.append((_parse_slice(old, o_start, o_end), o_line, _parse_slice(new, n_start, n_end), n_line))
+        out.append((parse_slice(old, o_start, o_end), o_line, parse_slice(new, n_start, n_end), n_line))
     return out
 
 

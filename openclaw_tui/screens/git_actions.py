@@ -5,7 +5,9 @@
 screen's: it reads the repository state in a thread worker (branch,
 uncommitted files, merge in progress, files with conflict markers), shows
 it in the status bar, and announces a pending merge once.  The state is
-re-read every few seconds and after every git action.
+re-read every few seconds and after every git action.  Whenever HEAD
+moves, a low-key worker indexes the profiles' history (``entry_index``)
+so that an entry's history opens in a fraction of a second.
 
 Without git, or outside a repository, nothing is shown and the actions are
 disabled (dimmed in the footer; their tooltip says why).
@@ -22,7 +24,9 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
+from textual.worker import get_current_worker
 
+from ..core.entry_history import index_entry_history
 from ..core.gitrepo import GitError, SyncResult, git_available, pull, push
 from ..core.merge_session import files_with_markers
 from ..core.repo_state import RepoState, read_state
@@ -74,6 +78,7 @@ class GitActions(Screen[Any]):
     git_ready: bool = False  # the state was read at least once
     _git_announced: bool = False
     _git_polling: bool = False
+    _git_indexed_head: str | None = None  # HEAD when the entry-history index was last brought up to date
 
     # --- state ---------------------------------------------------------------------------
 
@@ -125,10 +130,37 @@ class GitActions(Screen[Any]):
         if first and message.state is not None and not self._git_polling:
             self._git_polling = True
             self.set_interval(POLL_SECONDS, self._git_poll)
+        self.git_index_if_moved()
         if message.announce and message.conflicted and not self._git_announced:
             self._git_announced = True
             self.notify(self.git_banner_text(), title="Merge conflicts", severity="warning", timeout=30,
                         markup=False)
+
+    def git_index_if_moved(self) -> None:
+        """Index the history when HEAD moved since the last time (and the profiles are known)."""
+        state = self.git_state
+        if state is None or state.head is None or getattr(self, "discovery", None) is None:
+            return
+        if state.head != self._git_indexed_head:
+            self._git_indexed_head = state.head
+            self.git_index_history()
+
+    @work(thread=True, exclusive=True, group="entry-index", description="Indexing entry history",
+          exit_on_error=False)
+    def git_index_history(self) -> None:
+        """Index the new commits of every profile's memory files (cancelled with the screen)."""
+        worker = get_current_worker()
+        state = self.git_state
+        discovery = getattr(self, "discovery", None)
+        if state is None or discovery is None:
+            return
+        for profile in discovery.profiles:
+            if worker.is_cancelled:
+                return
+            try:
+                index_entry_history(state.repo, profile, should_stop=lambda: worker.is_cancelled)
+            except (GitError, OSError, ValueError):
+                continue  # a profile outside the repository, or git gone: its history is read the slow way
 
     def _git_poll(self) -> None:
         if self.is_current:

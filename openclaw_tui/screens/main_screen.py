@@ -440,6 +440,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
             self._show_profile(first, "memories.md")
         self._start_background(list(message.data))
         self._start_watcher(self.discovery.root)
+        self.git_index_if_moved()
 
     @on(ProfileReloaded)
     def _on_reloaded(self, message: ProfileReloaded) -> None:

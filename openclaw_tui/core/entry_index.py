@@ -1,0 +1,205 @@
+"""Which entries a change between two versions of a memory file may have touched, remembered.
+
+One entry's history must look at every version of memories.md and the
+archive: on a 10k-entry file with 1,000 commits that is 2 GB out of
+``git cat-file``, about a second of CPU for git alone.  Almost every
+commit touches one or two entries, though, and which ones is cheap to
+work out while the two versions are at hand:
+
+- ``touched_ids(old, new)``: the ids of every entry the bytes that differ
+  could belong to (a superset; ``None`` when the file is too unusual to
+  tell locally: fenced code, a malformed block near the change...).
+- ``EntryIndex``: those answers kept by the pair of blob ids in a SQLite
+  file in the repository's git folder (``.git/openclaw-tui/entry-index.sqlite``).
+  Blob ids name content, so an answer never goes stale and needs no
+  invalidation; deleting the file only makes the next history slower.
+
+With the index, an entry's history reads only the versions of the commits
+that may have touched the entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+from .gitrepo import GitError, RepoLike, common_dir
+from .semantic_diff import Buf, has_fence, opener_of, parse_slice
+
+Pair = tuple[str, str]  # (old blob id, new blob id)
+Touched = frozenset[str] | None  # None: "cannot tell cheaply, read both versions"
+
+SCHEMA = 1  # bump when touched_ids changes what it records: older answers are then dropped
+_STEP = 1 << 15
+_ID_KEY = b"\nid:"
+
+
+def common_prefix(a: Buf, b: Buf) -> int:
+    """Length of the longest common prefix (compared in C, without copying either side)."""
+    n, i = min(len(a), len(b)), 0
+    mb = memoryview(b)
+    try:
+        while i < n:
+            step = min(_STEP, n - i)
+            if not a.startswith(mb[i : i + step], i):
+                break
+            i += step
+        else:
+            return n
+        lo, hi = i, i + step  # the first difference lies in [lo, hi)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if a.startswith(mb[lo : mid + 1], lo):
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+    finally:
+        mb.release()
+
+
+def common_suffix(a: Buf, b: Buf, limit: int) -> int:
+    """Length of the longest common suffix, at most ``limit``."""
+    la, lb, i = len(a), len(b), 0
+    mb = memoryview(b)
+    try:
+        while i < limit:
+            step = min(_STEP, limit - i)
+            if not a.endswith(mb[lb - i - step : lb - i], 0, la - i):
+                break
+            i += step
+        else:
+            return limit
+        lo, hi = i, i + step  # the suffix length lies in [lo, hi)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if a.endswith(mb[lb - mid : lb - lo], 0, la - lo):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+    finally:
+        mb.release()
+
+
+def _ids_around(data: Buf, a: int, b: int) -> set[str] | None:
+    """Ids of the entries that bytes ``data[a:b]`` may belong to (parsed from certain entry starts)."""
+    before = data.rfind(_ID_KEY, 0, a)  # the id line of the entry holding ``a``, or of the one before
+    start = 0
+    if before >= 0:
+        found = opener_of(data, before + 1)
+        if found is None:
+            return None
+        start = found
+    last = data.find(_ID_KEY, max(b, start))  # the next entry's id line: a change may end in its head
+    end = len(data)
+    if last >= 0:
+        following = data.find(_ID_KEY, last + len(_ID_KEY))
+        if following >= 0:
+            found = opener_of(data, following + 1)
+            if found is None:
+                return None
+            end = found
+    if end < b:
+        return None
+    mf = parse_slice(data, start, end)
+    ids: set[str] = set()
+    for e in mf.entries:
+        if e.error or e.id is None:
+            return None  # a malformed block: what it holds, and what it does to the blocks after it, needs a full parse
+        ids.add(e.id)
+    return ids
+
+
+def touched_ids(old: Buf | None, new: Buf | None) -> Touched:
+    """Every entry id whose text may differ between two versions of a memory file (None: cannot tell).
+
+    The versions are compared byte for byte from both ends; the stretch
+    that differs is widened to whole entries on each side (from entry
+    starts that are certain) and parsed.  A superset: a neighbour of the
+    change may be named too.
+    """
+    if old is None or new is None:
+        return None  # a created or deleted file: every entry in it
+    if old == new:
+        return frozenset()
+    if has_fence(old) or has_fence(new):
+        return None  # a fence could hide or reveal delimiters anywhere
+    p = common_prefix(old, new)
+    s = common_suffix(old, new, min(len(old), len(new)) - p)
+    ids: set[str] = set()
+    for data in (old, new):
+        got = _ids_around(data, p, len(data) - s)
+        if got is None:
+            return None
+        ids |= got
+    return frozenset(ids)
+
+
+class EntryIndex:
+    """Answers of ``touched_ids`` by pair of blob ids, in SQLite (in memory when the file cannot be used)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self.db = self._open(path)
+
+    @classmethod
+    def for_repo(cls, repo: RepoLike) -> EntryIndex:
+        try:
+            folder = common_dir(repo) / "openclaw-tui"
+            folder.mkdir(exist_ok=True)
+        except (OSError, GitError):
+            return cls(None)
+        return cls(folder / "entry-index.sqlite")
+
+    @staticmethod
+    def _open(path: Path | None) -> sqlite3.Connection:
+        if path is not None:
+            try:
+                return EntryIndex._prepare(sqlite3.connect(path, timeout=5, check_same_thread=False))
+            except sqlite3.Error:
+                pass  # unreadable or read-only: fall back to memory (slower histories, nothing wrong)
+        return EntryIndex._prepare(sqlite3.connect(":memory:", check_same_thread=False))
+
+    @staticmethod
+    def _prepare(db: sqlite3.Connection) -> sqlite3.Connection:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA:
+            with db:
+                db.execute("DROP TABLE IF EXISTS pairs")
+                db.execute(f"PRAGMA user_version = {SCHEMA}")
+        with db:
+            db.execute("CREATE TABLE IF NOT EXISTS pairs (old TEXT, new TEXT, ids TEXT, PRIMARY KEY (old, new))"
+                       " WITHOUT ROWID")
+        return db
+
+    def lookup(self, pairs: Iterable[Pair]) -> dict[Pair, Touched]:
+        """The known answers among ``pairs`` (a pair absent from the result was never indexed)."""
+        out: dict[Pair, Touched] = {}
+        try:
+            cur = self.db.cursor()
+            for pair in dict.fromkeys(pairs):
+                row = cur.execute("SELECT ids FROM pairs WHERE old = ? AND new = ?", pair).fetchone()
+                if row is not None:
+                    out[pair] = None if row[0] is None else frozenset(row[0].split("\n")) - {""}
+        except sqlite3.Error:
+            return out
+        return out
+
+    def store(self, answers: dict[Pair, Touched]) -> None:
+        if not answers:
+            return
+        rows = [(o, n, None if ids is None else "\n".join(sorted(ids))) for (o, n), ids in answers.items()]
+        with contextlib.suppress(sqlite3.Error), self.db:
+            self.db.executemany("INSERT OR REPLACE INTO pairs VALUES (?, ?, ?)", rows)
+
+    def __len__(self) -> int:
+        try:
+            return int(self.db.execute("SELECT count(*) FROM pairs").fetchone()[0])
+        except sqlite3.Error:
+            return 0
+
+    def close(self) -> None:
+        self.db.close()
