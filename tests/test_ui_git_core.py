@@ -146,8 +146,8 @@ def test_both_preview_matches_the_written_result_and_takes_a_fresh_id(merged: Pa
     text = (merged / ATLAS / "memories.md").read_text(encoding="utf-8")
     assert preview.rstrip("\n") in text and MAIN_LINE in text
     assert unmerged(merged) == []
-    sha = s.conclude()
-    assert len(git(merged, "log", "-1", "--format=%P").split()) == 2 and sha
+    done = s.conclude()
+    assert len(git(merged, "log", "-1", "--format=%P").split()) == 2 and done.sha and done.still is None
 
 
 def test_yaml_with_a_key_twice_cannot_complete(merged: Path) -> None:

@@ -433,6 +433,55 @@ def abort_merge(repo: RepoLike) -> None:
     run_git(["merge", "--abort"], r.root)
 
 
+CONTINUE_LABEL = {
+    "merge": "Conclude the merge", "cherry-pick": "Commit the cherry-pick", "revert": "Commit the revert",
+    "rebase": "Continue the rebase", "am": "Continue applying the patches",
+}
+
+
+@dataclass(frozen=True)
+class Continued:
+    sha: str  # HEAD afterwards
+    operation: str  # what was continued
+    still: str | None = None  # the operation still in progress (a rebase stopped at its next conflict)
+    conflicted: tuple[str, ...] = ()
+
+
+def continue_operation(repo: RepoLike, message: str | None = None) -> Continued:
+    """Finish what stopped on conflicts once they are resolved and staged.
+
+    A merge, cherry-pick or revert is committed (``message`` or git's own);
+    a rebase or ``git am`` continues, and may stop again at a later commit:
+    ``still`` and ``conflicted`` then say so.
+    """
+    r = as_repo(repo)
+    st = status(r.root)
+    op = st.operation if st is not None else None
+    if op is None:
+        raise GitError(["commit"], 1, "no merge, rebase, cherry-pick or revert is in progress")
+    if op in ("merge", "cherry-pick", "revert"):
+        return Continued(conclude_merge(r, message), op)
+    if op not in ("rebase", "am"):
+        raise GitError([op, "--continue"], 1, f"a {op} cannot be continued from here")
+    if st is not None and st.conflicted:
+        raise GitError([op, "--continue"], 1,
+                       f"{len(st.conflicted)} file(s) still have conflicts: {', '.join(st.conflicted)}")
+    proc = run_git([op, "--continue"], r.root, check=False)
+    after = status(r.root)
+    still = after.operation if after is not None else None
+    if proc.returncode != 0 and not (still and after is not None and after.conflicted):
+        raise GitError([op, "--continue"], proc.returncode, proc.stderr.decode("utf-8", "replace").strip())
+    sha = head_sha(r)
+    assert sha is not None
+    return Continued(sha, op, still, after.conflicted if after is not None and still else ())
+
+
+def has_stash(repo: RepoLike) -> bool:
+    """Is there a stash entry (a ``git stash pop`` that conflicted keeps its entry)?"""
+    r = as_repo(repo)
+    return run_git(["rev-parse", "--verify", "-q", "refs/stash"], r.root, check=False).returncode == 0
+
+
 # --- the merge driver's installation ---------------------------------------------------------
 
 

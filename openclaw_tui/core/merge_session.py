@@ -23,7 +23,17 @@ import yaml
 from . import conflicts as cf
 from .conflicts import BOTH, OURS, THEIRS, Choice, ConflictItem, Conflicts, Edited, ResolutionError
 from .entries import decode, parse
-from .gitrepo import GitError, Repo, abort_merge, conclude_merge, find_repo, git_text, run_git, status
+from .gitrepo import (
+    Continued,
+    GitError,
+    Repo,
+    abort_merge,
+    continue_operation,
+    find_repo,
+    git_text,
+    run_git,
+    status,
+)
 from .safe_write import write_many
 
 SKIP_NAMES = ("audit.log",)
@@ -341,13 +351,14 @@ class MergeSession:
         st = status(self.repo.root)
         return st.conflicted if st is not None else ()
 
-    def conclude(self, message: str | None = None) -> str:
-        """Commit the merge (``git commit --no-edit`` unless a message is given); returns the sha."""
+    def conclude(self, message: str | None = None) -> Continued:
+        """Commit the merge, cherry-pick or revert (git's message unless one is given), or continue
+        the rebase (which may stop again at its next conflict: see ``Continued.still``)."""
         if self.repo is None:
             raise GitError(["commit"], 128, "not inside a git repository")
-        sha = conclude_merge(self.repo, message)
-        self.concluded = True
-        return sha
+        done = continue_operation(self.repo, message)
+        self.concluded = done.still is None
+        return done
 
     def abort(self) -> None:
         """``git merge --abort`` (or ``cherry-pick``/``revert --abort``): back to the state before the merge."""
@@ -356,7 +367,7 @@ class MergeSession:
         op = self.operation or "merge"
         if op == "merge":
             abort_merge(self.repo)
-        elif op in ("cherry-pick", "revert", "rebase"):
+        elif op in ("cherry-pick", "revert", "rebase", "am"):
             run_git([op, "--abort"], self.repo.root)
         else:
             raise GitError([op, "--abort"], 1, f"a {op} cannot be aborted from here")

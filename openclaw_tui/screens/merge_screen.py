@@ -11,8 +11,11 @@ h/l switch it), ``b`` keeps both, ``o``/``t`` take ours/theirs, ``enter``
 edits the result, ``↑/↓ j/k`` move, ``n/p`` jump to the next/previous
 undecided conflict, ``z`` undoes, ``e`` opens the file in $EDITOR.  Nothing
 is written until ``c`` (enabled once nothing is left and every result
-parses): then every file is written compare-and-swapped and staged, and the
-merge can be concluded (``git commit --no-edit``) or aborted.
+parses): then every file is written compare-and-swapped and staged, and what
+stopped can be finished or aborted: a merge, cherry-pick or revert is
+committed with git's message, a rebase continues (and may stop again at a
+later commit).  Conflicts with no operation behind them (``git stash pop``)
+are written and staged; git keeps the stash entry, and the notice says so.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from textual.widgets.option_list import Option
 
 from ..core import conflicts as cf
 from ..core.conflicts import BOTH, OURS, THEIRS, ConflictItem, Edited, ResolutionError
-from ..core.gitrepo import GitError
+from ..core.gitrepo import CONTINUE_LABEL, Continued, GitError, has_stash
 from ..core.merge_session import FileResolution, MergeSession, choice_label
 from ..core.safe_write import ConcurrentModification
 from ..widgets.conflict_pane import ConflictPane
@@ -58,9 +61,9 @@ class Completed(Message):
 class GitDone(Message):
     """A conclude or abort finished (``error`` None on success)."""
 
-    def __init__(self, what: str, error: str | None, detail: str = "") -> None:
+    def __init__(self, what: str, error: str | None, done: Continued | None = None) -> None:
         super().__init__()
-        self.what, self.error, self.detail = what, error, detail
+        self.what, self.error, self.done = what, error, done
 
 
 # --- dialogs ---------------------------------------------------------------------------------
@@ -176,7 +179,7 @@ class MergeScreen(Screen[bool]):
         Binding("v", "toggle_base", "Show/hide base", show=False, id="merge.toggle-base"),
         Binding("e", "open_editor", "$EDITOR", id="merge.editor"),
         Binding("c", "complete", "Complete", id="merge.complete"),
-        Binding("A", "abort", "Abort merge", id="merge.abort"),
+        Binding("A", "abort", "Abort", id="merge.abort", tooltip="Abort the merge, rebase, cherry-pick or revert"),
         Binding("escape", "close", "Back", id="merge.back"),
     ]
 
@@ -314,8 +317,9 @@ class MergeScreen(Screen[bool]):
         else:
             t.append("Conflict markers found", style="bold")
         if not s.files:
-            if s.operation == "merge":
-                t.append(" · nothing left to resolve: c concludes the merge, A aborts it", style="green")
+            if s.operation:
+                label = CONTINUE_LABEL.get(s.operation, "continue").lower()
+                t.append(f" · nothing left to resolve: c to {label}, A to abort", style="green")
             else:
                 t.append(" · no file has conflict markers", style="green")
             banner.update(t)
@@ -401,7 +405,7 @@ class MergeScreen(Screen[bool]):
             if s is None:
                 return None
             if not s.files:
-                return True if s.operation == "merge" else None
+                return True if s.operation in CONTINUE_LABEL else None
             return True if s.can_complete() else None
         if action == "abort":
             return True if s is not None and s.repo is not None and s.operation else None
@@ -584,22 +588,29 @@ class MergeScreen(Screen[bool]):
         n = len(message.written or [])
         s = self.session
         staged = " and staged" if s is not None and s.repo is not None else ""
-        self.notify(f"{n} file{'s' if n != 1 else ''} written{staged}.", markup=False)
-        if s is not None and s.operation == "merge":
+        note = ""
+        if s is not None and s.repo is not None and s.operation is None and has_stash(s.repo):
+            note = " A stash that did not apply cleanly stays in git stash list: drop it once you are done."
+        self.notify(f"{n} file{'s' if n != 1 else ''} written{staged}.{note}", markup=False,
+                    timeout=10 if note else 5)
+        if s is not None and s.operation in CONTINUE_LABEL:
             self._offer_conclusion()
         else:
             self.dismiss(True)
 
     def _offer_conclusion(self) -> None:
         s = self.session
-        if s is None or s.operation != "merge":
+        if s is None or s.operation not in CONTINUE_LABEL:
             self.dismiss(self.changed_repo)
             return
-        detail = "Conclude commits the merge (git commit --no-edit); abort puts every file back as it was before it."
+        op = s.operation
+        how = {"rebase": "git rebase --continue: the next commits are replayed, and it may stop again",
+               "am": "git am --continue"}.get(op, f"commits the {op} with git's message")
+        detail = f"{CONTINUE_LABEL[op]}: {how}. Abort puts every file back as it was before the {op}."
         answers = [
             ("later", "Later", "L", "default"),
-            ("abort", "Abort merge", "A", "error"),
-            ("conclude", "Conclude merge", "y", "success"),
+            ("abort", f"Abort {op}", "A", "error"),
+            ("conclude", CONTINUE_LABEL[op], "y", "success"),
         ]
 
         def done(answer: str | None) -> None:
@@ -635,8 +646,7 @@ class MergeScreen(Screen[bool]):
         assert s is not None
         try:
             if what == "conclude":
-                sha = s.conclude()
-                self.post_message(GitDone(what, None, sha[:7]))
+                self.post_message(GitDone(what, None, s.conclude()))
             else:
                 s.abort()
                 self.post_message(GitDone(what, None))
@@ -650,10 +660,20 @@ class MergeScreen(Screen[bool]):
             return
         self.changed_repo = True
         self.written = True
-        if message.what == "conclude":
-            self.notify(f"Merge concluded: {message.detail}.", markup=False)
+        done = message.done
+        if message.what == "conclude" and done is not None and done.still:
+            n = len(done.conflicted)
+            self.notify(f"The {done.still} stopped again at its next commit: {n} conflicted "
+                        f"file{'s' if n != 1 else ''}. Press m to resolve {'them' if n != 1 else 'it'}.",
+                        severity="warning", markup=False, timeout=15)
+        elif message.what == "conclude" and done is not None:
+            what = {"merge": "Merge concluded", "rebase": "Rebase finished", "am": "Patches applied"}.get(
+                done.operation, f"{done.operation.capitalize()} committed")
+            self.notify(f"{what}: {done.sha[:7]}.", markup=False)
         else:
-            self.notify("Merge aborted: the files are as they were before it.", markup=False)
+            op = self.session.operation if self.session is not None else None
+            self.notify(f"{(op or 'merge').capitalize()} aborted: the files are as they were before it.",
+                        markup=False)
         self.dismiss(True)
 
     def action_close(self) -> None:
