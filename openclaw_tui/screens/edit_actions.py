@@ -205,11 +205,22 @@ class EditActions(Screen[None]):
         return written
 
     def on_profile_reloaded(self, message: Any) -> None:
-        """After the host screen shows a reloaded profile: select the entry a write created."""
-        ident = self.__dict__.pop("_edit_show", None)
+        """After the host screen shows a reloaded profile: select the entry a write created.
+
+        Only the reload that is shown and holds the entry counts: the
+        watcher may start a second reload of the same write, and the first
+        one then arrives stale (the host screen skips it).
+        """
+        ident = self.__dict__.get("_edit_show")
         jump = getattr(self, "jump", None)
-        if ident is not None and jump is not None:
-            self.call_after_refresh(jump, Location(None, None, ident))
+        data = getattr(message, "data", None)
+        if ident is None or jump is None or data is None:
+            return
+        latest = getattr(self, "_reloads", {}).get(getattr(data, "path", None))
+        if getattr(message, "gen", latest) != latest or ident not in getattr(data, "by_id", {}):
+            return  # not the reload that will be shown: wait for it
+        del self.__dict__["_edit_show"]
+        self.call_after_refresh(jump, Location(None, None, ident))
 
     def _refresh(self) -> None:
         hook = getattr(self, "refresh_after_write", None)
