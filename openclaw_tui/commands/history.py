@@ -1,0 +1,110 @@
+"""`openclaw-tui history PATH [--entry ID] [-n N] [--skip K] [--json] [--index]`: the profile's git history.
+
+Without ``--entry``: the commits that touched the profile, newest first,
+each with what it did entry by entry (``mem-0013: added``,
+``mem-0007: superseded by mem-0012``, ``state.yaml: changed``).
+With ``--entry ID``: every commit that created, changed, archived,
+restored or removed that entry, with the fields that changed; ``--json``
+adds each version's text.  ``--index`` brings the entry-history index
+(``.git/openclaw-tui/entry-index.sqlite``) up to date and prints how many
+pairs of versions it added, which suits a ``post-commit`` hook.
+Read-only for the memory files.  Exit 0, or 2 (not a profile, not in a git
+repository).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ._editing import fail
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("history", help="commits that touched a profile, or one entry's versions",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("path", metavar="PATH", help="a profile folder, or a profiles root with --profile")
+    p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
+    p.add_argument("--entry", metavar="ID", help="the versions of this entry instead of the commit list")
+    p.add_argument("-n", type=int, default=20, metavar="N", help="at most N commits (default 20; 0: all)")
+    p.add_argument("--skip", type=int, default=0, metavar="K", help="skip the K newest commits (commit list only)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--index", action="store_true", help="update the entry-history index and print what it added")
+    p.set_defaults(run=run)
+
+
+def _out(text: str) -> None:
+    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+    sys.stdout.buffer.flush()
+
+
+def _commit_json(info: Any) -> dict[str, Any]:
+    return {"sha": info.sha, "date": info.date, "author": info.author, "subject": info.subject,
+            "parents": list(info.parents)}
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..core.entry_history import entry_history, index_entry_history
+    from ..core.gitrepo import GitError, find_repo, git_available
+    from ..core.history import commit_semantic_diff, log_page
+    from ..core.profile import NotMemory, resolve_profile
+
+    if args.n < 0 or args.skip < 0:
+        return fail("-n and --skip must not be negative")
+    try:
+        profile = resolve_profile(args.path, args.profile)
+    except NotMemory as exc:
+        return fail(str(exc))
+    if not git_available():
+        return fail("git is not installed")
+    repo = find_repo(profile.path)
+    if repo is None:
+        return fail(f"{args.path}: not inside a git repository")
+    try:
+        if args.index:
+            added = index_entry_history(repo, profile)
+            _out(json.dumps({"indexed": added}) + "\n" if args.json else
+                 f"{added} pair{'' if added == 1 else 's'} of versions indexed\n")
+            return 0
+        if args.entry:
+            versions = entry_history(repo, profile, args.entry, args.n or None)
+            return _print_versions(args, versions)
+        limit = args.n or 1_000_000
+        commits = log_page(repo, profile, args.skip, limit)
+        diffs = [commit_semantic_diff(repo, c.sha, profile).diff for c in commits]
+    except GitError as exc:
+        return fail(f"git: {exc}")
+    if args.json:
+        doc = [{**_commit_json(c), "changes": d.lines()} for c, d in zip(commits, diffs, strict=True)]
+        _out(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    lines: list[str] = []
+    for c, d in zip(commits, diffs, strict=True):
+        lines.append(f"{c.short}  {c.date[:10]}  {c.author}  {c.subject}")
+        lines += [f"    {line}" for line in d.lines()]
+    lines.append(f"{len(commits)} commit{'' if len(commits) == 1 else 's'}")
+    _out("\n".join(lines) + "\n")
+    return 0
+
+
+def _print_versions(args: argparse.Namespace, versions: list[Any]) -> int:
+    if args.json:
+        doc = [{**_commit_json(v.commit), "kind": v.kind, "file": v.file,
+                "fields": list(v.change.field_names) if v.change else [],
+                "body_changed": bool(v.change and v.change.body_changed), "text": v.raw}
+               for v in versions]
+        _out(json.dumps({"id": args.entry, "versions": doc}, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    lines: list[str] = []
+    for v in versions:
+        what = v.kind
+        details = v.change.describe() if v.change is not None else ""
+        if details:
+            what += f" ({details})"
+        where = f"  [{v.file}]" if v.file and v.file != "memories.md" else ""
+        lines.append(f"{v.commit.short}  {v.commit.date[:10]}  {what}{where}  {v.commit.subject}")
+    lines.append(f"{len(versions)} version{'' if len(versions) == 1 else 's'} of {args.entry}")
+    _out("\n".join(lines) + "\n")
+    return 0
