@@ -188,6 +188,18 @@ def test_archive_then_restore_round_trips(prof: Path) -> None:
     assert (prof / "contexts" / "archive" / "memories.md").read_bytes() == b""
 
 
+def test_archive_several_at_once_all_or_nothing(prof: Path) -> None:
+    before = tree(prof)
+    r = cli("archive", prof, "mem-0001", "mem-0404")
+    assert r.returncode == 2 and b"mem-0404" in r.stderr and tree(prof) == before  # one bad id: nothing moves
+    r = cli("archive", prof, "mem-0002", "mem-0001", "mem-0002")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == b"mem-0002: archived\nmem-0001: archived\n"
+    archived = (prof / "contexts" / "archive" / "memories.md").read_bytes()
+    assert archived.index(b"id: mem-0002") < archived.index(b"id: mem-0001")  # in the order given
+    assert b"id: mem-0001" not in mem(prof) and b"id: mem-0002" not in mem(prof)
+
+
 @pytest.mark.parametrize("cmd,ident,why", [("archive", "mem-0404", b"no entry with id mem-0404"),
                                            ("restore", "mem-0001", b"mem-0001 is already in memories.md"),
                                            ("restore", "mem-0404", b"no entry with id mem-0404")])

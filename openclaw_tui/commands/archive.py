@@ -1,8 +1,8 @@
-"""`openclaw-tui archive PATH ID` and `openclaw-tui restore PATH ID`.
+"""`openclaw-tui archive PATH ID [ID...]` and `openclaw-tui restore PATH ID`.
 
-archive moves an entry of memories.md (its exact bytes, plus ``status:
-archived`` and ``archived_at``) to contexts/archive/memories.md; restore
-moves it back (``status: active``, ``archived_at`` dropped).
+archive moves entries of memories.md (their exact bytes, plus ``status:
+archived`` and ``archived_at``) to contexts/archive/memories.md, all or
+none; restore moves one back (``status: active``, ``archived_at`` dropped).
 """
 
 from __future__ import annotations
@@ -15,15 +15,17 @@ from ._editing import open_profile, register_edit
 
 
 def register(sub: Any) -> None:
-    p = register_edit(sub, "archive", "move an entry to contexts/archive/memories.md", run)
-    p.add_argument("id", metavar="ID")
+    p = register_edit(sub, "archive", "move entries to contexts/archive/memories.md", run)
+    p.add_argument("id", metavar="ID", nargs="+")
     r = register_edit(sub, "restore", "move an entry back from contexts/archive/memories.md", run_restore)
     r.add_argument("id", metavar="ID")
 
 
 def run(args: argparse.Namespace) -> int:
-    archive(open_profile(args), args.id)
-    print(f"{args.id}: archived")
+    ids = list(dict.fromkeys(args.id))
+    archive(open_profile(args), ids)
+    for ident in ids:
+        print(f"{ident}: archived")
     return 0
 
 

@@ -58,17 +58,22 @@ def _move_to_archive(b: Builder, entry_id: str, changes: Mapping[str, Any]) -> N
     b.plan.archived.append(entry_id)
 
 
-def plan_archive(target: Target, entry_id: str, now: dt.datetime | None = None) -> Plan:
-    """Move one entry of memories.md to the archive (status archived, archived_at now)."""
+def plan_archive(target: Target, entry_id: str | Sequence[str], now: dt.datetime | None = None) -> Plan:
+    """Move entries of memories.md to the archive (status archived, archived_at now), in one plan."""
+    ids = [entry_id] if isinstance(entry_id, str) else list(entry_id)
+    if not ids:
+        raise EditError("no entry to archive")
     files = Files.of(target)
-    b = Builder(files, f"archive {entry_id}")
-    _move_to_archive(b, entry_id, {"status": "archived", "archived_at": now_iso(now)})
+    b = Builder(files, f"archive {ids[0]}" if len(ids) == 1 else f"archive {len(ids)} entries")
+    stamp = now_iso(now)
+    for ident in ids:
+        _move_to_archive(b, ident, {"status": "archived", "archived_at": stamp})
     plan = b.build(first=files.archive)
-    plan.rebuild = lambda: plan_archive(files.reload(), entry_id, now)
+    plan.rebuild = lambda: plan_archive(files.reload(), ids, now)
     return plan
 
 
-def archive(target: Target, entry_id: str, now: dt.datetime | None = None) -> Plan:
+def archive(target: Target, entry_id: str | Sequence[str], now: dt.datetime | None = None) -> Plan:
     return apply_changes(plan_archive(target, entry_id, now))
 
 

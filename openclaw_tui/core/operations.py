@@ -196,6 +196,26 @@ def set_entry(target: Target, entry_id: str, changes: Mapping[str, Any], body: s
     return apply_changes(plan_set(target, entry_id, changes, body))
 
 
+def plan_set_many(target: Target, entry_ids: Sequence[str], changes: Mapping[str, Any]) -> Plan:
+    """The same field changes on several entries, in one plan (entries that already say so are left alone)."""
+    ids = list(dict.fromkeys(entry_ids))
+    files = Files.of(target)
+    title = f"edit {ids[0]}" if len(ids) == 1 else f"edit {len(ids)} entries"
+    b = Builder(files, title)
+    changed: dict[str, list[str]] = {}
+    for ident in ids:
+        doc, k, entry = b.entry(ident)
+        validate(files, changes, ident)
+        effective = {key: v for key, v in changes.items() if _differs(entry, key, v)}
+        if effective:
+            b.edit(doc, k, effective)
+            changed[ident] = list(effective)
+    plan = b.build() if changed else Plan(title, [], base=files)
+    plan.changed.update(changed)
+    plan.rebuild = lambda: plan_set_many(files.reload(), ids, changes)
+    return plan
+
+
 # --- supersede ------------------------------------------------------------------------
 
 

@@ -29,7 +29,7 @@ from ..core.fields import ids_in_value
 from ..core.findings import Finding
 from ..core.gitrepo import GitError, find_repo
 from ..core.lifecycle import gc_plan, plan_archive, plan_restore
-from ..core.operations import plan_set, plan_supersede
+from ..core.operations import plan_set, plan_set_many, plan_supersede
 from ..core.plan import Files, Plan
 from ..core.profile import ARCHIVE_REL, Profile, load_profile
 from ..core.rawedit import normalize_raw, plan_replace, raw_problems
@@ -59,11 +59,11 @@ class EditActions(Screen[None]):
         Binding("x", "supersede", "Supersede", show=False, id="edit.supersede",
                 tooltip="Mark the selected entry superseded by another one"),
         Binding("A", "archive_entry", "Archive", show=False, id="edit.archive",
-                tooltip="Move the selected entry to contexts/archive/memories.md"),
+                tooltip="Move the selected entry (or every picked one, v) to contexts/archive/memories.md"),
         Binding("R", "restore_entry", "Restore", show=False, id="edit.restore",
                 tooltip="Move an archived entry back to memories.md (the selected one, or by id)"),
         Binding("c", "toggle_cold", "Cold/active", show=False, id="edit.cold",
-                tooltip="Switch the selected entry between active and cold"),
+                tooltip="Switch the selected entry (or every picked one, v) between active and cold"),
         Binding("ctrl+g", "gc_preview", "GC", show=False, id="edit.gc",
                 tooltip="Preview what the TTL, cold and cap rules would move"),
         Binding("M", "compact", "Compact", show=False, id="edit.compact",
@@ -364,7 +364,75 @@ class EditActions(Screen[None]):
             chosen,
         )
 
+    def _picked(self) -> list[str]:
+        """Ids picked in the entry table (``v``), in the order they were picked."""
+        table = getattr(self, "table", None)
+        return list(getattr(table, "picked_ids", []) or [])
+
+    def _clear_picks(self, _plan: Plan) -> None:
+        table = getattr(self, "table", None)
+        if table is not None:
+            table.clear_picks()
+
+    def _archive_picked(self, picked: list[str]) -> None:
+        try:
+            files = self.load_files()
+        except (EditError, OSError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        already = [i for i in picked if files.memories.mf.get(i) is None and files.archive.mf.get(i) is not None]
+        ids = [i for i in picked if i not in already]
+        if not ids:
+            self.notify("The picked entries are all in the archive already.", markup=False)
+            return
+        try:
+            plan = plan_archive(files, ids, self.edit_now())
+        except (EditError, OSError) as exc:
+            self.notify(f"Cannot archive: {exc}", severity="error", markup=False)
+            return
+        notes = [f"{len(ids)} entr{'y' if len(ids) == 1 else 'ies'} move to contexts/archive/memories.md: "
+                 + ", ".join(ids)]
+        if already:
+            notes.append(f"already in the archive, left alone: {', '.join(already)}")
+        self.confirm_write(plan, done=f"Archived {len(ids)} entr{'y' if len(ids) == 1 else 'ies'}.",
+                           notes=notes, on_written=self._clear_picks)
+
+    def _cold_picked(self, picked: list[str]) -> None:
+        try:
+            files = self.load_files()
+        except (EditError, OSError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        eligible: list[tuple[str, str]] = []
+        skipped: list[str] = []
+        for ident in picked:
+            e = files.memories.mf.get(ident)
+            if e is None or e.error or e.status not in ("active", "cold"):
+                skipped.append(ident)
+            else:
+                eligible.append((ident, e.status))
+        if not eligible:
+            self.notify("None of the picked entries is active or cold in memories.md.", severity="warning",
+                        markup=False)
+            return
+        new = "active" if all(status == "cold" for _i, status in eligible) else "cold"
+        ids = [i for i, status in eligible if status != new]
+        try:
+            plan = plan_set_many(files, ids, {"status": new})
+        except (EditError, OSError) as exc:
+            self.notify(f"Cannot change the status: {exc}", severity="error", markup=False)
+            return
+        notes = [f"{len(ids)} entr{'y' if len(ids) == 1 else 'ies'}: status → {new} (they stay in memories.md)"]
+        if skipped:
+            notes.append(f"not active or cold, left alone: {', '.join(skipped)}")
+        self.confirm_write(plan, done=f"{len(ids)} entr{'y is' if len(ids) == 1 else 'ies are'} {new} now.",
+                           notes=notes, on_written=self._clear_picks)
+
     def action_archive_entry(self) -> None:
+        picked = self._picked()
+        if picked:
+            self._archive_picked(picked)
+            return
         found = self.selected_target()
         if found is None:
             return
@@ -418,6 +486,10 @@ class EditActions(Screen[None]):
         self.confirm_write(plan, done=f"Restored {ident} to memories.md.")
 
     def action_toggle_cold(self) -> None:
+        picked = self._picked()
+        if picked:
+            self._cold_picked(picked)
+            return
         found = self.selected_target()
         if found is None:
             return

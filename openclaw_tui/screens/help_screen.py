@@ -45,7 +45,9 @@ _LEGEND: tuple[tuple[str, str, str, dict[str, str], str, str], ...] = (
     ("mem-0041", "active", "medium", {"sensitive": ""}, "", "Sensitive data: unredacted phone, e-mail, key…"),
     ("mem-0042", "active", "low", {"suspicious": ""}, "", "Suspicious instruction: text instructing the agent"),
     ("mem-0053", "active", "high", {"dangling": "mem-0098"}, "", "Dangling reference: names an id defined nowhere"),
+    ("mem-0054", "active", "medium", {}, "", "Picked (v, * for all shown): A and c act on every picked entry"),
 )
+PICKED_IN_LEGEND = "mem-0054"
 
 
 def legend_rows() -> list[EntryRow]:
@@ -102,7 +104,9 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         legend = self.query_one("#help-legend", EntryTable)
-        legend.load(legend_rows(), indexed=True)
+        rows = legend_rows()
+        legend.load(rows, indexed=True)
+        legend.set_picked([r for r in rows if r.id == PICKED_IN_LEGEND])
         legend.cursor = -1
         self.query_one("#help-body").focus()
 

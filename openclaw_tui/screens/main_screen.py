@@ -442,6 +442,11 @@ class MainScreen(EditActions, GitActions, Screen[None]):
         self._start_watcher(self.discovery.root)
         self.git_index_if_moved()
 
+    @on(EntryTable.PicksChanged)
+    def _on_picks_changed(self, _message: EntryTable.PicksChanged) -> None:
+        self._update_status()
+        self.refresh_bindings()
+
     @on(ProfileReloaded)
     def _on_reloaded(self, message: ProfileReloaded) -> None:
         data = message.data
@@ -534,6 +539,8 @@ class MainScreen(EditActions, GitActions, Screen[None]):
     # --- showing things ---------------------------------------------------------------
 
     def _show_profile(self, data: ProfileData, file: str, keep: EntryRow | None = None) -> None:
+        if self.current is not None and self.current.path != data.path:
+            self.table.clear_picks()  # picks belong to one profile's list
         self.current = data
         if file not in data.files:
             file = next(iter(data.files), "memories.md")
@@ -582,6 +589,9 @@ class MainScreen(EditActions, GitActions, Screen[None]):
             counts, problems = {}, None
         sort = self.table.sort_key
         extra = "" if sort == "order" else f"sorted by {sort}{' ▼' if self.table.sort_reverse else ''}"
+        picked = len(self.table.picked_ids)
+        if picked:
+            extra = " · ".join(x for x in (f"{picked} picked (V clears)", extra) if x)
         self.status.set_state(where, counts, self.table.row_count, len(rows), problems, extra)
 
     def _center(self) -> str:

@@ -83,6 +83,11 @@ class EntryTable(ScrollView, can_focus=True):
                 tooltip="Move into the references of the entry (Enter there jumps)"),
         Binding("s", "sort_next", "Sort", id="entries.sort"),
         Binding("S", "sort_reverse", "Reverse sort", show=False, id="entries.sort-reverse"),
+        Binding("v", "pick", "Pick", show=False, id="entries.pick",
+                tooltip="Pick the entry (or unpick it): archive (A) and cold (c) act on every picked entry"),
+        Binding("asterisk", "pick_all", "Pick all shown", show=False, id="entries.pick-all",
+                tooltip="Pick every entry the filter shows"),
+        Binding("V", "clear_picks", "Clear picks", show=False, id="entries.clear-picks"),
     ]
 
     COMPONENT_CLASSES = {
@@ -106,6 +111,7 @@ class EntryTable(ScrollView, can_focus=True):
         "entry-table--low",
         "entry-table--tag",
         "entry-table--empty",
+        "entry-table--picked",
     }
 
     class Highlighted(Message):
@@ -122,6 +128,17 @@ class EntryTable(ScrollView, can_focus=True):
 
     class Selected(Highlighted):
         """Enter or double click on ``row``."""
+
+    class PicksChanged(Message):
+        """Entries were picked or unpicked (``count``: how many are picked now)."""
+
+        def __init__(self, table: EntryTable, count: int) -> None:
+            super().__init__()
+            self.table, self.count = table, count
+
+        @property
+        def control(self) -> EntryTable:
+            return self.table
 
     class ViewChanged(Message):
         """The visible rows changed (filter, sort or new source)."""
@@ -158,6 +175,7 @@ class EntryTable(ScrollView, can_focus=True):
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         self._layout_key: tuple[object, ...] | None = None
         self._widths: tuple[int, ...] = ()
+        self._picked: dict[tuple[str, str], None] = {}  # (file, id) in the order they were picked
 
     # --- data -------------------------------------------------------------------------
 
@@ -184,11 +202,58 @@ class EntryTable(ScrollView, can_focus=True):
         """Show ``rows`` (a file's rows in file order); keep the cursor on ``keep`` if present."""
         keep = keep if keep is not None else self.cursor_row
         self._source = list(rows)
+        if self._picked:  # picks follow the entries by id; those no longer listed are dropped
+            present = {(r.file, r.id) for r in self._source if r.id and not r.malformed}
+            kept = {k: None for k in self._picked if k in present}
+            if len(kept) != len(self._picked):
+                self._picked = kept
+                self.post_message(self.PicksChanged(self, len(kept)))
         self._data_version += 1
         self._sorted = None
         self.indexed = indexed
         self.placeholder = placeholder
         self._recompute(keep)
+
+    # --- picks ---------------------------------------------------------------------------
+
+    @property
+    def picked_ids(self) -> list[str]:
+        """Ids of the picked entries, in the order they were picked."""
+        return [ident for _file, ident in self._picked]
+
+    def is_picked(self, row: EntryRow) -> bool:
+        return (row.file, row.id) in self._picked
+
+    def set_picked(self, rows: Sequence[EntryRow], picked: bool = True) -> None:
+        for r in rows:
+            if not r.id or r.malformed:
+                continue  # a malformed block has no id to act on
+            if picked:
+                self._picked[(r.file, r.id)] = None
+            else:
+                self._picked.pop((r.file, r.id), None)
+        self.refresh()
+        self.post_message(self.PicksChanged(self, len(self._picked)))
+
+    def clear_picks(self) -> None:
+        if self._picked:
+            self._picked = {}
+            self.refresh()
+            self.post_message(self.PicksChanged(self, 0))
+
+    def action_pick(self) -> None:
+        row = self.cursor_row
+        if row is None:
+            return
+        self.set_picked([row], not self.is_picked(row))
+        if self.cursor < len(self._view) - 1:
+            self.move_cursor(self.cursor + 1)
+
+    def action_pick_all(self) -> None:
+        self.set_picked(self._view)
+
+    def action_clear_picks(self) -> None:
+        self.clear_picks()
 
     def set_indexed(self) -> None:
         """All rows are filled: apply the pending filter and sort."""
@@ -473,10 +538,11 @@ class EntryTable(ScrollView, can_focus=True):
             return Strip.blank(width, self.rich_style)
         row = self._view[index]
         is_cursor = index == self.cursor
-        key = (id(row), widths, is_cursor, is_cursor and self.has_focus, self._data_version, width)
+        picked = (row.file, row.id) in self._picked
+        key = (id(row), widths, is_cursor, is_cursor and self.has_focus, self._data_version, width, picked)
         strip = self._cache.get(key)
         if strip is None:
-            strip = self._render_row(row, widths, width, is_cursor)
+            strip = self._render_row(row, widths, width, is_cursor, picked)
             self._cache[key] = strip
         return strip
 
@@ -511,7 +577,8 @@ class EntryTable(ScrollView, can_focus=True):
         text.truncate(width, pad=True)
         return Strip(text.render(self.app.console), width)
 
-    def _render_row(self, row: EntryRow, widths: tuple[int, ...], width: int, is_cursor: bool) -> Strip:
+    def _render_row(self, row: EntryRow, widths: tuple[int, ...], width: int, is_cursor: bool,
+                    picked: bool = False) -> Strip:
         """One row as segments (no Text objects: this runs for every line on screen)."""
         row.fill()
         style = self._style
@@ -524,6 +591,8 @@ class EntryTable(ScrollView, can_focus=True):
             row_style += style("cold")
         elif row.status == "archived":
             row_style += style("archived")
+        if picked:
+            row_style += style("picked")
         if is_cursor:
             row_style += style("cursor") if self.has_focus else style("cursor-blurred")
         worst = None
@@ -539,7 +608,7 @@ class EntryTable(ScrollView, can_focus=True):
             if not w:
                 continue
             room = w
-            parts = self._cell_parts(name, row, w, worst)
+            parts = [("●", style("picked"))] if picked and name == "flag" else self._cell_parts(name, row, w, worst)
             for i, (text, cell_style) in enumerate(parts):
                 if room <= 0:
                     break
