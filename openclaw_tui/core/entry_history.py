@@ -173,12 +173,7 @@ def _indexable(pair: Pair) -> bool:
 def _request_order(pairs: Iterable[Pair]) -> list[str]:
     """Blobs to ask for, each pair's new version then its old one, so that in a straight history
     consecutive blobs are the two sides of one commit (and git's delta cache is walked in order)."""
-    order: list[str] = []
-    for old, new in pairs:
-        for sha in (new, old):
-            if sha != NULL_SHA and (not order or order[-1] != sha):
-                order.append(sha)
-    return list(dict.fromkeys(order))
+    return list(dict.fromkeys(sha for old, new in pairs for sha in (new, old) if sha != NULL_SHA))
 
 
 def _split(shas: list[str], parts: int) -> list[list[str]]:
