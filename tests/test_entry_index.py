@@ -266,3 +266,39 @@ def test_a_corrupt_index_file_is_replaced_by_an_index_in_memory(tmp_path: Path) 
     (repo / ".git" / "openclaw-tui" / "entry-index.sqlite").write_bytes(b"not a database" * 100)
     expected = _plain(repo, "mem-0007")
     assert [(v.commit.sha, v.kind, v.raw) for v in eh.entry_history(repo, repo / "p", "mem-0007")] == expected
+
+
+def test_indexed_history_through_branches_and_merges(tmp_path: Path) -> None:
+    """Side-branch commits interleave with main's in the log: pairs that are not neighbours get read alone."""
+    repo = make_repo(tmp_path / "r")
+    mem = repo / "p" / "memories.md"
+    mem.parent.mkdir(parents=True)
+    mem.write_text(memfile(*(E(i, f"body {i}") for i in range(1, 12))), encoding="utf-8")
+    day = 1
+
+    def commit(message: str, old: str | None = None, new: str = "") -> None:
+        nonlocal day
+        if old is not None:
+            text = mem.read_text(encoding="utf-8")
+            assert old in text
+            mem.write_text(text.replace(old, new, 1), encoding="utf-8")
+        git(repo, "add", "-A")
+        stamp = f"2025-02-{day:02d}T10:00:00+00:00"
+        day += 1
+        git(repo, "commit", "-q", "-m", message, env={"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})
+
+    commit("base")
+    for r in range(3):
+        git(repo, "checkout", "-q", "-b", f"side{r}")
+        commit(f"side {r}: mem-0002", "body 2\n", f"body 2\nside {r}\n")
+        commit(f"side {r}: mem-0005", "body 5\n", f"body 5\nside {r}\n")
+        git(repo, "checkout", "-q", "main")
+        commit(f"main {r}: mem-0008", "body 8\n", f"body 8\nmain {r}\n")  # dated between the side's two
+        git(repo, "merge", "-q", "--no-edit", f"side{r}")
+    assert len(git(repo, "log", "--merges", "--format=%H").split()) == 3
+    ids = ["mem-0002", "mem-0005", "mem-0008", "mem-0001"]
+    expected = {i: _plain(repo, i) for i in ids}
+    assert len(expected["mem-0002"]) == 1 + 3 + 3  # created, each side edit, each merge bringing it to main
+    assert eh.index_entry_history(repo, repo / "p") > 5
+    for i in ids:
+        assert [(v.commit.sha, v.kind, v.raw) for v in eh.entry_history(repo, repo / "p", i)] == expected[i], i
