@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from openclaw_tui.core.entries import parse_bytes
 from openclaw_tui.core.lifecycle import plan_archive
 from openclaw_tui.core.operations import plan_set_many
 from openclaw_tui.core.plan import apply_changes
 from openclaw_tui.core.profile import load_profile
+from openclaw_tui.screens.compact_screen import CompactScreen
 from openclaw_tui.screens.confirm_screen import ConfirmWrite
 from openclaw_tui.widgets.entry_table import EntryTable
 
@@ -104,6 +106,29 @@ async def test_star_picks_what_the_filter_shows_and_V_clears(prof: Path) -> None
         await select(pilot, main, "mem-0022")
         await press(pilot, "v")  # again: unpicks
         assert len(table.picked_ids) == 1 and "mem-0022" not in table.picked_ids
+
+
+async def test_picked_entries_open_the_compaction_wizard_ticked(prof: Path) -> None:
+    async with opened(prof) as (pilot, app, main):
+        for ident in ("mem-0049", "mem-0033", "mem-0011"):  # mem-0011 is superseded: not offered
+            await select(pilot, main, ident)
+            await press(pilot, "v")
+        await press(pilot, "M")
+        screen = app.screen
+        assert isinstance(screen, CompactScreen)
+        assert screen.group.tag == "picked entries" and screen.group.ids == ("mem-0049", "mem-0033")
+        assert [e.id for e in screen.chosen()] == ["mem-0049", "mem-0033"]
+        await press(pilot, "ctrl+s")
+        assert isinstance(app.screen, ConfirmWrite)
+        await press(pilot, "y")
+        assert app.screen is main
+        assert main.query_one(EntryTable).picked_ids == ["mem-0011"]  # the compacted ones left the list
+    mem = parse_bytes(current(prof, MEM))
+    new = mem.get("mem-0054")
+    assert new is not None and new.meta["merged_from"] == ["mem-0049", "mem-0033"]
+    assert mem.get("mem-0033") is None and mem.get("mem-0049") is None
+    archived = parse_bytes(current(prof, ARC))
+    assert archived.get("mem-0033").meta["superseded_by"] == "mem-0054"  # type: ignore[union-attr]
 
 
 def test_plans_for_several_entries_are_one_write_each(prof: Path) -> None:

@@ -46,6 +46,9 @@ ENTRY_ACTIONS = frozenset({
 })
 
 
+PICKED_GROUP = "picked entries"
+
+
 class EditActions(Screen[None]):
     """Bindings and actions that change memory files (mixed into the review screen)."""
 
@@ -534,7 +537,7 @@ class EditActions(Screen[None]):
         profile = self.edit_profile()
         if profile is None:
             return
-        from .compact_screen import CompactScreen, candidate_tags
+        from .compact_screen import CompactScreen, TagGroup, candidate_tags
 
         try:
             files = self.load_files()
@@ -546,6 +549,10 @@ class EditActions(Screen[None]):
         row = self._selected_row()
         prefer = [] if row is None or row.malformed else list(row.entry.tags)
         tags = candidate_tags(files, findings, prefer)
+        picked = [i for i in self._picked() if (e := files.memories.mf.get(i)) is not None and e.status == "active"
+                  and not e.error]
+        if len(picked) >= 2:
+            tags.insert(0, TagGroup(PICKED_GROUP, tuple(picked)))  # the picks (v) come first, all ticked
         if not tags:
             self.notify("No tag is shared by two or more active entries: nothing to compact.")
             return

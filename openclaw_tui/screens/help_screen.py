@@ -45,7 +45,7 @@ _LEGEND: tuple[tuple[str, str, str, dict[str, str], str, str], ...] = (
     ("mem-0041", "active", "medium", {"sensitive": ""}, "", "Sensitive data: unredacted phone, e-mail, key…"),
     ("mem-0042", "active", "low", {"suspicious": ""}, "", "Suspicious instruction: text instructing the agent"),
     ("mem-0053", "active", "high", {"dangling": "mem-0098"}, "", "Dangling reference: names an id defined nowhere"),
-    ("mem-0054", "active", "medium", {}, "", "Picked (v, * for all shown): A and c act on every picked entry"),
+    ("mem-0054", "active", "medium", {}, "", "Picked (v, *): A, c, M act on all picked entries"),
 )
 PICKED_IN_LEGEND = "mem-0054"
 
