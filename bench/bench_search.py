@@ -27,10 +27,10 @@ sys.path.insert(0, str(HERE.parent))
 
 from generate import write_profile  # noqa: E402
 
-from openclaw_tui.core.edit import set_fields  # noqa: E402
-from openclaw_tui.core.profile import load_profile  # noqa: E402
-from openclaw_tui.core.reload import reload_text  # noqa: E402
-from openclaw_tui.core.search import SearchIndex  # noqa: E402
+from openclaw_tui.core.files.reload import reload_text  # noqa: E402
+from openclaw_tui.core.format.edit import set_fields  # noqa: E402
+from openclaw_tui.core.format.profile import load_profile  # noqa: E402
+from openclaw_tui.core.search.search import SearchIndex  # noqa: E402
 
 QUERIES = ["coffee", "咖啡", "咖", "心悸 反应", "user", "allergic peanuts", "mem-005000", "nothingmatchesthis"]
 

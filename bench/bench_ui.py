@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generate import write_profile  # noqa: E402
 
-from openclaw_tui.core.rows import filter_rows, parse_query  # noqa: E402
+from openclaw_tui.core.format.rows import filter_rows, parse_query  # noqa: E402
 
 SIZE = (160, 50)
 

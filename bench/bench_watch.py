@@ -27,10 +27,10 @@ sys.path.insert(0, str(HERE.parent))
 
 from generate import memories_text  # noqa: E402
 
-from openclaw_tui.core.edit import append_entry, set_fields  # noqa: E402
-from openclaw_tui.core.entries import parse  # noqa: E402
-from openclaw_tui.core.reload import diff_ids, reload_text  # noqa: E402
-from openclaw_tui.core.watch import ChangeBatch, MemoryWatcher  # noqa: E402
+from openclaw_tui.core.files.reload import diff_ids, reload_text  # noqa: E402
+from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher  # noqa: E402
+from openclaw_tui.core.format.edit import append_entry, set_fields  # noqa: E402
+from openclaw_tui.core.format.entries import parse  # noqa: E402
 
 
 def row(label: str, seconds: float, target: float | None = None) -> None:

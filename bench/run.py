@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from generate import memories_text, write_profile  # noqa: E402
 
-from openclaw_tui.core.entries import _DELIM_RE, parse  # noqa: E402
+from openclaw_tui.core.format.entries import _DELIM_RE, parse  # noqa: E402
 
 
 def timed(fn: Callable[[], object], repeat: int = 3) -> float:
@@ -77,8 +77,8 @@ def bench_core(sizes: list[int], naive_sizes: list[int]) -> None:
 
 def bench_check(prof_path: Path, n: int) -> None:
     try:
-        from openclaw_tui.core.check import check_profile
-        from openclaw_tui.core.profile import load_profile
+        from openclaw_tui.core.check.check import check_profile
+        from openclaw_tui.core.format.profile import load_profile
     except ImportError as exc:  # pragma: no cover - while the check is being built
         print(f"  check: unavailable ({exc})")
         return
@@ -93,8 +93,8 @@ def bench_check(prof_path: Path, n: int) -> None:
 
 def bench_edit(prof_path: Path, n: int) -> None:
     """The app's case: the file is loaded; one field changes, is written safely and re-read."""
-    from openclaw_tui.core.edit import set_fields
-    from openclaw_tui.core.store import MemoryDoc, commit
+    from openclaw_tui.core.files.store import MemoryDoc, commit
+    from openclaw_tui.core.format.edit import set_fields
 
     path = prof_path / "memories.md"
     target_id = f"mem-{n // 2:06d}"
@@ -109,8 +109,8 @@ def bench_edit(prof_path: Path, n: int) -> None:
     row(f"single-field edit (edit+CAS write+re-read) {n:>7,}", timed(run), target)
 
     # the path the app and `openclaw-tui set` take: plan (verified rewrite) + apply under locks
-    from openclaw_tui.core.operations import plan_set
-    from openclaw_tui.core.plan import Files
+    from openclaw_tui.core.lifecycle.operations import plan_set
+    from openclaw_tui.core.lifecycle.plan import Files
 
     files = Files.load(path, prof_path / "contexts" / "archive" / "memories.md")
 

@@ -27,8 +27,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from .commands_palette import ScreenCommands
-from .core.profile import Discovery
-from .core.rows import Location
+from .core.format.profile import Discovery
+from .core.format.rows import Location
 from .screens.help_screen import HelpScreen, collect_bindings
 from .screens.main_screen import MainScreen
 

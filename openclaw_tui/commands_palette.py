@@ -52,7 +52,7 @@ def _id_commands(provider: Provider, query: str) -> list[Command]:
     q = query.strip().lower()
     if len(q) < 2:
         return []
-    from .core.rows import Location
+    from .core.format.rows import Location
 
     out: list[Command] = []
     for ident in ids():

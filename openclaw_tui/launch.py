@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from .core.profile import is_profile_dir, is_workspace_dir
+from .core.format.profile import is_profile_dir, is_workspace_dir
 
 PROG = "openclaw-tui"
 

@@ -12,8 +12,8 @@ import datetime as dt
 from pathlib import Path
 from typing import Any, Protocol
 
-from .core.findings import Finding
-from .core.profile import Profile
+from .core.check.findings import Finding
+from .core.format.profile import Profile
 
 
 class RefIndexLike(Protocol):
@@ -23,7 +23,7 @@ class RefIndexLike(Protocol):
 
 def run_check(profile: Profile, today: dt.date | None = None) -> tuple[list[Finding], str | None]:
     """Findings for one profile and, when the check could not run, why."""
-    from .core.check import check_profile
+    from .core.check.check import check_profile
 
     try:
         return list(check_profile(profile, today=today)), None
@@ -43,7 +43,7 @@ class NoRefs:
 
 def build_refs(profile: Profile) -> RefIndexLike:
     """The profile's reference index (empty when it cannot be built)."""
-    from .core.refs import RefIndex
+    from .core.check.refs import RefIndex
 
     try:
         return RefIndex(profile)
@@ -53,7 +53,7 @@ def build_refs(profile: Profile) -> RefIndexLike:
 
 def write_audit_log(profile: Profile, findings: list[Finding]) -> Path:
     """Append the findings to the profile's audit.log (the core writes it safely)."""
-    from .core.report import append_audit_log
+    from .core.check.report import append_audit_log
 
     append_audit_log(profile, findings)
     return profile.audit_log_path
@@ -61,6 +61,6 @@ def write_audit_log(profile: Profile, findings: list[Finding]) -> Path:
 
 def build_demo(dest: Path) -> Path:
     """A throwaway demo repository in ``dest``; returns the folder to open."""
-    from .core.demo import build_demo as core_build_demo
+    from .core.git.demo import build_demo as core_build_demo
 
     return Path(core_build_demo(dest))

@@ -16,11 +16,11 @@ import time
 from pathlib import Path
 
 from openclaw_tui.core import lifecycle, operations
-from openclaw_tui.core.edit import EditError, append_entry, render_entry, set_fields
-from openclaw_tui.core.entries import parse_bytes
-from openclaw_tui.core.profile import load_profile
-from openclaw_tui.core.safe_write import ConcurrentModification
-from openclaw_tui.core.store import MemoryDoc, commit
+from openclaw_tui.core.files.safe_write import ConcurrentModification
+from openclaw_tui.core.files.store import MemoryDoc, commit
+from openclaw_tui.core.format.edit import EditError, append_entry, render_entry, set_fields
+from openclaw_tui.core.format.entries import parse_bytes
+from openclaw_tui.core.format.profile import load_profile
 
 
 def version_text(k: int, entries: int = 400) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from openclaw_tui.core.instructions import find_instructions
+from openclaw_tui.core.check.instructions import find_instructions
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core.entries import parse_bytes
+from openclaw_tui.core.format.entries import parse_bytes
 
 MEM = (
     "# Memory\r\n"

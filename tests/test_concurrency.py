@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from openclaw_tui.core.entries import parse_bytes
+from openclaw_tui.core.format.entries import parse_bytes
 
 HELPER = Path(__file__).with_name("helpers_procs.py")
 WORKERS = 4

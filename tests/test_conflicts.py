@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core import conflicts as c
-from openclaw_tui.core.entries import parse
-from openclaw_tui.core.gitrepo import conclude_merge, mark_resolved, status
+from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.git.gitrepo import conclude_merge, mark_resolved, status
 from tests.test_git_helpers import commit_all, entry, git, git_rc, make_repo, memfile, write
 
 BASE = memfile(
@@ -207,7 +207,7 @@ def test_save_refuses_when_the_file_changed_meanwhile(tmp_path: Path) -> None:
     conf = c.load(p)
     p.write_text(p.read_text() + "\n")
     out = c.render_resolution(conf, {it.key: c.OURS for it in conf.items})
-    from openclaw_tui.core.safe_write import ConcurrentModification
+    from openclaw_tui.core.files.safe_write import ConcurrentModification
 
     with pytest.raises(ConcurrentModification):
         c.save(p, conf, out)

@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from openclaw_tui.core.entries import parse_bytes
+from openclaw_tui.core.format.entries import parse_bytes
 from tests.helpers_procs import version_text
 
 HELPER = Path(__file__).with_name("helpers_procs.py")

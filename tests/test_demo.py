@@ -8,11 +8,11 @@ import pytest
 
 from openclaw_tui.core import conflicts as c
 from openclaw_tui.core import history as h
-from openclaw_tui.core.demo import build_demo, samples_dir
-from openclaw_tui.core.entries import parse
-from openclaw_tui.core.entry_history import entry_history
-from openclaw_tui.core.gitrepo import conclude_merge, find_repo, mark_resolved, status
-from openclaw_tui.core.profile import discover
+from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.format.profile import discover
+from openclaw_tui.core.git.demo import build_demo, samples_dir
+from openclaw_tui.core.git.entry_history import entry_history
+from openclaw_tui.core.git.gitrepo import conclude_merge, find_repo, mark_resolved, status
 from tests.test_git_helpers import git
 
 XI = "profiles/xiaoyu"

@@ -10,12 +10,12 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from openclaw_tui.core.edit import EditError, normalise_newlines, set_body, set_fields
-from openclaw_tui.core.entries import Entry, MemoryFile, parse, parse_bytes
-from openclaw_tui.core.fields import IMPORTANCE, STATUSES
-from openclaw_tui.core.operations import plan_set
-from openclaw_tui.core.plan import Files
-from openclaw_tui.core.store import MemoryDoc
+from openclaw_tui.core.files.store import MemoryDoc
+from openclaw_tui.core.format.edit import EditError, normalise_newlines, set_body, set_fields
+from openclaw_tui.core.format.entries import Entry, MemoryFile, parse, parse_bytes
+from openclaw_tui.core.format.fields import IMPORTANCE, STATUSES
+from openclaw_tui.core.lifecycle.operations import plan_set
+from openclaw_tui.core.lifecycle.plan import Files
 from tests.helpers_memgen import GenFile, body, memory_files
 
 SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core import gitrepo as g
-from openclaw_tui.core.commitmsg import NothingToCommit, commit_profile, profile_changes
-from openclaw_tui.core.safe_write import write_if_unchanged
+from openclaw_tui.core.files.safe_write import write_if_unchanged
+from openclaw_tui.core.git.commitmsg import NothingToCommit, commit_profile, profile_changes
 from tests.test_git_helpers import cli, commit_all, entry, git, git_rc, make_repo, memfile, write
 
 P = "memory/profiles/xiaoyu"

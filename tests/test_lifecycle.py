@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core import lifecycle as lc
-from openclaw_tui.core.edit import EditError
-from openclaw_tui.core.entries import parse_bytes
-from openclaw_tui.core.operations import set_entry
-from openclaw_tui.core.profile import load_profile
+from openclaw_tui.core.format.edit import EditError
+from openclaw_tui.core.format.entries import parse_bytes
+from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.lifecycle.operations import set_entry
 
 TZ = dt.timezone(dt.timedelta(hours=8))
 NOW = dt.datetime(2025, 7, 1, 12, 0, 0, tzinfo=TZ)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core.conflicts import analyze
-from openclaw_tui.core.entries import parse
+from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.merge.conflicts import analyze
 from tests.test_git_helpers import cli, commit_all, entry, git, git_rc, make_repo, markers, memfile, write
 
 MEM = "profiles/assistant/memories.md"

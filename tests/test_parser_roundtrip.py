@@ -9,8 +9,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from openclaw_tui.core.entries import decode, parse, parse_bytes, serialize
-from openclaw_tui.core.store import MemoryDoc
+from openclaw_tui.core.files.store import MemoryDoc
+from openclaw_tui.core.format.entries import decode, parse, parse_bytes, serialize
 from tests.helpers_memgen import GenFile, memory_files, memory_text, ugly_bytes
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

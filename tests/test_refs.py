@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from openclaw_tui.core.profile import load_profile
-from openclaw_tui.core.refs import Ref, RefIndex, scan_references, state_values
+from openclaw_tui.core.check.refs import Ref, RefIndex, scan_references, state_values
+from openclaw_tui.core.format.profile import load_profile
 from tests.test_check_support import active, entry, line_of, make_profile
 
 

@@ -7,8 +7,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from openclaw_tui.core.entries import MemoryFile, parse
-from openclaw_tui.core.reload import (
+from openclaw_tui.core.files.reload import (
     IdDiff,
     common_prefix,
     common_suffix,
@@ -18,7 +17,8 @@ from openclaw_tui.core.reload import (
     reload_text,
     summary,
 )
-from openclaw_tui.core.store import MemoryDoc
+from openclaw_tui.core.files.store import MemoryDoc
+from openclaw_tui.core.format.entries import MemoryFile, parse
 
 
 def entry(i: int, body: str = "", **fields: str) -> str:

@@ -1,4 +1,4 @@
-"""The review UI's view model (core/rows.py): rows, marks from findings, filters, sorting."""
+"""The review UI's view model (core/format/rows.py): rows, marks from findings, filters, sorting."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core.entries import parse
-from openclaw_tui.core.findings import Finding
-from openclaw_tui.core.rows import (
+from openclaw_tui.core.check.findings import Finding
+from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.format.rows import (
     Location,
     all_tags,
     apply_findings,
@@ -254,7 +254,7 @@ def test_filtering_100k_rows():
 
 
 def test_narrowing_queries_can_refilter_the_previous_result():
-    from openclaw_tui.core.rows import narrows
+    from openclaw_tui.core.format.rows import narrows
 
     assert narrows(parse_query("mem-00"), parse_query("mem-0"))
     assert narrows(parse_query("mem-0 coffee"), parse_query("mem-0"))

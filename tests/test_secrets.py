@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from openclaw_tui.core.secrets import find_secrets, luhn_ok, national_id_ok
+from openclaw_tui.core.check.secrets import find_secrets, luhn_ok, national_id_ok
 
 
 @pytest.mark.parametrize(

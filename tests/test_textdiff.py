@@ -10,23 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from openclaw_tui.core.edit import DELETE, EditError
-from openclaw_tui.core.entries import parse
-from openclaw_tui.core.external_editor import EditorSession, NoEditor, editor_command, editor_from
-from openclaw_tui.core.masking import mask_all, mask_secret
-from openclaw_tui.core.plan import Files, apply_changes
-from openclaw_tui.core.plan_summary import describe_plan
-from openclaw_tui.core.plan_summary import line_counts as file_line_counts
-from openclaw_tui.core.rawedit import (
-    EntryParts,
-    form_changes,
-    id_value,
-    normalize_raw,
-    parse_list,
-    plan_replace,
-    raw_problems,
-)
-from openclaw_tui.core.textdiff import (
+from openclaw_tui.core.check.masking import mask_all, mask_secret
+from openclaw_tui.core.diff.textdiff import (
     MISSING,
     line_counts,
     meta_diff,
@@ -35,6 +20,21 @@ from openclaw_tui.core.textdiff import (
     unified_diff,
     word_diff,
 )
+from openclaw_tui.core.files.external_editor import EditorSession, NoEditor, editor_command, editor_from
+from openclaw_tui.core.format.edit import DELETE, EditError
+from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.format.rawedit import (
+    EntryParts,
+    form_changes,
+    id_value,
+    normalize_raw,
+    parse_list,
+    plan_replace,
+    raw_problems,
+)
+from openclaw_tui.core.lifecycle.plan import Files, apply_changes
+from openclaw_tui.core.lifecycle.plan_summary import describe_plan
+from openclaw_tui.core.lifecycle.plan_summary import line_counts as file_line_counts
 
 TEXT = (
     "# preamble\n\n"
@@ -191,7 +191,7 @@ def test_form_values_and_lists() -> None:
 
 
 def test_describe_plan_says_what_moves_where(tmp_path: Path) -> None:
-    from openclaw_tui.core.lifecycle import plan_archive
+    from openclaw_tui.core.lifecycle.lifecycle import plan_archive
 
     mem = tmp_path / "memories.md"
     mem.write_text(TEXT, encoding="utf-8")

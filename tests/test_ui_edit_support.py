@@ -19,10 +19,10 @@ from textual.keys import _character_to_key
 from textual.pilot import Pilot
 
 from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.check import check_profile
-from openclaw_tui.core.entries import parse_bytes
-from openclaw_tui.core.profile import load_profile
-from openclaw_tui.core.rows import Location
+from openclaw_tui.core.check.check import check_profile
+from openclaw_tui.core.format.entries import parse_bytes
+from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.format.rows import Location
 from openclaw_tui.screens.main_screen import MainScreen
 
 from .ui_support import SAMPLES, SIZE, TODAY, settle

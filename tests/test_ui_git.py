@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from openclaw_tui.core.conflicts import has_markers
+from openclaw_tui.core.merge.conflicts import has_markers
 from openclaw_tui.screens.history_screen import HistoryScreen
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.screens.merge_screen import Ask, MergeScreen

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core.conflicts import BOTH, OURS, THEIRS, Edited, ResolutionError
-from openclaw_tui.core.entries import parse
-from openclaw_tui.core.merge_session import FileResolution, MergeSession, files_with_markers
-from openclaw_tui.core.patch import commit_patch, parse_patch, side_by_side
-from openclaw_tui.core.repo_state import read_state
-from openclaw_tui.core.safe_write import ConcurrentModification
-from openclaw_tui.core.worddiff import entry_summary, mark_lines, word_diff
+from openclaw_tui.core.diff.worddiff import entry_summary, mark_lines, word_diff
+from openclaw_tui.core.files.safe_write import ConcurrentModification
+from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.git.patch import commit_patch, parse_patch, side_by_side
+from openclaw_tui.core.git.repo_state import read_state
+from openclaw_tui.core.merge.conflicts import BOTH, OURS, THEIRS, Edited, ResolutionError
+from openclaw_tui.core.merge.merge_session import FileResolution, MergeSession, files_with_markers
 from tests.test_git_helpers import commit_all, git, make_repo, write
 from tests.test_ui_git_support import ATLAS, MAIN_LINE, THEIRS_LINE, atlas_repo, diverge_and_merge, unmerged
 

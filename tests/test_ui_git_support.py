@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.edit import set_body, set_fields
-from openclaw_tui.core.entries import parse
+from openclaw_tui.core.format.edit import set_body, set_fields
+from openclaw_tui.core.format.entries import parse
 from tests.test_git_helpers import commit_all, git, make_repo
 from tests.ui_support import TODAY, copy_samples
 

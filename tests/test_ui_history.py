@@ -6,8 +6,8 @@ from pathlib import Path
 
 from textual.widgets import OptionList
 
-from openclaw_tui.core.entries import parse
-from openclaw_tui.core.rows import Location
+from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.format.rows import Location
 from openclaw_tui.screens.entry_history_screen import EntryHistoryScreen
 from openclaw_tui.screens.history_screen import PAGE, ConfirmDiff, HistoryScreen
 from openclaw_tui.screens.main_screen import MainScreen
@@ -234,7 +234,7 @@ async def test_entry_history_shows_every_version(tmp_path: Path) -> None:
 
 
 async def test_the_app_indexes_entry_history_in_the_background_and_after_new_commits(tmp_path: Path) -> None:
-    from openclaw_tui.core.entry_index import EntryIndex
+    from openclaw_tui.core.git.entry_index import EntryIndex
 
     root, shas = history_repo(tmp_path)
     index_file = root / ".git" / "openclaw-tui" / "entry-index.sqlite"

@@ -15,8 +15,8 @@ import pytest
 from textual.widget import Widget
 from textual.widgets import Input, SelectionList, Static, TextArea
 
-from openclaw_tui.core.entries import parse_bytes
-from openclaw_tui.core.rows import Location
+from openclaw_tui.core.format.entries import parse_bytes
+from openclaw_tui.core.format.rows import Location
 from openclaw_tui.screens.compact_screen import CompactScreen
 from openclaw_tui.screens.confirm_screen import AskId, ConfirmWrite
 from openclaw_tui.screens.conflict_screen import ConflictScreen

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.check import check_profile
-from openclaw_tui.core.entries import parse_bytes
-from openclaw_tui.core.operations import plan_set
-from openclaw_tui.core.profile import load_profile
+from openclaw_tui.core.check.check import check_profile
+from openclaw_tui.core.format.entries import parse_bytes
+from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.lifecycle.operations import plan_set
 from openclaw_tui.screens.main_screen import MainScreen
 
 from .ui_support import SIZE, TODAY, settle, widget_text, write_profile
@@ -220,8 +220,8 @@ async def test_native_watching_says_nothing_about_polling(prof: Path, monkeypatc
 AGENT = """
 import sys
 from pathlib import Path
-from openclaw_tui.core.edit import append_entry, render_entry
-from openclaw_tui.core.store import MemoryDoc, commit
+from openclaw_tui.core.format.edit import append_entry, render_entry
+from openclaw_tui.core.files.store import MemoryDoc, commit
 
 path = Path(sys.argv[1])
 for i in range(1000):

@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import Input
 
 from openclaw_tui.app import ConfirmQuit, OpenClawApp
-from openclaw_tui.core.rows import Location
+from openclaw_tui.core.format.rows import Location
 from openclaw_tui.screens.help_screen import HelpScreen
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.widgets.entry_detail import LocationOption

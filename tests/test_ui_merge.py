@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
-from openclaw_tui.core.conflicts import has_markers
-from openclaw_tui.core.entries import parse
-from openclaw_tui.core.yamlio import load_yaml
+from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.format.yamlio import load_yaml
+from openclaw_tui.core.merge.conflicts import has_markers
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.screens.merge_screen import Ask, EditResolution, MergeScreen
 from tests.test_git_helpers import git

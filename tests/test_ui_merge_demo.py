@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
-from openclaw_tui.core.check import check_profile
-from openclaw_tui.core.conflicts import has_markers, parse_conflicts
-from openclaw_tui.core.demo import build_demo, samples_dir
-from openclaw_tui.core.entries import parse
-from openclaw_tui.core.profile import load_profile
-from openclaw_tui.core.yamlio import load_yaml
+from openclaw_tui.core.check.check import check_profile
+from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.format.yamlio import load_yaml
+from openclaw_tui.core.git.demo import build_demo, samples_dir
+from openclaw_tui.core.merge.conflicts import has_markers, parse_conflicts
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.screens.merge_screen import Ask, EditResolution, MergeScreen
 from tests.test_git_helpers import git

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openclaw_tui.core.conflicts import has_markers
-from openclaw_tui.core.entries import parse
+from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.merge.conflicts import has_markers
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.screens.merge_screen import Ask, MergeScreen
 from tests.test_git_helpers import commit_all, git

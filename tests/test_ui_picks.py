@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core.entries import parse_bytes
-from openclaw_tui.core.lifecycle import plan_archive
-from openclaw_tui.core.operations import plan_set_many
-from openclaw_tui.core.plan import apply_changes
-from openclaw_tui.core.profile import load_profile
+from openclaw_tui.core.format.entries import parse_bytes
+from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.lifecycle.lifecycle import plan_archive
+from openclaw_tui.core.lifecycle.operations import plan_set_many
+from openclaw_tui.core.lifecycle.plan import apply_changes
 from openclaw_tui.screens.compact_screen import CompactScreen
 from openclaw_tui.screens.confirm_screen import ConfirmWrite
 from openclaw_tui.widgets.entry_table import EntryTable

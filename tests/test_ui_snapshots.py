@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.rows import Location
+from openclaw_tui.core.format.rows import Location
 from openclaw_tui.screens.main_screen import MainScreen
 
 from .ui_support import TODAY, copy_samples, settle

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from openclaw_tui.core import lifecycle as lc
 from openclaw_tui.core import operations as ops
-from openclaw_tui.core.edit import DELETE, EditError
-from openclaw_tui.core.entries import parse_bytes
-from openclaw_tui.core.plan import Plan
-from openclaw_tui.core.profile import load_profile
-from openclaw_tui.core.safe_write import ConcurrentModification
-from openclaw_tui.core.undo import UndoStack
+from openclaw_tui.core.files.safe_write import ConcurrentModification
+from openclaw_tui.core.format.edit import DELETE, EditError
+from openclaw_tui.core.format.entries import parse_bytes
+from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.lifecycle.plan import Plan
+from openclaw_tui.core.lifecycle.undo import UndoStack
 from tests.helpers_memgen import GenFile, memory_files
 
 NOW = dt.datetime(2025, 7, 1, 12, 0, 0, tzinfo=dt.timezone(dt.timedelta(hours=2)))

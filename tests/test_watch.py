@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core import watch
-from openclaw_tui.core.edit import append_entry, set_fields
-from openclaw_tui.core.safe_write import atomic_write, locked
-from openclaw_tui.core.store import MemoryDoc, commit
-from openclaw_tui.core.watch import ChangeBatch, MemoryWatcher, classify
+from openclaw_tui.core.files.safe_write import atomic_write, locked
+from openclaw_tui.core.files.store import MemoryDoc, commit
+from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher, classify
+from openclaw_tui.core.format.edit import append_entry, set_fields
 
 TIMEOUT = 20.0  # generous: only reached when something is broken
 

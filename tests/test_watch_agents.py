@@ -9,11 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from openclaw_tui.core.edit import set_fields
-from openclaw_tui.core.entries import parse_bytes
-from openclaw_tui.core.reload import reload_doc
-from openclaw_tui.core.store import MemoryDoc, commit
-from openclaw_tui.core.watch import ChangeBatch, MemoryWatcher
+from openclaw_tui.core.files.reload import reload_doc
+from openclaw_tui.core.files.store import MemoryDoc, commit
+from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher
+from openclaw_tui.core.format.edit import set_fields
+from openclaw_tui.core.format.entries import parse_bytes
 
 WRITER = Path(__file__).resolve().parent.parent / "examples" / "agent_writer.py"
 TIMEOUT = 30.0
@@ -21,8 +21,8 @@ TIMEOUT = 30.0
 APPENDER = """
 import sys
 from pathlib import Path
-from openclaw_tui.core.edit import append_entry
-from openclaw_tui.core.store import MemoryDoc, commit
+from openclaw_tui.core.format.edit import append_entry
+from openclaw_tui.core.files.store import MemoryDoc, commit
 
 path, start, count = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 for i in range(start, start + count):

@@ -7,9 +7,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..core.edit import EditError
-from ..core.profile import NotMemory, Profile, resolve_profile
-from ..core.safe_write import ConcurrentModification
+from ..core.files.safe_write import ConcurrentModification
+from ..core.format.edit import EditError
+from ..core.format.profile import NotMemory, Profile, resolve_profile
 
 
 def add_target(p: argparse.ArgumentParser) -> None:

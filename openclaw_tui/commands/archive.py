@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.lifecycle import archive, restore
+from ..core.lifecycle.lifecycle import archive, restore
 from ._editing import open_profile, register_edit
 
 

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from ..core.check import (
+from ..core.check.check import (
     BOOTSTRAP_MAX_CHARS,
     BOOTSTRAP_TOTAL_MAX_CHARS,
     DEFAULT_CAP,
@@ -20,9 +20,9 @@ from ..core.check import (
     USER_MAX_CHARS,
     check_discovery,
 )
-from ..core.findings import SEVERITY_RANK
-from ..core.profile import NotMemory, discover
-from ..core.report import append_audit_log, to_json, to_sarif, to_text
+from ..core.check.findings import SEVERITY_RANK
+from ..core.check.report import append_audit_log, to_json, to_sarif, to_text
+from ..core.format.profile import NotMemory, discover
 
 FAIL_ON = ("error", "warning", "info", "never")
 

@@ -22,9 +22,9 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.commitmsg import NothingToCommit, build_message, commit_profile
-    from ..core.gitrepo import GitError, find_repo, git_available
-    from ..core.profile import NotMemory, resolve_profile
+    from ..core.format.profile import NotMemory, resolve_profile
+    from ..core.git.commitmsg import NothingToCommit, build_message, commit_profile
+    from ..core.git.gitrepo import GitError, find_repo, git_available
 
     try:
         profile = resolve_profile(args.path, args.profile)
@@ -54,6 +54,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def build_summary_line(repo: Any, sha: str) -> str:
-    from ..core.gitrepo import git_text
+    from ..core.git.gitrepo import git_text
 
     return git_text(["log", "-1", "--format=%s", sha], repo.root)

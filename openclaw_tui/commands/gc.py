@@ -12,7 +12,7 @@ import datetime as dt
 import sys
 from typing import Any
 
-from ..core.lifecycle import gc_apply, gc_plan, remaining_over_cap
+from ..core.lifecycle.lifecycle import gc_apply, gc_plan, remaining_over_cap
 from ._editing import open_profile, register_edit
 
 

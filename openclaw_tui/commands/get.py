@@ -16,7 +16,7 @@ import sys
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..core.profile import NotMemory, Profile, discover, inside
+from ..core.format.profile import NotMemory, Profile, discover, inside
 
 
 def register(sub: Any) -> None:

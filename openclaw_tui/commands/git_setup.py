@@ -23,7 +23,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.gitrepo import GitError, find_repo, git_available, install_merge_driver
+    from ..core.git.gitrepo import GitError, find_repo, git_available, install_merge_driver
 
     path = Path(args.path)
     if not path.exists():

@@ -46,10 +46,10 @@ def _commit_json(info: Any) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.entry_history import entry_history, index_entry_history
-    from ..core.gitrepo import GitError, find_repo, git_available
-    from ..core.history import commit_semantic_diff, log_page
-    from ..core.profile import NotMemory, resolve_profile
+    from ..core.format.profile import NotMemory, resolve_profile
+    from ..core.git.entry_history import entry_history, index_entry_history
+    from ..core.git.gitrepo import GitError, find_repo, git_available
+    from ..core.git.history import commit_semantic_diff, log_page
 
     if args.n < 0 or args.skip < 0:
         return fail("-n and --skip must not be negative")

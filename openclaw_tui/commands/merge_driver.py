@@ -52,7 +52,7 @@ def _git_merge_names() -> tuple[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from ..core.merge import Labels, run_driver
+        from ..core.merge.merge import Labels, run_driver
 
         try:
             size = int(args.marker_size)

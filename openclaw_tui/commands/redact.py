@@ -11,8 +11,8 @@ import argparse
 import sys
 from typing import Any
 
-from ..core.profile import resolve_profile
-from ..core.redact import RedactError, redact_profile
+from ..core.format.profile import resolve_profile
+from ..core.lifecycle.redact import RedactError, redact_profile
 from ._editing import add_target, fail, guarded
 
 

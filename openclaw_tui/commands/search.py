@@ -13,8 +13,8 @@ import json
 import sys
 from typing import Any
 
-from ..core.profile import NotMemory, discover
-from ..core.search import QueryError, search_profiles
+from ..core.format.profile import NotMemory, discover
+from ..core.search.search import QueryError, search_profiles
 
 
 def register(sub: Any) -> None:

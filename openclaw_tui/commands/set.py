@@ -15,9 +15,9 @@ from typing import Any
 
 import yaml
 
-from ..core.edit import DELETE
-from ..core.operations import set_entry
-from ..core.yamlio import load_yaml
+from ..core.format.edit import DELETE
+from ..core.format.yamlio import load_yaml
+from ..core.lifecycle.operations import set_entry
 from ._editing import fail, open_profile, register_edit
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.operations import supersede
+from ..core.lifecycle.operations import supersede
 from ._editing import open_profile, register_edit
 
 

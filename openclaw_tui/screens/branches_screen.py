@@ -22,8 +22,16 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core.gitrepo import BranchInfo, GitError, Repo, create_branch, find_repo, list_branches, switch_branch
-from ..core.history import BranchComparison, compare_branches
+from ..core.git.gitrepo import (
+    BranchInfo,
+    GitError,
+    Repo,
+    create_branch,
+    find_repo,
+    list_branches,
+    switch_branch,
+)
+from ..core.git.history import BranchComparison, compare_branches
 from ..widgets.safe_text import clean_line
 from ..widgets.semantic_diff_view import SemanticDiffView
 

@@ -19,8 +19,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static, TextArea
 
-from ..core.commitmsg import PREFIX, default_summary, format_message, profile_changes
-from ..core.gitrepo import GitError, as_repo, commit_paths
+from ..core.git.commitmsg import PREFIX, default_summary, format_message, profile_changes
+from ..core.git.gitrepo import GitError, as_repo, commit_paths
 from ..widgets.safe_text import clean_line
 
 

@@ -23,14 +23,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
-from ..core.edit import EditError
-from ..core.entries import Entry
-from ..core.fields import IMPORTANCE
-from ..core.findings import Finding
-from ..core.lifecycle import plan_compact
-from ..core.operations import highest_importance, merged_tags
-from ..core.plan import Files
-from ..core.rawedit import EntryParts, parse_list
+from ..core.check.findings import Finding
+from ..core.format.edit import EditError
+from ..core.format.entries import Entry
+from ..core.format.fields import IMPORTANCE
+from ..core.format.rawedit import EntryParts, parse_list
+from ..core.lifecycle.lifecycle import plan_compact
+from ..core.lifecycle.operations import highest_importance, merged_tags
+from ..core.lifecycle.plan import Files
 from ..widgets.safe_text import clean_line
 from .confirm_screen import Ask
 from .edit_screen import WriteHost, syntax

@@ -18,9 +18,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Static
 
-from ..core.masking import mask_all
-from ..core.plan import Plan
-from ..core.plan_summary import describe_plan, plan_diff
+from ..core.check.masking import mask_all
+from ..core.lifecycle.plan import Plan
+from ..core.lifecycle.plan_summary import describe_plan, plan_diff
 from ..widgets.diff_view import DiffView
 from ..widgets.safe_text import clean_line
 

@@ -20,10 +20,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 
-from ..core.edit import EditError
-from ..core.entries import KNOWN_FIELDS, Entry
-from ..core.fields import IMPORTANCE
-from ..core.operations import (
+from ..core.diff.textdiff import meta_diff
+from ..core.format.edit import EditError
+from ..core.format.entries import KNOWN_FIELDS, Entry
+from ..core.format.fields import IMPORTANCE
+from ..core.format.rawedit import EntryParts, parse_list
+from ..core.lifecycle.operations import (
     KEEP_BOTH,
     KEEP_LEFT,
     KEEP_RIGHT,
@@ -32,8 +34,6 @@ from ..core.operations import (
     merged_tags,
     plan_resolve_conflict,
 )
-from ..core.rawedit import EntryParts, parse_list
-from ..core.textdiff import meta_diff
 from ..widgets.diff_view import meta_texts, word_diff_texts
 from ..widgets.safe_text import clean_line
 from .confirm_screen import Ask

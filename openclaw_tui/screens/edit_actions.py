@@ -23,20 +23,20 @@ from typing import Any
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ..core.edit import EditError
-from ..core.entries import Entry
-from ..core.fields import ids_in_value
-from ..core.findings import Finding
-from ..core.gitrepo import GitError, find_repo
-from ..core.lifecycle import gc_plan, plan_archive, plan_restore
-from ..core.operations import plan_set, plan_set_many, plan_supersede
-from ..core.plan import Files, Plan
-from ..core.profile import ARCHIVE_REL, Profile, load_profile
-from ..core.rawedit import normalize_raw, plan_replace, raw_problems
-from ..core.redact import RedactError, plan_redaction
-from ..core.rows import Location
-from ..core.safe_write import ConcurrentModification
-from ..core.undo import UndoStack
+from ..core.check.findings import Finding
+from ..core.files.safe_write import ConcurrentModification
+from ..core.format.edit import EditError
+from ..core.format.entries import Entry
+from ..core.format.fields import ids_in_value
+from ..core.format.profile import ARCHIVE_REL, Profile, load_profile
+from ..core.format.rawedit import normalize_raw, plan_replace, raw_problems
+from ..core.format.rows import Location
+from ..core.git.gitrepo import GitError, find_repo
+from ..core.lifecycle.lifecycle import gc_plan, plan_archive, plan_restore
+from ..core.lifecycle.operations import plan_set, plan_set_many, plan_supersede
+from ..core.lifecycle.plan import Files, Plan
+from ..core.lifecycle.redact import RedactError, plan_redaction
+from ..core.lifecycle.undo import UndoStack
 from .confirm_screen import AskId, ConfirmWrite
 from .edit_screen import EditScreen, EntryTarget, edit_loop
 

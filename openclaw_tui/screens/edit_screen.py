@@ -26,13 +26,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input, Label, Select, Static, TextArea
 
-from ..core.blocks import edit_raw
-from ..core.edit import DELETE, EditError
-from ..core.entries import Entry, parse
-from ..core.external_editor import EditorSession, NoEditor
-from ..core.fields import IMPORTANCE, STATUSES, field_error
-from ..core.plan import Files, Plan
-from ..core.rawedit import (
+from ..core.files.external_editor import EditorSession, NoEditor
+from ..core.format.blocks import edit_raw
+from ..core.format.edit import DELETE, EditError
+from ..core.format.entries import Entry, parse
+from ..core.format.fields import IMPORTANCE, STATUSES, field_error
+from ..core.format.rawedit import (
     EntryParts,
     format_list,
     id_value,
@@ -41,7 +40,8 @@ from ..core.rawedit import (
     plan_replace,
     raw_problems,
 )
-from ..core.yamlio import render_scalar
+from ..core.format.yamlio import render_scalar
+from ..core.lifecycle.plan import Files, Plan
 from ..widgets.safe_text import clean_line
 from .confirm_screen import Ask
 

@@ -23,8 +23,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core.entry_history import EntryVersion, entry_history
-from ..core.gitrepo import GitError, find_repo
+from ..core.git.entry_history import EntryVersion, entry_history
+from ..core.git.gitrepo import GitError, find_repo
 from ..widgets.conflict_pane import render_side
 from ..widgets.safe_text import clean_line
 from ..widgets.semantic_diff_view import change_details

@@ -20,8 +20,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from ..core.edit import EditError
-from ..core.lifecycle import GcAction, plan_gc
+from ..core.format.edit import EditError
+from ..core.lifecycle.lifecycle import GcAction, plan_gc
 from ..widgets.safe_text import clean_line
 from .edit_screen import WriteHost
 

@@ -26,10 +26,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from ..core.entry_history import index_entry_history
-from ..core.gitrepo import GitError, SyncResult, git_available, pull, push
-from ..core.merge_session import files_with_markers
-from ..core.repo_state import RepoState, read_state
+from ..core.git.entry_history import index_entry_history
+from ..core.git.gitrepo import GitError, SyncResult, git_available, pull, push
+from ..core.git.repo_state import RepoState, read_state
+from ..core.merge.merge_session import files_with_markers
 
 POLL_SECONDS = 5.0
 NEEDS_GIT = "needs the memory folder to be inside a git repository (git init)"

@@ -13,8 +13,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
-from ..core.entries import parse
-from ..core.rows import EntryRow, fill_all, make_rows
+from ..core.format.entries import parse
+from ..core.format.rows import EntryRow, fill_all, make_rows
 from ..widgets.entry_table import EntryTable
 
 HELP_TEXT = (Path(__file__).with_name("help.md")).read_text(encoding="utf-8")

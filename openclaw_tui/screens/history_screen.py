@@ -26,9 +26,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, ContentSwitcher, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core.commitmsg import commit_profile
-from ..core.gitrepo import GitError, Repo, find_repo
-from ..core.history import (
+from ..core.files.safe_write import ConcurrentModification
+from ..core.git.commitmsg import commit_profile
+from ..core.git.gitrepo import GitError, Repo, find_repo
+from ..core.git.history import (
     CommitDiff,
     CommitInfo,
     ProfileDiff,
@@ -40,8 +41,7 @@ from ..core.history import (
     plan_rollback,
     revert_commit,
 )
-from ..core.patch import Patch, commit_patch
-from ..core.safe_write import ConcurrentModification
+from ..core.git.patch import Patch, commit_patch
 from ..widgets.safe_text import clean_line
 from ..widgets.semantic_diff_view import PatchView, SemanticDiffView
 

@@ -30,9 +30,9 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Input, Tree
 from textual.worker import get_current_worker
 
-from ..core.findings import Finding
-from ..core.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
-from ..core.rows import (
+from ..core.check.findings import Finding
+from ..core.format.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
+from ..core.format.rows import (
     MEMORY_FILES,
     EntryRow,
     Location,
@@ -340,7 +340,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
         """Reload a profile when another program (an agent, an editor, git) changes its files."""
         if not getattr(self.app, "watch_files", True) or self.watcher is not None:
             return
-        from ..core.watch import MemoryWatcher
+        from ..core.files.watch import MemoryWatcher
 
         def changed(batch: Any) -> None:  # on the watcher's thread: only post
             self.post_message(FilesChanged(batch))
@@ -389,7 +389,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
 
     def _notify_external(self, old: ProfileData, new: ProfileData) -> None:
         """Say by id what another program changed in the memory files (``xiaoyu/memories.md: 2 added``)."""
-        from ..core.reload import IdDiff, diff_ids, summary
+        from ..core.files.reload import IdDiff, diff_ids, summary
 
         for rel, attr in (("memories.md", "memories"), (ARCHIVE_REL, "archive")):
             before, after = getattr(old.profile, attr), getattr(new.profile, attr)
@@ -406,7 +406,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
 
     def _kept_row(self, old: ProfileData, new: ProfileData, file: str) -> EntryRow | str | None:
         """The entry to select after a reload: the same id, else the nearest surviving one."""
-        from ..core.reload import nearest_surviving
+        from ..core.files.reload import nearest_surviving
 
         row = self.table.cursor_row
         if row is None or not row.id:
@@ -746,7 +746,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
             if not path.is_file():
                 self.notify(f"{rel} does not exist in {data.profile.name}", severity="warning")
                 return False
-            from ..core.profile import TextFile
+            from ..core.format.profile import TextFile
 
             tf = TextFile.read(data.path, path)
         self.file_view.show_file(data.path, tf.rel, tf.text, data.known, line=line, error=tf.error,
@@ -882,7 +882,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
                 cmds.append((f"Sort by {label} (descending)", f"Sort the entries by {label}, reversed",
                              lambda k=key: self.sort_by(k, True)))
         if data is not None and data.indexed:
-            from ..core.rows import all_tags
+            from ..core.format.rows import all_tags
 
             for tag, n in all_tags(data.files.get(self.current_file, []))[:300]:
                 cmds.append((f"Filter: tag {tag}", f"{n} entries tagged {tag}",

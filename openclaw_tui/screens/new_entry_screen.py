@@ -20,11 +20,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
-from ..core.edit import EditError
-from ..core.fields import IMPORTANCE, field_error, next_id
-from ..core.operations import Similar, plan_add, similar_entries
-from ..core.plan import now_iso
-from ..core.rawedit import parse_list
+from ..core.format.edit import EditError
+from ..core.format.fields import IMPORTANCE, field_error, next_id
+from ..core.format.rawedit import parse_list
+from ..core.lifecycle.operations import Similar, plan_add, similar_entries
+from ..core.lifecycle.plan import now_iso
 from ..widgets.safe_text import clean_line
 from .confirm_screen import Ask
 from .edit_screen import WriteHost, syntax

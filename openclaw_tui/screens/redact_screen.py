@@ -21,11 +21,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from ..core.masking import mask_all, mask_secret
-from ..core.plan import Plan, now_iso
-from ..core.profile import ARCHIVE_REL, Profile, load_profile
-from ..core.redact import RedactError, Redaction, plan_redaction, redaction_plan
-from ..core.secrets import KIND_LABEL
+from ..core.check.masking import mask_all, mask_secret
+from ..core.check.secrets import KIND_LABEL
+from ..core.format.profile import ARCHIVE_REL, Profile, load_profile
+from ..core.lifecycle.plan import Plan, now_iso
+from ..core.lifecycle.redact import RedactError, Redaction, plan_redaction, redaction_plan
 from ..widgets.safe_text import clean_line
 from .edit_screen import WriteHost
 

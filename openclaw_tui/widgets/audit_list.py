@@ -9,8 +9,8 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import OptionList
 
-from ..core.findings import SEVERITY_ORDER, SEVERITY_RANK, Finding
-from ..core.rows import finding_location
+from ..core.check.findings import SEVERITY_ORDER, SEVERITY_RANK, Finding
+from ..core.format.rows import finding_location
 from .entry_detail import LocationOption
 from .messages import Jump
 from .safe_text import clean_line

@@ -15,9 +15,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from ..core.conflicts import ConflictItem, Region
-from ..core.merge_session import FileResolution, choice_label
-from ..core.worddiff import entry_summary, mark_lines
+from ..core.diff.worddiff import entry_summary, mark_lines
+from ..core.merge.conflicts import ConflictItem, Region
+from ..core.merge.merge_session import FileResolution, choice_label
 from .safe_text import clean_line
 
 OURS_WORD = "bold black on green3"

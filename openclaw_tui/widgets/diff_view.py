@@ -13,8 +13,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ..core.textdiff import DELETE, EQUAL, INSERT, MISSING, FieldPair, word_diff
-from ..core.yamlio import render_scalar
+from ..core.diff.textdiff import DELETE, EQUAL, INSERT, MISSING, FieldPair, word_diff
+from ..core.format.yamlio import render_scalar
 from .safe_text import clean, clean_line
 
 ADDED = "green"

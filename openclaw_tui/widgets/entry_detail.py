@@ -20,10 +20,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core.fields import ID_RE, field_error, is_reference_field
-from ..core.findings import Finding
-from ..core.rows import EntryRow, Location
-from ..core.yamlio import render_scalar
+from ..core.check.findings import Finding
+from ..core.format.fields import ID_RE, field_error, is_reference_field
+from ..core.format.rows import EntryRow, Location
+from ..core.format.yamlio import render_scalar
 from .entry_table import badge_text, status_text
 from .messages import Jump
 from .safe_text import SafeMarkdown, clean, clean_line

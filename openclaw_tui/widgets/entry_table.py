@@ -25,7 +25,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..core.rows import (
+from ..core.format.rows import (
     MARK_LABEL,
     MARK_ORDER,
     EntryRow,

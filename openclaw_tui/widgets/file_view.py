@@ -31,8 +31,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import ContentSwitcher, Static
 
-from ..core.fields import ID_RE
-from ..core.rows import Location
+from ..core.format.fields import ID_RE
+from ..core.format.rows import Location
 from .messages import Jump
 from .safe_text import SafeMarkdown, clean, clean_line
 

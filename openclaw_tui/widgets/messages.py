@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from ..core.rows import Location
+from ..core.format.rows import Location
 
 
 class Jump(Message):

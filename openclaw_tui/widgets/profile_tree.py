@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ..core.profile import ARCHIVE_REL, Profile
+from ..core.format.profile import ARCHIVE_REL, Profile
 from .safe_text import clean_line
 
 

@@ -19,11 +19,11 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ..core.entries import parse
-from ..core.patch import Patch, PatchLine, side_by_side
-from ..core.semantic_diff import EntryChange, EntryEvent, FieldChange, ProfileDiff
-from ..core.worddiff import Segment, word_diff
-from ..core.yamlio import render_scalar
+from ..core.diff.worddiff import Segment, word_diff
+from ..core.format.entries import parse
+from ..core.format.yamlio import render_scalar
+from ..core.git.patch import Patch, PatchLine, side_by_side
+from ..core.git.semantic_diff import EntryChange, EntryEvent, FieldChange, ProfileDiff
 from .safe_text import clean_line
 
 ADDED = "green"

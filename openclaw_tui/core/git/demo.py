@@ -17,13 +17,13 @@ from pathlib import Path
 
 import openclaw_tui
 
+from ..files.safe_write import atomic_write
+from ..format.edit import DELETE, render_entry, set_body, set_fields
+from ..format.entries import MemoryFile, parse_bytes
+from ..format.fields import next_id
+from ..merge.merge import split_trailing
 from .commitmsg import default_summary, format_message, profile_changes
-from .edit import DELETE, render_entry, set_body, set_fields
-from .entries import MemoryFile, parse_bytes
-from .fields import next_id
 from .gitrepo import Repo, commit_paths, run_git
-from .merge import split_trailing
-from .safe_write import atomic_write
 
 HUMAN = ("陈明", "chenming@example.com")
 XIAOYU_AGENT = ("xiaoyu-agent", "xiaoyu@agents.openclaw.invalid")

@@ -20,10 +20,9 @@ from pathlib import Path
 
 import yaml
 
-from . import conflicts as cf
-from .conflicts import BOTH, OURS, THEIRS, Choice, ConflictItem, Conflicts, Edited, ResolutionError
-from .entries import decode, parse
-from .gitrepo import (
+from ..files.safe_write import write_many
+from ..format.entries import decode, parse
+from ..git.gitrepo import (
     Continued,
     GitError,
     Repo,
@@ -34,7 +33,8 @@ from .gitrepo import (
     run_git,
     status,
 )
-from .safe_write import write_many
+from . import conflicts as cf
+from .conflicts import BOTH, OURS, THEIRS, Choice, ConflictItem, Conflicts, Edited, ResolutionError
 
 SKIP_NAMES = ("audit.log",)
 MAX_SCAN_BYTES = 256 * 1024 * 1024

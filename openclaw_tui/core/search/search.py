@@ -33,9 +33,9 @@ from operator import add, attrgetter
 from pathlib import Path
 from typing import Any
 
-from .entries import Entry, MemoryFile, decode, parse
-from .profile import ARCHIVE_REL, BOOTSTRAP_NAMES, Profile, inside
-from .reload import ChangedRegion
+from ..files.reload import ChangedRegion
+from ..format.entries import Entry, MemoryFile, decode, parse
+from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES, Profile, inside
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ffff"
 _CJK_RUN_RE = re.compile(f"[{CJK}]+")

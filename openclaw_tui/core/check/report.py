@@ -8,9 +8,9 @@ import posixpath
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..files.safe_write import locked
+from ..format.profile import Discovery, Profile
 from .findings import SEVERITY, SEVERITY_ORDER, Finding
-from .profile import Discovery, Profile
-from .safe_write import locked
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

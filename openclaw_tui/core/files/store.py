@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .entries import MemoryFile, decode, parse, reparse
+from ..format.entries import MemoryFile, decode, parse, reparse
 from .safe_write import ConcurrentModification, read_bytes, write_if_unchanged, write_many
 
 Edit = Callable[[MemoryFile], str]

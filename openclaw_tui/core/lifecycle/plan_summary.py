@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..diff.textdiff import line_counts as _text_counts
+from ..diff.textdiff import unified_diff
+from ..format.profile import ARCHIVE_REL
 from .plan import Plan
-from .profile import ARCHIVE_REL
-from .textdiff import line_counts as _text_counts
-from .textdiff import unified_diff
 
 MEMORIES = "memories.md"
 

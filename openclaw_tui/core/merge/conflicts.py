@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from .edit import set_fields
-from .entries import MemoryFile, decode, parse
-from .fields import ids_in_value, next_id
+from ..format.edit import set_fields
+from ..format.entries import MemoryFile, decode, parse
+from ..format.fields import ids_in_value, next_id
 from .merge import entry_contents, split_trailing, typical_separator
 
 OURS = "ours"
@@ -535,7 +535,7 @@ def _check_memory_result(conflicts: Conflicts, out: str) -> None:
 
 def _attribute_marker_size(path: Path) -> int:
     """The ``conflict-marker-size`` git gives ``path`` when it is below the default 7 (else 7)."""
-    from .gitrepo import GitError, find_repo, git_text
+    from ..git.gitrepo import GitError, find_repo, git_text
 
     repo = find_repo(path)
     if repo is None:
@@ -559,7 +559,7 @@ def load(path: Path | str) -> Conflicts:
 
 def save(path: Path | str, conflicts: Conflicts, text: str) -> bytes:
     """Write the resolved text over the file if it still holds what ``load`` read (else refuse)."""
-    from .safe_write import write_if_unchanged
+    from ..files.safe_write import write_if_unchanged
 
     data = (("\ufeff" if conflicts.bom else "") + text).encode("utf-8", "surrogateescape")
     return write_if_unchanged(Path(path), conflicts.data, data)

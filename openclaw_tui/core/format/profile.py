@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..files.store import MemoryDoc
 from .entries import decode
-from .store import MemoryDoc
 
 PROFILE_MARKERS = ("memories.md", "identity.md", "state.yaml")
 WORKSPACE_MARKERS = ("MEMORY.md", "memory.md", "memory", "AGENTS.md", "SOUL.md")

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files.safe_write import ConcurrentModification, atomic_write, fsync_dir, locked, read_bytes
 from .plan import FileChange, Plan, apply_changes
-from .safe_write import ConcurrentModification, atomic_write, fsync_dir, locked, read_bytes
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .safe_write import atomic_write
+from ..files.safe_write import atomic_write
 
 DRIVER_NAME = "openclaw-memory"
 ATTRIBUTES_LINE = f"memories.md merge={DRIVER_NAME}"

@@ -20,10 +20,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .blocks import Block, edit_raw
-from .edit import DELETE, EditError
-from .entries import Entry
-from .fields import id_number, parse_date, parse_datetime
+from ..format.blocks import Block, edit_raw
+from ..format.edit import DELETE, EditError
+from ..format.entries import Entry
+from ..format.fields import id_number, parse_date, parse_datetime
 from .operations import (
     Builder,
     Target,

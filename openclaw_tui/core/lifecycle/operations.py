@@ -15,13 +15,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .blocks import Block, edit_raw, rewrite
-from .edit import DELETE, EditError, render_entry
-from .entries import KNOWN_FIELDS, Entry, parse
-from .fields import IMPORTANCE, field_error, next_id
+from ..files.store import MemoryDoc
+from ..format.blocks import Block, edit_raw, rewrite
+from ..format.edit import DELETE, EditError, render_entry
+from ..format.entries import KNOWN_FIELDS, Entry, parse
+from ..format.fields import IMPORTANCE, field_error, next_id
+from ..format.profile import Profile
 from .plan import FileChange, Files, Plan, apply_changes, change, now_iso
-from .profile import Profile
-from .store import MemoryDoc
 
 Target = Profile | Files
 KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")

@@ -16,12 +16,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..format.entries import classify_block, decode, parse
+from ..merge.merge import split_trailing
 from .blobstream import BlobStream
-from .entries import classify_block, decode, parse
 from .entry_index import EntryIndex, Pair, Touched, touched_ids
 from .gitrepo import Repo, RepoLike, as_repo, run_git
 from .history import LOG_FORMAT, NULL_SHA, CommitInfo, commit_from, no_commits, profile_file, profile_rel
-from .merge import split_trailing
 from .semantic_diff import (
     ARCHIVE,
     MEMORIES,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..merge.merge import Labels, merge_bytes, merge_plain
 from .gitrepo import (
     BranchInfo,
     Repo,
@@ -37,7 +38,6 @@ from .gitrepo import (
     switch_branch,
     tree_files,
 )
-from .merge import Labels, merge_bytes, merge_plain
 from .semantic_diff import (
     ARCHIVE,
     MEMORIES,
@@ -269,7 +269,7 @@ def _read_file(path: Path) -> bytes | None:
 
 def _write_files(changes: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
     """Write (or delete, for None) several files, each compare-and-swapped, under all their locks."""
-    from .safe_write import ConcurrentModification, atomic_write, fsync_dir, locked, read_bytes
+    from ..files.safe_write import ConcurrentModification, atomic_write, fsync_dir, locked, read_bytes
 
     with locked(*[p for p, _, _ in changes]):
         for p, expected, _ in changes:

@@ -23,8 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..check.findings import Finding
 from .entries import Entry, MemoryFile
-from .findings import Finding
 
 STATUS_ORDER = ("active", "superseded", "cold", "archived")
 IMPORTANCE_RANK = {"high": 0, "medium": 1, "low": 2}

@@ -19,12 +19,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .edit import EditError
-from .entries import Entry, MemoryFile, parse_bytes
-from .profile import Profile
-from .safe_write import ConcurrentModification, atomic_write, locked, read_bytes, write_many
-from .store import MemoryDoc
-from .textdiff import unified_diff
+from ..diff.textdiff import unified_diff
+from ..files.safe_write import ConcurrentModification, atomic_write, locked, read_bytes, write_many
+from ..files.store import MemoryDoc
+from ..format.edit import EditError
+from ..format.entries import Entry, MemoryFile, parse_bytes
+from ..format.profile import Profile
 
 RETRIES = 8
 

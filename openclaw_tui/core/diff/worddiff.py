@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
+from ..format.entries import parse
 from . import textdiff
-from .entries import parse
 
 Segment = tuple[str, bool]  # (text, differs from the other side)
 PAIR_SIMILARITY = 0.4  # two lines this alike are one changed line, else one removed and one added

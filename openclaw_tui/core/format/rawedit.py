@@ -17,13 +17,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..files.store import MemoryDoc
+from ..lifecycle.operations import Builder, Target
+from ..lifecycle.plan import Files, Plan
 from .blocks import Block, raw_newline
 from .edit import DELETE, EditError, normalise_newlines
 from .entries import Entry, parse
 from .fields import field_error
-from .operations import Builder, Target
-from .plan import Files, Plan
-from .store import MemoryDoc
 
 _SPLIT = (",", "，", "、")
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from operator import attrgetter
 from pathlib import Path
 
-from .entries import Entry, MemoryFile, decode, parse, reparse_edit
+from ..format.entries import Entry, MemoryFile, decode, parse, reparse_edit
 from .safe_write import read_bytes
 from .store import MemoryDoc
 

@@ -23,12 +23,12 @@ from typing import Any
 
 import yaml
 
-from .entries import BOM, MemoryFile
+from ..check.refs import EntryLocator, LineCounter
+from ..check.secrets import PLACEHOLDER_RE, TextView, find_secrets
+from ..files.safe_write import ConcurrentModification, read_bytes
+from ..format.entries import BOM, MemoryFile
+from ..format.profile import ARCHIVE_REL, Profile, TextFile
 from .plan import FileChange, Plan, apply_changes, now_iso
-from .profile import ARCHIVE_REL, Profile, TextFile
-from .refs import EntryLocator, LineCounter
-from .safe_write import ConcurrentModification, read_bytes
-from .secrets import PLACEHOLDER_RE, TextView, find_secrets
 
 SECRETS_REFS = "secrets_refs.yaml"
 

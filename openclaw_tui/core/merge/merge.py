@@ -18,8 +18,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .entries import MemoryFile, decode, parse
-from .gitrepo import GitError, git_available, run_git
+from ..format.entries import MemoryFile, decode, parse
+from ..git.gitrepo import GitError, git_available, run_git
 
 STYLES = ("merge", "diff3", "zdiff3")
 
@@ -310,7 +310,7 @@ def _read(path: Path | str) -> bytes:
 
 
 def _write(path: Path | str, data: bytes) -> None:
-    from .safe_write import atomic_write
+    from ..files.safe_write import atomic_write
 
     atomic_write(Path(path), data)
 

@@ -13,14 +13,14 @@ import gc
 import re
 from collections.abc import Callable, Iterable
 
-from .entries import KNOWN_FIELDS, Entry, MemoryFile
-from .fields import field_error, ids_in_value, parse_date
+from ..files.store import MemoryDoc
+from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile
+from ..format.fields import field_error, ids_in_value, parse_date
+from ..format.profile import ARCHIVE_REL, Discovery, Profile, TextFile
 from .findings import Finding
 from .instructions import find_instructions
-from .profile import ARCHIVE_REL, Discovery, Profile, TextFile
 from .refs import EntryLocator, LineCounter, scan_references
 from .secrets import KIND_LABEL, TextView, find_secrets
-from .store import MemoryDoc
 
 MEMORIES_REL = "memories.md"
 DEFAULT_CAP = 200
@@ -535,7 +535,7 @@ def _rewritten_logs(profile: Profile, add: Add) -> None:
     logs = {f.rel for f in profile.daily_logs if _DAILY_LOG_RE.fullmatch(f.rel)}
     if not logs:
         return
-    from .gitrepo import GitError, find_repo, run_git
+    from ..git.gitrepo import GitError, find_repo, run_git
 
     repo = find_repo(profile.path)
     if repo is None:

@@ -1,0 +1,1 @@
+"""The consistency check: findings, references, secrets, instructions, reports."""

@@ -1,0 +1,1 @@
+"""Line and word differences between texts."""

@@ -1,0 +1,1 @@
+"""Files on disk: safe writes, loading, watching, reloading, the external editor."""

@@ -1,0 +1,1 @@
+"""The memory file format: parsing, fields, layouts and minimal edits."""

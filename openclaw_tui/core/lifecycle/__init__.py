@@ -1,0 +1,1 @@
+"""Changing entries: edits as plans, lifecycle rules, redaction, undo."""

@@ -1,0 +1,1 @@
+"""Merging memory branches: the id-aware merge driver, conflict markers, merge sessions."""

@@ -1,0 +1,1 @@
+"""Searching memory the way the agent ranks it."""
