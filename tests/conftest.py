@@ -27,11 +27,12 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n",
         encoding="utf-8",
     )
-    saved = {k: os.environ.get(k) for k in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "GIT_CONFIG_GLOBAL",
+    saved = {k: os.environ.get(k) for k in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "GIT_CONFIG_GLOBAL",
                                             "GIT_CONFIG_NOSYSTEM", "EDITOR", "VISUAL")}
     os.environ["HOME"] = str(home)
     os.environ["XDG_CONFIG_HOME"] = str(home / ".config")
     os.environ["XDG_DATA_HOME"] = str(home / ".local" / "share")
+    os.environ["XDG_CACHE_HOME"] = str(home / ".cache")
     os.environ["GIT_CONFIG_GLOBAL"] = str(gitconfig)
     os.environ["GIT_CONFIG_NOSYSTEM"] = "1"
     try:

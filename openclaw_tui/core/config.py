@@ -1,0 +1,162 @@
+"""The user's settings: limits, search ranking, embedding providers and key bindings.
+
+One TOML file under the user's config folder (``platformdirs``:
+``~/.config/openclaw-tui/config.toml`` on Linux), or the file named by
+``OPENCLAW_TUI_CONFIG``.  Every value has a default, so a missing file is the
+defaults; an unreadable or invalid file is reported (``ConfigError``) and never
+half-applied.  ``openclaw-tui config`` prints the path and the effective values.
+
+    [limits]
+    cap = 200                       # entries in memories.md before gc moves low ones out
+    cold_days = 90                  # a low entry not hit for this long turns cold
+    bootstrap_max_chars = 20000     # OpenClaw: agents.defaults.bootstrapMaxChars
+    bootstrap_total_max_chars = 60000
+    user_max_chars = 4000           # USER.md's own cap
+    stale_log_days = 30
+
+    [search]
+    text_weight = 0.7
+    vector_weight = 0.3
+    half_life_days = 30
+    mmr_lambda = 0.7
+    providers = ["local", "openai", "ollama"]   # tried in order; full text is always last
+
+    [search.openai]                 # any OpenAI-compatible endpoint
+    base_url = "http://127.0.0.1:8000/v1"
+    model = "text-embedding-3-small"
+    api_key_env = "OPENAI_API_KEY"
+
+    [keys]                          # action id = "key[,key...]"
+    "filter" = "slash"
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+ENV_FILE = "OPENCLAW_TUI_CONFIG"
+
+
+class ConfigError(ValueError):
+    """The config file exists but cannot be used; the message names the file and the reason."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    cap: int = 200
+    cold_days: int = 90
+    bootstrap_max_chars: int = 20_000
+    bootstrap_total_max_chars: int = 60_000
+    user_max_chars: int = 4_000
+    stale_log_days: int = 30
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    text_weight: float = 0.7
+    vector_weight: float = 0.3
+    half_life_days: float = 30.0
+    mmr_lambda: float = 0.7
+    providers: tuple[str, ...] = ()
+    provider_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path
+    found: bool = False
+    limits: Limits = field(default_factory=Limits)
+    search: SearchSettings = field(default_factory=SearchSettings)
+    keys: dict[str, str] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The effective values, as ``openclaw-tui config --json`` prints them."""
+        search = {f.name: getattr(self.search, f.name) for f in fields(SearchSettings)}
+        search["providers"] = list(self.search.providers)
+        return {
+            "path": str(self.path),
+            "found": self.found,
+            "limits": {f.name: getattr(self.limits, f.name) for f in fields(Limits)},
+            "search": search,
+            "keys": dict(self.keys),
+        }
+
+
+def config_path() -> Path:
+    """Where the config file is read from (it need not exist)."""
+    env = os.environ.get(ENV_FILE)
+    if env:
+        return Path(env)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("openclaw-tui", appauthor=False)) / "config.toml"
+
+
+def cache_dir() -> Path:
+    """The user's cache folder for openclaw-tui (the search index lives here, never in the memory)."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("openclaw-tui", appauthor=False))
+
+
+def _typed(section: str, cls: type, raw: dict[str, Any], path: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    kinds = {f.name: f.type for f in fields(cls)}
+    for key, value in raw.items():
+        if key not in kinds:
+            raise ConfigError(f"{path}: [{section}] has no setting {key!r}")
+        kind = str(kinds[key])
+        if kind == "int" and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise ConfigError(f"{path}: [{section}] {key} must be a whole number >= 0, not {value!r}")
+        if kind == "float":
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise ConfigError(f"{path}: [{section}] {key} must be a number >= 0, not {value!r}")
+            value = float(value)
+        out[key] = value
+    return out
+
+
+def parse_config(text: str, path: Path) -> Config:
+    """A config from the text of a TOML file (``path`` only names it in messages)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    unknown = set(data) - {"limits", "search", "keys"}
+    if unknown:
+        raise ConfigError(f"{path}: unknown section [{sorted(unknown)[0]}]")
+    limits = Limits(**_typed("limits", Limits, dict(data.get("limits", {})), path))
+    search_raw = dict(data.get("search", {}))
+    options = {k: v for k, v in search_raw.items() if isinstance(v, dict)}
+    providers = search_raw.pop("providers", [])
+    if not isinstance(providers, list) or not all(isinstance(p, str) for p in providers):
+        raise ConfigError(f"{path}: [search] providers must be a list of names")
+    plain = {k: v for k, v in search_raw.items() if not isinstance(v, dict)}
+    search = SearchSettings(
+        **_typed("search", SearchSettings, plain, path), providers=tuple(providers), provider_options=options
+    )
+    keys_raw = data.get("keys", {})
+    if not all(isinstance(v, str) for v in keys_raw.values()):
+        raise ConfigError(f"{path}: [keys] values must be strings such as \"ctrl+f\" or \"f,slash\"")
+    return Config(path=path, found=True, limits=limits, search=search, keys=dict(keys_raw))
+
+
+def load_config(path: Path | None = None) -> Config:
+    """The effective config: the file's values over the defaults (defaults when there is no file)."""
+    path = path or config_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Config(path=path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc}") from None
+    return parse_config(text, path)
+
+
+def with_limits(config: Config, **changes: int) -> Config:
+    """A copy with some limits changed (command-line options win over the file)."""
+    return replace(config, limits=replace(config.limits, **changes))
