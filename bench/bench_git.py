@@ -36,7 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from generate import entry_text, memories_text  # noqa: E402
 
-from openclaw_tui.core import entry_history, history  # noqa: E402
+from openclaw_tui.core.git import (
+    entry_history,
+    history,  # noqa: E402
+)
 from openclaw_tui.core.git.gitrepo import find_repo  # noqa: E402
 
 PROFILE = "profiles/assistant"

@@ -15,12 +15,12 @@ import sys
 import time
 from pathlib import Path
 
-from openclaw_tui.core import lifecycle, operations
 from openclaw_tui.core.files.safe_write import ConcurrentModification
 from openclaw_tui.core.files.store import MemoryDoc, commit
 from openclaw_tui.core.format.edit import EditError, append_entry, render_entry, set_fields
 from openclaw_tui.core.format.entries import parse_bytes
 from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.lifecycle import lifecycle, operations
 
 
 def version_text(k: int, entries: int = 400) -> str:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core import conflicts as c
 from openclaw_tui.core.format.entries import parse
 from openclaw_tui.core.git.gitrepo import conclude_merge, mark_resolved, status
+from openclaw_tui.core.merge import conflicts as c
 from tests.test_git_helpers import commit_all, entry, git, git_rc, make_repo, memfile, write
 
 BASE = memfile(

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core import conflicts as c
-from openclaw_tui.core import history as h
 from openclaw_tui.core.format.entries import parse
 from openclaw_tui.core.format.profile import discover
+from openclaw_tui.core.git import history as h
 from openclaw_tui.core.git.demo import build_demo, samples_dir
 from openclaw_tui.core.git.entry_history import entry_history
 from openclaw_tui.core.git.gitrepo import conclude_merge, find_repo, mark_resolved, status
+from openclaw_tui.core.merge import conflicts as c
 from tests.test_git_helpers import git
 
 XI = "profiles/xiaoyu"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core import gitrepo as g
 from openclaw_tui.core.files.safe_write import write_if_unchanged
+from openclaw_tui.core.git import gitrepo as g
 from openclaw_tui.core.git.commitmsg import NothingToCommit, commit_profile, profile_changes
 from tests.test_git_helpers import cli, commit_all, entry, git, git_rc, make_repo, memfile, write
 
@@ -174,7 +174,7 @@ def test_status_of_a_detached_head_and_an_unborn_branch(tmp_path: Path, repo: Pa
 
 def test_everything_is_none_without_git(tmp_path: Path, repo: Path) -> None:
     code = (
-        "import sys\nfrom openclaw_tui.core import gitrepo as g, history as h\n"
+        "import sys\nfrom openclaw_tui.core.git import gitrepo as g, history as h\n"
         f"print(g.find_repo({str(repo)!r}), g.status({str(repo)!r}), g.git_available())\n"
     )
     env = {**os.environ, "PATH": str(tmp_path / "no-bin")}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openclaw_tui.core import gitrepo as g
 from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.git import gitrepo as g
 from tests.test_git_helpers import commit_all, entry, git, make_repo, memfile, write
 
 MEM = "profiles/a/memories.md"

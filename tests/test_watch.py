@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core import watch
+from openclaw_tui.core.files import watch
 from openclaw_tui.core.files.safe_write import atomic_write, locked
 from openclaw_tui.core.files.store import MemoryDoc, commit
 from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher, classify

@@ -35,9 +35,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from ..core import conflicts as cf
 from ..core.files.safe_write import ConcurrentModification
 from ..core.git.gitrepo import CONTINUE_LABEL, Continued, GitError, has_stash
+from ..core.merge import conflicts as cf
 from ..core.merge.conflicts import BOTH, OURS, THEIRS, ConflictItem, Edited, ResolutionError
 from ..core.merge.merge_session import FileResolution, MergeSession, choice_label
 from ..widgets.conflict_pane import ConflictPane
