@@ -12,19 +12,15 @@ import json
 import sys
 from typing import Any
 
-from ..core.check.check import (
-    BOOTSTRAP_MAX_CHARS,
-    BOOTSTRAP_TOTAL_MAX_CHARS,
-    DEFAULT_CAP,
-    DEFAULT_COLD_DAYS,
-    USER_MAX_CHARS,
-    check_discovery,
-)
+from ..core.check.check import check_discovery
 from ..core.check.findings import SEVERITY_RANK
 from ..core.check.report import append_audit_log, to_json, to_sarif, to_text
+from ..core.config import ConfigError
 from ..core.format.profile import NotMemory, discover
+from ._limits import add_limit_options, effective_limits
 
 FAIL_ON = ("error", "warning", "info", "never")
+LIMITS = ("cap", "cold_days", "bootstrap_max_chars", "bootstrap_total_max_chars", "user_max_chars", "stale_log_days")
 
 
 def _date(text: str) -> dt.date:
@@ -32,16 +28,6 @@ def _date(text: str) -> dt.date:
         return dt.date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
-    return value
 
 
 def register(sub: Any) -> None:
@@ -55,29 +41,18 @@ def register(sub: Any) -> None:
     p.add_argument("--fail-on", choices=FAIL_ON, default="error", help="lowest severity that makes the exit status 1")
     p.add_argument("--write-audit-log", action="store_true", help="append the findings to each profile's audit.log")
     p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help="the date taken as today (default: local date)")
-    p.add_argument("--cap", type=_count, default=DEFAULT_CAP, metavar="N", help="entries memories.md may hold")
-    p.add_argument("--cold-days", type=_count, default=DEFAULT_COLD_DAYS, metavar="N")
-    p.add_argument("--bootstrap-max-chars", type=_count, default=BOOTSTRAP_MAX_CHARS, metavar="N")
-    p.add_argument("--bootstrap-total-max-chars", type=_count, default=BOOTSTRAP_TOTAL_MAX_CHARS, metavar="N")
-    p.add_argument("--user-max-chars", type=_count, default=USER_MAX_CHARS, metavar="N")
+    add_limit_options(p, *LIMITS)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
+        limits = effective_limits(args, *LIMITS)
         discovery = discover(args.path)
-    except NotMemory as exc:
+    except (ConfigError, NotMemory) as exc:
         print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
-    findings = check_discovery(
-        discovery,
-        today=args.today,
-        cap=args.cap,
-        cold_days=args.cold_days,
-        bootstrap_max_chars=args.bootstrap_max_chars,
-        bootstrap_total_max_chars=args.bootstrap_total_max_chars,
-        user_max_chars=args.user_max_chars,
-    )
+    findings = check_discovery(discovery, today=args.today, **{name: getattr(limits, name) for name in LIMITS})
     if args.format == "json":
         out = json.dumps(to_json(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
     elif args.format == "sarif":

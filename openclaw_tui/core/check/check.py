@@ -15,21 +15,23 @@ from collections.abc import Callable, Iterable
 
 from ..files.store import MemoryDoc
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile
-from ..format.fields import field_error, ids_in_value, parse_date
+from ..format.fields import field_error, ids_in_value
 from ..format.profile import ARCHIVE_REL, Discovery, Profile, TextFile
+from ..lifecycle.policy import DEFAULTS, over_cap, ttl_passed
 from .findings import Finding
 from .instructions import find_instructions
 from .refs import EntryLocator, LineCounter, scan_references
 from .secrets import KIND_LABEL, TextView, find_secrets
 
 MEMORIES_REL = "memories.md"
-DEFAULT_CAP = 200
-DEFAULT_COLD_DAYS = 90
+# the limits' defaults are core.config.Limits' (a config file and options override them)
+DEFAULT_CAP = DEFAULTS.cap
+DEFAULT_COLD_DAYS = DEFAULTS.cold_days
 COMPACTION_MIN = 6  # "more than 5 active entries share a tag"
-BOOTSTRAP_MAX_CHARS = 20_000
-BOOTSTRAP_TOTAL_MAX_CHARS = 60_000
-USER_MAX_CHARS = 4_000
-STALE_LOG_DAYS = 30
+BOOTSTRAP_MAX_CHARS = DEFAULTS.bootstrap_max_chars
+BOOTSTRAP_TOTAL_MAX_CHARS = DEFAULTS.bootstrap_total_max_chars
+USER_MAX_CHARS = DEFAULTS.user_max_chars
+STALE_LOG_DAYS = DEFAULTS.stale_log_days
 
 _CONFLICT_MARK_RE = re.compile(r"^<{7,}(?=[ \t]|\r?$)", re.M)
 _DAILY_LOG_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:-[^/]*)?\.md")
@@ -63,10 +65,12 @@ def check_profile(
     bootstrap_max_chars: int = BOOTSTRAP_MAX_CHARS,
     bootstrap_total_max_chars: int = BOOTSTRAP_TOTAL_MAX_CHARS,
     user_max_chars: int = USER_MAX_CHARS,
+    stale_log_days: int = STALE_LOG_DAYS,
 ) -> list[Finding]:
     """Findings of one profile, ordered by file, then line (file-level ones first).
 
-    ``today`` drives expired-ttl and stale-daily-log; ``cap`` over-capacity.  ``cold_days``
+    ``today`` drives expired-ttl and stale-daily-log (older than ``stale_log_days``); ``cap``
+    over-capacity, with the rules of ``lifecycle/policy.py`` that gc applies.  ``cold_days``
     is accepted so that callers can pass the gc settings through: no finding depends on it.
     """
     today = today or dt.date.today()
@@ -79,7 +83,10 @@ def check_profile(
     gc.disable()  # many small objects, no cycles: the collector only costs time here
     try:
         if profile.layout == "openclaw":
-            _check_workspace(profile, add, today, bootstrap_max_chars, bootstrap_total_max_chars, user_max_chars)
+            _check_workspace(
+                profile, add, today, bootstrap_max_chars, bootstrap_total_max_chars, user_max_chars,
+                stale_days=stale_log_days,
+            )
         else:
             _check_layout_a(profile, add, today, cap)
     finally:
@@ -340,7 +347,7 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
     _conflicts(add, files, kept, status)
     if mem is not None:
         count = sum(1 for e in mem.entries if e.error is None)
-        if count > cap:
+        if over_cap(count, cap):
             add("over-capacity", MEMORIES_REL, None, None, f"memories.md holds {count} entries, over the cap of {cap}")
         _compaction(add, mem, scans[MEMORIES_REL])
 
@@ -387,13 +394,12 @@ def _check_fields(add: Add, rel: str, e: Entry, today: dt.date) -> None:
             err = field_error(name, value)
             if err is not None:
                 add("invalid-field", rel, lines.get(name), e.id, f"{e.id}: {err}")
-    if rel == MEMORIES_REL and "ttl" in meta and e.status == "active":
-        ttl = parse_date(meta["ttl"])
-        if ttl is not None and ttl < today:
-            add(
-                "expired-ttl", rel, lines.get("ttl"), e.id,
-                f"{e.id} is active past its ttl {meta['ttl']} and should move to the archive",
-            )
+    # the TTL rule is the one gc applies (lifecycle/policy.py)
+    if rel == MEMORIES_REL and "ttl" in meta and ttl_passed(e, today) is not None:
+        add(
+            "expired-ttl", rel, lines.get("ttl"), e.id,
+            f"{e.id} is active past its ttl {meta['ttl']} and should move to the archive",
+        )
 
 
 def _successor(entry: Entry) -> str:
@@ -468,7 +474,8 @@ def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan) -> None:
 
 
 def _check_workspace(
-    profile: Profile, add: Add, today: dt.date, max_chars: int, total_max: int, user_max: int
+    profile: Profile, add: Add, today: dt.date, max_chars: int, total_max: int, user_max: int,
+    stale_days: int = STALE_LOG_DAYS,
 ) -> None:
     files = [*profile.bootstrap, *profile.other, *profile.daily_logs]
     readable = [f for f in files if not _file_problem(add, f.rel, f.error, f.utf8)]
@@ -515,7 +522,7 @@ def _check_workspace(
         except ValueError:
             continue
         age = (today - day).days
-        if age > STALE_LOG_DAYS:
+        if age > stale_days:
             add(
                 "stale-daily-log", f.rel, None, None,
                 f"{f.rel} is {age} days old: distil it into MEMORY.md, then remove it",

@@ -3,7 +3,8 @@
 - archive: move an entry's raw block (not a copy) to ``contexts/archive/memories.md``
   with ``status: archived`` and ``archived_at``; restore moves it back with the id alone.
 - gc: TTL (passed ``ttl`` -> archive), cold (``low`` entries not hit for N days ->
-  ``status: cold`` in place), cap (over N entries -> oldest ``low`` to the archive).
+  ``status: cold`` in place), cap (over N entries -> oldest ``low`` to the archive);
+  the rules themselves are ``policy.py``'s, shared with the check.
 - compaction: one new entry with ``merged_from``; the originals become
   ``superseded`` and move to the archive.
 
@@ -34,6 +35,7 @@ from .operations import (
     new_entry_meta,
 )
 from .plan import Files, Plan, apply_changes, now_iso
+from .policy import DEFAULTS, cold_since, over_cap, ttl_passed
 
 # --- archive / restore ------------------------------------------------------------------
 
@@ -156,8 +158,10 @@ def _age_key(e: Entry) -> tuple[int, float]:
     return (0, when.timestamp())
 
 
-def gc_plan(target: Target, today: dt.date, cold_days: int = 90, cap: int = 200) -> list[GcAction]:
-    """What gc would do on ``today``, in this order: TTL moves, cold marks, cap moves."""
+def gc_plan(
+    target: Target, today: dt.date, cold_days: int = DEFAULTS.cold_days, cap: int = DEFAULTS.cap
+) -> list[GcAction]:
+    """What gc would do on ``today``, in this order: TTL moves, cold marks, cap moves (rules: ``policy``)."""
     files = Files.of(target)
     entries = list(files.memories.mf.well_formed())
     stuck = set(files.archive.mf.ids())  # also in the archive (duplicate id): not moved until fixed
@@ -166,27 +170,25 @@ def gc_plan(target: Target, today: dt.date, cold_days: int = 90, cap: int = 200)
     gone: set[str] = set()
     for e in entries:
         assert e.id is not None
-        if e.id in gone or e.status != "active":
+        if e.id in gone:
             continue
-        expires = parse_date(e.meta.get("ttl"))
-        if expires is not None and expires < today and e.id not in stuck:
+        expires = ttl_passed(e, today)
+        if expires is not None and e.id not in stuck:
             ttl.append(GcAction("ttl", e.id, f"ttl {expires.isoformat()} has passed"))
             gone.add(e.id)
             continue
-        if e.meta.get("importance") == "low":
-            hit = parse_date(e.meta.get("last_hit"))
-            field = "last_hit"
-            if hit is None:
-                hit, field = parse_date(e.meta.get("timestamp")), "timestamp"
-            if hit is not None and (today - hit).days >= cold_days:
-                cold[e.id] = GcAction("cold", e.id, f"not hit since {hit.isoformat()} ({field}), {cold_days}+ days")
+        since = cold_since(e, today, cold_days)
+        if since is not None:
+            cold[e.id] = GcAction(
+                "cold", e.id, f"not hit since {since.day.isoformat()} ({since.field}), {cold_days}+ days"
+            )
     capped: list[GcAction] = []
     kept = [e for e in entries if e.id not in gone]
     unique: dict[str | None, Entry] = {}
     for e in kept:
         unique.setdefault(e.id, e)  # the first copy of each id
-    excess = len(kept) - cap
-    if excess > 0:
+    excess = over_cap(len(kept), cap)
+    if excess:
         low = [e for e in unique.values() if e.meta.get("importance") == "low" and e.id not in stuck]
         low.sort(key=_age_key)  # stable: file order among equals
         for e in low[:excess]:
@@ -196,12 +198,12 @@ def gc_plan(target: Target, today: dt.date, cold_days: int = 90, cap: int = 200)
     return ttl + list(cold.values()) + capped
 
 
-def remaining_over_cap(target: Target, actions: Sequence[GcAction], cap: int = 200) -> int:
+def remaining_over_cap(target: Target, actions: Sequence[GcAction], cap: int = DEFAULTS.cap) -> int:
     """How many entries memories.md would still hold over ``cap`` after ``actions``."""
     files = Files.of(target)
     moved = {a.id for a in actions if a.moves}
     left = sum(1 for e in files.memories.mf.well_formed() if e.id not in moved)
-    return max(0, left - cap)
+    return over_cap(left, cap)
 
 
 def plan_gc(target: Target, actions: Sequence[GcAction], now: dt.datetime | None = None) -> Plan:
