@@ -1,0 +1,3 @@
+"""openclaw-tui: review, correct and audit an AI agent's file-based memory."""
+
+__version__ = "0.1.0"

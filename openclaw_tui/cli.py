@@ -26,13 +26,27 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}\n")
 
 
+USAGE = "openclaw-tui [PATH] [--demo] [--today DATE]\n       openclaw-tui COMMAND ..."
+
+
 def build_parser() -> tuple[ArgumentParser, set[str]]:
     """The parser and the names of its sub-commands."""
+    from . import __version__
+
     parser = ArgumentParser(
         prog="openclaw-tui",
+        usage=USAGE,
         description="Review, correct and audit an AI agent's file-based memory. "
-        "With no sub-command: open the terminal UI on PATH (or --demo).",
+        "With no sub-command: open the terminal UI on PATH (default: ./profiles if present, "
+        "else the current folder), or on the demo.",
     )
+    parser.add_argument("--version", action="version", version=f"openclaw-tui {__version__}")
+    ui = parser.add_argument_group("the terminal UI (no COMMAND)")
+    # listed here for --help; launch.py parses them when no sub-command is given
+    ui.add_argument("--demo", action="store_true",
+                    help="open a throwaway git repository made from the bundled sample profiles, "
+                    "with a short history and a pending merge conflict")
+    ui.add_argument("--today", metavar="DATE", help="fix today's date (YYYY-MM-DD) for TTL and cold marks")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for name in COMMANDS:
         module = importlib.import_module(f"openclaw_tui.commands.{name}")
@@ -43,7 +57,7 @@ def build_parser() -> tuple[ArgumentParser, set[str]]:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser, names = build_parser()
-    if not argv or argv[0] not in names | {"-h", "--help"}:
+    if not argv or argv[0] not in names | {"-h", "--help", "--version"}:
         from .launch import launch_ui
 
         return launch_ui(argv)

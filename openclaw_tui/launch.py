@@ -31,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", nargs="?", help="a profile, a profiles root, a folder holding profiles/, or a workspace")
     p.add_argument("--demo", action="store_true", help="open a throwaway copy of the bundled sample profiles")
     p.add_argument("--today", help="fix today's date (YYYY-MM-DD) for TTL and cold checks")
+    from . import __version__
+
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return p
 
 

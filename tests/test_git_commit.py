@@ -226,3 +226,24 @@ def test_git_setup_outside_a_repository_exits_2(tmp_path: Path) -> None:
     res = cli("git-setup", str(tmp_path))
     assert res.returncode == 2 and res.stderr.count("\n") == 1
     assert not (tmp_path / ".gitattributes").exists()
+
+
+@pytest.mark.parametrize("given,subject", [
+    ("fix: typo in mem-0012", "fix: typo in mem-0012"),
+    ("feat(xiaoyu): decaf only", "feat(xiaoyu): decaf only"),
+    ("chore!: drop the old coffee notes", "chore!: drop the old coffee notes"),
+    ("feat(mem): already prefixed", "feat(mem): already prefixed"),
+    ("  fix:   spaces kept  ", "fix:   spaces kept"),
+    ("note: coffee", "feat(mem): note: coffee"),  # not a commit type
+    ("fix:no space", "feat(mem): fix:no space"),
+    ("Fix: capital", "feat(mem): Fix: capital"),
+    ("correct   coffee\npreference", "feat(mem): correct coffee preference"),
+])
+def test_commit_message_with_its_own_type_prefix_is_taken_as_given(repo: Path, given: str, subject: str) -> None:
+    _edit(repo)
+    res = cli("commit", str(repo / P), "-m", given)
+    assert res.returncode == 0, res.stderr
+    msg = git(repo, "log", "-1", "--format=%B")
+    assert msg.splitlines()[0] == subject
+    assert msg.splitlines()[1:4] == ["", "- mem-0013: added", "- mem-0007: superseded by mem-0013"]
+    assert res.stdout.split(" ", 1)[1].rstrip("\n") == subject

@@ -1,6 +1,7 @@
 """Commit messages made from what actually changed in a profile, and committing it.
 
-The message follows the spec::
+The message follows the spec (a summary given with its own type prefix, such
+as ``fix: …``, replaces the first line as it is)::
 
     feat(mem): <one-line summary>
 
@@ -16,6 +17,7 @@ listed from ``git status`` of the profile folder.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,6 +27,9 @@ from .gitrepo import GitError, Repo, RepoLike, as_repo, commit_paths, head_sha, 
 from .semantic_diff import ARCHIVE, MEMORIES, FileChange, ProfileDiff, profile_diff
 
 PREFIX = "feat(mem): "
+# a Conventional Commits type, optional scope and ``!``: a summary that starts so is taken as given
+TYPES = ("feat", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore", "revert")
+TYPED_RE = re.compile(rf"(?:{'|'.join(TYPES)})(?:\([^()\r\n]*\))?!?:[ \t]+\S")
 
 
 class NothingToCommit(GitError):
@@ -87,12 +92,24 @@ def default_summary(diff: ProfileDiff, name: str = "") -> str:
     return f"{name}: {text}" if name else text
 
 
+def has_type(summary: str) -> bool:
+    """True when ``summary`` already starts with a type prefix (``fix: …``, ``feat(x)!: …``)."""
+    return TYPED_RE.match(summary.lstrip()) is not None
+
+
 def format_message(summary: str, diff: ProfileDiff) -> str:
-    """``feat(mem): <summary>``, a blank line, then one ``- `` line per entry and file."""
-    summary = " ".join(summary.split()).removeprefix(PREFIX.strip()).strip() or "update memory"
+    """``feat(mem): <summary>``, a blank line, then one ``- `` line per entry and file.
+
+    A summary that has its own type prefix (``fix: typo in mem-0012``) is the first
+    line as given, with no ``feat(mem):`` in front.
+    """
+    if has_type(summary):
+        head = "\n".join(line.rstrip() for line in summary.strip().splitlines())
+    else:
+        head = PREFIX + (" ".join(summary.split()).removeprefix(PREFIX.strip()).strip() or "update memory")
     lines = diff.lines()
     body = "\n".join(f"- {line}" for line in lines)
-    return f"{PREFIX}{summary}\n" + (f"\n{body}\n" if body else "")
+    return f"{head}\n" + (f"\n{body}\n" if body else "")
 
 
 def build_message(repo: RepoLike, profile: Any, summary: str | None = None) -> str:
