@@ -47,7 +47,7 @@ def build_parser() -> tuple[ArgumentParser, set[str]]:
                     help="open a throwaway git repository made from the bundled sample profiles, "
                     "with a short history and a pending merge conflict")
     ui.add_argument("--today", metavar="DATE", help="fix today's date (YYYY-MM-DD) for TTL and cold marks")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser, prog="openclaw-tui")
     for name in COMMANDS:
         module = importlib.import_module(f"openclaw_tui.commands.{name}")
         module.register(sub)

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from .core.format.profile import is_profile_dir, is_workspace_dir
+from .core.format.profile import NotMemory, is_profile_dir, is_workspace_dir, locate
 
 PROG = "openclaw-tui"
 
@@ -39,22 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def memory_problem(path: Path) -> str | None:
     """Why ``path`` cannot be opened (None when it can), without reading any memory file."""
-    if not path.exists():
-        return f"{path}: no such file or folder"
-    if not path.is_dir():
-        return f"{path}: not a folder"
-    if is_profile_dir(path):
-        return None
-    folders = [path / "profiles", path] if (path / "profiles").is_dir() else [path]
-    for folder in folders:
-        try:
-            if any(c.is_dir() and not c.name.startswith(".") and is_profile_dir(c) for c in folder.iterdir()):
-                return None
-        except OSError as exc:
-            return f"{path}: cannot be listed ({exc.strerror})"
-    if is_workspace_dir(path):
-        return None
-    return f"{path}: not a profile, a profiles root or an OpenClaw workspace"
+    try:
+        locate(path)
+    except NotMemory as exc:
+        return str(exc)
+    return None
 
 
 def default_path(cwd: Path) -> Path | None:

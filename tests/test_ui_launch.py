@@ -72,6 +72,37 @@ def test_what_opens(tmp_path: Path) -> None:
     assert "not a profile" in (memory_problem(empty) or "")
 
 
+@pytest.mark.parametrize("kind", ["missing", "file", "empty", "plain-folder", "profile", "root", "holder", "workspace"])
+def test_the_launcher_and_the_commands_discover_alike(tmp_path: Path, kind: str) -> None:
+    """One discovery (core.format.profile.locate): the UI opens exactly what the commands accept."""
+    from openclaw_tui.core.format.profile import NotMemory, discover, locate
+
+    root = copy_samples(tmp_path)
+    target = {"profile": root / "xiaoyu", "root": root, "holder": root.parent}.get(kind, tmp_path / "x")
+    if kind == "file":
+        target.write_text("x\n", encoding="utf-8")
+    elif kind == "empty":
+        target.mkdir()
+    elif kind == "plain-folder":
+        (target / "docs").mkdir(parents=True)
+    elif kind == "workspace":
+        target.mkdir()
+        (target / "AGENTS.md").write_text("# agents\n", encoding="utf-8")
+    try:
+        found = discover(target)
+    except NotMemory as exc:
+        assert memory_problem(target) == str(exc)
+        with pytest.raises(NotMemory):
+            locate(target)
+        assert kind in ("missing", "file", "empty", "plain-folder")
+    else:
+        assert memory_problem(target) is None
+        kind_found, places = locate(target)
+        assert kind_found == found.kind == {"holder": "root"}.get(kind, kind)
+        assert [(p.path.absolute(), p.rel, p.layout) for p in places] == [
+            (p.path, p.rel, p.layout) for p in found.profiles]
+
+
 async def test_the_demo_opens_with_its_pending_merge(tmp_path: Path) -> None:
     from openclaw_tui.ui_adapters import build_demo
 
