@@ -93,26 +93,27 @@ def bench_check(prof_path: Path, n: int) -> None:
 
 def bench_edit(prof_path: Path, n: int) -> None:
     """The app's case: the file is loaded; one field changes, is written safely and re-read."""
-    from openclaw_tui.core.files.store import MemoryDoc, commit
-    from openclaw_tui.core.format.edit import set_fields
+    from openclaw_tui.core.files.store import MemoryDoc
+    from openclaw_tui.core.lifecycle.operations import plan_set
+    from openclaw_tui.core.lifecycle.plan import Files, apply_changes
 
     path = prof_path / "memories.md"
     target_id = f"mem-{n // 2:06d}"
     values = iter(["low", "high"] * 10)
-    state = {"doc": MemoryDoc.load(path)}
+    files = Files.load(path, prof_path / "contexts" / "archive" / "memories.md")
+    state = {"files": files}
 
-    def run() -> None:
+    def run() -> None:  # the one write path: plan (verified rewrite), apply under the lock, re-read
         value = next(values)
-        state["doc"] = commit(state["doc"], lambda mf: set_fields(mf, target_id, {"importance": value}), [target_id])
+        f = state["files"]
+        plan = apply_changes(plan_set(f, target_id, {"importance": value}))
+        for c in plan.changes:  # none when the entry already said so
+            state["files"] = Files(MemoryDoc.from_bytes(path, c.after, previous=f.memories.mf), f.archive)
 
     target = 0.5 if n == 100_000 else None
-    row(f"single-field edit (edit+CAS write+re-read) {n:>7,}", timed(run), target)
+    row(f"single-field edit (plan+CAS write+re-read) {n:>7,}", timed(run), target)
 
-    # the path the app and `openclaw-tui set` take: plan (verified rewrite) + apply under locks
-    from openclaw_tui.core.lifecycle.operations import plan_set
-    from openclaw_tui.core.lifecycle.plan import Files
-
-    files = Files.load(path, prof_path / "contexts" / "archive" / "memories.md")
+    files = state["files"]
 
     def plan_only() -> None:
         plan_set(files, target_id, {"importance": "medium"})

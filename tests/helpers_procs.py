@@ -1,10 +1,10 @@
 """Worker processes for the concurrency and crash-safety tests (run as a script, not collected).
 
     python tests/helpers_procs.py edit PROFILE WORKER COUNT
-        COUNT rounds of: add an entry and set this worker's counter field, alternating the
-        store.commit path and the operations path; prints one line per added id.
-    python tests/helpers_procs.py versions FILE COUNT
-        writes version 0, 1, 2... of FILE through store.commit, forever (until killed).
+        COUNT rounds of: add an entry and set this worker's counter field through the operations,
+        alternating an id of its own and the next free id; prints one line per added id.
+    python tests/helpers_procs.py versions FILE
+        writes version 1, 2... of FILE through plan.apply_changes, forever (until killed).
     python tests/helpers_procs.py shuffle PROFILE
         archives and restores entries through the lifecycle operations, forever.
 """
@@ -16,11 +16,11 @@ import time
 from pathlib import Path
 
 from openclaw_tui.core.files.safe_write import ConcurrentModification
-from openclaw_tui.core.files.store import MemoryDoc, commit
-from openclaw_tui.core.format.edit import EditError, append_entry, render_entry, set_fields
+from openclaw_tui.core.format.edit import EditError
 from openclaw_tui.core.format.entries import parse_bytes
 from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.lifecycle import lifecycle, operations
+from openclaw_tui.core.lifecycle.plan import FileChange, Plan, apply_changes
 
 
 def version_text(k: int, entries: int = 400) -> str:
@@ -41,28 +41,26 @@ def retry(fn, attempts: int = 200):  # type: ignore[no-untyped-def]
 
 
 def edit_worker(profile: Path, worker: int, count: int) -> None:
-    mem = profile / "memories.md"
     own = f"mem-{worker:04d}"
     for i in range(count):
-        if i % 2 == 0:  # the store path: commit re-applies the edit by id on a changed file
-            new_id = f"w{worker}-{i}"
-            text = render_entry({"id": new_id, "source": f"worker {worker}"}, f"added by {worker} round {i}\n")
-            commit(MemoryDoc.load(mem), lambda mf, t=text: append_entry(mf, t), [new_id])
-            commit(MemoryDoc.load(mem), lambda mf, i=i: set_fields(mf, own, {f"counter_{worker}": i}), [own])
-        else:  # the operations path: plans rebuilt on the newer file, ids allocated fresh
+        if i % 2 == 0:  # an id of the worker's own, kept when the plan is rebuilt on a newer file
+            meta = {"id": f"w{worker}-{i}", "source": f"worker {worker}"}
+            plan = retry(lambda m=meta, i=i: operations.add_entry(load_profile(profile), m, f"added by {worker} round {i}\n"))
+        else:  # the next free id, allocated afresh when the plan is rebuilt
             plan = retry(lambda i=i: operations.add_entry(load_profile(profile), {"tags": [f"w{worker}"]}, f"op {i}\n"))
-            new_id = plan.new_id
-            retry(lambda i=i: operations.set_entry(load_profile(profile), own, {f"counter_{worker}": i}))
+        new_id = plan.new_id
+        retry(lambda i=i: operations.set_entry(load_profile(profile), own, {f"counter_{worker}": i}))
         print(new_id, flush=True)
 
 
 def versions_worker(path: Path) -> None:
     k = 0
-    doc = MemoryDoc.load(path)
+    data = path.read_bytes()
     while True:
         k += 1
-        text = version_text(k)
-        doc = commit(doc, lambda mf, t=text: t, [f"mem-{i:04d}" for i in range(1, 3)])
+        new = version_text(k).encode()
+        apply_changes(Plan(f"version {k}", [FileChange(path, data, new)]))  # the one write path
+        data = new
         print(k, flush=True)
 
 

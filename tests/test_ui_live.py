@@ -220,16 +220,15 @@ async def test_native_watching_says_nothing_about_polling(prof: Path, monkeypatc
 AGENT = """
 import sys
 from pathlib import Path
-from openclaw_tui.core.format.edit import append_entry, render_entry
-from openclaw_tui.core.files.store import MemoryDoc, commit
+from openclaw_tui.core.lifecycle.operations import add_entry
+from openclaw_tui.core.lifecycle.plan import Files
 
 path = Path(sys.argv[1])
+archive = path.parent / "contexts" / "archive" / "memories.md"
 for i in range(1000):
-    ident = f"mem-{1000 + i:04d}"
-    meta = {"id": ident, "timestamp": "2026-11-30T10:00:00+08:00", "importance": "low",
+    meta = {"id": f"mem-{1000 + i:04d}", "timestamp": "2026-11-30T10:00:00+08:00", "importance": "low",
             "status": "active", "tags": ["agent"]}
-    text = render_entry(meta, f"Agent note {i}.\\n")
-    commit(MemoryDoc.load(path), lambda mf, t=text: append_entry(mf, t), [ident])
+    add_entry(Files.load(path, archive), meta, f"Agent note {i}.\\n")
 print("done")
 """
 

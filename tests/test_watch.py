@@ -15,9 +15,10 @@ import pytest
 
 from openclaw_tui.core.files import watch
 from openclaw_tui.core.files.safe_write import atomic_write, locked
-from openclaw_tui.core.files.store import MemoryDoc, commit
 from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher, classify
-from openclaw_tui.core.format.edit import append_entry, set_fields
+from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.lifecycle.operations import plan_add, plan_set
+from openclaw_tui.core.lifecycle.plan import apply_changes
 
 TIMEOUT = 20.0  # generous: only reached when something is broken
 
@@ -227,10 +228,10 @@ def test_own_commit_is_not_reported_but_a_following_write_is(root: Path,
                                                              watched: tuple[MemoryWatcher, Batches]) -> None:
     w, got = watched
     path = root / MEM
-    doc = MemoryDoc.load(path)
-    w.expect_write(path, doc.render(set_fields(doc.mf, "mem-0001", {"importance": "high"})))
-    new = commit(doc, lambda mf: set_fields(mf, "mem-0001", {"importance": "high"}), ["mem-0001"])
-    assert b"importance: high" in path.read_bytes() and new.data == path.read_bytes()
+    plan = plan_set(load_profile(path.parent), "mem-0001", {"importance": "high"})
+    w.expect_write(path, plan.changes[0].after)
+    written = apply_changes(plan)
+    assert b"importance: high" in path.read_bytes() and written.changes[0].after == path.read_bytes()
     name = sentinel(root)
     first = got.next()
     assert first.paths == {name}  # the own write produced no report (or only as ``own``)
@@ -246,10 +247,9 @@ def test_own_write_followed_at_once_by_another_write_is_reported(root: Path,
                                                                  watched: tuple[MemoryWatcher, Batches]) -> None:
     w, got = watched
     path = root / MEM
-    doc = MemoryDoc.load(path)
-    text = append_entry(doc.mf, "---\nid: mem-0002\n---\nmine\n")
-    w.expect_write(path, doc.render(text))
-    commit(doc, lambda mf: append_entry(mf, "---\nid: mem-0002\n---\nmine\n"), ["mem-0002"])
+    plan = plan_add(load_profile(path.parent), {"id": "mem-0002"}, "mine\n")
+    w.expect_write(path, plan.changes[0].after)
+    apply_changes(plan)
     with locked(path):  # the agent writes within the same burst
         atomic_write(path, path.read_bytes() + b"---\nid: mem-0003\n---\ntheirs\n")
     b = got.next()

@@ -10,10 +10,12 @@ import sys
 from pathlib import Path
 
 from openclaw_tui.core.files.reload import reload_doc
-from openclaw_tui.core.files.store import MemoryDoc, commit
+from openclaw_tui.core.files.store import MemoryDoc
 from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher
-from openclaw_tui.core.format.edit import set_fields
 from openclaw_tui.core.format.entries import parse_bytes
+from openclaw_tui.core.format.profile import ARCHIVE_REL
+from openclaw_tui.core.lifecycle.operations import plan_set
+from openclaw_tui.core.lifecycle.plan import Files, apply_changes
 
 WRITER = Path(__file__).resolve().parent.parent / "examples" / "agent_writer.py"
 TIMEOUT = 30.0
@@ -21,14 +23,14 @@ TIMEOUT = 30.0
 APPENDER = """
 import sys
 from pathlib import Path
-from openclaw_tui.core.format.edit import append_entry
-from openclaw_tui.core.files.store import MemoryDoc, commit
+from openclaw_tui.core.lifecycle.operations import add_entry
+from openclaw_tui.core.lifecycle.plan import Files
 
 path, start, count = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+archive = path.parent / "contexts" / "archive" / "memories.md"
 for i in range(start, start + count):
-    ident = f"mem-{i:04d}"
-    text = f"---\\nid: {ident}\\nsource: agent\\nimportance: low\\n---\\nappended by the agent, number {i}\\n"
-    commit(MemoryDoc.load(path), lambda mf, t=text: append_entry(mf, t), [ident])
+    meta = {"id": f"mem-{i:04d}", "source": "agent", "importance": "low"}
+    add_entry(Files.load(path, archive), meta, f"appended by the agent, number {i}\\n")
 """
 
 
@@ -41,16 +43,16 @@ def seed(path: Path, n: int) -> None:
 
 def edit_while(proc: subprocess.Popen[bytes], path: Path, ids: list[str], watcher: MemoryWatcher | None = None
                ) -> dict[str, str]:
-    """Edit ``ids`` round-robin through core/store.commit until ``proc`` ends (and each id at least once)."""
+    """Edit ``ids`` round-robin through the operations until ``proc`` ends (and each id at least once)."""
     last: dict[str, str] = {}
     k = 0
     while proc.poll() is None or len(last) < len(ids):
         ident = ids[k % len(ids)]
         value = f"round-{k}"
-        doc = MemoryDoc.load(path)
+        plan = plan_set(Files.load(path, path.parent / ARCHIVE_REL), ident, {"tags": ["seed", value]})
         if watcher is not None:
-            watcher.expect_write(path, doc.render(set_fields(doc.mf, ident, {"tags": ["seed", value]})))
-        commit(doc, lambda mf, i=ident, v=value: set_fields(mf, i, {"tags": ["seed", v]}), [ident])
+            watcher.expect_write(path, plan.changes[0].after)
+        apply_changes(plan)
         last[ident] = value
         k += 1
         with contextlib.suppress(subprocess.TimeoutExpired):

@@ -1,21 +1,18 @@
-"""Loading memory files and committing edits to them safely.
+"""Loading memory files: a ``MemoryDoc`` remembers the exact bytes it was loaded from.
 
-A ``MemoryDoc`` remembers the exact bytes it was loaded from.  ``commit``
-writes an edit under the file's lock; if another program changed the file
-meanwhile, the edit is re-applied to the new content when none of the
-entries it touches changed (merge by entry id), else it is refused.
+Writing is not done here: every change is a ``core.lifecycle.plan.Plan``
+written by ``apply_changes`` (compare-and-swap under the files' locks,
+rebuilt by entry id when another program changed a file meanwhile), the one
+write path of the app, the commands and the tests alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..format.entries import MemoryFile, decode, parse, reparse
-from .safe_write import ConcurrentModification, read_bytes, write_if_unchanged, write_many
-
-Edit = Callable[[MemoryFile], str]
+from .safe_write import read_bytes
 
 
 @dataclass
@@ -41,43 +38,3 @@ class MemoryDoc:
     def render(self, text: str) -> bytes:
         """Bytes of the file with ``text`` as its content (BOM kept)."""
         return (("\ufeff" if self.mf.bom else "") + text).encode("utf-8", "surrogateescape")
-
-
-def _raws(mf: MemoryFile, ids: Iterable[str]) -> dict[str, list[str]]:
-    wanted = set(ids)
-    found: dict[str, list[str]] = {i: [] for i in wanted}
-    for e in mf.entries:
-        if e.id in wanted:
-            found[e.id].append(e.raw)
-    return found
-
-
-def rebase_edit(doc: MemoryDoc, current: bytes | None, edit: Edit, touched: Iterable[str]) -> bytes:
-    """Re-apply ``edit`` on ``current`` if the touched entries are unchanged there."""
-    touched = list(touched)
-    if current is None:
-        raise ConcurrentModification(doc.path, "it was deleted")
-    now = MemoryDoc.from_bytes(doc.path, current)
-    if "__preamble__" in touched and now.mf.preamble != doc.mf.preamble:
-        raise ConcurrentModification(doc.path, "the preamble changed")
-    ids = [t for t in touched if t != "__preamble__"]
-    before, after = _raws(doc.mf, ids), _raws(now.mf, ids)
-    changed = [i for i in ids if before[i] != after[i]]
-    if changed:
-        raise ConcurrentModification(doc.path, f"{', '.join(sorted(changed))} changed there too")
-    return now.render(edit(now.mf))
-
-
-def commit(doc: MemoryDoc, edit: Edit, touched: Iterable[str]) -> MemoryDoc:
-    """Apply ``edit`` to the file of ``doc`` safely; returns the new document."""
-    touched = list(touched)
-    new = doc.render(edit(doc.mf))
-    written = write_if_unchanged(
-        doc.path, doc.data, new, rebase=lambda current: rebase_edit(doc, current, edit, touched)
-    )
-    return MemoryDoc.from_bytes(doc.path, written, previous=doc.mf)
-
-
-def commit_many(changes: list[tuple[MemoryDoc, bytes]]) -> None:
-    """Write several documents at once (compare-and-swap on each, under all locks)."""
-    write_many([(d.path, d.data, data) for d, data in changes])
