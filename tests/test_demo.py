@@ -20,8 +20,7 @@ XI = "profiles/xiaoyu"
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if samples_dir() is None:
-        pytest.skip("sample profiles not present")
+    assert samples_dir() is not None, "the bundled sample profiles are missing"
     return build_demo(tmp_path_factory.mktemp("demo") / "d")
 
 
@@ -57,8 +56,7 @@ def test_demo_history_is_believable(demo: Path) -> None:
 
 
 def test_demo_conflict_pairs_by_entry_and_resolves(tmp_path: Path) -> None:
-    if samples_dir() is None:
-        pytest.skip("sample profiles not present")
+    assert samples_dir() is not None, "the bundled sample profiles are missing"
     demo = build_demo(tmp_path / "d")
     mem = demo / XI / "memories.md"
     conf = c.load(mem)

@@ -105,6 +105,50 @@ def test_touched_ids_names_every_entry_an_edit_by_entry_changed(pieces: list[str
         assert _really_changed(old, new) <= touched
 
 
+PLAIN = [E(i, f"body {i}", importance="low") for i in range(1, 13)]
+
+
+@given(
+    st.lists(st.sampled_from(range(len(PLAIN))), min_size=1, max_size=12, unique=True),
+    st.tuples(st.sampled_from(["drop", "edit", "insert", "swap", "trail"]), st.integers(0, 40)),
+)
+def test_touched_ids_answers_for_well_formed_files_and_names_little_more(order: list[int], op: tuple[str, int]) -> None:
+    """Without fences or malformed blocks ``touched_ids`` must answer (a None would make every property above
+    hold vacuously), name every changed entry, and only entries near the change besides."""
+    pieces = [PLAIN[k] for k in order]
+    new_pieces = list(pieces)
+    kind, k = op
+    i = k % len(new_pieces)
+    if kind == "insert":
+        new_pieces.insert(i, E(30 + k, f"new {k}"))
+    elif kind == "drop":
+        del new_pieces[i]
+    elif kind == "edit":
+        new_pieces[i] = new_pieces[i].replace("body", "BODY").replace("importance: low", "importance: high")
+    elif kind == "trail":
+        new_pieces[i] = new_pieces[i] + "\n\n"
+    else:
+        j = (i + 1) % len(new_pieces)
+        new_pieces[i], new_pieces[j] = new_pieces[j], new_pieces[i]
+    old, new = ("# pre\n\n" + "\n".join(pieces)).encode(), ("# pre\n\n" + "\n".join(new_pieces)).encode()
+    changed = _really_changed(old, new)
+    touched = touched_ids(old, new)
+    assert touched is not None
+    assert changed <= touched
+    # and nothing beyond the entries that differ in place and their neighbours
+    ids_old = [parse(p).entries[0].id for p in pieces]
+    ids_new = [parse(p).entries[0].id for p in new_pieces]
+    head = 0
+    while head < min(len(pieces), len(new_pieces)) and pieces[head] == new_pieces[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(pieces), len(new_pieces)) - head and pieces[-1 - tail] == new_pieces[-1 - tail]:
+        tail += 1
+    # (two on each side: the bytes that differ may align with a neighbour's, "---\nid: mem-00" being common)
+    around = set(ids_old[max(0, head - 2): len(ids_old) - tail + 2]) | set(ids_new[max(0, head - 2): len(ids_new) - tail + 2])
+    assert touched <= around, (sorted(touched), sorted(around))
+
+
 def test_touched_ids_of_a_one_entry_edit_in_a_big_file_is_that_entry_and_its_neighbours() -> None:
     entries = [E(i, f"body {i}") for i in range(1, 2001)]
     old = memfile(*entries).encode()
@@ -122,8 +166,9 @@ def test_a_fence_opened_far_from_the_entries_it_swallows_is_caught(fence: str) -
     new = old[:at] + fence.encode() + b"\n" + old[at:]
     changed = _really_changed(old, new)
     assert {"mem-0003", "mem-0004", "fake"} <= changed
-    touched = touched_ids(old, new)
-    assert touched is None or changed <= touched
+    # a byte-level answer cannot be trusted here (the pairing of fences decides what is an entry): it gives up,
+    # and the index then reads the whole files (test_index_history_equals_reading_every_version)
+    assert touched_ids(old, new) is None
 
 
 def test_touched_ids_gives_up_on_fences_and_created_files() -> None:

@@ -106,10 +106,7 @@ def test_the_launcher_and_the_commands_discover_alike(tmp_path: Path, kind: str)
 async def test_the_demo_opens_with_its_pending_merge(tmp_path: Path) -> None:
     from openclaw_tui.ui_adapters import build_demo
 
-    try:
-        path = build_demo(tmp_path / "demo")
-    except Exception as exc:  # noqa: BLE001 - git missing on the machine
-        pytest.skip(f"the demo cannot be built here: {exc}")
+    path = build_demo(tmp_path / "demo")  # git and the samples are requirements: any failure here is a failure
     assert memory_problem(path) is None
     app = OpenClawApp(path, today=TODAY)
     async with app.run_test(size=SIZE) as pilot:
@@ -119,3 +116,13 @@ async def test_the_demo_opens_with_its_pending_merge(tmp_path: Path) -> None:
         assert m.loaded and m.table.row_count > 0
         codes = {f.code for f in m.audit.findings}
         assert "merge-conflict" in codes or "malformed-entry" in codes
+
+
+def test_the_sample_helpers_fail_loudly_when_the_samples_are_missing(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests import ui_support
+
+    monkeypatch.setattr(ui_support, "SAMPLES", tmp_path / "gone")
+    with pytest.raises(pytest.fail.Exception, match="samples are incomplete"):
+        ui_support.copy_samples(tmp_path)
+    assert not (tmp_path / "samples").exists()  # no stand-in was made

@@ -92,13 +92,11 @@ async def test_opening_one_profile_lists_its_entries_with_ids(root: Path) -> Non
 
 
 async def test_opening_a_workspace(tmp_path: Path) -> None:
-    from .ui_support import SAMPLES
-
-    if not (SAMPLES / "workspace").is_dir():
-        pytest.skip("the workspace sample is not there")
     import shutil
 
-    shutil.copytree(SAMPLES / "workspace", tmp_path / "ws")
+    from .ui_support import samples
+
+    shutil.copytree(samples() / "workspace", tmp_path / "ws")
     app = app_for(tmp_path / "ws")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -25,8 +25,7 @@ STATE_EDIT = "  述职材料: 60%   # main 记的是 50%，以 agent-thread-b �
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    if samples_dir() is None:
-        pytest.skip("sample profiles not present")
+    assert samples_dir() is not None, "the bundled sample profiles are missing"
     return build_demo(tmp_path / "demo")
 
 

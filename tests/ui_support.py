@@ -6,6 +6,7 @@ import datetime as dt
 import shutil
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 REPO = Path(__file__).resolve().parent.parent
@@ -14,45 +15,19 @@ TODAY = dt.date(2026, 11, 30)
 SIZE = (160, 50)
 
 
+def samples() -> Path:
+    """The bundled ``sample_profiles`` folder; a test that needs it fails (never skips, never uses a stand-in)
+    when it is missing or incomplete."""
+    for rel in ("profiles/xiaoyu/memories.md", "profiles/atlas/memories.md", "workspace"):
+        if not (SAMPLES / rel).exists():
+            pytest.fail(f"the bundled samples are incomplete: {SAMPLES / rel} is missing", pytrace=False)
+    return SAMPLES
+
+
 def copy_samples(tmp_path: Path) -> Path:
     """A copy of the bundled samples; returns the profiles root (``…/profiles``)."""
     dest = tmp_path / "samples"
-    if (SAMPLES / "profiles" / "xiaoyu" / "memories.md").is_file():
-        shutil.copytree(SAMPLES, dest)
-        return dest / "profiles"
-    return build_small_samples(dest)
-
-
-def build_small_samples(dest: Path) -> Path:
-    """A stand-in for the samples with the features the UI tests look at."""
-    prof = dest / "profiles" / "xiaoyu"
-    (prof / "contexts" / "archive").mkdir(parents=True)
-    (prof / "skills").mkdir()
-    entries = [
-        ("mem-0007", "medium", "active", "", "用户每天早上一杯美式。"),
-        ("mem-0011", "medium", "superseded", "superseded_by: mem-0033\n", "用户在准备半程马拉松。"),
-        ("mem-0012", "high", "active", "conflict: mem-0007\n", "用户表示自己现在不能摄入咖啡因。"),
-        ("mem-0033", "medium", "active", "", "半马跑了 2:05。"),
-        ("mem-0037", "urgent", "active", "", "Q4 的 OKR 自评。"),
-    ]
-    text = "<!-- memory -->\n\n"
-    for ident, imp, status, extra, body in entries:
-        text += (f"---\nid: {ident}\ntimestamp: 2025-06-01T14:32:00+08:00\nimportance: {imp}\n"
-                 f"status: {status}\ntags: [test]\n{extra}---\n{body}\n\n")
-    text += "---\nid: mem-0031\ntags: [health, sleep\n---\n半夜三点醒。\n"
-    (prof / "memories.md").write_text(text, encoding="utf-8")
-    (prof / "identity.md").write_text("# 小雨\n\n基本信息见 mem-0007。\n", encoding="utf-8")
-    (prof / "state.yaml").write_text(
-        "# state\ncurrent_focus: mem-0012\n提醒:\n  健康: mem-0012\n  待确认: mem-0099\n", encoding="utf-8"
-    )
-    (prof / "contexts" / "2025-06-01_todo.md").write_text("# todo\n\n记在 mem-0012。\n", encoding="utf-8")
-    (prof / "skills" / "work.md").write_text("# Work\n\nSee mem-0033.\n", encoding="utf-8")
-    atlas = dest / "profiles" / "atlas"
-    atlas.mkdir()
-    (atlas / "memories.md").write_text(
-        "---\nid: mem-0001\nimportance: high\nstatus: active\ntags: [team]\n---\nPriya is an SRE.\n",
-        encoding="utf-8",
-    )
+    shutil.copytree(samples(), dest)
     return dest / "profiles"
 
 
