@@ -13,10 +13,11 @@ import datetime as dt
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .core.format.profile import NotMemory, is_profile_dir, is_workspace_dir, locate
+from .core.git.demo import demo_has_changes
 
 PROG = "openclaw-tui"
 
@@ -95,9 +96,40 @@ def launch_ui(argv: Sequence[str]) -> int:
     from .app import OpenClawApp
 
     app = OpenClawApp(path, today=today, cleanup=cleanup)
+    if cleanup is None:
+        return int(app.run() or 0)
     try:
         result = app.run()
-    finally:
-        if cleanup is not None:
-            shutil.rmtree(cleanup, ignore_errors=True)
+    except BaseException:
+        # a crash (or ctrl+c) never takes the user's changes with it
+        finish_demo(cleanup, keep=demo_has_changes(cleanup))
+        raise
+    ask = input if sys.stdin.isatty() and sys.stdout.isatty() else None
+    finish_demo(cleanup, keep=getattr(app, "keep_demo", None), ask=ask)
     return int(result or 0)
+
+
+KEEP_QUESTION = "The demo has changes. Keep its folder? [Y/n] "
+
+
+def finish_demo(folder: Path, keep: bool | None = None, ask: Callable[[str], str] | None = None) -> Path | None:
+    """After the demo: delete its folder, unless it is kept (then its path is printed on stdout and returned).
+
+    ``keep`` is the UI's answer when it asked (``app.keep_demo``); when it did
+    not, a demo with changes (``demo_has_changes``) is asked about on the
+    terminal through ``ask`` (keeping is the default: an empty answer, end of
+    input or ctrl+c keep it); with no way to ask, it is deleted as before.
+    """
+    if keep is None:
+        keep = False
+        if ask is not None and demo_has_changes(folder):
+            try:
+                answer = ask(KEEP_QUESTION)
+            except (EOFError, KeyboardInterrupt):
+                answer = ""
+            keep = answer.strip().lower() not in ("n", "no")
+    if keep:
+        print(f"The demo is kept in {folder}")
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    return None

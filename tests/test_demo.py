@@ -9,7 +9,7 @@ import pytest
 from openclaw_tui.core.format.entries import parse
 from openclaw_tui.core.format.profile import discover
 from openclaw_tui.core.git import history as h
-from openclaw_tui.core.git.demo import build_demo, samples_dir
+from openclaw_tui.core.git.demo import build_demo, demo_has_changes, samples_dir
 from openclaw_tui.core.git.entry_history import entry_history
 from openclaw_tui.core.git.gitrepo import conclude_merge, find_repo, mark_resolved, status
 from openclaw_tui.core.merge import conflicts as c
@@ -46,7 +46,10 @@ def test_demo_history_is_believable(demo: Path) -> None:
     assert set(branches) == {"main", "work-persona", "agent-thread-b"}
     assert git(demo, "log", "--merges", "--format=%s", "main").startswith("Merge branch 'work-persona'")
     assert git(demo, "config", "--local", "user.name").strip() == "陈明"
-    assert "openclaw-memory" not in git(demo, "config", "--local", "--list")  # built without the driver
+    # git-setup ran after the merge: the merge above was plain git's, the next ones use the driver
+    assert "merge.openclaw-memory.driver=" in git(demo, "config", "--local", "--list")
+    assert git(demo, "check-attr", "merge", "--", f"{XI}/memories.md").strip().endswith("merge: openclaw-memory")
+    assert git(demo, "log", "--format=", "--name-only", "--diff-filter=A", "--", ".gitattributes").strip() == ".gitattributes"
     repo = find_repo(demo)
     assert repo is not None
     page = h.log_page(repo, demo / XI, 0, 3)
@@ -79,6 +82,42 @@ def test_demo_conflict_pairs_by_entry_and_resolves(tmp_path: Path) -> None:
     st = status(demo)
     assert st is not None and st.operation is None and not st.dirty
     assert [p.name for p in discover(demo).profiles] == ["atlas", "xiaoyu"]
+
+
+def test_lock_files_stay_out_of_git_status_and_are_no_change(tmp_path: Path) -> None:
+    demo = build_demo(tmp_path / "d")
+    assert not demo_has_changes(demo)
+    before = git(demo, "status", "--porcelain")
+    for rel in (f"{XI}/memories.md.lock", f"{XI}/state.yaml.lock", "profiles/atlas/memories.md.lock",
+                f"{XI}/contexts/archive/memories.md.lock", "workspace/MEMORY.md.lock"):
+        (demo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (demo / rel).write_bytes(b"")
+    assert git(demo, "status", "--porcelain") == before
+    assert git(demo, "status", "--porcelain", "--ignored=no", "--untracked-files=all") == before
+    assert not demo_has_changes(demo)
+    git(demo, "status")  # refreshes the index's stat data: not a change either
+    assert not demo_has_changes(demo)
+
+
+@pytest.mark.parametrize("change", ["edit", "new-file", "delete", "resolve", "branch", "abort-merge", "baseline-gone"])
+def test_demo_has_changes_sees_what_a_user_did(tmp_path: Path, change: str) -> None:
+    demo = build_demo(tmp_path / "d")
+    mem = demo / XI / "memories.md"
+    if change == "edit":
+        mem.write_bytes(mem.read_bytes() + b"\n")
+    elif change == "new-file":
+        (demo / XI / "contexts" / "note.md").write_text("# note\n", encoding="utf-8")
+    elif change == "delete":
+        (demo / XI / "identity.md").unlink()
+    elif change == "resolve":
+        git(demo, "add", f"{XI}/state.yaml")  # staged as it is, markers and all: only the index changes
+    elif change == "branch":
+        git(demo, "branch", "mine")
+    elif change == "abort-merge":
+        git(demo, "merge", "--abort")
+    else:
+        (demo / ".git" / "openclaw-tui" / "demo-state").unlink()
+    assert demo_has_changes(demo)
 
 
 def test_demo_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:

@@ -126,3 +126,107 @@ def test_the_sample_helpers_fail_loudly_when_the_samples_are_missing(tmp_path: P
     with pytest.raises(pytest.fail.Exception, match="samples are incomplete"):
         ui_support.copy_samples(tmp_path)
     assert not (tmp_path / "samples").exists()  # no stand-in was made
+
+
+# --- quitting the demo: its folder is deleted, unless it has changes and the user keeps it -------------------
+
+
+def _asked(answer: str | BaseException) -> tuple[list[str], object]:
+    questions: list[str] = []
+
+    def ask(question: str) -> str:
+        questions.append(question)
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    return questions, ask
+
+
+def test_an_unchanged_demo_is_deleted_without_a_question(tmp_path: Path) -> None:
+    from openclaw_tui.launch import finish_demo
+    from openclaw_tui.ui_adapters import build_demo
+
+    demo = build_demo(tmp_path / "demo")
+    (demo / "profiles" / "xiaoyu" / "memories.md.lock").write_bytes(b"")  # the app's lock files are no change
+    questions, ask = _asked("y")
+    assert finish_demo(demo, ask=ask) is None  # type: ignore[arg-type]
+    assert questions == [] and not demo.exists()
+
+
+@pytest.mark.parametrize("answer,kept", [("", True), ("y", True), ("YES\n", True), ("n", False), (" No ", False),
+                                         (EOFError(), True), (KeyboardInterrupt(), True)])
+def test_a_changed_demo_is_asked_about(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       answer: str | BaseException, kept: bool) -> None:
+    from openclaw_tui.launch import KEEP_QUESTION, finish_demo
+    from openclaw_tui.ui_adapters import build_demo
+
+    demo = build_demo(tmp_path / "demo")
+    mem = demo / "profiles" / "atlas" / "memories.md"
+    mem.write_bytes(mem.read_bytes() + b"\n")
+    questions, ask = _asked(answer)
+    result = finish_demo(demo, ask=ask)  # type: ignore[arg-type]
+    assert questions == [KEEP_QUESTION]
+    assert demo.exists() == kept and (result == demo) == kept
+    out = capsys.readouterr().out
+    assert (out == f"The demo is kept in {demo}\n") if kept else out == ""
+
+
+def test_the_ui_s_answer_wins_and_no_terminal_means_delete(tmp_path: Path) -> None:
+    from openclaw_tui.launch import finish_demo
+    from openclaw_tui.ui_adapters import build_demo
+
+    for keep in (True, False, None):
+        demo = build_demo(tmp_path / f"demo-{keep}")
+        (demo / "profiles" / "atlas" / "new.md").write_text("x\n", encoding="utf-8")
+        questions, ask = _asked("y")
+        finish_demo(demo, keep=keep, ask=ask if keep is not None else None)  # type: ignore[arg-type]
+        assert questions == [] and demo.exists() == bool(keep)
+
+
+def test_quitting_a_changed_demo_on_a_terminal_asks_and_keeps_it(tmp_path: Path) -> None:
+    """The whole way a user goes: `openclaw-tui --demo` on a terminal, a change, `q`, Enter."""
+    import os
+    import pty
+    import select
+    import signal
+    import time
+
+    env = dict(os.environ, TMPDIR=str(tmp_path), TERM="xterm-256color", COLUMNS="120", LINES="40")
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the program as a user starts it
+        os.execvpe(sys.executable, [sys.executable, "-m", "openclaw_tui.cli", "--demo", "--today", "2026-11-30"], env)
+    out = bytearray()
+
+    def read_until(pred: object, seconds: float) -> bool:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if pred():  # type: ignore[operator]
+                return True
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    out.extend(os.read(fd, 65536))
+                except OSError:
+                    break
+        return bool(pred())  # type: ignore[operator]
+
+    try:
+        demos = lambda: sorted(tmp_path.glob("openclaw-demo-*"))  # noqa: E731
+        assert read_until(lambda: demos() and b"xiaoyu" in out, 60), bytes(out[-500:])
+        demo = demos()[0]
+        (demo / "profiles" / "atlas" / "new.md").write_text("a note of mine\n", encoding="utf-8")
+        read_until(lambda: False, 1.0)
+        os.write(fd, b"q")
+        assert read_until(lambda: b"Keep its folder? [Y/n]" in out, 30), bytes(out[-500:])
+        os.write(fd, b"\r")
+        assert read_until(lambda: b"The demo is kept in" in out, 30), bytes(out[-500:])
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+        assert f"The demo is kept in {demo}".encode() in out
+        assert (demo / "profiles" / "atlas" / "new.md").read_text(encoding="utf-8") == "a note of mine\n"
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)

@@ -7,10 +7,22 @@ branch merged back, then two diverging edits of the same entry on ``main``
 (a human review) and ``agent-thread-b`` (another agent thread).  Merging
 them with plain git (not the id-aware driver) leaves a pending merge with
 conflict markers in ``profiles/xiaoyu/memories.md`` and ``state.yaml``.
+
+The repository is set up as ``openclaw-tui git-setup`` sets one up: the
+``.gitattributes`` line is part of the first commit (its driver is only
+configured after the merge, so the merge above stays a plain git one), and the
+driver and the lock-file excludes are installed at the end, so the lock files
+the app leaves never show in ``git status``.
+
+``demo_has_changes(folder)`` tells whether anything a user can change (the
+files, the index, HEAD, branches, a pending merge) differs from the demo as it
+was built, so quitting can ask before the folder is deleted.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,7 +35,7 @@ from ..format.entries import MemoryFile, parse_bytes
 from ..format.fields import next_id
 from ..merge.merge import split_trailing
 from .commitmsg import default_summary, format_message, profile_changes
-from .gitrepo import Repo, commit_paths, run_git
+from .gitrepo import ATTRIBUTES_LINE, Repo, commit_paths, install_merge_driver, is_lock_artifact, run_git
 
 HUMAN = ("陈明", "chenming@example.com")
 XIAOYU_AGENT = ("xiaoyu-agent", "xiaoyu@agents.openclaw.invalid")
@@ -190,10 +202,12 @@ def build_demo(dest: Path) -> Path:
     b.write(at_mem, early_at)
     for rel in held:
         b.write(rel, None)
+    b.write(".gitattributes", f"{ATTRIBUTES_LINE}\n".encode())  # as git-setup writes it; configured at the end
     b.git("add", "-A")
     run_git(["commit", "-q", "-F", "-"], dest,
             input=b"feat(mem): import xiaoyu, atlas and the OpenClaw workspace\n\n"
-                  b"- profiles/xiaoyu: added\n- profiles/atlas: added\n- workspace: added\n",
+                  b"- profiles/xiaoyu: added\n- profiles/atlas: added\n- workspace: added\n"
+                  b"- .gitattributes: added\n",
             env=_who(HUMAN, "2026-11-02T21:40:00+08:00"))
 
     # 2. the agents keep writing
@@ -265,4 +279,53 @@ def build_demo(dest: Path) -> Path:
     b.git("merge", "--no-edit", THREAD_BRANCH, env=_who(HUMAN, "2026-11-30T10:45:00+08:00"), check=False)
     if not (dest / ".git" / "MERGE_HEAD").exists() or b"<<<<<<<" not in (b.read(xi_mem) or b""):
         raise RuntimeError("the demo merge did not leave the expected conflict")
+
+    # 6. git-setup: the id-aware driver for the merges to come, lock files out of `git status`
+    install_merge_driver(b.repo)
+    baseline = dest / ".git" / BASELINE
+    baseline.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(baseline, demo_state(dest).encode() + b"\n")
     return dest
+
+
+BASELINE = "openclaw-tui/demo-state"  # under .git: the digest of the demo as built
+
+
+def demo_state(root: Path) -> str:
+    """A digest of what a user can change in the demo repository at ``root``.
+
+    The working tree (every file outside ``.git`` but the safe-write lock files,
+    links by their target), the index with its conflict stages, HEAD, every
+    ref and a pending merge.  What the app keeps under ``.git`` for itself
+    (the entry index) and lock files are not changes.
+    """
+    root = Path(root)
+    h = hashlib.sha256()
+    for here, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not (Path(here) == root and d == ".git"))
+        for name in sorted(names):
+            path = Path(here) / name
+            rel = path.relative_to(root).as_posix()
+            if is_lock_artifact(rel):
+                continue
+            try:
+                data = os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
+            except OSError as exc:
+                data = f"unreadable: {exc.errno}".encode()
+            h.update(b"F %d %s\0" % (len(data), rel.encode("utf-8", "surrogateescape")))
+            h.update(data)
+    for args in (["ls-files", "-s"], ["for-each-ref", "--format=%(refname) %(objectname)"],
+                 ["rev-parse", "-q", "--verify", "HEAD"], ["symbolic-ref", "-q", "HEAD"],
+                 ["rev-parse", "-q", "--verify", "MERGE_HEAD"]):
+        proc = run_git(args, root, check=False, env=_isolated_env())
+        h.update(b"G " + " ".join(args).encode() + b"\0" + proc.stdout + b"\0")
+    return h.hexdigest()
+
+
+def demo_has_changes(root: Path) -> bool:
+    """True when the demo at ``root`` differs from the demo as built (or cannot be compared)."""
+    try:
+        built = (Path(root) / ".git" / BASELINE).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return True
+    return demo_state(root) != built
