@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .core.config import ConfigError, load_config
 from .core.format.profile import NotMemory, is_profile_dir, is_workspace_dir, locate
 from .core.git.demo import demo_has_changes
 
@@ -64,6 +65,11 @@ def launch_ui(argv: Sequence[str]) -> int:
         except ValueError:
             print(f"{PROG}: --today: {args.today!r} is not a date (YYYY-MM-DD)", file=sys.stderr)
             return 2
+    try:
+        load_config()  # the UI's limits and keys: a file that cannot be used stops here, with one line
+    except ConfigError as exc:
+        print(f"{PROG}: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
     cleanup: Path | None = None
     if args.demo:
         if args.path:

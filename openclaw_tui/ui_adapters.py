@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .core.check.findings import Finding
+from .core.config import Limits
 from .core.format.profile import Profile
 
 
@@ -21,12 +22,22 @@ class RefIndexLike(Protocol):
     def incoming(self, entry_id: str) -> list[Any]: ...
 
 
-def run_check(profile: Profile, today: dt.date | None = None) -> tuple[list[Finding], str | None]:
-    """Findings for one profile and, when the check could not run, why."""
+def run_check(
+    profile: Profile, today: dt.date | None = None, limits: Limits | None = None
+) -> tuple[list[Finding], str | None]:
+    """Findings for one profile and, when the check could not run, why.
+
+    ``limits`` default to the config file's, as for ``openclaw-tui check``.
+    """
+    from dataclasses import asdict
+
     from .core.check.check import check_profile
+    from .core.config import load_config
 
     try:
-        return list(check_profile(profile, today=today)), None
+        if limits is None:
+            limits = load_config().limits
+        return list(check_profile(profile, today=today, **asdict(limits))), None
     except Exception as exc:  # noqa: BLE001 - the UI must keep going and say what happened
         return [], f"the consistency check failed: {type(exc).__name__}: {exc}"
 

@@ -230,3 +230,32 @@ def test_quitting_a_changed_demo_on_a_terminal_asks_and_keeps_it(tmp_path: Path)
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
         os.close(fd)
+
+
+def test_a_bad_config_file_stops_the_ui_before_it_starts(tmp_path: Path) -> None:
+    import os
+
+    prof = write_profile(tmp_path, "p", "---\nid: mem-0001\n---\nx\n")
+    config = tmp_path / "config.toml"
+    config.write_text("[limits]\ncold_days = 'soon'\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", str(prof)], capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL, env=dict(os.environ, OPENCLAW_TUI_CONFIG=str(config)))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(f"openclaw-tui: {config}") and "cold_days" in proc.stderr
+
+
+def test_the_ui_s_check_uses_the_config_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openclaw_tui.core.config import Limits
+    from openclaw_tui.core.format.profile import load_profile
+    from openclaw_tui.ui_adapters import run_check
+
+    prof = write_profile(tmp_path, "p", "".join(f"---\nid: mem-{i:04d}\n---\nx\n" for i in range(1, 4)))
+    config = tmp_path / "config.toml"
+    monkeypatch.setenv("OPENCLAW_TUI_CONFIG", str(config))
+    assert "over-capacity" not in {f.code for f in run_check(load_profile(prof), TODAY)[0]}
+    config.write_text("[limits]\ncap = 2\n", encoding="utf-8")
+    assert "over-capacity" in {f.code for f in run_check(load_profile(prof), TODAY)[0]}
+    assert "over-capacity" not in {f.code for f in run_check(load_profile(prof), TODAY, Limits(cap=3))[0]}
+    config.write_text("[limits]\ncap = two\n", encoding="utf-8")
+    findings, why = run_check(load_profile(prof), TODAY)
+    assert findings == [] and why is not None and "ConfigError" in why
