@@ -138,6 +138,8 @@ class Memory:
         try:
             ctx_module = importlib.import_module("openclaw_tui.core.search.context")
         except ModuleNotFoundError as exc:
+            if exc.name != "openclaw_tui.core.search.context":
+                raise
             raise NotImplementedError(
                 "Memory.context needs openclaw_tui.core.search.context (the agent-context builder), "
                 "which this build of openclaw-tui does not include yet"
