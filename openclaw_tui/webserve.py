@@ -17,6 +17,7 @@ module adds to it:
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import secrets
 import shlex
@@ -32,7 +33,6 @@ from aiohttp import web
 from textual_serve.server import Server, to_int
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
-TOKEN_COOKIE = "openclaw_tui_token"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -52,9 +52,11 @@ class TokenServer(Server):
     def __init__(self, command: str, token: str, title: str) -> None:
         super().__init__(command, host="127.0.0.1", port=0, title=title)
         self.token = token
+        # cookies are not per port: a name of its own keeps two servers on one host apart
+        self.cookie = "openclaw_tui_" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:16]
 
     def _token_ok(self, request: web.Request) -> bool:
-        given = request.query.get("token") or request.cookies.get(TOKEN_COOKIE) or ""
+        given = request.query.get("token") or request.cookies.get(self.cookie) or ""
         return hmac.compare_digest(given.encode("utf-8"), self.token.encode("utf-8"))
 
     @web.middleware
@@ -65,7 +67,7 @@ class TokenServer(Server):
             return web.Response(status=403, text="forbidden: a valid token is required\n")
         response = await handler(request)
         if request.query.get("token") and not response.prepared:
-            response.set_cookie(TOKEN_COOKIE, self.token, httponly=True, samesite="Strict", path="/")
+            response.set_cookie(self.cookie, self.token, httponly=True, samesite="Strict", path="/")
         return response
 
     async def _make_app(self) -> web.Application:

@@ -59,15 +59,45 @@ def server(profile: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
             proc.wait()
 
 
-def _status(url: str, host: str | None = None) -> int:
+def _fetch(url: str, host: str | None = None, cookie: str | None = None) -> tuple[int, str]:
+    """(status, Set-Cookie header) of a GET."""
     req = urllib.request.Request(url)
     if host:
         req.add_header("Host", host)
+    if cookie:
+        req.add_header("Cookie", cookie)
     try:
         with urllib.request.urlopen(req, timeout=10) as resp:
-            return int(resp.status)
+            return int(resp.status), resp.headers.get("Set-Cookie", "")
     except urllib.error.HTTPError as exc:
-        return int(exc.code)
+        return int(exc.code), ""
+
+
+def _status(url: str, host: str | None = None, cookie: str | None = None) -> int:
+    return _fetch(url, host, cookie)[0]
+
+
+def _app_processes(server_pid: int, profile: Path) -> list[int]:
+    """Descendants of the server running the app on ``profile`` (not the server itself)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], list(children.get(server_pid, []))
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        try:
+            argv = (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv[0].endswith(b"python") or b"python" in argv[0]:
+            if b"openclaw_tui.cli" in argv and str(profile.resolve()).encode() in argv and b"serve" not in argv:
+                found.append(pid)
+    return found
 
 
 def test_requests_without_the_token_are_refused(server: tuple[str, subprocess.Popen[str]]) -> None:
@@ -80,6 +110,13 @@ def test_requests_without_the_token_are_refused(server: tuple[str, subprocess.Po
     assert _status(base + "static/js/textual.js") == 403
     assert _status(base + "ws") == 403
     assert _status(base + "static/js/textual.js?token=" + token) == 200
+    # the first page load sets a cookie; the page's own requests carry the token in it
+    status, set_cookie = _fetch(url)
+    assert status == 200 and "HttpOnly" in set_cookie and "SameSite=Strict" in set_cookie
+    cookie = set_cookie.split(";", 1)[0]
+    assert cookie.split("=", 1)[1] == token
+    assert _status(base + "static/js/textual.js", cookie=cookie) == 200
+    assert _status(base + "static/js/textual.js", cookie=cookie.split("=")[0] + "=" + "y" * len(token)) == 403
     # a rebinding attack comes with a foreign Host header: refused even with the token
     assert _status(url, host="attacker.example:80") == 403
     assert proc.poll() is None
@@ -126,7 +163,7 @@ def test_each_session_runs_the_app_on_the_absolute_path(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian package 'chromium'; .ci/run installs it)")
-def test_the_app_in_headless_chromium(server: tuple[str, subprocess.Popen[str]], tmp_path: Path) -> None:
+def test_the_app_in_headless_chromium(server: tuple[str, subprocess.Popen[str]], profile: Path, tmp_path: Path) -> None:
     playwright = pytest.importorskip("playwright.sync_api", reason="the playwright package drives Chromium")
     url, proc = server
     received: list[str] = []
@@ -159,6 +196,14 @@ def test_the_app_in_headless_chromium(server: tuple[str, subprocess.Popen[str]],
             shot = tmp_path / "serve.png"
             page.screenshot(path=str(shot))
             print(f"screenshot: {shot}")
+            # a second browser session gets an app process of its own
+            assert len(_app_processes(proc.pid, profile)) == 1
+            second = context.new_page()
+            second.goto(url, wait_until="load", timeout=30_000)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and len(_app_processes(proc.pid, profile)) < 2:
+                second.wait_for_timeout(200)
+            assert len(_app_processes(proc.pid, profile)) == 2
         finally:
             context.close()
     assert "mem-0001" in screen, screen[-2000:]
