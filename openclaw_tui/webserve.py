@@ -30,6 +30,7 @@ from typing import Any
 
 import aiohttp_jinja2
 from aiohttp import web
+from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
@@ -54,6 +55,30 @@ class TokenServer(Server):
         self.token = token
         # cookies are not per port: a name of its own keeps two servers on one host apart
         self.cookie = "openclaw_tui_" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:16]
+        self.sessions: set[tuple[web.WebSocketResponse, AppService]] = set()
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
+        """textual-serve's loop, with the session recorded so that a shutdown can end its app."""
+        session = (websocket, app_service)
+        self.sessions.add(session)
+        try:
+            await super()._process_messages(websocket, app_service)
+        finally:
+            self.sessions.discard(session)
+
+    async def end_sessions(self, grace: float = 5.0) -> None:
+        """Ask every app to quit (each saves or discards as it does on ctrl+c), then close the sockets."""
+
+        async def end(websocket: web.WebSocketResponse, app_service: AppService) -> None:
+            try:
+                await asyncio.wait_for(app_service.stop(), grace)
+            except Exception:  # noqa: BLE001 - an app that does not quit (or times out) is killed
+                process = getattr(app_service, "_process", None)
+                if process is not None and process.returncode is None:
+                    process.kill()
+            await websocket.close()
+
+        await asyncio.gather(*(end(ws, svc) for ws, svc in list(self.sessions)), return_exceptions=True)
 
     def _token_ok(self, request: web.Request) -> bool:
         given = request.query.get("token") or request.cookies.get(self.cookie) or ""
@@ -115,7 +140,7 @@ def bind(port: int) -> socket.socket:
 
 async def _serve(server: TokenServer, sock: socket.socket, announce: Callable[[int], None]) -> None:
     app = await server._make_app()
-    runner = web.AppRunner(app, handle_signals=False)
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=5.0)
     await runner.setup()
     site = web.SockSite(runner, sock)
     await site.start()
@@ -127,6 +152,7 @@ async def _serve(server: TokenServer, sock: socket.socket, announce: Callable[[i
     try:
         await stop.wait()
     finally:
+        await server.end_sessions()
         await runner.cleanup()
 
 

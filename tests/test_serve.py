@@ -51,12 +51,14 @@ def server(profile: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
         assert m, f"no URL in {line!r}; stderr: {proc.stderr.read() if proc.poll() is not None else ''}"
         yield m.group(1), proc
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
         try:
+            os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+        except ProcessLookupError:
+            pass
 
 
 def _fetch(url: str, host: str | None = None, cookie: str | None = None) -> tuple[int, str]:
@@ -75,6 +77,14 @@ def _fetch(url: str, host: str | None = None, cookie: str | None = None) -> tupl
 
 def _status(url: str, host: str | None = None, cookie: str | None = None) -> int:
     return _fetch(url, host, cookie)[0]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
 
 
 def _app_processes(server_pid: int, profile: Path) -> list[int]:
@@ -119,7 +129,7 @@ def test_requests_without_the_token_are_refused(server: tuple[str, subprocess.Po
     assert _status(base + "static/js/textual.js", cookie=cookie.split("=")[0] + "=" + "y" * len(token)) == 403
     # a rebinding attack comes with a foreign Host header: refused even with the token
     assert _status(url, host="attacker.example:80") == 403
-    assert proc.poll() is None
+    assert proc.poll() is None  # refusals do not bring the server down
 
 
 def _listeners(port: int) -> list[str]:
@@ -203,9 +213,16 @@ def test_the_app_in_headless_chromium(server: tuple[str, subprocess.Popen[str]],
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline and len(_app_processes(proc.pid, profile)) < 2:
                 second.wait_for_timeout(200)
-            assert len(_app_processes(proc.pid, profile)) == 2
+            apps = _app_processes(proc.pid, profile)
+            assert len(apps) == 2
+            # stopping the server (SIGTERM to it alone) ends both sessions' apps, quickly
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=20) == 0
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and any(_alive(pid) for pid in apps):
+                time.sleep(0.1)
+            assert not any(_alive(pid) for pid in apps)
         finally:
             context.close()
     assert "mem-0001" in screen, screen[-2000:]
     assert shot.stat().st_size > 10_000
-    assert proc.poll() is None
