@@ -376,3 +376,72 @@ def test_zsh_and_fish_scripts_name_every_sub_command() -> None:
             args = [exe, "-n"] if shell == "zsh" else [exe, "--no-execute"]
             assert subprocess.run([*args, "-c", cli("completion", shell).stdout]).returncode == 0
     one_line_error(cli("completion", "powershell"))
+
+
+# --- merge: the merge screen's decisions from the command line -----------------------------------------
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    """The demo repository: a merge of branch agent-thread-b stopped on conflicts in xiaoyu."""
+    from openclaw_tui.core.git.demo import build_demo
+
+    root = Path(build_demo(tmp_path / "demo"))
+    assert "UU profiles/xiaoyu/memories.md" in git(root, "status", "--porcelain")
+    return root
+
+
+def test_merge_lists_the_conflicts_and_exits_1_while_some_are_left(demo: Path) -> None:
+    before = tree(demo)
+    r = cli("merge", "profiles", cwd=demo)
+    assert r.returncode == 1
+    assert r.stdout.splitlines() == [
+        "merge in progress: branch 'agent-thread-b'",
+        "profiles/xiaoyu/memories.md: 2 conflicts",
+        "  mem-0012: changed on both sides (line 98)",
+        "  mem-0054: added on both sides with different text (line 552)",
+        "profiles/xiaoyu/state.yaml: 1 conflict (by region: not memory)",
+        "  region-1: changed on both sides (line 9)",
+        "3 conflicts left",
+    ]
+    doc = json.loads(cli("merge", "profiles", "--json", cwd=demo).stdout)
+    assert doc["remaining"] == 3 and [i["key"] for i in doc["files"][0]["items"]] == ["mem-0012", "mem-0054"]
+    # an incomplete decision writes nothing
+    partial = cli("merge", "profiles", "--pick", "mem-0012=ours", cwd=demo)
+    assert partial.returncode == 1 and partial.stdout.endswith("nothing written: decide every item (--pick, --suggested, --rest)\n")
+    for bad in (["--pick", "mem-0999=ours"], ["--pick", "mem-0012=mine"], ["--pick", "mem-0012"],
+                ["--abort", "--rest", "ours"]):
+        one_line_error(cli("merge", "profiles", *bad, cwd=demo))
+    dry = cli("merge", "profiles", "--pick", "mem-0012=theirs", "--rest", "ours", "--dry-run", cwd=demo)
+    assert dry.returncode == 0 and "-<<<<<<< HEAD\n" in dry.stdout
+    assert tree(demo) == before
+
+
+def test_merge_resolves_stages_and_commits(demo: Path) -> None:
+    ours_0012 = git(demo, "show", "HEAD:profiles/xiaoyu/memories.md")
+    r = cli("merge", "profiles", "--pick", "mem-0012=theirs", "--pick", "mem-0054=both", "--rest", "ours",
+            "--commit", "-m", "merge the agent's thread", cwd=demo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[:2] == ["resolved profiles/xiaoyu/memories.md", "resolved profiles/xiaoyu/state.yaml"]
+    assert git(demo, "log", "-1", "--format=%s%n%P").split("\n")[0] == "merge the agent's thread"
+    assert len(git(demo, "log", "-1", "--format=%P").split()) == 2  # a merge commit
+    mem = demo / "profiles" / "xiaoyu" / "memories.md"
+    text = mem.read_text(encoding="utf-8")
+    assert "<<<<<<<" not in text and "=======" not in text
+    now = entries(mem)
+    theirs = {e.id: e for e in parse_bytes(git(demo, "show", "agent-thread-b:profiles/xiaoyu/memories.md").encode())
+              .well_formed()}
+    assert bodies(mem)["mem-0012"] == theirs["mem-0012"].body  # theirs taken
+    assert "mem-0054" in now and "mem-0055" in now and now["mem-0055"]["conflict"] == "mem-0054"  # both kept
+    assert "11 月 30 日复核" in ours_0012 and "11 月 30 日复核" not in bodies(mem)["mem-0012"]
+    assert cli("merge", "profiles", cwd=demo).stdout == "no conflicts\n"
+    assert cli("check", "profiles/xiaoyu", "--format", "json", "--fail-on", "never", cwd=demo).returncode == 0
+
+
+def test_merge_abort_returns_to_before_the_merge(demo: Path) -> None:
+    head = git(demo, "rev-parse", "HEAD")
+    r = cli("merge", "profiles", "--abort", cwd=demo)
+    assert r.returncode == 0 and r.stdout == "merge aborted\n"
+    assert git(demo, "rev-parse", "HEAD") == head
+    assert "UU" not in git(demo, "status", "--porcelain")
+    one_line_error(cli("merge", "profiles", "--abort", cwd=demo))  # nothing left to abort
