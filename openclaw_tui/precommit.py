@@ -23,6 +23,9 @@ def memory_folder(file: Path, top: Path) -> Path | None:
     top = top.resolve()
     while True:
         if is_profile_dir(folder) or is_workspace_dir(folder):
+            # the archive (contexts/archive/memories.md) belongs to the profile two levels up
+            if folder.name == "archive" and folder.parent.name == "contexts" and is_profile_dir(folder.parent.parent):
+                return folder.parent.parent
             return folder
         resolved = folder.resolve()
         if resolved == top or resolved == resolved.parent or folder == folder.parent:

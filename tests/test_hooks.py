@@ -57,6 +57,9 @@ def test_the_hook_checks_each_memory_folder_holding_a_staged_file(memrepo: Path)
     bad = run([*hook, "profiles/atlas/identity.md", "profiles/beta/skills/work.md"], memrepo)
     assert bad.returncode == 1
     assert "error dangling-ref skills/work.md references mem-0999" in bad.stdout
+    # a staged archive brings in its profile (not contexts/archive/ as if it were one)
+    archive = run([*hook, "profiles/beta/contexts/archive/memories.md"], memrepo)
+    assert archive.returncode == 1 and "error dangling-ref skills/work.md" in archive.stdout
     only_atlas = run([*hook, "profiles/atlas/identity.md", "README.md"], memrepo)
     assert only_atlas.returncode == 0
     nothing = run([*hook, "README.md"], memrepo)
