@@ -86,7 +86,8 @@ def hook_source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
     git(src, "init", "-q")
     git(src, "add", "-A")
     git(src, "commit", "-qm", "snapshot")
-    env = {"PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home")), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env = {"PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home")), "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+           "PIP_RETRIES": "1", "PIP_TIMEOUT": "30"}  # an unreachable registry fails fast (then the test skips)
     yield src, env
 
 
