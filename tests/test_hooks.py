@@ -77,6 +77,9 @@ def hook_source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
     src = tmp_path_factory.mktemp("hook-src") / "openclaw-tui"
     listed = run(["git", "ls-files", "-co", "--exclude-standard", "-z"], REPO_ROOT)
     names = [n for n in listed.stdout.split("\0") if n] if listed.returncode == 0 else []
+    # never a virtualenv (CI makes .ci-venv/ in the checkout) or other build output
+    names = [n for n in names if n.split("/")[0] not in (".ci-venv", ".venv", "venv", "build", "dist")
+             and "site-packages" not in n]
     if not names:
         pytest.skip("the project folder is not a git checkout")
     for name in names:
