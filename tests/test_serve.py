@@ -226,3 +226,24 @@ def test_the_app_in_headless_chromium(server: tuple[str, subprocess.Popen[str]],
             context.close()
     assert "mem-0001" in screen, screen[-2000:]
     assert shot.stat().st_size > 10_000
+
+
+def test_serve_demo_serves_a_throwaway_repository_and_removes_it(tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "openclaw_tui.cli", "serve", "--demo", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        m = re.match(r"serving (\S+) on (http://127\.0\.0\.1:\d+/\?token=\S+)", proc.stdout.readline())
+        assert m, proc.stderr.read() if proc.poll() is not None else "no URL"
+        demo = Path(m.group(1))
+        assert (demo / "profiles" / "xiaoyu" / "memories.md").is_file() and (demo / ".git").exists()
+        assert _status(m.group(2)) == 200
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+        assert not demo.exists()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    one = _cli("serve", "--demo", str(tmp_path), "--port", "0")
+    assert one.returncode == 2 and one.stderr == "openclaw-tui: --demo takes no PATH\n"

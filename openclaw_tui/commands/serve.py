@@ -24,16 +24,36 @@ def register(sub: Any) -> None:
     p.add_argument("--port", type=int, default=8000, metavar="N", help="port on 127.0.0.1 (default 8000; 0: any free)")
     p.add_argument("--host", default="127.0.0.1", help="only 127.0.0.1 (or localhost) is accepted")
     p.add_argument("--today", metavar="YYYY-MM-DD", help="fix today's date in the app (as the UI's --today)")
+    p.add_argument("--demo", action="store_true", help="serve a throwaway copy of the demo repository (as --demo)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..launch import default_path, memory_problem
+    from ..launch import default_path
 
     if args.host not in ("127.0.0.1", "localhost"):
         return fail(f"--host {args.host}: serve binds 127.0.0.1 only; forward the port over SSH for remote use")
     if not 0 <= args.port <= 65535:
         return fail(f"--port {args.port}: not a port number")
+    cleanup: Path | None = None
+    if args.demo:
+        if args.path:
+            return fail("--demo takes no PATH")
+        import shutil
+        import tempfile
+
+        from ..ui_adapters import build_demo
+
+        cleanup = Path(tempfile.mkdtemp(prefix="openclaw-demo-"))
+        try:
+            path = build_demo(cleanup)
+        except Exception as exc:  # noqa: BLE001 - one clear line, no traceback
+            shutil.rmtree(cleanup, ignore_errors=True)
+            return fail(f"cannot build the demo: {exc}")
+        try:
+            return _serve(args, path)
+        finally:
+            shutil.rmtree(cleanup, ignore_errors=True)
     if args.path:
         path = Path(args.path)
     else:
@@ -41,6 +61,12 @@ def run(args: argparse.Namespace) -> int:
         if found is None:
             return fail("no memory here: give a PATH (a profile, a profiles root or a workspace)")
         path = found
+    return _serve(args, path)
+
+
+def _serve(args: argparse.Namespace, path: Path) -> int:
+    from ..launch import memory_problem
+
     problem = memory_problem(path)
     if problem is not None:
         return fail(problem)
