@@ -91,8 +91,11 @@ class TokenServer(Server):
         if not self._token_ok(request):
             return web.Response(status=403, text="forbidden: a valid token is required\n")
         response = await handler(request)
-        if request.query.get("token") and not response.prepared:
-            response.set_cookie(self.cookie, self.token, httponly=True, samesite="Strict", path="/")
+        if not response.prepared:
+            response.headers["Referrer-Policy"] = "no-referrer"  # the URL holds the token
+            if request.query.get("token"):
+                response.set_cookie(self.cookie, self.token, httponly=True, samesite="Strict", path="/")
+                response.headers["Cache-Control"] = "no-store"
         return response
 
     async def _make_app(self) -> web.Application:

@@ -62,7 +62,7 @@ def server(profile: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
 
 
 def _fetch(url: str, host: str | None = None, cookie: str | None = None) -> tuple[int, str]:
-    """(status, Set-Cookie header) of a GET."""
+    """(status, Set-Cookie header) of a GET; a page that is served never sends its URL (token) on as Referer."""
     req = urllib.request.Request(url)
     if host:
         req.add_header("Host", host)
@@ -70,6 +70,7 @@ def _fetch(url: str, host: str | None = None, cookie: str | None = None) -> tupl
         req.add_header("Cookie", cookie)
     try:
         with urllib.request.urlopen(req, timeout=10) as resp:
+            assert resp.headers.get("Referrer-Policy") == "no-referrer"
             return int(resp.status), resp.headers.get("Set-Cookie", "")
     except urllib.error.HTTPError as exc:
         return int(exc.code), ""
