@@ -445,3 +445,19 @@ def test_merge_abort_returns_to_before_the_merge(demo: Path) -> None:
     assert git(demo, "rev-parse", "HEAD") == head
     assert "UU" not in git(demo, "status", "--porcelain")
     one_line_error(cli("merge", "profiles", "--abort", cwd=demo))  # nothing left to abort
+
+
+def test_add_keeps_a_bom_and_crlf_file_as_it_is(tmp_path: Path) -> None:
+    prof = tmp_path / "p"
+    prof.mkdir()
+    before = ("\ufeff# preamble kept\r\n---\r\nid: mem-0007\r\nstatus: active  # a comment\r\ntags: [tea]\r\n---\r\n"
+              "Likes oolong.\r\n").encode("utf-8")
+    (prof / "memories.md").write_bytes(before)
+    r = cli("add", str(prof), "--body", "Prefers green tea now.\nSince May.", "--tags", "tea", "--source", "s")
+    assert r.returncode == 0 and r.stdout.splitlines()[:2] == ["mem-0008", "shares tags with: mem-0007 (tea)"]
+    after = (prof / "memories.md").read_bytes()
+    assert after.startswith(before)
+    added = after[len(before):]
+    assert b"\n" not in added.replace(b"\r\n", b"")  # every new line ends CRLF, like the file's
+    assert added.endswith(b"---\r\nPrefers green tea now.\r\nSince May.\r\n")
+    assert b"\r\nsource: s\r\nstatus: active\r\ntags: [tea]\r\n" in added
