@@ -86,7 +86,7 @@ def test_text_format(root: Path) -> None:
 
 
 def test_sarif(root: Path) -> None:
-    res = cli("check", str(root), "--format", "sarif", "--today", "2026-11-30")
+    res = cli("check", str(root), "--format", "sarif", "--today", "2026-11-30", cwd=root)  # outside git: from cwd
     assert res.returncode == 1
     doc = json.loads(res.stdout)
     assert doc["version"] == "2.1.0" and "$schema" in doc
@@ -98,7 +98,8 @@ def test_sarif(root: Path) -> None:
     dangling = results["dangling-ref"]
     assert dangling["level"] == "error" and rules[dangling["ruleIndex"]]["id"] == "dangling-ref"
     loc = dangling["locations"][0]["physicalLocation"]
-    assert loc["artifactLocation"]["uri"] == "profiles/bad/state.yaml" and loc["region"] == {"startLine": 1}
+    assert loc["artifactLocation"] == {"uri": "profiles/bad/state.yaml", "uriBaseId": "%SRCROOT%"}
+    assert loc["region"] == {"startLine": 1}
     cc = results["compaction-candidate"]
     assert cc["level"] == "note" and "region" not in cc["locations"][0]["physicalLocation"]
 

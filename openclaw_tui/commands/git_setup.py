@@ -6,11 +6,18 @@ Adds ``memories.md merge=openclaw-memory`` to the repository root's
 driver runs this very Python, so it works from a venv that is not on PATH);
 the safe-write lock files go into ``.git/info/exclude``.  Running it twice
 changes nothing.
+
+``--hooks`` (opt-in) also installs a ``post-commit`` hook that runs
+``openclaw-tui history P --index`` for each profile P under PATH, keeping the
+entry-history index current; it never fails a commit.  A ``post-commit``
+hook that openclaw-tui did not write is left alone (exit 2, the line to add
+printed).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,7 +26,60 @@ from typing import Any
 def register(sub: Any) -> None:
     p = sub.add_parser("git-setup", help="install the id-aware merge driver in the repository holding PATH")
     p.add_argument("path", help="any folder inside the repository")
+    p.add_argument("--hooks", action="store_true",
+                   help="also install a post-commit hook that keeps the entry-history index current")
     p.set_defaults(run=run)
+
+
+HOOK_MARK = "# openclaw-tui post-commit hook (git-setup --hooks)"
+
+
+def hook_text(repo_root: Path, profiles: list[Any]) -> str:
+    """The post-commit hook: index each profile's entry history, quietly, never failing the commit."""
+    import shlex
+
+    lines = ["#!/bin/sh", HOOK_MARK,
+             "# Keeps the entry-history index (.git/openclaw-tui/) current; written by openclaw-tui git-setup --hooks."]
+    for prof in profiles:
+        rel = prof.path.resolve().relative_to(repo_root.resolve()).as_posix() or "."
+        cmd = [sys.executable, "-m", "openclaw_tui.cli", "history", rel, "--index"]
+        lines.append(" ".join(shlex.quote(c) for c in cmd) + " >/dev/null 2>&1")
+    lines.append("exit 0")
+    return "\n".join(lines) + "\n"
+
+
+def install_hook(repo: Any, path: Path) -> str | None:
+    """Write the post-commit hook; returns what was done, None when it was already there. Raises ValueError."""
+    from ..core.format.profile import NotMemory, discover
+    from ..core.git.gitrepo import git_text
+
+    try:
+        profiles = [p for p in discover(path).profiles if p.layout == "profile"]
+    except NotMemory as exc:
+        raise ValueError(f"--hooks: {exc}") from None
+    if not profiles:
+        raise ValueError(f"--hooks: {path} holds no profile with memories.md to index")
+    hooks = Path(git_text(["rev-parse", "--git-path", "hooks"], repo.root))
+    hooks = hooks if hooks.is_absolute() else repo.root / hooks
+    hook = hooks / "post-commit"
+    text = hook_text(repo.root, profiles)
+    try:
+        current = hook.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        current = None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{hook}: cannot be read ({exc})") from None
+    if current is not None and HOOK_MARK not in current:
+        line = [x for x in text.splitlines() if "--index" in x][0]
+        raise ValueError(f"{hook} exists and was not written by openclaw-tui; add this line to it: {line}")
+    if current == text and os.access(hook, os.X_OK):
+        return None
+    from ..core.files.safe_write import atomic_write
+
+    hooks.mkdir(parents=True, exist_ok=True)
+    atomic_write(hook, text.encode("utf-8"))
+    hook.chmod(0o755)
+    return f"post-commit hook {'updated' if current is not None else 'installed'}: {hook}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,8 +96,14 @@ def run(args: argparse.Namespace) -> int:
     if repo is None:
         print(f"openclaw-tui: {path}: not inside a git repository", file=sys.stderr)
         return 2
+    hook_done: str | None = None
     try:
+        if args.hooks:
+            hook_done = install_hook(repo, path)  # first: a refusal leaves everything as it was
         changed = install_merge_driver(repo)
+    except ValueError as exc:
+        print(f"openclaw-tui: {exc}", file=sys.stderr)
+        return 2
     except (GitError, OSError) as exc:
         print(f"openclaw-tui: git-setup failed: {exc}", file=sys.stderr)
         return 2
@@ -47,4 +113,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"merge driver installed in {repo.root}")
     else:
         print(f"merge driver already installed in {repo.root}")
+    if args.hooks:
+        print(hook_done or "post-commit hook already installed")
     return 0

@@ -6,6 +6,7 @@ import datetime as dt
 import os
 import posixpath
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..files.safe_write import locked
@@ -15,6 +16,7 @@ from .findings import SEVERITY, SEVERITY_ORDER, Finding
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+SRCROOT = "%SRCROOT%"
 
 DESCRIPTIONS: dict[str, str] = {
     "unreadable-file": "A profile file is not UTF-8, cannot be read, or is not a regular file.",
@@ -80,8 +82,31 @@ def to_text(discovery: Discovery, findings: Sequence[Finding], root_as_given: st
     return "\n".join(lines) + "\n"
 
 
-def to_sarif(discovery: Discovery, findings: Sequence[Finding], root_as_given: str = "") -> dict[str, Any]:
-    """A SARIF 2.1.0 log: one rule per finding code, locations relative to the checked PATH."""
+def sarif_root(path: Path) -> Path:
+    """What SARIF URIs are relative to: the git work tree holding ``path``, else the current folder.
+
+    Code scanning resolves ``%SRCROOT%`` URIs against the repository root, so a
+    check of ``profiles/`` must name ``profiles/xiaoyu/memories.md``, not
+    ``xiaoyu/memories.md``.
+    """
+    from ..git.gitrepo import find_repo
+
+    repo = find_repo(path)
+    return (repo.root if repo is not None else Path.cwd()).resolve()
+
+
+def to_sarif(
+    discovery: Discovery, findings: Sequence[Finding], root_as_given: str = "", srcroot: Path | None = None
+) -> dict[str, Any]:
+    """A SARIF 2.1.0 log: one rule per finding code; each location a URI relative to ``%SRCROOT%``.
+
+    ``%SRCROOT%`` is ``srcroot`` (default: ``sarif_root`` of the checked path),
+    given in ``originalUriBaseIds`` as an absolute ``file:`` URI.  A file outside
+    it (a check outside git of a folder outside the current one) gets an
+    absolute ``file:`` URI instead.
+    """
+    base = (srcroot or sarif_root(discovery.root)).resolve()
+    checked = discovery.root.resolve()
     codes = list(SEVERITY)
     index = {c: i for i, c in enumerate(codes)}
     rules = [
@@ -95,11 +120,12 @@ def to_sarif(discovery: Discovery, findings: Sequence[Finding], root_as_given: s
     ]
     results = []
     for f in findings:
-        location: dict[str, Any] = {
-            "physicalLocation": {
-                "artifactLocation": {"uri": _uri(display_path(f, True))},
-            }
-        }
+        full = checked / display_path(f, True)
+        try:
+            artifact = {"uri": _uri(full.relative_to(base).as_posix()), "uriBaseId": SRCROOT}
+        except ValueError:
+            artifact = {"uri": full.as_uri()}
+        location: dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact}}
         if f.line is not None:
             location["physicalLocation"]["region"] = {"startLine": f.line}
         result: dict[str, Any] = {
@@ -119,10 +145,9 @@ def to_sarif(discovery: Discovery, findings: Sequence[Finding], root_as_given: s
                 "rules": rules,
             }
         },
+        "originalUriBaseIds": {SRCROOT: {"uri": base.as_uri() + ("" if base.as_uri().endswith("/") else "/")}},
         "results": results,
     }
-    if root_as_given:
-        run["originalUriBaseIds"] = {"PATHROOT": {"description": {"text": root_as_given}}}
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 

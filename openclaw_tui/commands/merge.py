@@ -1,0 +1,160 @@
+"""`openclaw-tui merge PATH`: resolve the conflicts of a git merge in memory files, as the merge screen does.
+
+With no option: list what is conflicted under PATH (memory files by entry
+id, other files by region), each item with the side that alone changed it
+when git's base shows one (``suggested``); exit 1 while something is left.
+Decide with ``--pick KEY=ours|theirs|both`` (``FILE:KEY`` when a key is in
+several files), ``--suggested`` (every item with a suggestion) and
+``--rest ours|theirs|both`` (everything still undecided); every item must be
+decided, else nothing is written (exit 1).  Then each file is written
+(compare-and-swap, under its lock) and staged; ``--commit [-m MSG]`` also
+concludes the merge (or cherry-pick, revert, rebase step).  ``--dry-run``
+prints the resulting diff and writes nothing; ``--abort`` runs
+``git merge --abort``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ._editing import fail
+from ._plans import out, print_json
+
+SIDES = ("ours", "theirs", "both")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("merge", help="list and resolve merge conflicts in memory files",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("path", metavar="PATH", help="a profile folder or a profiles root inside the repository")
+    p.add_argument("--pick", action="append", default=[], metavar="KEY=SIDE",
+                   help="decide one item: ours, theirs or both (repeatable)")
+    p.add_argument("--suggested", action="store_true", help="take the suggested side wherever there is one")
+    p.add_argument("--rest", choices=SIDES, metavar="SIDE", help="take SIDE for every item still undecided")
+    p.add_argument("--commit", action="store_true", help="after writing, conclude the merge with a commit")
+    p.add_argument("-m", "--message", metavar="MSG", help="the merge commit's message (default: git's)")
+    p.add_argument("--abort", action="store_true", help="git merge --abort (back to before the merge)")
+    p.add_argument("--dry-run", action="store_true", help="print the resolved diff; write nothing")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run)
+
+
+def _items_json(session: Any) -> list[dict[str, Any]]:
+    from ..core.merge.conflicts import suggestion
+
+    return [{
+        "file": f.display,
+        "mode": f.conflicts.mode,
+        "items": [{"key": it.key, "situation": it.situation, "line": it.line, "suggested": suggestion(it),
+                   "decided": f.choices.get(it.key) if isinstance(f.choices.get(it.key), str) else None,
+                   "ours": it.ours, "base": it.base, "theirs": it.theirs} for it in f.items],
+    } for f in session.files]
+
+
+def _listing(session: Any) -> str:
+    from ..core.merge.conflicts import suggestion
+
+    lines: list[str] = []
+    if session.operation:
+        lines.append(f"{session.operation} in progress" + (f": {session.merging}" if session.merging else ""))
+    for f in session.files:
+        lines.append(f"{f.display}: {len(f.items)} conflict{'s' if len(f.items) != 1 else ''}"
+                     + ("" if f.conflicts.mode == "entries" else f" (by region: {f.conflicts.reason or 'not memory'})"))
+        for it in f.items:
+            hint = suggestion(it)
+            lines.append(f"  {it.description} (line {it.line})" + (f"; suggested: {hint}" if hint else ""))
+    lines.append(f"{session.remaining} conflict{'s' if session.remaining != 1 else ''} left")
+    return "\n".join(lines) + "\n"
+
+
+def _apply_picks(session: Any, picks: list[str], suggested: bool, rest: str | None) -> str | None:
+    """Record the decisions; returns why the input is bad (None: fine)."""
+    for pick in picks:
+        key, eq, side = pick.rpartition("=")
+        if not eq or not key or side not in SIDES:
+            return f"--pick {pick!r}: expected KEY=ours, KEY=theirs or KEY=both"
+        fname, colon, bare = key.rpartition(":")
+        targets = [f for f in session.files if any(it.key == (bare if colon else key) for it in f.items)
+                   and (not colon or f.display == fname or f.display.endswith("/" + fname))]
+        if not targets:
+            return f"--pick {pick!r}: no conflict item {key!r} under this path"
+        if len(targets) > 1:
+            return f"--pick {pick!r}: {key!r} is in several files ({', '.join(t.display for t in targets)}); use FILE:KEY"
+        targets[0].choose(bare if colon else key, side)
+    for f in session.files:
+        if suggested:
+            f.accept_suggestions()
+        if rest is not None:
+            for it in f.items:
+                if it.key not in f.choices:
+                    f.choose(it.key, rest)
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..core.diff.textdiff import unified_diff
+    from ..core.files.safe_write import ConcurrentModification
+    from ..core.git.gitrepo import GitError
+    from ..core.merge.conflicts import ResolutionError
+    from ..core.merge.merge_session import MergeSession
+
+    path = Path(args.path)
+    if not path.is_dir():
+        return fail(f"{path}: no such folder")
+    deciding = bool(args.pick or args.suggested or args.rest)
+    if args.abort and (deciding or args.commit):
+        return fail("--abort cannot be combined with decisions or --commit")
+    try:
+        session = MergeSession.open(path, [path])
+        if args.abort:
+            if session.operation is None:
+                return fail("no merge in progress")
+            session.abort()
+            out(f"{session.operation} aborted\n")
+            return 0
+        problem = _apply_picks(session, args.pick, args.suggested, args.rest)
+        if problem:
+            return fail(problem)
+        if not deciding and not args.commit:
+            if args.json:
+                print_json({"operation": session.operation, "merging": session.merging,
+                            "remaining": session.remaining, "files": _items_json(session)})
+            else:
+                out(_listing(session) if session.files else "no conflicts\n")
+            return 1 if session.remaining else 0
+        if session.remaining:
+            out(_listing(session) + "nothing written: decide every item (--pick, --suggested, --rest)\n")
+            return 1
+        bad = session.problems()
+        if bad:
+            f, reason = bad[0]
+            return fail(f"{f.display}: {reason}")
+        if args.dry_run:
+            text = ""
+            for f in session.files:
+                if f.data is not None:
+                    before = f.data.decode("utf-8", "surrogateescape")
+                    text += unified_diff(before, f.result_bytes().decode("utf-8", "surrogateescape"),
+                                         f"a/{f.display}", f"b/{f.display}")
+            out(text + "(dry run: nothing written)\n")
+            return 0
+        written = session.complete() if session.files else []
+        lines = [f"resolved {f.display}" for f in session.files if f.path in written]
+        if args.commit:
+            left = session.unmerged_left()
+            if left:
+                out("\n".join(lines + [f"still unmerged: {', '.join(left)}"]) + "\n")
+                return 1
+            done = session.conclude(args.message)
+            lines.append(f"{done.operation} concluded: {done.sha[:7]}"
+                         + (f"; {done.still} stopped again" if done.still else ""))
+            if done.still:
+                out("\n".join(lines) + "\n")
+                return 1
+        out("\n".join(lines) + "\n" if lines else "nothing to write\n")
+        return 0
+    except (ResolutionError, GitError, ConcurrentModification, TimeoutError, OSError) as exc:
+        return fail(str(exc))
