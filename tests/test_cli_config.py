@@ -63,7 +63,7 @@ def test_a_file_s_values_are_printed_over_the_defaults_and_read_back_the_same(tm
     config.write_text(FILE, encoding="utf-8")
     r = cli("config", env=with_config(config))
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines()[0] == f"# config file: {config}"
+    assert r.stdout.splitlines()[0] == f"# config file: {config}  (named by $OPENCLAW_TUI_CONFIG)"
     printed = parse_config(r.stdout, config)  # what it prints is a config file with the same values
     expected = parse_config(FILE, config)
     assert printed == expected

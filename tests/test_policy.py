@@ -4,6 +4,7 @@ and both take their limits from the config file, options overriding."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import subprocess
 import sys
@@ -162,3 +163,22 @@ def test_a_bad_config_file_stops_check_and_gc_with_one_line(tmp_path: Path, comm
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("openclaw-tui: ") and "cap" in r.stderr
     assert (p / "memories.md").read_bytes() == before and sorted(x.name for x in p.iterdir()) == ["memories.md"]
+
+
+def test_the_workspace_limits_come_from_the_config_file_too(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
+    (ws / "USER.md").write_text("# User\n" + "x" * 500 + "\n", encoding="utf-8")
+    (ws / "memory" / "2026-10-01.md").write_text("# log\n", encoding="utf-8")  # 60 days before today
+    config = tmp_path / "config.toml"
+
+    def codes(*extra: str) -> list[str]:
+        r = cli("check", ws, "--today", "2026-11-30", "--format", "json", *extra, config=config)
+        assert r.returncode in (0, 1), r.stderr
+        return sorted(f["code"] for f in json.loads(r.stdout)["findings"])
+
+    assert codes() == ["stale-daily-log"]  # no file: the defaults (30 days, 4,000 characters)
+    config.write_text("[limits]\nstale_log_days = 60\nuser_max_chars = 100\n", encoding="utf-8")
+    assert codes() == ["oversized-bootstrap"]
+    assert codes("--stale-log-days", "59", "--user-max-chars", "1000") == ["stale-daily-log"]

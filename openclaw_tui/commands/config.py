@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from typing import Any
 
-from ..core.config import Config, ConfigError, config_path, load_config
+from ..core.config import ENV_FILE, Config, ConfigError, config_path, load_config
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -69,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(config.as_dict(), ensure_ascii=False, indent=2) + "\n")
         return 0
     where = config_path()
-    state = "" if config.found else "  (no such file: the defaults below are in effect)"
+    notes = [f"named by ${ENV_FILE}"] if os.environ.get(ENV_FILE) else []
+    if not config.found:
+        notes.append("no such file: the defaults below are in effect")
+    state = f"  ({'; '.join(notes)})" if notes else ""
     sys.stdout.write(f"# config file: {where}{state}\n\n" + to_toml(config))
     return 0
