@@ -21,6 +21,7 @@ from .findings import Finding
 from .instructions import find_instructions
 from .refs import EntryLocator, LineCounter, scan_references
 from .secrets import KIND_LABEL, TextView, find_secrets
+from .suggest import attach as attach_suggestions
 
 MEMORIES_REL = "memories.md"
 DEFAULT_CAP = 200
@@ -86,7 +87,7 @@ def check_profile(
         if was_enabled:
             gc.enable()
     found.sort(key=lambda f: (f.file, f.line or 0))
-    return found
+    return attach_suggestions(profile, found)  # costs nothing unless there is a reference finding
 
 
 # --- shared pieces -----------------------------------------------------------------------

@@ -1,0 +1,700 @@
+"""Repairing dangling and inactive references: candidates, best first, and one plan to apply one.
+
+``find_problems(profile)`` runs the check and turns every ``dangling-ref``,
+``inactive-ref`` and ``dangling-file`` finding into a ``Problem``: the
+reference (from ``refs.scan_references``: file, line, and here its exact
+bytes) and its ``Candidate`` repairs, best first, each with why:
+
+- ``superseded``: the entry it names was superseded; point to the active end of the chain;
+- ``archive``: the entry is in the archive; restore it (``lifecycle.plan_restore``);
+- ``merged``: the entry was compacted into another; point to that one;
+- ``git``: the entry was deleted; restore its last version from git history;
+- ``cold``: the entry is cold (or superseded with no active successor); make it active;
+- ``typo``: an id one keystroke away, ranked by what it shares with the reference's context;
+- ``context``: entries sharing the context's tags or words;
+- ``file``: the closest existing file names (for files);
+- ``remove``: drop the reference (a state.yaml list item or ``key: id`` line, a field, a link).
+
+``plan_repair(profile, problems, candidate)`` builds a ``plan.Plan`` (preview
+with ``plan.diff()``, write with ``plan.apply_changes``, undo with
+``undo.UndoStack``).  A rewrite or removal changes only the reference's
+bytes (or its line, for a removed list item or field).  Several problems
+with the same reference target are repaired by one plan.  ``plan_all_safe``
+combines every repair whose first candidate is certain (superseded chain,
+archive restore, compactor, git restore) into one plan.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import posixpath
+import re
+import shutil
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..files.safe_write import read_bytes
+from ..format.blocks import Block
+from ..format.edit import DELETE, EditError
+from ..format.entries import Entry
+from ..format.profile import ARCHIVE_REL, Profile, load_profile
+from ..lifecycle.lifecycle import plan_restore
+from ..lifecycle.operations import Builder
+from ..lifecycle.plan import FileChange, Files, Plan, apply_changes
+from .check import check_profile
+from .findings import Finding
+from .refs import Ref, scan_references
+from .suggest import REPAIRABLE, IdFacts, chain_end, compactors, near_files, near_ids, profile_files
+
+SAFE_KINDS = frozenset({"superseded", "archive", "merged", "git"})
+CONTEXT_SCAN_MAX = 20_000  # entries looked at for shared tags/words (a bigger profile skips that kind)
+_LATIN_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
+_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_STOP = frozenset({"the", "and", "for", "with", "that", "this", "from", "mem", "user", "md"})
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One repair: ``action`` (rewrite, restore, restore-git, reactivate, remove) with ``target``."""
+
+    action: str
+    target: str  # the id or file written instead; the id restored; "" for remove
+    why: str
+    kind: str  # superseded, archive, merged, git, cold, typo, context, file, remove
+    safe: bool = False  # certain enough for --all-safe
+    text: str | None = field(default=None, compare=False)  # restore-git: the entry's last version
+    commit: str | None = None  # restore-git: the commit that still held it
+    into: str | None = None  # restore-git: the memory file it goes back to
+
+    def describe(self) -> str:
+        if self.action == "rewrite":
+            return f"rewrite to {self.target}: {self.why}"
+        if self.action == "restore":
+            return f"restore {self.target} from the archive: {self.why}"
+        if self.action == "restore-git":
+            return f"restore {self.target} from commit {self.commit}: {self.why}"
+        if self.action == "reactivate":
+            return f"make {self.target} active: {self.why}"
+        return f"remove the reference: {self.why}"
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"action": self.action, "target": self.target, "why": self.why, "kind": self.kind,
+                             "safe": self.safe}
+        if self.action == "restore-git":
+            d.update(commit=self.commit, into=self.into, text=self.text)
+        return d
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A reference finding, its reference, the reference's bytes, and its candidates (best first)."""
+
+    number: int  # 1-based, in the check's order
+    finding: Finding
+    ref: Ref | None
+    span: tuple[int, int] | None  # byte offsets of the reference as written in ``finding.file``
+    candidates: tuple[Candidate, ...]
+
+    @property
+    def target(self) -> str:
+        """What the reference names: the entry id, or the missing file."""
+        if self.ref is not None:
+            return self.ref.target_id or self.ref.target_file or self.ref.text
+        return self.finding.id or ""
+
+    @property
+    def safe(self) -> Candidate | None:
+        """The first candidate when it is certain (and no other candidate is as good)."""
+        return self.candidates[0] if self.candidates and self.candidates[0].safe else None
+
+    def to_json(self) -> dict[str, Any]:
+        f = self.finding
+        return {"number": self.number, "code": f.code, "file": f.file, "line": f.line, "id": f.id,
+                "target": self.target, "message": f.message,
+                "candidates": [c.to_json() for c in self.candidates]}
+
+
+# --- finding the problems -------------------------------------------------------------
+
+
+def find_problems(
+    profile: Profile, *, today: dt.date | None = None, history: bool = True,
+    findings: Sequence[Finding] | None = None,
+) -> list[Problem]:
+    """Every reference finding of ``profile`` with its candidates (``history``: ask git for deleted ids)."""
+    if findings is None:
+        findings = check_profile(profile, today=today)
+    wanted = [f for f in findings if f.code in REPAIRABLE]
+    if not wanted:
+        return []
+    refs = scan_references(profile)
+    pending: dict[tuple[str, int | None, str], list[tuple[Ref, int]]] = {}
+    seen: dict[tuple[str, int | None, str], int] = {}
+    for r in refs:
+        key = (r.file, r.line, r.target_id or r.target_file or "")
+        nth = seen.get((r.file, r.line, r.text), 0)
+        seen[(r.file, r.line, r.text)] = nth + 1
+        if (r.target_id is not None) or (r.missing and not r.escapes):
+            pending.setdefault(key, []).append((r, nth))
+    ctx = _Context(profile, history)
+    out: list[Problem] = []
+    for n, f in enumerate(wanted, start=1):
+        target = f.id if f.code != "dangling-file" else _missing(f)
+        queue = pending.get((f.file, f.line, target or ""), [])
+        ref, nth = queue.pop(0) if queue else (None, 0)
+        span = ctx.span(ref, nth) if ref is not None else None
+        out.append(Problem(n, f, ref, span, tuple(ctx.candidates(f, ref, span))))
+    return out
+
+
+def _missing(f: Finding) -> str | None:
+    from .suggest import missing_file
+
+    return missing_file(f)
+
+
+class _Context:
+    """What candidate-making needs from the profile, loaded when first needed."""
+
+    def __init__(self, profile: Profile, history: bool) -> None:
+        self.profile = profile
+        self.history = history
+        self.facts = IdFacts(profile)
+        self._files: list[str] | None = None
+        self._tokens: list[tuple[Entry, frozenset[str], frozenset[str]]] | None = None
+        self._git: dict[str, Candidate | None] = {}
+
+    # bytes -------------------------------------------------------------------------
+
+    def data(self, rel: str) -> bytes | None:
+        return file_bytes(self.profile, rel)
+
+    def span(self, ref: Ref, nth: int) -> tuple[int, int] | None:
+        data = self.data(ref.file)
+        if data is None or ref.line is None:
+            return None
+        return locate(data, ref.line, written(ref), nth)
+
+    def row(self, rel: str, line: int | None) -> str:
+        data = self.data(rel)
+        if data is None or line is None:
+            return ""
+        a, b = line_bounds(data, line)
+        return data[a:b].decode("utf-8", "replace")
+
+    # candidates --------------------------------------------------------------------
+
+    def candidates(self, f: Finding, ref: Ref | None, span: tuple[int, int] | None) -> list[Candidate]:
+        if f.code == "dangling-file":
+            out = self.file_candidates(f, ref)
+        elif f.code == "inactive-ref":
+            out = self.inactive_candidates(f.id or "")
+        else:
+            out = self.dangling_candidates(f, ref)
+        if ref is not None and span is not None and removal(self, ref, span) is not None:
+            out.append(Candidate("remove", "", _removal_why(ref), "remove"))
+        out = _order(out)
+        return _mark_safe(out)
+
+    def inactive_candidates(self, ident: str) -> list[Candidate]:
+        e = self.facts.get(ident)
+        if e is None:
+            return []
+        out: list[Candidate] = []
+        path, end = chain_end(e, self.facts.get)
+        if end is not None and end.id is not None and path:
+            via = f" (via {' → '.join(path[:-1])})" if len(path) > 1 else ""
+            out.append(Candidate("rewrite", end.id, f"{ident} was superseded by {path[0]}{via}", "superseded"))
+        if self.facts.where(ident) == ARCHIVE_REL:
+            out.append(Candidate("restore", ident, f"{ident} is in the archive ({e.status})", "archive"))
+        elif e.status != "active":
+            out.append(Candidate("reactivate", ident, f"{ident} is {e.status}", "cold"))
+        return out
+
+    def dangling_candidates(self, f: Finding, ref: Ref | None) -> list[Candidate]:
+        ident = f.id or ""
+        out: list[Candidate] = []
+        for c in compactors(ident, self.facts.files):
+            assert c.id is not None
+            _path, end = chain_end(c, self.facts.get)
+            target = end.id if end is not None and end.id is not None else c.id
+            out.append(Candidate("rewrite", target, f"{ident} was compacted into {c.id}", "merged"))
+        git = self.git_version(ident)
+        if git is not None:
+            out.append(git)
+        tags, words = self.context_of(ref)
+        near = near_ids(ident, self.facts.ids)
+        if near:
+            scored = []
+            for rank, other, how in near:
+                e = self.facts.get(other)
+                share = _shared(e, tags, words) if e is not None else (0, [])
+                active = e is not None and e.status == "active"
+                scored.append(((not active, rank, -share[0]), other, how, share[1], e))
+            scored.sort(key=lambda t: t[0])
+            best = scored[0][0]
+            ties = sum(1 for s in scored if s[0] == best)
+            for key, other, how, shared, e in scored[:4]:
+                bits = [f"{how} from {ident}"]
+                if e is not None and e.status != "active":
+                    bits.append(f"it is {e.status}")
+                if shared:
+                    bits.append("shares " + ", ".join(shared[:3]))
+                if key == best and ties > 1:
+                    bits.append(f"one of {ties} as near")
+                out.append(Candidate("rewrite", other, "; ".join(bits), "typo"))
+        taken = {c.target for c in out}
+        for e, score, shared in self.context_matches(ref, tags, words):
+            if e.id is not None and e.id not in taken and score >= 2:
+                out.append(Candidate("rewrite", e.id, "shares " + ", ".join(shared[:3]), "context"))
+        return out
+
+    def file_candidates(self, f: Finding, ref: Ref | None) -> list[Candidate]:
+        missing = _missing(f)
+        if not missing:
+            return []
+        if self._files is None:
+            self._files = profile_files(self.profile)
+        return [
+            Candidate("rewrite", rel, f"closest existing file name ({round(score * 100)}% alike)", "file")
+            for score, rel in near_files(missing, self._files, exclude=f.file)
+        ]
+
+    # git ---------------------------------------------------------------------------
+
+    def git_version(self, ident: str) -> Candidate | None:
+        if not self.history or self.profile.layout != "profile":
+            return None
+        if ident not in self._git:
+            self._git[ident] = _git_candidate(self.profile, ident)
+        return self._git[ident]
+
+    # context -----------------------------------------------------------------------
+
+    def context_of(self, ref: Ref | None) -> tuple[frozenset[str], frozenset[str]]:
+        """Tags and words around the reference: its entry's, or its line's (and the line before)."""
+        if ref is None:
+            return frozenset(), frozenset()
+        if ref.source_id is not None:
+            e = self.facts.get(ref.source_id)
+            if e is not None:
+                return frozenset(e.tags), tokens(e.body)
+        text = self.row(ref.file, ref.line)
+        if ref.line and ref.line > 1:
+            text = self.row(ref.file, ref.line - 1) + "\n" + text
+        return frozenset(), tokens(text)
+
+    def context_matches(
+        self, ref: Ref | None, tags: frozenset[str], words: frozenset[str]
+    ) -> list[tuple[Entry, int, list[str]]]:
+        if not tags and not words:
+            return []
+        if self._tokens is None:
+            self._tokens = []
+            mem = self.profile.memories
+            if mem is not None and mem.utf8 and len(mem.mf.entries) <= CONTEXT_SCAN_MAX:
+                for e in mem.mf.well_formed():
+                    if e.status == "active":
+                        self._tokens.append((e, frozenset(e.tags), tokens(e.body)))
+        source = ref.source_id if ref is not None else None
+        found = []
+        for e, etags, ewords in self._tokens:
+            if e.id == source:
+                continue
+            st, sw = tags & etags, words & ewords
+            score = 3 * len(st) + len(sw)
+            if score:
+                found.append((e, score, [f"tag {t}" for t in sorted(st)] + [f"“{w}”" for w in sorted(sw)]))
+        found.sort(key=lambda t: -t[1])
+        return found[:3]
+
+
+def tokens(text: str) -> frozenset[str]:
+    """Words of a text for context matching: Latin words (3+ letters) and CJK character pairs."""
+    out = {w.lower() for w in _LATIN_RE.findall(text)} - _STOP
+    for run in _CJK_RE.findall(text):
+        out.update(run[i : i + 2] for i in range(len(run) - 1))
+    return frozenset(out)
+
+
+def _shared(e: Entry, tags: frozenset[str], words: frozenset[str]) -> tuple[int, list[str]]:
+    st = tags & frozenset(e.tags)
+    sw = words & tokens(e.body) if words else frozenset()
+    return 3 * len(st) + len(sw), [f"tag {t}" for t in sorted(st)] + [f"“{w}”" for w in sorted(sw)]
+
+
+def _order(cands: list[Candidate]) -> list[Candidate]:
+    """Certain kinds first; a guess (typo, context, file) after removal unless it stands out."""
+    rank = {"superseded": 0, "archive": 1, "merged": 2, "git": 3, "cold": 4}
+    strong = [c for c in cands if c.kind in rank]
+    strong.sort(key=lambda c: rank[c.kind])
+    guesses = [c for c in cands if c.kind in ("typo", "context", "file")]
+    removes = [c for c in cands if c.kind == "remove"]
+    first_guess_clear = bool(guesses) and ("one of" not in guesses[0].why or "shares" in guesses[0].why)
+    if guesses and guesses[0].kind == "file":
+        first_guess_clear = len(guesses) == 1 or "100%" in guesses[0].why
+    out = strong + (guesses + removes if first_guess_clear else removes + guesses)
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for c in out:
+        if (c.action, c.target) not in seen:
+            seen.add((c.action, c.target))
+            unique.append(c)
+    return unique
+
+
+def _mark_safe(cands: list[Candidate]) -> list[Candidate]:
+    """Only a lone certain candidate is safe: a second certain one of another target makes it a choice."""
+    if not cands or cands[0].kind not in SAFE_KINDS:
+        return cands
+    certain = [c for c in cands if c.kind in SAFE_KINDS]
+    if len({(c.action, c.target) for c in certain}) > 1 and not (
+        cands[0].kind == "superseded"  # a superseded chain wins over restoring the old entry
+        and all(c.kind in ("superseded", "archive") for c in certain) and len(certain) == 2
+    ):
+        return cands
+    first = Candidate(**{**cands[0].__dict__, "safe": True})
+    return [first, *cands[1:]]
+
+
+def _git_candidate(profile: Profile, ident: str) -> Candidate | None:
+    from ..git.entry_history import entry_history
+    from ..git.gitrepo import GitError, find_repo
+
+    repo = find_repo(profile.path)
+    if repo is None:
+        return None
+    try:
+        versions = entry_history(repo, profile, ident)
+    except (GitError, OSError):
+        return None
+    if not versions:
+        return None
+    last = versions[0]
+    if last.kind == "removed":
+        text = last.previous
+        sha = last.commit.parents[0][:7] if last.commit.parents else last.commit.short
+        removed = f"removed in {last.commit.short} ({last.commit.date[:10]}: {last.commit.subject})"
+        into = next((v.file for v in versions[1:] if v.file), None) or "memories.md"
+    else:  # still in the last commit: deleted since, not committed
+        text = last.raw
+        sha = last.commit.short
+        removed = "deleted since the last commit"
+        into = last.file or "memories.md"
+    if not text:
+        return None
+    return Candidate("restore-git", ident, f"{ident} was {removed}", "git", text=text, commit=sha, into=into)
+
+
+# --- bytes of a reference ----------------------------------------------------------------
+
+
+def file_bytes(profile: Profile, rel: str) -> bytes | None:
+    if rel == "memories.md" and profile.memories is not None:
+        return profile.memories.data
+    if rel == ARCHIVE_REL and profile.archive is not None:
+        return profile.archive.data
+    for f in profile.text_files():
+        if f.rel == rel:
+            return f.data
+    return None
+
+
+def line_bounds(data: bytes, line: int) -> tuple[int, int]:
+    """Byte offsets of line ``line`` (1-based) without its line ending."""
+    pos = 0
+    for _ in range(line - 1):
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            return len(data), len(data)
+        pos = nl + 1
+    end = data.find(b"\n", pos)
+    end = len(data) if end < 0 else end
+    if end > pos and data[end - 1 : end] == b"\r":
+        end -= 1
+    return pos, end
+
+
+def written(ref: Ref) -> list[str]:
+    """How the reference may be written in its file, likeliest first."""
+    if ref.target_id is not None:
+        return [ref.text or ref.target_id]
+    from urllib.parse import quote
+
+    forms = [ref.text, quote(ref.text, safe="/#?&=+@:")]
+    return list(dict.fromkeys(forms))
+
+
+_ASCII_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def locate(data: bytes, line: int, forms: Sequence[str], nth: int = 0) -> tuple[int, int] | None:
+    """Byte offsets of the ``nth`` whole-word occurrence of the reference on ``line``."""
+    a, b = line_bounds(data, line)
+    for form in forms:
+        needle = form.encode("utf-8", "surrogateescape")
+        hits = []
+        start = a
+        while True:
+            i = data.find(needle, start, b)
+            if i < 0:
+                break
+            j = i + len(needle)
+            before = data[i - 1] if i > a else 32
+            after = data[j] if j < b else 32
+            if before not in _ASCII_WORD and before not in b"./" and after not in _ASCII_WORD and after != 0x2F:
+                hits.append((i, j))
+            start = i + 1
+        if len(hits) > nth:
+            return hits[nth]
+    return None
+
+
+# --- removal -----------------------------------------------------------------------------
+
+_ITEM_RE = re.compile(rb"^([ \t]*)-[ \t]+(['\"]?)([^\s'\"#]+)\2[ \t]*(#.*)?$")
+_KEYVAL_RE = re.compile(rb"^([ \t]*)([^\s:#][^:#]*?|['\"][^'\"]*['\"])[ \t]*:[ \t]+(['\"]?)([^\s'\"#]+)\3[ \t]*(#.*)?$")
+_FLOW_ITEM_RE = re.compile(rb"\[[^\[\]\n]*\]")
+_LINK_RE = re.compile(rb"!?\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\([^\n]*?\)")
+
+
+def removal(ctx: _Context | Profile, ref: Ref, span: tuple[int, int]) -> tuple[int, int, bytes] | None:
+    """(start, end, replacement) that removes the reference, or None when it cannot be cut out cleanly.
+
+    A state.yaml list item or ``key: id`` line, a reference field's line (or
+    its item in a list), a Markdown link (its text stays).  An id in prose
+    is never cut out: the sentence would no longer say what it said.
+    """
+    profile = ctx.profile if isinstance(ctx, _Context) else ctx
+    data = file_bytes(profile, ref.file)
+    if data is None or ref.line is None:
+        return None
+    a, b = line_bounds(data, ref.line)
+    row = data[a:b]
+    full_end = b + (2 if data[b : b + 2] == b"\r\n" else 1 if data[b : b + 1] == b"\n" else 0)
+    s, e = span
+    if ref.kind in ("state", "state-path"):
+        m = _ITEM_RE.match(row) or _KEYVAL_RE.match(row)
+        if m is None or data[s:e] not in (m.group(3), m.group(4) if m.re is _KEYVAL_RE else m.group(3)):
+            return None
+        if m.re is _ITEM_RE and not _more_items(data, a, full_end, m.group(1)):
+            return None  # the list's only item: removing it would leave a key holding null
+        return a, full_end, b""
+    if ref.kind in ("conflict", "superseded_by", "merged_from") or ref.kind.startswith("field:"):
+        m = _ITEM_RE.match(row)
+        if m is not None and m.group(3) == data[s:e]:
+            if not _more_items(data, a, full_end, m.group(1)):
+                return None
+            return a, full_end, b""
+        m = _KEYVAL_RE.match(row)
+        if m is not None and m.group(4) == data[s:e]:
+            return a, full_end, b""
+        for fm in _FLOW_ITEM_RE.finditer(row):
+            lo, hi = a + fm.start(), a + fm.end()
+            if lo < s and e < hi:
+                items = [x.strip() for x in data[lo + 1 : hi - 1].split(b",")]
+                if len(items) < 2 or data[s:e] not in items:
+                    return None
+                kept = [x for x in items if x != data[s:e]]
+                return lo, hi, b"[" + b", ".join(kept) + b"]"
+        return None
+    if ref.kind == "link":
+        for lm in _LINK_RE.finditer(row):
+            lo, hi = a + lm.start(), a + lm.end()
+            if lo < s and e < hi and not lm.group(0).startswith(b"!"):
+                return lo, hi, lm.group(1)
+    return None
+
+
+def _more_items(data: bytes, a: int, full_end: int, indent: bytes) -> bool:
+    """True when a neighbouring line is another item of the same block list."""
+    prev_start = data.rfind(b"\n", 0, max(0, a - 1)) + 1 if a > 0 else -1
+    rows = []
+    if prev_start >= 0 and a > 0:
+        rows.append(data[prev_start : a - 1])
+    nxt_end = data.find(b"\n", full_end)
+    rows.append(data[full_end : len(data) if nxt_end < 0 else nxt_end])
+    return any(re.match(re.escape(indent) + rb"-[ \t]", r.rstrip(b"\r")) for r in rows)
+
+
+def _removal_why(ref: Ref) -> str:
+    if ref.kind in ("state", "state-path"):
+        return "drop this line of state.yaml" if ref.kind == "state" else "drop this path from state.yaml"
+    if ref.kind == "link":
+        return "unlink: keep the link's text"
+    return f"drop it from {ref.kind.removeprefix('field:')}"
+
+
+# --- plans -------------------------------------------------------------------------------
+
+
+def together(problems: Sequence[Problem], one: Problem, cand: Candidate) -> list[Problem]:
+    """``one`` and every other problem naming the same target that offers the same repair."""
+    out = [one]
+    for p in problems:
+        if p is not one and p.finding.code == one.finding.code and p.target == one.target:
+            if any((c.action, c.target) == (cand.action, cand.target) for c in p.candidates):
+                out.append(p)
+    return out
+
+
+def plan_repair(profile: Profile, problems: Sequence[Problem], cand: Candidate) -> Plan:
+    """The plan that applies ``cand`` to ``problems`` (all naming one target); writes nothing."""
+    if not problems:
+        raise EditError("nothing to repair")
+    target = problems[0].target
+    if cand.action == "restore":
+        plan = plan_restore(profile, cand.target)
+        plan.title = f"repair: restore {cand.target} from the archive"
+        return plan
+    if cand.action == "restore-git":
+        return _plan_git_restore(profile, cand)
+    if cand.action == "reactivate":
+        files = Files.of(profile)
+        b = Builder(files, f"repair: make {cand.target} active")
+        doc, k, e = b.entry(cand.target)
+        changes: dict[str, Any] = {"status": "active"}
+        if "superseded_by" in e.meta:
+            changes["superseded_by"] = DELETE
+        b.edit(doc, k, changes)
+        b.plan.changed[cand.target] = list(changes)
+        plan = b.build()
+        plan.rebuild = lambda: plan_repair(load_profile(profile.path, profile.rel, profile.layout), problems, cand)
+        return plan
+    # rewrite / remove: byte edits of the references
+    edits: dict[str, list[tuple[int, int, bytes]]] = {}
+    for p in problems:
+        if p.ref is None or p.span is None:
+            raise EditError(f"the reference of finding {p.number} could not be found in {p.finding.file}")
+        if cand.action == "remove":
+            cut = removal(profile, p.ref, p.span)
+            if cut is None:
+                raise EditError(f"finding {p.number}: this reference cannot be removed cleanly")
+            edits.setdefault(p.ref.file, []).append(cut)
+        else:
+            new = _rewritten(profile, p, cand.target)
+            edits.setdefault(p.ref.file, []).append((p.span[0], p.span[1], new.encode("utf-8")))
+    verb = f"{target} → {cand.target}" if cand.action == "rewrite" else f"remove references to {target}"
+    plan = Plan(f"repair: {verb}")
+    for rel, cuts in edits.items():
+        before = file_bytes(profile, rel)
+        if before is None:
+            raise EditError(f"{rel} cannot be read")
+        after = before
+        last = None
+        for lo, hi, new_b in sorted(set(cuts), reverse=True):
+            if last is not None and hi > last:
+                raise EditError(f"two repairs overlap in {rel}")
+            after = after[:lo] + new_b + after[hi:]
+            last = lo
+        plan.changes.append(FileChange(profile.path / rel, before, after))
+        if rel in ("memories.md", ARCHIVE_REL):
+            ids = {p.ref.source_id for p in problems if p.ref is not None and p.ref.file == rel and p.ref.source_id}
+            for i in ids:
+                plan.changed.setdefault(i, []).append("references")
+            plan.touched[profile.path / rel] = frozenset(ids)
+    return plan
+
+
+def _rewritten(profile: Profile, p: Problem, target: str) -> str:
+    """``target`` written the way the reference was (a link relative to its file's folder)."""
+    assert p.ref is not None
+    if p.ref.target_id is not None:
+        return target
+    if p.ref.kind == "link":
+        folder = posixpath.dirname(p.ref.file)
+        new = posixpath.relpath(target, folder) if folder else target
+        from urllib.parse import quote
+
+        data = file_bytes(profile, p.ref.file) or b""
+        assert p.span is not None
+        old = data[p.span[0] : p.span[1]].decode("utf-8", "surrogateescape")
+        return quote(new, safe="/") if old != p.ref.text else new
+    return target
+
+
+def _plan_git_restore(profile: Profile, cand: Candidate) -> Plan:
+    assert cand.text is not None
+    files = Files.of(profile)
+    if any(d.mf.get(cand.target) is not None for d in files.docs()):
+        raise EditError(f"{cand.target} is defined again already")
+    b = Builder(files, f"repair: restore {cand.target} from commit {cand.commit}")
+    doc = files.archive if cand.into == ARCHIVE_REL else files.memories
+    b.append(doc, Block(cand.text, cand.target))
+    b.plan.restored.append(cand.target)
+    plan = b.build()
+    plan.rebuild = lambda: _plan_git_restore(load_profile(profile.path, profile.rel, profile.layout), cand)
+    return plan
+
+
+# --- all safe repairs at once -------------------------------------------------------------
+
+
+@dataclass
+class SafeRun:
+    """What ``plan_all_safe`` did: the combined plan and the repairs it holds."""
+
+    plan: Plan
+    done: list[tuple[Problem, Candidate]]
+    left: list[Problem]
+
+
+def plan_all_safe(profile: Profile, problems: Sequence[Problem] | None = None, *, today: dt.date | None = None) -> SafeRun:
+    """Every repair with one certain candidate, in one plan (computed on a scratch copy; writes nothing here).
+
+    The repairs are applied one after the other to a copy of the profile's
+    files, each on the result of the one before; the plan takes the real
+    files from their bytes now to the copy's final bytes.
+    """
+    if problems is None:
+        problems = find_problems(profile, today=today)
+    todo = [(p, p.safe) for p in problems if p.safe is not None]
+    plan = Plan("repair: every safe repair")
+    if not todo:
+        return SafeRun(plan, [], list(problems))
+    with tempfile.TemporaryDirectory(prefix="openclaw-repair-") as tmp:
+        scratch = Path(tmp) / "p"
+        shutil.copytree(profile.path, scratch, symlinks=True, ignore=shutil.ignore_patterns(".git", "*.lock"))
+        done: list[tuple[Problem, Candidate]] = []
+        handled: set[int] = set()
+        for p, cand in todo:
+            assert cand is not None
+            if p.number in handled:
+                continue
+            copy = load_profile(scratch, profile.rel, profile.layout)
+            fresh = find_problems(copy, today=today, history=False)
+            mine = [q for q in fresh if q.finding.code == p.finding.code and q.target == p.target]
+            if not mine:
+                handled.add(p.number)  # an earlier repair fixed it too
+                done.append((p, cand))
+                continue
+            step = plan_repair(copy, mine, cand)
+            apply_changes(step)
+            for q in problems:
+                if q.finding.code == p.finding.code and q.target == p.target and q.safe == cand:
+                    handled.add(q.number)
+                    done.append((q, cand))
+        for rel in _all_files(profile, scratch):
+            before = read_bytes(profile.path / rel)
+            after = read_bytes(scratch / rel)
+            if after is not None and before != after:
+                plan.changes.append(FileChange(profile.path / rel, before, after))
+    plan.changes.sort(key=lambda c: 0 if c.path.name == "memories.md" and c.path.parent.name == "archive" else 1)
+    for _p, cand in done:
+        if cand.action in ("restore", "restore-git"):
+            plan.restored.append(cand.target)
+    plan.title = f"repair: {len(done)} safe repair{'s' if len(done) != 1 else ''}"
+    left = [p for p in problems if p.number not in handled]
+    return SafeRun(plan, done, left)
+
+
+def _all_files(profile: Profile, scratch: Path) -> Iterable[str]:
+    for dirpath, dirnames, filenames in os.walk(scratch):
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+        for name in filenames:
+            if not name.endswith(".lock"):
+                yield Path(dirpath, name).relative_to(scratch).as_posix()

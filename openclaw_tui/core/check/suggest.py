@@ -1,0 +1,353 @@
+"""Cheap repair suggestions for the check's reference findings.
+
+The check attaches them to ``dangling-ref``, ``inactive-ref`` and
+``dangling-file`` findings (JSON ``suggestions``, SARIF ``fixes``, a hint in
+the text line).  Only what costs almost nothing is looked at here: the
+entry's own status and ``superseded_by`` chain, the entries that compacted
+it (``merged_from``), ids one keystroke away, and the profile's file names.
+``repair.py`` adds the expensive kinds (git history, shared tags and words)
+and turns a suggestion into a plan.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import posixpath
+import re
+from collections.abc import Callable, Container, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..format.entries import Entry, MemoryFile
+from ..format.fields import ids_in_value
+from ..format.profile import ARCHIVE_REL, Profile
+from .findings import Finding
+
+REPAIRABLE = frozenset({"dangling-ref", "inactive-ref", "dangling-file"})
+_DIGITS = "0123456789"
+_MERGED_RE = re.compile(r"\nmerged_from[ \t]*:")
+_ASCII_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_WORD_BEFORE = _ASCII_WORD | frozenset("./")  # as ID_RE and the path scanner see a whole word
+_WORD_AFTER = _ASCII_WORD | frozenset("/")
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One way to repair a finding: ``action`` (rewrite, restore, reactivate, remove) to ``target``, and why."""
+
+    action: str
+    target: str
+    why: str
+    # where a rewrite goes: (line, first column, column past the end, new text); columns 1-based, in characters
+    edit: tuple[int, int, int, str] | None = field(default=None, compare=False)
+
+    def to_json(self) -> dict[str, str]:
+        return {"action": self.action, "target": self.target, "why": self.why}
+
+    def hint(self) -> str:
+        """The short phrase the text report adds to the finding's message."""
+        if self.action == "rewrite":
+            return f"did you mean {self.target}? ({self.why})"
+        if self.action == "restore":
+            return f"restore {self.target} ({self.why})"
+        if self.action == "reactivate":
+            return f"make {self.target} active again ({self.why})"
+        return f"remove the reference ({self.why})"
+
+
+# --- ids -------------------------------------------------------------------------------
+
+
+def id_variants(ident: str) -> Iterable[tuple[int, str, str]]:
+    """(rank, id, how) of the strings one edit from ``ident``.
+
+    Rank 0: two neighbouring characters swapped, or a zero added/dropped in the
+    number (the likeliest slips); rank 1: one digit replaced, added or dropped.
+    """
+    n = len(ident)
+    for i in range(n - 1):
+        a, b = ident[i], ident[i + 1]
+        if a != b:
+            yield 0, ident[:i] + b + a + ident[i + 2 :], "two characters swapped"
+    for i in range(n):
+        c = ident[i]
+        if c.isdigit():
+            for d in _DIGITS:
+                if d != c:
+                    yield 1, ident[:i] + d + ident[i + 1 :], "one digit different"
+    for i in range(n):
+        c = ident[i]
+        if c.isdigit() or c in "-_":
+            yield (0 if c == "0" else 1), ident[:i] + ident[i + 1 :], "one character dropped"
+    for i in range(n + 1):
+        for d in _DIGITS:
+            yield (0 if d == "0" else 1), ident[:i] + d + ident[i:], "one digit added"
+
+
+def near_ids(ident: str, ids: Container[str]) -> list[tuple[int, str, str]]:
+    """Defined ids one edit away from ``ident``, likeliest first (rank, id, how); each id once."""
+    found: dict[str, tuple[int, str, str]] = {}
+    for rank, other, how in id_variants(ident):
+        if other != ident and other in ids and (other not in found or rank < found[other][0]):
+            found[other] = (rank, other, how)
+    return sorted(found.values(), key=lambda t: (t[0], _number_gap(ident, t[1]), t[1]))
+
+
+def _number_gap(a: str, b: str) -> int:
+    da, db = re.sub(r"\D", "", a), re.sub(r"\D", "", b)
+    return abs(int(da) - int(db)) if da and db else 0
+
+
+Lookup = Callable[[str], "Entry | None"]
+
+
+def chain_end(start: Entry, get: Lookup, limit: int = 64) -> tuple[list[str], Entry | None]:
+    """Follow ``superseded_by`` from ``start``: (the ids passed, the active entry at the end or None)."""
+    path: list[str] = []
+    seen = {start.id}
+    e: Entry | None = start
+    while e is not None and e.status != "active" and len(path) < limit:
+        by = e.meta.get("superseded_by")
+        nxt = by.strip() if isinstance(by, str) else ""
+        if not nxt or nxt in seen:
+            return path, None
+        path.append(nxt)
+        seen.add(nxt)
+        e = get(nxt)
+    return path, (e if e is not None and e.status == "active" else None)
+
+
+def compactors(ident: str, files: Sequence[MemoryFile]) -> list[Entry]:
+    """Well-formed entries whose ``merged_from`` names ``ident`` (found by their key line, quickly)."""
+    out: list[Entry] = []
+    for mf in files:
+        text = mf.text
+        if "merged_from" not in text or ident not in text:
+            continue
+        starts = [e.start for e in mf.entries]
+        for m in _MERGED_RE.finditer(text):
+            i = bisect.bisect_right(starts, m.start() + 1) - 1
+            if i < 0:
+                continue
+            e = mf.entries[i]
+            if e.error is None and e.fm_start <= m.start() + 1 < e.fm_end and ident in ids_in_value(e.meta.get("merged_from")):
+                out.append(e)
+    return out
+
+
+class IdFacts:
+    """What the suggestions need to know about a profile's entries, loaded once."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.files: list[MemoryFile] = [
+            d.mf for d in (profile.memories, profile.archive) if d is not None and d.utf8
+        ]
+        self._ids: set[str] | None = None
+
+    @property
+    def ids(self) -> set[str]:
+        if self._ids is None:
+            self._ids = {i for mf in self.files for i in mf.ids()}
+        return self._ids
+
+    def get(self, ident: str) -> Entry | None:
+        for mf in self.files:
+            e = mf.get(ident)
+            if e is not None and e.error is None:
+                return e
+        return None
+
+    def where(self, ident: str) -> str | None:
+        for rel, mf in zip(("memories.md", ARCHIVE_REL), self.files, strict=False):
+            e = mf.get(ident)
+            if e is not None and e.error is None:
+                return rel
+        return None
+
+
+def id_suggestions(ident: str, facts: IdFacts, *, inactive: bool) -> list[Suggestion]:
+    """Best first: restore/chain/reactivate for an inactive entry; compactor and near ids for a missing one."""
+    out: list[Suggestion] = []
+    if inactive:
+        e = facts.get(ident)
+        if e is None:
+            return out
+        path, end = chain_end(e, facts.get)
+        if end is not None and end.id is not None and path:
+            via = " → ".join(path)
+            why = f"{ident} was superseded by {path[0]}" + (f" (then {via})" if len(path) > 1 else "")
+            out.append(Suggestion("rewrite", end.id, why))
+        elif facts.where(ident) == ARCHIVE_REL:
+            out.append(Suggestion("restore", ident, f"{ident} is in the archive"))
+        else:
+            out.append(Suggestion("reactivate", ident, f"{ident} is {e.status}"))
+        return out
+    for c in compactors(ident, facts.files):
+        assert c.id is not None
+        path, end = chain_end(c, facts.get)
+        target = end.id if end is not None and end.id is not None else c.id
+        out.append(Suggestion("rewrite", target, f"{ident} was compacted into {c.id}"))
+    for other, why in near_id_reasons(ident, facts)[:3]:
+        out.append(Suggestion("rewrite", other, why))
+    return out
+
+
+def near_id_reasons(ident: str, facts: IdFacts) -> list[tuple[str, str]]:
+    """Near ids, active ones first, each with why (and how many are as near: then it is a guess)."""
+    near = near_ids(ident, facts.ids)
+    states: dict[str, str] = {}
+    for _r, other, _h in near:
+        e = facts.get(other)
+        states[other] = e.status if e is not None else "?"
+    near.sort(key=lambda t: (states[t[1]] != "active", t[0]))  # stable: the likeliest slip first
+    ties: dict[tuple[bool, int], int] = {}
+    for rank, other, _how in near:
+        key = (states[other] != "active", rank)
+        ties[key] = ties.get(key, 0) + 1
+    out = []
+    for rank, other, how in near:
+        state = "" if states[other] == "active" else f"; it is {states[other]}"
+        n = ties[(states[other] != "active", rank)]
+        also = f"; one of {n} ids as near" if n > 1 else ""
+        out.append((other, f"{how} from {ident}{state}{also}"))
+    return out
+
+
+# --- files -----------------------------------------------------------------------------
+
+
+def profile_files(profile: Profile) -> list[str]:
+    """Profile-relative paths of the files a reference may point to."""
+    rels = [f.rel for f in profile.text_files()]
+    for doc, rel in ((profile.memories, "memories.md"), (profile.archive, ARCHIVE_REL)):
+        if doc is not None and doc.data is not None:
+            rels.append(rel)
+    return sorted(dict.fromkeys(rels))
+
+
+def near_files(missing: str, files: Sequence[str], n: int = 3, exclude: str = "") -> list[tuple[float, str]]:
+    """Existing files closest to ``missing`` by name (then by folder), best first (not ``exclude``)."""
+    base = posixpath.basename(missing)
+    folder = posixpath.dirname(missing)
+    scored: list[tuple[float, str]] = []
+    for rel in files:
+        if rel == missing or rel == exclude:
+            continue
+        name_ratio = difflib.SequenceMatcher(None, base, posixpath.basename(rel), autojunk=False).ratio()
+        same_folder = 0.1 if posixpath.dirname(rel) == folder else 0.0
+        score = name_ratio + same_folder
+        if name_ratio >= 0.6:
+            scored.append((score, rel))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return scored[:n]
+
+
+def file_suggestions(missing: str, files: Sequence[str], exclude: str = "") -> list[Suggestion]:
+    return [
+        Suggestion("rewrite", rel, f"closest existing file name ({round(score * 100)}% alike)")
+        for score, rel in near_files(missing, files, exclude=exclude)
+    ]
+
+
+# --- attaching to findings --------------------------------------------------------------
+
+
+def attach(profile: Profile, findings: list[Finding]) -> list[Finding]:
+    """``findings`` with suggestions on every reference finding that has one (cheap; no git)."""
+    if not any(f.code in REPAIRABLE for f in findings):
+        return findings
+    facts = IdFacts(profile)
+    files: list[str] | None = None
+    memo: dict[tuple[str, str], tuple[Suggestion, ...]] = {}
+    texts = _Texts(profile)
+    out: list[Finding] = []
+    for f in findings:
+        found: tuple[Suggestion, ...] = ()
+        if f.code in ("dangling-ref", "inactive-ref") and f.id:
+            key = (f.code, f.id)
+            if key not in memo:
+                memo[key] = tuple(id_suggestions(f.id, facts, inactive=f.code == "inactive-ref"))
+            found = tuple(_with_edit(s, texts.line(f.file, f.line), f.line, f.id, s.target) for s in memo[key])
+        elif f.code == "dangling-file":
+            missing = missing_file(f)
+            if files is None:
+                files = profile_files(profile)
+            if missing:
+                row = texts.line(f.file, f.line)
+                found = tuple(
+                    _with_edit(s, row, f.line, *written_forms(f.file, missing, s.target, row))
+                    for s in file_suggestions(missing, files, f.file)
+                )
+        out.append(replace(f, suggestions=found) if found else f)
+    return out
+
+
+class _Texts:
+    """Lines of the profile's files, split once when first asked."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.by_rel: dict[str, str] = {f.rel: f.text for f in profile.text_files() if f.error is None}
+        for doc, rel in ((profile.memories, "memories.md"), (profile.archive, ARCHIVE_REL)):
+            if doc is not None:
+                self.by_rel[rel] = doc.mf.text
+        self.rows: dict[str, list[str]] = {}
+
+    def line(self, rel: str, line: int | None) -> str | None:
+        if line is None or rel not in self.by_rel:
+            return None
+        rows = self.rows.get(rel)
+        if rows is None:
+            rows = self.rows[rel] = self.by_rel[rel].split("\n")
+        return rows[line - 1] if 0 < line <= len(rows) else None
+
+
+def written_forms(rel: str, missing: str, target: str, row: str | None) -> tuple[str, str]:
+    """(the missing path as written on ``row``, ``target`` written the same way).
+
+    A link is written relative to its file's folder, a state.yaml path or a
+    workspace marker relative to the profile folder.
+    """
+    folder = posixpath.dirname(rel)
+    if folder and row is not None:
+        relative = posixpath.relpath(missing, folder)
+        if _find_word(row, relative) is not None:
+            return relative, posixpath.relpath(target, folder)
+    return missing, target
+
+
+def _find_word(row: str, needle: str) -> tuple[int, int] | None:
+    """The first place of ``needle`` in ``row`` not inside a longer id or path."""
+    start = 0
+    while True:
+        i = row.find(needle, start)
+        if i < 0:
+            return None
+        j = i + len(needle)
+        before = row[i - 1] if i > 0 else " "
+        after = row[j] if j < len(row) else " "
+        if before not in _WORD_BEFORE and after not in _WORD_AFTER:
+            return i, j
+        start = i + 1
+
+
+def _with_edit(s: Suggestion, row: str | None, line: int | None, old: str, new: str) -> Suggestion:
+    if s.action != "rewrite" or row is None or line is None:
+        return s
+    span = _find_word(row, old)
+    if span is None:
+        return s
+    return replace(s, edit=(line, span[0] + 1, span[1] + 1, new))
+
+
+_MISSING_RE = re.compile(r" references (.+), which does not exist$", re.S)
+
+
+def missing_file(f: Finding) -> str | None:
+    """The profile-relative path a dangling-file finding names."""
+    m = _MISSING_RE.search(f.message)
+    return m.group(1) if m else None
+
+
+def as_json(suggestions: Iterable[Suggestion]) -> list[dict[str, Any]]:
+    return [s.to_json() for s in suggestions]
