@@ -75,7 +75,7 @@ class Candidate:
             return f"rewrite to {self.target}: {self.why}"
         if self.action == "restore":
             return f"restore {self.target} from the archive: {self.why}"
-        if self.action == "restore-git":
+        if self.action in ("restore-git", "restore-file"):
             return f"restore {self.target} from commit {self.commit}: {self.why}"
         if self.action == "reactivate":
             return f"make {self.target} active: {self.why}"
@@ -84,7 +84,7 @@ class Candidate:
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"action": self.action, "target": self.target, "why": self.why, "kind": self.kind,
                              "safe": self.safe}
-        if self.action == "restore-git":
+        if self.action in ("restore-git", "restore-file"):
             d.update(commit=self.commit, into=self.into, text=self.text)
         return d
 
@@ -259,10 +259,15 @@ class _Context:
             return []
         if self._files is None:
             self._files = profile_files(self.profile)
-        return [
+        out = [
             Candidate("rewrite", rel, f"closest existing file name ({round(score * 100)}% alike)", "file")
             for score, rel in near_files(missing, self._files, exclude=f.file)
         ]
+        if self.history:
+            git = _git_file_candidate(self.profile, missing)
+            if git is not None:
+                out.insert(0, git)
+        return out
 
     # git ---------------------------------------------------------------------------
 
@@ -329,7 +334,7 @@ def _shared(e: Entry, tags: frozenset[str], words: frozenset[str]) -> tuple[int,
 
 def _order(cands: list[Candidate]) -> list[Candidate]:
     """Certain kinds first; a guess (typo, context, file) after removal unless it stands out."""
-    rank = {"superseded": 0, "archive": 1, "merged": 2, "git": 3, "cold": 4}
+    rank = {"superseded": 0, "archive": 1, "merged": 2, "git": 3, "git-file": 4, "cold": 5}
     strong = [c for c in cands if c.kind in rank]
     strong.sort(key=lambda c: rank[c.kind])
     guesses = [c for c in cands if c.kind in ("typo", "context", "file")]
@@ -388,6 +393,36 @@ def _git_candidate(profile: Profile, ident: str) -> Candidate | None:
     if not text:
         return None
     return Candidate("restore-git", ident, f"{ident} was {removed}", "git", text=text, commit=sha, into=into)
+
+
+def _git_file_candidate(profile: Profile, rel: str) -> Candidate | None:
+    """The last committed version of a missing profile file (deleted since): "restore it from commit X"."""
+    from ..git.gitrepo import GitError, find_repo, run_git
+
+    repo = find_repo(profile.path)
+    if repo is None:
+        return None
+    path = repo.rel(profile.path / rel)
+    try:
+        log = run_git(["log", "-1", "--format=%H%x00%h%x00%as%x00%s", "--", path], repo.root,
+                      env={"GIT_OPTIONAL_LOCKS": "0"}, check=False)
+        fields = log.stdout.decode("utf-8", "replace").strip().split("\0")
+        if log.returncode != 0 or len(fields) < 4:
+            return None
+        sha, short, date, subject = fields[:4]
+        shown = run_git(["show", f"{sha}:{path}"], repo.root, env={"GIT_OPTIONAL_LOCKS": "0"}, check=False)
+        why = f"{rel} is in commit {short}; deleted since"
+        if shown.returncode != 0:  # that commit removed it: take its parent's
+            shown = run_git(["show", f"{sha}^:{path}"], repo.root, env={"GIT_OPTIONAL_LOCKS": "0"}, check=False)
+            why = f"{rel} was removed in {short} ({date}: {subject})"
+            parent = run_git(["rev-parse", "--short", f"{sha}^"], repo.root, check=False)
+            short = parent.stdout.decode().strip() or short
+        if shown.returncode != 0:
+            return None
+    except GitError:
+        return None
+    return Candidate("restore-file", rel, why, "git-file", text=shown.stdout.decode("utf-8", "surrogateescape"),
+                     commit=short, into=rel)
 
 
 # --- bytes of a reference ----------------------------------------------------------------
@@ -553,6 +588,16 @@ def plan_repair(profile: Profile, problems: Sequence[Problem], cand: Candidate) 
         return plan
     if cand.action == "restore-git":
         return _plan_git_restore(profile, cand)
+    if cand.action == "restore-file":
+        assert cand.text is not None
+        dest = profile.path / cand.target
+        if os.path.lexists(dest):
+            raise EditError(f"{cand.target} exists already")
+        if not dest.parent.is_dir():
+            raise EditError(f"{posixpath.dirname(cand.target)}/ does not exist")
+        plan = Plan(f"repair: restore {cand.target} from commit {cand.commit}")
+        plan.changes.append(FileChange(dest, None, cand.text.encode("utf-8", "surrogateescape")))
+        return plan
     if cand.action == "reactivate":
         files = Files.of(profile)
         b = Builder(files, f"repair: make {cand.target} active")
