@@ -48,7 +48,7 @@ from ..lifecycle.plan import FileChange, Files, Plan, apply_changes
 from .check import check_profile
 from .findings import Finding
 from .refs import Ref, scan_references
-from .suggest import REPAIRABLE, IdFacts, chain_end, compactors, near_files, near_ids, profile_files
+from .suggest import REPAIRABLE, IdFacts, chain_end, near_files, near_ids, profile_files
 
 SAFE_KINDS = frozenset({"superseded", "archive", "merged", "git"})
 CONTEXT_SCAN_MAX = 20_000  # entries looked at for shared tags/words (a bigger profile skips that kind)
@@ -218,7 +218,7 @@ class _Context:
     def dangling_candidates(self, f: Finding, ref: Ref | None) -> list[Candidate]:
         ident = f.id or ""
         out: list[Candidate] = []
-        for c in compactors(ident, self.facts.files):
+        for c in self.facts.compactors(ident):
             assert c.id is not None
             _path, end = chain_end(c, self.facts.get)
             target = end.id if end is not None and end.id is not None else c.id
@@ -711,9 +711,8 @@ def plan_all_safe(profile: Profile, problems: Sequence[Problem] | None = None, *
             if p.number in handled:
                 continue
             copy = load_profile(scratch, profile.rel, profile.layout)
-            fresh = find_problems(copy, today=today, history=False)
-            mine = [q for q in fresh if q.finding.code == p.finding.code and q.target == p.target]
-            if not mine:
+            mine = _fresh_group(copy, p)
+            if not mine and cand.action not in ("restore", "restore-git", "reactivate", "restore-file"):
                 handled.add(p.number)  # an earlier repair fixed it too
                 done.append((p, cand))
                 continue
@@ -735,6 +734,34 @@ def plan_all_safe(profile: Profile, problems: Sequence[Problem] | None = None, *
     plan.title = f"repair: {len(done)} safe repair{'s' if len(done) != 1 else ''}"
     left = [p for p in problems if p.number not in handled]
     return SafeRun(plan, done, left)
+
+
+def _fresh_group(copy: Profile, p: Problem) -> list[Problem]:
+    """The references of ``copy`` that ``p``'s finding kind reports for its target (no check run).
+
+    inactive-ref: state.yaml values naming the id; dangling-ref: every id
+    reference naming it; dangling-file: every reference to the missing file.
+    """
+    code, target = p.finding.code, p.target
+    out: list[Problem] = []
+    seen: dict[tuple[str, int | None, str], int] = {}
+    for r in scan_references(copy):
+        key = (r.file, r.line, r.text)
+        nth = seen.get(key, 0)
+        seen[key] = nth + 1
+        if code == "inactive-ref":
+            hit = r.kind == "state" and r.target_id == target
+        elif code == "dangling-ref":
+            hit = r.target_id == target
+        else:
+            hit = r.target_file == target and r.missing and not r.escapes
+        if not hit or r.line is None:
+            continue
+        data = file_bytes(copy, r.file)
+        span = locate(data, r.line, written(r), nth) if data is not None else None
+        stub = Finding(code, copy.name, r.file, r.line, r.target_id, p.finding.message, copy.rel)
+        out.append(Problem(p.number, stub, r, span, ()))
+    return out
 
 
 def _all_files(profile: Profile, scratch: Path) -> Iterable[str]:

@@ -119,11 +119,16 @@ def chain_end(start: Entry, get: Lookup, limit: int = 64) -> tuple[list[str], En
 
 
 def compactors(ident: str, files: Sequence[MemoryFile]) -> list[Entry]:
-    """Well-formed entries whose ``merged_from`` names ``ident`` (found by their key line, quickly)."""
-    out: list[Entry] = []
+    """Well-formed entries whose ``merged_from`` names ``ident``."""
+    return compactor_index(files).get(ident, [])
+
+
+def compactor_index(files: Sequence[MemoryFile]) -> dict[str, list[Entry]]:
+    """id -> the well-formed entries whose ``merged_from`` names it (found by their key line, quickly)."""
+    out: dict[str, list[Entry]] = {}
     for mf in files:
         text = mf.text
-        if "merged_from" not in text or ident not in text:
+        if "merged_from" not in text:
             continue
         starts = [e.start for e in mf.entries]
         for m in _MERGED_RE.finditer(text):
@@ -131,8 +136,9 @@ def compactors(ident: str, files: Sequence[MemoryFile]) -> list[Entry]:
             if i < 0:
                 continue
             e = mf.entries[i]
-            if e.error is None and e.fm_start <= m.start() + 1 < e.fm_end and ident in ids_in_value(e.meta.get("merged_from")):
-                out.append(e)
+            if e.error is None and e.fm_start <= m.start() + 1 < e.fm_end:
+                for named in dict.fromkeys(ids_in_value(e.meta.get("merged_from"))):
+                    out.setdefault(named, []).append(e)
     return out
 
 
@@ -143,27 +149,45 @@ class IdFacts:
         self.files: list[MemoryFile] = [
             d.mf for d in (profile.memories, profile.archive) if d is not None and d.utf8
         ]
-        self._ids: set[str] | None = None
+        self.rels: list[str] = [
+            rel for d, rel in ((profile.memories, "memories.md"), (profile.archive, ARCHIVE_REL))
+            if d is not None and d.utf8
+        ]
+        self._by_id: dict[str, Entry] | None = None
+        self._archived: set[str] = set()  # ids whose copy that counts is in the archive
+        self._compactors: dict[str, list[Entry]] | None = None
 
     @property
-    def ids(self) -> set[str]:
-        if self._ids is None:
-            self._ids = {i for mf in self.files for i in mf.ids()}
-        return self._ids
+    def by_id(self) -> dict[str, Entry]:
+        """id -> the copy that counts (memories.md first), built once (no tuples: no gc work)."""
+        if self._by_id is None:
+            found: dict[str, Entry] = {}
+            for rel, mf in zip(self.rels, self.files, strict=True):
+                for e in mf.entries:
+                    ident = e.id
+                    if ident is not None and e.error is None and ident not in found:
+                        found[ident] = e
+                        if rel == ARCHIVE_REL:
+                            self._archived.add(ident)
+            self._by_id = found
+        return self._by_id
+
+    @property
+    def ids(self) -> Container[str]:
+        return self.by_id
 
     def get(self, ident: str) -> Entry | None:
-        for mf in self.files:
-            e = mf.get(ident)
-            if e is not None and e.error is None:
-                return e
-        return None
+        return self.by_id.get(ident)
 
     def where(self, ident: str) -> str | None:
-        for rel, mf in zip(("memories.md", ARCHIVE_REL), self.files, strict=False):
-            e = mf.get(ident)
-            if e is not None and e.error is None:
-                return rel
-        return None
+        if ident not in self.by_id:
+            return None
+        return ARCHIVE_REL if ident in self._archived else "memories.md"
+
+    def compactors(self, ident: str) -> list[Entry]:
+        if self._compactors is None:
+            self._compactors = compactor_index(self.files)
+        return self._compactors.get(ident, [])
 
 
 def id_suggestions(ident: str, facts: IdFacts, *, inactive: bool) -> list[Suggestion]:
@@ -183,7 +207,7 @@ def id_suggestions(ident: str, facts: IdFacts, *, inactive: bool) -> list[Sugges
         else:
             out.append(Suggestion("reactivate", ident, f"{ident} is {e.status}"))
         return out
-    for c in compactors(ident, facts.files):
+    for c in facts.compactors(ident):
         assert c.id is not None
         path, end = chain_end(c, facts.get)
         target = end.id if end is not None and end.id is not None else c.id
