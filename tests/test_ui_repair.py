@@ -92,3 +92,67 @@ async def test_every_safe_repair_with_one_key(tmp_path: Path) -> None:
         await pilot.press("u")
         await pilot.pause()
         assert (prof_dir / "state.yaml").read_bytes() == old
+
+
+class AuditHost(App[None]):
+    """An audit list and the one action the main screen's registry wires to a key (f)."""
+
+    BINDINGS = [("f", "repair_finding", "Repair")]
+
+    def __init__(self, profile: Profile) -> None:
+        super().__init__()
+        self.profile = profile
+        self.undo = UndoStack()
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        from openclaw_tui.widgets.audit_list import AuditList
+
+        yield AuditList(id="audit")
+
+    def on_mount(self) -> None:
+        from openclaw_tui.widgets.audit_list import AuditGroup, AuditList
+
+        audit = self.query_one(AuditList)
+        audit.show_groups([AuditGroup(str(self.profile.path), self.profile.name,
+                                      check_profile(self.profile, today=TODAY))])
+        audit.focus()
+
+    def action_repair_finding(self) -> None:
+        from openclaw_tui.widgets.audit_list import AuditList
+
+        hit = self.query_one(AuditList).highlighted_finding()
+        if hit is not None:
+            self.push_screen(RepairScreen(self.profile, hit[1], undo=self.undo, today=TODAY, history=False))
+
+
+async def test_repair_from_the_audit_list_with_undo(tmp_path: Path) -> None:
+    from openclaw_tui.widgets.audit_list import AuditList
+
+    prof_dir = tmp_path / "xiaoyu"
+    shutil.copytree(SAMPLES / "profiles" / "xiaoyu", prof_dir)
+    profile = load_profile(prof_dir, ".", "profile")
+    state = prof_dir / "state.yaml"
+    old = state.read_bytes()
+    app = AuditHost(profile)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        audit = app.query_one(AuditList)
+        for _ in range(40):  # move to the inactive-ref finding
+            hit = audit.highlighted_finding()
+            if hit is not None and hit[1].code == "inactive-ref":
+                break
+            await pilot.press("down")
+        hit = audit.highlighted_finding()
+        assert hit is not None and (hit[1].code, hit[1].line) == ("inactive-ref", 22)
+        assert hit[1].suggestions and hit[1].suggestions[0].target == "mem-0051"
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, RepairScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert state.read_bytes() == old.replace("婚礼筹备: mem-0048".encode(), "婚礼筹备: mem-0051".encode())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is not None and not isinstance(app.screen, RepairScreen) and app.undo.can_undo
+        app.undo.undo()  # the host's undo (u on the main screen) reverts the repair
+        assert state.read_bytes() == old
