@@ -100,12 +100,13 @@ def test_check_reports_the_best_candidate_in_every_format(tmp_path: Path) -> Non
     text = cli("check", str(prof)).stdout.splitlines()
     assert text[0] == ("state.yaml:1: error dangling-ref state.yaml references mem-0098, which no entry defines;"
                        " did you mean mem-0089? (two characters swapped from mem-0098)")
-    assert text[1].endswith("; did you mean mem-0089? (mem-0001 was superseded by mem-0089)")
+    assert text[1].endswith("(superseded by mem-0089); mem-0001 was superseded by mem-0089: use mem-0089")
     doc = json.loads(cli("check", str(prof), "--format", "json").stdout)
     assert doc["findings"][0]["message"] == "state.yaml references mem-0098, which no entry defines"
     assert doc["findings"][0]["suggestions"][0] == {
         "action": "rewrite", "target": "mem-0089", "why": "two characters swapped from mem-0098"}
     sarif = json.loads(cli("check", str(prof), "--format", "sarif").stdout)
+    assert sarif["runs"][0]["columnKind"] == "unicodeCodePoints"
     result = sarif["runs"][0]["results"][0]
     fix = result["fixes"][0]
     change = fix["artifactChanges"][0]

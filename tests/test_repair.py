@@ -408,3 +408,45 @@ def test_all_safe_on_the_samples_changes_only_the_superseded_reference(tmp_path:
     assert len(codes) == 14  # the 15 expected findings, less the one repaired
     for atlas_or_ws in (root / "profiles" / "atlas", root / "workspace"):
         assert find_problems(load(atlas_or_ws), today=TODAY) == []
+
+
+def test_a_compacted_original_named_by_state_points_to_the_compaction(tmp_path: Path) -> None:
+    original = entry("mem-0004", "Old.", status="superseded", superseded_by="mem-0010",
+                     archived_at="2026-01-01T00:00:00+08:00")
+    prof = make_profile(
+        tmp_path, memories=active("mem-0010", "Both.", merged_from="[mem-0004]"), archive=original,
+        state="focus: mem-0004\n",
+    )
+    [p] = problems(prof)
+    assert [(c.kind, c.target) for c in p.candidates[:2]] == [("superseded", "mem-0010"), ("archive", "mem-0004")]
+    assert p.safe is not None and p.safe.target == "mem-0010"
+    run = plan_all_safe(load(prof), today=TODAY)
+    apply_changes(run.plan)
+    assert (prof / "state.yaml").read_bytes() == b"focus: mem-0010\n"
+    assert (prof / "contexts/archive/memories.md").read_text() == original
+
+
+def test_an_entry_deleted_since_the_last_commit_comes_back_from_head(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo")
+    gone = active("mem-0007", "Budget confirmed: 30k.")
+    prof = make_profile(repo, memories=active("mem-0001") + gone, state="budget: mem-0007\n")
+    head = commit_all(repo, "budget")
+    (prof / "memories.md").write_text(active("mem-0001"), encoding="utf-8")
+    [p] = problems(prof)
+    first = p.candidates[0]
+    assert first.action == "restore-git" and first.commit == head[:7] and "deleted since the last commit" in first.why
+    repair(prof)
+    assert (prof / "memories.md").read_text().rstrip("\n") == (active("mem-0001") + gone).rstrip("\n")
+
+
+def test_a_percent_encoded_link_is_rewritten_encoded(tmp_path: Path) -> None:
+    prof = make_profile(
+        tmp_path, memories=active("mem-0001"),
+        contexts={"a.md": "See [x](my%20notes.md).\n", "my notes!.md": "# n\n"},
+    )
+    [p] = problems(prof)
+    k = next(i for i, c in enumerate(p.candidates, 1) if c.kind == "file")
+    assert p.candidates[k - 1].target == "contexts/my notes!.md"
+    repair(prof, 1, k)
+    assert (prof / "contexts/a.md").read_bytes() == b"See [x](my%20notes%21.md).\n"
+    assert not check(prof)

@@ -135,7 +135,7 @@ def find_problems(
     pending: dict[tuple[str, int | None, str], list[tuple[Ref, int]]] = {}
     seen: dict[tuple[str, int | None, str], int] = {}
     for r in refs:
-        key = (r.file, r.line, r.target_id or r.target_file or "")
+        key = (r.file, r.line, r.target_id if r.target_id is not None else "\0file")
         nth = seen.get((r.file, r.line, r.text), 0)
         seen[(r.file, r.line, r.text)] = nth + 1
         if (r.target_id is not None) or (r.missing and not r.escapes):
@@ -143,7 +143,7 @@ def find_problems(
     ctx = _Context(profile, history)
     out: list[Problem] = []
     for n, f in enumerate(wanted, start=1):
-        target = f.id if f.code != "dangling-file" else _missing(f)
+        target = f.id if f.code != "dangling-file" else "\0file"  # one finding per missing-file reference, in order
         queue = pending.get((f.file, f.line, target or ""), [])
         ref, nth = queue.pop(0) if queue else (None, 0)
         span = ctx.span(ref, nth) if ref is not None else None
@@ -254,7 +254,7 @@ class _Context:
         return out
 
     def file_candidates(self, f: Finding, ref: Ref | None) -> list[Candidate]:
-        missing = _missing(f)
+        missing = ref.target_file if ref is not None else _missing(f)
         if not missing:
             return []
         if self._files is None:

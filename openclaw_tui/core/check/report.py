@@ -123,6 +123,7 @@ def to_sarif(discovery: Discovery, findings: Sequence[Finding], root_as_given: s
             }
         },
         "results": results,
+        "columnKind": "unicodeCodePoints",  # the columns of fixes count characters
     }
     if root_as_given:
         run["originalUriBaseIds"] = {"PATHROOT": {"description": {"text": root_as_given}}}

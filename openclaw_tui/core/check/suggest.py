@@ -47,6 +47,8 @@ class Suggestion:
 
     def hint(self) -> str:
         """The short phrase the text report adds to the finding's message."""
+        if self.action == "rewrite" and (" was superseded by " in self.why or " was compacted into " in self.why):
+            return f"{self.why}: use {self.target}"
         if self.action == "rewrite":
             return f"did you mean {self.target}? ({self.why})"
         if self.action == "restore":
