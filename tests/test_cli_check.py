@@ -59,7 +59,10 @@ def test_json_shape(root: Path) -> None:
         "id": "mem-0031",
         "message": "state.yaml references mem-0031, which no entry defines",
         # issue 16: the best repairs, an addition to the spec's shape on reference findings only
-        "suggestions": [{"action": "rewrite", "target": "mem-0001", "why": "one digit different from mem-0031"}],
+        "suggestions": [
+            {"action": "rewrite", "target": "mem-0001", "why": "one digit different from mem-0031"},
+            {"action": "remove", "target": "", "why": "drop this line of state.yaml"},
+        ],
     }
     assert by_code["expired-ttl"]["line"] == 10 * 6 + 7 and by_code["expired-ttl"]["id"] == "mem-0007"
     assert by_code["compaction-candidate"]["line"] is None and by_code["compaction-candidate"]["id"] is None

@@ -450,3 +450,26 @@ def test_a_percent_encoded_link_is_rewritten_encoded(tmp_path: Path) -> None:
     repair(prof, 1, k)
     assert (prof / "contexts/a.md").read_bytes() == b"See [x](my%20notes%21.md).\n"
     assert not check(prof)
+
+
+def test_the_check_names_the_same_best_repair_as_repair(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    shutil.copytree(SAMPLES, root)
+    extra = make_profile(
+        tmp_path,
+        memories=active("mem-0089") + active("mem-0010", "x mem-0098", conflict="mem-0098", tags="[a]")
+        + active("mem-0020", status="superseded", superseded_by="mem-0089"),
+        state="a: mem-0020\nlist:\n  - mem-0777\n  - mem-0089\n",
+        contexts={"n.md": "[n](gone.md) and [m](../state.yml)\n"},
+    )
+    for prof in (root / "profiles" / "xiaoyu", extra):
+        profile = load(prof)
+        findings = check(prof)
+        found = find_problems(profile, today=TODAY, history=False, findings=[f for f in findings if f.profile])
+        assert found
+        for p in found:
+            best = p.finding.suggestions[0] if p.finding.suggestions else None
+            first = p.candidates[0] if p.candidates else None
+            assert (best is None) == (first is None), p.finding
+            if best is not None and first is not None:
+                assert (best.action, best.target) == (first.action, first.target), p.finding

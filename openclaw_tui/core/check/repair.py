@@ -29,7 +29,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import posixpath
-import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -47,14 +46,12 @@ from ..lifecycle.operations import Builder
 from ..lifecycle.plan import FileChange, Files, Plan, apply_changes
 from .check import check_profile
 from .findings import Finding
+from .refbytes import file_bytes, line_bounds, locate, order_candidates, removal, removal_why, written
 from .refs import Ref, scan_references
-from .suggest import REPAIRABLE, IdFacts, chain_end, near_files, near_ids, profile_files
+from .suggest import REPAIRABLE, IdFacts, chain_end, near_files, near_id_reasons, profile_files, tokens
 
 SAFE_KINDS = frozenset({"superseded", "archive", "merged", "git"})
 CONTEXT_SCAN_MAX = 20_000  # entries looked at for shared tags/words (a bigger profile skips that kind)
-_LATIN_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-_STOP = frozenset({"the", "and", "for", "with", "that", "this", "from", "mem", "user", "md"})
 
 
 @dataclass(frozen=True)
@@ -195,9 +192,9 @@ class _Context:
             out = self.inactive_candidates(f.id or "")
         else:
             out = self.dangling_candidates(f, ref)
-        if ref is not None and span is not None and removal(self, ref, span) is not None:
-            out.append(Candidate("remove", "", _removal_why(ref), "remove"))
-        out = _order(out)
+        if ref is not None and span is not None and removal(self.profile, ref, span) is not None:
+            out.append(Candidate("remove", "", removal_why(ref), "remove"))
+        out = order_candidates(out)
         return _mark_safe(out)
 
     def inactive_candidates(self, ident: str) -> list[Candidate]:
@@ -227,26 +224,8 @@ class _Context:
         if git is not None:
             out.append(git)
         tags, words = self.context_of(ref)
-        near = near_ids(ident, self.facts.ids)
-        if near:
-            scored = []
-            for rank, other, how in near:
-                e = self.facts.get(other)
-                share = _shared(e, tags, words) if e is not None else (0, [])
-                active = e is not None and e.status == "active"
-                scored.append(((not active, rank, -share[0]), other, how, share[1], e))
-            scored.sort(key=lambda t: t[0])
-            best = scored[0][0]
-            ties = sum(1 for s in scored if s[0] == best)
-            for key, other, how, shared, e in scored[:4]:
-                bits = [f"{how} from {ident}"]
-                if e is not None and e.status != "active":
-                    bits.append(f"it is {e.status}")
-                if shared:
-                    bits.append("shares " + ", ".join(shared[:3]))
-                if key == best and ties > 1:
-                    bits.append(f"one of {ties} as near")
-                out.append(Candidate("rewrite", other, "; ".join(bits), "typo"))
+        for other, why in near_id_reasons(ident, self.facts, tags, words)[:4]:
+            out.append(Candidate("rewrite", other, why, "typo"))
         taken = {c.target for c in out}
         for e, score, shared in self.context_matches(ref, tags, words):
             if e.id is not None and e.id not in taken and score >= 2:
@@ -316,40 +295,6 @@ class _Context:
                 found.append((e, score, [f"tag {t}" for t in sorted(st)] + [f"“{w}”" for w in sorted(sw)]))
         found.sort(key=lambda t: -t[1])
         return found[:3]
-
-
-def tokens(text: str) -> frozenset[str]:
-    """Words of a text for context matching: Latin words (3+ letters) and CJK character pairs."""
-    out = {w.lower() for w in _LATIN_RE.findall(text)} - _STOP
-    for run in _CJK_RE.findall(text):
-        out.update(run[i : i + 2] for i in range(len(run) - 1))
-    return frozenset(out)
-
-
-def _shared(e: Entry, tags: frozenset[str], words: frozenset[str]) -> tuple[int, list[str]]:
-    st = tags & frozenset(e.tags)
-    sw = words & tokens(e.body) if words else frozenset()
-    return 3 * len(st) + len(sw), [f"tag {t}" for t in sorted(st)] + [f"“{w}”" for w in sorted(sw)]
-
-
-def _order(cands: list[Candidate]) -> list[Candidate]:
-    """Certain kinds first; a guess (typo, context, file) after removal unless it stands out."""
-    rank = {"superseded": 0, "archive": 1, "merged": 2, "git": 3, "git-file": 4, "cold": 5}
-    strong = [c for c in cands if c.kind in rank]
-    strong.sort(key=lambda c: rank[c.kind])
-    guesses = [c for c in cands if c.kind in ("typo", "context", "file")]
-    removes = [c for c in cands if c.kind == "remove"]
-    first_guess_clear = bool(guesses) and ("one of" not in guesses[0].why or "shares" in guesses[0].why)
-    if guesses and guesses[0].kind == "file":
-        first_guess_clear = len(guesses) == 1 or "100%" in guesses[0].why
-    out = strong + (guesses + removes if first_guess_clear else removes + guesses)
-    seen: set[tuple[str, str]] = set()
-    unique = []
-    for c in out:
-        if (c.action, c.target) not in seen:
-            seen.add((c.action, c.target))
-            unique.append(c)
-    return unique
 
 
 def _mark_safe(cands: list[Candidate]) -> list[Candidate]:
@@ -423,145 +368,6 @@ def _git_file_candidate(profile: Profile, rel: str) -> Candidate | None:
         return None
     return Candidate("restore-file", rel, why, "git-file", text=shown.stdout.decode("utf-8", "surrogateescape"),
                      commit=short, into=rel)
-
-
-# --- bytes of a reference ----------------------------------------------------------------
-
-
-def file_bytes(profile: Profile, rel: str) -> bytes | None:
-    if rel == "memories.md" and profile.memories is not None:
-        return profile.memories.data
-    if rel == ARCHIVE_REL and profile.archive is not None:
-        return profile.archive.data
-    for f in profile.text_files():
-        if f.rel == rel:
-            return f.data
-    return None
-
-
-def line_bounds(data: bytes, line: int) -> tuple[int, int]:
-    """Byte offsets of line ``line`` (1-based) without its line ending."""
-    pos = 0
-    for _ in range(line - 1):
-        nl = data.find(b"\n", pos)
-        if nl < 0:
-            return len(data), len(data)
-        pos = nl + 1
-    end = data.find(b"\n", pos)
-    end = len(data) if end < 0 else end
-    if end > pos and data[end - 1 : end] == b"\r":
-        end -= 1
-    return pos, end
-
-
-def written(ref: Ref) -> list[str]:
-    """How the reference may be written in its file, likeliest first."""
-    if ref.target_id is not None:
-        return [ref.text or ref.target_id]
-    from urllib.parse import quote
-
-    forms = [ref.text, quote(ref.text, safe="/#?&=+@:")]
-    return list(dict.fromkeys(forms))
-
-
-_ASCII_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-
-
-def locate(data: bytes, line: int, forms: Sequence[str], nth: int = 0) -> tuple[int, int] | None:
-    """Byte offsets of the ``nth`` whole-word occurrence of the reference on ``line``."""
-    a, b = line_bounds(data, line)
-    for form in forms:
-        needle = form.encode("utf-8", "surrogateescape")
-        hits = []
-        start = a
-        while True:
-            i = data.find(needle, start, b)
-            if i < 0:
-                break
-            j = i + len(needle)
-            before = data[i - 1] if i > a else 32
-            after = data[j] if j < b else 32
-            if before not in _ASCII_WORD and before not in b"./" and after not in _ASCII_WORD and after != 0x2F:
-                hits.append((i, j))
-            start = i + 1
-        if len(hits) > nth:
-            return hits[nth]
-    return None
-
-
-# --- removal -----------------------------------------------------------------------------
-
-_ITEM_RE = re.compile(rb"^([ \t]*)-[ \t]+(['\"]?)([^\s'\"#]+)\2[ \t]*(#.*)?$")
-_KEYVAL_RE = re.compile(rb"^([ \t]*)([^\s:#][^:#]*?|['\"][^'\"]*['\"])[ \t]*:[ \t]+(['\"]?)([^\s'\"#]+)\3[ \t]*(#.*)?$")
-_FLOW_ITEM_RE = re.compile(rb"\[[^\[\]\n]*\]")
-_LINK_RE = re.compile(rb"!?\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\([^\n]*?\)")
-
-
-def removal(ctx: _Context | Profile, ref: Ref, span: tuple[int, int]) -> tuple[int, int, bytes] | None:
-    """(start, end, replacement) that removes the reference, or None when it cannot be cut out cleanly.
-
-    A state.yaml list item or ``key: id`` line, a reference field's line (or
-    its item in a list), a Markdown link (its text stays).  An id in prose
-    is never cut out: the sentence would no longer say what it said.
-    """
-    profile = ctx.profile if isinstance(ctx, _Context) else ctx
-    data = file_bytes(profile, ref.file)
-    if data is None or ref.line is None:
-        return None
-    a, b = line_bounds(data, ref.line)
-    row = data[a:b]
-    full_end = b + (2 if data[b : b + 2] == b"\r\n" else 1 if data[b : b + 1] == b"\n" else 0)
-    s, e = span
-    if ref.kind in ("state", "state-path"):
-        m = _ITEM_RE.match(row) or _KEYVAL_RE.match(row)
-        if m is None or data[s:e] not in (m.group(3), m.group(4) if m.re is _KEYVAL_RE else m.group(3)):
-            return None
-        if m.re is _ITEM_RE and not _more_items(data, a, full_end, m.group(1)):
-            return None  # the list's only item: removing it would leave a key holding null
-        return a, full_end, b""
-    if ref.kind in ("conflict", "superseded_by", "merged_from") or ref.kind.startswith("field:"):
-        m = _ITEM_RE.match(row)
-        if m is not None and m.group(3) == data[s:e]:
-            if not _more_items(data, a, full_end, m.group(1)):
-                return None
-            return a, full_end, b""
-        m = _KEYVAL_RE.match(row)
-        if m is not None and m.group(4) == data[s:e]:
-            return a, full_end, b""
-        for fm in _FLOW_ITEM_RE.finditer(row):
-            lo, hi = a + fm.start(), a + fm.end()
-            if lo < s and e < hi:
-                items = [x.strip() for x in data[lo + 1 : hi - 1].split(b",")]
-                if len(items) < 2 or data[s:e] not in items:
-                    return None
-                kept = [x for x in items if x != data[s:e]]
-                return lo, hi, b"[" + b", ".join(kept) + b"]"
-        return None
-    if ref.kind == "link":
-        for lm in _LINK_RE.finditer(row):
-            lo, hi = a + lm.start(), a + lm.end()
-            if lo < s and e < hi and not lm.group(0).startswith(b"!"):
-                return lo, hi, lm.group(1)
-    return None
-
-
-def _more_items(data: bytes, a: int, full_end: int, indent: bytes) -> bool:
-    """True when a neighbouring line is another item of the same block list."""
-    prev_start = data.rfind(b"\n", 0, max(0, a - 1)) + 1 if a > 0 else -1
-    rows = []
-    if prev_start >= 0 and a > 0:
-        rows.append(data[prev_start : a - 1])
-    nxt_end = data.find(b"\n", full_end)
-    rows.append(data[full_end : len(data) if nxt_end < 0 else nxt_end])
-    return any(re.match(re.escape(indent) + rb"-[ \t]", r.rstrip(b"\r")) for r in rows)
-
-
-def _removal_why(ref: Ref) -> str:
-    if ref.kind in ("state", "state-path"):
-        return "drop this line of state.yaml" if ref.kind == "state" else "drop this path from state.yaml"
-    if ref.kind == "link":
-        return "unlink: keep the link's text"
-    return f"drop it from {ref.kind.removeprefix('field:')}"
 
 
 # --- plans -------------------------------------------------------------------------------

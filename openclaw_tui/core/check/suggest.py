@@ -23,6 +23,8 @@ from ..format.entries import Entry, MemoryFile
 from ..format.fields import ids_in_value
 from ..format.profile import ARCHIVE_REL, Profile
 from .findings import Finding
+from .refbytes import file_bytes, locate, order_candidates, removal, removal_why
+from .refs import Ref
 
 REPAIRABLE = frozenset({"dangling-ref", "inactive-ref", "dangling-file"})
 _DIGITS = "0123456789"
@@ -41,6 +43,7 @@ class Suggestion:
     why: str
     # where a rewrite goes: (line, first column, column past the end, new text); columns 1-based, in characters
     edit: tuple[int, int, int, str] | None = field(default=None, compare=False)
+    kind: str = field(default="", compare=False)  # as repair.Candidate.kind: superseded, typo, file, remove…
 
     def to_json(self) -> dict[str, str]:
         return {"action": self.action, "target": self.target, "why": self.why}
@@ -192,7 +195,10 @@ class IdFacts:
         return self._compactors.get(ident, [])
 
 
-def id_suggestions(ident: str, facts: IdFacts, *, inactive: bool) -> list[Suggestion]:
+def id_suggestions(
+    ident: str, facts: IdFacts, *, inactive: bool,
+    tags: frozenset[str] = frozenset(), words: frozenset[str] = frozenset(),
+) -> list[Suggestion]:
     """Best first: restore/chain/reactivate for an inactive entry; compactor and near ids for a missing one."""
     out: list[Suggestion] = []
     if inactive:
@@ -203,41 +209,82 @@ def id_suggestions(ident: str, facts: IdFacts, *, inactive: bool) -> list[Sugges
         if end is not None and end.id is not None and path:
             via = " → ".join(path)
             why = f"{ident} was superseded by {path[0]}" + (f" (then {via})" if len(path) > 1 else "")
-            out.append(Suggestion("rewrite", end.id, why))
+            out.append(Suggestion("rewrite", end.id, why, kind="superseded"))
         elif facts.where(ident) == ARCHIVE_REL:
-            out.append(Suggestion("restore", ident, f"{ident} is in the archive"))
+            out.append(Suggestion("restore", ident, f"{ident} is in the archive", kind="archive"))
         else:
-            out.append(Suggestion("reactivate", ident, f"{ident} is {e.status}"))
+            out.append(Suggestion("reactivate", ident, f"{ident} is {e.status}", kind="cold"))
         return out
     for c in facts.compactors(ident):
         assert c.id is not None
         path, end = chain_end(c, facts.get)
         target = end.id if end is not None and end.id is not None else c.id
-        out.append(Suggestion("rewrite", target, f"{ident} was compacted into {c.id}"))
-    for other, why in near_id_reasons(ident, facts)[:3]:
-        out.append(Suggestion("rewrite", other, why))
+        out.append(Suggestion("rewrite", target, f"{ident} was compacted into {c.id}", kind="merged"))
+    for other, why in near_id_reasons(ident, facts, tags, words)[:3]:
+        out.append(Suggestion("rewrite", other, why, kind="typo"))
     return out
 
 
-def near_id_reasons(ident: str, facts: IdFacts) -> list[tuple[str, str]]:
-    """Near ids, active ones first, each with why (and how many are as near: then it is a guess)."""
-    near = near_ids(ident, facts.ids)
-    states: dict[str, str] = {}
-    for _r, other, _h in near:
+def near_id_reasons(
+    ident: str, facts: IdFacts, tags: frozenset[str] = frozenset(), words: frozenset[str] = frozenset()
+) -> list[tuple[str, str]]:
+    """Near ids, best first, each with why: active before inactive, the likeliest slip, then what
+    each shares with the reference's context (``tags``, ``words``); "one of N" when N are as good."""
+    scored = []
+    for rank, other, how in near_ids(ident, facts.ids):
         e = facts.get(other)
-        states[other] = e.status if e is not None else "?"
-    near.sort(key=lambda t: (states[t[1]] != "active", t[0]))  # stable: the likeliest slip first
-    ties: dict[tuple[bool, int], int] = {}
-    for rank, other, _how in near:
-        key = (states[other] != "active", rank)
+        state = e.status if e is not None else "?"
+        score, labels = shared(e, tags, words) if e is not None and (tags or words) else (0, [])
+        scored.append(((state != "active", rank, -score), other, how, state, labels))
+    scored.sort(key=lambda t: t[0])  # stable: near_ids' order (closest number) among equals
+    ties: dict[tuple[bool, int, int], int] = {}
+    for key, *_rest in scored:
         ties[key] = ties.get(key, 0) + 1
     out = []
-    for rank, other, how in near:
-        state = "" if states[other] == "active" else f"; it is {states[other]}"
-        n = ties[(states[other] != "active", rank)]
-        also = f"; one of {n} ids as near" if n > 1 else ""
-        out.append((other, f"{how} from {ident}{state}{also}"))
+    for key, other, how, state, labels in scored:
+        bits = [f"{how} from {ident}"]
+        if state != "active":
+            bits.append(f"it is {state}")
+        if labels:
+            bits.append("shares " + ", ".join(labels[:3]))
+        if ties[key] > 1:
+            bits.append(f"one of {ties[key]} as near")
+        out.append((other, "; ".join(bits)))
     return out
+
+
+_LATIN_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
+_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_STOP = frozenset({"the", "and", "for", "with", "that", "this", "from", "mem", "user", "md"})
+
+
+def tokens(text: str) -> frozenset[str]:
+    """Words of a text for context matching: Latin words (3+ letters) and CJK character pairs."""
+    out = {w.lower() for w in _LATIN_RE.findall(text)} - _STOP
+    for run in _CJK_RE.findall(text):
+        out.update(run[i : i + 2] for i in range(len(run) - 1))
+    return frozenset(out)
+
+
+def shared(e: Entry, tags: frozenset[str], words: frozenset[str]) -> tuple[int, list[str]]:
+    """How much ``e`` shares with a context (3 a tag, 1 a word), and what, tags first."""
+    st = tags & frozenset(e.tags)
+    sw = words & tokens(e.body) if words else frozenset()
+    return 3 * len(st) + len(sw), [f"tag {t}" for t in sorted(st)] + [f"“{w}”" for w in sorted(sw)]
+
+
+def entry_context(facts: IdFacts, rel: str, line: int | None) -> tuple[frozenset[str], frozenset[str]]:
+    """Tags and words of the entry of memory file ``rel`` that holds ``line`` (empty elsewhere)."""
+    if line is None or rel not in facts.rels:
+        return frozenset(), frozenset()
+    mf = facts.files[facts.rels.index(rel)]
+    i = bisect.bisect_right(mf.entries, line, key=lambda e: e.line) - 1
+    if i < 0:
+        return frozenset(), frozenset()
+    e = mf.entries[i]
+    if e.error is not None:
+        return frozenset(), frozenset()
+    return frozenset(e.tags), tokens(e.body)
 
 
 # --- files -----------------------------------------------------------------------------
@@ -271,7 +318,7 @@ def near_files(missing: str, files: Sequence[str], n: int = 3, exclude: str = ""
 
 def file_suggestions(missing: str, files: Sequence[str], exclude: str = "") -> list[Suggestion]:
     return [
-        Suggestion("rewrite", rel, f"closest existing file name ({round(score * 100)}% alike)")
+        Suggestion("rewrite", rel, f"closest existing file name ({round(score * 100)}% alike)", kind="file")
         for score, rel in near_files(missing, files, exclude=exclude)
     ]
 
@@ -285,28 +332,70 @@ def attach(profile: Profile, findings: list[Finding]) -> list[Finding]:
         return findings
     facts = IdFacts(profile)
     files: list[str] | None = None
-    memo: dict[tuple[str, str], tuple[Suggestion, ...]] = {}
+    memo: dict[tuple[str, str, str, int], tuple[Suggestion, ...]] = {}
     texts = _Texts(profile)
+    nth: dict[tuple[str, int | None, str], int] = {}
     out: list[Finding] = []
     for f in findings:
         found: tuple[Suggestion, ...] = ()
         if f.code in ("dangling-ref", "inactive-ref") and f.id:
-            key = (f.code, f.id)
+            # an id in an entry: its tags and words rank the near ids (a few entries read, no more)
+            in_entry = f.code == "dangling-ref" and f.file in facts.rels
+            key = (f.code, f.id, f.file if in_entry else "", (f.line or 0) if in_entry else 0)
             if key not in memo:
-                memo[key] = tuple(id_suggestions(f.id, facts, inactive=f.code == "inactive-ref"))
+                tags, words = entry_context(facts, f.file, f.line) if in_entry else (frozenset(), frozenset())
+                memo[key] = tuple(id_suggestions(f.id, facts, inactive=f.code == "inactive-ref",
+                                                 tags=tags, words=words))
             found = tuple(_with_edit(s, texts.line(f.file, f.line), f.line, f.id, s.target) for s in memo[key])
+            written_as = f.id
         elif f.code == "dangling-file":
             missing = missing_file(f)
             if files is None:
                 files = profile_files(profile)
+            written_as = ""
             if missing:
                 row = texts.line(f.file, f.line)
+                written_as = written_forms(f.file, missing, missing, row)[0]
                 found = tuple(
                     _with_edit(s, row, f.line, *written_forms(f.file, missing, s.target, row))
                     for s in file_suggestions(missing, files, f.file)
                 )
+        else:
+            out.append(f)
+            continue
+        k = (f.file, f.line, written_as)
+        n = nth[k] = nth.get(k, -1) + 1
+        cut = _removal(profile, facts, f, written_as, n)
+        if cut is not None:
+            found = tuple(order_candidates([*found, cut]))
         out.append(replace(f, suggestions=found) if found else f)
     return out
+
+
+def _removal(profile: Profile, facts: IdFacts, f: Finding, written_as: str, nth: int) -> Suggestion | None:
+    """"remove the reference" when ``repair`` can cut it out cleanly (the same rule: ``refbytes.removal``)."""
+    if not written_as or f.line is None:
+        return None
+    data = file_bytes(profile, f.file)
+    if data is None:
+        return None
+    span = locate(data, f.line, [written_as], nth)
+    if span is None:
+        return None
+    if f.file == "state.yaml":
+        kind = "state-path" if f.code == "dangling-file" else "state"
+    elif f.file in facts.rels:
+        kind = "link" if f.code == "dangling-file" else "body"
+        mf = facts.files[facts.rels.index(f.file)]
+        i = bisect.bisect_right(mf.entries, f.line, key=lambda e: e.line) - 1
+        if i >= 0 and mf.entries[i].error is None and f.line < mf.entries[i].body_line:
+            kind = "field:"
+    else:
+        kind = "link" if f.code == "dangling-file" else "context"
+    ref = Ref(f.file, f.line, kind, f.id if f.code != "dangling-file" else None, None, None, text=written_as)
+    if removal(profile, ref, span) is None:
+        return None
+    return Suggestion("remove", "", removal_why(ref), kind="remove")
 
 
 class _Texts:
