@@ -4,7 +4,8 @@
 
 Generates (bench/generate.py) a profile, and a copy whose state.yaml adds
 ``--dangling`` references to ids no entry defines, and whose mem-000001
-(named by state.yaml) is superseded.  Prints, best of ``--repeat`` runs (the machine is shared: the best
+(named by state.yaml) is superseded, and one more entry at the end of
+memories.md names ``--dangling / 2`` more undefined ids in its body.  Prints, best of ``--repeat`` runs (the machine is shared: the best
 run is the least disturbed one):
 
 - ``check_profile`` on each, and the part of it spent attaching suggestions
@@ -63,6 +64,8 @@ def main() -> None:
         text = mem.read_text(encoding="utf-8")
         at = text.index("status: active", text.index("id: mem-000001\n"))
         text = text[:at] + "status: superseded\nsuperseded_by: mem-000002" + text[at + len("status: active"):]
+        refs = " ".join(f"mem-{n + 1001 + i:06d}" for i in range(args.dangling // 2))
+        text += f"---\nid: mem-{n + 1:06d}\nstatus: active\ntags: [x]\n---\nDangling: {refs}\n"
         mem.write_text(text, encoding="utf-8")
         for name, path in (("clean", clean), ("broken", broken)):
             profile = load_profile(path, ".", "profile")

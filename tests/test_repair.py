@@ -473,3 +473,13 @@ def test_the_check_names_the_same_best_repair_as_repair(tmp_path: Path) -> None:
             assert (best is None) == (first is None), p.finding
             if best is not None and first is not None:
                 assert (best.action, best.target) == (first.action, first.target), p.finding
+
+
+def test_line_bounds_far_into_a_big_file_uses_the_same_bytes() -> None:
+    from openclaw_tui.core.check.refbytes import line_bounds
+
+    data = b"".join(f"row {i}\n".encode() if i % 3 else f"r\u00e9 {i}\r\n".encode() for i in range(1, 6000))
+    rows = data.split(b"\n")
+    for line in (1, 2, 2048, 2049, 4000, 5999, 6000, 6001):
+        a, b = line_bounds(data, line)
+        assert data[a:b] == (rows[line - 1].rstrip(b"\r") if line <= len(rows) else b"")

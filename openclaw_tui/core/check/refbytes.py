@@ -9,7 +9,9 @@ offsets (``locate``), and ``removal`` says which bytes drop the reference.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import Protocol, TypeVar
 
 from ..format.profile import ARCHIVE_REL, Profile
@@ -44,14 +46,34 @@ def file_bytes(profile: Profile, rel: str) -> bytes | None:
     return None
 
 
+_FEW_LINES = 2048  # up to this line, walking from the start is cheaper than an index
+_index: list[tuple[bytes, array[int]]] = []  # the newline index of the last big file asked (kept alive with it)
+
+
+def _line_starts(data: bytes) -> array[int]:
+    for held, starts in _index:
+        if held is data:
+            return starts
+    starts = array("q", [0])
+    starts.extend(accumulate(len(row) + 1 for row in data.split(b"\n")))
+    _index[:] = [(data, starts)]
+    return starts
+
+
 def line_bounds(data: bytes, line: int) -> tuple[int, int]:
     """Byte offsets of line ``line`` (1-based) without its line ending."""
-    pos = 0
-    for _ in range(line - 1):
-        nl = data.find(b"\n", pos)
-        if nl < 0:
+    if line <= _FEW_LINES:
+        pos = 0
+        for _ in range(line - 1):
+            nl = data.find(b"\n", pos)
+            if nl < 0:
+                return len(data), len(data)
+            pos = nl + 1
+    else:
+        starts = _line_starts(data)
+        if line - 1 >= len(starts) - 1:
             return len(data), len(data)
-        pos = nl + 1
+        pos = starts[line - 1]
     end = data.find(b"\n", pos)
     end = len(data) if end < 0 else end
     if end > pos and data[end - 1 : end] == b"\r":

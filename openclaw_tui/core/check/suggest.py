@@ -376,12 +376,6 @@ def _removal(profile: Profile, facts: IdFacts, f: Finding, written_as: str, nth:
     """"remove the reference" when ``repair`` can cut it out cleanly (the same rule: ``refbytes.removal``)."""
     if not written_as or f.line is None:
         return None
-    data = file_bytes(profile, f.file)
-    if data is None:
-        return None
-    span = locate(data, f.line, [written_as], nth)
-    if span is None:
-        return None
     if f.file == "state.yaml":
         kind = "state-path" if f.code == "dangling-file" else "state"
     elif f.file in facts.rels:
@@ -392,29 +386,48 @@ def _removal(profile: Profile, facts: IdFacts, f: Finding, written_as: str, nth:
             kind = "field:"
     else:
         kind = "link" if f.code == "dangling-file" else "context"
+    if kind in ("body", "context"):
+        return None  # an id in prose is never cut out
+    data = file_bytes(profile, f.file)
+    span = locate(data, f.line, [written_as], nth) if data is not None else None
     ref = Ref(f.file, f.line, kind, f.id if f.code != "dangling-file" else None, None, None, text=written_as)
-    if removal(profile, ref, span) is None:
+    if span is None or removal(profile, ref, span) is None:
         return None
     return Suggestion("remove", "", removal_why(ref), kind="remove")
 
 
 class _Texts:
-    """Lines of the profile's files, split once when first asked."""
+    """Single lines of the profile's files: a memory file's from the entry holding it, others split once."""
 
     def __init__(self, profile: Profile) -> None:
         self.by_rel: dict[str, str] = {f.rel: f.text for f in profile.text_files() if f.error is None}
+        self.memory: dict[str, MemoryFile] = {}
         for doc, rel in ((profile.memories, "memories.md"), (profile.archive, ARCHIVE_REL)):
             if doc is not None:
-                self.by_rel[rel] = doc.mf.text
+                self.memory[rel] = doc.mf
         self.rows: dict[str, list[str]] = {}
 
     def line(self, rel: str, line: int | None) -> str | None:
-        if line is None or rel not in self.by_rel:
+        if line is None or line < 1:
+            return None
+        mf = self.memory.get(rel)
+        if mf is not None:  # walk from the entry that holds the line: no split of a big file
+            i = bisect.bisect_right(mf.entries, line, key=lambda e: e.line) - 1
+            text = mf.text
+            pos, at = (mf.entries[i].start, mf.entries[i].line) if i >= 0 else (0, 1)
+            for _ in range(line - at):
+                nl = text.find("\n", pos)
+                if nl < 0:
+                    return None
+                pos = nl + 1
+            end = text.find("\n", pos)
+            return text[pos : len(text) if end < 0 else end]
+        if rel not in self.by_rel:
             return None
         rows = self.rows.get(rel)
         if rows is None:
             rows = self.rows[rel] = self.by_rel[rel].split("\n")
-        return rows[line - 1] if 0 < line <= len(rows) else None
+        return rows[line - 1] if line <= len(rows) else None
 
 
 def written_forms(rel: str, missing: str, target: str, row: str | None) -> tuple[str, str]:
