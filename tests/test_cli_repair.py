@@ -115,3 +115,18 @@ def test_check_reports_the_best_candidate_in_every_format(tmp_path: Path) -> Non
         "deletedRegion": {"startLine": 1, "startColumn": 4, "endLine": 1, "endColumn": 12},
         "insertedContent": {"text": "mem-0089"},
     }]
+
+
+def test_workspace_link_and_score_bracket_to_a_missing_log(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "memory" / "2026-11-28.md").write_text("# log\n", encoding="utf-8")
+    text = "# Memory\n\n- tea [score=0.8 recalls=3 avg=0.7 source=memory/2026-11-27.md:5-6]\n"
+    (ws / "MEMORY.md").write_text(text, encoding="utf-8")
+    listing = cli("repair", str(ws))
+    assert listing.returncode == 1
+    assert "    1. rewrite to memory/2026-11-28.md: closest existing file name" in listing.stdout
+    res = cli("repair", str(ws), "--finding", "1")
+    assert res.returncode == 0, res.stderr
+    assert (ws / "MEMORY.md").read_text() == text.replace("2026-11-27.md", "2026-11-28.md")
+    assert cli("check", str(ws), "--fail-on", "warning").returncode == 0

@@ -156,3 +156,12 @@ async def test_repair_from_the_audit_list_with_undo(tmp_path: Path) -> None:
         assert app.screen is not None and not isinstance(app.screen, RepairScreen) and app.undo.can_undo
         app.undo.undo()  # the host's undo (u on the main screen) reverts the repair
         assert state.read_bytes() == old
+
+
+def test_repair_screen_snapshot(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    prof_dir = tmp_path / "xiaoyu"
+    shutil.copytree(SAMPLES / "profiles" / "xiaoyu", prof_dir)
+    profile = load_profile(prof_dir, ".", "profile")
+    finding = _finding(profile, "dangling-ref", "memories.md", 538)
+    screen = RepairScreen(profile, finding, today=TODAY, history=False)
+    assert snap_compare(Host(screen), terminal_size=(140, 40))
