@@ -483,3 +483,37 @@ def test_line_bounds_far_into_a_big_file_uses_the_same_bytes() -> None:
     for line in (1, 2, 2048, 2049, 4000, 5999, 6000, 6001):
         a, b = line_bounds(data, line)
         assert data[a:b] == (rows[line - 1].rstrip(b"\r") if line <= len(rows) else b"")
+
+
+def test_a_reference_in_an_entry_is_repaired_after_the_agent_appended_meanwhile(tmp_path: Path) -> None:
+    prof = make_profile(
+        tmp_path,
+        memories=active("mem-0001", status="superseded", superseded_by="mem-0002") + active("mem-0002")
+        + active("mem-0003", "See mem-0404.") + active("mem-0044"),
+    )
+    profile = load(prof)
+    found = find_problems(profile, today=TODAY)
+    [p] = [x for x in found if x.finding.id == "mem-0404"]
+    cand = next(c for c in p.candidates if c.target == "mem-0044")
+    plan = plan_repair(profile, [p], cand)
+    agent = active("mem-0090", "Written by the agent meanwhile.")
+    with (prof / "memories.md").open("a", encoding="utf-8") as fh:
+        fh.write(agent)
+    written = apply_changes(plan)
+    text = (prof / "memories.md").read_text()
+    assert text.endswith(agent) and f"See {cand.target}." in text and "mem-0404" not in text
+    assert written is not plan  # rebuilt on the new bytes
+
+
+def test_a_repair_is_refused_when_the_entry_holding_the_reference_changed(tmp_path: Path) -> None:
+    from openclaw_tui.core.files.safe_write import ConcurrentModification
+
+    prof = make_profile(tmp_path, memories=active("mem-0003", "See mem-0404.") + active("mem-0044"))
+    profile = load(prof)
+    [p] = find_problems(profile, today=TODAY)
+    plan = plan_repair(profile, [p], p.candidates[0])
+    changed_text = active("mem-0003", "See mem-0404, and more.") + active("mem-0044")
+    (prof / "memories.md").write_text(changed_text, encoding="utf-8")
+    with pytest.raises(ConcurrentModification):
+        apply_changes(plan)
+    assert (prof / "memories.md").read_text() == changed_text

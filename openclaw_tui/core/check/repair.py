@@ -18,10 +18,16 @@ bytes) and its ``Candidate`` repairs, best first, each with why:
 ``plan_repair(profile, problems, candidate)`` builds a ``plan.Plan`` (preview
 with ``plan.diff()``, write with ``plan.apply_changes``, undo with
 ``undo.UndoStack``).  A rewrite or removal changes only the reference's
-bytes (or its line, for a removed list item or field).  Several problems
-with the same reference target are repaired by one plan.  ``plan_all_safe``
+bytes (or its line, for a removed list item or field); where the bytes are
+and what removal may cut is ``refbytes.py``, shared with the check's
+suggestions so that both name the same best repair.  A plan that only
+touches references inside entries is redone on the new bytes when the agent
+wrote meanwhile, unless one of those entries changed; any other file that
+changed since the preview refuses the write.  Several problems with the same
+reference target are repaired by one plan (``together``).  ``plan_all_safe``
 combines every repair whose first candidate is certain (superseded chain,
-archive restore, compactor, git restore) into one plan.
+archive restore, compactor, git restore) into one plan, computed on a
+scratch copy of the profile.
 """
 
 from __future__ import annotations
@@ -448,7 +454,30 @@ def plan_repair(profile: Profile, problems: Sequence[Problem], cand: Candidate) 
             for i in ids:
                 plan.changed.setdefault(i, []).append("references")
             plan.touched[profile.path / rel] = frozenset(ids)
+    if all(rel in ("memories.md", ARCHIVE_REL) for rel in edits) and all(
+        p.ref is not None and p.ref.source_id for p in problems
+    ):
+        # only entries' references: when the agent wrote meanwhile, redo the repair on the new bytes
+        # (apply_changes refuses it when one of the entries holding a reference changed)
+        plan.rebuild = lambda: _rebuilt(profile, problems, cand)
     return plan
+
+
+def _rebuilt(profile: Profile, problems: Sequence[Problem], cand: Candidate) -> Plan:
+    """The same repair on the profile as it is on disk now: the same entries' references to the same target."""
+    fresh = load_profile(profile.path, profile.rel, profile.layout)
+    wanted = {(p.finding.code, p.target, p.ref.file, p.ref.source_id) for p in problems if p.ref is not None}
+    group: list[Problem] = []
+    for p in problems:
+        for q in _fresh_group(fresh, p):
+            assert q.ref is not None
+            if (q.finding.code, q.target, q.ref.file, q.ref.source_id) in wanted and q.span not in {
+                g.span for g in group if g.ref is not None and g.ref.file == q.ref.file
+            }:
+                group.append(q)
+    if not group:
+        raise EditError("the references to repair are gone")
+    return plan_repair(fresh, group, cand)
 
 
 def _rewritten(profile: Profile, p: Problem, target: str) -> str:
