@@ -517,3 +517,11 @@ def test_a_repair_is_refused_when_the_entry_holding_the_reference_changed(tmp_pa
     with pytest.raises(ConcurrentModification):
         apply_changes(plan)
     assert (prof / "memories.md").read_text() == changed_text
+
+
+def test_two_slips_away_is_offered_by_repair_when_nothing_is_one_slip_away(tmp_path: Path) -> None:
+    prof = make_profile(tmp_path, memories=active("mem-0440") + active("mem-7777"), state="focus: mem-4004\n")
+    [p] = problems(prof)
+    typos = [c for c in p.candidates if c.kind == "typo"]
+    assert [c.target for c in typos] == ["mem-0440"] and typos[0].why.startswith("two slips (two characters swapped, then two characters swapped) from mem-4004")
+    assert not any(s.kind == "typo" for s in p.finding.suggestions)  # the check looks one slip away only

@@ -230,7 +230,7 @@ class _Context:
         if git is not None:
             out.append(git)
         tags, words = self.context_of(ref)
-        for other, why in near_id_reasons(ident, self.facts, tags, words)[:4]:
+        for other, why in near_id_reasons(ident, self.facts, tags, words, two=True)[:4]:
             out.append(Candidate("rewrite", other, why, "typo"))
         taken = {c.target for c in out}
         for e, score, shared in self.context_matches(ref, tags, words):

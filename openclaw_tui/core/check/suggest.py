@@ -90,12 +90,21 @@ def id_variants(ident: str) -> Iterable[tuple[int, str, str]]:
             yield (0 if d == "0" else 1), ident[:i] + d + ident[i:], "one digit added"
 
 
-def near_ids(ident: str, ids: Container[str]) -> list[tuple[int, str, str]]:
-    """Defined ids one edit away from ``ident``, likeliest first (rank, id, how); each id once."""
+def near_ids(ident: str, ids: Container[str], two: bool = False) -> list[tuple[int, str, str]]:
+    """Defined ids one edit away from ``ident`` (with ``two``: two when none is one away), likeliest
+    first (rank, id, how); each id once.  The check asks for one (cheap), ``repair`` for two."""
     found: dict[str, tuple[int, str, str]] = {}
-    for rank, other, how in id_variants(ident):
+    firsts = list(id_variants(ident))
+    for rank, other, how in firsts:
         if other != ident and other in ids and (other not in found or rank < found[other][0]):
             found[other] = (rank, other, how)
+    if two and not found:  # two slips: thousands of look-ups, only for an id nothing is one slip from
+        for rank, first, how in firsts:
+            for rank2, other, how2 in id_variants(first):
+                if other != ident and other in ids:
+                    r = 2 + rank + rank2
+                    if other not in found or r < found[other][0]:
+                        found[other] = (r, other, f"two slips ({how}, then {how2})")
     return sorted(found.values(), key=lambda t: (t[0], _number_gap(ident, t[1]), t[1]))
 
 
@@ -226,12 +235,13 @@ def id_suggestions(
 
 
 def near_id_reasons(
-    ident: str, facts: IdFacts, tags: frozenset[str] = frozenset(), words: frozenset[str] = frozenset()
+    ident: str, facts: IdFacts, tags: frozenset[str] = frozenset(), words: frozenset[str] = frozenset(),
+    two: bool = False,
 ) -> list[tuple[str, str]]:
     """Near ids, best first, each with why: active before inactive, the likeliest slip, then what
     each shares with the reference's context (``tags``, ``words``); "one of N" when N are as good."""
     scored = []
-    for rank, other, how in near_ids(ident, facts.ids):
+    for rank, other, how in near_ids(ident, facts.ids, two):
         e = facts.get(other)
         state = e.status if e is not None else "?"
         score, labels = shared(e, tags, words) if e is not None and (tags or words) else (0, [])
