@@ -203,12 +203,13 @@ def order_candidates(cands: list[C]) -> list[C]:
     rank = {"superseded": 0, "archive": 1, "merged": 2, "git": 3, "git-file": 4, "cold": 5}
     strong = [c for c in cands if c.kind in rank]
     strong.sort(key=lambda c: rank[c.kind])
-    guesses = [c for c in cands if c.kind in ("typo", "context", "file")]
+    guesses = [c for c in cands if c.kind in ("typo", "file")]
+    weak = [c for c in cands if c.kind == "context"]  # sharing words only: never before removal
     removes = [c for c in cands if c.kind == "remove"]
     first_guess_clear = bool(guesses) and ("one of" not in guesses[0].why or "shares" in guesses[0].why)
     if guesses and guesses[0].kind == "file":
         first_guess_clear = len(guesses) == 1 or "100%" in guesses[0].why
-    out = strong + (guesses + removes if first_guess_clear else removes + guesses)
+    out = strong + (guesses + removes if first_guess_clear else removes + guesses) + weak
     seen: set[tuple[str, str]] = set()
     unique = []
     for c in out:

@@ -304,14 +304,21 @@ class _Context:
 
 
 def _mark_safe(cands: list[Candidate]) -> list[Candidate]:
-    """Only a lone certain candidate is safe: a second certain one of another target makes it a choice."""
+    """Only a lone certain candidate is safe.
+
+    Pointing forward (the superseded chain's end, the compactor) wins over
+    restoring the old entry (archive, git); two different forward targets, or
+    two different restorations, make it a choice for a person.
+    """
     if not cands or cands[0].kind not in SAFE_KINDS:
         return cands
     certain = [c for c in cands if c.kind in SAFE_KINDS]
-    if len({(c.action, c.target) for c in certain}) > 1 and not (
-        cands[0].kind == "superseded"  # a superseded chain wins over restoring the old entry
-        and all(c.kind in ("superseded", "archive") for c in certain) and len(certain) == 2
-    ):
+    forward = {(c.action, c.target) for c in certain if c.kind in ("superseded", "merged")}
+    if forward:
+        ok = len(forward) == 1 and cands[0].kind in ("superseded", "merged")
+    else:
+        ok = len({(c.action, c.target) for c in certain}) == 1
+    if not ok:
         return cands
     first = Candidate(**{**cands[0].__dict__, "safe": True})
     return [first, *cands[1:]]

@@ -350,10 +350,17 @@ def attach(profile: Profile, findings: list[Finding]) -> list[Finding]:
         found: tuple[Suggestion, ...] = ()
         if f.code in ("dangling-ref", "inactive-ref") and f.id:
             # an id in an entry: its tags and words rank the near ids (a few entries read, no more)
+            # elsewhere the words of its line and the line before do (as in ``repair``)
             in_entry = f.code == "dangling-ref" and f.file in facts.rels
-            key = (f.code, f.id, f.file if in_entry else "", (f.line or 0) if in_entry else 0)
+            key = (f.code, f.id, f.file, f.line or 0) if f.code == "dangling-ref" else (f.code, f.id, "", 0)
             if key not in memo:
-                tags, words = entry_context(facts, f.file, f.line) if in_entry else (frozenset(), frozenset())
+                tags: frozenset[str] = frozenset()
+                words: frozenset[str] = frozenset()
+                if in_entry:
+                    tags, words = entry_context(facts, f.file, f.line)
+                elif f.code == "dangling-ref" and f.line is not None:
+                    around = [texts.line(f.file, f.line - 1) if f.line > 1 else None, texts.line(f.file, f.line)]
+                    words = tokens("\n".join(t for t in around if t is not None))
                 memo[key] = tuple(id_suggestions(f.id, facts, inactive=f.code == "inactive-ref",
                                                  tags=tags, words=words))
             found = tuple(_with_edit(s, texts.line(f.file, f.line), f.line, f.id, s.target) for s in memo[key])
