@@ -15,7 +15,7 @@ from openclaw_tui.core.lifecycle.undo import UndoStack
 from openclaw_tui.screens.repair_screen import RepairScreen
 from openclaw_tui.widgets.diff_view import DiffView
 from tests.test_check_support import TODAY, active, make_profile
-from tests.ui_support import SAMPLES, SIZE, widget_text
+from tests.ui_support import SAMPLES, SIZE, settle, widget_text
 
 
 class Host(App[None]):
@@ -43,7 +43,7 @@ async def test_repair_from_the_audit_finding_then_undo(tmp_path: Path) -> None:
                           on_written=lambda plan: written.append(plan.title))
     app = Host(screen)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         options = screen.query_one("#repair-candidates", OptionList)
         assert options.option_count == 3 and options.highlighted == 0
         diff = screen.query_one("#repair-diff", DiffView).diff
@@ -57,7 +57,7 @@ async def test_repair_from_the_audit_finding_then_undo(tmp_path: Path) -> None:
         await pilot.press("up", "up")
         assert {p: p.read_bytes() for p in before} == before
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(pilot)
         state = prof_dir / "state.yaml"
         old = before[state]
         assert state.read_bytes() == old.replace("婚礼筹备: mem-0048".encode(), "婚礼筹备: mem-0051".encode())
@@ -66,11 +66,11 @@ async def test_repair_from_the_audit_finding_then_undo(tmp_path: Path) -> None:
         assert screen.problem is None  # the finding is gone
         assert "Written" in widget_text(screen.query_one("#repair-status"))
         await pilot.press("u")
-        await pilot.pause()
+        await settle(pilot)
         assert {p: p.read_bytes() for p in before} == before
         assert len(stack) == 0 and screen.problem is not None
         await pilot.press("escape")
-        await pilot.pause()
+        await settle(pilot)
         assert app.screen is not screen
 
 
@@ -85,12 +85,12 @@ async def test_every_safe_repair_with_one_key(tmp_path: Path) -> None:
     old = (prof_dir / "state.yaml").read_bytes()
     screen = RepairScreen(profile, finding, today=TODAY, history=False)
     async with Host(screen).run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("S")
-        await pilot.pause()
+        await settle(pilot)
         assert (prof_dir / "state.yaml").read_bytes() == b"a: mem-0002\nb: mem-0009\nc: mem-0002\n"
         await pilot.press("u")
-        await pilot.pause()
+        await settle(pilot)
         assert (prof_dir / "state.yaml").read_bytes() == old
 
 
@@ -135,7 +135,7 @@ async def test_repair_from_the_audit_list_with_undo(tmp_path: Path) -> None:
     old = state.read_bytes()
     app = AuditHost(profile)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         audit = app.query_one(AuditList)
         for _ in range(40):  # move to the inactive-ref finding
             hit = audit.highlighted_finding()
@@ -146,13 +146,13 @@ async def test_repair_from_the_audit_list_with_undo(tmp_path: Path) -> None:
         assert hit is not None and (hit[1].code, hit[1].line) == ("inactive-ref", 22)
         assert hit[1].suggestions and hit[1].suggestions[0].target == "mem-0051"
         await pilot.press("f")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, RepairScreen)
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(pilot)
         assert state.read_bytes() == old.replace("婚礼筹备: mem-0048".encode(), "婚礼筹备: mem-0051".encode())
         await pilot.press("escape")
-        await pilot.pause()
+        await settle(pilot)
         assert app.screen is not None and not isinstance(app.screen, RepairScreen) and app.undo.can_undo
         app.undo.undo()  # the host's undo (u on the main screen) reverts the repair
         assert state.read_bytes() == old
@@ -164,4 +164,8 @@ def test_repair_screen_snapshot(snap_compare, tmp_path: Path) -> None:  # type: 
     profile = load_profile(prof_dir, ".", "profile")
     finding = _finding(profile, "dangling-ref", "memories.md", 538)
     screen = RepairScreen(profile, finding, today=TODAY, history=False)
-    assert snap_compare(Host(screen), terminal_size=(140, 40))
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot)
+
+    assert snap_compare(Host(screen), terminal_size=(140, 40), run_before=run_before)

@@ -96,6 +96,7 @@ class RepairScreen(ModalScreen[bool]):
         self.problem: Problem | None = None
         self.plan: Plan | None = None
         self.written: list[Plan] = []  # what this screen wrote, newest last
+        self.pending_status: tuple[str, str] | None = None  # shown once the reload after a write is in
 
     def compose(self) -> ComposeResult:
         with Vertical(id="repair-box"):
@@ -106,16 +107,33 @@ class RepairScreen(ModalScreen[bool]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.show_title()
+        self.show_status("Looking for repairs…", "dim italic")
         self.load()
         self.query_one("#repair-candidates", OptionList).focus()
 
     # --- state ------------------------------------------------------------------------
 
     def load(self) -> None:
-        """Re-read the profile from disk and find the finding's problem again."""
-        self.profile = load_profile(self.profile.path, self.profile.rel, self.profile.layout)
-        self.problems = find_problems(self.profile, today=self.today, history=self.history)
+        """Re-read the profile from disk and find the finding's problem again (in a thread: git may be slow)."""
+        self.run_worker(self._find, thread=True, exclusive=True, group="repair-find")
+
+    def _find(self) -> None:
+        profile = load_profile(self.profile.path, self.profile.rel, self.profile.layout)
+        problems = find_problems(profile, today=self.today, history=self.history)
+        self.app.call_from_thread(self._found, profile, problems)
+
+    def _found(self, profile: Profile, problems: list[Problem]) -> None:
+        self.profile = profile
+        self.problems = problems
         self.problem = next((p for p in self.problems if same_finding(p.finding, self.finding)), None)
+        self.show_title()
+        self.show_candidates()
+        if self.pending_status is not None:
+            self.show_status(*self.pending_status)
+            self.pending_status = None
+
+    def show_title(self) -> None:
         title = Text()
         f = self.finding
         where = f"{f.file}:{f.line}" if f.line is not None else f.file
@@ -123,6 +141,8 @@ class RepairScreen(ModalScreen[bool]):
         title.append(f"  {clean_line(where)}\n", style="dim")
         title.append(clean_line(f.message))
         self.query_one("#repair-title", Static).update(title)
+
+    def show_candidates(self) -> None:
         options = self.query_one("#repair-candidates", OptionList)
         options.clear_options()
         if self.problem is None:
@@ -216,8 +236,8 @@ class RepairScreen(ModalScreen[bool]):
         self.written.append(written)
         if self.on_written is not None:
             self.on_written(written)
+        self.pending_status = (f"Written: {written.title}  (u undoes)", "bold green")
         self.load()
-        self.show_status(f"Written: {written.title}  (u undoes)", "bold green")
 
     def action_undo(self) -> None:
         if not self.written or self.undo_stack.peek() is not self.written[-1]:
@@ -231,8 +251,8 @@ class RepairScreen(ModalScreen[bool]):
         self.written.pop()
         if self.on_written is not None:
             self.on_written(plan)
+        self.pending_status = (f"Undone: {plan.title}", "bold yellow")
         self.load()
-        self.show_status(f"Undone: {plan.title}", "bold yellow")
 
     def action_close(self) -> None:
         self.dismiss(bool(self.written))
