@@ -536,3 +536,19 @@ def test_words_of_the_state_line_pick_among_near_ids_in_check_and_repair(tmp_pat
     assert f.suggestions[0].target == "mem-0010" and "shares “coffee”" in f.suggestions[0].why
     [p] = problems(prof)
     assert p.candidates[0].target == "mem-0010" and not p.candidates[0].safe
+
+
+def test_a_chain_ending_in_a_malformed_entry_is_offered_but_not_safe(tmp_path: Path) -> None:
+    broken = "---\nid: mem-0012\ntags: [a, b\n---\nBroken block.\n\n"
+    prof = make_profile(
+        tmp_path, memories=active("mem-0007", status="superseded", superseded_by="mem-0012") + broken,
+        state="focus: mem-0007\n",
+    )
+    [p] = problems(prof)
+    assert [(c.kind, c.action, c.target) for c in p.candidates] == [
+        ("chain", "rewrite", "mem-0012"), ("cold", "reactivate", "mem-0007"), ("remove", "remove", "")]
+    chain = p.candidates[0]
+    assert chain.why == "mem-0007 was superseded by mem-0012; mem-0012 is a malformed block (fix it first)"
+    assert p.safe is None
+    [f] = of(check(prof), "inactive-ref")
+    assert [(s.action, s.target) for s in f.suggestions] == [(c.action, c.target) for c in p.candidates]

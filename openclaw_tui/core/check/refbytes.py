@@ -200,7 +200,7 @@ def order_candidates(cands: list[C]) -> list[C]:
     Works on repair candidates and on the check's suggestions alike (``action``,
     ``target``, ``why``, ``kind``), so that both name the same best repair.
     """
-    rank = {"superseded": 0, "archive": 1, "merged": 2, "git": 3, "git-file": 4, "cold": 5}
+    rank = {"superseded": 0, "archive": 1, "merged": 2, "git": 3, "git-file": 4, "chain": 5, "cold": 6}
     strong = [c for c in cands if c.kind in rank]
     strong.sort(key=lambda c: rank[c.kind])
     guesses = [c for c in cands if c.kind in ("typo", "file")]

@@ -54,7 +54,17 @@ from .check import check_profile
 from .findings import Finding
 from .refbytes import file_bytes, line_bounds, locate, order_candidates, removal, removal_why, written
 from .refs import Ref, scan_references
-from .suggest import REPAIRABLE, IdFacts, chain_end, near_files, near_id_reasons, profile_files, tokens
+from .suggest import (
+    REPAIRABLE,
+    IdFacts,
+    chain_end,
+    chain_why,
+    near_files,
+    near_id_reasons,
+    profile_files,
+    superseded_why,
+    tokens,
+)
 
 SAFE_KINDS = frozenset({"superseded", "archive", "merged", "git"})
 CONTEXT_SCAN_MAX = 20_000  # entries looked at for shared tags/words (a bigger profile skips that kind)
@@ -210,8 +220,9 @@ class _Context:
         out: list[Candidate] = []
         path, end = chain_end(e, self.facts.get)
         if end is not None and end.id is not None and path:
-            via = f" (via {' → '.join(path[:-1])})" if len(path) > 1 else ""
-            out.append(Candidate("rewrite", end.id, f"{ident} was superseded by {path[0]}{via}", "superseded"))
+            out.append(Candidate("rewrite", end.id, superseded_why(ident, path), "superseded"))
+        elif path:  # the chain ends at an entry that is not active (or not readable): a choice, not certain
+            out.append(Candidate("rewrite", path[-1], chain_why(ident, path, self.facts), "chain"))
         if self.facts.where(ident) == ARCHIVE_REL:
             out.append(Candidate("restore", ident, f"{ident} is in the archive ({e.status})", "archive"))
         elif e.status != "active":

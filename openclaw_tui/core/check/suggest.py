@@ -204,6 +204,24 @@ class IdFacts:
         return self._compactors.get(ident, [])
 
 
+def superseded_why(ident: str, path: list[str]) -> str:
+    """``mem-0001 was superseded by mem-0002 (then mem-0003)``."""
+    return f"{ident} was superseded by {path[0]}" + (f" (then {' → '.join(path[1:])})" if len(path) > 1 else "")
+
+
+def chain_why(ident: str, path: list[str], facts: IdFacts) -> str:
+    """Why the end of a superseded chain with no active entry is offered (and why it is only a choice)."""
+    last = path[-1]
+    e = facts.get(last)
+    if e is not None:
+        state = f"is {e.status}"
+    elif any(b.id == last for mf in facts.files for b in mf.malformed()):  # rare: only on this path
+        state = "is a malformed block (fix it first)"
+    else:
+        state = "is not defined"
+    return f"{superseded_why(ident, path)}; {last} {state}"
+
+
 def id_suggestions(
     ident: str, facts: IdFacts, *, inactive: bool,
     tags: frozenset[str] = frozenset(), words: frozenset[str] = frozenset(),
@@ -216,12 +234,12 @@ def id_suggestions(
             return out
         path, end = chain_end(e, facts.get)
         if end is not None and end.id is not None and path:
-            via = " → ".join(path)
-            why = f"{ident} was superseded by {path[0]}" + (f" (then {via})" if len(path) > 1 else "")
-            out.append(Suggestion("rewrite", end.id, why, kind="superseded"))
-        elif facts.where(ident) == ARCHIVE_REL:
-            out.append(Suggestion("restore", ident, f"{ident} is in the archive", kind="archive"))
-        else:
+            out.append(Suggestion("rewrite", end.id, superseded_why(ident, path), kind="superseded"))
+        elif path:
+            out.append(Suggestion("rewrite", path[-1], chain_why(ident, path, facts), kind="chain"))
+        if facts.where(ident) == ARCHIVE_REL:
+            out.append(Suggestion("restore", ident, f"{ident} is in the archive ({e.status})", kind="archive"))
+        elif e.status != "active":
             out.append(Suggestion("reactivate", ident, f"{ident} is {e.status}", kind="cold"))
         return out
     for c in facts.compactors(ident):
@@ -383,8 +401,7 @@ def attach(profile: Profile, findings: list[Finding]) -> list[Finding]:
         k = (f.file, f.line, written_as)
         n = nth[k] = nth.get(k, -1) + 1
         cut = _removal(profile, facts, f, written_as, n)
-        if cut is not None:
-            found = tuple(order_candidates([*found, cut]))
+        found = tuple(order_candidates([*found, cut] if cut is not None else list(found)))
         out.append(replace(f, suggestions=found) if found else f)
     return out
 
