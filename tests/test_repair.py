@@ -114,11 +114,15 @@ def test_compacted_entry_points_to_its_compactor(tmp_path: Path) -> None:
         memories=active("mem-0003") + active("mem-0010", "Both facts.", merged_from="[mem-0004, mem-0006]"),
         archive=entry("mem-0006", "Old.", status="superseded", superseded_by="mem-0010"),
         contexts={"2025-06-01_notes.md": "# notes\n\nAs noted in mem-0004, keep it short.\n"},
+        state="focus: mem-0004\n",
     )
     found = problems(prof)
     [p] = [x for x in found if x.finding.file == "contexts/2025-06-01_notes.md"]
     first = p.candidates[0]
-    assert (first.action, first.target, first.kind, first.safe) == ("rewrite", "mem-0010", "merged", True)
+    # first, but not done unasked: the id sits inside a sentence
+    assert (first.action, first.target, first.kind, first.safe) == ("rewrite", "mem-0010", "merged", False)
+    [s] = [x for x in found if x.finding.file == "state.yaml"]
+    assert s.safe is not None and (s.safe.target, s.safe.kind) == ("mem-0010", "merged")
     old = (prof / "contexts/2025-06-01_notes.md").read_bytes()
     repair(prof, p.number)
     only_bytes_changed(old, (prof / "contexts/2025-06-01_notes.md").read_bytes(), b"mem-0004", b"mem-0010")
@@ -273,7 +277,11 @@ def test_all_references_to_one_superseded_entry_are_repaired_together_and_undone
         state="a: mem-0001\nlist:\n  - mem-0001\n  - mem-0002\nnote: \"mem-0001 and mem-0001\"\n",
     )
     found = problems(prof)
-    assert len(found) == 4 and all(p.safe is not None for p in found)
+    assert len(found) == 4 and [p.safe is not None for p in found] == [True, True, False, False]  # the note: prose
+    run = plan_all_safe(load(prof), found, today=TODAY)
+    assert len(run.plan.changes) == 1 and run.plan.changes[0].after == (
+        b"a: mem-0002\nlist:\n  - mem-0002\n  - mem-0002\nnote: \"mem-0001 and mem-0001\"\n")
+    assert [p.number for p in run.left] == [3, 4]
     profile = load(prof)
     group = together(found, found[0], found[0].candidates[0])
     assert len(group) == 4

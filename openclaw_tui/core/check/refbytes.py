@@ -182,13 +182,31 @@ def _more_items(data: bytes, a: int, full_end: int, indent: bytes) -> bool:
     return any(re.match(re.escape(indent) + rb"-[ \t]", r.rstrip(b"\r")) for r in rows)
 
 
+def whole_value(profile: Profile, ref: Ref, span: tuple[int, int]) -> bool:
+    """True when the reference is a whole value: a reference field's, or a state.yaml ``key: id`` / ``- id``.
+
+    Only then is rewriting it certain enough to do unasked: an id inside a
+    sentence (a body, a context, a longer state.yaml string) is part of what
+    the sentence says.
+    """
+    if ref.kind in ("conflict", "superseded_by", "merged_from") or ref.kind.startswith("field:"):
+        return True
+    if ref.kind not in ("state", "state-path"):
+        return False
+    data = file_bytes(profile, ref.file)
+    if data is None or ref.line is None:
+        return False
+    a, b = line_bounds(data, ref.line)
+    m = _ITEM_RE.match(data[a:b]) or _KEYVAL_RE.match(data[a:b])
+    return m is not None and data[span[0] : span[1]] == (m.group(4) if m.re is _KEYVAL_RE else m.group(3))
+
+
 def removal_why(ref: Ref) -> str:
     if ref.kind in ("state", "state-path"):
         return "drop this line of state.yaml" if ref.kind == "state" else "drop this path from state.yaml"
     if ref.kind == "link":
         return "unlink: keep the link's text"
     return f"drop it from {ref.kind.removeprefix('field:')}"
-
 
 
 # --- order ---------------------------------------------------------------------------------

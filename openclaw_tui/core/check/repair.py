@@ -52,7 +52,16 @@ from ..lifecycle.operations import Builder
 from ..lifecycle.plan import FileChange, Files, Plan, apply_changes
 from .check import check_profile
 from .findings import Finding
-from .refbytes import file_bytes, line_bounds, locate, order_candidates, removal, removal_why, written
+from .refbytes import (
+    file_bytes,
+    line_bounds,
+    locate,
+    order_candidates,
+    removal,
+    removal_why,
+    whole_value,
+    written,
+)
 from .refs import Ref, scan_references
 from .suggest import (
     REPAIRABLE,
@@ -211,7 +220,9 @@ class _Context:
         if ref is not None and span is not None and removal(self.profile, ref, span) is not None:
             out.append(Candidate("remove", "", removal_why(ref), "remove"))
         out = order_candidates(out)
-        return _mark_safe(out)
+        # a rewrite is done unasked only where the reference is a whole value (not inside a sentence)
+        rewrite_ok = ref is not None and span is not None and whole_value(self.profile, ref, span)
+        return _mark_safe(out, rewrite_ok)
 
     def inactive_candidates(self, ident: str) -> list[Candidate]:
         e = self.facts.get(ident)
@@ -314,14 +325,14 @@ class _Context:
         return found[:3]
 
 
-def _mark_safe(cands: list[Candidate]) -> list[Candidate]:
+def _mark_safe(cands: list[Candidate], rewrite_ok: bool = True) -> list[Candidate]:
     """Only a lone certain candidate is safe.
 
     Pointing forward (the superseded chain's end, the compactor) wins over
     restoring the old entry (archive, git); two different forward targets, or
     two different restorations, make it a choice for a person.
     """
-    if not cands or cands[0].kind not in SAFE_KINDS:
+    if not cands or cands[0].kind not in SAFE_KINDS or (cands[0].action == "rewrite" and not rewrite_ok):
         return cands
     certain = [c for c in cands if c.kind in SAFE_KINDS]
     forward = {(c.action, c.target) for c in certain if c.kind in ("superseded", "merged")}
@@ -565,6 +576,9 @@ def plan_all_safe(profile: Profile, problems: Sequence[Problem] | None = None, *
                 continue
             copy = load_profile(scratch, profile.rel, profile.layout)
             mine = _fresh_group(copy, p)
+            if cand.action == "rewrite":  # unasked, only whole values are rewritten (never inside a sentence)
+                mine = [q for q in mine if q.ref is not None and q.span is not None
+                        and whole_value(copy, q.ref, q.span)]
             if not mine and cand.action not in ("restore", "restore-git", "reactivate", "restore-file"):
                 handled.add(p.number)  # an earlier repair fixed it too
                 done.append((p, cand))
