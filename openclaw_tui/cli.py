@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 COMMANDS = (
     "check", "set", "supersede", "archive", "gc", "redact", "commit",
-    "git_setup", "merge_driver", "search", "get", "history", "config",
-    "add", "resolve", "compact", "rollback", "merge", "completion", "serve",
+    "git_setup", "merge_driver", "search", "get", "history", "config", "add", "resolve", "compact",
+    "rollback", "merge", "completion", "serve", "repair",
 )
 
 

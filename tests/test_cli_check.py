@@ -58,11 +58,17 @@ def test_json_shape(root: Path) -> None:
         "line": 1,
         "id": "mem-0031",
         "message": "state.yaml references mem-0031, which no entry defines",
+        # issue 16: the best repairs, an addition to the spec's shape on reference findings only
+        "suggestions": [
+            {"action": "rewrite", "target": "mem-0001", "why": "one digit different from mem-0031"},
+            {"action": "remove", "target": "", "why": "drop this line of state.yaml"},
+        ],
     }
     assert by_code["expired-ttl"]["line"] == 10 * 6 + 7 and by_code["expired-ttl"]["id"] == "mem-0007"
     assert by_code["compaction-candidate"]["line"] is None and by_code["compaction-candidate"]["id"] is None
     for f in doc["findings"]:
-        assert list(f) == ["code", "severity", "profile", "file", "line", "id", "message"]
+        keys = ["code", "severity", "profile", "file", "line", "id", "message"]
+        assert list(f) == keys + (["suggestions"] if f["code"] == "dangling-ref" else [])
         assert isinstance(f["file"], str) and f["file"]
 
 
@@ -80,7 +86,10 @@ def test_text_format(root: Path) -> None:
     assert lines[-1] == "1 errors, 1 warnings, 1 info"
     assert "profiles/bad/memories.md: info compaction-candidate tag t is on 6 active entries: " in lines[0]
     assert lines[1].startswith("profiles/bad/memories.md:67: warning expired-ttl mem-0007 ")
-    assert lines[2] == "profiles/bad/state.yaml:1: error dangling-ref state.yaml references mem-0031, which no entry defines"
+    assert lines[2] == (
+        "profiles/bad/state.yaml:1: error dangling-ref state.yaml references mem-0031, which no entry defines;"
+        " did you mean mem-0001? (one digit different from mem-0031)"
+    )
     one = cli("check", str(root / "profiles" / "bad"), "--today", "2026-11-30").stdout.splitlines()
     assert one[2].startswith("state.yaml:1: error dangling-ref ")
 

@@ -60,7 +60,15 @@ class AuditList(OptionList):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.findings: list[Finding] = []
+        self._option_findings: list[tuple[str, Finding] | None] = []  # (profile key, finding) per option
         self.border_title = "Audit"
+
+    def highlighted_finding(self) -> tuple[str, Finding] | None:
+        """The highlighted finding and the key (profile path) of its profile, if a finding is highlighted."""
+        k = self.highlighted
+        if k is None or not 0 <= k < len(self._option_findings):
+            return None
+        return self._option_findings[k]
 
     def show_groups(self, groups: Sequence[AuditGroup]) -> None:
         """Replace the list; keeps the highlighted finding when it is still there."""
@@ -69,11 +77,13 @@ class AuditList(OptionList):
         several = len(groups) > 1
         items: list[tuple[Finding, str, str]] = []
         options: list[LocationOption] = []
+        owners: list[tuple[str, Finding] | None] = []
         pending = [g.name for g in groups if g.findings is None]
         for g in groups:
             if g.note:
                 options.append(LocationOption(Text(f" {g.name}: {g.note}" if several else f" {g.note}",
                                                    style="italic yellow"), None))
+                owners.append(None)
             for f in g.findings or ():
                 items.append((f, g.profile, f"{g.name}/" if several else ""))
         items.sort(key=lambda it: (SEVERITY_RANK.get(it[0].severity, 9), it[2], it[0].file, it[0].line or 0,
@@ -82,10 +92,14 @@ class AuditList(OptionList):
         width = min(48, max((len(pre + f.file) + len(str(f.line or "")) + 1 for f, _, pre in items), default=0))
         if not items and not pending:
             options.append(LocationOption(Text(" No findings: the memory is consistent.", style="green"), None))
+            owners.append(None)
         for f, profile, prefix in items:
             options.append(LocationOption(finding_prompt(f, prefix, width), finding_location(f, profile)))
+            owners.append((profile, f))
         if pending:
             options.append(LocationOption(Text(f" checking {', '.join(pending)}…", style="dim italic"), None))
+            owners.append(None)
+        self._option_findings = owners
         self.set_options(options)
         names = "" if several or not groups else f" · {groups[0].name}"
         self.border_title = f"Audit{names} · {summary_text(self.findings)}"

@@ -22,6 +22,7 @@ from .findings import Finding
 from .instructions import find_instructions
 from .refs import EntryLocator, LineCounter, scan_references
 from .secrets import KIND_LABEL, TextView, find_secrets
+from .suggest import attach as attach_suggestions
 
 MEMORIES_REL = "memories.md"
 # the limits' defaults are core.config.Limits' (a config file and options override them)
@@ -93,7 +94,7 @@ def check_profile(
         if was_enabled:
             gc.enable()
     found.sort(key=lambda f: (f.file, f.line or 0))
-    return found
+    return attach_suggestions(profile, found)  # costs nothing unless there is a reference finding
 
 
 # --- shared pieces -----------------------------------------------------------------------

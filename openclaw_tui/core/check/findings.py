@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .suggest import Suggestion
 
 SEVERITY: dict[str, str] = {
     "unreadable-file": "error",
@@ -38,20 +41,27 @@ class Finding:
     id: str | None
     message: str
     profile_path: str = "."  # the profile's path relative to the checked PATH
+    suggestions: tuple[Suggestion, ...] = ()  # ways to repair it, best first (reference findings)
 
     @property
     def severity(self) -> str:
         return SEVERITY[self.code]
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d.pop("profile_path")
-        return {
+        d: dict[str, Any] = {
             "code": self.code,
             "severity": self.severity,
-            "profile": d["profile"],
-            "file": d["file"],
-            "line": d["line"],
-            "id": d["id"],
-            "message": d["message"],
+            "profile": self.profile,
+            "file": self.file,
+            "line": self.line,
+            "id": self.id,
+            "message": self.message,
         }
+        if self.suggestions:  # an addition to the spec's shape, only where there is one
+            d["suggestions"] = [s.to_json() for s in self.suggestions]
+        return d
+
+    @property
+    def hint(self) -> str:
+        """The best suggestion as a short phrase ("did you mean mem-0089? ..."), or ""."""
+        return self.suggestions[0].hint() if self.suggestions else ""

@@ -76,7 +76,8 @@ def to_text(discovery: Discovery, findings: Sequence[Finding], root_as_given: st
         where = display_path(f, several)
         if f.line is not None:
             where = f"{where}:{f.line}"
-        lines.append(f"{where}: {f.severity} {f.code} {_one_line(f.message)}")
+        hint = f"; {f.hint}" if f.suggestions else ""
+        lines.append(f"{where}: {f.severity} {f.code} {_one_line(f.message)}{_one_line(hint)}")
     counts = summary(findings)
     lines.append(f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info")
     return "\n".join(lines) + "\n"
@@ -136,6 +137,8 @@ def to_sarif(
             "locations": [location],
             "properties": {"profile": f.profile, "id": f.id},
         }
+        if f.suggestions:
+            _add_fixes(result, f, location)
         results.append(result)
     run: dict[str, Any] = {
         "tool": {
@@ -147,8 +150,31 @@ def to_sarif(
         },
         "originalUriBaseIds": {SRCROOT: {"uri": base.as_uri() + ("" if base.as_uri().endswith("/") else "/")}},
         "results": results,
+        "columnKind": "unicodeCodePoints",  # the columns of fixes count characters
     }
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def _add_fixes(result: dict[str, Any], f: Finding, location: dict[str, Any]) -> None:
+    """Rewrites become SARIF ``fixes`` (exact columns); every suggestion is also in the properties."""
+    result["properties"]["suggestions"] = [s.to_json() for s in f.suggestions]
+    fixes = []
+    for s in f.suggestions:
+        if s.edit is None:
+            continue
+        line, start, end, new = s.edit
+        fixes.append({
+            "description": {"text": f"{s.action} {s.target}: {s.why}"},
+            "artifactChanges": [{
+                "artifactLocation": dict(location["physicalLocation"]["artifactLocation"]),
+                "replacements": [{
+                    "deletedRegion": {"startLine": line, "startColumn": start, "endLine": line, "endColumn": end},
+                    "insertedContent": {"text": new},
+                }],
+            }],
+        })
+    if fixes:
+        result["fixes"] = fixes
 
 
 def _uri(path: str) -> str:

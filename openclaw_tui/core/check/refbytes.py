@@ -1,0 +1,237 @@
+"""Where a reference sits in its file's bytes, and whether it can be cut out cleanly.
+
+Shared by the check's suggestions (``suggest.py``) and the repairs
+(``repair.py``), so that the best repair the check names is the first one
+``repair`` offers.  Line numbers come from ``refs.py``; here they become byte
+offsets (``locate``), and ``removal`` says which bytes drop the reference.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Sequence
+from itertools import accumulate
+from typing import Protocol, TypeVar
+
+from ..format.profile import ARCHIVE_REL, Profile
+from .refs import Ref
+
+
+class _Cand(Protocol):
+    @property
+    def action(self) -> str: ...
+    @property
+    def target(self) -> str: ...
+    @property
+    def why(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+
+
+C = TypeVar("C", bound=_Cand)
+
+
+# --- bytes of a reference ----------------------------------------------------------------
+
+
+def file_bytes(profile: Profile, rel: str) -> bytes | None:
+    if rel == "memories.md" and profile.memories is not None:
+        return profile.memories.data
+    if rel == ARCHIVE_REL and profile.archive is not None:
+        return profile.archive.data
+    for f in profile.text_files():
+        if f.rel == rel:
+            return f.data
+    return None
+
+
+_FEW_LINES = 2048  # up to this line, walking from the start is cheaper than an index
+_index: list[tuple[bytes, array[int]]] = []  # the newline index of the last big file asked (kept alive with it)
+
+
+def _line_starts(data: bytes) -> array[int]:
+    for held, starts in _index:
+        if held is data:
+            return starts
+    starts = array("q", [0])
+    starts.extend(accumulate(len(row) + 1 for row in data.split(b"\n")))
+    _index[:] = [(data, starts)]
+    return starts
+
+
+def line_bounds(data: bytes, line: int) -> tuple[int, int]:
+    """Byte offsets of line ``line`` (1-based) without its line ending."""
+    if line <= _FEW_LINES:
+        pos = 0
+        for _ in range(line - 1):
+            nl = data.find(b"\n", pos)
+            if nl < 0:
+                return len(data), len(data)
+            pos = nl + 1
+    else:
+        starts = _line_starts(data)
+        if line - 1 >= len(starts) - 1:
+            return len(data), len(data)
+        pos = starts[line - 1]
+    end = data.find(b"\n", pos)
+    end = len(data) if end < 0 else end
+    if end > pos and data[end - 1 : end] == b"\r":
+        end -= 1
+    return pos, end
+
+
+def written(ref: Ref) -> list[str]:
+    """How the reference may be written in its file, likeliest first."""
+    if ref.target_id is not None:
+        return [ref.text or ref.target_id]
+    from urllib.parse import quote
+
+    forms = [ref.text, quote(ref.text, safe="/#?&=+@:")]
+    return list(dict.fromkeys(forms))
+
+
+_ASCII_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def locate(data: bytes, line: int, forms: Sequence[str], nth: int = 0) -> tuple[int, int] | None:
+    """Byte offsets of the ``nth`` whole-word occurrence of the reference on ``line``."""
+    a, b = line_bounds(data, line)
+    for form in forms:
+        needle = form.encode("utf-8", "surrogateescape")
+        hits = []
+        start = a
+        while True:
+            i = data.find(needle, start, b)
+            if i < 0:
+                break
+            j = i + len(needle)
+            before = data[i - 1] if i > a else 32
+            after = data[j] if j < b else 32
+            if before not in _ASCII_WORD and before not in b"./" and after not in _ASCII_WORD and after != 0x2F:
+                hits.append((i, j))
+            start = i + 1
+        if len(hits) > nth:
+            return hits[nth]
+    return None
+
+
+# --- removal -----------------------------------------------------------------------------
+
+_ITEM_RE = re.compile(rb"^([ \t]*)-[ \t]+(['\"]?)([^\s'\"#]+)\2[ \t]*(#.*)?$")
+_KEYVAL_RE = re.compile(rb"^([ \t]*)([^\s:#][^:#]*?|['\"][^'\"]*['\"])[ \t]*:[ \t]+(['\"]?)([^\s'\"#]+)\3[ \t]*(#.*)?$")
+_FLOW_ITEM_RE = re.compile(rb"\[[^\[\]\n]*\]")
+_LINK_RE = re.compile(rb"!?\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\([^\n]*?\)")
+
+
+def removal(profile: Profile, ref: Ref, span: tuple[int, int]) -> tuple[int, int, bytes] | None:
+    """(start, end, replacement) that removes the reference, or None when it cannot be cut out cleanly.
+
+    A state.yaml list item or ``key: id`` line, a reference field's line (or
+    its item in a list), a Markdown link (its text stays).  An id in prose
+    is never cut out: the sentence would no longer say what it said.
+    """
+    data = file_bytes(profile, ref.file)
+    if data is None or ref.line is None:
+        return None
+    a, b = line_bounds(data, ref.line)
+    row = data[a:b]
+    full_end = b + (2 if data[b : b + 2] == b"\r\n" else 1 if data[b : b + 1] == b"\n" else 0)
+    s, e = span
+    if ref.kind in ("state", "state-path"):
+        m = _ITEM_RE.match(row) or _KEYVAL_RE.match(row)
+        if m is None or data[s:e] not in (m.group(3), m.group(4) if m.re is _KEYVAL_RE else m.group(3)):
+            return None
+        if m.re is _ITEM_RE and not _more_items(data, a, full_end, m.group(1)):
+            return None  # the list's only item: removing it would leave a key holding null
+        return a, full_end, b""
+    if ref.kind in ("conflict", "superseded_by", "merged_from") or ref.kind.startswith("field:"):
+        m = _ITEM_RE.match(row)
+        if m is not None and m.group(3) == data[s:e]:
+            if not _more_items(data, a, full_end, m.group(1)):
+                return None
+            return a, full_end, b""
+        m = _KEYVAL_RE.match(row)
+        if m is not None and m.group(4) == data[s:e]:
+            return a, full_end, b""
+        for fm in _FLOW_ITEM_RE.finditer(row):
+            lo, hi = a + fm.start(), a + fm.end()
+            if lo < s and e < hi:
+                items = [x.strip() for x in data[lo + 1 : hi - 1].split(b",")]
+                if len(items) < 2 or data[s:e] not in items:
+                    return None
+                kept = [x for x in items if x != data[s:e]]
+                return lo, hi, b"[" + b", ".join(kept) + b"]"
+        return None
+    if ref.kind == "link":
+        for lm in _LINK_RE.finditer(row):
+            lo, hi = a + lm.start(), a + lm.end()
+            if lo < s and e < hi and not lm.group(0).startswith(b"!"):
+                return lo, hi, lm.group(1)
+    return None
+
+
+def _more_items(data: bytes, a: int, full_end: int, indent: bytes) -> bool:
+    """True when a neighbouring line is another item of the same block list."""
+    prev_start = data.rfind(b"\n", 0, max(0, a - 1)) + 1 if a > 0 else -1
+    rows = []
+    if prev_start >= 0 and a > 0:
+        rows.append(data[prev_start : a - 1])
+    nxt_end = data.find(b"\n", full_end)
+    rows.append(data[full_end : len(data) if nxt_end < 0 else nxt_end])
+    return any(re.match(re.escape(indent) + rb"-[ \t]", r.rstrip(b"\r")) for r in rows)
+
+
+def whole_value(profile: Profile, ref: Ref, span: tuple[int, int]) -> bool:
+    """True when the reference is a whole value: a reference field's, or a state.yaml ``key: id`` / ``- id``.
+
+    Only then is rewriting it certain enough to do unasked: an id inside a
+    sentence (a body, a context, a longer state.yaml string) is part of what
+    the sentence says.
+    """
+    if ref.kind in ("conflict", "superseded_by", "merged_from") or ref.kind.startswith("field:"):
+        return True
+    if ref.kind not in ("state", "state-path"):
+        return False
+    data = file_bytes(profile, ref.file)
+    if data is None or ref.line is None:
+        return False
+    a, b = line_bounds(data, ref.line)
+    m = _ITEM_RE.match(data[a:b]) or _KEYVAL_RE.match(data[a:b])
+    return m is not None and data[span[0] : span[1]] == (m.group(4) if m.re is _KEYVAL_RE else m.group(3))
+
+
+def removal_why(ref: Ref) -> str:
+    if ref.kind in ("state", "state-path"):
+        return "drop this line of state.yaml" if ref.kind == "state" else "drop this path from state.yaml"
+    if ref.kind == "link":
+        return "unlink: keep the link's text"
+    return f"drop it from {ref.kind.removeprefix('field:')}"
+
+
+# --- order ---------------------------------------------------------------------------------
+
+
+def order_candidates(cands: list[C]) -> list[C]:
+    """Certain kinds first; a guess (typo, context, file) after removal unless it stands out.
+
+    Works on repair candidates and on the check's suggestions alike (``action``,
+    ``target``, ``why``, ``kind``), so that both name the same best repair.
+    """
+    rank = {"superseded": 0, "archive": 1, "merged": 2, "git": 3, "git-file": 4, "chain": 5, "cold": 6}
+    strong = [c for c in cands if c.kind in rank]
+    strong.sort(key=lambda c: rank[c.kind])
+    guesses = [c for c in cands if c.kind in ("typo", "file")]
+    weak = [c for c in cands if c.kind == "context"]  # sharing words only: never before removal
+    removes = [c for c in cands if c.kind == "remove"]
+    first_guess_clear = bool(guesses) and ("one of" not in guesses[0].why or "shares" in guesses[0].why)
+    if guesses and guesses[0].kind == "file":
+        first_guess_clear = len(guesses) == 1 or "100%" in guesses[0].why
+    out = strong + (guesses + removes if first_guess_clear else removes + guesses) + weak
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for c in out:
+        if (c.action, c.target) not in seen:
+            seen.add((c.action, c.target))
+            unique.append(c)
+    return unique

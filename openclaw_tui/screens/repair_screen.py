@@ -1,0 +1,258 @@
+"""Repair one reference finding: its candidates, the exact diff of each, apply, undo.
+
+Pushed from the audit list with the profile and the finding (a
+``dangling-ref``, ``inactive-ref`` or ``dangling-file``).  The candidates
+come from ``core.check.repair`` best first; moving through them shows the
+byte diff each would write (every other finding naming the same target is
+repaired with it; ``o`` toggles that).  ``enter``/``ctrl+s`` writes through
+the undo stack it was given (the host's, so that ``u`` on the main screen
+undoes it too); ``u`` here undoes the last repair written from this screen.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..core.check.findings import Finding
+from ..core.check.repair import Candidate, Problem, find_problems, plan_all_safe, plan_repair, together
+from ..core.files.safe_write import ConcurrentModification
+from ..core.format.edit import EditError
+from ..core.format.profile import Profile, load_profile
+from ..core.lifecycle.plan import Plan
+from ..core.lifecycle.undo import UndoStack
+from ..widgets.diff_view import DiffView
+from ..widgets.safe_text import clean_line
+
+KIND_STYLE = {
+    "superseded": "bold green", "archive": "bold green", "merged": "bold green", "git": "bold green",
+    "git-file": "bold cyan", "cold": "bold cyan", "typo": "bold yellow", "context": "yellow",
+    "file": "bold yellow", "remove": "bold red",
+}
+
+
+def same_finding(a: Finding, b: Finding) -> bool:
+    return (a.code, a.file, a.line, a.id, a.message) == (b.code, b.file, b.line, b.id, b.message)
+
+
+def candidate_prompt(k: int, c: Candidate) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{k}. ", style="dim")
+    text.append(f"{c.kind:<10}", style=KIND_STYLE.get(c.kind, "bold"))
+    text.append(clean_line(c.describe()))
+    if c.safe:
+        text.append("  safe", style="bold green")
+    return text
+
+
+class RepairScreen(ModalScreen[bool]):
+    """The candidates of one finding, a byte-diff preview of the highlighted one, apply and undo."""
+
+    DEFAULT_CSS = """
+    RepairScreen { align: center middle; background: $background 60%; }
+    #repair-box { width: 90%; height: 85%; padding: 1 2; border: thick $primary; background: $surface; }
+    #repair-title { height: auto; margin-bottom: 1; }
+    #repair-candidates { height: auto; max-height: 12; margin-bottom: 1; }
+    #repair-diff { height: 1fr; border: round $panel-lighten-2; }
+    #repair-status { height: auto; margin-top: 1; }
+    """
+
+    BINDINGS = [
+        Binding("enter,ctrl+s", "apply", "Apply", priority=True, id="repair.apply"),
+        Binding("u,ctrl+z", "undo", "Undo", id="repair.undo"),
+        Binding("o", "toggle_group", "Only this one / all alike", id="repair.group"),
+        Binding("S", "all_safe", "Every safe repair", id="repair.all_safe"),
+        Binding("escape", "close", "Close", id="repair.close"),
+    ]
+
+    def __init__(
+        self,
+        profile: Profile,
+        finding: Finding,
+        *,
+        undo: UndoStack | None = None,
+        today: dt.date | None = None,
+        history: bool = True,
+        on_written: Callable[[Plan], object] | None = None,
+    ) -> None:
+        super().__init__()
+        self.profile = profile
+        self.finding = finding
+        self.undo_stack = undo if undo is not None else UndoStack()
+        self.today = today
+        self.history = history
+        self.on_written = on_written
+        self.group_all = True
+        self.problems: list[Problem] = []
+        self.problem: Problem | None = None
+        self.plan: Plan | None = None
+        self.written: list[Plan] = []  # what this screen wrote, newest last
+        self.pending_status: tuple[str, str] | None = None  # shown once the reload after a write is in
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="repair-box"):
+            yield Static(id="repair-title")
+            yield OptionList(id="repair-candidates")
+            yield DiffView(id="repair-diff")
+            yield Static(id="repair-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_title()
+        self.show_status("Looking for repairs…", "dim italic")
+        self.load()
+        self.query_one("#repair-candidates", OptionList).focus()
+
+    # --- state ------------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Re-read the profile from disk and find the finding's problem again (in a thread: git may be slow)."""
+        self.run_worker(self._find, thread=True, exclusive=True, group="repair-find")
+
+    def _find(self) -> None:
+        profile = load_profile(self.profile.path, self.profile.rel, self.profile.layout)
+        problems = find_problems(profile, today=self.today, history=self.history)
+        self.app.call_from_thread(self._found, profile, problems)
+
+    def _found(self, profile: Profile, problems: list[Problem]) -> None:
+        self.profile = profile
+        self.problems = problems
+        self.problem = next((p for p in self.problems if same_finding(p.finding, self.finding)), None)
+        self.show_title()
+        self.show_candidates()
+        if self.pending_status is not None:
+            self.show_status(*self.pending_status)
+            self.pending_status = None
+
+    def show_title(self) -> None:
+        title = Text()
+        f = self.finding
+        where = f"{f.file}:{f.line}" if f.line is not None else f.file
+        title.append(f"Repair {f.code}", style="bold")
+        title.append(f"  {clean_line(where)}\n", style="dim")
+        title.append(clean_line(f.message))
+        self.query_one("#repair-title", Static).update(title)
+
+    def show_candidates(self) -> None:
+        options = self.query_one("#repair-candidates", OptionList)
+        options.clear_options()
+        if self.problem is None:
+            self.show_status("This finding is gone: the files no longer have it.", "green")
+            self.query_one("#repair-diff", DiffView).show("")
+            return
+        if not self.problem.candidates:
+            self.show_status("No candidate: edit the reference by hand.", "yellow")
+        options.add_options(Option(candidate_prompt(k, c), id=str(k)) for k, c in enumerate(self.problem.candidates, 1))
+        options.highlighted = 0 if self.problem.candidates else None
+        self.preview()
+
+    @property
+    def candidate(self) -> Candidate | None:
+        if self.problem is None:
+            return None
+        k = self.query_one("#repair-candidates", OptionList).highlighted
+        if k is None or not 0 <= k < len(self.problem.candidates):
+            return None
+        return self.problem.candidates[k]
+
+    def group(self, cand: Candidate) -> list[Problem]:
+        assert self.problem is not None
+        return together(self.problems, self.problem, cand) if self.group_all else [self.problem]
+
+    def preview(self) -> None:
+        cand = self.candidate
+        view = self.query_one("#repair-diff", DiffView)
+        self.plan = None
+        if cand is None:
+            view.show("")
+            return
+        try:
+            group = self.group(cand)
+            self.plan = plan_repair(self.profile, group, cand)
+        except (EditError, OSError) as exc:
+            view.show("")
+            self.show_status(f"Cannot preview: {exc}", "red")
+            return
+        view.show(self.plan.diff(self.profile.path))
+        more = f"{len(group)} findings naming {self.problem.target if self.problem else ''}" if len(group) > 1 else "this finding"
+        self.show_status(f"{self.plan.title} — repairs {more}. enter applies, o toggles all alike / only this one.", "")
+
+    def show_status(self, message: str, style: str) -> None:
+        self.query_one("#repair-status", Static).update(Text(clean_line(message), style=style))
+
+    @on(OptionList.OptionHighlighted, "#repair-candidates")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.preview()
+
+    @on(OptionList.OptionSelected, "#repair-candidates")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_apply()
+
+    # --- actions --------------------------------------------------------------------------
+
+    def action_toggle_group(self) -> None:
+        self.group_all = not self.group_all
+        self.preview()
+
+    def action_all_safe(self) -> None:
+        """Every repair of the profile with one certain candidate, in one undoable write."""
+        try:
+            run = plan_all_safe(self.profile, self.problems, today=self.today)
+        except (EditError, OSError) as exc:
+            self.notify(f"Cannot plan: {exc}", severity="error", markup=False)
+            return
+        if run.plan.empty:
+            self.notify("No finding has a safe repair.", severity="warning")
+            return
+        self.write(run.plan)
+
+    def action_apply(self) -> None:
+        plan = self.plan
+        if plan is None or plan.empty:
+            self.notify("Nothing to write.", severity="warning")
+            return
+        self.write(plan)
+
+    def write(self, plan: Plan) -> None:
+        try:
+            written = self.undo_stack.apply(plan)
+        except ConcurrentModification as exc:
+            self.notify(f"Not written: {exc}. The file changed since the preview; look again.",
+                        severity="error", markup=False, timeout=10)
+            self.load()
+            return
+        except (EditError, OSError) as exc:
+            self.notify(f"Not written: {exc}", severity="error", markup=False, timeout=10)
+            return
+        self.written.append(written)
+        if self.on_written is not None:
+            self.on_written(written)
+        self.pending_status = (f"Written: {written.title}  (u undoes)", "bold green")
+        self.load()
+
+    def action_undo(self) -> None:
+        if not self.written or self.undo_stack.peek() is not self.written[-1]:
+            self.notify("Nothing written from this screen to undo.", severity="warning")
+            return
+        try:
+            plan = self.undo_stack.undo()
+        except ConcurrentModification as exc:
+            self.notify(f"Cannot undo: {exc.path.name} changed on disk since.", severity="error", markup=False)
+            return
+        self.written.pop()
+        if self.on_written is not None:
+            self.on_written(plan)
+        self.pending_status = (f"Undone: {plan.title}", "bold yellow")
+        self.load()
+
+    def action_close(self) -> None:
+        self.dismiss(bool(self.written))
