@@ -153,3 +153,22 @@ def test_queue_finds_new_promoted_items_in_git_history(tmp_path: Path) -> None:
     assert [(i.row.text, i.new_in_git) for i in q] == [("十一月报告按时交了。", True)]
     mem = load_memory(ws)
     assert mem is not None and mem.items[-1].text == "十一月报告按时交了。"
+
+
+def test_demo_history_rewrote_one_log_and_dreaming_promoted(tmp_path: Path) -> None:
+    from openclaw_tui.core.git.demo import build_demo
+
+    demo = build_demo(tmp_path / "d")
+    ws = demo / "workspace-zh"
+    res = cli("check", str(ws), "--format", "json", "--today", "2026-11-30")
+    rewritten = [f for f in json.loads(res.stdout)["findings"] if f["code"] == "daily-log-rewritten"]
+    assert [(f["file"], f["line"]) for f in rewritten] == [("memory/2026-10-12.md", 3)]
+    assert (ws / "MEMORY.md").read_bytes() == (SAMPLES / "workspace-zh" / "MEMORY.md").read_bytes()
+    last = git(demo, "log", "--format=%s", "-1", "--", "workspace-zh/MEMORY.md")
+    assert "dreaming" in last
+    # after accepting everything at the commit before dreaming, git finds the promoted item again
+    sha = git(demo, "log", "--format=%H", "-1", "--", "workspace-zh/MEMORY.md").strip()
+    before = git(demo, "rev-parse", sha + "~1").strip()
+    dreaming.mark_reviewed(ws, [], before)
+    q = dreaming.review_queue(ws)
+    assert any(i.new_in_git and i.row.text.startswith("candidate:") for i in q)
