@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", nargs="?", help="a profile, a profiles root, a folder holding profiles/, or a workspace")
     p.add_argument("--demo", action="store_true", help="open a throwaway copy of the bundled sample profiles")
     p.add_argument("--today", help="fix today's date (YYYY-MM-DD) for TTL and cold checks")
+    p.add_argument("--openclaw-config", metavar="FILE", help="an OpenClaw workspace's openclaw.json (JSON5)")
     return p
 
 
@@ -103,6 +104,11 @@ def launch_ui(argv: Sequence[str]) -> int:
     from .app import OpenClawApp
 
     app = OpenClawApp(path, today=today, cleanup=cleanup)
+    if is_workspace_dir(path) and not is_profile_dir(path) and not (path / "profiles").is_dir():
+        from .screens.workspace_screen import WorkspaceScreen  # an OpenClaw workspace opens on its own view
+
+        config = Path(args.openclaw_config) if args.openclaw_config else None
+        app.start_screen = lambda: WorkspaceScreen(path, today=today, openclaw_config=config)
     try:
         result = app.run()
     finally:

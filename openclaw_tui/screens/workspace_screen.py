@@ -1,0 +1,562 @@
+"""The workspace view: what an OpenClaw agent loads every turn, what it remembers, what dreaming
+promoted, and what looks wrong, with the fixes in place.
+
+Tabs: 1 Bootstrap (size-vs-limit bars and the injected copy with its cut marker), 2 MEMORY.md
+(sections and items with heading path and metadata), 3 USER.md (directives; superseded ones
+dimmed), 4 Daily logs (today's and yesterday's marked "loaded at session start"), 5 Review (the
+items dreaming promoted).  Findings of the check sit on their rows.  ``/`` filters the rows.
+
+Every change is a plan written under the file's lock (compare-and-swap), undone with ctrl+z;
+``C`` commits the files this view changed.  The screen is pushable on its own:
+``app.push_screen(WorkspaceScreen(path, today=...))``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane
+
+from ..core.check.check import check_profile
+from ..core.check.findings import Finding
+from ..core.config import ConfigError, Limits, load_config
+from ..core.files.safe_write import ConcurrentModification
+from ..core.format.edit import EditError
+from ..core.format.profile import load_profile
+from ..core.lifecycle.plan import Plan
+from ..core.lifecycle.undo import UndoStack
+from ..core.workspace import dreaming
+from ..core.workspace.bootstrap import InjectedPart, inject_preview
+from ..core.workspace.distil import commit_files, distil_plan
+from ..core.workspace.edits import add_directive, edit_row, move_item, remove_row, supersede_directive
+from ..core.workspace.model import (
+    DailyLog,
+    Directive,
+    MemoryModel,
+    MemRow,
+    UserModel,
+    load_daily_logs,
+    load_memory,
+    load_user,
+)
+from ..core.workspace.openclaw_config import OpenClawConfig, OpenClawConfigError, load_openclaw_config
+from ..widgets.bootstrap_bars import BootstrapBars, preview_text
+from ..widgets.safe_text import clean, clean_line
+from .workspace_dialogs import DistilPicker, PickOne, TextPrompt
+
+SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+TABS = ("boot", "mem", "user", "logs", "review")
+
+
+class WorkspaceScreen(Screen[None]):
+    """One OpenClaw workspace, first-class."""
+
+    DEFAULT_CSS = """
+    WorkspaceScreen { layout: vertical; }
+    #ws-title { height: 1; background: $panel; color: $text; padding: 0 1; }
+    #ws-filter { height: 3; }
+    #ws-tabs { height: 1fr; }
+    #ws-detail { height: 6; border-top: solid $panel-lighten-2; padding: 0 1; overflow-y: auto; }
+    #ws-preview-scroll { height: 1fr; }
+    #ws-preview { padding: 0 1; }
+    WorkspaceScreen DataTable { height: 1fr; }
+    """
+
+    AUTO_FOCUS = "#ws-tabs Tabs"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "tab('boot')", "Bootstrap", id="ws.tab-boot"),
+        Binding("2", "tab('mem')", "MEMORY", id="ws.tab-mem"),
+        Binding("3", "tab('user')", "USER", id="ws.tab-user"),
+        Binding("4", "tab('logs')", "Logs", id="ws.tab-logs"),
+        Binding("5", "tab('review')", "Review", id="ws.tab-review"),
+        Binding("slash", "filter", "Filter", id="ws.filter"),
+        Binding("n", "next_preview", "Next file", show=False, id="ws.next-preview"),
+        Binding("s", "session", "Session", show=False, id="ws.session"),
+        Binding("e", "edit", "Edit", id="ws.edit"),
+        Binding("x,delete", "remove", "Remove/reject", id="ws.remove"),
+        Binding("m", "move", "Move", id="ws.move"),
+        Binding("S", "supersede", "Supersede", id="ws.supersede"),
+        Binding("plus", "add_directive", "Add directive", show=False, id="ws.add-directive"),
+        Binding("D", "distil", "Distil", id="ws.distil"),
+        Binding("a", "accept(False)", "Accept", id="ws.accept"),
+        Binding("A", "accept(True)", "Accept+strip", id="ws.accept-strip"),
+        Binding("ctrl+z", "undo", "Undo", id="ws.undo"),
+        Binding("ctrl+y", "redo", "Redo", show=False, id="ws.redo"),
+        Binding("C", "commit", "Commit", id="ws.commit"),
+        Binding("escape", "close", "Back", id="ws.close"),
+    ]
+
+    def __init__(
+        self, path: Path | str, *, today: dt.date | None = None, openclaw_config: Path | None = None,
+        session: str = "main",
+    ) -> None:
+        super().__init__()
+        self.path = Path(path).absolute()
+        self.today = today or dt.date.today()
+        self.openclaw_config_path = openclaw_config
+        self.session = session
+        self.undo_stack = UndoStack()
+        self.changed_paths: set[Path] = set()
+        self.applied_titles: list[str] = []
+        self.filter_text = ""
+        self.preview_index = 0
+        self.config: OpenClawConfig = OpenClawConfig(None, Limits())
+        self.parts: list[InjectedPart] = []
+        self.memory: MemoryModel | None = None
+        self.user: UserModel | None = None
+        self.logs: list[DailyLog] = []
+        self.queue: list[dreaming.QueueItem] = []
+        self.findings: list[Finding] = []
+        self.row_keys: dict[str, list[Any]] = {t: [] for t in TABS}
+
+    # --- layout ----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="ws-title")
+        box = Input(placeholder="filter rows (enter keeps it, escape clears)", id="ws-filter")
+        box.display = False
+        yield box
+        with TabbedContent(id="ws-tabs", initial="boot"):
+            with TabPane("1 Bootstrap", id="boot"), Vertical():
+                yield BootstrapBars(id="ws-bars")
+                with VerticalScroll(id="ws-preview-scroll"):
+                    yield Static(id="ws-preview")
+            with TabPane("2 MEMORY.md", id="mem"):
+                yield DataTable(id="ws-mem", cursor_type="row", zebra_stripes=False)
+            with TabPane("3 USER.md", id="user"):
+                yield DataTable(id="ws-user", cursor_type="row")
+            with TabPane("4 Daily logs", id="logs"):
+                yield DataTable(id="ws-logs", cursor_type="row")
+            with TabPane("5 Review", id="review"):
+                yield DataTable(id="ws-review", cursor_type="row")
+        yield Static(id="ws-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#ws-detail", Static).display = False
+        self.query_one("#ws-mem", DataTable).add_columns("!", "line", "section", "item", "meta")
+        self.query_one("#ws-user", DataTable).add_columns("!", "line", "observed", "status", "directive")
+        self.query_one("#ws-logs", DataTable).add_columns("!", "date", "lines", "distilled", "chars", "note")
+        self.query_one("#ws-review", DataTable).add_columns("line", "score", "source", "item")
+        self.reload()
+
+    # --- data --------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        try:
+            base = load_config().limits
+        except ConfigError:
+            base = Limits()
+        try:
+            self.config = load_openclaw_config(self.path, self.openclaw_config_path, base)
+        except OpenClawConfigError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            self.config = OpenClawConfig(None, base)
+        limits = self.config.limits
+        self.parts = inject_preview(self.path, limits, self.session, today=self.today)
+        self.memory = load_memory(self.path)
+        self.user = load_user(self.path)
+        self.logs = load_daily_logs(self.path, self.today)
+        self.queue = dreaming.review_queue(self.path)
+        prof = load_profile(self.path, ".", "openclaw")
+        self.findings = check_profile(
+            prof, today=self.today, bootstrap_max_chars=limits.bootstrap_max_chars,
+            bootstrap_total_max_chars=limits.bootstrap_total_max_chars, user_max_chars=limits.user_max_chars,
+        )
+        self.refresh_view()
+
+    def _findings_for(self, rel: str, first: int | None, last: int | None) -> list[Finding]:
+        out = []
+        for f in self.findings:
+            if f.file != rel:
+                continue
+            if first is None or (f.line is not None and first <= f.line <= (last or first)):
+                out.append(f)
+        return out
+
+    def _badge(self, found: list[Finding]) -> Text:
+        if not found:
+            return Text("")
+        worst = min(found, key=lambda f: ("error", "warning", "info").index(f.severity))
+        return Text("●" if len(found) == 1 else f"{len(found)}", style=SEV_STYLE[worst.severity])
+
+    def _match(self, *texts: str) -> bool:
+        if not self.filter_text:
+            return True
+        needle = self.filter_text.casefold()
+        return any(needle in t.casefold() for t in texts)
+
+    def refresh_view(self) -> None:
+        cfg = self.config
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append("OpenClaw workspace ", style="bold")
+        title.append(clean_line(self.path.name))
+        title.append(f"  limits: {'openclaw.json' if cfg.found else 'defaults'}", style="dim")
+        if cfg.found and cfg.generation != "unknown":
+            title.append(f" ({cfg.generation} memory settings)", style="dim")
+        if self.queue:
+            title.append(f"  {len(self.queue)} promotion(s) to review", style="bold yellow")
+        if self.filter_text:
+            title.append(f"  filter: {clean_line(self.filter_text)}", style="bold cyan")
+        self.query_one("#ws-title", Static).update(title)
+        self.query_one("#ws-bars", BootstrapBars).show(self.parts, cfg.limits, cfg.source, self.session)
+        self._show_preview()
+        self._fill_memory()
+        self._fill_user()
+        self._fill_logs()
+        self._fill_review()
+        self._show_detail()
+
+    def _show_preview(self) -> None:
+        shown = [p for p in self.parts if p.kind == "bootstrap"]
+        if not shown:
+            self.query_one("#ws-preview", Static).update(Text("No bootstrap files.", style="dim"))
+            return
+        if self.preview_index == 0:  # start on the first cut file: that is the news
+            cut = next((i for i, p in enumerate(shown) if p.truncated), 0)
+            self.preview_index = cut
+        part = shown[self.preview_index % len(shown)]
+        self.query_one("#ws-preview", Static).update(preview_text(part))
+
+    def _fill(self, table_id: str, tab: str, rows: list[tuple[Any, tuple[Text | str, ...]]]) -> None:
+        table = self.query_one(table_id, DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        self.row_keys[tab] = []
+        for key, cells in rows:
+            table.add_row(*cells)
+            self.row_keys[tab].append(key)
+        if rows:
+            table.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
+
+    def _fill_memory(self) -> None:
+        rows: list[tuple[Any, tuple[Text | str, ...]]] = []
+        mem = self.memory
+        if mem is not None:
+            for r in mem.rows:
+                if not self._match(r.text, " ".join(r.heading_path), *r.metadata):
+                    continue
+                found = self._findings_for(mem.rel, r.line - len(r.markers), r.end_line)
+                meta = []
+                if r.promotions:
+                    meta.append("promoted")
+                if r.score:
+                    meta.append(f"score {r.score.get('score', '?')}")
+                if r.importance is not None:
+                    meta.append(f"imp {r.importance:g}")
+                if r.source:
+                    meta.append(f"from {r.source}")
+                if r.kind == "section":
+                    text = Text(("#" * r.level) + " " + clean_line(r.text), style="bold")
+                    section = Text("")
+                else:
+                    text = Text(clean_line(r.text), style="italic" if r.kind == "text" else "")
+                    section = Text(clean_line(" › ".join(r.heading_path[1:] or r.heading_path))[:28], style="dim")
+                rows.append((r, (self._badge(found), str(r.line), section, text, Text(", ".join(meta), style="dim"))))
+        self._fill("#ws-mem", "mem", rows)
+
+    def _fill_user(self) -> None:
+        rows: list[tuple[Any, tuple[Text | str, ...]]] = []
+        if self.user is not None:
+            for d in self.user.directives:
+                if not self._match(d.text, d.status, d.observed):
+                    continue
+                found = self._findings_for("USER.md", d.line, d.end_line)
+                style = "" if d.active else "dim strike"
+                rows.append((d, (self._badge(found), str(d.line), clean_line(d.observed),
+                                 Text(clean_line(d.status), style="green" if d.active else "dim"),
+                                 Text(clean_line(d.text), style=style))))
+        self._fill("#ws-user", "user", rows)
+
+    def _fill_logs(self) -> None:
+        rows: list[tuple[Any, tuple[Text | str, ...]]] = []
+        for lg in reversed(self.logs):
+            if not self._match(lg.rel, *(ln.text for ln in lg.lines)):
+                continue
+            found = self._findings_for(lg.rel, None, None)
+            note = Text()
+            if lg.at_session_start:
+                note.append("loaded at session start", style="cyan")
+            elif lg.age_days > 30:
+                note.append(f"{lg.age_days} days old", style="dim")
+            if found:
+                note.append(("  " if note else "") + ", ".join(sorted({f.code for f in found})), style="yellow")
+            done = sum(1 for ln in lg.lines if ln.distilled or ln.dropped)
+            rows.append((lg, (self._badge(found), lg.rel.removeprefix("memory/"), str(len(lg.lines)),
+                              f"{done}/{len(lg.lines)}" + (" ✓" if lg.fully_distilled else ""), f"{lg.chars:,}", note)))
+        self._fill("#ws-logs", "logs", rows)
+
+    def _fill_review(self) -> None:
+        rows: list[tuple[Any, tuple[Text | str, ...]]] = []
+        for q in self.queue:
+            if not self._match(q.row.text):
+                continue
+            src = ", ".join(f"{p.path}:{p.start_line or ''}" for p in q.row.promotions) or ("git" if q.new_in_git else "")
+            rows.append((q, (str(q.row.line), q.score or "", Text(clean_line(src), style="red" if q.source_missing else "dim"),
+                             clean_line(q.row.text))))
+        self._fill("#ws-review", "review", rows)
+
+    # --- selection and detail -------------------------------------------------------------
+
+    @property
+    def tab(self) -> str:
+        return self.query_one("#ws-tabs", TabbedContent).active or "boot"
+
+    def selected(self) -> Any:
+        tab = self.tab
+        if tab == "boot":
+            return None
+        table = self.query_one(f"#ws-{tab}", DataTable)
+        keys = self.row_keys.get(tab, [])
+        if not keys or table.cursor_row < 0 or table.cursor_row >= len(keys):
+            return None
+        return keys[table.cursor_row]
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, _event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    @on(TabbedContent.TabActivated)
+    def _tab_changed(self, _event: TabbedContent.TabActivated) -> None:
+        self.query_one("#ws-detail", Static).display = self.tab != "boot"
+        self._show_detail()
+        if self.tab != "boot":
+            self.query_one(f"#ws-{self.tab}", DataTable).focus()
+
+    def _show_detail(self) -> None:
+        item = self.selected()
+        t = Text()
+        if isinstance(item, MemRow):
+            t.append(" › ".join(clean_line(h) for h in item.heading_path), style="bold")
+            t.append(f"  line {item.line}\n", style="dim")
+            t.append(clean(item.text) + "\n")
+            for m in [*item.markers, *item.metadata]:
+                t.append(clean_line(m) + "\n", style="dim")
+            for f in self._findings_for(self.memory.rel if self.memory else "MEMORY.md", item.line - len(item.markers), item.end_line):
+                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+        elif isinstance(item, Directive):
+            t.append(f"observed {clean_line(item.observed)} · {clean_line(item.status)}  line {item.line}\n", style="bold")
+            t.append(clean(item.text) + "\n")
+            for f in self._findings_for("USER.md", item.line, item.end_line):
+                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+        elif isinstance(item, DailyLog):
+            for f in self._findings_for(item.rel, None, None):
+                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+            for ln in item.lines:
+                mark = "✓ " if ln.distilled else "– " if ln.dropped else "  "
+                t.append(f"{mark}{ln.number:>3} {clean_line(ln.text)}\n", style="dim" if (ln.distilled or ln.dropped) else "")
+        elif isinstance(item, dreaming.QueueItem):
+            t.append(clean(item.row.text) + "\n", style="bold")
+            if item.source_missing:
+                t.append("source log is gone\n", style="red")
+            for log, n, text in item.source_lines:
+                t.append(f"{log}:{n}  {clean_line(text)}\n", style="dim")
+            t.append("a accept · A accept and strip metadata · x reject · e edit", style="dim italic")
+        self.query_one("#ws-detail", Static).update(t)
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def write(self, make: Callable[[], Plan | None], done: str) -> bool:
+        try:
+            plan = make()
+            if plan is not None and not plan.empty:
+                plan = self.undo_stack.apply(plan)
+                self.changed_paths.update(plan.files)
+                self.applied_titles.append(plan.title)
+        except (EditError, ConcurrentModification, OSError) as exc:
+            self.notify(f"Not written: {exc}", severity="error", markup=False)
+            self.reload()
+            return False
+        self.notify(done, markup=False)
+        self.reload()
+        return True
+
+    def _mem_path(self) -> Path:
+        return self.memory.path if self.memory is not None else self.path / "MEMORY.md"
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one("#ws-tabs", TabbedContent).active = tab
+
+    def action_filter(self) -> None:
+        box = self.query_one("#ws-filter", Input)
+        box.display = True
+        box.focus()
+
+    @on(Input.Changed, "#ws-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value.strip()
+        self.refresh_view()
+
+    @on(Input.Submitted, "#ws-filter")
+    def _filter_done(self, _event: Input.Submitted) -> None:
+        self.query_one("#ws-filter", Input).display = False
+        if self.tab != "boot":
+            self.query_one(f"#ws-{self.tab}", DataTable).focus()
+
+    def action_next_preview(self) -> None:
+        self.preview_index += 1
+        shown = [p for p in self.parts if p.kind == "bootstrap"]
+        if shown:
+            self.query_one("#ws-preview", Static).update(preview_text(shown[self.preview_index % len(shown)]))
+
+    def action_session(self) -> None:
+        order = ("main", "shared", "subagent")
+        self.session = order[(order.index(self.session) + 1) % len(order)]
+        self.reload()
+
+    def action_edit(self) -> None:
+        item = self.selected()
+        if isinstance(item, dreaming.QueueItem):
+            row = item.row
+        elif isinstance(item, MemRow):
+            row = item
+        elif isinstance(item, Directive):
+            self.action_supersede(ask=True)
+            return
+        else:
+            self.notify("Pick a MEMORY.md row or a promotion first.", severity="warning")
+            return
+
+        def done(text: str | None) -> None:
+            if text is not None and text.strip() and text != row.text:
+                self.write(lambda: edit_row(self._mem_path(), row.key, text, row.line), "Saved.")
+
+        self.app.push_screen(TextPrompt("Edit the text (metadata stays)", row.text), done)
+
+    def action_remove(self) -> None:
+        item = self.selected()
+        if isinstance(item, dreaming.QueueItem):
+            self.write(lambda: dreaming.reject(self.path, item), "Rejected: removed from MEMORY.md (ctrl+z puts it back).")
+        elif isinstance(item, MemRow):
+            what = "section and everything under it" if item.kind == "section" else "item"
+            self.write(lambda: remove_row(self._mem_path(), item.key, item.line), f"Removed the {what} (ctrl+z puts it back).")
+        else:
+            self.notify("Pick a MEMORY.md row or a promotion first.", severity="warning")
+
+    def action_move(self) -> None:
+        item = self.selected()
+        if not isinstance(item, MemRow) or item.kind != "item" or self.memory is None:
+            self.notify("Pick a MEMORY.md list item to move.", severity="warning")
+            return
+        sections = self.memory.sections
+
+        def done(index: int | None) -> None:
+            if index is not None:
+                target = sections[index]
+                self.write(lambda: move_item(self._mem_path(), item.key, target.key, item.line),
+                           f"Moved to {target.text}.")
+
+        self.app.push_screen(PickOne("Move to the end of which section?",
+                                     [" › ".join(s.heading_path) for s in sections]), done)
+
+    def action_supersede(self, ask: bool = False) -> None:
+        item = self.selected()
+        if not isinstance(item, Directive) or self.user is None:
+            self.notify("Pick a USER.md directive.", severity="warning")
+            return
+        path = self.user.path
+
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            new = text.strip() or None
+            self.write(lambda: supersede_directive(path, item.line, item.text, new, self.today),
+                       "Superseded" + (", with the new directive after it." if new else "."))
+
+        self.app.push_screen(TextPrompt("Supersede: the new directive (empty: only mark this one superseded)", ""), done)
+
+    def action_add_directive(self) -> None:
+        path = self.path / "USER.md"
+
+        def done(text: str | None) -> None:
+            if text and text.strip():
+                self.write(lambda: add_directive(path, text, self.today), "Directive added.")
+
+        self.app.push_screen(TextPrompt("New USER.md directive", ""), done)
+
+    def action_distil(self) -> None:
+        item = self.selected()
+        if not isinstance(item, DailyLog):
+            self.action_tab("logs")
+            self.notify("Pick a daily log, then D.", severity="warning")
+            return
+        sections = self.memory.sections if self.memory is not None else []
+
+        def done(res: tuple[list[int], list[int], int] | None) -> None:
+            if res is None:
+                return
+            lines, dropped, index = res
+            key = sections[index].key if 0 <= index < len(sections) else None
+            self.write(lambda: distil_plan(self.path, item.rel, lines, key, dropped=dropped).plan,
+                       f"Distilled {len(lines)} line(s) of {item.rel}.")
+
+        self.app.push_screen(DistilPicker(item, [" › ".join(s.heading_path) for s in sections]), done)
+
+    def action_accept(self, strip: bool) -> None:
+        item = self.selected()
+        if not isinstance(item, dreaming.QueueItem):
+            self.notify("Pick a promotion on the Review tab.", severity="warning")
+            return
+        self.write(lambda: dreaming.accept(self.path, item, strip=strip),
+                   "Accepted" + (", machine metadata stripped." if strip else "."))
+
+    def action_undo(self) -> None:
+        if not self.undo_stack.can_undo:
+            self.notify("Nothing to undo.")
+            return
+        try:
+            self.undo_stack.undo()
+        except ConcurrentModification as exc:
+            self.notify(f"Cannot undo: {exc}", severity="error", markup=False)
+        self.reload()
+
+    def action_redo(self) -> None:
+        if not self.undo_stack.can_redo:
+            return
+        try:
+            self.undo_stack.redo()
+        except ConcurrentModification as exc:
+            self.notify(f"Cannot redo: {exc}", severity="error", markup=False)
+        self.reload()
+
+    def action_commit(self) -> None:
+        paths = sorted(self.changed_paths)
+        if not paths:
+            self.notify("Nothing changed here to commit.")
+            return
+        summary = "workspace: " + "; ".join(self.applied_titles[-3:])
+        message = summary[:72] + "\n\n" + "\n".join(f"- {t}" for t in self.applied_titles) + "\n"
+        try:
+            sha = commit_files(self.path, paths, message)
+        except Exception as exc:  # a git failure is shown, never raised into the UI
+            self.notify(f"Commit failed: {exc}", severity="error", markup=False)
+            return
+        if sha is None:
+            self.notify("The workspace is not in a git repository.", severity="warning")
+            return
+        self.changed_paths.clear()
+        self.applied_titles.clear()
+        self.notify(f"Committed {sha[:10]}.", markup=False)
+
+    def action_close(self) -> None:
+        box = self.query_one("#ws-filter", Input)
+        if box.has_focus or self.filter_text:
+            box.value = ""
+            box.display = False
+            self.filter_text = ""
+            self.refresh_view()
+            return
+        if len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
