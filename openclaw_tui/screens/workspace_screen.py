@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane
+from textual.widgets import ContentSwitcher, Input, Static
 
 from ..core.check.check import check_profile
 from ..core.check.findings import Finding
@@ -51,10 +51,20 @@ from ..core.workspace.model import (
 from ..core.workspace.openclaw_config import OpenClawConfig, OpenClawConfigError, load_openclaw_config
 from ..widgets.bootstrap_bars import BootstrapBars, preview_text
 from ..widgets.safe_text import clean, clean_line
+from ..widgets.ws_rows import Cell, RowsView
 from .workspace_dialogs import DistilPicker, PickOne, TextPrompt
 
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 TABS = ("boot", "mem", "user", "logs", "review")
+TAB_LABELS = {"boot": "Bootstrap", "mem": "MEMORY.md", "user": "USER.md", "logs": "Daily logs", "review": "Review"}
+# the key line at the bottom, per tab (a plain line: Textual's Footer costs more than the rows)
+KEYS = {
+    "boot": "1-5 tabs  n next file  s session  / filter  ctrl+z undo  C commit  esc back  f1 help",
+    "mem": "e edit  m move  x remove  / filter  ctrl+z undo  C commit  1-5 tabs  esc back",
+    "user": "S supersede (with a new directive)  + add  / filter  ctrl+z undo  C commit  esc back",
+    "logs": "D distil the log  / filter  ctrl+z undo  C commit  1-5 tabs  esc back",
+    "review": "a accept  A accept, strip metadata  x reject  e edit  ctrl+z undo  C commit  esc back",
+}
 
 
 class WorkspaceScreen(Screen[None]):
@@ -63,48 +73,50 @@ class WorkspaceScreen(Screen[None]):
     DEFAULT_CSS = """
     WorkspaceScreen { layout: vertical; }
     #ws-title { height: 1; background: $panel; color: $text; padding: 0 1; }
+    #ws-tabline { height: 1; padding: 0 1; }
+    #ws-keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
     #ws-filter { height: 3; }
     #ws-tabs { height: 1fr; }
     #ws-detail { height: 6; border-top: solid $panel-lighten-2; padding: 0 1; overflow-y: auto; }
     #ws-preview-scroll { height: 1fr; }
     #ws-preview { padding: 0 1; }
-    WorkspaceScreen DataTable { height: 1fr; }
     """
 
-    AUTO_FOCUS = "#ws-tabs Tabs"
+    AUTO_FOCUS = ""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "tab('boot')", "Bootstrap", id="ws.tab-boot"),
-        Binding("2", "tab('mem')", "MEMORY", id="ws.tab-mem"),
-        Binding("3", "tab('user')", "USER", id="ws.tab-user"),
-        Binding("4", "tab('logs')", "Logs", id="ws.tab-logs"),
-        Binding("5", "tab('review')", "Review", id="ws.tab-review"),
+        Binding("1", "tab('boot')", "Bootstrap", show=False, id="ws.tab-boot"),
+        Binding("2", "tab('mem')", "MEMORY", show=False, id="ws.tab-mem"),
+        Binding("3", "tab('user')", "USER", show=False, id="ws.tab-user"),
+        Binding("4", "tab('logs')", "Logs", show=False, id="ws.tab-logs"),
+        Binding("5", "tab('review')", "Review", show=False, id="ws.tab-review"),
         Binding("slash", "filter", "Filter", id="ws.filter"),
         Binding("n", "next_preview", "Next file", show=False, id="ws.next-preview"),
         Binding("s", "session", "Session", show=False, id="ws.session"),
         Binding("e", "edit", "Edit", id="ws.edit"),
         Binding("x,delete", "remove", "Remove/reject", id="ws.remove"),
-        Binding("m", "move", "Move", id="ws.move"),
-        Binding("S", "supersede", "Supersede", id="ws.supersede"),
+        Binding("m", "move", "Move", show=False, id="ws.move"),
+        Binding("S", "supersede", "Supersede", show=False, id="ws.supersede"),
         Binding("plus", "add_directive", "Add directive", show=False, id="ws.add-directive"),
         Binding("D", "distil", "Distil", id="ws.distil"),
         Binding("a", "accept(False)", "Accept", id="ws.accept"),
-        Binding("A", "accept(True)", "Accept+strip", id="ws.accept-strip"),
+        Binding("A", "accept(True)", "Accept+strip", show=False, id="ws.accept-strip"),
         Binding("ctrl+z", "undo", "Undo", id="ws.undo"),
         Binding("ctrl+y", "redo", "Redo", show=False, id="ws.redo"),
-        Binding("C", "commit", "Commit", id="ws.commit"),
+        Binding("C", "commit", "Commit", show=False, id="ws.commit"),
         Binding("escape", "close", "Back", id="ws.close"),
     ]
 
     def __init__(
         self, path: Path | str, *, today: dt.date | None = None, openclaw_config: Path | None = None,
-        session: str = "main",
+        session: str = "main", tab: str = "boot",
     ) -> None:
         super().__init__()
         self.path = Path(path).absolute()
         self.today = today or dt.date.today()
         self.openclaw_config_path = openclaw_config
         self.session = session
+        self.initial_tab = tab if tab in TABS else "boot"
         self.undo_stack = UndoStack()
         self.changed_paths: set[Path] = set()
         self.applied_titles: list[str] = []
@@ -118,6 +130,8 @@ class WorkspaceScreen(Screen[None]):
         self.queue: list[dreaming.QueueItem] = []
         self.findings: list[Finding] = []
         self.row_keys: dict[str, list[Any]] = {t: [] for t in TABS}
+        self.by_file: dict[str, list[Finding]] = {}
+        self.generation = 0
 
     # --- layout ----------------------------------------------------------------------
 
@@ -126,33 +140,35 @@ class WorkspaceScreen(Screen[None]):
         box = Input(placeholder="filter rows (enter keeps it, escape clears)", id="ws-filter")
         box.display = False
         yield box
-        with TabbedContent(id="ws-tabs", initial="boot"):
-            with TabPane("1 Bootstrap", id="boot"), Vertical():
+        yield Static(id="ws-tabline")
+        with ContentSwitcher(id="ws-tabs", initial=self.initial_tab):
+            with Vertical(id="boot"):
                 yield BootstrapBars(id="ws-bars")
                 with VerticalScroll(id="ws-preview-scroll"):
                     yield Static(id="ws-preview")
-            with TabPane("2 MEMORY.md", id="mem"):
-                yield DataTable(id="ws-mem", cursor_type="row", zebra_stripes=False)
-            with TabPane("3 USER.md", id="user"):
-                yield DataTable(id="ws-user", cursor_type="row")
-            with TabPane("4 Daily logs", id="logs"):
-                yield DataTable(id="ws-logs", cursor_type="row")
-            with TabPane("5 Review", id="review"):
-                yield DataTable(id="ws-review", cursor_type="row")
+            with Vertical(id="mem"):
+                yield RowsView(["!", "line", "section", "meta", "item"], [2, 5, 24, 18], id="ws-mem")
+            with Vertical(id="user"):
+                yield RowsView(["!", "line", "observed", "status", "directive"], [2, 5, 10, 10], id="ws-user")
+            with Vertical(id="logs"):
+                yield RowsView(["!", "log", "lines", "distilled", "chars", "note"], [2, 20, 5, 9, 8], id="ws-logs")
+            with Vertical(id="review"):
+                yield RowsView(["line", "score", "source", "item"], [5, 6, 24], id="ws-review")
         yield Static(id="ws-detail")
-        yield Footer()
+        yield Static(id="ws-keys")
 
     def on_mount(self) -> None:
-        self.query_one("#ws-detail", Static).display = False
-        self.query_one("#ws-mem", DataTable).add_columns("!", "line", "section", "item", "meta")
-        self.query_one("#ws-user", DataTable).add_columns("!", "line", "observed", "status", "directive")
-        self.query_one("#ws-logs", DataTable).add_columns("!", "date", "lines", "distilled", "chars", "note")
-        self.query_one("#ws-review", DataTable).add_columns("line", "score", "source", "item")
+        self.query_one("#ws-detail", Static).display = self.initial_tab != "boot"
+        self._show_tabs()
+        if self.initial_tab != "boot":
+            self.query_one(f"#ws-{self.initial_tab}", RowsView).focus()
         self.reload()
 
     # --- data --------------------------------------------------------------------------
 
     def reload(self) -> None:
+        """Read the workspace: the rows first (on screen at once), then logs, the review queue and
+        the check in a worker thread, whose results fill in the rest."""
         try:
             base = load_config().limits
         except ConfigError:
@@ -162,24 +178,39 @@ class WorkspaceScreen(Screen[None]):
         except OpenClawConfigError as exc:
             self.notify(str(exc), severity="error", markup=False)
             self.config = OpenClawConfig(None, base)
-        limits = self.config.limits
-        self.parts = inject_preview(self.path, limits, self.session, today=self.today)
+        self.parts = inject_preview(self.path, self.config.limits, self.session, today=self.today)
         self.memory = load_memory(self.path)
         self.user = load_user(self.path)
-        self.logs = load_daily_logs(self.path, self.today)
-        self.queue = dreaming.review_queue(self.path)
+        self.generation += 1
+        self.refresh_view()
+        self.call_after_refresh(self._load_rest, self.generation)
+
+    @work(thread=True, exclusive=True, group="workspace-load")
+    def _load_rest(self, generation: int) -> None:
+        limits = self.config.limits
+        logs = load_daily_logs(self.path, self.today)
+        queue = dreaming.review_queue(self.path, self.memory)
         prof = load_profile(self.path, ".", "openclaw")
-        self.findings = check_profile(
+        findings = check_profile(
             prof, today=self.today, bootstrap_max_chars=limits.bootstrap_max_chars,
             bootstrap_total_max_chars=limits.bootstrap_total_max_chars, user_max_chars=limits.user_max_chars,
         )
+        self.app.call_from_thread(self._rest_loaded, generation, logs, queue, findings)
+
+    def _rest_loaded(
+        self, generation: int, logs: list[DailyLog], queue: list[dreaming.QueueItem], findings: list[Finding]
+    ) -> None:
+        if generation != self.generation or not self.is_attached:
+            return
+        self.logs, self.queue, self.findings = logs, queue, findings
+        self.by_file = {}
+        for f in findings:
+            self.by_file.setdefault(f.file, []).append(f)
         self.refresh_view()
 
     def _findings_for(self, rel: str, first: int | None, last: int | None) -> list[Finding]:
         out = []
-        for f in self.findings:
-            if f.file != rel:
-                continue
+        for f in self.by_file.get(rel, ()):
             if first is None or (f.line is not None and first <= f.line <= (last or first)):
                 out.append(f)
         return out
@@ -228,25 +259,20 @@ class WorkspaceScreen(Screen[None]):
         part = shown[self.preview_index % len(shown)]
         self.query_one("#ws-preview", Static).update(preview_text(part))
 
-    def _fill(self, table_id: str, tab: str, rows: list[tuple[Any, tuple[Text | str, ...]]]) -> None:
-        table = self.query_one(table_id, DataTable)
-        cursor = table.cursor_row
-        table.clear()
-        self.row_keys[tab] = []
-        for key, cells in rows:
-            table.add_row(*cells)
-            self.row_keys[tab].append(key)
-        if rows:
-            table.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
+    def _fill(self, table_id: str, tab: str, rows: list[tuple[Any, tuple[Cell, ...]]]) -> None:
+        self.row_keys[tab] = [key for key, _cells in rows]
+        self.query_one(table_id, RowsView).set_rows([cells for _key, cells in rows])
 
     def _fill_memory(self) -> None:
-        rows: list[tuple[Any, tuple[Text | str, ...]]] = []
+        rows: list[tuple[Any, tuple[Cell, ...]]] = []
         mem = self.memory
         if mem is not None:
+            flagged = self.by_file.get(mem.rel)
             for r in mem.rows:
-                if not self._match(r.text, " ".join(r.heading_path), *r.metadata):
+                if self.filter_text and not self._match(r.text, " ".join(r.heading_path), *r.metadata):
                     continue
-                found = self._findings_for(mem.rel, r.line - len(r.markers), r.end_line)
+                badge: Cell = self._badge(self._findings_for(mem.rel, r.line - len(r.markers), r.end_line)) \
+                    if flagged else ""
                 meta = []
                 if r.promotions:
                     meta.append("promoted")
@@ -257,16 +283,15 @@ class WorkspaceScreen(Screen[None]):
                 if r.source:
                     meta.append(f"from {r.source}")
                 if r.kind == "section":
-                    text = Text(("#" * r.level) + " " + clean_line(r.text), style="bold")
-                    section = Text("")
+                    rows.append((r, (badge, str(r.line), "", "", (("#" * r.level) + " " + r.text, "bold"))))
                 else:
-                    text = Text(clean_line(r.text), style="italic" if r.kind == "text" else "")
-                    section = Text(clean_line(" › ".join(r.heading_path[1:] or r.heading_path))[:28], style="dim")
-                rows.append((r, (self._badge(found), str(r.line), section, text, Text(", ".join(meta), style="dim"))))
+                    section = " › ".join(r.heading_path[1:] or r.heading_path)
+                    rows.append((r, (badge, str(r.line), (section, "dim"), (", ".join(meta), "dim"),
+                                     (r.text, "italic" if r.kind == "text" else ""))))
         self._fill("#ws-mem", "mem", rows)
 
     def _fill_user(self) -> None:
-        rows: list[tuple[Any, tuple[Text | str, ...]]] = []
+        rows: list[tuple[Any, tuple[Cell, ...]]] = []
         if self.user is not None:
             for d in self.user.directives:
                 if not self._match(d.text, d.status, d.observed):
@@ -279,7 +304,7 @@ class WorkspaceScreen(Screen[None]):
         self._fill("#ws-user", "user", rows)
 
     def _fill_logs(self) -> None:
-        rows: list[tuple[Any, tuple[Text | str, ...]]] = []
+        rows: list[tuple[Any, tuple[Cell, ...]]] = []
         for lg in reversed(self.logs):
             if not self._match(lg.rel, *(ln.text for ln in lg.lines)):
                 continue
@@ -297,7 +322,7 @@ class WorkspaceScreen(Screen[None]):
         self._fill("#ws-logs", "logs", rows)
 
     def _fill_review(self) -> None:
-        rows: list[tuple[Any, tuple[Text | str, ...]]] = []
+        rows: list[tuple[Any, tuple[Cell, ...]]] = []
         for q in self.queue:
             if not self._match(q.row.text):
                 continue
@@ -310,30 +335,46 @@ class WorkspaceScreen(Screen[None]):
 
     @property
     def tab(self) -> str:
-        return self.query_one("#ws-tabs", TabbedContent).active or "boot"
+        return self.query_one("#ws-tabs", ContentSwitcher).current or "boot"
 
     def selected(self) -> Any:
         tab = self.tab
         if tab == "boot":
             return None
-        table = self.query_one(f"#ws-{tab}", DataTable)
+        table = self.query_one(f"#ws-{tab}", RowsView)
         keys = self.row_keys.get(tab, [])
         if not keys or table.cursor_row < 0 or table.cursor_row >= len(keys):
             return None
         return keys[table.cursor_row]
 
-    @on(DataTable.RowHighlighted)
-    def _highlighted(self, _event: DataTable.RowHighlighted) -> None:
+    @on(RowsView.Highlighted)
+    def _highlighted(self, _event: RowsView.Highlighted) -> None:
         self._show_detail()
 
-    @on(TabbedContent.TabActivated)
-    def _tab_changed(self, _event: TabbedContent.TabActivated) -> None:
+    def _tab_changed(self) -> None:
         self.query_one("#ws-detail", Static).display = self.tab != "boot"
+        self._show_tabs()
         self._show_detail()
         if self.tab != "boot":
-            self.query_one(f"#ws-{self.tab}", DataTable).focus()
+            self.query_one(f"#ws-{self.tab}", RowsView).focus()
+
+    def _show_tabs(self) -> None:
+        line = Text(no_wrap=True, overflow="ellipsis")
+        for i, (tab, label) in enumerate(TAB_LABELS.items(), 1):
+            line.append(f" {i} {label} ", style="reverse bold" if tab == self.tab else "dim")
+            line.append(" ")
+        self.query_one("#ws-tabline", Static).update(line)
+
+    def _show_keys(self) -> None:
+        line = Text(no_wrap=True, overflow="ellipsis")
+        for part in KEYS.get(self.tab, "").split("  "):
+            key, _, what = part.partition(" ")
+            line.append(key, style="bold")
+            line.append(f" {what}  ")
+        self.query_one("#ws-keys", Static).update(line)
 
     def _show_detail(self) -> None:
+        self._show_keys()
         item = self.selected()
         t = Text()
         if isinstance(item, MemRow):
@@ -387,7 +428,8 @@ class WorkspaceScreen(Screen[None]):
     # --- actions ---------------------------------------------------------------------------
 
     def action_tab(self, tab: str) -> None:
-        self.query_one("#ws-tabs", TabbedContent).active = tab
+        self.query_one("#ws-tabs", ContentSwitcher).current = tab
+        self._tab_changed()
 
     def action_filter(self) -> None:
         box = self.query_one("#ws-filter", Input)
@@ -403,7 +445,7 @@ class WorkspaceScreen(Screen[None]):
     def _filter_done(self, _event: Input.Submitted) -> None:
         self.query_one("#ws-filter", Input).display = False
         if self.tab != "boot":
-            self.query_one(f"#ws-{self.tab}", DataTable).focus()
+            self.query_one(f"#ws-{self.tab}", RowsView).focus()
 
     def action_next_preview(self) -> None:
         self.preview_index += 1

@@ -21,7 +21,7 @@ from ..config import cache_dir
 from ..format.entries import decode
 from ..lifecycle.plan import Plan
 from .edits import edit_row, remove_row, strip_metadata
-from .model import MemRow, load_memory, parse_log, parse_memory_text
+from .model import MemoryModel, MemRow, load_memory, parse_log, parse_memory_text
 
 
 @dataclass
@@ -105,9 +105,10 @@ def _source(workspace: Path, item: QueueItem) -> None:
                 item.source_lines.append((promo.path, ln.number, ln.text))
 
 
-def review_queue(workspace: Path | str) -> list[QueueItem]:
+def review_queue(workspace: Path | str, memory: MemoryModel | None = None) -> list[QueueItem]:
+    """The promoted items still to review (``memory``: MEMORY.md as read already, if it was)."""
     ws = Path(workspace)
-    mem = load_memory(ws)
+    mem = memory if memory is not None else load_memory(ws)
     if mem is None:
         return []
     accepted, commit = reviewed(ws)

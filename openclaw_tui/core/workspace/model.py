@@ -16,6 +16,7 @@ metadata.  USER.md: ``<!-- observed: DATE | status: S -->`` followed by one dire
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from pathlib import Path
 from ..format.entries import decode
 
 HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
+FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 BULLET_RE = re.compile(r"^( {0,3})([-*+]|\d{1,9}[.)])([ \t]+|$)")
 COMMENT_LINE_RE = re.compile(r"^[ \t]*<!--.*-->[ \t]*$")
 PROMO_RE = re.compile(r"<!--[ \t]*openclaw-memory-promotion:([^\n]*?)-->")
@@ -39,7 +41,7 @@ DAILY_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-(.+))?\.md$")
 DISTILLED_RE = re.compile(r"<!--[ \t]*(distilled|dropped):[ \t]*([\d, ]*)(?:->[^\n]*?)?[ \t]*-->")
 
 
-@dataclass
+@dataclass(slots=True)
 class Line:
     start: int  # offset of the first character
     end: int  # offset after the line ending ("\n" included)
@@ -78,7 +80,7 @@ class Promotion:
     raw: str
 
 
-@dataclass
+@dataclass(slots=True)
 class MemRow:
     kind: str  # "section", "item" or "text"
     heading_path: tuple[str, ...]
@@ -182,6 +184,17 @@ def _meta(row: MemRow, first_line_text: str, tail_text: str) -> None:
 
 
 def parse_memory_text(text: str) -> list[MemRow]:
+    """The rows of a MEMORY.md-like text (see the module docstring)."""
+    was_enabled = gc.isenabled()
+    gc.disable()  # many small objects, no cycles: the collector only costs time here
+    try:
+        return _parse_memory_text(text)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse_memory_text(text: str) -> list[MemRow]:
     lines = split_lines(text)
     rows: list[MemRow] = []
     stack: list[tuple[int, str, MemRow]] = []  # (level, title, row)
@@ -189,12 +202,15 @@ def parse_memory_text(text: str) -> list[MemRow]:
     pending: list[Line] = []  # comment-only lines waiting for the item below
     i = 0
 
+    current: list[tuple[str, ...]] = [()]
+
     def path() -> tuple[str, ...]:
-        return tuple(t for _lvl, t, _r in stack)
+        return current[0]
 
     def close_sections(level: int, at: int) -> None:
         while stack and stack[-1][0] >= level:
             stack.pop()[2].section_end = at
+        current[0] = tuple(t for _lvl, t, _r in stack)
 
     def flush_pending() -> None:
         for c in pending:
@@ -208,7 +224,8 @@ def parse_memory_text(text: str) -> list[MemRow]:
     while i < len(lines):
         ln = lines[i]
         t = ln.text
-        fence = re.match(r"^ {0,3}(`{3,}|~{3,})", t)
+        head = t[:6]
+        fence = FENCE_RE.match(t) if ("`" in head or "~" in head) else None
         if in_fence is not None or fence:
             # a fenced block is one text row
             flush_pending()
@@ -222,7 +239,7 @@ def parse_memory_text(text: str) -> list[MemRow]:
             rows.append(MemRow("text", path(), "\n".join(x.text for x in lines[start:i]), ln.start, last.end,
                                ln.number, last.number, len(stack), ln.start, last.start + len(last.text)))
             continue
-        h = HEADING_RE.match(t)
+        h = HEADING_RE.match(t) if "#" in t[:4] else None
         if h:
             flush_pending()
             level = len(h.group(1))
@@ -235,6 +252,7 @@ def parse_memory_text(text: str) -> list[MemRow]:
             row.body_end = row.body_start + len(title)
             row.section_end = len(text)
             stack.append((level, title, row))
+            current[0] = (*current[0], title)
             rows.append(row)
             i += 1
             continue
@@ -242,7 +260,7 @@ def parse_memory_text(text: str) -> list[MemRow]:
             flush_pending()
             i += 1
             continue
-        if COMMENT_LINE_RE.match(t) and not OBSERVED_RE.match(t):
+        if "<!--" in t and COMMENT_LINE_RE.match(t) and not OBSERVED_RE.match(t):
             pending.append(ln)
             i += 1
             continue
@@ -260,13 +278,12 @@ def parse_memory_text(text: str) -> list[MemRow]:
                     j = k
                     continue
                 break
-            if HEADING_RE.match(nt) or re.match(r"^ {0,3}(`{3,}|~{3,})", nt):
+            lead = nt[:6]
+            if ("#" in lead and HEADING_RE.match(nt)) or (("`" in lead or "~" in lead) and FENCE_RE.match(nt)):
                 break
-            if kind == "item" and BULLET_RE.match(nt):
+            if BULLET_RE.match(nt):
                 break
-            if COMMENT_LINE_RE.match(nt) and not nt.startswith((" ", "\t")):
-                break
-            if kind == "text" and BULLET_RE.match(nt):
+            if "<!--" in nt and COMMENT_LINE_RE.match(nt) and not nt.startswith((" ", "\t")):
                 break
             j += 1
         first, last = ln, lines[j - 1]
@@ -276,12 +293,15 @@ def parse_memory_text(text: str) -> list[MemRow]:
         body_start = first.start + (b.end() if b else len(t) - len(t.lstrip()))
         body_end_full = last.start + len(last.text)
         block = text[body_start:body_end_full]
-        tm = TRAIL_META_RE.search(block)
+        tail = block.rstrip()
+        tm = TRAIL_META_RE.search(block) if tail.endswith(("-->", "]")) else None
         body_end = body_start + (tm.start() if tm else len(block))
-        shown = " ".join(x.strip() for x in text[body_start:body_end].split("\n")).strip()
+        shown = text[body_start:body_end]
+        shown = " ".join(x.strip() for x in shown.split("\n")).strip() if "\n" in shown else shown.strip()
         row = MemRow(kind, path(), shown, start, last.end, first.number, last.number, len(stack),
                      body_start, body_end, markers=markers)
-        _meta(row, t, block)
+        if markers or "<!--" in block or "[score=" in block:
+            _meta(row, t, block)
         rows.append(row)
         i = j
     flush_pending()
@@ -436,6 +456,16 @@ def parse_log(text: str) -> list[LogLine]:
 
 def load_daily_logs(workspace: Path, today: dt.date | None = None, *, parse: bool = True) -> list[DailyLog]:
     """The dated logs of ``memory/`` (not its sub-folders), oldest first."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _load_daily_logs(workspace, today, parse)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _load_daily_logs(workspace: Path, today: dt.date | None, parse: bool) -> list[DailyLog]:
     today = today or dt.date.today()
     folder = workspace / "memory"
     out: list[DailyLog] = []
