@@ -96,3 +96,28 @@ def test_openclaw_json_wins_and_is_labelled(tmp_path: Path, monkeypatch: pytest.
     }}}))
     cfg = load_openclaw_config(ws, base=base)
     assert cfg.found and cfg.limits.bootstrap_total_max_chars == 5000 and cfg.generation == "older"
+
+
+def test_check_uses_the_workspace_openclaw_json(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    ws = _ws(tmp_path, {"AGENTS.md": "a" * 15_000})
+
+    def codes(*extra: str) -> list[str]:
+        res = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "check", str(ws), "--format", "json", *extra],
+                             capture_output=True, text=True, timeout=120)
+        assert res.returncode in (0, 1), res.stderr
+        return [f["code"] for f in json.loads(res.stdout)["findings"]]
+
+    assert codes() == []
+    (tmp_path / "openclaw.json").write_text("{agents: {defaults: {bootstrapMaxChars: 12000}}}", encoding="utf-8")
+    assert codes() == ["oversized-bootstrap"]
+    assert codes("--bootstrap-max-chars", "16000") == []  # the command line wins
+    other = tmp_path / "other.json5"
+    other.write_text("{agents: {defaults: {bootstrapMaxChars: 30000}}}", encoding="utf-8")
+    assert codes("--openclaw-config", str(other)) == []
+    res = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "check", str(ws), "--openclaw-config",
+                          str(tmp_path / "missing.json")], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and res.stderr.startswith("openclaw-tui: ") and res.stderr.count("\n") == 1

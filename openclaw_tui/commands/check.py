@@ -60,6 +60,8 @@ def register(sub: Any) -> None:
     p.add_argument("--bootstrap-max-chars", type=_count, default=BOOTSTRAP_MAX_CHARS, metavar="N")
     p.add_argument("--bootstrap-total-max-chars", type=_count, default=BOOTSTRAP_TOTAL_MAX_CHARS, metavar="N")
     p.add_argument("--user-max-chars", type=_count, default=USER_MAX_CHARS, metavar="N")
+    p.add_argument("--openclaw-config", metavar="FILE",
+                   help="a workspace's openclaw.json (default: looked for where OpenClaw keeps it); its limits win")
     p.set_defaults(run=run)
 
 
@@ -69,6 +71,14 @@ def run(args: argparse.Namespace) -> int:
     except NotMemory as exc:
         print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
+    if discovery.kind == "workspace":
+        from ..core.workspace.openclaw_config import OpenClawConfigError, apply_to_args
+
+        try:
+            apply_to_args(discovery.root, args)
+        except OpenClawConfigError as exc:
+            print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+            return 2
     findings = check_discovery(
         discovery,
         today=args.today,
