@@ -152,3 +152,22 @@ def test_snapshot_160x48_review(snap_compare, ws: Path) -> None:
         await settle(pilot)
 
     assert snap_compare(_snap_app(ws), terminal_size=(160, 48), run_before=run_before)
+
+
+def test_bench_small(tmp_path: Path) -> None:
+    """The benchmark's fixture and measurement run (small); the figures come from bench/bench_workspace.py."""
+    import asyncio
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import bench_workspace
+
+    ws = bench_workspace.build(tmp_path, 12, 80)
+    from openclaw_tui.core.workspace.model import load_daily_logs, load_memory
+
+    mem = load_memory(ws)
+    assert mem is not None and len(mem.items) == 80
+    assert len(load_daily_logs(ws, TODAY)) == 12
+    assert bench_workspace.bare(ws) > 0
+    times = asyncio.run(bench_workspace.open_view(ws, 1))
+    assert len(times) == 1 and times[0] > 0

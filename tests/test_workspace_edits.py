@@ -172,3 +172,50 @@ def test_edit_changes_only_the_item_bytes(
     assert after.startswith(pre) and after.endswith(post)
     assert len(after) - len(pre) - len(post) == len(new.strip().replace("\r\n", "\n").encode("utf-8", "surrogateescape")) \
         or "\n" in new or "\r" in new
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=st.lists(_piece, min_size=1, max_size=14), bom=st.booleans(), pick=st.integers(0, 1000))
+def test_remove_and_move_touch_only_the_item(tmp_path: Path, pieces: list[str], bom: bool, pick: int) -> None:
+    data = (b"\xef\xbb\xbf" if bom else b"") + ("## A\n\n" + "".join(pieces) + "\n## B\n\n- last\n").encode()
+    text, _b, _ok = decode(data)
+    rows = parse_memory_text(text)
+    items = [r for r in rows if r.kind == "item" and r.heading_path[-1:] != ("B",)]
+    if not items:
+        return
+    row = items[pick % len(items)]
+    block = text[row.start:row.end]
+    p = tmp_path / "MEMORY.md"
+    p.write_bytes(data)
+    apply_changes(remove_row(p, row.key, row.line))
+    pre = (b"\xef\xbb\xbf" if bom else b"")
+    assert p.read_bytes() == pre + (text[: row.start] + text[row.end:]).encode("utf-8", "surrogateescape")
+    p.write_bytes(data)
+    target = next(r for r in rows if r.kind == "section" and r.text == "B")
+    apply_changes(move_item(p, row.key, target.key, row.line))
+    after = p.read_bytes().decode("utf-8", "surrogateescape").removeprefix("\ufeff")
+    rest = text[: row.start] + text[row.end:]
+    assert after.startswith(rest[: rest.index("## B\n")])  # everything before B is as it was, minus the item
+    moved = block if block.endswith("\n") else block + "\n"
+    assert after.endswith("- last\n" + moved)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    n=st.integers(1, 5), pick=st.integers(0, 10), crlf=st.booleans(), blank=st.booleans(),
+    body=st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=30),
+)
+def test_supersede_changes_only_the_status_word(
+    tmp_path: Path, n: int, pick: int, crlf: bool, blank: bool, body: str
+) -> None:
+    nl = "\r\n" if crlf else "\n"
+    parts = ["# USER.md", "", "## Directives", ""]
+    for i in range(n):
+        parts += [f"<!-- observed: 2026-01-0{i + 1} | status: active -->"] + ([""] if blank else []) + [f"- {body} {i}", ""]
+    text = nl.join(parts)
+    p = write(tmp_path, text.encode(), "USER.md")
+    u = load_user(tmp_path)
+    assert u is not None and len(u.directives) == n
+    d = u.directives[pick % n]
+    apply_changes(supersede_directive(p, d.line, d.text))
+    assert p.read_bytes() == (text[: d.status_start] + "superseded" + text[d.status_end:]).encode()
