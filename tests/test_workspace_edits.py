@@ -219,3 +219,24 @@ def test_supersede_changes_only_the_status_word(
     d = u.directives[pick % n]
     apply_changes(supersede_directive(p, d.line, d.text))
     assert p.read_bytes() == (text[: d.status_start] + "superseded" + text[d.status_end:]).encode()
+
+
+def test_no_write_through_a_link_that_leaves_the_workspace(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from openclaw_tui.core.format.edit import EditError
+
+    outside = tmp_path / "outside.md"
+    outside.write_bytes(MEM.encode())
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "MEMORY.md").symlink_to(outside)
+    (ws / "memory" / "2026-11-29.md").write_text("- a line\n", encoding="utf-8")
+    with pytest.raises(EditError):
+        edit_row(ws / "MEMORY.md", key_of(outside, "喜欢"), "x")
+    res = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "distil", str(ws), "--log", "memory/2026-11-29.md",
+                          "--lines", "1"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and res.stderr.startswith("openclaw-tui: ")
+    assert outside.read_bytes() == MEM.encode() and (ws / "MEMORY.md").is_symlink()
+    assert (ws / "memory" / "2026-11-29.md").read_bytes() == b"- a line\n"

@@ -17,6 +17,7 @@ from pathlib import Path
 from ..files.safe_write import ConcurrentModification
 from ..format.edit import EditError
 from ..format.entries import decode
+from ..format.profile import inside
 from ..lifecycle.plan import FileChange, Plan
 from .model import (
     BULLET_RE,
@@ -47,6 +48,9 @@ def encode(text: str, bom: bool) -> bytes:
 
 def text_plan(path: Path, title: str, transform: Callable[[str], str], *, create: bool = False) -> Plan:
     """A plan that replaces ``path``'s text by ``transform(text)``, rebuilt the same way."""
+
+    if (path.exists() or path.is_symlink()) and not inside(path.parent, path):
+        raise EditError(f"{path.name} is a link that leaves its folder; nothing is written through it")
 
     def build() -> Plan:
         before, text, bom = _read(path)
