@@ -153,7 +153,7 @@ class WorkspaceScreen(Screen[None]):
             with Vertical(id="logs"):
                 yield RowsView(["!", "log", "lines", "distilled", "chars", "note"], [2, 20, 5, 9, 8], id="ws-logs")
             with Vertical(id="review"):
-                yield RowsView(["line", "score", "source", "item"], [5, 6, 24], id="ws-review")
+                yield RowsView(["!", "line", "score", "source", "item"], [2, 5, 6, 24], id="ws-review")
         yield Static(id="ws-detail")
         yield Static(id="ws-keys")
 
@@ -327,7 +327,9 @@ class WorkspaceScreen(Screen[None]):
             if not self._match(q.row.text):
                 continue
             src = ", ".join(f"{p.path}:{p.start_line or ''}" for p in q.row.promotions) or ("git" if q.new_in_git else "")
-            rows.append((q, (str(q.row.line), q.score or "", Text(clean_line(src), style="red" if q.source_missing else "dim"),
+            rel = self.memory.rel if self.memory is not None else "MEMORY.md"
+            badge = self._badge(self._findings_for(rel, q.row.line - len(q.row.markers), q.row.end_line))
+            rows.append((q, (badge, str(q.row.line), q.score or "", Text(clean_line(src), style="red" if q.source_missing else "dim"),
                              clean_line(q.row.text))))
         self._fill("#ws-review", "review", rows)
 
@@ -402,6 +404,9 @@ class WorkspaceScreen(Screen[None]):
                 t.append("source log is gone\n", style="red")
             for log, n, text in item.source_lines:
                 t.append(f"{log}:{n}  {clean_line(text)}\n", style="dim")
+            rel = self.memory.rel if self.memory is not None else "MEMORY.md"
+            for f in self._findings_for(rel, item.row.line - len(item.row.markers), item.row.end_line):
+                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
             t.append("a accept · A accept and strip metadata · x reject · e edit", style="dim italic")
         self.query_one("#ws-detail", Static).update(t)
 
