@@ -171,3 +171,28 @@ def test_bench_small(tmp_path: Path) -> None:
     assert bench_workspace.bare(ws) > 0
     times = asyncio.run(bench_workspace.open_view(ws, 1))
     assert len(times) == 1 and times[0] > 0
+
+
+async def test_remove_old_distilled_logs_from_the_view(ws: Path) -> None:
+    import subprocess
+
+    from openclaw_tui.core.workspace.distil import distil_plan
+
+    env = ["-c", "user.name=t", "-c", "user.email=t@e"]
+    subprocess.run(["git", "init", "-q"], cwd=ws, check=True)
+    subprocess.run(["git", *env, "add", "-A"], cwd=ws, check=True)
+    subprocess.run(["git", *env, "commit", "-qm", "start"], cwd=ws, check=True)
+    from openclaw_tui.core.lifecycle.plan import apply_changes
+
+    apply_changes(distil_plan(ws, "memory/2026-09-03-hangzhou.md", [3], None, dropped=[4, 5, 6]).plan)
+    app = OpenClawApp(ws, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await open_ws(pilot, ws)
+        await pilot.press("4", "R")
+        await settle(pilot)
+        await pilot.press("enter")  # "Remove and commit"
+        await settle(pilot)
+        assert not (ws / "memory/2026-09-03-hangzhou.md").exists()
+        assert "memory/2026-09-03-hangzhou.md" not in [lg.rel for lg in screen.row_keys["logs"]]
+    shown = subprocess.run(["git", "show", "--name-status", "--format=", "HEAD"], cwd=ws, capture_output=True, text=True)
+    assert shown.stdout.split() == ["D", "memory/2026-09-03-hangzhou.md"]

@@ -36,7 +36,7 @@ from ..core.lifecycle.plan import Plan
 from ..core.lifecycle.undo import UndoStack
 from ..core.workspace import dreaming
 from ..core.workspace.bootstrap import InjectedPart, inject_preview
-from ..core.workspace.distil import commit_files, distil_plan
+from ..core.workspace.distil import commit_files, distil_plan, removable_logs, remove_logs
 from ..core.workspace.edits import add_directive, edit_row, move_item, remove_row, supersede_directive
 from ..core.workspace.model import (
     DailyLog,
@@ -62,7 +62,7 @@ KEYS = {
     "boot": "1-5 tabs  n next file  s session  / filter  ctrl+z undo  C commit  esc back  f1 help",
     "mem": "e edit  m move  x remove  / filter  ctrl+z undo  C commit  1-5 tabs  esc back",
     "user": "S supersede (with a new directive)  + add  / filter  ctrl+z undo  C commit  esc back",
-    "logs": "D distil the log  / filter  ctrl+z undo  C commit  1-5 tabs  esc back",
+    "logs": "D distil the log  R remove old distilled logs  / filter  ctrl+z undo  C commit  esc back",
     "review": "a accept  A accept, strip metadata  x reject  e edit  ctrl+z undo  C commit  esc back",
 }
 
@@ -99,6 +99,7 @@ class WorkspaceScreen(Screen[None]):
         Binding("S", "supersede", "Supersede", show=False, id="ws.supersede"),
         Binding("plus", "add_directive", "Add directive", show=False, id="ws.add-directive"),
         Binding("D", "distil", "Distil", id="ws.distil"),
+        Binding("R", "remove_old", "Remove old distilled logs", show=False, id="ws.remove-old"),
         Binding("a", "accept(False)", "Accept", id="ws.accept"),
         Binding("A", "accept(True)", "Accept+strip", show=False, id="ws.accept-strip"),
         Binding("ctrl+z", "undo", "Undo", id="ws.undo"),
@@ -550,6 +551,27 @@ class WorkspaceScreen(Screen[None]):
                        f"Distilled {len(lines)} line(s) of {item.rel}.")
 
         self.app.push_screen(DistilPicker(item, [" › ".join(s.heading_path) for s in sections]), done)
+
+    def action_remove_old(self) -> None:
+        old = removable_logs(self.path, self.today)
+        if not old:
+            self.notify("No fully distilled log is older than 30 days.")
+            return
+
+        def done(index: int | None) -> None:
+            if index != 0:
+                return
+            try:
+                sha = remove_logs(self.path, old)
+            except (EditError, ConcurrentModification, OSError) as exc:
+                self.notify(f"Not removed: {exc}", severity="error", markup=False)
+            else:
+                where = f"commit {sha[:10]}" if sha else "not in git: removed for good"
+                self.notify(f"Removed {len(old)} distilled log(s) ({where}).", markup=False)
+            self.reload()
+
+        self.app.push_screen(PickOne(f"Remove {len(old)} fully distilled log(s) older than 30 days? Git keeps them.",
+                                     [f"Remove and commit: {', '.join(old)}", "Cancel"]), done)
 
     def action_accept(self, strip: bool) -> None:
         item = self.selected()
