@@ -105,3 +105,32 @@ def test_poisoning_in_daily_log_and_memory(tmp_path: Path) -> None:
     assert where(check(ws, today=TODAY), "suspicious-instruction") == [
         ("MEMORY.md", 3, None), ("memory/2026-11-29.md", 1, None),
     ]
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from openclaw_tui.core.workspace.model import parse_directives, parse_log, parse_memory_text  # noqa: E402
+
+_ugly = st.lists(
+    st.sampled_from(list("-*+#>`~ \t\r\n\x0c\u2028ab中文1.<!->[]=|:") + [
+        "<!-- ", " -->", "[score=1]", "\n## h\n", "\n- i\n", "<!-- observed: 2026-01-01 | status: active -->\n", "```\n",
+    ]),
+    max_size=80,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ugly)
+def test_rows_are_ordered_disjoint_spans_of_any_text(text: str) -> None:
+    rows = parse_memory_text(text)
+    pos = 0
+    for r in rows:
+        assert pos <= r.start <= r.body_start <= r.body_end <= r.end <= len(text)
+        assert r.line <= r.end_line
+        pos = r.end
+    for d in parse_directives(text):
+        assert d.start < d.status_start < d.status_end <= d.body_start <= d.body_end <= d.end <= len(text)
+        assert text[d.status_start:d.status_end] == d.status
+    for ln in parse_log(text):
+        assert text[ln.start:ln.end].startswith(ln.text.rstrip("\r"))
