@@ -172,3 +172,26 @@ def test_demo_history_rewrote_one_log_and_dreaming_promoted(tmp_path: Path) -> N
     dreaming.mark_reviewed(ws, [], before)
     q = dreaming.review_queue(ws)
     assert any(i.new_in_git and i.row.text.startswith("candidate:") for i in q)
+
+
+def test_review_command(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    shutil.copytree(SAMPLES / "workspace-zh", ws)
+    before = (ws / "MEMORY.md").read_bytes()
+    doc = json.loads(cli("review", str(ws), "--json").stdout)
+    assert [(q["line"], q["source_missing"], q["residue"]) for q in doc["queue"]] == [(374, True, False), (379, False, True)]
+    assert doc["queue"][1]["sources"] == [{"file": "memory/2026-11-29.md", "line": 3, "text": "- 09:30 小雨说以后下午只喝绿茶，咖啡只在上午。"}]
+    dry = cli("review", str(ws), "--accept", "379", "--strip", "--dry-run")
+    assert dry.returncode == 0 and "-<!-- openclaw-memory-promotion" in dry.stdout
+    assert (ws / "MEMORY.md").read_bytes() == before
+    for bad in (["--reject", "5"], ["--edit", "379"], ["--strip"]):
+        res = cli("review", str(ws), *bad)
+        assert res.returncode == 2 and res.stderr.startswith("openclaw-tui: ") and res.stderr.count("\n") == 1, bad
+    assert (ws / "MEMORY.md").read_bytes() == before
+    assert cli("review", str(ws), "--edit", "374", "--text", "年糕对鸡肉过敏。").returncode == 0
+    assert (ws / "MEMORY.md").read_bytes() == before.replace("年糕对鸡肉过敏，只买鱼肉猫粮。".encode(), "年糕对鸡肉过敏。".encode())
+    assert cli("review", str(ws), "--accept", "379", "--strip").returncode == 0
+    assert [q["line"] for q in json.loads(cli("review", str(ws), "--json").stdout)["queue"]] == [374]
+    assert cli("review", str(ws), "--reject", "374").returncode == 0
+    assert json.loads(cli("review", str(ws), "--json").stdout)["queue"] == []
+    assert "年糕对鸡肉过敏" not in (ws / "MEMORY.md").read_text()

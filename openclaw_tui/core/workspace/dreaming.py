@@ -145,6 +145,13 @@ def accept(workspace: Path, item: QueueItem, *, strip: bool = False) -> Plan | N
     return None
 
 
+def strip_plan(workspace: Path, item: QueueItem) -> Plan | None:
+    """What accepting with ``strip`` would write (nothing recorded)."""
+    if not (item.row.markers or item.row.metadata):
+        return None
+    return strip_metadata(_mem_path(Path(workspace)), item.row.key, item.row.line)
+
+
 def reject(workspace: Path, item: QueueItem) -> Plan:
     ws = Path(workspace)
     return remove_row(_mem_path(ws), item.row.key, item.row.line)
