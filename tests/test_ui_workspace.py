@@ -196,3 +196,30 @@ async def test_remove_old_distilled_logs_from_the_view(ws: Path) -> None:
         assert "memory/2026-09-03-hangzhou.md" not in [lg.rel for lg in screen.row_keys["logs"]]
     shown = subprocess.run(["git", "show", "--name-status", "--format=", "HEAD"], cwd=ws, capture_output=True, text=True)
     assert shown.stdout.split() == ["D", "memory/2026-09-03-hangzhou.md"]
+
+
+async def test_filter_and_openclaw_json_limits(ws: Path, tmp_path: Path) -> None:
+    (ws.parent / "openclaw.json").write_text(
+        "// the state folder's config\n{agents: {defaults: {bootstrapMaxChars: 30000}}, memory: {search: {}}}\n",
+        encoding="utf-8")
+    app = OpenClawApp(ws, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await open_ws(pilot, ws)
+        assert screen.config.found and screen.config.limits.bootstrap_max_chars == 30_000
+        mem = next(p for p in screen.parts if p.name == "MEMORY.md")
+        assert not mem.truncated and mem.limit == 30_000
+        from .ui_support import widget_text
+
+        assert "openclaw.json" in widget_text(screen.query_one("#ws-title"))
+        await pilot.press("2", "slash", *"is:problem", "enter")
+        await settle(pilot)
+        assert [r.line for r in screen.row_keys["mem"]] == [374, 379]
+        await pilot.press("slash", "ctrl+a", "ctrl+k", *"is:residue", "enter")
+        await settle(pilot)
+        assert [r.line for r in screen.row_keys["mem"]] == [379]
+        await pilot.press("3", "slash", "ctrl+a", "ctrl+k", *"is:active 茶馆", "enter")
+        await settle(pilot)
+        assert [d.line for d in screen.row_keys["user"]] == [47, 51]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.filter_text == "" and len(screen.row_keys["user"]) == 10

@@ -222,11 +222,19 @@ class WorkspaceScreen(Screen[None]):
         worst = min(found, key=lambda f: ("error", "warning", "info").index(f.severity))
         return Text("●" if len(found) == 1 else f"{len(found)}", style=SEV_STYLE[worst.severity])
 
-    def _match(self, *texts: str) -> bool:
+    def _match(self, *texts: str, marks: frozenset[str] = frozenset()) -> bool:
+        """The filter: words (all must occur, any case) and ``is:MARK`` tokens (the row has the mark:
+        problem, promoted, residue, section, active, superseded, stale, start, distilled)."""
         if not self.filter_text:
             return True
-        needle = self.filter_text.casefold()
-        return any(needle in t.casefold() for t in texts)
+        hay = " ".join(texts).casefold()
+        for token in self.filter_text.casefold().split():
+            if token.startswith("is:"):
+                if token[3:] not in marks:
+                    return False
+            elif token not in hay:
+                return False
+        return True
 
     def refresh_view(self) -> None:
         cfg = self.config
@@ -270,10 +278,15 @@ class WorkspaceScreen(Screen[None]):
         if mem is not None:
             flagged = self.by_file.get(mem.rel)
             for r in mem.rows:
-                if self.filter_text and not self._match(r.text, " ".join(r.heading_path), *r.metadata):
-                    continue
-                badge: Cell = self._badge(self._findings_for(mem.rel, r.line - len(r.markers), r.end_line)) \
-                    if flagged else ""
+                found = self._findings_for(mem.rel, r.line - len(r.markers), r.end_line) if flagged else []
+                if self.filter_text:
+                    marks = {"section"} if r.kind == "section" else set()
+                    marks |= {"promoted"} if r.promoted else set()
+                    marks |= {"residue"} if r.kind == "item" and r.has_residue else set()
+                    marks |= {"problem"} if found else set()
+                    if not self._match(r.text, " ".join(r.heading_path), *r.metadata, marks=frozenset(marks)):
+                        continue
+                badge: Cell = self._badge(found) if found else ""
                 meta = []
                 if r.promotions:
                     meta.append("promoted")
@@ -295,9 +308,10 @@ class WorkspaceScreen(Screen[None]):
         rows: list[tuple[Any, tuple[Cell, ...]]] = []
         if self.user is not None:
             for d in self.user.directives:
-                if not self._match(d.text, d.status, d.observed):
-                    continue
                 found = self._findings_for("USER.md", d.line, d.end_line)
+                marks = {d.status} | ({"problem"} if found else set())
+                if not self._match(d.text, d.status, d.observed, marks=frozenset(marks)):
+                    continue
                 style = "" if d.active else "dim strike"
                 rows.append((d, (self._badge(found), str(d.line), clean_line(d.observed),
                                  Text(clean_line(d.status), style="green" if d.active else "dim"),
@@ -307,9 +321,13 @@ class WorkspaceScreen(Screen[None]):
     def _fill_logs(self) -> None:
         rows: list[tuple[Any, tuple[Cell, ...]]] = []
         for lg in reversed(self.logs):
-            if not self._match(lg.rel, *(ln.text for ln in lg.lines)):
-                continue
             found = self._findings_for(lg.rel, None, None)
+            marks = {"problem"} if found else set()
+            marks |= {"start"} if lg.at_session_start else set()
+            marks |= {"stale"} if lg.age_days > 30 else set()
+            marks |= {"distilled"} if lg.fully_distilled else set()
+            if not self._match(lg.rel, *(ln.text for ln in lg.lines), marks=frozenset(marks)):
+                continue
             note = Text()
             if lg.at_session_start:
                 note.append("loaded at session start", style="cyan")
@@ -325,7 +343,7 @@ class WorkspaceScreen(Screen[None]):
     def _fill_review(self) -> None:
         rows: list[tuple[Any, tuple[Cell, ...]]] = []
         for q in self.queue:
-            if not self._match(q.row.text):
+            if not self._match(q.row.text, marks=frozenset({"promoted"} | ({"residue"} if q.row.has_residue else set()))):
                 continue
             src = ", ".join(f"{p.path}:{p.start_line or ''}" for p in q.row.promotions) or ("git" if q.new_in_git else "")
             rel = self.memory.rel if self.memory is not None else "MEMORY.md"
