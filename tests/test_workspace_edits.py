@@ -100,6 +100,13 @@ def test_append_items_to_a_section_and_to_an_empty_one(tmp_path: Path) -> None:
     sec = next(r.key for r in rows(q) if r.text == "Empty")
     apply_changes(append_items(q, sec, ["one"]))
     assert q.read_bytes() == b"# M\n\n## Empty\n\n- one\n\n## Next\n"
+    tight = write(tmp_path, b"## A\r\n- a\r\n## B\n- b", "m3.md")
+    sec = next(r.key for r in rows(tight) if r.text == "A")
+    apply_changes(append_items(tight, sec, ["new"]))
+    assert tight.read_bytes() == b"## A\r\n- a\r\n- new\r\n## B\n- b"  # no blank line added, its line ending
+    sec = next(r.key for r in rows(tight) if r.text == "B")
+    apply_changes(append_items(tight, sec, ["end"]))
+    assert tight.read_bytes() == b"## A\r\n- a\r\n- new\r\n## B\n- b\n- end\n"
 
 
 USER = (

@@ -68,6 +68,9 @@ def ending_before(text: str, end: int) -> str:
         return "\r\n"
     if text[:end].endswith("\n"):
         return "\n"
+    last = text.rfind("\n", 0, end)  # a line without an ending: the one before it shows the style
+    if last > 0:
+        return "\r\n" if text[last - 1] == "\r" else "\n"
     return newline_of(text) if text else "\n"
 
 
@@ -133,11 +136,8 @@ def insert_point(text: str, section: MemRow, rows: Sequence[MemRow]) -> int:
 
 def _insert_items(text: str, section: MemRow | None, rows: Sequence[MemRow], block: str) -> str:
     """Insert ``block`` (lines, ending with the document's newline) into ``section`` or at the end."""
-    nl = newline_of(text)
-    if section is None:
-        pos = len(text)
-    else:
-        pos = insert_point(text, section, rows)
+    pos = len(text) if section is None else insert_point(text, section, rows)
+    nl = ending_before(text, pos) if pos else newline_of(text) if text else "\n"
     before = text[:pos]
     prefix = ""
     if before and not before.endswith("\n"):
@@ -147,11 +147,7 @@ def _insert_items(text: str, section: MemRow | None, rows: Sequence[MemRow], blo
         prefix += nl  # a blank line between the heading and its first item
     elif section is not None and last_own and last_own[-1].kind != "item":
         prefix += nl
-    after = text[pos:]
-    suffix = ""
-    if after and not after.startswith(("\n", "\r\n")) and section is not None and pos != len(text):
-        suffix = nl  # keep a blank line before the next heading
-    return before + prefix + block + suffix + after
+    return before + prefix + block + text[pos:]
 
 
 def item_line(body: str, nl: str, bullet: str = "- ") -> str:
