@@ -150,6 +150,14 @@ def _insert_items(text: str, section: MemRow | None, rows: Sequence[MemRow], blo
     return before + prefix + block + text[pos:]
 
 
+def insert_bodies(text: str, section: MemRow | None, rows: Sequence[MemRow], bodies: Sequence[str]) -> str:
+    """New list items (one per body) at the end of ``section`` (None: of the text), written in the
+    line ending of the place they go to."""
+    pos = len(text) if section is None else insert_point(text, section, rows)
+    nl = ending_before(text, pos) if pos else newline_of(text) if text else "\n"
+    return _insert_items(text, section, rows, "".join(item_line(b, nl) for b in bodies))
+
+
 def item_line(body: str, nl: str, bullet: str = "- ") -> str:
     lines = body.strip().replace("\r\n", "\n").split("\n")
     return bullet + (nl + "  ").join(x.strip() for x in lines) + nl
@@ -184,15 +192,13 @@ def append_items(path: Path, section_key: str | None, bodies: Sequence[str], *, 
     """Append new items (one per body) to a section of MEMORY.md (None: the end of the file)."""
 
     def transform(text: str) -> str:
-        nl = newline_of(text) if text else "\n"
         rows = parse_memory_text(text)
         target = None
         if section_key is not None:
             target = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
             if target is None:
                 raise EditError(f"no section {section_key!r}")
-        block = "".join(item_line(b, nl) for b in bodies)
-        return _insert_items(text, target, rows, block)
+        return insert_bodies(text, target, rows, bodies)
 
     return text_plan(path, title or f"add {len(bodies)} item(s)", transform, create=True)
 
