@@ -223,3 +223,23 @@ async def test_filter_and_openclaw_json_limits(ws: Path, tmp_path: Path) -> None
         await pilot.press("escape")
         await settle(pilot)
         assert screen.filter_text == "" and len(screen.row_keys["user"]) == 10
+
+
+async def test_a_bare_workspace_and_every_key_without_a_selection(tmp_path: Path) -> None:
+    ws = tmp_path / "bare"
+    ws.mkdir()
+    (ws / "AGENTS.md").write_text("# AGENTS.md\n\n[soul](/concepts/soul) [@click=app.quit]\n", encoding="utf-8")
+    before = (ws / "AGENTS.md").read_bytes()
+    app = OpenClawApp(ws, today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_ws(pilot, ws)
+        for tab in "12345":
+            await pilot.press(tab)
+            for key in ("e", "x", "m", "S", "D", "a", "A", "R", "ctrl+z", "ctrl+y", "C", "n", "s"):
+                await pilot.press(key)
+                await settle(pilot, 1)
+                while app.screen is not screen:
+                    await pilot.press("escape")
+                    await settle(pilot, 1)
+        assert app.is_running and app.screen is screen
+    assert sorted(p.name for p in ws.iterdir()) == ["AGENTS.md"] and (ws / "AGENTS.md").read_bytes() == before
