@@ -14,8 +14,9 @@ they define ``has_unsaved_changes() -> True`` so ``q`` asks first.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -23,7 +24,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
 from .commands_palette import ScreenCommands
@@ -92,10 +93,13 @@ class OpenClawApp(App[int]):
         self.user_active = False
         self.watch_files = watch  # reload profiles changed by other programs
         self.theme = DARK_THEME
+        self.start_screen: Callable[[], Screen[Any]] | None = None  # pushed over the main one at start
 
     def on_mount(self) -> None:
         if self._keymap:
             self.set_keymap(self._keymap)
+        if self.start_screen is not None:
+            self.push_screen(self.start_screen())
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 COMMANDS = (
     "check", "set", "supersede", "archive", "gc", "redact", "commit",
     "git_setup", "merge_driver", "search", "get", "history", "config", "add", "resolve", "compact",
-    "rollback", "merge", "completion", "serve", "repair",
+    "rollback", "merge", "completion", "serve", "repair", "distil", "review",
 )
 
 

@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    p.add_argument("--openclaw-config", metavar="FILE", help="an OpenClaw workspace's openclaw.json (JSON5)")
     return p
 
 
@@ -102,6 +103,11 @@ def launch_ui(argv: Sequence[str]) -> int:
     from .app import OpenClawApp
 
     app = OpenClawApp(path, today=today, cleanup=cleanup)
+    if is_workspace_dir(path) and not is_profile_dir(path) and not (path / "profiles").is_dir():
+        from .screens.workspace_screen import WorkspaceScreen  # an OpenClaw workspace opens on its own view
+
+        config = Path(args.openclaw_config) if args.openclaw_config else None
+        app.start_screen = lambda: WorkspaceScreen(path, today=today, openclaw_config=config)
     if cleanup is None:
         return int(app.run() or 0)
     try:

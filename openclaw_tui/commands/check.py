@@ -10,6 +10,7 @@ import argparse
 import datetime as dt
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..core.check.check import check_discovery
@@ -42,6 +43,9 @@ def register(sub: Any) -> None:
     p.add_argument("--write-audit-log", action="store_true", help="append the findings to each profile's audit.log")
     p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help="the date taken as today (default: local date)")
     add_limit_options(p, *LIMITS)
+    p.add_argument("--openclaw-config", metavar="FILE",
+                   help="a workspace's openclaw.json (default: looked for where OpenClaw keeps it); its limits win "
+                   "over the config file's, options over both")
     p.set_defaults(run=run)
 
 
@@ -52,6 +56,17 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, NotMemory) as exc:
         print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
+    if discovery.kind == "workspace":
+        from dataclasses import replace
+
+        from ..core.workspace.openclaw_config import OpenClawConfigError, load_openclaw_config
+
+        try:
+            oc = load_openclaw_config(discovery.root, Path(args.openclaw_config) if args.openclaw_config else None)
+        except OpenClawConfigError as exc:
+            print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+            return 2
+        limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden if getattr(args, n) is None})
     findings = check_discovery(discovery, today=args.today, **{name: getattr(limits, name) for name in LIMITS})
     if args.format == "json":
         out = json.dumps(to_json(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"

@@ -513,6 +513,9 @@ def _check_workspace(
                 )
                 break
     _rewritten_logs(profile, add)
+    from .workspace import check_workspace_extra
+
+    check_workspace_extra(profile, add)
     # stale daily logs
     for f in profile.daily_logs:
         m = _DAILY_LOG_RE.fullmatch(f.rel)

@@ -25,6 +25,7 @@ SEVERITY: dict[str, str] = {
     "suspicious-instruction": "warning",
     "oversized-bootstrap": "warning",
     "daily-log-rewritten": "warning",
+    "promotion-residue": "warning",
     "compaction-candidate": "info",
     "stale-daily-log": "info",
 }

@@ -173,6 +173,8 @@ def link_targets(text: str) -> Iterator[tuple[int, str]]:
         target = target.split("#", 1)[0].split("?", 1)[0].strip()
         if not target or target.startswith("//") or (_SCHEME_RE.match(target) and not re.match(r"[A-Za-z]:[\\/]", target)):
             continue
+        if target.startswith("/") and not unquote(target).lower().endswith(FILE_SUFFIXES):
+            continue  # a site path such as /concepts/soul (spec: References), not a file
         yield pos, unquote(target)
 
 

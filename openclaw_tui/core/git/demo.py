@@ -40,6 +40,7 @@ from .gitrepo import ATTRIBUTES_LINE, Repo, commit_paths, install_merge_driver, 
 HUMAN = ("陈明", "chenming@example.com")
 XIAOYU_AGENT = ("xiaoyu-agent", "xiaoyu@agents.openclaw.invalid")
 ATLAS_AGENT = ("atlas-agent", "atlas@agents.openclaw.invalid")
+ZH_AGENT = ("acheng-agent", "acheng@agents.openclaw.invalid")
 MAIN = "main"
 WORK_BRANCH = "work-persona"
 THREAD_BRANCH = "agent-thread-b"
@@ -200,13 +201,20 @@ def build_demo(dest: Path) -> Path:
     held = {rel: b.read(rel) for rel in (review_rel, daily_rel)}
     b.write(xi_mem, early_xi)
     b.write(at_mem, early_at)
+    # the bilingual workspace: one daily log is rewritten later, dreaming promotes at the end
+    zh_log, zh_mem = "workspace-zh/memory/2026-10-12.md", "workspace-zh/MEMORY.md"
+    final_zh_log, final_zh_mem = b.read(zh_log), b.read(zh_mem)
+    promo = b"\n## Promoted From Short-Term Memory (2026-11-29)"
+    if final_zh_log is not None and final_zh_mem is not None and promo in final_zh_mem:
+        b.write(zh_log, final_zh_log.replace("over by ¥320".encode(), "over by ¥230".encode()))
+        b.write(zh_mem, final_zh_mem[: final_zh_mem.index(promo) + 1])
     for rel in held:
         b.write(rel, None)
     b.write(".gitattributes", f"{ATTRIBUTES_LINE}\n".encode())  # as git-setup writes it; configured at the end
     b.git("add", "-A")
     run_git(["commit", "-q", "-F", "-"], dest,
             input=b"feat(mem): import xiaoyu, atlas and the OpenClaw workspace\n\n"
-                  b"- profiles/xiaoyu: added\n- profiles/atlas: added\n- workspace: added\n"
+                  b"- profiles/xiaoyu: added\n- profiles/atlas: added\n- workspace: added\n- workspace-zh: added\n"
                   b"- .gitattributes: added\n",
             env=_who(HUMAN, "2026-11-02T21:40:00+08:00"))
 
@@ -231,6 +239,11 @@ def build_demo(dest: Path) -> Path:
     if held.get(daily_rel) is not None:
         b.write(daily_rel, held[daily_rel])
         b.commit(ws, XIAOYU_AGENT, "2026-11-28T23:00:00+08:00", "workspace: daily log 2026-11-28")
+    if final_zh_log is not None and final_zh_mem is not None and promo in final_zh_mem:
+        b.write(zh_log, final_zh_log)
+        b.commit("workspace-zh", ZH_AGENT, "2026-11-06T08:30:00+08:00", "workspace-zh: correct the 2026-10-12 log")
+        b.write(zh_mem, final_zh_mem)
+        b.commit("workspace-zh", ZH_AGENT, "2026-11-30T03:00:00+08:00", "dreaming: promote 1 item into MEMORY.md")
     if b.git("rev-parse", "--verify", "-q", f"refs/heads/{WORK_BRANCH}", check=False) == 0:
         b.git("merge", "-q", "--no-ff", "--no-edit", "-m", f"Merge branch '{WORK_BRANCH}'", WORK_BRANCH,
               env=_who(HUMAN, "2026-11-29T09:00:00+08:00"))

@@ -1,0 +1,102 @@
+"""`openclaw-tui review WORKSPACE`: what dreaming promoted into MEMORY.md, and the verdicts.
+
+    review WS [--json]                       # the queue: line, score, source log lines, findings
+    review WS --accept LINE [--strip]        # accept (optionally removing dreaming's metadata)
+    review WS --reject LINE                  # remove the item from MEMORY.md
+    review WS --edit LINE --text TEXT        # rewrite its text (metadata stays)
+
+LINE is the item's line in MEMORY.md as the queue lists it.  ``--dry-run`` shows the diff of a
+reject/edit/strip and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..core.format.profile import NotMemory, resolve_profile
+from ..core.lifecycle.plan import Plan, apply_changes
+from ..core.workspace import dreaming
+from ._editing import fail, guarded
+
+
+def register(sub: Any) -> None:
+    help_text = "review what OpenClaw's dreaming promoted into MEMORY.md"
+    p: argparse.ArgumentParser = sub.add_parser("review", help=help_text, description=help_text)
+    p.add_argument("path", metavar="PATH", help="an OpenClaw workspace")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--accept", type=int, metavar="LINE", help="accept the promoted item on LINE")
+    group.add_argument("--reject", type=int, metavar="LINE", help="remove the promoted item on LINE")
+    group.add_argument("--edit", type=int, metavar="LINE", help="rewrite the text of the item on LINE (with --text)")
+    p.add_argument("--strip", action="store_true", help="with --accept: remove dreaming's markers and scores")
+    p.add_argument("--text", metavar="TEXT", help="the new text for --edit")
+    p.add_argument("--dry-run", action="store_true", help="show what would change, write nothing")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=guarded(run))
+
+
+def _queue_json(queue: list[dreaming.QueueItem]) -> list[dict[str, Any]]:
+    return [
+        {
+            "line": q.row.line, "text": q.row.text, "section": list(q.row.heading_path), "score": q.row.score or None,
+            "trigger": q.row.trigger, "importance": q.row.importance,
+            "sources": [{"file": f, "line": n, "text": t} for f, n, t in q.source_lines],
+            "source_missing": q.source_missing, "new_in_git": q.new_in_git, "residue": q.row.has_residue,
+        }
+        for q in queue
+    ]
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        prof = resolve_profile(args.path, None)
+    except NotMemory as exc:
+        return fail(str(exc))
+    if prof.layout != "openclaw":
+        return fail(f"{args.path}: review takes an OpenClaw workspace")
+    ws = prof.path
+    queue = dreaming.review_queue(ws)
+    line = args.accept or args.reject or args.edit
+    if line is None:
+        if args.strip or args.text is not None:
+            return fail("--strip goes with --accept, --text with --edit")
+        if args.json:
+            print(json.dumps({"queue": _queue_json(queue)}, ensure_ascii=False, indent=1))
+        else:
+            for q in queue:
+                score = q.row.score.get("score", "-")
+                src = ", ".join(f"{f}:{n}" for f, n, _t in q.source_lines) or ("source gone" if q.source_missing else "")
+                print(f"MEMORY.md:{q.row.line}  score {score}  {q.row.text}  [{src}]")
+        return 0
+    item = next((q for q in queue if q.row.line == line), None)
+    if item is None:
+        return fail(f"no promoted item to review on line {line} of MEMORY.md")
+    if args.edit is not None and not args.text:
+        return fail("--edit needs --text")
+    plan: Plan | None
+    if args.reject is not None:
+        plan = dreaming.reject(ws, item)
+    elif args.edit is not None:
+        plan = dreaming.edit(ws, item, args.text)
+    else:
+        if args.dry_run:
+            plan = dreaming.strip_plan(ws, item) if args.strip else None
+        else:
+            plan = dreaming.accept(ws, item, strip=args.strip)
+    out: dict[str, Any] = {"line": line, "dry_run": args.dry_run}
+    if plan is not None and args.dry_run:
+        out["diff"] = plan.diff(ws)
+    elif plan is not None:
+        apply_changes(plan)
+    out["done"] = "accept" if args.accept is not None else "reject" if args.reject is not None else "edit"
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+    elif "diff" in out:
+        print(out["diff"], end="")
+    else:
+        print(f"MEMORY.md:{line}: {out['done']}ed" if out["done"] != "edit" else f"MEMORY.md:{line}: edited")
+    return 0
+
+
+

@@ -1,0 +1,166 @@
+"""Review what dreaming promoted into MEMORY.md: a queue, then accept, reject or edit.
+
+The queue holds the MEMORY.md items that carry dreaming's marks (a promotion marker, a
+``[score=…]`` bracket, ``<!-- trigger: … -->`` / ``<!-- importance: N -->``) or that sit in a
+"Promoted From Short-Term Memory" section and are new since the last reviewed commit (git
+history), minus the items already accepted.  Each shows the source log lines its marker names and
+its score.  Accept (optionally stripping the machine metadata, then it leaves the queue by itself)
+records the item as reviewed in the user's cache folder (never in the workspace); reject removes
+it (a plan: undo puts it back); edit changes its text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..config import cache_dir
+from ..format.entries import decode
+from ..lifecycle.plan import Plan
+from .edits import edit_row, remove_row, strip_metadata
+from .model import MemoryModel, MemRow, load_memory, parse_log, parse_memory_text
+
+
+@dataclass
+class QueueItem:
+    row: MemRow
+    source_lines: list[tuple[str, int, str]] = field(default_factory=list)  # (log, line, text)
+    source_missing: bool = False
+    new_in_git: bool = False
+
+    @property
+    def score(self) -> str | None:
+        return self.row.score.get("score")
+
+
+def _state_path() -> Path:
+    return cache_dir() / "dreaming-reviewed.json"
+
+
+def _ws_key(workspace: Path) -> str:
+    return hashlib.sha256(os.path.realpath(workspace).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def _load_state() -> dict[str, dict[str, object]]:
+    try:
+        data = json.loads(_state_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def reviewed(workspace: Path) -> tuple[set[str], str | None]:
+    entry = _load_state().get(_ws_key(workspace), {})
+    keys = entry.get("accepted", []) if isinstance(entry, dict) else []
+    commit = entry.get("commit") if isinstance(entry, dict) else None
+    return {k for k in keys if isinstance(k, str)} if isinstance(keys, list) else set(), \
+        commit if isinstance(commit, str) else None
+
+
+def mark_reviewed(workspace: Path, keys: list[str], commit: str | None = None) -> None:
+    state = _load_state()
+    accepted, old_commit = reviewed(workspace)
+    state[_ws_key(workspace)] = {
+        "path": str(workspace), "accepted": sorted(accepted | set(keys)), "commit": commit or old_commit,
+    }
+    path = _state_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(state, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _old_keys(workspace: Path, rel: str, commit: str) -> set[str] | None:
+    from ..git.gitrepo import GitError, find_repo, run_git
+
+    repo = find_repo(workspace)
+    if repo is None:
+        return None
+    prefix = repo.rel(workspace)
+    spec = f"{commit}:{prefix + '/' if prefix else ''}{rel}"
+    try:
+        proc = run_git(["show", spec], repo.root, check=False)
+    except GitError:
+        return None
+    if proc.returncode != 0:
+        return set()
+    text, _b, _ok = decode(proc.stdout)
+    return {r.key for r in parse_memory_text(text)}
+
+
+def _source(workspace: Path, item: QueueItem) -> None:
+    for promo in item.row.promotions:
+        log = workspace / promo.path
+        if not log.is_file():
+            item.source_missing = True
+            continue
+        text, _b, _ok = decode(log.read_bytes())
+        lo = promo.start_line or 1
+        hi = promo.end_line or lo
+        for ln in parse_log(text):
+            if lo <= ln.number <= hi:
+                item.source_lines.append((promo.path, ln.number, ln.text))
+
+
+def review_queue(workspace: Path | str, memory: MemoryModel | None = None) -> list[QueueItem]:
+    """The promoted items still to review (``memory``: MEMORY.md as read already, if it was)."""
+    ws = Path(workspace)
+    mem = memory if memory is not None else load_memory(ws)
+    if mem is None:
+        return []
+    accepted, commit = reviewed(ws)
+    old = _old_keys(ws, mem.rel, commit) if commit else None
+    out: list[QueueItem] = []
+    for row in mem.items:
+        if row.key in accepted:
+            continue
+        in_promoted = any(h.lower().startswith("promoted from") for h in row.heading_path)
+        new_in_git = old is not None and row.key not in old and in_promoted
+        if not (row.promoted or new_in_git):
+            continue
+        item = QueueItem(row, new_in_git=new_in_git)
+        _source(ws, item)
+        out.append(item)
+    return out
+
+
+def head_commit(workspace: Path) -> str | None:
+    from ..git.gitrepo import find_repo, head_sha
+
+    repo = find_repo(workspace)
+    return head_sha(repo) if repo is not None else None
+
+
+def accept(workspace: Path, item: QueueItem, *, strip: bool = False) -> Plan | None:
+    """Accept: with ``strip`` a plan that removes the machine metadata (the caller applies it);
+    the item's key (as it will read afterwards) is recorded as reviewed either way."""
+    ws = Path(workspace)
+    mark_reviewed(ws, [item.row.key], head_commit(ws))
+    if strip and (item.row.markers or item.row.metadata):
+        return strip_metadata(ws / "MEMORY.md" if (ws / "MEMORY.md").is_file() else ws / "memory.md",
+                              item.row.key, item.row.line)
+    return None
+
+
+def strip_plan(workspace: Path, item: QueueItem) -> Plan | None:
+    """What accepting with ``strip`` would write (nothing recorded)."""
+    if not (item.row.markers or item.row.metadata):
+        return None
+    return strip_metadata(_mem_path(Path(workspace)), item.row.key, item.row.line)
+
+
+def reject(workspace: Path, item: QueueItem) -> Plan:
+    ws = Path(workspace)
+    return remove_row(_mem_path(ws), item.row.key, item.row.line)
+
+
+def edit(workspace: Path, item: QueueItem, text: str) -> Plan:
+    ws = Path(workspace)
+    return edit_row(_mem_path(ws), item.row.key, text, item.row.line)
+
+
+def _mem_path(ws: Path) -> Path:
+    return ws / "MEMORY.md" if (ws / "MEMORY.md").is_file() else ws / "memory.md"

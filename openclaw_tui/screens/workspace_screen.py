@@ -1,0 +1,649 @@
+"""The workspace view: what an OpenClaw agent loads every turn, what it remembers, what dreaming
+promoted, and what looks wrong, with the fixes in place.
+
+Tabs: 1 Bootstrap (size-vs-limit bars and the injected copy with its cut marker), 2 MEMORY.md
+(sections and items with heading path and metadata), 3 USER.md (directives; superseded ones
+dimmed), 4 Daily logs (today's and yesterday's marked "loaded at session start"), 5 Review (the
+items dreaming promoted).  Findings of the check sit on their rows.  ``/`` filters the rows.
+
+Every change is a plan written under the file's lock (compare-and-swap), undone with ctrl+z;
+``C`` commits the files this view changed.  The screen is pushable on its own:
+``app.push_screen(WorkspaceScreen(path, today=...))``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Input, Static
+
+from ..core.check.check import check_profile
+from ..core.check.findings import Finding
+from ..core.config import ConfigError, Limits, load_config
+from ..core.files.safe_write import ConcurrentModification
+from ..core.format.edit import EditError
+from ..core.format.profile import load_profile
+from ..core.lifecycle.plan import Plan
+from ..core.lifecycle.undo import UndoStack
+from ..core.workspace import dreaming
+from ..core.workspace.bootstrap import InjectedPart, inject_preview
+from ..core.workspace.distil import commit_files, distil_plan, removable_logs, remove_logs
+from ..core.workspace.edits import add_directive, edit_row, move_item, remove_row, supersede_directive
+from ..core.workspace.model import (
+    DailyLog,
+    Directive,
+    MemoryModel,
+    MemRow,
+    UserModel,
+    load_daily_logs,
+    load_memory,
+    load_user,
+)
+from ..core.workspace.openclaw_config import OpenClawConfig, OpenClawConfigError, load_openclaw_config
+from ..widgets.bootstrap_bars import BootstrapBars, preview_text
+from ..widgets.safe_text import clean, clean_line
+from ..widgets.ws_rows import Cell, RowsView
+from .workspace_dialogs import DistilPicker, PickOne, TextPrompt
+
+SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+TABS = ("boot", "mem", "user", "logs", "review")
+TAB_LABELS = {"boot": "Bootstrap", "mem": "MEMORY.md", "user": "USER.md", "logs": "Daily logs", "review": "Review"}
+# the key line at the bottom, per tab (a plain line: Textual's Footer costs more than the rows)
+KEYS = {
+    "boot": "1-5 tabs  n next file  s session  / filter  ctrl+z undo  C commit  esc back  f1 help",
+    "mem": "e edit  m move  x remove  / filter  ctrl+z undo  C commit  1-5 tabs  esc back",
+    "user": "S supersede (with a new directive)  + add  / filter  ctrl+z undo  C commit  esc back",
+    "logs": "D distil the log  R remove old distilled logs  / filter  ctrl+z undo  C commit  esc back",
+    "review": "a accept  A accept, strip metadata  x reject  e edit  ctrl+z undo  C commit  esc back",
+}
+
+
+class WorkspaceScreen(Screen[None]):
+    """One OpenClaw workspace, first-class."""
+
+    DEFAULT_CSS = """
+    WorkspaceScreen { layout: vertical; }
+    #ws-title { height: 1; background: $panel; color: $text; padding: 0 1; }
+    #ws-tabline { height: 1; padding: 0 1; }
+    #ws-keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
+    #ws-filter { height: 3; }
+    #ws-tabs { height: 1fr; }
+    #ws-detail { height: 6; border-top: solid $panel-lighten-2; padding: 0 1; overflow-y: auto; }
+    #ws-preview-scroll { height: 1fr; }
+    #ws-preview { padding: 0 1; }
+    """
+
+    AUTO_FOCUS = ""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "tab('boot')", "Bootstrap", show=False, id="ws.tab-boot"),
+        Binding("2", "tab('mem')", "MEMORY", show=False, id="ws.tab-mem"),
+        Binding("3", "tab('user')", "USER", show=False, id="ws.tab-user"),
+        Binding("4", "tab('logs')", "Logs", show=False, id="ws.tab-logs"),
+        Binding("5", "tab('review')", "Review", show=False, id="ws.tab-review"),
+        Binding("slash", "filter", "Filter", id="ws.filter"),
+        Binding("n", "next_preview", "Next file", show=False, id="ws.next-preview"),
+        Binding("s", "session", "Session", show=False, id="ws.session"),
+        Binding("e", "edit", "Edit", id="ws.edit"),
+        Binding("x,delete", "remove", "Remove/reject", id="ws.remove"),
+        Binding("m", "move", "Move", show=False, id="ws.move"),
+        Binding("S", "supersede", "Supersede", show=False, id="ws.supersede"),
+        Binding("plus", "add_directive", "Add directive", show=False, id="ws.add-directive"),
+        Binding("D", "distil", "Distil", id="ws.distil"),
+        Binding("R", "remove_old", "Remove old distilled logs", show=False, id="ws.remove-old"),
+        Binding("a", "accept(False)", "Accept", id="ws.accept"),
+        Binding("A", "accept(True)", "Accept+strip", show=False, id="ws.accept-strip"),
+        Binding("ctrl+z", "undo", "Undo", id="ws.undo"),
+        Binding("ctrl+y", "redo", "Redo", show=False, id="ws.redo"),
+        Binding("C", "commit", "Commit", show=False, id="ws.commit"),
+        Binding("escape", "close", "Back", id="ws.close"),
+    ]
+
+    def __init__(
+        self, path: Path | str, *, today: dt.date | None = None, openclaw_config: Path | None = None,
+        session: str = "main", tab: str = "boot",
+    ) -> None:
+        super().__init__()
+        self.path = Path(path).absolute()
+        self.today = today or dt.date.today()
+        self.openclaw_config_path = openclaw_config
+        self.session = session
+        self.initial_tab = tab if tab in TABS else "boot"
+        self.undo_stack = UndoStack()
+        self.changed_paths: set[Path] = set()
+        self.applied_titles: list[str] = []
+        self.filter_text = ""
+        self.preview_index = 0
+        self.config: OpenClawConfig = OpenClawConfig(None, Limits())
+        self.parts: list[InjectedPart] = []
+        self.memory: MemoryModel | None = None
+        self.user: UserModel | None = None
+        self.logs: list[DailyLog] = []
+        self.queue: list[dreaming.QueueItem] = []
+        self.findings: list[Finding] = []
+        self.row_keys: dict[str, list[Any]] = {t: [] for t in TABS}
+        self.by_file: dict[str, list[Finding]] = {}
+        self.generation = 0
+
+    # --- layout ----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="ws-title")
+        box = Input(placeholder="filter rows (enter keeps it, escape clears)", id="ws-filter")
+        box.display = False
+        yield box
+        yield Static(id="ws-tabline")
+        with ContentSwitcher(id="ws-tabs", initial=self.initial_tab):
+            with Vertical(id="boot"):
+                yield BootstrapBars(id="ws-bars")
+                with VerticalScroll(id="ws-preview-scroll"):
+                    yield Static(id="ws-preview")
+            with Vertical(id="mem"):
+                yield RowsView(["!", "line", "section", "meta", "item"], [2, 5, 24, 18], id="ws-mem")
+            with Vertical(id="user"):
+                yield RowsView(["!", "line", "observed", "status", "directive"], [2, 5, 10, 10], id="ws-user")
+            with Vertical(id="logs"):
+                yield RowsView(["!", "log", "lines", "distilled", "chars", "note"], [2, 20, 5, 9, 8], id="ws-logs")
+            with Vertical(id="review"):
+                yield RowsView(["!", "line", "score", "source", "item"], [2, 5, 6, 24], id="ws-review")
+        yield Static(id="ws-detail")
+        yield Static(id="ws-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#ws-detail", Static).display = self.initial_tab != "boot"
+        self._show_tabs()
+        if self.initial_tab != "boot":
+            self.query_one(f"#ws-{self.initial_tab}", RowsView).focus()
+        self.reload()
+
+    # --- data --------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        """Read the workspace: the rows first (on screen at once), then logs, the review queue and
+        the check in a worker thread, whose results fill in the rest."""
+        try:
+            base = load_config().limits
+        except ConfigError:
+            base = Limits()
+        try:
+            self.config = load_openclaw_config(self.path, self.openclaw_config_path, base)
+        except OpenClawConfigError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            self.config = OpenClawConfig(None, base)
+        self.parts = inject_preview(self.path, self.config.limits, self.session, today=self.today)
+        self.memory = load_memory(self.path)
+        self.user = load_user(self.path)
+        self.generation += 1
+        self.refresh_view()
+        self.call_after_refresh(self._load_rest, self.generation)
+
+    @work(thread=True, exclusive=True, group="workspace-load")
+    def _load_rest(self, generation: int) -> None:
+        limits = self.config.limits
+        logs = load_daily_logs(self.path, self.today)
+        queue = dreaming.review_queue(self.path, self.memory)
+        prof = load_profile(self.path, ".", "openclaw")
+        findings = check_profile(
+            prof, today=self.today, bootstrap_max_chars=limits.bootstrap_max_chars,
+            bootstrap_total_max_chars=limits.bootstrap_total_max_chars, user_max_chars=limits.user_max_chars,
+        )
+        self.app.call_from_thread(self._rest_loaded, generation, logs, queue, findings)
+
+    def _rest_loaded(
+        self, generation: int, logs: list[DailyLog], queue: list[dreaming.QueueItem], findings: list[Finding]
+    ) -> None:
+        if generation != self.generation or not self.is_attached:
+            return
+        self.logs, self.queue, self.findings = logs, queue, findings
+        self.by_file = {}
+        for f in findings:
+            self.by_file.setdefault(f.file, []).append(f)
+        self.refresh_view()
+
+    def _findings_for(self, rel: str, first: int | None, last: int | None) -> list[Finding]:
+        out = []
+        for f in self.by_file.get(rel, ()):
+            if first is None or (f.line is not None and first <= f.line <= (last or first)):
+                out.append(f)
+        return out
+
+    def _badge(self, found: list[Finding]) -> Text:
+        if not found:
+            return Text("")
+        worst = min(found, key=lambda f: ("error", "warning", "info").index(f.severity))
+        return Text("●" if len(found) == 1 else f"{len(found)}", style=SEV_STYLE[worst.severity])
+
+    def _match(self, *texts: str, marks: frozenset[str] = frozenset()) -> bool:
+        """The filter: words (all must occur, any case) and ``is:MARK`` tokens (the row has the mark:
+        problem, promoted, residue, section, active, superseded, stale, start, distilled)."""
+        if not self.filter_text:
+            return True
+        hay = " ".join(texts).casefold()
+        for token in self.filter_text.casefold().split():
+            if token.startswith("is:"):
+                if token[3:] not in marks:
+                    return False
+            elif token not in hay:
+                return False
+        return True
+
+    def refresh_view(self) -> None:
+        cfg = self.config
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append("OpenClaw workspace ", style="bold")
+        title.append(clean_line(self.path.name))
+        title.append(f"  limits: {'openclaw.json' if cfg.found else 'defaults'}", style="dim")
+        if cfg.found and cfg.generation != "unknown":
+            title.append(f" ({cfg.generation} memory settings)", style="dim")
+        if self.queue:
+            title.append(f"  {len(self.queue)} promotion(s) to review", style="bold yellow")
+        if self.filter_text:
+            title.append(f"  filter: {clean_line(self.filter_text)}", style="bold cyan")
+        self.query_one("#ws-title", Static).update(title)
+        self.query_one("#ws-bars", BootstrapBars).show(self.parts, cfg.limits, cfg.source, self.session)
+        self._show_preview()
+        self._fill_memory()
+        self._fill_user()
+        self._fill_logs()
+        self._fill_review()
+        self._show_detail()
+
+    def _show_preview(self) -> None:
+        shown = [p for p in self.parts if p.kind == "bootstrap"]
+        if not shown:
+            self.query_one("#ws-preview", Static).update(Text("No bootstrap files.", style="dim"))
+            return
+        if self.preview_index == 0:  # start on the first cut file: that is the news
+            cut = next((i for i, p in enumerate(shown) if p.truncated), 0)
+            self.preview_index = cut
+        part = shown[self.preview_index % len(shown)]
+        self.query_one("#ws-preview", Static).update(preview_text(part))
+
+    def _fill(self, table_id: str, tab: str, rows: list[tuple[Any, tuple[Cell, ...]]]) -> None:
+        self.row_keys[tab] = [key for key, _cells in rows]
+        self.query_one(table_id, RowsView).set_rows([cells for _key, cells in rows])
+
+    def _fill_memory(self) -> None:
+        rows: list[tuple[Any, tuple[Cell, ...]]] = []
+        mem = self.memory
+        if mem is not None:
+            flagged = self.by_file.get(mem.rel)
+            for r in mem.rows:
+                found = self._findings_for(mem.rel, r.line - len(r.markers), r.end_line) if flagged else []
+                if self.filter_text:
+                    marks = {"section"} if r.kind == "section" else set()
+                    marks |= {"promoted"} if r.promoted else set()
+                    marks |= {"residue"} if r.kind == "item" and r.has_residue else set()
+                    marks |= {"problem"} if found else set()
+                    if not self._match(r.text, " ".join(r.heading_path), *r.metadata, marks=frozenset(marks)):
+                        continue
+                badge: Cell = self._badge(found) if found else ""
+                meta = []
+                if r.promotions:
+                    meta.append("promoted")
+                if r.score:
+                    meta.append(f"score {r.score.get('score', '?')}")
+                if r.importance is not None:
+                    meta.append(f"imp {r.importance:g}")
+                if r.source:
+                    meta.append(f"from {r.source}")
+                if r.kind == "section":
+                    rows.append((r, (badge, str(r.line), "", "", (("#" * r.level) + " " + r.text, "bold"))))
+                else:
+                    section = " › ".join(r.heading_path[1:] or r.heading_path)
+                    rows.append((r, (badge, str(r.line), (section, "dim"), (", ".join(meta), "dim"),
+                                     (r.text, "italic" if r.kind == "text" else ""))))
+        self._fill("#ws-mem", "mem", rows)
+
+    def _fill_user(self) -> None:
+        rows: list[tuple[Any, tuple[Cell, ...]]] = []
+        if self.user is not None:
+            for d in self.user.directives:
+                found = self._findings_for("USER.md", d.line, d.end_line)
+                marks = {d.status} | ({"problem"} if found else set())
+                if not self._match(d.text, d.status, d.observed, marks=frozenset(marks)):
+                    continue
+                style = "" if d.active else "dim strike"
+                rows.append((d, (self._badge(found), str(d.line), clean_line(d.observed),
+                                 Text(clean_line(d.status), style="green" if d.active else "dim"),
+                                 Text(clean_line(d.text), style=style))))
+        self._fill("#ws-user", "user", rows)
+
+    def _fill_logs(self) -> None:
+        rows: list[tuple[Any, tuple[Cell, ...]]] = []
+        for lg in reversed(self.logs):
+            found = self._findings_for(lg.rel, None, None)
+            marks = {"problem"} if found else set()
+            marks |= {"start"} if lg.at_session_start else set()
+            marks |= {"stale"} if lg.age_days > 30 else set()
+            marks |= {"distilled"} if lg.fully_distilled else set()
+            if not self._match(lg.rel, *(ln.text for ln in lg.lines), marks=frozenset(marks)):
+                continue
+            note = Text()
+            if lg.at_session_start:
+                note.append("loaded at session start", style="cyan")
+            elif lg.age_days > 30:
+                note.append(f"{lg.age_days} days old", style="dim")
+            if found:
+                note.append(("  " if note else "") + ", ".join(sorted({f.code for f in found})), style="yellow")
+            done = sum(1 for ln in lg.lines if ln.distilled or ln.dropped)
+            rows.append((lg, (self._badge(found), lg.rel.removeprefix("memory/"), str(len(lg.lines)),
+                              f"{done}/{len(lg.lines)}" + (" ✓" if lg.fully_distilled else ""), f"{lg.chars:,}", note)))
+        self._fill("#ws-logs", "logs", rows)
+
+    def _fill_review(self) -> None:
+        rows: list[tuple[Any, tuple[Cell, ...]]] = []
+        for q in self.queue:
+            if not self._match(q.row.text, marks=frozenset({"promoted"} | ({"residue"} if q.row.has_residue else set()))):
+                continue
+            src = ", ".join(f"{p.path}:{p.start_line or ''}" for p in q.row.promotions) or ("git" if q.new_in_git else "")
+            rel = self.memory.rel if self.memory is not None else "MEMORY.md"
+            badge = self._badge(self._findings_for(rel, q.row.line - len(q.row.markers), q.row.end_line))
+            rows.append((q, (badge, str(q.row.line), q.score or "", Text(clean_line(src), style="red" if q.source_missing else "dim"),
+                             clean_line(q.row.text))))
+        self._fill("#ws-review", "review", rows)
+
+    # --- selection and detail -------------------------------------------------------------
+
+    @property
+    def tab(self) -> str:
+        return self.query_one("#ws-tabs", ContentSwitcher).current or "boot"
+
+    def selected(self) -> Any:
+        tab = self.tab
+        if tab == "boot":
+            return None
+        table = self.query_one(f"#ws-{tab}", RowsView)
+        keys = self.row_keys.get(tab, [])
+        if not keys or table.cursor_row < 0 or table.cursor_row >= len(keys):
+            return None
+        return keys[table.cursor_row]
+
+    @on(RowsView.Highlighted)
+    def _highlighted(self, _event: RowsView.Highlighted) -> None:
+        self._show_detail()
+
+    def _tab_changed(self) -> None:
+        self.query_one("#ws-detail", Static).display = self.tab != "boot"
+        self._show_tabs()
+        self._show_detail()
+        if self.tab != "boot":
+            self.query_one(f"#ws-{self.tab}", RowsView).focus()
+
+    def _show_tabs(self) -> None:
+        line = Text(no_wrap=True, overflow="ellipsis")
+        for i, (tab, label) in enumerate(TAB_LABELS.items(), 1):
+            line.append(f" {i} {label} ", style="reverse bold" if tab == self.tab else "dim")
+            line.append(" ")
+        self.query_one("#ws-tabline", Static).update(line)
+
+    def _show_keys(self) -> None:
+        line = Text(no_wrap=True, overflow="ellipsis")
+        for part in KEYS.get(self.tab, "").split("  "):
+            key, _, what = part.partition(" ")
+            line.append(key, style="bold")
+            line.append(f" {what}  ")
+        self.query_one("#ws-keys", Static).update(line)
+
+    def _show_detail(self) -> None:
+        self._show_keys()
+        item = self.selected()
+        t = Text()
+        if isinstance(item, MemRow):
+            t.append(" › ".join(clean_line(h) for h in item.heading_path), style="bold")
+            t.append(f"  line {item.line}\n", style="dim")
+            t.append(clean(item.text) + "\n")
+            for m in [*item.markers, *item.metadata]:
+                t.append(clean_line(m) + "\n", style="dim")
+            for f in self._findings_for(self.memory.rel if self.memory else "MEMORY.md", item.line - len(item.markers), item.end_line):
+                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+        elif isinstance(item, Directive):
+            t.append(f"observed {clean_line(item.observed)} · {clean_line(item.status)}  line {item.line}\n", style="bold")
+            t.append(clean(item.text) + "\n")
+            for f in self._findings_for("USER.md", item.line, item.end_line):
+                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+        elif isinstance(item, DailyLog):
+            for f in self._findings_for(item.rel, None, None):
+                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+            for ln in item.lines:
+                mark = "✓ " if ln.distilled else "– " if ln.dropped else "  "
+                t.append(f"{mark}{ln.number:>3} {clean_line(ln.text)}\n", style="dim" if (ln.distilled or ln.dropped) else "")
+        elif isinstance(item, dreaming.QueueItem):
+            t.append(clean(item.row.text) + "\n", style="bold")
+            if item.source_missing:
+                t.append("source log is gone\n", style="red")
+            for log, n, text in item.source_lines:
+                t.append(f"{log}:{n}  {clean_line(text)}\n", style="dim")
+            rel = self.memory.rel if self.memory is not None else "MEMORY.md"
+            for f in self._findings_for(rel, item.row.line - len(item.row.markers), item.row.end_line):
+                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+            t.append("a accept · A accept and strip metadata · x reject · e edit", style="dim italic")
+        self.query_one("#ws-detail", Static).update(t)
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def write(self, make: Callable[[], Plan | None], done: str) -> bool:
+        try:
+            plan = make()
+            if plan is not None and not plan.empty:
+                plan = self.undo_stack.apply(plan)
+                self.changed_paths.update(plan.files)
+                self.applied_titles.append(plan.title)
+        except (EditError, ConcurrentModification, OSError) as exc:
+            self.notify(f"Not written: {exc}", severity="error", markup=False)
+            self.reload()
+            return False
+        self.notify(done, markup=False)
+        self.reload()
+        return True
+
+    def _mem_path(self) -> Path:
+        return self.memory.path if self.memory is not None else self.path / "MEMORY.md"
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one("#ws-tabs", ContentSwitcher).current = tab
+        self._tab_changed()
+
+    def action_filter(self) -> None:
+        box = self.query_one("#ws-filter", Input)
+        box.display = True
+        box.focus()
+
+    @on(Input.Changed, "#ws-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value.strip()
+        self.refresh_view()
+
+    @on(Input.Submitted, "#ws-filter")
+    def _filter_done(self, _event: Input.Submitted) -> None:
+        self.query_one("#ws-filter", Input).display = False
+        if self.tab != "boot":
+            self.query_one(f"#ws-{self.tab}", RowsView).focus()
+
+    def action_next_preview(self) -> None:
+        self.preview_index += 1
+        shown = [p for p in self.parts if p.kind == "bootstrap"]
+        if shown:
+            self.query_one("#ws-preview", Static).update(preview_text(shown[self.preview_index % len(shown)]))
+
+    def action_session(self) -> None:
+        order = ("main", "shared", "subagent")
+        self.session = order[(order.index(self.session) + 1) % len(order)]
+        self.reload()
+
+    def action_edit(self) -> None:
+        item = self.selected()
+        if isinstance(item, dreaming.QueueItem):
+            row = item.row
+        elif isinstance(item, MemRow):
+            row = item
+        elif isinstance(item, Directive):
+            self.action_supersede(ask=True)
+            return
+        else:
+            self.notify("Pick a MEMORY.md row or a promotion first.", severity="warning")
+            return
+
+        def done(text: str | None) -> None:
+            if text is not None and text.strip() and text != row.text:
+                self.write(lambda: edit_row(self._mem_path(), row.key, text, row.line), "Saved.")
+
+        self.app.push_screen(TextPrompt("Edit the text (metadata stays)", row.text), done)
+
+    def action_remove(self) -> None:
+        item = self.selected()
+        if isinstance(item, dreaming.QueueItem):
+            self.write(lambda: dreaming.reject(self.path, item), "Rejected: removed from MEMORY.md (ctrl+z puts it back).")
+        elif isinstance(item, MemRow):
+            what = "section and everything under it" if item.kind == "section" else "item"
+            self.write(lambda: remove_row(self._mem_path(), item.key, item.line), f"Removed the {what} (ctrl+z puts it back).")
+        else:
+            self.notify("Pick a MEMORY.md row or a promotion first.", severity="warning")
+
+    def action_move(self) -> None:
+        item = self.selected()
+        if not isinstance(item, MemRow) or item.kind != "item" or self.memory is None:
+            self.notify("Pick a MEMORY.md list item to move.", severity="warning")
+            return
+        sections = self.memory.sections
+
+        def done(index: int | None) -> None:
+            if index is not None:
+                target = sections[index]
+                self.write(lambda: move_item(self._mem_path(), item.key, target.key, item.line),
+                           f"Moved to {target.text}.")
+
+        self.app.push_screen(PickOne("Move to the end of which section?",
+                                     [" › ".join(s.heading_path) for s in sections]), done)
+
+    def action_supersede(self, ask: bool = False) -> None:
+        item = self.selected()
+        if not isinstance(item, Directive) or self.user is None:
+            self.notify("Pick a USER.md directive.", severity="warning")
+            return
+        path = self.user.path
+
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            new = text.strip() or None
+            self.write(lambda: supersede_directive(path, item.line, item.text, new, self.today),
+                       "Superseded" + (", with the new directive after it." if new else "."))
+
+        self.app.push_screen(TextPrompt("Supersede: the new directive (empty: only mark this one superseded)", ""), done)
+
+    def action_add_directive(self) -> None:
+        path = self.path / "USER.md"
+
+        def done(text: str | None) -> None:
+            if text and text.strip():
+                self.write(lambda: add_directive(path, text, self.today), "Directive added.")
+
+        self.app.push_screen(TextPrompt("New USER.md directive", ""), done)
+
+    def action_distil(self) -> None:
+        item = self.selected()
+        if not isinstance(item, DailyLog):
+            self.action_tab("logs")
+            self.notify("Pick a daily log, then D.", severity="warning")
+            return
+        sections = self.memory.sections if self.memory is not None else []
+
+        def done(res: tuple[list[int], list[int], int] | None) -> None:
+            if res is None:
+                return
+            lines, dropped, index = res
+            key = sections[index].key if 0 <= index < len(sections) else None
+            self.write(lambda: distil_plan(self.path, item.rel, lines, key, dropped=dropped).plan,
+                       f"Distilled {len(lines)} line(s) of {item.rel}.")
+
+        self.app.push_screen(DistilPicker(item, [" › ".join(s.heading_path) for s in sections]), done)
+
+    def action_remove_old(self) -> None:
+        old = removable_logs(self.path, self.today)
+        if not old:
+            self.notify("No fully distilled log is older than 30 days.")
+            return
+
+        def done(index: int | None) -> None:
+            if index != 0:
+                return
+            try:
+                sha = remove_logs(self.path, old)
+            except (EditError, ConcurrentModification, OSError) as exc:
+                self.notify(f"Not removed: {exc}", severity="error", markup=False)
+            else:
+                where = f"commit {sha[:10]}" if sha else "not in git: removed for good"
+                self.notify(f"Removed {len(old)} distilled log(s) ({where}).", markup=False)
+            self.reload()
+
+        self.app.push_screen(PickOne(f"Remove {len(old)} fully distilled log(s) older than 30 days? Git keeps them.",
+                                     [f"Remove and commit: {', '.join(old)}", "Cancel"]), done)
+
+    def action_accept(self, strip: bool) -> None:
+        item = self.selected()
+        if not isinstance(item, dreaming.QueueItem):
+            self.notify("Pick a promotion on the Review tab.", severity="warning")
+            return
+        self.write(lambda: dreaming.accept(self.path, item, strip=strip),
+                   "Accepted" + (", machine metadata stripped." if strip else "."))
+
+    def action_undo(self) -> None:
+        if not self.undo_stack.can_undo:
+            self.notify("Nothing to undo.")
+            return
+        try:
+            self.undo_stack.undo()
+        except ConcurrentModification as exc:
+            self.notify(f"Cannot undo: {exc}", severity="error", markup=False)
+        self.reload()
+
+    def action_redo(self) -> None:
+        if not self.undo_stack.can_redo:
+            return
+        try:
+            self.undo_stack.redo()
+        except ConcurrentModification as exc:
+            self.notify(f"Cannot redo: {exc}", severity="error", markup=False)
+        self.reload()
+
+    def action_commit(self) -> None:
+        paths = sorted(self.changed_paths)
+        if not paths:
+            self.notify("Nothing changed here to commit.")
+            return
+        summary = "workspace: " + "; ".join(self.applied_titles[-3:])
+        message = summary[:72] + "\n\n" + "\n".join(f"- {t}" for t in self.applied_titles) + "\n"
+        try:
+            sha = commit_files(self.path, paths, message)
+        except Exception as exc:  # a git failure is shown, never raised into the UI
+            self.notify(f"Commit failed: {exc}", severity="error", markup=False)
+            return
+        if sha is None:
+            self.notify("The workspace is not in a git repository.", severity="warning")
+            return
+        self.changed_paths.clear()
+        self.applied_titles.clear()
+        self.notify(f"Committed {sha[:10]}.", markup=False)
+
+    def action_close(self) -> None:
+        box = self.query_one("#ws-filter", Input)
+        if box.has_focus or self.filter_text:
+            box.value = ""
+            box.display = False
+            self.filter_text = ""
+            self.refresh_view()
+            return
+        if len(self.app.screen_stack) > 1:
+            self.app.pop_screen()

@@ -1,0 +1,99 @@
+"""Bootstrap files against their limits, as bars, and the injected copy with its cut marker."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widgets import Static
+
+from ..core.config import Limits
+from ..core.workspace.bootstrap import InjectedPart
+from .safe_text import clean, clean_line
+
+BAR = 24
+
+
+def bar(value: int, limit: int, width: int = BAR) -> Text:
+    """``███████░░░`` filled to value/limit; the overflow past the limit in red."""
+    out = Text()
+    if limit <= 0:
+        return out.append("░" * width, style="dim")
+    filled = min(width, round(width * min(value, limit) / limit))
+    style = "red" if value > limit else "yellow" if value > 0.8 * limit else "green"
+    out.append("█" * filled, style=style)
+    out.append("░" * (width - filled), style="dim")
+    if value > limit:
+        out.append(f" +{value - limit:,}", style="bold red")
+    return out
+
+
+def bars_text(parts: Sequence[InjectedPart], limits: Limits, source: str, session: str, width: int = 160) -> Text:
+    t = Text(no_wrap=True, overflow="ellipsis")
+    size = max(8, min(BAR, width // 5))
+    namew = min(24, max([len(p.name) for p in parts] + [14]) + 1)
+    t.append("Limits: ", style="bold")
+    t.append(f"{limits.bootstrap_max_chars:,} per file, {limits.bootstrap_total_max_chars:,} total, "
+             f"USER.md {limits.user_max_chars:,}")
+    t.append(f" ({'from ' + clean_line(source) if source != 'defaults' else 'defaults'})", style="dim")
+    t.append(f" · {session} session\n", style="dim")
+    for p in parts:
+        name = f"{clean_line(p.name):<{namew}.{namew}}"
+        t.append(name, style="bold" if p.loaded else "dim")
+        if p.kind == "daily":
+            t.append(f" {p.chars_raw:>7,}  ", style="dim")
+            t.append("loaded at session start", style="cyan")
+            t.append("\n")
+            continue
+        own = p.limit if p.limit_kind != "total" else p.limit
+        t.append(" ")
+        t.append_text(bar(p.chars_raw, own or 1, size))
+        t.append(f" {p.chars_raw:>7,} / {own:,}" if own else f" {p.chars_raw:>7,}", style="dim")
+        if p.truncated:
+            t.append(f" CUT to {p.chars_injected:,}", style="bold red")
+        elif not p.loaded:
+            t.append(f"  {clean_line(p.reason)}", style="dim italic")
+        t.append("\n")
+    total = sum(p.chars_injected for p in parts if p.kind == "bootstrap")
+    t.append(f"{'total injected':<{namew}} ", style="bold")
+    t.append_text(bar(total, limits.bootstrap_total_max_chars, size))
+    t.append(f" {total:>7,} / {limits.bootstrap_total_max_chars:,}", style="dim")
+    return t
+
+
+def preview_text(part: InjectedPart, context_lines: int = 3) -> Text:
+    """The injected copy around the cut (a few lines each side, marker in reverse), or its start."""
+    t = Text()
+    t.append(f"{clean_line(part.name)}: {clean_line(part.reason)}", style="bold")
+    t.append("  (n: next file)\n", style="dim")
+    if not part.loaded:
+        return t
+    if part.marker_at is None:
+        lines = part.text.split("\n")
+        t.append(clean("\n".join(lines[:40])))
+        if len(lines) > 40:
+            t.append(f"\n… {len(lines) - 40} more lines", style="dim")
+        return t
+    head = part.text[: part.marker_at]
+    rest = part.text[part.marker_at:]
+    end = rest.find("…(truncated")
+    end = rest.find("\n", end) + 1 if end >= 0 else len(rest)
+    marker, tail = rest[:end], rest[end:]
+    head_lines = head.split("\n")
+    t.append(f"… {len(head):,} characters kept before the cut, ending:\n", style="dim")
+    t.append(clean("\n".join(head_lines[-context_lines:])))
+    t.append(clean(marker), style="reverse bold red")
+    tail_lines = tail.split("\n")
+    t.append(clean("\n".join(tail_lines[: context_lines * 2])))
+    t.append(f"\n… {len(tail):,} characters kept after the cut", style="dim")
+    return t
+
+
+class BootstrapBars(Static):
+    """The size-vs-limit bars of the bootstrap files."""
+
+    DEFAULT_CSS = "BootstrapBars { height: auto; padding: 0 1; }"
+
+    def show(self, parts: Sequence[InjectedPart], limits: Limits, source: str, session: str) -> None:
+        width = self.app.size.width if self.is_attached else 160
+        self.update(bars_text(parts, limits, source, session, width))

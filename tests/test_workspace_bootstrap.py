@@ -1,0 +1,123 @@
+"""The bootstrap injection preview and openclaw.json limits, on real workspace folders."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from openclaw_tui.core.config import Limits
+from openclaw_tui.core.workspace.bootstrap import inject_preview, truncate
+from openclaw_tui.core.workspace.openclaw_config import OpenClawConfigError, load_openclaw_config
+
+
+def _ws(tmp_path: Path, files: dict[str, str]) -> Path:
+    ws = tmp_path / "workspace"
+    for rel, text in files.items():
+        p = ws / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    return ws
+
+
+def test_truncate_keeps_70_head_20_tail_around_marker() -> None:
+    text = "".join(chr(0x4E00 + i % 500) for i in range(1000))  # Chinese characters count one each
+    out, at = truncate(text, "MEMORY.md", 100)
+    assert at == 70
+    assert out[:70] == text[:70]
+    assert out.endswith(text[-20:])
+    marker = out[70:len(out) - 20]
+    assert "[...truncated, read MEMORY.md for full content...]" in marker
+    assert "kept 70+20 chars of 1000" in marker
+    assert truncate("short", "X.md", 100) == ("short", None)
+
+
+def test_order_sessions_and_caps(tmp_path: Path) -> None:
+    ws = _ws(tmp_path, {
+        "MEMORY.md": "m" * 500, "USER.md": "u" * 300, "AGENTS.md": "a\n", "SOUL.md": "  \n",
+        "IDENTITY.md": "i\n", "memory/2026-03-14.md": "today\n", "memory/2026-03-13-trip.md": "yest\n",
+        "memory/2026-03-12.md": "old\n",
+    })
+    limits = Limits(bootstrap_max_chars=400, bootstrap_total_max_chars=10_000, user_max_chars=200)
+    parts = inject_preview(ws, limits, today=dt.date(2026, 3, 14))
+    assert [p.file for p in parts] == [
+        "AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md", "MEMORY.md", "memory/2026-03-13-trip.md", "memory/2026-03-14.md",
+    ]
+    by = {p.file: p for p in parts}
+    assert not by["SOUL.md"].loaded  # blank
+    assert by["USER.md"].truncated and by["USER.md"].limit == 200 and by["USER.md"].limit_kind == "user"
+    assert by["MEMORY.md"].truncated and by["MEMORY.md"].limit == 400
+    assert by["MEMORY.md"].text.startswith("m" * 280) and by["MEMORY.md"].text.endswith("m" * 80)
+    assert by["memory/2026-03-14.md"].reason.startswith("today's")
+    shared = {p.file: p for p in inject_preview(ws, limits, "shared", today=dt.date(2026, 3, 14))}
+    assert not shared["MEMORY.md"].loaded and "main" in shared["MEMORY.md"].reason
+    sub = inject_preview(ws, limits, "subagent", today=dt.date(2026, 3, 14))
+    assert [p.file for p in sub if p.loaded] == ["AGENTS.md"]
+    assert (ws / "MEMORY.md").read_text() == "m" * 500  # the file on disk is untouched
+
+
+def test_total_budget_cuts_later_files(tmp_path: Path) -> None:
+    ws = _ws(tmp_path, {"AGENTS.md": "a" * 900, "SOUL.md": "s" * 900, "MEMORY.md": "m" * 900})
+    limits = Limits(bootstrap_max_chars=1000, bootstrap_total_max_chars=1200, user_max_chars=4000)
+    parts = inject_preview(ws, limits, include_daily=False)
+    a, s, m = parts
+    assert not a.truncated and a.running_total == 900
+    assert s.truncated and s.over_total and s.limit == 300 and s.limit_kind == "total"
+    assert s.running_total == a.chars_injected + s.chars_injected
+    assert not m.loaded and m.over_total
+
+
+def test_openclaw_json_wins_and_is_labelled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = _ws(tmp_path, {"AGENTS.md": "x"})
+    base = Limits(bootstrap_max_chars=20_000, bootstrap_total_max_chars=60_000)
+    assert load_openclaw_config(ws, base=base).source == "defaults"
+    (tmp_path / "openclaw.json").write_text(
+        "// JSON5: comments and trailing commas\n{agents: {defaults: {bootstrapMaxChars: 12000,}},"
+        " memory: {search: {provider: 'openai'}}}\n", encoding="utf-8")
+    cfg = load_openclaw_config(ws, base=base)
+    assert cfg.found and cfg.source == str(tmp_path / "openclaw.json")
+    assert cfg.limits.bootstrap_max_chars == 12_000 and cfg.limits.bootstrap_total_max_chars == 60_000
+    assert cfg.overridden == ("bootstrap_max_chars",) and cfg.generation == "current"
+    bad = tmp_path / "bad.json"
+    bad.write_text("{agents: ", encoding="utf-8")
+    with pytest.raises(OpenClawConfigError):
+        load_openclaw_config(ws, bad)
+    # a home config applies only when it names this workspace
+    home = Path.home() / ".openclaw"
+    home.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "openclaw.json").unlink()
+    (home / "openclaw.json").write_text('{"agents": {"defaults": {"workspace": "/elsewhere", "bootstrapTotalMaxChars": 5}}}')
+    assert not load_openclaw_config(ws, base=base).found
+    import json
+
+    (home / "openclaw.json").write_text(json.dumps({"agents": {"defaults": {
+        "workspace": str(ws), "bootstrapTotalMaxChars": 5000, "memorySearch": {"query": {"hybrid": {"vectorWeight": 0.7}}},
+    }}}))
+    cfg = load_openclaw_config(ws, base=base)
+    assert cfg.found and cfg.limits.bootstrap_total_max_chars == 5000 and cfg.generation == "older"
+
+
+def test_check_uses_the_workspace_openclaw_json(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    ws = _ws(tmp_path, {"AGENTS.md": "a" * 15_000})
+
+    def codes(*extra: str) -> list[str]:
+        res = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "check", str(ws), "--format", "json", *extra],
+                             capture_output=True, text=True, timeout=120)
+        assert res.returncode in (0, 1), res.stderr
+        return [f["code"] for f in json.loads(res.stdout)["findings"]]
+
+    assert codes() == []
+    (tmp_path / "openclaw.json").write_text("{agents: {defaults: {bootstrapMaxChars: 12000}}}", encoding="utf-8")
+    assert codes() == ["oversized-bootstrap"]
+    assert codes("--bootstrap-max-chars", "16000") == []  # the command line wins
+    other = tmp_path / "other.json5"
+    other.write_text("{agents: {defaults: {bootstrapMaxChars: 30000}}}", encoding="utf-8")
+    assert codes("--openclaw-config", str(other)) == []
+    res = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "check", str(ws), "--openclaw-config",
+                          str(tmp_path / "missing.json")], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and res.stderr.startswith("openclaw-tui: ") and res.stderr.count("\n") == 1
