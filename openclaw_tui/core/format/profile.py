@@ -195,15 +195,15 @@ class Discovery:
     profiles: list[Profile]
 
 
-def discover(path: Path | str) -> Discovery:
-    """Find the profiles under ``path``; raises NotMemory (the CLI exits 2)."""
+def locate(path: Path | str) -> tuple[str, list[tuple[Path, str, str]]]:
+    """What ``discover`` finds, without reading any file: (kind, [(folder, rel, layout)]); raises NotMemory."""
     given = Path(path)
     if not given.exists():
         raise NotMemory(f"{given}: no such file or folder")
     if not given.is_dir():
         raise NotMemory(f"{given}: not a folder")
     if is_profile_dir(given):
-        return Discovery(given, "profile", [load_profile(given, ".", "profile")])
+        return "profile", [(given, ".", "profile")]
     roots = [(given, "")]
     if (given / "profiles").is_dir():
         roots.insert(0, (given / "profiles", "profiles/"))
@@ -212,12 +212,18 @@ def discover(path: Path | str) -> Discovery:
             children = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
         except OSError as exc:
             raise NotMemory(f"{given}: cannot be listed ({exc.strerror})") from exc
-        found = [load_profile(c, prefix + c.name, "profile") for c in children if is_profile_dir(c)]
+        found = [(c, prefix + c.name, "profile") for c in children if is_profile_dir(c)]
         if found:
-            return Discovery(given, "root", found)
+            return "root", found
     if is_workspace_dir(given):
-        return Discovery(given, "workspace", [load_profile(given, ".", "openclaw")])
+        return "workspace", [(given, ".", "openclaw")]
     raise NotMemory(f"{given}: not a profile, a profiles root or an OpenClaw workspace")
+
+
+def discover(path: Path | str) -> Discovery:
+    """Find the profiles under ``path``; raises NotMemory (the CLI exits 2)."""
+    kind, found = locate(path)
+    return Discovery(Path(path), kind, [load_profile(folder, rel, layout) for folder, rel, layout in found])
 
 
 def resolve_profile(path: Path | str, name: str | None = None) -> Profile:
