@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 COMMANDS = (
     "check", "set", "supersede", "archive", "gc", "redact", "commit",
-    "git_setup", "merge_driver", "search", "get", "history",
+    "git_setup", "merge_driver", "search", "get", "history", "context",
 )
 
 

@@ -35,6 +35,7 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help='print {"query": Q, "results": [...]} best first')
     p.add_argument("--explain", action="store_true", help="show each result's text score, vector score and decay")
     p.add_argument("--today", metavar="YYYY-MM-DD", help="the date decay counts from (default: today)")
+    p.add_argument("--tags", default="", metavar="a,b", help="only entries carrying all these tags (also tag:x in QUERY)")
     p.set_defaults(run=run)
 
 
@@ -59,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"--today must be a date YYYY-MM-DD (got {args.today!r})")
     try:
         kind, _found = locate(args.path)
-        results, _stats = search_path(args.path, args.query, args.n, today=today)
+        tags = [t.strip() for t in args.tags.split(",") if t.strip()]
+        results, _stats = search_path(args.path, args.query, args.n, today=today, tags=tags)
     except (NotMemory, QueryError, ConfigError) as exc:
         return _fail(str(exc))
     hits = results.hits

@@ -61,7 +61,7 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE profiles(path TEXT PRIMARY KEY, name TEXT, rel TEXT, layout TEXT, ord INTEGER);
 CREATE TABLE files(path TEXT PRIMARY KEY, profile TEXT, rel TEXT, size INTEGER, mtime_ns INTEGER, hash TEXT);
 CREATE TABLE chunks(rowid INTEGER PRIMARY KEY, path TEXT, start INTEGER, end INTEGER, body_off INTEGER,
-                    line INTEGER, end_line INTEGER, ident TEXT, kind TEXT, day INTEGER, hash TEXT, raw TEXT);
+                    line INTEGER, end_line INTEGER, ident TEXT, kind TEXT, day INTEGER, hash TEXT, raw TEXT, tags TEXT);
 CREATE INDEX chunks_path ON chunks(path);
 CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='unicode61 remove_diacritics 0');
 CREATE TABLE vectors(hash TEXT, model TEXT, vec BLOB, PRIMARY KEY(hash, model)) WITHOUT ROWID;
@@ -186,6 +186,14 @@ class _Piece:
     id: str | None
     kind: str
     day: int | None
+    tags: str | None = None  # "|a|b|" (case-folded) for entries with tags
+
+
+def _tag_key(e: Entry) -> str | None:
+    if e.error is not None:
+        return None
+    tags = [t.casefold() for t in e.tags if t and "|" not in t]
+    return "|" + "|".join(tags) + "|" if tags else None
 
 
 def _last_line(text: str, start: int, end: int, line: int) -> int:
@@ -199,7 +207,7 @@ def _memory_pieces(mf: MemoryFile, entries: Sequence[Entry] | None = None, pream
         out.append(_Piece(0, mf.preamble_end, 0, 1, _last_line(text, 0, mf.preamble_end, 1), None, "preamble", None))
     for e in mf.entries if entries is None else entries:
         out.append(_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
-                          e.id, "malformed" if e.error is not None else "entry", _entry_day(e)))
+                          e.id, "malformed" if e.error is not None else "entry", _entry_day(e), _tag_key(e)))
     return out
 
 
@@ -531,10 +539,10 @@ class Index:
             h = hashes[i] if hashes is not None else chunk_hash(raw)
             stored = clean(raw) if fix else raw
             rows.append((rowid, key, p.start, p.end, p.body_start - p.start, p.line, p.end_line, p.id, p.kind, p.day,
-                         h, stored))
+                         h, stored, p.tags))
             bodies.append((rowid, index_text(stored)))
             ids.append(rowid)
-        db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
         return ids
 
@@ -659,12 +667,30 @@ class Index:
             (n,) = self._db.execute("SELECT count(*) FROM chunks").fetchone()
         return int(n)
 
-    def match(self, q: Query, limit: int) -> list[tuple[int, float]]:
-        """(rowid, BM25 score, higher is better) of the best ``limit`` chunks matching the query."""
+    def match(self, q: Query | None, limit: int, tags: Sequence[str] = ()) -> list[tuple[int, float]]:
+        """(rowid, BM25 score, higher is better) of the best ``limit`` chunks matching the query.
+
+        With ``tags``, only entries carrying every one of them; with no query, all such
+        entries (score 1.0, in file order).
+        """
+        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
+        args: list[Any] = ["%|" + t.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "|%"
+                           for t in tags]
         with self._lock:
-            rows = self._db.execute(
-                "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT ?", (q.fts, limit)
-            ).fetchall()
+            if q is None:
+                if not tags:
+                    return []
+                rows = self._db.execute(
+                    f"SELECT c.rowid, -1.0 FROM chunks c WHERE 1 {where} ORDER BY c.path, c.start LIMIT ?",
+                    [*args, limit]).fetchall()
+            elif tags:
+                rows = self._db.execute(
+                    "SELECT d.rowid, bm25(docs) FROM docs d JOIN chunks c ON c.rowid = d.rowid"
+                    f" WHERE docs MATCH ? {where} ORDER BY bm25(docs) LIMIT ?", [q.fts, *args, limit]).fetchall()
+            else:
+                rows = self._db.execute(
+                    "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT ?", (q.fts, limit)
+                ).fetchall()
         return [(int(r), -float(s)) for r, s in rows]
 
     def rows(self, rowids: Sequence[int]) -> dict[int, Row]:

@@ -41,7 +41,7 @@ from typing import Any
 from ..config import SearchSettings
 from .index import Index, Row
 from .providers import Chain, Vector
-from .text import CJK, SNIPPET_WIDTH, Query, clean, parse_query, tokens
+from .text import CJK, SNIPPET_WIDTH, Query, clean, parse_query, split_tags, tokens
 
 CANDIDATE_MULTIPLIER = 4
 MIN_CANDIDATES = 40
@@ -307,18 +307,27 @@ def _vector_scan(index: Index, chain: Chain, qvec: Vector, k: int) -> list[tuple
 
 
 def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking | None = None,
-         chain: Chain | None = None, today: dt.date | None = None) -> Results:
+         chain: Chain | None = None, today: dt.date | None = None, tags: Sequence[str] = ()) -> Results:
     """The best ``limit`` results for the query, as described in the module docstring. Raises QueryError."""
     ranking = ranking or Ranking()
-    q = query if isinstance(query, Query) else parse_query(query)
+    tags = list(tags)
+    q: Query | None
+    if isinstance(query, Query):
+        q = query
+    else:
+        rest, more = split_tags(query)
+        tags += more
+        q = parse_query(rest) if rest or not tags else None
     today = today or dt.date.today()
     chain = chain or Chain([])
     if limit <= 0:
         return Results([], chain.note(), None, ranking)
     k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)
-    matched = index.match(q, k)
-    qvec = chain.embed_query(q.text) if chain.providers and ranking.vector_weight > 0 else None
-    scan = _vector_scan(index, chain, qvec, k) if qvec is not None else None
+    matched = index.match(q, k, tags)
+    if q is None:
+        matched = [(r, 1.0) for r, _s in matched]
+    qvec = chain.embed_query(q.text) if q is not None and chain.providers and ranking.vector_weight > 0 else None
+    scan = _vector_scan(index, chain, qvec, k) if qvec is not None and not tags else None
     ids = [r for r, _s in matched]
     if scan:
         seen = set(ids)
@@ -329,7 +338,7 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
     for rowid, s in matched:
         if rowid in rows:
             cands[rowid] = _Cand(rows[rowid], bm25=s, text=(s / best if best > 0 else 0.0))
-    if scan:
+    if scan and not tags:
         for rowid, _s in scan:
             if rowid in rows and rowid not in cands and _s >= MIN_VECTOR_ONLY:
                 cands[rowid] = _Cand(rows[rowid])
@@ -362,9 +371,9 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
     return Results(hits, chain.note(), provider, ranking, list(chain.failures))
 
 
-def _hit(c: _Cand, q: Query) -> Hit:
+def _hit(c: _Cand, q: Query | None) -> Hit:
     row = c.row
-    snippet, line, spans = _snippet(row, q.pattern if c.bm25 > 0 else None)
+    snippet, line, spans = _snippet(row, q.pattern if q is not None and c.bm25 > 0 else None)
     date = dt.date.fromordinal(row.day).isoformat() if row.day is not None else None
     return Hit(
         profile=row.profile.name, profile_rel=row.profile.rel, file=row.rel, start_line=row.line,

@@ -19,7 +19,7 @@ callers use:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..config import Config, load_config
@@ -39,6 +39,7 @@ from .text import (
     indexed_rel,
     memory_chunks,
     parse_query,
+    split_tags,
     text_chunks,
 )
 
@@ -104,10 +105,10 @@ class SearchIndex:
     def documents(self, path: Path | str) -> list[tuple[int, int, int, str | None, str, str]]:
         return self.index.documents(path)
 
-    def search(self, query: str | Query, limit: int = 20, today: dt.date | None = None) -> list[Hit]:
-        """Best ``limit`` hits, best first (ties in file order). Raises QueryError."""
-        q = query if isinstance(query, Query) else parse_query(query)
-        self.last = rank(self.index, q, limit, ranking=self.ranking, chain=self.chain, today=today)
+    def search(self, query: str | Query, limit: int = 20, today: dt.date | None = None,
+               tags: Sequence[str] = ()) -> list[Hit]:
+        """Best ``limit`` hits, best first (ties in file order); ``tag:x`` parts filter. Raises QueryError."""
+        self.last = rank(self.index, query, limit, ranking=self.ranking, chain=self.chain, today=today, tags=tags)
         return self.last.hits
 
 
@@ -122,16 +123,20 @@ def search_profiles(profiles: Iterable[Profile], query: str, limit: int = 20) ->
 
 
 def search_path(path: Path | str, query: str, limit: int = 10, *, today: dt.date | None = None,
-                config: Config | None = None, index: Index | None = None) -> tuple[Results, Stats]:
+                config: Config | None = None, index: Index | None = None,
+                tags: Sequence[str] = ()) -> tuple[Results, Stats]:
     """``openclaw-tui search``: the folder's persistent index refreshed, then ranked (NotMemory, QueryError)."""
-    q = parse_query(query)
+    rest, more = split_tags(query)
+    if not rest and not (more or tags):
+        parse_query(rest)  # raises QueryError: nothing to search for
     roots = roots_of(path)
     config = config or load_config()
     own = index is None
     idx = index or Index.for_folder(path)
     try:
         stats = idx.refresh(roots)
-        results = rank(idx, q, limit, ranking=ranking_for(roots, config), chain=chain_for(config), today=today)
+        results = rank(idx, query, limit, ranking=ranking_for(roots, config), chain=chain_for(config), today=today,
+                       tags=tags)
     finally:
         if own:
             idx.close()

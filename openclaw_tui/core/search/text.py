@@ -198,6 +198,15 @@ def indexed_rel(layout: str, rel: str) -> bool:
     return (rel.startswith("contexts/") or rel.startswith("skills/")) and rel.endswith(".md")
 
 
+_TAG_TERM_RE = re.compile(r"(?<!\S)tag:(\S+)")
+
+
+def split_tags(query: str) -> tuple[str, list[str]]:
+    """``"coffee tag:health"`` -> ("coffee", ["health"]): ``tag:x`` parts filter instead of matching text."""
+    tags = _TAG_TERM_RE.findall(query)
+    return _TAG_TERM_RE.sub(" ", query).strip(), tags
+
+
 def clean(s: str) -> str:
     """Text safe for SQLite and for one line of a terminal: undecodable bytes and control characters as U+FFFD."""
     if _SURROGATE_RE.search(s):

@@ -1,0 +1,434 @@
+"""What the agent sees: the parts it would load for a conversation topic, in prompt order, from the files alone.
+
+Layout A (a profile), three layers:
+
+1. ``fixed``: ``identity.md`` and ``state.yaml``, always, whole;
+2. ``memories``: the ``active`` entries of ``memories.md`` that are
+   ``importance: high`` (always carried) or share a tag with the query (the
+   ``--tags`` given, or tags whose name appears as a word in the query);
+   ``low`` ones only on a tag match;
+3. ``contexts``: the context files (``contexts/``, not the archive) that the
+   query or ``state.yaml``'s current task (values under a key naming a task:
+   ``current_task``, ``task``, ``当前任务``...) names by date
+   (``2024-06-01``) or by name (``planning``).
+
+Left out, each with its reason: entries a tag matched that are
+``superseded`` (by whom), ``cold``, of another status, or ``archived`` (in
+the archive); active entries whose text the query's words find but no tag
+matched (``low without a match``, ``no tag match``); archived context files
+the query names.
+
+Layout B (an OpenClaw workspace): the bootstrap files as injected
+(``workspace.bootstrap.inject_preview``: truncation, the running total,
+USER.md's cap, MEMORY.md only in the main session), today's and yesterday's
+daily logs, then the ``search`` results for the query (OpenClaw's
+``maxResults``, 6).  Limits come from the workspace's ``openclaw.json`` when
+found, else our config (``[limits]``), else the defaults; the output says which.
+
+Tokens are an estimate (no tokenizer is run): a CJK character counts as one
+token, any other character as a quarter of one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..config import Config, Limits, load_config
+from ..format.entries import Entry
+from ..format.profile import Profile, TextFile
+from ..format.yamlio import load_yaml
+from .text import CJK, Query, QueryError, parse_query
+
+SEARCH_RESULTS = 6  # OpenClaw's memory_search maxResults
+_CJK_CHAR_RE = re.compile(f"[{CJK}]")
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_TASK_KEY_RE = re.compile(r"task|任务", re.IGNORECASE)
+LAYOUT_NAMES = {"profile": "A", "openclaw": "B"}
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough token count (labelled as an estimate wherever shown): CJK 1 per character, else 1 per 4."""
+    cjk = len(_CJK_CHAR_RE.findall(text))
+    return math.ceil(cjk + (len(text) - cjk) / 4)
+
+
+def _lines(text: str) -> int:
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
+@dataclass
+class Part:
+    """One piece of what the agent loads."""
+
+    layer: str  # A: "fixed", "memories", "contexts"; B: "bootstrap", "daily", "search"
+    file: str  # relative to the profile or workspace folder
+    start_line: int
+    end_line: int
+    id: str | None
+    chars: int
+    tokens_est: int
+    truncated: bool
+    reason: str
+    text: str = ""  # the text as the agent gets it (injected copy for truncated files)
+    path: Path | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"layer": self.layer, "file": self.file, "start_line": self.start_line, "end_line": self.end_line,
+                "id": self.id, "chars": self.chars, "tokens_est": self.tokens_est, "truncated": self.truncated,
+                "reason": self.reason}
+
+
+@dataclass
+class LeftOut:
+    """Something the topic touches that the agent will not load, and why."""
+
+    id: str | None
+    reason: str
+    file: str
+    line: int
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "reason": self.reason, "file": self.file, "line": self.line}
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+@dataclass
+class AgentContext:
+    layout: str  # "A" or "B"
+    session: str
+    profile: str  # the profile or workspace name
+    path: Path
+    query: str
+    tags: list[str]
+    limits: dict[str, Any]
+    parts: list[Part] = field(default_factory=list)
+    left_out: list[LeftOut] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def total_chars(self) -> int:
+        return sum(p.chars for p in self.parts)
+
+    @property
+    def total_tokens(self) -> int:
+        return sum(p.tokens_est for p in self.parts)
+
+    @property
+    def budget_chars(self) -> int:
+        return int(self.limits.get("bootstrap_total_max_chars") or 0)
+
+    def layers(self) -> list[tuple[str, list[Part]]]:
+        out: list[tuple[str, list[Part]]] = []
+        for p in self.parts:
+            if not out or out[-1][0] != p.layer:
+                out.append((p.layer, []))
+            out[-1][1].append(p)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "layout": self.layout,
+            "session": self.session,
+            "limits": self.limits,
+            "parts": [p.to_json() for p in self.parts],
+            "left_out": [x.to_json() for x in self.left_out],
+            "total": {"chars": self.total_chars, "tokens_est": self.total_tokens},
+            "profile": self.profile,
+            "query": self.query,
+            "tags": self.tags,
+            "notes": self.notes,
+        }
+
+
+# --- layout A -----------------------------------------------------------------------------------
+
+
+def _word_re(word: str) -> re.Pattern[str]:
+    return re.compile(f"(?<![A-Za-z0-9_-]){re.escape(word)}(?![A-Za-z0-9_-])", re.IGNORECASE)
+
+
+def query_tags(query: str, given: Iterable[str], known: Iterable[str]) -> list[str]:
+    """The tags the topic selects: those given, and known tags whose name appears as a word in the query."""
+    out = [t.strip() for t in given if t.strip()]
+    if query.strip():
+        for tag in sorted(set(known)):
+            if tag and tag.casefold() not in {t.casefold() for t in out} and _word_re(tag).search(query):
+                out.append(tag)
+    return out
+
+
+def _importance(e: Entry) -> str:
+    v = e.meta.get("importance")
+    return v if isinstance(v, str) and v in ("high", "medium", "low") else "medium"
+
+
+def _whole(layer: str, f: TextFile, reason: str) -> Part:
+    return Part(layer, f.rel, 1, max(1, _lines(f.text)), None, len(f.text), estimate_tokens(f.text), False, reason,
+                f.text, f.path)
+
+
+def _task_text(state: TextFile | None) -> str:
+    if state is None or state.error is not None or not state.text.strip():
+        return ""
+    try:
+        data = load_yaml(state.text)
+    except Exception:  # an invalid state.yaml names no task (the check reports it)
+        return ""
+    out: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif value is not None:
+            out.append(str(value))
+
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if _TASK_KEY_RE.search(str(k)):
+                walk(v)
+    return " ".join(out)
+
+
+def _names(rel: str) -> tuple[str | None, list[str]]:
+    """(date, name words) of a context file: ``contexts/2024-06-01_todo.md`` -> ("2024-06-01", ["todo"])."""
+    stem = Path(rel).stem
+    m = _DATE_RE.match(stem)
+    date = m.group(0) if m else None
+    rest = stem[m.end():] if m else stem
+    words = [w for w in re.split(r"[_\-\s.]+", rest) if w]
+    if len(words) > 1:
+        words.append(rest.strip("_-. "))
+    return date, words
+
+
+def _named_by(rel: str, text: str) -> str | None:
+    if not text.strip():
+        return None
+    date, words = _names(rel)
+    if date and date in text:
+        return date
+    for w in words:
+        if (len(w) >= 3 or _CJK_CHAR_RE.search(w)) and _word_re(w).search(text):
+            return w
+    return None
+
+
+def _mentions(q: Query | None, e: Entry) -> bool:
+    return q is not None and q.pattern.pattern != "" and q.pattern.search(e.body) is not None
+
+
+def profile_context(profile: Profile, query: str = "", tags: Sequence[str] = (), *, config: Config | None = None,
+                    today: dt.date | None = None) -> AgentContext:
+    """Layout A: the three layers and what was left out (see the module docstring)."""
+    config = config or load_config()
+    limits = {"bootstrap_total_max_chars": config.limits.bootstrap_total_max_chars,
+              "source": str(config.path) if config.found else "defaults"}
+    ctx = AgentContext("A", "main", profile.name, profile.path, query, [], limits)
+    try:
+        q: Query | None = parse_query(query) if query.strip() else None
+    except QueryError:
+        q = None
+    # 1. fixed payload
+    for f, name in ((profile.identity, "identity.md"), (profile.state, "state.yaml")):
+        if f is None:
+            ctx.notes.append(f"{name}: none in this profile")
+        elif f.error is not None:
+            ctx.notes.append(f"{name}: {f.error}")
+        else:
+            ctx.parts.append(_whole("fixed", f, "always loaded"))
+    # 2. memories
+    entries = list(profile.memories.mf.well_formed()) if profile.memories is not None else []
+    archived = list(profile.archive.mf.well_formed()) if profile.archive is not None else []
+    known = {t for e in entries + archived for t in e.tags}
+    chosen = query_tags(query, tags, known)
+    ctx.tags = chosen
+    wanted = {t.casefold() for t in chosen}
+    by_id = {e.id: e for e in entries}
+    for e in entries:
+        matched = [t for t in e.tags if t.casefold() in wanted]
+        imp = _importance(e)
+        status = e.status
+        if status == "active":
+            if imp == "high" or matched:
+                if imp == "high":
+                    reason = "importance: high (always carried)"
+                    if matched:
+                        reason += f"; tag {', '.join(matched)}"
+                else:
+                    reason = f"tag {', '.join(matched)}" + (" (low: loaded only on a tag match)" if imp == "low" else "")
+                text = e.raw
+                ctx.parts.append(Part("memories", "memories.md", e.line, e.end_line, e.id, len(text),
+                                      estimate_tokens(text), False, reason, text, profile.memories_path))
+            elif _mentions(q, e):
+                ctx.left_out.append(LeftOut(e.id, "low without a match" if imp == "low" else "no tag match",
+                                            "memories.md", e.line,
+                                            f"the query's words are in its text, but no tag of {e.tags or '[]'} "
+                                            f"is selected (importance {imp})"))
+            continue
+        if not matched:
+            continue
+        if status == "superseded":
+            by = e.meta.get("superseded_by")
+            detail = f"superseded by {by}" if isinstance(by, str) and by else "superseded"
+            if isinstance(by, str) and by in by_id:
+                detail += f" (status {by_id[by].status})"
+            ctx.left_out.append(LeftOut(e.id, "superseded", "memories.md", e.line, detail))
+        elif status == "cold":
+            ctx.left_out.append(LeftOut(e.id, "cold", "memories.md", e.line,
+                                        "cold: not hit for a long time; set it active to load it"))
+        else:
+            ctx.left_out.append(LeftOut(e.id, status, "memories.md", e.line,
+                                        f"status {status}: only active entries are loaded"))
+    for e in archived:
+        matched = [t for t in e.tags if t.casefold() in wanted]
+        if matched:
+            ctx.left_out.append(LeftOut(e.id, "archived", "contexts/archive/memories.md", e.line,
+                                        f"in the archive (tag {', '.join(matched)}); restore it to load it"))
+    # 3. contexts
+    task = _task_text(profile.state)
+    for f in profile.contexts:
+        if f.error is not None:
+            continue
+        by_query = _named_by(f.rel, query)
+        by_task = None if by_query else _named_by(f.rel, task)
+        if not (by_query or by_task):
+            continue
+        if f.rel.startswith("contexts/archive/"):
+            ctx.left_out.append(LeftOut(None, "archived", f.rel, 1, f"archived context file named by the query ({by_query or by_task})"))
+            continue
+        reason = f"named by the query ({by_query})" if by_query else f"named by state.yaml's current task ({by_task})"
+        ctx.parts.append(_whole("contexts", f, reason))
+    if profile.memories is None:
+        ctx.notes.append("memories.md: none in this profile")
+    return ctx
+
+
+# --- layout B -----------------------------------------------------------------------------------
+
+
+def workspace_context(profile: Profile, query: str = "", session: str = "main", *, config: Config | None = None,
+                      today: dt.date | None = None, openclaw_config: Path | None = None,
+                      results: int = SEARCH_RESULTS) -> AgentContext:
+    """Layout B: the bootstrap injection, the daily logs at session start, then the search results."""
+    from ..workspace.bootstrap import inject_preview
+    from ..workspace.openclaw_config import load_openclaw_config
+
+    config = config or load_config()
+    today = today or dt.date.today()
+    oc = load_openclaw_config(profile.path, openclaw_config, base=config.limits)
+    lim: Limits = oc.limits
+    source = oc.source if oc.found else (str(config.path) if config.found else "defaults")
+    limits = {"bootstrap_max_chars": lim.bootstrap_max_chars,
+              "bootstrap_total_max_chars": lim.bootstrap_total_max_chars,
+              "user_max_chars": lim.user_max_chars, "source": source}
+    ctx = AgentContext("B", session, profile.name, profile.path, query, [], limits)
+    for ip in inject_preview(profile.path, lim, session, today=today):
+        if not ip.loaded:
+            ctx.left_out.append(LeftOut(None, ip.reason, ip.file, 1))
+            continue
+        layer = "bootstrap" if ip.kind == "bootstrap" else "daily"
+        ctx.parts.append(Part(layer, ip.file, 1, max(1, ip.lines_raw), None, ip.chars_injected,
+                              estimate_tokens(ip.text), ip.truncated,
+                              ip.reason if not ip.truncated else f"{ip.reason}; {ip.chars_raw:,} on disk",
+                              ip.text, profile.path / ip.file))
+    days = {p.file for p in ctx.parts if p.layer == "daily"}
+    for day, which in ((today, "today's"), (today - dt.timedelta(days=1), "yesterday's")):
+        if not any(f.startswith(f"memory/{day.isoformat()}") for f in days):
+            ctx.notes.append(f"no daily log for {day.isoformat()} ({which})")
+    if query.strip():
+        from .search import search_path
+
+        try:
+            found, _stats = search_path(profile.path, query, results * 4, today=today, config=config)
+        except QueryError as exc:
+            ctx.notes.append(f"search: {exc}")
+        else:
+            ctx.notes.append(f"search: {found.note}; memory_search covers MEMORY.md, USER.md and memory/")
+            for h in [h for h in found.hits if memory_search_file(h.file)][:results]:
+                text = _slice_lines(profile.path / h.file, h.start_line, h.end_line)
+                why = f"search score {h.score:.2f} ({h.explain()})"
+                ctx.parts.append(Part("search", h.file, h.start_line, h.end_line, h.id, len(text),
+                                      estimate_tokens(text), False, why, text, h.path))
+    return ctx
+
+
+def memory_search_file(rel: str) -> bool:
+    """Whether OpenClaw's memory_search indexes a workspace file (MEMORY.md, USER.md, memory/*.md)."""
+    return rel in ("MEMORY.md", "memory.md", "USER.md") or (rel.startswith("memory/") and rel.endswith(".md"))
+
+
+def _slice_lines(path: Path, start: int, end: int) -> str:
+    from ..format.entries import decode
+
+    try:
+        text = decode(path.read_bytes())[0]
+    except OSError:
+        return ""
+    lines = text.split("\n")
+    return "\n".join(lines[start - 1 : end])
+
+
+def agent_context(profile: Profile, query: str = "", tags: Sequence[str] = (), session: str = "main", *,
+                  config: Config | None = None, today: dt.date | None = None,
+                  openclaw_config: Path | None = None) -> AgentContext:
+    """What the agent loads for a topic, for either layout."""
+    if profile.layout == "openclaw":
+        ctx = workspace_context(profile, query, session, config=config, today=today, openclaw_config=openclaw_config)
+        if tags:
+            ctx.notes.append("--tags: a workspace has no tags (only layout A selects entries by tag)")
+        return ctx
+    ctx = profile_context(profile, query, tags, config=config, today=today)
+    ctx.session = session
+    return ctx
+
+
+def render_text(ctx: AgentContext) -> str:
+    """The plain-text report of ``openclaw-tui context``."""
+    out: list[str] = []
+    head = f"layout {ctx.layout} ({'profile' if ctx.layout == 'A' else 'OpenClaw workspace'}) {ctx.profile}"
+    if ctx.layout == "B":
+        head += f", {ctx.session} session"
+    if ctx.query:
+        head += f", query {ctx.query!r}"
+    if ctx.tags:
+        head += f", tags {', '.join(ctx.tags)}"
+    out.append(head)
+    lim = ", ".join(f"{k} {v:,}" for k, v in ctx.limits.items() if isinstance(v, int))
+    out.append(f"limits: {lim} (from {ctx.limits.get('source', 'defaults')})")
+    titles = {"fixed": "1. fixed payload", "memories": "2. memories", "contexts": "3. context files",
+              "bootstrap": "bootstrap files (as injected)", "daily": "daily logs at session start",
+              "search": "search results"}
+    for layer, parts in ctx.layers():
+        chars = sum(p.chars for p in parts)
+        out.append(f"{titles.get(layer, layer)}: {len(parts)} part{'s' if len(parts) != 1 else ''}, "
+                   f"{chars:,} chars, ~{sum(p.tokens_est for p in parts):,} tokens")
+        for p in parts:
+            span = f"{p.start_line}" if p.start_line == p.end_line else f"{p.start_line}-{p.end_line}"
+            cut = "  TRUNCATED" if p.truncated else ""
+            out.append(f"  {p.file}:{span}  {p.id or '-'}  {p.chars:,} chars  ~{p.tokens_est:,} tokens{cut}  {p.reason}")
+    if not ctx.parts:
+        out.append("nothing is loaded")
+    if ctx.left_out:
+        out.append(f"left out: {len(ctx.left_out)}")
+        for x in ctx.left_out:
+            out.append(f"  {x.id or x.file}  {x.reason}" + (f"  ({x.detail})" if x.detail else "")
+                       + (f"  {x.file}:{x.line}" if x.id else ""))
+    for n in ctx.notes:
+        out.append(f"note: {n}")
+    budget = ctx.budget_chars
+    against = f" of a {budget:,}-character budget ({100 * ctx.total_chars / budget:.0f}%)" if budget else ""
+    out.append(f"total: {ctx.total_chars:,} chars, ~{ctx.total_tokens:,} tokens (estimate){against}")
+    return "\n".join(out) + "\n"
