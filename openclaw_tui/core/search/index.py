@@ -628,13 +628,41 @@ class Index:
                 es[jb].start - edit.z_new, es[jb].id, kind(es[jb])):
             return False
         same_preamble = old_text[: f.preamble_end] == text[: mf.preamble_end]
-        gone = [(d.rowid,) for d in olds[ia:ib] + ([] if same_preamble else pre)]
+        # inside the window, blocks whose text did not change keep their rows (matched by hash)
+        window = olds[ia:ib]
+        pool: dict[str, list[_Doc]] = {}
+        for i in range(0, len(window), 500):
+            part = window[i : i + 500]
+            by_id = {d.rowid: d for d in part}
+            for rowid, h in db.execute(
+                    f"SELECT rowid, hash FROM chunks WHERE rowid IN ({','.join('?' * len(part))})",
+                    [d.rowid for d in part]):
+                pool.setdefault(h, []).append(by_id[rowid])
+        for lst in pool.values():
+            lst.reverse()
+        mid_pieces = _memory_pieces(mf, es[ja:jb], preamble=False)
+        middle_opt: list[_Doc | None] = []
+        fresh: list[_Piece] = []
+        hashes: list[str] = []
+        for piece in mid_pieces:
+            h = chunk_hash(text[piece.start:piece.end])
+            same = pool.get(h)
+            if same:
+                d = same.pop()
+                if (d.start, d.line) != (piece.start, piece.line):
+                    f.dirty = True
+                middle_opt.append(_Doc(d.rowid, piece))
+            else:
+                fresh.append(piece)
+                hashes.append(h)
+                middle_opt.append(None)
+        gone = [(d.rowid,) for lst in pool.values() for d in lst] + [(d.rowid,) for d in ([] if same_preamble else pre)]
         db.executemany("DELETE FROM docs WHERE rowid = ?", gone)
         db.executemany("DELETE FROM chunks WHERE rowid = ?", gone)
         f.text = text
         f.preamble_end = mf.preamble_end
-        mid_pieces = _memory_pieces(mf, es[ja:jb], preamble=False)
-        middle = [_Doc(r, p) for r, p in zip(self._insert(db, key, text, mid_pieces), mid_pieces, strict=True)]
+        it = iter(self._insert(db, key, text, fresh, hashes))
+        middle = [d if d is not None else _Doc(next(it), p) for d, p in zip(middle_opt, mid_pieces, strict=True)]
         tail = olds[ib:]
         if tail:
             delta = edit.z_new - edit.z_old

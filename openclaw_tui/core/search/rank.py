@@ -319,7 +319,7 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
         tags += more
         q = parse_query(rest) if rest or not tags else None
     today = today or dt.date.today()
-    chain = chain or Chain([])
+    chain = chain if chain is not None else Chain([])
     if limit <= 0:
         return Results([], chain.note(), None, ranking)
     k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)

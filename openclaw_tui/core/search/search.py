@@ -72,7 +72,7 @@ class SearchIndex:
     """An index over loaded profiles for the UI; see the module docstring."""
 
     def __init__(self, index: Index | None = None) -> None:
-        self.index = index or Index(None)
+        self.index = index if index is not None else Index(None)
         self.ranking = Ranking()
         self.chain: Chain | None = None
         self.last: Results | None = None
@@ -132,7 +132,7 @@ def search_path(path: Path | str, query: str, limit: int = 10, *, today: dt.date
     roots = roots_of(path)
     config = config or load_config()
     own = index is None
-    idx = index or Index.for_folder(path)
+    idx = index if index is not None else Index.for_folder(path)
     try:
         stats = idx.refresh(roots)
         results = rank(idx, query, limit, ranking=ranking_for(roots, config), chain=chain_for(config), today=today,

@@ -70,11 +70,15 @@ class Query:
     pattern: re.Pattern[str]  # finds the query's terms in raw text (for snippets)
 
 
+_PART_RE = re.compile(r'"([^"]*)"|(\S+)')
+
+
 def parse_query(query: str) -> Query:
-    """Every whitespace-separated part must match: its words as a phrase, its CJK runs as substrings."""
+    """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs as substrings."""
     phrases: list[str] = []
     terms: list[str] = []
-    for part in query.split():
+    for quoted, bare in _PART_RE.findall(query):
+        part = quoted if quoted else bare
         words: list[str] = []
         for cjk, word in _TERM_RE.findall(part):
             if word:
