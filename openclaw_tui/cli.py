@@ -26,15 +26,15 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}\n")
 
 
-def build_parser() -> tuple[ArgumentParser, set[str]]:
-    """The parser and the names of its sub-commands."""
+def build_parser(only: str | None = None) -> tuple[ArgumentParser, set[str]]:
+    """The parser and the names of its sub-commands (``only``: import just that command's module)."""
     parser = ArgumentParser(
         prog="openclaw-tui",
         description="Review, correct and audit an AI agent's file-based memory. "
         "With no sub-command: open the terminal UI on PATH (or --demo).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         module = importlib.import_module(f"openclaw_tui.commands.{name}")
         module.register(sub)
     return parser, set(sub.choices)
@@ -42,7 +42,9 @@ def build_parser() -> tuple[ArgumentParser, set[str]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser, names = build_parser()
+    # a sub-command imports only its own module (a fresh `search` process starts in a fraction of the time)
+    only = argv[0].replace("-", "_") if argv and argv[0].replace("-", "_") in COMMANDS else None
+    parser, names = build_parser(only)
     if not argv or argv[0] not in names | {"-h", "--help"}:
         from .launch import launch_ui
 

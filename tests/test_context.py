@@ -177,3 +177,13 @@ def test_cli_bad_input(profile: Path, tmp_path: Path) -> None:
         r = cli(*args)
         assert r.returncode == 2 and r.stdout == b"" and len(r.stderr.decode().strip().splitlines()) == 1, args
     assert cli(tmp_path / "profiles", "--profile", "mia").returncode == 0
+
+
+@pytest.mark.parametrize("query,tags", [("咖啡 planning", ()), ("菜单 美式", ()), ("trip", ()), ("", ("tea",))])
+def test_read_through_the_index_equals_read_parsed(profile: Path, query: str, tags: tuple[str, ...]) -> None:
+    from openclaw_tui.core.search.context import resolve_root
+
+    parsed = agent_context(load_profile(profile), query, tags, today=DAY)
+    indexed = agent_context(resolve_root(profile), query, tags, today=DAY)
+    assert indexed.to_json() == parsed.to_json()
+    assert [p.text for p in indexed.parts] == [p.text for p in parsed.parts]

@@ -72,6 +72,7 @@ async def test_search_as_you_type_explains_and_opens(profile: Path) -> None:
         await until(pilot, lambda: screen.last_query == "美式")
         assert [h.id for h in screen.hits][:2] == ["mem-0020", "mem-0003"]
         assert "full text only: no embedding provider configured" in text_of(screen, "#search-status")
+        await until(pilot, lambda: text_of(screen, "#search-explain") != "")
         explain = text_of(screen, "#search-explain")
         assert "text 1.000" in explain and "vector -" in explain and "decay 1.000" in explain
         results = widget_text(screen.query_one("#search-results", OptionList))
@@ -123,6 +124,7 @@ async def test_agent_view_layers_tokens_and_left_out(profile: Path) -> None:
         for heading in ("1 · fixed payload", "2 · memories", "left out (4)"):
             assert heading in listing
         assert "identity.md:1-3" in listing and "superseded" in listing and "low without a match" in listing
+        await until(pilot, lambda: text_of(screen, "#agent-detail") != "")
         detail = text_of(screen, "#agent-detail")
         assert detail.startswith("identity.md lines 1-3: always loaded") and "A calm assistant." in detail
         # typing another topic recomputes (debounced)
@@ -137,8 +139,7 @@ async def test_agent_view_layers_tokens_and_left_out(profile: Path) -> None:
         k = next(i for i, o in enumerate(options.options) if o.id is not None
                  and getattr(screen.rows[int(o.id)], "id", None) == "mem-0008" and not hasattr(screen.rows[int(o.id)], "layer"))
         options.highlighted = k
-        await pilot.pause()
-        assert "mem-0008: left out (cold)" in text_of(screen, "#agent-detail")
+        await until(pilot, lambda: "mem-0008: left out (cold)" in text_of(screen, "#agent-detail"))
         await pilot.press("enter")
         await pilot.pause()
     assert isinstance(app.result, tuple)

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.config import ConfigError
-from ..core.format.profile import NotMemory, resolve_profile
-from ..core.search.context import agent_context, render_text
+from ..core.format.profile import NotMemory
+from ..core.search.context import agent_context, render_text, resolve_root
 
 
 def register(sub: Any) -> None:
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..core.workspace.openclaw_config import OpenClawConfigError
 
-        profile = resolve_profile(args.path, args.profile)
+        profile = resolve_root(args.path, args.profile)  # read through the search index, not parsed
         oc = Path(args.openclaw_config) if args.openclaw_config else None
         ctx = agent_context(profile, args.query, tags, args.session, today=today, openclaw_config=oc)
     except (NotMemory, ConfigError, OpenClawConfigError, ValueError) as exc:

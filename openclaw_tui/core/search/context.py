@@ -41,8 +41,9 @@ from typing import Any
 
 from ..config import Config, Limits, load_config
 from ..format.entries import Entry
-from ..format.profile import Profile, TextFile
+from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from ..format.yamlio import load_yaml
+from .index import Root, roots_of
 from .text import CJK, Query, QueryError, parse_query
 
 SEARCH_RESULTS = 6  # OpenClaw's memory_search maxResults
@@ -226,23 +227,97 @@ def _named_by(rel: str, text: str) -> str | None:
     return None
 
 
-def _mentions(q: Query | None, e: Entry) -> bool:
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """What layer 2 needs of an entry, from a parsed file or from the index."""
+
+    id: str
+    line: int
+    end_line: int
+    status: str
+    importance: str
+    tags: tuple[str, ...]
+    superseded_by: str | None
+    raw: str
+    body: str
+
+
+def _from_parsed(e: Entry) -> _Entry:
+    by = e.meta.get("superseded_by")
+    last = e.line + e.raw.rstrip(" \t\r\n").count("\n")  # the last non-blank line, as search reports it
+    return _Entry(str(e.id), e.line, last, e.status, _importance(e), tuple(e.tags),
+                  by if isinstance(by, str) else None, e.raw, e.body)
+
+
+def _from_index(row: tuple[str, int, int, str, str | None, str | None, str | None, str, int]) -> _Entry:
+    ident, line, end_line, status, imp, tags, by, raw, body_off = row
+    importance = imp if imp in ("high", "medium", "low") else "medium"
+    return _Entry(ident, line, end_line, status, importance, tuple(t for t in (tags or "").split("|") if t), by,
+                  raw, raw[body_off:])
+
+
+@dataclass
+class _Source:
+    """A profile's files as layer 1-3 read them: parsed (a loaded Profile) or from the index (the CLI)."""
+
+    name: str
+    path: Path
+    identity: TextFile | None
+    state: TextFile | None
+    contexts: list[TextFile]
+    entries: list[_Entry]
+    archived: list[_Entry]
+    has_memories: bool
+
+
+def _source_of_profile(profile: Profile) -> _Source:
+    entries = [_from_parsed(e) for e in profile.memories.mf.well_formed()] if profile.memories is not None else []
+    archived = [_from_parsed(e) for e in profile.archive.mf.well_formed()] if profile.archive is not None else []
+    return _Source(profile.name, profile.path, profile.identity, profile.state, profile.contexts, entries, archived,
+                   profile.memories is not None)
+
+
+def _source_of_root(root: Root) -> _Source:
+    """The index brought up to date (only changed files are read), small files read as they are."""
+    from .index import Index, files_of
+
+    idx = Index.for_folder(root.path)
+    try:
+        idx.refresh([root])
+        entries = [_from_index(r) for r in idx.entries(root.path / "memories.md")]
+        archived = [_from_index(r) for r in idx.entries(root.path / ARCHIVE_REL)]
+    finally:
+        idx.close()
+    files = {rel: path for rel, path in files_of(root)}
+    read = {rel: TextFile.read(root.path, path) for rel, path in files.items()
+            if rel in ("identity.md", "state.yaml") or (rel.startswith("contexts/") and rel != ARCHIVE_REL)}
+    contexts = [f for rel, f in read.items() if rel.startswith("contexts/")]
+    return _Source(root.name, root.path, read.get("identity.md"), read.get("state.yaml"), contexts, entries, archived,
+                   "memories.md" in files)
+
+
+def _mentions(q: Query | None, e: _Entry) -> bool:
     return q is not None and q.pattern.pattern != "" and q.pattern.search(e.body) is not None
 
 
-def profile_context(profile: Profile, query: str = "", tags: Sequence[str] = (), *, config: Config | None = None,
-                    today: dt.date | None = None) -> AgentContext:
-    """Layout A: the three layers and what was left out (see the module docstring)."""
+def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), *,
+                    config: Config | None = None, today: dt.date | None = None) -> AgentContext:
+    """Layout A: the three layers and what was left out (see the module docstring).
+
+    A loaded ``Profile`` is read as parsed; a ``Root`` (a folder not loaded) through its
+    persistent index, which makes a 100k-entry profile answer in well under a second.
+    """
+    src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
     config = config or load_config()
     limits = {"bootstrap_total_max_chars": config.limits.bootstrap_total_max_chars,
               "source": str(config.path) if config.found else "defaults"}
-    ctx = AgentContext("A", "main", profile.name, profile.path, query, [], limits)
+    ctx = AgentContext("A", "main", src.name, src.path, query, [], limits)
     try:
         q: Query | None = parse_query(query) if query.strip() else None
     except QueryError:
         q = None
     # 1. fixed payload
-    for f, name in ((profile.identity, "identity.md"), (profile.state, "state.yaml")):
+    for f, name in ((src.identity, "identity.md"), (src.state, "state.yaml")):
         if f is None:
             ctx.notes.append(f"{name}: none in this profile")
         elif f.error is not None:
@@ -250,16 +325,15 @@ def profile_context(profile: Profile, query: str = "", tags: Sequence[str] = (),
         else:
             ctx.parts.append(_whole("fixed", f, "always loaded"))
     # 2. memories
-    entries = list(profile.memories.mf.well_formed()) if profile.memories is not None else []
-    archived = list(profile.archive.mf.well_formed()) if profile.archive is not None else []
-    known = {t for e in entries + archived for t in e.tags}
+    known = {t for e in src.entries + src.archived for t in e.tags}
     chosen = query_tags(query, tags, known)
     ctx.tags = chosen
     wanted = {t.casefold() for t in chosen}
-    by_id = {e.id: e for e in entries}
-    for e in entries:
+    by_id = {e.id: e for e in src.entries}
+    memories_path = src.path / "memories.md"
+    for e in src.entries:
         matched = [t for t in e.tags if t.casefold() in wanted]
-        imp = _importance(e)
+        imp = e.importance
         status = e.status
         if status == "active":
             if imp == "high" or matched:
@@ -269,21 +343,20 @@ def profile_context(profile: Profile, query: str = "", tags: Sequence[str] = (),
                         reason += f"; tag {', '.join(matched)}"
                 else:
                     reason = f"tag {', '.join(matched)}" + (" (low: loaded only on a tag match)" if imp == "low" else "")
-                text = e.raw
-                ctx.parts.append(Part("memories", "memories.md", e.line, e.end_line, e.id, len(text),
-                                      estimate_tokens(text), False, reason, text, profile.memories_path))
+                ctx.parts.append(Part("memories", "memories.md", e.line, e.end_line, e.id, len(e.raw),
+                                      estimate_tokens(e.raw), False, reason, e.raw, memories_path))
             elif _mentions(q, e):
                 ctx.left_out.append(LeftOut(e.id, "low without a match" if imp == "low" else "no tag match",
                                             "memories.md", e.line,
-                                            f"the query's words are in its text, but no tag of {e.tags or '[]'} "
+                                            f"the query's words are in its text, but no tag of [{', '.join(e.tags)}] "
                                             f"is selected (importance {imp})"))
             continue
         if not matched:
             continue
         if status == "superseded":
-            by = e.meta.get("superseded_by")
-            detail = f"superseded by {by}" if isinstance(by, str) and by else "superseded"
-            if isinstance(by, str) and by in by_id:
+            by = e.superseded_by
+            detail = f"superseded by {by}" if by else "superseded"
+            if by and by in by_id:
                 detail += f" (status {by_id[by].status})"
             ctx.left_out.append(LeftOut(e.id, "superseded", "memories.md", e.line, detail))
         elif status == "cold":
@@ -292,14 +365,14 @@ def profile_context(profile: Profile, query: str = "", tags: Sequence[str] = (),
         else:
             ctx.left_out.append(LeftOut(e.id, status, "memories.md", e.line,
                                         f"status {status}: only active entries are loaded"))
-    for e in archived:
+    for e in src.archived:
         matched = [t for t in e.tags if t.casefold() in wanted]
         if matched:
-            ctx.left_out.append(LeftOut(e.id, "archived", "contexts/archive/memories.md", e.line,
+            ctx.left_out.append(LeftOut(e.id, "archived", ARCHIVE_REL, e.line,
                                         f"in the archive (tag {', '.join(matched)}); restore it to load it"))
     # 3. contexts
-    task = _task_text(profile.state)
-    for f in profile.contexts:
+    task = _task_text(src.state)
+    for f in src.contexts:
         if f.error is not None:
             continue
         by_query = _named_by(f.rel, query)
@@ -307,11 +380,12 @@ def profile_context(profile: Profile, query: str = "", tags: Sequence[str] = (),
         if not (by_query or by_task):
             continue
         if f.rel.startswith("contexts/archive/"):
-            ctx.left_out.append(LeftOut(None, "archived", f.rel, 1, f"archived context file named by the query ({by_query or by_task})"))
+            ctx.left_out.append(LeftOut(None, "archived", f.rel, 1,
+                                        f"archived context file named by the query ({by_query or by_task})"))
             continue
         reason = f"named by the query ({by_query})" if by_query else f"named by state.yaml's current task ({by_task})"
         ctx.parts.append(_whole("contexts", f, reason))
-    if profile.memories is None:
+    if not src.has_memories:
         ctx.notes.append("memories.md: none in this profile")
     return ctx
 
@@ -319,7 +393,7 @@ def profile_context(profile: Profile, query: str = "", tags: Sequence[str] = (),
 # --- layout B -----------------------------------------------------------------------------------
 
 
-def workspace_context(profile: Profile, query: str = "", session: str = "main", *, config: Config | None = None,
+def workspace_context(profile: Profile | Root, query: str = "", session: str = "main", *, config: Config | None = None,
                       today: dt.date | None = None, openclaw_config: Path | None = None,
                       results: int = SEARCH_RESULTS) -> AgentContext:
     """Layout B: the bootstrap injection, the daily logs at session start, then the search results."""
@@ -381,10 +455,10 @@ def _slice_lines(path: Path, start: int, end: int) -> str:
     return "\n".join(lines[start - 1 : end])
 
 
-def agent_context(profile: Profile, query: str = "", tags: Sequence[str] = (), session: str = "main", *,
+def agent_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), session: str = "main", *,
                   config: Config | None = None, today: dt.date | None = None,
                   openclaw_config: Path | None = None) -> AgentContext:
-    """What the agent loads for a topic, for either layout."""
+    """What the agent loads for a topic, for either layout (a ``Root`` is read through the index)."""
     if profile.layout == "openclaw":
         ctx = workspace_context(profile, query, session, config=config, today=today, openclaw_config=openclaw_config)
         if tags:
@@ -393,6 +467,20 @@ def agent_context(profile: Profile, query: str = "", tags: Sequence[str] = (), s
     ctx = profile_context(profile, query, tags, config=config, today=today)
     ctx.session = session
     return ctx
+
+
+def resolve_root(path: Path | str, name: str | None = None) -> Root:
+    """The one profile or workspace under ``path`` (``--profile NAME`` for a root), without reading it (NotMemory)."""
+    roots = roots_of(path)
+    if name is not None:
+        for r in roots:
+            if r.name == name:
+                return r
+        raise NotMemory(f"{path}: no profile named {name}")
+    if len(roots) != 1:
+        raise NotMemory(f"{path}: holds several profiles ({', '.join(r.name for r in roots)}); "
+                        "choose one with --profile NAME")
+    return roots[0]
 
 
 def render_text(ctx: AgentContext) -> str:

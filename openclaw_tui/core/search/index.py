@@ -51,7 +51,7 @@ from ..format.fields import parse_date
 from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES, Profile, inside, locate
 from .text import Chunk, Query, clean, has_surrogates, index_text, indexed_rel, is_memory_rel, text_chunks
 
-SCHEMA = 3
+SCHEMA = 4
 BUSY_TIMEOUT_MS = 30_000
 RACY_NS = 2_000_000_000
 _DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
@@ -61,7 +61,8 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE profiles(path TEXT PRIMARY KEY, name TEXT, rel TEXT, layout TEXT, ord INTEGER);
 CREATE TABLE files(path TEXT PRIMARY KEY, profile TEXT, rel TEXT, size INTEGER, mtime_ns INTEGER, hash TEXT);
 CREATE TABLE chunks(rowid INTEGER PRIMARY KEY, path TEXT, start INTEGER, end INTEGER, body_off INTEGER,
-                    line INTEGER, end_line INTEGER, ident TEXT, kind TEXT, day INTEGER, hash TEXT, raw TEXT, tags TEXT);
+                    line INTEGER, end_line INTEGER, ident TEXT, kind TEXT, day INTEGER, hash TEXT, raw TEXT, tags TEXT,
+                    status TEXT, importance TEXT, sup_by TEXT);
 CREATE INDEX chunks_path ON chunks(path);
 CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='unicode61 remove_diacritics 0');
 CREATE TABLE vectors(hash TEXT, model TEXT, vec BLOB, PRIMARY KEY(hash, model)) WITHOUT ROWID;
@@ -187,6 +188,7 @@ class _Piece:
     kind: str
     day: int | None
     tags: str | None = None  # "|a|b|" (case-folded) for entries with tags
+    meta: tuple[str | None, str | None, str | None] = (None, None, None)  # status, importance, superseded_by
 
 
 def _tag_key(e: Entry) -> str | None:
@@ -194,6 +196,13 @@ def _tag_key(e: Entry) -> str | None:
         return None
     tags = [t.casefold() for t in e.tags if t and "|" not in t]
     return "|" + "|".join(tags) + "|" if tags else None
+
+
+def _entry_meta(e: Entry) -> tuple[str | None, str | None, str | None]:
+    if e.error is not None:
+        return None, None, None
+    imp, by = e.meta.get("importance"), e.meta.get("superseded_by")
+    return e.status, imp if isinstance(imp, str) else None, by if isinstance(by, str) else None
 
 
 def _last_line(text: str, start: int, end: int, line: int) -> int:
@@ -207,7 +216,8 @@ def _memory_pieces(mf: MemoryFile, entries: Sequence[Entry] | None = None, pream
         out.append(_Piece(0, mf.preamble_end, 0, 1, _last_line(text, 0, mf.preamble_end, 1), None, "preamble", None))
     for e in mf.entries if entries is None else entries:
         out.append(_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
-                          e.id, "malformed" if e.error is not None else "entry", _entry_day(e), _tag_key(e)))
+                          e.id, "malformed" if e.error is not None else "entry", _entry_day(e), _tag_key(e),
+                          _entry_meta(e)))
     return out
 
 
@@ -539,10 +549,10 @@ class Index:
             h = hashes[i] if hashes is not None else chunk_hash(raw)
             stored = clean(raw) if fix else raw
             rows.append((rowid, key, p.start, p.end, p.body_start - p.start, p.line, p.end_line, p.id, p.kind, p.day,
-                         h, stored, p.tags))
+                         h, stored, p.tags, *p.meta))
             bodies.append((rowid, index_text(stored)))
             ids.append(rowid)
-        db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
         return ids
 
@@ -748,6 +758,26 @@ class Index:
             if d is not None:
                 start, end, line, end_line = d.start, d.end, d.line, d.end_line
             out[rowid] = Row(rowid, Path(path), root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
+        return out
+
+    def entries(self, path: Path) -> list[tuple[str, int, int, str, str | None, str | None, str | None, str, int]]:
+        """(id, line, end_line, status, importance, tags "|a|b|", superseded_by, raw, body offset) of a memory file's
+        well-formed entries, in file order (the agent context reads them here instead of parsing the file)."""
+        key = Path(path).absolute()
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT ident, line, end_line, status, importance, tags, sup_by, raw, body_off, rowid FROM chunks"
+                " WHERE path = ? AND kind = 'entry' ORDER BY start", (str(key),)).fetchall()
+            held = self._held.get(key)
+            fixes = {d.rowid: d for d in held.docs} if held is not None and held.dirty else {}
+        out = []
+        for ident, line, end_line, status, imp, tags, by, raw, body_off, rowid in rows:
+            d = fixes.get(rowid)
+            if d is not None:
+                line, end_line = d.line, d.end_line
+            out.append((ident, line, end_line, status or "active", imp, tags, by, raw, body_off))
+        if fixes:
+            out.sort(key=lambda r: r[1])
         return out
 
     def all_hashes(self) -> list[tuple[int, str]]:

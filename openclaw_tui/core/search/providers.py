@@ -27,8 +27,6 @@ import json
 import math
 import os
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +69,9 @@ class Provider:
 
 
 def _post_json(url: str, payload: dict[str, Any], headers: Mapping[str, str], timeout: float) -> Any:
+    import urllib.error  # here: a search without a provider does not pay for importing http
+    import urllib.request
+
     data = json.dumps(payload).encode("utf-8")
     req = urllib.request.Request(url, data=data, method="POST",
                                  headers={"Content-Type": "application/json", **headers})
