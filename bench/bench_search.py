@@ -53,9 +53,17 @@ def row(label: str, seconds: float, goal: float | None = None, extra: str = "") 
     print(f"  {label:<58} {seconds * 1000:9.1f} ms{verdict}{extra}", flush=True)
 
 
+def _env() -> dict[str, str]:
+    """As an installed app runs: byte-code cached (kept out of the source tree)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "openclaw-tui-bench-pyc")
+    return env
+
+
 def cli(*args: str) -> float:
     t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", *args], capture_output=True, cwd=HERE.parent)
+    out = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", *args], capture_output=True, cwd=HERE.parent,
+                         env=_env())
     took = time.perf_counter() - t0
     if out.returncode != 0:
         print(f"  FAILED {args}: {out.stderr[:300]!r}")
@@ -87,12 +95,13 @@ def bench(n: int) -> None:
         print(f"  {'index size':<58} {sum(os.path.getsize(str(db) + s) for s in ('', '-wal') if os.path.exists(str(db) + s)) / 1e6:9.1f} MB")
 
         # a fresh CLI process with a current index, against grep
+        cli("search", str(prof_path), "warm", "--json")  # byte-code compiled once, as after an install
         grep = timed(lambda: subprocess.run(["grep", "-r", "-c", "咖啡", str(prof_path)], capture_output=True), 5)
         search = statistics.median([cli("search", str(prof_path), "咖啡", "--json") for _ in range(5)])
         row("grep -r -c 咖啡 (same files)", grep)
         row("openclaw-tui search 咖啡 --json, fresh process, current index", search, 4 * grep,
             f"  ({search / grep:.1f}x grep)")
-        start = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], capture_output=True), 5)
+        start = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], capture_output=True, env=_env()), 5)
         row("  (python -c pass, for scale)", start)
 
         # in-app queries on the open index

@@ -43,13 +43,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..files.reload import ChangedRegion
-from ..format.entries import Entry, MemoryFile, decode, parse
-from ..format.fields import parse_date
-from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES, Profile, inside, locate
+from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate
 from .text import Chunk, Query, clean, has_surrogates, index_text, indexed_rel, is_memory_rel, text_chunks
+
+if TYPE_CHECKING:  # the parser is imported only when a file has to be (re-)indexed: a current index parses nothing
+    from ..format.entries import Entry, MemoryFile
+    from ..format.profile import Profile
+
+
+def _parser() -> Any:
+    from ..format import entries
+
+    return entries
 
 SCHEMA = 4
 BUSY_TIMEOUT_MS = 30_000
@@ -163,6 +170,8 @@ def files_of(root: Root) -> list[tuple[str, Path]]:
 
 
 def _day_of_rel(rel: str) -> int | None:
+    from ..format.fields import parse_date
+
     m = _DAILY_RE.fullmatch(rel)
     if m is None:
         return None
@@ -171,6 +180,8 @@ def _day_of_rel(rel: str) -> int | None:
 
 
 def _entry_day(e: Entry) -> int | None:
+    from ..format.fields import parse_date
+
     if e.error is not None:
         return None
     d = parse_date(e.meta.get("timestamp"))
@@ -189,6 +200,12 @@ class _Piece:
     day: int | None
     tags: str | None = None  # "|a|b|" (case-folded) for entries with tags
     meta: tuple[str | None, str | None, str | None] = (None, None, None)  # status, importance, superseded_by
+    entry: Entry | None = None  # read for day, tags and meta only when the piece is inserted
+
+    def fill(self) -> None:
+        e = self.entry
+        if e is not None:
+            self.day, self.tags, self.meta, self.entry = _entry_day(e), _tag_key(e), _entry_meta(e), None
 
 
 def _tag_key(e: Entry) -> str | None:
@@ -216,16 +233,16 @@ def _memory_pieces(mf: MemoryFile, entries: Sequence[Entry] | None = None, pream
         out.append(_Piece(0, mf.preamble_end, 0, 1, _last_line(text, 0, mf.preamble_end, 1), None, "preamble", None))
     for e in mf.entries if entries is None else entries:
         out.append(_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
-                          e.id, "malformed" if e.error is not None else "entry", _entry_day(e), _tag_key(e),
-                          _entry_meta(e)))
+                          e.id, "malformed" if e.error is not None else "entry", None,
+                          entry=e if e.error is None else None))
     return out
 
 
 def _pieces(rel: str, content: str | MemoryFile) -> tuple[str, list[_Piece], MemoryFile | None]:
     if is_memory_rel(rel):
-        mf = content if isinstance(content, MemoryFile) else parse(content)
+        mf = _parser().parse(content) if isinstance(content, str) else content
         return mf.text, _memory_pieces(mf), mf
-    text = content.text if isinstance(content, MemoryFile) else content
+    text = content if isinstance(content, str) else content.text
     day = _day_of_rel(rel)
     chunks: Iterable[Chunk] = text_chunks(text, yaml=rel.endswith((".yaml", ".yml")))
     return text, [_Piece(c.start, c.end, c.body_start, c.line, c.end_line, c.id, c.kind, day) for c in chunks], None
@@ -434,6 +451,9 @@ class Index:
         self.opened_as = None
         for attempt in (1, 2):
             try:
+                if self._current(roots, stats):
+                    self._roots = {r.path: r for r in roots}
+                    return stats  # nothing to write: no transaction, so closing checkpoints nothing
                 with self._write() as db:
                     stats.removed_files += self._set_roots(db, roots)
                     self._refresh(db, roots, stats)
@@ -444,6 +464,31 @@ class Index:
                 self._recover()
                 stats = Stats(rebuilt="corrupt")
         return stats
+
+    def _current(self, roots: Sequence[Root], stats: Stats) -> bool:
+        """True when the profiles and every file's size and mtime are as indexed (read only, no lock)."""
+        if stats.rebuilt:
+            return False
+        with self._lock:
+            db = self._db
+            profiles = db.execute("SELECT path, name, rel, layout FROM profiles ORDER BY ord").fetchall()
+            if profiles != [(str(r.path), r.name, r.rel, r.layout) for r in roots]:
+                return False
+            known = {p: (size, mtime, h) for p, size, mtime, h in
+                     db.execute("SELECT path, size, mtime_ns, hash FROM files")}
+        seen = 0
+        for root in roots:
+            for _rel, path in files_of(root):
+                old = known.get(str(path))
+                try:
+                    st = path.stat()
+                except OSError:
+                    return False
+                if old is None or old[2] is None or old[0] != st.st_size or old[1] != st.st_mtime_ns:
+                    return False
+                seen += 1
+        stats.files = seen
+        return seen == len(known)
 
     def _refresh(self, db: sqlite3.Connection, roots: Sequence[Root], stats: Stats) -> None:
         now = time.time_ns()
@@ -473,7 +518,7 @@ class Index:
                 if old is not None and old[2] == digest:
                     db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, mtime, key))
                     continue
-                text, _bom, utf8 = decode(data)
+                text, _bom, utf8 = _parser().decode(data)
                 if not utf8 and not is_memory_rel(rel):
                     self._drop_file(db, key)  # a text file that is not UTF-8 is not searched (as the check reports it)
                     continue
@@ -509,28 +554,29 @@ class Index:
         for lst in pool.values():
             lst.reverse()
         moved: list[tuple[int, int, int, int, int, int]] = []
-        new: list[tuple[_Piece, str, str]] = []
-        docs: list[_Doc | None] = []
+        new: list[_Piece] = []
+        hashes: list[str] = []
+        kept: list[int] = []  # rowid, or 0 for a new piece
         for p in pieces:
-            raw = text[p.start:p.end]
-            h = chunk_hash(raw)
+            h = chunk_hash(text[p.start:p.end])
             olds = pool.get(h)
             if olds:
                 rowid, start, end, body_off, line, end_line = olds.pop()
-                if (start, end, body_off, line, end_line) != (p.start, p.end, p.body_start - p.start, p.line, p.end_line):
-                    moved.append((p.start, p.end, p.body_start - p.start, p.line, p.end_line, rowid))
-                docs.append(_Doc(rowid, p))
+                place = (p.start, p.end, p.body_start - p.start, p.line, p.end_line)
+                if (start, end, body_off, line, end_line) != place:
+                    moved.append((*place, rowid))
+                kept.append(rowid)
             else:
-                new.append((p, h, raw))
-                docs.append(None)
+                new.append(p)
+                hashes.append(h)
+                kept.append(0)
         gone = [(rowid,) for lst in pool.values() for rowid, *_ in lst]
         db.executemany("DELETE FROM docs WHERE rowid = ?", gone)
         db.executemany("DELETE FROM chunks WHERE rowid = ?", gone)
         db.executemany("UPDATE chunks SET start = ?, end = ?, body_off = ?, line = ?, end_line = ? WHERE rowid = ?", moved)
-        rowids = self._insert(db, key, text, [p for p, _h, _r in new], [h for _p, h, _r in new])
-        it = iter(rowids)
-        full = [d if d is not None else _Doc(next(it), p) for d, p in zip(docs, pieces, strict=True)]
+        rowids = iter(self._insert(db, key, text, new, hashes))
         if keep:
+            full = [_Doc(r or next(rowids), p) for r, p in zip(kept, pieces, strict=True)]
             self._held[path] = _Held(text, full, mf.preamble_end if mf else 0, mf is not None)
         return len(new), len(gone)
 
@@ -544,6 +590,7 @@ class Index:
         bodies = []
         ids = []
         for i, p in enumerate(pieces):
+            p.fill()
             rowid = top + 1 + i
             raw = text[p.start:p.end]
             h = hashes[i] if hashes is not None else chunk_hash(raw)
@@ -605,12 +652,12 @@ class Index:
             self._drop_file(db, str(Path(path).absolute()))
 
     def _set_content(self, db: sqlite3.Connection, root: Root, rel: str, path: Path, content: str | MemoryFile) -> None:
-        text = content.text if isinstance(content, MemoryFile) else content
+        text = content if isinstance(content, str) else content.text
         held = self._held.get(path)
         key = str(path)
         if held is not None and held.text == text:
             return
-        if (held is not None and held.memory and isinstance(content, MemoryFile) and is_memory_rel(rel)
+        if (held is not None and held.memory and not isinstance(content, str) and is_memory_rel(rel)
                 and self._update_memory(db, key, held, content)):
             pass
         else:
@@ -621,6 +668,8 @@ class Index:
 
     def _update_memory(self, db: sqlite3.Connection, key: str, f: _Held, mf: MemoryFile) -> bool:
         """Re-index only the blocks around the changed region (as ``reload._Window``); False: cannot."""
+        from ..files.reload import ChangedRegion
+
         old_text, text = f.text, mf.text
         edit = ChangedRegion(old_text, text)
         pre = f.docs[:1] if f.docs and f.docs[0].kind == "preamble" else []
@@ -839,10 +888,10 @@ def _read(owner: Root, path: Path, rel: str) -> str | None:
         data = path.read_bytes()
     except OSError:
         return None
-    text, _bom, ok = decode(data)
+    text, _bom, ok = _parser().decode(data)
     if not ok and not is_memory_rel(rel):
         return None
-    return text
+    return str(text)
 
 
 def _profile_contents(profile: Profile) -> Iterator[tuple[str, Path, str | MemoryFile]]:

@@ -21,10 +21,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import Config, load_config
-from ..format.entries import MemoryFile
-from ..format.profile import Profile
 from .index import Index, Root, Stats, roots_of
 from .providers import Chain
 from .rank import Hit, Ranking, Results, rank, ranking_from
@@ -42,6 +41,10 @@ from .text import (
     split_tags,
     text_chunks,
 )
+
+if TYPE_CHECKING:
+    from ..format.entries import MemoryFile
+    from ..format.profile import Profile
 
 __all__ = [
     "CJK", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Hit", "Query", "QueryError", "Ranking", "Results",

@@ -22,9 +22,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import add
+from typing import TYPE_CHECKING
 
-from ..format.entries import Entry, MemoryFile
 from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES
+
+if TYPE_CHECKING:
+    from ..format.entries import Entry, MemoryFile
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ffff"
 _CJK_RUN_RE = re.compile(f"[{CJK}]+")
