@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from openclaw_tui.core.config import cache_dir
 from openclaw_tui.core.format.profile import discover
 from openclaw_tui.core.search.index import SCHEMA, Index, index_path_for, roots_of
@@ -174,3 +176,12 @@ def test_two_processes_at_once(tmp_path: Path) -> None:
     idx = Index.for_folder(p)
     assert len(idx) == len(SearchIndex.build(discover(p).profiles))
     idx.close()
+
+
+def test_an_unusable_cache_folder_means_an_index_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    p = make_profile(tmp_path)
+    blocker = tmp_path / "cache-is-a-file"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    res, stats = search_path(p, "美式")
+    assert [h.id for h in res.hits][:1] == ["mem-0003"] and stats.rebuilt == "unusable cache folder: in memory"

@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("search", help="ranked search over every profile under PATH",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help="a profile, a profiles root or an OpenClaw workspace")
-    p.add_argument("query", metavar="QUERY", help="words and/or Chinese text (quote several words)")
+    p.add_argument("query", metavar="QUERY", help='words and/or Chinese text; "a phrase" keeps words together; tag:x filters')
     p.add_argument("-n", type=int, default=10, metavar="N", help="show at most N results (default 10)")
     p.add_argument("--json", action="store_true", help='print {"query": Q, "results": [...]} best first')
     p.add_argument("--explain", action="store_true", help="show each result's text score, vector score and decay")
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError:
             return _fail(f"--today must be a date YYYY-MM-DD (got {args.today!r})")
     try:
-        kind, _found = locate(args.path)
+        _kind, found = locate(args.path)
         tags = [t.strip() for t in args.tags.split(",") if t.strip()]
         results, _stats = search_path(args.path, args.query, args.n, today=today, tags=tags)
     except (NotMemory, QueryError, ConfigError) as exc:
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
                "note": results.note, "ranking": results.ranking.as_dict()}
         _out(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
         return 0
-    several = kind == "root"
+    several = len(found) > 1
     lines: list[str] = []
     if args.explain:
         r = results.ranking

@@ -312,10 +312,19 @@ class Index:
 
     @classmethod
     def for_folder(cls, folder: Path | str) -> Index:
-        """The persistent index of a searched folder (created when missing)."""
+        """The persistent index of a searched folder (created when missing).
+
+        When the cache folder cannot be used (read-only, full), an index in memory
+        is built instead: slower, never an error.
+        """
         path = index_path_for(folder)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return cls(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return cls(path)
+        except (OSError, sqlite3.Error):
+            index = cls(None)
+            index.opened_as = "unusable cache folder: in memory"
+            return index
 
     # -- opening, checking, replacing --
 
