@@ -43,7 +43,7 @@ from ..config import Config, Limits, load_config
 from ..format.entries import Entry
 from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from ..format.yamlio import load_yaml
-from .index import Root, roots_of
+from .index import Index, Root, roots_of
 from .text import CJK, Query, QueryError, parse_query
 
 SEARCH_RESULTS = 6  # OpenClaw's memory_search maxResults
@@ -227,10 +227,11 @@ def _named_by(rel: str, text: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Entry:
     """What layer 2 needs of an entry, from a parsed file or from the index."""
 
+    key: int  # the index rowid, or the place in the parsed file
     id: str
     line: int
     end_line: int
@@ -238,27 +239,25 @@ class _Entry:
     importance: str
     tags: tuple[str, ...]
     superseded_by: str | None
-    raw: str
-    body: str
+    raw: str = ""  # filled only for the entries that are loaded (the index path reads no other text)
 
 
-def _from_parsed(e: Entry) -> _Entry:
+def _from_parsed(k: int, e: Entry) -> _Entry:
     by = e.meta.get("superseded_by")
     last = e.line + e.raw.rstrip(" \t\r\n").count("\n")  # the last non-blank line, as search reports it
-    return _Entry(str(e.id), e.line, last, e.status, _importance(e), tuple(e.tags),
-                  by if isinstance(by, str) else None, e.raw, e.body)
+    return _Entry(k, str(e.id), e.line, last, e.status, _importance(e), tuple(e.tags),
+                  by if isinstance(by, str) else None, e.raw)
 
 
-def _from_index(row: tuple[str, int, int, str, str | None, str | None, str | None, str, int]) -> _Entry:
-    ident, line, end_line, status, imp, tags, by, raw, body_off = row
+def _from_index(row: tuple[str, int, int, str, str | None, str | None, str | None, int]) -> _Entry:
+    ident, line, end_line, status, imp, tags, by, rowid = row
     importance = imp if imp in ("high", "medium", "low") else "medium"
-    return _Entry(ident, line, end_line, status, importance, tuple(t for t in (tags or "").split("|") if t), by,
-                  raw, raw[body_off:])
+    return _Entry(rowid, ident, line, end_line, status, importance, tuple(t for t in (tags or "").split("|") if t), by)
 
 
 @dataclass
 class _Source:
-    """A profile's files as layer 1-3 read them: parsed (a loaded Profile) or from the index (the CLI)."""
+    """A profile's files as layers 1-3 read them: parsed (a loaded Profile) or through the index (the CLI)."""
 
     name: str
     path: Path
@@ -268,36 +267,54 @@ class _Source:
     entries: list[_Entry]
     archived: list[_Entry]
     has_memories: bool
+    index: Index | None = None
+
+    def mentioning(self, q: Query | None) -> set[int]:
+        """Keys of the entries of memories.md whose text holds any part of the query."""
+        if q is None or not q.pattern.pattern:
+            return set()
+        if self.index is not None:
+            return self.index.match_any(q, [self.path / "memories.md"])
+        return {e.key for e in self.entries if q.pattern.search(e.raw) is not None}
+
+    def fill(self, entries: Sequence[_Entry]) -> None:
+        if self.index is not None:
+            raws = self.index.raws([e.key for e in entries])
+            for e in entries:
+                e.raw = raws.get(e.key, "")
+
+    def close(self) -> None:
+        if self.index is not None:
+            self.index.close()
 
 
 def _source_of_profile(profile: Profile) -> _Source:
-    entries = [_from_parsed(e) for e in profile.memories.mf.well_formed()] if profile.memories is not None else []
-    archived = [_from_parsed(e) for e in profile.archive.mf.well_formed()] if profile.archive is not None else []
+    entries = [_from_parsed(k, e) for k, e in enumerate(profile.memories.mf.well_formed())] \
+        if profile.memories is not None else []
+    archived = [_from_parsed(k, e) for k, e in enumerate(profile.archive.mf.well_formed())] \
+        if profile.archive is not None else []
     return _Source(profile.name, profile.path, profile.identity, profile.state, profile.contexts, entries, archived,
                    profile.memories is not None)
 
 
 def _source_of_root(root: Root) -> _Source:
     """The index brought up to date (only changed files are read), small files read as they are."""
-    from .index import Index, files_of
+    from .index import files_of
 
     idx = Index.for_folder(root.path)
     try:
         idx.refresh([root])
         entries = [_from_index(r) for r in idx.entries(root.path / "memories.md")]
         archived = [_from_index(r) for r in idx.entries(root.path / ARCHIVE_REL)]
-    finally:
+    except BaseException:
         idx.close()
+        raise
     files = {rel: path for rel, path in files_of(root)}
     read = {rel: TextFile.read(root.path, path) for rel, path in files.items()
             if rel in ("identity.md", "state.yaml") or (rel.startswith("contexts/") and rel != ARCHIVE_REL)}
     contexts = [f for rel, f in read.items() if rel.startswith("contexts/")]
     return _Source(root.name, root.path, read.get("identity.md"), read.get("state.yaml"), contexts, entries, archived,
-                   "memories.md" in files)
-
-
-def _mentions(q: Query | None, e: _Entry) -> bool:
-    return q is not None and q.pattern.pattern != "" and q.pattern.search(e.body) is not None
+                   "memories.md" in files, idx)
 
 
 def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), *,
@@ -308,7 +325,13 @@ def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str
     persistent index, which makes a 100k-entry profile answer in well under a second.
     """
     src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
-    config = config or load_config()
+    try:
+        return _profile_context(src, query, tags, config or load_config())
+    finally:
+        src.close()
+
+
+def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Config) -> AgentContext:
     limits = {"bootstrap_total_max_chars": config.limits.bootstrap_total_max_chars,
               "source": str(config.path) if config.found else "defaults"}
     ctx = AgentContext("A", "main", src.name, src.path, query, [], limits)
@@ -331,6 +354,8 @@ def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str
     wanted = {t.casefold() for t in chosen}
     by_id = {e.id: e for e in src.entries}
     memories_path = src.path / "memories.md"
+    mentioned = src.mentioning(q)
+    loaded: list[tuple[_Entry, str]] = []
     for e in src.entries:
         matched = [t for t in e.tags if t.casefold() in wanted]
         imp = e.importance
@@ -343,9 +368,8 @@ def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str
                         reason += f"; tag {', '.join(matched)}"
                 else:
                     reason = f"tag {', '.join(matched)}" + (" (low: loaded only on a tag match)" if imp == "low" else "")
-                ctx.parts.append(Part("memories", "memories.md", e.line, e.end_line, e.id, len(e.raw),
-                                      estimate_tokens(e.raw), False, reason, e.raw, memories_path))
-            elif _mentions(q, e):
+                loaded.append((e, reason))
+            elif e.key in mentioned:
                 ctx.left_out.append(LeftOut(e.id, "low without a match" if imp == "low" else "no tag match",
                                             "memories.md", e.line,
                                             f"the query's words are in its text, but no tag of [{', '.join(e.tags)}] "
@@ -365,6 +389,10 @@ def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str
         else:
             ctx.left_out.append(LeftOut(e.id, status, "memories.md", e.line,
                                         f"status {status}: only active entries are loaded"))
+    src.fill([e for e, _r in loaded])
+    for e, reason in loaded:
+        ctx.parts.append(Part("memories", "memories.md", e.line, e.end_line, e.id, len(e.raw),
+                              estimate_tokens(e.raw), False, reason, e.raw, memories_path))
     for e in src.archived:
         matched = [t for t in e.tags if t.casefold() in wanted]
         if matched:

@@ -818,25 +818,44 @@ class Index:
             out[rowid] = Row(rowid, Path(path), root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
         return out
 
-    def entries(self, path: Path) -> list[tuple[str, int, int, str, str | None, str | None, str | None, str, int]]:
-        """(id, line, end_line, status, importance, tags "|a|b|", superseded_by, raw, body offset) of a memory file's
+    def entries(self, path: Path) -> list[tuple[str, int, int, str, str | None, str | None, str | None, int]]:
+        """(id, line, end_line, status, importance, tags "|a|b|", superseded_by, rowid) of a memory file's
         well-formed entries, in file order (the agent context reads them here instead of parsing the file)."""
         key = Path(path).absolute()
         with self._lock:
             rows = self._db.execute(
-                "SELECT ident, line, end_line, status, importance, tags, sup_by, raw, body_off, rowid FROM chunks"
+                "SELECT ident, line, end_line, status, importance, tags, sup_by, rowid FROM chunks"
                 " WHERE path = ? AND kind = 'entry' ORDER BY start", (str(key),)).fetchall()
             held = self._held.get(key)
             fixes = {d.rowid: d for d in held.docs} if held is not None and held.dirty else {}
         out = []
-        for ident, line, end_line, status, imp, tags, by, raw, body_off, rowid in rows:
+        for ident, line, end_line, status, imp, tags, by, rowid in rows:
             d = fixes.get(rowid)
             if d is not None:
                 line, end_line = d.line, d.end_line
-            out.append((ident, line, end_line, status or "active", imp, tags, by, raw, body_off))
+            out.append((ident, line, end_line, status or "active", imp, tags, by, rowid))
         if fixes:
             out.sort(key=lambda r: r[1])
         return out
+
+    def raws(self, rowids: Sequence[int]) -> dict[int, str]:
+        """The stored text of chunks by rowid."""
+        out: dict[int, str] = {}
+        with self._lock:
+            for i in range(0, len(rowids), 500):
+                part = list(rowids[i : i + 500])
+                out.update(self._db.execute(
+                    f"SELECT rowid, raw FROM chunks WHERE rowid IN ({','.join('?' * len(part))})", part).fetchall())
+        return out
+
+    def match_any(self, q: Query, paths: Sequence[Path]) -> set[int]:
+        """Rowids of the chunks of these files holding any part of the query (its parts OR-ed)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT d.rowid FROM docs d JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?"
+                f" AND c.path IN ({','.join('?' * len(paths))})",
+                [q.fts.replace(" AND ", " OR "), *(str(Path(p).absolute()) for p in paths)]).fetchall()
+        return {int(r) for (r,) in rows}
 
     def all_hashes(self) -> list[tuple[int, str]]:
         with self._lock:
