@@ -274,7 +274,7 @@ class _Source:
         if q is None or not q.pattern.pattern:
             return set()
         if self.index is not None:
-            return self.index.match_any(q, [self.path / "memories.md"])
+            return self.index.match_any(q) & {e.key for e in self.entries}
         return {e.key for e in self.entries if q.pattern.search(e.raw) is not None}
 
     def fill(self, entries: Sequence[_Entry]) -> None:

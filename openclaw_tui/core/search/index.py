@@ -781,7 +781,7 @@ class Index:
                     [*args, limit]).fetchall()
             elif tags:
                 rows = self._db.execute(
-                    "SELECT d.rowid, bm25(docs) FROM docs d JOIN chunks c ON c.rowid = d.rowid"
+                    "SELECT d.rowid, bm25(docs) FROM docs d CROSS JOIN chunks c ON c.rowid = d.rowid"
                     f" WHERE docs MATCH ? {where} ORDER BY bm25(docs) LIMIT ?", [q.fts, *args, limit]).fetchall()
             else:
                 rows = self._db.execute(
@@ -848,13 +848,11 @@ class Index:
                     f"SELECT rowid, raw FROM chunks WHERE rowid IN ({','.join('?' * len(part))})", part).fetchall())
         return out
 
-    def match_any(self, q: Query, paths: Sequence[Path]) -> set[int]:
-        """Rowids of the chunks of these files holding any part of the query (its parts OR-ed)."""
+    def match_any(self, q: Query) -> set[int]:
+        """Rowids of the chunks holding any part of the query (its parts OR-ed)."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT d.rowid FROM docs d JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?"
-                f" AND c.path IN ({','.join('?' * len(paths))})",
-                [q.fts.replace(" AND ", " OR "), *(str(Path(p).absolute()) for p in paths)]).fetchall()
+            rows = self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?",
+                                    (q.fts.replace(" AND ", " OR "),)).fetchall()
         return {int(r) for (r,) in rows}
 
     def all_hashes(self) -> list[tuple[int, str]]:
