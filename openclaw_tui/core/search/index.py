@@ -372,7 +372,7 @@ class Index:
             self.opened_as = why
             return db
 
-    def _recover(self) -> None:
+    def recover(self) -> None:
         """After SQLite reported the file damaged: replace it by an empty index (the caller refreshes)."""
         with self._lock:
             try:
@@ -470,7 +470,7 @@ class Index:
             except sqlite3.DatabaseError as exc:
                 if attempt == 2 or isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
                     raise
-                self._recover()
+                self.recover()
                 stats = Stats(rebuilt="corrupt")
         return stats
 

@@ -19,6 +19,7 @@ callers use:
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -138,8 +139,16 @@ def search_path(path: Path | str, query: str, limit: int = 10, *, today: dt.date
     idx = index if index is not None else Index.for_folder(path)
     try:
         stats = idx.refresh(roots)
-        results = rank(idx, query, limit, ranking=ranking_for(roots, config), chain=chain_for(config), today=today,
-                       tags=tags)
+        try:
+            results = rank(idx, query, limit, ranking=ranking_for(roots, config), chain=chain_for(config),
+                           today=today, tags=tags)
+        except sqlite3.DatabaseError as exc:  # damage the refresh did not touch: rebuild once, never trust it
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
+            idx.recover()
+            stats = idx.refresh(roots)
+            results = rank(idx, query, limit, ranking=ranking_for(roots, config), chain=chain_for(config),
+                           today=today, tags=tags)
     finally:
         if own:
             idx.close()
