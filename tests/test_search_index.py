@@ -47,6 +47,7 @@ def test_index_lives_in_the_cache_folder_and_is_reused(tmp_path: Path) -> None:
     assert stats.rebuilt == "missing" and stats.read == stats.files == 8 and stats.reindexed == 8
     db = index_path_for(p)
     assert db.is_file() and db.is_relative_to(cache_dir()) and not db.is_relative_to(tmp_path)
+    assert db.parent.stat().st_mode & 0o777 == 0o700  # it holds memory text
     assert sorted(x.name for x in tmp_path.rglob("*")) == before  # nothing written inside the memory folder
     res2, stats2 = search_path(p, "美式")
     assert (stats2.rebuilt, stats2.read, stats2.reindexed) == (None, 0, 0)  # current: no file read at all

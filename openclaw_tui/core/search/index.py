@@ -319,7 +319,7 @@ class Index:
         """
         path = index_path_for(folder)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the index holds memory text: private
             return cls(path)
         except (OSError, sqlite3.Error):
             index = cls(None)
