@@ -86,6 +86,14 @@ def test_one_changed_entry_reindexes_that_entry_only(tmp_path: Path) -> None:
     assert (stats.reindexed, stats.removed_files) == (1, 1) and stats.read == 3  # memories.md again (racy), new, identity
     assert [h.file for h in search_path(p, "quokka", index=idx)[0].hits] == ["skills/new.md"]
     assert search_path(p, "pack", index=idx)[0].hits == []
+    # the tag names (the agent context's vocabulary) follow the edits: a tag whose last entry changed is gone
+    paths = [mem, p / "contexts" / "archive" / "memories.md"]
+    assert "办公室" in idx.tag_names(paths)
+    mem.write_text(mem.read_text(encoding="utf-8").replace("tags: [办公室]", "tags: [office]"), encoding="utf-8")
+    idx.refresh(roots)
+    fresh = SearchIndex.build(discover(p).profiles)
+    assert idx.tag_names(paths) == fresh.index.tag_names(paths) and "office" in idx.tag_names(paths)
+    assert "办公室" not in idx.tag_names(paths)
     idx.close()
 
 
@@ -107,6 +115,9 @@ def test_the_ui_fast_path_equals_a_fresh_build(tmp_path: Path) -> None:
     (p / "memories.md").write_text(text, encoding="utf-8")
     for q in ("edited", "袋熊", "美式", "tea"):
         assert [h.to_json() for h in idx.search(q, 20)] == fresh_results(p, q)
+    paths = [p / "memories.md"]
+    assert idx.index.tag_names(paths) == SearchIndex.build(discover(p).profiles).index.tag_names(paths)
+    assert "edited" in idx.index.tag_names(paths)
     # a refresh in this process finds the rows current (only the places are written)
     stats = idx.index.refresh(roots_of(p))
     assert stats.reindexed == 0

@@ -249,39 +249,52 @@ def _from_parsed(k: int, e: Entry) -> _Entry:
                   by if isinstance(by, str) else None, e.raw)
 
 
-def _from_index(row: tuple[str, int, int, str, str | None, str | None, str | None, int]) -> _Entry:
-    ident, line, end_line, status, imp, tags, by, rowid = row
+def _from_index(row: tuple[str, int, int, str, str | None, str | None, str | None, int, str, bool]) -> _Entry:
+    ident, line, end_line, status, imp, tags, by, rowid, raw, _m = row
     importance = imp if imp in ("high", "medium", "low") else "medium"
-    return _Entry(rowid, ident, line, end_line, status, importance, tuple(t for t in (tags or "").split("|") if t), by)
+    return _Entry(rowid, ident, line, end_line, status, importance,
+                  tuple(t for t in (tags or "").split("|") if t), by, raw)
 
 
 @dataclass
 class _Source:
-    """A profile's files as layers 1-3 read them: parsed (a loaded Profile) or through the index (the CLI)."""
+    """A profile's files as layers 1-3 read them: parsed (a loaded Profile) or through the index (the CLI).
+
+    Through the index only the entries the topic can concern are read (high, tagged with a
+    selected tag, or holding a word of the query), so a 100k-entry profile is not walked in Python.
+    """
 
     name: str
     path: Path
     identity: TextFile | None
     state: TextFile | None
     contexts: list[TextFile]
-    entries: list[_Entry]
-    archived: list[_Entry]
     has_memories: bool
+    parsed: tuple[list[_Entry], list[_Entry]] | None = None  # (memories, archive) of a loaded profile
     index: Index | None = None
 
-    def mentioning(self, q: Query | None) -> set[int]:
-        """Keys of the entries of memories.md whose text holds any part of the query."""
-        if q is None or not q.pattern.pattern:
-            return set()
-        if self.index is not None:
-            return self.index.match_any(q) & {e.key for e in self.entries}
-        return {e.key for e in self.entries if q.pattern.search(e.raw) is not None}
+    def known_tags(self) -> set[str]:
+        if self.parsed is not None:
+            return {t for e in self.parsed[0] + self.parsed[1] for t in e.tags}
+        assert self.index is not None
+        return self.index.tag_names([self.path / "memories.md", self.path / ARCHIVE_REL])
 
-    def fill(self, entries: Sequence[_Entry]) -> None:
-        if self.index is not None:
-            raws = self.index.raws([e.key for e in entries])
-            for e in entries:
-                e.raw = raws.get(e.key, "")
+    def select(self, wanted: set[str], q: Query | None) -> tuple[list[_Entry], set[int], list[_Entry]]:
+        """(entries of memories.md worth looking at, keys of those holding a word of the query, archived ones)."""
+        if self.parsed is not None:
+            entries, archived = self.parsed
+            mentioned = set() if q is None or not q.pattern.pattern else {
+                e.key for e in entries if q.pattern.search(e.raw) is not None}
+            return entries, mentioned, archived
+        assert self.index is not None
+        rows = self.index.relevant_entries(self.path / "memories.md", sorted(wanted), q)
+        archived = [_from_index(r) for r in self.index.relevant_entries(self.path / ARCHIVE_REL, sorted(wanted), None)]
+        return [_from_index(r) for r in rows], {r[7] for r in rows if r[9]}, archived
+
+    def statuses(self, entries: list[_Entry], ids: set[str]) -> dict[str, str]:
+        if self.parsed is not None or self.index is None:
+            return {e.id: e.status for e in entries if e.id in ids}
+        return self.index.statuses(self.path / "memories.md", sorted(ids))
 
     def close(self) -> None:
         if self.index is not None:
@@ -293,8 +306,8 @@ def _source_of_profile(profile: Profile) -> _Source:
         if profile.memories is not None else []
     archived = [_from_parsed(k, e) for k, e in enumerate(profile.archive.mf.well_formed())] \
         if profile.archive is not None else []
-    return _Source(profile.name, profile.path, profile.identity, profile.state, profile.contexts, entries, archived,
-                   profile.memories is not None)
+    return _Source(profile.name, profile.path, profile.identity, profile.state, profile.contexts,
+                   profile.memories is not None, parsed=(entries, archived))
 
 
 def _source_of_root(root: Root) -> _Source:
@@ -304,8 +317,6 @@ def _source_of_root(root: Root) -> _Source:
     idx = Index.for_folder(root.path)
     try:
         idx.refresh([root])
-        entries = [_from_index(r) for r in idx.entries(root.path / "memories.md")]
-        archived = [_from_index(r) for r in idx.entries(root.path / ARCHIVE_REL)]
     except BaseException:
         idx.close()
         raise
@@ -313,8 +324,8 @@ def _source_of_root(root: Root) -> _Source:
     read = {rel: TextFile.read(root.path, path) for rel, path in files.items()
             if rel in ("identity.md", "state.yaml") or (rel.startswith("contexts/") and rel != ARCHIVE_REL)}
     contexts = [f for rel, f in read.items() if rel.startswith("contexts/")]
-    return _Source(root.name, root.path, read.get("identity.md"), read.get("state.yaml"), contexts, entries, archived,
-                   "memories.md" in files, idx)
+    return _Source(root.name, root.path, read.get("identity.md"), read.get("state.yaml"), contexts,
+                   "memories.md" in files, index=idx)
 
 
 def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), *,
@@ -348,15 +359,15 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
         else:
             ctx.parts.append(_whole("fixed", f, "always loaded"))
     # 2. memories
-    known = {t for e in src.entries + src.archived for t in e.tags}
-    chosen = query_tags(query, tags, known)
+    chosen = query_tags(query, tags, src.known_tags())
     ctx.tags = chosen
     wanted = {t.casefold() for t in chosen}
-    by_id = {e.id: e for e in src.entries}
+    entries, mentioned, archived = src.select(wanted, q)
+    targets = {e.superseded_by for e in entries if e.status == "superseded" and e.superseded_by}
+    status_of = src.statuses(entries, targets)
     memories_path = src.path / "memories.md"
-    mentioned = src.mentioning(q)
     loaded: list[tuple[_Entry, str]] = []
-    for e in src.entries:
+    for e in entries:
         matched = [t for t in e.tags if t.casefold() in wanted]
         imp = e.importance
         status = e.status
@@ -380,8 +391,8 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
         if status == "superseded":
             by = e.superseded_by
             detail = f"superseded by {by}" if by else "superseded"
-            if by and by in by_id:
-                detail += f" (status {by_id[by].status})"
+            if by and by in status_of:
+                detail += f" (status {status_of[by]})"
             ctx.left_out.append(LeftOut(e.id, "superseded", "memories.md", e.line, detail))
         elif status == "cold":
             ctx.left_out.append(LeftOut(e.id, "cold", "memories.md", e.line,
@@ -389,11 +400,10 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
         else:
             ctx.left_out.append(LeftOut(e.id, status, "memories.md", e.line,
                                         f"status {status}: only active entries are loaded"))
-    src.fill([e for e, _r in loaded])
     for e, reason in loaded:
         ctx.parts.append(Part("memories", "memories.md", e.line, e.end_line, e.id, len(e.raw),
                               estimate_tokens(e.raw), False, reason, e.raw, memories_path))
-    for e in src.archived:
+    for e in archived:
         matched = [t for t in e.tags if t.casefold() in wanted]
         if matched:
             ctx.left_out.append(LeftOut(e.id, "archived", ARCHIVE_REL, e.line,

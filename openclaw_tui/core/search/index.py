@@ -58,7 +58,7 @@ def _parser() -> Any:
 
     return entries
 
-SCHEMA = 4
+SCHEMA = 5
 BUSY_TIMEOUT_MS = 30_000
 RACY_NS = 2_000_000_000
 _DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
@@ -73,6 +73,7 @@ CREATE TABLE chunks(rowid INTEGER PRIMARY KEY, path TEXT, start INTEGER, end INT
 CREATE INDEX chunks_path ON chunks(path);
 CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='unicode61 remove_diacritics 0');
 CREATE TABLE vectors(hash TEXT, model TEXT, vec BLOB, PRIMARY KEY(hash, model)) WITHOUT ROWID;
+CREATE TABLE tagnames(path TEXT, tag TEXT, n INTEGER, PRIMARY KEY(path, tag)) WITHOUT ROWID;
 """
 
 
@@ -434,6 +435,7 @@ class Index:
         rowids = [(r[0],) for r in db.execute("SELECT rowid FROM chunks WHERE path = ?", (path,))]
         db.executemany("DELETE FROM docs WHERE rowid = ?", rowids)
         db.execute("DELETE FROM chunks WHERE path = ?", (path,))
+        db.execute("DELETE FROM tagnames WHERE path = ?", (path,))
         db.execute("DELETE FROM files WHERE path = ?", (path,))
         self._held.pop(Path(path), None)
 
@@ -579,15 +581,40 @@ class Index:
                 new.append(p)
                 hashes.append(h)
                 kept.append(0)
-        gone = [(rowid,) for lst in pool.values() for rowid, *_ in lst]
-        db.executemany("DELETE FROM docs WHERE rowid = ?", gone)
-        db.executemany("DELETE FROM chunks WHERE rowid = ?", gone)
+        self._delete_rows(db, key, [rowid for lst in pool.values() for rowid, *_ in lst])
+        gone = [rowid for lst in pool.values() for rowid, *_ in lst]
         db.executemany("UPDATE chunks SET start = ?, end = ?, body_off = ?, line = ?, end_line = ? WHERE rowid = ?", moved)
         rowids = iter(self._insert(db, key, text, new, hashes))
         if keep:
             full = [_Doc(r or next(rowids), p) for r, p in zip(kept, pieces, strict=True)]
             self._held[path] = _Held(text, full, mf.preamble_end if mf else 0, mf is not None)
         return len(new), len(gone)
+
+    def _delete_rows(self, db: sqlite3.Connection, key: str, rowids: Sequence[int]) -> None:
+        if not rowids:
+            return
+        tags: list[str | None] = []
+        for i in range(0, len(rowids), 500):
+            part = list(rowids[i : i + 500])
+            tags += [t for (t,) in db.execute(
+                f"SELECT tags FROM chunks WHERE rowid IN ({','.join('?' * len(part))})", part)]
+        self._count_tags(db, key, tags, -1)
+        db.executemany("DELETE FROM docs WHERE rowid = ?", [(r,) for r in rowids])
+        db.executemany("DELETE FROM chunks WHERE rowid = ?", [(r,) for r in rowids])
+
+    @staticmethod
+    def _count_tags(db: sqlite3.Connection, key: str, tags: Iterable[str | None], sign: int) -> None:
+        """Keep ``tagnames`` (tag -> entries carrying it, per file) in step with the rows."""
+        counts: dict[str, int] = {}
+        for t in tags:
+            if t:
+                for name in t.strip("|").split("|"):
+                    counts[name] = counts.get(name, 0) + sign
+        if counts:
+            db.executemany("INSERT INTO tagnames VALUES (?, ?, ?) ON CONFLICT(path, tag) DO UPDATE SET n = n + excluded.n",
+                           [(key, name, n) for name, n in counts.items()])
+            if sign < 0:
+                db.execute("DELETE FROM tagnames WHERE path = ? AND n <= 0", (key,))
 
     def _insert(self, db: sqlite3.Connection, key: str, text: str, pieces: Sequence[_Piece],
                 hashes: Sequence[str] | None = None) -> list[int]:
@@ -610,6 +637,7 @@ class Index:
             ids.append(rowid)
         db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
+        self._count_tags(db, key, [p.tags for p in pieces], 1)
         return ids
 
     # -- content given by the caller (the UI) --
@@ -724,9 +752,8 @@ class Index:
                 fresh.append(piece)
                 hashes.append(h)
                 middle_opt.append(None)
-        gone = [(d.rowid,) for lst in pool.values() for d in lst] + [(d.rowid,) for d in ([] if same_preamble else pre)]
-        db.executemany("DELETE FROM docs WHERE rowid = ?", gone)
-        db.executemany("DELETE FROM chunks WHERE rowid = ?", gone)
+        self._delete_rows(db, key, [d.rowid for lst in pool.values() for d in lst]
+                          + [d.rowid for d in ([] if same_preamble else pre)])
         f.text = text
         f.preamble_end = mf.preamble_end
         it = iter(self._insert(db, key, text, fresh, hashes))
@@ -770,8 +797,7 @@ class Index:
         entries (score 1.0, in file order).
         """
         where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
-        args: list[Any] = ["%|" + t.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "|%"
-                           for t in tags]
+        args: list[Any] = [_like(t) for t in tags]
         with self._lock:
             if q is None:
                 if not tags:
@@ -818,24 +844,55 @@ class Index:
             out[rowid] = Row(rowid, Path(path), root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
         return out
 
-    def entries(self, path: Path) -> list[tuple[str, int, int, str, str | None, str | None, str | None, int]]:
-        """(id, line, end_line, status, importance, tags "|a|b|", superseded_by, rowid) of a memory file's
-        well-formed entries, in file order (the agent context reads them here instead of parsing the file)."""
-        key = Path(path).absolute()
+    def tag_names(self, paths: Sequence[Path]) -> set[str]:
+        """Every tag (case-folded) carried by an entry of these files."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT ident, line, end_line, status, importance, tags, sup_by, rowid FROM chunks"
-                " WHERE path = ? AND kind = 'entry' ORDER BY start", (str(key),)).fetchall()
+                f"SELECT DISTINCT tag FROM tagnames WHERE n > 0 AND path IN ({','.join('?' * len(paths))})",
+                [str(Path(p).absolute()) for p in paths]).fetchall()
+        return {t for (t,) in rows}
+
+    def relevant_entries(self, path: Path, tags: Sequence[str], q: Query | None
+                         ) -> list[tuple[str, int, int, str, str | None, str | None, str | None, int, str, bool]]:
+        """The entries of a memory file the agent context needs, in file order: (id, line, end_line, status,
+        importance, tags "|a|b|", superseded_by, rowid, raw, mentioned).
+
+        Active entries of high importance or with one of ``tags``; other entries with one of ``tags``;
+        and active entries holding any part of ``q`` (``mentioned``).  Nothing else is read.
+        """
+        key = Path(path).absolute()
+        like = [_like(t) for t in tags]
+        tagmatch = " OR ".join("tags LIKE ? ESCAPE '\\'" for _t in like) or "0"
+        status = "coalesce(status, 'active')"
+        mention = "rowid IN (SELECT rowid FROM docs WHERE docs MATCH ?)" if q is not None else "0"
+        margs = [q.fts.replace(" AND ", " OR ")] if q is not None else []
+        sql = (f"SELECT ident, line, end_line, {status}, importance, tags, sup_by, rowid, raw, {mention} FROM chunks"
+               f" WHERE path = ? AND kind = 'entry' AND ("
+               f"({status} = 'active' AND (importance = 'high' OR {tagmatch}))"
+               f" OR ({status} != 'active' AND ({tagmatch})) OR ({status} = 'active' AND {mention})) ORDER BY start")
+        with self._lock:
+            rows = self._db.execute(sql, [*margs, str(key), *like, *like, *margs]).fetchall()
             held = self._held.get(key)
             fixes = {d.rowid: d for d in held.docs} if held is not None and held.dirty else {}
         out = []
-        for ident, line, end_line, status, imp, tags, by, rowid in rows:
+        for ident, line, end_line, st, imp, tg, by, rowid, raw, m in rows:
             d = fixes.get(rowid)
             if d is not None:
                 line, end_line = d.line, d.end_line
-            out.append((ident, line, end_line, status or "active", imp, tags, by, rowid))
+            out.append((ident, line, end_line, st, imp, tg, by, rowid, raw, bool(m)))
         if fixes:
             out.sort(key=lambda r: r[1])
+        return out
+
+    def statuses(self, path: Path, ids: Sequence[str]) -> dict[str, str]:
+        """The status of entries of a memory file by id."""
+        out: dict[str, str] = {}
+        with self._lock:
+            for i in range(0, len(ids), 500):
+                part = list(ids[i : i + 500])
+                out.update(self._db.execute(
+                    "SELECT ident, coalesce(status, 'active') FROM chunks WHERE path = ? AND kind = 'entry'"
+                    f" AND ident IN ({','.join('?' * len(part))})", [str(Path(path).absolute()), *part]).fetchall())
         return out
 
     def raws(self, rowids: Sequence[int]) -> dict[int, str]:
@@ -899,6 +956,10 @@ class Index:
             out.append((start, end, line, ident, kind, body))
         out.sort()
         return out
+
+
+def _like(tag: str) -> str:
+    return "%|" + tag.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "|%"
 
 
 def _kind(e: Entry) -> str:
