@@ -21,12 +21,17 @@ the query names.
 Layout B (an OpenClaw workspace): the bootstrap files as injected
 (``workspace.bootstrap.inject_preview``: truncation, the running total,
 USER.md's cap, MEMORY.md only in the main session), today's and yesterday's
-daily logs, then the ``search`` results for the query (OpenClaw's
+daily logs, then the ``search`` results for the query among the files
+OpenClaw's ``memory_search`` indexes (MEMORY.md, USER.md, ``memory/``; its
 ``maxResults``, 6).  Limits come from the workspace's ``openclaw.json`` when
 found, else our config (``[limits]``), else the defaults; the output says which.
 
 Tokens are an estimate (no tokenizer is run): a CJK character counts as one
 token, any other character as a quarter of one.
+
+A loaded ``Profile`` is read as parsed; a ``Root`` (a folder, not loaded: the
+CLI and the agent view) through its persistent search index, which reads only
+the entries the topic can concern.  Both give the same answer (tested).
 """
 
 from __future__ import annotations
