@@ -168,6 +168,9 @@ def bench(n: int) -> None:
         # the agent context
         took = statistics.median([cli("context", str(prof_path), "--query", "咖啡 work") for _ in range(3)])
         row("openclaw-tui context --query '咖啡 work' (layout A)", took, 1.0)
+        cpu = cpu_of([sys.executable, "-m", "openclaw_tui.cli", "context", str(prof_path), "--query", "咖啡 work"], 3,
+                     env=_env())
+        row("  CPU time: openclaw-tui context (user + system)", cpu, 1.0)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
