@@ -64,6 +64,7 @@ def test_one_changed_entry_reindexes_that_entry_only(tmp_path: Path) -> None:
     mem = p / "memories.md"
     before = rowids(idx, mem)
     mem.write_text(MEMORIES.replace("不加糖！", "加一点糖！") + entry("mem-0011", "Zebra facts."), encoding="utf-8")
+    old_mtime(mem)
     stats = idx.refresh(roots)
     assert (stats.read, stats.reindexed, stats.inserted, stats.deleted) == (1, 1, 2, 1)
     after = rowids(idx, mem)
@@ -75,15 +76,20 @@ def test_one_changed_entry_reindexes_that_entry_only(tmp_path: Path) -> None:
     # an entry inserted at the top moves every other entry: none is re-indexed, their lines follow
     mem.write_text("# 记忆 / memories\n\n" + entry("mem-0012", "new first") + mem.read_text(encoding="utf-8").split("\n\n", 1)[1],
                    encoding="utf-8")
+    old_mtime(mem)
     stats = idx.refresh(roots)
     assert (stats.inserted, stats.deleted) == (1, 0)
     assert [h.to_json() for h in search_path(p, "美式", 20, index=idx)[0].hits] == fresh_results(p, "美式")
     # files added, deleted and touched without a change
-    write(p / "skills" / "new.md", "# New\n\nquokka facts\n")
+    old_mtime(write(p / "skills" / "new.md", "# New\n\nquokka facts\n"))
     (p / "contexts" / "2026-05-01_trip.md").unlink()
-    os.utime(p / "identity.md")
+    soon = time.time() + 10
+    os.utime(p / "identity.md", (soon, soon))  # touched, same bytes; and "just now" for the racy rule
     stats = idx.refresh(roots)
-    assert (stats.reindexed, stats.removed_files) == (1, 1) and stats.read == 3  # memories.md again (racy), new, identity
+    assert (stats.read, stats.reindexed, stats.removed_files) == (2, 1, 1)  # new.md, identity.md (hashed: same)
+    # a file modified "just now" keeps no mtime in the index: it is hashed again, never trusted on its mtime
+    stats = idx.refresh(roots)
+    assert (stats.read, stats.reindexed) == (1, 0)
     assert [h.file for h in search_path(p, "quokka", index=idx)[0].hits] == ["skills/new.md"]
     assert search_path(p, "pack", index=idx)[0].hits == []
     # the tag names (the agent context's vocabulary) follow the edits: a tag whose last entry changed is gone
