@@ -187,3 +187,19 @@ def test_read_through_the_index_equals_read_parsed(profile: Path, query: str, ta
     indexed = agent_context(resolve_root(profile), query, tags, today=DAY)
     assert indexed.to_json() == parsed.to_json()
     assert [p.text for p in indexed.parts] == [p.text for p in parsed.parts]
+
+
+def test_context_and_search_write_nothing_in_the_memory(profile: Path, workspace: Path, tmp_path: Path) -> None:
+    def snapshot() -> dict[str, tuple[bytes, int]]:
+        return {str(p.relative_to(tmp_path)): (p.read_bytes() if p.is_file() else b"", p.stat().st_mtime_ns)
+                for p in sorted(tmp_path.rglob("*"))}
+
+    before = snapshot()
+    for target in (profile, workspace):
+        assert cli(target, "--query", "oolong 咖啡", "--today", TODAY, "--json").returncode == 0
+        r = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "search", str(target), "oolong", "--json"],
+                           capture_output=True, timeout=120)
+        assert r.returncode == 0
+    assert snapshot() == before
+    doc = json.loads(r.stdout)
+    assert {x["citation"] for x in doc["results"]} >= {"MEMORY.md#L4", "memory/2026-06-01.md#L3"}

@@ -165,3 +165,22 @@ async def test_agent_view_of_a_workspace_switches_session(tmp_path: Path) -> Non
         await until(pilot, lambda: screen.computed >= 2)
         assert "shared session" in text_of(screen, "#agent-summary")
         assert "MEMORY.md is loaded only in the main" in widget_text(screen.query_one("#agent-parts", OptionList))
+
+
+async def test_agent_view_shows_memory_text_literally(tmp_path: Path) -> None:
+    p = write(tmp_path / "p" / "memories.md",
+              entry("mem-0001", "[@click=app.quit]quit[/] [b]not bold[/b]", importance="high")).parent
+    screen = AgentScreen(p, today=DAY)
+    app = Host(screen)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: screen.computed >= 1)
+        options = screen.query_one("#agent-parts", OptionList)
+        k = next(i for i, o in enumerate(options.options)
+                 if o.id is not None and getattr(screen.rows[int(o.id)], "id", None) == "mem-0001")
+        options.highlighted = k
+        await until(pilot, lambda: "mem-0001" in text_of(screen, "#agent-detail"))
+        assert "[@click=app.quit]quit[/] [b]not bold[/b]" in text_of(screen, "#agent-detail")
+        assert "importance: high (always carried)" in widget_text(options)
+        await pilot.press("escape")
+        await pilot.pause()
+    assert app.result is None
