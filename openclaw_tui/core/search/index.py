@@ -31,7 +31,6 @@ whole file again (see ``_update_memory``).
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import re
 import sqlite3
@@ -120,7 +119,18 @@ class Stats:
     rebuilt: str | None = None  # why the database was (re)created: "missing", "outdated schema", "corrupt"
 
 
+def _sha1(data: bytes) -> Any:
+    """SHA-1 without importing hashlib (its OpenSSL start-up costs a fresh ``search`` process more than its query)."""
+    try:
+        from _sha1 import sha1
+    except ImportError:  # a Python built without it
+        from hashlib import sha1
+    return sha1(data)
+
+
 def chunk_hash(raw: str) -> str:
+    import hashlib  # only when re-indexing (then OpenSSL's SHA-1 is the faster one)
+
     return hashlib.sha1(raw.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
@@ -128,7 +138,7 @@ def index_path_for(folder: Path | str) -> Path:
     """The database file of a searched folder, in the user's cache folder."""
     from ..config import cache_dir
 
-    key = hashlib.sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    key: str = _sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return cache_dir() / "search" / f"{key}.sqlite3"
 
 
@@ -523,6 +533,8 @@ class Index:
                 except OSError:
                     continue
                 stats.read += 1
+                import hashlib  # OpenSSL's SHA-1 is the faster one on a big file; loaded only when a file changed
+
                 digest = hashlib.sha1(data).hexdigest()
                 mtime = st.st_mtime_ns if st.st_mtime_ns < now - RACY_NS else -1
                 held = self._held.get(path)
