@@ -28,7 +28,6 @@ standard-library-only variant for agents that cannot depend on this package;
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,20 +130,11 @@ class Memory:
     def context(self, query: str = "", tags: Sequence[str] = (), **options: Any) -> Any:
         """What the agent would load for ``query`` (the ``openclaw-tui context`` contract).
 
-        Returns the core's ``AgentContext`` (``.to_json()`` gives the spec's
-        JSON).  Needs ``openclaw_tui.core.search.context``; raises
-        NotImplementedError when this build does not have it yet.
+        Returns the core's ``AgentContext`` (``.to_json()`` gives the spec's JSON).
         """
-        try:
-            ctx_module = importlib.import_module("openclaw_tui.core.search.context")
-        except ModuleNotFoundError as exc:
-            if exc.name != "openclaw_tui.core.search.context":
-                raise
-            raise NotImplementedError(
-                "Memory.context needs openclaw_tui.core.search.context (the agent-context builder), "
-                "which this build of openclaw-tui does not include yet"
-            ) from exc
-        return ctx_module.agent_context(self._fresh(), query, tags, **options)
+        from .core.search.context import agent_context
+
+        return agent_context(self._fresh(), query, tags, **options)
 
     def check(self, today: dt.date | None = None) -> list[Finding]:
         """The consistency check's findings (the ``openclaw-tui check`` codes)."""

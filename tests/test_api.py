@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -97,14 +96,15 @@ def test_open_profile_refuses_what_is_not_memory_and_a_workspace_is_read_only(tm
         ws.remember("x", dry_run=True)
 
 
-def test_context_uses_the_core_builder_or_says_it_is_missing(atlas: Path) -> None:
+def test_context_is_the_core_builder(atlas: Path) -> None:
+    from openclaw_tui.core.search.context import agent_context, resolve_root
+
     mem = open_profile(atlas)
-    if importlib.util.find_spec("openclaw_tui.core.search.context") is None:
-        with pytest.raises(NotImplementedError, match="core.search.context"):
-            mem.context("on-call")
-    else:
-        doc = mem.context("on-call").to_json()
-        assert isinstance(doc, dict) and doc
+    doc = mem.context("on-call").to_json()
+    via_index = agent_context(resolve_root(atlas), "on-call").to_json()
+    assert doc["parts"] == via_index["parts"]
+    assert sorted(x["id"] for x in doc["left_out"]) == sorted(x["id"] for x in via_index["left_out"])
+    assert doc["layout"] == "profile" and doc["parts"] and doc["total"]["chars"] > 0
 
 
 def test_two_agents_remembering_at_once_lose_nothing(atlas: Path) -> None:

@@ -1,5 +1,8 @@
 """`openclaw-tui get PATH FILE [--line N] [--count M] [--profile NAME]`: exact lines of a profile file.
 
+``--from N --lines M`` are accepted as the same as ``--line N --count M``
+(the names of OpenClaw's ``memory_get``); giving both spellings of one is refused.
+
 FILE is relative to the profile folder (``memories.md``,
 ``contexts/archive/memories.md``, ``state.yaml``...); with a profiles root
 it may also start with the profile's path as ``search`` prints it
@@ -24,8 +27,10 @@ def register(sub: Any) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help="a profile folder, or a profiles root (with --profile)")
     p.add_argument("file", metavar="FILE", help="the file, relative to the profile folder")
-    p.add_argument("--line", type=int, default=1, metavar="N", help="first line to print (1-based, default 1)")
+    p.add_argument("--line", type=int, default=None, metavar="N", help="first line to print (1-based, default 1)")
     p.add_argument("--count", type=int, default=None, metavar="M", help="number of lines (default: to the end)")
+    p.add_argument("--from", dest="from_", type=int, default=None, metavar="N", help="the same as --line (memory_get's name)")
+    p.add_argument("--lines", type=int, default=None, metavar="M", help="the same as --count (memory_get's name)")
     p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
     p.set_defaults(run=run)
 
@@ -83,6 +88,16 @@ def split_lines(data: bytes) -> list[bytes]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.from_ is not None:
+        if args.line is not None:
+            return _fail("give --line or --from, not both")
+        args.line = args.from_
+    if args.lines is not None:
+        if args.count is not None:
+            return _fail("give --count or --lines, not both")
+        args.count = args.lines
+    if args.line is None:
+        args.line = 1
     if args.line < 1:
         return _fail(f"--line must be at least 1 (got {args.line})")
     if args.count is not None and args.count < 1:

@@ -1,29 +1,41 @@
-"""`openclaw-tui search PATH QUERY [-n N] [--json]`: ranked full-text search (Chinese included).
+"""`openclaw-tui search PATH QUERY [-n N] [--json] [--explain] [--today DATE]`: ranked search (Chinese included).
 
 Every profile under PATH is searched: entries of memories.md and the archive,
 contexts, skills, identity.md, state.yaml (and an OpenClaw workspace's
-Markdown files).  Every whitespace-separated part of QUERY must match.
-Read-only: nothing is written, the index lives in memory.
+Markdown files).  Every whitespace-separated part of QUERY must match its
+words (or, with an embedding provider configured, mean the same).
+Ranking: BM25 fused with vector similarity when a provider answers, times a
+temporal decay for dated entries and daily logs, then MMR for diversity
+(weights in the config file; a workspace's own OpenClaw settings win).
+``--explain`` shows each result's text score, vector score and decay factor.
+
+Read-only for the memory: the index lives in the user's cache folder and is
+brought up to date (changed files only) on each run.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from typing import Any
 
-from ..core.format.profile import NotMemory, discover
-from ..core.search.search import QueryError, search_profiles
+from ..core.config import ConfigError
+from ..core.format.profile import NotMemory, locate
+from ..core.search.search import QueryError, search_path
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("search", help="ranked full-text search over every profile under PATH",
+    p = sub.add_parser("search", help="ranked search over every profile under PATH",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help="a profile, a profiles root or an OpenClaw workspace")
-    p.add_argument("query", metavar="QUERY", help="words and/or Chinese text (quote several words)")
+    p.add_argument("query", metavar="QUERY", help='words and/or Chinese text; "a phrase" keeps words together; tag:x filters')
     p.add_argument("-n", type=int, default=10, metavar="N", help="show at most N results (default 10)")
     p.add_argument("--json", action="store_true", help='print {"query": Q, "results": [...]} best first')
+    p.add_argument("--explain", action="store_true", help="show each result's text score, vector score and decay")
+    p.add_argument("--today", metavar="YYYY-MM-DD", help="the date decay counts from (default: today)")
+    p.add_argument("--tags", default="", metavar="a,b", help="only entries carrying all these tags (also tag:x in QUERY)")
     p.set_defaults(run=run)
 
 
@@ -40,22 +52,39 @@ def _out(text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.n < 1:
         return _fail(f"-n must be at least 1 (got {args.n})")
+    today = None
+    if args.today is not None:
+        try:
+            today = dt.date.fromisoformat(args.today)
+        except ValueError:
+            return _fail(f"--today must be a date YYYY-MM-DD (got {args.today!r})")
     try:
-        found = discover(args.path)
-        hits = search_profiles(found.profiles, args.query, args.n)
-    except (NotMemory, QueryError) as exc:
+        _kind, found = locate(args.path)
+        tags = [t.strip() for t in args.tags.split(",") if t.strip()]
+        results, _stats = search_path(args.path, args.query, args.n, today=today, tags=tags)
+    except (NotMemory, QueryError, ConfigError) as exc:
         return _fail(str(exc))
+    hits = results.hits
+    if results.failures:  # a provider was configured and did not answer: say so, the results are still good
+        print(f"openclaw-tui: note: {results.note}", file=sys.stderr)
     if args.json:
-        doc = {"query": args.query, "results": [h.to_json() for h in hits]}
+        doc = {"query": args.query, "results": [h.to_json() for h in hits], "provider": results.provider,
+               "note": results.note, "ranking": results.ranking.as_dict()}
         _out(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
         return 0
-    several = len(found.profiles) > 1
+    several = len(found) > 1
     lines: list[str] = []
+    if args.explain:
+        r = results.ranking
+        lines.append(f"ranking: text {r.text_weight:g} + vector {r.vector_weight:g}, half-life {r.half_life_days:g} days, "
+                     f"MMR lambda {r.mmr_lambda:g} ({r.source}); {results.note}")
     for h in hits:
         where = f"{h.profile_rel}/{h.file}" if several and h.profile_rel != "." else h.file
         span = f"{h.start_line}" if h.start_line == h.end_line else f"{h.start_line}-{h.end_line}"
         lines.append(f"{where}:{span}  {h.id or '-'}  {h.score:.2f}")
         lines.append(f"    {h.snippet}")
+        if args.explain:
+            lines.append(f"    why: {h.explain()}")
     lines.append(f"{len(hits)} result{'' if len(hits) == 1 else 's'}")
     _out("\n".join(lines) + "\n")
     return 0

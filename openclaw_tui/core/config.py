@@ -33,7 +33,6 @@ half-applied.  ``openclaw-tui config`` prints the path and the effective values.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -122,6 +121,8 @@ def _typed(section: str, cls: type, raw: dict[str, Any], path: Path) -> dict[str
 
 def parse_config(text: str, path: Path) -> Config:
     """A config from the text of a TOML file (``path`` only names it in messages)."""
+    import tomllib  # here: most runs have no config file
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -15,9 +15,10 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
-from ..files.store import MemoryDoc
-from .entries import decode
+if TYPE_CHECKING:  # imported where used: locating profiles (search, context) parses nothing
+    from ..files.store import MemoryDoc
 
 PROFILE_MARKERS = ("memories.md", "identity.md", "state.yaml")
 WORKSPACE_MARKERS = ("MEMORY.md", "memory.md", "memory", "AGENTS.md", "SOUL.md")
@@ -54,6 +55,8 @@ class TextFile:
             data = path.read_bytes()
         except OSError as exc:
             return cls(rel, path, error=f"cannot be read: {exc.strerror or exc}")
+        from .entries import decode
+
         text, bom, ok = decode(data)
         return cls(rel, path, data, text, ok, None if ok else "not valid UTF-8")
 
@@ -143,6 +146,8 @@ def _md_files(root: Path, folder: Path, skip: set[Path] | None = None) -> list[T
 
 
 def _load_doc(profile_path: Path, path: Path) -> tuple[MemoryDoc | None, str | None]:
+    from ..files.store import MemoryDoc
+
     if not path.exists() and not path.is_symlink():
         return None, None
     if not inside(profile_path, path):
@@ -195,9 +200,8 @@ class Discovery:
     profiles: list[Profile]
 
 
-@dataclass(frozen=True)
-class Place:
-    """Where a profile or workspace is, before anything of it is read."""
+class Place(NamedTuple):
+    """Where a profile or workspace is, before anything of it is read (unpacks as (path, rel, layout))."""
 
     path: Path
     rel: str  # as ``Profile.rel``: "." or "profiles/NAME"

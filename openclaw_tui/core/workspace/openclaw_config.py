@@ -172,15 +172,3 @@ def load_openclaw_config(
             continue
         return config
     return OpenClawConfig(path=None, limits=base or Limits())
-
-
-def apply_to_args(workspace: Path, args: Any) -> OpenClawConfig:
-    """For ``check``: the workspace's openclaw.json limits replace the limits left at their defaults
-    (``args.bootstrap_max_chars`` …; a value given on the command line wins)."""
-    explicit = getattr(args, "openclaw_config", None)
-    config = load_openclaw_config(Path(workspace), Path(explicit) if explicit else None)
-    defaults = Limits()
-    for name in config.overridden:
-        if getattr(args, name, None) == getattr(defaults, name):
-            setattr(args, name, getattr(config.limits, name))
-    return config

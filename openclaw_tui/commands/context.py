@@ -1,0 +1,67 @@
+"""`openclaw-tui context PATH [--query TEXT] [--tags a,b] [--session main|shared] [--today DATE] [--json]`.
+
+What the agent would load before it answers, for a conversation topic, from
+the files alone (no agent is run), in prompt order: for a profile (layout A)
+the fixed payload (identity.md, state.yaml), the memories a high importance
+or a tag of the topic selects, and the context files the topic or the current
+task names; for an OpenClaw workspace (layout B) the bootstrap files as
+injected (truncation included), today's and yesterday's daily logs, then the
+search results for the query.  Each part with its file, lines, characters and
+an estimated token count; the total against the budget; and what the topic
+touches that is left out, with the reason.  Read-only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..core.config import ConfigError
+from ..core.format.profile import NotMemory
+from ..core.search.context import agent_context, render_text, resolve_root
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("context", help="what the agent would load for a topic (layers, tokens, what is left out)",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("path", metavar="PATH", help="a profile folder, a profiles root (with --profile) or a workspace")
+    p.add_argument("--query", default="", metavar="TEXT", help="the conversation topic")
+    p.add_argument("--tags", default="", metavar="a,b", help="tags the topic selects (besides tags named in the query)")
+    p.add_argument("--session", default="main", choices=("main", "shared", "subagent"),
+                   help="OpenClaw session kind: MEMORY.md is loaded only in the main session (default main)")
+    p.add_argument("--today", metavar="YYYY-MM-DD", help="the date of the conversation (default: today)")
+    p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
+    p.add_argument("--openclaw-config", metavar="FILE", help="the workspace's openclaw.json (default: looked for)")
+    p.add_argument("--json", action="store_true", help="print the parts and left-out entries as JSON")
+    p.set_defaults(run=run)
+
+
+def _fail(reason: str) -> int:
+    print(f"openclaw-tui: {' '.join(reason.split())}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    today = None
+    if args.today is not None:
+        try:
+            today = dt.date.fromisoformat(args.today)
+        except ValueError:
+            return _fail(f"--today must be a date YYYY-MM-DD (got {args.today!r})")
+    tags = [t.strip() for t in args.tags.split(",") if t.strip()]
+    try:
+        from ..core.workspace.openclaw_config import OpenClawConfigError
+
+        profile = resolve_root(args.path, args.profile)  # read through the search index, not parsed
+        oc = Path(args.openclaw_config) if args.openclaw_config else None
+        ctx = agent_context(profile, args.query, tags, args.session, today=today, openclaw_config=oc)
+    except (NotMemory, ConfigError, OpenClawConfigError, ValueError) as exc:
+        return _fail(str(exc))
+    text = json.dumps(ctx.to_json(), ensure_ascii=False, indent=2) + "\n" if args.json else render_text(ctx)
+    sys.stdout.buffer.write(text.encode("utf-8", "replace"))
+    sys.stdout.buffer.flush()
+    return 0

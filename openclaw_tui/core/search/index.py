@@ -1,0 +1,1002 @@
+"""The persistent search index: SQLite FTS5 in the user's cache folder, updated file by file, entry by entry.
+
+One database per searched folder, ``<cache>/search/<hash of the folder>.sqlite3``
+(``config.cache_dir()``; never inside the memory folder).  Tables:
+
+- ``files``: every indexed file with its size, mtime and SHA-1 of its bytes.
+  A file whose size and mtime are unchanged is not read again; a changed one
+  is read and hashed, and only when the hash differs is it cut into chunks.
+  (A file changed within 2 s of being indexed keeps no mtime, so a second
+  change in the same clock tick is still seen: git's "racy" rule.)
+- ``chunks``: the pieces of each file (``text.memory_chunks`` /
+  ``text_chunks``) with their places, entry id, date (for decay) and a hash
+  of their text.  Re-indexing a file matches new chunks to old ones by that
+  hash: only chunks whose text changed are deleted and inserted, so one
+  changed entry re-indexes that entry.
+- ``docs``: the FTS5 table (rowid = chunk rowid) over the bigram-expanded text.
+- ``vectors``: embeddings by chunk hash and provider model.
+- ``meta``: the schema version.  A database of another version, or one that
+  SQLite cannot read (corrupt), is deleted and rebuilt, never trusted.
+
+Concurrency: WAL mode and a busy timeout; every writer takes an exclusive
+``fcntl.flock`` on ``<db>.lock`` so two processes never build at once (the
+second waits, then finds the index current).  Readers need no lock.
+
+For the UI, ``add_profile(profile)`` and ``update_file(path, content)`` take
+already loaded text; a ``MemoryFile`` handed to ``update_file`` after a
+reload re-indexes only the entries around the edit without reading the
+whole file again (see ``_update_memory``).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import sqlite3
+import threading
+import time
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from operator import attrgetter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate
+from .text import Chunk, Query, clean, has_surrogates, index_text, indexed_rel, is_memory_rel, text_chunks
+
+if TYPE_CHECKING:  # the parser is imported only when a file has to be (re-)indexed: a current index parses nothing
+    from ..format.entries import Entry, MemoryFile
+    from ..format.profile import Profile
+
+
+def _parser() -> Any:
+    from ..format import entries
+
+    return entries
+
+SCHEMA = 5
+BUSY_TIMEOUT_MS = 30_000
+RACY_NS = 2_000_000_000
+_DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
+
+_SCHEMA_SQL = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE profiles(path TEXT PRIMARY KEY, name TEXT, rel TEXT, layout TEXT, ord INTEGER);
+CREATE TABLE files(path TEXT PRIMARY KEY, profile TEXT, rel TEXT, size INTEGER, mtime_ns INTEGER, hash TEXT);
+CREATE TABLE chunks(rowid INTEGER PRIMARY KEY, path TEXT, start INTEGER, end INTEGER, body_off INTEGER,
+                    line INTEGER, end_line INTEGER, ident TEXT, kind TEXT, day INTEGER, hash TEXT, raw TEXT, tags TEXT,
+                    status TEXT, importance TEXT, sup_by TEXT);
+CREATE INDEX chunks_path ON chunks(path);
+CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='unicode61 remove_diacritics 0');
+CREATE TABLE vectors(hash TEXT, model TEXT, vec BLOB, PRIMARY KEY(hash, model)) WITHOUT ROWID;
+CREATE TABLE tagnames(path TEXT, tag TEXT, n INTEGER, PRIMARY KEY(path, tag)) WITHOUT ROWID;
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    """A profile or workspace folder the index covers."""
+
+    name: str
+    rel: str
+    path: Path  # absolute
+    layout: str
+
+
+@dataclass(slots=True)
+class Row:
+    """One chunk as a search result needs it."""
+
+    rowid: int
+    path: Path
+    profile: Root
+    rel: str
+    start: int
+    end: int
+    body_off: int
+    line: int
+    end_line: int
+    id: str | None
+    kind: str
+    day: int | None  # date.toordinal() of the entry or daily log; None: never decays
+    hash: str
+    raw: str
+
+
+@dataclass
+class Stats:
+    """What a refresh did."""
+
+    files: int = 0
+    read: int = 0
+    reindexed: int = 0
+    inserted: int = 0
+    deleted: int = 0
+    removed_files: int = 0
+    rebuilt: str | None = None  # why the database was (re)created: "missing", "outdated schema", "corrupt"
+
+
+def _sha1(data: bytes) -> Any:
+    """SHA-1 without importing hashlib (its OpenSSL start-up costs a fresh ``search`` process more than its query)."""
+    try:
+        from _sha1 import sha1
+    except ImportError:  # a Python built without it
+        from hashlib import sha1
+    return sha1(data)
+
+
+def chunk_hash(raw: str) -> str:
+    import hashlib  # only when re-indexing (then OpenSSL's SHA-1 is the faster one)
+
+    return hashlib.sha1(raw.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def index_path_for(folder: Path | str) -> Path:
+    """The database file of a searched folder, in the user's cache folder."""
+    from ..config import cache_dir
+
+    key: str = _sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return cache_dir() / "search" / f"{key}.sqlite3"
+
+
+def roots_of(path: Path | str) -> list[Root]:
+    """The profiles under ``path`` as ``discover`` finds them, without reading their files (NotMemory)."""
+    _kind, found = locate(path)
+    return [Root(Path(folder).absolute().name, rel, Path(folder).absolute(), layout) for folder, rel, layout in found]
+
+
+def _walk_md(root: Path, folder: Path) -> Iterator[Path]:
+    if not folder.is_dir() or not inside(root, folder):
+        return
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith(".md"):
+                yield Path(dirpath) / name
+
+
+def files_of(root: Root) -> list[tuple[str, Path]]:
+    """(rel, path) of every file of a profile that belongs in the index."""
+    base = root.path
+    if root.layout == "openclaw":
+        names: list[Path] = [base / n for n in (*BOOTSTRAP_NAMES, "DREAMS.md")]
+        candidates = names + list(_walk_md(base, base / "memory"))
+    else:
+        candidates = [base / "memories.md", base / ARCHIVE_REL, base / "identity.md", base / "state.yaml"]
+        candidates += [p for p in _walk_md(base, base / "contexts") if p != base / ARCHIVE_REL]
+        candidates += list(_walk_md(base, base / "skills"))
+    out: list[tuple[str, Path]] = []
+    seen: set[str] = set()
+    for p in candidates:
+        rel = p.relative_to(base).as_posix()
+        if rel in seen or not indexed_rel(root.layout, rel):
+            continue
+        seen.add(rel)
+        if (p.exists() or p.is_symlink()) and inside(base, p) and p.is_file():
+            out.append((rel, p))
+    return out
+
+
+def _day_of_rel(rel: str) -> int | None:
+    from ..format.fields import parse_date
+
+    m = _DAILY_RE.fullmatch(rel)
+    if m is None:
+        return None
+    d = parse_date(m.group(1))
+    return d.toordinal() if d is not None else None
+
+
+def _entry_day(e: Entry) -> int | None:
+    from ..format.fields import parse_date
+
+    if e.error is not None:
+        return None
+    d = parse_date(e.meta.get("timestamp"))
+    return d.toordinal() if d is not None else None
+
+
+@dataclass(slots=True)
+class _Piece:
+    start: int
+    end: int
+    body_start: int
+    line: int
+    end_line: int
+    id: str | None
+    kind: str
+    day: int | None
+    tags: str | None = None  # "|a|b|" (case-folded) for entries with tags
+    meta: tuple[str | None, str | None, str | None] = (None, None, None)  # status, importance, superseded_by
+    entry: Entry | None = None  # read for day, tags and meta only when the piece is inserted
+
+    def fill(self) -> None:
+        e = self.entry
+        if e is not None:
+            self.day, self.tags, self.meta, self.entry = _entry_day(e), _tag_key(e), _entry_meta(e), None
+
+
+def _tag_key(e: Entry) -> str | None:
+    if e.error is not None:
+        return None
+    tags = [t.casefold() for t in e.tags if t and "|" not in t]
+    return "|" + "|".join(tags) + "|" if tags else None
+
+
+def _entry_meta(e: Entry) -> tuple[str | None, str | None, str | None]:
+    if e.error is not None:
+        return None, None, None
+    imp, by = e.meta.get("importance"), e.meta.get("superseded_by")
+    return e.status, imp if isinstance(imp, str) else None, by if isinstance(by, str) else None
+
+
+def _last_line(text: str, start: int, end: int, line: int) -> int:
+    return line + text[start:end].rstrip(" \t\r\n").count("\n")
+
+
+def _memory_pieces(mf: MemoryFile, entries: Sequence[Entry] | None = None, preamble: bool = True) -> list[_Piece]:
+    text = mf.text
+    out: list[_Piece] = []
+    if preamble and mf.preamble.strip():
+        out.append(_Piece(0, mf.preamble_end, 0, 1, _last_line(text, 0, mf.preamble_end, 1), None, "preamble", None))
+    for e in mf.entries if entries is None else entries:
+        out.append(_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
+                          e.id, "malformed" if e.error is not None else "entry", None,
+                          entry=e if e.error is None else None))
+    return out
+
+
+def _pieces(rel: str, content: str | MemoryFile) -> tuple[str, list[_Piece], MemoryFile | None]:
+    if is_memory_rel(rel):
+        mf = _parser().parse(content) if isinstance(content, str) else content
+        return mf.text, _memory_pieces(mf), mf
+    text = content if isinstance(content, str) else content.text
+    day = _day_of_rel(rel)
+    chunks: Iterable[Chunk] = text_chunks(text, yaml=rel.endswith((".yaml", ".yml")))
+    return text, [_Piece(c.start, c.end, c.body_start, c.line, c.end_line, c.id, c.kind, day) for c in chunks], None
+
+
+class _Doc:
+    """A chunk of a file held in memory (the UI's fast path): its rowid and place."""
+
+    __slots__ = ("rowid", "start", "end", "body_start", "line", "end_line", "id", "kind")
+
+    def __init__(self, rowid: int, p: _Piece) -> None:
+        self.rowid = rowid
+        self.start, self.end, self.body_start = p.start, p.end, p.body_start
+        self.line, self.end_line, self.id, self.kind = p.line, p.end_line, p.id, p.kind
+
+
+_START = attrgetter("start")
+_END = attrgetter("end")
+
+
+class _Held:
+    """A file whose text the index holds (given by the UI), for re-indexing around an edit."""
+
+    __slots__ = ("text", "docs", "preamble_end", "memory", "dirty")
+
+    def __init__(self, text: str, docs: list[_Doc], preamble_end: int, memory: bool) -> None:
+        self.text = text
+        self.docs = docs
+        self.preamble_end = preamble_end
+        self.memory = memory
+        self.dirty = False  # the places of some rows in the database are behind ``docs``
+
+
+def _connect(path: Path | None) -> sqlite3.Connection:
+    db = sqlite3.connect(":memory:" if path is None else str(path), check_same_thread=False,
+                         timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    if path is not None:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+    return db
+
+
+def _schema_of(db: sqlite3.Connection) -> int | None:
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    if not tables:
+        return None
+    if "meta" not in tables:
+        return -1
+    row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    try:
+        return int(row[0]) if row else -1
+    except (TypeError, ValueError):
+        return -1
+
+
+class Index:
+    """A search index over some profiles; ``path`` None keeps it in memory (nothing on disk)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self._lock = threading.RLock()
+        self._held: dict[Path, _Held] = {}
+        self._roots: dict[Path, Root] = {}
+        self.opened_as: str | None = None  # "missing", "outdated schema", "corrupt" when (re)created
+        self._db = self._open()
+
+    @classmethod
+    def for_folder(cls, folder: Path | str) -> Index:
+        """The persistent index of a searched folder (created when missing).
+
+        When the cache folder cannot be used (read-only, full), an index in memory
+        is built instead: slower, never an error.
+        """
+        path = index_path_for(folder)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the index holds memory text: private
+            return cls(path)
+        except (OSError, sqlite3.Error):
+            index = cls(None)
+            index.opened_as = "unusable cache folder: in memory"
+            return index
+
+    # -- opening, checking, replacing --
+
+    @contextmanager
+    def _file_lock(self) -> Iterator[None]:
+        if self.path is None:
+            yield
+            return
+        fd = os.open(str(self.path) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def _remove_files(self) -> None:
+        assert self.path is not None
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            try:
+                os.unlink(str(self.path) + suffix)
+            except FileNotFoundError:
+                pass
+
+    def _open(self) -> sqlite3.Connection:
+        with self._file_lock():
+            why: str | None = None
+            if self.path is not None and self.path.exists():
+                try:
+                    db = _connect(self.path)
+                    version = _schema_of(db)
+                    if version == SCHEMA:
+                        db.execute("SELECT count(*) FROM files").fetchone()
+                        return db
+                    db.close()
+                    why = "outdated schema" if version is not None else "missing"
+                except sqlite3.DatabaseError:
+                    why = "corrupt"
+                self._remove_files()
+            else:
+                why = "missing"
+            db = _connect(self.path)
+            db.executescript("BEGIN;" + _SCHEMA_SQL + "COMMIT;")
+            db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+            self.opened_as = why
+            return db
+
+    def recover(self) -> None:
+        """After SQLite reported the file damaged: replace it by an empty index (the caller refreshes)."""
+        with self._lock:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            if self.path is not None:
+                with self._file_lock():
+                    self._remove_files()
+            self._held.clear()
+            self._db = self._open()
+            self.opened_as = "corrupt"
+
+    def close(self) -> None:
+        with self._lock:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock, self._file_lock():
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    # -- profiles --
+
+    def set_roots(self, roots: Sequence[Root]) -> None:
+        """The profiles this index covers, in display order; files of others are dropped."""
+        with self._write() as db:
+            self._set_roots(db, roots)
+
+    def _set_roots(self, db: sqlite3.Connection, roots: Sequence[Root]) -> int:
+        keep = {str(r.path) for r in roots}
+        dropped = 0
+        for (old,) in db.execute("SELECT path FROM profiles").fetchall():
+            if old not in keep:
+                dropped += self._drop_profile(db, old)
+        db.executemany("INSERT OR REPLACE INTO profiles VALUES (?, ?, ?, ?, ?)",
+                       [(str(r.path), r.name, r.rel, r.layout, i) for i, r in enumerate(roots)])
+        self._roots = {r.path: r for r in roots}
+        return dropped
+
+    def _drop_profile(self, db: sqlite3.Connection, path: str) -> int:
+        files = [r[0] for r in db.execute("SELECT path FROM files WHERE profile = ?", (path,))]
+        for f in files:
+            self._drop_file(db, f)
+        db.execute("DELETE FROM profiles WHERE path = ?", (path,))
+        return len(files)
+
+    def _drop_file(self, db: sqlite3.Connection, path: str) -> None:
+        rowids = [(r[0],) for r in db.execute("SELECT rowid FROM chunks WHERE path = ?", (path,))]
+        db.executemany("DELETE FROM docs WHERE rowid = ?", rowids)
+        db.execute("DELETE FROM chunks WHERE path = ?", (path,))
+        db.execute("DELETE FROM tagnames WHERE path = ?", (path,))
+        db.execute("DELETE FROM files WHERE path = ?", (path,))
+        self._held.pop(Path(path), None)
+
+    def roots(self) -> list[Root]:
+        with self._lock:
+            rows = self._db.execute("SELECT path, name, rel, layout FROM profiles ORDER BY ord").fetchall()
+        return [Root(name, rel, Path(path), layout) for path, name, rel, layout in rows]
+
+    def _root_map(self) -> dict[str, Root]:
+        return {str(r.path): r for r in self.roots()}
+
+    def owner(self, path: Path) -> Root | None:
+        best: Root | None = None
+        for r in self.roots():
+            if path.is_relative_to(r.path) and (best is None or len(r.path.parts) > len(best.path.parts)):
+                best = r
+        return best
+
+    # -- refreshing from disk (the CLI, the search screen) --
+
+    def refresh(self, roots: Sequence[Root]) -> Stats:
+        """Bring the index up to date with the files on disk: only changed files are read, only changed chunks re-indexed."""
+        stats = Stats(rebuilt=self.opened_as)
+        self.opened_as = None
+        for attempt in (1, 2):
+            try:
+                if self._current(roots, stats):
+                    self._roots = {r.path: r for r in roots}
+                    return stats  # nothing to write: no transaction, so closing checkpoints nothing
+                with self._write() as db:
+                    stats.removed_files += self._set_roots(db, roots)
+                    self._refresh(db, roots, stats)
+                return stats
+            except sqlite3.DatabaseError as exc:
+                if attempt == 2 or isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                    raise
+                self.recover()
+                stats = Stats(rebuilt="corrupt")
+        return stats
+
+    def _current(self, roots: Sequence[Root], stats: Stats) -> bool:
+        """True when the profiles and every file's size and mtime are as indexed (read only, no lock)."""
+        if stats.rebuilt:
+            return False
+        with self._lock:
+            db = self._db
+            profiles = db.execute("SELECT path, name, rel, layout FROM profiles ORDER BY ord").fetchall()
+            if profiles != [(str(r.path), r.name, r.rel, r.layout) for r in roots]:
+                return False
+            known = {p: (size, mtime, h) for p, size, mtime, h in
+                     db.execute("SELECT path, size, mtime_ns, hash FROM files")}
+        seen = 0
+        for root in roots:
+            for _rel, path in files_of(root):
+                old = known.get(str(path))
+                try:
+                    st = path.stat()
+                except OSError:
+                    return False
+                if old is None or old[2] is None or old[0] != st.st_size or old[1] != st.st_mtime_ns:
+                    return False
+                seen += 1
+        stats.files = seen
+        return seen == len(known)
+
+    def _refresh(self, db: sqlite3.Connection, roots: Sequence[Root], stats: Stats) -> None:
+        now = time.time_ns()
+        for root in roots:
+            known = {p: (size, mtime, h) for p, size, mtime, h in
+                     db.execute("SELECT path, size, mtime_ns, hash FROM files WHERE profile = ?", (str(root.path),))}
+            present: set[str] = set()
+            for rel, path in files_of(root):
+                key = str(path)
+                present.add(key)
+                stats.files += 1
+                try:
+                    st = path.stat()
+                except OSError:
+                    continue
+                old = known.get(key)
+                if old is not None and old[2] is not None and old[0] == st.st_size and old[1] == st.st_mtime_ns:
+                    continue
+                try:
+                    data = path.read_bytes()
+                except OSError:
+                    continue
+                stats.read += 1
+                import hashlib  # OpenSSL's SHA-1 is the faster one on a big file; loaded only when a file changed
+
+                digest = hashlib.sha1(data).hexdigest()
+                mtime = st.st_mtime_ns if st.st_mtime_ns < now - RACY_NS else -1
+                held = self._held.get(path)
+                if old is not None and old[2] == digest:
+                    db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, mtime, key))
+                    continue
+                text, _bom, utf8 = _parser().decode(data)
+                if not utf8 and not is_memory_rel(rel):
+                    self._drop_file(db, key)  # a text file that is not UTF-8 is not searched (as the check reports it)
+                    continue
+                if held is not None and held.text == text:
+                    if held.dirty:
+                        self._flush_held(db, key, held)
+                else:
+                    _t, pieces, mf = _pieces(rel, text)
+                    ins, dele = self._reindex(db, root, rel, path, text, pieces, mf, keep=held is not None)
+                    stats.reindexed += 1
+                    stats.inserted += ins
+                    stats.deleted += dele
+                db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)",
+                           (key, str(root.path), rel, st.st_size, mtime, digest))
+            for gone in set(known) - present:
+                self._drop_file(db, gone)
+                stats.removed_files += 1
+
+    def _flush_held(self, db: sqlite3.Connection, key: str, held: _Held) -> None:
+        db.executemany("UPDATE chunks SET start = ?, end = ?, body_off = ?, line = ?, end_line = ? WHERE rowid = ?",
+                       [(d.start, d.end, d.body_start - d.start, d.line, d.end_line, d.rowid) for d in held.docs])
+        held.dirty = False
+
+    def _reindex(self, db: sqlite3.Connection, root: Root, rel: str, path: Path, text: str, pieces: list[_Piece],
+                 mf: MemoryFile | None, keep: bool) -> tuple[int, int]:
+        """Re-index one file: chunks are matched to the stored ones by the hash of their text."""
+        key = str(path)
+        pool: dict[str, list[tuple[int, int, int, int, int, int]]] = {}
+        for rowid, h, start, end, body_off, line, end_line in db.execute(
+                "SELECT rowid, hash, start, end, body_off, line, end_line FROM chunks WHERE path = ? ORDER BY start",
+                (key,)):
+            pool.setdefault(h, []).append((rowid, start, end, body_off, line, end_line))
+        for lst in pool.values():
+            lst.reverse()
+        moved: list[tuple[int, int, int, int, int, int]] = []
+        new: list[_Piece] = []
+        hashes: list[str] = []
+        kept: list[int] = []  # rowid, or 0 for a new piece
+        for p in pieces:
+            h = chunk_hash(text[p.start:p.end])
+            olds = pool.get(h)
+            if olds:
+                rowid, start, end, body_off, line, end_line = olds.pop()
+                place = (p.start, p.end, p.body_start - p.start, p.line, p.end_line)
+                if (start, end, body_off, line, end_line) != place:
+                    moved.append((*place, rowid))
+                kept.append(rowid)
+            else:
+                new.append(p)
+                hashes.append(h)
+                kept.append(0)
+        self._delete_rows(db, key, [rowid for lst in pool.values() for rowid, *_ in lst])
+        gone = [rowid for lst in pool.values() for rowid, *_ in lst]
+        db.executemany("UPDATE chunks SET start = ?, end = ?, body_off = ?, line = ?, end_line = ? WHERE rowid = ?", moved)
+        rowids = iter(self._insert(db, key, text, new, hashes))
+        if keep:
+            full = [_Doc(r or next(rowids), p) for r, p in zip(kept, pieces, strict=True)]
+            self._held[path] = _Held(text, full, mf.preamble_end if mf else 0, mf is not None)
+        return len(new), len(gone)
+
+    def _delete_rows(self, db: sqlite3.Connection, key: str, rowids: Sequence[int]) -> None:
+        if not rowids:
+            return
+        tags: list[str | None] = []
+        for i in range(0, len(rowids), 500):
+            part = list(rowids[i : i + 500])
+            tags += [t for (t,) in db.execute(
+                f"SELECT tags FROM chunks WHERE rowid IN ({','.join('?' * len(part))})", part)]
+        self._count_tags(db, key, tags, -1)
+        db.executemany("DELETE FROM docs WHERE rowid = ?", [(r,) for r in rowids])
+        db.executemany("DELETE FROM chunks WHERE rowid = ?", [(r,) for r in rowids])
+
+    @staticmethod
+    def _count_tags(db: sqlite3.Connection, key: str, tags: Iterable[str | None], sign: int) -> None:
+        """Keep ``tagnames`` (tag -> entries carrying it, per file) in step with the rows."""
+        counts: dict[str, int] = {}
+        for t in tags:
+            if t:
+                for name in t.strip("|").split("|"):
+                    counts[name] = counts.get(name, 0) + sign
+        if counts:
+            db.executemany("INSERT INTO tagnames VALUES (?, ?, ?) ON CONFLICT(path, tag) DO UPDATE SET n = n + excluded.n",
+                           [(key, name, n) for name, n in counts.items()])
+            if sign < 0:
+                db.execute("DELETE FROM tagnames WHERE path = ? AND n <= 0", (key,))
+
+    def _insert(self, db: sqlite3.Connection, key: str, text: str, pieces: Sequence[_Piece],
+                hashes: Sequence[str] | None = None) -> list[int]:
+        if not pieces:
+            return []
+        (top,) = db.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()
+        fix = has_surrogates(text[pieces[0].start:pieces[-1].end])
+        rows = []
+        bodies = []
+        ids = []
+        for i, p in enumerate(pieces):
+            p.fill()
+            rowid = top + 1 + i
+            raw = text[p.start:p.end]
+            h = hashes[i] if hashes is not None else chunk_hash(raw)
+            stored = clean(raw) if fix else raw
+            rows.append((rowid, key, p.start, p.end, p.body_start - p.start, p.line, p.end_line, p.id, p.kind, p.day,
+                         h, stored, p.tags, *p.meta))
+            bodies.append((rowid, index_text(stored)))
+            ids.append(rowid)
+        db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
+        self._count_tags(db, key, [p.tags for p in pieces], 1)
+        return ids
+
+    # -- content given by the caller (the UI) --
+
+    def add_profile(self, profile: Profile) -> None:
+        """Index every searchable file of an already loaded profile (appended to the covered profiles)."""
+        root = Root(profile.name, profile.rel, Path(profile.path).absolute(), profile.layout)
+        with self._write() as db:
+            roots = [r for r in self.roots() if r.path != root.path] + [root]
+            self._set_roots(db, roots)
+            present: set[str] = set()
+            for rel, path, content in _profile_contents(profile):
+                path = Path(path).absolute()
+                present.add(str(path))
+                self._set_content(db, root, rel, path, content)
+            for (old,) in db.execute("SELECT path FROM files WHERE profile = ?", (str(root.path),)).fetchall():
+                if old not in present:
+                    self._drop_file(db, old)
+
+    def remove_profile(self, path: Path | str) -> None:
+        path = Path(path).absolute()
+        with self._write() as db:
+            self._drop_profile(db, str(path))
+
+    def update_file(self, path: Path | str, content: str | MemoryFile | None = None) -> bool:
+        """Re-index one file after it changed (read from disk unless ``content`` is given).
+
+        A file that is gone, unreadable or outside the indexed files is
+        dropped.  Returns True when the file belongs to the index.
+        """
+        path = Path(path).absolute()
+        owner = self.owner(path)
+        if owner is None:
+            return False
+        rel = path.relative_to(owner.path).as_posix()
+        if not indexed_rel(owner.layout, rel):
+            return False
+        if content is None:
+            content = _read(owner, path, rel)
+        with self._write() as db:
+            if content is None:
+                self._drop_file(db, str(path))
+            else:
+                self._set_content(db, owner, rel, path, content)
+        return True
+
+    def remove_file(self, path: Path | str) -> None:
+        with self._write() as db:
+            self._drop_file(db, str(Path(path).absolute()))
+
+    def _set_content(self, db: sqlite3.Connection, root: Root, rel: str, path: Path, content: str | MemoryFile) -> None:
+        text = content if isinstance(content, str) else content.text
+        held = self._held.get(path)
+        key = str(path)
+        if held is not None and held.text == text:
+            return
+        if (held is not None and held.memory and not isinstance(content, str) and is_memory_rel(rel)
+                and self._update_memory(db, key, held, content)):
+            pass
+        else:
+            _t, pieces, mf = _pieces(rel, content)
+            self._reindex(db, root, rel, path, text, pieces, mf, keep=True)
+        # the file's bytes were not read here: the next refresh hashes them (and finds the rows current)
+        db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, -1, -1, NULL)", (key, str(root.path), rel))
+
+    def _update_memory(self, db: sqlite3.Connection, key: str, f: _Held, mf: MemoryFile) -> bool:
+        """Re-index only the blocks around the changed region (as ``reload._Window``); False: cannot."""
+        from ..files.reload import ChangedRegion
+
+        old_text, text = f.text, mf.text
+        edit = ChangedRegion(old_text, text)
+        pre = f.docs[:1] if f.docs and f.docs[0].kind == "preamble" else []
+        olds, es = f.docs[len(pre):], mf.entries
+        ia, ja = bisect_right(olds, edit.line, key=_END), bisect_right(es, edit.line, key=_END)
+        ib = max(ia, bisect_left(olds, edit.z_old + 1, key=_START))
+        jb = max(ja, bisect_left(es, edit.z_new + 1, key=_START))
+        if ia != ja or len(olds) - ib != len(es) - jb:
+            return False
+        kind = _kind
+        if ia and (olds[ia - 1].start, olds[ia - 1].end, olds[ia - 1].id, olds[ia - 1].kind) != (
+                es[ja - 1].start, es[ja - 1].end, es[ja - 1].id, kind(es[ja - 1])):
+            return False
+        if ib < len(olds) and (olds[ib].start - edit.z_old, olds[ib].id, olds[ib].kind) != (
+                es[jb].start - edit.z_new, es[jb].id, kind(es[jb])):
+            return False
+        same_preamble = old_text[: f.preamble_end] == text[: mf.preamble_end]
+        # inside the window, blocks whose text did not change keep their rows (matched by hash)
+        window = olds[ia:ib]
+        pool: dict[str, list[_Doc]] = {}
+        for i in range(0, len(window), 500):
+            part = window[i : i + 500]
+            by_id = {d.rowid: d for d in part}
+            for rowid, h in db.execute(
+                    f"SELECT rowid, hash FROM chunks WHERE rowid IN ({','.join('?' * len(part))})",
+                    [d.rowid for d in part]):
+                pool.setdefault(h, []).append(by_id[rowid])
+        for lst in pool.values():
+            lst.reverse()
+        mid_pieces = _memory_pieces(mf, es[ja:jb], preamble=False)
+        middle_opt: list[_Doc | None] = []
+        fresh: list[_Piece] = []
+        hashes: list[str] = []
+        for piece in mid_pieces:
+            h = chunk_hash(text[piece.start:piece.end])
+            same = pool.get(h)
+            if same:
+                d = same.pop()
+                if (d.start, d.line) != (piece.start, piece.line):
+                    f.dirty = True
+                middle_opt.append(_Doc(d.rowid, piece))
+            else:
+                fresh.append(piece)
+                hashes.append(h)
+                middle_opt.append(None)
+        self._delete_rows(db, key, [d.rowid for lst in pool.values() for d in lst]
+                          + [d.rowid for d in ([] if same_preamble else pre)])
+        f.text = text
+        f.preamble_end = mf.preamble_end
+        it = iter(self._insert(db, key, text, fresh, hashes))
+        middle = [d if d is not None else _Doc(next(it), p) for d, p in zip(middle_opt, mid_pieces, strict=True)]
+        tail = olds[ib:]
+        if tail:
+            delta = edit.z_new - edit.z_old
+            lines = text.count("\n", edit.line, edit.z_new) - old_text.count("\n", edit.line, edit.z_old)
+            if delta or lines:
+                for d in tail:
+                    d.start += delta
+                    d.end += delta
+                    d.body_start += delta
+                    d.line += lines
+                    d.end_line += lines
+                f.dirty = True  # the database still has the old places of the tail: ``rows`` corrects them
+        if not same_preamble:
+            pre_pieces = _memory_pieces(mf, [], preamble=True)
+            pre = [_Doc(r, p) for r, p in zip(self._insert(db, key, text, pre_pieces), pre_pieces, strict=True)]
+        f.docs = pre + olds[:ia] + middle + tail
+        return True
+
+    def flush(self) -> None:
+        """Write the places the UI's fast path kept in memory (call when idle)."""
+        with self._write() as db:
+            for path, held in self._held.items():
+                if held.dirty:
+                    self._flush_held(db, str(path), held)
+
+    # -- reading --
+
+    def __len__(self) -> int:
+        with self._lock:
+            (n,) = self._db.execute("SELECT count(*) FROM chunks").fetchone()
+        return int(n)
+
+    def match(self, q: Query | None, limit: int, tags: Sequence[str] = ()) -> list[tuple[int, float]]:
+        """(rowid, BM25 score, higher is better) of the best ``limit`` chunks matching the query.
+
+        With ``tags``, only entries carrying every one of them; with no query, all such
+        entries (score 1.0, in file order).
+        """
+        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
+        args: list[Any] = [_like(t) for t in tags]
+        with self._lock:
+            if q is None:
+                if not tags:
+                    return []
+                rows = self._db.execute(
+                    f"SELECT c.rowid, -1.0 FROM chunks c WHERE 1 {where} ORDER BY c.path, c.start LIMIT ?",
+                    [*args, limit]).fetchall()
+            elif tags:
+                rows = self._db.execute(
+                    "SELECT d.rowid, bm25(docs) FROM docs d CROSS JOIN chunks c ON c.rowid = d.rowid"
+                    f" WHERE docs MATCH ? {where} ORDER BY bm25(docs) LIMIT ?", [q.fts, *args, limit]).fetchall()
+            else:
+                rows = self._db.execute(
+                    "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT ?", (q.fts, limit)
+                ).fetchall()
+        return [(int(r), -float(s)) for r, s in rows]
+
+    def rows(self, rowids: Sequence[int]) -> dict[int, Row]:
+        """The chunks by rowid (places corrected by what the UI holds in memory)."""
+        out: dict[int, Row] = {}
+        if not rowids:
+            return out
+        roots = self._root_map()
+        with self._lock:
+            found: list[Any] = []
+            ids = list(rowids)
+            for i in range(0, len(ids), 500):
+                part = ids[i : i + 500]
+                found += self._db.execute(
+                    "SELECT c.rowid, c.path, f.profile, f.rel, c.start, c.end, c.body_off, c.line, c.end_line, c.ident,"
+                    " c.kind, c.day, c.hash, c.raw FROM chunks c JOIN files f ON f.path = c.path"
+                    f" WHERE c.rowid IN ({','.join('?' * len(part))})", part).fetchall()
+            fixes: dict[int, _Doc] = {}
+            for held in self._held.values():
+                if held.dirty:
+                    fixes.update((d.rowid, d) for d in held.docs)
+        for rowid, path, prof, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw in found:
+            root = roots.get(prof)
+            if root is None:
+                continue
+            d = fixes.get(rowid)
+            if d is not None:
+                start, end, line, end_line = d.start, d.end, d.line, d.end_line
+            out[rowid] = Row(rowid, Path(path), root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
+        return out
+
+    def tag_names(self, paths: Sequence[Path]) -> set[str]:
+        """Every tag (case-folded) carried by an entry of these files."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT DISTINCT tag FROM tagnames WHERE n > 0 AND path IN ({','.join('?' * len(paths))})",
+                [str(Path(p).absolute()) for p in paths]).fetchall()
+        return {t for (t,) in rows}
+
+    def relevant_entries(self, path: Path, tags: Sequence[str], q: Query | None
+                         ) -> list[tuple[str, int, int, str, str | None, str | None, str | None, int, str, bool]]:
+        """The entries of a memory file the agent context needs, in file order: (id, line, end_line, status,
+        importance, tags "|a|b|", superseded_by, rowid, raw, mentioned).
+
+        Active entries of high importance or with one of ``tags``; other entries with one of ``tags``;
+        and active entries holding any part of ``q`` (``mentioned``).  Nothing else is read.
+        """
+        key = Path(path).absolute()
+        like = [_like(t) for t in tags]
+        tagmatch = " OR ".join("tags LIKE ? ESCAPE '\\'" for _t in like) or "0"
+        status = "coalesce(status, 'active')"
+        mention = "rowid IN (SELECT rowid FROM docs WHERE docs MATCH ?)" if q is not None else "0"
+        margs = [q.fts.replace(" AND ", " OR ")] if q is not None else []
+        sql = (f"SELECT ident, line, end_line, {status}, importance, tags, sup_by, rowid, raw, {mention} FROM chunks"
+               f" WHERE path = ? AND kind = 'entry' AND ("
+               f"({status} = 'active' AND (importance = 'high' OR {tagmatch}))"
+               f" OR ({status} != 'active' AND ({tagmatch})) OR ({status} = 'active' AND {mention})) ORDER BY start")
+        with self._lock:
+            rows = self._db.execute(sql, [*margs, str(key), *like, *like, *margs]).fetchall()
+            held = self._held.get(key)
+            fixes = {d.rowid: d for d in held.docs} if held is not None and held.dirty else {}
+        out = []
+        for ident, line, end_line, st, imp, tg, by, rowid, raw, m in rows:
+            d = fixes.get(rowid)
+            if d is not None:
+                line, end_line = d.line, d.end_line
+            out.append((ident, line, end_line, st, imp, tg, by, rowid, raw, bool(m)))
+        if fixes:
+            out.sort(key=lambda r: r[1])
+        return out
+
+    def statuses(self, path: Path, ids: Sequence[str]) -> dict[str, str]:
+        """The status of entries of a memory file by id."""
+        out: dict[str, str] = {}
+        with self._lock:
+            for i in range(0, len(ids), 500):
+                part = list(ids[i : i + 500])
+                out.update(self._db.execute(
+                    "SELECT ident, coalesce(status, 'active') FROM chunks WHERE path = ? AND kind = 'entry'"
+                    f" AND ident IN ({','.join('?' * len(part))})", [str(Path(path).absolute()), *part]).fetchall())
+        return out
+
+    def raws(self, rowids: Sequence[int]) -> dict[int, str]:
+        """The stored text of chunks by rowid."""
+        out: dict[int, str] = {}
+        with self._lock:
+            for i in range(0, len(rowids), 500):
+                part = list(rowids[i : i + 500])
+                out.update(self._db.execute(
+                    f"SELECT rowid, raw FROM chunks WHERE rowid IN ({','.join('?' * len(part))})", part).fetchall())
+        return out
+
+    def match_any(self, q: Query) -> set[int]:
+        """Rowids of the chunks holding any part of the query (its parts OR-ed)."""
+        with self._lock:
+            rows = self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?",
+                                    (q.fts.replace(" AND ", " OR "),)).fetchall()
+        return {int(r) for (r,) in rows}
+
+    def all_hashes(self) -> list[tuple[int, str]]:
+        with self._lock:
+            return [(int(r), h) for r, h in self._db.execute("SELECT rowid, hash FROM chunks")]
+
+    def raw_by_hash(self, hashes: Sequence[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        with self._lock:
+            for i in range(0, len(hashes), 500):
+                part = list(hashes[i : i + 500])
+                out.update(self._db.execute(
+                    f"SELECT hash, raw FROM chunks WHERE hash IN ({','.join('?' * len(part))})", part).fetchall())
+        return out
+
+    def vectors(self, model: str, hashes: Sequence[str]) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        with self._lock:
+            for i in range(0, len(hashes), 500):
+                part = list(hashes[i : i + 500])
+                out.update(self._db.execute(
+                    f"SELECT hash, vec FROM vectors WHERE model = ? AND hash IN ({','.join('?' * len(part))})",
+                    [model, *part]).fetchall())
+        return out
+
+    def put_vectors(self, model: str, items: Iterable[tuple[str, bytes]]) -> None:
+        with self._write() as db:
+            db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", [(h, model, v) for h, v in items])
+
+    def documents(self, path: Path | str) -> list[tuple[int, int, int, str | None, str, str]]:
+        """(start, end, line, id, kind, indexed text) of a file's chunks, in file order (diagnostics, tests)."""
+        key = Path(path).absolute()
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT c.rowid, c.start, c.end, c.line, c.ident, c.kind, d.body FROM chunks c"
+                " JOIN docs d ON d.rowid = c.rowid WHERE c.path = ?", (str(key),)).fetchall()
+            held = self._held.get(key)
+            fixes = {d.rowid: d for d in held.docs} if held is not None and held.dirty else {}
+        out = []
+        for rowid, start, end, line, ident, kind, body in rows:
+            d = fixes.get(rowid)
+            if d is not None:
+                start, end, line = d.start, d.end, d.line
+            out.append((start, end, line, ident, kind, body))
+        out.sort()
+        return out
+
+
+def _like(tag: str) -> str:
+    return "%|" + tag.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "|%"
+
+
+def _kind(e: Entry) -> str:
+    return "malformed" if e.error is not None else "entry"
+
+
+def _read(owner: Root, path: Path, rel: str) -> str | None:
+    if not inside(owner.path, path):
+        return None
+    try:
+        if not path.is_file():
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    text, _bom, ok = _parser().decode(data)
+    if not ok and not is_memory_rel(rel):
+        return None
+    return str(text)
+
+
+def _profile_contents(profile: Profile) -> Iterator[tuple[str, Path, str | MemoryFile]]:
+    for doc, rel in ((profile.memories, "memories.md"), (profile.archive, ARCHIVE_REL)):
+        if doc is not None:
+            yield rel, doc.path, doc.mf
+    for f in profile.text_files():
+        if f.error is None and f.data is not None and indexed_rel(profile.layout, f.rel):
+            yield f.rel, f.path, f.text

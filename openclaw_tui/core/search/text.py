@@ -1,0 +1,230 @@
+"""Text as the index sees it: Chinese bigram tokens, queries, and the chunks a file is cut into.
+
+SQLite FTS5's ``unicode61`` tokenizer reads a run of Chinese characters as
+one token, and ``trigram`` needs three characters, so neither finds ``咖啡``.
+Here Python rewrites every run of CJK characters as its single characters
+followed by its overlapping bigrams (``咖啡因`` -> ``咖 啡 因 咖啡 啡因``)
+before the text goes into FTS5; a query run of two or more characters
+becomes the phrase of its bigrams (an exact substring match) and a single
+character matches the unigrams.
+
+What is indexed: every block of ``memories.md`` and of the archive (entries,
+malformed blocks, the preamble), and paragraphs (list items, headings,
+top-level YAML keys) of ``identity.md``, ``state.yaml``, contexts, skills
+and, for an OpenClaw workspace, the bootstrap files, ``DREAMS.md`` and the
+daily logs.  ``secrets_refs.yaml`` and ``audit.log`` are not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from operator import add
+from typing import TYPE_CHECKING
+
+from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES
+
+if TYPE_CHECKING:
+    from ..format.entries import Entry, MemoryFile
+
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ffff"
+_CJK_RUN_RE = re.compile(f"[{CJK}]+")
+_TERM_RE = re.compile(f"([{CJK}]+)|([^\\W_{CJK}]+)")
+_BLANK_RE = re.compile(r"[ \t\r]*")
+_HEADING_RE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_ITEM_RE = re.compile(r" ?(?:[-*+]|\d{1,9}[.)])[ \t]")
+_FENCE_RE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_YAML_TOP_KEY_RE = re.compile(r"[^\s#\-][^\n]*?:(?:[ \t]|\r?$)")
+_SURROGATE_RE = re.compile("[\udc80-\udcff]")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+MAX_CHUNK_LINES = 40
+SNIPPET_WIDTH = 120
+
+
+class QueryError(ValueError):
+    """The query holds nothing to search for."""
+
+
+# --- tokens -------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1 << 16)
+def _expand_run(run: str) -> str:
+    if len(run) == 1:
+        return f" {run} "
+    return f" {' '.join(run)} {' '.join(map(add, run[:-1], run[1:]))} "
+
+
+def _expand_cjk(m: re.Match[str]) -> str:
+    return _expand_run(m.group(0))
+
+
+def index_text(text: str) -> str:
+    """The text as stored in FTS5: CJK runs become unigrams + bigrams, each its own token."""
+    return _CJK_RUN_RE.sub(_expand_cjk, text)
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    fts: str  # the FTS5 MATCH expression
+    pattern: re.Pattern[str]  # finds the query's terms in raw text (for snippets)
+
+
+_PART_RE = re.compile(r'"([^"]*)"|(\S+)')
+
+
+def parse_query(query: str) -> Query:
+    """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs as substrings."""
+    phrases: list[str] = []
+    terms: list[str] = []
+    for quoted, bare in _PART_RE.findall(query):
+        part = quoted if quoted else bare
+        words: list[str] = []
+        for cjk, word in _TERM_RE.findall(part):
+            if word:
+                words.append(word)
+                terms.append(f"(?<![^\\W_{CJK}]){re.escape(word)}(?![^\\W_{CJK}])")
+                continue
+            if words:
+                phrases.append(" ".join(words))
+                words = []
+            grams = [cjk] if len(cjk) == 1 else list(map(add, cjk[:-1], cjk[1:]))
+            phrases.append(" ".join(grams))
+            terms.append(re.escape(cjk))
+        if words:
+            phrases.append(" ".join(words))
+    unique = list(dict.fromkeys(phrases))
+    if not unique:
+        raise QueryError("the query holds no letters, digits or CJK characters to search for")
+    fts = " AND ".join('"' + p.replace('"', '""') + '"' for p in unique)
+    ordered = sorted(set(terms), key=len, reverse=True)
+    return Query(query, fts, re.compile("|".join(ordered), re.IGNORECASE))
+
+
+# --- documents ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A searchable piece of a file: char offsets into the file text and 1-based lines."""
+
+    start: int
+    end: int
+    body_start: int
+    line: int
+    end_line: int
+    id: str | None
+    kind: str
+
+
+def _last_line(text: str, start: int, end: int, line: int) -> int:
+    """1-based number of the last non-blank line of ``text[start:end]`` (which starts at ``line``)."""
+    stripped = text[start:end].rstrip(" \t\r\n")
+    return line + stripped.count("\n")
+
+
+def memory_chunks(mf: MemoryFile) -> Iterator[Chunk]:
+    """The preamble (when not blank) and every block of a memory file."""
+    text = mf.text
+    if mf.preamble.strip():
+        yield Chunk(0, mf.preamble_end, 0, 1, _last_line(text, 0, mf.preamble_end, 1), None, "preamble")
+    for e in mf.entries:
+        yield Chunk(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
+                    e.id, _kind(e))
+
+
+def _kind(e: Entry) -> str:
+    return "malformed" if e.error is not None else "entry"
+
+
+def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
+    """Paragraphs of a Markdown (or YAML) file.
+
+    A chunk ends at a blank line and before a heading, a list item, a
+    ``<!-- observed: ... -->`` marker (or, in YAML, a top-level key); an
+    HTML comment line (an OpenClaw machine marker) stays with the item or
+    paragraph right before or after it; fenced code stays whole; long runs
+    are cut every ``MAX_CHUNK_LINES`` lines.
+    """
+    pos = 0
+    line = 0
+    start = -1
+    start_line = 0
+    only_markers = False  # the open chunk holds nothing but HTML comment lines
+    fence: str | None = None
+    n = len(text)
+    while pos < n:
+        nl = text.find("\n", pos)
+        nxt = n if nl < 0 else nl + 1
+        line += 1
+        row = text[pos:nxt].rstrip("\n")
+        if fence is not None:
+            m = _FENCE_RE.match(row)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not row[m.end():].strip():
+                fence = None
+        elif _BLANK_RE.fullmatch(row):
+            if start >= 0:
+                yield Chunk(start, pos, start, start_line, line - 1, None, "text")
+                start = -1
+        else:
+            splits = (
+                bool(_YAML_TOP_KEY_RE.match(row)) if yaml
+                else bool(_HEADING_RE.match(row) or _ITEM_RE.match(row) or row.startswith("<!-- observed:"))
+            )
+            marker = not yaml and row.lstrip().startswith("<!--")
+            if only_markers and not row.startswith("<!-- observed:"):
+                splits = False  # a marker line above an item belongs to that item
+            if start >= 0 and (splits or line - start_line >= MAX_CHUNK_LINES):
+                yield Chunk(start, pos, start, start_line, line - 1, None, "text")
+                start = -1
+            if start < 0:
+                start, start_line, only_markers = pos, line, marker
+            elif not marker:
+                only_markers = False
+            m = None if yaml else _FENCE_RE.match(row)
+            if m:
+                fence = m.group(1)
+        pos = nxt
+    if start >= 0:
+        yield Chunk(start, n, start, start_line, _last_line(text, start, n, start_line), None, "text")
+
+
+def is_memory_rel(rel: str) -> bool:
+    return rel in ("memories.md", ARCHIVE_REL)
+
+
+def indexed_rel(layout: str, rel: str) -> bool:
+    """Whether a file (path relative to its profile) belongs in the index."""
+    if layout == "openclaw":
+        return rel in BOOTSTRAP_NAMES or rel == "DREAMS.md" or (rel.startswith("memory/") and rel.endswith(".md"))
+    if rel in ("memories.md", ARCHIVE_REL, "identity.md", "state.yaml"):
+        return True
+    return (rel.startswith("contexts/") or rel.startswith("skills/")) and rel.endswith(".md")
+
+
+_TAG_TERM_RE = re.compile(r"(?<!\S)tag:(\S+)")
+
+
+def split_tags(query: str) -> tuple[str, list[str]]:
+    """``"coffee tag:health"`` -> ("coffee", ["health"]): ``tag:x`` parts filter instead of matching text."""
+    tags = _TAG_TERM_RE.findall(query)
+    return _TAG_TERM_RE.sub(" ", query).strip(), tags
+
+
+def clean(s: str) -> str:
+    """Text safe for SQLite and for one line of a terminal: undecodable bytes and control characters as U+FFFD."""
+    if _SURROGATE_RE.search(s):
+        s = s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return _CONTROL_RE.sub("\ufffd", s.replace("\t", " "))
+
+
+def has_surrogates(s: str) -> bool:
+    return _SURROGATE_RE.search(s) is not None
+
+
+def tokens(text: str) -> frozenset[str]:
+    """The lower-cased tokens of a text as indexed (words, CJK characters and bigrams), for similarity."""
+    return frozenset(index_text(text).lower().split())

@@ -1,0 +1,226 @@
+"""The agent view: what the agent would load for a topic, why each part is there, what it costs, what is left out.
+
+``AgentScreen(profile_folder)`` stands alone: push it on any app.  Type the
+conversation topic (words, tags named in it select entries); the list shows
+the layers in prompt order (layout A: fixed payload, memories, context
+files; layout B: bootstrap files as injected, daily logs, search results),
+each part with its file, lines, characters and estimated tokens, then the
+entries the topic touches that are left out, each with its reason.  The
+pane shows the highlighted part as the agent gets it (the injected copy,
+truncation marker included) or why an entry is left out.  ``s`` switches a
+workspace between the main and a shared session.
+
+Enter dismisses the screen with ``(Location, profile folder)`` so the
+caller opens that entry or file line to fix it (``app.jump_to(*result)``);
+escape dismisses it with None.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..core.config import ConfigError
+from ..core.format.profile import NotMemory
+from ..core.format.rows import Location
+from ..core.search.context import AgentContext, LeftOut, Part, agent_context, resolve_root
+from ..widgets.safe_text import clean_line, literal
+
+DEBOUNCE = 0.2
+LAYER_TITLES = {"fixed": "1 · fixed payload", "memories": "2 · memories", "contexts": "3 · context files",
+                "bootstrap": "bootstrap files, as injected", "daily": "daily logs at session start",
+                "search": "search results"}
+
+AgentResult = tuple[Location, Path]
+
+
+def part_prompt(p: Part) -> Text:
+    t = Text(no_wrap=True, overflow="ellipsis")
+    span = f"{p.start_line}" if p.start_line == p.end_line else f"{p.start_line}-{p.end_line}"
+    t.append(f"  {clean_line(p.file)}", style="cyan")
+    t.append(f":{span} ", style="dim")
+    if p.id:
+        t.append(clean_line(p.id) + " ", style="bold yellow")
+    t.append(f"{p.chars:,} ch ~{p.tokens_est:,} tok ", style="green")
+    if p.truncated:
+        t.append("TRUNCATED ", style="bold red")
+    t.append(clean_line(p.reason), style="dim")
+    return t
+
+
+def left_prompt(x: LeftOut) -> Text:
+    t = Text(no_wrap=True, overflow="ellipsis")
+    t.append("  ✗ ", style="red")
+    t.append(clean_line(x.id or x.file) + " ", style="bold yellow" if x.id else "cyan")
+    t.append(clean_line(x.reason), style="red")
+    if x.detail:
+        t.append(f"  {clean_line(x.detail)}", style="dim")
+    return t
+
+
+def summary(ctx: AgentContext) -> Text:
+    t = Text()
+    kind = "profile" if ctx.layout == "A" else f"OpenClaw workspace, {ctx.session} session"
+    t.append(f"layout {ctx.layout} ({kind}) {clean_line(ctx.profile)}", style="bold")
+    if ctx.tags:
+        t.append(f"  tags {clean_line(', '.join(ctx.tags))}", style="yellow")
+    t.append(f"\ntotal {ctx.total_chars:,} chars, ~{ctx.total_tokens:,} tokens (estimate)")
+    if ctx.budget_chars:
+        share = 100 * ctx.total_chars / ctx.budget_chars
+        t.append(f" of a {ctx.budget_chars:,}-character budget ({share:.0f}%)",
+                 style="bold red" if share > 100 else "")
+    t.append(f"  limits from {clean_line(str(ctx.limits.get('source', 'defaults')))}", style="dim")
+    if ctx.left_out:
+        t.append(f"  {len(ctx.left_out)} left out", style="red")
+    return t
+
+
+class AgentScreen(Screen[AgentResult | None]):
+    """What the agent sees for a topic; see the module docstring."""
+
+    CSS_PATH = "agent_screen.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Back", id="agent.back"),
+        Binding("s", "toggle_session", "Main/shared session", id="agent.session"),
+        Binding("down", "focus_list", "Parts", show=False, id="agent.parts"),
+    ]
+
+    def __init__(self, profile: Path | str, *, query: str = "", tags: tuple[str, ...] = (), session: str = "main",
+                 today: dt.date | None = None) -> None:
+        super().__init__()
+        self.profile_path = Path(profile)
+        self.initial = query
+        self.tags = tags
+        self.session = session
+        self.today = today
+        self.context: AgentContext | None = None
+        self.rows: list[Part | LeftOut] = []
+        self.computed = 0  # contexts shown (tests wait on it)
+        self.error: str | None = None
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="agent-main"):
+            yield Input(value=self.initial, placeholder="the conversation topic (words; tags named in it select entries)",
+                        id="agent-query")
+            yield Static("", id="agent-summary", markup=False)
+            with Horizontal(id="agent-body"):
+                yield OptionList(id="agent-parts")
+                with VerticalScroll(id="agent-pane"):
+                    yield Static("", id="agent-detail", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"what the agent sees: {self.profile_path}"
+        self.query_one("#agent-query", Input).focus()
+        self._compute(self.initial, self.session)
+
+    @on(Input.Changed, "#agent-query")
+    def _changed(self, event: Input.Changed) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        value = event.value
+        self._timer = self.set_timer(DEBOUNCE, lambda: self._compute(value, self.session))
+
+    @on(Input.Submitted, "#agent-query")
+    def _submitted(self) -> None:
+        self.action_focus_list()
+
+    @work(thread=True, exclusive=True, group="agent-context")
+    def _compute(self, query: str, session: str) -> None:
+        try:
+            root = resolve_root(self.profile_path)  # read through the search index: fast at 100k entries
+            ctx = agent_context(root, query, self.tags, session, today=self.today)
+        except (NotMemory, ConfigError, OSError, ValueError) as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        self.app.call_from_thread(self._show, ctx)
+
+    def _failed(self, message: str) -> None:
+        self.error = message
+        self.query_one("#agent-summary", Static).update(f"cannot read: {message}")
+
+    def _show(self, ctx: AgentContext) -> None:
+        self.context = ctx
+        self.computed += 1
+        self.query_one("#agent-summary", Static).update(summary(ctx))
+        options = self.query_one("#agent-parts", OptionList)
+        options.clear_options()
+        self.rows = []
+        items: list[Option | None] = []
+        for layer, parts in ctx.layers():
+            chars = sum(p.chars for p in parts)
+            head = Text(f"{LAYER_TITLES.get(layer, layer)}  ({len(parts)}, {chars:,} ch, "
+                        f"~{sum(p.tokens_est for p in parts):,} tok)", style="bold")
+            items.append(Option(head, disabled=True))
+            for p in parts:
+                items.append(Option(part_prompt(p), id=str(len(self.rows))))
+                self.rows.append(p)
+        if ctx.left_out:
+            items.append(Option(Text(f"left out ({len(ctx.left_out)})", style="bold red"), disabled=True))
+            for x in ctx.left_out:
+                items.append(Option(left_prompt(x), id=str(len(self.rows))))
+                self.rows.append(x)
+        for n in ctx.notes:
+            items.append(Option(Text(f"note: {clean_line(n)}", style="dim italic"), disabled=True))
+        options.add_options([i for i in items if i is not None])
+        first = next((k for k, o in enumerate(options.options) if not o.disabled), None)
+        if first is not None:
+            options.highlighted = first
+
+    @on(OptionList.OptionHighlighted, "#agent-parts")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        row = self._row(event.option)
+        pane = self.query_one("#agent-detail", Static)
+        if isinstance(row, Part):
+            t = Text()
+            t.append(f"{clean_line(row.file)} lines {row.start_line}-{row.end_line}: {clean_line(row.reason)}\n\n",
+                     style="bold")
+            t.append_text(literal(row.text))
+            pane.update(t)
+        elif isinstance(row, LeftOut):
+            t = Text()
+            t.append(f"{clean_line(row.id or row.file)}: left out ({clean_line(row.reason)})\n", style="bold red")
+            if row.detail:
+                t.append(clean_line(row.detail) + "\n")
+            t.append(f"\n{clean_line(row.file)}:{row.line} — enter opens it to fix it", style="dim")
+            pane.update(t)
+
+    def _row(self, option: Option) -> Part | LeftOut | None:
+        if option.id is None:
+            return None
+        i = int(option.id)
+        return self.rows[i] if 0 <= i < len(self.rows) else None
+
+    @on(OptionList.OptionSelected, "#agent-parts")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        row = self._row(event.option)
+        if row is None:
+            return
+        if isinstance(row, Part):
+            where = Location(row.file, row.start_line, row.id, str(self.profile_path))
+        else:
+            where = Location(row.file, row.line, row.id, str(self.profile_path))
+        self.dismiss((where, self.profile_path))
+
+    def action_toggle_session(self) -> None:
+        self.session = "shared" if self.session == "main" else "main"
+        self._compute(self.query_one("#agent-query", Input).value, self.session)
+
+    def action_focus_list(self) -> None:
+        self.query_one("#agent-parts", OptionList).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

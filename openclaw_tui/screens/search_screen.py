@@ -1,0 +1,256 @@
+"""Search across every file as you type, ranked the way the agent ranks.
+
+``SearchScreen(path)`` stands alone: push it on any app.  It opens the
+folder's persistent index (the one ``openclaw-tui search`` uses, in the
+user's cache folder), brings it up to date in a worker (only changed files
+are read; again before a query when the last refresh is older than
+``REFRESH_SECONDS``, so outside edits are seen), and ranks each query in a
+worker after a short pause in typing.  Each result shows its file, lines,
+id, score and snippet; the pane below explains the highlighted one (text
+score, vector score, decay) and the status line says which embedding
+provider answered, or why the results are full text only.
+
+Enter dismisses the screen with ``(Location, profile folder)`` so the caller
+can open the entry or the file at the line (``app.jump_to(*result)``);
+escape dismisses it with None.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..core.config import Config, ConfigError, load_config
+from ..core.format.profile import NotMemory
+from ..core.format.rows import Location
+from ..core.search.index import Index, roots_of
+from ..core.search.rank import Hit, Results, rank
+from ..core.search.search import chain_for, ranking_for
+from ..core.search.text import QueryError
+from ..widgets.safe_text import clean_line
+
+DEBOUNCE = 0.15
+REFRESH_SECONDS = 2.0
+LIMIT = 50
+
+SearchResult = tuple[Location, Path]
+
+
+def profile_dir(hit: Hit) -> Path:
+    """The profile folder of a hit (its file's path minus the file's relative path)."""
+    return hit.path.parents[len(Path(hit.file).parts) - 1]
+
+
+def hit_prompt(h: Hit, several: bool) -> Text:
+    t = Text(no_wrap=True, overflow="ellipsis")
+    where = f"{h.profile_rel}/{h.file}" if several and h.profile_rel not in (".", "") else h.file
+    span = f"{h.start_line}" if h.start_line == h.end_line else f"{h.start_line}-{h.end_line}"
+    t.append(clean_line(where), style="cyan")
+    t.append(f":{span} ", style="dim")
+    if h.id:
+        t.append(clean_line(h.id) + " ", style="bold yellow")
+    t.append(f"{h.score:.2f}", style="green")
+    t.append("\n    ")
+    snippet = Text(clean_line(h.snippet))
+    for a, b in h.highlights:
+        snippet.stylize("bold reverse", a, b)
+    t.append_text(snippet)
+    return t
+
+
+def explain_text(h: Hit) -> Text:
+    t = Text()
+    t.append(f"{clean_line(h.openclaw_path)}  lines {h.start_line}-{h.end_line}", style="bold")
+    if h.id:
+        t.append(f"  {clean_line(h.id)}", style="yellow")
+    t.append("\nwhy here: ")
+    t.append(f"text {h.text_score:.3f}", style="cyan")
+    t.append(f" (bm25 {h.bm25:.2f})  ")
+    t.append("vector " + ("-" if h.vector_score is None else f"{h.vector_score:.3f}"), style="magenta")
+    t.append("  ")
+    t.append(f"decay {h.decay:.3f}", style="yellow")
+    t.append(f" ({'from ' + h.date if h.date else 'undated: never decays'})")
+    t.append(f"  = score {h.score:.3f}", style="bold green")
+    return t
+
+
+class SearchScreen(Screen[SearchResult | None]):
+    """Ranked results across every file as you type; see the module docstring."""
+
+    CSS_PATH = "search_screen.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Back", id="search.back"),
+        Binding("down", "focus_results", "Results", show=False, id="search.results"),
+        Binding("ctrl+r", "reindex", "Re-index", id="search.reindex"),
+    ]
+
+    def __init__(self, path: Path | str, *, query: str = "", today: dt.date | None = None,
+                 config: Config | None = None) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.initial = query
+        self.today = today
+        self._config = config
+        self.index: Index | None = None
+        self.hits: list[Hit] = []
+        self.results: Results | None = None
+        self.error: str | None = None
+        self.ready = False
+        self.last_query = ""
+        self.searches = 0  # queries answered (not counting the empty one)
+        self._timer: Timer | None = None
+        self._refreshed = 0.0
+        self._several = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="search-main"):
+            yield Input(value=self.initial, placeholder='words, 中文, "a phrase", tag:x', id="search-input")
+            yield Static("opening the index…", id="search-status", markup=False)
+            yield OptionList(id="search-results")
+            yield Static("", id="search-explain", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"search {self.path}"
+        self.query_one("#search-input", Input).focus()
+        self._open()
+
+    def on_unmount(self) -> None:
+        if self.index is not None:
+            self.index.close()
+
+    # -- the index --
+
+    @work(thread=True, exclusive=True, group="search-index")
+    def _open(self) -> None:
+        t0 = time.perf_counter()
+        try:
+            config = self._config or load_config()
+            roots = roots_of(self.path)
+            index = Index.for_folder(self.path)
+            stats = index.refresh(roots)
+        except (NotMemory, ConfigError, OSError) as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        self._config = config
+        self._refreshed = time.monotonic()
+        self._several = len(roots) > 1
+        note = f"{len(index):,} chunks indexed in {time.perf_counter() - t0:.2f} s"
+        if stats.rebuilt:
+            note += f" (index {stats.rebuilt}: built)"
+        elif stats.reindexed:
+            note += f" ({stats.reindexed} changed file{'s' if stats.reindexed != 1 else ''} re-indexed)"
+        self.app.call_from_thread(self._opened, index, note)
+
+    def _failed(self, message: str) -> None:
+        self.error = message
+        self.query_one("#search-status", Static).update(f"cannot search: {message}")
+
+    def _opened(self, index: Index, note: str) -> None:
+        self.index = index
+        self.ready = True
+        self.query_one("#search-status", Static).update(note)
+        value = self.query_one("#search-input", Input).value
+        if value.strip():
+            self._run(value)
+
+    def action_reindex(self) -> None:
+        if self.index is not None:
+            self._refreshed = 0.0
+            self._run(self.query_one("#search-input", Input).value)
+
+    # -- typing --
+
+    @on(Input.Changed, "#search-input")
+    def _changed(self, event: Input.Changed) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        value = event.value
+        self._timer = self.set_timer(DEBOUNCE, lambda: self._run(value))
+
+    @on(Input.Submitted, "#search-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        if self.hits:
+            self.action_focus_results()
+
+    def _run(self, value: str) -> None:
+        if self.index is None:
+            return
+        if not value.strip():
+            self._show([], None, "", value)
+            return
+        self._search(value)
+
+    @work(thread=True, exclusive=True, group="search-query")
+    def _search(self, value: str) -> None:
+        index, config = self.index, self._config
+        if index is None or config is None:
+            return
+        t0 = time.perf_counter()
+        try:
+            if time.monotonic() - self._refreshed > REFRESH_SECONDS:
+                index.refresh(roots_of(self.path))
+                self._refreshed = time.monotonic()
+            roots = index.roots()
+            results = rank(index, value, LIMIT, ranking=ranking_for(roots, config), chain=chain_for(config),
+                           today=self.today)
+        except QueryError as exc:
+            self.app.call_from_thread(self._show, [], None, str(exc), value)
+            return
+        except (NotMemory, OSError) as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        took = time.perf_counter() - t0
+        note = f"{len(results.hits)} result{'s' if len(results.hits) != 1 else ''} in {took * 1000:.0f} ms; {results.note}"
+        self.app.call_from_thread(self._show, results.hits, results, note, value)
+
+    def _show(self, hits: list[Hit], results: Results | None, note: str, value: str) -> None:
+        self.hits = hits
+        self.results = results
+        self.last_query = value
+        if value.strip():
+            self.searches += 1
+        options = self.query_one("#search-results", OptionList)
+        options.clear_options()
+        options.add_options([Option(hit_prompt(h, self._several), id=str(i)) for i, h in enumerate(hits)])
+        self.query_one("#search-status", Static).update(note or "type to search")
+        if hits:
+            options.highlighted = 0
+        else:
+            self.query_one("#search-explain", Static).update("")
+
+    @on(OptionList.OptionHighlighted, "#search-results")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        i = int(event.option.id or 0)
+        if 0 <= i < len(self.hits):
+            self.query_one("#search-explain", Static).update(explain_text(self.hits[i]))
+
+    @on(OptionList.OptionSelected, "#search-results")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        i = int(event.option.id or 0)
+        if 0 <= i < len(self.hits):
+            self.open_hit(self.hits[i])
+
+    def open_hit(self, h: Hit) -> None:
+        in_memory = h.file in ("memories.md", "contexts/archive/memories.md") and h.id is not None
+        where = Location(h.file, h.match_line, h.id if in_memory else None, str(profile_dir(h)))
+        self.dismiss((where, profile_dir(h)))
+
+    def action_focus_results(self) -> None:
+        self.query_one("#search-results", OptionList).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
