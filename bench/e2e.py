@@ -6,7 +6,8 @@
     python bench/e2e.py --quick         # 10k entries only (a smoke run)
     python bench/e2e.py --no-ui         # the command line only
 
-Every command runs as a fresh process (``sys.executable -m openclaw_tui.cli``),
+Every command runs as a fresh process (the ``openclaw-tui`` console script beside
+``sys.executable``, else ``sys.executable -m openclaw_tui.cli``),
 exactly as a person or a script starts it, on a profile made by
 ``bench/generate.py``.  Floors, measured in the same run and interleaved with
 the figures so both see the same load on this shared machine:
@@ -94,7 +95,12 @@ def spawn(argv: Sequence[str]) -> tuple[float, int, int]:
     return seconds, proc.returncode, usage.ru_maxrss
 
 
+SCRIPT = Path(PY).with_name("openclaw-tui")  # the console script a person runs (PYTHONPATH picks this tree)
+
+
 def cli(*args: str) -> list[str]:
+    if SCRIPT.exists():
+        return [str(SCRIPT), *args]
     return [PY, "-m", "openclaw_tui.cli", *args]
 
 

@@ -18,6 +18,25 @@ COMMANDS = (
     "git_setup", "merge_driver", "search", "get", "history",
 )
 
+# What each module of COMMANDS registers (sub-command name, help), in its order: ``--help`` and every
+# sub-command start without importing the other modules (and the core they pull in).  A module missing
+# here is simply imported; tests/test_cli_lazy.py proves the table equals what the modules register.
+LISTED: dict[str, tuple[tuple[str, str], ...]] = {
+    "check": (("check", "check a profile, a profiles root or a workspace for consistency"),),
+    "set": (("set", "change fields and/or the body of one entry"),),
+    "supersede": (("supersede", "mark OLD as superseded by NEW"),),
+    "archive": (("archive", "move entries to contexts/archive/memories.md"),
+                ("restore", "move an entry back from contexts/archive/memories.md")),
+    "gc": (("gc", "apply the TTL, cold and cap rules; print what moved"),),
+    "redact": (("redact", "replace secrets (phones, e-mails, IDs, cards, keys, passwords) by placeholders"),),
+    "commit": (("commit", "commit a profile's changes with a message listing what changed"),),
+    "git_setup": (("git-setup", "install the id-aware merge driver in the repository holding PATH"),),
+    "merge_driver": (("merge-driver", "git merge driver: 3-way merge of memories.md by entry id"),),
+    "search": (("search", "ranked full-text search over every profile under PATH"),),
+    "get": (("get", "print exact lines of a memory file"),),
+    "history": (("history", "commits that touched a profile, or one entry's versions"),),
+}
+
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse that exits 2 with a one-line reason."""
@@ -26,8 +45,12 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}\n")
 
 
-def build_parser() -> tuple[ArgumentParser, set[str]]:
-    """The parser and the names of its sub-commands."""
+def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[ArgumentParser, set[str]]:
+    """The parser and the names of its sub-commands.
+
+    With ``lazy``, only the module of ``command`` (a sub-command name) is imported and registered; the
+    others are listed by name and help alone (enough for ``--help`` and to tell a sub-command from a PATH).
+    """
     parser = ArgumentParser(
         prog="openclaw-tui",
         description="Review, correct and audit an AI agent's file-based memory. "
@@ -35,6 +58,11 @@ def build_parser() -> tuple[ArgumentParser, set[str]]:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for name in COMMANDS:
+        listed = LISTED.get(name) if lazy else None
+        if listed is not None and all(sub_name != command for sub_name, _ in listed):
+            for sub_name, help_text in listed:
+                sub.add_parser(sub_name, help=help_text, add_help=False)
+            continue
         module = importlib.import_module(f"openclaw_tui.commands.{name}")
         module.register(sub)
     return parser, set(sub.choices)
@@ -42,7 +70,7 @@ def build_parser() -> tuple[ArgumentParser, set[str]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser, names = build_parser()
+    parser, names = build_parser(argv[0] if argv else None, lazy=True)
     if not argv or argv[0] not in names | {"-h", "--help"}:
         from .launch import launch_ui
 
