@@ -142,7 +142,7 @@ def _md_files(root: Path, folder: Path, skip: set[Path] | None = None) -> list[T
     return files
 
 
-def _load_doc(profile_path: Path, path: Path) -> tuple[MemoryDoc | None, str | None]:
+def _load_doc(profile_path: Path, path: Path, lazy: bool = False) -> tuple[MemoryDoc | None, str | None]:
     if not path.exists() and not path.is_symlink():
         return None, None
     if not inside(profile_path, path):
@@ -150,13 +150,14 @@ def _load_doc(profile_path: Path, path: Path) -> tuple[MemoryDoc | None, str | N
     if not path.is_file():
         return None, "not a regular file"
     try:
-        doc = MemoryDoc.load(path)
+        doc = MemoryDoc.load(path, lazy=lazy)
     except OSError as exc:
         return None, f"cannot be read: {exc.strerror or exc}"
     return doc, None if doc.utf8 else "not valid UTF-8"
 
 
-def load_profile(path: Path, rel: str = ".", layout: str | None = None) -> Profile:
+def load_profile(path: Path, rel: str = ".", layout: str | None = None, *, lazy: bool = False) -> Profile:
+    """Read a profile's files; with ``lazy`` its memory files are parsed only when first used."""
     path = Path(path).absolute()
     if layout is None:
         layout = "profile" if is_profile_dir(path) or not is_workspace_dir(path) else "openclaw"
@@ -164,8 +165,8 @@ def load_profile(path: Path, rel: str = ".", layout: str | None = None) -> Profi
     if layout == "openclaw":
         _load_workspace(prof)
         return prof
-    prof.memories, prof.memories_error = _load_doc(path, prof.memories_path)
-    prof.archive, prof.archive_error = _load_doc(path, prof.archive_path)
+    prof.memories, prof.memories_error = _load_doc(path, prof.memories_path, lazy)
+    prof.archive, prof.archive_error = _load_doc(path, prof.archive_path, lazy)
     for name, attr in (("identity.md", "identity"), ("state.yaml", "state"), ("secrets_refs.yaml", "secrets_refs")):
         p = path / name
         if p.exists() or p.is_symlink():
@@ -195,7 +196,7 @@ class Discovery:
     profiles: list[Profile]
 
 
-def discover(path: Path | str) -> Discovery:
+def discover(path: Path | str, *, lazy: bool = False) -> Discovery:
     """Find the profiles under ``path``; raises NotMemory (the CLI exits 2)."""
     given = Path(path)
     if not given.exists():
@@ -203,7 +204,7 @@ def discover(path: Path | str) -> Discovery:
     if not given.is_dir():
         raise NotMemory(f"{given}: not a folder")
     if is_profile_dir(given):
-        return Discovery(given, "profile", [load_profile(given, ".", "profile")])
+        return Discovery(given, "profile", [load_profile(given, ".", "profile", lazy=lazy)])
     roots = [(given, "")]
     if (given / "profiles").is_dir():
         roots.insert(0, (given / "profiles", "profiles/"))
@@ -212,7 +213,7 @@ def discover(path: Path | str) -> Discovery:
             children = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
         except OSError as exc:
             raise NotMemory(f"{given}: cannot be listed ({exc.strerror})") from exc
-        found = [load_profile(c, prefix + c.name, "profile") for c in children if is_profile_dir(c)]
+        found = [load_profile(c, prefix + c.name, "profile", lazy=lazy) for c in children if is_profile_dir(c)]
         if found:
             return Discovery(given, "root", found)
     if is_workspace_dir(given):
@@ -220,9 +221,9 @@ def discover(path: Path | str) -> Discovery:
     raise NotMemory(f"{given}: not a profile, a profiles root or an OpenClaw workspace")
 
 
-def resolve_profile(path: Path | str, name: str | None = None) -> Profile:
+def resolve_profile(path: Path | str, name: str | None = None, *, lazy: bool = False) -> Profile:
     """The single profile an editing command acts on (``--profile NAME`` for roots)."""
-    found = discover(path)
+    found = discover(path, lazy=lazy)
     if name is not None:
         for p in found.profiles:
             if p.name == name:

@@ -107,7 +107,7 @@ class Files:
 
     @classmethod
     def load(cls, memories_path: Path, archive_path: Path) -> Files:
-        return cls(MemoryDoc.load(memories_path), MemoryDoc.load(archive_path))
+        return cls(MemoryDoc.load(memories_path, lazy=True), MemoryDoc.load(archive_path, lazy=True))
 
     @classmethod
     def of(cls, target: Profile | Files) -> Files:
