@@ -36,7 +36,7 @@ Clocks (``time.perf_counter`` in this process):
   temp file, fsync, ``os.replace``); each clock starts when that write has
   returned and stops at the first capture whose row shows the new value; p95.
 
-Goals (issue 12): check <= 3x F, set <= 1x F, search <= 4x G, --help <= 3x P,
+Goals (issue 12): check <= 3x F, set (and supersede, archive) <= 1x F, search <= 4x G, --help <= 3x P,
 UI first id <= 4x F, keystroke p95 <= 100 ms.  The external write has no goal
 yet (reported).
 """
@@ -149,6 +149,8 @@ def measure_cli(prof: Path, runs: int, n: int) -> dict[str, Series]:
         ("P", lambda i: [PY, "-c", "pass"]),
         ("check", lambda i: cli("check", str(prof), "--format", "json", "--today", TODAY)),
         ("set", lambda i: cli("set", str(prof), target, f"importance={values[i % 2]}")),
+        ("supersede", lambda i: cli("supersede", str(prof), f"mem-{n // 2 + 11 + i:06d}", f"mem-{n // 2 + 31 + i:06d}")),
+        ("archive", lambda i: cli("archive", str(prof), f"mem-{n // 2 + 61 + i:06d}")),
         ("search", lambda i: cli("search", str(prof), WORD, "-n", "5")),
         ("--help", lambda i: cli("--help")),
     ])
@@ -319,7 +321,7 @@ def measure_ui(prof: Path, *, keys: bool = True, writes: int = 10, timeout: floa
                 pattern = re.compile(rf"{row}\s+\S+\s+{value}\b")
             external_write(mem, row, value)
             start = time.perf_counter()
-            done = poll(lambda lines, p=pattern: any(p.search(x) for x in lines), 30)
+            done = poll(lambda lines, p=pattern: any(p.search(x) for x in lines), 120)
             if done is None:
                 res.writes_missed += 1
             else:
@@ -358,13 +360,15 @@ def table_100k(n: int, runs: int, ui: bool, writes: int) -> None:
         prof = write_profile(Path(tmp), n)
         c = measure_cli(prof, runs, n)
         F, G, P = c["F"].median, c["G"].median, c["P"].median
-        bad = {k: v.codes for k, v in c.items() if k in ("check", "set", "--help") and not v.codes <= {0, 1}}
+        bad = {k: v.codes for k, v in c.items() if k not in ("F", "G", "P") and not v.codes <= {0, 1}}
         print(f"\n{n:,} entries, {(prof / 'memories.md').stat().st_size / 1e6:.0f} MB; medians of {runs} fresh "
               f"processes; floors F = split memories.md in python, G = grep -r -c, P = python -c pass\n")
         print("| what a user runs | figure | floor | ratio | goal | |")
         print("|---|---|---|---|---|---|")
         line("`check PROFILE --format json`", c["check"].median, "F", F, 3, "≤ 3x F")
         line("`set PROFILE ID importance=…`", c["set"].median, "F", F, 1, "≤ 1x F")
+        line("`supersede PROFILE OLD NEW`", c["supersede"].median, "F", F, 1, "≤ 1x F")
+        line("`archive PROFILE ID`", c["archive"].median, "F", F, 1, "≤ 1x F")
         line(f"`search PROFILE {WORD}` (fresh process)", c["search"].median, "G", G, 4, "≤ 4x G")
         line("`--help`", c["--help"].median, "P", P, 3, "≤ 3x P")
         r = None
