@@ -93,6 +93,11 @@ def test_the_fast_path_is_taken_and_parses_nothing_else(tmp_path: Path) -> None:
     plan = plan_set(f, "mem-000150", {"importance": "low"})
     assert not f.memories.parsed  # found, edited and spliced without parsing the file
     assert plan.changes[0].after.count(b"\n---\n") == data.count(b"\n---\n")
+    f = files(tmp_path, data, lazy=True)
+    plan = plan_supersede(f, "mem-000290", "mem-000012")  # two windows far apart, the anchor nearest the edit
+    assert not f.memories.parsed
+    full = plan_supersede(files(tmp_path, data, lazy=False), "mem-000290", "mem-000012")
+    assert plan.changes[0].after == full.changes[0].after
 
 
 def test_set_from_the_command_line_changes_one_line(tmp_path: Path) -> None:

@@ -60,7 +60,7 @@ class Builder:
         self._sparse = sparse
         self._views: dict[int, MemoryFile] = {}  # id(doc) -> the window in use (absent: doc.mf)
         self._windows: dict[int, list[Window]] = {}
-        self._ids: dict[int, str] = {}  # id(doc) -> the id its (single) window was found by
+        self._ids: dict[int, list[str]] = {}  # id(doc) -> the id each of its windows was found by
 
     def mf(self, doc: MemoryDoc) -> MemoryFile:
         """The file (or window of it) the block indexes of this builder refer to."""
@@ -78,6 +78,7 @@ class Builder:
         if mf is None:
             self._views.pop(id(doc), None)
             self._windows.pop(id(doc), None)
+            self._ids.pop(id(doc), None)
         else:
             self._views[id(doc)] = mf
 
@@ -96,7 +97,7 @@ class Builder:
                 windows = [*(windows or []), got]
                 self._use(doc, window_file(doc.text, doc.bom, windows))
                 self._windows[id(doc)] = windows
-                self._ids[id(doc)] = entry_id
+                self._ids.setdefault(id(doc), []).append(entry_id)
                 start = got.entries[got.index].start
                 return next(k for k, e in enumerate(self.mf(doc).entries) if e.start == start)
         mf = self._full(doc)
@@ -159,7 +160,7 @@ class Builder:
     ) -> FileChange | None:
         """The change of a windowed file, its bytes spliced (encoding 30 MB again costs more than the edit)."""
         windows = self._windows.get(id(doc))
-        if not windows or len(windows) != 1 or appends or not edits or doc.data is None or not doc.utf8:
+        if not windows or appends or not edits or doc.data is None or not doc.utf8:
             return None
         view = self.mf(doc)
         a = min(view.entries[k].start for k in edits)
@@ -167,7 +168,8 @@ class Builder:
         tail = len(doc.text) - b  # rewrite changed nothing outside [a, b)
         skip = 3 if doc.bom else 0
         data = memoryview(doc.data)[skip:]
-        ba = byte_offset(doc.text, doc.data[skip:] if skip else doc.data, windows[0], self._ids[id(doc)], a)
+        near = min(range(len(windows)), key=lambda i: abs(windows[i].hit - a))  # the anchor nearest the edit
+        ba = byte_offset(doc.text, doc.data[skip:] if skip else doc.data, windows[near], self._ids[id(doc)][near], a)
         if ba is None:
             return None
         bb = ba + len(doc.text[a:b].encode("utf-8", "surrogateescape"))
