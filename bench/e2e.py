@@ -269,6 +269,7 @@ class UiResult:
     check_done: float | None = None
     writes: list[float] = field(default_factory=list)
     writes_missed: int = 0
+    miss_screen: str = ""  # the screen when a write was missed (for --verbose)
 
 
 def measure_ui(prof: Path, *, keys: bool = True, writes: int = 10, timeout: float = 300.0) -> UiResult:
@@ -303,15 +304,21 @@ def measure_ui(prof: Path, *, keys: bool = True, writes: int = 10, timeout: floa
                     continue
                 res.keys.append(done - start)
                 answered.append(done - t0)
-            for _ in range(8):
+            for _ in range(40):  # clear the filter, one key at a time (a burst of 8 left 7 unapplied)
+                filt, _ = table(screen())
+                if filt is None or filt.strip().startswith("Filter:"):
+                    break
                 tmux("send-keys", "-t", "ui", "BSpace")
+                time.sleep(0.1)
         checked = poll(lambda lines: any("Audit ·" in line and "warnings" in line for line in lines), timeout)
         res.check_done = None if checked is None else checked - t0
         res.keys_before_check_done = sum(1 for a in answered if res.check_done is None or a < res.check_done)
         for i in range(writes):
-            _, ids = table(screen())
+            lines = screen()
+            _, ids = table(lines)
             if not ids:
                 res.writes_missed += 1
+                res.miss_screen = "\n".join(lines)
                 continue
             row = ids[0]
             value = ("high", "low", "medium")[i % 3]
@@ -324,6 +331,7 @@ def measure_ui(prof: Path, *, keys: bool = True, writes: int = 10, timeout: floa
             done = poll(lambda lines, p=pattern: any(p.search(x) for x in lines), 120)
             if done is None:
                 res.writes_missed += 1
+                res.miss_screen = "\n".join(screen())
             else:
                 res.writes.append(done - start)
             time.sleep(0.3)  # let the reload settle: the next write is a new event

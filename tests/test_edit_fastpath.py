@@ -109,3 +109,17 @@ def test_set_from_the_command_line_changes_one_line(tmp_path: Path) -> None:
     after = (prof / "memories.md").read_bytes()
     diff = [(a, b) for a, b in zip(before.split(b"\n"), after.split(b"\n"), strict=True) if a != b]
     assert [b for _, b in diff] == [b"importance: high", b"tags: [x, \xe5\x92\x96\xe5\x95\xa1]"]
+
+
+def test_a_lazily_loaded_profile_parses_on_first_use(tmp_path: Path) -> None:
+    from openclaw_tui.core.format.entries import parse as full_parse
+    from openclaw_tui.core.format.profile import resolve_profile
+
+    prof = write_profile(tmp_path, 50)
+    lazy = resolve_profile(prof, lazy=True)
+    assert lazy.memories is not None and not lazy.memories.parsed
+    data = (prof / "memories.md").read_bytes()
+    assert lazy.memories.render(lazy.memories.text) == data
+    assert [e.raw for e in lazy.memories.mf.entries] == [e.raw for e in full_parse(data.decode()).entries]
+    assert lazy.memories.parsed
+    assert resolve_profile(prof).memories.parsed  # the default stays eager (the UI reads off its thread)

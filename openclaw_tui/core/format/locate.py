@@ -58,19 +58,23 @@ class Window:
     nth: int = 0  # ... which is its nth occurrence in the text (and so in the file's bytes)
 
 
+def id_eligible(entry_id: str) -> bool:
+    """True when an entry with this id always writes it literally (no whitespace, not digits alone)."""
+    return bool(entry_id) and not any(c.isspace() for c in entry_id) and not _NUMERIC_RE.fullmatch(entry_id)
+
+
+def file_eligible(text: str, data: bytes | None = None) -> bool:
+    """True when the text has no fence line, no backslash and no second BOM (``data``: faster to search)."""
+    if text.startswith(BOM):
+        return False
+    if data is not None:
+        return b"```" not in data and b"~~~" not in data and b"\\" not in data
+    return "```" not in text and "~~~" not in text and "\\" not in text
+
+
 def eligible(text: str, entry_id: str, data: bytes | None = None) -> bool:
-    """True when ``locate`` can answer for this text and id (``data``: the file's bytes, faster to search)."""
-    hay: str | bytes = text if data is None else data
-    fence, tilde, backslash = ("```", "~~~", "\\") if data is None else (b"```", b"~~~", b"\\")
-    return not (
-        not entry_id
-        or any(c.isspace() for c in entry_id)
-        or _NUMERIC_RE.fullmatch(entry_id)
-        or fence in hay  # type: ignore[operator]
-        or tilde in hay  # type: ignore[operator]
-        or backslash in hay  # type: ignore[operator]
-        or text.startswith(BOM)
-    )
+    """True when ``locate`` can answer for this text and id."""
+    return id_eligible(entry_id) and file_eligible(text, data)
 
 
 class _Reader:
@@ -178,12 +182,13 @@ class _Reader:
         return None
 
 
-def locate(text: str, entry_id: str, data: bytes | None = None) -> Window | str | None:
+def locate(text: str, entry_id: str, data: bytes | None = None, *, checked: bool = False) -> Window | str | None:
     """The entry before (if any), the entry, the entry after (if any); ``ABSENT``; or None (parse it all).
 
-    ``data``, the bytes ``text`` was decoded from, only makes the first checks faster.
+    ``data``, the bytes ``text`` was decoded from, only makes the first checks faster; ``checked``: the
+    caller knows ``file_eligible(text)`` holds.
     """
-    if not eligible(text, entry_id, data):
+    if not id_eligible(entry_id) or not (checked or file_eligible(text, data)):
         return None
     reader = _Reader(text)
     try:

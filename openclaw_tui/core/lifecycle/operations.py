@@ -20,7 +20,7 @@ from ..format.blocks import Block, edit_raw, rewrite
 from ..format.edit import DELETE, EditError, render_entry
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile, parse
 from ..format.fields import IMPORTANCE, field_error, next_id
-from ..format.locate import ABSENT, Window, byte_offset, locate, window_file
+from ..format.locate import ABSENT, Window, byte_offset, file_eligible, locate, window_file
 from ..format.profile import Profile
 from .plan import FileChange, Files, Plan, apply_changes, change, now_iso
 
@@ -61,6 +61,7 @@ class Builder:
         self._views: dict[int, MemoryFile] = {}  # id(doc) -> the window in use (absent: doc.mf)
         self._windows: dict[int, list[Window]] = {}
         self._ids: dict[int, list[str]] = {}  # id(doc) -> the id each of its windows was found by
+        self._file_ok: dict[int, bool] = {}  # id(doc) -> locate can answer in this file
 
     def mf(self, doc: MemoryDoc) -> MemoryFile:
         """The file (or window of it) the block indexes of this builder refer to."""
@@ -90,7 +91,14 @@ class Builder:
     def _find(self, doc: MemoryDoc, entry_id: str) -> int | None:
         windows = self._windows.get(id(doc))
         if self._sparse and not doc.parsed and (windows is not None or not self._edits.get(id(doc))):
-            got = locate(doc.text, entry_id, doc.data if doc.utf8 else None)
+            for w, found_by in zip(windows or (), self._ids.get(id(doc), ()), strict=True):
+                if found_by == entry_id:  # found already: the same entry
+                    start = w.entries[w.index].start
+                    return next(k for k, e in enumerate(self.mf(doc).entries) if e.start == start)
+            ok = self._file_ok.get(id(doc))
+            if ok is None:
+                ok = self._file_ok[id(doc)] = file_eligible(doc.text, doc.data if doc.utf8 else None)
+            got = locate(doc.text, entry_id, checked=True) if ok else None
             if got == ABSENT:
                 return None
             if isinstance(got, Window):
