@@ -67,9 +67,12 @@ def file_eligible(text: str, data: bytes | None = None) -> bool:
     """True when the text has no fence line, no backslash and no second BOM (``data``: faster to search)."""
     if text.startswith(BOM):
         return False
-    if data is not None:
-        return b"```" not in data and b"~~~" not in data and b"\\" not in data
-    return "```" not in text and "~~~" not in text and "\\" not in text
+    hay: str | bytes = text if data is None else data
+    for needle in ("```", "~~~", "\\"):
+        n: str | bytes = needle if data is None else needle.encode()
+        if n[:1] in hay and n in hay:  # type: ignore[operator]  # one character: a memchr, 10x faster
+            return False
+    return True
 
 
 def eligible(text: str, entry_id: str, data: bytes | None = None) -> bool:
@@ -264,3 +267,17 @@ def byte_offset(text: str, data: bytes, window: Window, entry_id: str, x: int) -
     if x <= window.hit:
         return b - len(text[x : window.hit].encode("utf-8", "surrogateescape"))
     return b + len(text[window.hit : x].encode("utf-8", "surrogateescape"))
+
+
+def sub_file(view: MemoryFile, lo: int, hi: int) -> MemoryFile:
+    """The part ``[lo, hi)`` of a window's text (from one of its entries' start, or 0, to the end of its
+    last), as a file of its own holding the window's entries (offsets moved)."""
+    text = view.text[lo:hi]
+    entries = []
+    for e in view.entries:
+        moved = Entry(e.start - lo, e.end - lo, e.line, e.fm_start - lo, e.fm_end - lo, e.body_start - lo, e.id,
+                      text, e._meta, e._key_lines, e.error)
+        entries.append(moved)
+    preamble_end = entries[0].start if entries else len(text)
+    return MemoryFile(text=text, bom=view.bom, preamble_end=preamble_end, entries=entries,
+                      newline=view.newline)

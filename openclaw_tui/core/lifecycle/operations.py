@@ -20,7 +20,7 @@ from ..format.blocks import Block, edit_raw, rewrite
 from ..format.edit import DELETE, EditError, render_entry
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile, parse
 from ..format.fields import IMPORTANCE, field_error, next_id
-from ..format.locate import ABSENT, Window, byte_offset, file_eligible, locate, window_file
+from ..format.locate import ABSENT, Window, byte_offset, file_eligible, locate, sub_file, window_file
 from ..format.profile import Profile
 from .plan import FileChange, Files, Plan, apply_changes, change, now_iso
 
@@ -163,26 +163,31 @@ class Builder:
         if block.id is not None and touch:
             self.touch(doc, block.id)
 
-    def _spliced(
-        self, doc: MemoryDoc, text: str, edits: Mapping[int, Sequence[Block]], appends: Sequence[Block]
-    ) -> FileChange | None:
-        """The change of a windowed file, its bytes spliced (encoding 30 MB again costs more than the edit)."""
+    def _spliced(self, doc: MemoryDoc, edits: Mapping[int, Sequence[Block]]) -> FileChange | bool | None:
+        """A windowed file's change: only the window's text is rewritten, and its bytes spliced in.
+
+        Re-joining and re-encoding 30 MB would cost more than the edit.  False: nothing changes;
+        None: do it the whole-file way.
+        """
         windows = self._windows.get(id(doc))
-        if not windows or appends or not edits or doc.data is None or not doc.utf8:
+        if not windows or not edits or doc.data is None or not doc.utf8:
             return None
         view = self.mf(doc)
-        a = min(view.entries[k].start for k in edits)
-        b = max(view.entries[k].end for k in edits)
-        tail = len(doc.text) - b  # rewrite changed nothing outside [a, b)
+        lo = 0 if view.preamble_end else view.entries[0].start  # the preamble with the file's first entry
+        hi = view.entries[-1].end
+        sub = sub_file(view, lo, hi)
+        new = rewrite(sub, edits)  # the window holds every neighbour rewrite looks at
+        if new == sub.text:
+            return False
         skip = 3 if doc.bom else 0
-        data = memoryview(doc.data)[skip:]
-        near = min(range(len(windows)), key=lambda i: abs(windows[i].hit - a))  # the anchor nearest the edit
-        ba = byte_offset(doc.text, doc.data[skip:] if skip else doc.data, windows[near], self._ids[id(doc)][near], a)
-        if ba is None:
+        data = doc.data[skip:] if skip else doc.data
+        near = min(range(len(windows)), key=lambda i: abs(windows[i].hit - lo))  # the anchor nearest the window
+        b_lo = byte_offset(doc.text, data, windows[near], self._ids[id(doc)][near], lo)
+        if b_lo is None:
             return None
-        bb = ba + len(doc.text[a:b].encode("utf-8", "surrogateescape"))
-        middle = text[a : len(text) - tail].encode("utf-8", "surrogateescape")
-        after = b"".join((bytes(doc.data[:skip]), data[:ba], middle, data[bb:]))
+        b_hi = b_lo + len(sub.text.encode("utf-8", "surrogateescape"))
+        view_bytes = memoryview(doc.data)
+        after = b"".join((view_bytes[: skip + b_lo], new.encode("utf-8", "surrogateescape"), view_bytes[skip + b_hi :]))
         return FileChange(doc.path, doc.data, after)
 
     def build(self, first: MemoryDoc | None = None) -> Plan:
@@ -203,10 +208,16 @@ class Builder:
             ):
                 self._full(doc)  # a new fence line can pair with one anywhere: rewrite checks the whole file
                 edits = self._edits.get(id(doc), {})
+            spliced = self._spliced(doc, edits) if id(doc) in self._views and not appends else None
+            if spliced is False:
+                continue
+            if isinstance(spliced, FileChange):
+                changes.append(spliced)
+                continue
             text = rewrite(self.mf(doc), edits, appends)
             if doc.data is not None and text == doc.text:
                 continue
-            changes.append(self._spliced(doc, text, edits, appends) or change(doc, text))
+            changes.append(change(doc, text))
         self.plan.changes = changes
         self.plan.base = self.files
         self.plan.touched = {d.path: frozenset(self._touched.get(id(d), set())) for d in docs}
