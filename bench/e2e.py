@@ -19,8 +19,8 @@ the figures so both see the same load on this shared machine:
 
 Clocks (``time.perf_counter`` in this process):
 
-- a command: starts just before the process is spawned, stops when it has
-  exited (``os.wait4``, which also gives its peak RSS); median of ``--runs``;
+- a command: starts just before the process is spawned (inside GNU ``time``,
+  which reports its peak RSS), stops when it has exited; median of ``--runs``;
 - UI, first entry id: starts just before ``tmux new-session`` spawns the app
   in a 160x50 pseudo-terminal (the tmux server is already up), stops at the
   first ``capture-pane`` (polled every ~10 ms) whose entry table shows an
@@ -85,14 +85,28 @@ def env() -> dict[str, str]:
     return e
 
 
+GNU_TIME = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
+RSS_FILE = Path(tempfile.gettempdir()) / f"openclaw-e2e-rss-{os.getpid()}"
+
+
 def spawn(argv: Sequence[str]) -> tuple[float, int, int]:
-    """Run ``argv``; return (seconds from spawn to exit, exit status, peak RSS in KB)."""
+    """Run ``argv``; return (seconds from spawn to exit, exit status, its peak RSS in KB).
+
+    The peak RSS comes from GNU time wrapped around the command: Linux counts a child's memory
+    before ``exec`` in its ``ru_maxrss``, which would be this (big) process's.  Without GNU time: 0.
+    """
+    wrapped = [GNU_TIME, "-f", "%M", "-o", str(RSS_FILE), *argv] if GNU_TIME else list(argv)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(list(argv), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env())
-    _, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.Popen(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env())
+    code = proc.wait()
     seconds = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return seconds, proc.returncode, usage.ru_maxrss
+    rss = 0
+    if GNU_TIME:
+        try:
+            rss = int(RSS_FILE.read_text().split()[-1])
+        except (OSError, ValueError, IndexError):
+            rss = 0
+    return seconds, code, rss
 
 
 SCRIPT = Path(PY).with_name("openclaw-tui")  # the console script a person runs (PYTHONPATH picks this tree)
@@ -402,7 +416,8 @@ def table_100k(n: int, runs: int, ui: bool, writes: int) -> None:
 
 
 def growth(sizes: Sequence[int], runs: int, ui: bool) -> None:
-    print("\ngrowth (median time / peak RSS; x = time per entry relative to the smallest size)\n")
+    print("\ngrowth (median time / peak RSS; (x) = time per entry relative to the smallest size: "
+          "above 1 would be faster than linear)\n")
     rows: dict[str, list[str]] = {}
     base: dict[str, float] = {}
     for n in sizes:
