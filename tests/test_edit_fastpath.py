@@ -18,12 +18,12 @@ from openclaw_tui.core.lifecycle.lifecycle import plan_archive
 from openclaw_tui.core.lifecycle.operations import plan_set, plan_supersede
 from openclaw_tui.core.lifecycle.plan import Files, Plan
 from tests.helpers_memgen import GenFile, memory_files
-from tests.test_locate import IDS, tricky_text
+from tests.test_locate import IDS, tricky_blocks, tricky_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import memories_text, write_profile  # noqa: E402
 
-SETTINGS = settings(max_examples=150, deadline=None,
+SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                            HealthCheck.function_scoped_fixture])
 NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
@@ -71,6 +71,14 @@ def test_edits_on_tricky_text_equal_the_full_parse(tmp_path_factory, text: str, 
                                                    bom: bool) -> None:
     data = (b"\xef\xbb\xbf" if bom else b"") + text.encode()
     same_everywhere(tmp_path_factory.mktemp("t"), data, IDS[:3], change, other)
+
+
+@SETTINGS
+@given(tricky_blocks(), st.sampled_from(CHANGES), st.sampled_from(IDS), st.booleans())
+def test_edits_on_tricky_blocks_equal_the_full_parse(tmp_path_factory, text: str, change: dict, other: str,
+                                                     bom: bool) -> None:
+    data = (b"\xef\xbb\xbf" if bom else b"") + text.encode()
+    same_everywhere(tmp_path_factory.mktemp("b"), data, IDS[:3], change, other)
 
 
 @SETTINGS

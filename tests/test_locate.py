@@ -36,6 +36,27 @@ def tricky_text(draw: st.DrawFn) -> str:
     return text + draw(st.sampled_from(["", "\n", "\r\n"]))
 
 
+FM = ["id: mem-1", "id: mem-2", "id: mem-3", "id: mem-10", "id: 'mem-2'", "id:", "status: active", "importance: high",
+      "tags: [a, b]", "conflict: mem-1", "key: [unclosed", "- item", "tags:", "  - mem-2", "# c", "", "a: b: c"]
+BODY = ["text about mem-1", "See mem-2.", "", "---", "--- ", "id: mem-3", "id: mem-1", "status: active", "plain words",
+        "# Heading", "key: [unclosed"]
+
+
+@st.composite
+def tricky_blocks(draw: st.DrawFn) -> str:
+    """Blocks much like entries, with stray ``---`` lines and frontmatter-looking bodies between them."""
+    parts = [draw(st.sampled_from(["", "# Title\n\n", "id: mem-1\n", "---\n"]))]
+    for _ in range(draw(st.integers(0, 8))):
+        fm = draw(st.lists(st.sampled_from(FM), max_size=4))
+        body = draw(st.lists(st.sampled_from(BODY), max_size=4))
+        delim = draw(st.sampled_from(["---", "---", "--- ", "---\r"]))
+        parts.append("\n".join([delim, *fm, "---", *body]) + "\n")
+    text = "".join(parts)
+    if draw(st.booleans()):
+        text = text.replace("\n", "\r\n")
+    return text.rstrip("\n") if draw(st.booleans()) else text
+
+
 def same(a: Entry, b: Entry) -> None:
     assert (a.start, a.end, a.line, a.fm_start, a.fm_end, a.body_start, a.id, a.error) == (
         b.start, b.end, b.line, b.fm_start, b.fm_end, b.body_start, b.id, b.error)
@@ -66,6 +87,13 @@ def agrees(text: str, entry_id: str) -> bool:
 @SETTINGS
 @given(tricky_text())
 def test_locate_equals_the_full_parse_on_tricky_text(text: str) -> None:
+    for entry_id in IDS:
+        agrees(text, entry_id)
+
+
+@SETTINGS
+@given(tricky_blocks())
+def test_locate_equals_the_full_parse_on_tricky_blocks(text: str) -> None:
     for entry_id in IDS:
         agrees(text, entry_id)
 
