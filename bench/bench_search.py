@@ -8,6 +8,10 @@ Targets (2-core machine): a query answers in < 100 ms at 100k entries
 given the reloaded parse, < 200 ms at 100k (from disk, with a full parse,
 < 2.5 s); the index builds in a background worker (no hard target,
 reported).
+
+Query clocks time warm queries on an index already built in this process;
+a fresh ``openclaw-tui search`` (index built on every run) is timed by
+``bench/e2e.py``.
 """
 
 from __future__ import annotations
