@@ -2,7 +2,7 @@
 
     python bench/run.py            # core: parse, check, single-field edit (1k/10k/100k)
     python bench/run.py --quick    # skip 100k and the slow naive reference at 100k
-    python bench/run.py --all      # also the UI, search, watch and git benchmarks
+    python bench/run.py --all      # also the UI, search, watch, git and end-to-end (e2e.py) benchmarks
 
 Targets (2-core machine): parse 100k < 1.7 s and >= 10x the naive
 python-frontmatter-per-block reference measured in the same run; full check
@@ -121,15 +121,23 @@ def bench_edit(prof_path: Path, n: int) -> None:
     row(f"  as the app plans it (verified, not written) {n:>7,}", timed(plan_only))
 
 
-def bench_others() -> None:
-    for name in ("bench_ui", "bench_search", "bench_watch", "bench_git"):
+def bench_others(quick: bool) -> None:
+    """Each section's ``main`` gets its own argv: never this script's (``--all`` means nothing to them)."""
+    argvs: dict[str, list[str]] = {
+        "bench_ui": ["--entries", "10000"] if quick else [],
+        "bench_search": ["--quick"] if quick else [],
+        "bench_watch": ["--quick"] if quick else [],
+        "bench_git": [],
+        "e2e": ["--quick"] if quick else [],
+    }
+    for name, argv in argvs.items():
         try:
             module = importlib.import_module(name)
         except ImportError as exc:
             print(f"{name}: unavailable ({exc})")
             continue
         print(f"{name}")
-        module.main()
+        module.main(argv)
 
 
 def main() -> None:
@@ -141,7 +149,7 @@ def main() -> None:
     naive = [10_000] if args.quick else [10_000, 100_000]
     bench_core(sizes, naive)
     if args.all:
-        bench_others()
+        bench_others(args.quick)
 
 
 if __name__ == "__main__":

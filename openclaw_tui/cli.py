@@ -19,6 +19,38 @@ COMMANDS = (
     "rollback", "merge", "completion", "serve", "repair", "distil", "review", "context",
 )
 
+# What each module of COMMANDS registers (sub-command name, help), in its order: ``--help`` and every
+# sub-command start without importing the other modules (and the core they pull in).  A module missing
+# here is simply imported; tests/test_cli_lazy.py proves the table equals what the modules register.
+LISTED: dict[str, tuple[tuple[str, str], ...]] = {
+    "check": (("check", "check a profile, a profiles root or a workspace for consistency"),),
+    "set": (("set", "change fields and/or the body of one entry"),),
+    "supersede": (("supersede", "mark OLD as superseded by NEW"),),
+    "archive": (("archive", "move entries to contexts/archive/memories.md"),
+                ("restore", "move an entry back from contexts/archive/memories.md"),),
+    "gc": (("gc", "apply the TTL, cold and cap rules; print what moved"),),
+    "redact": (("redact", "replace secrets (phones, e-mails, IDs, cards, keys, passwords) by placeholders"),),
+    "commit": (("commit", "commit a profile's changes with a message listing what changed"),),
+    "git_setup": (("git-setup", "install the id-aware merge driver in the repository holding PATH"),),
+    "merge_driver": (("merge-driver", "git merge driver: 3-way merge of memories.md by entry id"),),
+    "search": (("search", "ranked search over every profile under PATH"),),
+    "get": (("get", "print exact lines of a memory file"),),
+    "history": (("history", "commits that touched a profile, or one entry's versions"),),
+    "config": (("config", "print the config file's path and the settings in effect"),),
+    "add": (("add", "append one entry (next id); list duplicate and conflict candidates"),),
+    "resolve": (("resolve", "resolve a conflict between entries A and B"),),
+    "compact": (("compact", "merge several entries into one new entry"),),
+    "rollback": (("rollback", "restore the profile folder as it was at COMMIT"),
+                 ("revert", "undo what COMMIT did to the profile"),),
+    "merge": (("merge", "list and resolve merge conflicts in memory files"),),
+    "completion": (("completion", "print a bash, zsh or fish completion script"),),
+    "serve": (("serve", "the same UI in a web browser, on 127.0.0.1 only"),),
+    "repair": (("repair", "repair dangling and inactive references (lists candidates; applies one with --finding or --all-safe)"),),
+    "distil": (("distil", "distil daily-log (or context) lines into long-term memory"),),
+    "review": (("review", "review what OpenClaw's dreaming promoted into MEMORY.md"),),
+    "context": (("context", "what the agent would load for a topic (layers, tokens, what is left out)"),),
+}
+
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse that exits 2 with a one-line reason."""
@@ -30,8 +62,12 @@ class ArgumentParser(argparse.ArgumentParser):
 USAGE = "openclaw-tui [PATH] [--demo] [--today DATE]\n       openclaw-tui COMMAND ..."
 
 
-def build_parser(only: str | None = None) -> tuple[ArgumentParser, set[str]]:
-    """The parser and the names of its sub-commands (``only``: import just that command's module)."""
+def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[ArgumentParser, set[str]]:
+    """The parser and the names of its sub-commands.
+
+    With ``lazy``, only the module of ``command`` (a sub-command name) is imported and registered; the
+    others are listed by name and help alone (enough for ``--help`` and to tell a sub-command from a PATH).
+    """
     from . import __version__
 
     parser = ArgumentParser(
@@ -49,7 +85,12 @@ def build_parser(only: str | None = None) -> tuple[ArgumentParser, set[str]]:
                     "with a short history and a pending merge conflict")
     ui.add_argument("--today", metavar="DATE", help="fix today's date (YYYY-MM-DD) for TTL and cold marks")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser, prog="openclaw-tui")
-    for name in COMMANDS if only is None else (only,):
+    for name in COMMANDS:
+        listed = LISTED.get(name) if lazy else None
+        if listed is not None and all(sub_name != command for sub_name, _ in listed):
+            for sub_name, help_text in listed:
+                sub.add_parser(sub_name, help=help_text, add_help=False)
+            continue
         module = importlib.import_module(f"openclaw_tui.commands.{name}")
         module.register(sub)
     return parser, set(sub.choices)
@@ -57,9 +98,7 @@ def build_parser(only: str | None = None) -> tuple[ArgumentParser, set[str]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    # a sub-command imports only its own module (a fresh `search` process starts in a fraction of the time)
-    only = argv[0].replace("-", "_") if argv and argv[0].replace("-", "_") in COMMANDS else None
-    parser, names = build_parser(only)
+    parser, names = build_parser(argv[0] if argv else None, lazy=True)
     if not argv or argv[0] not in names | {"-h", "--help", "--version"}:
         from .launch import launch_ui
 

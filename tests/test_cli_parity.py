@@ -355,7 +355,8 @@ def test_bash_completion_completes_sub_commands_and_their_options(tmp_path: Path
     assert r.returncode == 0
     script = tmp_path / "c.bash"
     script.write_text(r.stdout, encoding="utf-8")
-    assert {"rollback", "revert", "resolve", "restore", "redact"} == set(_bash_complete(script, ["openclaw-tui", "r"]))
+    assert {"rollback", "revert", "resolve", "restore", "redact", "repair", "review"} == set(
+        _bash_complete(script, ["openclaw-tui", "r"]))
     assert "serve" in _bash_complete(script, ["openclaw-tui", "se"])
     assert _bash_complete(script, ["openclaw-tui", "add", "x", "--sk"]) == ["--skip-duplicate"]
     assert set(_bash_complete(script, ["openclaw-tui", "completion", ""])) == {"bash", "zsh", "fish"}

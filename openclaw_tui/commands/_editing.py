@@ -19,7 +19,7 @@ def add_target(p: argparse.ArgumentParser) -> None:
 
 
 def open_profile(args: argparse.Namespace) -> Profile:
-    prof = resolve_profile(args.path, args.profile)
+    prof = resolve_profile(args.path, args.profile, lazy=True)  # an edit of one entry need not parse the rest
     if prof.layout != "profile":
         raise NotMemory(f"{args.path}: an OpenClaw workspace has no memories.md entries to edit")
     return prof

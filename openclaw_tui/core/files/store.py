@@ -8,33 +8,65 @@ write path of the app, the commands and the tests alike.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
 from pathlib import Path
 
 from ..format.entries import MemoryFile, decode, parse, reparse
 from .safe_write import read_bytes
 
+_PARSE_LOCK = threading.Lock()
 
-@dataclass
+
 class MemoryDoc:
-    path: Path
-    data: bytes | None  # None: the file does not exist (yet)
-    mf: MemoryFile
-    utf8: bool = True
+    """A memory file as loaded: its exact bytes and, parsed on first use when loaded lazily, ``mf``."""
+
+    def __init__(
+        self, path: Path, data: bytes | None, mf: MemoryFile | None = None, utf8: bool = True,
+        *, text: str = "", bom: bool = False,
+    ) -> None:
+        self.path = path
+        self.data = data  # None: the file does not exist (yet)
+        self.utf8 = utf8
+        self._mf = mf
+        self.text = mf.text if mf is not None else text  # the content without its BOM
+        self.bom = mf.bom if mf is not None else bom
+
+    def __repr__(self) -> str:
+        return f"MemoryDoc({str(self.path)!r}, {len(self.data or b'')} bytes, parsed={self.parsed})"
+
+    @property
+    def mf(self) -> MemoryFile:
+        """The parsed file (a lazily loaded document is parsed here, once)."""
+        if self._mf is None:
+            with _PARSE_LOCK:
+                if self._mf is None:
+                    self._mf = parse(self.text, bom=self.bom)
+        return self._mf
+
+    @property
+    def parsed(self) -> bool:
+        return self._mf is not None
 
     @classmethod
-    def load(cls, path: Path) -> MemoryDoc:
+    def load(cls, path: Path, *, lazy: bool = False) -> MemoryDoc:
         data = read_bytes(Path(path))
-        return cls.from_bytes(Path(path), data)
+        return cls.from_bytes(Path(path), data, lazy=lazy)
 
     @classmethod
-    def from_bytes(cls, path: Path, data: bytes | None, previous: MemoryFile | None = None) -> MemoryDoc:
-        """Parse ``data``; with ``previous`` (same file, earlier version) only the changed region is re-read."""
+    def from_bytes(
+        cls, path: Path, data: bytes | None, previous: MemoryFile | None = None, *, lazy: bool = False
+    ) -> MemoryDoc:
+        """Parse ``data``; with ``previous`` (same file, earlier version) only the changed region is re-read.
+
+        With ``lazy``, nothing is parsed until ``mf`` is first used (an edit of one entry may never need it).
+        """
         text, bom, ok = decode(data or b"")
         if previous is not None and previous.bom == bom:
             return cls(Path(path), data, reparse(previous, text), ok)
+        if lazy:
+            return cls(Path(path), data, None, ok, text=text, bom=bom)
         return cls(Path(path), data, parse(text, bom=bom), ok)
 
     def render(self, text: str) -> bytes:
         """Bytes of the file with ``text`` as its content (BOM kept)."""
-        return (("\ufeff" if self.mf.bom else "") + text).encode("utf-8", "surrogateescape")
+        return (("\ufeff" if self.bom else "") + text).encode("utf-8", "surrogateescape")

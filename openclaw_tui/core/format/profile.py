@@ -145,7 +145,7 @@ def _md_files(root: Path, folder: Path, skip: set[Path] | None = None) -> list[T
     return files
 
 
-def _load_doc(profile_path: Path, path: Path) -> tuple[MemoryDoc | None, str | None]:
+def _load_doc(profile_path: Path, path: Path, lazy: bool = False) -> tuple[MemoryDoc | None, str | None]:
     from ..files.store import MemoryDoc
 
     if not path.exists() and not path.is_symlink():
@@ -155,13 +155,14 @@ def _load_doc(profile_path: Path, path: Path) -> tuple[MemoryDoc | None, str | N
     if not path.is_file():
         return None, "not a regular file"
     try:
-        doc = MemoryDoc.load(path)
+        doc = MemoryDoc.load(path, lazy=lazy)
     except OSError as exc:
         return None, f"cannot be read: {exc.strerror or exc}"
     return doc, None if doc.utf8 else "not valid UTF-8"
 
 
-def load_profile(path: Path, rel: str = ".", layout: str | None = None) -> Profile:
+def load_profile(path: Path, rel: str = ".", layout: str | None = None, *, lazy: bool = False) -> Profile:
+    """Read a profile's files; with ``lazy`` its memory files are parsed only when first used."""
     path = Path(path).absolute()
     if layout is None:
         layout = "profile" if is_profile_dir(path) or not is_workspace_dir(path) else "openclaw"
@@ -169,8 +170,8 @@ def load_profile(path: Path, rel: str = ".", layout: str | None = None) -> Profi
     if layout == "openclaw":
         _load_workspace(prof)
         return prof
-    prof.memories, prof.memories_error = _load_doc(path, prof.memories_path)
-    prof.archive, prof.archive_error = _load_doc(path, prof.archive_path)
+    prof.memories, prof.memories_error = _load_doc(path, prof.memories_path, lazy)
+    prof.archive, prof.archive_error = _load_doc(path, prof.archive_path, lazy)
     for name, attr in (("identity.md", "identity"), ("state.yaml", "state"), ("secrets_refs.yaml", "secrets_refs")):
         p = path / name
         if p.exists() or p.is_symlink():
@@ -237,15 +238,15 @@ def locate(path: Path | str) -> tuple[str, list[Place]]:
     raise NotMemory(f"{given}: not a profile, a profiles root or an OpenClaw workspace")
 
 
-def discover(path: Path | str) -> Discovery:
+def discover(path: Path | str, *, lazy: bool = False) -> Discovery:
     """Find the profiles under ``path`` (``locate``) and load them; raises NotMemory (the CLI exits 2)."""
     kind, places = locate(path)
-    return Discovery(Path(path), kind, [load_profile(p.path, p.rel, p.layout) for p in places])
+    return Discovery(Path(path), kind, [load_profile(p.path, p.rel, p.layout, lazy=lazy) for p in places])
 
 
-def resolve_profile(path: Path | str, name: str | None = None) -> Profile:
+def resolve_profile(path: Path | str, name: str | None = None, *, lazy: bool = False) -> Profile:
     """The single profile an editing command acts on (``--profile NAME`` for roots)."""
-    found = discover(path)
+    found = discover(path, lazy=lazy)
     if name is not None:
         for p in found.profiles:
             if p.name == name:

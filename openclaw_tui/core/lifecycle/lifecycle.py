@@ -66,7 +66,7 @@ def plan_archive(target: Target, entry_id: str | Sequence[str], now: dt.datetime
     if not ids:
         raise EditError("no entry to archive")
     files = Files.of(target)
-    b = Builder(files, f"archive {ids[0]}" if len(ids) == 1 else f"archive {len(ids)} entries")
+    b = Builder(files, f"archive {ids[0]}" if len(ids) == 1 else f"archive {len(ids)} entries", sparse=True)
     stamp = now_iso(now)
     for ident in ids:
         _move_to_archive(b, ident, {"status": "archived", "archived_at": stamp})

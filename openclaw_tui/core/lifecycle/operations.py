@@ -18,8 +18,9 @@ from typing import Any
 from ..files.store import MemoryDoc
 from ..format.blocks import Block, edit_raw, rewrite
 from ..format.edit import DELETE, EditError, render_entry
-from ..format.entries import KNOWN_FIELDS, Entry, parse
+from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile, parse
 from ..format.fields import IMPORTANCE, field_error, next_id
+from ..format.locate import ABSENT, Window, byte_offset, file_eligible, locate, sub_file, window_file
 from ..format.profile import Profile
 from .plan import FileChange, Files, Plan, apply_changes, change, now_iso
 
@@ -41,22 +42,85 @@ class NotFound(EditError):
 
 
 class Builder:
-    """Collects block edits on the two memory files, then renders them into one Plan."""
+    """Collects block edits on the two memory files, then renders them into one Plan.
 
-    def __init__(self, files: Files, title: str) -> None:
+    With ``sparse``, an entry of a file not parsed yet (a lazily loaded ``MemoryDoc``) is found by
+    ``locate.locate`` without parsing the others: the builder then works on a *window* of the file
+    (the entries found and their neighbours, at their true offsets), which ``blocks.rewrite`` needs and
+    no more.  Anything a window cannot do (an append, a new code fence, an unsure locate) parses the
+    whole file first; the edits made so far carry over by offset.
+    """
+
+    def __init__(self, files: Files, title: str, *, sparse: bool = False) -> None:
         self.files = files
         self.plan = Plan(title)
         self._edits: dict[int, dict[int, list[Block]]] = {}
         self._appends: dict[int, list[Block]] = {}
         self._touched: dict[int, set[str]] = {}
+        self._sparse = sparse
+        self._views: dict[int, MemoryFile] = {}  # id(doc) -> the window in use (absent: doc.mf)
+        self._windows: dict[int, list[Window]] = {}
+        self._ids: dict[int, list[str]] = {}  # id(doc) -> the id each of its windows was found by
+        self._file_ok: dict[int, bool] = {}  # id(doc) -> locate can answer in this file
+
+    def mf(self, doc: MemoryDoc) -> MemoryFile:
+        """The file (or window of it) the block indexes of this builder refer to."""
+        view = self._views.get(id(doc))
+        return view if view is not None else doc.mf
+
+    def _use(self, doc: MemoryDoc, mf: MemoryFile | None) -> None:
+        """Switch ``doc`` to ``mf`` (None: the full parse), moving the edits' indexes by offset."""
+        edits = self._edits.get(id(doc))
+        if edits:
+            old = self.mf(doc)
+            new = mf if mf is not None else doc.mf
+            index = {e.start: k for k, e in enumerate(new.entries)}
+            self._edits[id(doc)] = {index[old.entries[k].start]: v for k, v in edits.items()}
+        if mf is None:
+            self._views.pop(id(doc), None)
+            self._windows.pop(id(doc), None)
+            self._ids.pop(id(doc), None)
+        else:
+            self._views[id(doc)] = mf
+
+    def _full(self, doc: MemoryDoc) -> MemoryFile:
+        if id(doc) in self._views:
+            self._use(doc, None)
+        return doc.mf
+
+    def _find(self, doc: MemoryDoc, entry_id: str) -> int | None:
+        windows = self._windows.get(id(doc))
+        if self._sparse and not doc.parsed and (windows is not None or not self._edits.get(id(doc))):
+            for w, found_by in zip(windows or (), self._ids.get(id(doc), ()), strict=True):
+                if found_by == entry_id:  # found already: the same entry
+                    start = w.entries[w.index].start
+                    return next(k for k, e in enumerate(self.mf(doc).entries) if e.start == start)
+            ok = self._file_ok.get(id(doc))
+            if ok is None:
+                ok = self._file_ok[id(doc)] = file_eligible(doc.text, doc.data if doc.utf8 else None)
+            got = locate(doc.text, entry_id, checked=True) if ok else None
+            if got == ABSENT:
+                return None
+            if isinstance(got, Window):
+                windows = [*(windows or []), got]
+                self._use(doc, window_file(doc.text, doc.bom, windows))
+                self._windows[id(doc)] = windows
+                self._ids.setdefault(id(doc), []).append(entry_id)
+                start = got.entries[got.index].start
+                return next(k for k, e in enumerate(self.mf(doc).entries) if e.start == start)
+        mf = self._full(doc)
+        for k, e in enumerate(mf.entries):
+            if e.id == entry_id and e.error is None:
+                return k
+        return None
 
     def entry(self, entry_id: str, *, where: str = "any") -> tuple[MemoryDoc, int, Entry]:
         """Find a well-formed entry (``where``: any, memories or archive)."""
         docs = {"any": self.files.docs(), "memories": (self.files.memories,), "archive": (self.files.archive,)}
         for doc in docs[where]:
-            for k, e in enumerate(doc.mf.entries):
-                if e.id == entry_id and e.error is None:
-                    return doc, k, e
+            k = self._find(doc, entry_id)
+            if k is not None:
+                return doc, k, self.mf(doc).entries[k]
         place = {"any": "", "memories": " in memories.md", "archive": " in the archive"}[where]
         raise NotFound(f"no entry with id {entry_id}{place}")
 
@@ -68,7 +132,7 @@ class Builder:
 
     def edit(self, doc: MemoryDoc, k: int, changes: Mapping[str, Any], body: str | None = None) -> str:
         """Change fields/body of block ``k`` (edits made earlier to it are kept); returns the new raw."""
-        entry = doc.mf.entries[k]
+        entry = self.mf(doc).entries[k]
         assert entry.id is not None
         current = self._edits.get(id(doc), {}).get(k)
         if current is not None and len(current) != 1:
@@ -82,21 +146,49 @@ class Builder:
         return new_raw
 
     def remove(self, doc: MemoryDoc, k: int) -> None:
-        entry = doc.mf.entries[k]
+        entry = self.mf(doc).entries[k]
         self.replace(doc, k, [])
         if entry.id is not None:
             self.touch(doc, entry.id)
 
     def insert_before(self, doc: MemoryDoc, k: int, block: Block) -> None:
         existing = self._edits.get(id(doc), {}).get(k)
-        kept = existing if existing is not None else [Block(doc.mf.entries[k].raw, None)]
+        kept = existing if existing is not None else [Block(self.mf(doc).entries[k].raw, None)]
         self.replace(doc, k, [block, *kept])
 
     def append(self, doc: MemoryDoc, block: Block, *, touch: bool = True) -> None:
         """Add a block at the end (``touch=False`` for a new entry: a rebuilt plan picks a new id)."""
+        self._full(doc)  # an append needs the file's true last block
         self._appends.setdefault(id(doc), []).append(block)
         if block.id is not None and touch:
             self.touch(doc, block.id)
+
+    def _spliced(self, doc: MemoryDoc, edits: Mapping[int, Sequence[Block]]) -> FileChange | bool | None:
+        """A windowed file's change: only the window's text is rewritten, and its bytes spliced in.
+
+        Re-joining and re-encoding 30 MB would cost more than the edit.  False: nothing changes;
+        None: do it the whole-file way.
+        """
+        windows = self._windows.get(id(doc))
+        if not windows or not edits or doc.data is None or not doc.utf8:
+            return None
+        view = self.mf(doc)
+        lo = 0 if view.preamble_end else view.entries[0].start  # the preamble with the file's first entry
+        hi = view.entries[-1].end
+        sub = sub_file(view, lo, hi)
+        new = rewrite(sub, edits)  # the window holds every neighbour rewrite looks at
+        if new == sub.text:
+            return False
+        skip = 3 if doc.bom else 0
+        data = doc.data[skip:] if skip else doc.data
+        near = min(range(len(windows)), key=lambda i: abs(windows[i].hit - lo))  # the anchor nearest the window
+        b_lo = byte_offset(doc.text, data, windows[near], self._ids[id(doc)][near], lo)
+        if b_lo is None:
+            return None
+        b_hi = b_lo + len(sub.text.encode("utf-8", "surrogateescape"))
+        view_bytes = memoryview(doc.data)
+        after = b"".join((view_bytes[: skip + b_lo], new.encode("utf-8", "surrogateescape"), view_bytes[skip + b_hi :]))
+        return FileChange(doc.path, doc.data, after)
 
     def build(self, first: MemoryDoc | None = None) -> Plan:
         """Render the edits; ``first`` is written first (the destination of a move)."""
@@ -111,8 +203,19 @@ class Builder:
                 continue
             if doc is self.files.archive and self.files.archive_error:
                 raise EditError(self.files.archive_error)
-            text = rewrite(doc.mf, edits, appends)
-            if doc.data is not None and text == doc.mf.text:
+            if id(doc) in self._views and any(
+                "```" in blk.raw or "~~~" in blk.raw for blocks in edits.values() for blk in blocks
+            ):
+                self._full(doc)  # a new fence line can pair with one anywhere: rewrite checks the whole file
+                edits = self._edits.get(id(doc), {})
+            spliced = self._spliced(doc, edits) if id(doc) in self._views and not appends else None
+            if spliced is False:
+                continue
+            if isinstance(spliced, FileChange):
+                changes.append(spliced)
+                continue
+            text = rewrite(self.mf(doc), edits, appends)
+            if doc.data is not None and text == doc.text:
                 continue
             changes.append(change(doc, text))
         self.plan.changes = changes
@@ -174,7 +277,7 @@ def _differs(entry: Entry, key: str, value: Any) -> bool:
 def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: str | None = None) -> Plan:
     """Set fields (``edit.DELETE`` removes one) and/or the body of one entry (memories.md or archive)."""
     files = Files.of(target)
-    b = Builder(files, f"edit {entry_id}")
+    b = Builder(files, f"edit {entry_id}", sparse=True)
     doc, k, entry = b.entry(entry_id)
     validate(files, changes, entry_id)
     effective = {key: v for key, v in changes.items() if _differs(entry, key, v)}
@@ -232,7 +335,7 @@ def _supersede_into(b: Builder, old: str, new: str) -> None:
 def plan_supersede(target: Target, old: str, new: str) -> Plan:
     """OLD becomes ``superseded`` with ``superseded_by: NEW`` (NEW must be a live entry)."""
     files = Files.of(target)
-    b = Builder(files, f"supersede {old} by {new}")
+    b = Builder(files, f"supersede {old} by {new}", sparse=True)
     if old == new:
         raise EditError(f"{old} cannot supersede itself")
     b.entry(old)

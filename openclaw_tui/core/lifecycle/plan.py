@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diff.textdiff import unified_diff
 from ..files.safe_write import ConcurrentModification, atomic_write, locked, read_bytes, write_many
 from ..files.store import MemoryDoc
 from ..format.edit import EditError
@@ -85,6 +84,8 @@ class Plan:
 
     def diff(self, root: Path | None = None, context: int = 3) -> str:
         """A unified diff of every file the plan changes (paths relative to ``root``)."""
+        from ..diff.textdiff import unified_diff  # only when a diff is shown: the CLI edits start faster
+
         out: list[str] = []
         for c in self.changes:
             if not c.changed:
@@ -107,7 +108,7 @@ class Files:
 
     @classmethod
     def load(cls, memories_path: Path, archive_path: Path) -> Files:
-        return cls(MemoryDoc.load(memories_path), MemoryDoc.load(archive_path))
+        return cls(MemoryDoc.load(memories_path, lazy=True), MemoryDoc.load(archive_path, lazy=True))
 
     @classmethod
     def of(cls, target: Profile | Files) -> Files:

@@ -1,0 +1,460 @@
+"""End to end: what a person waits for, each figure beside its floor measured in the same run.
+
+    python bench/e2e.py                 # 100k entries: every goal of issue 12, as a table
+    python bench/e2e.py --growth        # also 10k -> 100k (time and peak RSS of every figure)
+    python bench/e2e.py --growth --1m   # ... and 1M entries (slow: minutes, ~1 GB of RAM)
+    python bench/e2e.py --quick         # 10k entries only (a smoke run)
+    python bench/e2e.py --no-ui         # the command line only
+
+Every command runs as a fresh process (the ``openclaw-tui`` console script beside
+``sys.executable``, else ``sys.executable -m openclaw_tui.cli``),
+exactly as a person or a script starts it, on a profile made by
+``bench/generate.py``.  Floors, measured in the same run and interleaved with
+the figures so both see the same load on this shared machine:
+
+- **F**: a bare Python process (the same interpreter) that reads memories.md
+  and splits it at ``---`` lines (``re.split``) and exits;
+- **G**: ``grep -r -c WORD`` over the profile folder;
+- **P**: ``python -c pass``.
+
+Clocks (``time.perf_counter`` in this process):
+
+- a command: starts just before the process is spawned (inside GNU ``time``,
+  which reports its peak RSS), stops when it has exited; median of ``--runs``;
+- UI, first entry id: starts just before ``tmux new-session`` spawns the app
+  in a 160x50 pseudo-terminal (the tmux server is already up), stops at the
+  first ``capture-pane`` (polled every ~10 ms) whose entry table shows an
+  entry id: what the person sees, imports and all;
+- UI, keystroke to repaint: right after the first id is on screen (start-up
+  work -- check, indexes -- still running) ``/`` focuses the filter, then 20
+  keys (digits and backspaces) are sent one at a time; each clock starts just
+  before ``tmux send-keys`` and stops at the first capture showing the new
+  filter text *and* a table whose rows are a contiguous run of the rows that
+  filter must give (computed with the core's own ``filter_rows``); p95 of 20;
+- UI, an external write: with the filter cleared, the importance of the first
+  row on screen is changed in memories.md the way an agent does it (lock,
+  temp file, fsync, ``os.replace``); each clock starts when that write has
+  returned and stops at the first capture whose row shows the new value; p95.
+
+Goals (issue 12): check <= 3x F, set (and supersede, archive) <= 1x F, search <= 4x G, --help <= 3x P,
+UI first id <= 4x F, keystroke p95 <= 100 ms.  The external write has no goal
+yet (reported).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+from generate import write_profile  # noqa: E402
+
+PY = sys.executable
+TODAY = "2026-11-30"
+WORD = "peanuts"
+SOCKET = f"openclaw-e2e-{os.getpid()}"
+F_CODE = (
+    "import re, sys\n"
+    "text = open(sys.argv[1], encoding='utf-8').read()\n"
+    "parts = re.split(r'(?m)^---[ \\r]*$', text)\n"
+)
+KEYS = [*"99999", *["BSpace"] * 4, *"8765", *["BSpace"] * 3, *"4321"]  # 20 keys, every one changes the table
+
+
+# --- processes ---------------------------------------------------------------------------
+
+
+def env() -> dict[str, str]:
+    e = dict(os.environ)
+    e["PYTHONPATH"] = str(ROOT) + (os.pathsep + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
+    e.pop("OPENCLAW_TUI_POLLING", None)
+    return e
+
+
+GNU_TIME = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
+RSS_FILE = Path(tempfile.gettempdir()) / f"openclaw-e2e-rss-{os.getpid()}"
+
+
+def spawn(argv: Sequence[str]) -> tuple[float, int, int]:
+    """Run ``argv``; return (seconds from spawn to exit, exit status, its peak RSS in KB).
+
+    The peak RSS comes from GNU time wrapped around the command: Linux counts a child's memory
+    before ``exec`` in its ``ru_maxrss``, which would be this (big) process's.  Without GNU time: 0.
+    """
+    wrapped = [GNU_TIME, "-f", "%M", "-o", str(RSS_FILE), *argv] if GNU_TIME else list(argv)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env())
+    code = proc.wait()
+    seconds = time.perf_counter() - t0
+    rss = 0
+    if GNU_TIME:
+        try:
+            rss = int(RSS_FILE.read_text().split()[-1])
+        except (OSError, ValueError, IndexError):
+            rss = 0
+    return seconds, code, rss
+
+
+SCRIPT = Path(PY).with_name("openclaw-tui")  # the console script a person runs (PYTHONPATH picks this tree)
+
+
+def cli(*args: str) -> list[str]:
+    if SCRIPT.exists():
+        return [str(SCRIPT), *args]
+    return [PY, "-m", "openclaw_tui.cli", *args]
+
+
+@dataclass
+class Series:
+    times: list[float] = field(default_factory=list)
+    rss: list[int] = field(default_factory=list)
+    codes: set[int] = field(default_factory=set)
+
+    def add(self, result: tuple[float, int, int]) -> None:
+        self.times.append(result[0])
+        self.codes.add(result[1])
+        self.rss.append(result[2])
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+    @property
+    def peak_mb(self) -> float:
+        return max(self.rss) / 1024
+
+
+def p95(values: Sequence[float]) -> float:
+    """Nearest-rank 95th percentile."""
+    ordered = sorted(values)
+    return ordered[max(0, -(-95 * len(ordered) // 100) - 1)]
+
+
+def interleaved(runs: int, pairs: Sequence[tuple[str, Callable[[int], list[str]]]]) -> dict[str, Series]:
+    """Run every argv of ``pairs`` once per round, ``runs`` rounds (argv builders get the round number)."""
+    out = {name: Series() for name, _ in pairs}
+    for i in range(runs):
+        for name, argv in pairs:
+            out[name].add(spawn(argv(i)))
+    return out
+
+
+def measure_cli(prof: Path, runs: int, n: int) -> dict[str, Series]:
+    mem = prof / "memories.md"
+    target = f"mem-{n // 2:06d}"
+    values = ("high", "low")
+    return interleaved(runs, [
+        ("F", lambda i: [PY, "-c", F_CODE, str(mem)]),
+        ("G", lambda i: ["grep", "-r", "-c", WORD, str(prof)]),
+        ("P", lambda i: [PY, "-c", "pass"]),
+        ("check", lambda i: cli("check", str(prof), "--format", "json", "--today", TODAY)),
+        ("set", lambda i: cli("set", str(prof), target, f"importance={values[i % 2]}")),
+        ("supersede", lambda i: cli("supersede", str(prof), f"mem-{n // 2 + 11 + i:06d}", f"mem-{n // 2 + 31 + i:06d}")),
+        ("archive", lambda i: cli("archive", str(prof), f"mem-{n // 2 + 61 + i:06d}")),
+        ("search", lambda i: cli("search", str(prof), WORD, "-n", "5")),
+        ("--help", lambda i: cli("--help")),
+    ])
+
+
+# --- the UI in a pseudo-terminal ---------------------------------------------------------
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, check=False).stdout
+
+
+def screen() -> list[str]:
+    return tmux("capture-pane", "-p", "-t", "ui").splitlines()
+
+
+_ID_RE = re.compile(r"mem-\d{6}")
+
+
+def table(lines: list[str]) -> tuple[str | None, list[str]]:
+    """(filter line text, ids of the rows shown) of the entry table on screen."""
+    head = next((i for i, line in enumerate(lines) if " ID " in line and "Status" in line), None)
+    if head is None:
+        return None, []
+    filt = lines[head - 1].split("││", 1)[-1].rstrip(" │") if head > 0 else None
+    ids = []
+    for line in lines[head + 1 :]:
+        if "╰" in line:
+            break
+        m = _ID_RE.search(line.split("││", 1)[-1])
+        if m:
+            ids.append(m.group(0))
+    return filt, ids
+
+
+def filter_look() -> str:
+    """The filter line with its colours (focus shows only as a cursor colour)."""
+    for raw in tmux("capture-pane", "-e", "-p", "-t", "ui").splitlines():
+        at = raw.find("ilter: words")
+        if at < 0:
+            at = raw.find("ilter")
+        if at >= 0:
+            return raw[max(0, at - 40) :]
+    return ""
+
+
+def poll(predicate: Callable[[list[str]], bool], timeout: float, capture: bool = True) -> float | None:
+    """Time at which a capture first satisfied ``predicate`` (None: timeout)."""
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        if predicate(screen() if capture else []):
+            return time.perf_counter()
+        time.sleep(0.01)
+    return None
+
+
+def expected_filters(mem: Path) -> list[tuple[str, list[str]]]:
+    """(filter text, ids it must list) after each of KEYS, by the core's own filter."""
+    from openclaw_tui.core.files.store import MemoryDoc
+    from openclaw_tui.core.format.rows import fill_all, filter_rows, make_rows, parse_query
+
+    rows = make_rows(MemoryDoc.load(mem).mf, "memories.md")
+    fill_all(rows)
+    out, text = [], ""
+    for key in KEYS:
+        text = text[:-1] if key == "BSpace" else text + key
+        out.append((text, [r.id for r in filter_rows(rows, parse_query(text))]))
+    return out
+
+
+def shows(filt_text: str, want: list[str]) -> Callable[[list[str]], bool]:
+    def ok(lines: list[str]) -> bool:
+        filt, ids = table(lines)
+        if filt is None or filt.strip() != filt_text:
+            return False
+        if not want:
+            return not ids
+        if len(ids) < min(3, len(want)) or ids[0] not in want:
+            return False
+        k = want.index(ids[0])
+        return want[k : k + len(ids)] == ids
+
+    return ok
+
+
+def external_write(mem: Path, entry_id: str, value: str) -> None:
+    """Change one field of one entry as an agent does: lock, temp file, fsync, os.replace."""
+    from openclaw_tui.core.files.safe_write import atomic_write, locked
+
+    with locked(mem):
+        data = mem.read_bytes()
+        at = data.index(f"\nid: {entry_id}\n".encode())
+        a = data.index(b"\nimportance: ", at) + len(b"\nimportance: ")
+        b = data.index(b"\n", a)
+        atomic_write(mem, data[:a] + value.encode() + data[b:])
+
+
+def peak_rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+@dataclass
+class UiResult:
+    first_id: float | None = None
+    rss_kb: int = 0
+    keys: list[float] = field(default_factory=list)
+    keys_missed: int = 0
+    focus: float | None = None  # "/" to the cursor in the filter
+    keys_before_check_done: int = 0
+    check_done: float | None = None
+    writes: list[float] = field(default_factory=list)
+    writes_missed: int = 0
+    miss_screen: str = ""  # the screen when a write was missed (for --verbose)
+
+
+def measure_ui(prof: Path, *, keys: bool = True, writes: int = 10, timeout: float = 300.0) -> UiResult:
+    res = UiResult()
+    mem = prof / "memories.md"
+    plan = expected_filters(mem) if keys else []
+    tmux("new-session", "-d", "-s", "keep", "-x", "20", "-y", "5", "sleep 3600")  # the server, up first
+    command = f"cd {ROOT} && exec env PYTHONPATH={ROOT} {PY} -m openclaw_tui.cli {prof}"
+    try:
+        t0 = time.perf_counter()
+        tmux("new-session", "-d", "-s", "ui", "-x", "160", "-y", "50", command)
+        seen = poll(lambda lines: bool(table(lines)[1]), timeout)
+        if seen is None:
+            return res
+        res.first_id = seen - t0
+        answered: list[float] = []
+        pid = int(tmux("display-message", "-p", "-t", "ui", "#{pane_pid}").strip() or 0)
+        if keys:
+            before = filter_look()
+            tmux("send-keys", "-t", "ui", "/")  # focus the filter; typing starts once the cursor is in it
+            focused = poll(lambda _lines: filter_look() != before, 30, capture=False)
+            res.focus = None if focused is None else focused - (t0 + res.first_id)
+            for key, (text, want) in zip(KEYS, plan, strict=True):
+                start = time.perf_counter()
+                if key == "BSpace":
+                    tmux("send-keys", "-t", "ui", key)
+                else:
+                    tmux("send-keys", "-t", "ui", "-l", key)
+                done = poll(shows(text, want), 30)
+                if done is None:
+                    res.keys_missed += 1
+                    continue
+                res.keys.append(done - start)
+                answered.append(done - t0)
+            for _ in range(40):  # clear the filter, one key at a time (a burst of 8 left 7 unapplied)
+                filt, _ = table(screen())
+                if filt is None or filt.strip().startswith("Filter:"):
+                    break
+                tmux("send-keys", "-t", "ui", "BSpace")
+                time.sleep(0.1)
+        checked = poll(lambda lines: any("Audit ·" in line and "warnings" in line for line in lines), timeout)
+        res.check_done = None if checked is None else checked - t0
+        res.keys_before_check_done = sum(1 for a in answered if res.check_done is None or a < res.check_done)
+        for i in range(writes):
+            lines = screen()
+            _, ids = table(lines)
+            if not ids:
+                res.writes_missed += 1
+                res.miss_screen = "\n".join(lines)
+                continue
+            row = ids[0]
+            value = ("high", "low", "medium")[i % 3]
+            pattern = re.compile(rf"{row}\s+\S+\s+{value}\b")
+            if poll(lambda lines, p=pattern: any(p.search(x) for x in lines), 0.05) is not None:
+                value = ("low", "medium", "high")[i % 3]
+                pattern = re.compile(rf"{row}\s+\S+\s+{value}\b")
+            external_write(mem, row, value)
+            start = time.perf_counter()
+            done = poll(lambda lines, p=pattern: any(p.search(x) for x in lines), 120)
+            if done is None:
+                res.writes_missed += 1
+                res.miss_screen = "\n".join(screen())
+            else:
+                res.writes.append(done - start)
+            time.sleep(0.3)  # let the reload settle: the next write is a new event
+        res.rss_kb = peak_rss_kb(pid)
+    finally:
+        tmux("kill-server")
+    return res
+
+
+# --- report ------------------------------------------------------------------------------
+
+
+def verdict(figure: float, goal: float | None) -> str:
+    if goal is None:
+        return "reported"
+    return "met" if figure <= goal else "NOT MET"
+
+
+def line(what: str, figure: float | None, floor_name: str, floor: float | None, goal: float | None,
+         unit_goal: str) -> None:
+    if figure is None:
+        print(f"| {what} | timeout | | | {unit_goal} | NOT MET |")
+        return
+    if floor is None:
+        print(f"| {what} | {figure * 1000:.0f} ms | — | — | {unit_goal} | {verdict(figure, goal)} |")
+        return
+    ratio = figure / floor
+    print(f"| {what} | {figure:.2f} s | {floor_name} = {floor:.3f} s | {ratio:.1f}x | {unit_goal} | "
+          f"{verdict(ratio, goal)} |")
+
+
+def table_100k(n: int, runs: int, ui: bool, writes: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="openclaw-e2e-") as tmp:
+        prof = write_profile(Path(tmp), n)
+        c = measure_cli(prof, runs, n)
+        F, G, P = c["F"].median, c["G"].median, c["P"].median
+        bad = {k: v.codes for k, v in c.items() if k not in ("F", "G", "P") and not v.codes <= {0, 1}}
+        print(f"\n{n:,} entries, {(prof / 'memories.md').stat().st_size / 1e6:.0f} MB; medians of {runs} fresh "
+              f"processes; floors F = split memories.md in python, G = grep -r -c, P = python -c pass\n")
+        print("| what a user runs | figure | floor | ratio | goal | |")
+        print("|---|---|---|---|---|---|")
+        line("`check PROFILE --format json`", c["check"].median, "F", F, 3, "≤ 3x F")
+        line("`set PROFILE ID importance=…`", c["set"].median, "F", F, 1, "≤ 1x F")
+        line("`supersede PROFILE OLD NEW`", c["supersede"].median, "F", F, 1, "≤ 1x F")
+        line("`archive PROFILE ID`", c["archive"].median, "F", F, 1, "≤ 1x F")
+        line(f"`search PROFILE {WORD}` (fresh process)", c["search"].median, "G", G, 4, "≤ 4x G")
+        line("`--help`", c["--help"].median, "P", P, 3, "≤ 3x P")
+        r = None
+        if ui and shutil.which("tmux"):
+            r = measure_ui(prof, writes=writes)
+            line("UI: first entry id on screen", r.first_id, "F", F, 4, "≤ 4x F")
+            k = p95(r.keys) if r.keys else None
+            line(f"UI: filter key to repaint, p95 of {len(r.keys)} during start-up", k, "", None, 0.1,
+                 "≤ 100 ms p95")
+            w = p95(r.writes) if r.writes else None
+            line(f"UI: external write to the row on screen, p95 of {len(r.writes)}", w, "", None, None, "—")
+        elif ui:
+            print("| UI | tmux not installed | | | | |")
+        print()
+        if bad:
+            print(f"exit statuses other than 0/1: {bad}")
+        if r is not None:
+            print(f"UI: {r.keys_before_check_done} of {len(r.keys)} keys were answered before the check's "
+                  f"marks were on screen (at {r.check_done or float('nan'):.1f} s); keys missed: {r.keys_missed}; "
+                  f"writes missed: {r.writes_missed}; '/' focused the filter in "
+                  f"{(r.focus or float('nan')) * 1000:.0f} ms; UI peak RSS {r.rss_kb / 1024:.0f} MB")
+        print("peak RSS: " + ", ".join(f"{k} {v.peak_mb:.0f} MB" for k, v in c.items() if k not in ("G",)))
+
+
+def growth(sizes: Sequence[int], runs: int, ui: bool) -> None:
+    print("\ngrowth (median time / peak RSS; (x) = time per entry relative to the smallest size: "
+          "above 1 would be faster than linear)\n")
+    rows: dict[str, list[str]] = {}
+    base: dict[str, float] = {}
+    for n in sizes:
+        with tempfile.TemporaryDirectory(prefix="openclaw-e2e-") as tmp:
+            prof = write_profile(Path(tmp), n)
+            c = measure_cli(prof, runs if n < 1_000_000 else 1, n)
+            figures = {k: (v.median, v.peak_mb) for k, v in c.items()}
+            if ui and shutil.which("tmux"):
+                r = measure_ui(prof, keys=False, writes=0, timeout=900)
+                if r.first_id is not None:
+                    figures["UI first id"] = (r.first_id, r.rss_kb / 1024)
+            for k, (t, mb) in figures.items():
+                per = t / n
+                base.setdefault(k, per)
+                rows.setdefault(k, []).append(f"{t:.2f} s / {mb:.0f} MB ({per / base[k]:.2f}x)")
+    print("| figure | " + " | ".join(f"{n:,}" for n in sizes) + " |")
+    print("|---|" + "---|" * len(sizes))
+    for k, cells in rows.items():
+        print(f"| {k} | " + " | ".join(cells) + " |")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="10k entries only")
+    ap.add_argument("--entries", type=int, default=100_000)
+    ap.add_argument("--runs", type=int, default=5, help="fresh processes per command (median)")
+    ap.add_argument("--writes", type=int, default=10, help="external writes in the UI (p95)")
+    ap.add_argument("--no-ui", action="store_true", help="skip the UI measures")
+    ap.add_argument("--growth", action="store_true", help="also report 10k -> 100k growth")
+    ap.add_argument("--1m", dest="million", action="store_true", help="with --growth: add 1M entries")
+    args = ap.parse_args(list(argv) if argv is not None else None)
+    n = 10_000 if args.quick else args.entries
+    table_100k(n, args.runs, not args.no_ui, args.writes)
+    if args.growth:
+        growth([10_000, 100_000] + ([1_000_000] if args.million else []), 3, not args.no_ui)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
