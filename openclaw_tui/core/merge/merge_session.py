@@ -22,6 +22,7 @@ import yaml
 
 from ..files.safe_write import write_many
 from ..format.entries import decode, parse
+from ..format.yamlio import compose_bounded
 from ..git.gitrepo import (
     Continued,
     GitError,
@@ -68,7 +69,7 @@ def files_with_markers(folder: Path) -> list[Path]:
 def _yaml_problem(text: str) -> str | None:
     """Why ``text`` is not a YAML document a reader can use (None when it is)."""
     try:
-        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        node = compose_bounded(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
