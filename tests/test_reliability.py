@@ -189,3 +189,117 @@ def test_in_process_check_reports_a_fifo_and_a_folder_named_like_a_file(tmp_path
     findings = check_discovery(discover(prof))
     unreadable = {f.file for f in findings if f.code == "unreadable-file"}
     assert "contexts/pipe.md" in unreadable
+
+
+# --- 3. no write through a link that leaves the folder -------------------------------------------
+
+
+def _outside_links(tmp_path: Path) -> tuple[Path, Path]:
+    prof = profile_copy(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.rmtree(prof / "contexts" / "archive")
+    (prof / "contexts" / "archive").symlink_to(outside, target_is_directory=True)
+    return prof, outside
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("archive", "{p}", "mem-0001"), ("gc", "{p}", "--today", "2040-01-01")],
+)
+def test_no_command_writes_through_an_archive_link_that_leaves_the_profile(tmp_path: Path, args: tuple[str, ...]) -> None:
+    prof, outside = _outside_links(tmp_path)
+    before = snapshot(prof)
+    res = cli(*(a.format(p=prof) for a in args))
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert res.stderr.startswith("openclaw-tui: ") and res.stderr.count("\n") == 1
+    assert "leaves" in res.stderr
+    assert list(outside.iterdir()) == []  # no memories.md, no lock, no temp file
+    assert snapshot(prof) == before
+
+
+def test_no_audit_log_or_secrets_refs_through_a_link_out(tmp_path: Path) -> None:
+    prof = profile_copy(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    with (prof / "memories.md").open("a", encoding="utf-8") as fh:
+        fh.write("\n---\nid: mem-0900\n---\nkey: sk-live-1234567890abcdefghijklmnop and mail a.b@example.com\n")
+    (prof / "audit.log").symlink_to(outside / "audit.log")
+    res = cli("check", prof, "--write-audit-log")
+    assert res.returncode == 2 and "leaves" in res.stderr, (res.stdout, res.stderr)
+    (prof / "audit.log").unlink()
+    (prof / "secrets_refs.yaml").symlink_to(outside / "secrets_refs.yaml")
+    before = snapshot(prof)
+    res = cli("redact", prof)
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert list(outside.iterdir()) == [] and snapshot(prof) == before
+
+
+def test_links_inside_the_profile_and_a_linked_profile_folder_still_work(tmp_path: Path) -> None:
+    real = profile_copy(tmp_path)
+    (real / "old-archive").mkdir()
+    shutil.move(str(real / "contexts" / "archive" / "memories.md"), real / "old-archive" / "memories.md")
+    shutil.rmtree(real / "contexts" / "archive")
+    (real / "contexts" / "archive").symlink_to(Path("../old-archive"), target_is_directory=True)
+    alias = tmp_path / "alias"
+    alias.symlink_to(real, target_is_directory=True)  # the profile folder itself may be a link
+    res = cli("archive", alias, "mem-0001")
+    assert res.returncode == 0, res.stderr
+    assert "id: mem-0001" in (real / "old-archive" / "memories.md").read_text(encoding="utf-8")
+
+
+# --- 5. a crash between two files; 6. stale temp files ----------------------------------------------
+
+
+def test_a_move_interrupted_after_the_first_file_is_finished_by_the_next_command(tmp_path: Path) -> None:
+    """The state a SIGKILL leaves between the two replacements: journal written, archive replaced only."""
+    from openclaw_tui.core.files import safe_write as sw
+    from openclaw_tui.core.format.profile import load_profile
+    from openclaw_tui.core.lifecycle.lifecycle import plan_archive
+
+    prof = profile_copy(tmp_path)
+    plan = plan_archive(load_profile(prof), ["mem-0001"])
+    todo = [(c.path, c.before, c.after) for c in plan.changes if c.changed]
+    assert [p.name for p, _, _ in todo] == ["memories.md", "memories.md"] and len(todo) == 2
+    # what replace_all does up to the crash: temp files, the journal, the first replacement
+    records = []
+    for p, before, after in todo:
+        tmp = sw._write_temp(p, after, ".pending")
+        records.append({"path": os.path.relpath(p, prof), "before": sw._digest(before), "after": sw._digest(after),
+                        "tmp": os.path.basename(tmp)})
+    sw.atomic_write(prof / sw.JOURNAL, json.dumps({"version": 1, "files": records}).encode())
+    os.replace(todo[0][0].parent / str(records[0]["tmp"]), todo[0][0])
+    res = cli("check", prof, "--format", "json", "--fail-on", "never")
+    assert res.returncode == 0, res.stderr
+    assert not [f for f in json.loads(res.stdout)["findings"] if f["code"] == "duplicate-id"]
+    assert not (prof / sw.JOURNAL).exists()
+    for p, _, after in todo:
+        assert p.read_bytes() == after
+    assert not [n for n in os.listdir(prof) + os.listdir(prof / "contexts" / "archive") if n.endswith((".tmp", ".pending"))]
+
+
+def test_crash_before_the_journal_leaves_the_old_files_and_the_next_writer_removes_the_temps(tmp_path: Path) -> None:
+    from openclaw_tui.core.files import safe_write as sw
+
+    prof = profile_copy(tmp_path)
+    mem = prof / "memories.md"
+    before = mem.read_bytes()
+    stale = [sw._write_temp(mem, b"x" * 1000, ".pending"), sw._write_temp(mem, b"y" * 1000)]
+    other = prof / ".state.yaml.abc.tmp"  # another file's temp: not ours to remove
+    other.write_bytes(b"z")
+    res = cli("check", prof, "--format", "json", "--fail-on", "never")
+    assert res.returncode == 0 and mem.read_bytes() == before
+    assert all(Path(s).exists() for s in stale)  # a read-only command removes nothing
+    res = cli("set", prof, "mem-0001", "importance=low")
+    assert res.returncode == 0, res.stderr
+    assert not any(Path(s).exists() for s in stale) and other.exists()
+
+
+def test_sigkill_of_real_moves_leaves_a_consistent_profile(tmp_path: Path) -> None:
+    """Small CI version of bench/crash.py (30 trials at 100k there)."""
+    sys.path.insert(0, str(REPO_ROOT / "bench"))
+    from crash import crash_trials
+
+    lines: list[str] = []
+    failures = crash_trials(4000, 4, seed=int(os.environ.get("CRASH_SEED", "3")), work=tmp_path, say=lines.append)
+    assert not failures, "\n".join(lines)

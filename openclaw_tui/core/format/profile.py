@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..files.safe_write import confine, recover
 from ..files.store import MemoryDoc
 from .entries import decode
 
@@ -198,6 +199,8 @@ def load_profile(path: Path, rel: str = ".", layout: str | None = None) -> Profi
     if layout is None:
         layout = "profile" if is_profile_dir(path) or not is_workspace_dir(path) else "openclaw"
     prof = Profile(name=path.name, path=path, rel=rel, layout=layout)
+    confine(path)  # nothing below it is ever written through a link that leaves it
+    recover(path)  # finish a move between files that a crash interrupted (see safe_write)
     if layout == "openclaw":
         _load_workspace(prof)
         return prof
