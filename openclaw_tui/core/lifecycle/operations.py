@@ -49,16 +49,28 @@ class Builder:
         self._edits: dict[int, dict[int, list[Block]]] = {}
         self._appends: dict[int, list[Block]] = {}
         self._touched: dict[int, set[str]] = {}
+        self._index: dict[int, dict[str, int]] = {}
 
     def entry(self, entry_id: str, *, where: str = "any") -> tuple[MemoryDoc, int, Entry]:
         """Find a well-formed entry (``where``: any, memories or archive)."""
         docs = {"any": self.files.docs(), "memories": (self.files.memories,), "archive": (self.files.archive,)}
         for doc in docs[where]:
-            for k, e in enumerate(doc.mf.entries):
-                if e.id == entry_id and e.error is None:
-                    return doc, k, e
+            k = self._first(doc).get(entry_id)
+            if k is not None:
+                return doc, k, doc.mf.entries[k]
         place = {"any": "", "memories": " in memories.md", "archive": " in the archive"}[where]
         raise NotFound(f"no entry with id {entry_id}{place}")
+
+    def _first(self, doc: MemoryDoc) -> dict[str, int]:
+        """Id -> index of its first well-formed entry in ``doc`` (built once: gc looks up thousands)."""
+        index = self._index.get(id(doc))
+        if index is None:
+            index = {}
+            for k, e in enumerate(doc.mf.entries):
+                if e.id is not None and e.error is None:
+                    index.setdefault(e.id, k)
+            self._index[id(doc)] = index
+        return index
 
     def touch(self, doc: MemoryDoc, entry_id: str) -> None:
         self._touched.setdefault(id(doc), set()).add(entry_id)
