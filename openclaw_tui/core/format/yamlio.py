@@ -88,9 +88,16 @@ def _children(n: Any) -> list[Any]:
     return []
 
 
+def _too_deep() -> yaml.YAMLError:
+    return yaml.YAMLError("it is nested too deeply to be read")
+
+
 def compose_all_bounded(text: str, loader: type[Any] = _BaseLoader) -> list[Any]:
-    """``yaml.compose_all`` that refuses alias bombs (YamlTooLarge, a yaml.YAMLError)."""
-    docs = list(yaml.compose_all(text, Loader=loader))
+    """``yaml.compose_all`` that refuses alias bombs (YamlTooLarge, a yaml.YAMLError) and deep nesting."""
+    try:
+        docs = list(yaml.compose_all(text, Loader=loader))
+    except RecursionError:
+        raise _too_deep() from None
     if "*" in text:  # no alias without a star
         for d in docs:
             check_expansion(d)
@@ -98,8 +105,11 @@ def compose_all_bounded(text: str, loader: type[Any] = _BaseLoader) -> list[Any]
 
 
 def compose_bounded(text: str, loader: type[Any] = _BaseLoader) -> Any:
-    """``yaml.compose`` that refuses alias bombs."""
-    node = yaml.compose(text, Loader=loader)
+    """``yaml.compose`` that refuses alias bombs and deep nesting."""
+    try:
+        node = yaml.compose(text, Loader=loader)
+    except RecursionError:
+        raise _too_deep() from None
     if "*" in text:
         check_expansion(node)
     return node
@@ -118,6 +128,8 @@ def load_yaml(text: str, loader: type[Any] | None = None) -> Any:
         if "*" in text:
             check_expansion(node)
         return ld.construct_document(node)
+    except RecursionError:
+        raise _too_deep() from None
     finally:
         ld.dispose()
 
