@@ -303,3 +303,28 @@ def test_sigkill_of_real_moves_leaves_a_consistent_profile(tmp_path: Path) -> No
     lines: list[str] = []
     failures = crash_trials(4000, 4, seed=int(os.environ.get("CRASH_SEED", "3")), work=tmp_path, say=lines.append)
     assert not failures, "\n".join(lines)
+
+
+def test_a_forged_journal_cannot_make_recovery_write_outside(tmp_path: Path) -> None:
+    """A journal is trusted only for files below its folder: an agent cannot plant one to overwrite ~/.bashrc."""
+    import hashlib
+
+    from openclaw_tui.core.files import safe_write as sw
+
+    prof = profile_copy(tmp_path)
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious\n")
+    evil = b"pwned\n"
+    pending = tmp_path / ".victim.txt.x.pending"
+    pending.write_bytes(evil)
+    (prof / ".victim.txt.y.pending").write_bytes(evil)
+    for path, tmp in (("../victim.txt", ".victim.txt.x.pending"), ("victim-link", ".victim-link.y.pending")):
+        if path == "victim-link":
+            (prof / "victim-link").symlink_to(victim)
+        records = [{"path": path, "before": hashlib.sha256(b"precious\n").hexdigest(),
+                    "after": hashlib.sha256(evil).hexdigest(), "tmp": tmp},
+                   {"path": "memories.md", "before": None, "after": None, "tmp": None}]
+        (prof / sw.JOURNAL).write_text(json.dumps({"version": 1, "files": records}), encoding="utf-8")
+        res = cli("check", prof, "--format", "json", "--fail-on", "never")
+        assert res.returncode == 0, res.stderr
+        assert victim.read_bytes() == b"precious\n"

@@ -284,14 +284,38 @@ def _roll_forward(folder: Path, records: list[dict[str, str | None]]) -> None:
 
 
 def _read_journal(journal: Path) -> list[dict[str, str | None]] | None:
+    """The records of a journal, or None when it is not one this module wrote.
+
+    A journal is only trusted as far as it can be: a regular file (not a
+    link), naming files below its own folder (no ``..``, no absolute path,
+    no link out) and temp files beside them with this module's names.
+    """
     try:
+        if not os.path.isfile(journal) or os.path.islink(journal):
+            return None
         data = json.loads(journal.read_bytes())
         files = data["files"]
-        if isinstance(files, list) and all(isinstance(r, dict) and "path" in r for r in files):
-            return files
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    return None
+        if not isinstance(files, list):
+            return None
+        folder = journal.parent
+        for r in files:
+            path, tmp = r["path"], r["tmp"]
+            if not isinstance(path, str) or os.path.isabs(path) or ".." in Path(path).parts:
+                return None
+            name = os.path.basename(path)
+            if tmp is not None and (
+                not isinstance(tmp, str) or "/" in tmp or not (tmp.startswith(f".{name}.") and tmp.endswith(".pending"))
+            ):
+                return None
+            if not all(isinstance(r.get(k), (str, type(None))) for k in ("before", "after")):
+                return None
+            check_confined(folder / path)
+            real = os.path.realpath(folder / path)
+            if not _within(real, os.path.realpath(folder)):
+                return None
+        return files
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def recover(folder: Path, timeout: float = 10.0) -> bool:
