@@ -223,7 +223,7 @@ def _load_workspace(prof: Profile) -> None:
             prof.bootstrap.append(TextFile.read(path, p))
     for extra in ("DREAMS.md",):
         p = path / extra
-        if present(p):
+        if _exists(p):
             prof.other.append(TextFile.read(path, p))
     prof.daily_logs = _md_files(path, path / "memory")
 
