@@ -99,11 +99,13 @@ def crash_trials(
             kind = cmd[0]
             delay = rng.uniform(0.0, durations[kind] * 1.1)
             proc = subprocess.Popen(_cli(*cmd), env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(delay)
-            killed = proc.poll() is None
-            if killed:
+            try:
+                proc.wait(timeout=delay)
+                killed = False
+            except subprocess.TimeoutExpired:
                 proc.send_signal(signal.SIGKILL)
-            proc.wait()
+                proc.wait()
+                killed = True
             after = subprocess.run(_cli("check", str(prof), "--format", "json", "--fail-on", "never"),
                                    env=_env(), capture_output=True, text=True, timeout=600)
             problems: list[str] = []
@@ -125,7 +127,7 @@ def crash_trials(
             if (prof / ".openclaw-tui.journal").exists():
                 problems.append("a journal is left after the next command")
             state = "killed" if killed else "finished"
-            say(f"trial {trial:3d}: {kind:8s} {state:8s} at {delay:6.2f}s  "
+            say(f"trial {trial:3d}: {kind:8s} {state:8s} {'at' if killed else 'before'} {delay:6.2f}s  "
                 f"{'ok' if not problems else 'FAIL ' + '; '.join(problems)}")
             if problems:
                 failures.append(f"trial {trial} ({' '.join(cmd[:1] + cmd[2:5])}): {'; '.join(problems)}")
