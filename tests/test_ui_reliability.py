@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import time
 from pathlib import Path
@@ -86,3 +87,52 @@ async def test_the_audit_pane_reports_the_alias_bomb(tmp_path: Path) -> None:
         await pilot.pause()
         codes = {(f.code, f.file) for f in screen.current.findings}
         assert ("unreadable-file", "state.yaml") in codes and ("malformed-entry", "memories.md") in codes
+
+
+def test_the_real_program_leaves_at_once_on_q(tmp_path: Path) -> None:
+    """The installed UI in a pseudo-terminal: `q` ends the process, not only the screen.
+
+    asyncio.run would wait for every worker thread and the interpreter would then free the
+    whole profile object by object; the launcher does neither.  The bound leaves room for a
+    loaded CI machine (the process took 60 s before).
+    """
+    import os
+    import pty
+    import select
+    import sys
+
+    from .conftest import REPO_ROOT
+
+    prof = _long_line_profile(tmp_path)
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the real program
+        os.environ.update(TERM="xterm-256color", PYTHONPATH=str(REPO_ROOT))
+        os.execv(sys.executable, [sys.executable, "-m", "openclaw_tui.cli", str(prof)])
+    seen = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"mem-0001" not in seen and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.1)[0]:
+                seen += os.read(fd, 65536)
+        assert b"mem-0001" in seen, "the UI did not show the profile"
+        time.sleep(1.0)
+        start = time.monotonic()
+        os.write(fd, b"q")
+        while time.monotonic() - start < 30:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if select.select([fd], [], [], 0.05)[0]:
+                try:
+                    os.read(fd, 65536)
+                except OSError:
+                    pass
+        took = time.monotonic() - start
+        assert done, "still running 30 s after q"
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert took < 3.0, f"{took:.2f} s after q"
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(fd)
