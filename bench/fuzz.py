@@ -425,6 +425,8 @@ def fuzz(n: int, seed: int, work: Path, say: Callable[[str], None] = print,
                 failures[cls] += 1
                 details.append(f"case {i} {kind} ({what}): {cls}: {detail}")
                 say(details[-1])
+        if (i + 1) % 250 == 0:
+            say(f"... {i + 1} cases, {sum(failures.values())} failures")
     return failures, kinds, details
 
 
