@@ -9,7 +9,9 @@ one line on stderr and exit status 2, before the UI starts.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import datetime as dt
+import os
 import shutil
 import sys
 import tempfile
@@ -108,17 +110,43 @@ def launch_ui(argv: Sequence[str]) -> int:
 
         config = Path(args.openclaw_config) if args.openclaw_config else None
         app.start_screen = lambda: WorkspaceScreen(path, today=today, openclaw_config=config)
-    if cleanup is None:
-        return int(app.run() or 0)
+    loop = asyncio.new_event_loop()
     try:
-        result = app.run()
+        result = app.run(loop=loop)  # unlike asyncio.run, does not wait for the worker threads
     except BaseException:
-        # a crash (or ctrl+c) never takes the user's changes with it
-        finish_demo(cleanup, keep=demo_has_changes(cleanup))
+        if cleanup is not None:  # a crash (or ctrl+c) never takes the user's changes with it
+            finish_demo(cleanup, keep=demo_has_changes(cleanup))
         raise
-    ask = input if sys.stdin.isatty() and sys.stdout.isatty() else None
-    finish_demo(cleanup, keep=getattr(app, "keep_demo", None), ask=ask)
-    return int(result or 0)
+    if cleanup is not None:
+        ask = input if sys.stdin.isatty() and sys.stdout.isatty() else None
+        finish_demo(cleanup, keep=getattr(app, "keep_demo", None), ask=ask)
+    code = int(result or 0)
+    _threads_finish(loop, 0.2)
+    # Leave now: a worker may still be reading (an index of 100k entries, a reference scan) and
+    # Python cannot stop a thread, and freeing a big profile's objects one by one at interpreter exit
+    # takes seconds more; `q` must quit at once.  Every write is atomic and moves between files are
+    # journaled, so this is as safe as being killed.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def _threads_finish(loop: asyncio.AbstractEventLoop, timeout: float) -> bool:
+    """Let idle worker threads go and wait up to ``timeout`` for busy ones; True when all ended."""
+    import threading
+    import time
+
+    executor = getattr(loop, "_default_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + timeout
+    for t in threading.enumerate():
+        if t is threading.main_thread() or t.daemon:
+            continue
+        t.join(max(0.0, deadline - time.monotonic()))
+        if t.is_alive():
+            return False
+    return True
 
 
 KEEP_QUESTION = "The demo has changes. Keep its folder? [Y/n] "

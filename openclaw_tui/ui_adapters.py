@@ -8,7 +8,10 @@ simply absent.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import multiprocessing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -23,23 +26,116 @@ class RefIndexLike(Protocol):
 
 
 def run_check(
-    profile: Profile, today: dt.date | None = None, limits: Limits | None = None
+    profile: Profile, today: dt.date | None = None, limits: Limits | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> tuple[list[Finding], str | None]:
     """Findings for one profile and, when the check could not run, why.
 
     ``limits`` default to the config file's, as for ``openclaw-tui check``.
+    With ``cancelled`` (a worker's ``is_cancelled``) the check runs in a
+    child process: it never holds this process's interpreter lock (the UI
+    stays responsive whatever the memory holds), and quitting kills it at
+    once instead of waiting for it.  Without a usable child process it runs
+    here.
     """
     from dataclasses import asdict
 
-    from .core.check.check import check_profile
-    from .core.config import load_config
+    from .core.config import ConfigError, load_config
 
     try:
-        if limits is None:
-            limits = load_config().limits
-        return list(check_profile(profile, today=today, **asdict(limits))), None
+        values = asdict(limits if limits is not None else load_config().limits)
+    except ConfigError as exc:
+        return [], f"the consistency check could not run: {exc}"
+    if cancelled is not None:
+        try:
+            return _check_in_child(profile, today, values, cancelled)
+        except OSError:
+            pass  # no process could be started: check in this thread
+    from .core.check.check import check_profile
+
+    try:
+        return list(check_profile(profile, today=today, **values)), None
     except Exception as exc:  # noqa: BLE001 - the UI must keep going and say what happened
         return [], f"the consistency check failed: {type(exc).__name__}: {exc}"
+
+
+def _check_child(
+    path: str, rel: str, layout: str, today: dt.date | None, limits: dict[str, int], conn: Any
+) -> None:
+    """In the child process: load the profile from disk, check it, send back (findings, note)."""
+    from .core.check.check import check_profile
+    from .core.format.profile import load_profile
+
+    try:
+        result: tuple[list[Finding], str | None] = (
+            list(check_profile(load_profile(Path(path), rel, layout), today=today, **limits)), None,
+        )
+    except Exception as exc:  # noqa: BLE001 - reported in the audit pane
+        result = ([], f"the consistency check failed: {type(exc).__name__}: {exc}")
+    conn.send(result)
+    conn.close()
+
+
+def _context() -> Any:
+    """Forkserver: the child is forked from a small clean server, not from this threaded UI."""
+    try:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["openclaw_tui.core.check.check", "openclaw_tui.core.format.profile"])
+        return ctx
+    except ValueError:
+        return multiprocessing.get_context("spawn")
+
+
+@contextlib.contextmanager
+def _real_stderr() -> Any:
+    """multiprocessing hands its helpers ``sys.stderr.fileno()``; the UI has replaced stderr meanwhile."""
+    import sys
+
+    saved = sys.stderr
+    try:
+        fd = saved.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = -1
+    if fd >= 0 or sys.__stderr__ is None:
+        yield
+        return
+    sys.stderr = sys.__stderr__
+    try:
+        yield
+    finally:
+        sys.stderr = saved
+
+
+def _check_in_child(
+    profile: Profile, today: dt.date | None, limits: dict[str, int], cancelled: Callable[[], bool]
+) -> tuple[list[Finding], str | None]:
+    ctx = _context()
+    receive, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(
+        target=_check_child, args=(str(profile.path), profile.rel, profile.layout, today, limits, send), daemon=True,
+        name="openclaw-tui-check",
+    )
+    with _real_stderr():
+        proc.start()
+    send.close()
+    try:
+        while True:
+            if cancelled():
+                return [], "the check was stopped"
+            if receive.poll(0.05):
+                try:
+                    findings, note = receive.recv()
+                except EOFError:
+                    return [], "the consistency check stopped without a result"
+                return findings, note
+            if not proc.is_alive() and not receive.poll(0):
+                return [], f"the consistency check stopped without a result (exit status {proc.exitcode})"
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join(1)
+        with contextlib.suppress(OSError):
+            receive.close()
 
 
 class NoRefs:

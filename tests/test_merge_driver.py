@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -144,12 +145,75 @@ def test_deleted_on_one_side_unchanged_on_the_other_is_deleted(tmp_path: Path) -
     assert parse((repo / MEM).read_text()).ids() == ["mem-0001", "mem-0002", "mem-0009"]
 
 
-def test_same_new_id_with_different_text_conflicts(tmp_path: Path) -> None:
+def _merge_out(repo: Path, branch: str = "other") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "merge", "--no-edit", branch], cwd=repo, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("direction", ["other-into-main", "main-into-other"])
+def test_same_new_id_added_on_both_sides_keeps_both_and_renumbers_theirs(tmp_path: Path, direction: str) -> None:
+    """Two agents each took mem-0004 for a new memory: two memories, not one changed two ways."""
     repo = _repo(tmp_path)
-    _branches(repo, _append(BASE, entry("mem-0004", "ours idea")), _append(BASE, entry("mem-0004", "theirs idea")))
-    assert _merge(repo) == 1
+    main_text = _append(BASE, entry("mem-0004", "main idea: the user likes tea"))
+    other_text = _append(
+        BASE,
+        entry("mem-0004", "other idea: the user bought a bike"),
+        entry("mem-0005", "The bike (mem-0004) is red.", conflict="mem-0004"),
+    )
+    _branches(repo, main_text, other_text)
+    if direction == "main-into-other":
+        git(repo, "checkout", "-q", "other")
+        res = _merge_out(repo, "main")
+    else:
+        res = _merge_out(repo)
+    assert res.returncode == 0, res.stdout + res.stderr
     text = (repo / MEM).read_text()
-    assert text.count("<<<<<<<") == 1 and "ours idea" in text and "theirs idea" in text
+    assert "<<<<<<<" not in text
+    mf = parse(text)
+    assert not [e for e in mf.entries if e.error]
+    ids = mf.ids()
+    assert len(ids) == len(set(ids)) == 6
+    by_body = {e.body.strip(): e for e in mf.entries}
+    for body in ("main idea: the user likes tea", "other idea: the user bought a bike"):
+        assert "conflict" not in by_body[body].meta  # not marked as contradicting each other
+    if direction == "other-into-main":  # ours (main) keeps mem-0004; theirs' two additions follow
+        assert by_body["main idea: the user likes tea"].id == "mem-0004"
+        bike = by_body["other idea: the user bought a bike"]
+        assert bike.id == "mem-0006"
+        red = next(e for e in mf.entries if "is red" in e.body)
+        assert red.id == "mem-0005" and red.meta["conflict"] == "mem-0006" and "(mem-0006)" in red.body
+        assert "mem-0004 was added on both sides" in res.stdout + res.stderr and "mem-0006" in res.stdout + res.stderr
+    else:  # ours (other) keeps its mem-0004 and mem-0005; main's addition is renumbered
+        assert by_body["other idea: the user bought a bike"].id == "mem-0004"
+        assert by_body["main idea: the user likes tea"].id == "mem-0006"
+        red = next(e for e in mf.entries if "is red" in e.body)
+        assert red.meta["conflict"] == "mem-0004"  # ours' own reference is untouched
+    res = cli("check", str(repo / "profiles/assistant"), "--format", "json")
+    assert '"duplicate-id"' not in res.stdout and '"dangling-ref"' not in res.stdout
+
+
+def test_same_new_id_renumbering_skips_ids_of_the_archive(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    write(repo / "profiles/assistant/contexts/archive/memories.md", entry("mem-0005", "archived long ago", status="archived"))
+    commit_all(repo, "archive")
+    _branches(repo, _append(BASE, entry("mem-0004", "ours idea")), _append(BASE, entry("mem-0004", "theirs idea")))
+    assert _merge(repo) == 0
+    mf = parse((repo / MEM).read_text())
+    assert {e.body.strip(): e.id for e in mf.entries}["theirs idea"] == "mem-0006"
+
+
+def test_same_new_id_with_the_same_text_is_kept_once(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    both = _append(BASE, entry("mem-0004", "same idea"))
+    _branches(repo, both, both + "")
+    assert _merge(repo) == 0
+    assert parse((repo / MEM).read_text()).ids().count("mem-0004") == 1
+
+
+def test_a_base_entry_changed_two_ways_still_conflicts(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    _branches(repo, BASE.replace("every morning", "never"), BASE.replace("every morning", "at noon"))
+    assert _merge(repo) == 1
+    assert (repo / MEM).read_text().count("<<<<<<<") == 1
 
 
 @pytest.mark.parametrize("style", ["diff3", "zdiff3"])

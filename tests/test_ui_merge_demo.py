@@ -57,10 +57,12 @@ async def test_demo_merge_resolved_in_the_app_loses_nothing(demo: Path) -> None:
         assert isinstance(screen, MergeScreen) and screen.session is not None
         assert [f.display for f in screen.session.files] == [f"{XI}/memories.md", f"{XI}/state.yaml"]
         assert [it.key for it in screen.session.files[0].items] == ["mem-0012", "mem-0054"]
-        assert "3 of 3 conflicts left" in screen_text(app)
+        # mem-0054 was added on both branches for two different memories: both kept, theirs renumbered,
+        # decided at once and said (issue 10); only mem-0012, changed two ways, is a content conflict
+        assert "2 of 3 conflicts left" in screen_text(app)
+        messages = [n.message for n in app._notifications]  # noqa: SLF001
+        assert any("mem-0054 was added on both sides" in m for m in messages), messages
         await pilot.press("b")  # mem-0012: keep both versions
-        await settle(pilot)
-        await pilot.press("b")  # mem-0054 (added on both sides): keep both
         await settle(pilot)
         assert screen.current == (1, "region-1")
         await pilot.press("i")  # state.yaml: write the line by hand
@@ -96,7 +98,10 @@ async def test_demo_merge_resolved_in_the_app_loses_nothing(demo: Path) -> None:
         for e in side.well_formed():
             assert (e.body.strip(), _without(e.meta, "id", "conflict")) in kept, e.id
     twins = [e for e in result.well_formed() if e.meta.get("conflict") and e.id not in ours.ids()]
-    assert sorted(str(e.meta["conflict"]) for e in twins) == ["['mem-0007', 'mem-0012']", "mem-0054"]
+    assert sorted(str(e.meta["conflict"]) for e in twins) == ["['mem-0007', 'mem-0012']"]
+    # the two mem-0054 additions are two memories, neither marked as contradicting the other
+    added = [e for e in result.well_formed() if e.id == "mem-0054" or e.id not in ours.ids() + theirs.ids()]
+    assert not [e for e in added if "mem-0054" in str(e.meta.get("conflict", ""))]
     archive = parse((demo / XI / "contexts/archive/memories.md").read_text(encoding="utf-8")).ids()
     assert _twice(result.ids() + archive) == _twice(ours.ids() + archive)  # kept copies got fresh ids
     state = git(demo, "show", f"HEAD:{XI}/state.yaml")

@@ -50,6 +50,27 @@ def _git_merge_names() -> tuple[str, str]:
     return "ours", "theirs"
 
 
+def _sibling_ids(pathname: str) -> set[str]:
+    """Ids of the other memory file of the same profile in the work tree (memories.md <-> archive)."""
+    from pathlib import Path
+
+    from ..core.format.entries import decode, parse
+    from ..core.format.profile import ARCHIVE_REL
+
+    if not pathname:
+        return set()
+    path = Path(pathname)
+    if path.as_posix().endswith(ARCHIVE_REL):
+        sibling = path.parent.parent.parent / "memories.md"
+    else:
+        sibling = path.parent / ARCHIVE_REL
+    try:
+        text = decode(sibling.read_bytes())[0]
+    except OSError:
+        return set()
+    return {i for i in parse(text).ids() if i}
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         from ..core.merge.merge import Labels, run_driver
@@ -67,7 +88,11 @@ def run(args: argparse.Namespace) -> int:
             _label(args.base_label, "base"),
             _label(args.theirs_label, theirs_default),
         )
-        code = run_driver(args.base, args.ours, args.theirs, labels=labels, marker_size=size)
+        notes: list[str] = []
+        code = run_driver(args.base, args.ours, args.theirs, labels=labels, marker_size=size,
+                          reserved=_sibling_ids(pathname), notes=notes)
+        for note in notes:
+            print(f"openclaw-tui: {pathname or 'memories.md'}: {note}", file=sys.stderr)
         if code:
             print(f"openclaw-tui: conflicts left in {pathname or args.ours}", file=sys.stderr)
         return code

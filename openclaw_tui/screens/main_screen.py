@@ -317,7 +317,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
             if worker.is_cancelled:
                 return
             if data.findings is None:
-                findings, note = run_check(data.profile, self.today)
+                findings, note = run_check(data.profile, self.today, cancelled=lambda: worker.is_cancelled)
                 apply_findings(data.files, findings)
                 data.findings, data.check_note = findings, note
                 self.post_message(Checked(data))

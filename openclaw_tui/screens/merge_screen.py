@@ -235,6 +235,9 @@ class MergeScreen(Screen[bool]):
         self.current = None
         self._rebuild()
         self._first_open()
+        notes = [n for f in self.session.files for n in f.collision_notes()]
+        if notes:  # ids both branches added: both entries kept, theirs renumbered (decided, but said)
+            self.notify("\n".join(notes), markup=False, timeout=12)
 
     # --- what is shown ------------------------------------------------------------------
 

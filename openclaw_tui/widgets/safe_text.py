@@ -43,21 +43,40 @@ _LINE_TABLE[0x09] = " "
 _LINE_TABLE[0x0A] = "\u2424"  # ␤ in single-line cells
 
 
+# A line longer than this is shown cut, with its length: wrapping megabytes of one line would
+# hold the UI thread for minutes (an agent can write a 5 MB line; the file itself is untouched).
+LONG_LINE = 2000
+
+
+def cut_long_lines(text: str, limit: int = LONG_LINE) -> str:
+    """``text`` with every line over ``limit`` characters cut, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    lines = text.split("\n")
+    if all(len(line) <= limit for line in lines):
+        return text
+    return "\n".join(
+        line if len(line) <= limit else f"{line[:limit]} … [line cut: {len(line):,} characters]" for line in lines
+    )
+
+
 def clean(text: str) -> str:
-    """``text`` with control characters made visible; ``\\n`` and ``\\t`` kept.
+    """``text`` with control characters made visible; ``\\n`` and ``\\t`` kept; long lines cut.
 
     ``\\r\\n`` becomes ``\\n`` (line endings are not content); a lone ``\\r``
     shows as ␍.
     """
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
-    return text.translate(_TABLE)
+    return cut_long_lines(text).translate(_TABLE)
 
 
 def clean_line(text: str) -> str:
-    """One line for a table cell: controls visible, tabs as spaces, no newlines."""
+    """One line for a table cell: controls visible, tabs as spaces, no newlines, cut when long."""
     if text.endswith("\r"):
         text = text[:-1]
+    if len(text) > LONG_LINE:
+        text = f"{text[:LONG_LINE]} … [{len(text):,} characters]"
     return text.translate(_LINE_TABLE)
 
 

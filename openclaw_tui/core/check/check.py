@@ -17,6 +17,7 @@ from ..files.store import MemoryDoc
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile
 from ..format.fields import field_error, ids_in_value
 from ..format.profile import ARCHIVE_REL, Discovery, Profile, TextFile
+from ..format.yamlio import alias_problem
 from ..lifecycle.policy import DEFAULTS, over_cap, ttl_passed
 from .findings import Finding
 from .instructions import find_instructions
@@ -306,6 +307,10 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
         f for f in (profile.identity, profile.state, profile.secrets_refs) if f is not None
     ] + profile.contexts + profile.skills
     readable: list[TextFile] = [f for f in texts if not _file_problem(add, f.rel, f.error, f.utf8)]
+    for f in readable:  # an alias bomb is refused unread (its text is still scanned line by line)
+        bomb = alias_problem(f.text) if f.rel.endswith((".yaml", ".yml")) else None
+        if bomb:
+            add("unreadable-file", f.rel, None, None, f"{f.rel}: {bomb}")
 
     files: list[tuple[str, MemoryFile]] = []
     if mem is not None:

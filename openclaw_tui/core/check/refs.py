@@ -30,6 +30,7 @@ import yaml
 from ..format.entries import Entry, MemoryFile
 from ..format.fields import ID_RE, REFERENCE_FIELDS, ids_in_value, is_reference_field
 from ..format.profile import ARCHIVE_REL, Profile, TextFile, inside
+from ..format.yamlio import compose_all_bounded
 
 
 @dataclass(frozen=True)
@@ -305,7 +306,7 @@ def state_values(text: str) -> list[tuple[int, str, int]] | None:
     Keys are skipped.  None when the text is not valid YAML.
     """
     try:
-        docs = list(yaml.compose_all(text, Loader=_StateLoader))
+        docs = compose_all_bounded(text, _StateLoader)  # an alias bomb: YamlTooLarge
     except (yaml.YAMLError, RecursionError):
         return None
     values: list[tuple[int, str, int]] = []

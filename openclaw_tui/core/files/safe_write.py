@@ -10,6 +10,23 @@ The protocol (shared with agents that write the same files):
 
 Nobody holds the lock while waiting on a person: the lock is taken only
 around steps 2-3.
+
+Three guards live here, at the single write path, so that no command can
+forget them:
+
+- *confinement*: a file, lock or temp file whose real path (symlinks
+  resolved) leaves the memory folder it belongs to (``confine``) is never
+  created or written: ``WriteOutside`` (an OSError; the CLI exits 2);
+- *stale temp files*: a writer holding a file's lock removes the
+  ``.<name>.*.tmp`` files a killed writer left beside it (no writer can be
+  using them: temp files are only written under the lock);
+- *journal*: a change to several files (a move between memories.md and the
+  archive) first writes every new version as a temp file, then an intent
+  record (``.openclaw-tui.journal`` in their common folder) naming them,
+  then replaces the files.  A crash before the record leaves the old files;
+  after it, ``recover`` (run whenever a profile is loaded, and by the next
+  writer of those files) finishes the replacements.  Either way, never an
+  entry in both files.
 """
 
 from __future__ import annotations
@@ -17,6 +34,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
+import json
 import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -32,15 +51,86 @@ class ConcurrentModification(RuntimeError):
         super().__init__(msg + (f": {reason}" if reason else ""))
 
 
+class WriteOutside(OSError):
+    """A write whose real path would leave the memory folder: refused before anything is written."""
+
+
+JOURNAL = ".openclaw-tui.journal"
+_ROOTS: set[Path] = set()  # the memory folders (profiles, workspaces) opened in this process, as given
+
+
+def confine(root: Path) -> None:
+    """Declare ``root`` a memory folder: no file below it may be written through a link that leaves it."""
+    _ROOTS.add(Path(os.path.abspath(root)))
+
+
+def _within(real: str, real_root: str) -> bool:
+    return real == real_root or real.startswith(real_root.rstrip("/") + "/")
+
+
+def check_confined(path: Path) -> None:
+    """Raise WriteOutside when ``path`` lies in a confined folder but its real path does not.
+
+    The innermost declared folder holding ``path`` (as written, links not
+    followed) is its memory folder; the path, its lock file and its folder
+    (where the temp file goes), with every link resolved, must stay in that
+    folder's real path.
+    """
+    p = Path(os.path.abspath(path))
+    roots = [r for r in _ROOTS if p.is_relative_to(r)]
+    if not roots:
+        return
+    root = max(roots, key=lambda r: len(r.parts))
+    real_root = os.path.realpath(root)
+    for candidate in (p.parent, p, lock_path(p)):
+        real = os.path.realpath(candidate)
+        if not _within(real, real_root):
+            rel = p.relative_to(root).as_posix()
+            raise WriteOutside(
+                f"{rel}: refusing to write through a link that leaves {root.name} (it leads to {real}); nothing was written"
+            )
+
+
 def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
+def _remove_stale_temps(path: Path) -> None:
+    """Remove temp files a killed writer of ``path`` left (the caller holds its lock)."""
+    pending = _journal_near(path) is None  # a journal's temp files wait for recovery
+    prefix = f".{path.name}."
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(prefix) and (name.endswith(".tmp") or (pending and name.endswith(".pending"))):
+            with contextlib.suppress(OSError):
+                os.unlink(path.parent / name)
+
+
+def _journal_near(path: Path) -> Path | None:
+    """A journal in the folder of ``path`` or up to two folders above (an archive's profile)."""
+    folder = Path(os.path.abspath(path)).parent
+    for f in (folder, folder.parent, folder.parent.parent):
+        j = f / JOURNAL
+        if os.path.lexists(j):
+            return j
+    return None
+
+
 @contextlib.contextmanager
 def locked(*paths: Path, timeout: float | None = None) -> Iterator[None]:
-    """Hold exclusive flocks on the ``.lock`` files of ``paths`` (sorted, no deadlock)."""
+    """Hold exclusive flocks on the ``.lock`` files of ``paths`` (sorted, no deadlock).
+
+    Every path is checked against its memory folder first (``WriteOutside``:
+    no lock file is created anywhere); once locked, stale temp files of each
+    are removed.
+    """
     import time
 
+    for p in paths:
+        check_confined(p)
     fds: list[int] = []
     try:
         for p in sorted({Path(p).resolve() for p in paths}):
@@ -58,6 +148,7 @@ def locked(*paths: Path, timeout: float | None = None) -> Iterator[None]:
                     if time.monotonic() > deadline:
                         raise TimeoutError(f"could not lock {p.name}: another writer holds it") from exc
                     time.sleep(0.005)
+            _remove_stale_temps(p)
         yield
     finally:
         for fd in reversed(fds):
@@ -86,15 +177,14 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` by ``data`` atomically (caller holds the lock)."""
-    path = Path(path)
+def _write_temp(path: Path, data: bytes, suffix: str = ".tmp") -> str:
+    """Write ``data`` to a new fsynced temp file beside ``path`` (with its mode); returns its path."""
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode: int | None = path.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = None
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -102,12 +192,178 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` by ``data`` atomically (caller holds the lock)."""
+    path = Path(path)
+    check_confined(path)
+    tmp = _write_temp(path, data)
+    try:
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
     fsync_dir(path.parent)
+
+
+def _digest(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
+    """Write (or, for None, delete) several files crash-consistently; the caller holds their locks.
+
+    ``todo`` holds (path, bytes now, new bytes).  One file: an atomic write.
+    Several: every new version is written to a temp file first, then the
+    journal naming them (the commit point), then the files are replaced in
+    order and the journal removed.  A crash leaves either the old files and
+    no journal, or a journal that ``recover`` completes.
+    """
+    todo = [(Path(p), before, after) for p, before, after in todo if before != after]
+    for p, _, _ in todo:
+        check_confined(p)
+    if not todo:
+        return
+    if len(todo) == 1:
+        p, before, after = todo[0]
+        if after is None:
+            os.unlink(p)
+            fsync_dir(p.parent)
+        else:
+            atomic_write(p, after)
+        return
+    folder = Path(os.path.commonpath([os.path.abspath(p.parent) for p, _, _ in todo]))
+    journal = folder / JOURNAL
+    check_confined(journal)
+    records: list[dict[str, str | None]] = []
+    try:
+        for p, before, after in todo:
+            tmp = None if after is None else _write_temp(p, after, ".pending")
+            records.append({
+                "path": os.path.relpath(os.path.abspath(p), folder),
+                "before": _digest(before),
+                "after": _digest(after),
+                "tmp": None if tmp is None else os.path.basename(tmp),
+            })
+        atomic_write(journal, json.dumps({"version": 1, "files": records}, indent=1).encode())
+    except BaseException:
+        for r in records:
+            if r["tmp"]:
+                with contextlib.suppress(OSError):
+                    os.unlink(folder / os.path.dirname(str(r["path"])) / str(r["tmp"]))
+        raise
+    _roll_forward(folder, records)
+    os.unlink(journal)
+    fsync_dir(folder)
+
+
+def _roll_forward(folder: Path, records: list[dict[str, str | None]]) -> None:
+    """Replace each file of a journal by its new version, unless it already has it (idempotent)."""
+    for r in records:
+        p = folder / str(r["path"])
+        tmp = p.parent / str(r["tmp"]) if r["tmp"] else None
+        current = _digest(read_bytes(p))
+        if current == r["after"] or current != r["before"]:
+            # done already, or changed by someone who ignored the lock: the file as it is stays
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+            continue
+        if tmp is None:
+            os.unlink(p)
+        elif _digest(read_bytes(tmp)) == r["after"]:
+            os.replace(tmp, p)
+        fsync_dir(p.parent)
+
+
+def _read_journal(journal: Path) -> list[dict[str, str | None]] | None:
+    """The records of a journal, or None when it is not one this module wrote.
+
+    A journal is only trusted as far as it can be: a regular file (not a
+    link), naming files below its own folder (no ``..``, no absolute path,
+    no link out) and temp files beside them with this module's names.
+    """
+    try:
+        if not os.path.isfile(journal) or os.path.islink(journal):
+            return None
+        data = json.loads(journal.read_bytes())
+        files = data["files"]
+        if not isinstance(files, list):
+            return None
+        folder = journal.parent
+        for r in files:
+            path, tmp = r["path"], r["tmp"]
+            if not isinstance(path, str) or os.path.isabs(path) or ".." in Path(path).parts:
+                return None
+            name = os.path.basename(path)
+            if tmp is not None and (
+                not isinstance(tmp, str) or "/" in tmp or not (tmp.startswith(f".{name}.") and tmp.endswith(".pending"))
+            ):
+                return None
+            if not all(isinstance(r.get(k), (str, type(None))) for k in ("before", "after")):
+                return None
+            check_confined(folder / path)
+            real = os.path.realpath(folder / path)
+            if not _within(real, os.path.realpath(folder)):
+                return None
+        return files
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def recover(folder: Path, timeout: float = 10.0) -> bool:
+    """Finish a multi-file write a crash interrupted in ``folder`` (see ``replace_all``).
+
+    Returns True when a journal was completed.  Takes the locks of the files
+    it names (waiting for a live writer to finish); a journal that cannot be
+    read or files that cannot be locked are left for a later run.
+    """
+    journal = Path(folder) / JOURNAL
+    if not os.path.lexists(journal):
+        return False
+    records = _read_journal(journal)
+    if records is None:
+        return False
+    paths = [Path(folder) / str(r["path"]) for r in records]
+    try:
+        with locked(*paths, timeout=timeout):
+            records = _read_journal(journal) if os.path.lexists(journal) else None
+            if records is None:  # the writer finished meanwhile
+                return False
+            _roll_forward(Path(folder), records)
+            os.unlink(journal)
+            fsync_dir(Path(folder))
+            for p in paths:
+                _remove_stale_temps(p)
+    except (OSError, TimeoutError):
+        return False
+    return True
+
+
+def _recover_near(paths: Sequence[Path]) -> None:
+    """Under the locks of ``paths``: finish a journal that names only files among them."""
+    held = {Path(os.path.abspath(p)) for p in paths}
+    for p in paths:
+        journal = _journal_near(p)
+        if journal is None:
+            continue
+        records = _read_journal(journal)
+        if records is None:
+            continue
+        named = {Path(os.path.abspath(journal.parent / str(r["path"]))) for r in records}
+        if named <= held:
+            _roll_forward(journal.parent, records)
+            os.unlink(journal)
+            fsync_dir(journal.parent)
+        else:
+            raise ConcurrentModification(p, "an interrupted write of other files must be finished first; open it again")
 
 
 def write_if_unchanged(
@@ -125,6 +381,7 @@ def write_if_unchanged(
     """
     path = Path(path)
     with locked(path):
+        _recover_near([path])
         current = read_bytes(path)
         if current == expected:
             data = new(current) if callable(new) else new
@@ -146,9 +403,8 @@ def write_many(changes: Sequence[tuple[Path, bytes | None, bytes]]) -> None:
     """
     paths = [Path(p) for p, _, _ in changes]
     with locked(*paths):
+        _recover_near(paths)
         for p, expected, _ in changes:
             if read_bytes(p) != expected:
                 raise ConcurrentModification(p)
-        for p, expected, data in changes:
-            if data != expected:
-                atomic_write(p, data)
+        replace_all(changes)

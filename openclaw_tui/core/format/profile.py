@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..files.safe_write import confine, recover
+from .entries import decode
+
 if TYPE_CHECKING:  # imported where used: locating profiles (search, context) parses nothing
     from ..files.store import MemoryDoc
 
@@ -55,7 +58,6 @@ class TextFile:
             data = path.read_bytes()
         except OSError as exc:
             return cls(rel, path, error=f"cannot be read: {exc.strerror or exc}")
-        from .entries import decode
 
         text, bom, ok = decode(data)
         return cls(rel, path, data, text, ok, None if ok else "not valid UTF-8")
@@ -122,19 +124,56 @@ class Profile:
         return load_profile(self.path, self.rel, self.layout)
 
 
+def present(path: Path) -> bool:
+    """True when something (a file, a folder, a link, one that cannot be read) is at ``path``."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:  # the folder above cannot be searched: something may be there, unreadable
+        return True
+    return True
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def is_profile_dir(path: Path) -> bool:
-    return path.is_dir() and any((path / m).exists() for m in PROFILE_MARKERS)
+    return _is_dir(path) and any(_exists(path / m) for m in PROFILE_MARKERS)
 
 
 def is_workspace_dir(path: Path) -> bool:
-    return path.is_dir() and any((path / m).exists() for m in WORKSPACE_MARKERS)
+    return _is_dir(path) and any(_exists(path / m) for m in WORKSPACE_MARKERS)
 
 
 def _md_files(root: Path, folder: Path, skip: set[Path] | None = None) -> list[TextFile]:
     files: list[TextFile] = []
-    if not folder.is_dir() or not inside(root, folder):
+    if not present(folder) or not inside(root, folder):
         return files
-    for dirpath, dirnames, filenames in os.walk(folder):
+    try:
+        if not folder.is_dir():
+            return files
+    except OSError as exc:  # the folder above it cannot be searched
+        files.append(TextFile(folder.relative_to(root).as_posix(), folder, error=f"cannot be read: {exc.strerror or exc}"))
+        return files
+
+    def unreadable(exc: OSError) -> None:  # a folder that cannot be listed: a finding, the rest still read
+        where = Path(exc.filename) if exc.filename else folder
+        rel = where.relative_to(root).as_posix() if where.is_relative_to(root) else where.as_posix()
+        files.append(TextFile(rel, where, error=f"cannot be read: {exc.strerror or exc}"))
+
+    for dirpath, dirnames, filenames in os.walk(folder, onerror=unreadable):
         dirnames.sort()
         here = Path(dirpath)
         for name in sorted(filenames):
@@ -148,13 +187,13 @@ def _md_files(root: Path, folder: Path, skip: set[Path] | None = None) -> list[T
 def _load_doc(profile_path: Path, path: Path, lazy: bool = False) -> tuple[MemoryDoc | None, str | None]:
     from ..files.store import MemoryDoc
 
-    if not path.exists() and not path.is_symlink():
+    if not present(path):
         return None, None
     if not inside(profile_path, path):
         return None, "it is a link that leaves the profile folder"
-    if not path.is_file():
-        return None, "not a regular file"
     try:
+        if not path.is_file():
+            return None, "not a regular file"
         doc = MemoryDoc.load(path, lazy=lazy)
     except OSError as exc:
         return None, f"cannot be read: {exc.strerror or exc}"
@@ -167,6 +206,8 @@ def load_profile(path: Path, rel: str = ".", layout: str | None = None, *, lazy:
     if layout is None:
         layout = "profile" if is_profile_dir(path) or not is_workspace_dir(path) else "openclaw"
     prof = Profile(name=path.name, path=path, rel=rel, layout=layout)
+    confine(path)  # nothing below it is ever written through a link that leaves it
+    recover(path)  # finish a move between files that a crash interrupted (see safe_write)
     if layout == "openclaw":
         _load_workspace(prof)
         return prof
@@ -174,7 +215,7 @@ def load_profile(path: Path, rel: str = ".", layout: str | None = None, *, lazy:
     prof.archive, prof.archive_error = _load_doc(path, prof.archive_path, lazy)
     for name, attr in (("identity.md", "identity"), ("state.yaml", "state"), ("secrets_refs.yaml", "secrets_refs")):
         p = path / name
-        if p.exists() or p.is_symlink():
+        if present(p):
             setattr(prof, attr, TextFile.read(path, p))
     prof.contexts = _md_files(path, path / "contexts", skip={prof.archive_path})
     prof.skills = _md_files(path, path / "skills")
@@ -185,11 +226,11 @@ def _load_workspace(prof: Profile) -> None:
     path = prof.path
     for name in BOOTSTRAP_NAMES:
         p = path / name
-        if p.exists() or p.is_symlink():
+        if present(p):
             prof.bootstrap.append(TextFile.read(path, p))
     for extra in ("DREAMS.md",):
         p = path / extra
-        if p.exists():
+        if _exists(p):
             prof.other.append(TextFile.read(path, p))
     prof.daily_logs = _md_files(path, path / "memory")
 
@@ -216,18 +257,21 @@ def locate(path: Path | str) -> tuple[str, list[Place]]:
     finds; the UI's launcher asks it before starting).  Raises NotMemory.
     """
     given = Path(path)
-    if not given.exists():
-        raise NotMemory(f"{given}: no such file or folder")
-    if not given.is_dir():
-        raise NotMemory(f"{given}: not a folder")
+    try:
+        if not given.exists():
+            raise NotMemory(f"{given}: no such file or folder")
+        if not given.is_dir():
+            raise NotMemory(f"{given}: not a folder")
+    except OSError as exc:
+        raise NotMemory(f"{given}: cannot be read ({exc.strerror or exc})") from exc
     if is_profile_dir(given):
         return "profile", [Place(given, ".", "profile")]
     roots = [(given, "")]
-    if (given / "profiles").is_dir():
+    if _is_dir(given / "profiles"):
         roots.insert(0, (given / "profiles", "profiles/"))
     for folder, prefix in roots:
         try:
-            children = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+            children = sorted(p for p in folder.iterdir() if _is_dir(p) and not p.name.startswith("."))
         except OSError as exc:
             raise NotMemory(f"{given}: cannot be listed ({exc.strerror})") from exc
         found = [Place(c, prefix + c.name, "profile") for c in children if is_profile_dir(c)]

@@ -413,6 +413,21 @@ def mark_resolved(repo: RepoLike, paths: Iterable[Path | str]) -> None:
         run_git(["add", "--", *rels], r.root)
 
 
+def strip_conflict_comments(message: str) -> str:
+    """``message`` without git's commented ``# Conflicts:`` block (and the comment lines after it)."""
+    out: list[str] = []
+    skipping = False
+    for line in message.splitlines(keepends=True):
+        if line.startswith("# Conflicts:"):
+            skipping = True
+            continue
+        if skipping and line.startswith("#"):
+            continue
+        skipping = False
+        out.append(line)
+    return "".join(out).rstrip("\n") + "\n" if "".join(out).strip() else ""
+
+
 def conclude_merge(repo: RepoLike, message: str | None = None) -> str:
     """Commit the merge in progress once no file is left unmerged; returns the new sha."""
     r = as_repo(repo)
@@ -421,8 +436,16 @@ def conclude_merge(repo: RepoLike, message: str | None = None) -> str:
         raise GitError(["commit"], 1, "no merge is in progress")
     if st.conflicted:
         raise GitError(["commit"], 1, f"{len(st.conflicted)} file(s) still have conflicts: {', '.join(st.conflicted)}")
+    if not message:  # git's prepared message, without the "# Conflicts:" list it adds for the editor
+        try:
+            prepared = (r.git_dir / "MERGE_MSG").read_text(encoding="utf-8", errors="surrogateescape")
+        except OSError:
+            prepared = ""
+        message = strip_conflict_comments(prepared) if prepared.strip() else None
+    else:
+        message = strip_conflict_comments(message)
     args = ["commit", "-q", "--no-verify"] + (["-F", "-"] if message else ["--no-edit"])
-    run_git(args, r.root, input=message.encode("utf-8") if message else None)
+    run_git(args, r.root, input=message.encode("utf-8", "surrogateescape") if message else None)
     sha = head_sha(r)
     assert sha is not None
     return sha

@@ -269,20 +269,14 @@ def _read_file(path: Path) -> bytes | None:
 
 def _write_files(changes: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
     """Write (or delete, for None) several files, each compare-and-swapped, under all their locks."""
-    from ..files.safe_write import ConcurrentModification, atomic_write, fsync_dir, locked, read_bytes
+    from ..files.safe_write import ConcurrentModification, locked, read_bytes, replace_all
 
     with locked(*[p for p, _, _ in changes]):
         for p, expected, _ in changes:
             if read_bytes(p) != expected:
                 raise ConcurrentModification(p)
         # additions first, deletions last: a crash in between duplicates, never loses
-        for p, expected, data in sorted(changes, key=lambda c: c[2] is None):
-            if data is None:
-                if expected is not None:
-                    p.unlink()
-                    fsync_dir(p.parent)
-            elif data != expected:
-                atomic_write(p, data)
+        replace_all(sorted(changes, key=lambda c: c[2] is None))  # journaled
 
 
 def apply_rollback(plan: RollbackPlan) -> list[str]:

@@ -62,6 +62,7 @@ class Builder:
         self._windows: dict[int, list[Window]] = {}
         self._ids: dict[int, list[str]] = {}  # id(doc) -> the id each of its windows was found by
         self._file_ok: dict[int, bool] = {}  # id(doc) -> locate can answer in this file
+        self._index: dict[int, dict[str, int]] = {}
 
     def mf(self, doc: MemoryDoc) -> MemoryFile:
         """The file (or window of it) the block indexes of this builder refer to."""
@@ -108,11 +109,8 @@ class Builder:
                 self._ids.setdefault(id(doc), []).append(entry_id)
                 start = got.entries[got.index].start
                 return next(k for k, e in enumerate(self.mf(doc).entries) if e.start == start)
-        mf = self._full(doc)
-        for k, e in enumerate(mf.entries):
-            if e.id == entry_id and e.error is None:
-                return k
-        return None
+        self._full(doc)
+        return self._first(doc).get(entry_id)
 
     def entry(self, entry_id: str, *, where: str = "any") -> tuple[MemoryDoc, int, Entry]:
         """Find a well-formed entry (``where``: any, memories or archive)."""
@@ -123,6 +121,17 @@ class Builder:
                 return doc, k, self.mf(doc).entries[k]
         place = {"any": "", "memories": " in memories.md", "archive": " in the archive"}[where]
         raise NotFound(f"no entry with id {entry_id}{place}")
+
+    def _first(self, doc: MemoryDoc) -> dict[str, int]:
+        """Id -> index of its first well-formed entry in ``doc`` (built once: gc looks up thousands)."""
+        index = self._index.get(id(doc))
+        if index is None:
+            index = {}
+            for k, e in enumerate(doc.mf.entries):
+                if e.id is not None and e.error is None:
+                    index.setdefault(e.id, k)
+            self._index[id(doc)] = index
+        return index
 
     def touch(self, doc: MemoryDoc, entry_id: str) -> None:
         self._touched.setdefault(id(doc), set()).add(entry_id)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files.safe_write import ConcurrentModification, atomic_write, locked, read_bytes, write_many
+from ..files.safe_write import ConcurrentModification, locked, read_bytes, replace_all, write_many
 from ..files.store import MemoryDoc
 from ..format.edit import EditError
 from ..format.entries import Entry, MemoryFile, parse_bytes
@@ -230,6 +230,5 @@ def _apply_locked(plan: Plan) -> Plan:
         todo = [(c.path, c.before, c.after) for c in fresh.changes if c.changed]
         if any(path not in paths or read_bytes(path) != before for path, before, _ in todo):
             raise ConcurrentModification(plan.changes[0].path, "it keeps changing; try again")
-        for path, _, after in todo:
-            atomic_write(path, after)
+        replace_all(todo)
     return fresh

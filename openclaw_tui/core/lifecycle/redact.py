@@ -28,6 +28,7 @@ from ..check.secrets import PLACEHOLDER_RE, TextView, find_secrets
 from ..files.safe_write import ConcurrentModification, read_bytes
 from ..format.entries import BOM, MemoryFile
 from ..format.profile import ARCHIVE_REL, Profile, TextFile
+from ..format.yamlio import compose_all_bounded, safe_load_bounded
 from .plan import FileChange, Plan, apply_changes, now_iso
 
 SECRETS_REFS = "secrets_refs.yaml"
@@ -113,7 +114,7 @@ def _recorded(profile: Profile) -> tuple[str, list[dict[str, Any]]]:
     if f.error is not None or not f.utf8:
         raise RedactError(f"{SECRETS_REFS}: {f.error or 'not valid UTF-8'}")
     try:
-        data = yaml.safe_load(f.text) if f.text.strip() else None
+        data = safe_load_bounded(f.text) if f.text.strip() else None
     except yaml.YAMLError as exc:
         raise RedactError(f"{SECRETS_REFS} is not valid YAML: {str(exc).splitlines()[0]}") from None
     if data is None:
@@ -170,7 +171,7 @@ Edit = tuple[int, int, str]  # replace text[start:end] by the string
 def _yaml_scalars(text: str) -> list[tuple[int, int, Any, bool]] | None:
     """(start, end, style, in_flow) of every scalar node of a YAML text; None when it is not YAML."""
     try:
-        docs = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        docs = compose_all_bounded(text, yaml.SafeLoader)
     except yaml.YAMLError:
         return None
     out: list[tuple[int, int, Any, bool]] = []

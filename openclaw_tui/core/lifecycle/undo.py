@@ -9,12 +9,11 @@ the bytes the plan left (or found): another program changed it meanwhile.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..files.safe_write import ConcurrentModification, atomic_write, fsync_dir, locked, read_bytes
+from ..files.safe_write import ConcurrentModification, locked, read_bytes, replace_all
 from .plan import FileChange, Plan, apply_changes
 
 
@@ -36,12 +35,7 @@ def write_steps(steps: Sequence[Step]) -> None:
         for s in todo:
             if read_bytes(s.path) != s.expected:
                 raise ConcurrentModification(s.path)
-        for s in todo:
-            if s.new is None:
-                os.unlink(s.path)
-                fsync_dir(s.path.parent)
-            else:
-                atomic_write(s.path, s.new)
+        replace_all([(s.path, s.expected, s.new) for s in todo])  # journaled: a crash never half-undoes
 
 
 def undo_steps(changes: Sequence[FileChange]) -> list[Step]:

@@ -205,13 +205,15 @@ class ConflictItem:
     base_known: bool  # False in the default style: ``base`` is then None for lack of information
     line: int  # the ``<<<<<<<`` line of the region holding it (1-based)
     region: int  # index of that region
+    # an id both sides added for two different entries (not in the base): both are kept, theirs renumbered
+    collision: bool = False
 
     @property
     def situation(self) -> str:
         """both-changed, deleted-by-ours, deleted-by-theirs, added-by-both, added-by-ours, added-by-theirs."""
         o, b, t = self.ours, self.base, self.theirs
         if o is not None and t is not None:
-            return "added-by-both" if self.base_known and b is None else "both-changed"
+            return "added-by-both" if self.collision or self.base_known and b is None else "both-changed"
         if o is None:
             return "deleted-by-ours" if b is not None else "added-by-theirs"
         return "deleted-by-theirs" if b is not None else "added-by-ours"
@@ -222,7 +224,8 @@ class ConflictItem:
             "both-changed": "changed on both sides",
             "deleted-by-ours": "deleted by ours, changed by theirs",
             "deleted-by-theirs": "deleted by theirs, changed by ours",
-            "added-by-both": "added on both sides with different text",
+            "added-by-both": "two different entries added on both sides under this id: "
+                             "both kept, theirs under the next free id",
             "added-by-ours": "only in ours",
             "added-by-theirs": "only in theirs",
         }[self.situation]
@@ -262,8 +265,13 @@ def is_memory_file(name: str) -> bool:
     return Path(name).name.lower() == "memories.md"
 
 
-def analyze(text: str, name: str = "memories.md", min_size: int = 7) -> Conflicts:
-    """The decisions a conflicted file asks for (by entry id for memories.md, else by region)."""
+def analyze(text: str, name: str = "memories.md", min_size: int = 7, base_ids: set[str] | None = None) -> Conflicts:
+    """The decisions a conflicted file asks for (by entry id for memories.md, else by region).
+
+    ``base_ids``: the ids of the common ancestor's version when known (git's
+    stage 1), so that an id both sides added is told from one both changed
+    even without a base section in the markers.
+    """
     bom = text.startswith("\ufeff")
     if bom:
         text = text[1:]
@@ -273,7 +281,7 @@ def analyze(text: str, name: str = "memories.md", min_size: int = 7) -> Conflict
     if is_memory_file(name):
         reason = _entries_blocker(ct)
         if reason is None:
-            return _analyze_entries(name, ct, bom)
+            return _analyze_entries(name, ct, bom, base_ids)
     else:
         reason = None
     items = tuple(
@@ -326,7 +334,7 @@ def _region_of(spans: list[tuple[int, int, int]], start: int, end: int) -> int |
     return None
 
 
-def _analyze_entries(name: str, ct: ConflictText, bom: bool) -> Conflicts:
+def _analyze_entries(name: str, ct: ConflictText, bom: bool, base_ids: set[str] | None = None) -> Conflicts:
     o_mf = parse(ct.side("ours") or "")
     t_mf = parse(ct.side("theirs") or "")
     base_text = ct.side("base")
@@ -359,7 +367,10 @@ def _analyze_entries(name: str, ct: ConflictText, bom: bool) -> Conflicts:
         if o == t:
             continue
         idx = where(key)
-        items.append(ConflictItem(key, "entry", o, b_c.get(key), t, base_ok, regions[idx].start_line, idx))
+        collision = o is not None and t is not None and (
+            (base_ok and key not in b_c) or (base_ids is not None and key not in base_ids)
+        )
+        items.append(ConflictItem(key, "entry", o, b_c.get(key), t, base_ok, regions[idx].start_line, idx, collision))
     items.sort(key=lambda it: (it.line, 0 if it.key == "preamble" else 1))
     return Conflicts(name, ct, "entries", tuple(items), None, bom, None, o_mf, t_mf)
 
@@ -370,6 +381,8 @@ def suggestion(item: ConflictItem) -> Choice | None:
     An entry only one side added gets that side (it is kept); one only one
     side changed gets the changed version.
     """
+    if item.collision:
+        return BOTH
     if not item.base_known:
         return None
     if item.ours == item.base:
@@ -414,7 +427,18 @@ def _as_both(ours_key: str, theirs_text: str, taken: set[str]) -> str:
     return set_fields(mf, entry.id, {"id": new, "conflict": links[0] if len(links) == 1 else links})
 
 
-def _choose_text(item: ConflictItem, choice: Choice, taken: set[str]) -> str:
+def _renumbered(old: str, theirs_text: str, taken: set[str], renames: dict[str, str] | None) -> str:
+    """Theirs' addition under the next free id (its own mentions of the id follow it)."""
+    from .merge import id_word
+
+    new = renames[old] if renames is not None and old in renames else next_id(taken)
+    taken.add(new)
+    if renames is not None:
+        renames[old] = new
+    return id_word(old).sub(new, theirs_text)
+
+
+def _choose_text(item: ConflictItem, choice: Choice, taken: set[str], renames: dict[str, str] | None = None) -> str:
     o, t = item.ours or "", item.theirs or ""
     if isinstance(choice, Edited):
         reason = validate_edit(item, choice.text)
@@ -426,6 +450,8 @@ def _choose_text(item: ConflictItem, choice: Choice, taken: set[str]) -> str:
     if choice == THEIRS:
         return t
     if choice == BOTH:
+        if item.kind == "entry" and item.collision:
+            return _join(o, _renumbered(item.key, t, taken, renames), blank=True)
         if item.kind == "entry" and item.ours is not None and item.theirs is not None:
             second = _as_both(item.key, t, taken)
             return _join(o, second, blank=True)
@@ -445,12 +471,17 @@ def _join(first: str, second: str, blank: bool = False) -> str:
 
 
 def render_resolution(
-    conflicts: Conflicts, choices: Mapping[str, Choice], *, extra_ids: Iterable[str] = ()
+    conflicts: Conflicts, choices: Mapping[str, Choice], *, extra_ids: Iterable[str] = (),
+    theirs_added: Iterable[str] = (), renames: dict[str, str] | None = None,
 ) -> str:
     """The resolved file's text (without BOM). Every item needs a choice.
 
     ``extra_ids`` are ids defined elsewhere (the archive), so that an entry
-    kept with ``BOTH`` gets an id no other entry has.
+    kept with ``BOTH`` gets an id no other entry has.  An id both sides
+    added (``collision``) kept with ``BOTH`` gives theirs the next free id;
+    the references theirs added to it follow (in theirs' additions inside
+    the conflict regions, and in the entries ``theirs_added`` names).
+    ``renames`` receives each (id, new id).
     """
     missing = [it.key for it in conflicts.items if it.key not in choices]
     if missing:
@@ -458,7 +489,7 @@ def render_resolution(
     if conflicts.mode == "hunks":
         out = _render_hunks(conflicts, choices)
     else:
-        out = _render_entries(conflicts, choices, set(extra_ids))
+        out = _render_entries(conflicts, choices, set(extra_ids), set(theirs_added), renames)
     if is_memory_file(conflicts.name):
         _check_memory_result(conflicts, out)
     return out
@@ -480,16 +511,42 @@ def _render_hunks(conflicts: Conflicts, choices: Mapping[str, Choice]) -> str:
     return "".join(out)
 
 
-def _render_entries(conflicts: Conflicts, choices: Mapping[str, Choice], taken: set[str]) -> str:
+def _render_entries(
+    conflicts: Conflicts, choices: Mapping[str, Choice], taken: set[str],
+    theirs_added: set[str] | None = None, renames: dict[str, str] | None = None,
+) -> str:
+    from .merge import id_word
+
     o_mf, t_mf = conflicts._ours, conflicts._theirs
     assert o_mf is not None and t_mf is not None
     taken |= set(o_mf.ids()) | set(t_mf.ids())
+    renames = {} if renames is None else renames
+    for item in conflicts.items:  # first the renumberings, so that theirs' references can follow them
+        if item.collision and choices.get(item.key) == BOTH:
+            _renumbered(item.key, item.theirs or "", taken, renames)
+    theirs_added = set(theirs_added or ())
+
+    def follow(raw: str, base: str | None) -> str:
+        for old, new in renames.items():
+            if base is None or not id_word(old).search(base):
+                raw = id_word(old).sub(new, raw)
+        return raw
+
     nl = o_mf.newline
     text = o_mf.text
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement) in ours' text
     appended: list[str] = []
+    if renames:  # theirs' additions outside the conflict regions (git merged them in as text)
+        for e in o_mf.entries:
+            if e.id in theirs_added and e.id not in renames:
+                content = split_trailing(e.raw)[0]
+                moved = follow(content, None)
+                if moved != content and not any(it.key == e.id for it in conflicts.items):
+                    edits.append((e.start, e.start + len(content), moved))
     for item in conflicts.items:
-        chosen = _choose_text(item, choices[item.key], taken)
+        chosen = _choose_text(item, choices[item.key], taken, renames)
+        if renames and item.kind == "entry" and not item.collision and choices[item.key] == THEIRS:
+            chosen = follow(chosen, item.base if item.base_known else (None if item.ours is None else item.ours))
         if item.key == "preamble":
             edits.append((0, o_mf.preamble_end, chosen if not chosen or chosen.endswith("\n") else chosen + nl))
             continue

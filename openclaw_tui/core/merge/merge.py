@@ -4,8 +4,12 @@ Entries are matched by id, not by line: entries added on either side are all
 kept (ours' additions, then theirs', at the end, in their order), a change
 made on one side is taken, the same change made on both sides is taken once,
 and an entry changed differently on both sides (or deleted on one side and
-changed on the other, or added with the same id and different text) is
-wrapped alone in standard conflict markers.  The preamble, and any input
+changed on the other) is wrapped alone in standard conflict markers.  Two
+entries *added* on both sides under the same id (each branch took the next
+free id on its own) are two memories, not one changed twice: both are kept,
+theirs under the next id free in all three versions (and ``reserved``, the
+archive's ids), and the references theirs added to it follow; the result
+lists each renumbering so the user is told.  The preamble, and any input
 with malformed blocks, non-UTF-8 bytes or duplicate ids, merges as plain
 text through ``git merge-file``.
 """
@@ -13,12 +17,14 @@ text through ``git merge-file``.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..format.entries import MemoryFile, decode, parse
+from ..format.fields import next_id
 from ..git.gitrepo import GitError, git_available, run_git
 
 STYLES = ("merge", "diff3", "zdiff3")
@@ -38,6 +44,14 @@ class MergeResult:
     mode: str  # "entries" (merged by id), "text" (git merge-file) or "whole" (whole-file markers)
     conflict_ids: tuple[str, ...] = ()
     reason: str | None = None  # why the merge was not made by entry id
+    renumbered: tuple[tuple[str, str], ...] = ()  # (id, new id) of theirs' additions that collided with ours'
+
+    def notes(self) -> list[str]:
+        """One line per renumbered addition, to tell the user."""
+        return [
+            f"{old} was added on both sides as two different entries: both kept, theirs is now {new}"
+            for old, new in self.renumbered
+        ]
 
     @property
     def clean(self) -> bool:
@@ -175,13 +189,55 @@ def conflict_region(
     return out
 
 
+def id_word(entry_id: str) -> re.Pattern[str]:
+    """An id as a whole word (ASCII boundaries, as references are found)."""
+    return re.compile(r"(?<![A-Za-z0-9_-])" + re.escape(entry_id) + r"(?![A-Za-z0-9_-])")
+
+
+def renumber_additions(
+    base: MemoryFile, ours: MemoryFile, theirs: MemoryFile, reserved: frozenset[str] | set[str] = frozenset()
+) -> tuple[str, list[tuple[str, str]]]:
+    """Theirs' text with each id both sides added (differently) renumbered; and the renumberings.
+
+    An entry's own occurrences of the id move with it; in theirs' other
+    entries a reference moves when that side added it (the entry is new
+    there, or its base version did not name the id).
+    """
+    b_c, o_c, t_c = entry_contents(base), entry_contents(ours), entry_contents(theirs)
+    collided = [k for k, t in t_c.items() if k not in b_c and k in o_c and o_c[k] != t]
+    if not collided:
+        return theirs.text, []
+    taken = set(b_c) | set(o_c) | set(t_c) | set(reserved)
+    mapping: list[tuple[str, str]] = []
+    for old in collided:
+        new = next_id(taken)
+        taken.add(new)
+        mapping.append((old, new))
+    parts = [theirs.preamble]
+    for e in theirs.entries:
+        raw = e.raw
+        for old, new in mapping:
+            base_text = b_c.get(e.id or "")
+            if e.id == old or base_text is None or not id_word(old).search(base_text):
+                raw = id_word(old).sub(new, raw)
+        parts.append(raw)
+    return "".join(parts), mapping
+
+
 def merge_by_id(
-    base: bytes, ours: bytes, theirs: bytes, labels: Labels = Labels(), marker_size: int = 7, style: str = "merge"
+    base: bytes, ours: bytes, theirs: bytes, labels: Labels = Labels(), marker_size: int = 7, style: str = "merge",
+    reserved: frozenset[str] | set[str] = frozenset(),
 ) -> MergeResult:
     """The id-aware merge; raises _NotById when the input does not allow it."""
     b_mf, b_bom = _parse_side(base, "base")
     o_mf, o_bom = _parse_side(ours, "ours")
     t_mf, t_bom = _parse_side(theirs, "theirs")
+    renamed_text, renumbered = renumber_additions(b_mf, o_mf, t_mf, reserved)
+    if renumbered:
+        expected_ids = [dict(renumbered).get(i, i) for i in t_mf.ids()]
+        t_mf = parse(renamed_text, bom=t_bom)
+        if t_mf.ids() != expected_ids or any(e.error for e in t_mf.entries):
+            raise _NotById("theirs would not read back after renumbering its additions")
     bom = t_bom if o_bom == b_bom else o_bom
     nl = o_mf.newline
     b_c, o_c, t_c = entry_contents(b_mf), entry_contents(o_mf), entry_contents(t_mf)
@@ -265,20 +321,24 @@ def merge_by_id(
         expected = [it.key for it in items]
         if check.ids() != expected or any(e.error for e in check.entries):
             raise _NotById("the merged file would not read back entry for entry")
-    return MergeResult(data, conflicts, "entries", tuple(conflict_ids))
+    return MergeResult(data, conflicts, "entries", tuple(conflict_ids), renumbered=tuple(renumbered))
 
 
 def merge_bytes(
-    base: bytes, ours: bytes, theirs: bytes, labels: Labels = Labels(), marker_size: int = 7, style: str = "merge"
+    base: bytes, ours: bytes, theirs: bytes, labels: Labels = Labels(), marker_size: int = 7, style: str = "merge",
+    reserved: frozenset[str] | set[str] = frozenset(),
 ) -> MergeResult:
-    """Merge three versions of a memory file: by id when possible, else as plain text."""
+    """Merge three versions of a memory file: by id when possible, else as plain text.
+
+    ``reserved``: ids defined elsewhere (the archive) that a renumbered addition must not take.
+    """
     style = style if style in STYLES else "merge"
     if ours == theirs or theirs == base:
         return MergeResult(ours, 0, "entries")
     if ours == base:
         return MergeResult(theirs, 0, "entries")
     try:
-        return merge_by_id(base, ours, theirs, labels, marker_size, style)
+        return merge_by_id(base, ours, theirs, labels, marker_size, style, reserved)
     except _NotById as exc:
         reason = str(exc)
     except (RecursionError, ValueError, IndexError, KeyError) as exc:  # a parser bug must not lose the merge
@@ -323,13 +383,20 @@ def run_driver(
     labels: Labels = Labels(),
     marker_size: int = 7,
     style: str | None = None,
+    reserved: frozenset[str] | set[str] = frozenset(),
+    notes: list[str] | None = None,
 ) -> int:
-    """Merge the three files into ``ours_path``; 0 clean, 1 conflicts. Never raises, never > 1."""
+    """Merge the three files into ``ours_path``; 0 clean, 1 conflicts. Never raises, never > 1.
+
+    ``notes`` receives a line per addition renumbered because both sides took its id.
+    """
     base = ours = theirs = b""
     try:
         base, ours, theirs = _read(base_path), _read(ours_path), _read(theirs_path)
         marker_size = marker_size if 1 <= marker_size <= 1000 else 7
-        result = merge_bytes(base, ours, theirs, labels, marker_size, style or conflict_style())
+        result = merge_bytes(base, ours, theirs, labels, marker_size, style or conflict_style(), reserved)
+        if notes is not None:
+            notes.extend(result.notes())
         if result.data != ours or not Path(ours_path).exists():
             _write(ours_path, result.data)
         return 0 if result.clean else 1

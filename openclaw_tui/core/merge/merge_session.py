@@ -22,6 +22,7 @@ import yaml
 
 from ..files.safe_write import write_many
 from ..format.entries import decode, parse
+from ..format.yamlio import compose_bounded
 from ..git.gitrepo import (
     Continued,
     GitError,
@@ -68,7 +69,7 @@ def files_with_markers(folder: Path) -> list[Path]:
 def _yaml_problem(text: str) -> str | None:
     """Why ``text`` is not a YAML document a reader can use (None when it is)."""
     try:
-        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        node = compose_bounded(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
@@ -105,14 +106,52 @@ class FileResolution:
     choices: dict[str, Choice] = field(default_factory=dict)
     undo_stack: list[dict[str, Choice]] = field(default_factory=list)
     extra_ids: set[str] = field(default_factory=set)  # ids defined in the sibling memory file
+    theirs_added: set[str] = field(default_factory=set)  # ids only theirs added (git's stages), for renumbering
+    notes: list[str] = field(default_factory=list)  # what was decided for the user (ids renumbered)
 
     @classmethod
-    def load(cls, path: Path, display: str, unmerged: bool = False) -> FileResolution:
+    def load(cls, path: Path, display: str, unmerged: bool = False, repo: Repo | None = None) -> FileResolution:
         try:
             c = cf.load(path)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return cls(path, display, cf.analyze("", path.name), None, unmerged)
-        return cls(path, display, c, c.data, unmerged)
+        theirs_added: set[str] = set()
+        base_ids: set[str] | None = None
+        if unmerged and repo is not None and c.mode == "entries" and c.items:
+            stages = _stage_ids(repo, path)
+            if stages is not None:
+                base_ids, ours_ids, theirs_ids = stages
+                theirs_added = theirs_ids - base_ids - ours_ids
+                analyzed = cf.analyze(decode(c.data or b"")[0], path.name, c.conflict.regions[0].marker_size, base_ids)
+                c = Conflicts(c.name, analyzed.conflict, analyzed.mode, analyzed.items, analyzed.reason, c.bom, c.data,
+                              analyzed._ours, analyzed._theirs)
+        f = cls(path, display, c, c.data, unmerged, theirs_added=theirs_added)
+        # only entries of the base can be in content conflict: two entries both sides added under one
+        # id are both kept (decided here, and said); an entry one side alone added is kept
+        for it in c.items:
+            if it.collision:
+                f.choices[it.key] = BOTH
+            elif it.kind == "entry" and base_ids is not None and it.key not in base_ids:
+                f.choices[it.key] = THEIRS if it.ours is None else OURS
+        return f
+
+    def renumbered(self) -> dict[str, str]:
+        """Id -> new id of theirs' additions that collided with ours' (as the result gives them)."""
+        renames: dict[str, str] = {}
+        if any(it.collision for it in self.items):
+            try:
+                cf.render_resolution(self.conflicts, {**{it.key: OURS for it in self.items}, **self.choices},
+                                     extra_ids=self.extra_ids, theirs_added=self.theirs_added, renames=renames)
+            except ResolutionError:
+                return {}
+        return renames
+
+    def collision_notes(self) -> list[str]:
+        """One line per renumbered addition, to tell the user."""
+        return [
+            f"{self.display}: {old} was added on both sides as two different entries: both kept, theirs is now {new}"
+            for old, new in self.renumbered().items()
+        ]
 
     @property
     def items(self) -> tuple[ConflictItem, ...]:
@@ -186,19 +225,24 @@ class FileResolution:
         if choice is None:
             return None
         taken = self._taken() if self.conflicts.mode == "entries" else set()
+        renames: dict[str, str] = {}
+        for it in self.items:  # ids both sides added take their new ids first (as in the result)
+            if it.collision and self.choices.get(it.key) == BOTH:
+                cf._renumbered(it.key, it.theirs or "", taken, renames)
         for it in self.items:  # items before this one that were kept with BOTH took new ids already
             if it.key == key:
-                return cf._choose_text(it, choice, taken)
+                return cf._choose_text(it, choice, taken, renames)
             earlier = self.choices.get(it.key)
             if earlier == BOTH:
-                cf._choose_text(it, earlier, taken)
+                cf._choose_text(it, earlier, taken, renames)
         return None
 
     def result_text(self) -> str:
         """The whole resolved text (raises ResolutionError while something is undecided or wrong)."""
         if not self.conflicts.conflict.regions:
             return self.conflicts.conflict.text
-        return cf.render_resolution(self.conflicts, self.choices, extra_ids=self.extra_ids)
+        return cf.render_resolution(self.conflicts, self.choices, extra_ids=self.extra_ids,
+                                    theirs_added=self.theirs_added)
 
     def result_bytes(self) -> bytes:
         return (("\ufeff" if self.conflicts.bom else "") + self.result_text()).encode("utf-8", "surrogateescape")
@@ -281,7 +325,7 @@ class MergeSession:
                 for rel in st.conflicted:
                     paths[repo.root / rel] = True
         base = repo.root if repo is not None else scope
-        files = [FileResolution.load(p, _display(base, p), unmerged) for p, unmerged in sorted(paths.items())]
+        files = [FileResolution.load(p, _display(base, p), unmerged, repo) for p, unmerged in sorted(paths.items())]
         session = cls(scope, repo, operation, files, their_name(repo) if repo is not None else None)
         session._link_ids()
         return session
@@ -371,6 +415,25 @@ class MergeSession:
             run_git([op, "--abort"], self.repo.root)
         else:
             raise GitError([op, "--abort"], 1, f"a {op} cannot be aborted from here")
+
+
+def _stage_ids(repo: Repo, path: Path) -> tuple[set[str], set[str], set[str]] | None:
+    """Ids of the base, ours and theirs versions git keeps for an unmerged file (None: unknown)."""
+    try:
+        rel = repo.rel(path)
+    except ValueError:
+        return None
+    found: list[set[str] | None] = []
+    for stage in (1, 2, 3):
+        proc = run_git(["show", f":{stage}:{rel}"], repo.root, check=False)
+        if proc.returncode != 0:
+            found.append(None)
+            continue
+        found.append({i for i in parse(decode(proc.stdout)[0]).ids() if i})
+    base, ours, theirs = found
+    if ours is None or theirs is None:
+        return None
+    return base or set(), ours, theirs
 
 
 def _inside(repo: Repo, path: Path) -> bool:

@@ -45,7 +45,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate
-from .text import Chunk, Query, clean, has_surrogates, index_text, indexed_rel, is_memory_rel, text_chunks
+from .text import (
+    Chunk,
+    Query,
+    clean,
+    has_surrogates,
+    index_text,
+    indexed_rel,
+    is_memory_rel,
+    text_chunks,
+    without_surrogates,
+)
 
 if TYPE_CHECKING:  # the parser is imported only when a file has to be (re-)indexed: a current index parses nothing
     from ..format.entries import Entry, MemoryFile
@@ -149,7 +159,10 @@ def roots_of(path: Path | str) -> list[Root]:
 
 
 def _walk_md(root: Path, folder: Path) -> Iterator[Path]:
-    if not folder.is_dir() or not inside(root, folder):
+    try:
+        if not folder.is_dir() or not inside(root, folder):
+            return
+    except OSError:
         return
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames.sort()
@@ -175,7 +188,11 @@ def files_of(root: Root) -> list[tuple[str, Path]]:
         if rel in seen or not indexed_rel(root.layout, rel):
             continue
         seen.add(rel)
-        if (p.exists() or p.is_symlink()) and inside(base, p) and p.is_file():
+        try:
+            wanted = (p.exists() or p.is_symlink()) and inside(base, p) and p.is_file()
+        except OSError:  # cannot be looked at (a folder above is unreadable): the check reports it, search skips it
+            continue
+        if wanted:
             out.append((rel, p))
     return out
 
@@ -545,6 +562,8 @@ class Index:
                 if not utf8 and not is_memory_rel(rel):
                     self._drop_file(db, key)  # a text file that is not UTF-8 is not searched (as the check reports it)
                     continue
+                if not utf8:
+                    text = without_surrogates(text)  # the index holds valid UTF-8 only; offsets are kept
                 if held is not None and held.text == text:
                     if held.dirty:
                         self._flush_held(db, key, held)
@@ -634,7 +653,7 @@ class Index:
             return []
         (top,) = db.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()
         fix = has_surrogates(text[pieces[0].start:pieces[-1].end])
-        rows = []
+        rows: list[tuple[object, ...]] = []
         bodies = []
         ids = []
         for i, p in enumerate(pieces):
@@ -643,8 +662,11 @@ class Index:
             raw = text[p.start:p.end]
             h = hashes[i] if hashes is not None else chunk_hash(raw)
             stored = clean(raw) if fix else raw
-            rows.append((rowid, key, p.start, p.end, p.body_start - p.start, p.line, p.end_line, p.id, p.kind, p.day,
-                         h, stored, p.tags, *p.meta))
+            row: tuple[object, ...] = (rowid, key, p.start, p.end, p.body_start - p.start, p.line, p.end_line, p.id, p.kind, p.day,
+                   h, stored, p.tags, *p.meta)
+            if fix:  # an id, a tag or a field read from invalid UTF-8 holds surrogates too
+                row = tuple(clean(v) if isinstance(v, str) else v for v in row)
+            rows.append(row)
             bodies.append((rowid, index_text(stored)))
             ids.append(rowid)
         db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)

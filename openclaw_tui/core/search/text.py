@@ -221,6 +221,12 @@ def clean(s: str) -> str:
     return _CONTROL_RE.sub("\ufffd", s.replace("\t", " "))
 
 
+def without_surrogates(s: str) -> str:
+    """Each undecodable byte (a surrogate of ``surrogateescape``) as U+FFFD: same length, so offsets hold,
+    and safe for SQLite, which takes only valid UTF-8."""
+    return _SURROGATE_RE.sub("\ufffd", s)
+
+
 def has_surrogates(s: str) -> bool:
     return _SURROGATE_RE.search(s) is not None
 
