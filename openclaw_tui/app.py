@@ -72,6 +72,9 @@ class OpenClawApp(App[int]):
     TITLE = "openclaw-tui"
     COMMANDS: ClassVar = App.COMMANDS | {ScreenCommands}
     BINDINGS: ClassVar[list[BindingType]] = bindings("app")  # type: ignore[assignment]
+    # every screen gets -narrow/-wide and -short/-tall: the .tcss files lay out for small terminals with them
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (34, "-tall")]
 
     def __init__(
         self,

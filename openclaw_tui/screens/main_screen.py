@@ -69,7 +69,6 @@ from .entry_ops import ENTRY_ACTIONS, EntryOperations
 from .git_panel import GIT_ACTIONS, GitPanel
 
 NARROW = 100  # columns: below this the file tree starts hidden (t shows it)
-SHORT = 34  # rows: below this the audit and detail panes shrink so the entry table keeps its rows
 
 
 class MainScreen(Screen[None]):
@@ -188,8 +187,7 @@ class MainScreen(Screen[None]):
         self._fit(event.size.width, event.size.height)
 
     def _fit(self, width: int, height: int) -> None:
-        """Narrow: the tree steps aside; short: the audit and detail panes give rows to the table."""
-        self.set_class(height < SHORT, "-short")
+        """Narrow: the tree steps aside (short: the app's breakpoints shrink the audit and detail panes)."""
         self._fit_tree(width)
 
     def _fit_tree(self, width: int) -> None:

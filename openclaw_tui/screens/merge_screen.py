@@ -132,6 +132,7 @@ class MergeScreen(Screen[bool]):
         self.current: tuple[int, str] | None = None  # (file index, item key)
         self.written = False  # files were written (complete ran)
         self.changed_repo = False
+        self._narrow: bool | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="≡")
@@ -154,9 +155,9 @@ class MergeScreen(Screen[bool]):
 
     def _fit(self, width: int) -> None:
         """Narrow: the list over the conflict, the versions one under the other (the base hidden: v shows it)."""
-        narrow = width < NARROW
-        if narrow != self.has_class("-narrow"):
-            self.set_class(narrow, "-narrow")
+        narrow = width < NARROW  # the same width as the app's "-narrow" breakpoint (merge_screen.tcss)
+        if narrow != self._narrow:
+            self._narrow = narrow
             self.pane.show_base = not narrow
             self.pane.refresh_view()
 
