@@ -42,8 +42,6 @@ from ..core.format.rows import (
     EntryRow,
     Location,
     parse_query,
-    problem_count,
-    status_counts,
     toggle_token,
 )
 from ..session import ProfileData, Session
@@ -86,8 +84,6 @@ class MainScreen(Screen[None]):
         self.loaded = False
         self.first_paint_at: float | None = None
         self._attention_done = False
-        self._counts_key: tuple[object, ...] | None = None
-        self._counts: tuple[dict[str, int], int | None] = ({}, None)
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
 
     # --- what the session holds, for the screen's own code and tests ---------------------
@@ -479,15 +475,7 @@ class MainScreen(Screen[None]):
         where = f"{data.profile.name} · {self.current_file}"
         if self._center() == "file-view":
             where = f"{data.profile.name} · {self.file_view.rel}"
-        key = (id(data), self.current_file, data.indexed, id(data.findings))
-        if self._counts_key == key:
-            counts, problems = self._counts
-        elif data.indexed:
-            counts = status_counts(rows)
-            problems = problem_count(rows) if data.findings is not None else None
-            self._counts_key, self._counts = key, (counts, problems)
-        else:
-            counts, problems = {}, None
+        counts, problems = data.status_counts(self.current_file)
         sort = self.table.sort_key
         extra = "" if sort == "order" else f"sorted by {sort}{' ▼' if self.table.sort_reverse else ''}"
         picked = len(self.table.picked_ids)

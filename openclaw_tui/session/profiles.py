@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..core.check.findings import Finding
 from ..core.format.profile import ARCHIVE_REL, Profile
-from ..core.format.rows import EntryRow, make_rows
+from ..core.format.rows import EntryRow, make_rows, problem_count, status_counts
 from ..ui_adapters import RefIndexLike
 
 
@@ -44,6 +44,7 @@ class ProfileData:
         self.findings: list[Finding] | None = None
         self.check_note: str | None = None
         self.refs: RefIndexLike | None = None
+        self._counts: dict[str, tuple[bool, int, tuple[dict[str, int], int | None]]] = {}
 
     @property
     def path(self) -> Path:
@@ -61,6 +62,20 @@ class ProfileData:
     def serious(self) -> int:
         """Findings that are not merely informative."""
         return sum(1 for f in self.findings or () if f.severity != "info")
+
+    def status_counts(self, file: str) -> tuple[dict[str, int], int | None]:
+        """Entries per status in ``file`` and how many have a problem (None until checked); empty until
+        indexed.  Cached until the check reports."""
+        if not self.indexed:
+            return {}, None
+        cached = self._counts.get(file)
+        key = (self.findings is not None, id(self.findings))
+        if cached is not None and cached[:2] == key:
+            return cached[2]
+        rows = self.files.get(file, [])
+        value = (status_counts(rows), problem_count(rows) if self.findings is not None else None)
+        self._counts[file] = (*key, value)
+        return value
 
     def counts_by_file(self) -> dict[str, tuple[int, int]]:
         """(errors, warnings) per file, for the file tree's ✗ n / ! n."""
