@@ -1,7 +1,8 @@
 """The terminal UI application.
 
 ``OpenClawApp(path)`` (or ``OpenClawApp(discovery=...)``) opens on the review
-screen.  App-wide actions live here (quit, help, notices, maximise, theme).
+screen; ``app.session`` (``openclaw_tui.session.Session``) is the typed state
+the screens share.  App-wide actions live here (quit, help, notices, maximise, theme).
 Every key of every screen comes from the action registry (``actions.py``);
 the config file's ``[keys]`` section (or ``keymap={id: keys}``) rebinds them
 through ``App.set_keymap``.  The command palette offers the current screen's
@@ -38,6 +39,7 @@ from .core.format.profile import Discovery
 from .core.format.rows import Location
 from .screens.help_screen import HelpScreen, collect_bindings
 from .screens.main_screen import MainScreen
+from .session import Session
 from .widgets.dialogs import Ask
 
 DARK_THEME = "textual-dark"
@@ -90,11 +92,12 @@ class OpenClawApp(App[int]):
         self.source_path = Path(path) if path is not None else None
         self.discovery = discovery
         self.today = today
+        # the typed state every screen works on (profiles, selection, undo, writes, watcher)
+        self.session = Session(self.source_path, discovery, today, watch=watch)
         self.cleanup = cleanup  # a throwaway folder (--demo); launch removes it after exit
         self._keymap = keymap  # None: the config file's [keys]
         self.notices: deque[Notice] = deque(maxlen=NOTICES_KEPT)
         self.user_active = False
-        self.watch_files = watch  # reload profiles changed by other programs
         self.theme = DARK_THEME
 
     def on_mount(self) -> None:
@@ -147,7 +150,7 @@ class OpenClawApp(App[int]):
         await super().on_event(event)
 
     def get_default_screen(self) -> MainScreen:
-        return MainScreen(self.source_path, self.discovery, self.today)
+        return MainScreen(session=self.session)
 
     @property
     def main_screen(self) -> MainScreen:

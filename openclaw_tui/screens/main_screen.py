@@ -293,7 +293,7 @@ class MainScreen(Screen[None]):
 
     def _start_watcher(self, root: Path) -> None:
         """Reload a profile when another program (an agent, an editor, git) changes its files."""
-        if not getattr(self.app, "watch_files", True) or self.session.watcher is not None:
+        if not self.session.watch_enabled or self.session.watcher is not None:
             return
 
         def changed(batch: Any) -> None:  # on the watcher's thread: only post

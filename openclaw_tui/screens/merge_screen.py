@@ -162,6 +162,8 @@ class MergeScreen(Screen[bool]):
             self.pane.refresh_view()
 
     def on_mount(self) -> None:
+        if self.app_session is None:
+            self.app_session = getattr(self.app, "session", None)  # opened directly (tests, other screens)
         self._fit(self.app.size.width)
         self.items_list.border_title = "Conflicts"
         self.items_list.focus()

@@ -95,8 +95,10 @@ class Session:
     """The opened memory and everything done to it in this run of the app."""
 
     def __init__(self, source_path: Path | None = None, discovery: Discovery | None = None,
-                 today: dt.date | None = None, clock: Callable[[], dt.datetime] | None = None) -> None:
+                 today: dt.date | None = None, clock: Callable[[], dt.datetime] | None = None,
+                 *, watch: bool = True) -> None:
         self.source_path = source_path
+        self.watch_enabled = watch  # reload profiles other programs change (False in some tests)
         self.discovery = discovery
         self.today = today
         self.clock = clock  # the time new timestamps get (tests fix it); None: now
