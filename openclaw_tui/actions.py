@@ -15,11 +15,19 @@ that is unique::
     "main.filter" = "f"        # or: "filter" = "f"
     "edit.undo" = "u,ctrl+z"
 
-Adding a screen with its actions is a two-line change: append its
-``A(...)`` lines here with a new scope, and give the screen class
-``BINDINGS = bindings("<scope>")`` (plus ``action_<name>`` methods, as
-usual in Textual).  An app-wide action goes in scope ``"app"``; one that
-opens the new screen from the review screen goes in scope ``"main"``.
+Adding a screen is a two-line change here and in the screen's file.  Its
+class takes the session (``def __init__(self, session: Session)``, the typed
+state: ``session.current``, ``session.files()``, ``session.write(plan)``...)
+and declares ``BINDINGS = bindings("agent")`` (with ``action_<name>``
+methods, as usual in Textual); the key that opens it is one line here::
+
+    A("main.agent-view", "g", "Agent", "What the agent loads at start, and why", "main",
+      "app.open_screen('openclaw_tui.screens.agent_screen:AgentScreen')", show=True, group="review"),
+
+followed by one ``A(...)`` line per key of the new screen, in scope
+``"agent"``.  A test checks that every binding is in this registry and that
+every entry here is bound somewhere; the README's keys table is regenerated
+with ``python -m openclaw_tui.actions``.
 """
 
 from __future__ import annotations

@@ -209,6 +209,14 @@ class OpenClawApp(App[int]):
             return
         self.push_screen(HelpScreen(collect_bindings(self.screen, self)))
 
+    def action_open_screen(self, target: str) -> None:
+        """Open a screen named ``"package.module:Class"``, constructed with the session (see actions.py)."""
+        import importlib
+
+        module, _, name = target.partition(":")
+        cls = getattr(importlib.import_module(module), name)
+        self.push_screen(cls(self.session))
+
     def action_notices(self) -> None:
         from .screens.notices_screen import NoticesScreen
 

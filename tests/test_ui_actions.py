@@ -197,3 +197,20 @@ async def test_toasts_move_away_from_the_focused_pane(root: Path) -> None:
         m.table.focus()
         await pilot.pause()
         assert not m.has_class("-toasts-top")
+
+
+class Probe(NoticesScreen):
+    """A stand-in for a new feature screen: constructed with the session, as the registry says."""
+
+    def __init__(self, session: object) -> None:
+        super().__init__([])
+        self.session = session
+
+
+async def test_a_registry_action_opens_a_new_screen_with_the_session(root: Path) -> None:
+    app = OpenClawApp(root / "xiaoyu", today=TODAY)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await app.run_action("open_screen('tests.test_ui_actions:Probe')")
+        await pilot.pause()
+        assert isinstance(app.screen, Probe) and app.screen.session is app.session
