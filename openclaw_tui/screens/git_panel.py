@@ -269,8 +269,10 @@ class GitPanel:
         def run() -> None:
             try:
                 result = pull(st.repo) if what == "pull" else push(st.repo)
-            except GitError as exc:
+            except (GitError, OSError) as exc:
                 result = SyncResult(False, str(exc))
+            except Exception as exc:  # noqa: BLE001 - the own operation must end: say what happened
+                result = SyncResult(False, f"{type(exc).__name__}: {exc}")
             self.session.mark_files_own()
             self.screen.post_message(GitSynced(what, result))
 

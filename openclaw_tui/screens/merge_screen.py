@@ -618,8 +618,10 @@ class MergeScreen(Screen[bool]):
             else:
                 s.abort()
                 message = GitDone(what, None)
-        except GitError as exc:
+        except (GitError, OSError) as exc:
             message = GitDone(what, str(exc))
+        except Exception as exc:  # noqa: BLE001 - the own operation must end: say what happened
+            message = GitDone(what, f"{type(exc).__name__}: {exc}")
         if self.app_session is not None:
             self.app_session.mark_files_own()
         self.post_message(message)
