@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True)
@@ -485,7 +485,7 @@ def actions(scope: str) -> list[Action]:
     return [a for a in ACTIONS if a.scope == scope]
 
 
-def bindings(scope: str) -> list[Binding]:
+def bindings(scope: str) -> list[BindingType]:
     """The Textual bindings of one scope (a screen's or a widget's ``BINDINGS``)."""
     return [
         Binding(

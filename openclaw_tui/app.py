@@ -73,10 +73,10 @@ class OpenClawApp(App[int]):
     CSS_PATH: ClassVar = ["app.tcss", "screens/main_screen.tcss"]
     TITLE = "openclaw-tui"
     COMMANDS: ClassVar = App.COMMANDS | {ScreenCommands}
-    BINDINGS: ClassVar[list[BindingType]] = bindings("app")  # type: ignore[assignment]
+    BINDINGS: ClassVar[list[BindingType]] = bindings("app")
     # every screen gets -narrow/-wide and -short/-tall: the .tcss files lay out for small terminals with them
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (34, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
 
     def __init__(
         self,
@@ -95,13 +95,13 @@ class OpenClawApp(App[int]):
         # the typed state every screen works on (profiles, selection, undo, writes, watcher)
         self.session = Session(self.source_path, discovery, today, watch=watch)
         self.cleanup = cleanup  # a throwaway folder (--demo); launch removes it after exit
-        self._keymap = keymap  # None: the config file's [keys]
+        self._user_keymap = keymap  # None: the config file's [keys]
         self.notices: deque[Notice] = deque(maxlen=NOTICES_KEPT)
         self.user_active = False
         self.theme = DARK_THEME
 
     def on_mount(self) -> None:
-        keys = self._keymap
+        keys = self._user_keymap
         if keys is None:
             from .core.config import ConfigError, load_config
 

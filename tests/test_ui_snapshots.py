@@ -84,6 +84,16 @@ def test_state_yaml_with_a_dangling_reference(snap_compare, root: Path) -> None:
 SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
 
 
+def _steady_cursors(app: OpenClawApp) -> None:
+    """A blinking cursor is drawn or not depending on the moment: hold it still."""
+    from textual.widgets import Input, TextArea
+
+    for widget in app.screen.query(TextArea):
+        widget.cursor_blink = False
+    for field in app.screen.query(Input):
+        field.cursor_blink = False
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_main_screen_at(snap_compare, root: Path, size: str) -> None:
     async def run_before(pilot) -> None:
@@ -103,6 +113,8 @@ def test_edit_screen_at(snap_compare, root: Path, size: str) -> None:
         await settle(pilot)
         await pilot.press("e")
         await settle(pilot)
+        _steady_cursors(pilot.app)
+        await pilot.pause()
 
     assert snap_compare(OpenClawApp(root / "xiaoyu", today=TODAY), terminal_size=SIZES[size],
                         run_before=run_before)

@@ -123,7 +123,7 @@ def run_file_editor(app: App[Any], path: Path, line: int | None = None) -> int:
 
 
 def edit_loop(
-    screen: Screen[Any],
+    screen: Any,  # a Screen, or a piece of one that notifies and reaches the app (EntryOperations' host)
     text: str,
     line: int | None,
     problems: Callable[[str], list[str]],

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core.check.findings import Finding
 from ..core.format.edit import EditError
@@ -34,9 +34,7 @@ from ..core.lifecycle.redact import RedactError, plan_redaction
 from ..session import EntryTarget, ProfileData, Refused, Session
 from ..widgets.dialogs import AskId, ConfirmWrite
 from .edit_screen import EditScreen, edit_loop
-
-if TYPE_CHECKING:
-    from .main_screen import MainScreen
+from .review_host import ReviewHost
 
 ENTRY_ACTIONS = frozenset({
     "edit_entry", "external_edit", "new_entry", "resolve_conflict", "supersede", "archive_entry",
@@ -55,7 +53,7 @@ def _plural(n: int) -> str:
 class EntryOperations:
     """The actions that change memory files, for the review screen (see the module docstring)."""
 
-    def __init__(self, screen: MainScreen, session: Session) -> None:
+    def __init__(self, screen: ReviewHost, session: Session) -> None:
         self.screen = screen
         self.session = session
         self._show_after_reload: str | None = None  # an entry a write created: selected once reloaded

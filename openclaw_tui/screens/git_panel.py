@@ -18,7 +18,6 @@ disabled (dimmed in the footer; their tooltip says why).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.worker import get_current_worker
@@ -29,9 +28,7 @@ from ..core.git.repo_state import RepoState, read_state
 from ..core.merge.merge_session import files_with_markers
 from ..session import Session
 from ..widgets.messages import GitStateRead, GitSynced
-
-if TYPE_CHECKING:
-    from .main_screen import MainScreen
+from .review_host import ReviewHost
 
 POLL_SECONDS = 5.0
 NEEDS_GIT = "needs the memory folder to be inside a git repository (git init)"
@@ -48,7 +45,7 @@ def _relative(path: Path, base: Path) -> str:
 class GitPanel:
     """History, entry history, branches, merge conflicts and sync for the review screen."""
 
-    def __init__(self, screen: MainScreen, session: Session) -> None:
+    def __init__(self, screen: ReviewHost, session: Session) -> None:
         self.screen = screen
         self.session = session
         self.state: RepoState | None = None
@@ -208,7 +205,7 @@ class GitPanel:
                     self.screen.reload_profile(path)
                 self.refresh()
 
-        self.screen.app.push_screen(screen, after)  # type: ignore[arg-type]
+        self.screen.app.push_screen(screen, after)
 
     def history(self) -> None:
         if self._require() is None:

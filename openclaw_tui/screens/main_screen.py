@@ -357,7 +357,7 @@ class MainScreen(Screen[None]):
 
     @on(ProfileReloaded)
     def _on_reloaded(self, message: ProfileReloaded) -> None:
-        data = message.data
+        data: ProfileData = message.data
         accepted = self.session.accept_reload(data, message.gen)
         if accepted is None:
             return  # a newer reload of this profile is on its way
