@@ -1,9 +1,16 @@
 """The terminal UI application.
 
 ``OpenClawApp(path)`` (or ``OpenClawApp(discovery=...)``) opens on the review
-screen.  App-wide actions live here (quit, help, theme); screens register
-theirs as bindings with ids (remappable with ``keymap={id: key}``) and the
-command palette offers every binding of the current screen.
+screen; ``app.session`` (``openclaw_tui.session.Session``) is the typed state
+the screens share.  App-wide actions live here (quit, help, notices, maximise, theme).
+Every key of every screen comes from the action registry (``actions.py``);
+the config file's ``[keys]`` section (or ``keymap={id: keys}``) rebinds them
+through ``App.set_keymap``.  The command palette offers the current screen's
+actions first, each with its description.
+
+Notifications are kept (the last 100, ``@`` shows them) and placed where they
+do not cover the focused pane: at the bottom right, or at the top right when
+the focused pane is down there.
 
 Other screens (editing, conflict resolution, gc, history, merges) are pushed
 with ``app.push_screen``; when they change files they call
@@ -14,52 +21,52 @@ they define ``has_unsaved_changes() -> True`` so ``q`` asks first.
 from __future__ import annotations
 
 import datetime as dt
+import time
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.app import App
+from textual.binding import BindingType
 from textual.notifications import SeverityLevel
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Static
+from textual.screen import Screen
 
+from .actions import bindings
+from .actions import keymap as registry_keymap
 from .commands_palette import ScreenCommands
 from .core.format.profile import Discovery
 from .core.format.rows import Location
 from .screens.help_screen import HelpScreen, collect_bindings
 from .screens.main_screen import MainScreen
+from .session import Session
+from .widgets.dialogs import Ask
 
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
 
 
-class ConfirmQuit(ModalScreen[bool]):
-    """Asked before quitting with an unsaved edit."""
+NOTICES_KEPT = 100
 
-    BINDINGS = [
-        Binding("y", "answer(True)", "Quit", id="confirm-quit.yes"),
-        Binding("n,escape", "answer(False)", "Stay", id="confirm-quit.no"),
-    ]
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="confirm-box"):
-            yield Static(Text("An edit is not saved. Quit anyway and lose it?", style="bold"))
-            with Horizontal(id="confirm-buttons"):
-                yield Button("Quit (y)", variant="error", id="confirm-yes")
-                yield Button("Stay (n)", variant="primary", id="confirm-no")
+@dataclass(frozen=True)
+class Notice:
+    """One notification as it was shown (for the notice log)."""
 
-    def on_mount(self) -> None:
-        self.query_one("#confirm-no", Button).focus()
+    at: float
+    message: str
+    title: str
+    severity: str
 
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "confirm-yes")
+class ConfirmQuit(Ask):
+    """Asked before quitting with an unsaved edit (answers "quit" or "stay")."""
+
+    def __init__(self) -> None:
+        super().__init__("An edit is not saved. Quit anyway and lose it?", "",
+                         [("y", "Quit", "quit", "error"), ("n", "Stay", "stay", "primary")])
 
 
 class OpenClawApp(App[int]):
@@ -68,11 +75,10 @@ class OpenClawApp(App[int]):
     CSS_PATH: ClassVar = ["app.tcss", "screens/main_screen.tcss"]
     TITLE = "openclaw-tui"
     COMMANDS: ClassVar = App.COMMANDS | {ScreenCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit", id="app.quit"),
-        Binding("question_mark,f1", "help", "Help", id="app.help"),
-        Binding("f2", "toggle_theme", "Light/dark", show=False, id="app.toggle-theme"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings("app")
+    # every screen gets -narrow/-wide and -short/-tall: the .tcss files lay out for small terminals with them
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
 
     def __init__(
         self,
@@ -88,18 +94,60 @@ class OpenClawApp(App[int]):
         self.source_path = Path(path) if path is not None else None
         self.discovery = discovery
         self.today = today
+        # the typed state every screen works on (profiles, selection, undo, writes, watcher)
+        self.session = Session(self.source_path, discovery, today, watch=watch)
         self.cleanup = cleanup  # a throwaway folder (--demo); launch removes it after exit
-        self._keymap = keymap or {}
+        self._user_keymap = keymap  # None: the config file's [keys]
+        self.notices: deque[Notice] = deque(maxlen=NOTICES_KEPT)
         self.user_active = False
-        self.watch_files = watch  # reload profiles changed by other programs
         self.theme = DARK_THEME
         self.start_screen: Callable[[], Screen[Any]] | None = None  # pushed over the main one at start
 
     def on_mount(self) -> None:
-        if self._keymap:
-            self.set_keymap(self._keymap)
+        keys = self._user_keymap
+        if keys is None:
+            from .core.config import ConfigError, load_config
+
+            try:
+                keys = load_config().keys
+            except ConfigError as exc:
+                self.notify(f"Key bindings: {exc}", severity="warning", timeout=10)
+                keys = {}
+        remap, problems = registry_keymap(keys)
+        for problem in problems:
+            self.notify(f"Key bindings: {problem}", severity="warning", timeout=10)
+        if remap:
+            self.set_keymap(remap)
         if self.start_screen is not None:
             self.push_screen(self.start_screen())
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.place_notifications()
+
+    def place_notifications(self) -> None:
+        """Toasts at the bottom right, unless the focused pane is there: then at the top right."""
+        screen = self.screen
+        focused = screen.focused
+        if focused is None:
+            return
+        pane = focused
+        for node in focused.ancestors_with_self:
+            if getattr(node, "border_title", None):
+                pane = node  # type: ignore[assignment]
+                break
+        region = pane.region
+        width, height = self.size
+        box_w, box_h = min(60, width), min(9, height // 2)
+        bottom = (width - box_w, height - 1 - box_h, width, height - 1)
+        top = (width - box_w, 1, width, 1 + box_h)
+
+        def overlap(box: tuple[int, int, int, int]) -> int:
+            x0, y0, x1, y1 = box
+            w = max(0, min(x1, region.right) - max(x0, region.x))
+            h = max(0, min(y1, region.bottom) - max(y0, region.y))
+            return w * h
+
+        screen.set_class(overlap(top) < overlap(bottom), "-toasts-top")
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):
@@ -107,7 +155,7 @@ class OpenClawApp(App[int]):
         await super().on_event(event)
 
     def get_default_screen(self) -> MainScreen:
-        return MainScreen(self.source_path, self.discovery, self.today)
+        return MainScreen(session=self.session)
 
     @property
     def main_screen(self) -> MainScreen:
@@ -129,6 +177,7 @@ class OpenClawApp(App[int]):
     ) -> None:
         """Every notification is plain text: messages name ids, files and branches from the memory,
         and a ``[@click=…]`` in any of them must stay literal.  (Widgets' ``notify`` lands here.)"""
+        self.notices.appendleft(Notice(time.time(), message, title, severity))
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def has_unsaved_changes(self) -> bool:
@@ -153,8 +202,8 @@ class OpenClawApp(App[int]):
             self.exit(0)
             return
 
-        def done(answer: bool | None) -> None:
-            if answer:
+        def done(answer: str | None) -> None:
+            if answer == "quit":
                 self.exit(0)
 
         await self.push_screen(ConfirmQuit(), done)
@@ -164,6 +213,38 @@ class OpenClawApp(App[int]):
             self.pop_screen()
             return
         self.push_screen(HelpScreen(collect_bindings(self.screen, self)))
+
+    def action_open_screen(self, target: str) -> None:
+        """Open a screen named ``"package.module:Class"``, constructed with the session (see actions.py)."""
+        import importlib
+
+        module, _, name = target.partition(":")
+        cls = getattr(importlib.import_module(module), name)
+        self.push_screen(cls(self.session))
+
+    def action_notices(self) -> None:
+        from .screens.notices_screen import NoticesScreen
+
+        if isinstance(self.screen, NoticesScreen):
+            self.pop_screen()
+            return
+        self.push_screen(NoticesScreen(list(self.notices)))
+
+    def action_maximize(self) -> None:
+        """Maximise the focused pane (lazygit-style), or restore the layout."""
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+            return
+        focused = screen.focused
+        if focused is None:
+            return
+        pane = focused
+        for node in focused.ancestors_with_self:
+            if getattr(node, "border_title", None):
+                pane = node  # type: ignore[assignment]
+                break
+        screen.maximized = pane
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME

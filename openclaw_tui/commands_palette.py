@@ -1,4 +1,7 @@
-"""Command palette (ctrl+p): every binding of the screen and focused widget, plus screen commands.
+"""Command palette (ctrl+p): the current screen's actions first, then the app's, then screen commands.
+
+Actions come from the registry (``actions.py``): each is offered with its
+description and its key as rebound now; plain cursor moves are not offered.
 
 A screen adds commands that are not key bindings by defining
 ``palette_commands() -> [(name, help, callback)]``.  Typing an entry id
@@ -15,25 +18,29 @@ from typing import Any
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from .actions import BY_ID
 from .widgets.safe_text import clean_line
 
 Command = tuple[str, str, Callable[[], Any]]
 
 
 def _binding_commands(provider: Provider) -> list[Command]:
+    """Registry actions active here: the focused widget's and the screen's first, the app's last."""
     screen = provider.screen
     app = provider.app
-    out: list[Command] = []
+    here: list[Command] = []
+    everywhere: list[Command] = []
     seen: set[str] = set()
     for _key, active in screen.active_bindings.items():
         b = active.binding
-        if not b.description or b.system or b.action in ("command_palette", "app.command_palette"):
+        action = BY_ID.get(b.id or "")
+        if action is None or not action.palette or not active.enabled or action.id in seen:
             continue
-        if b.description in seen:
-            continue
-        seen.add(b.description)
-        out.append((b.description, f"key: {app.get_key_display(b)}", partial(app.run_action, b.action, active.node)))
-    return out
+        seen.add(action.id)
+        command = (action.label or action.description, f"{action.description}  ·  key: {app.get_key_display(b)}",
+                   partial(app.run_action, b.action, active.node))
+        (everywhere if action.scope == "app" else here).append(command)
+    return here + everywhere
 
 
 def _screen_commands(provider: Provider) -> list[Command]:

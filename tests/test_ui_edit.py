@@ -13,9 +13,9 @@ from textual.widgets import Input, OptionList, Select, Static, TextArea
 
 from openclaw_tui.app import ConfirmQuit, OpenClawApp
 from openclaw_tui.core.format.rows import Location
-from openclaw_tui.screens.confirm_screen import Ask, ConfirmWrite
 from openclaw_tui.screens.edit_screen import EditScreen
 from openclaw_tui.screens.new_entry_screen import NewEntryScreen
+from openclaw_tui.widgets.dialogs import Ask, ConfirmWrite
 
 from .test_ui_edit_support import (
     MEM,

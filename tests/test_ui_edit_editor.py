@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
-from openclaw_tui.screens.confirm_screen import Ask, ConfirmWrite
 from openclaw_tui.screens.edit_screen import EditScreen
+from openclaw_tui.widgets.dialogs import Ask, ConfirmWrite
 
 from .test_ui_edit_support import (
     MEM,

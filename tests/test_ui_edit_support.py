@@ -96,7 +96,7 @@ async def opened(prof: Path) -> AsyncIterator[tuple[Pilot[int], OpenClawApp, Mai
         await settle(pilot)
         main = app.screen
         assert isinstance(main, MainScreen)
-        main.edit_clock = lambda: FIXED  # type: ignore[attr-defined]
+        main.session.clock = lambda: FIXED
         yield pilot, app, main
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from openclaw_tui.core.merge.conflicts import has_markers
 from openclaw_tui.screens.history_screen import HistoryScreen
 from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.screens.merge_screen import Ask, MergeScreen
+from openclaw_tui.screens.merge_screen import MergeScreen
+from openclaw_tui.widgets.dialogs import Ask
 from tests.test_git_helpers import commit_all, git
 from tests.test_ui_git_support import ATLAS, app_for, atlas_repo, edit_entry, parents, unmerged
 from tests.ui_support import SIZE, copy_samples, settle
@@ -67,7 +68,7 @@ async def test_conflict_markers_outside_a_merge_are_resolvable_too(tmp_path: Pat
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         m = main_of(app)
-        assert m.git_conflicted == ("state.yaml",)
+        assert m.git.conflicted == ("state.yaml",)
         assert "conflicted file" in str(m.status.render())
         await pilot.press("m")
         await settle(pilot)

@@ -431,8 +431,8 @@ async def test_help_shows_focused_bindings_and_legend(root: Path) -> None:
         assert isinstance(app.screen, HelpScreen)
         groups = dict(app.screen.groups)
         assert "Focused: Entry table" in groups
-        assert any(d == "Sort" for _, d in groups["Focused: Entry table"])
-        assert any(d == "Quit" for _, d in groups["Everywhere"])
+        assert any(d.startswith("Sort — Sort by the next column") for _, d in groups["Focused: Entry table"])
+        assert any(d.startswith("Quit — ") for _, d in groups["Everywhere"])
         legend = app.screen.query_one("#help-legend", EntryTable)
         marks = {m for r in legend.source for m in r.marks} | {r.status for r in legend.source}
         assert {"conflict", "superseded", "cold", "archived", "expired", "invalid", "malformed",

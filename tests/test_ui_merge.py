@@ -11,7 +11,8 @@ from openclaw_tui.core.format.entries import parse
 from openclaw_tui.core.format.yamlio import load_yaml
 from openclaw_tui.core.merge.conflicts import has_markers
 from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.screens.merge_screen import Ask, EditResolution, MergeScreen
+from openclaw_tui.screens.merge_screen import EditResolution, MergeScreen
+from openclaw_tui.widgets.dialogs import Ask
 from tests.test_git_helpers import git
 from tests.test_ui_git_support import (
     ATLAS,

@@ -14,7 +14,8 @@ from openclaw_tui.core.format.yamlio import load_yaml
 from openclaw_tui.core.git.demo import build_demo, samples_dir
 from openclaw_tui.core.merge.conflicts import has_markers, parse_conflicts
 from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.screens.merge_screen import Ask, EditResolution, MergeScreen
+from openclaw_tui.screens.merge_screen import EditResolution, MergeScreen
+from openclaw_tui.widgets.dialogs import Ask
 from tests.test_git_helpers import git
 from tests.test_ui_git_support import app_for, parents, screen_text, unmerged
 from tests.ui_support import SIZE, settle

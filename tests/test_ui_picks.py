@@ -16,7 +16,7 @@ from openclaw_tui.core.lifecycle.lifecycle import plan_archive
 from openclaw_tui.core.lifecycle.operations import plan_set_many
 from openclaw_tui.core.lifecycle.plan import apply_changes
 from openclaw_tui.screens.compact_screen import CompactScreen
-from openclaw_tui.screens.confirm_screen import ConfirmWrite
+from openclaw_tui.widgets.dialogs import ConfirmWrite
 from openclaw_tui.widgets.entry_table import EntryTable
 
 from .test_ui_edit_support import (

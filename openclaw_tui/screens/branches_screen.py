@@ -15,13 +15,13 @@ from pathlib import Path
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..actions import bindings
 from ..core.git.gitrepo import (
     BranchInfo,
     GitError,
@@ -32,6 +32,7 @@ from ..core.git.gitrepo import (
     switch_branch,
 )
 from ..core.git.history import BranchComparison, compare_branches
+from ..widgets.dialogs import AskText
 from ..widgets.safe_text import clean_line
 from ..widgets.semantic_diff_view import SemanticDiffView
 
@@ -54,27 +55,11 @@ class BranchDone(Message):
         self.what, self.name, self.error = what, name, error
 
 
-class BranchName(ModalScreen[str | None]):
+class BranchName(AskText):
     """Ask for a new branch's name."""
 
-    CSS_PATH = ["git_common.tcss", "branches_screen.tcss"]
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="branch-name.cancel")]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="branch-name-box"):
-            yield Static(Text("New branch from HEAD (enter creates it, escape cancels)", style="bold"))
-            yield Input(placeholder="branch name", id="branch-name")
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
-    @on(Input.Submitted)
-    def _submit(self, event: Input.Submitted) -> None:
-        name = event.value.strip()
-        self.dismiss(name or None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    def __init__(self) -> None:
+        super().__init__("New branch from HEAD", "Enter creates it, escape cancels.", placeholder="branch name")
 
 
 def comparison_header(c: BranchComparison) -> Text:
@@ -98,15 +83,7 @@ class BranchesScreen(Screen[bool]):
     """Local branches of the repository holding the profile."""
 
     CSS_PATH = ["git_common.tcss", "branches_screen.tcss"]
-    BINDINGS = [
-        Binding("escape", "close", "Back", id="branches.back"),
-        Binding("enter", "switch", "Switch", id="branches.switch"),
-        Binding("n", "new", "New branch", id="branches.new"),
-        Binding("c", "compare", "Compare with current", id="branches.compare"),
-        Binding("m", "mark_base", "Mark as base", id="branches.mark-base"),
-        Binding("j", "move(1)", "Down", show=False, id="branches.down"),
-        Binding("k", "move(-1)", "Up", show=False, id="branches.up"),
-    ]
+    BINDINGS = bindings("branches")
 
     def __init__(self, profile: Path) -> None:
         super().__init__()

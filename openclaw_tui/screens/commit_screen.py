@@ -14,11 +14,11 @@ from typing import Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static, TextArea
 
+from ..actions import bindings
 from ..core.git.commitmsg import PREFIX, default_summary, format_message, profile_changes
 from ..core.git.gitrepo import GitError, as_repo, commit_paths
 from ..widgets.safe_text import clean_line
@@ -45,10 +45,7 @@ class CommitScreen(ModalScreen[str | None]):
 
     CSS_PATH = "edit_dialogs.tcss"
 
-    BINDINGS = [
-        Binding("ctrl+s", "commit", "Commit", priority=True, id="commit.commit"),
-        Binding("escape", "cancel", "Cancel", id="commit.cancel"),
-    ]
+    BINDINGS = bindings("commit")
 
     def __init__(self, host: CommitHost, profile_path: Path, message: str) -> None:
         super().__init__()

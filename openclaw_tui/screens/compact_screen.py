@@ -17,12 +17,12 @@ from typing import Any, Protocol
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
+from ..actions import bindings
 from ..core.check.findings import Finding
 from ..core.format.edit import EditError
 from ..core.format.entries import Entry
@@ -31,8 +31,8 @@ from ..core.format.rawedit import EntryParts, parse_list
 from ..core.lifecycle.lifecycle import plan_compact
 from ..core.lifecycle.operations import highest_importance, merged_tags
 from ..core.lifecycle.plan import Files
+from ..widgets.dialogs import Ask
 from ..widgets.safe_text import clean_line
-from .confirm_screen import Ask
 from .edit_screen import WriteHost, syntax
 
 CANDIDATE_MIN = 6  # "more than 5 active entries sharing a tag"
@@ -77,10 +77,7 @@ class CompactScreen(Screen[bool]):
 
     CSS_PATH = ["edit_dialogs.tcss", "edit_screen.tcss"]
 
-    BINDINGS = [
-        Binding("ctrl+s", "write", "Write merged entry", priority=True, id="compact.write"),
-        Binding("escape", "close", "Close", id="compact.close"),
-    ]
+    BINDINGS = bindings("compact")
 
     def __init__(self, host: CompactHost, files: Files, groups: Sequence[TagGroup]) -> None:
         super().__init__()

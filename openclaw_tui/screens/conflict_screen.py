@@ -15,11 +15,11 @@ from typing import Any, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 
+from ..actions import bindings
 from ..core.diff.textdiff import meta_diff
 from ..core.format.edit import EditError
 from ..core.format.entries import KNOWN_FIELDS, Entry
@@ -34,9 +34,9 @@ from ..core.lifecycle.operations import (
     merged_tags,
     plan_resolve_conflict,
 )
+from ..widgets.dialogs import Ask
 from ..widgets.diff_view import meta_texts, word_diff_texts
 from ..widgets.safe_text import clean_line
-from .confirm_screen import Ask
 from .edit_screen import WriteHost, syntax
 
 
@@ -63,14 +63,7 @@ class ConflictScreen(Screen[bool]):
 
     CSS_PATH = ["edit_dialogs.tcss", "edit_screen.tcss"]
 
-    BINDINGS = [
-        Binding("h,1", "choose('keep-left')", "Keep left", id="conflict.keep-left"),
-        Binding("l,2", "choose('keep-right')", "Keep right", id="conflict.keep-right"),
-        Binding("b", "choose('keep-both')", "Keep both", id="conflict.keep-both"),
-        Binding("m", "merge", "Merge…", id="conflict.merge"),
-        Binding("ctrl+s", "write_merge", "Write merged", priority=True, id="conflict.write-merge"),
-        Binding("escape", "close", "Close", id="conflict.close"),
-    ]
+    BINDINGS = bindings("conflict")
 
     def __init__(self, host: ConflictHost, left: Entry, right: Entry) -> None:
         super().__init__()

@@ -14,19 +14,18 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult, SuspendNotSupported
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input, Label, Select, Static, TextArea
 
-from ..core.files.external_editor import EditorSession, NoEditor
+from ..actions import bindings
+from ..core.files.external_editor import EditorSession, NoEditor, editor_command, editor_from
 from ..core.format.blocks import edit_raw
 from ..core.format.edit import DELETE, EditError
 from ..core.format.entries import Entry, parse
@@ -42,8 +41,9 @@ from ..core.format.rawedit import (
 )
 from ..core.format.yamlio import render_scalar
 from ..core.lifecycle.plan import Files, Plan
+from ..session import EntryTarget
+from ..widgets.dialogs import Ask
 from ..widgets.safe_text import clean_line
-from .confirm_screen import Ask
 
 TEXT_FIELDS: dict[str, str] = {
     "timestamp": "date-time with offset, e.g. 2025-06-01T14:32:00+08:00",
@@ -74,7 +74,7 @@ def syntax(language: str) -> str | None:
 
 
 class WriteHost(Protocol):
-    """What an editing screen needs from the screen that opened it (``EditActions``)."""
+    """What an editing screen needs from the screen that opened it (``EntryOperations``)."""
 
     def load_files(self) -> Files: ...
 
@@ -83,15 +83,6 @@ class WriteHost(Protocol):
     def confirm_write(self, plan: Plan, *, done: str, notes: Sequence[str] = (),
                       on_written: Callable[[Plan], object] | None = None,
                       secrets: Sequence[tuple[str, str]] = ()) -> None: ...
-
-
-@dataclass
-class EntryTarget:
-    """The block being edited: in ``memories.md`` (file "memories") or the archive ("archive")."""
-
-    file: str
-    rel: str
-    entry: Entry
 
 
 # --- the external editor ------------------------------------------------------------------
@@ -116,8 +107,23 @@ def run_editor(app: App[Any], text: str, line: int | None = None) -> tuple[int, 
         session.cleanup()
 
 
+def run_file_editor(app: App[Any], path: Path, line: int | None = None) -> int:
+    """Edit the file ``path`` itself in $VISUAL/$EDITOR (the merge screen's conflicted files); returns the
+    editor's exit status. Raises NoEditor when neither is set: there is no silent fallback."""
+    editor = editor_from()
+    if editor is None:
+        raise NoEditor("set $VISUAL or $EDITOR to edit in your own editor")
+    argv = editor_command(editor, path, line)
+    session = EditorSession("")
+    try:
+        with app.suspend():
+            return session.run(argv)
+    except SuspendNotSupported:
+        return session.run(argv)
+
+
 def edit_loop(
-    screen: Screen[Any],
+    screen: Any,  # a Screen, or a piece of one that notifies and reaches the app (EntryOperations' host)
     text: str,
     line: int | None,
     problems: Callable[[str], list[str]],
@@ -171,13 +177,7 @@ class EditScreen(Screen[bool]):
 
     CSS_PATH = ["edit_dialogs.tcss", "edit_screen.tcss"]
 
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True, id="edit-screen.save"),
-        Binding("ctrl+t", "toggle_mode", "Form/YAML", priority=True, id="edit-screen.toggle-mode"),
-        Binding("ctrl+e", "external", "Open in $EDITOR", priority=True, id="edit-screen.external"),
-        Binding("ctrl+o", "compare_disk", "Yours/disk", priority=True, show=False, id="edit-screen.compare-disk"),
-        Binding("escape", "close", "Close", id="edit-screen.close"),
-    ]
+    BINDINGS = bindings("edit")
 
     def __init__(self, host: WriteHost, target: EntryTarget, *, taken_ids: set[str] | None = None,
                  body: str | None = None) -> None:

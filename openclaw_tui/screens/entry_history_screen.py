@@ -16,13 +16,13 @@ from rich.cells import set_cell_size
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..actions import bindings
 from ..core.git.entry_history import EntryVersion, entry_history
 from ..core.git.gitrepo import GitError, find_repo
 from ..widgets.conflict_pane import render_side
@@ -85,11 +85,7 @@ class EntryHistoryScreen(Screen[bool]):
     """Every version of one entry, by commit."""
 
     CSS_PATH = ["git_common.tcss", "history_screen.tcss"]
-    BINDINGS = [
-        Binding("escape", "close", "Back", id="entry-history.back"),
-        Binding("j", "move(1)", "Down", show=False, id="entry-history.down"),
-        Binding("k", "move(-1)", "Up", show=False, id="entry-history.up"),
-    ]
+    BINDINGS = bindings("entry-history")
 
     def __init__(self, profile: Path, entry_id: str) -> None:
         super().__init__()

@@ -14,12 +14,12 @@ from typing import Any, Protocol
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from ..actions import bindings
 from ..core.format.edit import EditError
 from ..core.lifecycle.lifecycle import GcAction, plan_gc
 from ..widgets.safe_text import clean_line
@@ -48,12 +48,7 @@ class GcScreen(ModalScreen[bool]):
 
     CSS_PATH = "edit_dialogs.tcss"
 
-    BINDINGS = [
-        Binding("ctrl+s", "apply", "Apply ticked", priority=True, id="gc.apply"),
-        Binding("a", "all", "All", id="gc.all"),
-        Binding("n", "none", "None", id="gc.none"),
-        Binding("escape", "close", "Close", id="gc.close"),
-    ]
+    BINDINGS = bindings("gc")
 
     def __init__(self, host: GcHost, actions: Sequence[GcAction], today: dt.date) -> None:
         super().__init__()

@@ -1,4 +1,4 @@
-"""Help (``?`` / F1): the keys that work right now, the legend of marks, how to review."""
+"""Help (``?`` / F1): the keys that work right now (from the action registry, as rebound), the legend, how to review."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from rich.columns import Columns
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
+from ..actions import BY_ID, bindings
 from ..core.format.entries import parse
 from ..core.format.rows import EntryRow, fill_all, make_rows
 from ..widgets.entry_table import EntryTable
@@ -87,7 +87,7 @@ class HelpScreen(ModalScreen[None]):
     """Keys of the focused widget, this screen and the app; legend; how to review."""
 
     CSS_PATH = "help_screen.tcss"
-    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close help", id="help.close")]
+    BINDINGS = bindings("help")
 
     def __init__(self, groups: list[tuple[str, list[tuple[str, str]]]]) -> None:
         super().__init__()
@@ -130,6 +130,10 @@ def collect_bindings(screen: object, app: object) -> list[tuple[str, list[tuple[
         b = ab.binding
         if not b.description or b.system or (b.id is None and b.action not in _TEXTUAL_KEPT):
             continue  # bindings without an id are Textual's own scrolling/focus plumbing
+        action = BY_ID.get(b.id or "")
+        description = b.description
+        if action is not None and action.description != action.label:
+            description = f"{action.label} — {action.description}"
         node = ab.node
         if isinstance(node, App):
             where = "Everywhere"
@@ -138,17 +142,17 @@ def collect_bindings(screen: object, app: object) -> list[tuple[str, list[tuple[
         else:
             where = "Focused: " + FRIENDLY.get(type(node).__name__, type(node).__name__)
         key_display = app.get_key_display(b) if isinstance(app, App) else b.key
-        if (where, b.description) in seen:
+        if (where, description) in seen:
             # several keys for one action: show them together
             items = groups[where]
             for i, (k, d) in enumerate(items):
-                if d == b.description and key_display not in k.split(" / "):
+                if d == description and key_display not in k.split(" / "):
                     items[i] = (f"{k} / {key_display}", d)
             continue
-        seen.add((where, b.description))
+        seen.add((where, description))
         if where not in groups:
             groups[where] = []
             order.append(where)
-        groups[where].append((key_display, b.description))
+        groups[where].append((key_display, description))
     ranked = sorted(order, key=lambda w: (0 if w.startswith("Focused") else 1 if w != "Everywhere" else 2))
     return [(w, groups[w]) for w in ranked]

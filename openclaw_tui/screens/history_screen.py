@@ -19,13 +19,13 @@ from rich.cells import set_cell_size
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, ContentSwitcher, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..actions import bindings
 from ..core.files.safe_write import ConcurrentModification
 from ..core.git.commitmsg import commit_profile
 from ..core.git.gitrepo import GitError, Repo, find_repo
@@ -105,10 +105,7 @@ class ConfirmDiff(ModalScreen[bool]):
     """Preview what an operation changes (semantic diff) and confirm it."""
 
     CSS_PATH = ["git_common.tcss", "history_screen.tcss"]
-    BINDINGS = [
-        Binding("y", "answer(True)", "Apply", id="confirm-diff.yes"),
-        Binding("n,escape", "answer(False)", "Cancel", id="confirm-diff.no"),
-    ]
+    BINDINGS = bindings("confirm-diff")
 
     def __init__(self, title: str, diff: ProfileDiff | None, detail: str = "", yes: str = "Apply and commit") -> None:
         super().__init__()
@@ -141,15 +138,7 @@ class HistoryScreen(Screen[bool]):
     """Commits that touched the profile, each one's semantic and text diff; rollback and revert."""
 
     CSS_PATH = ["git_common.tcss", "history_screen.tcss"]
-    BINDINGS = [
-        Binding("escape", "close", "Back", id="history.back"),
-        Binding("d", "toggle_view", "Semantic/text diff", id="history.toggle-view"),
-        Binding("s", "toggle_layout", "Side by side/unified", id="history.toggle-layout"),
-        Binding("r", "rollback", "Roll back to this", id="history.rollback"),
-        Binding("v", "revert", "Revert this commit", id="history.revert"),
-        Binding("j", "move(1)", "Down", show=False, id="history.down"),
-        Binding("k", "move(-1)", "Up", show=False, id="history.up"),
-    ]
+    BINDINGS = bindings("history")
 
     def __init__(self, profile: Path) -> None:
         super().__init__()

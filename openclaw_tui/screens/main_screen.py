@@ -1,5 +1,13 @@
 """The review screen: profiles and files, the entry table, the selected entry, the audit.
 
+State lives in the session (``self.session``, :class:`openclaw_tui.session.Session`):
+the loaded profiles, the selection, the undo stack, writes, reloads and the
+watcher.  This screen runs the slow session calls in thread workers, handles
+each message they post once, and renders.  Its keys come from the action
+registry (``actions.py``, scope ``"main"``); the actions that change memory
+files are in :class:`EntryOperations` (``entry_ops.py``) and the git ones in
+:class:`GitPanel` (``git_panel.py``), each a plain object the screen delegates to.
+
 Everything slow runs in thread workers that end by posting a message:
 loading (discover + parse), indexing (every row's fields and haystack),
 the consistency check and the reference index.  The table is usable as
@@ -12,173 +20,105 @@ Extension points for other screens: :meth:`selected_entry`,
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import gc
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Input, Tree
 from textual.worker import get_current_worker
 
+from ..actions import bindings
 from ..core.check.findings import Finding
-from ..core.format.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
+from ..core.format.profile import Discovery, NotMemory, Profile
 from ..core.format.rows import (
     MEMORY_FILES,
     EntryRow,
     Location,
-    apply_findings,
-    fill_all,
-    make_rows,
     parse_query,
-    problem_count,
-    status_counts,
     toggle_token,
 )
-from ..ui_adapters import RefIndexLike, build_refs, run_check, write_audit_log
+from ..session import ProfileData, Session
+from ..ui_adapters import write_audit_log
 from ..widgets.audit_list import AuditGroup, AuditList
 from ..widgets.entry_detail import EntryDetail
 from ..widgets.entry_table import EntryTable
 from ..widgets.file_view import FileView, SourceView
-from ..widgets.messages import Jump
+from ..widgets.messages import (
+    Checked,
+    FilesChanged,
+    GitStateRead,
+    GitSynced,
+    Indexed,
+    Jump,
+    Loaded,
+    ProfileReloaded,
+    RefsReady,
+)
 from ..widgets.profile_tree import NodeInfo, ProfileTree
 from ..widgets.status_bar import StatusBar
-from .edit_actions import EditActions
-from .git_actions import GitActions
+from .entry_ops import ENTRY_ACTIONS, EntryOperations
+from .git_panel import GIT_ACTIONS, GitPanel
+
+NARROW = 100  # columns: below this the file tree starts hidden (t shows it)
 
 
-@contextlib.contextmanager
-def _no_gc() -> Iterator[None]:
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-class ProfileData:
-    """What the screen knows about one profile: rows per memory file, findings, references."""
-
-    def __init__(self, profile: Profile) -> None:
-        self.profile = profile
-        self.files: dict[str, list[EntryRow]] = {}
-        if profile.memories is not None:
-            self.files["memories.md"] = make_rows(profile.memories.mf, "memories.md")
-        if profile.archive is not None:
-            self.files[ARCHIVE_REL] = make_rows(profile.archive.mf, ARCHIVE_REL)
-        self.by_id: dict[str, EntryRow] = {}
-        for rows in self.files.values():
-            for r in rows:
-                if r.id and not r.malformed and r.id not in self.by_id:
-                    self.by_id[r.id] = r
-        self.indexed = False
-        self.findings: list[Finding] | None = None
-        self.check_note: str | None = None
-        self.refs: RefIndexLike | None = None
-
-    @property
-    def path(self) -> Path:
-        return self.profile.path
-
-    def known(self, ident: str) -> bool:
-        return ident in self.by_id
-
-
-# --- worker messages ------------------------------------------------------------------
-
-
-class Loaded(Message):
-    def __init__(self, discovery: Discovery | None, data: list[ProfileData], error: str | None = None) -> None:
-        super().__init__()
-        self.discovery, self.data, self.error = discovery, data, error
-
-
-class ProfileReloaded(Message):
-    def __init__(self, data: ProfileData, keep_file: str | None, gen: int = 0) -> None:
-        super().__init__()
-        self.data, self.keep_file, self.gen = data, keep_file, gen
-
-
-class Indexed(Message):
-    def __init__(self, data: ProfileData) -> None:
-        super().__init__()
-        self.data = data
-
-
-class Checked(Message):
-    def __init__(self, data: ProfileData) -> None:
-        super().__init__()
-        self.data = data
-
-
-class RefsReady(Message):
-    def __init__(self, data: ProfileData) -> None:
-        super().__init__()
-        self.data = data
-
-
-OWN_WRITE_WINDOW = 3.0  # seconds: file events this soon after the app's own write are not news
-
-
-class FilesChanged(Message):
-    """Files under the opened folder changed on disk (from the watcher's thread)."""
-
-    def __init__(self, batch: Any) -> None:
-        super().__init__()
-        self.batch = batch
-
-
-class MainScreen(EditActions, GitActions, Screen[None]):
+class MainScreen(Screen[None]):
     """Browse every memory, see what is wrong at a glance, audit references."""
 
     CSS_PATH = "main_screen.tcss"
-
-    BINDINGS = [
-        Binding("slash", "focus_filter", "Filter", id="main.filter"),
-        Binding("p", "toggle_problems", "Problems", id="main.problems-only",
-                tooltip="Show only entries with a finding (p again: all)"),
-        Binding("n", "next_problem", "Next problem", show=False, id="main.next-problem"),
-        Binding("N", "prev_problem", "Prev problem", show=False, id="main.prev-problem"),
-        Binding("a", "toggle_audit", "Audit", id="main.audit"),
-        Binding("w", "write_audit_log", "audit.log", id="main.write-audit-log",
-                tooltip="Append the findings to the profile's audit.log"),
-        Binding("ctrl+r", "reload", "Reload", show=False, id="main.reload"),
-        Binding("escape", "back", "Back", show=False, id="main.back"),
-        Binding("ctrl+e", "focus_entries", "Entries", show=False, id="main.focus-entries"),
-        Binding("ctrl+t", "focus_tree", "Files", show=False, id="main.focus-tree"),
-    ]
+    BINDINGS = bindings("main")
 
     def __init__(self, path: Path | None = None, discovery: Discovery | None = None,
-                 today: dt.date | None = None) -> None:
+                 today: dt.date | None = None, session: Session | None = None) -> None:
         super().__init__()
-        self.source_path = path
-        self.discovery = discovery
-        self.today = today
-        self.data: dict[Path, ProfileData] = {}
-        self.order: list[Path] = []
-        self.current: ProfileData | None = None
-        self.current_file = "memories.md"
+        self.session = session or Session(path, discovery, today)
+        self.ops = EntryOperations(self, self.session)
+        self.git = GitPanel(self, self.session)
         self.loaded = False
         self.first_paint_at: float | None = None
-        self.watcher: Any = None  # core.watch.MemoryWatcher once loaded
-        self._reloads: dict[Path, int] = {}  # profile -> generation of its latest reload
-        self._reloading: set[Path] = set()
-        self._own_write_at: dict[Path, float] = {}  # profile -> when the app last reloaded it after a write
-        self._external: dict[Path, ProfileData] = {}  # profile -> its data before another program changed it
         self._attention_done = False
-        self._counts_key: tuple[object, ...] | None = None
-        self._counts: tuple[dict[str, int], int | None] = ({}, None)
+        self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
+
+    # --- what the session holds, for the screen's own code and tests ---------------------
+
+    @property
+    def today(self) -> dt.date | None:
+        return self.session.today
+
+    @property
+    def discovery(self) -> Discovery | None:
+        return self.session.discovery
+
+    @property
+    def data(self) -> dict[Path, ProfileData]:
+        return self.session.data
+
+    @property
+    def order(self) -> list[Path]:
+        return self.session.order
+
+    @property
+    def current(self) -> ProfileData | None:
+        return self.session.current
+
+    @property
+    def current_file(self) -> str:
+        return self.session.current_file
+
+    @property
+    def watcher(self) -> Any:
+        return self.session.watcher
+
+    @property
+    def undo_stack(self) -> Any:
+        return self.session.undo_stack
 
     # --- layout -----------------------------------------------------------------------
 
@@ -235,7 +175,25 @@ class MainScreen(EditActions, GitActions, Screen[None]):
         self.query_one("#entries-pane").border_title = "Entries"
         self.table.focus()
         self.status.set_busy("loading", True)
+        self._fit(self.app.size.width, self.app.size.height)
+        self.git.start()
         self.call_after_refresh(self._painted)
+
+    def on_resize(self, event: Any) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Narrow: the tree steps aside (short: the app's breakpoints shrink the audit and detail panes)."""
+        self._fit_tree(width)
+
+    def _fit_tree(self, width: int) -> None:
+        """The tree shows when there is room for it (or when the reviewer said so with t)."""
+        show = self._tree_choice if self._tree_choice is not None else width >= NARROW
+        tree = self.files_tree
+        if tree.display != show:
+            if not show and tree.has_focus:
+                self.table.focus()
+            tree.display = show
 
     def _painted(self) -> None:
         """The empty frame is on screen: now read the files (so reading never delays it)."""
@@ -263,37 +221,37 @@ class MainScreen(EditActions, GitActions, Screen[None]):
         if self.current is not None:
             self.reload_profile(self.current.path)
 
-    def reload_profile(self, profile_path: Path, *, by_app: bool = True) -> None:
-        """Re-read a profile (then re-index and re-check it); ``by_app``: after the app's own write."""
-        data = self.data.get(Path(profile_path))
-        if data is None:
+    def reload_profile(self, profile_path: Path) -> None:
+        """Re-read a profile (then re-index and re-check it)."""
+        started = self.session.begin_reload(Path(profile_path))
+        if started is None:
             return
-        if by_app:
-            self._own_write_at[data.path] = time.monotonic()
+        profile, gen = started
         self.status.set_busy("reloading", True)
-        gen = self._reloads[data.path] = self._reloads.get(data.path, 0) + 1
-        self._reloading.add(data.path)
-        self._reload(data.profile, self.current_file if data is self.current else None, gen)
+        data = self.data.get(profile.path)
+        self._reload(profile, self.current_file if data is self.current else None, gen)
+
+    def reload_for_plan(self, profiles: Sequence[Path]) -> None:
+        """Reload the profiles a write touched (the current one when none is loaded)."""
+        if not profiles:
+            self.refresh_after_write()
+        for path in profiles:
+            self.reload_profile(path)
 
     # --- workers ----------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="load", description="Reading the memory files")
     def _load(self) -> None:
         try:
-            found = self.discovery if self.discovery is not None else discover(self.source_path or Path("."))
+            found = self.session.discover()
         except NotMemory as exc:
             self.post_message(Loaded(None, [], str(exc)))
             return
-        with _no_gc():  # 100k small objects without cycles: collecting would only cost time
-            data = [ProfileData(p) for p in found.profiles]
-        self.post_message(Loaded(found, data))
+        self.post_message(Loaded(found, self.session.read(found.profiles)))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
     def _reload(self, profile: Profile, keep_file: str | None, gen: int) -> None:
-        fresh = load_profile(profile.path, profile.rel, profile.layout)
-        with _no_gc():
-            data = ProfileData(fresh)
-        self.post_message(ProfileReloaded(data, keep_file, gen))
+        self.post_message(ProfileReloaded(self.session.read_again(profile), keep_file, gen))
 
     @work(thread=True, group="background", description="Indexing and checking")
     def _background(self, queue: list[ProfileData]) -> None:
@@ -303,29 +261,26 @@ class MainScreen(EditActions, GitActions, Screen[None]):
         it, and several CPU-bound threads at once would slow the UI down more.
         """
         worker = get_current_worker()
+
+        def cancelled() -> bool:
+            return worker.is_cancelled
+
         for data in queue:
             if not data.indexed:
-                with _no_gc():
-                    for rows in data.files.values():
-                        for start in range(0, len(rows), 5000):
-                            if worker.is_cancelled:
-                                return
-                            fill_all(rows[start : start + 5000])
-                data.indexed = True
+                if not self.session.index(data, cancelled):
+                    return
                 self.post_message(Indexed(data))
         for data in queue:
             if worker.is_cancelled:
                 return
             if data.findings is None:
-                findings, note = run_check(data.profile, self.today, cancelled=lambda: worker.is_cancelled)
-                apply_findings(data.files, findings)
-                data.findings, data.check_note = findings, note
+                self.session.check(data, cancelled=lambda: worker.is_cancelled)
                 self.post_message(Checked(data))
         for data in queue:
             if worker.is_cancelled:
                 return
             if data.refs is None:
-                data.refs = build_refs(data.profile)
+                self.session.index_refs(data)
                 self.post_message(RefsReady(data))
 
     def _start_background(self, datas: list[ProfileData]) -> None:
@@ -338,87 +293,42 @@ class MainScreen(EditActions, GitActions, Screen[None]):
 
     def _start_watcher(self, root: Path) -> None:
         """Reload a profile when another program (an agent, an editor, git) changes its files."""
-        if not getattr(self.app, "watch_files", True) or self.watcher is not None:
+        if not self.session.watch_enabled or self.session.watcher is not None:
             return
-        from ..core.files.watch import MemoryWatcher
 
         def changed(batch: Any) -> None:  # on the watcher's thread: only post
             self.post_message(FilesChanged(batch))
 
-        watcher = MemoryWatcher(root, changed)
         try:
-            watcher.start()
+            watcher = self.session.watch(root, changed)
         except OSError as exc:
             self.notify(f"Changes made by other programs will not show: {exc}", severity="warning")
             return
-        self.watcher = watcher
         if watcher.mode == "polling":
             self.status.set_watch("watching: polling")
         if watcher.fallback_reason:
             self.notify(f"Watching by polling: {watcher.fallback_reason}")
 
-    def expect_write(self, path: Path, data: bytes | None) -> None:
-        """Screens that write files announce it, so the watcher does not report it as foreign."""
-        if self.watcher is not None:
-            self.watcher.expect_write(path, data)
-
     def on_unmount(self) -> None:
-        if self.watcher is not None:
-            self.watcher.stop(timeout=1.0)
-            self.watcher = None
+        self.session.stop_watching()
 
     @on(FilesChanged)
     def _on_files_changed(self, message: FilesChanged) -> None:
-        batch = message.batch
-        changed = {f for f in batch.files() - batch.own
-                   if not f.endswith(("audit.log", ".lock")) and f.rsplit("/", 1)[-1] != "audit.log"}
-        for path in self.order:
-            data = self.data[path]
-            prefix = "" if data.profile.rel in (".", "") else data.profile.rel.rstrip("/") + "/"
-            mine = sorted(f[len(prefix):] for f in changed if f.startswith(prefix))
-            if mine or (batch.git and not prefix):
-                own = time.monotonic() - self._own_write_at.get(path, -1e9) < OWN_WRITE_WINDOW
-                if mine and not own:
-                    others = [f for f in mine if f not in MEMORY_FILES]
-                    if len(others) < len(mine):  # worded by id once the reload is parsed
-                        self._external.setdefault(path, data)
-                    if others:
-                        shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
-                        self.notify(f"{data.profile.name}: {shown} changed by another program; reloaded.")
-                self.reload_profile(path, by_app=False)
+        for change in self.session.changes(message.batch):
+            notice = change.notice()
+            if notice:
+                self.notify(notice)
+            self.reload_profile(change.profile)
 
-    def _notify_external(self, old: ProfileData, new: ProfileData) -> None:
-        """Say by id what another program changed in the memory files (``xiaoyu/memories.md: 2 added``)."""
-        from ..core.files.reload import IdDiff, diff_ids, summary
+    def own_operation(self, what: str) -> None:
+        """A git operation of the app starts: its file events are not another program's."""
+        self.session.own_operation(what)
 
-        for rel, attr in (("memories.md", "memories"), (ARCHIVE_REL, "archive")):
-            before, after = getattr(old.profile, attr), getattr(new.profile, attr)
-            if before is None and after is None:
-                continue
-            if before is None:
-                diff = IdDiff(added=tuple(after.mf.by_id()), other=True)
-            elif after is None:
-                diff = IdDiff(removed=tuple(before.mf.by_id()), other=True)
-            else:
-                diff = diff_ids(before.mf, after.mf)
-            if diff:
-                self.notify(summary(f"{new.profile.name}/{rel}", diff))
+    def end_own_operation(self) -> None:
+        for path in self.session.end_own_operation():
+            self.reload_profile(path)
 
-    def _kept_row(self, old: ProfileData, new: ProfileData, file: str) -> EntryRow | str | None:
-        """The entry to select after a reload: the same id, else the nearest surviving one."""
-        from ..core.files.reload import nearest_surviving
-
-        row = self.table.cursor_row
-        if row is None or not row.id:
-            return row
-        new_rows = new.files.get(file, [])
-        new_ids = [r.id for r in new_rows if r.id]
-        if row.id in set(new_ids):
-            return row.id
-        old_ids = [r.id for r in old.files.get(file, []) if r.id]
-        return nearest_surviving(old_ids, row.id, new_ids)
-
-    # --- worker results ---------------------------------------------------------------
+    # --- worker results (each message has one handler: this screen's) ----------------------
 
     @on(Loaded)
     def _on_loaded(self, message: Loaded) -> None:
@@ -427,20 +337,18 @@ class MainScreen(EditActions, GitActions, Screen[None]):
             self.table.load([], indexed=True, placeholder=f"Cannot open: {message.error}")
             self.notify(message.error or "not memory", severity="error")
             return
-        self.discovery = message.discovery
-        self.data = {d.path: d for d in message.data}
-        self.order = [d.path for d in message.data]
+        self.session.adopt(message.discovery, message.data)
         self.files_tree.show_profiles([d.profile for d in message.data])
         self._show_audit()
-        root = self.discovery.root
+        root = message.discovery.root
         self.app.sub_title = root.resolve().name or str(root)
         self.loaded = True
         first = message.data[0] if message.data else None
         if first is not None:
             self._show_profile(first, "memories.md")
         self._start_background(list(message.data))
-        self._start_watcher(self.discovery.root)
-        self.git_index_if_moved()
+        self._start_watcher(root)
+        self.git.index_if_moved()
 
     @on(EntryTable.PicksChanged)
     def _on_picks_changed(self, _message: EntryTable.PicksChanged) -> None:
@@ -449,34 +357,30 @@ class MainScreen(EditActions, GitActions, Screen[None]):
 
     @on(ProfileReloaded)
     def _on_reloaded(self, message: ProfileReloaded) -> None:
-        data = message.data
-        if message.gen != self._reloads.get(data.path, 0):
+        data: ProfileData = message.data
+        accepted = self.session.accept_reload(data, message.gen)
+        if accepted is None:
             return  # a newer reload of this profile is on its way
-        self._reloading.discard(data.path)
-        if not self._reloading:
+        old, notices = accepted
+        if not self.session.reloading:
             self.status.set_busy("reloading", False)
-        old = self.data.get(data.path)
-        before = self._external.pop(data.path, None)
-        self.data[data.path] = data
-        self.files_tree.show_profiles([self.data[p].profile for p in self.order])
-        if before is not None:
-            self._notify_external(before, data)
-        if self.current is not None and self.current.path == data.path:
+        self.files_tree.show_profiles([d.profile for d in self.session.profiles()])
+        for notice in notices:
+            self.notify(notice)
+        if self.current is data:
             file = message.keep_file or self.current_file
-            keep = self._kept_row(old, data, file) if old is not None else self.table.cursor_row
-            self.current = data
+            row = self.table.cursor_row
+            keep = self.session.kept_row(old, data, file, row) if old is not None else row
             self._show_profile(data, file, keep=keep)
         self._start_background([data])
-
-    def _stale(self, data: ProfileData) -> bool:
-        """A result for a profile that was reloaded since (a newer run will report)."""
-        return self.data.get(data.path) is not data
+        self.ops.after_reload(data)
+        self.git.refresh()
 
     @on(Indexed)
     def _on_indexed(self, message: Indexed) -> None:
-        if self._stale(message.data):
+        if self.session.stale(message.data):
             return
-        if all(d.indexed for d in self.data.values()):
+        if self.session.all_indexed():
             self.status.set_busy("indexing", False)
         if message.data is self.current:
             self.table.set_indexed()
@@ -485,24 +389,17 @@ class MainScreen(EditActions, GitActions, Screen[None]):
     @on(Checked)
     def _on_checked(self, message: Checked) -> None:
         data = message.data
-        if self._stale(data):
+        if self.session.stale(data):
             return
-        if all(d.findings is not None for d in self.data.values()):
+        if self.session.all_checked():
             self.status.set_busy("checking", False)
-        counts: dict[str, list[int]] = {}
-        for f in data.findings or []:
-            c = counts.setdefault(f.file, [0, 0])
-            if f.severity == "error":
-                c[0] += 1
-            elif f.severity == "warning":
-                c[1] += 1
-        self.files_tree.set_problem_counts(data.path, {k: (v[0], v[1]) for k, v in counts.items()})
+        self.files_tree.set_problem_counts(data.path, data.counts_by_file())
         self._show_audit()
         if data is self.current:
             self.table.marks_changed()
             self._refresh_detail()
             self._update_status()
-        if all(d.findings is not None for d in self.data.values()):
+        if self.session.all_checked():
             self._show_where_attention_is_needed()
 
     def _show_where_attention_is_needed(self) -> None:
@@ -515,36 +412,36 @@ class MainScreen(EditActions, GitActions, Screen[None]):
             return
         self._attention_done = True
         current = self.current
-        if current is None or self._serious(current) or self._center() != "entries-pane":
+        if current is None or current.serious() or self._center() != "entries-pane":
             return
-        ranked = sorted((d for d in self.data.values() if self._serious(d)), key=lambda d: -self._serious(d))
-        if ranked:
-            target = ranked[0]
+        target = self.session.most_serious()
+        if target is not None:
             self._show_profile(target, "memories.md")
             self.files_tree.select_file(target.path, "memories.md")
             self.notify(f"Showing {target.profile.name}: {current.profile.name} has no finding.",
                         title="Needs review", timeout=10)
 
-    @staticmethod
-    def _serious(data: ProfileData) -> int:
-        return sum(1 for f in data.findings or () if f.severity != "info")
-
     @on(RefsReady)
     def _on_refs(self, message: RefsReady) -> None:
-        if self._stale(message.data):
+        if self.session.stale(message.data):
             return
         if message.data is self.current:
             self._refresh_detail()
 
+    @on(GitStateRead)
+    def _on_git_state(self, message: GitStateRead) -> None:
+        self.git.state_read(message)
+
+    @on(GitSynced)
+    def _on_git_synced(self, message: GitSynced) -> None:
+        self.git.synced(message)
+
     # --- showing things ---------------------------------------------------------------
 
-    def _show_profile(self, data: ProfileData, file: str, keep: EntryRow | None = None) -> None:
-        if self.current is not None and self.current.path != data.path:
+    def _show_profile(self, data: ProfileData, file: str, keep: EntryRow | str | None = None) -> None:
+        file, switched = self.session.select(data, file)
+        if switched:
             self.table.clear_picks()  # picks belong to one profile's list
-        self.current = data
-        if file not in data.files:
-            file = next(iter(data.files), "memories.md")
-        self.current_file = file
         rows = data.files.get(file, [])
         placeholder = (
             "This profile has no memories.md." if file not in data.files else "This file holds no entries."
@@ -578,15 +475,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
         where = f"{data.profile.name} · {self.current_file}"
         if self._center() == "file-view":
             where = f"{data.profile.name} · {self.file_view.rel}"
-        key = (id(data), self.current_file, data.indexed, id(data.findings))
-        if self._counts_key == key:
-            counts, problems = self._counts
-        elif data.indexed:
-            counts = status_counts(rows)
-            problems = problem_count(rows) if data.findings is not None else None
-            self._counts_key, self._counts = key, (counts, problems)
-        else:
-            counts, problems = {}, None
+        counts, problems = data.status_counts(self.current_file)
         sort = self.table.sort_key
         extra = "" if sort == "order" else f"sorted by {sort}{' ▼' if self.table.sort_reverse else ''}"
         picked = len(self.table.picked_ids)
@@ -598,7 +487,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
         return self.query_one("#center-switcher", ContentSwitcher).current or "entries-pane"
 
     def _lookup(self, ident: str) -> EntryRow | None:
-        return self.current.by_id.get(ident) if self.current is not None else None
+        return self.session.lookup(ident)
 
     def _refresh_detail(self) -> None:
         if self._center() == "file-view":
@@ -857,6 +746,91 @@ class MainScreen(EditActions, GitActions, Screen[None]):
         for path in self.order:
             self.reload_profile(path)
 
+    def action_toggle_tree(self) -> None:
+        tree = self.files_tree
+        self._tree_choice = not tree.display
+        self._fit_tree(self.app.size.width)
+        if tree.display:
+            tree.focus()
+
+    # --- the registry's actions that other pieces carry out ------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ENTRY_ACTIONS:
+            return self.ops.available(action)
+        if action in GIT_ACTIONS:
+            return self.git.available(action)
+        return super().check_action(action, parameters)
+
+    def action_edit_entry(self) -> None:
+        self.ops.edit_entry()
+
+    def action_external_edit(self) -> None:
+        self.ops.external_edit()
+
+    def action_new_entry(self) -> None:
+        self.ops.new_entry()
+
+    def action_resolve_conflict(self) -> None:
+        self.ops.resolve_conflict()
+
+    def action_supersede(self) -> None:
+        self.ops.supersede()
+
+    def action_archive_entry(self) -> None:
+        self.ops.archive_entry()
+
+    def action_restore_entry(self) -> None:
+        self.ops.restore_entry()
+
+    def action_toggle_cold(self) -> None:
+        self.ops.toggle_cold()
+
+    def action_gc_preview(self) -> None:
+        self.ops.gc_preview()
+
+    def action_compact(self) -> None:
+        self.ops.compact()
+
+    def action_redact(self) -> None:
+        self.ops.redact()
+
+    def action_undo(self) -> None:
+        self.ops.undo()
+
+    def action_redo(self) -> None:
+        self.ops.redo()
+
+    def action_commit(self) -> None:
+        self.ops.commit()
+
+    def action_commit_unavailable(self) -> None:
+        self.ops.commit_unavailable()
+
+    def action_git_history(self) -> None:
+        self.git.history()
+
+    def action_git_entry_history(self) -> None:
+        self.git.entry_history()
+
+    def action_git_branches(self) -> None:
+        self.git.branches()
+
+    def action_git_merge(self) -> None:
+        self.git.merge()
+
+    def action_git_pull(self) -> None:
+        self.git.pull()
+
+    def action_git_push(self) -> None:
+        self.git.push()
+
+    def open_merge_screen(self) -> None:
+        self.git.merge()
+
+    def git_refresh(self, announce: bool = False, scan: bool = True) -> None:
+        self.git.refresh(announce, scan)
+
     # --- for the command palette and help ---------------------------------------------
 
     def palette_commands(self) -> Sequence[tuple[str, str, Any]]:
@@ -898,7 +872,7 @@ class MainScreen(EditActions, GitActions, Screen[None]):
         return cmds
 
     def known_ids(self) -> list[str]:
-        return list(self.current.by_id) if self.current is not None else []
+        return self.session.known_ids()
 
     def counts_by_code(self) -> Counter[str]:
         data = self.current

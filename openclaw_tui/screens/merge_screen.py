@@ -20,29 +20,30 @@ are written and staged; git keeps the stash entry, and the notice says so.
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
 from pathlib import Path
 
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, OptionList, Static, TextArea
+from textual.widgets import Footer, Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from ..actions import bindings
+from ..core.files.external_editor import NoEditor
 from ..core.files.safe_write import ConcurrentModification
 from ..core.git.gitrepo import CONTINUE_LABEL, Continued, GitError, has_stash
 from ..core.merge import conflicts as cf
 from ..core.merge.conflicts import BOTH, OURS, THEIRS, ConflictItem, Edited, ResolutionError
 from ..core.merge.merge_session import FileResolution, MergeSession, choice_label
+from ..session import Session
 from ..widgets.conflict_pane import ConflictPane
+from ..widgets.dialogs import Ask
 from ..widgets.safe_text import clean, clean_line
 
+NARROW = 120  # columns: below this the panes stack vertically
 CHOICE_STYLE = {"ours": "green", "theirs": "blue", "both": "magenta", "edited": "cyan"}
 
 
@@ -73,10 +74,7 @@ class EditResolution(ModalScreen[str | None]):
     """Type the result of one conflict yourself, both versions in view (ctrl+s keeps it, escape cancels)."""
 
     CSS_PATH = ["git_common.tcss", "merge_screen.tcss"]
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Keep this text", id="merge-edit.save"),
-        Binding("escape", "cancel", "Cancel", id="merge-edit.cancel"),
-    ]
+    BINDINGS = bindings("merge-edit")
 
     def __init__(self, item: ConflictItem, text: str, title: str, labels: tuple[str, str] = ("ours", "theirs")) -> None:
         super().__init__()
@@ -115,46 +113,6 @@ class EditResolution(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class Ask(ModalScreen[str | None]):
-    """A question with a few answers: buttons, each with its own key (escape: no answer)."""
-
-    CSS_PATH = "git_common.tcss"
-    BINDINGS = [Binding("escape", "answer('')", "Cancel", id="ask.cancel")]
-
-    def __init__(self, question: str, answers: list[tuple[str, str, str, str]], detail: str = "") -> None:
-        """``answers``: (value, label, key, variant); the first primary/success one has the focus."""
-        super().__init__()
-        self.question, self.answers, self.detail = question, answers, detail
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="ask-box"):
-            yield Static(Text(self.question, style="bold"), id="ask-question")
-            if self.detail:
-                yield Static(Text(self.detail), id="ask-detail")
-            with Horizontal(id="ask-buttons"):
-                for value, label, key, variant in self.answers:
-                    yield Button(Text(f"{label} ({key})"), variant=variant, id=f"ask-{value}")  # type: ignore[arg-type]
-
-    def on_mount(self) -> None:
-        default = next((v for v, _l, _k, variant in self.answers if variant in ("primary", "success")),
-                       self.answers[0][0])
-        self.query_one(f"#ask-{default}", Button).focus()
-
-    def on_key(self, event: events.Key) -> None:
-        for value, _label, key, _variant in self.answers:
-            if event.key == key or event.character == key:
-                event.stop()
-                event.prevent_default()
-                self.dismiss(value)
-                return
-
-    def action_answer(self, value: str) -> None:
-        self.dismiss(value or None)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss((event.button.id or "ask-").removeprefix("ask-") or None)
-
-
 # --- the screen -------------------------------------------------------------------------------
 
 
@@ -162,29 +120,11 @@ class MergeScreen(Screen[bool]):
     """Resolve every conflicted file of the memory, then conclude or abort the merge."""
 
     CSS_PATH = ["git_common.tcss", "merge_screen.tcss"]
-    BINDINGS = [
-        Binding("space", "pick", "Pick side", id="merge.pick"),
-        Binding("left,h", "side('ours')", "Ours side", show=False, id="merge.side-ours"),
-        Binding("right,l", "side('theirs')", "Theirs side", show=False, id="merge.side-theirs"),
-        Binding("b", "choose('both')", "Both", id="merge.both"),
-        Binding("o", "choose('ours')", "Ours", id="merge.ours"),
-        Binding("t", "choose('theirs')", "Theirs", id="merge.theirs"),
-        Binding("i", "edit", "Edit result", id="merge.edit"),
-        Binding("j", "move(1)", "Down", show=False, id="merge.down"),
-        Binding("k", "move(-1)", "Up", show=False, id="merge.up"),
-        Binding("n", "next_open(1)", "Next conflict", show=False, id="merge.next"),
-        Binding("p", "next_open(-1)", "Prev conflict", show=False, id="merge.prev"),
-        Binding("z", "undo", "Undo", id="merge.undo"),
-        Binding("a", "accept_suggestions", "Take one-sided changes", show=False, id="merge.suggestions"),
-        Binding("v", "toggle_base", "Show/hide base", show=False, id="merge.toggle-base"),
-        Binding("e", "open_editor", "$EDITOR", id="merge.editor"),
-        Binding("c", "complete", "Complete", id="merge.complete"),
-        Binding("A", "abort", "Abort", id="merge.abort", tooltip="Abort the merge, rebase, cherry-pick or revert"),
-        Binding("escape", "close", "Back", id="merge.back"),
-    ]
+    BINDINGS = bindings("merge")
 
-    def __init__(self, scope: Path, folders: list[Path] | None = None) -> None:
+    def __init__(self, scope: Path, folders: list[Path] | None = None, session: Session | None = None) -> None:
         super().__init__()
+        self.app_session = session  # the app's session: told about every file this screen writes
         self.scope = Path(scope)
         self.folders = list(folders or [])
         self.session: MergeSession | None = None
@@ -192,6 +132,7 @@ class MergeScreen(Screen[bool]):
         self.current: tuple[int, str] | None = None  # (file index, item key)
         self.written = False  # files were written (complete ran)
         self.changed_repo = False
+        self._narrow: bool | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="≡")
@@ -209,7 +150,21 @@ class MergeScreen(Screen[bool]):
     def pane(self) -> ConflictPane:
         return self.query_one("#conflict", ConflictPane)
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        """Narrow: the list over the conflict, the versions one under the other (the base hidden: v shows it)."""
+        narrow = width < NARROW  # the same width as the app's "-narrow" breakpoint (merge_screen.tcss)
+        if narrow != self._narrow:
+            self._narrow = narrow
+            self.pane.show_base = not narrow
+            self.pane.refresh_view()
+
     def on_mount(self) -> None:
+        if self.app_session is None:
+            self.app_session = getattr(self.app, "session", None)  # opened directly (tests, other screens)
+        self._fit(self.app.size.width)
         self.items_list.border_title = "Conflicts"
         self.items_list.focus()
         self.load()
@@ -524,6 +479,7 @@ class MergeScreen(Screen[bool]):
         self._refresh_prompts()
 
     def action_open_editor(self) -> None:
+        """Open the selected conflicted file itself in $VISUAL/$EDITOR (the one launcher of the app)."""
         sel = self._selected()
         s = self.session
         if s is None:
@@ -531,13 +487,16 @@ class MergeScreen(Screen[bool]):
         f = sel[0] if sel is not None else (s.files[0] if s.files else None)
         if f is None or f.data is None:
             return
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        from .edit_screen import run_file_editor
+
         before = f.data
         try:
-            with self.app.suspend():
-                subprocess.run([*shlex.split(editor), str(f.path)], check=False)
-        except Exception as exc:  # noqa: BLE001 - SuspendNotSupported, editor missing...
-            self.notify(f"Cannot open {editor}: {exc}", severity="error", markup=False)
+            run_file_editor(self.app, f.path)
+        except NoEditor as exc:
+            self.notify(str(exc), title="No editor", severity="warning", markup=False)
+            return
+        except OSError as exc:
+            self.notify(f"Cannot open the editor: {exc}", severity="error", markup=False)
             return
         try:
             after = f.path.read_bytes()
@@ -545,6 +504,8 @@ class MergeScreen(Screen[bool]):
             after = None
         if after == before:
             return
+        if self.app_session is not None and after is not None:
+            self.app_session.expect_writes([(f.path, after)])  # the reviewer's own edit, made from here
         fi = s.files.index(f)
         s.files[fi] = FileResolution.load(f.path, f.display, f.unmerged)
         s.files[fi].extra_ids = f.extra_ids
@@ -579,6 +540,8 @@ class MergeScreen(Screen[bool]):
         except (ResolutionError, ConcurrentModification, GitError, OSError) as exc:
             self.post_message(Completed(None, str(exc)))
             return
+        if self.app_session is not None:  # the exact bytes written: the watcher recognises them
+            self.app_session.expect_writes([(f.path, f.data) for f in s.files if f.path in written])
         self.post_message(Completed(written))
 
     @on(Completed)
@@ -611,9 +574,9 @@ class MergeScreen(Screen[bool]):
                "am": "git am --continue"}.get(op, f"commits the {op} with git's message")
         detail = f"{CONTINUE_LABEL[op]}: {how}. Abort puts every file back as it was before the {op}."
         answers = [
-            ("later", "Later", "L", "default"),
-            ("abort", f"Abort {op}", "A", "error"),
-            ("conclude", CONTINUE_LABEL[op], "y", "success"),
+            ("L", "Later", "later", "default"),
+            ("A", f"Abort {op}", "abort", "error"),
+            ("y", CONTINUE_LABEL[op], "conclude", "success"),
         ]
 
         def done(answer: str | None) -> None:
@@ -624,7 +587,7 @@ class MergeScreen(Screen[bool]):
             else:
                 self.dismiss(self.changed_repo)
 
-        self.app.push_screen(Ask("The conflicts are resolved and staged.", answers, detail), done)
+        self.app.push_screen(Ask("The conflicts are resolved and staged.", detail, answers), done)
 
     def action_abort(self) -> None:
         self._confirm_abort()
@@ -640,24 +603,37 @@ class MergeScreen(Screen[bool]):
             if answer == "abort":
                 self._run_git("abort")
 
-        self.app.push_screen(Ask(f"Abort the {s.operation}?", [("no", "Keep resolving", "n", "primary"),
-                                                              ("abort", "Abort", "y", "error")], detail), done)
+        self.app.push_screen(Ask(f"Abort the {s.operation}?", detail, [("n", "Keep resolving", "no", "primary"),
+                                                                      ("y", "Abort", "abort", "error")]), done)
+
+    def _run_git(self, what: str) -> None:
+        if self.app_session is not None:
+            self.app_session.own_operation(f"merge {what}")  # git rewrites the files: the app's own change
+        self._git_worker(what)
 
     @work(thread=True, exclusive=True, group="merge-git", description="git")
-    def _run_git(self, what: str) -> None:
+    def _git_worker(self, what: str) -> None:
         s = self.session
         assert s is not None
         try:
             if what == "conclude":
-                self.post_message(GitDone(what, None, s.conclude()))
+                message = GitDone(what, None, s.conclude())
             else:
                 s.abort()
-                self.post_message(GitDone(what, None))
-        except GitError as exc:
-            self.post_message(GitDone(what, str(exc)))
+                message = GitDone(what, None)
+        except (GitError, OSError) as exc:
+            message = GitDone(what, str(exc))
+        except Exception as exc:  # noqa: BLE001 - the own operation must end: say what happened
+            message = GitDone(what, f"{type(exc).__name__}: {exc}")
+        if self.app_session is not None:
+            self.app_session.mark_files_own()
+        self.post_message(message)
 
     @on(GitDone)
     def _on_git_done(self, message: GitDone) -> None:
+        if self.app_session is not None:
+            for path in self.app_session.end_own_operation():
+                self.app_session_reload(path)
         if message.error is not None:
             self.notify(f"git: {message.error}", severity="error", markup=False, timeout=10)
             return
@@ -679,6 +655,10 @@ class MergeScreen(Screen[bool]):
                         markup=False)
         self.dismiss(True)
 
+    def app_session_reload(self, path: Path) -> None:
+        """A profile the git operation changed (reloaded by the review screen once this one closes)."""
+        self.changed_repo = True
+
     def action_close(self) -> None:
         if not self.has_unsaved_changes():
             self.dismiss(self.changed_repo)
@@ -689,4 +669,4 @@ class MergeScreen(Screen[bool]):
                 self.dismiss(self.changed_repo)
 
         self.app.push_screen(Ask("Leave without writing? The choices made here are dropped (the files are untouched).",
-                                 [("stay", "Stay", "n", "primary"), ("leave", "Leave", "y", "error")]), done)
+                                 "", [("n", "Stay", "stay", "primary"), ("y", "Leave", "leave", "error")]), done)

@@ -14,19 +14,19 @@ from typing import Any, Protocol
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
+from ..actions import bindings
 from ..core.format.edit import EditError
 from ..core.format.fields import IMPORTANCE, field_error, next_id
 from ..core.format.rawedit import parse_list
 from ..core.lifecycle.operations import Similar, plan_add, similar_entries
 from ..core.lifecycle.plan import now_iso
+from ..widgets.dialogs import Ask
 from ..widgets.safe_text import clean_line
-from .confirm_screen import Ask
 from .edit_screen import WriteHost, syntax
 
 
@@ -41,10 +41,7 @@ class NewEntryScreen(Screen[bool]):
 
     CSS_PATH = ["edit_dialogs.tcss", "edit_screen.tcss"]
 
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True, id="new-entry.save"),
-        Binding("escape", "close", "Close", id="new-entry.close"),
-    ]
+    BINDINGS = bindings("new-entry")
 
     def __init__(self, host: NewEntryHost) -> None:
         super().__init__()

@@ -15,12 +15,12 @@ from typing import Any, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from ..actions import bindings
 from ..core.check.masking import mask_all, mask_secret
 from ..core.check.secrets import KIND_LABEL
 from ..core.format.profile import ARCHIVE_REL, Profile, load_profile
@@ -94,12 +94,7 @@ class RedactScreen(ModalScreen[bool]):
 
     CSS_PATH = "edit_dialogs.tcss"
 
-    BINDINGS = [
-        Binding("ctrl+s", "apply", "Redact ticked", priority=True, id="redact.apply"),
-        Binding("a", "all", "All", id="redact.all"),
-        Binding("n", "none", "None", id="redact.none"),
-        Binding("escape", "close", "Close", id="redact.close"),
-    ]
+    BINDINGS = bindings("redact")
 
     def __init__(self, host: RedactHost, profile: Profile, redactions: Sequence[Redaction]) -> None:
         super().__init__()

@@ -8,11 +8,11 @@ editing yours against the disk's version) or None (back to editing).
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
 
+from ..actions import bindings
 from ..widgets.diff_view import word_diff_texts
 
 
@@ -28,12 +28,7 @@ class SaveConflictScreen(ModalScreen[str | None]):
     SaveConflictScreen #save-conflict-keys { padding: 0 1; color: $text-muted; }
     """
 
-    BINDINGS = [
-        Binding("m", "choose('mine')", "Keep mine", id="save-conflict.mine"),
-        Binding("d", "choose('disk')", "Take disk", id="save-conflict.disk"),
-        Binding("e", "choose('merge')", "Edit merged", id="save-conflict.merge"),
-        Binding("escape", "choose('')", "Back", id="save-conflict.back"),
-    ]
+    BINDINGS = bindings("save-conflict")
 
     def __init__(self, label: str, mine: str, disk: str) -> None:
         super().__init__()

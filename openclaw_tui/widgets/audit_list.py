@@ -6,9 +6,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.binding import Binding
 from textual.widgets import OptionList
 
+from ..actions import bindings
 from ..core.check.findings import SEVERITY_ORDER, SEVERITY_RANK, Finding
 from ..core.format.rows import finding_location
 from .entry_detail import LocationOption
@@ -52,10 +52,7 @@ class AuditGroup:
 class AuditList(OptionList):
     """Findings of every profile, errors first; Enter jumps to the entry or the file line."""
 
-    BINDINGS = [
-        Binding("k", "cursor_up", "Up", show=False, id="audit.up"),
-        Binding("j", "cursor_down", "Down", show=False, id="audit.down"),
-    ]
+    BINDINGS = bindings("audit")
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)

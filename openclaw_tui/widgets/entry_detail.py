@@ -15,11 +15,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..actions import bindings
 from ..core.check.findings import Finding
 from ..core.format.fields import ID_RE, field_error, is_reference_field
 from ..core.format.rows import EntryRow, Location
@@ -44,10 +44,7 @@ class LocationOption(Option):
 class RefList(OptionList):
     """References of the selected entry; Enter or click jumps."""
 
-    BINDINGS = [
-        Binding("k", "cursor_up", "Up", show=False, id="refs.up"),
-        Binding("j", "cursor_down", "Down", show=False, id="refs.down"),
-    ]
+    BINDINGS = bindings("refs")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

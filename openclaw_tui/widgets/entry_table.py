@@ -18,13 +18,13 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..actions import bindings
 from ..core.format.rows import (
     MARK_LABEL,
     MARK_ORDER,
@@ -72,23 +72,7 @@ def status_text(row: EntryRow) -> str:
 class EntryTable(ScrollView, can_focus=True):
     """The entries of one memory file; cursor, sorting and filtering."""
 
-    BINDINGS = [
-        Binding("up,k", "cursor_up", "Up", show=False, id="entries.up"),
-        Binding("down,j", "cursor_down", "Down", show=False, id="entries.down"),
-        Binding("pageup,ctrl+b", "page_up", "Page up", show=False, id="entries.page-up"),
-        Binding("pagedown,ctrl+f,space", "page_down", "Page down", show=False, id="entries.page-down"),
-        Binding("home,g", "first", "First", show=False, id="entries.first"),
-        Binding("end,G", "last", "Last", show=False, id="entries.last"),
-        Binding("enter", "select", "Refs", id="entries.select",
-                tooltip="Move into the references of the entry (Enter there jumps)"),
-        Binding("s", "sort_next", "Sort", id="entries.sort"),
-        Binding("S", "sort_reverse", "Reverse sort", show=False, id="entries.sort-reverse"),
-        Binding("v", "pick", "Pick", show=False, id="entries.pick",
-                tooltip="Pick the entry (or unpick it): archive (A) and cold (c) act on every picked entry"),
-        Binding("asterisk", "pick_all", "Pick all shown", show=False, id="entries.pick-all",
-                tooltip="Pick every entry the filter shows"),
-        Binding("V", "clear_picks", "Clear picks", show=False, id="entries.clear-picks"),
-    ]
+    BINDINGS = bindings("entries")
 
     COMPONENT_CLASSES = {
         "entry-table--header",

@@ -22,7 +22,6 @@ from rich.syntax import Syntax
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Size
@@ -31,6 +30,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import ContentSwitcher, Static
 
+from ..actions import bindings
 from ..core.format.fields import ID_RE
 from ..core.format.rows import Location
 from .messages import Jump
@@ -138,17 +138,7 @@ def _wrap_points(text: str, width: int) -> list[int]:
 class SourceView(ScrollView, can_focus=True):
     """Lines of a file, wrapped, with numbers, a cursor line and followable references."""
 
-    BINDINGS = [
-        Binding("up,k", "cursor_up", "Up", show=False, id="source.up"),
-        Binding("down,j", "cursor_down", "Down", show=False, id="source.down"),
-        Binding("pageup,ctrl+b", "page_up", "Page up", show=False, id="source.page-up"),
-        Binding("pagedown,ctrl+f,space", "page_down", "Page down", show=False, id="source.page-down"),
-        Binding("home,g", "first", "First", show=False, id="source.first"),
-        Binding("end,G", "last", "Last", show=False, id="source.last"),
-        Binding("enter", "follow", "Follow ref", id="source.follow"),
-        Binding("right_square_bracket,n", "next_ref", "Next ref", id="source.next-ref"),
-        Binding("left_square_bracket,N", "prev_ref", "Prev ref", show=False, id="source.prev-ref"),
-    ]
+    BINDINGS = bindings("source")
 
     COMPONENT_CLASSES = {
         "source-view--gutter",
@@ -365,9 +355,7 @@ class SourceView(ScrollView, can_focus=True):
 class FileView(Vertical):
     """Header + source or rendered view of one profile file."""
 
-    BINDINGS = [
-        Binding("m", "toggle_mode", "Rendered/source", id="file.toggle-mode"),
-    ]
+    BINDINGS = bindings("file")
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

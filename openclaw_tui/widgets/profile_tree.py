@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
-from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from ..actions import bindings
 from ..core.format.profile import ARCHIVE_REL, Profile
 from .safe_text import clean_line
 
@@ -29,12 +29,7 @@ class NodeInfo:
 class ProfileTree(Tree[NodeInfo]):
     """Selecting a memory file lists its entries; any other file opens in the file view."""
 
-    BINDINGS = [
-        Binding("k", "cursor_up", "Up", show=False, id="tree.up"),
-        Binding("j", "cursor_down", "Down", show=False, id="tree.down"),
-        Binding("h", "collapse_node", "Collapse", show=False, id="tree.collapse"),
-        Binding("l", "expand_node", "Expand", show=False, id="tree.expand"),
-    ]
+    BINDINGS = bindings("tree")
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(Text("profiles"), id=id)

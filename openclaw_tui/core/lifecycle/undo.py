@@ -70,6 +70,10 @@ class UndoStack:
         """The plan ``undo`` would revert."""
         return self._done[-1] if self._done else None
 
+    def peek_redo(self) -> Plan | None:
+        """The plan ``redo`` would write again."""
+        return self._undone[-1] if self._undone else None
+
     def push(self, plan: Plan) -> None:
         """Remember a plan that was applied (empty plans are not remembered)."""
         if plan.empty:

@@ -1,41 +1,41 @@
-"""Small dialogs of the editing screens: confirm a write (with its diff), ask, type an id.
+"""The app's dialogs, once: confirm a write (with its diff), ask a question, type a name or an id.
 
 ``ConfirmWrite`` shows what a plan does in words (which entry moves where)
 and the exact unified diff of the file bytes; ``y`` writes, ``n``/Escape
-does not.  ``Ask`` offers a few answers on keys; ``AskId`` reads one entry id.
+does not.  ``Ask`` offers a few answers, each on a key and a button (quit
+with an unsaved edit, discard an edit, conclude or abort a merge...);
+``AskText`` reads one line (an entry id with ``AskId``, a branch name).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Static
 
+from ..actions import bindings
 from ..core.check.masking import mask_all
 from ..core.lifecycle.plan import Plan
 from ..core.lifecycle.plan_summary import describe_plan, plan_diff
-from ..widgets.diff_view import DiffView
-from ..widgets.safe_text import clean_line
+from .diff_view import DiffView
+from .safe_text import clean_line
 
 MAX_SUMMARY = 10
+DIALOG_CSS = str(Path(__file__).resolve().parent.parent / "screens" / "edit_dialogs.tcss")  # for subclasses too
 
 
 class ConfirmWrite(ModalScreen[bool]):
     """What a plan will write, then yes or no."""
 
-    CSS_PATH = "edit_dialogs.tcss"
+    CSS_PATH = DIALOG_CSS
 
-    BINDINGS = [
-        Binding("y", "answer(True)", "Write", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "Cancel", id="confirm.no"),
-    ]
+    BINDINGS = bindings("confirm")
 
     def __init__(
         self,
@@ -92,36 +92,45 @@ class ConfirmWrite(ModalScreen[bool]):
 
 
 class Ask(ModalScreen[str | None]):
-    """A question with a few answers, each on a key; Escape answers None."""
+    """A question with a few answers, each on a key and a button; Escape answers None.
 
-    CSS_PATH = "edit_dialogs.tcss"
+    ``answers``: ``(key, label, value)`` or ``(key, label, value, variant)``; the first
+    "primary"/"success" answer has the focus (the first answer when none is marked).
+    """
 
-    BINDINGS = [Binding("escape", "answer(None)", "Close", id="ask.close")]
+    CSS_PATH = DIALOG_CSS
+    BINDINGS = bindings("ask")
 
-    def __init__(self, title: str, message: str, answers: Sequence[tuple[str, str, str]]) -> None:
-        """``answers``: (key, label, value); the first is focused."""
+    def __init__(self, title: str, message: str, answers: Sequence[tuple[str, ...]]) -> None:
         super().__init__()
         self.heading = title
         self.message = message
-        self.answers = list(answers)
+        marked = any(len(a) > 3 and a[3] in ("primary", "success") for a in answers)
+        self.answers: list[tuple[str, str, str, str]] = [
+            (a[0], a[1], a[2], a[3] if len(a) > 3 else ("primary" if i == 0 and not marked else "default"))
+            for i, a in enumerate(answers)
+        ]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Text(clean_line(self.heading), style="bold"), classes="dialog-title")
-            yield Static(Text(self.message), classes="dialog-message")
+            if self.message:
+                yield Static(Text(self.message), classes="dialog-message")
             with Horizontal(classes="dialog-buttons"):
-                for i, (key, label, value) in enumerate(self.answers):
-                    yield Button(f"{label} ({key})", id=f"ask-{i}", variant="primary" if i == 0 else "default",
+                for i, (key, label, value, variant) in enumerate(self.answers):
+                    yield Button(Text(f"{label} ({key})"), id=f"ask-{i}", variant=variant,  # type: ignore[arg-type]
                                  name=value)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#ask-0", Button).focus()
+        first = next((i for i, a in enumerate(self.answers) if a[3] in ("primary", "success")), 0)
+        self.query_one(f"#ask-{first}", Button).focus()
 
     def on_key(self, event: events.Key) -> None:
-        for k, _label, value in self.answers:
-            if event.key == k:
+        for k, _label, value, _variant in self.answers:
+            if event.key == k or event.character == k:
                 event.stop()
+                event.prevent_default()
                 self.dismiss(value)
                 return
 
@@ -134,44 +143,58 @@ class Ask(ModalScreen[str | None]):
         self.dismiss(event.button.name)
 
 
-class AskId(ModalScreen[str | None]):
-    """Read one entry id (Enter), Escape cancels."""
+class AskText(ModalScreen[str | None]):
+    """Read one line (Enter); ``check`` returns why a value is refused (None: accepted); Escape cancels."""
 
-    CSS_PATH = "edit_dialogs.tcss"
+    CSS_PATH = DIALOG_CSS
+    BINDINGS = bindings("ask-text")
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="ask-id.cancel")]
-
-    def __init__(self, title: str, message: str, *, value: str = "", placeholder: str = "mem-0000",
-                 known: Sequence[str] = ()) -> None:
+    def __init__(self, title: str, message: str, *, value: str = "", placeholder: str = "",
+                 check: Callable[[str], str | None] | None = None) -> None:
         super().__init__()
         self.heading = title
         self.message = message
         self.value = value
         self.placeholder = placeholder
-        self.known = list(known)
+        self.check = check
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Text(clean_line(self.heading), style="bold"), classes="dialog-title")
-            yield Static(Text(self.message), classes="dialog-message")
-            yield Input(self.value, placeholder=self.placeholder, id="ask-id-input")
-            yield Static("", id="ask-id-error", classes="field-error")
+            if self.message:
+                yield Static(Text(self.message), classes="dialog-message")
+            yield Input(self.value, placeholder=self.placeholder, id="ask-text-input")
+            yield Static("", id="ask-text-error", classes="field-error")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#ask-id-input", Input).focus()
+        self.query_one("#ask-text-input", Input).focus()
 
-    @on(Input.Submitted, "#ask-id-input")
+    @on(Input.Submitted, "#ask-text-input")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        ident = event.value.strip()
-        if not ident or any(c.isspace() for c in ident):
-            self.query_one("#ask-id-error", Static).update(Text("Type one entry id, e.g. mem-0012."))
+        value = event.value.strip()
+        problem = self.check(value) if self.check is not None else (None if value else "Type something first.")
+        if problem:
+            self.query_one("#ask-text-error", Static).update(Text(problem))
             return
-        if self.known and ident not in self.known:
-            self.query_one("#ask-id-error", Static).update(Text(f"{clean_line(ident)} is not one of the ids here."))
-            return
-        self.dismiss(ident)
+        self.dismiss(value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class AskId(AskText):
+    """Read one entry id (one of ``known`` when given)."""
+
+    def __init__(self, title: str, message: str, *, value: str = "", placeholder: str = "mem-0000",
+                 known: Sequence[str] = ()) -> None:
+        self.known = list(known)
+        super().__init__(title, message, value=value, placeholder=placeholder, check=self._check_id)
+
+    def _check_id(self, ident: str) -> str | None:
+        if not ident or any(c.isspace() for c in ident):
+            return "Type one entry id, e.g. mem-0012."
+        if self.known and ident not in self.known:
+            return f"{clean_line(ident)} is not one of the ids here."
+        return None

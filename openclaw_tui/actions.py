@@ -1,0 +1,569 @@
+"""Every action of the app, once: its id, default keys, label, description, where it applies, what it runs.
+
+``ACTIONS`` is the registry.  Each screen and widget takes its ``BINDINGS``
+from it (``BINDINGS = bindings("merge")``), the footer shows those marked
+``show``, the help screen lists the keys that work where the reviewer is,
+the command palette offers the current screen's actions first with their
+descriptions, and the README's "Keys" table is generated from ``group``
+(``python -m openclaw_tui.actions`` prints it; a test compares).
+
+Keys are rebound in the config file's ``[keys]`` section (``openclaw-tui
+config`` prints where it is), by full id or by the part after the dot when
+that is unique::
+
+    [keys]
+    "main.filter" = "f"        # or: "filter" = "f"
+    "edit.undo" = "u,ctrl+z"
+
+Adding a screen is a two-line change here and in the screen's file.  Its
+class takes the session (``def __init__(self, session: Session)``, the typed
+state: ``session.current``, ``session.files()``, ``session.write(plan)``...)
+and declares ``BINDINGS = bindings("agent")`` (with ``action_<name>``
+methods, as usual in Textual); the key that opens it is one line here::
+
+    A("main.agent-view", "g", "Agent", "What the agent loads at start, and why", "main",
+      "app.open_screen('openclaw_tui.screens.agent_screen:AgentScreen')", show=True, group="review"),
+
+followed by one ``A(...)`` line per key of the new screen, in scope
+``"agent"``.  A test checks that every binding is in this registry and that
+every entry here is bound somewhere; the README's keys table is regenerated
+with ``python -m openclaw_tui.actions``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from textual.binding import Binding, BindingType
+
+
+@dataclass(frozen=True)
+class Action:
+    id: str  # stable: the Binding id, the key in [keys]
+    keys: str  # the default keys, "key[,key...]" in Textual's names
+    label: str  # short, for the footer
+    description: str  # one line, for the palette and help
+    scope: str  # where it applies: "app", "main", a screen's or a widget's scope
+    action: str  # the Textual action it runs there ("archive_entry", "choose('ours')")
+    show: bool = False  # in the footer
+    priority: bool = False
+    palette: bool = True  # offered in the command palette (not plain cursor moves)
+    group: str = ""  # the README column: "review", "fix", "git", "app"
+
+
+A = Action
+
+ACTIONS: tuple[Action, ...] = (
+    A("app.quit", "q", "Quit", "Quit (asks first when an edit is not saved)", "app", "quit", show=True, group="app"),
+    A(
+        "app.help",
+        "question_mark,f1",
+        "Help",
+        "Keys that work here, the legend of marks, how to review",
+        "app",
+        "help",
+        show=True,
+        group="app",
+    ),
+    A(
+        "app.notices",
+        "at",
+        "Notices",
+        "The last 100 notices, newest first (they fade from the corner)",
+        "app",
+        "notices",
+        group="app",
+    ),
+    A(
+        "app.maximize",
+        "Z",
+        "Maximise",
+        "Maximise the focused pane, or restore the layout",
+        "app",
+        "maximize",
+        group="app",
+    ),
+    A(
+        "app.toggle-theme",
+        "f2",
+        "Light/dark",
+        "Switch between the dark and the light theme",
+        "app",
+        "toggle_theme",
+        group="app",
+    ),
+    A(
+        "main.filter",
+        "slash",
+        "Filter",
+        "Filter the entries: words, status:active, imp:high, tag:x, is:problem",
+        "main",
+        "focus_filter",
+        show=True,
+        group="review",
+    ),
+    A(
+        "main.problems-only",
+        "p",
+        "Problems",
+        "Show only entries with a finding (p again: all)",
+        "main",
+        "toggle_problems",
+        show=True,
+        group="review",
+    ),
+    A(
+        "main.next-problem",
+        "n",
+        "Next problem",
+        "Go to the next entry with a finding",
+        "main",
+        "next_problem",
+        group="review",
+    ),
+    A(
+        "main.prev-problem",
+        "N",
+        "Prev problem",
+        "Go to the previous entry with a finding",
+        "main",
+        "prev_problem",
+        group="review",
+    ),
+    A(
+        "main.audit",
+        "a",
+        "Audit",
+        "Show the audit list of findings (enter jumps to one); again: hide it",
+        "main",
+        "toggle_audit",
+        show=True,
+        group="review",
+    ),
+    A(
+        "main.write-audit-log",
+        "w",
+        "audit.log",
+        "Append the findings to the profile's audit.log",
+        "main",
+        "write_audit_log",
+        show=True,
+        group="review",
+    ),
+    A("main.reload", "ctrl+r", "Reload", "Re-read every profile from disk", "main", "reload", group="review"),
+    A(
+        "main.back",
+        "escape",
+        "Back",
+        "Back to the entry table (clears the filter when already there)",
+        "main",
+        "back",
+        group="review",
+    ),
+    A(
+        "main.toggle-tree",
+        "t",
+        "Tree",
+        "Hide or show the file tree (more room for the entries)",
+        "main",
+        "toggle_tree",
+        group="review",
+    ),
+    A("main.focus-entries", "ctrl+e", "Entries", "Focus the entry table", "main", "focus_entries", group="review"),
+    A("main.focus-tree", "ctrl+t", "Files", "Focus the file tree", "main", "focus_tree", group="review"),
+    A(
+        "edit.entry",
+        "e",
+        "Edit",
+        "Edit the selected entry (form or YAML)",
+        "main",
+        "edit_entry",
+        show=True,
+        group="fix",
+    ),
+    A(
+        "edit.external",
+        "E",
+        "Edit in $EDITOR",
+        "Open the selected entry in $VISUAL/$EDITOR",
+        "main",
+        "external_edit",
+        group="fix",
+    ),
+    A("edit.new", "plus", "New", "Write a new entry", "main", "new_entry", show=True, group="fix"),
+    A(
+        "edit.resolve-conflict",
+        "r",
+        "Resolve",
+        "Resolve the selected entry's conflict side by side",
+        "main",
+        "resolve_conflict",
+        show=True,
+        group="fix",
+    ),
+    A(
+        "edit.supersede",
+        "x",
+        "Supersede",
+        "Mark the selected entry superseded by another one",
+        "main",
+        "supersede",
+        group="fix",
+    ),
+    A(
+        "edit.archive",
+        "A",
+        "Archive",
+        "Move the selected entry (or every picked one, v) to contexts/archive/memories.md",
+        "main",
+        "archive_entry",
+        group="fix",
+    ),
+    A(
+        "edit.restore",
+        "R",
+        "Restore",
+        "Move an archived entry back to memories.md (the selected one, or by id)",
+        "main",
+        "restore_entry",
+        group="fix",
+    ),
+    A(
+        "edit.cold",
+        "c",
+        "Cold/active",
+        "Switch the selected entry (or every picked one, v) between active and cold",
+        "main",
+        "toggle_cold",
+        group="fix",
+    ),
+    A(
+        "edit.gc",
+        "ctrl+g",
+        "GC",
+        "Preview what the TTL, cold and cap rules would move",
+        "main",
+        "gc_preview",
+        group="fix",
+    ),
+    A("edit.compact", "M", "Compact", "Merge many small entries on one topic into one", "main", "compact", group="fix"),
+    A("edit.redact", "X", "Redact", "Replace secrets by placeholders", "main", "redact", group="fix"),
+    A("edit.undo", "u,ctrl+z", "Undo", "Undo the last write of this session", "main", "undo", show=True, group="fix"),
+    A("edit.redo", "U,ctrl+y", "Redo", "Write the undone change again", "main", "redo", group="fix"),
+    A("edit.commit", "C", "Commit", "Commit the profile's changes to git", "main", "commit", show=True, group="fix"),
+    A(
+        "edit.commit-unavailable",
+        "C",
+        "",
+        "Commit (unavailable: the memory is not in a git repository)",
+        "main",
+        "commit_unavailable",
+        palette=False,
+    ),
+    A(
+        "git.history",
+        "H",
+        "History",
+        "Commits that touched this profile, their semantic diff; rollback and revert",
+        "main",
+        "git_history",
+        show=True,
+        group="git",
+    ),
+    A(
+        "git.entry-history",
+        "L",
+        "Entry history",
+        "Every commit that created or changed the selected entry",
+        "main",
+        "git_entry_history",
+        group="git",
+    ),
+    A(
+        "git.branches",
+        "B",
+        "Branches",
+        "List, create, switch and compare branches",
+        "main",
+        "git_branches",
+        group="git",
+    ),
+    A(
+        "git.merge",
+        "m",
+        "Resolve conflicts",
+        "Resolve the merge conflicts of the memory files",
+        "main",
+        "git_merge",
+        show=True,
+        group="git",
+    ),
+    A("git.pull", "F", "Pull", "Fetch and merge the current branch", "main", "git_pull", group="git"),
+    A("git.push", "P", "Push", "Push the current branch", "main", "git_push", group="git"),
+    A("branches.back", "escape", "Back", "Back", "branches", "close", show=True),
+    A("branches.switch", "enter", "Switch", "Switch", "branches", "switch", show=True),
+    A("branches.new", "n", "New branch", "New branch", "branches", "new", show=True),
+    A("branches.compare", "c", "Compare with current", "Compare with current", "branches", "compare", show=True),
+    A("branches.mark-base", "m", "Mark as base", "Mark as base", "branches", "mark_base", show=True),
+    A("branches.down", "j", "Down", "Down", "branches", "move(1)", palette=False),
+    A("branches.up", "k", "Up", "Up", "branches", "move(-1)", palette=False),
+    A("commit.commit", "ctrl+s", "Commit", "Commit", "commit", "commit", show=True, priority=True),
+    A("commit.cancel", "escape", "Cancel", "Cancel", "commit", "cancel", show=True),
+    A(
+        "compact.write",
+        "ctrl+s",
+        "Write merged entry",
+        "Write merged entry",
+        "compact",
+        "write",
+        show=True,
+        priority=True,
+    ),
+    A("compact.close", "escape", "Close", "Close", "compact", "close", show=True),
+    A("confirm.yes", "y", "Write", "Write", "confirm", "answer(True)", show=True),
+    A("confirm.no", "n,escape", "Cancel", "Cancel", "confirm", "answer(False)", show=True),
+    A("ask.close", "escape", "Cancel", "Close the question without an answer", "ask", "answer(None)", show=True),
+    A("ask-text.cancel", "escape", "Cancel", "Cancel", "ask-text", "cancel", show=True),
+    A("conflict.keep-left", "h,1", "Keep left", "Keep left", "conflict", "choose('keep-left')", show=True),
+    A("conflict.keep-right", "l,2", "Keep right", "Keep right", "conflict", "choose('keep-right')", show=True),
+    A("conflict.keep-both", "b", "Keep both", "Keep both", "conflict", "choose('keep-both')", show=True),
+    A("conflict.merge", "m", "Merge…", "Merge…", "conflict", "merge", show=True),
+    A(
+        "conflict.write-merge",
+        "ctrl+s",
+        "Write merged",
+        "Write merged",
+        "conflict",
+        "write_merge",
+        show=True,
+        priority=True,
+    ),
+    A("conflict.close", "escape", "Close", "Close", "conflict", "close", show=True),
+    A("edit-screen.save", "ctrl+s", "Save", "Save", "edit", "save", show=True, priority=True),
+    A("edit-screen.toggle-mode", "ctrl+t", "Form/YAML", "Form/YAML", "edit", "toggle_mode", show=True, priority=True),
+    A(
+        "edit-screen.external",
+        "ctrl+e",
+        "Open in $EDITOR",
+        "Open in $EDITOR",
+        "edit",
+        "external",
+        show=True,
+        priority=True,
+    ),
+    A("edit-screen.compare-disk", "ctrl+o", "Yours/disk", "Yours/disk", "edit", "compare_disk", priority=True),
+    A("edit-screen.close", "escape", "Close", "Close", "edit", "close", show=True),
+    A("entry-history.back", "escape", "Back", "Back", "entry-history", "close", show=True),
+    A("entry-history.down", "j", "Down", "Down", "entry-history", "move(1)", palette=False),
+    A("entry-history.up", "k", "Up", "Up", "entry-history", "move(-1)", palette=False),
+    A("gc.apply", "ctrl+s", "Apply ticked", "Apply ticked", "gc", "apply", show=True, priority=True),
+    A("gc.all", "a", "All", "All", "gc", "all", show=True),
+    A("gc.none", "n", "None", "None", "gc", "none", show=True),
+    A("gc.close", "escape", "Close", "Close", "gc", "close", show=True),
+    A("notices.close", "escape,at,q", "Close", "Close the notice log", "notices", "close", show=True),
+    A("help.close", "escape,q,question_mark,f1", "Close help", "Close help", "help", "dismiss", show=True),
+    A("confirm-diff.yes", "y", "Apply", "Apply", "confirm-diff", "answer(True)", show=True),
+    A("confirm-diff.no", "n,escape", "Cancel", "Cancel", "confirm-diff", "answer(False)", show=True),
+    A("history.back", "escape", "Back", "Back", "history", "close", show=True),
+    A("history.toggle-view", "d", "Semantic/text diff", "Semantic/text diff", "history", "toggle_view", show=True),
+    A(
+        "history.toggle-layout",
+        "s",
+        "Side by side/unified",
+        "Side by side/unified",
+        "history",
+        "toggle_layout",
+        show=True,
+    ),
+    A("history.rollback", "r", "Roll back to this", "Roll back to this", "history", "rollback", show=True),
+    A("history.revert", "v", "Revert this commit", "Revert this commit", "history", "revert", show=True),
+    A("history.down", "j", "Down", "Down", "history", "move(1)", palette=False),
+    A("history.up", "k", "Up", "Up", "history", "move(-1)", palette=False),
+    A("merge-edit.save", "ctrl+s", "Keep this text", "Keep this text", "merge-edit", "save", show=True),
+    A("merge-edit.cancel", "escape", "Cancel", "Cancel", "merge-edit", "cancel", show=True),
+    A("merge.pick", "space", "Pick side", "Pick side", "merge", "pick", show=True),
+    A("merge.side-ours", "left,h", "Ours side", "Ours side", "merge", "side('ours')"),
+    A("merge.side-theirs", "right,l", "Theirs side", "Theirs side", "merge", "side('theirs')"),
+    A("merge.both", "b", "Both", "Both", "merge", "choose('both')", show=True),
+    A("merge.ours", "o", "Ours", "Ours", "merge", "choose('ours')", show=True),
+    A("merge.theirs", "t", "Theirs", "Theirs", "merge", "choose('theirs')", show=True),
+    A("merge.edit", "i", "Edit result", "Edit result", "merge", "edit", show=True),
+    A("merge.down", "j", "Down", "Down", "merge", "move(1)", palette=False),
+    A("merge.up", "k", "Up", "Up", "merge", "move(-1)", palette=False),
+    A("merge.next", "n", "Next conflict", "Next conflict", "merge", "next_open(1)"),
+    A("merge.prev", "p", "Prev conflict", "Prev conflict", "merge", "next_open(-1)"),
+    A("merge.undo", "z", "Undo", "Undo", "merge", "undo", show=True),
+    A("merge.suggestions", "a", "Take one-sided changes", "Take one-sided changes", "merge", "accept_suggestions"),
+    A("merge.toggle-base", "v", "Show/hide base", "Show/hide base", "merge", "toggle_base"),
+    A("merge.editor", "e", "$EDITOR", "$EDITOR", "merge", "open_editor", show=True),
+    A("merge.complete", "c", "Complete", "Complete", "merge", "complete", show=True),
+    A("merge.abort", "A", "Abort", "Abort the merge, rebase, cherry-pick or revert", "merge", "abort", show=True),
+    A("merge.back", "escape", "Back", "Back", "merge", "close", show=True),
+    A("new-entry.save", "ctrl+s", "Save", "Save", "new-entry", "save", show=True, priority=True),
+    A("new-entry.close", "escape", "Close", "Close", "new-entry", "close", show=True),
+    A("redact.apply", "ctrl+s", "Redact ticked", "Redact ticked", "redact", "apply", show=True, priority=True),
+    A("redact.all", "a", "All", "All", "redact", "all", show=True),
+    A("redact.none", "n", "None", "None", "redact", "none", show=True),
+    A("redact.close", "escape", "Close", "Close", "redact", "close", show=True),
+    A("save-conflict.mine", "m", "Keep mine", "Keep mine", "save-conflict", "choose('mine')", show=True),
+    A("save-conflict.disk", "d", "Take disk", "Take disk", "save-conflict", "choose('disk')", show=True),
+    A("save-conflict.merge", "e", "Edit merged", "Edit merged", "save-conflict", "choose('merge')", show=True),
+    A("save-conflict.back", "escape", "Back", "Back", "save-conflict", "choose('')", show=True),
+    A("audit.up", "k", "Up", "Up", "audit", "cursor_up", palette=False),
+    A("audit.down", "j", "Down", "Down", "audit", "cursor_down", palette=False),
+    A("refs.up", "k", "Up", "Up", "refs", "cursor_up", palette=False),
+    A("refs.down", "j", "Down", "Down", "refs", "cursor_down", palette=False),
+    A("entries.up", "up,k", "Up", "Up", "entries", "cursor_up", palette=False),
+    A("entries.down", "down,j", "Down", "Down", "entries", "cursor_down", palette=False),
+    A("entries.page-up", "pageup,ctrl+b", "Page up", "Page up", "entries", "page_up", palette=False),
+    A("entries.page-down", "pagedown,ctrl+f,space", "Page down", "Page down", "entries", "page_down", palette=False),
+    A("entries.first", "home,g", "First", "First", "entries", "first", palette=False),
+    A("entries.last", "end,G", "Last", "Last", "entries", "last", palette=False),
+    A(
+        "entries.select",
+        "enter",
+        "Refs",
+        "Move into the references of the entry (Enter there jumps)",
+        "entries",
+        "select",
+        show=True,
+        group="review",
+    ),
+    A(
+        "entries.sort",
+        "s",
+        "Sort",
+        "Sort by the next column (file order, id, status, importance...)",
+        "entries",
+        "sort_next",
+        show=True,
+        group="review",
+    ),
+    A("entries.sort-reverse", "S", "Reverse sort", "Reverse the sort order", "entries", "sort_reverse"),
+    A(
+        "entries.pick",
+        "v",
+        "Pick",
+        "Pick the entry (or unpick it): archive (A) and cold (c) act on every picked entry",
+        "entries",
+        "pick",
+        group="review",
+    ),
+    A(
+        "entries.pick-all",
+        "asterisk",
+        "Pick all shown",
+        "Pick every entry the filter shows",
+        "entries",
+        "pick_all",
+        group="review",
+    ),
+    A("entries.clear-picks", "V", "Clear picks", "Unpick every picked entry", "entries", "clear_picks", group="review"),
+    A("source.up", "up,k", "Up", "Up", "source", "cursor_up", palette=False),
+    A("source.down", "down,j", "Down", "Down", "source", "cursor_down", palette=False),
+    A("source.page-up", "pageup,ctrl+b", "Page up", "Page up", "source", "page_up", palette=False),
+    A("source.page-down", "pagedown,ctrl+f,space", "Page down", "Page down", "source", "page_down", palette=False),
+    A("source.first", "home,g", "First", "First", "source", "first", palette=False),
+    A("source.last", "end,G", "Last", "Last", "source", "last", palette=False),
+    A("source.follow", "enter", "Follow ref", "Follow ref", "source", "follow", show=True),
+    A("source.next-ref", "right_square_bracket,n", "Next ref", "Next ref", "source", "next_ref", show=True),
+    A("source.prev-ref", "left_square_bracket,N", "Prev ref", "Prev ref", "source", "prev_ref"),
+    A("file.toggle-mode", "m", "Rendered/source", "Rendered/source", "file", "toggle_mode", show=True),
+    A("tree.up", "k", "Up", "Up", "tree", "cursor_up", palette=False),
+    A("tree.down", "j", "Down", "Down", "tree", "cursor_down", palette=False),
+    A("tree.collapse", "h", "Collapse", "Collapse", "tree", "collapse_node"),
+    A("tree.expand", "l", "Expand", "Expand", "tree", "expand_node"),
+)
+
+BY_ID: dict[str, Action] = {a.id: a for a in ACTIONS}
+if len(BY_ID) != len(ACTIONS):  # pragma: no cover - caught by the tests at once
+    raise RuntimeError("two actions share an id")
+
+
+def actions(scope: str) -> list[Action]:
+    return [a for a in ACTIONS if a.scope == scope]
+
+
+def bindings(scope: str) -> list[BindingType]:
+    """The Textual bindings of one scope (a screen's or a widget's ``BINDINGS``)."""
+    return [
+        Binding(
+            a.keys,
+            a.action,
+            a.label,
+            show=a.show,
+            priority=a.priority,
+            id=a.id,
+            tooltip=a.description if a.description != a.label else "",
+        )
+        for a in actions(scope)
+    ]
+
+
+class KeymapError(ValueError):
+    """A [keys] entry names no action (or an ambiguous one)."""
+
+
+def resolve_id(name: str) -> str:
+    """The action id a [keys] name means: the id itself, or the unique id ending in ``.name``."""
+    if name in BY_ID:
+        return name
+    found = [a.id for a in ACTIONS if a.id.endswith("." + name)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise KeymapError(f"[keys] {name!r} is ambiguous: {', '.join(found)}")
+    raise KeymapError(f"[keys] {name!r} names no action (see `?` for the ids)")
+
+
+def keymap(keys: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
+    """Binding id -> keys for ``App.set_keymap`` from the config's [keys], and the problems found."""
+    out: dict[str, str] = {}
+    problems: list[str] = []
+    for name, value in keys.items():
+        try:
+            out[resolve_id(name)] = ",".join(k.strip() for k in value.split(",") if k.strip())
+        except KeymapError as exc:
+            problems.append(str(exc))
+    return out, problems
+
+
+def effective_keys(action: Action, remap: Mapping[str, str] | None = None) -> str:
+    return (remap or {}).get(action.id, action.keys)
+
+
+KEY_NAMES = {
+    "slash": "/",
+    "plus": "+",
+    "asterisk": "*",
+    "question_mark": "?",
+    "escape": "esc",
+    "left_square_bracket": "[",
+    "right_square_bracket": "]",
+    "at": "@",
+    "space": "space",
+}
+
+
+def show_keys(keys: str) -> str:
+    """``"u,ctrl+z"`` as a reader writes it: ``u / ctrl+z``."""
+    return " / ".join(KEY_NAMES.get(k, k) for k in keys.split(","))
+
+
+GROUP_TITLES = (("review", "review"), ("fix", "fix"), ("git", "git"), ("app", "everywhere"))
+
+
+def keys_table(remap: Mapping[str, str] | None = None, groups: Iterable[tuple[str, str]] = GROUP_TITLES) -> str:
+    """The README's "Keys" table: one row per action of the review screen and the app."""
+    lines = ["| keys | action | what it does | group |", "|---|---|---|---|"]
+    for group, title in groups:
+        for a in ACTIONS:
+            if a.group == group and a.label:
+                desc = a.description.replace("|", "\\|")
+                lines.append(f"| `{show_keys(effective_keys(a, remap))}` | {a.label} | {desc} | {title} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(keys_table(), end="")

@@ -1,0 +1,503 @@
+"""Correcting memories by hand: the review screen's actions that change memory files.
+
+``EntryOperations(screen, session)`` is a plain object the review screen
+delegates to (its keys are registry actions of scope ``"main"``, group
+``fix``): editing an entry (form/YAML or ``$EDITOR``), adding one, resolving a
+conflict, superseding, archiving, restoring, cold/active, gc, compaction,
+redaction, undo/redo and committing.  Every write is previewed as the exact
+diff of the file bytes and then written by the session (core plans: atomic,
+compare-and-swap, only the intended lines, on the session's undo stack).
+
+It is also the ``WriteHost`` the editing screens get: ``load_files()``,
+``profile_root()``, ``confirm_write()``, ``edit_now()``, ``open_editor_for()``
+and ``after_commit()``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.check.findings import Finding
+from ..core.format.edit import EditError
+from ..core.format.profile import ARCHIVE_REL, Profile
+from ..core.format.rawedit import normalize_raw, plan_replace, raw_problems
+from ..core.format.rows import EntryRow, Location
+from ..core.git.gitrepo import GitError
+from ..core.lifecycle.lifecycle import gc_plan, plan_archive, plan_restore
+from ..core.lifecycle.operations import plan_set, plan_set_many, plan_supersede
+from ..core.lifecycle.picks import archive_picks, cold_picks, compact_picks, conflict_pair
+from ..core.lifecycle.plan import Files, Plan
+from ..core.lifecycle.redact import RedactError, plan_redaction
+from ..session import EntryTarget, ProfileData, Refused, Session
+from ..widgets.dialogs import AskId, ConfirmWrite
+from .edit_screen import EditScreen, edit_loop
+from .review_host import ReviewHost
+
+ENTRY_ACTIONS = frozenset({
+    "edit_entry", "external_edit", "new_entry", "resolve_conflict", "supersede", "archive_entry",
+    "restore_entry", "toggle_cold", "gc_preview", "compact", "redact", "undo", "redo", "commit",
+    "commit_unavailable",
+})
+WORKSPACE_HIDDEN = ENTRY_ACTIONS - {"undo", "redo", "commit", "commit_unavailable"}
+
+PICKED_GROUP = "picked entries"
+
+
+def _plural(n: int) -> str:
+    return f"{n} entr{'y' if n == 1 else 'ies'}"
+
+
+class EntryOperations:
+    """The actions that change memory files, for the review screen (see the module docstring)."""
+
+    def __init__(self, screen: ReviewHost, session: Session) -> None:
+        self.screen = screen
+        self.session = session
+        self._show_after_reload: str | None = None  # an entry a write created: selected once reloaded
+
+    def notify(self, message: str, **kw: Any) -> None:
+        kw.pop("markup", None)
+        self.screen.notify(message, **kw)
+
+    @property
+    def app(self) -> Any:
+        return self.screen.app
+
+    # --- WriteHost ------------------------------------------------------------------------
+
+    def edit_now(self) -> dt.datetime | None:
+        """The time new timestamps get (None: now); tests set ``session.clock``."""
+        return self.session.now()
+
+    def edit_today(self) -> dt.date:
+        return self.session.today_or_now()
+
+    def profile_root(self) -> Path:
+        return self.session.profile_root()
+
+    def load_profile_fresh(self) -> Profile:
+        return self.session.fresh_profile()
+
+    def load_files(self) -> Files:
+        """Both memory files of the current profile as they are on disk now."""
+        return self.session.files()
+
+    def edit_profile(self, quiet: bool = False) -> Profile | None:
+        """The current profile when its memory files can be edited (layout A)."""
+        try:
+            return self.session.edit_profile()
+        except Refused as exc:
+            if not quiet:
+                self.notify(str(exc), severity="warning")
+            return None
+
+    def _selected_row(self) -> EntryRow | None:
+        return self.screen.selected_entry()
+
+    def selected_target(self, *, well_formed: bool = True, quiet: bool = False) -> tuple[Files, EntryTarget] | None:
+        """The selected entry, re-read from disk, with the files it was read from."""
+        try:
+            return self.session.target(self._selected_row(), well_formed=well_formed)
+        except Refused as exc:
+            stale = len(exc.args) > 1 and exc.args[1]
+            if not quiet or stale:
+                self.notify(str(exc.args[0]), severity="error" if "cannot" in str(exc) else "warning")
+            if stale:
+                self.screen.refresh_after_write()
+            return None
+
+    # --- writing ------------------------------------------------------------------------
+
+    def confirm_write(
+        self,
+        plan: Plan,
+        *,
+        done: str,
+        notes: Sequence[str] = (),
+        on_written: Callable[[Plan], object] | None = None,
+        secrets: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        """Show what ``plan`` writes (diff); write it when confirmed."""
+        if plan.empty:
+            self.notify("Nothing to change: the files already say that.")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                self.notify("Nothing was written.")
+                return
+            written = self.write_plan(plan, done)
+            if written is not None and on_written is not None:
+                on_written(written)
+
+        self.app.push_screen(ConfirmWrite(plan, self.profile_root(), notes=notes, secrets=secrets), answered)
+
+    def write_plan(self, plan: Plan, done: str) -> Plan | None:
+        """Write ``plan`` now (undoable); returns what was written, None when refused."""
+        outcome = self.session.write(plan)
+        if outcome.plan is None:
+            self.notify(outcome.error or "Not written.", severity="error", timeout=10)
+            if outcome.stale:
+                self.screen.refresh_after_write()
+            return None
+        written = outcome.plan
+        self._show_after_reload = written.new_id or next(iter(written.restored), None)
+        self.screen.reload_for_plan(self.session.profiles_touched(written))
+        self.notify(f"{done}  (u undoes)")
+        return written
+
+    def after_reload(self, data: ProfileData) -> None:
+        """The review screen shows a reloaded profile: select the entry a write created, once it is there."""
+        ident = self._show_after_reload
+        if ident is None or ident not in data.by_id:
+            return
+        self._show_after_reload = None
+        self.screen.call_after_refresh(self.screen.jump, Location(None, None, ident))
+
+    # --- availability -------------------------------------------------------------------
+
+    def available(self, action: str) -> bool | None:
+        if action in WORKSPACE_HIDDEN:
+            return self.session.editable()
+        if action == "commit":
+            return True if self.session.git_ok() else None
+        if action == "commit_unavailable":
+            return not self.session.git_ok()
+        return True
+
+    # --- edit ---------------------------------------------------------------------------
+
+    def edit_entry(self) -> None:
+        found = self.selected_target(well_formed=False)
+        if found is None:
+            return
+        files, target = found
+        self.app.push_screen(EditScreen(self, target, taken_ids=files.all_ids()))
+
+    def external_edit(self) -> None:
+        found = self.selected_target(well_formed=False)
+        if found is None:
+            return
+        files, target = found
+        entry = target.entry
+        taken = files.all_ids()
+        text = entry.raw.rstrip("\r\n") + ("\r\n" if entry.raw.endswith("\r\n") else "\n")
+
+        def problems(edited: str) -> list[str]:
+            return raw_problems(normalize_raw(edited, entry.raw), entry, taken)
+
+        def valid(edited: str) -> None:
+            try:
+                plan = plan_replace(self.load_files(), target.file, entry.raw, edited,
+                                    entry_id=entry.id if entry.error is None else None, line=entry.line)
+            except (Refused, EditError, OSError) as exc:
+                self.notify(f"Not saved: {exc}", severity="error", markup=False)
+                return
+            self.confirm_write(plan, done=f"Saved {entry.id or 'the block'} from your editor.")
+
+        edit_loop(self.screen, text, 1, problems, valid)
+
+    def new_entry(self) -> None:
+        if self.edit_profile() is None:
+            return
+        from .new_entry_screen import NewEntryScreen
+
+        self.app.push_screen(NewEntryScreen(self))
+
+    def open_editor_for(self, entry_id: str, body: str | None = None) -> None:
+        """Open the edit screen on an entry by id (used by "update the existing one instead")."""
+        try:
+            files, target = self.session.entry_by_id(entry_id)
+        except (Refused, EditError, OSError) as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        self.app.push_screen(EditScreen(self, target, taken_ids=files.all_ids(), body=body))
+
+    # --- conflicts ------------------------------------------------------------------------
+
+    def resolve_conflict(self) -> None:
+        found = self.selected_target()
+        if found is None:
+            return
+        files, target = found
+        pair = conflict_pair(files, target.entry)
+        if pair is None:
+            self.notify(f"{target.entry.id} has no conflict: link with another entry.", markup=False)
+            return
+        from .conflict_screen import ConflictScreen
+
+        self.app.push_screen(ConflictScreen(self, pair[0], pair[1]))
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    def supersede(self) -> None:
+        found = self.selected_target()
+        if found is None:
+            return
+        files, target = found
+        old = target.entry.id
+        assert old is not None
+        if target.file == "archive":
+            self.notify(f"{old} is archived; restore it first (R).", severity="warning", markup=False)
+            return
+        live = [e.id for e in files.memories.mf.well_formed()
+                if e.id and e.id != old and e.status not in ("superseded", "archived")]
+
+        def chosen(new: str | None) -> None:
+            if not new:
+                return
+            try:
+                plan = plan_supersede(self.load_files(), old, new)
+            except (Refused, EditError, OSError) as exc:
+                self.notify(f"Cannot supersede: {exc}", severity="error", markup=False)
+                return
+            self.confirm_write(plan, done=f"{old} is superseded by {new}.")
+
+        self.app.push_screen(
+            AskId(f"Supersede {old}", f"Which entry replaces {old}? (one of the {len(live)} live entries)",
+                  known=live),
+            chosen,
+        )
+
+    def _picked(self) -> list[str]:
+        """Ids picked in the entry table (``v``), in the order they were picked."""
+        return list(self.screen.table.picked_ids)
+
+    def _clear_picks(self, _plan: Plan) -> None:
+        self.screen.table.clear_picks()
+
+    def _archive_picked(self, picked: list[str]) -> None:
+        try:
+            files = self.load_files()
+        except (Refused, EditError, OSError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        picks = archive_picks(files, picked)
+        ids = list(picks.ids)
+        if not ids:
+            self.notify("The picked entries are all in the archive already.")
+            return
+        try:
+            plan = plan_archive(files, ids, self.edit_now())
+        except (Refused, EditError, OSError) as exc:
+            self.notify(f"Cannot archive: {exc}", severity="error")
+            return
+        notes = [f"{_plural(len(ids))} move to contexts/archive/memories.md: " + ", ".join(ids)]
+        if picks.already:
+            notes.append(f"already in the archive, left alone: {', '.join(picks.already)}")
+        self.confirm_write(plan, done=f"Archived {_plural(len(ids))}.", notes=notes, on_written=self._clear_picks)
+
+    def _cold_picked(self, picked: list[str]) -> None:
+        try:
+            files = self.load_files()
+        except (Refused, EditError, OSError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        picks = cold_picks(files, picked)
+        if not picks.eligible:
+            self.notify("None of the picked entries is active or cold in memories.md.", severity="warning")
+            return
+        new, ids = picks.status, list(picks.ids)
+        try:
+            plan = plan_set_many(files, ids, {"status": new})
+        except (Refused, EditError, OSError) as exc:
+            self.notify(f"Cannot change the status: {exc}", severity="error")
+            return
+        notes = [f"{_plural(len(ids))}: status → {new} (they stay in memories.md)"]
+        if picks.skipped:
+            notes.append(f"not active or cold, left alone: {', '.join(picks.skipped)}")
+        self.confirm_write(plan, done=f"{len(ids)} entr{'y is' if len(ids) == 1 else 'ies are'} {new} now.",
+                           notes=notes, on_written=self._clear_picks)
+
+    def archive_entry(self) -> None:
+        picked = self._picked()
+        if picked:
+            self._archive_picked(picked)
+            return
+        found = self.selected_target()
+        if found is None:
+            return
+        files, target = found
+        ident = target.entry.id
+        assert ident is not None
+        if target.file == "archive":
+            self.notify(f"{ident} is already in the archive.", markup=False)
+            return
+        try:
+            plan = plan_archive(files, ident, self.edit_now())
+        except (Refused, EditError, OSError) as exc:
+            self.notify(f"Cannot archive: {exc}", severity="error", markup=False)
+            return
+        self.confirm_write(plan, done=f"Archived {ident} (contexts/archive/memories.md).")
+
+    def restore_entry(self) -> None:
+        profile = self.edit_profile()
+        if profile is None:
+            return
+        row = self._selected_row()
+        if row is not None and row.file == ARCHIVE_REL and not row.malformed and row.id:
+            self.restore_by_id(row.id)
+            return
+        try:
+            files = self.load_files()
+        except (Refused, EditError, OSError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        archived = [e.id for e in files.archive.mf.well_formed() if e.id]
+        if not archived:
+            self.notify("The archive holds no entries.")
+            return
+
+        def chosen(ident: str | None) -> None:
+            if ident:
+                self.restore_by_id(ident)
+
+        self.app.push_screen(
+            AskId("Restore by id", f"Which archived entry goes back to memories.md? ({len(archived)} archived: "
+                  f"{', '.join(archived[:6])}{'…' if len(archived) > 6 else ''})", known=archived),
+            chosen,
+        )
+
+    def restore_by_id(self, ident: str) -> None:
+        try:
+            plan = plan_restore(self.load_files(), ident)
+        except (Refused, EditError, OSError) as exc:
+            self.notify(f"Cannot restore: {exc}", severity="error", markup=False)
+            return
+        self.confirm_write(plan, done=f"Restored {ident} to memories.md.")
+
+    def toggle_cold(self) -> None:
+        picked = self._picked()
+        if picked:
+            self._cold_picked(picked)
+            return
+        found = self.selected_target()
+        if found is None:
+            return
+        files, target = found
+        entry = target.entry
+        ident = entry.id
+        assert ident is not None
+        if target.file == "archive":
+            self.notify(f"{ident} is archived; restore it first (R).", severity="warning", markup=False)
+            return
+        if entry.status not in ("active", "cold"):
+            self.notify(f"{ident} is {entry.status}; only active and cold entries switch.", severity="warning",
+                        markup=False)
+            return
+        new = "active" if entry.status == "cold" else "cold"
+        try:
+            plan = plan_set(files, ident, {"status": new})
+        except (Refused, EditError, OSError) as exc:
+            self.notify(f"Cannot change the status: {exc}", severity="error", markup=False)
+            return
+        self.confirm_write(plan, done=f"{ident} is {new} now.",
+                           notes=[f"{ident}: status {entry.status} → {new} (stays in memories.md)"])
+
+    def gc_preview(self) -> None:
+        if self.edit_profile() is None:
+            return
+        try:
+            files = self.load_files()
+            actions = gc_plan(files, self.edit_today())
+        except (Refused, EditError, OSError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        if not actions:
+            self.notify(f"GC on {self.edit_today().isoformat()}: nothing to move (no expired TTL, cold or "
+                        "over-capacity entry).")
+            return
+        from .gc_screen import GcScreen
+
+        self.app.push_screen(GcScreen(self, actions, self.edit_today()))
+
+    def compact(self) -> None:
+        profile = self.edit_profile()
+        if profile is None:
+            return
+        from .compact_screen import CompactScreen, TagGroup, candidate_tags
+
+        try:
+            files = self.load_files()
+        except (Refused, EditError, OSError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        findings: list[Finding] = self.screen.findings_for(profile.path)
+        row = self._selected_row()
+        prefer = [] if row is None or row.malformed else list(row.entry.tags)
+        tags = candidate_tags(files, findings, prefer)
+        picked = compact_picks(files, self._picked())
+        if len(picked) >= 2:
+            tags.insert(0, TagGroup(PICKED_GROUP, tuple(picked)))  # the picks (v) come first, all ticked
+        if not tags:
+            self.notify("No tag is shared by two or more active entries: nothing to compact.")
+            return
+        self.app.push_screen(CompactScreen(self, files, tags))
+
+    def redact(self) -> None:
+        if self.edit_profile() is None:
+            return
+        try:
+            profile = self.load_profile_fresh()
+            reds = plan_redaction(profile)
+        except (Refused, RedactError, EditError, OSError) as exc:
+            self.notify(f"Cannot redact: {exc}", severity="error", markup=False)
+            return
+        if not reds:
+            self.notify("No unredacted secret in this profile.")
+            return
+        from .redact_screen import RedactScreen
+
+        self.app.push_screen(RedactScreen(self, profile, reds))
+
+    # --- undo -----------------------------------------------------------------------------
+
+    def undo(self) -> None:
+        outcome = self.session.undo()
+        if outcome.plan is None:
+            self.notify(outcome.error or "", severity="information" if "Nothing" in (outcome.error or "") else "error",
+                        timeout=10)
+            return
+        self.screen.reload_for_plan(self.session.profiles_touched(outcome.plan))
+        self.notify(f"Undone: {outcome.plan.title}  (U redoes)")
+
+    def redo(self) -> None:
+        outcome = self.session.redo()
+        if outcome.plan is None:
+            self.notify(outcome.error or "", severity="information" if "Nothing" in (outcome.error or "") else "error",
+                        timeout=10)
+            return
+        self.screen.reload_for_plan(self.session.profiles_touched(outcome.plan))
+        self.notify(f"Redone: {outcome.plan.title}")
+
+    # --- commit -----------------------------------------------------------------------------
+
+    def commit(self) -> None:
+        profile = self.edit_profile()
+        if profile is None:
+            return
+        from .commit_screen import CommitScreen, commit_message
+
+        try:
+            message = commit_message(profile.path)
+        except GitError as exc:
+            self.notify(f"Cannot commit: {exc}", severity="error", markup=False)
+            return
+        if message is None:
+            self.notify(f"Nothing to commit in {profile.name}: the files match the last commit.", markup=False)
+            return
+        self.app.push_screen(CommitScreen(self, profile.path, message))
+
+    def commit_unavailable(self) -> None:
+        profile = self.screen.selected_profile()
+        where = profile.name if profile is not None else "this memory"
+        self.notify(f"Commit is unavailable: {where} is not in a git repository. "
+                    "Run `git init` in the memory folder (or openclaw-tui --demo) to track changes.",
+                    title="No git repository", severity="warning", markup=False)
+
+    def after_commit(self) -> None:
+        self.session.forget_git()
+        self.screen.refresh_after_write()

@@ -1,0 +1,510 @@
+"""The session: everything the UI holds about the opened memory, in plain Python (no Textual).
+
+``Session`` owns the loaded profiles (``data``, ``order``), the selection
+(``current``, ``current_file``), the undo stack, every write the app makes
+(lifecycle plans through the core's safe path, undo and redo), reloads
+(with generations, so a late result of an older reload is dropped), and the
+file watcher together with the app's own-write expectations: each write
+the session makes is announced to the watcher with its exact bytes, so the
+watcher recognises it by content, and git operations the app runs are
+bracketed with :meth:`own_operation` / :meth:`end_own_operation`.
+
+Screens call these typed methods from the UI thread (the loading and
+checking ones from thread workers, as their docstrings say) and render what
+they return; nothing here notifies, pushes screens or touches widgets.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.files.reload import IdDiff, diff_ids, nearest_surviving, summary
+from ..core.files.safe_write import ConcurrentModification
+from ..core.format.edit import EditError
+from ..core.format.entries import Entry
+from ..core.format.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
+from ..core.format.rows import MEMORY_FILES, EntryRow, apply_findings, fill_all
+from ..core.git.gitrepo import GitError, find_repo
+from ..core.lifecycle.picks import find_block
+from ..core.lifecycle.plan import Files, Plan
+from ..core.lifecycle.redact import RedactError
+from ..core.lifecycle.undo import UndoStack
+from ..ui_adapters import build_refs, run_check
+from .profiles import ProfileData, no_gc
+
+IGNORED_NAMES = ("audit.log",)  # written by the check itself: never news
+IGNORED_SUFFIXES = (".lock",)
+
+
+class Refused(Exception):
+    """An operation the session would not do; the message says why, in the reviewer's words."""
+
+
+@dataclass
+class EntryTarget:
+    """The block being edited: in ``memories.md`` (file "memories") or the archive ("archive")."""
+
+    file: str
+    rel: str
+    entry: Entry
+
+
+@dataclass(frozen=True)
+class WriteOutcome:
+    """What a write, an undo or a redo did: ``plan`` when written, else ``error`` (``stale``: re-read first)."""
+
+    plan: Plan | None = None
+    error: str | None = None
+    stale: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.plan is not None
+
+
+@dataclass(frozen=True)
+class ExternalChange:
+    """Files of one profile another program changed (``memory``: memories.md or the archive among them)."""
+
+    profile: Path
+    name: str
+    files: tuple[str, ...]  # other files, relative to the profile
+    memory: bool
+    git: bool = False  # only the repository moved (checkout, commit by another program)
+
+    def notice(self) -> str | None:
+        """The notice for the files that are not worded by id after the reload."""
+        if not self.files:
+            return None
+        shown = ", ".join(self.files[:3]) + (f" and {len(self.files) - 3} more" if len(self.files) > 3 else "")
+        return f"{self.name}: {shown} changed by another program; reloaded."
+
+
+@dataclass
+class _OwnOperation:
+    what: str
+    deferred: list[Any] = field(default_factory=list)
+
+
+class Session:
+    """The opened memory and everything done to it in this run of the app."""
+
+    def __init__(self, source_path: Path | None = None, discovery: Discovery | None = None,
+                 today: dt.date | None = None, clock: Callable[[], dt.datetime] | None = None,
+                 *, watch: bool = True) -> None:
+        self.source_path = source_path
+        self.watch_enabled = watch  # reload profiles other programs change (False in some tests)
+        self.discovery = discovery
+        self.today = today
+        self.clock = clock  # the time new timestamps get (tests fix it); None: now
+        self.data: dict[Path, ProfileData] = {}
+        self.order: list[Path] = []
+        self.current: ProfileData | None = None
+        self.current_file = "memories.md"
+        self.undo_stack = UndoStack()
+        self.watcher: Any = None  # core.files.watch.MemoryWatcher while watching
+        self._reloads: dict[Path, int] = {}  # profile -> generation of its latest reload
+        self._reloading: set[Path] = set()
+        self._external: dict[Path, ProfileData] = {}  # profile -> its data before another program changed it
+        self._own: list[_OwnOperation] = []
+        self._git_ok: dict[Path, bool] = {}
+        self._lock = threading.Lock()
+
+    # --- time ---------------------------------------------------------------------------
+
+    def now(self) -> dt.datetime | None:
+        """The time new timestamps get (None: now)."""
+        return self.clock() if self.clock is not None else None
+
+    def today_or_now(self) -> dt.date:
+        return self.today or dt.date.today()
+
+    # --- loading (worker threads) -------------------------------------------------------
+
+    def discover(self) -> Discovery:
+        """The profiles under the opened path. Raises NotMemory. (Worker thread.)"""
+        if self.discovery is not None:
+            return self.discovery
+        return discover(self.source_path or Path("."))
+
+    @staticmethod
+    def read(profiles: Sequence[Profile]) -> list[ProfileData]:
+        """Rows for each profile. (Worker thread.)"""
+        with no_gc():
+            return [ProfileData(p) for p in profiles]
+
+    @staticmethod
+    def read_again(profile: Profile) -> ProfileData:
+        """A profile re-read from disk. (Worker thread.)"""
+        fresh = load_profile(profile.path, profile.rel, profile.layout)
+        with no_gc():
+            return ProfileData(fresh)
+
+    def index(self, data: ProfileData, cancelled: Callable[[], bool]) -> bool:
+        """Fill every row's fields and haystack (filters, counts). False when cancelled. (Worker thread.)"""
+        if data.indexed:
+            return True
+        with no_gc():
+            for rows in data.files.values():
+                for start in range(0, len(rows), 5000):
+                    if cancelled():
+                        return False
+                    fill_all(rows[start : start + 5000])
+        data.indexed = True
+        return True
+
+    def check(self, data: ProfileData, cancelled: Callable[[], bool] | None = None) -> None:
+        """Run the consistency check and mark the rows. (Worker thread.)
+
+        With ``cancelled`` the check runs in a child process that quitting kills at once."""
+        findings, note = run_check(data.profile, self.today, cancelled=cancelled)
+        apply_findings(data.files, findings)
+        data.findings, data.check_note = findings, note
+
+    @staticmethod
+    def index_refs(data: ProfileData) -> None:
+        data.refs = build_refs(data.profile)
+
+    # --- loaded state (UI thread) ---------------------------------------------------------
+
+    def adopt(self, discovery: Discovery, data: Sequence[ProfileData]) -> None:
+        self.discovery = discovery
+        self.data = {d.path: d for d in data}
+        self.order = [d.path for d in data]
+
+    def profiles(self) -> list[ProfileData]:
+        return [self.data[p] for p in self.order]
+
+    def profile_data(self, path: Path | None) -> ProfileData | None:
+        return self.current if path is None else self.data.get(Path(path))
+
+    def select(self, data: ProfileData, file: str) -> tuple[str, bool]:
+        """Make ``data`` current on ``file`` (the first memory file when it has none); returns
+        (the file shown, whether the profile changed: picks belong to one profile's list)."""
+        switched = self.current is not None and self.current.path != data.path
+        self.current = data
+        if file not in data.files:
+            file = next(iter(data.files), "memories.md")
+        self.current_file = file
+        return file, switched
+
+    def stale(self, data: ProfileData) -> bool:
+        """A worker result for a profile that was reloaded since (a newer run will report)."""
+        return self.data.get(data.path) is not data
+
+    def all_indexed(self) -> bool:
+        return all(d.indexed for d in self.data.values())
+
+    def all_checked(self) -> bool:
+        return all(d.findings is not None for d in self.data.values())
+
+    def most_serious(self) -> ProfileData | None:
+        """The profile with most findings (errors and warnings), when any has one."""
+        ranked = sorted((d for d in self.profiles() if d.serious()), key=lambda d: -d.serious())
+        return ranked[0] if ranked else None
+
+    def known_ids(self) -> list[str]:
+        return list(self.current.by_id) if self.current is not None else []
+
+    def lookup(self, ident: str) -> EntryRow | None:
+        return self.current.by_id.get(ident) if self.current is not None else None
+
+    # --- reloads ------------------------------------------------------------------------
+
+    def begin_reload(self, path: Path) -> tuple[Profile, int] | None:
+        """Start re-reading a profile: its current Profile and the generation the result must carry."""
+        data = self.data.get(Path(path))
+        if data is None:
+            return None
+        gen = self._reloads[data.path] = self._reloads.get(data.path, 0) + 1
+        self._reloading.add(data.path)
+        return data.profile, gen
+
+    @property
+    def reloading(self) -> bool:
+        return bool(self._reloading)
+
+    def accept_reload(self, data: ProfileData, gen: int) -> tuple[ProfileData | None, list[str]] | None:
+        """Take a re-read profile; None when a newer reload is on its way. Returns the data it replaces
+        and, when another program changed memory files, the notices saying by id what changed."""
+        if gen != self._reloads.get(data.path, 0):
+            return None
+        self._reloading.discard(data.path)
+        old = self.data.get(data.path)
+        before = self._external.pop(data.path, None)
+        self.data[data.path] = data
+        if self.current is not None and self.current.path == data.path:
+            self.current = data
+        return old, (external_notices(before, data) if before is not None else [])
+
+    @staticmethod
+    def kept_row(old: ProfileData, new: ProfileData, file: str, row: EntryRow | None) -> EntryRow | str | None:
+        """The entry to select after a reload: the same id, else the nearest surviving one."""
+        if row is None or not row.id:
+            return row
+        new_ids = [r.id for r in new.files.get(file, []) if r.id]
+        if row.id in set(new_ids):
+            return row.id
+        old_ids = [r.id for r in old.files.get(file, []) if r.id]
+        return nearest_surviving(old_ids, row.id, new_ids)
+
+    def profiles_touched(self, plan: Plan) -> list[Path]:
+        """The loaded profiles holding a file ``plan`` changed (to reload after writing it)."""
+        out = []
+        for folder in self.order:
+            if any(_inside(c.path, folder) for c in plan.changes):
+                out.append(folder)
+        return out
+
+    # --- editing -----------------------------------------------------------------------------
+
+    def edit_profile(self) -> Profile:
+        """The current profile when its memory files can be edited (layout A). Raises Refused."""
+        data = self.current
+        if data is None:
+            raise Refused("No profile is open.")
+        if data.profile.layout != "profile":
+            raise Refused("This is an OpenClaw workspace: it has no memories.md entries to edit.")
+        return data.profile
+
+    def editable(self) -> bool:
+        """False only when the open profile is a workspace (entry actions are hidden then)."""
+        return self.current is None or self.current.profile.layout == "profile"
+
+    def fresh_profile(self) -> Profile:
+        profile = self.edit_profile()
+        return load_profile(profile.path, profile.rel, profile.layout)
+
+    def files(self) -> Files:
+        """Both memory files of the current profile as they are on disk now."""
+        return Files.of(self.fresh_profile())
+
+    def profile_root(self) -> Path:
+        return self.current.path if self.current is not None else Path(".")
+
+    def target(self, row: EntryRow | None, *, well_formed: bool = True) -> tuple[Files, EntryTarget]:
+        """The selected entry, re-read from disk, with the files it was read from. Raises Refused
+        (``Refused.args[1]`` is True when the block changed on disk: reload)."""
+        self.edit_profile()
+        if row is None:
+            raise Refused("Select an entry first.")
+        if row.malformed and well_formed:
+            raise Refused("This block is broken; fix it first with e (edit).")
+        try:
+            files = self.files()
+        except (EditError, OSError) as exc:
+            raise Refused(str(exc)) from None
+        file = "archive" if row.file == ARCHIVE_REL else "memories"
+        doc = files.archive if file == "archive" else files.memories
+        entry = find_block(doc.mf.entries, row.entry)
+        if entry is None:
+            raise Refused(f"{row.id or 'The block'} changed on disk; reloading.", True)
+        return files, EntryTarget(file, row.file, entry)
+
+    def entry_by_id(self, entry_id: str) -> tuple[Files, EntryTarget]:
+        files = self.files()
+        for file, rel, doc in (("memories", "memories.md", files.memories), ("archive", ARCHIVE_REL, files.archive)):
+            entry = next((e for e in doc.mf.entries if e.id == entry_id and e.error is None), None)
+            if entry is not None:
+                return files, EntryTarget(file, rel, entry)
+        raise Refused(f"{entry_id} is not defined.")
+
+    # --- writes ------------------------------------------------------------------------------
+
+    def _expect(self, changes: Sequence[tuple[Path, bytes | None]]) -> None:
+        watcher = self.watcher
+        if watcher is not None:
+            for path, data in changes:
+                watcher.expect_write(path, data)
+
+    def expect_writes(self, changes: Sequence[tuple[Path, bytes | None]]) -> None:
+        """Announce files the app writes itself (any thread): the watcher then does not report them."""
+        self._expect(changes)
+
+    def write(self, plan: Plan) -> WriteOutcome:
+        """Write ``plan`` (undoable) through the core's safe path."""
+        self._expect([(c.path, c.after) for c in plan.changes if c.changed])
+        try:
+            written = self.undo_stack.apply(plan)
+        except ConcurrentModification as exc:
+            return WriteOutcome(error=f"Not written: {exc}. Another program changed the file after the preview; "
+                                "look again (ctrl+r) and retry.", stale=True)
+        except (EditError, RedactError, OSError) as exc:
+            return WriteOutcome(error=f"Not written: {exc}")
+        if written is not plan:
+            self._expect([(c.path, c.after) for c in written.changes if c.changed])
+        return WriteOutcome(written)
+
+    def undo(self) -> WriteOutcome:
+        plan = self.undo_stack.peek()
+        if plan is None:
+            return WriteOutcome(error="Nothing to undo in this session.")
+        self._expect([(c.path, c.before) for c in plan.changes if c.changed])
+        try:
+            self.undo_stack.undo()
+        except ConcurrentModification as exc:
+            return WriteOutcome(error=f"Cannot undo “{plan.title}”: {exc.path.name} changed on disk since it was "
+                                "written. Nothing was changed.")
+        except OSError as exc:
+            return WriteOutcome(error=f"Cannot undo: {exc}")
+        return WriteOutcome(plan)
+
+    def redo(self) -> WriteOutcome:
+        if not self.undo_stack.can_redo:
+            return WriteOutcome(error="Nothing to redo.")
+        nxt = self.undo_stack.peek_redo()
+        if nxt is not None:
+            self._expect([(c.path, c.after) for c in nxt.changes if c.changed])
+        try:
+            plan = self.undo_stack.redo()
+        except ConcurrentModification as exc:
+            return WriteOutcome(error=f"Cannot redo: {exc.path.name} changed on disk since. Nothing was changed.")
+        except OSError as exc:
+            return WriteOutcome(error=f"Cannot redo: {exc}")
+        return WriteOutcome(plan)
+
+    # --- git ---------------------------------------------------------------------------------
+
+    def git_ok(self) -> bool:
+        """The current profile is inside a git repository (cached; :meth:`forget_git` after a commit)."""
+        data = self.current
+        if data is None:
+            return False
+        path = data.path
+        if path not in self._git_ok:
+            try:
+                self._git_ok[path] = find_repo(path) is not None
+            except (GitError, OSError):
+                self._git_ok[path] = False
+        return self._git_ok[path]
+
+    def forget_git(self) -> None:
+        self._git_ok.clear()
+
+    def scope(self) -> Path:
+        """The folder the app was opened on (the discovery root once loaded)."""
+        if self.discovery is not None:
+            return Path(self.discovery.root).absolute()
+        return Path(self.source_path).absolute() if self.source_path is not None else Path.cwd()
+
+    # --- watching ----------------------------------------------------------------------------
+
+    def watch(self, root: Path, on_change: Callable[[Any], None]) -> Any:
+        """Start the watcher on ``root`` (``on_change`` runs on its thread). Raises OSError."""
+        from ..core.files.watch import MemoryWatcher
+
+        watcher = MemoryWatcher(root, on_change)
+        watcher.start()
+        self.watcher = watcher
+        return watcher
+
+    def stop_watching(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop(timeout=1.0)
+            self.watcher = None
+
+    def own_operation(self, what: str) -> None:
+        """The app starts a git operation (merge conclusion, abort, checkout, pull, rollback...):
+        file events until :meth:`end_own_operation` are its own, not another program's."""
+        self._own.append(_OwnOperation(what))
+
+    def mark_files_own(self) -> None:
+        """Announce the current bytes of every loaded profile's files as the app's own (any thread,
+        right after an operation the app ran itself: a late event for them is then recognised)."""
+        if self.watcher is None:
+            return
+        paths: list[Path] = []
+        for data in list(self.data.values()):
+            prof = data.profile
+            paths += [prof.memories_path, prof.archive_path]
+            paths += [prof.path / f.rel for f in prof.text_files()]
+        own: list[tuple[Path, bytes | None]] = []
+        for p in paths:
+            try:
+                own.append((p, p.read_bytes()))
+            except FileNotFoundError:
+                own.append((p, None))
+            except OSError:
+                continue
+        self._expect(own)
+
+    def end_own_operation(self) -> list[Path]:
+        """The operation is over: the profiles its deferred file events touched (to reload)."""
+        if not self._own:
+            return []
+        op = self._own.pop()
+        touched: list[Path] = []
+        for batch in op.deferred:
+            for change in self._classify(batch):
+                if change.profile not in touched:
+                    touched.append(change.profile)
+        return touched
+
+    def changes(self, batch: Any) -> list[ExternalChange]:
+        """What another program changed, per loaded profile (the app's own writes left out).
+
+        Records, for memory files, the data before the change, so that :meth:`accept_reload`
+        words it by id.  During an own operation the batch is kept for :meth:`end_own_operation`.
+        """
+        if self._own:
+            self._own[-1].deferred.append(batch)
+            return []
+        out = self._classify(batch)
+        for change in out:
+            if change.memory:
+                self._external.setdefault(change.profile, self.data[change.profile])
+        return out
+
+    def _classify(self, batch: Any) -> list[ExternalChange]:
+        changed = {f for f in batch.files() - batch.own if relevant(f)}
+        out: list[ExternalChange] = []
+        for path in self.order:
+            data = self.data[path]
+            prefix = data.prefix
+            mine = sorted(f[len(prefix):] for f in changed if f.startswith(prefix))
+            if mine or (batch.git and not prefix):
+                others = tuple(f for f in mine if f not in MEMORY_FILES)
+                out.append(ExternalChange(path, data.profile.name, others, len(others) < len(mine),
+                                          git=not mine))
+        return out
+
+
+def relevant(rel: str) -> bool:
+    """A changed file worth a reload: not a lock file, not the audit log the check appends to."""
+    name = rel.rsplit("/", 1)[-1]
+    return not rel.endswith(IGNORED_SUFFIXES) and name not in IGNORED_NAMES
+
+
+def external_notices(old: ProfileData, new: ProfileData) -> list[str]:
+    """Say by id what another program changed in the memory files (``xiaoyu/memories.md: 2 added``)."""
+    out = []
+    for rel, attr in (("memories.md", "memories"), (ARCHIVE_REL, "archive")):
+        before, after = getattr(old.profile, attr), getattr(new.profile, attr)
+        if before is None and after is None:
+            continue
+        if before is None:
+            diff = IdDiff(added=tuple(after.mf.by_id()), other=True)
+        elif after is None:
+            diff = IdDiff(removed=tuple(before.mf.by_id()), other=True)
+        else:
+            diff = diff_ids(before.mf, after.mf)
+        if diff:
+            out.append(summary(f"{new.profile.name}/{rel}", diff))
+    return out
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+__all__ = ["EntryTarget", "ExternalChange", "NotMemory", "ProfileData", "Refused", "Session", "WriteOutcome",
+           "relevant"]
