@@ -20,13 +20,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files.safe_write import ConcurrentModification
 from ..format.edit import EditError
 from ..format.entries import decode
 from ..format.fields import next_id
 from ..format.profile import Profile, inside
 from ..lifecycle.operations import Builder, append_new, new_entry_meta
 from ..lifecycle.plan import FileChange, Files, Plan, apply_changes, now_iso
-from ..lifecycle.undo import Step, write_steps
+from ..lifecycle.undo import Step, redo_steps, write_steps
 from .edits import encode, ending_before, insert_bodies, text_plan
 from .model import load_daily_logs, parse_log, parse_memory_text
 
@@ -177,15 +178,24 @@ def distil_context(
         plan.rebuild = build
         return plan
 
-    plan = apply_changes(build())
-    dest: Path | None = None
-    if archive:
-        dest = profile.path / "contexts" / "archive" / src.name
-        if dest.exists():
-            raise EditError(f"contexts/archive/{src.name} exists already; the context file stays")
-        if not inside(profile.path, dest.parent if dest.parent.exists() else profile.path / "contexts"):
-            raise EditError("contexts/archive leaves the profile folder")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        data = src.read_bytes()
-        write_steps([Step(dest, None, data), Step(src, data, None)])
+    if not archive:
+        plan = apply_changes(build())
+        return plan, plan.added, None
+    dest = profile.path / "contexts" / "archive" / src.name
+    if dest.exists():
+        raise EditError(f"contexts/archive/{src.name} exists already; the context file stays")
+    if not inside(profile.path, dest.parent if dest.parent.exists() else profile.path / "contexts"):
+        raise EditError("contexts/archive leaves the profile folder")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    data = src.read_bytes()
+    # the new entries and the move of the context file in one journaled write: a crash leaves
+    # either none of it or all of it (never the entries without the move, which a rerun would repeat)
+    for attempt in range(3):
+        plan = build()
+        try:
+            write_steps([*redo_steps(plan.changes), Step(dest, None, data), Step(src, data, None)])
+            break
+        except ConcurrentModification:
+            if attempt == 2:
+                raise
     return plan, plan.added, dest
