@@ -182,7 +182,7 @@ def test_path_escape_and_dangling_file_from_links_and_state(tmp_path: Path) -> N
     ctx = (
         "# ctx\n"
         "[up](../../outside.md)\n"
-        "[abs](/etc/passwd)\n"
+        "[abs](/etc/passwd.md) [site](/concepts/soul) [site2](/tools/exec#approvals)\n"
         "[missing](nothere.md#frag)\n"
         "[ok](../skills/s.md#part) [web](https://example.com/x.md) [anchor](#top)\n"
         "[link](escape.md)\n"
