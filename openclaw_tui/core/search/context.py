@@ -142,7 +142,8 @@ class AgentContext:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "layout": self.layout,
+            # the layout names of ``check --format json`` ("profile", "openclaw"); the text says A/B
+            "layout": {"A": "profile", "B": "openclaw"}.get(self.layout, self.layout),
             "session": self.session,
             "limits": self.limits,
             "parts": [p.to_json() for p in self.parts],
@@ -288,8 +289,8 @@ class _Source:
         """(entries of memories.md worth looking at, keys of those holding a word of the query, archived ones)."""
         if self.parsed is not None:
             entries, archived = self.parsed
-            mentioned = set() if q is None or not q.pattern.pattern else {
-                e.key for e in entries if q.pattern.search(e.raw) is not None}
+            # what the index's ``relevant_entries`` finds with FTS5: any phrase of the query, on active entries
+            mentioned = set() if q is None else {e.key for e in entries if e.status == "active" and q.mentions(e.raw)}
             return entries, mentioned, archived
         assert self.index is not None
         rows = self.index.relevant_entries(self.path / "memories.md", sorted(wanted), q)

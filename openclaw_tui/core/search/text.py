@@ -69,8 +69,28 @@ def index_text(text: str) -> str:
 @dataclass(frozen=True)
 class Query:
     text: str
-    fts: str  # the FTS5 MATCH expression
+    fts: str  # the FTS5 MATCH expression (every phrase must match)
     pattern: re.Pattern[str]  # finds the query's terms in raw text (for snippets)
+    fts_any: str = ""  # the same phrases OR-ed: a chunk holding any part of the query
+    any_pattern: re.Pattern[str] | None = None  # ``fts_any`` in Python, on raw text (see ``mentions``)
+
+    def mentions(self, raw: str) -> bool:
+        """Whether FTS5 (``unicode61``, the CJK expansion of ``index_text``) matches ``fts_any`` in ``raw``.
+
+        A word phrase matches its words as whole tokens, in order, separated by nothing but
+        separators (``on-call`` is the phrase ``on call``: not ``on`` alone); a CJK run matches as a substring.
+        """
+        return self.any_pattern is not None and self.any_pattern.search(raw) is not None
+
+
+_WORD_SEP = r"[\W_]+"  # FTS5 separators between two word tokens (a CJK character is a token of its own)
+
+
+def _phrase_re(phrase: str, cjk: bool) -> str:
+    if cjk:
+        return re.escape(phrase)
+    inner = _WORD_SEP.join(re.escape(w) for w in phrase.split(" "))
+    return f"(?<![^\\W_{CJK}]){inner}(?![^\\W_{CJK}])"
 
 
 _PART_RE = re.compile(r'"([^"]*)"|(\S+)')
@@ -79,6 +99,7 @@ _PART_RE = re.compile(r'"([^"]*)"|(\S+)')
 def parse_query(query: str) -> Query:
     """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs as substrings."""
     phrases: list[str] = []
+    regexes: dict[str, str] = {}
     terms: list[str] = []
     for quoted, bare in _PART_RE.findall(query):
         part = quoted if quoted else bare
@@ -90,18 +111,22 @@ def parse_query(query: str) -> Query:
                 continue
             if words:
                 phrases.append(" ".join(words))
+                regexes.setdefault(phrases[-1], _phrase_re(phrases[-1], False))
                 words = []
             grams = [cjk] if len(cjk) == 1 else list(map(add, cjk[:-1], cjk[1:]))
             phrases.append(" ".join(grams))
+            regexes.setdefault(phrases[-1], _phrase_re(cjk, True))
             terms.append(re.escape(cjk))
         if words:
             phrases.append(" ".join(words))
+            regexes.setdefault(phrases[-1], _phrase_re(phrases[-1], False))
     unique = list(dict.fromkeys(phrases))
     if not unique:
         raise QueryError("the query holds no letters, digits or CJK characters to search for")
-    fts = " AND ".join('"' + p.replace('"', '""') + '"' for p in unique)
+    quoted = ['"' + p.replace('"', '""') + '"' for p in unique]
     ordered = sorted(set(terms), key=len, reverse=True)
-    return Query(query, fts, re.compile("|".join(ordered), re.IGNORECASE))
+    return Query(query, " AND ".join(quoted), re.compile("|".join(ordered), re.IGNORECASE), " OR ".join(quoted),
+                 re.compile("|".join(regexes[p] for p in unique), re.IGNORECASE))
 
 
 # --- documents ----------------------------------------------------------------------------------
