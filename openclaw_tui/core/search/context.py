@@ -53,6 +53,7 @@ from .text import CJK, Query, QueryError, parse_query
 
 SEARCH_RESULTS = 6  # OpenClaw's memory_search maxResults
 _CJK_CHAR_RE = re.compile(f"[{CJK}]")
+_CJK_RUNS_RE = re.compile(f"[{CJK}]+")
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TASK_KEY_RE = re.compile(r"task|任务", re.IGNORECASE)
 LAYOUT_NAMES = {"profile": "A", "openclaw": "B"}
@@ -60,7 +61,7 @@ LAYOUT_NAMES = {"profile": "A", "openclaw": "B"}
 
 def estimate_tokens(text: str) -> int:
     """A rough token count (labelled as an estimate wherever shown): CJK 1 per character, else 1 per 4."""
-    cjk = len(_CJK_CHAR_RE.findall(text))
+    cjk = 0 if text.isascii() else sum(map(len, _CJK_RUNS_RE.findall(text)))
     return math.ceil(cjk + (len(text) - cjk) / 4)
 
 
@@ -167,8 +168,14 @@ def query_tags(query: str, given: Iterable[str], known: Iterable[str]) -> list[s
     """The tags the topic selects: those given, and known tags whose name appears as a word in the query."""
     out = [t.strip() for t in given if t.strip()]
     if query.strip():
+        # no letter with a case outside ASCII (CJK has none): an ASCII tag matches only its lower case in it
+        ascii_query = all(c.isascii() or c.lower() == c.upper() for c in query)
+        lower = query.lower()
         for tag in sorted(set(known)):
-            if tag and tag.casefold() not in {t.casefold() for t in out} and _word_re(tag).search(query):
+            if not tag or (ascii_query and tag.isascii() and tag.lower() not in lower) or (
+                    tag.lower() == tag.upper() and tag not in query):
+                continue  # cannot match (no letter with a case, or ASCII): no regex compiled for each tag
+            if tag.casefold() not in {t.casefold() for t in out} and _word_re(tag).search(query):
                 out.append(tag)
     return out
 
@@ -259,7 +266,7 @@ def _from_index(row: tuple[str, int, int, str, str | None, str | None, str | Non
     ident, line, end_line, status, imp, tags, by, rowid, raw, _m = row
     importance = imp if imp in ("high", "medium", "low") else "medium"
     return _Entry(rowid, ident, line, end_line, status, importance,
-                  tuple(t for t in (tags or "").split("|") if t), by, raw)
+                  tuple(filter(None, (tags or "").split("|"))), by, raw)
 
 
 @dataclass

@@ -72,7 +72,7 @@ class Query:
     fts: str  # the FTS5 MATCH expression (every phrase must match)
     pattern: re.Pattern[str]  # finds the query's terms in raw text (for snippets)
     fts_any: str = ""  # the same phrases OR-ed: a chunk holding any part of the query
-    any_pattern: re.Pattern[str] | None = None  # ``fts_any`` in Python, on raw text (see ``mentions``)
+    any_regex: str = ""  # ``fts_any`` as a regex on raw text (see ``mentions``), compiled when first used
 
     def mentions(self, raw: str) -> bool:
         """Whether FTS5 (``unicode61``, the CJK expansion of ``index_text``) matches ``fts_any`` in ``raw``.
@@ -80,7 +80,12 @@ class Query:
         A word phrase matches its words as whole tokens, in order, separated by nothing but
         separators (``on-call`` is the phrase ``on call``: not ``on`` alone); a CJK run matches as a substring.
         """
-        return self.any_pattern is not None and self.any_pattern.search(raw) is not None
+        return bool(self.any_regex) and _compiled(self.any_regex).search(raw) is not None
+
+
+@lru_cache(maxsize=64)
+def _compiled(regex: str) -> re.Pattern[str]:
+    return re.compile(regex, re.IGNORECASE)
 
 
 _WORD_SEP = r"[\W_]+"  # FTS5 separators between two word tokens (a CJK character is a token of its own)
@@ -126,7 +131,7 @@ def parse_query(query: str) -> Query:
     quoted = ['"' + p.replace('"', '""') + '"' for p in unique]
     ordered = sorted(set(terms), key=len, reverse=True)
     return Query(query, " AND ".join(quoted), re.compile("|".join(ordered), re.IGNORECASE), " OR ".join(quoted),
-                 re.compile("|".join(regexes[p] for p in unique), re.IGNORECASE))
+                 "|".join(regexes[p] for p in unique))
 
 
 # --- documents ----------------------------------------------------------------------------------
