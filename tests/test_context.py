@@ -258,3 +258,32 @@ def test_context_and_search_write_nothing_in_the_memory(profile: Path, workspace
     assert snapshot() == before
     doc = json.loads(r.stdout)
     assert {x["citation"] for x in doc["results"]} >= {"MEMORY.md#L4", "memory/2026-06-01.md#L3"}
+
+
+def test_query_terms_and_snippet_pattern_are_the_regexes_they_replace() -> None:
+    """The fast query scanner and snippet pattern (no CJK ranges case-folded at start-up) find what the regexes did."""
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from openclaw_tui.core.search.text import CJK, QueryError, parse_query, query_terms
+
+    term_re = re.compile(f"([{CJK}]+)|([^\\W_{CJK}]+)")
+    alphabet = _ALPHABET + "\u30fb\u3041\U00020000\U00030000²Ⅷ٣\u0301Kk\u212aſß"
+    words = st.one_of(st.sampled_from(_WORDS), st.text(alphabet, min_size=1, max_size=5))
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(st.lists(words, min_size=1, max_size=3).map(" ".join), st.text(alphabet + "".join(_WORDS), max_size=30))
+    def check(qs: str, t: str) -> None:
+        assert query_terms(qs) == term_re.findall(qs)
+        try:
+            q = parse_query(qs)
+        except QueryError:
+            return
+        terms = sorted({f"(?<![^\\W_{CJK}]){re.escape(w)}(?![^\\W_{CJK}])" if w else re.escape(c)
+                        for part in qs.split() for c, w in term_re.findall(part)}, key=len, reverse=True)
+        old = re.compile("|".join(terms), re.IGNORECASE)
+        assert [m.span() for m in q.pattern.finditer(t)] == [m.span() for m in old.finditer(t)]
+
+    check()

@@ -30,8 +30,7 @@ if TYPE_CHECKING:
     from ..format.entries import Entry, MemoryFile
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ffff"
-_CJK_RUN_RE = re.compile(f"[{CJK}]+")
-_TERM_RE = re.compile(f"([{CJK}]+)|([^\\W_{CJK}]+)")
+_CJK_RANGES = tuple((ord(CJK[i]), ord(CJK[i + 2])) for i in range(0, len(CJK), 3))
 _BLANK_RE = re.compile(r"[ \t\r]*")
 _HEADING_RE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _ITEM_RE = re.compile(r" ?(?:[-*+]|\d{1,9}[.)])[ \t]")
@@ -61,9 +60,37 @@ def _expand_cjk(m: re.Match[str]) -> str:
     return _expand_run(m.group(0))
 
 
+@lru_cache(maxsize=1)
+def _cjk_run_re() -> re.Pattern[str]:
+    """Compiled when first needed: the CJK ranges take milliseconds to compile (a fresh ``search`` counts them)."""
+    return re.compile(f"[{CJK}]+")
+
+
 def index_text(text: str) -> str:
     """The text as stored in FTS5: CJK runs become unigrams + bigrams, each its own token."""
-    return _CJK_RUN_RE.sub(_expand_cjk, text)
+    return _cjk_run_re().sub(_expand_cjk, text)
+
+
+def _is_cjk(ch: str) -> bool:
+    o = ord(ch)
+    return any(lo <= o <= hi for lo, hi in _CJK_RANGES)
+
+
+def query_terms(part: str) -> list[tuple[str, str]]:
+    """``re.findall(f"([{CJK}]+)|([^\\W_{CJK}]+)", part)`` without compiling the CJK ranges: (cjk run, "") or
+    ("", word) in order, a word being letters and digits (``str.isalnum``, as ``\\w`` without ``_``) not CJK."""
+    out: list[tuple[str, str]] = []
+    kind = 0  # 0 none, 1 CJK run, 2 word
+    start = 0
+    for i, ch in enumerate(part):
+        k = (1 if _is_cjk(ch) else 2) if ch.isalnum() or (not ch.isascii() and _is_cjk(ch)) else 0
+        if k != kind:
+            if kind:
+                out.append((part[start:i], "") if kind == 1 else ("", part[start:i]))
+            kind, start = k, i
+    if kind:
+        out.append((part[start:], "") if kind == 1 else ("", part[start:]))
+    return out
 
 
 @dataclass(frozen=True)
@@ -105,14 +132,15 @@ def parse_query(query: str) -> Query:
     """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs as substrings."""
     phrases: list[str] = []
     regexes: dict[str, str] = {}
-    terms: list[str] = []
+    terms: list[str] = []  # words: matched whole (not inside a longer word), any case
+    cjk_terms: list[str] = []  # CJK runs: matched anywhere
     for quoted, bare in _PART_RE.findall(query):
         part = quoted if quoted else bare
         words: list[str] = []
-        for cjk, word in _TERM_RE.findall(part):
+        for cjk, word in query_terms(part):
             if word:
                 words.append(word)
-                terms.append(f"(?<![^\\W_{CJK}]){re.escape(word)}(?![^\\W_{CJK}])")
+                terms.append(re.escape(word))
                 continue
             if words:
                 phrases.append(" ".join(words))
@@ -121,7 +149,7 @@ def parse_query(query: str) -> Query:
             grams = [cjk] if len(cjk) == 1 else list(map(add, cjk[:-1], cjk[1:]))
             phrases.append(" ".join(grams))
             regexes.setdefault(phrases[-1], _phrase_re(cjk, True))
-            terms.append(re.escape(cjk))
+            cjk_terms.append(re.escape(cjk))
         if words:
             phrases.append(" ".join(words))
             regexes.setdefault(phrases[-1], _phrase_re(phrases[-1], False))
@@ -129,8 +157,12 @@ def parse_query(query: str) -> Query:
     if not unique:
         raise QueryError("the query holds no letters, digits or CJK characters to search for")
     quoted = ['"' + p.replace('"', '""') + '"' for p in unique]
-    ordered = sorted(set(terms), key=len, reverse=True)
-    return Query(query, " AND ".join(quoted), re.compile("|".join(ordered), re.IGNORECASE), " OR ".join(quoted),
+    # one boundary around all the words, compiled without IGNORECASE: the CJK ranges in it are the slow part
+    # of compiling (a fresh ``search`` process pays it), and case-folding them made it several times slower
+    alts = [f"(?<![^\\W_{CJK}])(?i:{'|'.join(sorted(set(terms), key=len, reverse=True))})(?![^\\W_{CJK}])"] \
+        if terms else []
+    alts += sorted(set(cjk_terms), key=len, reverse=True)
+    return Query(query, " AND ".join(quoted), re.compile("|".join(alts)), " OR ".join(quoted),
                  "|".join(regexes[p] for p in unique))
 
 
