@@ -380,8 +380,11 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
     status_of = src.statuses(entries, targets)
     memories_path = src.path / "memories.md"
     loaded: list[tuple[_Entry, str]] = []
+    by_tags: dict[tuple[str, ...], list[str]] = {}  # entries share few tag sets: each set checked once
     for e in entries:
-        matched = [t for t in e.tags if t.casefold() in wanted]
+        matched = by_tags.get(e.tags)
+        if matched is None:
+            matched = by_tags[e.tags] = [t for t in e.tags if t.casefold() in wanted]
         imp = e.importance
         status = e.status
         if status == "active":
