@@ -128,8 +128,12 @@ def _phrase_re(phrase: str, cjk: bool) -> str:
 _PART_RE = re.compile(r'"([^"]*)"|(\S+)')
 
 
+@lru_cache(maxsize=256)
 def parse_query(query: str) -> Query:
-    """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs as substrings."""
+    """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs as substrings.
+
+    Cached (a ``Query`` is immutable): the UI searches as the user types, often the same text again.
+    """
     phrases: list[str] = []
     regexes: dict[str, str] = {}
     terms: list[str] = []  # words: matched whole (not inside a longer word), any case
