@@ -287,3 +287,29 @@ def test_query_terms_and_snippet_pattern_are_the_regexes_they_replace() -> None:
         assert [m.span() for m in q.pattern.finditer(t)] == [m.span() for m in old.finditer(t)]
 
     check()
+
+
+def test_parsed_and_index_agree_on_generated_queries(tmp_path: Path) -> None:
+    """Queries made of hyphens, CJK, punctuation and mixed case: the loaded profile and the index say the same."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from openclaw_tui.core.search.context import resolve_root
+
+    prof = make_profile(tmp_path)
+    write(prof / "memories.md", MEMORIES + entry("mem-0011", "Priya is on-call; runs on EKS. 咖啡馆 on_call", tags="[team]")
+          + entry("mem-0012", "Call ON–CALL (en dash), x-y-z, a1.b2, é!", importance="low", tags="[tea-time]"))
+    agent_context(resolve_root(prof), "warm", today=DAY)  # the index built once
+    word = st.sampled_from(["on", "call", "on-call", "ON_CALL", "tea", "Green", "咖啡", "咖", "馆", "x-y", "a1", "é",
+                            "tea-time", "team", "EKS", "菜单", "美式"])
+    sep = st.sampled_from([" ", "-", "_", ", ", "!", "'", '"', "(", ")", "–", ""])
+    query = st.lists(st.tuples(word, sep), min_size=1, max_size=4).map(lambda ps: "".join(w + s for w, s in ps))
+
+    @settings(max_examples=40, deadline=None, database=None)
+    @given(query)
+    def check(q: str) -> None:
+        parsed = agent_context(load_profile(prof), q, today=DAY).to_json()
+        indexed = agent_context(resolve_root(prof), q, today=DAY).to_json()
+        assert indexed == parsed, q
+
+    check()

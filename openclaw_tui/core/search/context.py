@@ -14,9 +14,11 @@ Layout A (a profile), three layers:
 
 Left out, each with its reason: entries a tag matched that are
 ``superseded`` (by whom), ``cold``, of another status, or ``archived`` (in
-the archive); active entries whose text the query's words find but no tag
-matched (``low without a match``, ``no tag match``); archived context files
-the query names.
+the archive); active entries that a part of the query finds but no tag
+matched (``low without a match``, ``no tag match``): a part as the index's
+FTS5 matches it (``on-call`` is the phrase "on call", a CJK run a substring;
+``Query.mentions`` on a loaded profile), so both paths agree; archived
+context files the query names.
 
 Layout B (an OpenClaw workspace): the bootstrap files as injected
 (``workspace.bootstrap.inject_preview``: truncation, the running total,
