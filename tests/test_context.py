@@ -12,7 +12,7 @@ import pytest
 
 from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.search.context import agent_context, estimate_tokens, query_tags, render_text
-from tests.search_corpus import TODAY, make_profile, write
+from tests.search_corpus import MEMORIES, TODAY, entry, make_profile, write
 
 DAY = dt.date.fromisoformat(TODAY)
 
@@ -156,7 +156,7 @@ def test_cli_json_contract(profile: Path, workspace: Path, tmp_path: Path) -> No
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert list(doc)[:6] == ["layout", "session", "limits", "parts", "left_out", "total"]
-    assert doc["layout"] == "A"
+    assert doc["layout"] == "profile"
     assert list(doc["parts"][0]) == ["layer", "file", "start_line", "end_line", "id", "chars", "tokens_est",
                                      "truncated", "reason"]
     assert {"id": "mem-0008", "reason": "cold"}.items() <= next(x for x in doc["left_out"] if x["id"] == "mem-0008").items()
@@ -164,7 +164,7 @@ def test_cli_json_contract(profile: Path, workspace: Path, tmp_path: Path) -> No
                             "tokens_est": sum(p["tokens_est"] for p in doc["parts"])}
     r = cli(workspace, "--query", "oolong", "--session", "shared", "--today", TODAY, "--json")
     doc = json.loads(r.stdout)
-    assert doc["layout"] == "B" and doc["session"] == "shared" and doc["limits"]["bootstrap_max_chars"] == 20000
+    assert doc["layout"] == "openclaw" and doc["session"] == "shared" and doc["limits"]["bootstrap_max_chars"] == 20000
     text = cli(profile, "--query", "咖啡", "--today", TODAY).stdout.decode()
     assert text.startswith("layout A (profile) mia, query '咖啡', tags 咖啡\n")
     assert "left out: 4" in text and "tokens (estimate)" in text
@@ -179,14 +179,69 @@ def test_cli_bad_input(profile: Path, tmp_path: Path) -> None:
     assert cli(tmp_path / "profiles", "--profile", "mia").returncode == 0
 
 
-@pytest.mark.parametrize("query,tags", [("咖啡 planning", ()), ("菜单 美式", ()), ("trip", ()), ("", ("tea",))])
+@pytest.mark.parametrize("query,tags", [("咖啡 planning", ()), ("菜单 美式", ()), ("trip", ()), ("", ("tea",)),
+                                        ("on-call", ()), ("ON-CALL", ()), ("green-tea", ()), ("tea, green!", ()),
+                                        ('"green tea" 咖啡馆', ()), ("Green_Tea", ()), ("x AND y", ()),
+                                        ('"tea AND green"', ()), ("(咖啡)-馆", ()), ("on call", ("tea",))])
 def test_read_through_the_index_equals_read_parsed(profile: Path, query: str, tags: tuple[str, ...]) -> None:
     from openclaw_tui.core.search.context import resolve_root
 
+    write(profile / "memories.md", MEMORIES + entry("mem-0011", "Priya is on-call this week; runs on EKS.",
+                                                    importance="medium", tags="[team]")
+          + entry("mem-0012", "Call the on–call person (EN DASH) or On_Call: tea and green, x and y.",
+                  importance="low", tags="[team]"))
     parsed = agent_context(load_profile(profile), query, tags, today=DAY)
     indexed = agent_context(resolve_root(profile), query, tags, today=DAY)
     assert indexed.to_json() == parsed.to_json()
     assert [p.text for p in indexed.parts] == [p.text for p in parsed.parts]
+
+
+def test_on_call_is_a_phrase_not_two_words(profile: Path) -> None:
+    """``on-call`` leaves out the entry that says on-call, not every entry holding "on" (the atlas case)."""
+    write(profile / "memories.md", MEMORIES + entry("mem-0011", "Priya is on-call this week.", tags="[team]")
+          + entry("mem-0012", "Production runs on EKS; call the vendor.", tags="[infra]"))
+    ctx = agent_context(load_profile(profile), "on-call", today=DAY)
+    assert [(x.id, x.reason) for x in ctx.left_out] == [("mem-0011", "no tag match")]
+
+
+# text and queries drawn from the characters where the regex and FTS5's tokenizer could disagree
+_ALPHABET = "aAbBnNoOcClL 0-_.,!?'\"()/:;\n\t咖啡馆用户–é"
+_WORDS = ["on", "call", "on-call", "On_Call", "咖啡", "咖", "啡馆", "tea", "TEA", "a1", "é", "x-y-z"]
+
+
+def _fts_any(text: str, q: object) -> bool:
+    import sqlite3
+
+    from openclaw_tui.core.search.text import Query, clean, index_text
+
+    assert isinstance(q, Query)
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='unicode61 remove_diacritics 0')")
+    db.execute("INSERT INTO docs(rowid, body) VALUES (1, ?)", (index_text(clean(text)),))
+    return bool(db.execute("SELECT count(*) FROM docs WHERE docs MATCH ?", (q.fts_any,)).fetchone()[0])
+
+
+def test_the_parsed_match_is_the_index_match() -> None:
+    """``Query.mentions`` (the parsed path) says what FTS5 says (the index path), for any text and query."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from openclaw_tui.core.search.text import QueryError, parse_query
+
+    piece = st.one_of(st.sampled_from(_WORDS), st.text(_ALPHABET, min_size=1, max_size=6))
+    text = st.lists(piece, max_size=12).map(" ".join) | st.text(_ALPHABET, max_size=40)
+    query = st.lists(piece, min_size=1, max_size=3).map(" ".join)
+
+    @settings(max_examples=400, deadline=None, database=None)
+    @given(text, query)
+    def check(t: str, qs: str) -> None:
+        try:
+            q = parse_query(qs)
+        except QueryError:
+            return
+        assert q.mentions(t) == _fts_any(t, q), (t, qs, q.fts_any)
+
+    check()
 
 
 def test_context_and_search_write_nothing_in_the_memory(profile: Path, workspace: Path, tmp_path: Path) -> None:
@@ -203,3 +258,58 @@ def test_context_and_search_write_nothing_in_the_memory(profile: Path, workspace
     assert snapshot() == before
     doc = json.loads(r.stdout)
     assert {x["citation"] for x in doc["results"]} >= {"MEMORY.md#L4", "memory/2026-06-01.md#L3"}
+
+
+def test_query_terms_and_snippet_pattern_are_the_regexes_they_replace() -> None:
+    """The fast query scanner and snippet pattern (no CJK ranges case-folded at start-up) find what the regexes did."""
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from openclaw_tui.core.search.text import CJK, QueryError, parse_query, query_terms
+
+    term_re = re.compile(f"([{CJK}]+)|([^\\W_{CJK}]+)")
+    alphabet = _ALPHABET + "\u30fb\u3041\U00020000\U00030000²Ⅷ٣\u0301Kk\u212aſß"
+    words = st.one_of(st.sampled_from(_WORDS), st.text(alphabet, min_size=1, max_size=5))
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(st.lists(words, min_size=1, max_size=3).map(" ".join), st.text(alphabet + "".join(_WORDS), max_size=30))
+    def check(qs: str, t: str) -> None:
+        assert query_terms(qs) == term_re.findall(qs)
+        try:
+            q = parse_query(qs)
+        except QueryError:
+            return
+        terms = sorted({f"(?<![^\\W_{CJK}]){re.escape(w)}(?![^\\W_{CJK}])" if w else re.escape(c)
+                        for part in qs.split() for c, w in term_re.findall(part)}, key=len, reverse=True)
+        old = re.compile("|".join(terms), re.IGNORECASE)
+        assert [m.span() for m in q.pattern.finditer(t)] == [m.span() for m in old.finditer(t)]
+
+    check()
+
+
+def test_parsed_and_index_agree_on_generated_queries(tmp_path: Path) -> None:
+    """Queries made of hyphens, CJK, punctuation and mixed case: the loaded profile and the index say the same."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from openclaw_tui.core.search.context import resolve_root
+
+    prof = make_profile(tmp_path)
+    write(prof / "memories.md", MEMORIES + entry("mem-0011", "Priya is on-call; runs on EKS. 咖啡馆 on_call", tags="[team]")
+          + entry("mem-0012", "Call ON–CALL (en dash), x-y-z, a1.b2, é!", importance="low", tags="[tea-time]"))
+    agent_context(resolve_root(prof), "warm", today=DAY)  # the index built once
+    word = st.sampled_from(["on", "call", "on-call", "ON_CALL", "tea", "Green", "咖啡", "咖", "馆", "x-y", "a1", "é",
+                            "tea-time", "team", "EKS", "菜单", "美式"])
+    sep = st.sampled_from([" ", "-", "_", ", ", "!", "'", '"', "(", ")", "–", ""])
+    query = st.lists(st.tuples(word, sep), min_size=1, max_size=4).map(lambda ps: "".join(w + s for w, s in ps))
+
+    @settings(max_examples=40, deadline=None, database=None)
+    @given(query)
+    def check(q: str) -> None:
+        parsed = agent_context(load_profile(prof), q, today=DAY).to_json()
+        indexed = agent_context(resolve_root(prof), q, today=DAY).to_json()
+        assert indexed == parsed, q
+
+    check()

@@ -14,9 +14,11 @@ Layout A (a profile), three layers:
 
 Left out, each with its reason: entries a tag matched that are
 ``superseded`` (by whom), ``cold``, of another status, or ``archived`` (in
-the archive); active entries whose text the query's words find but no tag
-matched (``low without a match``, ``no tag match``); archived context files
-the query names.
+the archive); active entries that a part of the query finds but no tag
+matched (``low without a match``, ``no tag match``): a part as the index's
+FTS5 matches it (``on-call`` is the phrase "on call", a CJK run a substring;
+``Query.mentions`` on a loaded profile), so both paths agree; archived
+context files the query names.
 
 Layout B (an OpenClaw workspace): the bootstrap files as injected
 (``workspace.bootstrap.inject_preview``: truncation, the running total,
@@ -53,6 +55,7 @@ from .text import CJK, Query, QueryError, parse_query
 
 SEARCH_RESULTS = 6  # OpenClaw's memory_search maxResults
 _CJK_CHAR_RE = re.compile(f"[{CJK}]")
+_CJK_RUNS_RE = re.compile(f"[{CJK}]+")
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TASK_KEY_RE = re.compile(r"task|任务", re.IGNORECASE)
 LAYOUT_NAMES = {"profile": "A", "openclaw": "B"}
@@ -60,7 +63,7 @@ LAYOUT_NAMES = {"profile": "A", "openclaw": "B"}
 
 def estimate_tokens(text: str) -> int:
     """A rough token count (labelled as an estimate wherever shown): CJK 1 per character, else 1 per 4."""
-    cjk = len(_CJK_CHAR_RE.findall(text))
+    cjk = 0 if text.isascii() else sum(map(len, _CJK_RUNS_RE.findall(text)))
     return math.ceil(cjk + (len(text) - cjk) / 4)
 
 
@@ -142,7 +145,8 @@ class AgentContext:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "layout": self.layout,
+            # the layout names of ``check --format json`` ("profile", "openclaw"); the text says A/B
+            "layout": {"A": "profile", "B": "openclaw"}.get(self.layout, self.layout),
             "session": self.session,
             "limits": self.limits,
             "parts": [p.to_json() for p in self.parts],
@@ -166,8 +170,14 @@ def query_tags(query: str, given: Iterable[str], known: Iterable[str]) -> list[s
     """The tags the topic selects: those given, and known tags whose name appears as a word in the query."""
     out = [t.strip() for t in given if t.strip()]
     if query.strip():
+        # no letter with a case outside ASCII (CJK has none): an ASCII tag matches only its lower case in it
+        ascii_query = all(c.isascii() or c.lower() == c.upper() for c in query)
+        lower = query.lower()
         for tag in sorted(set(known)):
-            if tag and tag.casefold() not in {t.casefold() for t in out} and _word_re(tag).search(query):
+            if not tag or (ascii_query and tag.isascii() and tag.lower() not in lower) or (
+                    tag.lower() == tag.upper() and tag not in query):
+                continue  # cannot match (no letter with a case, or ASCII): no regex compiled for each tag
+            if tag.casefold() not in {t.casefold() for t in out} and _word_re(tag).search(query):
                 out.append(tag)
     return out
 
@@ -258,7 +268,7 @@ def _from_index(row: tuple[str, int, int, str, str | None, str | None, str | Non
     ident, line, end_line, status, imp, tags, by, rowid, raw, _m = row
     importance = imp if imp in ("high", "medium", "low") else "medium"
     return _Entry(rowid, ident, line, end_line, status, importance,
-                  tuple(t for t in (tags or "").split("|") if t), by, raw)
+                  tuple(filter(None, (tags or "").split("|"))), by, raw)
 
 
 @dataclass
@@ -288,8 +298,8 @@ class _Source:
         """(entries of memories.md worth looking at, keys of those holding a word of the query, archived ones)."""
         if self.parsed is not None:
             entries, archived = self.parsed
-            mentioned = set() if q is None or not q.pattern.pattern else {
-                e.key for e in entries if q.pattern.search(e.raw) is not None}
+            # what the index's ``relevant_entries`` finds with FTS5: any phrase of the query, on active entries
+            mentioned = set() if q is None else {e.key for e in entries if e.status == "active" and q.mentions(e.raw)}
             return entries, mentioned, archived
         assert self.index is not None
         rows = self.index.relevant_entries(self.path / "memories.md", sorted(wanted), q)
@@ -372,8 +382,11 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
     status_of = src.statuses(entries, targets)
     memories_path = src.path / "memories.md"
     loaded: list[tuple[_Entry, str]] = []
+    by_tags: dict[tuple[str, ...], list[str]] = {}  # entries share few tag sets: each set checked once
     for e in entries:
-        matched = [t for t in e.tags if t.casefold() in wanted]
+        matched = by_tags.get(e.tags)
+        if matched is None:
+            matched = by_tags[e.tags] = [t for t in e.tags if t.casefold() in wanted]
         imp = e.importance
         status = e.status
         if status == "active":

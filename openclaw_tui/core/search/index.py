@@ -899,7 +899,7 @@ class Index:
         tagmatch = " OR ".join("tags LIKE ? ESCAPE '\\'" for _t in like) or "0"
         status = "coalesce(status, 'active')"
         mention = "rowid IN (SELECT rowid FROM docs WHERE docs MATCH ?)" if q is not None else "0"
-        margs = [q.fts.replace(" AND ", " OR ")] if q is not None else []
+        margs = [q.fts_any] if q is not None else []
         sql = (f"SELECT ident, line, end_line, {status}, importance, tags, sup_by, rowid, raw, {mention} FROM chunks"
                f" WHERE path = ? AND kind = 'entry' AND ("
                f"({status} = 'active' AND (importance = 'high' OR {tagmatch}))"
@@ -943,7 +943,7 @@ class Index:
         """Rowids of the chunks holding any part of the query (its parts OR-ed)."""
         with self._lock:
             rows = self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?",
-                                    (q.fts.replace(" AND ", " OR "),)).fetchall()
+                                    (q.fts_any,)).fetchall()
         return {int(r) for (r,) in rows}
 
     def all_hashes(self) -> list[tuple[int, str]]:

@@ -30,8 +30,7 @@ if TYPE_CHECKING:
     from ..format.entries import Entry, MemoryFile
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ffff"
-_CJK_RUN_RE = re.compile(f"[{CJK}]+")
-_TERM_RE = re.compile(f"([{CJK}]+)|([^\\W_{CJK}]+)")
+_CJK_RANGES = tuple((ord(CJK[i]), ord(CJK[i + 2])) for i in range(0, len(CJK), 3))
 _BLANK_RE = re.compile(r"[ \t\r]*")
 _HEADING_RE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _ITEM_RE = re.compile(r" ?(?:[-*+]|\d{1,9}[.)])[ \t]")
@@ -61,47 +60,114 @@ def _expand_cjk(m: re.Match[str]) -> str:
     return _expand_run(m.group(0))
 
 
+@lru_cache(maxsize=1)
+def _cjk_run_re() -> re.Pattern[str]:
+    """Compiled when first needed: the CJK ranges take milliseconds to compile (a fresh ``search`` counts them)."""
+    return re.compile(f"[{CJK}]+")
+
+
 def index_text(text: str) -> str:
     """The text as stored in FTS5: CJK runs become unigrams + bigrams, each its own token."""
-    return _CJK_RUN_RE.sub(_expand_cjk, text)
+    return _cjk_run_re().sub(_expand_cjk, text)
+
+
+def _is_cjk(ch: str) -> bool:
+    o = ord(ch)
+    return any(lo <= o <= hi for lo, hi in _CJK_RANGES)
+
+
+def query_terms(part: str) -> list[tuple[str, str]]:
+    """``re.findall(f"([{CJK}]+)|([^\\W_{CJK}]+)", part)`` without compiling the CJK ranges: (cjk run, "") or
+    ("", word) in order, a word being letters and digits (``str.isalnum``, as ``\\w`` without ``_``) not CJK."""
+    out: list[tuple[str, str]] = []
+    kind = 0  # 0 none, 1 CJK run, 2 word
+    start = 0
+    for i, ch in enumerate(part):
+        k = (1 if _is_cjk(ch) else 2) if ch.isalnum() or (not ch.isascii() and _is_cjk(ch)) else 0
+        if k != kind:
+            if kind:
+                out.append((part[start:i], "") if kind == 1 else ("", part[start:i]))
+            kind, start = k, i
+    if kind:
+        out.append((part[start:], "") if kind == 1 else ("", part[start:]))
+    return out
 
 
 @dataclass(frozen=True)
 class Query:
     text: str
-    fts: str  # the FTS5 MATCH expression
+    fts: str  # the FTS5 MATCH expression (every phrase must match)
     pattern: re.Pattern[str]  # finds the query's terms in raw text (for snippets)
+    fts_any: str = ""  # the same phrases OR-ed: a chunk holding any part of the query
+    any_regex: str = ""  # ``fts_any`` as a regex on raw text (see ``mentions``), compiled when first used
+
+    def mentions(self, raw: str) -> bool:
+        """Whether FTS5 (``unicode61``, the CJK expansion of ``index_text``) matches ``fts_any`` in ``raw``.
+
+        A word phrase matches its words as whole tokens, in order, separated by nothing but
+        separators (``on-call`` is the phrase ``on call``: not ``on`` alone); a CJK run matches as a substring.
+        """
+        return bool(self.any_regex) and _compiled(self.any_regex).search(raw) is not None
+
+
+@lru_cache(maxsize=64)
+def _compiled(regex: str) -> re.Pattern[str]:
+    return re.compile(regex, re.IGNORECASE)
+
+
+_WORD_SEP = r"[\W_]+"  # FTS5 separators between two word tokens (a CJK character is a token of its own)
+
+
+def _phrase_re(phrase: str, cjk: bool) -> str:
+    if cjk:
+        return re.escape(phrase)
+    inner = _WORD_SEP.join(re.escape(w) for w in phrase.split(" "))
+    return f"(?<![^\\W_{CJK}]){inner}(?![^\\W_{CJK}])"
 
 
 _PART_RE = re.compile(r'"([^"]*)"|(\S+)')
 
 
+@lru_cache(maxsize=256)
 def parse_query(query: str) -> Query:
-    """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs as substrings."""
+    """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs as substrings.
+
+    Cached (a ``Query`` is immutable): the UI searches as the user types, often the same text again.
+    """
     phrases: list[str] = []
-    terms: list[str] = []
+    regexes: dict[str, str] = {}
+    terms: list[str] = []  # words: matched whole (not inside a longer word), any case
+    cjk_terms: list[str] = []  # CJK runs: matched anywhere
     for quoted, bare in _PART_RE.findall(query):
         part = quoted if quoted else bare
         words: list[str] = []
-        for cjk, word in _TERM_RE.findall(part):
+        for cjk, word in query_terms(part):
             if word:
                 words.append(word)
-                terms.append(f"(?<![^\\W_{CJK}]){re.escape(word)}(?![^\\W_{CJK}])")
+                terms.append(re.escape(word))
                 continue
             if words:
                 phrases.append(" ".join(words))
+                regexes.setdefault(phrases[-1], _phrase_re(phrases[-1], False))
                 words = []
             grams = [cjk] if len(cjk) == 1 else list(map(add, cjk[:-1], cjk[1:]))
             phrases.append(" ".join(grams))
-            terms.append(re.escape(cjk))
+            regexes.setdefault(phrases[-1], _phrase_re(cjk, True))
+            cjk_terms.append(re.escape(cjk))
         if words:
             phrases.append(" ".join(words))
+            regexes.setdefault(phrases[-1], _phrase_re(phrases[-1], False))
     unique = list(dict.fromkeys(phrases))
     if not unique:
         raise QueryError("the query holds no letters, digits or CJK characters to search for")
-    fts = " AND ".join('"' + p.replace('"', '""') + '"' for p in unique)
-    ordered = sorted(set(terms), key=len, reverse=True)
-    return Query(query, fts, re.compile("|".join(ordered), re.IGNORECASE))
+    quoted = ['"' + p.replace('"', '""') + '"' for p in unique]
+    # one boundary around all the words, compiled without IGNORECASE: the CJK ranges in it are the slow part
+    # of compiling (a fresh ``search`` process pays it), and case-folding them made it several times slower
+    alts = [f"(?<![^\\W_{CJK}])(?i:{'|'.join(sorted(set(terms), key=len, reverse=True))})(?![^\\W_{CJK}])"] \
+        if terms else []
+    alts += sorted(set(cjk_terms), key=len, reverse=True)
+    return Query(query, " AND ".join(quoted), re.compile("|".join(alts)), " OR ".join(quoted),
+                 "|".join(regexes[p] for p in unique))
 
 
 # --- documents ----------------------------------------------------------------------------------
