@@ -1,0 +1,137 @@
+"""A cache of what the check reads from a big memory file, keyed by the file's exact bytes.
+
+Parsing a 100k-entry memories.md, scanning its frontmatter and searching it for secrets and
+instructions costs seconds; all of it is a pure function of the file's bytes (and of this
+code).  ``load`` returns those facts from the user's cache folder (``config.cache_dir()``,
+never the memory folder) when the bytes hash the same as when they were stored, and ``store``
+saves them after a check.  One cache file per memory file path (a changed file overwrites it).
+A cache that cannot be read, written or does not match is ignored: the check then computes
+everything, with the same findings.  Small files are never cached (reading them is as fast).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+import marshal
+import os
+import pickle
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..format.entries import Entry, MemoryFile
+from .secrets import SecretMatch
+
+MIN_BYTES = 1 << 20  # below this the check is fast enough without a cache
+_VERSION = 2
+_HERE = Path(__file__).resolve().parent
+# the modules whose code decides these facts: a change to any of them invalidates every cache file
+_CODE = (
+    _HERE / "check.py", _HERE / "secrets.py", _HERE / "instructions.py", _HERE / "factcache.py",
+    _HERE.parent / "format" / "entries.py", _HERE.parent / "format" / "fields.py",
+    _HERE.parent / "format" / "yamlio.py",
+)
+
+
+@dataclass
+class Facts:
+    """What the check reads from one memory file."""
+
+    mf: MemoryFile
+    exact: list[int]  # starts of the entries the field scan reads exactly
+    by_tag: dict[str, list[tuple[int, str]]]
+    secrets: list[SecretMatch]
+    instructions: list[tuple[str, int, int]]
+
+
+def _code_key() -> str:
+    parts = [str(_VERSION)]
+    for p in _CODE:
+        try:
+            st = p.stat()
+        except OSError:
+            parts.append(f"{p.name}:-")
+            continue
+        parts.append(f"{p.name}:{st.st_mtime_ns}:{st.st_size}")
+    return "|".join(parts)
+
+
+def _cache_file(path: Path) -> Path:
+    from ..config import cache_dir
+
+    name = hashlib.blake2b(os.fsencode(os.path.abspath(path)), digest_size=16).hexdigest()
+    return cache_dir() / "check" / f"{name}.facts"
+
+
+def content_key(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+def load(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
+    """The stored facts of ``path`` if they were computed from exactly ``data`` by this code."""
+    if len(data) < MIN_BYTES:
+        return None
+    try:
+        with open(_cache_file(path), "rb") as fh:
+            blob = fh.read()
+        head_len = int.from_bytes(blob[:4], "little")
+        if marshal.loads(blob[4 : 4 + head_len]) != (content_key(data), _code_key()):
+            return None
+        plain_len = int.from_bytes(blob[4 + head_len : 8 + head_len], "little")
+        plain = marshal.loads(blob[8 + head_len : 8 + head_len + plain_len])
+        extra = pickle.loads(blob[8 + head_len + plain_len :])  # noqa: S301 - our own cache file
+        (starts, lines, fm_starts, fm_ends, body_starts, ids, preamble_end, newline, failed_fence,
+         exact, by_tag, secrets, instructions) = plain
+        errors, loaded = extra
+        ends = [*starts[1:], len(text)] if starts else []
+        entries: list[Entry] = list(
+            map(Entry, starts, ends, lines, fm_starts, fm_ends, body_starts, ids, itertools.repeat(text))
+        )
+        for i, error in errors.items():
+            entries[i].error = error
+        for i, (meta, key_lines) in loaded.items():
+            entries[i]._meta, entries[i]._key_lines = meta, key_lines
+        mf = MemoryFile(text=text, bom=bom, preamble_end=preamble_end, entries=entries, newline=newline,
+                        failed_fence=failed_fence)
+        return Facts(mf, exact, by_tag, [SecretMatch(*s) for s in secrets], instructions)
+    except Exception:  # noqa: BLE001 - a missing, stale or damaged cache is only a slower check
+        return None
+
+
+def store(path: Path, data: bytes, facts: Facts) -> None:
+    """Save ``facts`` of ``path`` (computed from ``data``); failures are ignored."""
+    if len(data) < MIN_BYTES:
+        return
+    key = (content_key(data), _code_key())
+    with contextlib.suppress(Exception), open(_cache_file(path), "rb") as fh:
+        if marshal.loads(fh.read(int.from_bytes(fh.read(4), "little"))) == key:
+            return  # stored already (a check of a document parsed before it was asked)
+    mf = facts.mf
+    es = mf.entries
+    if any(a.end != b.start for a, b in zip(es, es[1:], strict=False)) or (es and es[-1].end != len(mf.text)):
+        return  # not the shape a whole-file parse gives
+    plain = (
+        [e.start for e in es], [e.line for e in es], [e.fm_start for e in es], [e.fm_end for e in es],
+        [e.body_start for e in es], [e.id for e in es], mf.preamble_end, mf.newline, mf.failed_fence,
+        facts.exact, facts.by_tag, [(s.kind, s.start, s.end, s.value) for s in facts.secrets], facts.instructions,
+    )
+    errors = {i: e.error for i, e in enumerate(es) if e.error is not None}
+    loaded = {i: (e._meta, e._key_lines) for i, e in enumerate(es) if e._meta is not None or e._key_lines is not None}
+    with contextlib.suppress(Exception):
+        head = marshal.dumps(key)
+        body = marshal.dumps(plain)
+        blob = b"".join([
+            len(head).to_bytes(4, "little"), head, len(body).to_bytes(4, "little"), body,
+            pickle.dumps((errors, loaded), protocol=5),
+        ])
+        target = _cache_file(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(blob)
+            os.replace(tmp, target)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
