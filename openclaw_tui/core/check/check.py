@@ -368,7 +368,8 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
             add("over-capacity", MEMORIES_REL, None, None, f"memories.md holds {count} entries, over the cap of {cap}")
         _compaction(add, mem, scans[MEMORIES_REL])
 
-    for r in scan_references(profile, set(copies)):
+    ref_facts = {rel: facts.refs for rel, facts in cached.items() if facts is not None}
+    for r in scan_references(profile, set(copies), ref_facts):
         if r.target_id is not None:
             target = r.target_id
             if target not in kept:
@@ -399,11 +400,11 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
         _secrets_by_block(add, rel, mf.text, locate, hits=secrets)
         _instructions_by_block(add, rel, mf.text, locate, hits=instructions)
         doc = docs[rel]
-        if facts is None and doc.data is not None:
+        if facts is None and doc.data is not None and rel in ref_facts:
             scan = scans[rel]
-            factcache.store(
-                doc.path, doc.data, factcache.Facts(mf, sorted(scan.exact), scan.by_tag, secrets, instructions)
-            )
+            factcache.store(doc.path, doc.data, factcache.Facts(
+                mf, sorted(scan.exact), scan.by_tag, secrets, instructions, ref_facts[rel]
+            ))
     contexts = {id(f) for f in profile.contexts}
     for f in readable:
         _merge_conflicts(add, f.rel, f.text)

@@ -21,14 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..format.entries import Entry, MemoryFile
+from .refs import MemoryRefFacts
 from .secrets import SecretMatch
 
 MIN_BYTES = 1 << 20  # below this the check is fast enough without a cache
-_VERSION = 2
+_VERSION = 3
 _HERE = Path(__file__).resolve().parent
 # the modules whose code decides these facts: a change to any of them invalidates every cache file
 _CODE = (
-    _HERE / "check.py", _HERE / "secrets.py", _HERE / "instructions.py", _HERE / "factcache.py",
+    _HERE / "check.py", _HERE / "secrets.py", _HERE / "instructions.py", _HERE / "factcache.py", _HERE / "refs.py",
     _HERE.parent / "format" / "entries.py", _HERE.parent / "format" / "fields.py",
     _HERE.parent / "format" / "yamlio.py",
 )
@@ -43,6 +44,7 @@ class Facts:
     by_tag: dict[str, list[tuple[int, str]]]
     secrets: list[SecretMatch]
     instructions: list[tuple[str, int, int]]
+    refs: MemoryRefFacts  # what its text says about references (refs.py)
 
 
 def _code_key() -> str:
@@ -82,7 +84,7 @@ def load(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
         plain = marshal.loads(blob[8 + head_len : 8 + head_len + plain_len])
         extra = pickle.loads(blob[8 + head_len + plain_len :])  # noqa: S301 - our own cache file
         (starts, lines, fm_starts, fm_ends, body_starts, ids, preamble_end, newline, failed_fence,
-         exact, by_tag, secrets, instructions) = plain
+         exact, by_tag, secrets, instructions, id_rows, link_rows) = plain
         errors, loaded = extra
         ends = [*starts[1:], len(text)] if starts else []
         entries: list[Entry] = list(
@@ -94,7 +96,8 @@ def load(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
             entries[i]._meta, entries[i]._key_lines = meta, key_lines
         mf = MemoryFile(text=text, bom=bom, preamble_end=preamble_end, entries=entries, newline=newline,
                         failed_fence=failed_fence)
-        return Facts(mf, exact, by_tag, [SecretMatch(*s) for s in secrets], instructions)
+        return Facts(mf, exact, by_tag, [SecretMatch(*s) for s in secrets], instructions,
+                     (id_rows, link_rows))
     except Exception:  # noqa: BLE001 - a missing, stale or damaged cache is only a slower check
         return None
 
@@ -115,6 +118,7 @@ def store(path: Path, data: bytes, facts: Facts) -> None:
         [e.start for e in es], [e.line for e in es], [e.fm_start for e in es], [e.fm_end for e in es],
         [e.body_start for e in es], [e.id for e in es], mf.preamble_end, mf.newline, mf.failed_fence,
         facts.exact, facts.by_tag, [(s.kind, s.start, s.end, s.value) for s in facts.secrets], facts.instructions,
+        facts.refs[0], facts.refs[1],
     )
     errors = {i: e.error for i, e in enumerate(es) if e.error is not None}
     loaded = {i: (e._meta, e._key_lines) for i, e in enumerate(es) if e._meta is not None or e._key_lines is not None}
