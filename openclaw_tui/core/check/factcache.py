@@ -17,6 +17,7 @@ import itertools
 import marshal
 import os
 import pickle
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,7 +49,7 @@ class Facts:
 
 
 def _code_key() -> str:
-    parts = [str(_VERSION)]
+    parts = [str(_VERSION), sys.version]
     for p in _CODE:
         try:
             st = p.stat()
