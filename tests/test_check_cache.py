@@ -145,3 +145,15 @@ def test_cli_check_of_a_big_profile_prints_the_same_from_the_cache(tmp_path: Pat
     warm = subprocess.run(cmd, capture_output=True, env=env, check=False)
     assert (cold.returncode, cold.stdout, cold.stderr) == (warm.returncode, warm.stdout, warm.stderr)
     assert json.loads(warm.stdout)["findings"]
+
+
+def test_a_document_parsed_before_the_check_is_not_cached(tmp_path: Path) -> None:
+    """The UI's documents are parsed already: its checks neither read nor write the cache."""
+    prof = tmp_path / "p"
+    data = b"---\nid: mem-0001\nstatus: active\n---\nbody 13812345678\n"
+    write(prof, data, None)
+    with cache_all():
+        check_profile(load_profile(prof), today=TODAY)
+        assert not factcache._cache_file(prof / "memories.md").exists()
+        check_profile(load_profile(prof, lazy=True), today=TODAY)
+        assert factcache._cache_file(prof / "memories.md").exists()

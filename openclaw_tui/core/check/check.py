@@ -399,8 +399,8 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
             instructions = find_instructions(mf.text, view=view)
         _secrets_by_block(add, rel, mf.text, locate, hits=secrets)
         _instructions_by_block(add, rel, mf.text, locate, hits=instructions)
-        doc = docs[rel]
-        if facts is None and doc.data is not None and rel in ref_facts:
+        doc = docs.get(rel)
+        if facts is None and doc is not None and doc.data is not None and rel in ref_facts:
             scan = scans[rel]
             factcache.store(doc.path, doc.data, factcache.Facts(
                 mf, sorted(scan.exact), scan.by_tag, secrets, instructions, ref_facts[rel]
@@ -449,9 +449,9 @@ def _memory_file(
     if not doc.utf8:
         add("unreadable-file", rel, None, None, f"{rel} is not valid UTF-8")
         return None
-    docs[rel] = doc
     facts = None
-    if not doc.parsed and doc.data is not None:
+    if not doc.parsed and doc.data is not None:  # a document parsed before (the UI's) is never cached
+        docs[rel] = doc
         facts = factcache.load(doc.path, doc.data, doc.text, doc.bom)
         if facts is not None:
             doc.adopt(facts.mf)
