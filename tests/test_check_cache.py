@@ -141,7 +141,7 @@ def test_cli_check_of_a_big_profile_prints_the_same_from_the_cache(tmp_path: Pat
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     cache = tmp_path / "cache" / "openclaw-tui" / "check"
     cold = subprocess.run(cmd, capture_output=True, env=env, check=False)
-    assert len(list(cache.iterdir())) == 1  # stored beside nothing in the profile
+    assert sorted(p.suffix for p in cache.iterdir()) == [".bytes", ".facts"]  # nothing in the profile
     warm = subprocess.run(cmd, capture_output=True, env=env, check=False)
     assert (cold.returncode, cold.stdout, cold.stderr) == (warm.returncode, warm.stdout, warm.stderr)
     assert json.loads(warm.stdout)["findings"]
@@ -157,3 +157,31 @@ def test_a_document_parsed_before_the_check_is_not_cached(tmp_path: Path) -> Non
         assert not factcache._cache_file(prof / "memories.md").exists()
         check_profile(load_profile(prof, lazy=True), today=TODAY)
         assert factcache._cache_file(prof / "memories.md").exists()
+
+
+@settings(max_examples=120, deadline=None)
+@given(gen=memory_files(max_blocks=10), other=memory_files(max_blocks=6), cut=st.tuples(st.integers(0, 10**4), st.integers(0, 60)),
+       insert=st.sampled_from(["", "---\n", "\n", "id: mem-0009\n", "```\n", "status: cold\n", *EXTRA]))
+def test_a_check_after_an_edit_finds_the_same(
+    tmp_path_factory: pytest.TempPathFactory, gen: object, other: object, cut: tuple[int, int], insert: str
+) -> None:
+    """The file changed since the last check: the earlier parse, re-read where the bytes changed, is used."""
+    old = gen.data  # type: ignore[attr-defined]
+    a = min(cut[0], len(old))
+    new = old[:a] + insert.encode("utf-8") + old[a + cut[1] :]
+    prof = tmp_path_factory.mktemp("edit")
+    for data in (new, other.data):  # type: ignore[attr-defined]
+        write(prof, data, None)
+        plain = findings(prof)
+        write(prof, old, None)
+        with cache_all():
+            findings(prof)  # stores the facts of ``old``
+            write(prof, data, None)
+            text, bom = _text(data)
+            again = factcache.reparsed(prof / "memories.md", data, text, bom)
+            assert findings(prof) == plain
+        if again is not None:
+            want = parse(text, bom=bom)
+            assert [(e.start, e.end, e.line, e.fm_start, e.fm_end, e.body_start, e.id, e.error, e.meta) for e in again.entries] == [
+                (e.start, e.end, e.line, e.fm_start, e.fm_end, e.body_start, e.id, e.error, e.meta) for e in want.entries
+            ]

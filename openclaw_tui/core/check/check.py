@@ -455,6 +455,10 @@ def _memory_file(
         facts = factcache.load(doc.path, doc.data, doc.text, doc.bom)
         if facts is not None:
             doc.adopt(facts.mf)
+        else:  # changed since the last check: re-read only the changed blocks of the last parse
+            again = factcache.reparsed(doc.path, doc.data, doc.text, doc.bom)
+            if again is not None:
+                doc.adopt(again)
     cached[rel] = facts
     return doc.mf
 

@@ -20,13 +20,14 @@ import pickle
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from ..format.entries import Entry, MemoryFile
+from ..format.entries import Entry, MemoryFile, decode, reparse
 from .refs import MemoryRefFacts
 from .secrets import SecretMatch
 
 MIN_BYTES = 1 << 20  # below this the check is fast enough without a cache
-_VERSION = 3
+_VERSION = 4
 _HERE = Path(__file__).resolve().parent
 # the modules whose code decides these facts: a change to any of them invalidates every cache file
 _CODE = (
@@ -67,8 +68,39 @@ def _cache_file(path: Path) -> Path:
     return cache_dir() / "check" / f"{name}.facts"
 
 
+def _bytes_file(path: Path) -> Path:
+    return _cache_file(path).with_suffix(".bytes")  # the bytes the facts were read from
+
+
 def content_key(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+def _read(path: Path) -> tuple[tuple[str, str], tuple[Any, ...], tuple[Any, ...]]:
+    """(content key, code key), the plain part and the pickled part of the cache file of ``path``."""
+    with open(_cache_file(path), "rb") as fh:
+        blob = fh.read()
+    head_len = int.from_bytes(blob[:4], "little")
+    head = marshal.loads(blob[4 : 4 + head_len])
+    plain_len = int.from_bytes(blob[4 + head_len : 8 + head_len], "little")
+    plain = marshal.loads(blob[8 + head_len : 8 + head_len + plain_len])
+    extra = pickle.loads(blob[8 + head_len + plain_len :])  # noqa: S301 - our own cache file
+    return head, plain, extra
+
+
+def _parse_of(plain: tuple[Any, ...], extra: tuple[Any, ...], text: str, bom: bool) -> MemoryFile:
+    starts, lines, fm_starts, fm_ends, body_starts, ids, preamble_end, newline, failed_fence = plain[:9]
+    errors, loaded = extra
+    ends = [*starts[1:], len(text)] if starts else []
+    entries: list[Entry] = list(
+        map(Entry, starts, ends, lines, fm_starts, fm_ends, body_starts, ids, itertools.repeat(text))
+    )
+    for i, error in errors.items():
+        entries[i].error = error
+    for i, (meta, key_lines) in loaded.items():
+        entries[i]._meta, entries[i]._key_lines = meta, key_lines
+    return MemoryFile(text=text, bom=bom, preamble_end=preamble_end, entries=entries, newline=newline,
+                      failed_fence=failed_fence)
 
 
 def load(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
@@ -76,29 +108,34 @@ def load(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
     if len(data) < MIN_BYTES:
         return None
     try:
-        with open(_cache_file(path), "rb") as fh:
-            blob = fh.read()
-        head_len = int.from_bytes(blob[:4], "little")
-        if marshal.loads(blob[4 : 4 + head_len]) != (content_key(data), _code_key()):
+        head, plain, extra = _read(path)
+        if head != (content_key(data), _code_key()):
             return None
-        plain_len = int.from_bytes(blob[4 + head_len : 8 + head_len], "little")
-        plain = marshal.loads(blob[8 + head_len : 8 + head_len + plain_len])
-        extra = pickle.loads(blob[8 + head_len + plain_len :])  # noqa: S301 - our own cache file
-        (starts, lines, fm_starts, fm_ends, body_starts, ids, preamble_end, newline, failed_fence,
-         exact, by_tag, secrets, instructions, id_rows, link_rows) = plain
-        errors, loaded = extra
-        ends = [*starts[1:], len(text)] if starts else []
-        entries: list[Entry] = list(
-            map(Entry, starts, ends, lines, fm_starts, fm_ends, body_starts, ids, itertools.repeat(text))
-        )
-        for i, error in errors.items():
-            entries[i].error = error
-        for i, (meta, key_lines) in loaded.items():
-            entries[i]._meta, entries[i]._key_lines = meta, key_lines
-        mf = MemoryFile(text=text, bom=bom, preamble_end=preamble_end, entries=entries, newline=newline,
-                        failed_fence=failed_fence)
-        return Facts(mf, exact, by_tag, [SecretMatch(*s) for s in secrets], instructions,
-                     (id_rows, link_rows))
+        exact, by_tag, secrets, instructions, id_rows, link_rows = plain[9:]
+        return Facts(_parse_of(plain, extra, text, bom), exact, by_tag, [SecretMatch(*s) for s in secrets],
+                     instructions, (id_rows, link_rows))
+    except Exception:  # noqa: BLE001 - a missing, stale or damaged cache is only a slower check
+        return None
+
+
+def reparsed(path: Path, data: bytes, text: str, bom: bool) -> MemoryFile | None:
+    """The parse of ``text``: the stored parse of the file's earlier bytes, re-read only where they changed.
+
+    ``entries.reparse`` gives what a full parse gives; None when there is no usable earlier version.
+    """
+    if len(data) < MIN_BYTES:
+        return None
+    try:
+        head, plain, extra = _read(path)
+        if head[1] != _code_key():
+            return None
+        old_data = _bytes_file(path).read_bytes()
+        if content_key(old_data) != head[0]:
+            return None
+        old_text, old_bom, _ok = decode(old_data)
+        if old_bom != bom:
+            return None
+        return reparse(_parse_of(plain, extra, old_text, old_bom), text, consume=True)
     except Exception:  # noqa: BLE001 - a missing, stale or damaged cache is only a slower check
         return None
 
@@ -132,11 +169,12 @@ def store(path: Path, data: bytes, facts: Facts) -> None:
         ])
         target = _cache_file(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        try:
-            with open(tmp, "wb") as fh:
-                fh.write(blob)
-            os.replace(tmp, target)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
+        for dest, content in ((_bytes_file(path), data), (target, blob)):
+            tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+            try:
+                with open(tmp, "wb") as fh:
+                    fh.write(content)
+                os.replace(tmp, dest)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
