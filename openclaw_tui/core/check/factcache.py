@@ -72,8 +72,15 @@ def _bytes_file(path: Path) -> Path:
     return _cache_file(path).with_suffix(".bytes")  # the bytes the facts were read from
 
 
+_LAST_KEY: list[tuple[bytes, str]] = []  # the last bytes hashed (load, reparse and store ask for the same)
+
+
 def content_key(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
+    if _LAST_KEY and _LAST_KEY[0][0] is data:
+        return _LAST_KEY[0][1]
+    key = hashlib.blake2b(data, digest_size=20).hexdigest()
+    _LAST_KEY[:] = [(data, key)]
+    return key
 
 
 def _read(path: Path) -> tuple[tuple[str, str], tuple[Any, ...], tuple[Any, ...]]:
