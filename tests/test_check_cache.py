@@ -185,3 +185,19 @@ def test_a_check_after_an_edit_finds_the_same(
             assert [(e.start, e.end, e.line, e.fm_start, e.fm_end, e.body_start, e.id, e.error, e.meta) for e in again.entries] == [
                 (e.start, e.end, e.line, e.fm_start, e.fm_end, e.body_start, e.id, e.error, e.meta) for e in want.entries
             ]
+
+
+def test_only_the_files_checked_last_are_kept(tmp_path: Path) -> None:
+    with cache_all(), pytest.MonkeyPatch.context() as mp:
+        mp.setattr(factcache, "KEEP", 2)
+        mp.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        profs = []
+        for i in range(4):
+            prof = tmp_path / f"p{i}"
+            write(prof, f"---\nid: mem-000{i}\n---\nbody\n".encode(), None)
+            findings(prof)
+            profs.append(prof)
+            os.utime(factcache._cache_file(prof / "memories.md"), ns=(i * 10**9, i * 10**9))
+        kept = [factcache._cache_file(p / "memories.md").exists() for p in profs]
+        assert kept == [False, False, True, True]
+        assert not factcache._bytes_file(profs[0] / "memories.md").exists()

@@ -4,7 +4,8 @@ Parsing a 100k-entry memories.md, scanning its frontmatter and searching it for 
 instructions costs seconds; all of it is a pure function of the file's bytes (and of this
 code).  ``load`` returns those facts from the user's cache folder (``config.cache_dir()``,
 never the memory folder) when the bytes hash the same as when they were stored, and ``store``
-saves them after a check.  One cache file per memory file path (a changed file overwrites it).
+saves them after a check.  One cache file per memory file path (a changed file overwrites it),
+with a copy of the bytes they were read from; only the ``KEEP`` files checked last are kept.
 A cache that cannot be read, written or does not match is ignored: the check then computes
 everything, with the same findings.  Small files are never cached (reading them is as fast).
 """
@@ -27,6 +28,7 @@ from .refs import MemoryRefFacts
 from .secrets import SecretMatch
 
 MIN_BYTES = 1 << 20  # below this the check is fast enough without a cache
+KEEP = 8  # memory files whose facts are kept (each costs about 1.3x its size on disk)
 _VERSION = 4
 _HERE = Path(__file__).resolve().parent
 # the modules whose code decides these facts: a change to any of them invalidates every cache file
@@ -185,3 +187,14 @@ def store(path: Path, data: bytes, facts: Facts) -> None:
             finally:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(tmp)
+        _prune(target.parent)
+
+
+def _prune(folder: Path) -> None:
+    """Keep the cache files of the ``KEEP`` memory files checked last (the others may be long gone)."""
+    with contextlib.suppress(OSError):
+        facts = sorted(folder.glob("*.facts"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in facts[KEEP:]:
+            for p in (old, old.with_suffix(".bytes")):
+                with contextlib.suppress(FileNotFoundError):
+                    p.unlink()
