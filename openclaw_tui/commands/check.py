@@ -52,7 +52,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         limits = effective_limits(args, *LIMITS)
-        discovery = discover(args.path)
+        discovery = discover(args.path, lazy=True)  # check.py parses, or takes a cached parse
     except (ConfigError, NotMemory) as exc:
         print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

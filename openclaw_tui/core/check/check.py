@@ -2,7 +2,8 @@
 
 ``check_profile(profile)`` returns the findings of one profile, sorted by
 file then line; ``check_discovery(discovery)`` those of every profile in
-order.  The check only reads: it never writes, locks or creates a file.
+order.  The check only reads the profile: it never writes, locks or creates a file there (a big
+memory file's parse and scans are cached in the user's cache folder, ``factcache.py``).
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from ..format.fields import field_error, ids_in_value
 from ..format.profile import ARCHIVE_REL, Discovery, Profile, TextFile
 from ..format.yamlio import alias_problem
 from ..lifecycle.policy import DEFAULTS, over_cap, ttl_passed
+from . import factcache
 from .findings import Finding
 from .instructions import find_instructions
 from .refs import EntryLocator, LineCounter, scan_references
-from .secrets import KIND_LABEL, TextView, find_secrets
+from .secrets import KIND_LABEL, SecretMatch, TextView, find_secrets
 from .suggest import attach as attach_suggestions
 
 MEMORIES_REL = "memories.md"
@@ -127,14 +129,15 @@ def _merge_conflicts(add: Add, rel: str, text: str, locate: EntryLocator | None 
 
 
 def _secrets_by_block(
-    add: Add, rel: str, text: str, locate: EntryLocator | None = None, view: TextView | None = None
+    add: Add, rel: str, text: str, locate: EntryLocator | None = None, view: TextView | None = None,
+    hits: list[SecretMatch] | None = None,
 ) -> None:
-    """One sensitive-data finding per entry (or the text outside entries) and kind."""
+    """One sensitive-data finding per entry (or the text outside entries) and kind (``hits``: found before)."""
     if not text:
         return
     seen: set[tuple[int, str]] = set()
     lines = LineCounter(text)
-    for s in find_secrets(text, view=view):
+    for s in hits if hits is not None else find_secrets(text, view=view):
         entry = locate.at(s.start) if locate is not None else None
         key = (entry.start if entry is not None else -1, s.kind)
         if key in seen:
@@ -149,14 +152,15 @@ def _secrets_by_block(
 
 
 def _instructions_by_block(
-    add: Add, rel: str, text: str, locate: EntryLocator | None = None, view: TextView | None = None
+    add: Add, rel: str, text: str, locate: EntryLocator | None = None, view: TextView | None = None,
+    hits: list[tuple[str, int, int]] | None = None,
 ) -> None:
-    """One suspicious-instruction finding per entry (or the text outside entries)."""
+    """One suspicious-instruction finding per entry (or the text outside entries) (``hits``: found before)."""
     if not text:
         return
     seen: set[int] = set()
     lines = LineCounter(text)
-    for kind, start, _end in find_instructions(text, view=view):
+    for kind, start, _end in hits if hits is not None else find_instructions(text, view=view):
         entry = locate.at(start) if locate is not None else None
         key = entry.start if entry is not None else -1
         if key in seen:
@@ -244,19 +248,24 @@ class _FieldScan:
     its tags come straight from its ``tags: [...]`` line.
     """
 
-    def __init__(self, mf: MemoryFile) -> None:
+    def __init__(self, mf: MemoryFile, cached: factcache.Facts | None = None) -> None:
+        self.exact: dict[int, Entry] = {}  # entry.start -> entry read exactly
+        # tag -> [(entry start, id)] of the entries not read exactly
+        self.by_tag: dict[str, list[tuple[int, str]]] = {}
+        if cached is not None:  # the same scan of the same bytes, stored by an earlier check
+            by_start = {e.start: e for e in mf.entries}
+            self.exact = {start: by_start[start] for start in cached.exact}
+            self.by_tag = cached.by_tag
+            return
         text = mf.text
         entries = mf.entries
         starts = [e.start for e in entries]
-        self.exact: dict[int, Entry] = {}  # entry.start -> entry read exactly
         exact = self.exact
         for m in _EXACT_RE.finditer(text):
             pos = m.start() + 1
             e = entries[bisect.bisect_right(starts, pos) - 1] if starts and pos >= starts[0] else None
             if e is not None and e.error is None and e.fm_start <= pos < e.fm_end:
                 exact[e.start] = e
-        # tag -> [(entry start, id)] of the entries not read exactly
-        self.by_tag: dict[str, list[tuple[int, str]]] = {}
         by_tag = self.by_tag
         part_tag: dict[str, str] = {}  # a raw flow-list item -> its tag, or "" when YAML must read it
         bisect_right = bisect.bisect_right
@@ -301,8 +310,10 @@ Located = tuple[str, Entry]  # (file, entry)
 
 
 def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> None:
-    mem = _memory_file(add, MEMORIES_REL, profile.memories, profile.memories_error)
-    arc = _memory_file(add, ARCHIVE_REL, profile.archive, profile.archive_error)
+    cached: dict[str, factcache.Facts | None] = {}
+    docs: dict[str, MemoryDoc] = {}
+    mem = _memory_file(add, MEMORIES_REL, profile.memories, profile.memories_error, cached, docs)
+    arc = _memory_file(add, ARCHIVE_REL, profile.archive, profile.archive_error, cached, docs)
     texts: list[TextFile] = [
         f for f in (profile.identity, profile.state, profile.secrets_refs) if f is not None
     ] + profile.contexts + profile.skills
@@ -342,7 +353,7 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
                 f"{ident} is defined again here; the copy that counts is at {keep[0]}:{keep[1].line}",
             )
 
-    scans = {rel: _FieldScan(mf) for rel, mf in files}
+    scans = {rel: _FieldScan(mf, cached.get(rel)) for rel, mf in files}
 
     def status(located: Located) -> str:
         return scans[located[0]].status(located[1])
@@ -357,7 +368,8 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
             add("over-capacity", MEMORIES_REL, None, None, f"memories.md holds {count} entries, over the cap of {cap}")
         _compaction(add, mem, scans[MEMORIES_REL])
 
-    for r in scan_references(profile, set(copies)):
+    ref_facts = {rel: facts.refs for rel, facts in cached.items() if facts is not None}
+    for r in scan_references(profile, set(copies), ref_facts):
         if r.target_id is not None:
             target = r.target_id
             if target not in kept:
@@ -378,9 +390,21 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
     for rel, mf in files:
         locate = EntryLocator(mf)
         _merge_conflicts(add, rel, mf.text, locate)
-        view = TextView(mf.text)
-        _secrets_by_block(add, rel, mf.text, locate, view)
-        _instructions_by_block(add, rel, mf.text, locate, view)
+        facts = cached.get(rel)
+        if facts is not None:
+            secrets, instructions = facts.secrets, facts.instructions
+        else:
+            view = TextView(mf.text)
+            secrets = find_secrets(mf.text, view=view)
+            instructions = find_instructions(mf.text, view=view)
+        _secrets_by_block(add, rel, mf.text, locate, hits=secrets)
+        _instructions_by_block(add, rel, mf.text, locate, hits=instructions)
+        doc = docs.get(rel)
+        if facts is None and doc is not None and doc.data is not None and rel in ref_facts:
+            scan = scans[rel]
+            factcache.store(doc.path, doc.data, factcache.Facts(
+                mf, sorted(scan.exact), scan.by_tag, secrets, instructions, ref_facts[rel]
+            ))
     contexts = {id(f) for f in profile.contexts}
     for f in readable:
         _merge_conflicts(add, f.rel, f.text)
@@ -413,7 +437,11 @@ def _successor(entry: Entry) -> str:
     return f" (superseded by {by})" if isinstance(by, str) and by.strip() else ""
 
 
-def _memory_file(add: Add, rel: str, doc: MemoryDoc | None, error: str | None) -> MemoryFile | None:
+def _memory_file(
+    add: Add, rel: str, doc: MemoryDoc | None, error: str | None,
+    cached: dict[str, factcache.Facts | None], docs: dict[str, MemoryDoc],
+) -> MemoryFile | None:
+    """The parsed memory file (from the cache when its bytes were checked before, ``cached[rel]``)."""
     if doc is None:
         if error is not None:
             _file_problem(add, rel, error, True)
@@ -421,6 +449,17 @@ def _memory_file(add: Add, rel: str, doc: MemoryDoc | None, error: str | None) -
     if not doc.utf8:
         add("unreadable-file", rel, None, None, f"{rel} is not valid UTF-8")
         return None
+    facts = None
+    if not doc.parsed and doc.data is not None:  # a document parsed before (the UI's) is never cached
+        docs[rel] = doc
+        facts = factcache.load(doc.path, doc.data, doc.text, doc.bom)
+        if facts is not None:
+            doc.adopt(facts.mf)
+        else:  # changed since the last check: re-read only the changed blocks of the last parse
+            again = factcache.reparsed(doc.path, doc.data, doc.text, doc.bom)
+            if again is not None:
+                doc.adopt(again)
+    cached[rel] = facts
     return doc.mf
 
 

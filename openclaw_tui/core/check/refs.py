@@ -209,10 +209,35 @@ def _field_ref_line(entry: Entry, name: str, target: str) -> int | None:
     return line
 
 
-def _memory_refs(profile: Profile, rel: str, mf: MemoryFile, out: list[Ref]) -> None:
+# What a memory file's text alone says about its references (``factcache`` stores it for big files):
+# its id references as (line, kind, target id, source id, text), its links as (line, target, source id).
+IdRefRow = tuple[int | None, str, str, str | None, str]
+LinkRow = tuple[int | None, str, str | None]
+MemoryRefFacts = tuple[list[IdRefRow], list[LinkRow]]
+
+
+def _memory_refs(
+    profile: Profile, rel: str, mf: MemoryFile, out: list[Ref], facts: dict[str, MemoryRefFacts] | None = None
+) -> None:
+    """The references of a memory file; ``facts[rel]``, when given, instead of reading its text (else set)."""
+    found = facts.get(rel) if facts is not None else None
+    if found is None:
+        found = _memory_ref_facts(rel, mf)
+        if facts is not None:
+            facts[rel] = found
+    id_rows, link_rows = found
+    out.extend(Ref(rel, line, kind, target, None, source, text=written) for line, kind, target, source, written in id_rows)
+    folder = posixpath.dirname(rel)
+    for line, target, source in link_rows:
+        _add_file_ref(profile, rel, line, "link", folder, target, source, out)
+
+
+def _memory_ref_facts(rel: str, mf: MemoryFile) -> MemoryRefFacts:
     text = mf.text
+    id_rows: list[IdRefRow] = []
+    link_rows: list[LinkRow] = []
     if not mf.entries:
-        return
+        return id_rows, link_rows
     locate = EntryLocator(mf)
     # reference fields: find candidate key lines in the whole text, then read the entry's meta
     starts: set[int] = set()
@@ -230,7 +255,7 @@ def _memory_refs(profile: Profile, rel: str, mf: MemoryFile, out: list[Ref]) -> 
         value = e.meta.get(name)
         kind = name if name in REFERENCE_FIELDS else f"field:{name}"
         for target in ids_in_value(value):
-            out.append(Ref(rel, _field_ref_line(e, name, target), kind, target, None, e.id, text=target))
+            id_rows.append((_field_ref_line(e, name, target), kind, target, e.id, target))
     # whole-word ids in bodies (entries and matches both come in file order: walk them together)
     lines = LineCounter(text)
     if "mem-" in text:
@@ -246,14 +271,15 @@ def _memory_refs(profile: Profile, rel: str, mf: MemoryFile, out: list[Ref]) -> 
                 nxt = entries[k + 1].start if k + 1 < n else len(text) + 1
             if k < 0 or pos < entries[k].body_start:
                 continue
-            out.append(Ref(rel, lines(pos), "body", m.group(), None, entries[k].id, text=m.group()))
+            ident = m.group()
+            id_rows.append((lines(pos), "body", ident, entries[k].id, ident))
     # links in bodies (and the preamble)
-    folder = posixpath.dirname(rel)
     for pos, target in link_targets(text):
         e = locate.at(pos)
         if e is not None and pos < e.body_start:
             continue
-        _add_file_ref(profile, rel, lines(pos), "link", folder, target, e.id if e else None, out)
+        link_rows.append((lines(pos), target, e.id if e else None))
+    return id_rows, link_rows
 
 
 def _add_file_ref(
@@ -373,17 +399,25 @@ def _state_refs(profile: Profile, f: TextFile, ids: set[str], out: list[Ref]) ->
 # --- public API ------------------------------------------------------------------------
 
 
-def scan_references(profile: Profile, ids: set[str] | None = None) -> list[Ref]:
-    """Every id and file reference of the profile, file by file, in line order."""
+def scan_references(
+    profile: Profile, ids: set[str] | None = None, memory_facts: dict[str, MemoryRefFacts] | None = None
+) -> list[Ref]:
+    """Every id and file reference of the profile, file by file, in line order.
+
+    ``memory_facts`` (memory file -> what its text says, see ``MemoryRefFacts``) is used for
+    the memory files it holds, and filled in for the others.
+    """
     out: list[Ref] = []
-    _scan(profile, ids, out)
+    _scan(profile, ids, out, memory_facts)
     return sorted(out, key=lambda r: (_FILE_ORDER.get(r.file, 2), r.file, r.line or 0))
 
 
 _FILE_ORDER = {"memories.md": 0, ARCHIVE_REL: 1}
 
 
-def _scan(profile: Profile, ids: set[str] | None, out: list[Ref]) -> None:
+def _scan(
+    profile: Profile, ids: set[str] | None, out: list[Ref], memory_facts: dict[str, MemoryRefFacts] | None = None
+) -> None:
     if ids is None:
         ids = defined_ids(profile)
     if profile.layout == "openclaw":
@@ -391,9 +425,9 @@ def _scan(profile: Profile, ids: set[str] | None, out: list[Ref]) -> None:
             _text_refs(profile, f, "link", out, ids=False)
         return
     if profile.memories is not None and profile.memories.utf8:
-        _memory_refs(profile, "memories.md", profile.memories.mf, out)
+        _memory_refs(profile, "memories.md", profile.memories.mf, out, memory_facts)
     if profile.archive is not None and profile.archive.utf8:
-        _memory_refs(profile, ARCHIVE_REL, profile.archive.mf, out)
+        _memory_refs(profile, ARCHIVE_REL, profile.archive.mf, out, memory_facts)
     if profile.identity is not None:
         _text_refs(profile, profile.identity, "identity", out)
     if profile.state is not None:

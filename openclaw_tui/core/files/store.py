@@ -43,6 +43,12 @@ class MemoryDoc:
                     self._mf = parse(self.text, bom=self.bom)
         return self._mf
 
+    def adopt(self, mf: MemoryFile) -> None:
+        """Take ``mf`` as the parse of this document (it must equal ``parse(self.text)``: a cached one)."""
+        with _PARSE_LOCK:
+            if self._mf is None:
+                self._mf = mf
+
     @property
     def parsed(self) -> bool:
         return self._mf is not None
