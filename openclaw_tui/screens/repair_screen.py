@@ -17,12 +17,12 @@ from collections.abc import Callable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..actions import bindings
 from ..core.check.findings import Finding
 from ..core.check.repair import Candidate, Problem, find_problems, plan_all_safe, plan_repair, together
 from ..core.files.safe_write import ConcurrentModification
@@ -66,13 +66,7 @@ class RepairScreen(ModalScreen[bool]):
     #repair-status { height: auto; margin-top: 1; }
     """
 
-    BINDINGS = [
-        Binding("enter,ctrl+s", "apply", "Apply", priority=True, id="repair.apply"),
-        Binding("u,ctrl+z", "undo", "Undo", id="repair.undo"),
-        Binding("o", "toggle_group", "Only this one / all alike", id="repair.group"),
-        Binding("S", "all_safe", "Every safe repair", id="repair.all_safe"),
-        Binding("escape", "close", "Close", id="repair.close"),
-    ]
+    BINDINGS = bindings("repair")
 
     def __init__(
         self,
