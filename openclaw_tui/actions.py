@@ -177,7 +177,6 @@ ACTIONS: tuple[Action, ...] = (
         "Search every file as you type, ranked like the agent ranks (enter jumps to the entry or line)",
         "main",
         "open_search",
-        show=True,
         group="review",
     ),
     A(
