@@ -18,14 +18,16 @@ that is unique::
 Adding a screen is a two-line change here and in the screen's file.  Its
 class takes the session (``def __init__(self, session: Session)``, the typed
 state: ``session.current``, ``session.files()``, ``session.write(plan)``...)
-and declares ``BINDINGS = bindings("agent")`` (with ``action_<name>``
+and declares ``BINDINGS = bindings("timeline")`` (with ``action_<name>``
 methods, as usual in Textual); the key that opens it is one line here::
 
-    A("main.agent-view", "g", "Agent", "What the agent loads at start, and why", "main",
-      "app.open_screen('openclaw_tui.screens.agent_screen:AgentScreen')", show=True, group="review"),
+    A("main.timeline", "T", "Timeline", "Every write of this session, newest first", "main",
+      "app.open_screen('openclaw_tui.screens.timeline_screen:TimelineScreen')", group="review"),
 
 followed by one ``A(...)`` line per key of the new screen, in scope
-``"agent"``.  A test checks that every binding is in this registry and that
+``"timeline"``.  (A screen that returns a place to go, like search and the
+agent view, is opened by a main-screen action instead: ``action_open_search``
+pushes it with a callback that jumps to the ``(Location, profile)`` it returns.)  A test checks that every binding is in this registry and that
 every entry here is bound somewhere; the README's keys table is regenerated
 with ``python -m openclaw_tui.actions``.
 """

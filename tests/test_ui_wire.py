@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 
 from openclaw_tui.app import OpenClawApp
 from openclaw_tui.commands_palette import ScreenCommands, _binding_commands
+from openclaw_tui.core.format.rows import Location
 from openclaw_tui.screens.agent_screen import AgentScreen
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.screens.repair_screen import RepairScreen
@@ -42,8 +43,8 @@ def main(app: OpenClawApp) -> MainScreen:
 
 
 def select(m: MainScreen, name: str) -> None:
-    data = next(m.data[p] for p in m.order if m.data[p].profile.name == name)
-    m._show_profile(data, "memories.md")
+    path = next(p for p in m.order if m.data[p].profile.name == name)
+    assert m.jump(Location("memories.md"), path)
 
 
 def palette(m: MainScreen) -> dict[str, str]:
