@@ -191,3 +191,28 @@ async def test_agent_view_enter_opens_the_part(root: Path) -> None:
         assert app.screen is m
         row = m.selected_entry()
         assert row is not None and row.id == part.id
+
+
+async def test_w_reopens_the_start_view_of_a_workspace_with_its_settings(tmp_path: Path) -> None:
+    shutil.copytree(samples() / "workspace", tmp_path / "ws")
+    made: list[WorkspaceScreen] = []
+
+    def start() -> WorkspaceScreen:
+        made.append(WorkspaceScreen(tmp_path / "ws", today=TODAY, session="shared"))
+        return made[-1]
+
+    app = OpenClawApp(tmp_path / "ws", today=TODAY, watch=False)
+    app.start_screen = start
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen is made[0]
+        await pilot.press("escape")
+        await settle(pilot)
+        m = main(app)
+        m.files_tree.focus()
+        await pilot.press("W")
+        await settle(pilot)
+        assert len(made) == 2 and app.screen is made[1] and made[1].session == "shared"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is m and not app.session._own  # the view's own-write bracket is closed

@@ -820,11 +820,19 @@ class MainScreen(Screen[None]):
             self.notify("The selected profile is not an OpenClaw workspace.", severity="warning")
             return
         path = data.path
+        # opened on this workspace: the launcher's factory knows its OpenClaw config (--openclaw-config)
+        factory = getattr(self.app, "start_screen", None)
+        discovery = self.session.discovery
+        screen = factory() if factory is not None and discovery is not None and discovery.kind == "workspace" else None
+        if not isinstance(screen, WorkspaceScreen) or screen.path != path.absolute():
+            screen = WorkspaceScreen(path, today=self.today)
+        self.own_operation("the workspace view")  # its writes are the app's own, not another program's
 
         def closed(_result: object) -> None:
+            self.end_own_operation()
             self.reload_profile(path)  # the view may have written its files
 
-        self.app.push_screen(WorkspaceScreen(path, today=self.today), closed)
+        self.app.push_screen(screen, closed)
 
     def action_repair_finding(self) -> None:
         """Repair the reference finding highlighted in the audit list, writing through the session."""

@@ -625,4 +625,4 @@ class WorkspaceScreen(Screen[None]):
             self.refresh_view()
             return
         if len(self.app.screen_stack) > 1:
-            self.app.pop_screen()
+            self.dismiss(None)  # the opener's callback runs (the main screen reloads what this view wrote)
