@@ -119,7 +119,9 @@ class OpenClawApp(App[int]):
         if remap:
             self.set_keymap(remap)
         if self.start_screen is not None:
-            self.push_screen(self.start_screen())
+            main = self.main_screen
+            main.own_operation("the start view")  # its writes are the app's own, not another program's
+            self.push_screen(self.start_screen(), lambda _result: main.end_own_operation())
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.place_notifications()

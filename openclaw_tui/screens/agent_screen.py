@@ -24,13 +24,14 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..actions import bindings
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory
 from ..core.format.rows import Location
@@ -90,11 +91,7 @@ class AgentScreen(Screen[AgentResult | None]):
     """What the agent sees for a topic; see the module docstring."""
 
     CSS_PATH = "agent_screen.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back", id="agent.back"),
-        Binding("s", "toggle_session", "Main/shared session", id="agent.session"),
-        Binding("down", "focus_list", "Parts", show=False, id="agent.parts"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings("agent")
 
     def __init__(self, profile: Path | str, *, query: str = "", tags: tuple[str, ...] = (), session: str = "main",
                  today: dt.date | None = None) -> None:

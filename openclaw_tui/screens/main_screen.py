@@ -451,9 +451,39 @@ class MainScreen(Screen[None]):
         if data.profile.layout == "openclaw":
             placeholder = "An OpenClaw workspace: pick a file on the left (MEMORY.md, daily logs)."
         self.table.load(rows, indexed=data.indexed, keep=keep, placeholder=placeholder)
-        self.query_one("#entries-pane").border_title = f"Entries · {data.profile.name}/{file}"
+        shown = self._workspace_file(data) if file not in data.files else None
+        # a workspace has no memories.md: name (and show) its MEMORY.md, not a file that does not exist
+        self.query_one("#entries-pane").border_title = f"Entries · {data.profile.name}/{shown or file}"
+        if shown is not None and self._show_text_file(data, shown):
+            return
         self._show_center("entries")
         self._update_status()
+
+    @staticmethod
+    def _workspace_file(data: ProfileData) -> str | None:
+        """The file a workspace opens on: MEMORY.md, else its first file (None for a profile)."""
+        if data.profile.layout != "openclaw":
+            return None
+        rels = [f.rel for f in data.profile.text_files()]
+        return "MEMORY.md" if "MEMORY.md" in rels else (rels[0] if rels else None)
+
+    def _show_text_file(self, data: ProfileData, rel: str, line: int | None = None) -> bool:
+        """Show a non-memory file of ``data`` (the current profile) in the file view, focus unchanged."""
+        tf = next((f for f in data.profile.text_files() if f.rel == rel), None)
+        if tf is None:
+            path = data.path / rel
+            if not path.is_file():
+                return False
+            from ..core.format.profile import TextFile
+
+            tf = TextFile.read(data.path, path)
+        self.file_view.show_file(data.path, tf.rel, tf.text, data.known, line=line, error=tf.error,
+                                 dark=self.app.current_theme.dark)
+        self._show_center("file")
+        self.files_tree.select_file(data.path, tf.rel)
+        self._update_status()
+        self._refresh_detail()
+        return True
 
     def _show_audit(self) -> None:
         groups = [
@@ -629,22 +659,10 @@ class MainScreen(Screen[None]):
             return True
         if data is not self.current:
             self._show_profile(data, "memories.md")
-        tf = next((f for f in data.profile.text_files() if f.rel == rel), None)
-        if tf is None:
-            path = data.path / rel
-            if not path.is_file():
-                self.notify(f"{rel} does not exist in {data.profile.name}", severity="warning")
-                return False
-            from ..core.format.profile import TextFile
-
-            tf = TextFile.read(data.path, path)
-        self.file_view.show_file(data.path, tf.rel, tf.text, data.known, line=line, error=tf.error,
-                                 dark=self.app.current_theme.dark)
-        self._show_center("file")
-        self.files_tree.select_file(data.path, tf.rel)
+        if not self._show_text_file(data, rel, line):
+            self.notify(f"{rel} does not exist in {data.profile.name}", severity="warning")
+            return False
         self.file_view.focus_content()
-        self._update_status()
-        self._refresh_detail()
         return True
 
     # --- actions ----------------------------------------------------------------------
@@ -753,6 +771,90 @@ class MainScreen(Screen[None]):
         if tree.display:
             tree.focus()
 
+    # --- the feature screens: search, agent view, workspace view, repair ------------------
+
+    def _profile_key(self, folder: Path | str | None) -> Path | None:
+        """The loaded profile's key for a folder a screen names (paths may differ in form)."""
+        if folder is None:
+            return None
+        folder = Path(folder)
+        if folder in self.data:
+            return folder
+        resolved = folder.resolve()
+        return next((p for p in self.order if p.resolve() == resolved), None)
+
+    def _jump_result(self, result: tuple[Location, Path] | None) -> None:
+        """Enter on a search or agent-view result: go to that entry or file line."""
+        if result is None:
+            return
+        loc, folder = result
+        key = self._profile_key(folder)
+        if key is None:
+            self.notify(f"{folder} is not one of the open profiles.", severity="warning", markup=False)
+            return
+        loc = Location(loc.file, loc.line, loc.id, str(key))
+        self.jump(loc, key)
+
+    def action_open_search(self) -> None:
+        from .search_screen import SearchScreen
+
+        discovery = self.session.discovery
+        root = discovery.root if discovery is not None else self.session.source_path
+        if root is None:
+            return
+        self.app.push_screen(SearchScreen(root, today=self.today), self._jump_result)
+
+    def action_open_agent(self) -> None:
+        from .agent_screen import AgentScreen
+
+        if self.current is None:
+            self.notify("No profile is open.", severity="warning")
+            return
+        self.app.push_screen(AgentScreen(self.current.path, today=self.today), self._jump_result)
+
+    def action_open_workspace(self) -> None:
+        from .workspace_screen import WorkspaceScreen
+
+        data = self.current
+        if data is None or data.profile.layout != "openclaw":
+            self.notify("The selected profile is not an OpenClaw workspace.", severity="warning")
+            return
+        path = data.path
+        # opened on this workspace: the launcher's factory knows its OpenClaw config (--openclaw-config)
+        factory = getattr(self.app, "start_screen", None)
+        discovery = self.session.discovery
+        screen = factory() if factory is not None and discovery is not None and discovery.kind == "workspace" else None
+        if not isinstance(screen, WorkspaceScreen) or screen.path != path.absolute():
+            screen = WorkspaceScreen(path, today=self.today)
+        self.own_operation("the workspace view")  # its writes are the app's own, not another program's
+
+        def closed(_result: object) -> None:
+            self.end_own_operation()
+            self.reload_profile(path)  # the view may have written its files
+
+        self.app.push_screen(screen, closed)
+
+    def action_repair_finding(self) -> None:
+        """Repair the reference finding highlighted in the audit list, writing through the session."""
+        from ..core.check.suggest import REPAIRABLE
+        from .repair_screen import RepairScreen
+
+        hit = self.audit.highlighted_finding() if self.audit.display else None
+        if hit is None:
+            self.notify("Highlight a reference finding in the audit list first (a shows it).", severity="warning")
+            return
+        key, finding = hit
+        data = self.data.get(Path(key))
+        if data is None or finding.code not in REPAIRABLE:
+            self.notify(f"{finding.code} has no repair here: f repairs {', '.join(sorted(REPAIRABLE))}.",
+                        severity="warning", markup=False)
+            return
+        self.app.push_screen(RepairScreen(data.profile, finding, session=self.session, today=self.today,
+                                          on_written=self._repaired))
+
+    def _repaired(self, plan: Any) -> None:
+        self.reload_for_plan(self.session.profiles_touched(plan))
+
     # --- the registry's actions that other pieces carry out ------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -760,6 +862,8 @@ class MainScreen(Screen[None]):
             return self.ops.available(action)
         if action in GIT_ACTIONS:
             return self.git.available(action)
+        if action == "open_workspace":
+            return self.current is not None and self.current.profile.layout == "openclaw"
         return super().check_action(action, parameters)
 
     def action_edit_entry(self) -> None:

@@ -17,12 +17,12 @@ from collections.abc import Callable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..actions import bindings
 from ..core.check.findings import Finding
 from ..core.check.repair import Candidate, Problem, find_problems, plan_all_safe, plan_repair, together
 from ..core.files.safe_write import ConcurrentModification
@@ -30,6 +30,7 @@ from ..core.format.edit import EditError
 from ..core.format.profile import Profile, load_profile
 from ..core.lifecycle.plan import Plan
 from ..core.lifecycle.undo import UndoStack
+from ..session import Session
 from ..widgets.diff_view import DiffView
 from ..widgets.safe_text import clean_line
 
@@ -66,13 +67,7 @@ class RepairScreen(ModalScreen[bool]):
     #repair-status { height: auto; margin-top: 1; }
     """
 
-    BINDINGS = [
-        Binding("enter,ctrl+s", "apply", "Apply", priority=True, id="repair.apply"),
-        Binding("u,ctrl+z", "undo", "Undo", id="repair.undo"),
-        Binding("o", "toggle_group", "Only this one / all alike", id="repair.group"),
-        Binding("S", "all_safe", "Every safe repair", id="repair.all_safe"),
-        Binding("escape", "close", "Close", id="repair.close"),
-    ]
+    BINDINGS = bindings("repair")
 
     def __init__(
         self,
@@ -83,11 +78,14 @@ class RepairScreen(ModalScreen[bool]):
         today: dt.date | None = None,
         history: bool = True,
         on_written: Callable[[Plan], object] | None = None,
+        session: Session | None = None,
     ) -> None:
         super().__init__()
         self.profile = profile
         self.finding = finding
-        self.undo_stack = undo if undo is not None else UndoStack()
+        # with the app's session, writes and undo go through it (its undo stack, its watcher's expectations)
+        self.session = session
+        self.undo_stack = session.undo_stack if session is not None else undo if undo is not None else UndoStack()
         self.today = today
         self.history = history
         self.on_written = on_written
@@ -223,6 +221,15 @@ class RepairScreen(ModalScreen[bool]):
         self.write(plan)
 
     def write(self, plan: Plan) -> None:
+        if self.session is not None:
+            outcome = self.session.write(plan)
+            if outcome.plan is None:
+                self.notify(outcome.error or "Not written.", severity="error", markup=False, timeout=10)
+                if outcome.stale:
+                    self.load()
+                return
+            self._written(outcome.plan)
+            return
         try:
             written = self.undo_stack.apply(plan)
         except ConcurrentModification as exc:
@@ -233,6 +240,9 @@ class RepairScreen(ModalScreen[bool]):
         except (EditError, OSError) as exc:
             self.notify(f"Not written: {exc}", severity="error", markup=False, timeout=10)
             return
+        self._written(written)
+
+    def _written(self, written: Plan) -> None:
         self.written.append(written)
         if self.on_written is not None:
             self.on_written(written)
@@ -243,11 +253,18 @@ class RepairScreen(ModalScreen[bool]):
         if not self.written or self.undo_stack.peek() is not self.written[-1]:
             self.notify("Nothing written from this screen to undo.", severity="warning")
             return
-        try:
-            plan = self.undo_stack.undo()
-        except ConcurrentModification as exc:
-            self.notify(f"Cannot undo: {exc.path.name} changed on disk since.", severity="error", markup=False)
-            return
+        if self.session is not None:
+            outcome = self.session.undo()
+            if outcome.plan is None:
+                self.notify(outcome.error or "Cannot undo.", severity="error", markup=False)
+                return
+            plan = outcome.plan
+        else:
+            try:
+                plan = self.undo_stack.undo()
+            except ConcurrentModification as exc:
+                self.notify(f"Cannot undo: {exc.path.name} changed on disk since.", severity="error", markup=False)
+                return
         self.written.pop()
         if self.on_written is not None:
             self.on_written(plan)

@@ -25,13 +25,14 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..actions import bindings
 from ..core.config import Config, ConfigError, load_config
 from ..core.format.profile import NotMemory
 from ..core.format.rows import Location
@@ -90,11 +91,7 @@ class SearchScreen(Screen[SearchResult | None]):
     """Ranked results across every file as you type; see the module docstring."""
 
     CSS_PATH = "search_screen.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back", id="search.back"),
-        Binding("down", "focus_results", "Results", show=False, id="search.results"),
-        Binding("ctrl+r", "reindex", "Re-index", id="search.reindex"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings("search")
 
     def __init__(self, path: Path | str, *, query: str = "", today: dt.date | None = None,
                  config: Config | None = None) -> None:

@@ -6,13 +6,13 @@ from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
+from ..actions import bindings
 from ..core.workspace.model import DailyLog
 from ..widgets.safe_text import clean_line
 
@@ -28,7 +28,7 @@ class TextPrompt(ModalScreen[str | None]):
     """One line of text (enter saves, escape cancels)."""
 
     DEFAULT_CSS = DIALOG_CSS
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="ws-prompt.cancel")]
+    BINDINGS = bindings("ws-prompt")
 
     def __init__(self, title: str, value: str = "") -> None:
         super().__init__()
@@ -54,7 +54,7 @@ class PickOne(ModalScreen[int | None]):
     """Pick one of a list (enter), escape cancels."""
 
     DEFAULT_CSS = DIALOG_CSS
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="ws-pick.cancel")]
+    BINDINGS = bindings("ws-pick")
 
     def __init__(self, title: str, labels: Sequence[str]) -> None:
         super().__init__()
@@ -83,11 +83,7 @@ class DistilPicker(ModalScreen[tuple[list[int], list[int], int] | None]):
     Lines left unticked can be marked dropped with ``ctrl+d`` (reviewed, not kept)."""
 
     DEFAULT_CSS = DIALOG_CSS
-    BINDINGS = [
-        Binding("ctrl+s", "apply", "Distil ticked", priority=True, id="ws-distil.apply"),
-        Binding("ctrl+d", "apply_drop", "Distil, drop the rest", priority=True, id="ws-distil.drop"),
-        Binding("escape", "cancel", "Cancel", id="ws-distil.cancel"),
-    ]
+    BINDINGS = bindings("ws-distil")
 
     def __init__(self, log: DailyLog, sections: Sequence[str]) -> None:
         super().__init__()

@@ -21,11 +21,12 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Static
 
+from ..actions import bindings
 from ..core.check.check import check_profile
 from ..core.check.findings import Finding
 from ..core.config import ConfigError, Limits, load_config
@@ -84,29 +85,7 @@ class WorkspaceScreen(Screen[None]):
 
     AUTO_FOCUS = ""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "tab('boot')", "Bootstrap", show=False, id="ws.tab-boot"),
-        Binding("2", "tab('mem')", "MEMORY", show=False, id="ws.tab-mem"),
-        Binding("3", "tab('user')", "USER", show=False, id="ws.tab-user"),
-        Binding("4", "tab('logs')", "Logs", show=False, id="ws.tab-logs"),
-        Binding("5", "tab('review')", "Review", show=False, id="ws.tab-review"),
-        Binding("slash", "filter", "Filter", id="ws.filter"),
-        Binding("n", "next_preview", "Next file", show=False, id="ws.next-preview"),
-        Binding("s", "session", "Session", show=False, id="ws.session"),
-        Binding("e", "edit", "Edit", id="ws.edit"),
-        Binding("x,delete", "remove", "Remove/reject", id="ws.remove"),
-        Binding("m", "move", "Move", show=False, id="ws.move"),
-        Binding("S", "supersede", "Supersede", show=False, id="ws.supersede"),
-        Binding("plus", "add_directive", "Add directive", show=False, id="ws.add-directive"),
-        Binding("D", "distil", "Distil", id="ws.distil"),
-        Binding("R", "remove_old", "Remove old distilled logs", show=False, id="ws.remove-old"),
-        Binding("a", "accept(False)", "Accept", id="ws.accept"),
-        Binding("A", "accept(True)", "Accept+strip", show=False, id="ws.accept-strip"),
-        Binding("ctrl+z", "undo", "Undo", id="ws.undo"),
-        Binding("ctrl+y", "redo", "Redo", show=False, id="ws.redo"),
-        Binding("C", "commit", "Commit", show=False, id="ws.commit"),
-        Binding("escape", "close", "Back", id="ws.close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings("ws")
 
     def __init__(
         self, path: Path | str, *, today: dt.date | None = None, openclaw_config: Path | None = None,
@@ -646,4 +625,4 @@ class WorkspaceScreen(Screen[None]):
             self.refresh_view()
             return
         if len(self.app.screen_stack) > 1:
-            self.app.pop_screen()
+            self.dismiss(None)  # the opener's callback runs (the main screen reloads what this view wrote)

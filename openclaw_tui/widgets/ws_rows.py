@@ -13,13 +13,13 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..actions import bindings
 from .safe_text import clean_line
 
 Cell = Text | str | tuple[str, str]  # a str is shown with its controls made visible
@@ -34,14 +34,7 @@ class RowsView(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     RowsView { height: 1fr; background: $surface; scrollbar-size-vertical: 1; overflow-x: hidden; }
     """
-    BINDINGS = [
-        Binding("up", "move(-1)", show=False),
-        Binding("down", "move(1)", show=False),
-        Binding("pageup", "page(-1)", show=False),
-        Binding("pagedown", "page(1)", show=False),
-        Binding("home", "jump(0)", show=False),
-        Binding("end", "jump(-1)", show=False),
-    ]
+    BINDINGS = bindings("ws-rows")
 
     cursor_row: reactive[int] = reactive(0, always_update=True, repaint=True)
 
