@@ -400,13 +400,14 @@ def test_merge_lists_the_conflicts_and_exits_1_while_some_are_left(demo: Path) -
         "merge in progress: branch 'agent-thread-b'",
         "profiles/xiaoyu/memories.md: 2 conflicts",
         "  mem-0012: changed on both sides (line 98)",
-        "  mem-0054: added on both sides with different text (line 552)",
+        ("  mem-0054: two different entries added on both sides under this id: both kept, theirs under the next free id"
+             " (line 552); suggested: both"),
         "profiles/xiaoyu/state.yaml: 1 conflict (by region: not memory)",
         "  region-1: changed on both sides (line 9)",
-        "3 conflicts left",
+        "2 conflicts left",  # mem-0054 is decided already: two additions are both kept
     ]
     doc = json.loads(cli("merge", "profiles", "--json", cwd=demo).stdout)
-    assert doc["remaining"] == 3 and [i["key"] for i in doc["files"][0]["items"]] == ["mem-0012", "mem-0054"]
+    assert doc["remaining"] == 2 and [i["key"] for i in doc["files"][0]["items"]] == ["mem-0012", "mem-0054"]
     # an incomplete decision writes nothing
     partial = cli("merge", "profiles", "--pick", "mem-0012=ours", cwd=demo)
     assert partial.returncode == 1 and partial.stdout.endswith("nothing written: decide every item (--pick, --suggested, --rest)\n")
@@ -433,7 +434,8 @@ def test_merge_resolves_stages_and_commits(demo: Path) -> None:
     theirs = {e.id: e for e in parse_bytes(git(demo, "show", "agent-thread-b:profiles/xiaoyu/memories.md").encode())
               .well_formed()}
     assert bodies(mem)["mem-0012"] == theirs["mem-0012"].body  # theirs taken
-    assert "mem-0054" in now and "mem-0055" in now and now["mem-0055"]["conflict"] == "mem-0054"  # both kept
+    # both kept, theirs under the next free id, and two unrelated memories are not marked as contradicting
+    assert "mem-0054" in now and "mem-0055" in now and "conflict" not in now["mem-0055"]
     assert "11 月 30 日复核" in ours_0012 and "11 月 30 日复核" not in bodies(mem)["mem-0012"]
     assert cli("merge", "profiles", cwd=demo).stdout == "no conflicts\n"
     assert cli("check", "profiles/xiaoyu", "--format", "json", "--fail-on", "never", cwd=demo).returncode == 0
