@@ -33,6 +33,7 @@ from textual.app import App
 from textual.binding import BindingType
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.widget import Widget
 
 from .actions import bindings
 from .actions import keymap as registry_keymap
@@ -126,17 +127,22 @@ class OpenClawApp(App[int]):
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.place_notifications()
 
+    def focused_pane(self) -> Widget | None:
+        """The bordered pane holding the focus (the focused widget itself when none is bordered)."""
+        focused = self.screen.focused
+        if focused is None:
+            return None
+        for node in focused.ancestors_with_self:
+            if getattr(node, "border_title", None) and isinstance(node, Widget):
+                return node
+        return focused
+
     def place_notifications(self) -> None:
         """Toasts at the bottom right, unless the focused pane is there: then at the top right."""
         screen = self.screen
-        focused = screen.focused
-        if focused is None:
+        pane = self.focused_pane()
+        if pane is None:
             return
-        pane = focused
-        for node in focused.ancestors_with_self:
-            if getattr(node, "border_title", None):
-                pane = node  # type: ignore[assignment]
-                break
         region = pane.region
         width, height = self.size
         box_w, box_h = min(60, width), min(9, height // 2)
@@ -238,15 +244,9 @@ class OpenClawApp(App[int]):
         if screen.maximized is not None:
             screen.minimize()
             return
-        focused = screen.focused
-        if focused is None:
-            return
-        pane = focused
-        for node in focused.ancestors_with_self:
-            if getattr(node, "border_title", None):
-                pane = node  # type: ignore[assignment]
-                break
-        screen.maximized = pane
+        pane = self.focused_pane()
+        if pane is not None:
+            screen.maximized = pane
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME
