@@ -456,22 +456,19 @@ class EntryOperations:
     # --- undo -----------------------------------------------------------------------------
 
     def undo(self) -> None:
-        outcome = self.session.undo()
-        if outcome.plan is None:
-            self.notify(outcome.error or "", severity="information" if "Nothing" in (outcome.error or "") else "error",
-                        timeout=10)
-            return
-        self.screen.reload_for_plan(self.session.profiles_touched(outcome.plan))
-        self.notify(f"Undone: {outcome.plan.title}  (U redoes)")
+        self._step(self.session.undo(), "Undone: {}  (U redoes)")
 
     def redo(self) -> None:
-        outcome = self.session.redo()
+        self._step(self.session.redo(), "Redone: {}")
+
+    def _step(self, outcome: Any, done: str) -> None:
+        """After an undo or redo: reload what it touched and say so (or why nothing happened)."""
         if outcome.plan is None:
             self.notify(outcome.error or "", severity="information" if "Nothing" in (outcome.error or "") else "error",
                         timeout=10)
             return
         self.screen.reload_for_plan(self.session.profiles_touched(outcome.plan))
-        self.notify(f"Redone: {outcome.plan.title}")
+        self.notify(done.format(outcome.plan.title))
 
     # --- commit -----------------------------------------------------------------------------
 
