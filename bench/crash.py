@@ -98,10 +98,12 @@ def crash_trials(
             cmd = _pick_command(prof, rng, where)
             kind = cmd[0]
             delay = rng.uniform(0.0, durations[kind] * 1.1)
+            started = time.monotonic()
             proc = subprocess.Popen(_cli(*cmd), env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
                 proc.wait(timeout=delay)
                 killed = False
+                durations[kind] = time.monotonic() - started  # the next kill of this kind spreads over this
             except subprocess.TimeoutExpired:
                 proc.send_signal(signal.SIGKILL)
                 proc.wait()
