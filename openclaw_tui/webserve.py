@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import re
 import secrets
 import shlex
 import signal
@@ -42,9 +43,12 @@ def allowed_host(host: str) -> bool:
     return host in LOOPBACK_HOSTS
 
 
+LOOPBACK_HOST_HEADER = re.compile(r"(127\.0\.0\.1|localhost|\[::1\])(:[0-9]{1,5})?")
+
+
 def _loopback_header(host_header: str) -> bool:
-    name = host_header.rsplit(":", 1)[0] if not host_header.startswith("[") else host_header.split("]")[0] + "]"
-    return name in ("127.0.0.1", "localhost", "[::1]")
+    """A ``Host`` naming a loopback address (and nothing else: it is written into the page)."""
+    return LOOPBACK_HOST_HEADER.fullmatch(host_header) is not None
 
 
 class TokenServer(Server):

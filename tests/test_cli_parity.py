@@ -379,6 +379,21 @@ def test_zsh_and_fish_scripts_name_every_sub_command() -> None:
     one_line_error(cli("completion", "powershell"))
 
 
+@pytest.mark.skipif(shutil.which("fish") is None, reason="no fish shell on this machine")
+def test_fish_completion_completes(tmp_path: Path) -> None:
+    script = tmp_path / "oc.fish"
+    script.write_text(cli("completion", "fish").stdout, encoding="utf-8")
+
+    def complete(line: str) -> list[str]:
+        r = subprocess.run(["fish", "--no-config", "-c", f"source {script}; complete -C '{line}'"],
+                           capture_output=True, text=True, timeout=30, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        return [x.split("\t")[0] for x in r.stdout.splitlines()]
+
+    assert {"resolve", "restore", "revert", "redact"} <= set(complete("openclaw-tui re"))
+    assert complete("openclaw-tui add x --sk") == ["--skip-duplicate"]
+
+
 # --- merge: the merge screen's decisions from the command line -----------------------------------------
 
 

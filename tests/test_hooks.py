@@ -62,6 +62,12 @@ def test_the_hook_checks_each_memory_folder_holding_a_staged_file(memrepo: Path)
     assert archive.returncode == 1 and "error dangling-ref skills/work.md" in archive.stdout
     only_atlas = run([*hook, "profiles/atlas/identity.md", "README.md"], memrepo)
     assert only_atlas.returncode == 0
+    # a daily log of an OpenClaw workspace brings in the workspace
+    shutil.copytree(REPO_ROOT / "sample_profiles" / "workspace", memrepo / "ws")
+    ws = run([*hook, "--fail-on", "never", "ws/memory/2026-04-27.md"], memrepo)
+    assert ws.returncode == 0 and ws.stdout.count(" errors, ") == 1
+    assert ws.stdout == run([sys.executable, "-m", "openclaw_tui.cli", "check", "ws", "--fail-on", "never"],
+                            memrepo).stdout
     nothing = run([*hook, "README.md"], memrepo)
     assert nothing.returncode == 0 and nothing.stdout == ""
 

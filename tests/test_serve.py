@@ -130,6 +130,8 @@ def test_requests_without_the_token_are_refused(server: tuple[str, subprocess.Po
     assert _status(base + "static/js/textual.js", cookie=cookie.split("=")[0] + "=" + "y" * len(token)) == 403
     # a rebinding attack comes with a foreign Host header: refused even with the token
     assert _status(url, host="attacker.example:80") == 403
+    assert _status(url, host='127.0.0.1:1"><script>alert(1)</script>') == 403  # the Host goes into the page
+    assert _status(url, host="localhost:" + url.split(":")[2].split("/")[0]) == 200
     assert proc.poll() is None  # refusals do not bring the server down
 
 

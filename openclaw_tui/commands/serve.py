@@ -30,8 +30,9 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..launch import default_path
+    from ..webserve import allowed_host
 
-    if args.host not in ("127.0.0.1", "localhost"):
+    if not allowed_host(args.host):
         return fail(f"--host {args.host}: serve binds 127.0.0.1 only; forward the port over SSH for remote use")
     if not 0 <= args.port <= 65535:
         return fail(f"--port {args.port}: not a port number")
