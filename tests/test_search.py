@@ -12,6 +12,7 @@ import pytest
 
 from openclaw_tui.core.format.profile import discover, load_profile
 from openclaw_tui.core.search.search import QueryError, SearchIndex, index_text, parse_query, text_chunks
+from tests.search_corpus import write
 
 
 def cli(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -24,13 +25,6 @@ def entry(ident: str, body: str, **fields: str) -> str:
     return f"---\nid: {ident}\nimportance: medium\n{extra}---\n{body}\n\n"
 
 
-def write(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
 
 
 @pytest.fixture

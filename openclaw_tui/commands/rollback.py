@@ -29,7 +29,8 @@ def register(sub: Any) -> None:
         p.set_defaults(run=run_rollback if name == "rollback" else run_revert)
 
 
-def _open(args: argparse.Namespace) -> tuple[Any, Any] | str:
+def _open(args: argparse.Namespace) -> tuple[Any, Any, str] | str:
+    """(repo, profile, the commit's full sha) for ``args``, or why not (one line)."""
     from ..core.format.profile import NotMemory, resolve_profile
     from ..core.git.gitrepo import find_repo, git_available
 
@@ -42,7 +43,10 @@ def _open(args: argparse.Namespace) -> tuple[Any, Any] | str:
     repo = find_repo(profile.path)
     if repo is None:
         return f"{args.path}: not inside a git repository"
-    return repo, profile
+    sha = _commit(repo, args.commit)
+    if sha is None:
+        return f"{args.commit}: no such commit"
+    return repo, profile, sha
 
 
 def _commit(repo: Any, rev: str) -> str | None:
@@ -62,10 +66,7 @@ def run_rollback(args: argparse.Namespace) -> int:
     opened = _open(args)
     if isinstance(opened, str):
         return fail(opened)
-    repo, profile = opened
-    sha = _commit(repo, args.commit)
-    if sha is None:
-        return fail(f"{args.commit}: no such commit")
+    repo, profile, sha = opened
     try:
         plan = plan_rollback(repo, profile, sha)
         if plan.blocked:
@@ -97,10 +98,7 @@ def run_revert(args: argparse.Namespace) -> int:
     opened = _open(args)
     if isinstance(opened, str):
         return fail(opened)
-    repo, profile = opened
-    sha = _commit(repo, args.commit)
-    if sha is None:
-        return fail(f"{args.commit}: no such commit")
+    repo, profile, sha = opened
     try:
         info = commit_info(repo, sha)
         result = revert_commit(repo, profile, sha, dry_run=args.dry_run)
