@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 from ..format.profile import Profile, inside
 from ..workspace.model import Directive, parse_directives, parse_memory_text
@@ -98,5 +97,3 @@ def check_workspace_extra(profile: Profile, add: Add) -> None:
                     add("dangling-file", rel, line, None, f"{rel} references {m.group(1)}, which does not exist")
 
 
-def workspace_root(profile: Profile) -> Path:
-    return profile.path

@@ -191,26 +191,3 @@ def inject_preview(
             parts.append(InjectedPart(rel, rel, "daily", len(text), len(text), False, text, None, 0, "file",
                                       running, False, True, f"{which} log, loaded at session start", nlines))
     return parts
-
-
-def preview_dict(parts: list[InjectedPart], limits: Limits, source: str, session: str) -> dict[str, object]:
-    """A JSON-ready summary (the CLI's --json and the agent-context view)."""
-    return {
-        "session": session,
-        "limits": {
-            "source": source,
-            "bootstrap_max_chars": limits.bootstrap_max_chars,
-            "bootstrap_total_max_chars": limits.bootstrap_total_max_chars,
-            "user_max_chars": limits.user_max_chars,
-        },
-        "parts": [
-            {
-                "file": p.file, "kind": p.kind, "loaded": p.loaded, "chars_raw": p.chars_raw,
-                "chars_injected": p.chars_injected, "truncated": p.truncated, "marker_at": p.marker_at,
-                "limit": p.limit, "limit_kind": p.limit_kind, "running_total": p.running_total,
-                "over_total": p.over_total, "reason": p.reason, "start_line": p.start_line, "end_line": p.end_line,
-            }
-            for p in parts
-        ],
-        "total": sum(p.chars_injected for p in parts if p.kind == "bootstrap"),
-    }

@@ -21,7 +21,6 @@ from ..format.profile import inside
 from ..lifecycle.plan import FileChange, Plan
 from .model import (
     BULLET_RE,
-    COMMENT_LINE_RE,
     Directive,
     MemRow,
     newline_of,
@@ -287,5 +286,3 @@ def add_directive(path: Path, body: str, today: dt.date | None = None) -> Plan:
     return text_plan(path, "add a USER.md directive", transform, create=True)
 
 
-def is_comment_line(s: str) -> bool:
-    return bool(COMMENT_LINE_RE.match(s))
