@@ -81,12 +81,10 @@ def test_samples_folder_is_read_as_the_profiles_root() -> None:
 def test_workspace_sample() -> None:
     found = check_discovery(discover(SAMPLES / "workspace"), today=TODAY)
     assert [(f.code, f.file, f.line, f.id) for f in found] == [
-        ("promotion-residue", "MEMORY.md", 36, None),
-        ("promotion-residue", "MEMORY.md", 41, None),
         ("stale-daily-log", "memory/2026-04-27.md", None, None),
         ("stale-daily-log", "memory/2026-10-01-trip.md", None, None),
     ]
-    assert "217" in found[2].message and "60" in found[3].message
+    assert "217" in found[0].message and "60" in found[1].message
 
 
 def test_workspace_zh_sample_has_each_layout_b_finding() -> None:
@@ -94,7 +92,6 @@ def test_workspace_zh_sample_has_each_layout_b_finding() -> None:
     assert [(f.code, f.file, f.line) for f in found] == [
         ("oversized-bootstrap", "MEMORY.md", None),
         ("dangling-file", "MEMORY.md", 373),
-        ("promotion-residue", "MEMORY.md", 379),
         ("path-escape", "TOOLS.md", 9),
         ("unresolved-conflict", "USER.md", 51),
         ("stale-daily-log", "memory/2026-09-03-hangzhou.md", None),

@@ -6,6 +6,7 @@ import datetime as dt
 from pathlib import Path
 
 from openclaw_tui.core.check.workspace import same_topic
+from openclaw_tui.core.workspace import dreaming
 from openclaw_tui.core.workspace.model import load_workspace
 from tests.conftest import SAMPLES
 from tests.test_check_support import check, where
@@ -73,7 +74,7 @@ def test_promotion_marker_and_source_to_a_missing_log(tmp_path: Path) -> None:
     assert where(check(ws, today=TODAY), "dangling-file") == [("MEMORY.md", 3, None), ("MEMORY.md", 5, None)]
 
 
-def test_residue_only_on_promoted_or_scored_items(tmp_path: Path) -> None:
+def test_residue_is_a_review_flag_not_a_finding(tmp_path: Path) -> None:
     ws = ws_of(tmp_path, {
         "MEMORY.md": (
             "# M\n\n- 09:40 a plain item a human wrote\n"
@@ -83,7 +84,13 @@ def test_residue_only_on_promoted_or_scored_items(tmp_path: Path) -> None:
         ),
         "memory/2026-11-29.md": "- a\n",
     })
-    assert where(check(ws, today=TODAY), "promotion-residue") == [("MEMORY.md", 5, None), ("MEMORY.md", 6, None)]
+    found = check(ws, today=TODAY)
+    assert found == [], found  # spec: `[score=…]` brackets are metadata, shown and preserved
+    mem = load_workspace(ws, TODAY).memory
+    assert mem is not None
+    assert [(r.line, r.has_residue) for r in mem.items] == [(3, False), (5, True), (6, True), (8, False)]
+    queue = dreaming.review_queue(ws, mem)
+    assert [(q.row.line, q.flags) for q in queue] == [(5, ["residue"]), (6, ["residue"]), (8, [])]
 
 
 def test_conflicting_directives(tmp_path: Path) -> None:

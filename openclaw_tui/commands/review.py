@@ -1,11 +1,14 @@
 """`openclaw-tui review WORKSPACE`: what dreaming promoted into MEMORY.md, and the verdicts.
 
-    review WS [--json]                       # the queue: line, score, source log lines, findings
+    review WS [--json]                       # the queue: line, score, source log lines, review flags
     review WS --accept LINE [--strip]        # accept (optionally removing dreaming's metadata)
     review WS --reject LINE                  # remove the item from MEMORY.md
     review WS --edit LINE --text TEXT        # rewrite its text (metadata stays)
 
-LINE is the item's line in MEMORY.md as the queue lists it.  ``--dry-run`` shows the diff of a
+LINE is the item's line in MEMORY.md as the queue lists it.  A queued item whose text carries
+machine residue (a ``[score=…]`` bracket, a raw ``candidate:`` line) gets the review flag
+``residue`` (JSON ``"flags": ["residue"]``): accept it with ``--strip`` or edit it.  The flag is
+the review's, not a finding of ``check`` (the spec keeps such brackets as metadata).  ``--dry-run`` shows the diff of a
 reject/edit/strip and writes nothing.
 """
 
@@ -43,6 +46,7 @@ def _queue_json(queue: list[dreaming.QueueItem]) -> list[dict[str, Any]]:
             "trigger": q.row.trigger, "importance": q.row.importance,
             "sources": [{"file": f, "line": n, "text": t} for f, n, t in q.source_lines],
             "source_missing": q.source_missing, "new_in_git": q.new_in_git, "residue": q.row.has_residue,
+            "flags": q.flags,
         }
         for q in queue
     ]
@@ -67,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
             for q in queue:
                 score = q.row.score.get("score", "-")
                 src = ", ".join(f"{f}:{n}" for f, n, _t in q.source_lines) or ("source gone" if q.source_missing else "")
-                print(f"MEMORY.md:{q.row.line}  score {score}  {q.row.text}  [{src}]")
+                flags = "".join(f"  review flag: {f}" for f in q.flags)
+                print(f"MEMORY.md:{q.row.line}  score {score}  {q.row.text}  [{src}]{flags}")
         return 0
     item = next((q for q in queue if q.row.line == line), None)
     if item is None:

@@ -133,7 +133,7 @@ class WorkspaceScreen(Screen[None]):
             with Vertical(id="logs"):
                 yield RowsView(["!", "log", "lines", "distilled", "chars", "note"], [2, 20, 5, 9, 8], id="ws-logs")
             with Vertical(id="review"):
-                yield RowsView(["!", "line", "score", "source", "item"], [2, 5, 6, 24], id="ws-review")
+                yield RowsView(["!", "line", "score", "flag", "source", "item"], [2, 5, 6, 8, 24], id="ws-review")
         yield Static(id="ws-detail")
         yield Static(id="ws-keys")
 
@@ -327,8 +327,9 @@ class WorkspaceScreen(Screen[None]):
             src = ", ".join(f"{p.path}:{p.start_line or ''}" for p in q.row.promotions) or ("git" if q.new_in_git else "")
             rel = self.memory.rel if self.memory is not None else "MEMORY.md"
             badge = self._badge(self._findings_for(rel, q.row.line - len(q.row.markers), q.row.end_line))
-            rows.append((q, (badge, str(q.row.line), q.score or "", Text(clean_line(src), style="red" if q.source_missing else "dim"),
-                             clean_line(q.row.text))))
+            flag = Text("residue" if q.row.has_residue else "", style="yellow")
+            rows.append((q, (badge, str(q.row.line), q.score or "", flag,
+                             Text(clean_line(src), style="red" if q.source_missing else "dim"), clean_line(q.row.text))))
         self._fill("#ws-review", "review", rows)
 
     # --- selection and detail -------------------------------------------------------------
@@ -399,7 +400,10 @@ class WorkspaceScreen(Screen[None]):
         elif isinstance(item, dreaming.QueueItem):
             t.append(clean(item.row.text) + "\n", style="bold")
             if item.source_missing:
-                t.append("source log is gone\n", style="red")
+                t.append("review flag: source-missing (the log its marker names is gone)\n", style="red")
+            if item.row.has_residue:
+                t.append("review flag: residue (machine text would reach the prompt: A strips it, e edits)\n",
+                         style="yellow")
             for log, n, text in item.source_lines:
                 t.append(f"{log}:{n}  {clean_line(text)}\n", style="dim")
             rel = self.memory.rel if self.memory is not None else "MEMORY.md"

@@ -25,7 +25,6 @@ SEVERITY: dict[str, str] = {
     "suspicious-instruction": "warning",
     "oversized-bootstrap": "warning",
     "daily-log-rewritten": "warning",
-    "promotion-residue": "warning",
     "compaction-candidate": "info",
     "stale-daily-log": "info",
 }

@@ -4,8 +4,10 @@
   is gone (dreaming's promotion markers are references already, refs.py).
 - ``unresolved-conflict``: two active USER.md directives on the same topic (the later one is
   reported, naming the earlier's line).
-- ``promotion-residue``: a MEMORY.md item that carries machine text into what the agent reads
-  (a ``[score=…]`` bracket, a raw candidate line).
+
+Machine residue on promoted items (a ``[score=…]`` bracket, a raw candidate line) is not a finding:
+the spec says such brackets are metadata, shown and preserved.  The review queue flags it
+(``core/workspace/dreaming.py``, ``review``'s output and the workspace view's Review tab).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from ..format.profile import Profile, inside
-from ..workspace.model import Directive, parse_directives, parse_memory_text
+from ..workspace.model import Directive, parse_directives
 
 Add = Callable[[str, str, "int | None", "str | None", str], None]
 
@@ -81,14 +83,6 @@ def check_workspace_extra(profile: Profile, add: Add) -> None:
         if mem is None or mem.error is not None or not mem.utf8:
             continue
         text = mem.text
-        for row in parse_memory_text(text):
-            if row.kind == "item" and row.has_residue:
-                what = row.score_raw or "a raw candidate line"
-                add(
-                    "promotion-residue", rel, row.line, None,
-                    f"{rel} item carries machine text into the prompt ({what[:40]}); accept it with its metadata"
-                    " stripped, or edit it",
-                )
         if "source:" in text:
             for m in _SOURCE_ANY_RE.finditer(text):
                 target = profile.path / m.group(1)

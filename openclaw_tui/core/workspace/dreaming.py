@@ -35,6 +35,13 @@ class QueueItem:
     def score(self) -> str | None:
         return self.row.score.get("score")
 
+    @property
+    def flags(self) -> list[str]:
+        """Review flags (the queue's, not findings of the check): ``residue`` when the item's text
+        carries machine text into the prompt (a ``[score=…]`` bracket, a raw ``candidate:`` line),
+        ``source-missing`` when the log its promotion marker names is gone."""
+        return (["residue"] if self.row.has_residue else []) + (["source-missing"] if self.source_missing else [])
+
 
 def _state_path() -> Path:
     return cache_dir() / "dreaming-reviewed.json"
