@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 def memory_problem(path: Path) -> str | None:
     """Why ``path`` cannot be opened (None when it can), without reading any memory file."""
     try:
-        locate(path)
+        locate(path, workspaces=True)
     except NotMemory as exc:
         return str(exc)
     return None

@@ -243,3 +243,40 @@ async def test_a_bare_workspace_and_every_key_without_a_selection(tmp_path: Path
                     await settle(pilot, 1)
         assert app.is_running and app.screen is screen
     assert sorted(p.name for p in ws.iterdir()) == ["AGENTS.md"] and (ws / "AGENTS.md").read_bytes() == before
+
+
+async def test_W_opens_a_workspace_that_sits_among_profiles(tmp_path: Path) -> None:
+    """The bundled samples' layout: PATH holds profiles/ and two workspaces beside it; the tree lists
+    all four and W opens the selected workspace (check of the same PATH still lists the profiles only)."""
+    from openclaw_tui.core.format.profile import locate
+    from openclaw_tui.core.format.rows import Location
+    from openclaw_tui.screens.main_screen import MainScreen
+
+    root = tmp_path / "samples"
+    shutil.copytree(SAMPLES, root)
+    assert [p.rel for p in locate(root)[1]] == ["profiles/atlas", "profiles/xiaoyu"]
+    app = OpenClawApp(root, today=TODAY, watch=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        assert [(m.data[p].profile.rel, m.data[p].profile.layout) for p in m.order] == [
+            ("profiles/atlas", "profile"), ("profiles/xiaoyu", "profile"),
+            ("workspace", "openclaw"), ("workspace-zh", "openclaw"),
+        ]
+        assert m.jump(Location("memories.md"), next(p for p in m.order if m.data[p].profile.rel == "profiles/atlas"))
+        await settle(pilot)
+        await pilot.press("W")  # a profile: nothing opens
+        await settle(pilot)
+        assert app.screen is m
+        zh = next(p for p in m.order if m.data[p].profile.rel == "workspace-zh")
+        assert m.jump(Location("MEMORY.md"), zh)
+        await settle(pilot)
+        m.files_tree.focus()
+        await pilot.press("W")
+        await settle(pilot)
+        assert isinstance(app.screen, WorkspaceScreen) and app.screen.path == (root / "workspace-zh").absolute()
+        assert app.screen.memory is not None and app.screen.memory.rel == "MEMORY.md"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is m

@@ -141,3 +141,27 @@ def test_rows_are_ordered_disjoint_spans_of_any_text(text: str) -> None:
         assert text[d.status_start:d.status_end] == d.status
     for ln in parse_log(text):
         assert text[ln.start:ln.end].startswith(ln.text.rstrip("\r"))
+
+
+def test_workspaces_under_a_root_only_when_asked(tmp_path: Path) -> None:
+    """The UI lists workspaces beside a root's profiles (W opens them); check's root stays the spec's."""
+    import pytest
+
+    from openclaw_tui.core.format.profile import NotMemory, locate
+
+    (tmp_path / "p1").mkdir()
+    (tmp_path / "p1" / "memories.md").write_text("", encoding="utf-8")
+    (tmp_path / "ws" / "memory").mkdir(parents=True)
+    (tmp_path / "notes").mkdir()
+    assert locate(tmp_path) == ("root", [(tmp_path / "p1", "p1", "profile")])
+    assert locate(tmp_path, workspaces=True) == (
+        "root", [(tmp_path / "p1", "p1", "profile"), (tmp_path / "ws", "ws", "openclaw")])
+    only = tmp_path / "only"
+    (only / "a").mkdir(parents=True)
+    (only / "a" / "AGENTS.md").write_text("# A\n", encoding="utf-8")
+    with pytest.raises(NotMemory):
+        locate(only)
+    assert locate(only, workspaces=True) == ("root", [(only / "a", "a", "openclaw")])
+    # a workspace whose sub-folder looks like one is still that workspace
+    (only / "a" / "sub" / "memory").mkdir(parents=True)
+    assert locate(only / "a", workspaces=True) == ("workspace", [(only / "a", ".", "openclaw")])

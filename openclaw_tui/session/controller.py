@@ -130,7 +130,7 @@ class Session:
         """The profiles under the opened path. Raises NotMemory. (Worker thread.)"""
         if self.discovery is not None:
             return self.discovery
-        return discover(self.source_path or Path("."))
+        return discover(self.source_path or Path("."), workspaces=True)  # W opens a workspace under a root
 
     @staticmethod
     def read(profiles: Sequence[Profile]) -> list[ProfileData]:

@@ -250,11 +250,16 @@ class Place(NamedTuple):
     layout: str  # "profile" or "openclaw"
 
 
-def locate(path: Path | str) -> tuple[str, list[Place]]:
+def locate(path: Path | str, *, workspaces: bool = False) -> tuple[str, list[Place]]:
     """What ``path`` is (``"profile"``, ``"root"`` or ``"workspace"``) and its profiles, reading no file.
 
     The one place that decides what a path holds (``discover`` loads what this
     finds; the UI's launcher asks it before starting).  Raises NotMemory.
+
+    ``workspaces=True`` (the UI) also lists the OpenClaw workspaces that sit beside the profiles
+    of a root (layout ``"openclaw"``), and reads a folder whose folders are only workspaces as a
+    root of them.  Without it (``check`` and the other commands) a root is what the spec says:
+    its profiles, other folders skipped.
     """
     given = Path(path)
     try:
@@ -269,22 +274,51 @@ def locate(path: Path | str) -> tuple[str, list[Place]]:
     roots = [(given, "")]
     if _is_dir(given / "profiles"):
         roots.insert(0, (given / "profiles", "profiles/"))
+    listed: list[tuple[str, list[Path]]] = []
     for folder, prefix in roots:
         try:
             children = sorted(p for p in folder.iterdir() if _is_dir(p) and not p.name.startswith("."))
         except OSError as exc:
             raise NotMemory(f"{given}: cannot be listed ({exc.strerror})") from exc
+        listed.append((prefix, children))
         found = [Place(c, prefix + c.name, "profile") for c in children if is_profile_dir(c)]
+        if found and workspaces:
+            found = _with_workspaces(prefix, children)
+            if prefix:  # PATH holds profiles/: the workspaces beside that folder too (the bundled samples)
+                found += [w for w in _with_workspaces("", _folders(given)) if w.layout == "openclaw"]
         if found:
             return "root", found
     if is_workspace_dir(given):
         return "workspace", [Place(given, ".", "openclaw")]
+    if workspaces:
+        for prefix, children in listed:
+            found = _with_workspaces(prefix, children)
+            if found:
+                return "root", found
     raise NotMemory(f"{given}: not a profile, a profiles root or an OpenClaw workspace")
 
 
-def discover(path: Path | str, *, lazy: bool = False) -> Discovery:
+def _folders(folder: Path) -> list[Path]:
+    try:
+        return sorted(p for p in folder.iterdir() if _is_dir(p) and not p.name.startswith("."))
+    except OSError:
+        return []
+
+
+def _with_workspaces(prefix: str, children: list[Path]) -> list[Place]:
+    """The profiles and the OpenClaw workspaces among ``children``, in name order."""
+    out = []
+    for c in children:
+        if is_profile_dir(c):
+            out.append(Place(c, prefix + c.name, "profile"))
+        elif is_workspace_dir(c):
+            out.append(Place(c, prefix + c.name, "openclaw"))
+    return out
+
+
+def discover(path: Path | str, *, lazy: bool = False, workspaces: bool = False) -> Discovery:
     """Find the profiles under ``path`` (``locate``) and load them; raises NotMemory (the CLI exits 2)."""
-    kind, places = locate(path)
+    kind, places = locate(path, workspaces=workspaces)
     return Discovery(Path(path), kind, [load_profile(p.path, p.rel, p.layout, lazy=lazy) for p in places])
 
 
