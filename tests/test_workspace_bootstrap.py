@@ -121,3 +121,68 @@ def test_check_uses_the_workspace_openclaw_json(tmp_path: Path) -> None:
     res = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "check", str(ws), "--openclaw-config",
                           str(tmp_path / "missing.json")], capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and res.stderr.startswith("openclaw-tui: ") and res.stderr.count("\n") == 1
+
+
+# --- the two releases' cuts (openclaw/openclaw src/agents/pi-embedded-helpers/bootstrap.ts) -----
+
+
+def test_70_20_measures_after_dropping_trailing_whitespace() -> None:
+    assert truncate("x" * 100 + "\n\n  \n", "A.md", 100) == ("x" * 100, None)  # 100 after trimEnd: fits
+    out, at = truncate("y" * 101 + "\n", "A.md", 100)
+    marker = "\n[...truncated, read A.md for full content...]\n…(truncated A.md: kept 70+20 chars of 101)…\n"
+    assert at == 70 and out == "y" * 70 + "\n" + marker + "\n" + "y" * 20  # the marker is not reserved
+
+
+def test_75_25_reserves_the_marker_and_splits_the_rest() -> None:
+    text = "".join(chr(0x4E00 + i % 500) for i in range(1000))
+    out, at = truncate(text, "MEMORY.md", 400, "75/25")
+    assert len(out) <= 400 and at is not None
+    marker_line = out[at:].split("\n")[1]
+    head, tail = (int(n) for n in marker_line.split("kept ")[1].split(" chars")[0].split("+"))
+    assert marker_line == f"…(truncated MEMORY.md: kept {head}+{tail} chars of 1000)…"
+    assert out[at:].startswith("[...truncated, read MEMORY.md for full content...]\n")
+    # head, "\n", the marker (which starts and ends with a newline), "\n", tail
+    assert out.startswith(text[:head] + "\n\n[...truncated") and out.endswith(")…\n\n" + text[-tail:])
+    assert 2.9 <= head / tail <= 3.1 and 400 - len(out) <= 2  # the budget is used up to a rounding
+    # a limit too small for the full marker: the compact one
+    small, at2 = truncate("z" * 500, "A-LONG-NAME.md", 60, "75/25")
+    assert len(small) <= 60 and at2 is not None and small[at2:].startswith("[…truncated ") and "/500]" in small
+
+
+def test_75_25_agents_md_keeps_a_digest_of_its_rules() -> None:
+    filler = "".join(f"Some prose about the project, paragraph {i}.\n" for i in range(60))
+    text = "# AGENTS\n\n" + filler + "- Never push to main without review.\n" + filler + "The end.\n"
+    out, at = truncate(text, "AGENTS.md", 600, "75/25")
+    assert len(out) <= 600 and at is not None
+    assert "[Policy digest from AGENTS.md]\n" in out and "- Never push to main without review." in out
+    assert "…(truncated AGENTS.md: kept " in out and "+policy " in out
+    assert out.startswith("# AGENTS\n") and out.endswith("The end.")
+    # the 70/20 release cuts AGENTS.md like any other file
+    plain, _ = truncate(text, "AGENTS.md", 600)
+    assert "Policy digest" not in plain and "Never push" not in plain
+
+
+def test_the_config_selects_the_release(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    ws = _ws(tmp_path, {"MEMORY.md": "m" * 3000, "AGENTS.md": "a\n"})
+    limits = Limits(bootstrap_max_chars=1000, bootstrap_total_max_chars=60_000, user_max_chars=4000)
+    assert load_openclaw_config(ws).truncation == "70/20"  # no config: the spec's
+    (tmp_path / "openclaw.json").write_text("{agents: {defaults: {memorySearch: {}}}}\n", encoding="utf-8")
+    assert load_openclaw_config(ws).truncation == "70/20"  # an older release's config
+    (tmp_path / "openclaw.json").write_text("{memory: {search: {}}}\n", encoding="utf-8")
+    cfg = load_openclaw_config(ws)
+    assert cfg.truncation == "75/25" and cfg.as_dict()["truncation"] == "75/25"
+    old = next(p for p in inject_preview(ws, limits, include_daily=False) if p.file == "MEMORY.md")
+    new = next(p for p in inject_preview(ws, limits, include_daily=False, truncation=cfg.truncation)
+               if p.file == "MEMORY.md")
+    assert old.chars_injected > 1000 >= new.chars_injected and "kept 700+200" in old.text
+    with pytest.raises(ValueError):
+        inject_preview(ws, limits, truncation="50/50")
+
+
+def test_what_the_total_leaves_is_clamped_with_an_ellipsis(tmp_path: Path) -> None:
+    ws = _ws(tmp_path, {"AGENTS.md": "a" * 900, "SOUL.md": "s" * 400})
+    limits = Limits(bootstrap_max_chars=1000, bootstrap_total_max_chars=1200, user_max_chars=4000)
+    a, s = inject_preview(ws, limits, include_daily=False)
+    assert s.truncated and s.limit == 300 and s.limit_kind == "total"
+    assert s.chars_injected == 300 and s.text.endswith("…") and a.chars_injected + s.chars_injected == 1200

@@ -158,7 +158,8 @@ class WorkspaceScreen(Screen[None]):
         except OpenClawConfigError as exc:
             self.notify(str(exc), severity="error", markup=False)
             self.config = OpenClawConfig(None, base)
-        self.parts = inject_preview(self.path, self.config.limits, self.session, today=self.today)
+        self.parts = inject_preview(self.path, self.config.limits, self.session, today=self.today,
+                                    truncation=self.config.truncation)
         self.memory = load_memory(self.path)
         self.user = load_user(self.path)
         self.generation += 1
@@ -223,6 +224,7 @@ class WorkspaceScreen(Screen[None]):
         title.append(f"  limits: {'openclaw.json' if cfg.found else 'defaults'}", style="dim")
         if cfg.found and cfg.generation != "unknown":
             title.append(f" ({cfg.generation} memory settings)", style="dim")
+        title.append(f"  cut {cfg.truncation}", style="dim")
         if self.queue:
             title.append(f"  {len(self.queue)} promotion(s) to review", style="bold yellow")
         if self.filter_text:

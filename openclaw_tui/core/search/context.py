@@ -465,7 +465,7 @@ def workspace_context(profile: Profile | Root, query: str = "", session: str = "
               "bootstrap_total_max_chars": lim.bootstrap_total_max_chars,
               "user_max_chars": lim.user_max_chars, "source": source}
     ctx = AgentContext("B", session, profile.name, profile.path, query, [], limits)
-    for ip in inject_preview(profile.path, lim, session, today=today):
+    for ip in inject_preview(profile.path, lim, session, today=today, truncation=oc.truncation):
         if not ip.loaded:
             ctx.left_out.append(LeftOut(None, ip.reason, ip.file, 1))
             continue

@@ -2,7 +2,8 @@
 
 ``inject_preview(workspace, limits)`` lists the bootstrap files in the agent's order, each as
 injected: a file over its limit keeps its first 70% and last 20% of that limit around a
-truncation marker (the file on disk is untouched); the running total is held against
+truncation marker (the spec's; the current release reserves the marker and splits 75/25, see
+``TRUNCATION_STYLES`` and docs/openclaw-truncation.md; the file on disk is untouched); the running total is held against
 ``bootstrapTotalMaxChars`` (each file gets at most what is left of it); ``USER.md`` has its own
 cap; ``MEMORY.md`` is loaded only in the main (private) session, and sub-agent sessions get
 ``AGENTS.md`` alone.  Today's and yesterday's daily logs follow ("loaded at session start", a
@@ -15,6 +16,7 @@ for characters outside the Basic Multilingual Plane (most emoji).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,10 +30,25 @@ BOOTSTRAP_ORDER = (
     "AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md", "MEMORY.md",
 )
 MEMORY_NAMES = ("MEMORY.md", "memory.md")
+MIN_FILE_BUDGET = 64  # less than this left of the total: the file is not injected at all
+
+# How an over-limit file is cut, per OpenClaw release (read in openclaw/openclaw,
+# src/agents/pi-embedded-helpers/bootstrap.ts; see docs/openclaw-truncation.md):
+# - "70/20" (the spec's; releases whose config has no ``memory.search``): the first 70% and the
+#   last 20% of the limit around a two-line marker, the marker's own length not reserved, so the
+#   copy is a little longer than the limit (then clamped with "…" only by what the total leaves);
+# - "75/25" (the release of the current docs: ``memory.search`` config, total 60,000, USER.md
+#   4,000): the marker's length is reserved first and what is left split 75/25, so the copy is at
+#   most the limit; a limit too small for the marker gets a compact one; an over-limit AGENTS.md
+#   keeps 45% head, a 35% digest of its policy lines (headings, list items, must/never/...) and
+#   15% tail.
+TRUNCATION_STYLES = ("70/20", "75/25")
 HEAD_RATIO = 0.7
 TAIL_RATIO = 0.2
-MIN_FILE_BUDGET = 64  # less than this left of the total: the file is not injected at all
 SESSIONS = ("main", "shared", "subagent")
+# JavaScript's String.prototype.trimEnd() whitespace (the agent trims a file's end before measuring it)
+_JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+            "\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 
 def truncation_marker(name: str, head: int, tail: int, raw: int) -> str:
@@ -42,16 +59,147 @@ def truncation_marker(name: str, head: int, tail: int, raw: int) -> str:
     )
 
 
-def truncate(text: str, name: str, limit: int) -> tuple[str, int | None]:
-    """(injected copy, offset of the marker in it or None) for ``text`` under ``limit``."""
-    if len(text) <= limit:
-        return text, None
+def _compact_marker(head: int, tail: int, raw: int) -> str:
+    return f"[…truncated {head}+{tail}/{raw}]"
+
+
+def truncate(text: str, name: str, limit: int, style: str = "70/20") -> tuple[str, int | None]:
+    """(injected copy, offset of the marker in it or None) for ``text`` under ``limit``.
+
+    The file's trailing whitespace is dropped first (the agent does so) and only then measured."""
+    trimmed = text.rstrip(_JS_SPACE)
+    if len(trimmed) <= limit:
+        return trimmed, None
+    if style == "75/25":
+        if name.lower() == "agents.md":
+            out = _agents_digest_cut(trimmed, limit)
+        else:
+            out = _fitted_cut(trimmed, name, limit)
+        at = out.find("[...truncated")
+        if at < 0:
+            at = out.find("[…truncated")
+        return out, (at if at >= 0 else len(out))
     head = int(limit * HEAD_RATIO)
     tail = int(limit * TAIL_RATIO)
-    kept_head = text[:head]
-    kept_tail = text[len(text) - tail:] if tail > 0 else ""
-    marker = truncation_marker(name, head, tail, len(text))
-    return kept_head + "\n" + marker + "\n" + kept_tail, len(kept_head)
+    kept_tail = trimmed[-tail:]  # as the agent slices: a tail of 0 keeps everything (limits under 5)
+    marker = truncation_marker(name, head, tail, len(trimmed))
+    return trimmed[:head] + "\n" + marker + "\n" + kept_tail, len(trimmed[:head])
+
+
+def _fitted_cut(trimmed: str, name: str, limit: int) -> str:
+    """The "75/25" cut: the marker's length reserved first, head and tail share what is left."""
+    raw = len(trimmed)
+
+    def full(h: int, t: int) -> str:
+        return truncation_marker(name, h, t, raw)
+
+    def compact(h: int, t: int) -> str:
+        return _compact_marker(h, t, raw)
+
+    def seps(h: int, t: int, marker: str) -> int:
+        return (int(h > 0) + int(t > 0)) if "\n" in marker else 0
+
+    make = full if limit - len(full(0, 0)) - seps(1, 1, full(0, 0)) >= 16 else compact
+    head = tail = 0
+    marker = make(0, 0)
+    for _ in range(3):  # the marker names the counts, whose digits change its length
+        budget = max(0, limit - len(marker) - seps(head, tail, marker))
+        nh, nt = int(budget * 0.75), int(budget * 0.25)
+        nm = make(nh, nt)
+        if (nh, nt, len(nm)) == (head, tail, len(marker)):
+            break
+        head, tail, marker = nh, nt, nm
+    size = head + tail + len(marker) + seps(head, tail, marker)
+    while size > limit and (tail > 0 or head > 0):
+        over = size - limit
+        if tail > 0:
+            tail = max(0, tail - over)
+        else:
+            head = max(0, head - over)
+        marker = make(head, tail)
+        size = head + tail + len(marker) + seps(head, tail, marker)
+    if head == 0 and tail == 0 and raw > 0:
+        one = make(1, 0)
+        if 1 + len(one) + seps(1, 0, one) <= limit:
+            head, marker = 1, one
+    parts = [trimmed[:head], marker, trimmed[-tail:] if tail > 0 else ""]
+    out = ("\n" if "\n" in marker else "").join(p for p in parts if p)
+    return out[:limit]
+
+
+_POLICY_SHAPE = re.compile(r"^(?:#{1,6}|\s*[-*+]|\s*\d+[.)])\s+\S")
+_POLICY_WORDS = re.compile(
+    r"\b(?:AGENTS\.md|scoped|required|must|never|do not|before subtree|read scoped|owner|security|secret"
+    r"|credential|test|validation|command|commit|push|github|pr)\b", re.IGNORECASE)
+_POLICY_FIRST = re.compile(
+    r"\b(?:AGENTS\.md|scoped|required|must|never|do not|before subtree|read scoped|security|secret|credential)\b",
+    re.IGNORECASE)
+
+
+def _policy_digest(text: str, budget: int) -> tuple[str, int]:
+    """(the policy lines that fit ``budget``, how many were left out): rules first, then in order."""
+    if budget <= 0:
+        return "", 0
+    found = []
+    for i, line in enumerate(re.split(r"\r?\n", text)):
+        norm = " ".join(line.split())
+        if len(norm) > 240:
+            norm = norm[:239] + "…"
+        if norm and (_POLICY_SHAPE.match(norm) or _POLICY_WORDS.search(norm)):
+            found.append((i, norm))
+    chosen: set[int] = set()
+    used = 0
+    for first in (True, False):
+        for i, norm in found:
+            if i in chosen or (first and not _POLICY_FIRST.search(norm)):
+                continue
+            cost = (1 if chosen else 0) + len(norm)
+            if used + cost <= budget:
+                chosen.add(i)
+                used += cost
+    lines = [norm for i, norm in found if i in chosen]
+    return "\n".join(lines), len(found) - len(lines)
+
+
+def _agents_digest_cut(trimmed: str, limit: int) -> str:
+    """The "75/25" release's cut of AGENTS.md: 45% head, a 35% digest of its rules, 15% tail."""
+    raw = len(trimmed)
+    head, tail, budget = int(limit * 0.45), int(limit * 0.15), int(limit * 0.35)
+    digest, left = _policy_digest(trimmed, budget)
+
+    def render() -> str:
+        parts = [
+            trimmed[:head], "[...truncated, read AGENTS.md for full content...]",
+            "[Policy digest from AGENTS.md]" if digest else "", digest,
+            f"[...{left} more policy lines omitted...]" if left else "",
+            f"…(truncated AGENTS.md: kept {head}+policy {len(digest)}+{tail} chars of {raw})…",
+            trimmed[-tail:] if tail > 0 else "",
+        ]
+        return "\n".join(p for p in parts if p)
+
+    out = render()
+    while len(out) > limit and (tail > 0 or head > 1 or budget > 0):
+        over = len(out) - limit
+        if tail > 0:
+            tail = max(0, tail - over)
+        elif head > 1:
+            head = max(1, head - over)
+        else:
+            budget = max(0, budget - over)
+            digest, left = _policy_digest(trimmed, budget)
+        out = render()
+    return out[:limit]
+
+
+def _clamp(text: str, budget: int) -> str:
+    """What is left of the total: the copy cut there, with "…" (the agent's last clamp)."""
+    if budget <= 0:
+        return ""
+    if len(text) <= budget:
+        return text
+    if budget <= 3:
+        return text[:budget]
+    return text[: budget - 1] + "…"
 
 
 @dataclass
@@ -132,8 +280,14 @@ def inject_preview(
     *,
     today: dt.date | None = None,
     include_daily: bool = True,
+    truncation: str = "70/20",
 ) -> list[InjectedPart]:
-    """The parts the agent receives, in order, each as injected (see the module docstring)."""
+    """The parts the agent receives, in order, each as injected (see the module docstring).
+
+    ``truncation`` is the release's way of cutting (``TRUNCATION_STYLES``; the workspace's
+    ``OpenClawConfig.truncation`` says which)."""
+    if truncation not in TRUNCATION_STYLES:
+        raise ValueError(f"truncation must be one of {', '.join(TRUNCATION_STYLES)}, not {truncation!r}")
     if session not in SESSIONS:
         raise ValueError(f"session must be one of {', '.join(SESSIONS)}, not {session!r}")
     root = Path(workspace_path)
@@ -169,10 +323,17 @@ def inject_preview(
             parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, limit, "total", running,
                                       True, False, f"left out: the bootstrap total of {limits.bootstrap_total_max_chars:,} is used up", nlines))
             continue
-        injected, marker_at = truncate(text, name, limit)
+        cut, marker_at = truncate(text, name, limit, truncation)
+        injected = _clamp(cut, remaining)
+        if marker_at is None and injected != cut:
+            marker_at = len(injected) - 1  # no marker: the clamp's "…" is where it cuts
+        elif marker_at is not None and marker_at > len(injected):
+            marker_at = len(injected)
         remaining -= len(injected)
         running += len(injected)
         truncated = marker_at is not None
+        if truncated and injected != cut:
+            kind = "total"
         if truncated:
             why = {"user": "USER.md's cap", "file": "bootstrapMaxChars", "total": "what the bootstrap total left"}[kind]
             reason = f"truncated to {limit:,} characters ({why})"

@@ -59,8 +59,16 @@ class OpenClawConfig:
             "bootstrap_max_chars": self.limits.bootstrap_max_chars,
             "bootstrap_total_max_chars": self.limits.bootstrap_total_max_chars,
             "user_max_chars": self.limits.user_max_chars,
+            "truncation": self.truncation,
             "dreaming_enabled": self.dreaming_enabled,
         }
+
+    @property
+    def truncation(self) -> str:
+        """How this release cuts an over-limit bootstrap file (``bootstrap.TRUNCATION_STYLES``):
+        "75/25" when the config is of the current generation (``memory.search``, the release of
+        the current docs), else the spec's "70/20" (older configs, and no config at all)."""
+        return "75/25" if self.generation == "current" else "70/20"
 
     @property
     def dreaming_enabled(self) -> bool | None:
