@@ -280,3 +280,49 @@ async def test_W_opens_a_workspace_that_sits_among_profiles(tmp_path: Path) -> N
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is m
+
+
+async def test_one_undo_for_the_workspace_view_and_the_main_screen(tmp_path: Path) -> None:
+    """The view writes through the app's session: u in the view and u on the main screen undo the
+    same writes, with the same notices."""
+    from openclaw_tui.core.format.rows import Location
+    from openclaw_tui.screens.main_screen import MainScreen
+
+    root = tmp_path / "samples"
+    shutil.copytree(SAMPLES, root)
+    mem = root / "workspace-zh" / "MEMORY.md"
+    before = mem.read_bytes()
+    app = OpenClawApp(root, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        assert m.jump(Location("MEMORY.md"), next(p for p in m.order if m.data[p].profile.rel == "workspace-zh"))
+        await settle(pilot)
+        m.files_tree.focus()
+        await pilot.press("W")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, WorkspaceScreen) and screen.store is app.session
+        await pilot.press("5", "down", "A", "x")  # accept 379 stripped, then reject 374
+        await settle(pilot)
+        after_two = mem.read_bytes()
+        assert after_two != before and len(app.session.undo_stack) == 2
+        await pilot.press("u")
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]
+        assert messages[-1].startswith("Undone: ") and messages[-1].endswith("  (U redoes)")
+        after_one = mem.read_bytes()
+        assert after_one not in (before, after_two)
+        await pilot.press("U")  # redo, as on the main screen
+        await settle(pilot)
+        assert mem.read_bytes() == after_two
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is m
+        await pilot.press("u", "u")  # the main screen undoes what the view wrote
+        await settle(pilot)
+        assert mem.read_bytes() == before and not app.session.undo_stack.can_undo
+        await pilot.press("u")
+        await settle(pilot)
+        assert [n.message for n in app._notifications][-1] == "Nothing to undo in this session."

@@ -825,7 +825,7 @@ class MainScreen(Screen[None]):
         discovery = self.session.discovery
         screen = factory() if factory is not None and discovery is not None and discovery.kind == "workspace" else None
         if not isinstance(screen, WorkspaceScreen) or screen.path != path.absolute():
-            screen = WorkspaceScreen(path, today=self.today)
+            screen = WorkspaceScreen(path, today=self.today, app_session=self.session)
         self.own_operation("the workspace view")  # its writes are the app's own, not another program's
 
         def closed(_result: object) -> None:

@@ -6,9 +6,11 @@ Tabs: 1 Bootstrap (size-vs-limit bars and the injected copy with its cut marker)
 dimmed), 4 Daily logs (today's and yesterday's marked "loaded at session start"), 5 Review (the
 items dreaming promoted).  Findings of the check sit on their rows.  ``/`` filters the rows.
 
-Every change is a plan written under the file's lock (compare-and-swap), undone with ctrl+z;
-``C`` commits the files this view changed.  The screen is pushable on its own:
-``app.push_screen(WorkspaceScreen(path, today=...))``.
+Every change is a plan written under the file's lock (compare-and-swap) through the app's
+session (``session.Session.write``), so ``u``/ctrl+z here and on the main screen undo the same
+writes with the same notices; ``C`` commits the files this view changed.  The screen is
+pushable on its own: ``app.push_screen(WorkspaceScreen(path, today=...))`` (it takes the app's
+session, or keeps one of its own when the app has none).
 """
 
 from __future__ import annotations
@@ -34,7 +36,6 @@ from ..core.files.safe_write import ConcurrentModification
 from ..core.format.edit import EditError
 from ..core.format.profile import load_profile
 from ..core.lifecycle.plan import Plan
-from ..core.lifecycle.undo import UndoStack
 from ..core.workspace import dreaming
 from ..core.workspace.bootstrap import InjectedPart, inject_preview
 from ..core.workspace.distil import commit_files, distil_plan, removable_logs, remove_logs
@@ -50,6 +51,7 @@ from ..core.workspace.model import (
     load_user,
 )
 from ..core.workspace.openclaw_config import OpenClawConfig, OpenClawConfigError, load_openclaw_config
+from ..session import Session
 from ..widgets.bootstrap_bars import BootstrapBars, preview_text
 from ..widgets.safe_text import clean, clean_line
 from ..widgets.ws_rows import Cell, RowsView
@@ -60,11 +62,11 @@ TABS = ("boot", "mem", "user", "logs", "review")
 TAB_LABELS = {"boot": "Bootstrap", "mem": "MEMORY.md", "user": "USER.md", "logs": "Daily logs", "review": "Review"}
 # the key line at the bottom, per tab (a plain line: Textual's Footer costs more than the rows)
 KEYS = {
-    "boot": "1-5 tabs  n next file  s session  / filter  ctrl+z undo  C commit  esc back  f1 help",
-    "mem": "e edit  m move  x remove  / filter  ctrl+z undo  C commit  1-5 tabs  esc back",
-    "user": "S supersede (with a new directive)  + add  / filter  ctrl+z undo  C commit  esc back",
-    "logs": "D distil the log  R remove old distilled logs  / filter  ctrl+z undo  C commit  esc back",
-    "review": "a accept  A accept, strip metadata  x reject  e edit  ctrl+z undo  C commit  esc back",
+    "boot": "1-5 tabs  n next file  s session  / filter  u undo  C commit  esc back  f1 help",
+    "mem": "e edit  m move  x remove  / filter  u undo  C commit  1-5 tabs  esc back",
+    "user": "S supersede (with a new directive)  + add  / filter  u undo  C commit  esc back",
+    "logs": "D distil the log  R remove old distilled logs  / filter  u undo  C commit  esc back",
+    "review": "a accept  A accept, strip metadata  x reject  e edit  u undo  C commit  esc back",
 }
 
 
@@ -89,7 +91,7 @@ class WorkspaceScreen(Screen[None]):
 
     def __init__(
         self, path: Path | str, *, today: dt.date | None = None, openclaw_config: Path | None = None,
-        session: str = "main", tab: str = "boot",
+        session: str = "main", tab: str = "boot", app_session: Session | None = None,
     ) -> None:
         super().__init__()
         self.path = Path(path).absolute()
@@ -97,7 +99,7 @@ class WorkspaceScreen(Screen[None]):
         self.openclaw_config_path = openclaw_config
         self.session = session
         self.initial_tab = tab if tab in TABS else "boot"
-        self.undo_stack = UndoStack()
+        self._app_session = app_session  # the app's Session (its undo stack, its watcher)
         self.changed_paths: set[Path] = set()
         self.applied_titles: list[str] = []
         self.filter_text = ""
@@ -416,17 +418,29 @@ class WorkspaceScreen(Screen[None]):
 
     # --- writing ---------------------------------------------------------------------------
 
+    @property
+    def store(self) -> Session:
+        """The session this view writes through: the app's (one undo for the whole app)."""
+        if self._app_session is None:
+            found = getattr(self.app, "session", None)
+            self._app_session = found if isinstance(found, Session) else Session(self.path, watch=False)
+        return self._app_session
+
     def write(self, make: Callable[[], Plan | None], done: str) -> bool:
         try:
             plan = make()
-            if plan is not None and not plan.empty:
-                plan = self.undo_stack.apply(plan)
-                self.changed_paths.update(plan.files)
-                self.applied_titles.append(plan.title)
         except (EditError, ConcurrentModification, OSError) as exc:
             self.notify(f"Not written: {exc}", severity="error", markup=False)
             self.reload()
             return False
+        if plan is not None and not plan.empty:
+            outcome = self.store.write(plan)
+            if outcome.plan is None:
+                self.notify(outcome.error or "Not written.", severity="error", markup=False, timeout=10)
+                self.reload()
+                return False
+            self.changed_paths.update(outcome.plan.files)
+            self.applied_titles.append(outcome.plan.title)
         self.notify(done, markup=False)
         self.reload()
         return True
@@ -489,10 +503,10 @@ class WorkspaceScreen(Screen[None]):
     def action_remove(self) -> None:
         item = self.selected()
         if isinstance(item, dreaming.QueueItem):
-            self.write(lambda: dreaming.reject(self.path, item), "Rejected: removed from MEMORY.md (ctrl+z puts it back).")
+            self.write(lambda: dreaming.reject(self.path, item), "Rejected: removed from MEMORY.md (u puts it back).")
         elif isinstance(item, MemRow):
             what = "section and everything under it" if item.kind == "section" else "item"
-            self.write(lambda: remove_row(self._mem_path(), item.key, item.line), f"Removed the {what} (ctrl+z puts it back).")
+            self.write(lambda: remove_row(self._mem_path(), item.key, item.line), f"Removed the {what} (u puts it back).")
         else:
             self.notify("Pick a MEMORY.md row or a promotion first.", severity="warning")
 
@@ -585,22 +599,18 @@ class WorkspaceScreen(Screen[None]):
                    "Accepted" + (", machine metadata stripped." if strip else "."))
 
     def action_undo(self) -> None:
-        if not self.undo_stack.can_undo:
-            self.notify("Nothing to undo.")
-            return
-        try:
-            self.undo_stack.undo()
-        except ConcurrentModification as exc:
-            self.notify(f"Cannot undo: {exc}", severity="error", markup=False)
-        self.reload()
+        self._step(self.store.undo(), "Undone: {}  (U redoes)")
 
     def action_redo(self) -> None:
-        if not self.undo_stack.can_redo:
+        self._step(self.store.redo(), "Redone: {}")
+
+    def _step(self, outcome: Any, done: str) -> None:
+        """As the main screen's undo (screens/entry_ops.py): the same session, the same notices."""
+        if outcome.plan is None:
+            error = outcome.error or ""
+            self.notify(error, severity="information" if "Nothing" in error else "error", timeout=10, markup=False)
             return
-        try:
-            self.undo_stack.redo()
-        except ConcurrentModification as exc:
-            self.notify(f"Cannot redo: {exc}", severity="error", markup=False)
+        self.notify(done.format(outcome.plan.title), markup=False)
         self.reload()
 
     def action_commit(self) -> None:
