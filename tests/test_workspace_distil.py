@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from openclaw_tui.core.format.edit import EditError
 from openclaw_tui.core.format.entries import parse_bytes
 from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.lifecycle.plan import apply_changes
@@ -109,6 +112,43 @@ def test_profile_context_distil(tmp_path: Path) -> None:
     shutil.copytree(SAMPLES / "profiles" / "atlas", prof2)
     _plan, ids, dest = distil_context(load_profile(prof2), ctx, [7, 8], archive=False)
     assert ids == ["mem-0018", "mem-0019"] and dest is None and (prof2 / ctx).exists()
+
+
+
+def _files(folder: Path) -> dict[Path, bytes]:
+    """Every file's bytes (lock files aside: they stay, empty, as for every write)."""
+    return {p: p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.suffix != ".lock"}
+
+
+def test_profile_context_distil_is_one_undoable_step(tmp_path: Path) -> None:
+    """The plan carries the move (a copy created, the context file in Plan.removed): one write,
+    undone and redone byte for byte through an UndoStack (the session's)."""
+    from openclaw_tui.core.workspace.distil import distil_context_plan
+
+    prof = tmp_path / "atlas"
+    shutil.copytree(SAMPLES / "profiles" / "atlas", prof)
+    ctx = "contexts/2026-11-24_oncall-handoff.md"
+    files = _files(prof)
+    plan = distil_context_plan(load_profile(prof), ctx, [7, 14])
+    assert plan.removed == {prof / ctx: files[prof / ctx]} and prof / "contexts/archive" / Path(ctx).name in plan.files
+    assert _files(prof) == files  # a plan writes nothing
+    stack = UndoStack()
+    written = stack.apply(plan)
+    assert written.added == ["mem-0018", "mem-0019"] and not (prof / ctx).exists()
+    moved = prof / "contexts/archive" / Path(ctx).name
+    assert moved.read_bytes() == files[prof / ctx]
+    after = _files(prof)
+    assert set(after) - set(files) == {moved} and set(files) - set(after) == {prof / ctx}
+    assert [p for p in files if p in after and after[p] != files[p]] == [prof / "memories.md"]
+    stack.undo()
+    assert _files(prof) == files
+    stack.redo()
+    assert _files(prof) == after
+    (prof / ctx).write_bytes(files[prof / ctx])  # the same day's file again: its archive copy exists
+    with pytest.raises(EditError, match="exists already"):
+        distil_context_plan(load_profile(prof), ctx, [7])
+    with pytest.raises(EditError, match="not a context file"):
+        distil_context_plan(load_profile(prof), "contexts/archive/" + Path(ctx).name, [1])
 
 
 def test_review_queue_accept_reject_edit(tmp_path: Path) -> None:

@@ -328,7 +328,7 @@ class Session:
 
     def write(self, plan: Plan) -> WriteOutcome:
         """Write ``plan`` (undoable) through the core's safe path."""
-        self._expect([(c.path, c.after) for c in plan.changes if c.changed])
+        self._expect([(c.path, c.after) for c in plan.changes if c.changed] + [(p, None) for p in plan.removed])
         try:
             written = self.undo_stack.apply(plan)
         except ConcurrentModification as exc:
@@ -344,7 +344,7 @@ class Session:
         plan = self.undo_stack.peek()
         if plan is None:
             return WriteOutcome(error="Nothing to undo in this session.")
-        self._expect([(c.path, c.before) for c in plan.changes if c.changed])
+        self._expect([(c.path, c.before) for c in plan.changes if c.changed] + list(plan.removed.items()))
         try:
             self.undo_stack.undo()
         except ConcurrentModification as exc:
@@ -359,7 +359,7 @@ class Session:
             return WriteOutcome(error="Nothing to redo.")
         nxt = self.undo_stack.peek_redo()
         if nxt is not None:
-            self._expect([(c.path, c.after) for c in nxt.changes if c.changed])
+            self._expect([(c.path, c.after) for c in nxt.changes if c.changed] + [(p, None) for p in nxt.removed])
         try:
             plan = self.undo_stack.redo()
         except ConcurrentModification as exc:

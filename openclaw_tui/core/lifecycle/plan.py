@@ -57,16 +57,19 @@ class Plan:
     touched: dict[Path, frozenset[str]] = field(default_factory=dict, repr=False)
     rebuild: Callable[[], Plan] | None = field(default=None, repr=False, compare=False)
     base: Files | None = field(default=None, repr=False, compare=False)  # the files it was computed from
+    # files the plan deletes, with the bytes they hold (the source of a move: a context file moved
+    # to contexts/archive/ is a change creating the copy plus this); written by undo.write_plan
+    removed: dict[Path, bytes] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
         """True when applying the plan would write nothing."""
-        return not any(c.changed for c in self.changes)
+        return not any(c.changed for c in self.changes) and not self.removed
 
     @property
     def files(self) -> list[Path]:
-        """The files whose bytes change."""
-        return [c.path for c in self.changes if c.changed]
+        """The files whose bytes change (removed ones included)."""
+        return [c.path for c in self.changes if c.changed] + list(self.removed)
 
     def commit_lines(self) -> list[str]:
         """Body lines of a commit message (spec: Commits), one per entry touched."""

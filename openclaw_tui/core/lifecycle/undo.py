@@ -47,6 +47,32 @@ def redo_steps(changes: Sequence[FileChange]) -> list[Step]:
     return [Step(c.path, c.before, c.after) for c in changes if c.changed]
 
 
+def plan_steps(plan: Plan, *, undo: bool = False) -> list[Step]:
+    """The steps that write ``plan`` (or undo it), the files it removes included: a removed file
+    goes last when writing (after its copy exists) and comes back first when undoing."""
+    gone = [Step(p, data, None) for p, data in plan.removed.items()]
+    if undo:
+        return [Step(s.path, s.new, s.expected) for s in gone] + undo_steps(plan.changes)
+    return redo_steps(plan.changes) + gone
+
+
+def write_plan(plan: Plan, retries: int = 3) -> Plan:
+    """Write ``plan``: through ``apply_changes`` (rebuilt on newer files when it has ``rebuild``),
+    or, when it removes files, as one journaled all-or-nothing write, rebuilt and retried when a
+    file changed meanwhile.  Returns the plan written."""
+    if not plan.removed:
+        return apply_changes(plan)
+    for attempt in range(retries):
+        try:
+            write_steps(plan_steps(plan))
+            return plan
+        except ConcurrentModification:
+            if plan.rebuild is None or attempt == retries - 1:
+                raise
+            plan = plan.rebuild()
+    return plan
+
+
 class UndoStack:
     """Applied plans, newest last; undone plans wait for redo until a new plan is applied."""
 
@@ -83,15 +109,15 @@ class UndoStack:
         self._undone.clear()
 
     def apply(self, plan: Plan) -> Plan:
-        """Apply ``plan`` (see ``plan.apply_changes``) and remember what was written."""
-        written = apply_changes(plan)
+        """Apply ``plan`` (see ``write_plan``) and remember what was written."""
+        written = write_plan(plan)
         self.push(written)
         return written
 
     def undo(self) -> Plan:
         """Revert the newest plan; returns it. Raises IndexError when there is nothing to undo."""
         plan = self._done[-1]
-        write_steps(undo_steps(plan.changes))
+        write_steps(plan_steps(plan, undo=True))
         self._done.pop()
         self._undone.append(plan)
         return plan
@@ -99,7 +125,7 @@ class UndoStack:
     def redo(self) -> Plan:
         """Write the newest undone plan again; returns it."""
         plan = self._undone[-1]
-        write_steps(redo_steps(plan.changes))
+        write_steps(plan_steps(plan))
         self._undone.pop()
         self._done.append(plan)
         return plan

@@ -20,14 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..files.safe_write import ConcurrentModification
 from ..format.edit import EditError
 from ..format.entries import decode
 from ..format.fields import next_id
 from ..format.profile import Profile, inside
 from ..lifecycle.operations import Builder, append_new, new_entry_meta
-from ..lifecycle.plan import FileChange, Files, Plan, apply_changes, now_iso
-from ..lifecycle.undo import Step, redo_steps, write_steps
+from ..lifecycle.plan import FileChange, Files, Plan, now_iso
+from ..lifecycle.undo import Step, write_plan, write_steps
 from .edits import encode, ending_before, insert_bodies, text_plan
 from .model import load_daily_logs, parse_log, parse_memory_text
 
@@ -153,19 +152,30 @@ def commit_files(workspace: Path, paths: Sequence[Path], message: str) -> str | 
 # --- layout A: contexts/{date}.md → memories.md ----------------------------------------------
 
 
-def distil_context(
+def distil_context_plan(
     profile: Profile, context_rel: str, lines: Sequence[int], *, texts: dict[int, str] | None = None,
     archive: bool = True, now: dt.datetime | None = None,
-) -> tuple[Plan, list[str], Path | None]:
-    """New entries for the picked lines (``source: contexts/…md:N``), then the context file moved
-    to ``contexts/archive/``; returns (the applied plan, the new ids, where the file went)."""
+) -> Plan:
+    """The plan of the profile's end-of-day routine, not yet written: a new active entry of
+    ``memories.md`` per picked line (``source: contexts/…md:N``, the line's words as its body, or
+    ``texts[N]``) and, with ``archive``, the context file moved to ``contexts/archive/`` (a copy
+    created there plus the file in ``Plan.removed``).  ``undo.write_plan`` (or the session's
+    write) writes it in one journaled step, and undo puts everything back."""
     src = profile.path / context_rel
     if not context_rel.startswith("contexts/") or context_rel.startswith("contexts/archive/") \
             or not inside(profile.path, src) or not src.is_file():
         raise EditError(f"{context_rel}: not a context file of the profile")
-    picked = _log_lines(src, lines)
+    if not lines:
+        raise EditError("pick at least one line to distil")
+    dest = profile.path / "contexts" / "archive" / src.name
+    if archive:
+        if dest.exists():
+            raise EditError(f"contexts/archive/{src.name} exists already; the context file stays")
+        if not inside(profile.path, dest.parent if dest.parent.exists() else profile.path / "contexts"):
+            raise EditError("contexts/archive leaves the profile folder")
 
     def build() -> Plan:
+        picked = _log_lines(src, lines)
         files = Files.of(profile)
         ids = set(files.all_ids())
         b = Builder(files, f"distil {len(picked)} line(s) of {context_rel}")
@@ -176,26 +186,28 @@ def distil_context(
             append_new(b, files.memories, meta, ((texts or {}).get(n) or line_text(raw)) + "\n")
         plan = b.build()
         plan.rebuild = build
+        if archive:
+            data = src.read_bytes()
+            plan.changes.append(FileChange(dest, None, data))
+            plan.removed[src] = data
+            plan.title += f", moved to contexts/archive/{src.name}"
         return plan
 
-    if not archive:
-        plan = apply_changes(build())
-        return plan, plan.added, None
-    dest = profile.path / "contexts" / "archive" / src.name
-    if dest.exists():
-        raise EditError(f"contexts/archive/{src.name} exists already; the context file stays")
-    if not inside(profile.path, dest.parent if dest.parent.exists() else profile.path / "contexts"):
-        raise EditError("contexts/archive leaves the profile folder")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    data = src.read_bytes()
-    # the new entries and the move of the context file in one journaled write: a crash leaves
-    # either none of it or all of it (never the entries without the move, which a rerun would repeat)
-    for attempt in range(3):
-        plan = build()
-        try:
-            write_steps([*redo_steps(plan.changes), Step(dest, None, data), Step(src, data, None)])
-            break
-        except ConcurrentModification:
-            if attempt == 2:
-                raise
+    return build()
+
+
+def distil_context(
+    profile: Profile, context_rel: str, lines: Sequence[int], *, texts: dict[int, str] | None = None,
+    archive: bool = True, now: dt.datetime | None = None,
+) -> tuple[Plan, list[str], Path | None]:
+    """New entries for the picked lines (``source: contexts/…md:N``), then the context file moved
+    to ``contexts/archive/``; returns (the applied plan, the new ids, where the file went).
+
+    The new entries and the move are one journaled write: a crash leaves either none of it or all
+    of it (never the entries without the move, which a rerun would repeat)."""
+    plan = distil_context_plan(profile, context_rel, lines, texts=texts, archive=archive, now=now)
+    if archive:
+        (profile.path / "contexts" / "archive").mkdir(parents=True, exist_ok=True)
+    plan = write_plan(plan)
+    dest = profile.path / "contexts" / "archive" / Path(context_rel).name if archive else None
     return plan, plan.added, dest
