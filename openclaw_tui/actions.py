@@ -289,6 +289,9 @@ ACTIONS: tuple[Action, ...] = (
     A("edit.redact", "X", "Redact", "Replace secrets by placeholders", "main", "redact", group="fix"),
     A("edit.undo", "u,ctrl+z", "Undo", "Undo the last write of this session", "main", "undo", show=True, group="fix"),
     A("edit.redo", "U,ctrl+y", "Redo", "Write the undone change again", "main", "redo", group="fix"),
+    A("edit.distil-context", "D", "Distil context",
+      "End of day: lines of the selected contexts/ file become memories.md entries (source: file:line),"
+      " the file moves to contexts/archive/", "main", "distil_context", group="fix"),
     A("edit.commit", "C", "Commit", "Commit the profile's changes to git", "main", "commit", show=True, group="fix"),
     A(
         "edit.commit-unavailable",
@@ -490,6 +493,9 @@ ACTIONS: tuple[Action, ...] = (
     A("ws-distil.drop", "ctrl+d", "Distil, drop the rest", "Distil the ticked lines, mark the rest dropped",
       "ws-distil", "apply_drop", show=True, priority=True),
     A("ws-distil.cancel", "escape", "Cancel", "Cancel", "ws-distil", "cancel", show=True),
+    A("ctx-distil.apply", "ctrl+s", "Distil ticked", "Add the ticked lines as entries, move the file to the archive",
+      "ctx-distil", "apply", show=True, priority=True),
+    A("ctx-distil.cancel", "escape", "Cancel", "Cancel", "ctx-distil", "cancel", show=True),
     A("ws-rows.up", "up", "Up", "Up", "ws-rows", "move(-1)", palette=False),
     A("ws-rows.down", "down", "Down", "Down", "ws-rows", "move(1)", palette=False),
     A("ws-rows.page-up", "pageup", "Page up", "Page up", "ws-rows", "page(-1)", palette=False),

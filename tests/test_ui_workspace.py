@@ -326,3 +326,72 @@ async def test_one_undo_for_the_workspace_view_and_the_main_screen(tmp_path: Pat
         await pilot.press("u")
         await settle(pilot)
         assert [n.message for n in app._notifications][-1] == "Nothing to undo in this session."
+
+
+async def test_profile_distil_flow_compares_bytes_and_undoes(tmp_path: Path) -> None:
+    """D on a profile's contexts/ file: the ticked lines become entries of memories.md (the same bytes
+    as the core routine writes), the file moves to contexts/archive/, nothing else changes; u undoes."""
+    import datetime as dt
+
+    from openclaw_tui.core.format.entries import parse_bytes
+    from openclaw_tui.core.format.profile import load_profile
+    from openclaw_tui.core.format.rows import Location
+    from openclaw_tui.core.workspace.distil import distil_context
+    from openclaw_tui.screens.context_distil import ContextDistilPicker
+    from openclaw_tui.screens.main_screen import MainScreen
+
+    root = tmp_path / "profiles"
+    shutil.copytree(SAMPLES / "profiles", root)
+    twin = tmp_path / "twin"
+    shutil.copytree(SAMPLES / "profiles" / "atlas", twin)
+    atlas = root / "atlas"
+    rel = "contexts/2026-11-24_oncall-handoff.md"
+    now = dt.datetime(2026, 11, 30, 21, 15, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+
+    def files() -> dict[Path, bytes]:
+        return {p: p.read_bytes() for p in atlas.rglob("*") if p.is_file() and p.suffix != ".lock"}
+
+    before = files()
+    app = OpenClawApp(root, today=TODAY, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        app.session.clock = lambda: now
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        path = next(p for p in m.order if m.data[p].profile.name == "atlas")
+        assert m.jump(Location("memories.md"), path)
+        await settle(pilot)
+        await pilot.press("D")  # memories.md is selected: not a context file, nothing opens
+        await settle(pilot)
+        assert app.screen is m
+        assert m.jump(Location(rel), path)
+        await settle(pilot)
+        assert m.file_view.rel == rel
+        await pilot.press("D")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ContextDistilPicker)
+        numbers = [n for n, _t in picker.lines]
+        for n in (7, 14):
+            while picker.query_one("#ctx-distil-lines").highlighted != numbers.index(n):
+                await pilot.press("down")
+            await pilot.press("space")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is m
+        # the same bytes as the core routine writes on a twin of the profile
+        _plan, ids, _dest = distil_context(load_profile(twin), rel, [7, 14], now=now)
+        assert ids == ["mem-0018", "mem-0019"]
+        after = files()
+        moved = atlas / "contexts/archive" / Path(rel).name
+        assert after[atlas / "memories.md"] == (twin / "memories.md").read_bytes()
+        assert after[atlas / "memories.md"].startswith(before[atlas / "memories.md"])
+        assert after[moved] == before[atlas / rel] and atlas / rel not in after
+        assert {p for p in after if before.get(p) != after[p]} == {atlas / "memories.md", moved}
+        new = parse_bytes(after[atlas / "memories.md"]).entries[-2:]
+        assert [e.meta["source"] for e in new] == [f"{rel}:7", f"{rel}:14"]
+        assert "(u undoes)" in [n.message for n in app._notifications][-1]
+        await pilot.press("u")  # the session's undo: entries gone, the file back where it was
+        await settle(pilot)
+        assert files() == before
+        assert [n.message for n in app._notifications][-1].startswith("Undone: distil 2 line(s) of " + rel)

@@ -869,6 +869,11 @@ class MainScreen(Screen[None]):
     def action_edit_entry(self) -> None:
         self.ops.edit_entry()
 
+    def action_distil_context(self) -> None:
+        from .context_distil import distil_selected_context
+
+        distil_selected_context(self)
+
     def action_external_edit(self) -> None:
         self.ops.external_edit()
 

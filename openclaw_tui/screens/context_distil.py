@@ -1,0 +1,113 @@
+"""The profile's end-of-day routine in the UI (``D`` on the main screen): pick lines of the
+selected ``contexts/{date}.md``, each becomes a new active entry of ``memories.md`` whose
+``source`` is ``contexts/{date}.md:N``, and the context file moves to ``contexts/archive/``.
+
+One plan (``core.workspace.distil.distil_context_plan``) written through the session: ``u``
+undoes all of it (the entries go, the file comes back), as every other write of the app.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from ..actions import bindings
+from ..core.format.edit import EditError
+from ..core.format.entries import decode
+from ..core.workspace.distil import distil_context_plan, line_text
+from ..core.workspace.model import parse_log
+from ..session import Refused
+from ..widgets.safe_text import clean_line
+from .workspace_dialogs import DIALOG_CSS
+
+if TYPE_CHECKING:
+    from .main_screen import MainScreen
+
+
+class ContextDistilPicker(ModalScreen[list[int] | None]):
+    """Tick the lines of a context file to keep as entries (space), ctrl+s; escape cancels."""
+
+    DEFAULT_CSS = DIALOG_CSS
+    BINDINGS = bindings("ctx-distil")
+
+    def __init__(self, rel: str, lines: list[tuple[int, str]]) -> None:
+        super().__init__()
+        self.rel = rel
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="ws-dialog", id="ctx-distil-box"):
+            yield Static(Text(f"Distil {self.rel} into memories.md: tick the lines worth keeping (space), ctrl+s."
+                              " Each becomes an entry (source: the file and line); the file then moves to"
+                              " contexts/archive/.", style="bold"))
+            yield SelectionList[int](
+                *(Selection(Text(f"{n:>3}  {clean_line(t)}"), n, False) for n, t in self.lines),
+                id="ctx-distil-lines",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#ctx-distil-lines", SelectionList).focus()
+
+    def action_apply(self) -> None:
+        picked = sorted(self.query_one("#ctx-distil-lines", SelectionList).selected)
+        if not picked:
+            self.notify("Tick at least one line (space).", severity="warning")
+            return
+        self.dismiss(picked)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def context_lines(data: bytes) -> list[tuple[int, str]]:
+    """(line number, words) of the content lines of a context file (headings and blanks left out)."""
+    text, _bom, _ok = decode(data)
+    return [(ln.number, line_text(ln.text)) for ln in parse_log(text) if line_text(ln.text)]
+
+
+def distil_selected_context(main: MainScreen) -> None:
+    """``D`` on the main screen: the picker for the selected context file, then the write."""
+    data = main.current
+    if data is None or data.profile.layout != "profile":
+        main.notify("D distils a profile's contexts/ file; a workspace distils its daily logs in its view"
+                    " (W, tab 4).", severity="warning")
+        return
+    shown = getattr(main.file_view, "rel", None) if main._center() == "file-view" else None
+    rel = shown if isinstance(shown, str) else main.current_file
+    if not rel.startswith("contexts/") or rel.startswith("contexts/archive/") or not rel.endswith(".md"):
+        main.notify("Select a file under contexts/ in the tree (not the archive), then D.", severity="warning")
+        return
+    try:
+        lines = context_lines((data.path / rel).read_bytes())
+    except OSError as exc:
+        main.notify(f"Cannot read {rel}: {exc.strerror or exc}", severity="error", markup=False)
+        return
+    if not lines:
+        main.notify(f"{rel} has no line to distil.", severity="warning", markup=False)
+        return
+    session = main.session
+
+    def done(picked: list[int] | None) -> None:
+        if not picked:
+            return
+        try:
+            plan = distil_context_plan(session.fresh_profile(), rel, picked, now=session.now())
+        except (EditError, Refused, OSError) as exc:
+            main.notify(f"Not distilled: {exc}", severity="error", markup=False, timeout=10)
+            return
+        outcome = session.write(plan)
+        if outcome.plan is None:
+            main.notify(outcome.error or "Not written.", severity="error", markup=False, timeout=10)
+            return
+        main.reload_for_plan(session.profiles_touched(outcome.plan))
+        ids = ", ".join(outcome.plan.added)
+        main.notify(f"Distilled {len(picked)} line(s) of {rel} into memories.md ({ids}); the file moved to"
+                    f" contexts/archive/  (u undoes)", markup=False)
+
+    main.app.push_screen(ContextDistilPicker(rel, lines), done)
