@@ -464,6 +464,8 @@ ACTIONS: tuple[Action, ...] = (
     A("ws.tab-user", "3", "USER", "Tab 3: USER.md directives", "ws", "tab('user')"),
     A("ws.tab-logs", "4", "Logs", "Tab 4: daily logs", "ws", "tab('logs')"),
     A("ws.tab-review", "5", "Review", "Tab 5: what dreaming promoted, to accept or reject", "ws", "tab('review')"),
+    A("ws.tab-dreams", "6", "Dreaming", "Tab 6: DREAMS.md and dreaming's machine files, read-only, with sizes", "ws",
+      "tab('dreams')"),
     A("ws.filter-rows", "slash", "Filter", "Filter the rows of this tab", "ws", "filter", show=True),
     A("ws.next-preview", "n", "Next file", "Preview the next bootstrap file", "ws", "next_preview"),
     A("ws.session", "s", "Session", "Switch between the main and a shared session", "ws", "session"),

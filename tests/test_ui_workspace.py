@@ -395,3 +395,42 @@ async def test_profile_distil_flow_compares_bytes_and_undoes(tmp_path: Path) -> 
         await settle(pilot)
         assert files() == before
         assert [n.message for n in app._notifications][-1].startswith("Undone: distil 2 line(s) of " + rel)
+
+
+async def test_dreams_tab_lists_the_diary_and_machine_files_read_only(ws: Path) -> None:
+    from openclaw_tui.core.workspace.machine import machine_files
+
+    state = ws / "memory" / ".dreams"
+    state.mkdir()
+    (state / "short-term-recall.json").write_text('{"version": 1, "note": "[@click=app.quit] [b]x[/b]"}\n',
+                                                   encoding="utf-8")
+    (ws / "memory" / "dreaming" / "deep").mkdir(parents=True)
+    (ws / "memory" / "dreaming" / "deep" / "2026-11-29.md").write_text("# deep\n\n- promoted 1\n", encoding="utf-8")
+    before = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
+    listed, more = machine_files(ws)
+    assert [(m.rel, m.kind, m.size) for m in listed] == [
+        ("DREAMS.md", "diary", (ws / "DREAMS.md").stat().st_size),
+        ("memory/.dreams/short-term-recall.json", "state", (state / "short-term-recall.json").stat().st_size),
+        ("memory/dreaming/deep/2026-11-29.md", "report", 21),
+    ] and more == 0
+    assert all("not loaded into the prompt" in m.what for m in listed)
+    app = OpenClawApp(ws, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await open_ws(pilot, ws)
+        await pilot.press("6")
+        await settle(pilot)
+        assert screen.tab == "dreams" and [m.rel for m in screen.row_keys["dreams"]] == [m.rel for m in listed]
+        from .ui_support import widget_text
+
+        await pilot.press("down")
+        await settle(pilot)
+        detail = widget_text(screen.query_one("#ws-detail"))
+        assert "memory/.dreams/short-term-recall.json" in detail and "not loaded into the prompt" in detail
+        assert "[@click=app.quit] [b]x[/b]" in detail  # shown literally, never as markup
+        for key in ("e", "x", "a", "A", "D", "S"):  # nothing here writes
+            await pilot.press(key)
+            await settle(pilot)
+            if app.screen is not screen:
+                await pilot.press("escape")
+                await settle(pilot)
+        assert app.is_running and {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()} == before

@@ -4,7 +4,8 @@ promoted, and what looks wrong, with the fixes in place.
 Tabs: 1 Bootstrap (size-vs-limit bars and the injected copy with its cut marker), 2 MEMORY.md
 (sections and items with heading path and metadata), 3 USER.md (directives; superseded ones
 dimmed), 4 Daily logs (today's and yesterday's marked "loaded at session start"), 5 Review (the
-items dreaming promoted).  Findings of the check sit on their rows.  ``/`` filters the rows.
+items dreaming promoted, with their review flags), 6 Dreaming (DREAMS.md and dreaming's machine
+files under memory/, read-only, with sizes and what they are: none is loaded into the prompt).  Findings of the check sit on their rows.  ``/`` filters the rows.
 
 Every change is a plan written under the file's lock (compare-and-swap) through the app's
 session (``session.Session.write``), so ``u``/ctrl+z here and on the main screen undo the same
@@ -40,6 +41,8 @@ from ..core.workspace import dreaming
 from ..core.workspace.bootstrap import InjectedPart, inject_preview
 from ..core.workspace.distil import commit_files, distil_plan, removable_logs, remove_logs
 from ..core.workspace.edits import add_directive, edit_row, move_item, remove_row, supersede_directive
+from ..core.workspace.machine import MachineFile, machine_files
+from ..core.workspace.machine import preview as machine_preview
 from ..core.workspace.model import (
     DailyLog,
     Directive,
@@ -58,16 +61,22 @@ from ..widgets.ws_rows import Cell, RowsView
 from .workspace_dialogs import DistilPicker, PickOne, TextPrompt
 
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
-TABS = ("boot", "mem", "user", "logs", "review")
-TAB_LABELS = {"boot": "Bootstrap", "mem": "MEMORY.md", "user": "USER.md", "logs": "Daily logs", "review": "Review"}
+TABS = ("boot", "mem", "user", "logs", "review", "dreams")
+TAB_LABELS = {"boot": "Bootstrap", "mem": "MEMORY.md", "user": "USER.md", "logs": "Daily logs", "review": "Review",
+              "dreams": "Dreams"}
 # the key line at the bottom, per tab (a plain line: Textual's Footer costs more than the rows)
 KEYS = {
-    "boot": "1-5 tabs  n next file  s session  / filter  u undo  C commit  esc back  f1 help",
-    "mem": "e edit  m move  x remove  / filter  u undo  C commit  1-5 tabs  esc back",
+    "boot": "1-6 tabs  n next file  s session  / filter  u undo  C commit  esc back  f1 help",
+    "mem": "e edit  m move  x remove  / filter  u undo  C commit  1-6 tabs  esc back",
     "user": "S supersede (with a new directive)  + add  / filter  u undo  C commit  esc back",
     "logs": "D distil the log  R remove old distilled logs  / filter  u undo  C commit  esc back",
     "review": "a accept  A accept, strip metadata  x reject  e edit  u undo  C commit  esc back",
+    "dreams": "read-only: shown, never written  / filter  1-6 tabs  esc back",
 }
+
+
+def _size_text(size: int) -> str:
+    return f"{size:,} B" if size < 10_240 else f"{size / 1024:,.0f} KB"
 
 
 class WorkspaceScreen(Screen[None]):
@@ -110,6 +119,8 @@ class WorkspaceScreen(Screen[None]):
         self.user: UserModel | None = None
         self.logs: list[DailyLog] = []
         self.queue: list[dreaming.QueueItem] = []
+        self.machine: list[MachineFile] = []
+        self.machine_more = 0
         self.findings: list[Finding] = []
         self.row_keys: dict[str, list[Any]] = {t: [] for t in TABS}
         self.by_file: dict[str, list[Finding]] = {}
@@ -136,6 +147,8 @@ class WorkspaceScreen(Screen[None]):
                 yield RowsView(["!", "log", "lines", "distilled", "chars", "note"], [2, 20, 5, 9, 8], id="ws-logs")
             with Vertical(id="review"):
                 yield RowsView(["!", "line", "score", "flag", "source", "item"], [2, 5, 6, 8, 24], id="ws-review")
+            with Vertical(id="dreams"):
+                yield RowsView(["file", "size", "what it is"], [40, 10], id="ws-dreams")
         yield Static(id="ws-detail")
         yield Static(id="ws-keys")
 
@@ -173,19 +186,22 @@ class WorkspaceScreen(Screen[None]):
         limits = self.config.limits
         logs = load_daily_logs(self.path, self.today)
         queue = dreaming.review_queue(self.path, self.memory)
+        machine = machine_files(self.path)
         prof = load_profile(self.path, ".", "openclaw")
         findings = check_profile(
             prof, today=self.today, bootstrap_max_chars=limits.bootstrap_max_chars,
             bootstrap_total_max_chars=limits.bootstrap_total_max_chars, user_max_chars=limits.user_max_chars,
         )
-        self.app.call_from_thread(self._rest_loaded, generation, logs, queue, findings)
+        self.app.call_from_thread(self._rest_loaded, generation, logs, queue, findings, machine)
 
     def _rest_loaded(
-        self, generation: int, logs: list[DailyLog], queue: list[dreaming.QueueItem], findings: list[Finding]
+        self, generation: int, logs: list[DailyLog], queue: list[dreaming.QueueItem], findings: list[Finding],
+        machine: tuple[list[MachineFile], int] = ([], 0),
     ) -> None:
         if generation != self.generation or not self.is_attached:
             return
         self.logs, self.queue, self.findings = logs, queue, findings
+        self.machine, self.machine_more = machine
         self.by_file = {}
         for f in findings:
             self.by_file.setdefault(f.file, []).append(f)
@@ -238,6 +254,7 @@ class WorkspaceScreen(Screen[None]):
         self._fill_user()
         self._fill_logs()
         self._fill_review()
+        self._fill_dreams()
         self._show_detail()
 
     def _show_preview(self) -> None:
@@ -336,6 +353,17 @@ class WorkspaceScreen(Screen[None]):
                              Text(clean_line(src), style="red" if q.source_missing else "dim"), clean_line(q.row.text))))
         self._fill("#ws-review", "review", rows)
 
+    def _fill_dreams(self) -> None:
+        rows: list[tuple[Any, tuple[Cell, ...]]] = []
+        for mf in self.machine:
+            if not self._match(mf.rel, mf.meaning, marks=frozenset({mf.kind})):
+                continue
+            rows.append((mf, (Text(clean_line(mf.rel), style="bold" if mf.kind == "diary" else ""),
+                              _size_text(mf.size), Text(clean_line(mf.what), style="dim"))))
+        if self.machine_more:
+            rows.append((None, (Text(f"… {self.machine_more:,} more files not listed", style="dim"), "", "")))
+        self._fill("#ws-dreams", "dreams", rows)
+
     # --- selection and detail -------------------------------------------------------------
 
     @property
@@ -401,6 +429,14 @@ class WorkspaceScreen(Screen[None]):
             for ln in item.lines:
                 mark = "✓ " if ln.distilled else "– " if ln.dropped else "  "
                 t.append(f"{mark}{ln.number:>3} {clean_line(ln.text)}\n", style="dim" if (ln.distilled or ln.dropped) else "")
+        elif isinstance(item, MachineFile):
+            t.append(f"{clean_line(item.rel)}  {_size_text(item.size)}\n", style="bold")
+            t.append(item.what + "\n", style="dim")
+            text, cut = machine_preview(self.path, item.rel)
+            lines = text.split("\n")
+            t.append(clean("\n".join(lines[:40])))
+            if cut or len(lines) > 40:
+                t.append("\n… (more in the file)", style="dim")
         elif isinstance(item, dreaming.QueueItem):
             t.append(clean(item.row.text) + "\n", style="bold")
             if item.source_missing:

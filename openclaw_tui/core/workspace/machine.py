@@ -1,0 +1,97 @@
+"""What dreaming writes beside MEMORY.md, listed read-only with sizes and what each is.
+
+OpenClaw's docs (``openclaw/docs``, ``concepts/dreaming``: "what dreaming writes") name two
+kinds of output: machine state in ``memory/.dreams/`` (the short-term recall store
+``short-term-recall.json``, phase signals, ingestion checkpoints, locks) and human-readable
+output in ``DREAMS.md`` (or an existing ``dreams.md``), plus optional phase reports under
+``memory/dreaming/<phase>/YYYY-MM-DD.md``.  The spec lists ``memory/imports/`` as optional and
+machine-written too.  None of them is a bootstrap file or a daily log: the agent does not get
+them in its prompt (the bootstrap set and today's and yesterday's logs are what it gets) and
+memory_search indexes MEMORY.md, USER.md and ``memory/*.md`` only, not these sub-folders.
+
+The app never writes them: they are shown, never edited.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..format.entries import decode
+from ..format.profile import inside
+
+DIARY_NAMES = ("DREAMS.md", "dreams.md")
+MACHINE_DIRS = (
+    ("memory/.dreams", "state",
+     "dreaming's machine state (recall store, phase signals, ingestion checkpoints, locks)"),
+    ("memory/dreaming", "report", "a dreaming phase report (light, REM or deep sweep), machine-written"),
+    ("memory/imports", "import", "imported material, machine-written; not a daily log"),
+)
+DIARY_MEANING = "the dream diary: what each dreaming sweep looked at and promoted, for you to review"
+NOT_LOADED = "not loaded into the prompt, not searched; read-only here"
+LIMIT = 2_000  # files listed at most (a runaway machine folder must not stall the view)
+
+
+@dataclass(frozen=True)
+class MachineFile:
+    rel: str  # workspace-relative, "/" separated
+    kind: str  # "diary", "state", "report" or "import"
+    size: int  # bytes on disk
+    meaning: str
+
+    @property
+    def what(self) -> str:
+        return f"{self.meaning}; {NOT_LOADED}"
+
+
+def machine_files(workspace: Path | str, limit: int = LIMIT) -> tuple[list[MachineFile], int]:
+    """(the diary and dreaming's files, sorted per folder; how many more were not listed)."""
+    root = Path(workspace)
+    out: list[MachineFile] = []
+    more = 0
+    try:
+        names = {p.name for p in root.iterdir()}
+    except OSError:
+        names = set()
+    for name in DIARY_NAMES:
+        if name in names and (root / name).is_file():
+            out.append(MachineFile(name, "diary", _size(root / name), DIARY_MEANING))
+            break  # an existing dreams.md is used instead of DREAMS.md, never both
+    for folder, kind, meaning in MACHINE_DIRS:
+        base = root / folder
+        if not base.is_dir() or not inside(root, base):
+            continue
+        found: list[str] = []
+        for dirpath, dirnames, filenames in os.walk(base):  # links are not followed
+            dirnames.sort()
+            found.extend((Path(dirpath) / fn).relative_to(root).as_posix() for fn in sorted(filenames))
+        for rel in found:
+            if len(out) >= limit:
+                more += 1
+                continue
+            out.append(MachineFile(rel, kind, _size(root / rel), meaning))
+    return out, more
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.lstat().st_size
+    except OSError:
+        return 0
+
+
+def preview(workspace: Path | str, rel: str, max_bytes: int = 8_192) -> tuple[str, bool]:
+    """(the start of the file as text, whether it was cut); the bytes are decoded, never parsed."""
+    root = Path(workspace)
+    path = root / rel
+    if not inside(root, path) or not path.is_file():
+        return "", False
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        return f"(cannot be read: {exc.strerror or exc})", False
+    cut = len(data) > max_bytes
+    text, _bom, _ok = decode(data[:max_bytes])
+    return text, cut
