@@ -135,22 +135,27 @@ class WorkspaceScreen(Screen[None]):
         yield box
         yield Static(id="ws-tabline")
         with ContentSwitcher(id="ws-tabs", initial=self.initial_tab):
-            with Vertical(id="boot"):
-                yield BootstrapBars(id="ws-bars")
-                with VerticalScroll(id="ws-preview-scroll"):
-                    yield Static(id="ws-preview")
-            with Vertical(id="mem"):
-                yield RowsView(["!", "line", "section", "meta", "item"], [2, 5, 24, 18], id="ws-mem")
-            with Vertical(id="user"):
-                yield RowsView(["!", "line", "observed", "status", "directive"], [2, 5, 10, 10], id="ws-user")
-            with Vertical(id="logs"):
-                yield RowsView(["!", "log", "lines", "distilled", "chars", "note"], [2, 20, 5, 9, 8], id="ws-logs")
-            with Vertical(id="review"):
-                yield RowsView(["!", "line", "score", "flag", "source", "item"], [2, 5, 6, 8, 24], id="ws-review")
-            with Vertical(id="dreams"):
-                yield RowsView(["file", "size", "what it is"], [40, 10], id="ws-dreams")
+            yield self._tab_body(self.initial_tab)  # the other tabs are built when first shown
         yield Static(id="ws-detail")
         yield Static(id="ws-keys")
+
+    @staticmethod
+    def _tab_body(tab: str) -> Vertical:
+        """One tab's widgets (built on first show: a hidden tab costs styling and layout)."""
+        if tab == "boot":
+            return Vertical(BootstrapBars(id="ws-bars"), VerticalScroll(Static(id="ws-preview"), id="ws-preview-scroll"),
+                            id="boot")
+        headers, widths = {
+            "mem": (["!", "line", "section", "meta", "item"], [2, 5, 24, 18]),
+            "user": (["!", "line", "observed", "status", "directive"], [2, 5, 10, 10]),
+            "logs": (["!", "log", "lines", "distilled", "chars", "note"], [2, 20, 5, 9, 8]),
+            "review": (["!", "line", "score", "flag", "source", "item"], [2, 5, 6, 8, 24]),
+            "dreams": (["file", "size", "what it is"], [40, 10]),
+        }[tab]
+        return Vertical(RowsView(headers, widths, id=f"ws-{tab}"), id=tab)
+
+    def _built(self, tab: str) -> bool:
+        return bool(self.query_one("#ws-tabs", ContentSwitcher).query_children(f"#{tab}"))
 
     def on_mount(self) -> None:
         self.query_one("#ws-detail", Static).display = self.initial_tab != "boot"
@@ -173,13 +178,21 @@ class WorkspaceScreen(Screen[None]):
         except OpenClawConfigError as exc:
             self.notify(str(exc), severity="error", markup=False)
             self.config = OpenClawConfig(None, base)
-        self.parts = inject_preview(self.path, self.config.limits, self.session, today=self.today,
-                                    truncation=self.config.truncation)
         self.memory = load_memory(self.path)
         self.user = load_user(self.path)
         self.generation += 1
         self.refresh_view()
-        self.call_after_refresh(self._load_rest, self.generation)
+        self._after_paint(self.generation, 20)
+
+    def _after_paint(self, generation: int, tries: int) -> None:
+        """Start the worker once the shown rows are on screen: its thread would otherwise share
+        the interpreter with the first paint (logs, queue and check are not what one waits for)."""
+        view = self.query(f"#ws-{self.tab}").first() if self.tab != "boot" else None
+        if tries > 0 and isinstance(view, RowsView) and view.row_count and not view.painted:
+            self.call_after_refresh(self._after_paint, generation, tries - 1)
+            return
+        if generation == self.generation:
+            self._load_rest(generation)
 
     @work(thread=True, exclusive=True, group="workspace-load")
     def _load_rest(self, generation: int) -> None:
@@ -248,14 +261,21 @@ class WorkspaceScreen(Screen[None]):
         if self.filter_text:
             title.append(f"  filter: {clean_line(self.filter_text)}", style="bold cyan")
         self.query_one("#ws-title", Static).update(title)
-        self.query_one("#ws-bars", BootstrapBars).show(self.parts, cfg.limits, cfg.source, self.session)
-        self._show_preview()
-        self._fill_memory()
-        self._fill_user()
-        self._fill_logs()
-        self._fill_review()
-        self._fill_dreams()
+        for tab in TABS:
+            if self._built(tab):
+                self._fill_tab(tab)
         self._show_detail()
+
+    def _fill_tab(self, tab: str) -> None:
+        if tab == "boot":  # what the agent gets: worked out only where it is shown
+            self.parts = inject_preview(self.path, self.config.limits, self.session, today=self.today,
+                                        truncation=self.config.truncation)
+            self.query_one("#ws-bars", BootstrapBars).show(self.parts, self.config.limits, self.config.source,
+                                                           self.session)
+            self._show_preview()
+        else:
+            {"mem": self._fill_memory, "user": self._fill_user, "logs": self._fill_logs,
+             "review": self._fill_review, "dreams": self._fill_dreams}[tab]()
 
     def _show_preview(self) -> None:
         shown = [p for p in self.parts if p.kind == "bootstrap"]
@@ -486,8 +506,12 @@ class WorkspaceScreen(Screen[None]):
 
     # --- actions ---------------------------------------------------------------------------
 
-    def action_tab(self, tab: str) -> None:
-        self.query_one("#ws-tabs", ContentSwitcher).current = tab
+    async def action_tab(self, tab: str) -> None:
+        switcher = self.query_one("#ws-tabs", ContentSwitcher)
+        if not self._built(tab):
+            await switcher.mount(self._tab_body(tab))
+            self._fill_tab(tab)
+        switcher.current = tab
         self._tab_changed()
 
     def action_filter(self) -> None:
@@ -509,7 +533,7 @@ class WorkspaceScreen(Screen[None]):
     def action_next_preview(self) -> None:
         self.preview_index += 1
         shown = [p for p in self.parts if p.kind == "bootstrap"]
-        if shown:
+        if shown and self._built("boot"):
             self.query_one("#ws-preview", Static).update(preview_text(shown[self.preview_index % len(shown)]))
 
     def action_session(self) -> None:
@@ -587,10 +611,10 @@ class WorkspaceScreen(Screen[None]):
 
         self.app.push_screen(TextPrompt("New USER.md directive", ""), done)
 
-    def action_distil(self) -> None:
+    async def action_distil(self) -> None:
         item = self.selected()
         if not isinstance(item, DailyLog):
-            self.action_tab("logs")
+            await self.action_tab("logs")
             self.notify("Pick a daily log, then D.", severity="warning")
             return
         sections = self.memory.sections if self.memory is not None else []
