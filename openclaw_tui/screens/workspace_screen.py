@@ -130,9 +130,6 @@ class WorkspaceScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="ws-title")
-        box = Input(placeholder="filter rows (enter keeps it, escape clears)", id="ws-filter")
-        box.display = False
-        yield box
         yield Static(id="ws-tabline")
         with ContentSwitcher(id="ws-tabs", initial=self.initial_tab):
             yield self._tab_body(self.initial_tab)  # the other tabs are built when first shown
@@ -514,8 +511,12 @@ class WorkspaceScreen(Screen[None]):
         switcher.current = tab
         self._tab_changed()
 
-    def action_filter(self) -> None:
-        box = self.query_one("#ws-filter", Input)
+    async def action_filter(self) -> None:
+        found = self.query("#ws-filter").first() if self.query("#ws-filter") else None
+        box = found if isinstance(found, Input) else None
+        if box is None:  # built on first use: an Input costs the first paint for nothing
+            box = Input(placeholder="filter rows (enter keeps it, escape clears)", id="ws-filter")
+            await self.mount(box, after=self.query_one("#ws-title"))
         box.display = True
         box.focus()
 
@@ -693,8 +694,9 @@ class WorkspaceScreen(Screen[None]):
         self.notify(f"Committed {sha[:10]}.", markup=False)
 
     def action_close(self) -> None:
-        box = self.query_one("#ws-filter", Input)
-        if box.has_focus or self.filter_text:
+        found = self.query("#ws-filter")
+        box = found.first() if found else None
+        if isinstance(box, Input) and (box.has_focus or self.filter_text):
             box.value = ""
             box.display = False
             self.filter_text = ""
