@@ -367,6 +367,10 @@ async def test_profile_distil_flow_compares_bytes_and_undoes(tmp_path: Path) -> 
         assert m.jump(Location(rel), path)
         await settle(pilot)
         assert m.file_view.rel == rel
+        from openclaw_tui.commands_palette import ScreenCommands, _binding_commands
+
+        offered = {name: text for name, text, _cb in _binding_commands(ScreenCommands(m, None))}
+        assert "key: D" in offered["Distil context"] and "contexts/archive/" in offered["Distil context"]
         await pilot.press("D")
         await settle(pilot)
         picker = app.screen
