@@ -144,6 +144,13 @@ def test_profile_context_distil_is_one_undoable_step(tmp_path: Path) -> None:
     assert _files(prof) == files
     stack.redo()
     assert _files(prof) == after
+    # a profile without contexts/archive/ yet: the move makes the folder
+    bare = tmp_path / "bare"
+    (bare / "contexts").mkdir(parents=True)
+    (bare / "memories.md").write_text("", encoding="utf-8")
+    (bare / "contexts" / "2026-12-01.md").write_text("# day\n\n- kept line\n", encoding="utf-8")
+    done = UndoStack().apply(distil_context_plan(load_profile(bare), "contexts/2026-12-01.md", [3]))
+    assert done.added == ["mem-0001"] and (bare / "contexts/archive/2026-12-01.md").is_file()
     (prof / ctx).write_bytes(files[prof / ctx])  # the same day's file again: its archive copy exists
     with pytest.raises(EditError, match="exists already"):
         distil_context_plan(load_profile(prof), ctx, [7])

@@ -62,6 +62,9 @@ def write_plan(plan: Plan, retries: int = 3) -> Plan:
     file changed meanwhile.  Returns the plan written."""
     if not plan.removed:
         return apply_changes(plan)
+    for c in plan.changes:  # a move's destination folder (contexts/archive/) may not exist yet
+        if c.before is None and c.changed:
+            c.path.parent.mkdir(parents=True, exist_ok=True)
     for attempt in range(retries):
         try:
             write_steps(plan_steps(plan))
