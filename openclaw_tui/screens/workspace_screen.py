@@ -17,9 +17,9 @@ session, or keeps one of its own when the app has none).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, overload
 
 from rich.text import Text
 from textual import on, work
@@ -73,6 +73,34 @@ KEYS = {
     "review": "a accept  A accept, strip metadata  x reject  e edit  u undo  C commit  esc back",
     "dreams": "read-only: shown, never written  / filter  1-6 tabs  esc back",
 }
+
+
+class LazyCells(Sequence[tuple[Cell, ...]]):
+    """The cells of rows, made on first access (and kept): what RowsView draws, row by row."""
+
+    def __init__(self, keys: list[Any], make: Callable[[Any], tuple[Cell, ...]]) -> None:
+        self.keys = keys
+        self.make = make
+        self.made: dict[int, tuple[Cell, ...]] = {}
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Cell, ...]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[Cell, ...]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[Cell, ...] | list[tuple[Cell, ...]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.keys)))]
+        if index < 0:
+            index += len(self.keys)
+        got = self.made.get(index)
+        if got is None:
+            got = self.made[index] = self.make(self.keys[index])
+        return got
 
 
 def _size_text(size: int) -> str:
@@ -290,36 +318,45 @@ class WorkspaceScreen(Screen[None]):
         self.query_one(table_id, RowsView).set_rows([cells for _key, cells in rows])
 
     def _fill_memory(self) -> None:
-        rows: list[tuple[Any, tuple[Cell, ...]]] = []
+        """MEMORY.md's rows: the filter decides which, their cells are made when drawn (a screen
+        shows 40 of 2,000 rows; making them all would cost the first paint)."""
         mem = self.memory
+        keys: list[MemRow] = []
         if mem is not None:
             flagged = self.by_file.get(mem.rel)
-            for r in mem.rows:
-                found = self._findings_for(mem.rel, r.line - len(r.markers), r.end_line) if flagged else []
-                if self.filter_text:
+            if not self.filter_text:
+                keys = list(mem.rows)
+            else:
+                for r in mem.rows:
+                    found = self._findings_for(mem.rel, r.line - len(r.markers), r.end_line) if flagged else []
                     marks = {"section"} if r.kind == "section" else set()
                     marks |= {"promoted"} if r.promoted else set()
                     marks |= {"residue"} if r.kind == "item" and r.has_residue else set()
                     marks |= {"problem"} if found else set()
-                    if not self._match(r.text, " ".join(r.heading_path), *r.metadata, marks=frozenset(marks)):
-                        continue
-                badge: Cell = self._badge(found) if found else ""
-                meta = []
-                if r.promotions:
-                    meta.append("promoted")
-                if r.score:
-                    meta.append(f"score {r.score.get('score', '?')}")
-                if r.importance is not None:
-                    meta.append(f"imp {r.importance:g}")
-                if r.source:
-                    meta.append(f"from {r.source}")
-                if r.kind == "section":
-                    rows.append((r, (badge, str(r.line), "", "", (("#" * r.level) + " " + r.text, "bold"))))
-                else:
-                    section = " › ".join(r.heading_path[1:] or r.heading_path)
-                    rows.append((r, (badge, str(r.line), (section, "dim"), (", ".join(meta), "dim"),
-                                     (r.text, "italic" if r.kind == "text" else ""))))
-        self._fill("#ws-mem", "mem", rows)
+                    if self._match(r.text, " ".join(r.heading_path), *r.metadata, marks=frozenset(marks)):
+                        keys.append(r)
+        self.row_keys["mem"] = list(keys)
+        self.query_one("#ws-mem", RowsView).set_rows(LazyCells(keys, self._memory_cells))
+
+    def _memory_cells(self, r: MemRow) -> tuple[Cell, ...]:
+        mem = self.memory
+        rel = mem.rel if mem is not None else "MEMORY.md"
+        found = self._findings_for(rel, r.line - len(r.markers), r.end_line) if self.by_file.get(rel) else []
+        badge: Cell = self._badge(found) if found else ""
+        if r.kind == "section":
+            return (badge, str(r.line), "", "", (("#" * r.level) + " " + r.text, "bold"))
+        meta = []
+        if r.promotions:
+            meta.append("promoted")
+        if r.score:
+            meta.append(f"score {r.score.get('score', '?')}")
+        if r.importance is not None:
+            meta.append(f"imp {r.importance:g}")
+        if r.source:
+            meta.append(f"from {r.source}")
+        section = " › ".join(r.heading_path[1:] or r.heading_path)
+        return (badge, str(r.line), (section, "dim"), (", ".join(meta), "dim"),
+                (r.text, "italic" if r.kind == "text" else ""))
 
     def _fill_user(self) -> None:
         rows: list[tuple[Any, tuple[Cell, ...]]] = []

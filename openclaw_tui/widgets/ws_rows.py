@@ -52,7 +52,7 @@ class RowsView(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.headers = list(headers)
         self.widths = list(widths)  # all but the last column
-        self.rows: list[Sequence[Cell]] = []
+        self.rows: Sequence[Sequence[Cell]] = []
         self.painted = False  # a row has been drawn (benchmarks wait for it)
 
     # --- content ------------------------------------------------------------------------
@@ -61,7 +61,8 @@ class RowsView(ScrollView, can_focus=True):
     def row_count(self) -> int:
         return len(self.rows)
 
-    def set_rows(self, rows: list[Sequence[Cell]]) -> None:
+    def set_rows(self, rows: Sequence[Sequence[Cell]]) -> None:
+        """The rows to show: any sequence (a lazy one makes a row's cells only when it is drawn)."""
         self.rows = rows
         self.virtual_size = Size(self.size.width, len(rows) + 1)
         self.cursor_row = max(0, min(self.cursor_row, len(rows) - 1))
