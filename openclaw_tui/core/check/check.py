@@ -238,69 +238,78 @@ def _frontmatter_entry(walker: _Walker, pos: int) -> Entry | None:
     return None
 
 
-class _FieldScan:
-    """What the check needs from every entry's frontmatter, read from the whole text at once.
+def field_facts(mf: MemoryFile, first: int = 0, stop: int | None = None) -> tuple[list[int], dict[str, list[int]]]:
+    """The field scan of entries ``[first, stop)`` of ``mf`` (all by default), read from their text at once.
 
     Reading 100k frontmatters costs seconds, and most field lines hold plainly valid values.
     Only entries with a *suspect* line (a value not in plain valid form, a status other than
     active), a ttl/conflict/superseded_by/merged_from field, or tags not in simple flow style
-    are read exactly (``exact``).  Every other entry is active, its known fields are valid and
-    its tags come straight from its ``tags: [...]`` line.
+    are read exactly: their indices are the first list.  Every other entry is active, its known
+    fields are valid and its tags come straight from its ``tags: [...]`` line: the second value
+    maps each of those tags to the indices of the entries carrying it, in file order (and the
+    tags in the order the file first names them).  Each entry's facts depend on its block alone.
     """
+    entries = mf.entries
+    stop = len(entries) if stop is None else stop
+    if stop <= first:
+        return [], {}
+    text = mf.text
+    lo, hi = entries[first].start, entries[stop - 1].end
+    starts = [e.start for e in entries[first:stop]]
+    exact: dict[int, None] = {}
+    bisect_right = bisect.bisect_right
+    for m in _EXACT_RE.finditer(text, lo, hi):
+        pos = m.start() + 1
+        i = bisect_right(starts, pos) - 1
+        if i < 0:
+            continue
+        e = entries[first + i]
+        if e.error is None and e.fm_start <= pos < e.fm_end:
+            exact[first + i] = None
+    by_tag: dict[str, list[int]] = {}
+    part_tag: dict[str, str] = {}  # a raw flow-list item -> its tag, or "" when YAML must read it
+    for m in _TAGS_RE.finditer(text, lo, hi):
+        pos = m.start() + 1
+        i = first + bisect_right(starts, pos) - 1
+        if i < first:
+            continue
+        e = entries[i]
+        if e.error is not None or pos >= e.fm_end or i in exact:
+            continue
+        items = m.group(1)
+        if items is None:
+            exact[i] = None
+            continue
+        tags = []
+        for part in items.split(","):
+            tag = part_tag.get(part)
+            if tag is None:
+                stripped = part.strip(" \t")
+                tag = part_tag[part] = stripped if _TAG_ITEM_RE.fullmatch(stripped) else ""
+            if not tag:
+                break
+            tags.append(tag)
+        else:
+            for tag in tags:
+                where = by_tag.get(tag)
+                if where is None:
+                    by_tag[tag] = [i]
+                else:
+                    where.append(i)
+            continue
+        if items.strip(" \t"):
+            exact[i] = None  # not a simple flow list: read it exactly
+    return sorted(exact), by_tag
+
+
+class _FieldScan:
+    """What the check needs from every entry's frontmatter (``field_facts``, or the cache's copy)."""
 
     def __init__(self, mf: MemoryFile, cached: factcache.Facts | None = None) -> None:
-        self.exact: dict[int, Entry] = {}  # entry.start -> entry read exactly
-        # tag -> [(entry start, id)] of the entries not read exactly
-        self.by_tag: dict[str, list[tuple[int, str]]] = {}
-        if cached is not None:  # the same scan of the same bytes, stored by an earlier check
-            by_start = {e.start: e for e in mf.entries}
-            self.exact = {start: by_start[start] for start in cached.exact}
-            self.by_tag = cached.by_tag
-            return
-        text = mf.text
+        exact, self.by_tag = (cached.exact, cached.by_tag) if cached is not None else field_facts(mf)
         entries = mf.entries
-        starts = [e.start for e in entries]
-        exact = self.exact
-        for m in _EXACT_RE.finditer(text):
-            pos = m.start() + 1
-            e = entries[bisect.bisect_right(starts, pos) - 1] if starts and pos >= starts[0] else None
-            if e is not None and e.error is None and e.fm_start <= pos < e.fm_end:
-                exact[e.start] = e
-        by_tag = self.by_tag
-        part_tag: dict[str, str] = {}  # a raw flow-list item -> its tag, or "" when YAML must read it
-        bisect_right = bisect.bisect_right
-        for m in _TAGS_RE.finditer(text):
-            pos = m.start() + 1
-            i = bisect_right(starts, pos) - 1
-            if i < 0:
-                continue
-            e = entries[i]
-            if e.error is not None or pos >= e.fm_end or e.start in exact:
-                continue
-            items = m.group(1)
-            if items is None:
-                exact[e.start] = e
-                continue
-            tags = []
-            for part in items.split(","):
-                tag = part_tag.get(part)
-                if tag is None:
-                    stripped = part.strip(" \t")
-                    tag = part_tag[part] = stripped if _TAG_ITEM_RE.fullmatch(stripped) else ""
-                if not tag:
-                    break
-                tags.append(tag)
-            else:
-                key = (e.start, e.id or "")
-                for tag in tags:
-                    pairs = by_tag.get(tag)
-                    if pairs is None:
-                        by_tag[tag] = [key]
-                    else:
-                        pairs.append(key)
-                continue
-            if items.strip(" \t"):
-                exact[e.start] = e  # not a simple flow list: read it exactly
+        self.exact_indices = exact
+        self.exact: dict[int, Entry] = {entries[i].start: entries[i] for i in exact}  # entry.start -> entry
 
     def status(self, e: Entry) -> str:
         return e.status if e.start in self.exact else "active"
@@ -400,11 +409,8 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
         _secrets_by_block(add, rel, mf.text, locate, hits=secrets)
         _instructions_by_block(add, rel, mf.text, locate, hits=instructions)
         doc = docs.get(rel)
-        if facts is None and doc is not None and doc.data is not None and rel in ref_facts:
-            scan = scans[rel]
-            factcache.store(doc.path, doc.data, factcache.Facts(
-                mf, sorted(scan.exact), scan.by_tag, secrets, instructions, ref_facts[rel]
-            ))
+        if facts is not None and facts.fresh and doc is not None and doc.data is not None:
+            factcache.store(doc.path, doc.data, facts)
     contexts = {id(f) for f in profile.contexts}
     for f in readable:
         _merge_conflicts(add, f.rel, f.text)
@@ -452,13 +458,9 @@ def _memory_file(
     facts = None
     if not doc.parsed and doc.data is not None:  # a document parsed before (the UI's) is never cached
         docs[rel] = doc
-        facts = factcache.load(doc.path, doc.data, doc.text, doc.bom)
+        facts = factcache.facts(doc.path, doc.data, doc.text, doc.bom)  # None: a small file
         if facts is not None:
             doc.adopt(facts.mf)
-        else:  # changed since the last check: re-read only the changed blocks of the last parse
-            again = factcache.reparsed(doc.path, doc.data, doc.text, doc.bom)
-            if again is not None:
-                doc.adopt(again)
     cached[rel] = facts
     return doc.mf
 
@@ -495,19 +497,21 @@ def _conflicts(
 
 def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan) -> None:
     """One compaction-candidate per tag shared by more than 5 active entries."""
-    by_tag = {tag: list(pairs) for tag, pairs in scan.by_tag.items()}
-    for e in scan.exact.values():
+    entries = mf.entries
+    by_tag = {tag: list(where) for tag, where in scan.by_tag.items()}  # tag -> entry indices
+    for i in scan.exact_indices:
+        e = entries[i]
         if e.error is None and e.id is not None and e.status == "active":
             for tag in dict.fromkeys(e.tags):
-                by_tag.setdefault(tag, []).append((e.start, e.id))
+                by_tag.setdefault(tag, []).append(i)
     found: list[tuple[int, str, list[str]]] = []
-    for tag, pairs in by_tag.items():
-        if len(pairs) < COMPACTION_MIN:
+    for tag, where in by_tag.items():
+        if len(where) < COMPACTION_MIN:
             continue
-        pairs.sort()
-        ids = list(dict.fromkeys(ident for _start, ident in pairs))
+        where.sort()
+        ids = list(dict.fromkeys([entries[i].id or "" for i in where]))
         if len(ids) >= COMPACTION_MIN:
-            found.append((pairs[0][0], tag, ids))
+            found.append((entries[where[0]].start, tag, ids))
     for _start, tag, ids in sorted(found, key=lambda t: t[0]):
         add(
             "compaction-candidate", MEMORIES_REL, None, None,

@@ -611,6 +611,32 @@ def reparse_edit(
     file's Entry objects are reused (faster; ``old`` must not be used again),
     else they are copied.
     """
+    return reparse_window(old, new_text, a, b_old, b_new, consume=consume)[0]
+
+
+@dataclass(slots=True)
+class Rescanned:
+    """Where ``reparse_window`` re-read the text: everything outside is the old parse, moved.
+
+    New entries ``[first, first + count)`` replace old entries ``[first, old_end)``; the text
+    re-read is ``[start, stop)`` of the new text (``stop - shift`` in the old one), which begins
+    at line ``line``; the entries after it moved by ``shift`` characters and ``line_shift`` lines.
+    """
+
+    first: int
+    count: int
+    old_end: int
+    start: int
+    stop: int
+    shift: int
+    line: int
+    line_shift: int
+
+
+def reparse_window(
+    old: MemoryFile, new_text: str, a: int, b_old: int, b_new: int, *, consume: bool = False
+) -> tuple[MemoryFile, Rescanned]:
+    """``reparse_edit``, also telling which blocks and text it re-read (``old.text`` is not read)."""
     entries = old.entries if consume else [_clone(e) for e in old.entries]
     delta = b_new - b_old
     # first block that may change: the one holding ``a`` (or one holding an unclosed fence before it)
@@ -626,6 +652,8 @@ def reparse_edit(
     j = bisect.bisect_left([e.start for e in entries], b_old) if entries else 0
     sync = {e.start + delta for e in entries[j:]}
     middle, synced_at, failed = _scan(new_text, start, first_line, sync)
+    line_shift = 0
+    k = len(entries)
     if synced_at is None:
         tail: list[Entry] = []
     else:
@@ -656,8 +684,10 @@ def reparse_edit(
     preamble_end = result[0].start if result else len(new_text)
     if failed is None and old.failed_fence is not None and old.failed_fence < start:
         failed = old.failed_fence
+    window = Rescanned(i, len(middle), k, start, len(new_text) if synced_at is None else synced_at, delta,
+                       first_line, line_shift)
     return MemoryFile(text=new_text, bom=old.bom, preamble_end=preamble_end, entries=result,
-                      newline=_newline_of(new_text), failed_fence=failed)
+                      newline=_newline_of(new_text), failed_fence=failed), window
 
 
 def _common_prefix(x: str, y: str) -> int:
