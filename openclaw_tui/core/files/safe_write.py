@@ -259,16 +259,36 @@ def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None
                 with contextlib.suppress(OSError):
                     os.unlink(folder / os.path.dirname(str(r["path"])) / str(r["tmp"]))
         raise
-    _roll_forward(folder, records)
+    _roll_forward(folder, records, known=[(before, after) for _p, before, after in todo])
     os.unlink(journal)
     fsync_dir(folder)
 
 
-def _roll_forward(folder: Path, records: list[dict[str, str | None]]) -> None:
-    """Replace each file of a journal by its new version, unless it already has it (idempotent)."""
-    for r in records:
+def _roll_forward(
+    folder: Path, records: list[dict[str, str | None]], known: Sequence[tuple[bytes | None, bytes | None]] | None = None
+) -> None:
+    """Replace each file of a journal by its new version, unless it already has it (idempotent).
+
+    ``known``: the (old, new) bytes of each record, when the caller wrote its temp files just now
+    (then the files are compared with them, not hashed again, and the temp files are not re-read).
+    """
+    for i, r in enumerate(records):
         p = folder / str(r["path"])
         tmp = p.parent / str(r["tmp"]) if r["tmp"] else None
+        if known is not None:
+            before, after = known[i]
+            now = read_bytes(p)
+            if now == after or now != before:  # done already, or changed by someone who ignored the lock
+                if tmp is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
+                continue
+            if tmp is None:
+                os.unlink(p)
+            else:
+                os.replace(tmp, p)
+            fsync_dir(p.parent)
+            continue
         current = _digest(read_bytes(p))
         if current == r["after"] or current != r["before"]:
             # done already, or changed by someone who ignored the lock: the file as it is stays
