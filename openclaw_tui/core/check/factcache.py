@@ -35,16 +35,16 @@ import pickle
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from ..format.entries import Entry, MemoryFile, Rescanned, parse, reparse_window
+from ..format.entries import Entry, MemoryFile, Rescanned, _newline_of, _scan, parse, rescan_start
 from .refs import IdRefRow, LinkRow, MemoryRefFacts, memory_ref_parts
 from .secrets import SecretMatch
 
 MIN_BYTES = 1 << 20  # below this the check is fast enough without a cache
 KEEP = 8  # memory files whose facts are kept (each costs about a third of its size on disk)
-CHUNK = 1 << 16  # the file is compared with the stored one in pieces of this many bytes
-_VERSION = 5
+CHUNK = 1 << 14  # the file is compared with the stored one in pieces of this many bytes
+_VERSION = 6
 _MAGIC = b"openclaw-tui check facts\n"
 _HERE = Path(__file__).resolve().parent
 # the modules whose code decides these facts: a change to any of them invalidates every cache file
@@ -53,8 +53,6 @@ _CODE = (
     _HERE.parent / "format" / "entries.py", _HERE.parent / "format" / "fields.py",
     _HERE.parent / "format" / "yamlio.py",
 )
-# UTF-8 continuation bytes: a valid text has as many characters as bytes that are not one of these
-_CONTINUATION = bytes(range(0x80, 0xC0))
 
 
 @dataclass
@@ -70,6 +68,8 @@ class Facts:
     n_field: int = 0  # the first ``n_field`` id rows of ``refs`` are reference-field rows, the rest body ids
     fences: bool = False  # the text has fence-like runs (```, ~~~): links are found in the whole text
     fresh: bool = True
+    parse_rows: tuple[Any, ...] | None = None  # the parse as stored (``_rows``), when the cache made it
+    pieces: tuple[list[bytes], list[bytes]] | None = None  # digests known to hold: from the start, the end
 
 
 def _code_key() -> str:
@@ -107,10 +107,14 @@ def _back(view: memoryview, k: int) -> bytes:
     return _digest(view[max(0, n - (k + 1) * CHUNK) : n - k * CHUNK])
 
 
-def _pieces(data: bytes) -> tuple[list[bytes], list[bytes]]:
+def _pieces(data: bytes, known: tuple[list[bytes], list[bytes]] | None = None) -> tuple[list[bytes], list[bytes]]:
+    """Digests of the pieces of ``data`` from its start and from its end (``known``: the first ones of each)."""
     view = memoryview(data)
     count = -(-len(data) // CHUNK)
-    return [_front(view, k) for k in range(count)], [_back(view, k) for k in range(count)]
+    front, back = ([], []) if known is None else (list(known[0]), list(known[1]))
+    front.extend(_front(view, k) for k in range(len(front), count))
+    back.extend(_back(view, k) for k in range(len(back), count))
+    return front, back
 
 
 def _same_pieces(view: memoryview, old: list[bytes], piece: Any) -> int:
@@ -119,11 +123,6 @@ def _same_pieces(view: memoryview, old: list[bytes], piece: Any) -> int:
     while k < len(old) and k * CHUNK < len(view) and piece(view, k) == old[k]:
         k += 1
     return k
-
-
-def _chars(data: bytes | memoryview) -> int:
-    """Characters of valid UTF-8 ``data`` (a piece cut inside a character counts it when its lead byte is in)."""
-    return len(bytes(data).translate(None, _CONTINUATION))
 
 
 # --- the cache file ------------------------------------------------------------------------
@@ -147,9 +146,14 @@ def _read(path: Path) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]
     return head, plain, extra
 
 
-def _parse_of(plain: tuple[Any, ...], extra: tuple[Any, ...], text: str, bom: bool, text_len: int) -> MemoryFile:
+# the stored parse: per entry its start, line, frontmatter start and end, body start, id and byte offset
+# (in the bytes after a BOM); then the preamble's end, the newline, the first unclosed fence
+_ROWS = 10
+
+
+def _parse_of(rows: tuple[Any, ...], extra: tuple[Any, ...], text: str, bom: bool, text_len: int) -> MemoryFile:
     """The stored parse, its entries pointing at ``text`` (of ``text_len`` characters when they were stored)."""
-    starts, lines, fm_starts, fm_ends, body_starts, ids, preamble_end, newline, failed_fence = plain[:9]
+    starts, lines, fm_starts, fm_ends, body_starts, ids, _bstarts, preamble_end, newline, failed_fence = rows
     errors, loaded = extra
     ends = [*starts[1:], text_len] if starts else []
     entries: list[Entry] = list(
@@ -194,30 +198,104 @@ def _from_cache(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
     back = [back[i : i + 16] for i in range(0, len(back), 16)]
     view = memoryview(data)
     same_front = _same_pieces(view, front, _front)
-    exact, by_tag, secrets, instructions, field_rows, body_rows, link_rows, fences = plain[9:]
+    rows = plain[:_ROWS]
+    exact, by_tag, secrets, instructions, field_rows, body_rows, link_rows, fences = plain[_ROWS:]
     if old_size == len(data) and same_front == len(front):  # the very bytes the facts were stored for
-        mf = _parse_of(plain, extra, text, bom, len(text))
+        mf = _parse_of(rows, extra, text, bom, len(text))
         return Facts(mf, exact, by_tag, [SecretMatch(*s) for s in secrets], instructions,
                      (field_rows + body_rows, link_rows), len(field_rows), fences, fresh=False)
     if old_bom != bom:
         return None
-    # the old text is the new one but for [a, b_old), which is [a, b_new) now
-    head_bytes = same_front * CHUNK
+    # the bytes before the first piece that differs, and after the last one, are the old ones
     same_back = _same_pieces(view, back, _back)
-    while same_back and head_bytes + same_back * CHUNK > min(len(data), old_size):
+    while same_back and (same_front + same_back) * CHUNK > min(len(data), old_size):
         same_back -= 1
     skip = 3 if bom else 0
-    a = max(0, _chars(view[skip:head_bytes]) - 1) if head_bytes > skip else 0
-    tail_chars = _chars(view[len(data) - same_back * CHUNK :]) if same_back else 0
-    b_old, b_new = old_text_len - tail_chars, len(text) - tail_chars
+    starts, bstarts = rows[0], rows[6]
+    i = bisect.bisect_right(bstarts, same_front * CHUNK - skip) - 1
+    a = starts[i] if i >= 0 else 0  # an entry start in the unchanged head
+    k = bisect.bisect_left(bstarts, old_size - skip - same_back * CHUNK) if same_back else len(starts)
+    b_old = starts[k] if k < len(starts) else old_text_len  # an entry start in the unchanged tail
+    b_new = b_old + len(text) - old_text_len
     if not a <= min(b_old, b_new):
         return None
-    old = _parse_of(plain, extra, text, bom, old_text_len)
-    mf, w = reparse_window(old, text, a, b_old, b_new, consume=True)
-    if not mf.entries:
+    rows, extra, w = _reparse(rows, extra, text, a, b_old, b_new, len(data) - old_size)
+    if not rows[0]:
         return None
-    return _update(mf, w, exact, by_tag, [SecretMatch(*s) for s in secrets], instructions,
-                   field_rows, body_rows, link_rows, fences)
+    mf = _parse_of(rows, extra, text, bom, len(text))
+    found = _update(mf, w, exact, by_tag, [SecretMatch(*s) for s in secrets], instructions,
+                    field_rows, body_rows, link_rows, fences)
+    if found is not None:
+        found.parse_rows, found.pieces = (*rows, *extra), (front[:same_front], back[:same_back])
+    return found
+
+
+class _Moved:
+    """The stored entry starts from ``first`` on, as they are after the text moved by ``shift``: ``in`` asks."""
+
+    def __init__(self, starts: list[int], first: int, shift: int) -> None:
+        self.starts, self.first, self.shift = starts, first, shift
+
+    def __contains__(self, pos: object) -> bool:
+        if not isinstance(pos, int):
+            return False
+        k = bisect.bisect_left(self.starts, pos - self.shift, self.first)
+        return k < len(self.starts) and self.starts[k] == pos - self.shift
+
+
+def _reparse(
+    rows: tuple[Any, ...], extra: tuple[Any, ...], text: str, a: int, b_old: int, b_new: int, byte_shift: int
+) -> tuple[tuple[Any, ...], tuple[Any, ...], Rescanned]:
+    """``entries.reparse_window`` on the stored parse: the text changed in ``[a, b_old)``, now ``[a, b_new)``.
+
+    Only the blocks there are read; the stored rows of the others are moved (no Entry is made).
+    """
+    starts, lines, fm_starts, fm_ends, body_starts, ids, bstarts, preamble_end, _newline, failed_fence = rows
+    errors, loaded = extra
+    delta = b_new - b_old
+    i, start, first_line = rescan_start(starts, fm_starts.__getitem__, lines.__getitem__, preamble_end,
+                                        failed_fence, a)
+    j = bisect.bisect_left(starts, b_old)
+    middle, synced_at, failed = _scan(text, start, first_line, cast("set[int]", _Moved(starts, j, delta)))
+    k = len(starts)
+    line_shift = 0
+    if synced_at is not None:
+        k = bisect.bisect_left(starts, synced_at - delta, j)
+        line_shift = first_line + text.count("\n", start, synced_at) - lines[k]
+    moved = len(middle) - (k - i)
+
+    def join(old: list[Any], new: list[Any], shift: int) -> list[Any]:
+        return old[:i] + new + ([x + shift for x in old[k:]] if shift else old[k:])
+
+    # byte offsets of the new blocks: from the last unchanged one before them
+    at_b, at_c = (bstarts[i], start) if start else (0, 0)
+    new_b = []
+    for e in middle:
+        at_b += len(text[at_c : e.start].encode("utf-8", "surrogateescape"))
+        at_c = e.start
+        new_b.append(at_b)
+    new_starts = join(starts, [e.start for e in middle], delta)
+    if failed is None and failed_fence is not None and failed_fence < start:
+        failed = failed_fence
+    rows = (
+        new_starts, join(lines, [e.line for e in middle], line_shift),
+        join(fm_starts, [e.fm_start for e in middle], delta), join(fm_ends, [e.fm_end for e in middle], delta),
+        join(body_starts, [e.body_start for e in middle], delta), join(ids, [e.id for e in middle], 0),
+        join(bstarts, new_b, byte_shift), new_starts[0] if new_starts else len(text), _newline_of(text), failed,
+    )
+
+    def remap(old: dict[int, Any], new: dict[int, Any]) -> dict[int, Any]:
+        out = {x: v for x, v in old.items() if x < i}
+        out.update(new)
+        out.update((x + moved, v) for x, v in old.items() if x >= k)
+        return out
+
+    new_errors = {i + t: e.error for t, e in enumerate(middle) if e.error is not None}
+    new_loaded = {i + t: (e._meta, e._key_lines) for t, e in enumerate(middle)
+                  if e._meta is not None or e._key_lines is not None}
+    window = Rescanned(i, len(middle), k, start, len(text) if synced_at is None else synced_at, delta,
+                       first_line, line_shift)
+    return rows, (remap(errors, new_errors), remap(loaded, new_loaded)), window
 
 
 # --- computing them: all of a file, or the blocks a change re-read ---------------------------------
@@ -356,19 +434,29 @@ def store(path: Path, data: bytes, found: Facts) -> None:
         return
     mf = found.mf
     es = mf.entries
-    if any(a.end != b.start for a, b in zip(es, es[1:], strict=False)) or (es and es[-1].end != len(mf.text)):
-        return  # not the shape a whole-file parse gives
-    front, back = _pieces(data)
+    if found.parse_rows is not None:
+        rows, (errors, loaded) = found.parse_rows[:_ROWS], found.parse_rows[_ROWS:]
+        for i in found.exact:  # read during the check: stored read
+            e = es[i]
+            if e._meta is not None and i not in loaded:
+                loaded[i] = (e._meta, e._key_lines)
+    else:
+        if any(a.end != b.start for a, b in zip(es, es[1:], strict=False)) or (es and es[-1].end != len(mf.text)):
+            return  # not the shape a whole-file parse gives
+        rows = (
+            [e.start for e in es], [e.line for e in es], [e.fm_start for e in es], [e.fm_end for e in es],
+            [e.body_start for e in es], [e.id for e in es], _byte_starts(mf), mf.preamble_end, mf.newline,
+            mf.failed_fence,
+        )
+        errors = {i: e.error for i, e in enumerate(es) if e.error is not None}
+        loaded = {i: (e._meta, e._key_lines) for i, e in enumerate(es) if e._meta is not None or e._key_lines is not None}
+    front, back = _pieces(data, found.pieces)
     head = (_code_key(), len(data), len(mf.text), mf.bom, b"".join(front), b"".join(back))
     id_rows, link_rows = found.refs
     plain = (
-        [e.start for e in es], [e.line for e in es], [e.fm_start for e in es], [e.fm_end for e in es],
-        [e.body_start for e in es], [e.id for e in es], mf.preamble_end, mf.newline, mf.failed_fence,
-        found.exact, found.by_tag, [(s.kind, s.start, s.end, s.value) for s in found.secrets], found.instructions,
-        id_rows[: found.n_field], id_rows[found.n_field :], link_rows, found.fences,
+        *rows, found.exact, found.by_tag, [(s.kind, s.start, s.end, s.value) for s in found.secrets],
+        found.instructions, id_rows[: found.n_field], id_rows[found.n_field :], link_rows, found.fences,
     )
-    errors = {i: e.error for i, e in enumerate(es) if e.error is not None}
-    loaded = {i: (e._meta, e._key_lines) for i, e in enumerate(es) if e._meta is not None or e._key_lines is not None}
     with contextlib.suppress(Exception):
         head_blob = marshal.dumps(head)
         body = marshal.dumps(plain)
@@ -388,6 +476,18 @@ def store(path: Path, data: bytes, found: Facts) -> None:
                 os.unlink(tmp)
         found.fresh = False
         _prune(target.parent)
+
+
+def _byte_starts(mf: MemoryFile) -> list[int]:
+    """Offset of each entry in the file's bytes (after a BOM)."""
+    out = []
+    b = c = 0
+    text = mf.text
+    for e in mf.entries:
+        b += len(text[c : e.start].encode("utf-8", "surrogateescape"))
+        c = e.start
+        out.append(b)
+    return out
 
 
 def _prune(folder: Path) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import gc
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -633,23 +633,36 @@ class Rescanned:
     line_shift: int
 
 
+def rescan_start(
+    starts: list[int], fm_start: Callable[[int], int], line: Callable[[int], int], preamble_end: int,
+    failed_fence: int | None, a: int,
+) -> tuple[int, int, int]:
+    """(index, offset, line) of the first block a change of the text from offset ``a`` on may alter.
+
+    ``starts``: the blocks' starts; ``fm_start(k)``, ``line(k)``: block ``k``'s frontmatter start and line.
+    """
+    # the block holding ``a`` (or one holding an unclosed fence before it)
+    lo = a if failed_fence is None else min(a, failed_fence)
+    i = bisect.bisect_right(starts, lo) - 1
+    if i >= 0 and lo < fm_start(i):
+        i -= 1  # the opening line itself changed: a "---" in the block before may now pair differently
+    if i < 0 or lo < preamble_end:
+        return 0, 0, 1
+    return i, starts[i], line(i)
+
+
 def reparse_window(
     old: MemoryFile, new_text: str, a: int, b_old: int, b_new: int, *, consume: bool = False
 ) -> tuple[MemoryFile, Rescanned]:
     """``reparse_edit``, also telling which blocks and text it re-read (``old.text`` is not read)."""
     entries = old.entries if consume else [_clone(e) for e in old.entries]
     delta = b_new - b_old
-    # first block that may change: the one holding ``a`` (or one holding an unclosed fence before it)
-    lo = a if old.failed_fence is None else min(a, old.failed_fence)
-    i = bisect.bisect_right([e.start for e in entries], lo) - 1 if entries else -1
-    if i >= 0 and lo < entries[i].fm_start:
-        i -= 1  # the opening line itself changed: a "---" in the block before may now pair differently
-    if i < 0 or lo < old.preamble_end:
-        start, first_line, i = 0, 1, 0
-    else:
-        start, first_line = entries[i].start, entries[i].line
+    starts = [e.start for e in entries]
+    i, start, first_line = rescan_start(
+        starts, lambda k: entries[k].fm_start, lambda k: entries[k].line, old.preamble_end, old.failed_fence, a
+    )
     # unchanged entry starts after the edit, and where they are now
-    j = bisect.bisect_left([e.start for e in entries], b_old) if entries else 0
+    j = bisect.bisect_left(starts, b_old)
     sync = {e.start + delta for e in entries[j:]}
     middle, synced_at, failed = _scan(new_text, start, first_line, sync)
     line_shift = 0
