@@ -505,11 +505,14 @@ def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan) -> None:
             for tag in dict.fromkeys(e.tags):
                 by_tag.setdefault(tag, []).append(i)
     found: list[tuple[int, str, list[str]]] = []
+    ids_of: list[str] | None = None
     for tag, where in by_tag.items():
         if len(where) < COMPACTION_MIN:
             continue
         where.sort()
-        ids = list(dict.fromkeys([entries[i].id or "" for i in where]))
+        if ids_of is None:
+            ids_of = [e.id or "" for e in entries]  # one walk over the entries, then indexing
+        ids = list(dict.fromkeys([ids_of[i] for i in where]))
         if len(ids) >= COMPACTION_MIN:
             found.append((entries[where[0]].start, tag, ids))
     for _start, tag, ids in sorted(found, key=lambda t: t[0]):

@@ -219,7 +219,9 @@ def _from_cache(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
     b_new = b_old + len(text) - old_text_len
     if not a <= min(b_old, b_new):
         return None
-    rows, extra, w = _reparse(rows, extra, text, a, b_old, b_new, len(data) - old_size)
+    # fence-like runs: none in the new text when the old one had none and none meets the changed part
+    fences = _has_fences(text) if fences else _has_fences(text[max(0, a - 2) : b_new + 2])
+    rows, extra, w = _reparse(rows, extra, text, a, b_old, b_new, len(data) - old_size, fences)
     if not rows[0]:
         return None
     mf = _parse_of(rows, extra, text, bom, len(text))
@@ -244,7 +246,8 @@ class _Moved:
 
 
 def _reparse(
-    rows: tuple[Any, ...], extra: tuple[Any, ...], text: str, a: int, b_old: int, b_new: int, byte_shift: int
+    rows: tuple[Any, ...], extra: tuple[Any, ...], text: str, a: int, b_old: int, b_new: int, byte_shift: int,
+    fences: bool,
 ) -> tuple[tuple[Any, ...], tuple[Any, ...], Rescanned]:
     """``entries.reparse_window`` on the stored parse: the text changed in ``[a, b_old)``, now ``[a, b_new)``.
 
@@ -256,7 +259,8 @@ def _reparse(
     i, start, first_line = rescan_start(starts, fm_starts.__getitem__, lines.__getitem__, preamble_end,
                                         failed_fence, a)
     j = bisect.bisect_left(starts, b_old)
-    middle, synced_at, failed = _scan(text, start, first_line, cast("set[int]", _Moved(starts, j, delta)))
+    middle, synced_at, failed = _scan(text, start, first_line, cast("set[int]", _Moved(starts, j, delta)),
+                                    None if fences else False)
     k = len(starts)
     line_shift = 0
     if synced_at is not None:
@@ -344,7 +348,7 @@ def _moved_rows(rows: list[Any], first: int, stop: int | None, new: list[Any], l
 def _update(
     mf: MemoryFile, w: Rescanned, exact: list[int], by_tag: dict[str, list[int]], secrets: list[SecretMatch],
     instructions: list[tuple[str, int, int]], field_rows: list[IdRefRow], body_rows: list[IdRefRow],
-    link_rows: list[LinkRow], old_fences: bool,
+    link_rows: list[LinkRow], fences: bool,
 ) -> Facts | None:
     """The stored facts of the old file, with those of the blocks ``w`` re-read computed again."""
     from .check import field_facts
@@ -387,8 +391,7 @@ def _update(
         (kind, a + lo, b + lo) for kind, a, b in find_instructions(part)
     ], lambda t, d: (t[0], t[1] + d, t[2] + d))
     # references: line numbers
-    fences = _has_fences(text)
-    whole_links = fences or old_fences
+    whole_links = fences  # the new text (or the old one: then it still has them) has fence-like runs
     new_field, new_body, new_links = memory_ref_parts(mf, w.first, w.first + w.count, lo, hi, w.line,
                                                       links=not whole_links)
     field_rows = _moved_rows(field_rows, w.line, stop_line_old, new_field, w.line_shift)

@@ -464,13 +464,14 @@ def _fence_iter(text: str, start: int) -> Iterator[tuple[int, str, int, bool]]:
 
 
 def _scan(
-    text: str, start: int = 0, first_line: int = 1, sync: set[int] | None = None
+    text: str, start: int = 0, first_line: int = 1, sync: set[int] | None = None, fences: bool | None = None
 ) -> tuple[list[Entry], int | None, int | None]:
     """Find the blocks of ``text`` from ``start`` (a line start with no fence open).
 
     Returns (entries, synced_at, failed_fence): with ``sync``, the scan stops
     at the first entry starting at a position in ``sync`` (that entry is not
-    returned; ``synced_at`` is its position).  ``failed_fence`` is the first
+    returned; ``synced_at`` is its position).  ``fences=False``: the caller knows the text
+    has no fence-like run (no need to search it).  ``failed_fence`` is the first
     fence opener that found no closer (it matters to incremental re-parses).
     """
     if sync is None and start == 0:
@@ -483,7 +484,7 @@ def _scan(
             return full[i] if i < nd_full else None
     else:
         dget = _Lazy(_delims_from(text, start)).get
-    has_fences = "```" in text or "~~~" in text
+    has_fences = ("```" in text or "~~~" in text) if fences is None else fences  # None: look
     fget = _Lazy(_fence_iter(text, start)).get if has_fences else (lambda i: None)
 
     entries: list[Entry] = []
