@@ -13,6 +13,7 @@ import datetime as dt
 import gc
 import re
 from collections.abc import Callable, Iterable
+from operator import itemgetter
 
 from ..files.store import MemoryDoc
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile
@@ -290,7 +291,7 @@ def field_facts(mf: MemoryFile, first: int = 0, stop: int | None = None) -> tupl
                 break
             tags.append(tag)
         else:
-            for tag in tags:
+            for tag in dict.fromkeys(tags) if len(tags) > 1 else tags:  # a tag named twice: its entry once
                 where = by_tag.get(tag)
                 if where is None:
                     by_tag[tag] = [i]
@@ -340,27 +341,31 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
 
     # every id definition, and the copy of each id that counts (memories.md first)
     kept: dict[str, Located] = {}
-    copies: dict[str, list[Located]] = {}
     broken_ids: set[str] = set()
+    well_formed = {MEMORIES_REL: 0, ARCHIVE_REL: 0}
+    unique_in_mem = True  # no id is defined twice in memories.md
     for rel, mf in files:
+        count = 0
         for e in mf.entries:
             if e.error is not None:
                 add("malformed-entry", rel, e.line, e.id, f"malformed entry{' ' + e.id if e.id else ''}: {e.error}")
                 if e.id:
                     broken_ids.add(e.id)
                 continue
-            assert e.id is not None
-            if e.id in copies:
-                copies[e.id].append((rel, e))
-            else:
-                copies[e.id] = [(rel, e)]
-    for ident, defs in copies.items():
-        keep = kept[ident] = defs[0]
-        for rel, e in defs[1:]:
+            count += 1
+            ident = e.id
+            assert ident is not None
+            keep = kept.get(ident)
+            if keep is None:
+                kept[ident] = (rel, e)
+                continue
+            if rel == MEMORIES_REL:
+                unique_in_mem = False
             add(
                 "duplicate-id", rel, e.line, ident,
                 f"{ident} is defined again here; the copy that counts is at {keep[0]}:{keep[1].line}",
             )
+        well_formed[rel] = count
 
     scans = {rel: _FieldScan(mf, cached.get(rel)) for rel, mf in files}
 
@@ -372,13 +377,13 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
             _check_fields(add, rel, e, today)
     _conflicts(add, files, kept, status)
     if mem is not None:
-        count = sum(1 for e in mem.entries if e.error is None)
+        count = well_formed[MEMORIES_REL]
         if over_cap(count, cap):
             add("over-capacity", MEMORIES_REL, None, None, f"memories.md holds {count} entries, over the cap of {cap}")
-        _compaction(add, mem, scans[MEMORIES_REL])
+        _compaction(add, mem, scans[MEMORIES_REL], unique_in_mem)
 
     ref_facts = {rel: facts.refs for rel, facts in cached.items() if facts is not None}
-    for r in scan_references(profile, set(copies), ref_facts):
+    for r in scan_references(profile, set(kept), ref_facts):
         if r.target_id is not None:
             target = r.target_id
             if target not in kept:
@@ -495,7 +500,7 @@ def _conflicts(
                 )
 
 
-def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan) -> None:
+def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan, unique_ids: bool = False) -> None:
     """One compaction-candidate per tag shared by more than 5 active entries."""
     entries = mf.entries
     by_tag = {tag: list(where) for tag, where in scan.by_tag.items()}  # tag -> entry indices
@@ -512,7 +517,8 @@ def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan) -> None:
         where.sort()
         if ids_of is None:
             ids_of = [e.id or "" for e in entries]  # one walk over the entries, then indexing
-        ids = list(dict.fromkeys([ids_of[i] for i in where]))
+        named = itemgetter(*where)(ids_of)  # each entry once (field_facts lists a tag's entry once)
+        ids = list(named) if unique_ids else list(dict.fromkeys(named))
         if len(ids) >= COMPACTION_MIN:
             found.append((entries[where[0]].start, tag, ids))
     for _start, tag, ids in sorted(found, key=lambda t: t[0]):
