@@ -22,10 +22,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
-from .yamlio import load_yaml
-
 BOM = "\ufeff"
 
 KNOWN_FIELDS: tuple[str, ...] = (
@@ -104,6 +100,10 @@ class Entry:
         if scanned is not None:
             self._meta, self._key_lines = scanned
             return
+        import yaml  # only for a frontmatter the line scanner cannot read
+
+        from .yamlio import load_yaml
+
         try:
             loaded = load_yaml(block)
         except (yaml.YAMLError, RecursionError, UnicodeEncodeError):  # the last: non-UTF-8 bytes
@@ -383,6 +383,12 @@ def classify_block(block: str, first_line: int) -> tuple[str, str | None, dict[s
                 "the frontmatter has no id" if _ID_LINE_RE.search(block) is None else "the id is empty or not a string"
             )
         return "text", None, None, None, None
+    if ":" not in block:  # no mapping with an id (and no key line): text, whatever YAML makes of it
+        return "text", None, None, None, None
+    import yaml  # only for a block the line scanner cannot read
+
+    from .yamlio import load_yaml
+
     try:
         loaded = load_yaml(block)
     except (yaml.YAMLError, UnicodeEncodeError) as exc:  # UnicodeEncodeError: bytes that are not UTF-8
