@@ -212,33 +212,6 @@ _TAGS_RE = re.compile(rf"\ntags[ \t]*:(?:[ \t]+\[([^\n\[\]{{}}]*)\]{_TAIL})?")
 _TAG_ITEM_RE = re.compile(rf"(?!{_BOOL}\Z)[^\W\d](?:[^'\"#:{{}}\[\],\s]|[ \t]+(?=\S))*")
 
 
-class _Walker:
-    """The block of a memory file holding an offset, fast for offsets asked in increasing order."""
-
-    def __init__(self, mf: MemoryFile) -> None:
-        self.entries = mf.entries
-        self.locate = EntryLocator(mf)
-        self.k = -1
-
-    def at(self, pos: int) -> Entry | None:
-        entries, k = self.entries, self.k
-        if k >= 0 and pos < entries[k].start:
-            return self.locate.at(pos)
-        n = len(entries)
-        while k + 1 < n and entries[k + 1].start <= pos:
-            k += 1
-        self.k = k
-        return entries[k] if k >= 0 else None
-
-
-def _frontmatter_entry(walker: _Walker, pos: int) -> Entry | None:
-    """The well-formed entry whose frontmatter holds ``pos``, if any."""
-    e = walker.at(pos)
-    if e is not None and e.error is None and e.fm_start <= pos < e.fm_end:
-        return e
-    return None
-
-
 def field_facts(mf: MemoryFile, first: int = 0, stop: int | None = None) -> tuple[list[int], dict[str, list[int]]]:
     """The field scan of entries ``[first, stop)`` of ``mf`` (all by default), read from their text at once.
 
@@ -375,7 +348,7 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
     for rel, _mf in files:
         for e in sorted(scans[rel].exact.values(), key=lambda x: x.start):
             _check_fields(add, rel, e, today)
-    _conflicts(add, files, kept, status)
+    _conflicts(add, files, kept, status, scans)
     if mem is not None:
         count = well_formed[MEMORIES_REL]
         if over_cap(count, cap):
@@ -471,18 +444,23 @@ def _memory_file(
 
 
 def _conflicts(
-    add: Add, files: Iterable[tuple[str, MemoryFile]], kept: dict[str, Located], status: Callable[[Located], str]
+    add: Add, files: Iterable[tuple[str, MemoryFile]], kept: dict[str, Located], status: Callable[[Located], str],
+    scans: dict[str, _FieldScan],
 ) -> None:
     """One unresolved-conflict per pair of active entries, at the earlier entry holding ``conflict``."""
     done: set[frozenset[str]] = set()
     for rel, mf in files:
         if "conflict" not in mf.text:
             continue
-        walker = _Walker(mf)
+        # a conflict line in a frontmatter makes its entry one the field scan reads exactly: look there
+        exact = [mf.entries[i] for i in scans[rel].exact_indices]
+        starts = [e.start for e in exact]
         holders: dict[int, Entry] = {}
         for m in _CONFLICT_LINE_RE.finditer(mf.text):
-            e = _frontmatter_entry(walker, m.start() + 1)
-            if e is not None:
+            pos = m.start() + 1
+            k = bisect.bisect_right(starts, pos) - 1
+            e = exact[k] if k >= 0 else None
+            if e is not None and e.error is None and e.fm_start <= pos < e.fm_end:
                 holders[e.start] = e
         for e in holders.values():
             if e.id is None or kept[e.id][1] is not e or status((rel, e)) != "active":
