@@ -114,3 +114,31 @@ def test_cached_check_after_random_edits_prints_what_an_uncached_one_prints(
     assert cached == plain
     assert again == plain
     assert os.listdir(root / "empty" / "openclaw-tui" / "check")  # (the uncached check stored its facts)
+
+
+@pytest.mark.parametrize("damage", ["flip", "cut", "garbage", "empty", "old-schema", "foreign-pickle"])
+def test_a_damaged_or_foreign_cache_file_is_ignored_and_replaced(tmp_path: Path, base: str, damage: str) -> None:
+    import marshal
+    import pickle
+
+    prof = write_profile(tmp_path, 30)
+    (prof / "memories.md").write_text(base, encoding="utf-8")
+    with cache_in(tmp_path / "empty"):
+        plain = check_json(prof)
+    with cache_in(tmp_path / "cache"):
+        assert check_json(prof) == plain
+        cache = factcache._cache_file(prof / "memories.md")
+        blob = cache.read_bytes()
+        bad = {
+            "flip": blob[:-100] + bytes([blob[-100] ^ 0x01]) + blob[-99:],  # one bit of the stored facts
+            "cut": blob[: len(blob) // 2],
+            "garbage": b"\x00\xff" * 1000,
+            "empty": b"",
+            "old-schema": marshal.dumps(("4|3.11", "x")) + b"\x00" * 64,  # what an earlier version wrote
+            "foreign-pickle": factcache._MAGIC + (8).to_bytes(4, "little") + pickle.dumps(("x",))[:8],
+        }[damage]
+        cache.write_bytes(bad)
+        assert check_json(prof) == plain  # computed again ...
+        assert cache.read_bytes() != bad  # ... and stored again
+        assert check_json(prof) == plain
+        assert factcache.load(prof / "memories.md", (prof / "memories.md").read_bytes(), base, False) is not None

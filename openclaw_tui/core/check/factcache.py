@@ -138,9 +138,11 @@ def _read(path: Path) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]
     at = len(_MAGIC)
     head_len = int.from_bytes(blob[at : at + 4], "little")
     head = marshal.loads(blob[at + 4 : at + 4 + head_len])
-    if not isinstance(head, tuple) or not head or head[0] != _code_key():
+    if not isinstance(head, tuple) or len(head) != 7 or head[0] != _code_key():
         raise ValueError("another schema or code")
     at += 4 + head_len
+    if hashlib.sha256(memoryview(blob)[at:]).digest() != head[6]:
+        raise ValueError("damaged")
     plain_len = int.from_bytes(blob[at : at + 4], "little")
     plain = marshal.loads(blob[at + 4 : at + 4 + plain_len])
     extra = pickle.loads(blob[at + 4 + plain_len :])  # noqa: S301 - our own cache file, in the user's cache folder
@@ -194,7 +196,7 @@ def load(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
 
 def _from_cache(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
     head, plain, extra = _read(path)
-    _key, old_size, old_text_len, old_bom, front, back = head
+    _key, old_size, old_text_len, old_bom, front, back, _sealed = head
     front = [front[i : i + 16] for i in range(0, len(front), 16)]
     back = [back[i : i + 16] for i in range(0, len(back), 16)]
     view = memoryview(data)
@@ -455,19 +457,18 @@ def store(path: Path, data: bytes, found: Facts) -> None:
         errors = {i: e.error for i, e in enumerate(es) if e.error is not None}
         loaded = {i: (e._meta, e._key_lines) for i, e in enumerate(es) if e._meta is not None or e._key_lines is not None}
     front, back = _pieces(data, found.pieces)
-    head = (_code_key(), len(data), len(mf.text), mf.bom, b"".join(front), b"".join(back))
     id_rows, link_rows = found.refs
     plain = (
         *rows, found.exact, found.by_tag, [(s.kind, s.start, s.end, s.value) for s in found.secrets],
         found.instructions, id_rows[: found.n_field], id_rows[found.n_field :], link_rows, found.fences,
     )
     with contextlib.suppress(Exception):
-        head_blob = marshal.dumps(head, _MARSHAL)
         body = marshal.dumps(plain, _MARSHAL)
-        blob = b"".join([
-            _MAGIC, len(head_blob).to_bytes(4, "little"), head_blob, len(body).to_bytes(4, "little"), body,
-            pickle.dumps((errors, loaded), protocol=5),
-        ])
+        rest = b"".join([len(body).to_bytes(4, "little"), body, pickle.dumps((errors, loaded), protocol=5)])
+        head = (_code_key(), len(data), len(mf.text), mf.bom, b"".join(front), b"".join(back),
+                hashlib.sha256(rest).digest())  # the seal: a damaged file is not read
+        head_blob = marshal.dumps(head, _MARSHAL)
+        blob = b"".join([_MAGIC, len(head_blob).to_bytes(4, "little"), head_blob, rest])
         target = _cache_file(path)
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
