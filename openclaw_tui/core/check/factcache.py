@@ -10,12 +10,14 @@ folder):
 - the file's bytes are the ones the facts were stored for (every ``CHUNK``-byte piece hashes the
   same): the stored facts, as they are;
 - the file changed: the pieces that hash the same from its start and from its end are the old
-  text; only the blocks between them are parsed and scanned again (``entries.reparse_window``),
-  and the stored facts of the other blocks are kept, moved by the characters and lines the
-  change added or removed.  The few facts that may reach across blocks are computed for the
+  text (the stored byte offset of each entry tells which entries lie there); only the blocks
+  between them are parsed and scanned again (``_reparse``: ``entries.reparse_window`` on the
+  stored rows), and the stored facts of the other blocks are kept, moved by the characters,
+  lines and entries the change added or removed.  The few facts that may reach across blocks are computed for the
   whole file again: a private key's ``BEGIN``/``END`` lines, and links when the file has
   fenced code (a fence pairs across blocks);
-- no usable cache (none, damaged, another schema, another code): everything is computed.
+- no usable cache (none, damaged — the file is sealed with a digest of its facts —, another
+  schema, another code): everything is computed.
 
 ``store`` saves facts after a check.  One cache file per memory file path (a changed file
 overwrites it); only the ``KEEP`` files checked last are kept.  A cache that cannot be read,
