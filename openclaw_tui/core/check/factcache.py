@@ -402,7 +402,7 @@ def _update(
     field_rows = _moved_rows(field_rows, w.line, stop_line_old, new_field, w.line_shift)
     body_rows = _moved_rows(body_rows, w.line, stop_line_old, new_body, w.line_shift)
     if whole_links:
-        link_rows = memory_ref_parts(mf)[2]
+        link_rows = memory_ref_parts(mf, ids=False)[2]
     else:
         link_rows = _moved_rows(link_rows, w.line, stop_line_old, new_links, w.line_shift)
     return Facts(mf, exact, by_tag, secrets, instructions, (field_rows + body_rows, link_rows), len(field_rows),

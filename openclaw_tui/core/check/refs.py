@@ -239,13 +239,14 @@ def _memory_ref_facts(rel: str, mf: MemoryFile) -> MemoryRefFacts:
 
 def memory_ref_parts(
     mf: MemoryFile, first: int = 0, stop: int | None = None, lo: int = 0, hi: int | None = None, line: int = 1,
-    *, links: bool = True,
+    *, links: bool = True, ids: bool = True,
 ) -> tuple[list[IdRefRow], list[IdRefRow], list[LinkRow]]:
     """(reference-field rows, body id rows, link rows) of a memory file's text ``[lo, hi)`` (line ``line``).
 
     By default the whole file.  A part of it must start at a line start and hold every block
     that starts in it (entries ``[first, stop)``), and no fenced code block may cross its ends:
-    then its rows are the whole file's rows that fall in it.  ``links=False``: no link rows.
+    then its rows are the whole file's rows that fall in it.  ``links=False``: no link rows;
+    ``ids=False``: no id rows.
     """
     text = mf.text
     entries = mf.entries
@@ -267,7 +268,7 @@ def memory_ref_parts(
 
     # reference fields: find candidate key lines in the text, then read the entry's meta
     found: set[int] = set()
-    for rx in _REF_FIELD_RES:
+    for rx in _REF_FIELD_RES if ids else ():
         for m in rx.finditer(text, lo, hi):
             found.add(text.rfind("\n", 0, m.start() + 1) + 1)
     for pos in sorted(found):
@@ -285,7 +286,7 @@ def memory_ref_parts(
     # whole-word ids in bodies (entries and matches both come in file order: walk them together)
     lines = LineCounter(text)
     lines.pos, lines.line = lo, line
-    if "mem-" in text:
+    if ids and "mem-" in text:
         n = len(own)
         k = -1
         nxt = own[0].start if own else hi + 1
