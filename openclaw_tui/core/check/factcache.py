@@ -264,8 +264,7 @@ def _reparse(
     i, start, first_line = rescan_start(starts, fm_starts.__getitem__, lines.__getitem__, preamble_end,
                                         failed_fence, a)
     j = bisect.bisect_left(starts, b_old)
-    middle, synced_at, failed = _scan(text, start, first_line, cast("set[int]", _Moved(starts, j, delta)),
-                                    None if fences else False)
+    middle, synced_at, failed = _scan(text, start, first_line, cast("set[int]", _Moved(starts, j, delta)), fences)
     k = len(starts)
     line_shift = 0
     if synced_at is not None:

@@ -476,8 +476,8 @@ def _scan(
 
     Returns (entries, synced_at, failed_fence): with ``sync``, the scan stops
     at the first entry starting at a position in ``sync`` (that entry is not
-    returned; ``synced_at`` is its position).  ``fences=False``: the caller knows the text
-    has no fence-like run (no need to search it).  ``failed_fence`` is the first
+    returned; ``synced_at`` is its position).  ``fences``: whether the text has a fence-like
+    run (```` ``` ```` or ``~~~``), when the caller knows (None: search it).  ``failed_fence`` is the first
     fence opener that found no closer (it matters to incremental re-parses).
     """
     if sync is None and start == 0:
