@@ -22,11 +22,10 @@ from ..format.profile import ARCHIVE_REL, Discovery, Profile, TextFile
 from ..format.yamlio import alias_problem
 from ..lifecycle.policy import DEFAULTS, over_cap, ttl_passed
 from . import factcache
-from .findings import Finding
+from .findings import REPAIRABLE, Finding
 from .instructions import find_instructions
 from .refs import EntryLocator, LineCounter, scan_references
 from .secrets import KIND_LABEL, SecretMatch, TextView, find_secrets
-from .suggest import attach as attach_suggestions
 
 MEMORIES_REL = "memories.md"
 # the limits' defaults are core.config.Limits' (a config file and options override them)
@@ -98,7 +97,11 @@ def check_profile(
         if was_enabled:
             gc.enable()
     found.sort(key=lambda f: (f.file, f.line or 0))
-    return attach_suggestions(profile, found)  # costs nothing unless there is a reference finding
+    if not any(f.code in REPAIRABLE for f in found):
+        return found
+    from .suggest import attach  # only for reference findings: their suggestions
+
+    return attach(profile, found)
 
 
 # --- shared pieces -----------------------------------------------------------------------
