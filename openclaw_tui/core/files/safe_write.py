@@ -260,14 +260,17 @@ def digest_early(data: bytes | None) -> None:
         _EARLY[id(data)] = (data, _Digests([data]))
 
 
-def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
+def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]], *, verify: bool = False) -> None:
     """Write (or, for None, delete) several files crash-consistently; the caller holds their locks.
 
     ``todo`` holds (path, bytes now, new bytes).  One file: an atomic write.
     Several: every new version is written to a temp file first, then the
     journal naming them (the commit point), then the files are replaced in
     order and the journal removed.  A crash leaves either the old files and
-    no journal, or a journal that ``recover`` completes.
+    no journal, or a journal that ``recover`` completes.  ``verify`` (several
+    files): each file is compared with its "bytes now" after the temp files
+    are written and before the journal (ConcurrentModification, nothing
+    written, when one differs), and not read again before it is replaced.
     """
     todo = [(Path(p), before, after) for p, before, after in todo if before != after]
     for p, _, _ in todo:
@@ -291,6 +294,10 @@ def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None
     try:
         for p, _before, after in todo:
             temps.append(None if after is None else _write_temp(p, after, ".pending"))
+        if verify:
+            for p, before, _after in todo:
+                if read_bytes(p) != before:
+                    raise ConcurrentModification(p)
         for i, ((p, _before, _after), tmp) in enumerate(zip(todo, temps, strict=True)):
             records.append({
                 "path": os.path.relpath(os.path.abspath(p), folder),
@@ -305,25 +312,27 @@ def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
         raise
-    _roll_forward(folder, records, known=[(before, after) for _p, before, after in todo])
+    _roll_forward(folder, records, known=[(before, after) for _p, before, after in todo], checked=verify)
     os.unlink(journal)
     fsync_dir(folder)
 
 
 def _roll_forward(
-    folder: Path, records: list[dict[str, str | None]], known: Sequence[tuple[bytes | None, bytes | None]] | None = None
+    folder: Path, records: list[dict[str, str | None]], known: Sequence[tuple[bytes | None, bytes | None]] | None = None,
+    *, checked: bool = False,
 ) -> None:
     """Replace each file of a journal by its new version, unless it already has it (idempotent).
 
     ``known``: the (old, new) bytes of each record, when the caller wrote its temp files just now
-    (then the files are compared with them, not hashed again, and the temp files are not re-read).
+    (then the files are compared with them, not hashed again, and the temp files are not re-read);
+    ``checked``: the caller compared the files with the old bytes just before the journal.
     """
     for i, r in enumerate(records):
         p = folder / str(r["path"])
         tmp = p.parent / str(r["tmp"]) if r["tmp"] else None
         if known is not None:
             before, after = known[i]
-            now = read_bytes(p)
+            now = before if checked else read_bytes(p)
             if now == after or now != before:  # done already, or changed by someone who ignored the lock
                 if tmp is not None:
                     with contextlib.suppress(OSError):
@@ -470,6 +479,12 @@ def write_many(changes: Sequence[tuple[Path, bytes | None, bytes]]) -> None:
     paths = [Path(p) for p, _, _ in changes]
     with locked(*paths):
         _recover_near(paths)
+        if sum(1 for _p, expected, new in changes if expected != new) > 1:
+            for p, expected, new in changes:
+                if expected == new and read_bytes(p) != expected:
+                    raise ConcurrentModification(p)
+            replace_all(changes, verify=True)  # the others: compared there, after the temp files, before the journal
+            return
         for p, expected, _ in changes:
             if read_bytes(p) != expected:
                 raise ConcurrentModification(p)
