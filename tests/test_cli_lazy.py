@@ -58,3 +58,28 @@ def test_a_sub_command_imports_only_its_own_module(tmp_path) -> None:
     assert "openclaw_tui.commands.get" in commands
     assert commands <= {"openclaw_tui.commands.get", "openclaw_tui.commands._editing"}
     assert not {n for n in names if n.startswith(("openclaw_tui.core.search", "openclaw_tui.core.check"))}
+
+
+def test_an_edit_of_plain_values_loads_no_yaml_library(tmp_path) -> None:
+    """archive and supersede write plain values (status: archived): PyYAML and difflib stay unloaded."""
+    prof = tmp_path / "p"
+    (prof / "contexts").mkdir(parents=True)
+    (prof / "memories.md").write_text(
+        "".join(f"---\nid: mem-000{i}\nstatus: active\ntags: [a]\n---\nbody {i}\n\n" for i in range(1, 4)),
+        encoding="utf-8",
+    )
+    code = (
+        "import sys\n"
+        "from openclaw_tui.cli import main\n"
+        "code = main(sys.argv[1:])\n"
+        "sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules))\n"
+        "sys.exit(code)\n"
+    )
+    for args in (["archive", str(prof), "mem-0001"], ["supersede", str(prof), "mem-0002", "mem-0003"]):
+        out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False)
+        assert out.returncode == 0, out.stderr
+        names = set(out.stderr.rsplit("MODULES ", 1)[1].split())
+        assert not {n for n in names if n == "yaml" or n.startswith("yaml.")}, args[0]
+        assert "difflib" not in names, args[0]
+    text = (prof / "memories.md").read_text(encoding="utf-8")
+    assert "mem-0001" not in text and "superseded_by: mem-0003" in text

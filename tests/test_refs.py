@@ -131,3 +131,20 @@ def test_workspace_promotion_markers_are_file_references(tmp_path: Path) -> None
         ("MEMORY.md", 3, "marker", "memory/2026-04-27.md", False),
         ("MEMORY.md", 4, "marker", "memory/2026-03-01.md", True),
     ]
+
+
+def test_inline_links_are_found_as_with_the_image_bang_in_the_pattern() -> None:
+    """_INLINE_LINK_RE starts at "[" (4x faster to search): the same targets as the pattern with ``!?`` before it."""
+    import random
+    import re
+
+    from openclaw_tui.core.check import refs
+
+    with_bang = re.compile("!?" + refs._INLINE_LINK_RE.pattern, refs._INLINE_LINK_RE.flags)
+    rng = random.Random(7)
+    alphabet = ["!", "[", "]", "(", ")", "a", " ", "\n", "<", ">", '"', "x.md", "](", "![", "[[", "))"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        got = [(m.start(1), m.group(1)) for m in refs._INLINE_LINK_RE.finditer(text)]
+        want = [(m.start(1), m.group(1)) for m in with_bang.finditer(text)]
+        assert got == want, text

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..core.files.safe_write import digest_early
 from ..core.lifecycle.lifecycle import archive, restore
 from ._editing import open_profile, register_edit
 
@@ -23,7 +24,10 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ids = list(dict.fromkeys(args.id))
-    archive(open_profile(args), ids)
+    profile = open_profile(args)
+    if profile.memories is not None:
+        digest_early(profile.memories.data)  # the move's journal names memories.md's bytes: hash them meanwhile
+    archive(profile, ids)
     for ident in ids:
         print(f"{ident}: archived")
     return 0

@@ -13,6 +13,7 @@ import datetime as dt
 import gc
 import re
 from collections.abc import Callable, Iterable
+from operator import itemgetter
 
 from ..files.store import MemoryDoc
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile
@@ -21,11 +22,10 @@ from ..format.profile import ARCHIVE_REL, Discovery, Profile, TextFile
 from ..format.yamlio import alias_problem
 from ..lifecycle.policy import DEFAULTS, over_cap, ttl_passed
 from . import factcache
-from .findings import Finding
+from .findings import REPAIRABLE, Finding
 from .instructions import find_instructions
 from .refs import EntryLocator, LineCounter, scan_references
 from .secrets import KIND_LABEL, SecretMatch, TextView, find_secrets
-from .suggest import attach as attach_suggestions
 
 MEMORIES_REL = "memories.md"
 # the limits' defaults are core.config.Limits' (a config file and options override them)
@@ -97,7 +97,11 @@ def check_profile(
         if was_enabled:
             gc.enable()
     found.sort(key=lambda f: (f.file, f.line or 0))
-    return attach_suggestions(profile, found)  # costs nothing unless there is a reference finding
+    if not any(f.code in REPAIRABLE for f in found):
+        return found
+    from .suggest import attach  # only for reference findings: their suggestions
+
+    return attach(profile, found)
 
 
 # --- shared pieces -----------------------------------------------------------------------
@@ -211,96 +215,78 @@ _TAGS_RE = re.compile(rf"\ntags[ \t]*:(?:[ \t]+\[([^\n\[\]{{}}]*)\]{_TAIL})?")
 _TAG_ITEM_RE = re.compile(rf"(?!{_BOOL}\Z)[^\W\d](?:[^'\"#:{{}}\[\],\s]|[ \t]+(?=\S))*")
 
 
-class _Walker:
-    """The block of a memory file holding an offset, fast for offsets asked in increasing order."""
-
-    def __init__(self, mf: MemoryFile) -> None:
-        self.entries = mf.entries
-        self.locate = EntryLocator(mf)
-        self.k = -1
-
-    def at(self, pos: int) -> Entry | None:
-        entries, k = self.entries, self.k
-        if k >= 0 and pos < entries[k].start:
-            return self.locate.at(pos)
-        n = len(entries)
-        while k + 1 < n and entries[k + 1].start <= pos:
-            k += 1
-        self.k = k
-        return entries[k] if k >= 0 else None
-
-
-def _frontmatter_entry(walker: _Walker, pos: int) -> Entry | None:
-    """The well-formed entry whose frontmatter holds ``pos``, if any."""
-    e = walker.at(pos)
-    if e is not None and e.error is None and e.fm_start <= pos < e.fm_end:
-        return e
-    return None
-
-
-class _FieldScan:
-    """What the check needs from every entry's frontmatter, read from the whole text at once.
+def field_facts(mf: MemoryFile, first: int = 0, stop: int | None = None) -> tuple[list[int], dict[str, list[int]]]:
+    """The field scan of entries ``[first, stop)`` of ``mf`` (all by default), read from their text at once.
 
     Reading 100k frontmatters costs seconds, and most field lines hold plainly valid values.
     Only entries with a *suspect* line (a value not in plain valid form, a status other than
     active), a ttl/conflict/superseded_by/merged_from field, or tags not in simple flow style
-    are read exactly (``exact``).  Every other entry is active, its known fields are valid and
-    its tags come straight from its ``tags: [...]`` line.
+    are read exactly: their indices are the first list.  Every other entry is active, its known
+    fields are valid and its tags come straight from its ``tags: [...]`` line: the second value
+    maps each of those tags to the indices of the entries carrying it, in file order (and the
+    tags in the order the file first names them).  Each entry's facts depend on its block alone.
     """
+    entries = mf.entries
+    stop = len(entries) if stop is None else stop
+    if stop <= first:
+        return [], {}
+    text = mf.text
+    lo, hi = entries[first].start, entries[stop - 1].end
+    starts = [e.start for e in entries[first:stop]]
+    exact: dict[int, None] = {}
+    bisect_right = bisect.bisect_right
+    for m in _EXACT_RE.finditer(text, lo, hi):
+        pos = m.start() + 1
+        i = bisect_right(starts, pos) - 1
+        if i < 0:
+            continue
+        e = entries[first + i]
+        if e.error is None and e.fm_start <= pos < e.fm_end:
+            exact[first + i] = None
+    by_tag: dict[str, list[int]] = {}
+    part_tag: dict[str, str] = {}  # a raw flow-list item -> its tag, or "" when YAML must read it
+    for m in _TAGS_RE.finditer(text, lo, hi):
+        pos = m.start() + 1
+        i = first + bisect_right(starts, pos) - 1
+        if i < first:
+            continue
+        e = entries[i]
+        if e.error is not None or pos >= e.fm_end or i in exact:
+            continue
+        items = m.group(1)
+        if items is None:
+            exact[i] = None
+            continue
+        tags = []
+        for part in items.split(","):
+            tag = part_tag.get(part)
+            if tag is None:
+                stripped = part.strip(" \t")
+                tag = part_tag[part] = stripped if _TAG_ITEM_RE.fullmatch(stripped) else ""
+            if not tag:
+                break
+            tags.append(tag)
+        else:
+            for tag in dict.fromkeys(tags) if len(tags) > 1 else tags:  # a tag named twice: its entry once
+                where = by_tag.get(tag)
+                if where is None:
+                    by_tag[tag] = [i]
+                else:
+                    where.append(i)
+            continue
+        if items.strip(" \t"):
+            exact[i] = None  # not a simple flow list: read it exactly
+    return sorted(exact), by_tag
+
+
+class _FieldScan:
+    """What the check needs from every entry's frontmatter (``field_facts``, or the cache's copy)."""
 
     def __init__(self, mf: MemoryFile, cached: factcache.Facts | None = None) -> None:
-        self.exact: dict[int, Entry] = {}  # entry.start -> entry read exactly
-        # tag -> [(entry start, id)] of the entries not read exactly
-        self.by_tag: dict[str, list[tuple[int, str]]] = {}
-        if cached is not None:  # the same scan of the same bytes, stored by an earlier check
-            by_start = {e.start: e for e in mf.entries}
-            self.exact = {start: by_start[start] for start in cached.exact}
-            self.by_tag = cached.by_tag
-            return
-        text = mf.text
+        exact, self.by_tag = (cached.exact, cached.by_tag) if cached is not None else field_facts(mf)
         entries = mf.entries
-        starts = [e.start for e in entries]
-        exact = self.exact
-        for m in _EXACT_RE.finditer(text):
-            pos = m.start() + 1
-            e = entries[bisect.bisect_right(starts, pos) - 1] if starts and pos >= starts[0] else None
-            if e is not None and e.error is None and e.fm_start <= pos < e.fm_end:
-                exact[e.start] = e
-        by_tag = self.by_tag
-        part_tag: dict[str, str] = {}  # a raw flow-list item -> its tag, or "" when YAML must read it
-        bisect_right = bisect.bisect_right
-        for m in _TAGS_RE.finditer(text):
-            pos = m.start() + 1
-            i = bisect_right(starts, pos) - 1
-            if i < 0:
-                continue
-            e = entries[i]
-            if e.error is not None or pos >= e.fm_end or e.start in exact:
-                continue
-            items = m.group(1)
-            if items is None:
-                exact[e.start] = e
-                continue
-            tags = []
-            for part in items.split(","):
-                tag = part_tag.get(part)
-                if tag is None:
-                    stripped = part.strip(" \t")
-                    tag = part_tag[part] = stripped if _TAG_ITEM_RE.fullmatch(stripped) else ""
-                if not tag:
-                    break
-                tags.append(tag)
-            else:
-                key = (e.start, e.id or "")
-                for tag in tags:
-                    pairs = by_tag.get(tag)
-                    if pairs is None:
-                        by_tag[tag] = [key]
-                    else:
-                        pairs.append(key)
-                continue
-            if items.strip(" \t"):
-                exact[e.start] = e  # not a simple flow list: read it exactly
+        self.exact_indices = exact
+        self.exact: dict[int, Entry] = {entries[i].start: entries[i] for i in exact}  # entry.start -> entry
 
     def status(self, e: Entry) -> str:
         return e.status if e.start in self.exact else "active"
@@ -331,27 +317,31 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
 
     # every id definition, and the copy of each id that counts (memories.md first)
     kept: dict[str, Located] = {}
-    copies: dict[str, list[Located]] = {}
     broken_ids: set[str] = set()
+    well_formed = {MEMORIES_REL: 0, ARCHIVE_REL: 0}
+    unique_in_mem = True  # no id is defined twice in memories.md
     for rel, mf in files:
+        count = 0
         for e in mf.entries:
             if e.error is not None:
                 add("malformed-entry", rel, e.line, e.id, f"malformed entry{' ' + e.id if e.id else ''}: {e.error}")
                 if e.id:
                     broken_ids.add(e.id)
                 continue
-            assert e.id is not None
-            if e.id in copies:
-                copies[e.id].append((rel, e))
-            else:
-                copies[e.id] = [(rel, e)]
-    for ident, defs in copies.items():
-        keep = kept[ident] = defs[0]
-        for rel, e in defs[1:]:
+            count += 1
+            ident = e.id
+            assert ident is not None
+            keep = kept.get(ident)
+            if keep is None:
+                kept[ident] = (rel, e)
+                continue
+            if rel == MEMORIES_REL:
+                unique_in_mem = False
             add(
                 "duplicate-id", rel, e.line, ident,
                 f"{ident} is defined again here; the copy that counts is at {keep[0]}:{keep[1].line}",
             )
+        well_formed[rel] = count
 
     scans = {rel: _FieldScan(mf, cached.get(rel)) for rel, mf in files}
 
@@ -361,15 +351,15 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
     for rel, _mf in files:
         for e in sorted(scans[rel].exact.values(), key=lambda x: x.start):
             _check_fields(add, rel, e, today)
-    _conflicts(add, files, kept, status)
+    _conflicts(add, files, kept, status, scans)
     if mem is not None:
-        count = sum(1 for e in mem.entries if e.error is None)
+        count = well_formed[MEMORIES_REL]
         if over_cap(count, cap):
             add("over-capacity", MEMORIES_REL, None, None, f"memories.md holds {count} entries, over the cap of {cap}")
-        _compaction(add, mem, scans[MEMORIES_REL])
+        _compaction(add, mem, scans[MEMORIES_REL], unique_in_mem)
 
     ref_facts = {rel: facts.refs for rel, facts in cached.items() if facts is not None}
-    for r in scan_references(profile, set(copies), ref_facts):
+    for r in scan_references(profile, set(kept), ref_facts):
         if r.target_id is not None:
             target = r.target_id
             if target not in kept:
@@ -400,11 +390,8 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
         _secrets_by_block(add, rel, mf.text, locate, hits=secrets)
         _instructions_by_block(add, rel, mf.text, locate, hits=instructions)
         doc = docs.get(rel)
-        if facts is None and doc is not None and doc.data is not None and rel in ref_facts:
-            scan = scans[rel]
-            factcache.store(doc.path, doc.data, factcache.Facts(
-                mf, sorted(scan.exact), scan.by_tag, secrets, instructions, ref_facts[rel]
-            ))
+        if facts is not None and facts.fresh and doc is not None and doc.data is not None:
+            factcache.store(doc.path, doc.data, facts)
     contexts = {id(f) for f in profile.contexts}
     for f in readable:
         _merge_conflicts(add, f.rel, f.text)
@@ -452,30 +439,31 @@ def _memory_file(
     facts = None
     if not doc.parsed and doc.data is not None:  # a document parsed before (the UI's) is never cached
         docs[rel] = doc
-        facts = factcache.load(doc.path, doc.data, doc.text, doc.bom)
+        facts = factcache.facts(doc.path, doc.data, doc.text, doc.bom)  # None: a small file
         if facts is not None:
             doc.adopt(facts.mf)
-        else:  # changed since the last check: re-read only the changed blocks of the last parse
-            again = factcache.reparsed(doc.path, doc.data, doc.text, doc.bom)
-            if again is not None:
-                doc.adopt(again)
     cached[rel] = facts
     return doc.mf
 
 
 def _conflicts(
-    add: Add, files: Iterable[tuple[str, MemoryFile]], kept: dict[str, Located], status: Callable[[Located], str]
+    add: Add, files: Iterable[tuple[str, MemoryFile]], kept: dict[str, Located], status: Callable[[Located], str],
+    scans: dict[str, _FieldScan],
 ) -> None:
     """One unresolved-conflict per pair of active entries, at the earlier entry holding ``conflict``."""
     done: set[frozenset[str]] = set()
     for rel, mf in files:
         if "conflict" not in mf.text:
             continue
-        walker = _Walker(mf)
+        # a conflict line in a frontmatter makes its entry one the field scan reads exactly: look there
+        exact = [mf.entries[i] for i in scans[rel].exact_indices]
+        starts = [e.start for e in exact]
         holders: dict[int, Entry] = {}
         for m in _CONFLICT_LINE_RE.finditer(mf.text):
-            e = _frontmatter_entry(walker, m.start() + 1)
-            if e is not None:
+            pos = m.start() + 1
+            k = bisect.bisect_right(starts, pos) - 1
+            e = exact[k] if k >= 0 else None
+            if e is not None and e.error is None and e.fm_start <= pos < e.fm_end:
                 holders[e.start] = e
         for e in holders.values():
             if e.id is None or kept[e.id][1] is not e or status((rel, e)) != "active":
@@ -493,21 +481,27 @@ def _conflicts(
                 )
 
 
-def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan) -> None:
+def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan, unique_ids: bool = False) -> None:
     """One compaction-candidate per tag shared by more than 5 active entries."""
-    by_tag = {tag: list(pairs) for tag, pairs in scan.by_tag.items()}
-    for e in scan.exact.values():
+    entries = mf.entries
+    by_tag = {tag: list(where) for tag, where in scan.by_tag.items()}  # tag -> entry indices
+    for i in scan.exact_indices:
+        e = entries[i]
         if e.error is None and e.id is not None and e.status == "active":
             for tag in dict.fromkeys(e.tags):
-                by_tag.setdefault(tag, []).append((e.start, e.id))
+                by_tag.setdefault(tag, []).append(i)
     found: list[tuple[int, str, list[str]]] = []
-    for tag, pairs in by_tag.items():
-        if len(pairs) < COMPACTION_MIN:
+    ids_of: list[str] | None = None
+    for tag, where in by_tag.items():
+        if len(where) < COMPACTION_MIN:
             continue
-        pairs.sort()
-        ids = list(dict.fromkeys(ident for _start, ident in pairs))
+        where.sort()
+        if ids_of is None:
+            ids_of = [e.id or "" for e in entries]  # one walk over the entries, then indexing
+        named = itemgetter(*where)(ids_of)  # each entry once (field_facts lists a tag's entry once)
+        ids = list(named) if unique_ids else list(dict.fromkeys(named))
         if len(ids) >= COMPACTION_MIN:
-            found.append((pairs[0][0], tag, ids))
+            found.append((entries[where[0]].start, tag, ids))
     for _start, tag, ids in sorted(found, key=lambda t: t[0]):
         add(
             "compaction-candidate", MEMORIES_REL, None, None,

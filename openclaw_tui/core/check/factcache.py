@@ -1,17 +1,33 @@
-"""A cache of what the check reads from a big memory file, keyed by the file's exact bytes.
+"""A cache of what the check reads from a big memory file: kept for its exact bytes, and updated
+where a changed file differs from them.
 
-Parsing a 100k-entry memories.md, scanning its frontmatter and searching it for secrets and
-instructions costs seconds; all of it is a pure function of the file's bytes (and of this
-code).  ``load`` returns those facts from the user's cache folder (``config.cache_dir()``,
-never the memory folder) when the bytes hash the same as when they were stored, and ``store``
-saves them after a check.  One cache file per memory file path (a changed file overwrites it),
-with a copy of the bytes they were read from; only the ``KEEP`` files checked last are kept.
-A cache that cannot be read, written or does not match is ignored: the check then computes
-everything, with the same findings.  Small files are never cached (reading them is as fast).
+Parsing a 100k-entry memories.md, scanning its frontmatter and searching it for secrets,
+instructions and references costs seconds; all of it is a pure function of the file's bytes (and
+of this code), and each entry's part of it a function of that entry's block alone.  ``facts``
+returns those facts from the user's cache folder (``config.cache_dir()``, never the memory
+folder):
+
+- the file's bytes are the ones the facts were stored for (every ``CHUNK``-byte piece hashes the
+  same): the stored facts, as they are;
+- the file changed: the pieces that hash the same from its start and from its end are the old
+  text (the stored byte offset of each entry tells which entries lie there); only the blocks
+  between them are parsed and scanned again (``_reparse``: ``entries.reparse_window`` on the
+  stored rows), and the stored facts of the other blocks are kept, moved by the characters,
+  lines and entries the change added or removed.  The few facts that may reach across blocks are computed for the
+  whole file again: a private key's ``BEGIN``/``END`` lines, and links when the file has
+  fenced code (a fence pairs across blocks);
+- no usable cache (none, damaged — the file is sealed with a digest of its facts —, another
+  schema, another code): everything is computed.
+
+``store`` saves facts after a check.  One cache file per memory file path (a changed file
+overwrites it); only the ``KEEP`` files checked last are kept.  A cache that cannot be read,
+written or does not match is ignored: the check then computes everything, with the same
+findings.  Small files are never cached (reading them is as fast).
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import itertools
@@ -21,15 +37,18 @@ import pickle
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from ..format.entries import Entry, MemoryFile, decode, reparse
-from .refs import MemoryRefFacts
+from ..format.entries import Entry, MemoryFile, Rescanned, _newline_of, _scan, parse, rescan_start
+from .refs import IdRefRow, LinkRow, MemoryRefFacts, memory_ref_parts
 from .secrets import SecretMatch
 
 MIN_BYTES = 1 << 20  # below this the check is fast enough without a cache
-KEEP = 8  # memory files whose facts are kept (each costs about 1.3x its size on disk)
-_VERSION = 4
+KEEP = 8  # memory files whose facts are kept (each costs about a third of its size on disk)
+CHUNK = 1 << 14  # the file is compared with the stored one in pieces of this many bytes
+_VERSION = 6
+_MAGIC = b"openclaw-tui check facts\n"
+_MARSHAL = 2  # marshal format 2: no back-references, 5x faster to write rows whose numbers entries share
 _HERE = Path(__file__).resolve().parent
 # the modules whose code decides these facts: a change to any of them invalidates every cache file
 _CODE = (
@@ -41,18 +60,23 @@ _CODE = (
 
 @dataclass
 class Facts:
-    """What the check reads from one memory file."""
+    """What the check reads from one memory file (``fresh``: not stored yet)."""
 
     mf: MemoryFile
-    exact: list[int]  # starts of the entries the field scan reads exactly
-    by_tag: dict[str, list[tuple[int, str]]]
+    exact: list[int]  # indices of the entries the field scan reads exactly (check.field_facts)
+    by_tag: dict[str, list[int]]  # tag -> indices of the other entries carrying it
     secrets: list[SecretMatch]
     instructions: list[tuple[str, int, int]]
     refs: MemoryRefFacts  # what its text says about references (refs.py)
+    n_field: int = 0  # the first ``n_field`` id rows of ``refs`` are reference-field rows, the rest body ids
+    fences: bool = False  # the text has fence-like runs (```, ~~~): links are found in the whole text
+    fresh: bool = True
+    parse_rows: tuple[Any, ...] | None = None  # the parse as stored (``_rows``), when the cache made it
+    pieces: tuple[list[bytes], list[bytes]] | None = None  # digests known to hold: from the start, the end
 
 
 def _code_key() -> str:
-    parts = [str(_VERSION), sys.version]
+    parts = [str(_VERSION), str(CHUNK), sys.version]
     for p in _CODE:
         try:
             st = p.stat()
@@ -70,37 +94,73 @@ def _cache_file(path: Path) -> Path:
     return cache_dir() / "check" / f"{name}.facts"
 
 
-def _bytes_file(path: Path) -> Path:
-    return _cache_file(path).with_suffix(".bytes")  # the bytes the facts were read from
+# --- comparing bytes with the stored ones -----------------------------------------------------
 
 
-_LAST_KEY: list[tuple[bytes, str]] = []  # the last bytes hashed (load, reparse and store ask for the same)
+def _digest(piece: memoryview) -> bytes:
+    return hashlib.sha256(piece).digest()[:16]  # SHA-256: hardware-assisted on most CPUs, 2.5x blake2b here
 
 
-def content_key(data: bytes) -> str:
-    if _LAST_KEY and _LAST_KEY[0][0] is data:
-        return _LAST_KEY[0][1]
-    key = hashlib.blake2b(data, digest_size=20).hexdigest()
-    _LAST_KEY[:] = [(data, key)]
-    return key
+def _front(view: memoryview, k: int) -> bytes:
+    return _digest(view[k * CHUNK : (k + 1) * CHUNK])
 
 
-def _read(path: Path) -> tuple[tuple[str, str], tuple[Any, ...], tuple[Any, ...]]:
-    """(content key, code key), the plain part and the pickled part of the cache file of ``path``."""
+def _back(view: memoryview, k: int) -> bytes:
+    n = len(view)
+    return _digest(view[max(0, n - (k + 1) * CHUNK) : n - k * CHUNK])
+
+
+def _pieces(data: bytes, known: tuple[list[bytes], list[bytes]] | None = None) -> tuple[list[bytes], list[bytes]]:
+    """Digests of the pieces of ``data`` from its start and from its end (``known``: the first ones of each)."""
+    view = memoryview(data)
+    count = -(-len(data) // CHUNK)
+    front, back = ([], []) if known is None else (list(known[0]), list(known[1]))
+    front.extend(_front(view, k) for k in range(len(front), count))
+    back.extend(_back(view, k) for k in range(len(back), count))
+    return front, back
+
+
+def _same_pieces(view: memoryview, old: list[bytes], piece: Any) -> int:
+    """How many of the pieces (``_front`` or ``_back``) of ``view`` equal the stored ones."""
+    k = 0
+    while k < len(old) and k * CHUNK < len(view) and piece(view, k) == old[k]:
+        k += 1
+    return k
+
+
+# --- the cache file ------------------------------------------------------------------------
+
+
+def _read(path: Path) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
+    """The head, the plain part and the pickled part of the cache file of ``path``."""
     with open(_cache_file(path), "rb") as fh:
         blob = fh.read()
-    head_len = int.from_bytes(blob[:4], "little")
-    head = marshal.loads(blob[4 : 4 + head_len])
-    plain_len = int.from_bytes(blob[4 + head_len : 8 + head_len], "little")
-    plain = marshal.loads(blob[8 + head_len : 8 + head_len + plain_len])
-    extra = pickle.loads(blob[8 + head_len + plain_len :])  # noqa: S301 - our own cache file
+    if not blob.startswith(_MAGIC):
+        raise ValueError("not a facts file")
+    at = len(_MAGIC)
+    head_len = int.from_bytes(blob[at : at + 4], "little")
+    head = marshal.loads(blob[at + 4 : at + 4 + head_len])
+    if not isinstance(head, tuple) or len(head) != 7 or head[0] != _code_key():
+        raise ValueError("another schema or code")
+    at += 4 + head_len
+    if hashlib.sha256(memoryview(blob)[at:]).digest() != head[6]:
+        raise ValueError("damaged")
+    plain_len = int.from_bytes(blob[at : at + 4], "little")
+    plain = marshal.loads(blob[at + 4 : at + 4 + plain_len])
+    extra = pickle.loads(blob[at + 4 + plain_len :])  # noqa: S301 - our own cache file, in the user's cache folder
     return head, plain, extra
 
 
-def _parse_of(plain: tuple[Any, ...], extra: tuple[Any, ...], text: str, bom: bool) -> MemoryFile:
-    starts, lines, fm_starts, fm_ends, body_starts, ids, preamble_end, newline, failed_fence = plain[:9]
+# the stored parse: per entry its start, line, frontmatter start and end, body start, id and byte offset
+# (in the bytes after a BOM); then the preamble's end, the newline, the first unclosed fence
+_ROWS = 10
+
+
+def _parse_of(rows: tuple[Any, ...], extra: tuple[Any, ...], text: str, bom: bool, text_len: int) -> MemoryFile:
+    """The stored parse, its entries pointing at ``text`` (of ``text_len`` characters when they were stored)."""
+    starts, lines, fm_starts, fm_ends, body_starts, ids, _bstarts, preamble_end, newline, failed_fence = rows
     errors, loaded = extra
-    ends = [*starts[1:], len(text)] if starts else []
+    ends = [*starts[1:], text_len] if starts else []
     entries: list[Entry] = list(
         map(Entry, starts, ends, lines, fm_starts, fm_ends, body_starts, ids, itertools.repeat(text))
     )
@@ -112,89 +172,337 @@ def _parse_of(plain: tuple[Any, ...], extra: tuple[Any, ...], text: str, bom: bo
                       failed_fence=failed_fence)
 
 
-def load(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
-    """The stored facts of ``path`` if they were computed from exactly ``data`` by this code."""
-    if len(data) < MIN_BYTES:
-        return None
-    try:
-        head, plain, extra = _read(path)
-        if head != (content_key(data), _code_key()):
-            return None
-        exact, by_tag, secrets, instructions, id_rows, link_rows = plain[9:]
-        return Facts(_parse_of(plain, extra, text, bom), exact, by_tag, [SecretMatch(*s) for s in secrets],
-                     instructions, (id_rows, link_rows))
-    except Exception:  # noqa: BLE001 - a missing, stale or damaged cache is only a slower check
-        return None
+def facts(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
+    """The facts of the memory file ``path`` whose bytes are ``data`` (``text``, ``bom``: decoded, valid).
 
-
-def reparsed(path: Path, data: bytes, text: str, bom: bool) -> MemoryFile | None:
-    """The parse of ``text``: the stored parse of the file's earlier bytes, re-read only where they changed.
-
-    ``entries.reparse`` gives what a full parse gives; None when there is no usable earlier version.
+    None for a small file (the check computes what it needs itself).
     """
     if len(data) < MIN_BYTES:
         return None
+    found = None
+    with contextlib.suppress(Exception):  # a missing, stale or damaged cache is only a slower check
+        found = _from_cache(path, data, text, bom)
+    return found if found is not None else compute(parse(text, bom=bom))
+
+
+def load(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
+    """The stored facts of ``path`` if they were stored for exactly ``data`` by this code, else None."""
+    if len(data) < MIN_BYTES:
+        return None
     try:
-        head, plain, extra = _read(path)
-        if head[1] != _code_key():
-            return None
-        old_data = _bytes_file(path).read_bytes()
-        if content_key(old_data) != head[0]:
-            return None
-        old_text, old_bom, _ok = decode(old_data)
-        if old_bom != bom:
-            return None
-        return reparse(_parse_of(plain, extra, old_text, old_bom), text, consume=True)
+        found = _from_cache(path, data, text, bom)
     except Exception:  # noqa: BLE001 - a missing, stale or damaged cache is only a slower check
         return None
+    return found if found is not None and not found.fresh else None
 
 
-def store(path: Path, data: bytes, facts: Facts) -> None:
-    """Save ``facts`` of ``path`` (computed from ``data``); failures are ignored."""
-    if len(data) < MIN_BYTES:
-        return
-    key = (content_key(data), _code_key())
-    with contextlib.suppress(Exception), open(_cache_file(path), "rb") as fh:
-        if marshal.loads(fh.read(int.from_bytes(fh.read(4), "little"))) == key:
-            return  # stored already (a check of a document parsed before it was asked)
-    mf = facts.mf
-    es = mf.entries
-    if any(a.end != b.start for a, b in zip(es, es[1:], strict=False)) or (es and es[-1].end != len(mf.text)):
-        return  # not the shape a whole-file parse gives
-    plain = (
-        [e.start for e in es], [e.line for e in es], [e.fm_start for e in es], [e.fm_end for e in es],
-        [e.body_start for e in es], [e.id for e in es], mf.preamble_end, mf.newline, mf.failed_fence,
-        facts.exact, facts.by_tag, [(s.kind, s.start, s.end, s.value) for s in facts.secrets], facts.instructions,
-        facts.refs[0], facts.refs[1],
+def _from_cache(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
+    head, plain, extra = _read(path)
+    _key, old_size, old_text_len, old_bom, front, back, _sealed = head
+    front = [front[i : i + 16] for i in range(0, len(front), 16)]
+    back = [back[i : i + 16] for i in range(0, len(back), 16)]
+    view = memoryview(data)
+    same_front = _same_pieces(view, front, _front)
+    rows = plain[:_ROWS]
+    exact, by_tag, secrets, instructions, field_rows, body_rows, link_rows, fences = plain[_ROWS:]
+    if old_size == len(data) and same_front == len(front):  # the very bytes the facts were stored for
+        mf = _parse_of(rows, extra, text, bom, len(text))
+        return Facts(mf, exact, by_tag, [SecretMatch(*s) for s in secrets], instructions,
+                     (field_rows + body_rows, link_rows), len(field_rows), fences, fresh=False)
+    if old_bom != bom:
+        return None
+    # the bytes before the first piece that differs, and after the last one, are the old ones
+    same_back = _same_pieces(view, back, _back)
+    while same_back and (same_front + same_back) * CHUNK > min(len(data), old_size):
+        same_back -= 1
+    skip = 3 if bom else 0
+    starts, bstarts = rows[0], rows[6]
+    i = bisect.bisect_right(bstarts, same_front * CHUNK - skip) - 1
+    a = starts[i] if i >= 0 else 0  # an entry start in the unchanged head
+    k = bisect.bisect_left(bstarts, old_size - skip - same_back * CHUNK) if same_back else len(starts)
+    b_old = starts[k] if k < len(starts) else old_text_len  # an entry start in the unchanged tail
+    b_new = b_old + len(text) - old_text_len
+    if not a <= min(b_old, b_new):
+        return None
+    # fence-like runs: none in the new text when the old one had none and none meets the changed part
+    fences = _has_fences(text) if fences else _has_fences(text[max(0, a - 2) : b_new + 2])
+    rows, extra, w = _reparse(rows, extra, text, a, b_old, b_new, len(data) - old_size, fences)
+    if not rows[0]:
+        return None
+    mf = _parse_of(rows, extra, text, bom, len(text))
+    found = _update(mf, w, exact, by_tag, [SecretMatch(*s) for s in secrets], instructions,
+                    field_rows, body_rows, link_rows, fences)
+    if found is not None:
+        found.parse_rows, found.pieces = (*rows, *extra), (front[:same_front], back[:same_back])
+    return found
+
+
+class _Moved:
+    """The stored entry starts from ``first`` on, as they are after the text moved by ``shift``: ``in`` asks."""
+
+    def __init__(self, starts: list[int], first: int, shift: int) -> None:
+        self.starts, self.first, self.shift = starts, first, shift
+
+    def __contains__(self, pos: object) -> bool:
+        if not isinstance(pos, int):
+            return False
+        k = bisect.bisect_left(self.starts, pos - self.shift, self.first)
+        return k < len(self.starts) and self.starts[k] == pos - self.shift
+
+
+def _reparse(
+    rows: tuple[Any, ...], extra: tuple[Any, ...], text: str, a: int, b_old: int, b_new: int, byte_shift: int,
+    fences: bool,
+) -> tuple[tuple[Any, ...], tuple[Any, ...], Rescanned]:
+    """``entries.reparse_window`` on the stored parse: the text changed in ``[a, b_old)``, now ``[a, b_new)``.
+
+    Only the blocks there are read; the stored rows of the others are moved (no Entry is made).
+    """
+    starts, lines, fm_starts, fm_ends, body_starts, ids, bstarts, preamble_end, _newline, failed_fence = rows
+    errors, loaded = extra
+    delta = b_new - b_old
+    i, start, first_line = rescan_start(starts, fm_starts.__getitem__, lines.__getitem__, preamble_end,
+                                        failed_fence, a)
+    j = bisect.bisect_left(starts, b_old)
+    middle, synced_at, failed = _scan(text, start, first_line, cast("set[int]", _Moved(starts, j, delta)), fences)
+    k = len(starts)
+    line_shift = 0
+    if synced_at is not None:
+        k = bisect.bisect_left(starts, synced_at - delta, j)
+        line_shift = first_line + text.count("\n", start, synced_at) - lines[k]
+    moved = len(middle) - (k - i)
+
+    def join(old: list[Any], new: list[Any], shift: int) -> list[Any]:
+        return old[:i] + new + ([x + shift for x in old[k:]] if shift else old[k:])
+
+    # byte offsets of the new blocks: from the last unchanged one before them
+    at_b, at_c = (bstarts[i], start) if start else (0, 0)
+    new_b = []
+    for e in middle:
+        at_b += len(text[at_c : e.start].encode("utf-8", "surrogateescape"))
+        at_c = e.start
+        new_b.append(at_b)
+    new_starts = join(starts, [e.start for e in middle], delta)
+    if failed is None and failed_fence is not None and failed_fence < start:
+        failed = failed_fence
+    rows = (
+        new_starts, join(lines, [e.line for e in middle], line_shift),
+        join(fm_starts, [e.fm_start for e in middle], delta), join(fm_ends, [e.fm_end for e in middle], delta),
+        join(body_starts, [e.body_start for e in middle], delta), join(ids, [e.id for e in middle], 0),
+        join(bstarts, new_b, byte_shift), new_starts[0] if new_starts else len(text), _newline_of(text), failed,
     )
-    errors = {i: e.error for i, e in enumerate(es) if e.error is not None}
-    loaded = {i: (e._meta, e._key_lines) for i, e in enumerate(es) if e._meta is not None or e._key_lines is not None}
+
+    def remap(old: dict[int, Any], new: dict[int, Any]) -> dict[int, Any]:
+        out = {x: v for x, v in old.items() if x < i}
+        out.update(new)
+        out.update((x + moved, v) for x, v in old.items() if x >= k)
+        return out
+
+    new_errors = {i + t: e.error for t, e in enumerate(middle) if e.error is not None}
+    new_loaded = {i + t: (e._meta, e._key_lines) for t, e in enumerate(middle)
+                  if e._meta is not None or e._key_lines is not None}
+    window = Rescanned(i, len(middle), k, start, len(text) if synced_at is None else synced_at, delta,
+                       first_line, line_shift)
+    return rows, (remap(errors, new_errors), remap(loaded, new_loaded)), window
+
+
+# --- computing them: all of a file, or the blocks a change re-read ---------------------------------
+
+
+def compute(mf: MemoryFile) -> Facts:
+    """Every fact of ``mf``, read from its whole text."""
+    from .check import field_facts
+    from .instructions import find_instructions
+    from .secrets import TextView, find_secrets
+
+    text = mf.text
+    view = TextView(text)
+    exact, by_tag = field_facts(mf)
+    field_rows, body_rows, link_rows = memory_ref_parts(mf)
+    return Facts(mf, exact, by_tag, find_secrets(text, view=view), find_instructions(text, view=view),
+                 (field_rows + body_rows, link_rows), len(field_rows), _has_fences(text))
+
+
+def _has_fences(text: str) -> bool:
+    return "```" in text or "~~~" in text
+
+
+def _split_lines(rows: list[Any], first: int, stop: int | None) -> tuple[int, int]:
+    """Indices of the first row on line ``first`` or later, and on line ``stop`` or later (rows in line order)."""
+    i = 0
+    n = len(rows)
+    while i < n and rows[i][0] < first:
+        i += 1
+    j = i
+    if stop is None:
+        return i, n
+    while j < n and rows[j][0] < stop:
+        j += 1
+    return i, j
+
+
+def _moved_rows(rows: list[Any], first: int, stop: int | None, new: list[Any], line_shift: int) -> list[Any]:
+    i, j = _split_lines(rows, first, stop)
+    after = rows[j:]
+    if line_shift:
+        after = [(r[0] + line_shift, *r[1:]) for r in after]
+    return rows[:i] + new + after
+
+
+def _update(
+    mf: MemoryFile, w: Rescanned, exact: list[int], by_tag: dict[str, list[int]], secrets: list[SecretMatch],
+    instructions: list[tuple[str, int, int]], field_rows: list[IdRefRow], body_rows: list[IdRefRow],
+    link_rows: list[LinkRow], fences: bool,
+) -> Facts | None:
+    """The stored facts of the old file, with those of the blocks ``w`` re-read computed again."""
+    from .check import field_facts
+    from .instructions import find_instructions
+    from .secrets import find_secrets
+
+    if any(r[0] is None for r in field_rows):
+        return None
+    text = mf.text
+    lo, hi = w.start, w.stop
+    hi_old = hi - w.shift
+    moved = w.count - (w.old_end - w.first)  # entries added (removed: negative)
+    entries = mf.entries
+    tail = w.first + w.count  # the first entry after the blocks re-read, if any
+    stop_line_old = entries[tail].line - w.line_shift if tail < len(entries) else None
+    # field scan: entry indices
+    new_exact, new_tags = field_facts(mf, w.first, w.first + w.count)
+    i = bisect.bisect_left(exact, w.first)
+    j = bisect.bisect_left(exact, w.old_end)
+    exact = exact[:i] + new_exact + ([k + moved for k in exact[j:]] if moved else exact[j:])
+    tags: dict[str, list[int]] = {}
+    for tag, where in by_tag.items():
+        i = bisect.bisect_left(where, w.first)
+        j = bisect.bisect_left(where, w.old_end)
+        now = where[:i] + new_tags.pop(tag, []) + ([k + moved for k in where[j:]] if moved else where[j:])
+        if now:
+            tags[tag] = now
+    tags.update(new_tags)
+    # keys in the order the file first names them: by first entry, then by place on its tags line
+    by_tag = dict(sorted(tags.items(), key=lambda kv: (kv[1][0], _rank(entries[kv[1][0]], kv[0]))))
+    # secrets and instructions: character offsets
+    part = text[lo:hi]
+    if "-----BEGIN" in text:  # a private key may span blocks
+        secrets = find_secrets(text)
+    else:
+        secrets = _moved_spans(secrets, lo, hi_old, w.shift, [
+            SecretMatch(s.kind, s.start + lo, s.end + lo, s.value) for s in find_secrets(part)
+        ], lambda s, d: SecretMatch(s.kind, s.start + d, s.end + d, s.value))
+    instructions = _moved_spans(instructions, lo, hi_old, w.shift, [
+        (kind, a + lo, b + lo) for kind, a, b in find_instructions(part)
+    ], lambda t, d: (t[0], t[1] + d, t[2] + d))
+    # references: line numbers
+    whole_links = fences  # the new text (or the old one: then it still has them) has fence-like runs
+    new_field, new_body, new_links = memory_ref_parts(mf, w.first, w.first + w.count, lo, hi, w.line,
+                                                      links=not whole_links)
+    field_rows = _moved_rows(field_rows, w.line, stop_line_old, new_field, w.line_shift)
+    body_rows = _moved_rows(body_rows, w.line, stop_line_old, new_body, w.line_shift)
+    if whole_links:
+        link_rows = memory_ref_parts(mf, ids=False)[2]
+    else:
+        link_rows = _moved_rows(link_rows, w.line, stop_line_old, new_links, w.line_shift)
+    return Facts(mf, exact, by_tag, secrets, instructions, (field_rows + body_rows, link_rows), len(field_rows),
+                 fences)
+
+
+def _rank(e: Entry, tag: str) -> int:
+    tags = e.tags
+    return tags.index(tag) if tag in tags else len(tags)
+
+
+def _moved_spans(old: list[Any], lo: int, hi_old: int, shift: int, new: list[Any], move: Any) -> list[Any]:
+    """Spans of the old text starting before ``lo``, then ``new``, then those from ``hi_old`` on, moved."""
+    i = 0
+    n = len(old)
+    while i < n and _start(old[i]) < lo:
+        i += 1
+    j = i
+    while j < n and _start(old[j]) < hi_old:
+        j += 1
+    after = old[j:]
+    if shift:
+        after = [move(s, shift) for s in after]
+    return old[:i] + new + after
+
+
+def _start(span: Any) -> int:
+    return int(span[1]) if isinstance(span, tuple) else int(span.start)
+
+
+# --- storing them ----------------------------------------------------------------------------
+
+
+def store(path: Path, data: bytes, found: Facts) -> None:
+    """Save ``found`` (the facts of ``path``, whose bytes are ``data``); failures are ignored."""
+    if len(data) < MIN_BYTES or not found.fresh:
+        return
+    mf = found.mf
+    es = mf.entries
+    if found.parse_rows is not None:
+        rows, (errors, loaded) = found.parse_rows[:_ROWS], found.parse_rows[_ROWS:]
+        for i in found.exact:  # read during the check: stored read
+            e = es[i]
+            if e._meta is not None and i not in loaded:
+                loaded[i] = (e._meta, e._key_lines)
+    else:
+        if any(a.end != b.start for a, b in zip(es, es[1:], strict=False)) or (es and es[-1].end != len(mf.text)):
+            return  # not the shape a whole-file parse gives
+        rows = (
+            [e.start for e in es], [e.line for e in es], [e.fm_start for e in es], [e.fm_end for e in es],
+            [e.body_start for e in es], [e.id for e in es], _byte_starts(mf), mf.preamble_end, mf.newline,
+            mf.failed_fence,
+        )
+        errors = {i: e.error for i, e in enumerate(es) if e.error is not None}
+        loaded = {i: (e._meta, e._key_lines) for i, e in enumerate(es) if e._meta is not None or e._key_lines is not None}
+    front, back = _pieces(data, found.pieces)
+    id_rows, link_rows = found.refs
+    plain = (
+        *rows, found.exact, found.by_tag, [(s.kind, s.start, s.end, s.value) for s in found.secrets],
+        found.instructions, id_rows[: found.n_field], id_rows[found.n_field :], link_rows, found.fences,
+    )
     with contextlib.suppress(Exception):
-        head = marshal.dumps(key)
-        body = marshal.dumps(plain)
-        blob = b"".join([
-            len(head).to_bytes(4, "little"), head, len(body).to_bytes(4, "little"), body,
-            pickle.dumps((errors, loaded), protocol=5),
-        ])
+        body = marshal.dumps(plain, _MARSHAL)
+        rest = b"".join([len(body).to_bytes(4, "little"), body, pickle.dumps((errors, loaded), protocol=5)])
+        head = (_code_key(), len(data), len(mf.text), mf.bom, b"".join(front), b"".join(back),
+                hashlib.sha256(rest).digest())  # the seal: a damaged file is not read
+        head_blob = marshal.dumps(head, _MARSHAL)
+        blob = b"".join([_MAGIC, len(head_blob).to_bytes(4, "little"), head_blob, rest])
         target = _cache_file(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        for dest, content in ((_bytes_file(path), data), (target, blob)):
-            tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-            try:
-                with open(tmp, "wb") as fh:
-                    fh.write(content)
-                os.replace(tmp, dest)
-            finally:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(tmp)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(blob)
+            os.replace(tmp, target)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        found.fresh = False
         _prune(target.parent)
+
+
+def _byte_starts(mf: MemoryFile) -> list[int]:
+    """Offset of each entry in the file's bytes (after a BOM)."""
+    out = []
+    b = c = 0
+    text = mf.text
+    for e in mf.entries:
+        b += len(text[c : e.start].encode("utf-8", "surrogateescape"))
+        c = e.start
+        out.append(b)
+    return out
 
 
 def _prune(folder: Path) -> None:
     """Keep the cache files of the ``KEEP`` memory files checked last (the others may be long gone)."""
     with contextlib.suppress(OSError):
+        for old in folder.glob("*.bytes"):  # left by an earlier version of this cache
+            with contextlib.suppress(FileNotFoundError):
+                old.unlink()
         facts = sorted(folder.glob("*.facts"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
         for old in facts[KEEP:]:
-            for p in (old, old.with_suffix(".bytes")):
-                with contextlib.suppress(FileNotFoundError):
-                    p.unlink()
+            with contextlib.suppress(FileNotFoundError):
+                old.unlink()

@@ -28,6 +28,8 @@ SEVERITY: dict[str, str] = {
     "compaction-candidate": "info",
     "stale-daily-log": "info",
 }
+# the reference findings ``repair`` can fix (``suggest`` attaches its suggestions to them)
+REPAIRABLE = frozenset({"dangling-ref", "inactive-ref", "dangling-file"})
 SEVERITY_ORDER = ("error", "warning", "info")
 SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITY_ORDER)}
 

@@ -51,7 +51,7 @@ from ..lifecycle.lifecycle import plan_restore
 from ..lifecycle.operations import Builder
 from ..lifecycle.plan import FileChange, Files, Plan, apply_changes
 from .check import check_profile
-from .findings import Finding
+from .findings import REPAIRABLE, Finding
 from .refbytes import (
     file_bytes,
     line_bounds,
@@ -64,7 +64,6 @@ from .refbytes import (
 )
 from .refs import Ref, scan_references
 from .suggest import (
-    REPAIRABLE,
     IdFacts,
     chain_end,
     chain_why,

@@ -22,11 +22,13 @@ from typing import Any
 from ..format.entries import Entry, MemoryFile
 from ..format.fields import ids_in_value
 from ..format.profile import ARCHIVE_REL, Profile
+from .findings import (
+    REPAIRABLE as REPAIRABLE,  # its home is findings.py (the check needs it without this module)
+)
 from .findings import Finding
 from .refbytes import file_bytes, locate, order_candidates, removal, removal_why
 from .refs import Ref
 
-REPAIRABLE = frozenset({"dangling-ref", "inactive-ref", "dangling-file"})
 _DIGITS = "0123456789"
 _MERGED_RE = re.compile(r"\nmerged_from[ \t]*:")
 _ASCII_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")

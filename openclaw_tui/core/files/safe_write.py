@@ -38,6 +38,7 @@ import hashlib
 import json
 import os
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -217,14 +218,59 @@ def _digest(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
-def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
+class _Digests:
+    """``_digest`` of each of ``datas``: the big ones in threads (hashlib lets go of the GIL), started now."""
+
+    BIG = 1 << 20
+
+    def __init__(self, datas: Sequence[bytes | None]) -> None:
+        self.datas = datas
+        self.done: dict[int, str | None] = {}
+        self.early = {i: _EARLY[id(d)][1] for i, d in enumerate(datas) if d is not None and _EARLY.get(id(d), (None,))[0] is d}
+        self.threads = [
+            threading.Thread(target=self._work, args=(i,), daemon=True)
+            for i, d in enumerate(datas) if d is not None and len(d) >= self.BIG and i not in self.early
+        ]
+        for t in self.threads:
+            t.start()
+
+    def _work(self, i: int) -> None:
+        self.done[i] = _digest(self.datas[i])
+
+    def get(self, i: int) -> str | None:
+        early = self.early.get(i)
+        if early is not None:
+            return early.get(0)
+        for t in self.threads:
+            t.join()
+        got = self.done.get(i)
+        return got if got is not None or self.datas[i] is None else _digest(self.datas[i])
+
+
+_EARLY: dict[int, tuple[bytes, _Digests]] = {}  # id(bytes) -> (those bytes, their digest being computed)
+
+
+def digest_early(data: bytes | None) -> None:
+    """Start hashing ``data`` now, in a thread: a journaled write whose old bytes it is finds it done.
+
+    For a command that will move entries between two big files (their journal names each file's
+    bytes by digest): the hash then runs while the command still reads and plans.
+    """
+    if data is not None and len(data) >= _Digests.BIG and id(data) not in _EARLY:
+        _EARLY[id(data)] = (data, _Digests([data]))
+
+
+def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]], *, verify: bool = False) -> None:
     """Write (or, for None, delete) several files crash-consistently; the caller holds their locks.
 
     ``todo`` holds (path, bytes now, new bytes).  One file: an atomic write.
     Several: every new version is written to a temp file first, then the
     journal naming them (the commit point), then the files are replaced in
     order and the journal removed.  A crash leaves either the old files and
-    no journal, or a journal that ``recover`` completes.
+    no journal, or a journal that ``recover`` completes.  ``verify`` (several
+    files): each file is compared with its "bytes now" after the temp files
+    are written and before the journal (ConcurrentModification, nothing
+    written, when one differs), and not read again before it is replaced.
     """
     todo = [(Path(p), before, after) for p, before, after in todo if before != after]
     for p, _, _ in todo:
@@ -243,32 +289,61 @@ def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None
     journal = folder / JOURNAL
     check_confined(journal)
     records: list[dict[str, str | None]] = []
+    digests = _Digests([d for _p, before, after in todo for d in (before, after)])  # hashed while the temps are written
+    temps: list[str | None] = []
     try:
-        for p, before, after in todo:
-            tmp = None if after is None else _write_temp(p, after, ".pending")
+        for p, _before, after in todo:
+            temps.append(None if after is None else _write_temp(p, after, ".pending"))
+        if verify:
+            for p, before, _after in todo:
+                if read_bytes(p) != before:
+                    raise ConcurrentModification(p)
+        for i, ((p, _before, _after), tmp) in enumerate(zip(todo, temps, strict=True)):
             records.append({
                 "path": os.path.relpath(os.path.abspath(p), folder),
-                "before": _digest(before),
-                "after": _digest(after),
+                "before": digests.get(2 * i),
+                "after": digests.get(2 * i + 1),
                 "tmp": None if tmp is None else os.path.basename(tmp),
             })
         atomic_write(journal, json.dumps({"version": 1, "files": records}, indent=1).encode())
     except BaseException:
-        for r in records:
-            if r["tmp"]:
+        for tmp in temps:
+            if tmp is not None:
                 with contextlib.suppress(OSError):
-                    os.unlink(folder / os.path.dirname(str(r["path"])) / str(r["tmp"]))
+                    os.unlink(tmp)
         raise
-    _roll_forward(folder, records)
+    _roll_forward(folder, records, known=[(before, after) for _p, before, after in todo], checked=verify)
     os.unlink(journal)
     fsync_dir(folder)
 
 
-def _roll_forward(folder: Path, records: list[dict[str, str | None]]) -> None:
-    """Replace each file of a journal by its new version, unless it already has it (idempotent)."""
-    for r in records:
+def _roll_forward(
+    folder: Path, records: list[dict[str, str | None]], known: Sequence[tuple[bytes | None, bytes | None]] | None = None,
+    *, checked: bool = False,
+) -> None:
+    """Replace each file of a journal by its new version, unless it already has it (idempotent).
+
+    ``known``: the (old, new) bytes of each record, when the caller wrote its temp files just now
+    (then the files are compared with them, not hashed again, and the temp files are not re-read);
+    ``checked``: the caller compared the files with the old bytes just before the journal.
+    """
+    for i, r in enumerate(records):
         p = folder / str(r["path"])
         tmp = p.parent / str(r["tmp"]) if r["tmp"] else None
+        if known is not None:
+            before, after = known[i]
+            now = before if checked else read_bytes(p)
+            if now == after or now != before:  # done already, or changed by someone who ignored the lock
+                if tmp is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
+                continue
+            if tmp is None:
+                os.unlink(p)
+            else:
+                os.replace(tmp, p)
+            fsync_dir(p.parent)
+            continue
         current = _digest(read_bytes(p))
         if current == r["after"] or current != r["before"]:
             # done already, or changed by someone who ignored the lock: the file as it is stays
@@ -404,6 +479,12 @@ def write_many(changes: Sequence[tuple[Path, bytes | None, bytes]]) -> None:
     paths = [Path(p) for p, _, _ in changes]
     with locked(*paths):
         _recover_near(paths)
+        if sum(1 for _p, expected, new in changes if expected != new) > 1:
+            for p, expected, new in changes:
+                if expected == new and read_bytes(p) != expected:
+                    raise ConcurrentModification(p)
+            replace_all(changes, verify=True)  # the others: compared there, after the temp files, before the journal
+            return
         for p, expected, _ in changes:
             if read_bytes(p) != expected:
                 raise ConcurrentModification(p)

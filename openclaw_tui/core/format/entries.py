@@ -18,13 +18,9 @@ from __future__ import annotations
 import bisect
 import gc
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
-
-import yaml
-
-from .yamlio import load_yaml
 
 BOM = "\ufeff"
 
@@ -104,6 +100,10 @@ class Entry:
         if scanned is not None:
             self._meta, self._key_lines = scanned
             return
+        import yaml  # only for a frontmatter the line scanner cannot read
+
+        from .yamlio import load_yaml
+
         try:
             loaded = load_yaml(block)
         except (yaml.YAMLError, RecursionError, UnicodeEncodeError):  # the last: non-UTF-8 bytes
@@ -383,6 +383,12 @@ def classify_block(block: str, first_line: int) -> tuple[str, str | None, dict[s
                 "the frontmatter has no id" if _ID_LINE_RE.search(block) is None else "the id is empty or not a string"
             )
         return "text", None, None, None, None
+    if ":" not in block:  # no mapping with an id (and no key line): text, whatever YAML makes of it
+        return "text", None, None, None, None
+    import yaml  # only for a block the line scanner cannot read
+
+    from .yamlio import load_yaml
+
     try:
         loaded = load_yaml(block)
     except (yaml.YAMLError, UnicodeEncodeError) as exc:  # UnicodeEncodeError: bytes that are not UTF-8
@@ -464,13 +470,14 @@ def _fence_iter(text: str, start: int) -> Iterator[tuple[int, str, int, bool]]:
 
 
 def _scan(
-    text: str, start: int = 0, first_line: int = 1, sync: set[int] | None = None
+    text: str, start: int = 0, first_line: int = 1, sync: set[int] | None = None, fences: bool | None = None
 ) -> tuple[list[Entry], int | None, int | None]:
     """Find the blocks of ``text`` from ``start`` (a line start with no fence open).
 
     Returns (entries, synced_at, failed_fence): with ``sync``, the scan stops
     at the first entry starting at a position in ``sync`` (that entry is not
-    returned; ``synced_at`` is its position).  ``failed_fence`` is the first
+    returned; ``synced_at`` is its position).  ``fences``: whether the text has a fence-like
+    run (```` ``` ```` or ``~~~``), when the caller knows (None: search it).  ``failed_fence`` is the first
     fence opener that found no closer (it matters to incremental re-parses).
     """
     if sync is None and start == 0:
@@ -483,7 +490,7 @@ def _scan(
             return full[i] if i < nd_full else None
     else:
         dget = _Lazy(_delims_from(text, start)).get
-    has_fences = "```" in text or "~~~" in text
+    has_fences = ("```" in text or "~~~" in text) if fences is None else fences  # None: look
     fget = _Lazy(_fence_iter(text, start)).get if has_fences else (lambda i: None)
 
     entries: list[Entry] = []
@@ -611,21 +618,62 @@ def reparse_edit(
     file's Entry objects are reused (faster; ``old`` must not be used again),
     else they are copied.
     """
+    return reparse_window(old, new_text, a, b_old, b_new, consume=consume)[0]
+
+
+@dataclass(slots=True)
+class Rescanned:
+    """Where ``reparse_window`` re-read the text: everything outside is the old parse, moved.
+
+    New entries ``[first, first + count)`` replace old entries ``[first, old_end)``; the text
+    re-read is ``[start, stop)`` of the new text (``stop - shift`` in the old one), which begins
+    at line ``line``; the entries after it moved by ``shift`` characters and ``line_shift`` lines.
+    """
+
+    first: int
+    count: int
+    old_end: int
+    start: int
+    stop: int
+    shift: int
+    line: int
+    line_shift: int
+
+
+def rescan_start(
+    starts: list[int], fm_start: Callable[[int], int], line: Callable[[int], int], preamble_end: int,
+    failed_fence: int | None, a: int,
+) -> tuple[int, int, int]:
+    """(index, offset, line) of the first block a change of the text from offset ``a`` on may alter.
+
+    ``starts``: the blocks' starts; ``fm_start(k)``, ``line(k)``: block ``k``'s frontmatter start and line.
+    """
+    # the block holding ``a`` (or one holding an unclosed fence before it)
+    lo = a if failed_fence is None else min(a, failed_fence)
+    i = bisect.bisect_right(starts, lo) - 1
+    if i >= 0 and lo < fm_start(i):
+        i -= 1  # the opening line itself changed: a "---" in the block before may now pair differently
+    if i < 0 or lo < preamble_end:
+        return 0, 0, 1
+    return i, starts[i], line(i)
+
+
+def reparse_window(
+    old: MemoryFile, new_text: str, a: int, b_old: int, b_new: int, *, consume: bool = False
+) -> tuple[MemoryFile, Rescanned]:
+    """``reparse_edit``, also telling which blocks and text it re-read (``old.text`` is not read)."""
     entries = old.entries if consume else [_clone(e) for e in old.entries]
     delta = b_new - b_old
-    # first block that may change: the one holding ``a`` (or one holding an unclosed fence before it)
-    lo = a if old.failed_fence is None else min(a, old.failed_fence)
-    i = bisect.bisect_right([e.start for e in entries], lo) - 1 if entries else -1
-    if i >= 0 and lo < entries[i].fm_start:
-        i -= 1  # the opening line itself changed: a "---" in the block before may now pair differently
-    if i < 0 or lo < old.preamble_end:
-        start, first_line, i = 0, 1, 0
-    else:
-        start, first_line = entries[i].start, entries[i].line
+    starts = [e.start for e in entries]
+    i, start, first_line = rescan_start(
+        starts, lambda k: entries[k].fm_start, lambda k: entries[k].line, old.preamble_end, old.failed_fence, a
+    )
     # unchanged entry starts after the edit, and where they are now
-    j = bisect.bisect_left([e.start for e in entries], b_old) if entries else 0
+    j = bisect.bisect_left(starts, b_old)
     sync = {e.start + delta for e in entries[j:]}
     middle, synced_at, failed = _scan(new_text, start, first_line, sync)
+    line_shift = 0
+    k = len(entries)
     if synced_at is None:
         tail: list[Entry] = []
     else:
@@ -656,8 +704,10 @@ def reparse_edit(
     preamble_end = result[0].start if result else len(new_text)
     if failed is None and old.failed_fence is not None and old.failed_fence < start:
         failed = old.failed_fence
+    window = Rescanned(i, len(middle), k, start, len(new_text) if synced_at is None else synced_at, delta,
+                       first_line, line_shift)
     return MemoryFile(text=new_text, bom=old.bom, preamble_end=preamble_end, entries=result,
-                      newline=_newline_of(new_text), failed_fence=failed)
+                      newline=_newline_of(new_text), failed_fence=failed), window
 
 
 def _common_prefix(x: str, y: str) -> int:

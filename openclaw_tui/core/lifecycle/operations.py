@@ -9,7 +9,6 @@ applies it through the safe write path and returns it.  Operations take a
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -433,6 +432,8 @@ def similar_entries(
     target: Target, body: str, tags: Sequence[str] | None = None, *, threshold: float = 0.8, limit: int = 5
 ) -> list[Similar]:
     """Entries (memories.md and archive) whose text is the same or nearly the same as ``body``."""
+    from difflib import SequenceMatcher  # only here: most commands never compare texts
+
     files = Files.of(target)
     want = normalize_text(body)
     want_tags = {t.casefold() for t in tags or ()}
@@ -449,7 +450,7 @@ def similar_entries(
                 found.append((1.0, order, Similar(e.id, 1.0, "same text", archived)))
                 continue
             floor = 0.5 if same_tags else threshold
-            sm = difflib.SequenceMatcher(None, want, have, autojunk=False)
+            sm = SequenceMatcher(None, want, have, autojunk=False)
             if sm.real_quick_ratio() < floor or sm.quick_ratio() < floor:
                 continue
             ratio = sm.ratio()
