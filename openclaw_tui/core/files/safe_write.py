@@ -231,6 +231,21 @@ def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None
         check_confined(p)
     if not todo:
         return
+    _replace_all(todo)
+    _written(todo)
+
+
+def _written(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
+    """Tell the search indexes in the user's cache folder what was written (best-effort, never fails a write)."""
+    try:
+        from ..search.index import note_written
+
+        note_written(todo)
+    except Exception:  # noqa: BLE001 - an index is a cache: the next search refreshes it from the files
+        pass
+
+
+def _replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
     if len(todo) == 1:
         p, before, after = todo[0]
         if after is None:

@@ -718,6 +718,115 @@ class Index:
                 self._set_content(db, owner, rel, path, content)
         return True
 
+    def apply_write(self, path: Path | str, before: bytes | None, after: bytes | None) -> bool:
+        """Bring one file up to date with bytes just written to it (``before``: what it held, as indexed).
+
+        Called by the write path (``note_written``) while the writer still holds the file's lock, so the
+        file on disk is ``after``.  Only the entries around the change are read (``_window``); the file's
+        size, mtime and hash are recorded, so the next ``search`` finds the index current without
+        reading it.  False when this index does not cover the file or was not current for it (the next
+        refresh then reads the file as for any change).
+        """
+        found = self._covering(Path(path))
+        if found is None:
+            return False
+        owner, rel, key = found
+        import hashlib
+
+        with self._write() as db:
+            if after is None:
+                self._drop_file(db, key)
+                return True
+            row = db.execute("SELECT hash FROM files WHERE path = ?", (key,)).fetchone()
+            if row is not None and (before is None or row[0] != hashlib.sha1(before).hexdigest()):
+                return False
+            text, _bom, utf8 = _parser().decode(after)
+            if not utf8:
+                return False
+            st = os.stat(path)
+            done = False
+            if row is not None and is_memory_rel(rel):
+                assert before is not None
+                old, _b, old_utf8 = _parser().decode(before)
+                done = old_utf8 and self._window(db, key, old, text)
+            if not done:
+                _t, pieces, mf = _pieces(rel, text)
+                self._reindex(db, owner, rel, Path(key), text, pieces, mf, keep=False)
+            mtime = st.st_mtime_ns if st.st_mtime_ns < time.time_ns() - RACY_NS else -1
+            db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)",
+                       (key, str(owner.path), rel, st.st_size, mtime, hashlib.sha1(after).hexdigest()))
+        return True
+
+    def _covering(self, path: Path) -> tuple[Root, str, str] | None:
+        """(profile, rel, key in ``files``) of a file this index covers, whatever way its path is spelled."""
+        real = Path(os.path.realpath(path))
+        best: tuple[Root, str, str] | None = None
+        depth = -1
+        for r in self.roots():
+            base = Path(os.path.realpath(r.path))
+            if real.is_relative_to(base) and len(base.parts) > depth:
+                rel = real.relative_to(base).as_posix()
+                best, depth = (r, rel, str(r.path / rel)), len(base.parts)
+        if best is None or not indexed_rel(best[0].layout, best[1]):
+            return None
+        return best
+
+    def _window(self, db: sqlite3.Connection, key: str, old: str, text: str) -> bool:
+        """Re-index the entries of a memory file around an edit from ``old`` (as indexed) to ``text``.
+
+        The blocks are re-read from the entry before the edited one (as ``entries.reparse_edit``) until
+        the scan meets an entry start that did not move relative to the end; chunks whose text is
+        unchanged keep their rows, the rows after the edit are shifted.  False: cannot (an edit in the
+        preamble or the first entry, an unclosed fence): the caller re-indexes the whole file.
+        """
+        from ..files.reload import ChangedRegion
+
+        edit = ChangedRegion(old, text)
+        delta = edit.z_new - edit.z_old
+        around = db.execute("SELECT start, line FROM chunks WHERE path = ? AND kind != 'preamble' AND start <= ?"
+                            " ORDER BY start DESC LIMIT 2", (key, edit.line)).fetchall()
+        if len(around) < 2:
+            return False
+        start, first_line = around[1]
+        after = db.execute("SELECT start, line FROM chunks WHERE path = ? AND kind != 'preamble' AND start >= ?"
+                           " ORDER BY start LIMIT 64", (key, max(edit.z_old, start + 1))).fetchall()
+        middle, synced, failed = _parser()._scan(text, start, first_line, {s + delta for s, _l in after})
+        if failed is not None or not middle or middle[0].start != start:
+            return False
+        if synced is None:
+            middle[-1].end = len(text)
+            end_old = len(old) + 1
+            shift_lines = 0
+        else:
+            end_old = synced - delta
+            old_line = next(line for s, line in after if s == end_old)
+            shift_lines = first_line + text.count("\n", start, synced) - old_line
+        pool: dict[str, list[int]] = {}
+        for rowid, h in db.execute("SELECT rowid, hash FROM chunks WHERE path = ? AND start >= ? AND start < ?"
+                                   " ORDER BY start DESC", (key, start, end_old)):
+            pool.setdefault(h, []).append(rowid)
+        pieces = [_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
+                         e.id, _kind(e), None, entry=e if e.error is None else None) for e in middle]
+        moved: list[tuple[int, int, int, int, int, int]] = []
+        new: list[_Piece] = []
+        hashes: list[str] = []
+        for p in pieces:
+            h = chunk_hash(text[p.start:p.end])
+            same = pool.get(h)
+            if same:
+                moved.append((p.start, p.end, p.body_start - p.start, p.line, p.end_line, same.pop()))
+            else:
+                new.append(p)
+                hashes.append(h)
+        self._delete_rows(db, key, [r for lst in pool.values() for r in lst])
+        if delta or shift_lines:
+            db.execute("UPDATE chunks SET start = start + ?, end = end + ?, line = line + ?, end_line = end_line + ?"
+                       " WHERE path = ? AND start >= ?", (delta, delta, shift_lines, shift_lines, key, end_old))
+        db.executemany("UPDATE chunks SET start = ?, end = ?, body_off = ?, line = ?, end_line = ? WHERE rowid = ?",
+                       moved)
+        self._insert(db, key, text, new, hashes)
+        return True
+
     def remove_file(self, path: Path | str) -> None:
         with self._write() as db:
             self._drop_file(db, str(Path(path).absolute()))
@@ -990,6 +1099,46 @@ class Index:
             out.append((start, end, line, ident, kind, body))
         out.sort()
         return out
+
+
+def indexes_covering(path: Path | str) -> list[Path]:
+    """The index databases that exist for the folders above ``path`` (the ones a write to it concerns)."""
+    from ..config import cache_dir
+
+    base = cache_dir() / "search"
+    if not base.is_dir():
+        return []
+    out = []
+    for folder in Path(os.path.realpath(path)).parents:
+        db = base / f"{_sha1(str(folder).encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.sqlite3"
+        if db.is_file():
+            out.append(db)
+    return out
+
+
+def note_written(changes: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
+    """After the CLI or the app wrote files: update the search indexes that cover them, from the bytes written.
+
+    Best-effort: an index that cannot be opened or updated is left for the next ``search`` to refresh
+    (the file's size and mtime changed, so it will); nothing here ever fails a write, and nothing is
+    written outside the user's cache folder.
+    """
+    for path, before, after in changes:
+        try:
+            dbs = indexes_covering(path)
+        except (OSError, ValueError):
+            continue
+        for db in dbs:
+            try:
+                index = Index(db)
+            except (OSError, sqlite3.Error):
+                continue
+            try:
+                index.apply_write(path, before, after)
+            except (OSError, ValueError, sqlite3.Error):
+                pass
+            finally:
+                index.close()
 
 
 def _like(tag: str) -> str:
