@@ -88,9 +88,10 @@ EDITS = st.lists(st.tuples(st.sampled_from(["replace", "delete", "insert", "appe
 
 
 @settings(max_examples=25, deadline=None)
-@given(edits=EDITS)
+@given(edits=EDITS, external=st.booleans())
 def test_any_edit_leaves_the_index_a_full_build_would_give(tmp_path_factory: pytest.TempPathFactory,
-                                                           edits: list[tuple[str, int]]) -> None:
+                                                           edits: list[tuple[str, int]], external: bool) -> None:
+    """Through the write path (the hook), or by another program (the next refresh re-reads the changed entries)."""
     tmp_path = tmp_path_factory.mktemp("w")
     os.environ["XDG_CACHE_HOME"] = str(tmp_path / "cache")
     prof = profile(tmp_path)
@@ -115,7 +116,14 @@ def test_any_edit_leaves_the_index_a_full_build_would_give(tmp_path_factory: pyt
             new = text.replace(block, block.replace("---\n" + body_of(i), "--\n" + body_of(i)))
         else:
             new = text.replace("Some preamble.", "Another preamble, longer.")
-        edit(mem, new)
+        if external:
+            mem.write_text(new, encoding="utf-8")
+            idx = Index.for_folder(prof)
+            stats = idx.refresh(roots_of(prof))
+            idx.close()
+            assert stats.reindexed == 1
+        else:
+            edit(mem, new)
         assert rows_of(db, mem) == fresh_rows(prof, mem, tmp_path), kind
         (tmp_path / "fresh.sqlite3").unlink()
 
@@ -157,3 +165,24 @@ def test_a_broken_index_never_fails_a_write(tmp_path: Path) -> None:
     assert mem.read_text(encoding="utf-8") == new
     results, stats = search_path(prof, "anyway")
     assert [h.id for h in results.hits] == ["mem-0005"]
+
+
+def test_another_program_s_edit_re_reads_only_the_entries_around_it(tmp_path: Path) -> None:
+    import hashlib
+
+    prof = profile(tmp_path)
+    indexed(prof)
+    mem = prof / "memories.md"
+    before = mem.read_bytes()
+    new = before.decode().replace(body_of(20), "edited elsewhere")
+    idx = Index.for_folder(prof)
+    try:
+        with idx._write() as db:  # the refresh's own step, on the stored rows: no parse of the whole file
+            counts = idx._window_from_rows(db, str(mem), hashlib.sha1(before).hexdigest(), new)
+            assert counts == (1, 1)
+            db.execute("ROLLBACK")
+            db.execute("BEGIN")
+            # rows that do not put back the indexed bytes are never trusted
+            assert idx._window_from_rows(db, str(mem), hashlib.sha1(b"other").hexdigest(), new) is None
+    finally:
+        idx.close()

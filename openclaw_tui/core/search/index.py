@@ -567,6 +567,11 @@ class Index:
                 if held is not None and held.text == text:
                     if held.dirty:
                         self._flush_held(db, key, held)
+                elif (held is None and old is not None and old[2] is not None and is_memory_rel(rel)
+                      and (counts := self._window_from_rows(db, key, old[2], text)) is not None):
+                    stats.reindexed += 1  # another program changed entries: only those are read again
+                    stats.inserted += counts[0]
+                    stats.deleted += counts[1]
                 else:
                     _t, pieces, mf = _pieces(rel, text)
                     ins, dele = self._reindex(db, root, rel, path, text, pieces, mf, keep=held is not None)
@@ -748,7 +753,7 @@ class Index:
             if row is not None and is_memory_rel(rel):
                 assert before is not None
                 old, _b, old_utf8 = _parser().decode(before)
-                done = old_utf8 and self._window(db, key, old, text)
+                done = old_utf8 and self._window(db, key, old, text) is not None
             if not done:
                 _t, pieces, mf = _pieces(rel, text)
                 self._reindex(db, owner, rel, Path(key), text, pieces, mf, keep=False)
@@ -756,6 +761,21 @@ class Index:
             db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)",
                        (key, str(owner.path), rel, st.st_size, mtime, hashlib.sha1(after).hexdigest()))
         return True
+
+    def _window_from_rows(self, db: sqlite3.Connection, key: str, digest: str, text: str) -> tuple[int, int] | None:
+        """``_window`` for a file another program changed: its old text is put back together from the stored
+        chunks, and used only when it hashes to the bytes last indexed (else None: re-index it whole)."""
+        import hashlib
+
+        parts = [raw for (raw,) in db.execute("SELECT raw FROM chunks WHERE path = ? ORDER BY start", (key,))]
+        old = "".join(parts)
+        try:
+            data = old.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        if hashlib.sha1(data).hexdigest() != digest and hashlib.sha1(b"\xef\xbb\xbf" + data).hexdigest() != digest:
+            return None
+        return self._window(db, key, old, text)
 
     def _covering(self, path: Path) -> tuple[Root, str, str] | None:
         """(profile, rel, key in ``files``) of a file this index covers, whatever way its path is spelled."""
@@ -771,13 +791,14 @@ class Index:
             return None
         return best
 
-    def _window(self, db: sqlite3.Connection, key: str, old: str, text: str) -> bool:
+    def _window(self, db: sqlite3.Connection, key: str, old: str, text: str) -> tuple[int, int] | None:
         """Re-index the entries of a memory file around an edit from ``old`` (as indexed) to ``text``.
 
         The blocks are re-read from the entry before the edited one (as ``entries.reparse_edit``) until
         the scan meets an entry start that did not move relative to the end; chunks whose text is
-        unchanged keep their rows, the rows after the edit are shifted.  False: cannot (an edit in the
-        preamble or the first entry, an unclosed fence): the caller re-indexes the whole file.
+        unchanged keep their rows, the rows after the edit are shifted.  Returns (inserted, deleted) rows,
+        or None when it cannot (an edit in the preamble or the first entry, an unclosed fence): the caller
+        re-indexes the whole file.
         """
         from ..files.reload import ChangedRegion
 
@@ -786,13 +807,13 @@ class Index:
         around = db.execute("SELECT start, line FROM chunks WHERE path = ? AND kind != 'preamble' AND start <= ?"
                             " ORDER BY start DESC LIMIT 2", (key, edit.line)).fetchall()
         if len(around) < 2:
-            return False
+            return None
         start, first_line = around[1]
         after = db.execute("SELECT start, line FROM chunks WHERE path = ? AND kind != 'preamble' AND start >= ?"
                            " ORDER BY start LIMIT 64", (key, max(edit.z_old, start + 1))).fetchall()
         middle, synced, failed = _parser()._scan(text, start, first_line, {s + delta for s, _l in after})
         if failed is not None or not middle or middle[0].start != start:
-            return False
+            return None
         if synced is None:
             middle[-1].end = len(text)
             end_old = len(old) + 1
@@ -818,14 +839,15 @@ class Index:
             else:
                 new.append(p)
                 hashes.append(h)
-        self._delete_rows(db, key, [r for lst in pool.values() for r in lst])
+        gone = [r for lst in pool.values() for r in lst]
+        self._delete_rows(db, key, gone)
         if delta or shift_lines:
             db.execute("UPDATE chunks SET start = start + ?, end = end + ?, line = line + ?, end_line = end_line + ?"
                        " WHERE path = ? AND start >= ?", (delta, delta, shift_lines, shift_lines, key, end_old))
         db.executemany("UPDATE chunks SET start = ?, end = ?, body_off = ?, line = ?, end_line = ? WHERE rowid = ?",
                        moved)
         self._insert(db, key, text, new, hashes)
-        return True
+        return len(new), len(gone)
 
     def remove_file(self, path: Path | str) -> None:
         with self._write() as db:
@@ -957,6 +979,44 @@ class Index:
                     "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT ?", (q.fts, limit)
                 ).fetchall()
         return [(int(r), -float(s)) for r, s in rows]
+
+    def match_decayed(self, q: Query | None, limit: int, tags: Sequence[str], today: int, half_life_days: float
+                      ) -> tuple[list[tuple[int, float]], float]:
+        """The best ``limit`` chunks by BM25 × temporal decay over *every* match, and the best BM25 of all.
+
+        Returns ([(rowid, BM25 higher-better)], best BM25).  The order is computed by SQLite over all
+        matches (no BM25 cap before the decay, which would lose a recent entry with a lower BM25); the
+        chunks tied with the last one at the cut (equal to 1e-8 of the best, the precision the ranking
+        rounds to) are all returned, so sorting them by place gives the uncapped ranking's top ``limit``.
+        ``today`` is a date ordinal; ``half_life_days <= 0``: no decay.  With no query, BM25 is 1.0.
+        """
+        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
+        args: list[Any] = [_like(t) for t in tags]
+        if q is None:
+            if not tags:
+                return [], 0.0
+            source, margs = "chunks c WHERE 1", []
+            bm25 = "-1.0"
+        else:
+            source, margs = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", [q.fts]
+            bm25 = "bm25(docs)"
+        if half_life_days > 0:
+            decay, dargs = "coalesce(pow(0.5, max(0, ? - c.day) / ?), 1.0)", [today, float(half_life_days)]
+        else:
+            decay, dargs = "1.0", []
+        cte = f"WITH m(r, b, s) AS MATERIALIZED (SELECT c.rowid, {bm25}, {bm25} * {decay} FROM {source}{where})"
+        with self._lock:
+            _math_functions(self._db)
+            rows = self._db.execute(f"{cte} SELECT r, b, s, (SELECT min(b) FROM m) FROM m ORDER BY s LIMIT ?",
+                                    [*dargs, *margs, *args, limit + 1]).fetchall()
+            best = -float(rows[0][3]) if rows else 0.0
+            if len(rows) > limit and best > 0 and abs(rows[limit][2] - rows[limit - 1][2]) <= 2e-8 * best:
+                cut = rows[limit - 1][2]
+                rows = self._db.execute(f"{cte} SELECT r, b, s, 0 FROM m WHERE s <= ? ORDER BY s",
+                                        [*dargs, *margs, *args, cut + 2e-8 * best]).fetchall()
+            else:
+                rows = rows[:limit]
+        return [(int(r), -float(b)) for r, b, _s, _best in rows], best
 
     def rows(self, rowids: Sequence[int]) -> dict[int, Row]:
         """The chunks by rowid (places corrected by what the UI holds in memory)."""
@@ -1139,6 +1199,17 @@ def note_written(changes: Sequence[tuple[Path, bytes | None, bytes | None]]) -> 
                 pass
             finally:
                 index.close()
+
+
+def _math_functions(db: sqlite3.Connection) -> None:
+    """``pow`` and ``max`` for the decay in SQL: SQLite's own when built with its math functions, else Python's."""
+    try:
+        db.execute("SELECT pow(0.5, 1.0)").fetchone()
+    except sqlite3.OperationalError:
+        import math
+
+        db.create_function("pow", 2, lambda x, y: None if x is None or y is None else math.pow(x, y),
+                           deterministic=True)
 
 
 def _like(tag: str) -> str:

@@ -1,9 +1,12 @@
 """Ranking as the agent ranks: BM25 ⊕ vector similarity, × temporal decay, then MMR; each result says why.
 
 For a query, the chunks matching every part of it (``text.parse_query``) are
-taken from FTS5 with their BM25 score (``candidates`` = 4 × the results
-asked for, OpenClaw's ``candidateMultiplier``).  The text score is BM25
-divided by the best BM25 of the query (1.0 for the best match).
+ranked by SQLite over *all* matches by BM25 × temporal decay
+(``Index.match_decayed``), and the best ``candidates`` (4 × the results
+asked for, OpenClaw's ``candidateMultiplier``, at least 40) are taken, with
+any chunk tied with the last one: no BM25 cap comes before the decay, so
+the top results are the ones ranking every match would give.  The text score
+is BM25 divided by the best BM25 of all matches (1.0 for the best match).
 
 When an embedding provider answers (``providers.Chain``), every candidate
 gets a vector score (cosine similarity of the query's vector and the chunk's,
@@ -323,9 +326,7 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
     if limit <= 0:
         return Results([], chain.note(), None, ranking)
     k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)
-    matched = index.match(q, k, tags)
-    if q is None:
-        matched = [(r, 1.0) for r, _s in matched]
+    matched, best = index.match_decayed(q, k, tags, today.toordinal(), ranking.half_life_days)
     qvec = chain.embed_query(q.text) if q is not None and chain.providers and ranking.vector_weight > 0 else None
     scan = _vector_scan(index, chain, qvec, k) if qvec is not None and not tags else None
     ids = [r for r, _s in matched]
@@ -333,7 +334,6 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
         seen = set(ids)
         ids += [r for r, s in scan if s >= MIN_VECTOR_ONLY and r not in seen]
     rows = index.rows(ids)
-    best = max((s for _r, s in matched), default=0.0)
     cands: dict[int, _Cand] = {}
     for rowid, s in matched:
         if rowid in rows:

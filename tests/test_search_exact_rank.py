@@ -1,0 +1,90 @@
+"""The ranking takes its candidates over every match (BM25 × decay in SQL), so its top results are those of
+ranking all matches in Python, the spec's order, even where a BM25 cap before the decay would lose recent
+entries; ties at the cut are resolved by place as the full ranking does."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from openclaw_tui.core.search.index import Index, roots_of
+from openclaw_tui.core.search.rank import Ranking, _Cand, decay_factor, mmr, rank
+from openclaw_tui.core.search.text import parse_query, split_tags
+from tests.search_corpus import entry, write
+
+TODAY = dt.date(2026, 6, 1)
+
+
+def corpus(tmp_path: Path) -> Path:
+    p = tmp_path / "prof"
+    blocks = []
+    for i in range(300):
+        words = " ".join(["coffee"] * (1 + i % 7)) + " " + " ".join(["filler"] * (i % 11))
+        day = TODAY - dt.timedelta(days=(i * 37) % 400)
+        if i % 10 == 0:
+            words = "coffee filler filler filler"  # the same text on the same day: exact ties
+            day = TODAY - dt.timedelta(days=100)
+        blocks.append(entry(f"mem-{i:04d}", f"{words} 咖啡 note {i}", timestamp=day.isoformat(),
+                            tags=f"[t{i % 3}, 咖啡]"))
+    write(p / "memories.md", "".join(blocks))
+    write(p / "identity.md", "# coffee person, undated: never decays\n")
+    return p
+
+
+def uncapped(index: Index, query: str, limit: int, ranking: Ranking) -> list[tuple[str | None, str, int]]:
+    """Every match scored in Python (the spec's ranking with no candidate cap), then the same MMR."""
+    rest, tags = split_tags(query)
+    q = parse_query(rest) if rest else None
+    if q is not None:
+        matched = index.match(q, 10**9, tags)
+    else:
+        matched = [(r, 1.0) for r, _s in index.match(None, 10**9, tags)]
+    best = max(s for _r, s in matched)
+    rows = index.rows([r for r, _s in matched])
+    cands = []
+    for rowid, s in matched:
+        c = _Cand(rows[rowid], bm25=s, text=s / best)
+        c.decay = decay_factor(c.row.day, TODAY, ranking.half_life_days)
+        c.score = c.text * c.decay
+        cands.append(c)
+    order = {r.path: i for i, r in enumerate(index.roots())}
+    ranked = sorted(cands, key=lambda c: (-round(c.score, 9), order.get(c.row.profile.path, 0), c.row.rel, c.row.start))
+    picked = mmr(ranked[: max(limit * 4, limit)], limit, ranking.mmr_lambda)
+    return [(c.row.id, c.row.rel, c.row.start) for c in picked]
+
+
+@pytest.mark.parametrize("query", ["coffee", "咖啡", "filler", "coffee filler", "tag:t1", "tag:t2 coffee", "note"])
+@pytest.mark.parametrize("limit", [1, 5, 10])
+@pytest.mark.parametrize("ranking", [Ranking(), Ranking(half_life_days=5.0, mmr_lambda=1.0),
+                                     Ranking(half_life_days=0.0)])
+def test_the_top_results_are_those_of_ranking_every_match(tmp_path: Path, query: str, limit: int,
+                                                          ranking: Ranking) -> None:
+    prof = corpus(tmp_path)
+    index = Index(None)
+    index.refresh(roots_of(prof))
+    try:
+        got = [(h.id, h.file, h.start_line) for h in rank(index, query, limit, ranking=ranking, today=TODAY).hits]
+        want = uncapped(index, query, limit, ranking)
+        rows = {(r.id, r.rel, r.start): r.line for r in index.rows([r for r, _ in index.match(
+            parse_query(split_tags(query)[0]) if split_tags(query)[0] else None, 10**9, split_tags(query)[1])]).values()}
+        assert got == [(i, rel, rows[(i, rel, start)]) for i, rel, start in want]
+    finally:
+        index.close()
+
+
+def test_a_bm25_cap_before_the_decay_would_have_lost_the_recent_entry(tmp_path: Path) -> None:
+    """The corpus makes the point: the best by BM25 alone are not the best after the decay."""
+    prof = corpus(tmp_path)
+    index = Index(None)
+    index.refresh(roots_of(prof))
+    try:
+        q = parse_query("coffee")
+        by_bm25 = {r for r, _s in index.match(q, 40)}
+        top = rank(index, "coffee", 10, today=TODAY).hits
+        rows = index.rows([r for r, _s in index.match(q, 10**9)])
+        top_rowids = {r.rowid for r in rows.values() if (r.id, r.line) in {(h.id, h.start_line) for h in top}}
+        assert top_rowids - by_bm25, "the corpus must have a recent entry outside the BM25 top 40"
+    finally:
+        index.close()
