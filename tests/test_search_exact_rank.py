@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core.search.index import Index, roots_of
-from openclaw_tui.core.search.rank import Ranking, _Cand, decay_factor, mmr, rank
+from openclaw_tui.core.search.rank import Ranking, _Cand, decay_factor, mmr, order_key, rank
 from openclaw_tui.core.search.text import parse_query, split_tags
 from tests.search_corpus import entry, write
 
@@ -49,8 +49,7 @@ def uncapped(index: Index, query: str, limit: int, ranking: Ranking) -> list[tup
         c.decay = decay_factor(c.row.day, TODAY, ranking.half_life_days)
         c.score = c.text * c.decay
         cands.append(c)
-    order = {r.path: i for i, r in enumerate(index.roots())}
-    ranked = sorted(cands, key=lambda c: (-round(c.score, 9), order.get(c.row.profile.path, 0), c.row.rel, c.row.start))
+    ranked = sorted(cands, key=order_key(index, False))
     picked = mmr(ranked[: max(limit * 4, limit)], limit, ranking.mmr_lambda)
     return [(c.row.id, c.row.rel, c.row.start) for c in picked]
 

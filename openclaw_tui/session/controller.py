@@ -91,6 +91,16 @@ class _OwnOperation:
     deferred: list[Any] = field(default_factory=list)
 
 
+def feed_search_index(before: Profile, after: Profile) -> None:
+    """The search indexes covering a re-read profile take its changed files (issue 13; best-effort, this thread)."""
+    try:
+        from ..core.search.index import note_reloaded
+
+        note_reloaded(before, after)
+    except Exception:  # noqa: BLE001 - an index is a cache: the search screen's refresh reads the files anyway
+        pass
+
+
 class Session:
     """The opened memory and everything done to it in this run of the app."""
 
@@ -142,6 +152,7 @@ class Session:
     def read_again(profile: Profile) -> ProfileData:
         """A profile re-read from disk. (Worker thread.)"""
         fresh = load_profile(profile.path, profile.rel, profile.layout)
+        feed_search_index(profile, fresh)
         with no_gc():
             return ProfileData(fresh)
 

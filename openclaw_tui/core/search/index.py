@@ -37,7 +37,7 @@ import sqlite3
 import threading
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from operator import attrgetter
@@ -58,6 +58,7 @@ from .text import (
 )
 
 if TYPE_CHECKING:  # the parser is imported only when a file has to be (re-)indexed: a current index parses nothing
+    from ..files.store import MemoryDoc
     from ..format.entries import Entry, MemoryFile
     from ..format.profile import Profile
 
@@ -723,14 +724,17 @@ class Index:
                 self._set_content(db, owner, rel, path, content)
         return True
 
-    def apply_write(self, path: Path | str, before: bytes | None, after: bytes | None) -> bool:
-        """Bring one file up to date with bytes just written to it (``before``: what it held, as indexed).
+    def apply_write(self, path: Path | str, before: bytes | None, after: bytes | None, *,
+                    catch_up: bool = False, parsed: Callable[[], MemoryFile] | None = None) -> bool:
+        """Bring one file up to date with its new bytes ``after`` (``before``: what it held before).
 
-        Called by the write path (``note_written``) while the writer still holds the file's lock, so the
-        file on disk is ``after``.  Only the entries around the change are read (``_window``); the file's
-        size, mtime and hash are recorded, so the next ``search`` finds the index current without
-        reading it.  False when this index does not cover the file or was not current for it (the next
-        refresh then reads the file as for any change).
+        The write path (``note_written``) calls it while the writer still holds the file's lock, so the
+        file on disk is ``after``.  Only the entries around the change are read (``_window``); the
+        file's size, mtime and hash are recorded, so the next ``search`` finds the index current without
+        reading it.  When the index is not current for ``before``: with ``catch_up`` (the app's watcher)
+        the old text is put back together from the stored rows (``_window_from_rows``), else False (the
+        next refresh reads the file as for any change).  ``parsed`` gives the file's parse when one is
+        at hand (re-indexing a whole memory file then parses nothing).  False: not covered / left.
         """
         found = self._covering(Path(path))
         if found is None:
@@ -743,23 +747,32 @@ class Index:
                 self._drop_file(db, key)
                 return True
             row = db.execute("SELECT hash FROM files WHERE path = ?", (key,)).fetchone()
-            if row is not None and (before is None or row[0] != hashlib.sha1(before).hexdigest()):
+            digest = hashlib.sha1(after).hexdigest()
+            st = os.stat(path)
+            mtime = st.st_mtime_ns if st.st_mtime_ns < time.time_ns() - RACY_NS else -1
+            if row is not None and row[0] == digest:  # already indexed (the app's own write, fed twice)
+                db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, mtime, key))
+                return True
+            current = row is not None and before is not None and row[0] == hashlib.sha1(before).hexdigest()
+            if row is not None and not current and not catch_up:
                 return False
             text, _bom, utf8 = _parser().decode(after)
             if not utf8:
                 return False
-            st = os.stat(path)
             done = False
             if row is not None and is_memory_rel(rel):
-                assert before is not None
-                old, _b, old_utf8 = _parser().decode(before)
-                done = old_utf8 and self._window(db, key, old, text) is not None
+                if current:
+                    assert before is not None
+                    old, _b, old_utf8 = _parser().decode(before)
+                    done = old_utf8 and self._window(db, key, old, text) is not None
+                elif row[0] is not None:
+                    done = self._window_from_rows(db, key, row[0], text) is not None
             if not done:
-                _t, pieces, mf = _pieces(rel, text)
+                content: str | MemoryFile = parsed() if parsed is not None and is_memory_rel(rel) else text
+                _t, pieces, mf = _pieces(rel, content)
                 self._reindex(db, owner, rel, Path(key), text, pieces, mf, keep=False)
-            mtime = st.st_mtime_ns if st.st_mtime_ns < time.time_ns() - RACY_NS else -1
             db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)",
-                       (key, str(owner.path), rel, st.st_size, mtime, hashlib.sha1(after).hexdigest()))
+                       (key, str(owner.path), rel, st.st_size, mtime, digest))
         return True
 
     def _window_from_rows(self, db: sqlite3.Connection, key: str, digest: str, text: str) -> tuple[int, int] | None:
@@ -986,8 +999,8 @@ class Index:
 
         Returns ([(rowid, BM25 higher-better)], best BM25).  The order is computed by SQLite over all
         matches (no BM25 cap before the decay, which would lose a recent entry with a lower BM25); the
-        chunks tied with the last one at the cut (equal to 1e-8 of the best, the precision the ranking
-        rounds to) are all returned, so sorting them by place gives the uncapped ranking's top ``limit``.
+        chunks tied with the last one at the cut (the same product) are all returned, so sorting them by place
+        gives the uncapped ranking's top ``limit`` (``rank.order_key``).
         ``today`` is a date ordinal; ``half_life_days <= 0``: no decay.  With no query, BM25 is 1.0.
         """
         where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
@@ -1010,10 +1023,9 @@ class Index:
             rows = self._db.execute(f"{cte} SELECT r, b, s, (SELECT min(b) FROM m) FROM m ORDER BY s LIMIT ?",
                                     [*dargs, *margs, *args, limit + 1]).fetchall()
             best = -float(rows[0][3]) if rows else 0.0
-            if len(rows) > limit and best > 0 and abs(rows[limit][2] - rows[limit - 1][2]) <= 2e-8 * best:
-                cut = rows[limit - 1][2]
+            if len(rows) > limit and rows[limit][2] == rows[limit - 1][2]:  # a tie across the cut: take it whole
                 rows = self._db.execute(f"{cte} SELECT r, b, s, 0 FROM m WHERE s <= ? ORDER BY s",
-                                        [*dargs, *margs, *args, cut + 2e-8 * best]).fetchall()
+                                        [*dargs, *margs, *args, rows[limit - 1][2]]).fetchall()
             else:
                 rows = rows[:limit]
         return [(int(r), -float(b)) for r, b, _s, _best in rows], best
@@ -1176,12 +1188,13 @@ def indexes_covering(path: Path | str) -> list[Path]:
     return out
 
 
-def note_written(changes: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
+def note_written(changes: Sequence[tuple[Path, bytes | None, bytes | None]], *, catch_up: bool = False,
+                 parsed: Mapping[Path, Callable[[], MemoryFile]] | None = None) -> None:
     """After the CLI or the app wrote files: update the search indexes that cover them, from the bytes written.
 
     Best-effort: an index that cannot be opened or updated is left for the next ``search`` to refresh
     (the file's size and mtime changed, so it will); nothing here ever fails a write, and nothing is
-    written outside the user's cache folder.
+    written outside the user's cache folder.  ``catch_up`` and ``parsed``: see ``Index.apply_write``.
     """
     for path, before, after in changes:
         try:
@@ -1194,11 +1207,44 @@ def note_written(changes: Sequence[tuple[Path, bytes | None, bytes | None]]) -> 
             except (OSError, sqlite3.Error):
                 continue
             try:
-                index.apply_write(path, before, after)
+                index.apply_write(path, before, after, catch_up=catch_up,
+                                  parsed=parsed.get(Path(path)) if parsed is not None else None)
             except (OSError, ValueError, sqlite3.Error):
                 pass
             finally:
                 index.close()
+
+
+def note_reloaded(before: Profile | None, after: Profile) -> None:
+    """The app re-read a profile (its watcher saw a change): feed the indexes that cover its files.
+
+    Only files whose bytes differ from what the app had loaded are looked at; each is re-indexed
+    around the change (from the stored rows), a whole memory file from the app's own parse; a file
+    gone is dropped.  Call it off the event loop (the reload worker); best-effort like ``note_written``.
+    """
+    old, new = _loaded_files(before), _loaded_files(after)
+    changes = [(path, old[rel][1] if rel in old else None, data) for rel, (path, data, _p) in new.items()
+               if rel not in old or old[rel][1] != data]
+    changes += [(path, data, None) for rel, (path, data, _p) in old.items() if rel not in new]
+    if changes:
+        note_written(changes, catch_up=True, parsed={path: p for path, _d, p in new.values() if p is not None})
+
+
+def _loaded_files(prof: Profile | None) -> dict[str, tuple[Path, bytes | None, Callable[[], MemoryFile] | None]]:
+    out: dict[str, tuple[Path, bytes | None, Callable[[], MemoryFile] | None]] = {}
+    if prof is None:
+        return out
+    for rel, doc in (("memories.md", prof.memories), (ARCHIVE_REL, prof.archive)):
+        if doc is not None and doc.data is not None:
+            out[rel] = (Path(doc.path), doc.data, _parse_of(doc))
+    for f in prof.text_files():
+        if f.data is not None:
+            out[f.rel] = (Path(f.path), f.data, None)
+    return out
+
+
+def _parse_of(doc: MemoryDoc) -> Callable[[], MemoryFile]:
+    return lambda: doc.mf
 
 
 def _math_functions(db: sqlite3.Connection) -> None:

@@ -36,7 +36,7 @@ import datetime as dt
 import math
 import re
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -362,13 +362,26 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
             rel = c.text
         c.decay = decay_factor(c.row.day, today, ranking.half_life_days)
         c.score = rel * c.decay
-    order = {r.path: i for i, r in enumerate(index.roots())}
-    ranked = sorted(cands.values(), key=lambda c: (-round(c.score, 9), order.get(c.row.profile.path, 0),
-                                                   c.row.rel, c.row.start))
+    ranked = sorted(cands.values(), key=order_key(index, with_vectors))
     picked = mmr(ranked[: max(limit * CANDIDATE_MULTIPLIER, limit)], limit, ranking.mmr_lambda)
     hits = [_hit(c, q) for c in picked]
     provider = chain.answered.key if chain.answered is not None else None
     return Results(hits, chain.note(), provider, ranking, list(chain.failures))
+
+
+def order_key(index: Index, with_vectors: bool) -> Callable[[_Cand], tuple[float, int, str, int]]:
+    """The ranking's order: best score first, ties by profile, file and place.
+
+    Without vectors the score compared is BM25 × decay itself (``score`` divided by the best BM25 is
+    the same order, but a division may tie two different products): exactly the product SQLite orders
+    the candidates by (``Index.match_decayed``), so the candidates are the top of this order.
+    """
+    order = {r.path: i for i, r in enumerate(index.roots())}
+
+    def key(c: _Cand) -> tuple[float, int, str, int]:
+        score = c.score if with_vectors else c.bm25 * c.decay
+        return -score, order.get(c.row.profile.path, 0), c.row.rel, c.row.start
+    return key
 
 
 def _hit(c: _Cand, q: Query | None) -> Hit:
