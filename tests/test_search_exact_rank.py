@@ -87,3 +87,22 @@ def test_a_bm25_cap_before_the_decay_would_have_lost_the_recent_entry(tmp_path: 
         assert top_rowids - by_bm25, "the corpus must have a recent entry outside the BM25 top 40"
     finally:
         index.close()
+
+
+def test_every_rowid_carries_its_day(tmp_path: Path) -> None:
+    """The SQL decay reads the day from the rowid: it must be the chunk's day, after edits too."""
+    from openclaw_tui.core.search.index import DAY_SHIFT
+
+    prof = corpus(tmp_path)
+    index = Index(None)
+    index.refresh(roots_of(prof))
+    mem = prof / "memories.md"
+    text = mem.read_text(encoding="utf-8")
+    mem.write_text(text.replace("timestamp: 2026-05-", "timestamp: 2025-01-", 3) + entry("new", "coffee", timestamp="2026-05-30"),
+                   encoding="utf-8")
+    index.refresh(roots_of(prof))
+    try:
+        rows = index._db.execute("SELECT rowid, day FROM chunks").fetchall()  # noqa: SLF001
+        assert len(rows) > 300 and all(r >> DAY_SHIFT == (d or 0) for r, d in rows)
+    finally:
+        index.close()

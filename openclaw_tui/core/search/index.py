@@ -68,7 +68,8 @@ def _parser() -> Any:
 
     return entries
 
-SCHEMA = 5
+SCHEMA = 6
+DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
 RACY_NS = 2_000_000_000
 _DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
@@ -657,14 +658,21 @@ class Index:
                 hashes: Sequence[str] | None = None) -> list[int]:
         if not pieces:
             return []
-        (top,) = db.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()
+        for p in pieces:
+            p.fill()
+        # rowids by day: (day << DAY_SHIFT) + the next number free in that day's block (0: undated)
+        top: dict[int, int] = {}
+        for day in {p.day or 0 for p in pieces}:
+            base = day << DAY_SHIFT
+            (top[day],) = db.execute("SELECT coalesce(max(rowid), ?) FROM chunks WHERE rowid >= ? AND rowid < ?",
+                                     (base, base, base + (1 << DAY_SHIFT))).fetchone()
         fix = has_surrogates(text[pieces[0].start:pieces[-1].end])
         rows: list[tuple[object, ...]] = []
         bodies = []
         ids = []
         for i, p in enumerate(pieces):
-            p.fill()
-            rowid = top + 1 + i
+            day = p.day or 0
+            rowid = top[day] = top[day] + 1
             raw = text[p.start:p.end]
             h = hashes[i] if hashes is not None else chunk_hash(raw)
             stored = clean(raw) if fix else raw
@@ -1008,16 +1016,21 @@ class Index:
         if q is None:
             if not tags:
                 return [], 0.0
-            source, margs = "chunks c WHERE 1", []
+            source, margs, r = "chunks c WHERE 1", [], "c.rowid"
             bm25 = "-1.0"
-        else:
-            source, margs = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", [q.fts]
+        elif tags:
+            source, margs, r = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", [q.fts], "d.rowid"
+            bm25 = "bm25(docs)"
+        else:  # the FTS table alone: the day is in the rowid
+            source, margs, r = "docs d WHERE docs MATCH ?", [q.fts], "d.rowid"
             bm25 = "bm25(docs)"
         if half_life_days > 0:
-            decay, dargs = "coalesce(pow(0.5, max(0, ? - c.day) / ?), 1.0)", [today, float(half_life_days)]
+            decay = (f"(CASE WHEN {r} >> {DAY_SHIFT} = 0 THEN 1.0"
+                     f" ELSE pow(0.5, max(0, ? - ({r} >> {DAY_SHIFT})) / ?) END)")
+            dargs: list[Any] = [today, float(half_life_days)]
         else:
             decay, dargs = "1.0", []
-        cte = f"WITH m(r, b, s) AS MATERIALIZED (SELECT c.rowid, {bm25}, {bm25} * {decay} FROM {source}{where})"
+        cte = f"WITH m(r, b, s) AS MATERIALIZED (SELECT {r}, {bm25}, {bm25} * {decay} FROM {source}{where})"
         with self._lock:
             _math_functions(self._db)
             rows = self._db.execute(f"{cte} SELECT r, b, s, (SELECT min(b) FROM m) FROM m ORDER BY s LIMIT ?",
