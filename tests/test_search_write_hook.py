@@ -7,12 +7,14 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from openclaw_tui.core.files import safe_write
 from openclaw_tui.core.files.safe_write import replace_all
 from openclaw_tui.core.search.index import Index, index_path_for, indexes_covering, roots_of
 from openclaw_tui.core.search.search import search_path
@@ -20,6 +22,26 @@ from tests.search_corpus import entry, write
 
 COLUMNS = ("c.start, c.end, c.body_off, c.line, c.end_line, c.ident, c.kind, c.day, c.hash, c.raw, c.tags, c.status,"
            " c.importance, c.sup_by, d.body")
+
+
+@pytest.fixture(autouse=True)
+def writes_feed_the_index() -> Iterator[None]:
+    """As in the CLI (a Session made by an earlier test of this process turned it off: the app's way)."""
+    safe_write.index_writes(True)
+    yield
+    safe_write.index_writes(True)
+
+
+def test_the_app_leaves_it_to_its_reload_worker(tmp_path: Path) -> None:
+    from openclaw_tui.session.controller import Session
+
+    prof = profile(tmp_path)
+    db = indexed(prof)
+    Session(prof, watch=False)
+    mem = prof / "memories.md"
+    before = rows_of(db, mem)
+    edit(mem, mem.read_text(encoding="utf-8").replace(body_of(2), "not indexed by the write itself"))
+    assert rows_of(db, mem) == before
 
 
 def body_of(i: int) -> str:
@@ -168,21 +190,18 @@ def test_a_broken_index_never_fails_a_write(tmp_path: Path) -> None:
 
 
 def test_another_program_s_edit_re_reads_only_the_entries_around_it(tmp_path: Path) -> None:
-    import hashlib
-
     prof = profile(tmp_path)
     indexed(prof)
     mem = prof / "memories.md"
-    before = mem.read_bytes()
-    new = before.decode().replace(body_of(20), "edited elsewhere")
+    new = mem.read_text(encoding="utf-8").replace(body_of(20), "edited elsewhere")
     idx = Index.for_folder(prof)
     try:
         with idx._write() as db:  # the refresh's own step, on the stored rows: no parse of the whole file
-            counts = idx._window_from_rows(db, str(mem), hashlib.sha1(before).hexdigest(), new)
-            assert counts == (1, 1)
+            assert idx._window_from_rows(db, str(mem), new) == (1, 1)
             db.execute("ROLLBACK")
             db.execute("BEGIN")
-            # rows that do not put back the indexed bytes are never trusted
-            assert idx._window_from_rows(db, str(mem), hashlib.sha1(b"other").hexdigest(), new) is None
+            # rows that do not tile the file (a gap) are never trusted
+            db.execute("DELETE FROM chunks WHERE path = ? AND ident = 'mem-0010'", (str(mem),))
+            assert idx._window_from_rows(db, str(mem), new) is None
     finally:
         idx.close()

@@ -13,8 +13,8 @@ from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.search.index import Index, roots_of
 from openclaw_tui.screens.search_screen import SearchScreen
 
-from .test_ui_live import memories, shows, started, wait_for
-from .ui_support import SIZE, TODAY, write_profile
+from .test_ui_live import main, memories, shows, started, wait_for
+from .ui_support import SIZE, TODAY, settle, write_profile
 
 
 def files_row(root: Path, path: Path) -> tuple[object, ...] | None:
@@ -50,3 +50,28 @@ async def test_an_external_write_reaches_the_index_and_the_search_screen(tmp_pat
         screen.query_one("#search-input", Input).value = "抹茶"
         await wait_for(pilot, lambda: screen.last_query == "抹茶", "the search")
         assert [h.id for h in screen.hits] == ["mem-0003"]
+
+
+async def test_the_app_s_own_write_is_indexed_by_its_reload_worker(tmp_path: Path) -> None:
+    from openclaw_tui.core.lifecycle.operations import plan_set
+
+    prof = write_profile(tmp_path, "xiaoyu", memories(1, 2, 3), {"identity.md": "# Xiaoyu\n"})
+    index = Index.for_folder(prof)
+    index.refresh(roots_of(prof))
+    index.close()
+    mem = prof / "memories.md"
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        m = main(app)
+        outcome = m.session.write(plan_set(m.session.files(), "mem-0002", {}, body="Now about 乌龙 oolong."))
+        assert outcome.ok and outcome.plan is not None
+        m.reload_for_plan(m.session.profiles_touched(outcome.plan))
+        data = mem.read_bytes()
+        await wait_for(pilot, lambda: files_row(prof, mem) == (len(data), hashlib.sha1(data).hexdigest()),
+                       "the index fed by the reload")
+    idx = Index.for_folder(prof)
+    try:
+        assert any("乌龙" in body for *_x, body in idx.documents(mem))
+    finally:
+        idx.close()

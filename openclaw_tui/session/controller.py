@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.files.reload import IdDiff, diff_ids, nearest_surviving, summary
-from ..core.files.safe_write import ConcurrentModification
+from ..core.files.safe_write import ConcurrentModification, index_writes
 from ..core.format.edit import EditError
 from ..core.format.entries import Entry
 from ..core.format.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
@@ -108,6 +108,7 @@ class Session:
                  today: dt.date | None = None, clock: Callable[[], dt.datetime] | None = None,
                  *, watch: bool = True) -> None:
         self.source_path = source_path
+        index_writes(False)  # the search index is fed by the reload worker (read_again), not in the UI thread
         self.watch_enabled = watch  # reload profiles other programs change (False in some tests)
         self.discovery = discovery
         self.today = today

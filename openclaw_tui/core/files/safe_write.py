@@ -235,8 +235,19 @@ def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None
     _written(todo)
 
 
+_INDEX_WRITES = [True]
+
+
+def index_writes(on: bool) -> None:
+    """Whether writes update the search indexes right away (the CLI); the app turns it off: its reload
+    worker feeds them off the event loop (``session.controller.feed_search_index``)."""
+    _INDEX_WRITES[0] = on
+
+
 def _written(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
     """Tell the search indexes in the user's cache folder what was written (best-effort, never fails a write)."""
+    if not _INDEX_WRITES[0]:
+        return
     try:
         from ..search.index import note_written
 

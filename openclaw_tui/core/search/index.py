@@ -569,8 +569,8 @@ class Index:
                 if held is not None and held.text == text:
                     if held.dirty:
                         self._flush_held(db, key, held)
-                elif (held is None and old is not None and old[2] is not None and is_memory_rel(rel)
-                      and (counts := self._window_from_rows(db, key, old[2], text)) is not None):
+                elif (held is None and old is not None and is_memory_rel(rel)
+                      and (counts := self._window_from_rows(db, key, text)) is not None):
                     stats.reindexed += 1  # another program changed entries: only those are read again
                     stats.inserted += counts[0]
                     stats.deleted += counts[1]
@@ -773,8 +773,8 @@ class Index:
                     assert before is not None
                     old, _b, old_utf8 = _parser().decode(before)
                     done = old_utf8 and self._window(db, key, old, text) is not None
-                elif row[0] is not None:
-                    done = self._window_from_rows(db, key, row[0], text) is not None
+                else:
+                    done = self._window_from_rows(db, key, text) is not None
             if not done:
                 content: str | MemoryFile = parsed() if parsed is not None and is_memory_rel(rel) else text
                 _t, pieces, mf = _pieces(rel, content)
@@ -783,20 +783,20 @@ class Index:
                        (key, str(owner.path), rel, st.st_size, mtime, digest))
         return True
 
-    def _window_from_rows(self, db: sqlite3.Connection, key: str, digest: str, text: str) -> tuple[int, int] | None:
+    def _window_from_rows(self, db: sqlite3.Connection, key: str, text: str) -> tuple[int, int] | None:
         """``_window`` for a file another program changed: its old text is put back together from the stored
-        chunks, and used only when it hashes to the bytes last indexed (else None: re-index it whole)."""
-        import hashlib
-
-        parts = [raw for (raw,) in db.execute("SELECT raw FROM chunks WHERE path = ? ORDER BY start", (key,))]
-        old = "".join(parts)
-        try:
-            data = old.encode("utf-8")
-        except UnicodeEncodeError:
+        chunks, used only when they tile it exactly (each starts where the one before ended, from 0, each raw
+        as long as its place): then it is the text those rows were cut from.  None: re-index it whole."""
+        parts: list[str] = []
+        at = 0
+        for start, end, raw in db.execute("SELECT start, end, raw FROM chunks WHERE path = ? ORDER BY start", (key,)):
+            if start != at or len(raw) != end - start:
+                return None
+            parts.append(raw)
+            at = end
+        if not parts:
             return None
-        if hashlib.sha1(data).hexdigest() != digest and hashlib.sha1(b"\xef\xbb\xbf" + data).hexdigest() != digest:
-            return None
-        return self._window(db, key, old, text)
+        return self._window(db, key, "".join(parts), text)
 
     def _covering(self, path: Path) -> tuple[Root, str, str] | None:
         """(profile, rel, key in ``files``) of a file this index covers, whatever way its path is spelled."""
