@@ -8,6 +8,8 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from openclaw_tui.core.search.index import Index, roots_of
 from openclaw_tui.core.search.rank import Ranking, _Cand, decay_factor, mmr, order_key, rank
@@ -106,3 +108,37 @@ def test_every_rowid_carries_its_day(tmp_path: Path) -> None:
         assert len(rows) > 300 and all(r >> DAY_SHIFT == (d or 0) for r, d in rows)
     finally:
         index.close()
+
+
+def _mmr_reference(cands: list[_Cand], limit: int, lam: float) -> list[_Cand]:
+    """Every candidate compared with every pick, every round (the textbook loop)."""
+    if lam >= 1.0 or len(cands) <= 1:
+        return list(cands[:limit])
+    from openclaw_tui.core.search.rank import _similarity
+
+    pool, picked, best_sim = list(cands), [], [0.0] * len(cands)
+    while pool and len(picked) < limit:
+        i = max(range(len(pool)), key=lambda k: (lam * pool[k].score - (1 - lam) * best_sim[k], -k))
+        chosen = pool.pop(i)
+        best_sim.pop(i)
+        picked.append(chosen)
+        for k, c in enumerate(pool):
+            best_sim[k] = max(best_sim[k], _similarity(chosen, c))
+    return picked
+
+
+@given(st.lists(st.tuples(st.sampled_from([0.0, 0.1, 0.5, 0.5, 0.9, 1.0]),
+                          st.sets(st.sampled_from("abcdefgh"), max_size=4)), max_size=30),
+       st.integers(1, 12), st.sampled_from([0.0, 0.3, 0.7, 0.99]))
+@settings(max_examples=300, deadline=None)
+def test_mmr_picks_what_the_textbook_loop_picks(items: list[tuple[float, set[str]]], limit: int, lam: float) -> None:
+    from openclaw_tui.core.search.index import Root, Row
+
+    root = Root("p", ".", Path("/p"), "profile")
+    cands = []
+    for i, (score, toks) in enumerate(items):
+        c = _Cand(Row(i, Path("/p/m.md"), root, "m.md", i, i + 1, 0, 1, 1, None, "text", None, "", ""), score=score)
+        c._tokens = frozenset(toks)
+        cands.append(c)
+    cands.sort(key=lambda c: -c.score)
+    assert [c.row.rowid for c in mmr(cands, limit, lam)] == [c.row.rowid for c in _mmr_reference(cands, limit, lam)]

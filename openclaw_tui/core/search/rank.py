@@ -251,21 +251,37 @@ def _similarity(a: _Cand, b: _Cand) -> float:
 
 
 def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
-    """Greedy maximal marginal relevance over candidates sorted best first."""
+    """Greedy maximal marginal relevance over candidates sorted best first.
+
+    Each round picks the candidate with the highest ``lam × score − (1 − lam) × its highest similarity
+    to a pick`` (ties: the earlier one).  A candidate's similarities are brought up to date only when
+    it is looked at, and a round stops at the first candidate whose ``lam × score`` cannot beat the best
+    found (the pool is sorted by score and similarities are never negative): the same picks as
+    comparing every candidate with every pick, with far fewer comparisons.
+    """
     if lam >= 1.0 or len(cands) <= 1:
         return list(cands[:limit])
     pool = list(cands)
     picked: list[_Cand] = []
     best_sim = [0.0] * len(pool)
+    seen = [0] * len(pool)  # how many picks best_sim[k] accounts for
     while pool and len(picked) < limit:
-        i = max(range(len(pool)), key=lambda k: (lam * pool[k].score - (1 - lam) * best_sim[k], -k))
-        chosen = pool.pop(i)
-        best_sim.pop(i)
-        picked.append(chosen)
+        best_i, best_m = -1, 0.0
         for k, c in enumerate(pool):
-            s = _similarity(chosen, c)
-            if s > best_sim[k]:
-                best_sim[k] = s
+            top = lam * c.score
+            if best_i >= 0 and top <= best_m:
+                break  # this one and every later one (lower scores) cannot do better
+            while seen[k] < len(picked):
+                sim = _similarity(picked[seen[k]], c)
+                if sim > best_sim[k]:
+                    best_sim[k] = sim
+                seen[k] += 1
+            m = top - (1 - lam) * best_sim[k]
+            if best_i < 0 or m > best_m:
+                best_i, best_m = k, m
+        picked.append(pool.pop(best_i))
+        best_sim.pop(best_i)
+        seen.pop(best_i)
     return picked
 
 
