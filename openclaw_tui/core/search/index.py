@@ -419,6 +419,11 @@ class Index:
     def close(self) -> None:
         with self._lock:
             try:
+                if any(h.dirty for h in self._held.values()):
+                    self.flush()  # the places the UI's fast path kept in memory: the next process reads them
+            except (OSError, sqlite3.Error):
+                pass
+            try:
                 self._db.close()
             except sqlite3.Error:
                 pass

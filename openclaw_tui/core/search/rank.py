@@ -257,24 +257,26 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
     to a pick`` (ties: the earlier one).  A candidate's similarities are brought up to date only when
     it is looked at, and a round stops at the first candidate whose ``lam × score`` cannot beat the best
     found (the pool is sorted by score and similarities are never negative): the same picks as
-    comparing every candidate with every pick, with far fewer comparisons.
+    comparing every candidate with every pick, with far fewer comparisons.  Token sets are compared as
+    bit masks over the pool's words (the same Jaccard value, computed from counts).
     """
     if lam >= 1.0 or len(cands) <= 1:
         return list(cands[:limit])
-    pool = list(cands)
-    picked: list[_Cand] = []
+    sim = _similarities(cands)
+    pool = list(range(len(cands)))
+    picked: list[int] = []
     best_sim = [0.0] * len(pool)
     seen = [0] * len(pool)  # how many picks best_sim[k] accounts for
     while pool and len(picked) < limit:
         best_i, best_m = -1, 0.0
         for k, c in enumerate(pool):
-            top = lam * c.score
+            top = lam * cands[c].score
             if best_i >= 0 and top <= best_m:
                 break  # this one and every later one (lower scores) cannot do better
             while seen[k] < len(picked):
-                sim = _similarity(picked[seen[k]], c)
-                if sim > best_sim[k]:
-                    best_sim[k] = sim
+                s = sim(picked[seen[k]], c)
+                if s > best_sim[k]:
+                    best_sim[k] = s
                 seen[k] += 1
             m = top - (1 - lam) * best_sim[k]
             if best_i < 0 or m > best_m:
@@ -282,7 +284,28 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
         picked.append(pool.pop(best_i))
         best_sim.pop(best_i)
         seen.pop(best_i)
-    return picked
+    return [cands[i] for i in picked]
+
+
+def _similarities(cands: Sequence[_Cand]) -> Callable[[int, int], float]:
+    """``_similarity`` of two candidates by index; without vectors, Jaccard on bit masks of their tokens."""
+    if any(c.vec is not None for c in cands):
+        return lambda i, j: _similarity(cands[i], cands[j])
+    vocab: dict[str, int] = {}
+    masks: list[int] = []
+    for c in cands:
+        m = 0
+        for t in c.toks:
+            m |= 1 << vocab.setdefault(t, len(vocab))
+        masks.append(m)
+    counts = [m.bit_count() for m in masks]
+
+    def jaccard(i: int, j: int) -> float:
+        if not counts[i] or not counts[j]:
+            return 0.0
+        both = (masks[i] & masks[j]).bit_count()
+        return both / (counts[i] + counts[j] - both)
+    return jaccard
 
 
 def _vectors_for(index: Index, chain: Chain, hashes: Sequence[str]) -> dict[str, Vector] | None:
