@@ -332,8 +332,9 @@ def _schema_of(db: sqlite3.Connection) -> int | None:
 class Index:
     """A search index over some profiles; ``path`` None keeps it in memory (nothing on disk)."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, wait: bool = True) -> None:
         self.path = path
+        self.wait = wait  # False: a writer finding the index busy (another process building it) gives up (OSError)
         self._lock = threading.RLock()
         self._held: dict[Path, _Held] = {}
         self._roots: dict[Path, Root] = {}
@@ -365,7 +366,11 @@ class Index:
             return
         fd = os.open(str(self.path) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            fcntl.flock(fd, fcntl.LOCK_EX if self.wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise
+        try:
             yield
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
@@ -1221,7 +1226,7 @@ def note_written(changes: Sequence[tuple[Path, bytes | None, bytes | None]], *, 
             continue
         for db in dbs:
             try:
-                index = Index(db)
+                index = Index(db, wait=False)  # never make a write wait for a search that builds the index
             except (OSError, sqlite3.Error):
                 continue
             try:
