@@ -13,6 +13,8 @@ One database per searched folder, ``<cache>/search/<hash of the folder>.sqlite3`
   of their text.  Re-indexing a file matches new chunks to old ones by that
   hash: only chunks whose text changed are deleted and inserted, so one
   changed entry re-indexes that entry.
+  A chunk's rowid is ``(day << DAY_SHIFT) + n`` (day 0: undated), so the ranking's
+  BM25 × decay over every match reads the day from the FTS table's rowid alone.
 - ``docs``: the FTS5 table (rowid = chunk rowid) over the bigram-expanded text.
 - ``vectors``: embeddings by chunk hash and provider model.
 - ``meta``: the schema version.  A database of another version, or one that
@@ -21,6 +23,12 @@ One database per searched folder, ``<cache>/search/<hash of the folder>.sqlite3`
 Concurrency: WAL mode and a busy timeout; every writer takes an exclusive
 ``fcntl.flock`` on ``<db>.lock`` so two processes never build at once (the
 second waits, then finds the index current).  Readers need no lock.
+
+Writes: ``note_written`` (called by ``safe_write.replace_all`` after the CLI wrote
+files) and ``note_reloaded`` (the app's reload worker) update every index covering
+the files, re-reading only the entries around the change (``apply_write``, ``_window``);
+a file another program changed is re-indexed the same way from the stored rows when
+they tile it (``_window_from_rows``), else whole.
 
 For the UI, ``add_profile(profile)`` and ``update_file(path, content)`` take
 already loaded text; a ``MemoryFile`` handed to ``update_file`` after a
