@@ -76,7 +76,7 @@ def _parser() -> Any:
 
     return entries
 
-SCHEMA = 6
+SCHEMA = 7
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
 RACY_NS = 2_000_000_000
@@ -87,9 +87,10 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE profiles(path TEXT PRIMARY KEY, name TEXT, rel TEXT, layout TEXT, ord INTEGER);
 CREATE TABLE files(path TEXT PRIMARY KEY, profile TEXT, rel TEXT, size INTEGER, mtime_ns INTEGER, hash TEXT);
 CREATE TABLE chunks(rowid INTEGER PRIMARY KEY, path TEXT, start INTEGER, end INTEGER, body_off INTEGER,
-                    line INTEGER, end_line INTEGER, ident TEXT, kind TEXT, day INTEGER, hash TEXT, raw TEXT, tags TEXT,
+                    line INTEGER, end_line INTEGER, ident TEXT, kind TEXT, day INTEGER, hash TEXT, tags TEXT,
                     status TEXT, importance TEXT, sup_by TEXT);
 CREATE INDEX chunks_path ON chunks(path);
+CREATE TABLE texts(rowid INTEGER PRIMARY KEY, raw TEXT);
 CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='unicode61 remove_diacritics 0');
 CREATE TABLE vectors(hash TEXT, model TEXT, vec BLOB, PRIMARY KEY(hash, model)) WITHOUT ROWID;
 CREATE TABLE tagnames(path TEXT, tag TEXT, n INTEGER, PRIMARY KEY(path, tag)) WITHOUT ROWID;
@@ -481,6 +482,7 @@ class Index:
     def _drop_file(self, db: sqlite3.Connection, path: str) -> None:
         rowids = [(r[0],) for r in db.execute("SELECT rowid FROM chunks WHERE path = ?", (path,))]
         db.executemany("DELETE FROM docs WHERE rowid = ?", rowids)
+        db.executemany("DELETE FROM texts WHERE rowid = ?", rowids)
         db.execute("DELETE FROM chunks WHERE path = ?", (path,))
         db.execute("DELETE FROM tagnames WHERE path = ?", (path,))
         db.execute("DELETE FROM files WHERE path = ?", (path,))
@@ -656,6 +658,7 @@ class Index:
                 f"SELECT tags FROM chunks WHERE rowid IN ({','.join('?' * len(part))})", part)]
         self._count_tags(db, key, tags, -1)
         db.executemany("DELETE FROM docs WHERE rowid = ?", [(r,) for r in rowids])
+        db.executemany("DELETE FROM texts WHERE rowid = ?", [(r,) for r in rowids])
         db.executemany("DELETE FROM chunks WHERE rowid = ?", [(r,) for r in rowids])
 
     @staticmethod
@@ -686,6 +689,7 @@ class Index:
                                      (base, base, base + (1 << DAY_SHIFT))).fetchone()
         fix = has_surrogates(text[pieces[0].start:pieces[-1].end])
         rows: list[tuple[object, ...]] = []
+        texts: list[tuple[int, str]] = []
         bodies = []
         ids = []
         for i, p in enumerate(pieces):
@@ -695,13 +699,15 @@ class Index:
             h = hashes[i] if hashes is not None else chunk_hash(raw)
             stored = clean(raw) if fix else raw
             row: tuple[object, ...] = (rowid, key, p.start, p.end, p.body_start - p.start, p.line, p.end_line, p.id, p.kind, p.day,
-                   h, stored, p.tags, *p.meta)
+                   h, p.tags, *p.meta)
             if fix:  # an id, a tag or a field read from invalid UTF-8 holds surrogates too
                 row = tuple(clean(v) if isinstance(v, str) else v for v in row)
             rows.append(row)
+            texts.append((rowid, stored))
             bodies.append((rowid, index_text(stored)))
             ids.append(rowid)
-        db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
         db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
         self._count_tags(db, key, [p.tags for p in pieces], 1)
         return ids
@@ -807,7 +813,9 @@ class Index:
         as long as its place): then it is the text those rows were cut from.  None: re-index it whole."""
         parts: list[str] = []
         at = 0
-        for start, end, raw in db.execute("SELECT start, end, raw FROM chunks WHERE path = ? ORDER BY start", (key,)):
+        for start, end, raw in db.execute(
+                "SELECT c.start, c.end, t.raw FROM chunks c JOIN texts t ON t.rowid = c.rowid WHERE c.path = ?"
+                " ORDER BY c.start", (key,)):
             if start != at or len(raw) != end - start:
                 return None
             parts.append(raw)
@@ -1074,7 +1082,8 @@ class Index:
                 part = ids[i : i + 500]
                 found += self._db.execute(
                     "SELECT c.rowid, c.path, f.profile, f.rel, c.start, c.end, c.body_off, c.line, c.end_line, c.ident,"
-                    " c.kind, c.day, c.hash, c.raw FROM chunks c JOIN files f ON f.path = c.path"
+                    " c.kind, c.day, c.hash, t.raw FROM chunks c JOIN files f ON f.path = c.path"
+                    " JOIN texts t ON t.rowid = c.rowid"
                     f" WHERE c.rowid IN ({','.join('?' * len(part))})", part).fetchall()
             fixes: dict[int, _Doc] = {}
             for held in self._held.values():
@@ -1112,7 +1121,8 @@ class Index:
         status = "coalesce(status, 'active')"
         mention = "rowid IN (SELECT rowid FROM docs WHERE docs MATCH ?)" if q is not None else "0"
         margs = [q.fts_any] if q is not None else []
-        sql = (f"SELECT ident, line, end_line, {status}, importance, tags, sup_by, rowid, raw, {mention} FROM chunks"
+        sql = (f"SELECT ident, line, end_line, {status}, importance, tags, sup_by, rowid,"
+               f" (SELECT raw FROM texts t WHERE t.rowid = chunks.rowid), {mention} FROM chunks"
                f" WHERE path = ? AND kind = 'entry' AND ("
                f"({status} = 'active' AND (importance = 'high' OR {tagmatch}))"
                f" OR ({status} != 'active' AND ({tagmatch})) OR ({status} = 'active' AND {mention})) ORDER BY start")
@@ -1148,7 +1158,7 @@ class Index:
             for i in range(0, len(rowids), 500):
                 part = list(rowids[i : i + 500])
                 out.update(self._db.execute(
-                    f"SELECT rowid, raw FROM chunks WHERE rowid IN ({','.join('?' * len(part))})", part).fetchall())
+                    f"SELECT rowid, raw FROM texts WHERE rowid IN ({','.join('?' * len(part))})", part).fetchall())
         return out
 
     def match_any(self, q: Query) -> set[int]:
@@ -1168,7 +1178,8 @@ class Index:
             for i in range(0, len(hashes), 500):
                 part = list(hashes[i : i + 500])
                 out.update(self._db.execute(
-                    f"SELECT hash, raw FROM chunks WHERE hash IN ({','.join('?' * len(part))})", part).fetchall())
+                    "SELECT c.hash, t.raw FROM chunks c JOIN texts t ON t.rowid = c.rowid"
+                    f" WHERE c.hash IN ({','.join('?' * len(part))})", part).fetchall())
         return out
 
     def vectors(self, model: str, hashes: Sequence[str]) -> dict[str, bytes]:
