@@ -15,6 +15,7 @@ One database per searched folder, ``<cache>/search/<hash of the folder>.sqlite3`
   changed entry re-indexes that entry.
   A chunk's rowid is ``(day << DAY_SHIFT) + n`` (day 0: undated), so the ranking's
   BM25 × decay over every match reads the day from the FTS table's rowid alone.
+- ``texts``: each chunk's text by rowid (apart, so that the rows an edit shifts stay narrow).
 - ``docs``: the FTS5 table (rowid = chunk rowid) over the bigram-expanded text.
 - ``vectors``: embeddings by chunk hash and provider model.
 - ``meta``: the schema version.  A database of another version, or one that
