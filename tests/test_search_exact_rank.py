@@ -142,3 +142,19 @@ def test_mmr_picks_what_the_textbook_loop_picks(items: list[tuple[float, set[str
         cands.append(c)
     cands.sort(key=lambda c: -c.score)
     assert [c.row.rowid for c in mmr(cands, limit, lam)] == [c.row.rowid for c in _mmr_reference(cands, limit, lam)]
+
+
+def test_a_tie_longer_than_the_read_ahead_is_taken_whole(tmp_path: Path) -> None:
+    p = tmp_path / "ties"
+    same = "".join(entry(f"mem-{i:04d}", "coffee twin", timestamp="2026-05-01") for i in range(150))
+    write(p / "memories.md", entry("mem-9999", "coffee twin", timestamp="2026-05-31") + same)
+    index = Index(None)
+    index.refresh(roots_of(p))
+    try:
+        matched, _best = index.match_decayed(parse_query("coffee"), 40, [], TODAY.toordinal(), 30.0)
+        assert len(matched) == 151  # the recent one, then the whole tie of 150 (more than 40 + 64)
+        for limit in (1, 10):
+            got = [(h.id, h.file) for h in rank(index, "coffee", limit, today=TODAY).hits]
+            assert got == [(i, rel) for i, rel, _s in uncapped(index, "coffee", limit, Ranking())]
+    finally:
+        index.close()

@@ -1060,14 +1060,17 @@ class Index:
         cte = f"WITH m(r, b, s) AS MATERIALIZED (SELECT {r}, {bm25}, {bm25} * {decay} FROM {source}{where})"
         with self._lock:
             _math_functions(self._db)
+            extra = 64  # a tie across the cut is usually short: read past it in the same query
             rows = self._db.execute(f"{cte} SELECT r, b, s, (SELECT min(b) FROM m) FROM m ORDER BY s LIMIT ?",
-                                    [*dargs, *margs, *args, limit + 1]).fetchall()
+                                    [*dargs, *margs, *args, limit + extra]).fetchall()
             best = -float(rows[0][3]) if rows else 0.0
-            if len(rows) > limit and rows[limit][2] == rows[limit - 1][2]:  # a tie across the cut: take it whole
-                rows = self._db.execute(f"{cte} SELECT r, b, s, 0 FROM m WHERE s <= ? ORDER BY s",
-                                        [*dargs, *margs, *args, rows[limit - 1][2]]).fetchall()
-            else:
-                rows = rows[:limit]
+            if len(rows) > limit:
+                cut = rows[limit - 1][2]
+                if rows[-1][2] == cut and len(rows) == limit + extra:  # the tie goes on: take it whole
+                    rows = self._db.execute(f"{cte} SELECT r, b, s, 0 FROM m WHERE s <= ? ORDER BY s",
+                                            [*dargs, *margs, *args, cut]).fetchall()
+                else:
+                    rows = [r for r in rows if r[2] <= cut]
         return [(int(r), -float(b)) for r, b, _s, _best in rows], best
 
     def rows(self, rowids: Sequence[int]) -> dict[int, Row]:
