@@ -230,3 +230,18 @@ def test_a_write_never_waits_for_a_search_building_the_index(tmp_path: Path) -> 
         os.close(fd)
     results, stats = search_path(prof, "busy")
     assert [h.id for h in results.hits] == ["mem-0006"] and stats.reindexed == 1
+
+
+@pytest.mark.parametrize("size", [90_000, 300_000])
+def test_edits_between_big_entries_use_the_rows_beyond_the_near_window(tmp_path: Path, size: int) -> None:
+    """Entries bigger than the window read near an edit: the far rows are looked up as before."""
+    p = tmp_path / "big"
+    write(p / "memories.md", "# big\n\n" + "".join(
+        entry(f"mem-{i:04d}", f"entry {i} " + ("词" if i % 2 else "word ") * (size // 5)) for i in range(6)))
+    db = indexed(p)
+    mem = p / "memories.md"
+    for i in (4, 2, 5):
+        text = mem.read_text(encoding="utf-8")
+        edit(mem, text.replace(f"entry {i} ", f"entry {i} edited ", 1))
+        assert rows_of(db, mem) == fresh_rows(p, mem, tmp_path), i
+        (tmp_path / "fresh.sqlite3").unlink()

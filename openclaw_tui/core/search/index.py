@@ -852,13 +852,19 @@ class Index:
 
         edit = ChangedRegion(old, text)
         delta = edit.z_new - edit.z_old
-        around = db.execute("SELECT start, line FROM chunks WHERE path = ? AND kind != 'preamble' AND start <= ?"
-                            " ORDER BY start DESC LIMIT 2", (key, edit.line)).fetchall()
+        # one pass over the file's rows near the edit (each query by file reads all its rows): the two
+        # entries before the edited line, up to 64 entry starts after it, and the rows in between
+        lo, hi = max(0, edit.line - 65_536), edit.z_old + 262_144
+        near = sorted(db.execute("SELECT start, line, rowid, hash, kind FROM chunks WHERE path = ? AND start >= ?"
+                                 " AND start < ?", (key, lo, hi)).fetchall())
+        around = [(st, ln) for st, ln, _r, _h, kind in near if kind != "preamble" and st <= edit.line][-2:][::-1]
+        if len(around) < 2 and lo > 0:
+            around = db.execute("SELECT start, line FROM chunks WHERE path = ? AND kind != 'preamble' AND start <= ?"
+                                " ORDER BY start DESC LIMIT 2", (key, edit.line)).fetchall()
         if len(around) < 2:
             return None
         start, first_line = around[1]
-        after = db.execute("SELECT start, line FROM chunks WHERE path = ? AND kind != 'preamble' AND start >= ?"
-                           " ORDER BY start LIMIT 64", (key, max(edit.z_old, start + 1))).fetchall()
+        after = [(st, ln) for st, ln, _r, _h, kind in near if kind != "preamble" and st >= max(edit.z_old, start + 1)][:64]
         middle, synced, failed = _parser()._scan(text, start, first_line, {s + delta for s, _l in after})
         if failed is not None or not middle or middle[0].start != start:
             return None
@@ -871,8 +877,12 @@ class Index:
             old_line = next(line for s, line in after if s == end_old)
             shift_lines = first_line + text.count("\n", start, synced) - old_line
         pool: dict[str, list[int]] = {}
-        for rowid, h in db.execute("SELECT rowid, hash FROM chunks WHERE path = ? AND start >= ? AND start < ?"
-                                   " ORDER BY start DESC", (key, start, end_old)):
+        if start >= lo and end_old <= hi:
+            between = [(r, h) for st, _l, r, h, _k in reversed(near) if start <= st < end_old]
+        else:
+            between = db.execute("SELECT rowid, hash FROM chunks WHERE path = ? AND start >= ? AND start < ?"
+                                 " ORDER BY start DESC", (key, start, end_old)).fetchall()
+        for rowid, h in between:
             pool.setdefault(h, []).append(rowid)
         pieces = [_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
                          e.id, _kind(e), None, entry=e if e.error is None else None) for e in middle]
