@@ -8,10 +8,13 @@ nothing written).
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .cli_parser import ArgumentParser
 
 COMMANDS = (
     "check", "set", "supersede", "archive", "gc", "redact", "commit",
@@ -52,11 +55,18 @@ LISTED: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse that exits 2 with a one-line reason."""
+# Sub-commands whose module has ``fast_args(argv) -> namespace | None``: a plain command line is read
+# without building argparse's tree (a fresh ``search`` pays for little more than its query); anything
+# else (help, an unknown or abbreviated option, a mistake) returns None and goes through argparse as before.
+FAST = ("search",)
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: {message}\n")
+
+def __getattr__(name: str) -> Any:
+    if name == "ArgumentParser":  # argparse is imported only when a parser is built
+        from .cli_parser import ArgumentParser
+
+        return ArgumentParser
+    raise AttributeError(name)
 
 
 USAGE = "openclaw-tui [PATH] [--demo] [--today DATE]\n       openclaw-tui COMMAND ..."
@@ -69,6 +79,7 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
     others are listed by name and help alone (enough for ``--help`` and to tell a sub-command from a PATH).
     """
     from . import __version__
+    from .cli_parser import ArgumentParser
 
     parser = ArgumentParser(
         prog="openclaw-tui",
@@ -98,14 +109,23 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in FAST:
+        module = importlib.import_module(f"openclaw_tui.commands.{argv[0]}")
+        fast = module.fast_args(argv[1:])
+        if fast is not None:
+            return _run(module.run, fast)
     parser, names = build_parser(argv[0] if argv else None, lazy=True)
     if not argv or argv[0] not in names | {"-h", "--help", "--version"}:
         from .launch import launch_ui
 
         return launch_ui(argv)
     args = parser.parse_args(argv)
+    return _run(args.run, args)
+
+
+def _run(run: Any, args: Any) -> int:
     try:
-        return int(args.run(args))
+        return int(run(args))
     except BrokenPipeError:
         return 0
 

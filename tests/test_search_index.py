@@ -27,8 +27,10 @@ def fresh_results(folder: Path, query: str) -> list[dict[str, object]]:
         idx.close()
 
 
-def rowids(idx: Index, path: Path) -> dict[str, int]:
-    rows = idx._db.execute("SELECT ident, rowid FROM chunks WHERE path = ? AND ident IS NOT NULL", (str(path),))
+def rowids(idx: Index, path: Path) -> dict[str, tuple[int, str]]:
+    """The row of each entry: (rowid, text hash); a rowid freed by a deleted row may be reused for its day."""
+    rows = idx._db.execute("SELECT ident, rowid, hash FROM chunks WHERE path = ? AND ident IS NOT NULL", (str(path),))
+    return {ident: (rowid, h) for ident, rowid, h in rows.fetchall()}
     return dict(rows.fetchall())
 
 

@@ -15,18 +15,23 @@ brought up to date (changed files only) on each run.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import sys
-from typing import Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory, locate
 from ..core.search.search import QueryError, search_path
 
+if TYPE_CHECKING:
+    import argparse
+
 
 def register(sub: Any) -> None:
+    import argparse
+
     p = sub.add_parser("search", help="ranked search over every profile under PATH",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help="a profile, a profiles root or an OpenClaw workspace")
@@ -37,6 +42,46 @@ def register(sub: Any) -> None:
     p.add_argument("--today", metavar="YYYY-MM-DD", help="the date decay counts from (default: today)")
     p.add_argument("--tags", default="", metavar="a,b", help="only entries carrying all these tags (also tag:x in QUERY)")
     p.set_defaults(run=run)
+
+
+_FLAGS = {"--json": "json", "--explain": "explain"}
+_VALUES = {"-n": "n", "--today": "today", "--tags": "tags"}
+
+
+def fast_args(argv: list[str]) -> SimpleNamespace | None:
+    """The arguments of a plain command line (what ``register``'s parser would give), read without argparse.
+
+    Only exact option names, each value in the next argument or after ``=``, and two positionals: anything
+    else (``--help``, ``--`` or ``-`` alone, an abbreviation, ``-n5``, a value or a positional starting with
+    ``-``, a missing or extra argument, a non-number after ``-n``) returns None, and argparse reads the line
+    as before, with its help and its error messages.
+    """
+    found: dict[str, Any] = {"n": "10", "json": False, "explain": False, "today": None, "tags": ""}
+    positional: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if not arg.startswith("-"):
+            positional.append(arg)
+            continue
+        name, eq, value = arg.partition("=")
+        if not eq and name in _FLAGS:
+            found[_FLAGS[name]] = True
+        elif name in _VALUES and (eq and name != "-n" or not eq and i < len(argv) and not argv[i].startswith("-")):
+            if not eq:
+                value = argv[i]
+                i += 1
+            found[_VALUES[name]] = value
+        else:
+            return None
+    if len(positional) != 2:
+        return None
+    try:
+        found["n"] = int(found["n"])
+    except ValueError:
+        return None
+    return SimpleNamespace(path=positional[0], query=positional[1], **found)
 
 
 def _fail(reason: str) -> int:

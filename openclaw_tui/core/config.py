@@ -90,6 +90,9 @@ def config_path() -> Path:
     env = os.environ.get(ENV_FILE)
     if env:
         return Path(env)
+    simple = _xdg_simple("XDG_CONFIG_HOME", ".config")
+    if simple is not None:
+        return simple / "config.toml"
     from platformdirs import user_config_dir
 
     return Path(user_config_dir("openclaw-tui", appauthor=False)) / "config.toml"
@@ -97,9 +100,26 @@ def config_path() -> Path:
 
 def cache_dir() -> Path:
     """The user's cache folder for openclaw-tui (the search index lives here, never in the memory)."""
+    simple = _xdg_simple("XDG_CACHE_HOME", ".cache")
+    if simple is not None:
+        return simple
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("openclaw-tui", appauthor=False))
+
+
+def _xdg_simple(variable: str, default: str) -> Path | None:
+    """platformdirs' answer on Linux where every version of it agrees (an absolute ``$XDG_..`` or ``$HOME``),
+    without importing it (a fresh ``search`` process); None: ask platformdirs."""
+    import sys
+
+    if sys.platform != "linux":
+        return None
+    xdg = os.environ.get(variable, "")
+    if xdg:
+        return Path(xdg) / "openclaw-tui" if xdg.startswith("/") and xdg.strip() == xdg else None
+    home = os.environ.get("HOME", "")
+    return Path(home) / default / "openclaw-tui" if home.startswith("/") else None
 
 
 def _typed(section: str, cls: type, raw: dict[str, Any], path: Path) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.files.reload import IdDiff, diff_ids, nearest_surviving, summary
-from ..core.files.safe_write import ConcurrentModification
+from ..core.files.safe_write import ConcurrentModification, index_writes
 from ..core.format.edit import EditError
 from ..core.format.entries import Entry
 from ..core.format.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
@@ -91,6 +91,16 @@ class _OwnOperation:
     deferred: list[Any] = field(default_factory=list)
 
 
+def feed_search_index(before: Profile, after: Profile) -> None:
+    """The search indexes covering a re-read profile take its changed files (issue 13; best-effort, this thread)."""
+    try:
+        from ..core.search.index import note_reloaded
+
+        note_reloaded(before, after)
+    except Exception:  # noqa: BLE001 - an index is a cache: the search screen's refresh reads the files anyway
+        pass
+
+
 class Session:
     """The opened memory and everything done to it in this run of the app."""
 
@@ -98,6 +108,7 @@ class Session:
                  today: dt.date | None = None, clock: Callable[[], dt.datetime] | None = None,
                  *, watch: bool = True) -> None:
         self.source_path = source_path
+        index_writes(False)  # the search index is fed by the reload worker (read_again), not in the UI thread
         self.watch_enabled = watch  # reload profiles other programs change (False in some tests)
         self.discovery = discovery
         self.today = today
@@ -142,6 +153,7 @@ class Session:
     def read_again(profile: Profile) -> ProfileData:
         """A profile re-read from disk. (Worker thread.)"""
         fresh = load_profile(profile.path, profile.rel, profile.layout)
+        feed_search_index(profile, fresh)
         with no_gc():
             return ProfileData(fresh)
 

@@ -277,6 +277,32 @@ def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]], *, veri
         check_confined(p)
     if not todo:
         return
+    _replace_all(todo)
+    _written(todo)
+
+
+_INDEX_WRITES = [True]
+
+
+def index_writes(on: bool) -> None:
+    """Whether writes update the search indexes right away (the CLI); the app turns it off: its reload
+    worker feeds them off the event loop (``session.controller.feed_search_index``)."""
+    _INDEX_WRITES[0] = on
+
+
+def _written(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
+    """Tell the search indexes in the user's cache folder what was written (best-effort, never fails a write)."""
+    if not _INDEX_WRITES[0]:
+        return
+    try:
+        from ..search.index import note_written
+
+        note_written(todo)
+    except Exception:  # noqa: BLE001 - an index is a cache: the next search refreshes it from the files
+        pass
+
+
+def _replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
     if len(todo) == 1:
         p, before, after = todo[0]
         if after is None:

@@ -17,9 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..files.safe_write import confine, recover
-from .entries import decode
-
 if TYPE_CHECKING:  # imported where used: locating profiles (search, context) parses nothing
     from ..files.store import MemoryDoc
 
@@ -58,6 +55,8 @@ class TextFile:
             data = path.read_bytes()
         except OSError as exc:
             return cls(rel, path, error=f"cannot be read: {exc.strerror or exc}")
+
+        from .entries import decode  # here: locating profiles (a fresh ``search``) imports no parser
 
         text, bom, ok = decode(data)
         return cls(rel, path, data, text, ok, None if ok else "not valid UTF-8")
@@ -206,6 +205,8 @@ def load_profile(path: Path, rel: str = ".", layout: str | None = None, *, lazy:
     if layout is None:
         layout = "profile" if is_profile_dir(path) or not is_workspace_dir(path) else "openclaw"
     prof = Profile(name=path.name, path=path, rel=rel, layout=layout)
+    from ..files.safe_write import confine, recover
+
     confine(path)  # nothing below it is ever written through a link that leaves it
     recover(path)  # finish a move between files that a crash interrupted (see safe_write)
     if layout == "openclaw":

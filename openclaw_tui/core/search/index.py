@@ -13,6 +13,9 @@ One database per searched folder, ``<cache>/search/<hash of the folder>.sqlite3`
   of their text.  Re-indexing a file matches new chunks to old ones by that
   hash: only chunks whose text changed are deleted and inserted, so one
   changed entry re-indexes that entry.
+  A chunk's rowid is ``(day << DAY_SHIFT) + n`` (day 0: undated), so the ranking's
+  BM25 × decay over every match reads the day from the FTS table's rowid alone.
+- ``texts``: each chunk's text by rowid (apart, so that the rows an edit shifts stay narrow).
 - ``docs``: the FTS5 table (rowid = chunk rowid) over the bigram-expanded text.
 - ``vectors``: embeddings by chunk hash and provider model.
 - ``meta``: the schema version.  A database of another version, or one that
@@ -21,6 +24,12 @@ One database per searched folder, ``<cache>/search/<hash of the folder>.sqlite3`
 Concurrency: WAL mode and a busy timeout; every writer takes an exclusive
 ``fcntl.flock`` on ``<db>.lock`` so two processes never build at once (the
 second waits, then finds the index current).  Readers need no lock.
+
+Writes: ``note_written`` (called by ``safe_write.replace_all`` after the CLI wrote
+files) and ``note_reloaded`` (the app's reload worker) update every index covering
+the files, re-reading only the entries around the change (``apply_write``, ``_window``);
+a file another program changed is re-indexed the same way from the stored rows when
+they tile it (``_window_from_rows``), else whole.
 
 For the UI, ``add_profile(profile)`` and ``update_file(path, content)`` take
 already loaded text; a ``MemoryFile`` handed to ``update_file`` after a
@@ -37,7 +46,7 @@ import sqlite3
 import threading
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from operator import attrgetter
@@ -58,6 +67,7 @@ from .text import (
 )
 
 if TYPE_CHECKING:  # the parser is imported only when a file has to be (re-)indexed: a current index parses nothing
+    from ..files.store import MemoryDoc
     from ..format.entries import Entry, MemoryFile
     from ..format.profile import Profile
 
@@ -67,7 +77,8 @@ def _parser() -> Any:
 
     return entries
 
-SCHEMA = 5
+SCHEMA = 7
+DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
 RACY_NS = 2_000_000_000
 _DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
@@ -77,9 +88,10 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE profiles(path TEXT PRIMARY KEY, name TEXT, rel TEXT, layout TEXT, ord INTEGER);
 CREATE TABLE files(path TEXT PRIMARY KEY, profile TEXT, rel TEXT, size INTEGER, mtime_ns INTEGER, hash TEXT);
 CREATE TABLE chunks(rowid INTEGER PRIMARY KEY, path TEXT, start INTEGER, end INTEGER, body_off INTEGER,
-                    line INTEGER, end_line INTEGER, ident TEXT, kind TEXT, day INTEGER, hash TEXT, raw TEXT, tags TEXT,
+                    line INTEGER, end_line INTEGER, ident TEXT, kind TEXT, day INTEGER, hash TEXT, tags TEXT,
                     status TEXT, importance TEXT, sup_by TEXT);
 CREATE INDEX chunks_path ON chunks(path);
+CREATE TABLE texts(rowid INTEGER PRIMARY KEY, raw TEXT);
 CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='unicode61 remove_diacritics 0');
 CREATE TABLE vectors(hash TEXT, model TEXT, vec BLOB, PRIMARY KEY(hash, model)) WITHOUT ROWID;
 CREATE TABLE tagnames(path TEXT, tag TEXT, n INTEGER, PRIMARY KEY(path, tag)) WITHOUT ROWID;
@@ -330,8 +342,9 @@ def _schema_of(db: sqlite3.Connection) -> int | None:
 class Index:
     """A search index over some profiles; ``path`` None keeps it in memory (nothing on disk)."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, wait: bool = True) -> None:
         self.path = path
+        self.wait = wait  # False: a writer finding the index busy (another process building it) gives up (OSError)
         self._lock = threading.RLock()
         self._held: dict[Path, _Held] = {}
         self._roots: dict[Path, Root] = {}
@@ -363,7 +376,11 @@ class Index:
             return
         fd = os.open(str(self.path) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            fcntl.flock(fd, fcntl.LOCK_EX if self.wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise
+        try:
             yield
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
@@ -417,6 +434,11 @@ class Index:
     def close(self) -> None:
         with self._lock:
             try:
+                if any(h.dirty for h in self._held.values()):
+                    self.flush()  # the places the UI's fast path kept in memory: the next process reads them
+            except (OSError, sqlite3.Error):
+                pass
+            try:
                 self._db.close()
             except sqlite3.Error:
                 pass
@@ -461,6 +483,7 @@ class Index:
     def _drop_file(self, db: sqlite3.Connection, path: str) -> None:
         rowids = [(r[0],) for r in db.execute("SELECT rowid FROM chunks WHERE path = ?", (path,))]
         db.executemany("DELETE FROM docs WHERE rowid = ?", rowids)
+        db.executemany("DELETE FROM texts WHERE rowid = ?", rowids)
         db.execute("DELETE FROM chunks WHERE path = ?", (path,))
         db.execute("DELETE FROM tagnames WHERE path = ?", (path,))
         db.execute("DELETE FROM files WHERE path = ?", (path,))
@@ -567,6 +590,11 @@ class Index:
                 if held is not None and held.text == text:
                     if held.dirty:
                         self._flush_held(db, key, held)
+                elif (held is None and old is not None and is_memory_rel(rel)
+                      and (counts := self._window_from_rows(db, key, text)) is not None):
+                    stats.reindexed += 1  # another program changed entries: only those are read again
+                    stats.inserted += counts[0]
+                    stats.deleted += counts[1]
                 else:
                     _t, pieces, mf = _pieces(rel, text)
                     ins, dele = self._reindex(db, root, rel, path, text, pieces, mf, keep=held is not None)
@@ -631,6 +659,7 @@ class Index:
                 f"SELECT tags FROM chunks WHERE rowid IN ({','.join('?' * len(part))})", part)]
         self._count_tags(db, key, tags, -1)
         db.executemany("DELETE FROM docs WHERE rowid = ?", [(r,) for r in rowids])
+        db.executemany("DELETE FROM texts WHERE rowid = ?", [(r,) for r in rowids])
         db.executemany("DELETE FROM chunks WHERE rowid = ?", [(r,) for r in rowids])
 
     @staticmethod
@@ -651,25 +680,35 @@ class Index:
                 hashes: Sequence[str] | None = None) -> list[int]:
         if not pieces:
             return []
-        (top,) = db.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()
+        for p in pieces:
+            p.fill()
+        # rowids by day: (day << DAY_SHIFT) + the next number free in that day's block (0: undated)
+        top: dict[int, int] = {}
+        for day in {p.day or 0 for p in pieces}:
+            base = day << DAY_SHIFT
+            (top[day],) = db.execute("SELECT coalesce(max(rowid), ?) FROM chunks WHERE rowid >= ? AND rowid < ?",
+                                     (base, base, base + (1 << DAY_SHIFT))).fetchone()
         fix = has_surrogates(text[pieces[0].start:pieces[-1].end])
         rows: list[tuple[object, ...]] = []
+        texts: list[tuple[int, str]] = []
         bodies = []
         ids = []
         for i, p in enumerate(pieces):
-            p.fill()
-            rowid = top + 1 + i
+            day = p.day or 0
+            rowid = top[day] = top[day] + 1
             raw = text[p.start:p.end]
             h = hashes[i] if hashes is not None else chunk_hash(raw)
             stored = clean(raw) if fix else raw
             row: tuple[object, ...] = (rowid, key, p.start, p.end, p.body_start - p.start, p.line, p.end_line, p.id, p.kind, p.day,
-                   h, stored, p.tags, *p.meta)
+                   h, p.tags, *p.meta)
             if fix:  # an id, a tag or a field read from invalid UTF-8 holds surrogates too
                 row = tuple(clean(v) if isinstance(v, str) else v for v in row)
             rows.append(row)
+            texts.append((rowid, stored))
             bodies.append((rowid, index_text(stored)))
             ids.append(rowid)
-        db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
         db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
         self._count_tags(db, key, [p.tags for p in pieces], 1)
         return ids
@@ -717,6 +756,156 @@ class Index:
             else:
                 self._set_content(db, owner, rel, path, content)
         return True
+
+    def apply_write(self, path: Path | str, before: bytes | None, after: bytes | None, *,
+                    catch_up: bool = False, parsed: Callable[[], MemoryFile] | None = None) -> bool:
+        """Bring one file up to date with its new bytes ``after`` (``before``: what it held before).
+
+        The write path (``note_written``) calls it while the writer still holds the file's lock, so the
+        file on disk is ``after``.  Only the entries around the change are read (``_window``); the
+        file's size, mtime and hash are recorded, so the next ``search`` finds the index current without
+        reading it.  When the index is not current for ``before``: with ``catch_up`` (the app's watcher)
+        the old text is put back together from the stored rows (``_window_from_rows``), else False (the
+        next refresh reads the file as for any change).  ``parsed`` gives the file's parse when one is
+        at hand (re-indexing a whole memory file then parses nothing).  False: not covered / left.
+        """
+        found = self._covering(Path(path))
+        if found is None:
+            return False
+        owner, rel, key = found
+        import hashlib
+
+        with self._write() as db:
+            if after is None:
+                self._drop_file(db, key)
+                return True
+            row = db.execute("SELECT hash FROM files WHERE path = ?", (key,)).fetchone()
+            digest = hashlib.sha1(after).hexdigest()
+            st = os.stat(path)
+            mtime = st.st_mtime_ns if st.st_mtime_ns < time.time_ns() - RACY_NS else -1
+            if row is not None and row[0] == digest:  # already indexed (the app's own write, fed twice)
+                db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, mtime, key))
+                return True
+            current = row is not None and before is not None and row[0] == hashlib.sha1(before).hexdigest()
+            if row is not None and not current and not catch_up:
+                return False
+            text, _bom, utf8 = _parser().decode(after)
+            if not utf8:
+                return False
+            done = False
+            if row is not None and is_memory_rel(rel):
+                if current:
+                    assert before is not None
+                    old, _b, old_utf8 = _parser().decode(before)
+                    done = old_utf8 and self._window(db, key, old, text) is not None
+                else:
+                    done = self._window_from_rows(db, key, text) is not None
+            if not done:
+                content: str | MemoryFile = parsed() if parsed is not None and is_memory_rel(rel) else text
+                _t, pieces, mf = _pieces(rel, content)
+                self._reindex(db, owner, rel, Path(key), text, pieces, mf, keep=False)
+            db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)",
+                       (key, str(owner.path), rel, st.st_size, mtime, digest))
+        return True
+
+    def _window_from_rows(self, db: sqlite3.Connection, key: str, text: str) -> tuple[int, int] | None:
+        """``_window`` for a file another program changed: its old text is put back together from the stored
+        chunks, used only when they tile it exactly (each starts where the one before ended, from 0, each raw
+        as long as its place): then it is the text those rows were cut from.  None: re-index it whole."""
+        parts: list[str] = []
+        at = 0
+        for start, end, raw in db.execute(
+                "SELECT c.start, c.end, t.raw FROM chunks c JOIN texts t ON t.rowid = c.rowid WHERE c.path = ?"
+                " ORDER BY c.start", (key,)):
+            if start != at or len(raw) != end - start:
+                return None
+            parts.append(raw)
+            at = end
+        if not parts:
+            return None
+        return self._window(db, key, "".join(parts), text)
+
+    def _covering(self, path: Path) -> tuple[Root, str, str] | None:
+        """(profile, rel, key in ``files``) of a file this index covers, whatever way its path is spelled."""
+        real = Path(os.path.realpath(path))
+        best: tuple[Root, str, str] | None = None
+        depth = -1
+        for r in self.roots():
+            base = Path(os.path.realpath(r.path))
+            if real.is_relative_to(base) and len(base.parts) > depth:
+                rel = real.relative_to(base).as_posix()
+                best, depth = (r, rel, str(r.path / rel)), len(base.parts)
+        if best is None or not indexed_rel(best[0].layout, best[1]):
+            return None
+        return best
+
+    def _window(self, db: sqlite3.Connection, key: str, old: str, text: str) -> tuple[int, int] | None:
+        """Re-index the entries of a memory file around an edit from ``old`` (as indexed) to ``text``.
+
+        The blocks are re-read from the entry before the edited one (as ``entries.reparse_edit``) until
+        the scan meets an entry start that did not move relative to the end; chunks whose text is
+        unchanged keep their rows, the rows after the edit are shifted.  Returns (inserted, deleted) rows,
+        or None when it cannot (an edit in the preamble or the first entry, an unclosed fence): the caller
+        re-indexes the whole file.
+        """
+        from ..files.reload import ChangedRegion
+
+        edit = ChangedRegion(old, text)
+        delta = edit.z_new - edit.z_old
+        # one pass over the file's rows near the edit (each query by file reads all its rows): the two
+        # entries before the edited line, up to 64 entry starts after it, and the rows in between
+        lo, hi = max(0, edit.line - 65_536), edit.z_old + 262_144
+        near = sorted(db.execute("SELECT start, line, rowid, hash, kind FROM chunks WHERE path = ? AND start >= ?"
+                                 " AND start < ?", (key, lo, hi)).fetchall())
+        around = [(st, ln) for st, ln, _r, _h, kind in near if kind != "preamble" and st <= edit.line][-2:][::-1]
+        if len(around) < 2 and lo > 0:
+            around = db.execute("SELECT start, line FROM chunks WHERE path = ? AND kind != 'preamble' AND start <= ?"
+                                " ORDER BY start DESC LIMIT 2", (key, edit.line)).fetchall()
+        if len(around) < 2:
+            return None
+        start, first_line = around[1]
+        after = [(st, ln) for st, ln, _r, _h, kind in near if kind != "preamble" and st >= max(edit.z_old, start + 1)][:64]
+        middle, synced, failed = _parser()._scan(text, start, first_line, {s + delta for s, _l in after})
+        if failed is not None or not middle or middle[0].start != start:
+            return None
+        if synced is None:
+            middle[-1].end = len(text)
+            end_old = len(old) + 1
+            shift_lines = 0
+        else:
+            end_old = synced - delta
+            old_line = next(line for s, line in after if s == end_old)
+            shift_lines = first_line + text.count("\n", start, synced) - old_line
+        pool: dict[str, list[int]] = {}
+        if start >= lo and end_old <= hi:
+            between = [(r, h) for st, _l, r, h, _k in reversed(near) if start <= st < end_old]
+        else:
+            between = db.execute("SELECT rowid, hash FROM chunks WHERE path = ? AND start >= ? AND start < ?"
+                                 " ORDER BY start DESC", (key, start, end_old)).fetchall()
+        for rowid, h in between:
+            pool.setdefault(h, []).append(rowid)
+        pieces = [_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
+                         e.id, _kind(e), None, entry=e if e.error is None else None) for e in middle]
+        moved: list[tuple[int, int, int, int, int, int]] = []
+        new: list[_Piece] = []
+        hashes: list[str] = []
+        for p in pieces:
+            h = chunk_hash(text[p.start:p.end])
+            same = pool.get(h)
+            if same:
+                moved.append((p.start, p.end, p.body_start - p.start, p.line, p.end_line, same.pop()))
+            else:
+                new.append(p)
+                hashes.append(h)
+        gone = [r for lst in pool.values() for r in lst]
+        self._delete_rows(db, key, gone)
+        if delta or shift_lines:
+            db.execute("UPDATE chunks SET start = start + ?, end = end + ?, line = line + ?, end_line = end_line + ?"
+                       " WHERE path = ? AND start >= ?", (delta, delta, shift_lines, shift_lines, key, end_old))
+        db.executemany("UPDATE chunks SET start = ?, end = ?, body_off = ?, line = ?, end_line = ? WHERE rowid = ?",
+                       moved)
+        self._insert(db, key, text, new, hashes)
+        return len(new), len(gone)
 
     def remove_file(self, path: Path | str) -> None:
         with self._write() as db:
@@ -849,6 +1038,51 @@ class Index:
                 ).fetchall()
         return [(int(r), -float(s)) for r, s in rows]
 
+    def match_decayed(self, q: Query | None, limit: int, tags: Sequence[str], today: int, half_life_days: float
+                      ) -> tuple[list[tuple[int, float]], float]:
+        """The best ``limit`` chunks by BM25 × temporal decay over *every* match, and the best BM25 of all.
+
+        Returns ([(rowid, BM25 higher-better)], best BM25).  The order is computed by SQLite over all
+        matches (no BM25 cap before the decay, which would lose a recent entry with a lower BM25); the
+        chunks tied with the last one at the cut (the same product) are all returned, so sorting them by place
+        gives the uncapped ranking's top ``limit`` (``rank.order_key``).
+        ``today`` is a date ordinal; ``half_life_days <= 0``: no decay.  With no query, BM25 is 1.0.
+        """
+        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
+        args: list[Any] = [_like(t) for t in tags]
+        if q is None:
+            if not tags:
+                return [], 0.0
+            source, margs, r = "chunks c WHERE 1", [], "c.rowid"
+            bm25 = "-1.0"
+        elif tags:
+            source, margs, r = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", [q.fts], "d.rowid"
+            bm25 = "bm25(docs)"
+        else:  # the FTS table alone: the day is in the rowid
+            source, margs, r = "docs d WHERE docs MATCH ?", [q.fts], "d.rowid"
+            bm25 = "bm25(docs)"
+        if half_life_days > 0:
+            decay = (f"(CASE WHEN {r} >> {DAY_SHIFT} = 0 THEN 1.0"
+                     f" ELSE pow(0.5, max(0, ? - ({r} >> {DAY_SHIFT})) / ?) END)")
+            dargs: list[Any] = [today, float(half_life_days)]
+        else:
+            decay, dargs = "1.0", []
+        cte = f"WITH m(r, b, s) AS MATERIALIZED (SELECT {r}, {bm25}, {bm25} * {decay} FROM {source}{where})"
+        with self._lock:
+            _math_functions(self._db)
+            extra = 64  # a tie across the cut is usually short: read past it in the same query
+            rows = self._db.execute(f"{cte} SELECT r, b, s, (SELECT min(b) FROM m) FROM m ORDER BY s LIMIT ?",
+                                    [*dargs, *margs, *args, limit + extra]).fetchall()
+            best = -float(rows[0][3]) if rows else 0.0
+            if len(rows) > limit:
+                cut = rows[limit - 1][2]
+                if rows[-1][2] == cut and len(rows) == limit + extra:  # the tie goes on: take it whole
+                    rows = self._db.execute(f"{cte} SELECT r, b, s, 0 FROM m WHERE s <= ? ORDER BY s",
+                                            [*dargs, *margs, *args, cut]).fetchall()
+                else:
+                    rows = [r for r in rows if r[2] <= cut]
+        return [(int(r), -float(b)) for r, b, _s, _best in rows], best
+
     def rows(self, rowids: Sequence[int]) -> dict[int, Row]:
         """The chunks by rowid (places corrected by what the UI holds in memory)."""
         out: dict[int, Row] = {}
@@ -862,7 +1096,8 @@ class Index:
                 part = ids[i : i + 500]
                 found += self._db.execute(
                     "SELECT c.rowid, c.path, f.profile, f.rel, c.start, c.end, c.body_off, c.line, c.end_line, c.ident,"
-                    " c.kind, c.day, c.hash, c.raw FROM chunks c JOIN files f ON f.path = c.path"
+                    " c.kind, c.day, c.hash, t.raw FROM chunks c JOIN files f ON f.path = c.path"
+                    " JOIN texts t ON t.rowid = c.rowid"
                     f" WHERE c.rowid IN ({','.join('?' * len(part))})", part).fetchall()
             fixes: dict[int, _Doc] = {}
             for held in self._held.values():
@@ -900,7 +1135,8 @@ class Index:
         status = "coalesce(status, 'active')"
         mention = "rowid IN (SELECT rowid FROM docs WHERE docs MATCH ?)" if q is not None else "0"
         margs = [q.fts_any] if q is not None else []
-        sql = (f"SELECT ident, line, end_line, {status}, importance, tags, sup_by, rowid, raw, {mention} FROM chunks"
+        sql = (f"SELECT ident, line, end_line, {status}, importance, tags, sup_by, rowid,"
+               f" (SELECT raw FROM texts t WHERE t.rowid = chunks.rowid), {mention} FROM chunks"
                f" WHERE path = ? AND kind = 'entry' AND ("
                f"({status} = 'active' AND (importance = 'high' OR {tagmatch}))"
                f" OR ({status} != 'active' AND ({tagmatch})) OR ({status} = 'active' AND {mention})) ORDER BY start")
@@ -936,7 +1172,7 @@ class Index:
             for i in range(0, len(rowids), 500):
                 part = list(rowids[i : i + 500])
                 out.update(self._db.execute(
-                    f"SELECT rowid, raw FROM chunks WHERE rowid IN ({','.join('?' * len(part))})", part).fetchall())
+                    f"SELECT rowid, raw FROM texts WHERE rowid IN ({','.join('?' * len(part))})", part).fetchall())
         return out
 
     def match_any(self, q: Query) -> set[int]:
@@ -956,7 +1192,8 @@ class Index:
             for i in range(0, len(hashes), 500):
                 part = list(hashes[i : i + 500])
                 out.update(self._db.execute(
-                    f"SELECT hash, raw FROM chunks WHERE hash IN ({','.join('?' * len(part))})", part).fetchall())
+                    "SELECT c.hash, t.raw FROM chunks c JOIN texts t ON t.rowid = c.rowid"
+                    f" WHERE c.hash IN ({','.join('?' * len(part))})", part).fetchall())
         return out
 
     def vectors(self, model: str, hashes: Sequence[str]) -> dict[str, bytes]:
@@ -990,6 +1227,91 @@ class Index:
             out.append((start, end, line, ident, kind, body))
         out.sort()
         return out
+
+
+def indexes_covering(path: Path | str) -> list[Path]:
+    """The index databases that exist for the folders above ``path`` (the ones a write to it concerns)."""
+    from ..config import cache_dir
+
+    base = cache_dir() / "search"
+    if not base.is_dir():
+        return []
+    out = []
+    for folder in Path(os.path.realpath(path)).parents:
+        db = base / f"{_sha1(str(folder).encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.sqlite3"
+        if db.is_file():
+            out.append(db)
+    return out
+
+
+def note_written(changes: Sequence[tuple[Path, bytes | None, bytes | None]], *, catch_up: bool = False,
+                 parsed: Mapping[Path, Callable[[], MemoryFile]] | None = None) -> None:
+    """After the CLI or the app wrote files: update the search indexes that cover them, from the bytes written.
+
+    Best-effort: an index that cannot be opened or updated is left for the next ``search`` to refresh
+    (the file's size and mtime changed, so it will); nothing here ever fails a write, and nothing is
+    written outside the user's cache folder.  ``catch_up`` and ``parsed``: see ``Index.apply_write``.
+    """
+    for path, before, after in changes:
+        try:
+            dbs = indexes_covering(path)
+        except (OSError, ValueError):
+            continue
+        for db in dbs:
+            try:
+                index = Index(db, wait=False)  # never make a write wait for a search that builds the index
+            except (OSError, sqlite3.Error):
+                continue
+            try:
+                index.apply_write(path, before, after, catch_up=catch_up,
+                                  parsed=parsed.get(Path(path)) if parsed is not None else None)
+            except (OSError, ValueError, sqlite3.Error):
+                pass
+            finally:
+                index.close()
+
+
+def note_reloaded(before: Profile | None, after: Profile) -> None:
+    """The app re-read a profile (its watcher saw a change): feed the indexes that cover its files.
+
+    Only files whose bytes differ from what the app had loaded are looked at; each is re-indexed
+    around the change (from the stored rows), a whole memory file from the app's own parse; a file
+    gone is dropped.  Call it off the event loop (the reload worker); best-effort like ``note_written``.
+    """
+    old, new = _loaded_files(before), _loaded_files(after)
+    changes = [(path, old[rel][1] if rel in old else None, data) for rel, (path, data, _p) in new.items()
+               if rel not in old or old[rel][1] != data]
+    changes += [(path, data, None) for rel, (path, data, _p) in old.items() if rel not in new]
+    if changes:
+        note_written(changes, catch_up=True, parsed={path: p for path, _d, p in new.values() if p is not None})
+
+
+def _loaded_files(prof: Profile | None) -> dict[str, tuple[Path, bytes | None, Callable[[], MemoryFile] | None]]:
+    out: dict[str, tuple[Path, bytes | None, Callable[[], MemoryFile] | None]] = {}
+    if prof is None:
+        return out
+    for rel, doc in (("memories.md", prof.memories), (ARCHIVE_REL, prof.archive)):
+        if doc is not None and doc.data is not None:
+            out[rel] = (Path(doc.path), doc.data, _parse_of(doc))
+    for f in prof.text_files():
+        if f.data is not None:
+            out[f.rel] = (Path(f.path), f.data, None)
+    return out
+
+
+def _parse_of(doc: MemoryDoc) -> Callable[[], MemoryFile]:
+    return lambda: doc.mf
+
+
+def _math_functions(db: sqlite3.Connection) -> None:
+    """``pow`` and ``max`` for the decay in SQL: SQLite's own when built with its math functions, else Python's."""
+    try:
+        db.execute("SELECT pow(0.5, 1.0)").fetchone()
+    except sqlite3.OperationalError:
+        import math
+
+        db.create_function("pow", 2, lambda x, y: None if x is None or y is None else math.pow(x, y),
+                           deterministic=True)
 
 
 def _like(tag: str) -> str:

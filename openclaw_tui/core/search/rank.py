@@ -1,9 +1,12 @@
 """Ranking as the agent ranks: BM25 ⊕ vector similarity, × temporal decay, then MMR; each result says why.
 
 For a query, the chunks matching every part of it (``text.parse_query``) are
-taken from FTS5 with their BM25 score (``candidates`` = 4 × the results
-asked for, OpenClaw's ``candidateMultiplier``).  The text score is BM25
-divided by the best BM25 of the query (1.0 for the best match).
+ranked by SQLite over *all* matches by BM25 × temporal decay
+(``Index.match_decayed``), and the best ``candidates`` (4 × the results
+asked for, OpenClaw's ``candidateMultiplier``, at least 40) are taken, with
+any chunk tied with the last one: no BM25 cap comes before the decay, so
+the top results are the ones ranking every match would give.  The text score
+is BM25 divided by the best BM25 of all matches (1.0 for the best match).
 
 When an embedding provider answers (``providers.Chain``), every candidate
 gets a vector score (cosine similarity of the query's vector and the chunk's,
@@ -33,7 +36,7 @@ import datetime as dt
 import math
 import re
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -248,22 +251,61 @@ def _similarity(a: _Cand, b: _Cand) -> float:
 
 
 def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
-    """Greedy maximal marginal relevance over candidates sorted best first."""
+    """Greedy maximal marginal relevance over candidates sorted best first.
+
+    Each round picks the candidate with the highest ``lam × score − (1 − lam) × its highest similarity
+    to a pick`` (ties: the earlier one).  A candidate's similarities are brought up to date only when
+    it is looked at, and a round stops at the first candidate whose ``lam × score`` cannot beat the best
+    found (the pool is sorted by score and similarities are never negative): the same picks as
+    comparing every candidate with every pick, with far fewer comparisons.  Token sets are compared as
+    bit masks over the pool's words (the same Jaccard value, computed from counts).
+    """
     if lam >= 1.0 or len(cands) <= 1:
         return list(cands[:limit])
-    pool = list(cands)
-    picked: list[_Cand] = []
+    sim = _similarities(cands)
+    pool = list(range(len(cands)))
+    picked: list[int] = []
     best_sim = [0.0] * len(pool)
+    seen = [0] * len(pool)  # how many picks best_sim[k] accounts for
     while pool and len(picked) < limit:
-        i = max(range(len(pool)), key=lambda k: (lam * pool[k].score - (1 - lam) * best_sim[k], -k))
-        chosen = pool.pop(i)
-        best_sim.pop(i)
-        picked.append(chosen)
+        best_i, best_m = -1, 0.0
         for k, c in enumerate(pool):
-            s = _similarity(chosen, c)
-            if s > best_sim[k]:
-                best_sim[k] = s
-    return picked
+            top = lam * cands[c].score
+            if best_i >= 0 and top <= best_m:
+                break  # this one and every later one (lower scores) cannot do better
+            while seen[k] < len(picked):
+                s = sim(picked[seen[k]], c)
+                if s > best_sim[k]:
+                    best_sim[k] = s
+                seen[k] += 1
+            m = top - (1 - lam) * best_sim[k]
+            if best_i < 0 or m > best_m:
+                best_i, best_m = k, m
+        picked.append(pool.pop(best_i))
+        best_sim.pop(best_i)
+        seen.pop(best_i)
+    return [cands[i] for i in picked]
+
+
+def _similarities(cands: Sequence[_Cand]) -> Callable[[int, int], float]:
+    """``_similarity`` of two candidates by index; without vectors, Jaccard on bit masks of their tokens."""
+    if any(c.vec is not None for c in cands):
+        return lambda i, j: _similarity(cands[i], cands[j])
+    vocab: dict[str, int] = {}
+    masks: list[int] = []
+    for c in cands:
+        m = 0
+        for t in c.toks:
+            m |= 1 << vocab.setdefault(t, len(vocab))
+        masks.append(m)
+    counts = [m.bit_count() for m in masks]
+
+    def jaccard(i: int, j: int) -> float:
+        if not counts[i] or not counts[j]:
+            return 0.0
+        both = (masks[i] & masks[j]).bit_count()
+        return both / (counts[i] + counts[j] - both)
+    return jaccard
 
 
 def _vectors_for(index: Index, chain: Chain, hashes: Sequence[str]) -> dict[str, Vector] | None:
@@ -323,9 +365,7 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
     if limit <= 0:
         return Results([], chain.note(), None, ranking)
     k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)
-    matched = index.match(q, k, tags)
-    if q is None:
-        matched = [(r, 1.0) for r, _s in matched]
+    matched, best = index.match_decayed(q, k, tags, today.toordinal(), ranking.half_life_days)
     qvec = chain.embed_query(q.text) if q is not None and chain.providers and ranking.vector_weight > 0 else None
     scan = _vector_scan(index, chain, qvec, k) if qvec is not None and not tags else None
     ids = [r for r, _s in matched]
@@ -333,7 +373,6 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
         seen = set(ids)
         ids += [r for r, s in scan if s >= MIN_VECTOR_ONLY and r not in seen]
     rows = index.rows(ids)
-    best = max((s for _r, s in matched), default=0.0)
     cands: dict[int, _Cand] = {}
     for rowid, s in matched:
         if rowid in rows:
@@ -362,13 +401,26 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
             rel = c.text
         c.decay = decay_factor(c.row.day, today, ranking.half_life_days)
         c.score = rel * c.decay
-    order = {r.path: i for i, r in enumerate(index.roots())}
-    ranked = sorted(cands.values(), key=lambda c: (-round(c.score, 9), order.get(c.row.profile.path, 0),
-                                                   c.row.rel, c.row.start))
+    ranked = sorted(cands.values(), key=order_key(index, with_vectors))
     picked = mmr(ranked[: max(limit * CANDIDATE_MULTIPLIER, limit)], limit, ranking.mmr_lambda)
     hits = [_hit(c, q) for c in picked]
     provider = chain.answered.key if chain.answered is not None else None
     return Results(hits, chain.note(), provider, ranking, list(chain.failures))
+
+
+def order_key(index: Index, with_vectors: bool) -> Callable[[_Cand], tuple[float, int, str, int]]:
+    """The ranking's order: best score first, ties by profile, file and place.
+
+    Without vectors the score compared is BM25 × decay itself (``score`` divided by the best BM25 is
+    the same order, but a division may tie two different products): exactly the product SQLite orders
+    the candidates by (``Index.match_decayed``), so the candidates are the top of this order.
+    """
+    order = {r.path: i for i, r in enumerate(index.roots())}
+
+    def key(c: _Cand) -> tuple[float, int, str, int]:
+        score = c.score if with_vectors else c.bm25 * c.decay
+        return -score, order.get(c.row.profile.path, 0), c.row.rel, c.row.start
+    return key
 
 
 def _hit(c: _Cand, q: Query | None) -> Hit:

@@ -1,0 +1,93 @@
+"""A fresh ``search`` process reads its command line without argparse and finds its cache folder without
+platformdirs; both must give exactly what they would (or step aside)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from openclaw_tui import cli
+from openclaw_tui.commands import search as search_cmd
+from openclaw_tui.core import config
+
+LINES = [
+    ["p", "q"], ["p", "咖啡 work", "--json"], ["--json", "p", "q"], ["p", "q", "-n", "3", "--explain"],
+    ["p", "q", "--today", "2026-01-02"], ["p", "q", "--today=2026-01-02", "--tags=a,b"], ["p", "", "--tags", ""],
+    ["p", "q", "-n", " 7 "], ["p", "q", "-n", "1_0"], ["p", "q", "--json", "--json"], ["-n", "2", "p", "q"],
+]
+ARGPARSE_ONLY = [
+    ["p"], ["p", "q", "r"], [], ["p", "q", "--help"], ["-h"], ["p", "q", "--exp"], ["p", "q", "-n5"],
+    ["p", "q", "-n=5"], ["p", "q", "-n", "x"], ["p", "q", "-n", "-5"], ["p", "-q"], ["p", "q", "--"], ["-", "q"],
+    ["p", "q", "--today"], ["p", "q", "--tags", "-x"], ["p", "q", "--json=1"], ["p", "q", "--nope"],
+]
+
+
+def argparse_reads(argv: list[str]) -> dict[str, object]:
+    parser, _names = cli.build_parser("search", lazy=True)
+    ns = vars(parser.parse_args(["search", *argv]))
+    return {k: v for k, v in ns.items() if k not in ("run", "command", "demo")}  # demo: the UI's, unread
+
+
+@pytest.mark.parametrize("argv", LINES)
+def test_the_fast_reading_equals_argparse(argv: list[str]) -> None:
+    fast = search_cmd.fast_args(argv)
+    assert fast is not None
+    assert vars(fast) == argparse_reads(argv)
+
+
+@pytest.mark.parametrize("argv", ARGPARSE_ONLY)
+def test_anything_else_goes_to_argparse(argv: list[str]) -> None:
+    assert search_cmd.fast_args(argv) is None
+
+
+def test_help_and_errors_are_argparse_s(tmp_path) -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "search", *args], capture_output=True,
+                              text=True, check=False)
+
+    helped = run(str(tmp_path), "q", "--help")
+    assert helped.returncode == 0 and "--explain" in helped.stdout and "usage: openclaw-tui search" in helped.stdout
+    bad = run(str(tmp_path))
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.splitlines()[-1].startswith("openclaw-tui search: error") or "required" in bad.stderr
+    n = run(str(tmp_path), "q", "-n", "x")
+    assert n.returncode == 2 and "invalid int value" in n.stderr
+    # the fast path reaches the command: a folder that is no memory is its one-line error
+    notmem = run(str(tmp_path), "q")
+    assert notmem.returncode == 2 and notmem.stderr.startswith("openclaw-tui: ") and len(notmem.stderr.splitlines()) == 1
+
+
+def test_a_fresh_search_imports_no_argparse_platformdirs_or_parser(tmp_path) -> None:
+    prof = tmp_path / "p"
+    prof.mkdir()
+    (prof / "memories.md").write_text("---\nid: mem-1\n---\ncoffee\n", encoding="utf-8")
+    code = ("import sys\nfrom openclaw_tui.cli import main\nrc = main(sys.argv[1:])\n"
+            "sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules))\n")
+    subprocess.run([sys.executable, "-c", code, "search", str(prof), "coffee"], capture_output=True, text=True,
+                   check=True)  # the first run builds the index (and parses)
+    out = subprocess.run([sys.executable, "-c", code, "search", str(prof), "coffee"], capture_output=True, text=True,
+                         check=True)
+    assert "memories.md" in out.stdout
+    names = set(out.stderr.rsplit("MODULES ", 1)[1].split())
+    assert not names & {"argparse", "platformdirs", "yaml", "openclaw_tui.core.format.entries"}
+
+
+@pytest.mark.parametrize("env", [
+    {}, {"XDG_CACHE_HOME": "/x/cache", "XDG_CONFIG_HOME": "/x/conf"}, {"XDG_CACHE_HOME": "", "XDG_CONFIG_HOME": ""},
+    {"XDG_CACHE_HOME": "relative", "XDG_CONFIG_HOME": "rel"}, {"XDG_CACHE_HOME": "/x/c/", "HOME": "/"},
+    {"XDG_CACHE_HOME": " /x", "XDG_CONFIG_HOME": "/x "}, {"XDG_CACHE_HOME": "//net/c"},
+])
+def test_the_cache_and_config_folders_are_platformdirs_ones(monkeypatch, env: dict[str, str]) -> None:
+    import platformdirs
+
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    if not env:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+        monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.delenv(config.ENV_FILE, raising=False)
+    assert config.cache_dir() == __import__("pathlib").Path(platformdirs.user_cache_dir("openclaw-tui", appauthor=False))
+    assert config.config_path().parent == __import__("pathlib").Path(
+        platformdirs.user_config_dir("openclaw-tui", appauthor=False))
