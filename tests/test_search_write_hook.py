@@ -26,10 +26,11 @@ COLUMNS = ("c.start, c.end, c.body_off, c.line, c.end_line, c.ident, c.kind, c.d
 
 @pytest.fixture(autouse=True)
 def writes_feed_the_index() -> Iterator[None]:
-    """As in the CLI (a Session made by an earlier test of this process turned it off: the app's way)."""
+    """As in the CLI with ``[search] index_on_write = true`` (a Session made by an earlier test of this process
+    turned it off: the app's way)."""
     safe_write.index_writes(True)
     yield
-    safe_write.index_writes(True)
+    safe_write.index_writes(None)
 
 
 def test_the_app_leaves_it_to_its_reload_worker(tmp_path: Path) -> None:
@@ -153,14 +154,32 @@ def test_any_edit_leaves_the_index_a_full_build_would_give(tmp_path_factory: pyt
         (tmp_path / "fresh.sqlite3").unlink()
 
 
+def set_body(prof: Path, text: str, env: dict[str, str] | None = None) -> None:
+    out = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "set", str(prof), "mem-0007", "--body-file", "-"],
+                         input=text, capture_output=True, text=True, check=False, env=env)
+    assert out.returncode == 0, out.stderr
+
+
+def test_by_default_a_cli_write_leaves_the_index_to_the_next_search(tmp_path: Path) -> None:
+    prof = profile(tmp_path)
+    db = indexed(prof)
+    mem = prof / "memories.md"
+    before = rows_of(db, mem)
+    set_body(prof, "Now about oolong 乌龙。\n")
+    assert rows_of(db, mem) == before  # the write paid nothing for the index
+    results, stats = search_path(prof, "oolong")
+    assert [h.id for h in results.hits] == ["mem-0007"] and stats.reindexed == 1
+    assert rows_of(db, mem) == fresh_rows(prof, mem, tmp_path)
+
+
 def test_the_cli_s_own_write_reaches_every_index_above_the_file(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[search]\nindex_on_write = true\n", encoding="utf-8")
     prof = profile(tmp_path)
     root = tmp_path / "profiles"
     db_root, db_prof = indexed(root), indexed(prof)
     assert set(indexes_covering(prof / "memories.md")) == {db_root, db_prof}
-    out = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "set", str(prof), "mem-0007", "--body-file", "-"],
-                         input="Now about oolong 乌龙。\n", capture_output=True, text=True, check=False)
-    assert out.returncode == 0, out.stderr
+    set_body(prof, "Now about oolong 乌龙。\n", env=dict(os.environ, OPENCLAW_TUI_CONFIG=str(config)))
     for db in (db_root, db_prof):
         assert rows_of(db, prof / "memories.md") == fresh_rows(root if db == db_root else prof, prof / "memories.md",
                                                                tmp_path)

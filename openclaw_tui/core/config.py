@@ -20,6 +20,8 @@ half-applied.  ``openclaw-tui config`` prints the path and the effective values.
     half_life_days = 30
     mmr_lambda = 0.7
     providers = ["local", "openai", "ollama"]   # tried in order; full text is always last
+    index_on_write = false          # true: set/archive/... also update the search index (the next
+                                    # search is instant, each write of a big file pays ~0.5 s for it)
 
     [search.openai]                 # any OpenAI-compatible endpoint
     base_url = "http://127.0.0.1:8000/v1"
@@ -60,6 +62,7 @@ class SearchSettings:
     vector_weight: float = 0.3
     half_life_days: float = 30.0
     mmr_lambda: float = 0.7
+    index_on_write: bool = False
     providers: tuple[str, ...] = ()
     provider_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -129,6 +132,8 @@ def _typed(section: str, cls: type, raw: dict[str, Any], path: Path) -> dict[str
         if key not in kinds:
             raise ConfigError(f"{path}: [{section}] has no setting {key!r}")
         kind = str(kinds[key])
+        if kind == "bool" and not isinstance(value, bool):
+            raise ConfigError(f"{path}: [{section}] {key} must be true or false, not {value!r}")
         if kind == "int" and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
             raise ConfigError(f"{path}: [{section}] {key} must be a whole number >= 0, not {value!r}")
         if kind == "float":
