@@ -277,7 +277,7 @@ def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]], *, veri
         check_confined(p)
     if not todo:
         return
-    _replace_all(todo)
+    _replace_all(todo, verify)
     _written(todo)
 
 
@@ -317,7 +317,7 @@ def _written(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
         pass
 
 
-def _replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
+def _replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]], verify: bool) -> None:
     if len(todo) == 1:
         p, before, after = todo[0]
         if after is None:
