@@ -67,6 +67,7 @@ from .entry_ops import ENTRY_ACTIONS, EntryOperations
 from .git_panel import GIT_ACTIONS, GitPanel
 
 NARROW = 100  # columns: below this the file tree starts hidden (t shows it)
+REFS_SETTLE = 1.0  # seconds a re-read profile keeps its previous reference index before rebuilding it
 
 
 class MainScreen(Screen[None]):
@@ -229,7 +230,7 @@ class MainScreen(Screen[None]):
         profile, gen = started
         self.status.set_busy("reloading", True)
         data = self.data.get(profile.path)
-        self._reload(profile, self.current_file if data is self.current else None, gen)
+        self._reload(profile, self.current_file if data is self.current else None, gen, data)
 
     def reload_for_plan(self, profiles: Sequence[Path]) -> None:
         """Reload the profiles a write touched (the current one when none is loaded)."""
@@ -250,44 +251,51 @@ class MainScreen(Screen[None]):
         self.post_message(Loaded(found, self.session.read(found.profiles)))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
-    def _reload(self, profile: Profile, keep_file: str | None, gen: int) -> None:
-        self.post_message(ProfileReloaded(self.session.read_again(profile), keep_file, gen))
+    def _reload(self, profile: Profile, keep_file: str | None, gen: int, previous: ProfileData | None) -> None:
+        self.post_message(ProfileReloaded(self.session.read_again(profile, previous), keep_file, gen))
 
-    @work(thread=True, group="background", description="Indexing and checking")
+    def _gone(self, data: ProfileData, worker: Any) -> bool:
+        """The worker was cancelled, or ``data`` was re-read since (its work would be thrown away)."""
+        return bool(worker.is_cancelled) or (self.session.stale(data) and data.path in self.session.data)
+
+    @work(thread=True, group="background", description="Indexing")
     def _background(self, queue: list[ProfileData]) -> None:
-        """Per profile, in turn: fill every row (filters), run the check (marks), index references.
+        """Per profile, in turn: fill every row (filters), then index references.
 
         One thread for all of it: the UI thread shares the interpreter lock with
         it, and several CPU-bound threads at once would slow the UI down more.
+        The check runs meanwhile in a child process (:meth:`_checks`).
         """
         worker = get_current_worker()
-
-        def cancelled() -> bool:
-            return worker.is_cancelled
-
         for data in queue:
-            if not data.indexed:
-                if not self.session.index(data, cancelled):
-                    return
-                self.post_message(Indexed(data))
+            if not data.indexed and not self._gone(data, worker):
+                if self.session.index(data, lambda d=data: self._gone(d, worker)):  # type: ignore[misc]
+                    self.post_message(Indexed(data))
         for data in queue:
-            if worker.is_cancelled:
-                return
-            if data.findings is None:
-                self.session.check(data, cancelled=lambda: worker.is_cancelled)
-                self.post_message(Checked(data))
-        for data in queue:
-            if worker.is_cancelled:
-                return
-            if data.refs is None:
+            if data.refs_stale:
+                time.sleep(REFS_SETTLE)  # an agent writing again soon would make this index stale at once
+            if (data.refs is None or data.refs_stale) and not self._gone(data, worker):
                 self.session.index_refs(data)
                 self.post_message(RefsReady(data))
 
+    @work(thread=True, group="check", description="Checking")
+    def _checks(self, queue: list[ProfileData]) -> None:
+        """Run the check of each profile in a child process (this thread only waits for it), from the
+        start: on a second core it is done while this process still fills the rows.  A profile re-read
+        meanwhile stops its run (its child is killed)."""
+        worker = get_current_worker()
+        for data in queue:
+            if (data.findings is None or data.findings_stale) and not self._gone(data, worker):
+                self.session.check(data, cancelled=lambda d=data: self._gone(d, worker))  # type: ignore[misc]
+                self.post_message(Checked(data))
+
     def _start_background(self, datas: list[ProfileData]) -> None:
-        self.status.set_busy("indexing", True)
+        self.status.set_busy("indexing", not self.session.all_indexed())
         self.status.set_busy("checking", True)
         current = [d for d in datas if d is self.current]
-        self._background(current + [d for d in datas if d is not self.current])
+        queue = current + [d for d in datas if d is not self.current]
+        self._checks(queue)
+        self._background(queue)
 
     # --- watching the folder ----------------------------------------------------------
 

@@ -35,7 +35,7 @@ from ..core.lifecycle.plan import Files, Plan
 from ..core.lifecycle.redact import RedactError
 from ..core.lifecycle.undo import UndoStack
 from ..ui_adapters import build_refs, run_check
-from .profiles import ProfileData, no_gc
+from .profiles import ProfileData, no_gc, reread_docs
 
 IGNORED_NAMES = ("audit.log",)  # written by the check itself: never news
 IGNORED_SUFFIXES = (".lock",)
@@ -139,11 +139,22 @@ class Session:
             return [ProfileData(p) for p in profiles]
 
     @staticmethod
-    def read_again(profile: Profile) -> ProfileData:
-        """A profile re-read from disk. (Worker thread.)"""
-        fresh = load_profile(profile.path, profile.rel, profile.layout)
+    def read_again(profile: Profile, previous: ProfileData | None = None) -> ProfileData:
+        """A profile re-read from disk. (Worker thread.)
+
+        With ``previous`` (the profile as shown now) only what changed is re-read: an unchanged memory
+        file keeps its parse and rows, a changed one is re-parsed from its first changed line and keeps
+        the rows of its unchanged blocks (see ``ProfileData``): an agent's one-entry write to a 100k-entry
+        file costs a read and a compare, not a parse, an index and a check of everything before it shows.
+        """
+        if previous is None or previous.profile.layout != profile.layout:
+            fresh = load_profile(profile.path, profile.rel, profile.layout)
+            with no_gc():
+                return ProfileData(fresh)
+        fresh = load_profile(profile.path, profile.rel, profile.layout, lazy=True)
+        reread_docs(fresh, previous.profile)
         with no_gc():
-            return ProfileData(fresh)
+            return ProfileData(fresh, previous)
 
     def index(self, data: ProfileData, cancelled: Callable[[], bool]) -> bool:
         """Fill every row's fields and haystack (filters, counts). False when cancelled. (Worker thread.)"""
@@ -163,12 +174,16 @@ class Session:
 
         With ``cancelled`` the check runs in a child process that quitting kills at once."""
         findings, note = run_check(data.profile, self.today, cancelled=cancelled)
+        if self.stale(data) and data.path in self.data:
+            return  # re-read meanwhile: its rows are the newer version's, checked by its own run
         apply_findings(data.files, findings)
         data.findings, data.check_note = findings, note
+        data.findings_stale = False
 
     @staticmethod
     def index_refs(data: ProfileData) -> None:
         data.refs = build_refs(data.profile)
+        data.refs_stale = False
 
     # --- loaded state (UI thread) ---------------------------------------------------------
 
@@ -201,7 +216,7 @@ class Session:
         return all(d.indexed for d in self.data.values())
 
     def all_checked(self) -> bool:
-        return all(d.findings is not None for d in self.data.values())
+        return all(d.findings is not None and not d.findings_stale for d in self.data.values())
 
     def most_serious(self) -> ProfileData | None:
         """The profile with most findings (errors and warnings), when any has one."""
@@ -237,6 +252,7 @@ class Session:
         self._reloading.discard(data.path)
         old = self.data.get(data.path)
         before = self._external.pop(data.path, None)
+        data.adopt_rows()
         self.data[data.path] = data
         if self.current is not None and self.current.path == data.path:
             self.current = data
