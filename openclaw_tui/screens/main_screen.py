@@ -458,7 +458,8 @@ class MainScreen(Screen[None]):
             placeholder = f"memories.md cannot be read: {data.profile.memories_error}"
         if data.profile.layout == "openclaw":
             placeholder = "An OpenClaw workspace: pick a file on the left (MEMORY.md, daily logs)."
-        self.table.load(rows, indexed=data.indexed, keep=keep, placeholder=placeholder)
+        self.table.load(rows, indexed=data.indexed, keep=keep, placeholder=placeholder,
+                        raw=lambda: data.raw.get(file))
         shown = self._workspace_file(data) if file not in data.files else None
         # a workspace has no memories.md: name (and show) its MEMORY.md, not a file that does not exist
         self.query_one("#entries-pane").border_title = f"Entries · {data.profile.name}/{shown or file}"

@@ -28,7 +28,7 @@ from ..core.files.safe_write import ConcurrentModification
 from ..core.format.edit import EditError
 from ..core.format.entries import Entry
 from ..core.format.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
-from ..core.format.rows import MEMORY_FILES, EntryRow, apply_findings, fill_all
+from ..core.format.rows import MEMORY_FILES, EntryRow, RawText, apply_findings, fill_all
 from ..core.git.gitrepo import GitError, find_repo
 from ..core.lifecycle.picks import find_block
 from ..core.lifecycle.plan import Files, Plan
@@ -160,6 +160,9 @@ class Session:
         """Fill every row's fields and haystack (filters, counts). False when cancelled. (Worker thread.)"""
         if data.indexed:
             return True
+        for file, rows in data.files.items():  # first: a filter typed meanwhile finds rows by their text
+            if rows and not all(r.filled for r in rows[-1:]):
+                data.raw[file] = RawText(rows)
         with no_gc():
             for rows in data.files.values():
                 for start in range(0, len(rows), 5000):
@@ -167,6 +170,7 @@ class Session:
                         return False
                     fill_all(rows[start : start + 5000])
         data.indexed = True
+        data.raw = {}
         return True
 
     def check(self, data: ProfileData, cancelled: Callable[[], bool] | None = None) -> None:

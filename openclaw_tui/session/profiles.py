@@ -14,7 +14,7 @@ from ..core.files.reload import ChangedRegion
 from ..core.files.store import MemoryDoc
 from ..core.format.entries import Entry, MemoryFile, reparse
 from ..core.format.profile import ARCHIVE_REL, Profile
-from ..core.format.rows import EntryRow, make_rows, problem_count, status_counts
+from ..core.format.rows import EntryRow, RawText, make_rows, problem_count, status_counts
 from ..ui_adapters import RefIndexLike
 
 _START, _END = attrgetter("start"), attrgetter("end")
@@ -70,6 +70,7 @@ class ProfileData:
                 if r.id and not r.malformed and r.id not in self.by_id:
                     self.by_id[r.id] = r
         self.indexed = False
+        self.raw: dict[str, RawText] = {}  # file -> its text lowered, while the rows are being indexed
         self.findings: list[Finding] | None = None
         self.check_note: str | None = None
         self.refs: RefIndexLike | None = None

@@ -119,6 +119,11 @@ class Entry:
         return self._meta
 
     @property
+    def meta_loaded(self) -> bool:
+        """The field values are read (a block YAML read at parse time, or one read since)."""
+        return self._meta is not None
+
+    @property
     def key_lines(self) -> dict[str, int]:
         """Field -> 1-based line number in the file."""
         if self._key_lines is None:

@@ -379,6 +379,51 @@ def filter_rows(rows: Sequence[EntryRow], q: Query) -> list[EntryRow]:
     return list(out)
 
 
+class RawText:
+    """A memory file's text, to find the rows a filter may match before they are filled.
+
+    ``candidates(q)`` returns every row the filter can match, in file order: the filled rows, the rows
+    whose frontmatter was read by YAML at parse time, and the rows whose block contains the filter's
+    longest word (a row's haystack is made of its block's text, lowered: a word without spaces found
+    in the haystack is in the block).  Not exact (a word found only in a field name is a candidate):
+    the caller fills each candidate and filters it (:func:`filter_rows`), which is.  None when the text
+    cannot answer: no words, a word with spaces or one a default value holds, rows of several texts, or
+    a word with letters that have a case when the text was not lowered (``lower=False``: instant).
+    """
+
+    __slots__ = ("rows", "text", "low", "starts")
+
+    def __init__(self, rows: Sequence[EntryRow], *, lower: bool = True) -> None:
+        self.rows = rows
+        text = rows[0].entry.text_ref if rows else ""
+        self.text: str | None = text if rows and rows[-1].entry.text_ref is text else None
+        low = text.lower() if lower and self.text is not None else None
+        self.low: str | None = low if low is not None and len(low) == len(text) else None  # offsets kept
+        self.starts = [r.entry.start for r in rows] if self.text is not None else []
+
+    def candidates(self, q: Query) -> list[EntryRow] | None:
+        if self.text is None or not q.words:
+            return None
+        word = max(q.words, key=len)
+        if any(c.isspace() for c in word) or word in "active" or word in "malformed":
+            return None
+        hay = self.text if word == word.upper() else self.low  # digits, CJK...: no case to fold
+        if hay is None:
+            return None
+        rows, starts, n = self.rows, self.starts, len(self.rows)
+        hits: set[int] = set()
+        find = hay.find
+        at = find(word)
+        while at >= 0:
+            i = bisect.bisect_right(starts, at) - 1
+            if i < 0:  # the preamble
+                at = find(word, at + 1)
+                continue
+            hits.add(i)
+            at = find(word, starts[i + 1]) if i + 1 < n else -1
+        return [r for i, r in enumerate(rows) if r.filled or i in hits or r.entry.meta_loaded]
+
+
 def narrows(new: Query, old: Query) -> bool:
     """True when every row matching ``new`` matches ``old`` (filter ``old``'s result again)."""
     same = (new.statuses, new.importances, new.tag_groups, new.marks, new.problems, new.ids) == (
