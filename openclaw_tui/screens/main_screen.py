@@ -21,6 +21,7 @@ Extension points for other screens: :meth:`selected_entry`,
 from __future__ import annotations
 
 import datetime as dt
+import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -58,6 +59,7 @@ from ..widgets.messages import (
     Indexed,
     Jump,
     Loaded,
+    Previewed,
     ProfileReloaded,
     RefsReady,
 )
@@ -67,6 +69,7 @@ from .entry_ops import ENTRY_ACTIONS, EntryOperations
 from .git_panel import GIT_ACTIONS, GitPanel
 
 NARROW = 100  # columns: below this the file tree starts hidden (t shows it)
+PREVIEW_WAIT = 1.0  # seconds the loader waits for the first rows to be painted before parsing the rest
 REFS_SETTLE = 1.0  # seconds a re-read profile keeps its previous reference index before rebuilding it
 
 
@@ -86,6 +89,7 @@ class MainScreen(Screen[None]):
         self.first_paint_at: float | None = None
         self._attention_done = False
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
+        self._preview_shown = threading.Event()
 
     # --- what the session holds, for the screen's own code and tests ---------------------
 
@@ -244,10 +248,17 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="load", description="Reading the memory files")
     def _load(self) -> None:
         try:
-            found = self.session.discover()
+            found = self.session.discover(lazy=True)
         except NotMemory as exc:
             self.post_message(Loaded(None, [], str(exc)))
             return
+        if found.profiles:  # the first screenful first: parsing 100k entries takes a second
+            first = found.profiles[0]
+            rows = self.session.preview(first)
+            if rows:
+                self.post_message(Previewed(first, rows))
+                # parse once they are on screen: this thread would take the interpreter lock from the paint
+                self._preview_shown.wait(PREVIEW_WAIT)
         self.post_message(Loaded(found, self.session.read(found.profiles)))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
@@ -337,6 +348,15 @@ class MainScreen(Screen[None]):
             self.reload_profile(path)
 
     # --- worker results (each message has one handler: this screen's) ----------------------
+
+    @on(Previewed)
+    def _on_previewed(self, message: Previewed) -> None:
+        """The first rows, before the whole file is parsed (no entry action works on them yet)."""
+        if self.loaded:
+            return
+        self.table.load(message.rows, indexed=False, placeholder="Loading…", complete=False)
+        self.query_one("#entries-pane").border_title = f"Entries · {message.profile.name}/memories.md"
+        self.call_after_refresh(self._preview_shown.set)
 
     @on(Loaded)
     def _on_loaded(self, message: Loaded) -> None:

@@ -35,7 +35,7 @@ from ..core.lifecycle.plan import Files, Plan
 from ..core.lifecycle.redact import RedactError
 from ..core.lifecycle.undo import UndoStack
 from ..ui_adapters import build_refs, run_check
-from .profiles import ProfileData, no_gc, reread_docs
+from .profiles import ProfileData, no_gc, preview_rows, reread_docs
 
 IGNORED_NAMES = ("audit.log",)  # written by the check itself: never news
 IGNORED_SUFFIXES = (".lock",)
@@ -126,11 +126,19 @@ class Session:
 
     # --- loading (worker threads) -------------------------------------------------------
 
-    def discover(self) -> Discovery:
-        """The profiles under the opened path. Raises NotMemory. (Worker thread.)"""
+    def discover(self, *, lazy: bool = False) -> Discovery:
+        """The profiles under the opened path (``lazy``: memory files read, not parsed yet). Raises
+        NotMemory. (Worker thread.)"""
         if self.discovery is not None:
             return self.discovery
-        return discover(self.source_path or Path("."))
+        return discover(self.source_path or Path("."), lazy=lazy)
+
+    @staticmethod
+    def preview(profile: Profile) -> list[EntryRow]:
+        """The first rows of ``profile``'s memories.md, from its first part only (worker thread)."""
+        if profile.layout != "profile" or profile.memories is None:
+            return []
+        return preview_rows(profile.memories, "memories.md")
 
     @staticmethod
     def read(profiles: Sequence[Profile]) -> list[ProfileData]:

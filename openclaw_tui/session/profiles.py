@@ -12,7 +12,7 @@ from pathlib import Path
 from ..core.check.findings import Finding
 from ..core.files.reload import ChangedRegion
 from ..core.files.store import MemoryDoc
-from ..core.format.entries import Entry, MemoryFile, reparse
+from ..core.format.entries import Entry, MemoryFile, parse, reparse
 from ..core.format.profile import ARCHIVE_REL, Profile
 from ..core.format.rows import EntryRow, RawText, make_rows, problem_count, status_counts
 from ..ui_adapters import RefIndexLike
@@ -214,3 +214,26 @@ def reuse_rows(old_rows: list[EntryRow], old: MemoryFile, new: MemoryFile,
     rows = old_rows[:head] + mid + old_rows[len(oe) - tail :]
     repoint: list[Repoint] = [(rows, ne, 0, head), (rows, ne, len(ne) - tail, len(ne))]
     return rows, repoint
+
+
+PREVIEW_CHARS = 1 << 17  # the part of memories.md read for the first screenful (a few hundred entries)
+
+
+def preview_rows(doc: MemoryDoc, file: str, chars: int = PREVIEW_CHARS) -> list[EntryRow]:
+    """Rows (filled) for the first blocks of ``doc``, parsed from its first ``chars`` characters only.
+
+    They are exactly the first rows of the whole file's parse: the last block of the part is left out
+    (it may go on after the cut), and so is every block from the first code fence the part does not
+    close (the whole file may close it further on, hiding delimiters the part sees).
+    """
+    text = doc.text
+    cut = len(text) if len(text) <= chars else text.rfind("\n", 0, chars) + 1
+    mf = parse(text[:cut], bom=doc.bom) if cut < len(text) else doc.mf
+    entries = mf.entries if cut == len(text) else mf.entries[:-1]
+    if cut < len(text) and mf.failed_fence is not None:
+        stop = mf.failed_fence
+        entries = [e for e in entries if e.end <= stop]
+    rows = [EntryRow(e, file, i) for i, e in enumerate(entries)]
+    for r in rows:
+        r.fill()
+    return rows

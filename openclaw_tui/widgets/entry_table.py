@@ -154,6 +154,7 @@ class EntryTable(ScrollView, can_focus=True):
         self.sort_reverse = False
         self.cursor = 0
         self.indexed = True  # all source rows filled: filtering and sorting may run
+        self.complete = True  # the source is every row of the file (False: its first rows only)
         self.placeholder = "Loading…"
         self._version = 0
         self._marks_version = 0
@@ -192,12 +193,14 @@ class EntryTable(ScrollView, can_focus=True):
 
     def load(self, rows: Sequence[EntryRow], *, indexed: bool, keep: EntryRow | str | None = None,
              placeholder: str = "This file holds no entries.",
-             raw: Callable[[], RawText | None] | None = None) -> None:
+             raw: Callable[[], RawText | None] | None = None, complete: bool = True) -> None:
         """Show ``rows`` (a file's rows in file order); keep the cursor on ``keep`` if present.
 
         ``raw`` gives the rows' text lowered (:class:`RawText`) once a worker has made it: a filter
-        typed before the rows are indexed then finds its rows by their text."""
+        typed before the rows are indexed then finds its rows by their text.  ``complete=False``:
+        the first rows of a file still being read (a filter's answer is only its start)."""
         self._raw_provider = raw
+        self.complete = complete
         keep = keep if keep is not None else self.cursor_row
         self._source = list(rows)
         if self._picked:  # picks follow the entries by id; those no longer listed are dropped
@@ -263,8 +266,8 @@ class EntryTable(ScrollView, can_focus=True):
 
     @property
     def partial(self) -> bool:
-        """The view is the start of the filter's answer: rows are still being checked."""
-        return self._partial is not None
+        """The view is the start of the filter's answer: rows are still being checked or read."""
+        return self._partial is not None or not self.complete
 
     def _partial_view(self, query: Query) -> list[EntryRow]:
         """The filter's answer over the rows not yet indexed, as far as a short step gets (file order).
@@ -602,7 +605,7 @@ class EntryTable(ScrollView, can_focus=True):
         return self.get_component_rich_style(f"entry-table--{name}", partial=True)
 
     def _render_message(self, width: int) -> Strip:
-        if self._partial is not None:
+        if self._partial is not None or not self.complete:
             msg = "  Looking… (the entries are still being read)"
         elif self._source and not self._view:
             msg = "  No entry matches the filter. Press Esc to clear it."

@@ -148,7 +148,7 @@ class EntryRow:
             self.status = "malformed"
             self.summary = _first_line(e.body) or _first_line(e.frontmatter) or "(empty)"
         else:
-            meta = e.meta
+            meta = e.peek_meta()  # not kept on the entry: 100k entries' dicts would be ~120 MB
             body = e.body
             status = meta.get("status")
             self.status = status if isinstance(status, str) and status else "active"
