@@ -12,7 +12,8 @@ The table owns the view: source rows -> sorted (cached) -> filtered.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -166,8 +167,8 @@ class EntryTable(ScrollView, can_focus=True):
         self._layout_key: tuple[object, ...] | None = None
         self._widths: tuple[int, ...] = ()
         self._picked: dict[tuple[str, str], None] = {}  # (file, id) in the order they were picked
-        # a filter typed before the rows are indexed: (query, candidates in file order, how many checked)
-        self._partial: tuple[Query, list[EntryRow], int] | None = None
+        # a filter typed before the rows are indexed: (query, the candidates not checked yet, file order)
+        self._partial: tuple[Query, Iterator[EntryRow]] | None = None
         self._raw: RawText | None = None  # the source's text (until indexed)
         self._raw_provider: Callable[[], RawText | None] | None = None  # its lowered text, once made
 
@@ -282,27 +283,23 @@ class EntryTable(ScrollView, can_focus=True):
         elif self._raw is None:
             self._raw = RawText(self._source, lower=False)  # instant: answers words without case
         cands = self._raw.candidates(query)
-        if cands is None:
-            cands = self._source
-        self._partial = (query, cands, 0)
+        self._partial = (query, iter(self._source) if cands is None else cands)
         return self._partial_step([])
 
     def _partial_step(self, view: list[EntryRow]) -> list[EntryRow]:
         assert self._partial is not None
-        query, cands, done = self._partial
+        query, cands = self._partial
         end = time.perf_counter() + PARTIAL_BUDGET if self.is_mounted else float("inf")
-        while done < len(cands) and time.perf_counter() < end:
-            chunk = cands[done : done + PARTIAL_CHUNK]
+        while time.perf_counter() < end:
+            chunk = list(islice(cands, PARTIAL_CHUNK))
             for r in chunk:
                 if not r.filled:
                     r.fill()
             view += filter_rows(chunk, query)
-            done += len(chunk)
-        if done >= len(cands):
-            self._partial = None
-        else:
-            self._partial = (query, cands, done)
-            self.set_timer(PARTIAL_STEP, self._continue_partial)
+            if len(chunk) < PARTIAL_CHUNK:
+                self._partial = None
+                return view
+        self.set_timer(PARTIAL_STEP, self._continue_partial)
         return view
 
     def _continue_partial(self) -> None:
