@@ -315,7 +315,8 @@ class EntryTable(ScrollView, can_focus=True):
     def apply_query(self, query: Query) -> None:
         previous, self.query_obj = self.query_obj, query
         narrowing = self.indexed and self._sorted is not None and self._view_is_filtered_by is previous
-        self._recompute(self.cursor_row, narrow=narrowing and narrows(query, previous))
+        # the same rows, filtered again: the cursor's row is itself or not there (no search by id)
+        self._recompute(self.cursor_row, narrow=narrowing and narrows(query, previous), by_id=False)
 
     def sort_by(self, key: str, reverse: bool | None = None) -> None:
         if reverse is None:
@@ -332,7 +333,7 @@ class EntryTable(ScrollView, can_focus=True):
         self._data_version += 1
         self._recompute(self.cursor_row)
 
-    def _recompute(self, keep: EntryRow | str | None, narrow: bool = False) -> None:
+    def _recompute(self, keep: EntryRow | str | None, narrow: bool = False, by_id: bool = True) -> None:
         """Rebuild the view; ``narrow``: the new query only removes rows from the current view."""
         self._partial = None
         if not self.indexed:
@@ -351,7 +352,7 @@ class EntryTable(ScrollView, can_focus=True):
             self._view_is_filtered_by = self.query_obj
         self._view = view
         self._set_height(len(view) + 1)
-        index = self._index_of(keep) if keep is not None else None
+        index = self._index_of(keep, by_id) if keep is not None else None
         self._version += 1
         self._layout_key = None
         self.cursor = min(index if index is not None else self.cursor, max(0, len(view) - 1))
@@ -381,12 +382,15 @@ class EntryTable(ScrollView, can_focus=True):
         self._scroll_update(size)
         self.refresh()
 
-    def _index_of(self, keep: EntryRow | str) -> int | None:
+    def _index_of(self, keep: EntryRow | str, by_id: bool = True) -> int | None:
+        """Where ``keep`` is in the view (an id, or a row: itself, else with ``by_id`` its id)."""
         view = self._view
         if isinstance(keep, EntryRow):
-            for i, r in enumerate(view):
-                if r is keep:
-                    return i
+            try:
+                return view.index(keep)  # rows compare by identity: a C loop
+            except ValueError:
+                if not by_id:
+                    return None
             keep = keep.id
         if not keep:
             return None
