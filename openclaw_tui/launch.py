@@ -110,6 +110,9 @@ def launch_ui(argv: Sequence[str]) -> int:
 
         config = Path(args.openclaw_config) if args.openclaw_config else None
         app.start_screen = lambda: WorkspaceScreen(path, today=today, openclaw_config=config)
+    # Worker threads (parsing, indexing) share the interpreter lock with the event loop, which gives it
+    # up at every wait: with the default 5 ms a keystroke or a paint queues behind them again and again.
+    sys.setswitchinterval(0.001)
     loop = asyncio.new_event_loop()
     try:
         result = app.run(loop=loop)  # unlike asyncio.run, does not wait for the worker threads

@@ -21,6 +21,7 @@ Extension points for other screens: :meth:`selected_entry`,
 from __future__ import annotations
 
 import datetime as dt
+import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -45,6 +46,7 @@ from ..core.format.rows import (
     toggle_token,
 )
 from ..session import ProfileData, Session
+from ..session.controller import feed_search_index
 from ..ui_adapters import write_audit_log
 from ..widgets.audit_list import AuditGroup, AuditList
 from ..widgets.entry_detail import EntryDetail
@@ -58,6 +60,7 @@ from ..widgets.messages import (
     Indexed,
     Jump,
     Loaded,
+    Previewed,
     ProfileReloaded,
     RefsReady,
 )
@@ -67,6 +70,8 @@ from .entry_ops import ENTRY_ACTIONS, EntryOperations
 from .git_panel import GIT_ACTIONS, GitPanel
 
 NARROW = 100  # columns: below this the file tree starts hidden (t shows it)
+PREVIEW_WAIT = 1.0  # seconds the loader waits for the first rows to be painted before parsing the rest
+REFS_SETTLE = 1.0  # seconds a re-read profile keeps its previous reference index before rebuilding it
 
 
 class MainScreen(Screen[None]):
@@ -85,6 +90,7 @@ class MainScreen(Screen[None]):
         self.first_paint_at: float | None = None
         self._attention_done = False
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
+        self._preview_shown = threading.Event()
 
     # --- what the session holds, for the screen's own code and tests ---------------------
 
@@ -229,7 +235,7 @@ class MainScreen(Screen[None]):
         profile, gen = started
         self.status.set_busy("reloading", True)
         data = self.data.get(profile.path)
-        self._reload(profile, self.current_file if data is self.current else None, gen)
+        self._reload(profile, self.current_file if data is self.current else None, gen, data)
 
     def reload_for_plan(self, profiles: Sequence[Path]) -> None:
         """Reload the profiles a write touched (the current one when none is loaded)."""
@@ -243,51 +249,67 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="load", description="Reading the memory files")
     def _load(self) -> None:
         try:
-            found = self.session.discover()
+            found = self.session.discover(lazy=True)
         except NotMemory as exc:
             self.post_message(Loaded(None, [], str(exc)))
             return
+        if found.profiles:  # the first screenful first: parsing 100k entries takes a second
+            first = found.profiles[0]
+            rows = self.session.preview(first)
+            if rows:
+                self.post_message(Previewed(first, rows))
+                # parse once they are on screen: this thread would take the interpreter lock from the paint
+                self._preview_shown.wait(PREVIEW_WAIT)
         self.post_message(Loaded(found, self.session.read(found.profiles)))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
-    def _reload(self, profile: Profile, keep_file: str | None, gen: int) -> None:
-        self.post_message(ProfileReloaded(self.session.read_again(profile), keep_file, gen))
+    def _reload(self, profile: Profile, keep_file: str | None, gen: int, previous: ProfileData | None) -> None:
+        data = self.session.read_again(profile, previous)
+        self.post_message(ProfileReloaded(data, keep_file, gen))
+        feed_search_index(profile, data.profile)  # after the rows are on their way: the index can wait
 
-    @work(thread=True, group="background", description="Indexing and checking")
+    def _gone(self, data: ProfileData, worker: Any) -> bool:
+        """The worker was cancelled, or ``data`` was re-read since (its work would be thrown away)."""
+        return bool(worker.is_cancelled) or (self.session.stale(data) and data.path in self.session.data)
+
+    @work(thread=True, group="background", description="Indexing")
     def _background(self, queue: list[ProfileData]) -> None:
-        """Per profile, in turn: fill every row (filters), run the check (marks), index references.
+        """Per profile, in turn: fill every row (filters), then index references.
 
         One thread for all of it: the UI thread shares the interpreter lock with
         it, and several CPU-bound threads at once would slow the UI down more.
+        The check runs meanwhile in a child process (:meth:`_checks`).
         """
         worker = get_current_worker()
-
-        def cancelled() -> bool:
-            return worker.is_cancelled
-
         for data in queue:
-            if not data.indexed:
-                if not self.session.index(data, cancelled):
-                    return
-                self.post_message(Indexed(data))
+            if not data.indexed and not self._gone(data, worker):
+                if self.session.index(data, lambda d=data: self._gone(d, worker)):  # type: ignore[misc]
+                    self.post_message(Indexed(data))
         for data in queue:
-            if worker.is_cancelled:
-                return
-            if data.findings is None:
-                self.session.check(data, cancelled=lambda: worker.is_cancelled)
-                self.post_message(Checked(data))
-        for data in queue:
-            if worker.is_cancelled:
-                return
-            if data.refs is None:
+            if data.refs_stale:
+                time.sleep(REFS_SETTLE)  # an agent writing again soon would make this index stale at once
+            if (data.refs is None or data.refs_stale) and not self._gone(data, worker):
                 self.session.index_refs(data)
                 self.post_message(RefsReady(data))
 
+    @work(thread=True, group="check", description="Checking")
+    def _checks(self, queue: list[ProfileData]) -> None:
+        """Run the check of each profile in a child process (this thread only waits for it), from the
+        start: on a second core it is done while this process still fills the rows.  A profile re-read
+        meanwhile stops its run (its child is killed)."""
+        worker = get_current_worker()
+        for data in queue:
+            if (data.findings is None or data.findings_stale) and not self._gone(data, worker):
+                self.session.check(data, cancelled=lambda d=data: self._gone(d, worker))  # type: ignore[misc]
+                self.post_message(Checked(data))
+
     def _start_background(self, datas: list[ProfileData]) -> None:
-        self.status.set_busy("indexing", True)
+        self.status.set_busy("indexing", not self.session.all_indexed())
         self.status.set_busy("checking", True)
         current = [d for d in datas if d is self.current]
-        self._background(current + [d for d in datas if d is not self.current])
+        queue = current + [d for d in datas if d is not self.current]
+        self._checks(queue)
+        self._background(queue)
 
     # --- watching the folder ----------------------------------------------------------
 
@@ -329,6 +351,15 @@ class MainScreen(Screen[None]):
             self.reload_profile(path)
 
     # --- worker results (each message has one handler: this screen's) ----------------------
+
+    @on(Previewed)
+    def _on_previewed(self, message: Previewed) -> None:
+        """The first rows, before the whole file is parsed (no entry action works on them yet)."""
+        if self.loaded:
+            return
+        self.table.load(message.rows, indexed=False, placeholder="Loading…", complete=False)
+        self.query_one("#entries-pane").border_title = f"Entries · {message.profile.name}/memories.md"
+        self.call_after_refresh(self._preview_shown.set)
 
     @on(Loaded)
     def _on_loaded(self, message: Loaded) -> None:
@@ -450,7 +481,8 @@ class MainScreen(Screen[None]):
             placeholder = f"memories.md cannot be read: {data.profile.memories_error}"
         if data.profile.layout == "openclaw":
             placeholder = "An OpenClaw workspace: pick a file on the left (MEMORY.md, daily logs)."
-        self.table.load(rows, indexed=data.indexed, keep=keep, placeholder=placeholder)
+        self.table.load(rows, indexed=data.indexed, keep=keep, placeholder=placeholder,
+                        raw=lambda: data.raw.get(file))
         shown = self._workspace_file(data) if file not in data.files else None
         # a workspace has no memories.md: name (and show) its MEMORY.md, not a file that does not exist
         self.query_one("#entries-pane").border_title = f"Entries · {data.profile.name}/{shown or file}"

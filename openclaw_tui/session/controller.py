@@ -28,14 +28,14 @@ from ..core.files.safe_write import ConcurrentModification, index_writes
 from ..core.format.edit import EditError
 from ..core.format.entries import Entry
 from ..core.format.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
-from ..core.format.rows import MEMORY_FILES, EntryRow, apply_findings, fill_all
+from ..core.format.rows import MEMORY_FILES, EntryRow, RawText, apply_findings, fill_all
 from ..core.git.gitrepo import GitError, find_repo
 from ..core.lifecycle.picks import find_block
 from ..core.lifecycle.plan import Files, Plan
 from ..core.lifecycle.redact import RedactError
 from ..core.lifecycle.undo import UndoStack
 from ..ui_adapters import build_refs, run_check
-from .profiles import ProfileData, no_gc
+from .profiles import ProfileData, no_gc, preview_rows, reread_docs
 
 IGNORED_NAMES = ("audit.log",)  # written by the check itself: never news
 IGNORED_SUFFIXES = (".lock",)
@@ -108,7 +108,7 @@ class Session:
                  today: dt.date | None = None, clock: Callable[[], dt.datetime] | None = None,
                  *, watch: bool = True) -> None:
         self.source_path = source_path
-        index_writes(False)  # the search index is fed by the reload worker (read_again), not in the UI thread
+        index_writes(False)  # the search index is fed by the reload worker (feed_search_index), not the UI thread
         self.watch_enabled = watch  # reload profiles other programs change (False in some tests)
         self.discovery = discovery
         self.today = today
@@ -137,11 +137,19 @@ class Session:
 
     # --- loading (worker threads) -------------------------------------------------------
 
-    def discover(self) -> Discovery:
-        """The profiles under the opened path. Raises NotMemory. (Worker thread.)"""
+    def discover(self, *, lazy: bool = False) -> Discovery:
+        """The profiles under the opened path (``lazy``: memory files read, not parsed yet). Raises
+        NotMemory. (Worker thread.)"""
         if self.discovery is not None:
             return self.discovery
-        return discover(self.source_path or Path("."), workspaces=True)  # W opens a workspace under a root
+        return discover(self.source_path or Path("."), lazy=lazy, workspaces=True)  # W: a workspace under a root
+
+    @staticmethod
+    def preview(profile: Profile) -> list[EntryRow]:
+        """The first rows of ``profile``'s memories.md, from its first part only (worker thread)."""
+        if profile.layout != "profile" or profile.memories is None:
+            return []
+        return preview_rows(profile.memories, "memories.md")
 
     @staticmethod
     def read(profiles: Sequence[Profile]) -> list[ProfileData]:
@@ -150,17 +158,30 @@ class Session:
             return [ProfileData(p) for p in profiles]
 
     @staticmethod
-    def read_again(profile: Profile) -> ProfileData:
-        """A profile re-read from disk. (Worker thread.)"""
-        fresh = load_profile(profile.path, profile.rel, profile.layout)
-        feed_search_index(profile, fresh)
+    def read_again(profile: Profile, previous: ProfileData | None = None) -> ProfileData:
+        """A profile re-read from disk. (Worker thread.)
+
+        With ``previous`` (the profile as shown now) only what changed is re-read: an unchanged memory
+        file keeps its parse and rows, a changed one is re-parsed from its first changed line and keeps
+        the rows of its unchanged blocks (see ``ProfileData``): an agent's one-entry write to a 100k-entry
+        file costs a read and a compare, not a parse, an index and a check of everything before it shows.
+        """
+        if previous is None or previous.profile.layout != profile.layout:
+            fresh = load_profile(profile.path, profile.rel, profile.layout)
+            with no_gc():
+                return ProfileData(fresh)
+        fresh = load_profile(profile.path, profile.rel, profile.layout, lazy=True)
+        reread_docs(fresh, previous.profile)
         with no_gc():
-            return ProfileData(fresh)
+            return ProfileData(fresh, previous)
 
     def index(self, data: ProfileData, cancelled: Callable[[], bool]) -> bool:
         """Fill every row's fields and haystack (filters, counts). False when cancelled. (Worker thread.)"""
         if data.indexed:
             return True
+        for file, rows in data.files.items():  # first: a filter typed meanwhile finds rows by their text
+            if rows and not all(r.filled for r in rows[-1:]):
+                data.raw[file] = RawText(rows)
         with no_gc():
             for rows in data.files.values():
                 for start in range(0, len(rows), 5000):
@@ -168,6 +189,7 @@ class Session:
                         return False
                     fill_all(rows[start : start + 5000])
         data.indexed = True
+        data.raw = {}
         return True
 
     def check(self, data: ProfileData, cancelled: Callable[[], bool] | None = None) -> None:
@@ -175,12 +197,16 @@ class Session:
 
         With ``cancelled`` the check runs in a child process that quitting kills at once."""
         findings, note = run_check(data.profile, self.today, cancelled=cancelled)
+        if self.stale(data) and data.path in self.data:
+            return  # re-read meanwhile: its rows are the newer version's, checked by its own run
         apply_findings(data.files, findings)
         data.findings, data.check_note = findings, note
+        data.findings_stale = False
 
     @staticmethod
     def index_refs(data: ProfileData) -> None:
         data.refs = build_refs(data.profile)
+        data.refs_stale = False
 
     # --- loaded state (UI thread) ---------------------------------------------------------
 
@@ -213,7 +239,7 @@ class Session:
         return all(d.indexed for d in self.data.values())
 
     def all_checked(self) -> bool:
-        return all(d.findings is not None for d in self.data.values())
+        return all(d.findings is not None and not d.findings_stale for d in self.data.values())
 
     def most_serious(self) -> ProfileData | None:
         """The profile with most findings (errors and warnings), when any has one."""
@@ -249,6 +275,7 @@ class Session:
         self._reloading.discard(data.path)
         old = self.data.get(data.path)
         before = self._external.pop(data.path, None)
+        data.adopt_rows()
         self.data[data.path] = data
         if self.current is not None and self.current.path == data.path:
             self.current = data

@@ -11,7 +11,9 @@ The table owns the view: source rows -> sorted (cached) -> filtered.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -30,6 +32,7 @@ from ..core.format.rows import (
     MARK_ORDER,
     EntryRow,
     Query,
+    RawText,
     filter_rows,
     narrows,
     short_timestamp,
@@ -51,6 +54,9 @@ COLUMNS: tuple[tuple[str, str, int, int], ...] = (
 SORTABLE = {"id", "status", "importance", "marks", "tags", "timestamp", "summary"}
 SORT_CYCLE = ("order", "id", "status", "importance", "marks", "tags", "timestamp", "summary")
 ERROR_MARKS = {"malformed", "merge-conflict", "duplicate", "dangling"}
+PARTIAL_BUDGET = 0.02  # seconds of filling rows per step while a filter runs before the rows are indexed
+PARTIAL_STEP = 0.01  # seconds between those steps (keys and paints go in between)
+PARTIAL_CHUNK = 128
 
 
 def badge_text(mark: str, detail: str) -> str:
@@ -149,6 +155,7 @@ class EntryTable(ScrollView, can_focus=True):
         self.sort_reverse = False
         self.cursor = 0
         self.indexed = True  # all source rows filled: filtering and sorting may run
+        self.complete = True  # the source is every row of the file (False: its first rows only)
         self.placeholder = "Loading…"
         self._version = 0
         self._marks_version = 0
@@ -160,6 +167,10 @@ class EntryTable(ScrollView, can_focus=True):
         self._layout_key: tuple[object, ...] | None = None
         self._widths: tuple[int, ...] = ()
         self._picked: dict[tuple[str, str], None] = {}  # (file, id) in the order they were picked
+        # a filter typed before the rows are indexed: (query, the candidates not checked yet, file order)
+        self._partial: tuple[Query, Iterator[EntryRow]] | None = None
+        self._raw: RawText | None = None  # the source's text (until indexed)
+        self._raw_provider: Callable[[], RawText | None] | None = None  # its lowered text, once made
 
     # --- data -------------------------------------------------------------------------
 
@@ -182,8 +193,15 @@ class EntryTable(ScrollView, can_focus=True):
         return None
 
     def load(self, rows: Sequence[EntryRow], *, indexed: bool, keep: EntryRow | str | None = None,
-             placeholder: str = "This file holds no entries.") -> None:
-        """Show ``rows`` (a file's rows in file order); keep the cursor on ``keep`` if present."""
+             placeholder: str = "This file holds no entries.",
+             raw: Callable[[], RawText | None] | None = None, complete: bool = True) -> None:
+        """Show ``rows`` (a file's rows in file order); keep the cursor on ``keep`` if present.
+
+        ``raw`` gives the rows' text lowered (:class:`RawText`) once a worker has made it: a filter
+        typed before the rows are indexed then finds its rows by their text.  ``complete=False``:
+        the first rows of a file still being read (a filter's answer is only its start)."""
+        self._raw_provider = raw
+        self.complete = complete
         keep = keep if keep is not None else self.cursor_row
         self._source = list(rows)
         if self._picked:  # picks follow the entries by id; those no longer listed are dropped
@@ -195,6 +213,7 @@ class EntryTable(ScrollView, can_focus=True):
         self._data_version += 1
         self._sorted = None
         self.indexed = indexed
+        self._raw = None
         self.placeholder = placeholder
         self._recompute(keep)
 
@@ -243,12 +262,61 @@ class EntryTable(ScrollView, can_focus=True):
         """All rows are filled: apply the pending filter and sort."""
         self.indexed = True
         self._sorted = None
+        self._raw = None
         self._recompute(self.cursor_row)
+
+    @property
+    def partial(self) -> bool:
+        """The view is the start of the filter's answer: rows are still being checked or read."""
+        return self._partial is not None or not self.complete
+
+    def _partial_view(self, query: Query) -> list[EntryRow]:
+        """The filter's answer over the rows not yet indexed, as far as a short step gets (file order).
+
+        Candidates come from the file's text (:class:`RawText`; every row when it cannot say), each is
+        filled and filtered exactly; the rest is checked in later steps, between keys and paints, so the
+        view only ever grows by rows that match, until the index is done and the filter runs over all.
+        """
+        made = self._raw_provider() if self._raw_provider is not None else None
+        if made is not None and made is not self._raw and made.rows == self._source:
+            self._raw = made
+        elif self._raw is None:
+            self._raw = RawText(self._source, lower=False)  # instant: answers words without case
+        cands = self._raw.candidates(query)
+        self._partial = (query, iter(self._source) if cands is None else cands)
+        return self._partial_step([])
+
+    def _partial_step(self, view: list[EntryRow]) -> list[EntryRow]:
+        assert self._partial is not None
+        query, cands = self._partial
+        end = time.perf_counter() + PARTIAL_BUDGET if self.is_mounted else float("inf")
+        while time.perf_counter() < end:
+            chunk = list(islice(cands, PARTIAL_CHUNK))
+            for r in chunk:
+                if not r.filled:
+                    r.fill()
+            view += filter_rows(chunk, query)
+            if len(chunk) < PARTIAL_CHUNK:
+                self._partial = None
+                return view
+        self.set_timer(PARTIAL_STEP, self._continue_partial)
+        return view
+
+    def _continue_partial(self) -> None:
+        if self._partial is None or self.indexed or self._partial[0] is not self.query_obj:
+            return
+        grown = self._partial_step(self._view)  # appends to the view in place: it only grows
+        self._set_height(len(grown) + 1)
+        self._version += 1
+        self._layout_key = None
+        self.refresh()
+        self.post_message(self.ViewChanged(self))
 
     def apply_query(self, query: Query) -> None:
         previous, self.query_obj = self.query_obj, query
         narrowing = self.indexed and self._sorted is not None and self._view_is_filtered_by is previous
-        self._recompute(self.cursor_row, narrow=narrowing and narrows(query, previous))
+        # the same rows, filtered again: the cursor's row is itself or not there (no search by id)
+        self._recompute(self.cursor_row, narrow=narrowing and narrows(query, previous), by_id=False)
 
     def sort_by(self, key: str, reverse: bool | None = None) -> None:
         if reverse is None:
@@ -265,10 +333,11 @@ class EntryTable(ScrollView, can_focus=True):
         self._data_version += 1
         self._recompute(self.cursor_row)
 
-    def _recompute(self, keep: EntryRow | str | None, narrow: bool = False) -> None:
+    def _recompute(self, keep: EntryRow | str | None, narrow: bool = False, by_id: bool = True) -> None:
         """Rebuild the view; ``narrow``: the new query only removes rows from the current view."""
+        self._partial = None
         if not self.indexed:
-            view = self._source
+            view = self._source if self.query_obj.empty else self._partial_view(self.query_obj)
             self._view_is_filtered_by = None
         else:
             if self._sorted is None:
@@ -283,7 +352,7 @@ class EntryTable(ScrollView, can_focus=True):
             self._view_is_filtered_by = self.query_obj
         self._view = view
         self._set_height(len(view) + 1)
-        index = self._index_of(keep) if keep is not None else None
+        index = self._index_of(keep, by_id) if keep is not None else None
         self._version += 1
         self._layout_key = None
         self.cursor = min(index if index is not None else self.cursor, max(0, len(view) - 1))
@@ -313,12 +382,15 @@ class EntryTable(ScrollView, can_focus=True):
         self._scroll_update(size)
         self.refresh()
 
-    def _index_of(self, keep: EntryRow | str) -> int | None:
+    def _index_of(self, keep: EntryRow | str, by_id: bool = True) -> int | None:
+        """Where ``keep`` is in the view (an id, or a row: itself, else with ``by_id`` its id)."""
         view = self._view
         if isinstance(keep, EntryRow):
-            for i, r in enumerate(view):
-                if r is keep:
-                    return i
+            try:
+                return view.index(keep)  # rows compare by identity: a C loop
+            except ValueError:
+                if not by_id:
+                    return None
             keep = keep.id
         if not keep:
             return None
@@ -534,7 +606,9 @@ class EntryTable(ScrollView, can_focus=True):
         return self.get_component_rich_style(f"entry-table--{name}", partial=True)
 
     def _render_message(self, width: int) -> Strip:
-        if self._source and not self._view:
+        if self._partial is not None or not self.complete:
+            msg = "  Looking… (the entries are still being read)"
+        elif self._source and not self._view:
             msg = "  No entry matches the filter. Press Esc to clear it."
         else:
             msg = "  " + self.placeholder

@@ -20,6 +20,14 @@ class Jump(Message):
 # --- what the review screen's workers report (one handler each, on the main screen) ---------------
 
 
+class Previewed(Message):
+    """The first rows of the first profile's memories.md, read before the whole file is parsed."""
+
+    def __init__(self, profile: Any, rows: list[Any]) -> None:
+        super().__init__()
+        self.profile, self.rows = profile, rows
+
+
 class Loaded(Message):
     """The opened path was read: its profiles (``error``: why it is not memory)."""
 

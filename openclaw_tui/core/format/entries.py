@@ -95,11 +95,13 @@ class Entry:
         return f"<{kind} {self.id!r} line {self.line}>"
 
     def _load(self) -> None:
+        self._meta, self._key_lines = self._read()
+
+    def _read(self) -> tuple[dict[str, Any], dict[str, int]]:
         block = self.frontmatter
         scanned = _scan_frontmatter(block, 1)
         if scanned is not None:
-            self._meta, self._key_lines = scanned
-            return
+            return scanned
         import yaml  # only for a frontmatter the line scanner cannot read
 
         from .yamlio import load_yaml
@@ -108,8 +110,13 @@ class Entry:
             loaded = load_yaml(block)
         except (yaml.YAMLError, RecursionError, UnicodeEncodeError):  # the last: non-UTF-8 bytes
             loaded = None
-        self._meta = {str(k): v for k, v in loaded.items()} if isinstance(loaded, dict) else {}
-        self._key_lines = _key_lines_by_regex(block, 1)
+        return ({str(k): v for k, v in loaded.items()} if isinstance(loaded, dict) else {},
+                _key_lines_by_regex(block, 1))
+
+    def peek_meta(self) -> dict[str, Any]:
+        """The field values, read without keeping them when they were not read yet (reading every
+        entry once, as the review list does, then costs no memory per entry)."""
+        return self._meta if self._meta is not None else self._read()[0]
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -117,6 +124,11 @@ class Entry:
             self._load()
         assert self._meta is not None
         return self._meta
+
+    @property
+    def meta_loaded(self) -> bool:
+        """The field values are read (a block YAML read at parse time, or one read since)."""
+        return self._meta is not None
 
     @property
     def key_lines(self) -> dict[str, int]:

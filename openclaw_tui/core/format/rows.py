@@ -16,10 +16,11 @@ the entry whose lines contain the finding (or, without a line, by id).
 from __future__ import annotations
 
 import bisect
+import heapq
 import re
 import shlex
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,7 +149,7 @@ class EntryRow:
             self.status = "malformed"
             self.summary = _first_line(e.body) or _first_line(e.frontmatter) or "(empty)"
         else:
-            meta = e.meta
+            meta = e.peek_meta()  # not kept on the entry: 100k entries' dicts would be ~120 MB
             body = e.body
             status = meta.get("status")
             self.status = status if isinstance(status, str) and status else "active"
@@ -377,6 +378,64 @@ def filter_rows(rows: Sequence[EntryRow], q: Query) -> list[EntryRow]:
     for w in q.words:
         out = [r for r in out if w in r.haystack]
     return list(out)
+
+
+class RawText:
+    """A memory file's text, to find the rows a filter may match before they are filled.
+
+    ``candidates(q)`` yields, in file order, every row the filter can match: the rows whose block
+    contains the filter's longest word (a row's haystack is made of its block's text, lowered: a word
+    without spaces found in the haystack is in the block) and the rows whose frontmatter YAML read at
+    parse time (their values may be written differently, dates for one).  Not exact (a word found only
+    in a field name gives a candidate): the caller fills each candidate and filters it
+    (:func:`filter_rows`), which is; it takes as many as it has time for (the search goes on from
+    there).  None when the text cannot answer: no words, a word with spaces or one a default value
+    holds, rows of several texts, or a word with letters that have a case when the text was not
+    lowered (``lower=False``: instant).
+    """
+
+    __slots__ = ("rows", "text", "low", "starts", "yaml")
+
+    def __init__(self, rows: Sequence[EntryRow], *, lower: bool = True) -> None:
+        self.rows = rows
+        text = rows[0].entry.text_ref if rows else ""
+        self.text: str | None = text if rows and rows[-1].entry.text_ref is text else None
+        low = text.lower() if lower and self.text is not None else None
+        self.low: str | None = low if low is not None and len(low) == len(text) else None  # offsets kept
+        ok = self.text is not None
+        self.starts = [r.entry.start for r in rows] if ok else []
+        self.yaml = [i for i, r in enumerate(rows) if r.entry.meta_loaded] if ok else []
+
+    def candidates(self, q: Query) -> Iterator[EntryRow] | None:
+        if self.text is None or not q.words:
+            return None
+        word = max(q.words, key=len)
+        if any(c.isspace() for c in word) or word in "active" or word in "malformed":
+            return None
+        hay = self.text if word == word.upper() else self.low  # digits, CJK...: no case to fold
+        if hay is None:
+            return None
+        rows = self.rows
+        return (rows[i] for i in _dedup(heapq.merge(self._hits(hay, word), self.yaml)))
+
+    def _hits(self, hay: str, word: str) -> Iterator[int]:
+        starts, n, find = self.starts, len(self.rows), hay.find
+        at = find(word)
+        while at >= 0:
+            i = bisect.bisect_right(starts, at) - 1
+            if i < 0:  # the preamble
+                at = find(word, at + 1)
+                continue
+            yield i
+            at = find(word, starts[i + 1]) if i + 1 < n else -1
+
+
+def _dedup(ordered: Iterable[int]) -> Iterator[int]:
+    last = -1
+    for i in ordered:
+        if i != last:
+            yield i
+            last = i
 
 
 def narrows(new: Query, old: Query) -> bool:
