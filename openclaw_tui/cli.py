@@ -108,6 +108,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except BrokenPipeError:
         return 0
+    finally:
+        _tell_recovered()
+
+
+def _tell_recovered() -> None:
+    """A move between files that a crash interrupted was finished on the way: say so (stderr, never stdout)."""
+    from .core.files.safe_write import take_recovered
+
+    for folder in take_recovered():
+        print(f"openclaw-tui: note: finished a move between files that was interrupted (journal in {folder})",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -271,8 +271,12 @@ def test_a_move_interrupted_after_the_first_file_is_finished_by_the_next_command
     os.replace(todo[0][0].parent / str(records[0]["tmp"]), todo[0][0])
     res = cli("check", prof, "--format", "json", "--fail-on", "never")
     assert res.returncode == 0, res.stderr
+    # one JSON document on stdout; the user is told on stderr that the move was finished
     assert not [f for f in json.loads(res.stdout)["findings"] if f["code"] == "duplicate-id"]
+    assert res.stderr.count("\n") == 1 and res.stderr.startswith("openclaw-tui: note: finished a move between files")
     assert not (prof / sw.JOURNAL).exists()
+    again = cli("check", prof, "--format", "json", "--fail-on", "never")
+    assert again.returncode == 0 and again.stderr == ""  # said once: nothing left to finish
     for p, _, after in todo:
         assert p.read_bytes() == after
     assert not [n for n in os.listdir(prof) + os.listdir(prof / "contexts" / "archive") if n.endswith((".tmp", ".pending"))]
@@ -303,6 +307,23 @@ def test_sigkill_of_real_moves_leaves_a_consistent_profile(tmp_path: Path) -> No
     lines: list[str] = []
     failures = crash_trials(4000, 4, seed=int(os.environ.get("CRASH_SEED", "3")), work=tmp_path, say=lines.append)
     assert not failures, "\n".join(lines)
+
+
+def test_a_journal_path_that_is_a_link_out_refuses_a_move_before_any_lock_file(tmp_path: Path) -> None:
+    """The journal a move would write is checked like the files: a link leaving the profile means exit 2,
+    and not even a lock file is created."""
+    from openclaw_tui.core.files import safe_write as sw
+
+    prof = profile_copy(tmp_path)
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"keep\n")
+    (prof / sw.JOURNAL).symlink_to(outside)
+    before = snapshot(prof)
+    res = cli("archive", prof, "mem-0001")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "refusing to write through a link" in res.stderr
+    assert snapshot(prof) == before and outside.read_bytes() == b"keep\n"
+    res = cli("check", prof, "--format", "json", "--fail-on", "never")  # read-only: the link is left alone
+    assert res.returncode == 0 and json.loads(res.stdout) and snapshot(prof) == before
 
 
 def test_a_forged_journal_cannot_make_recovery_write_outside(tmp_path: Path) -> None:
