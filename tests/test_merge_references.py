@@ -152,3 +152,32 @@ def test_a_stale_record_of_an_aborted_merge_is_ignored(tmp_path: Path) -> None:
     assert r is not None and read_record(r)  # git's own abort leaves it behind
     s = MergeSession.open(repo / "profiles", [repo / "profiles"])
     assert s.renumberings() == {} and s.reference_rules() == []
+
+
+async def test_merge_screen_rewrites_the_references_and_says_so(tmp_path: Path) -> None:
+    """The UI flow after the driver stopped: m, c (write), y (conclude)."""
+    from openclaw_tui.app import OpenClawApp
+    from openclaw_tui.screens.merge_screen import MergeScreen
+    from tests.ui_support import SIZE, TODAY, settle
+
+    repo = _setup(tmp_path, driver=True)
+    assert _merge(repo, "other-into-main").returncode == 1
+    app = OpenClawApp(repo / "profiles", today=TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MergeScreen) and screen.session is not None
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]  # noqa: SLF001
+        assert any(f"{STATE}: 1 line their branch added now name mem-0004 (was mem-0003) (when written)" in m
+                   for m in messages), messages
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]  # noqa: SLF001
+        assert any("References to renumbered entries rewritten" in m and TRIP in m for m in messages), messages
+        assert not any("another program" in m for m in messages), "\n".join(messages)
+    _assert_merged(repo, "other-into-main")

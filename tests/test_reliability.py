@@ -309,6 +309,17 @@ def test_sigkill_of_real_moves_leaves_a_consistent_profile(tmp_path: Path) -> No
     assert not failures, "\n".join(lines)
 
 
+def test_the_watcher_ignores_the_journal_and_its_temp_files() -> None:
+    """A move's own journal and .pending files are not "changed by another program" in the UI."""
+    from openclaw_tui.core.files.watch import classify
+
+    for rel in ("p/.openclaw-tui.journal", "p/.memories.md.ab12.pending", "p/contexts/.trip.md.x.pending",
+                "p/.state.yaml.x.tmp"):
+        assert classify(rel) == "ignore", rel
+    for rel in ("p/memories.md", "p/state.yaml", "p/contexts/pending", "p/notes.pending"):
+        assert classify(rel) == "file", rel
+
+
 def test_a_journal_path_that_is_a_link_out_refuses_a_move_before_any_lock_file(tmp_path: Path) -> None:
     """The journal a move would write is checked like the files: a link leaving the profile means exit 2,
     and not even a lock file is created."""
