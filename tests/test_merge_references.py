@@ -44,7 +44,8 @@ def _setup(tmp_path: Path, driver: bool) -> Path:
         res = cli("git-setup", str(repo / PROFILE))
         assert res.returncode == 0, res.stderr
     git(repo, "checkout", "-q", "-b", "other")
-    write(repo / MEM, BASE + "\n" + entry("mem-0003", "other: the user bought a bike"))
+    write(repo / MEM, BASE.replace("in Shanghai.", "in Shanghai.\nRides there: mem-0003.")
+          + "\n" + entry("mem-0003", "other: the user bought a bike"))
     write(repo / STATE, STATE_OTHER)
     write(repo / TRIP, TRIP_OTHER)
     commit_all(repo, "other adds mem-0003, names it in state.yaml and a context", paths=(PROFILE,))
@@ -80,6 +81,9 @@ def _assert_merged(repo: Path, direction: str) -> None:
     renumbered = "other: the user bought a bike" if direction == "other-into-main" else "main: the user likes green tea"
     kept = "main: the user likes green tea" if direction == "other-into-main" else "other: the user bought a bike"
     assert ids[renumbered] == "mem-0004" and ids[kept] == "mem-0003"
+    first = mf.entries[0]
+    assert first.id == "mem-0001"  # a line other added to a base entry names other's entry, whatever its id now
+    assert first.body.strip().endswith("Rides there: mem-0004." if direction == "other-into-main" else "Rides there: mem-0003.")
     assert git(repo, "status", "--porcelain", "--untracked-files=no") == ""  # committed, nothing left over
     assert git(repo, "rev-list", "--count", "HEAD^@") .strip() != ""  # a merge commit
     assert len(git(repo, "log", "-1", "--format=%P").split()) == 2
@@ -117,7 +121,7 @@ def test_session_rewrites_references_after_a_plain_git_merge(tmp_path: Path, dir
     s = MergeSession.open(repo / "profiles", [repo / "profiles"])
     assert s.remaining == 0  # the id collision is decided (both kept), not a content conflict
     planned = s.reference_notes()
-    assert [n.split(":")[0] for n in planned] == ([TRIP, STATE] if direction == "other-into-main" else [STATE])
+    assert [n.split(":")[0] for n in planned] == ([TRIP, STATE, MEM] if direction == "other-into-main" else [STATE])
     s.complete()
     assert s.reference_notes_done == planned
     s.conclude()

@@ -379,6 +379,11 @@ class MergeSession:
         rules: list[RefRule] = []
         for profile, pairs in sorted(mapping.items()):
             rules.extend(reference_rules(self.repo, sides, profile, pairs))
+        for f in self.files:  # a memory file git merged as text: lines their branch added to other entries
+            own = list(f.renumbered().items()) if f.is_memory and _inside(self.repo, f.path) else []
+            if own:
+                rel = self.repo.rel(f.path)
+                rules.extend(reference_rules(self.repo, sides, profile_rel(rel), own, only=[rel]))
         return rules
 
     def reference_notes(self, rules: list[RefRule] | None = None) -> list[str]:
@@ -447,7 +452,7 @@ class MergeSession:
                     continue  # deleted here: nothing refers
                 new_data, count = apply_rule(current, rule)
                 if count and new_data != current:
-                    changes.insert(0, (target, current, new_data))
+                    changes.append((target, current, new_data))  # appended: the indexes above stay right
                     rewritten.append(target)
         self.reference_notes_done = self.reference_notes(rules) if rewritten else []
         write_many(changes)

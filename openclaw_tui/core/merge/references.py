@@ -130,9 +130,11 @@ def _lines(data: bytes) -> list[str]:
     return [ln.rstrip("\r") for ln in data.decode("utf-8", "surrogateescape").split("\n")]
 
 
-def reference_rules(repo: Repo, sides: Sides, profile: str, renumbered: Iterable[tuple[str, str]]) -> list[RefRule]:
-    """For each file of the profile their branch changed (memories.md files aside): their added lines
-    that name a renumbered id, with the new id put in."""
+def reference_rules(
+    repo: Repo, sides: Sides, profile: str, renumbered: Iterable[tuple[str, str]], only: Iterable[str] | None = None,
+) -> list[RefRule]:
+    """For each file of the profile their branch changed (memories.md files aside, or just the
+    repository-relative paths ``only``): their added lines that name a renumbered id, with the new id put in."""
     mapping = [(old, new) for old, new in renumbered if old != new]
     if not mapping:
         return []
@@ -142,8 +144,10 @@ def reference_rules(repo: Repo, sides: Sides, profile: str, renumbered: Iterable
         ours = tree_files(repo, sides.ours, profile)
     except (GitError, ValueError):
         return []
+    wanted_paths = None if only is None else set(only)
     changed = sorted(p for p, (_, sha) in theirs.items()
-                     if not is_memory_rel(p) and base.get(p, ("", ""))[1] != sha)
+                     if (not is_memory_rel(p) if wanted_paths is None else p in wanted_paths)
+                     and base.get(p, ("", ""))[1] != sha)
     if not changed:
         return []
     wanted = [theirs[p][1] for p in changed] + [m[p][1] for m in (base, ours) for p in changed if p in m]
