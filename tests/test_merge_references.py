@@ -185,3 +185,18 @@ async def test_merge_screen_rewrites_the_references_and_says_so(tmp_path: Path) 
         assert any("References to renumbered entries rewritten" in m and TRIP in m for m in messages), messages
         assert not any("another program" in m for m in messages), "\n".join(messages)
     _assert_merged(repo, "other-into-main")
+
+
+def test_a_rebase_step_stops_and_the_merge_command_continues_it(tmp_path: Path) -> None:
+    """In a rebase git names no branch to the driver: it cannot look, so it stops; the session knows REBASE_HEAD."""
+    repo = _setup(tmp_path, driver=True)
+    git(repo, "checkout", "-q", "other")
+    res = subprocess.run(["git", "rebase", "main"], cwd=repo, capture_output=True, text=True)
+    assert res.returncode == 1 and "could not be checked for references" in res.stderr
+    done = cli("merge", str(repo / PROFILE), "--commit")
+    assert done.returncode == 0 and "rebase concluded" in done.stdout, done.stdout + done.stderr
+    state, trip = _expected("other-into-main")  # the replayed commit (other's) is theirs
+    assert (repo / STATE).read_bytes() == state.encode() and (repo / TRIP).read_bytes() == trip.encode()
+    assert git(repo, "log", "--format=%s", "-2").splitlines()[1] == "main adds mem-0003 and names it in state.yaml"
+    ids = {e.body.strip(): e.id for e in parse((repo / MEM).read_text()).entries}
+    assert ids["other: the user bought a bike"] == "mem-0004" and ids["main: the user likes green tea"] == "mem-0003"
