@@ -4,13 +4,14 @@
     python bench/fuzz.py -n 200 --seed 5
 
 Each case copies a sample profile, applies one mutation (a class below),
-then runs check, search, get, set and archive in this process (``openclaw_tui.cli.main``, each
+then runs check, search, get, context, repair (the listing), set and archive in this process (``openclaw_tui.cli.main``, each
 command under a timeout) and records failures by class:
 
 - ``traceback``: an exception escaped a command;
 - ``bad-exit``: an exit status other than 0, 1 or 2 (or 2 without a one-line reason);
-- ``invalid-json``: ``check --format json`` / ``search --json`` printed no valid JSON;
-- ``wrote-read-only``: check, search or get changed, created or removed anything;
+- ``invalid-json``: ``check --format json`` / ``search --json`` / ``context --json`` / ``repair --json``
+  printed no valid JSON;
+- ``wrote-read-only``: check, search, get, context or the repair listing changed, created or removed anything;
 - ``refused-but-wrote``: an edit that exited 2 changed something anyway;
 - ``outside-touched``: a file outside the profile was created, changed or removed;
 - ``leaked-outside``: text of a file outside the profile was printed;
@@ -129,8 +130,9 @@ def alias_bomb(rng: random.Random, prof: Path, outside: Path) -> str:
 
 def long_line(rng: random.Random, prof: Path, outside: Path) -> str:
     size = 5_000_000
-    p = prof / rng.choice(["memories.md", "identity.md", "state.yaml"])
-    line = rng.choice(["A", "用", "mem-0001 ", "a b "]) * (size // 4)
+    p = prof / rng.choice(["memories.md", "identity.md", "state.yaml", "contexts/long.md"])
+    p.parent.mkdir(exist_ok=True)
+    line = rng.choice(["A", "用", "mem-0001 ", "a b ", "[x](y.md) "]) * (size // 4)
     with p.open("a", encoding="utf-8") as fh:
         fh.write(("\n---\nid: mem-0991\n---\n" if p.name == "memories.md" else "\n# ") + line + "\n")
     return p.name
@@ -188,13 +190,21 @@ def python_tag(rng: random.Random, prof: Path, outside: Path) -> str:
 def symlink_in(rng: random.Random, prof: Path, outside: Path) -> str:
     (prof / "contexts").mkdir(exist_ok=True)
     (prof / "skills").mkdir(exist_ok=True)
-    choice = rng.randrange(3)
+    choice = rng.randrange(5)
     if choice == 0:
         (prof / "contexts" / "alias.md").symlink_to(Path("../identity.md"))
     elif choice == 1:
         (prof / "skills" / "memories-again.md").symlink_to(Path("../memories.md"))
-    else:
+    elif choice == 2:
         (prof / "contexts" / "loop").symlink_to(Path("."), target_is_directory=True)
+    elif choice == 3:  # a link to itself (ELOOP) in place of a file every command reads
+        name = rng.choice(["state.yaml", "identity.md", "contexts/self.md", "memories.md"])
+        (prof / name).unlink(missing_ok=True)
+        (prof / name).symlink_to(Path(name).name)
+        return f"link-loop {name}"
+    else:  # two links pointing at each other
+        (prof / "contexts" / "a.md").symlink_to(Path("b.md"))
+        (prof / "contexts" / "b.md").symlink_to(Path("a.md"))
     return "link"
 
 
@@ -451,6 +461,9 @@ def run_case(prof: Path, outside: Path, rng: random.Random, timeout: int = 60) -
         (["check", str(prof), "--format", "json", "--today", "2026-11-30"], True),
         (["search", str(prof), rng.choice(["coffee", "mem-0001", "咖啡", "the user", "lol"]), "--json"], True),
         (["get", str(prof), rng.choice(["memories.md", "state.yaml", "contexts/leak.md", "../outside/secret.md"])], False),
+        (["context", str(prof), "--json", "--today", "2026-11-30",
+          "--query", rng.choice(["coffee", "trip", "mem-0001", "咖啡", ""])], True),
+        (["repair", str(prof), "--json", "--today", "2026-11-30", "--no-history"], True),
     ]
     for argv, is_json in read_only:
         before = snapshot(prof)

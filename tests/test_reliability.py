@@ -360,3 +360,16 @@ def test_a_forged_journal_cannot_make_recovery_write_outside(tmp_path: Path) -> 
         res = cli("check", prof, "--format", "json", "--fail-on", "never")
         assert res.returncode == 0, res.stderr
         assert victim.read_bytes() == b"precious\n"
+
+
+def test_a_line_of_a_million_references_counts_each_reference_once_per_line(tmp_path: Path) -> None:
+    """A hostile context file (one huge line of ids) must not make check/repair build a million findings."""
+    prof = profile_copy(tmp_path)
+    (prof / "contexts").mkdir(exist_ok=True)
+    (prof / "contexts" / "flood.md").write_text("mem-9999 " * 200_000 + "\nmem-9999 and mem-9999\n", encoding="utf-8")
+    res = cli("check", prof, "--format", "json", "--fail-on", "never")
+    assert res.returncode == 0, res.stderr
+    flood = [(f["line"], f["code"]) for f in json.loads(res.stdout)["findings"] if f.get("file") == "contexts/flood.md"]
+    assert flood == [(1, "dangling-ref"), (2, "dangling-ref")]
+    res = cli("repair", prof, "--json", "--no-history")
+    assert res.returncode in (0, 1) and json.loads(res.stdout) is not None
