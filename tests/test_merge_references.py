@@ -200,3 +200,27 @@ def test_a_rebase_step_stops_and_the_merge_command_continues_it(tmp_path: Path) 
     assert git(repo, "log", "--format=%s", "-2").splitlines()[1] == "main adds mem-0003 and names it in state.yaml"
     ids = {e.body.strip(): e.id for e in parse((repo / MEM).read_text()).entries}
     assert ids["other: the user bought a bike"] == "mem-0004" and ids["main: the user likes green tea"] == "mem-0003"
+
+
+def test_a_conflicted_state_yaml_gets_the_new_id_on_the_side_picked(tmp_path: Path) -> None:
+    """Both branches appended to the same state.yaml list: the region is kept both ways, their line follows the id."""
+    repo = make_repo(tmp_path / "repo")
+    write(repo / MEM, BASE)
+    write(repo / STATE, STATE_BASE)
+    commit_all(repo, "base")
+    assert cli("git-setup", str(repo / PROFILE)).returncode == 0
+    git(repo, "checkout", "-q", "-b", "other")
+    write(repo / MEM, BASE + "\n" + entry("mem-0003", "other: bike"))
+    write(repo / STATE, STATE_BASE + "- mem-0003  # the bike\n")
+    commit_all(repo, "other", paths=(PROFILE,))
+    git(repo, "checkout", "-q", "main")
+    write(repo / MEM, BASE + "\n" + entry("mem-0003", "main: tea"))
+    write(repo / STATE, STATE_BASE + "- mem-0003  # the tea\n")
+    commit_all(repo, "main", paths=(PROFILE,))
+    res = subprocess.run(["git", "merge", "--no-edit", "other"], cwd=repo, capture_output=True, text=True)
+    assert res.returncode == 1 and "<<<<<<<" in (repo / STATE).read_text()
+    done = cli("merge", str(repo / PROFILE), "--rest", "both", "--commit")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (repo / STATE).read_bytes() == (STATE_BASE + "- mem-0003  # the tea\n- mem-0004  # the bike\n").encode()
+    ids = {e.body.strip(): e.id for e in parse((repo / MEM).read_text()).entries}
+    assert ids["other: bike"] == "mem-0004" and ids["main: tea"] == "mem-0003"
