@@ -102,6 +102,8 @@ def test_driver_stops_and_merge_command_rewrites_the_references(tmp_path: Path, 
     assert r is not None and [e["path"] for e in read_record(r)] == [MEM]
     listing = cli("merge", str(repo / PROFILE))
     assert "references rewritten" in listing.stdout and f"{STATE}" in listing.stdout
+    listed = json.loads(cli("merge", str(repo / PROFILE), "--json").stdout)
+    assert [n.split(":")[0] for n in listed["references"]] == ([TRIP, STATE] if direction == "other-into-main" else [STATE])
     done = cli("merge", str(repo / PROFILE), "--commit")
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"references rewritten: {STATE}: 1 line their branch added now name mem-0004 (was mem-0003)" in done.stdout

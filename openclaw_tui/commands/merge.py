@@ -123,7 +123,9 @@ def run(args: argparse.Namespace) -> int:
         if not deciding and not args.commit:
             if args.json:
                 print_json({"operation": session.operation, "merging": session.merging,
-                            "remaining": session.remaining, "files": _items_json(session)})
+                            "remaining": session.remaining, "files": _items_json(session),
+                            "renumbered": [n for f in session.files for n in f.collision_notes()],
+                            "references": session.reference_notes()})
             else:
                 out(_listing(session) if session.files else "no conflicts\n")
             return 1 if session.remaining else 0
