@@ -226,3 +226,18 @@ def test_a_conflicted_state_yaml_gets_the_new_id_on_the_side_picked(tmp_path: Pa
     assert (repo / STATE).read_bytes() == (STATE_BASE + "- mem-0003  # the tea\n- mem-0004  # the bike\n").encode()
     ids = {e.body.strip(): e.id for e in parse((repo / MEM).read_text()).entries}
     assert ids["other: bike"] == "mem-0004" and ids["main: tea"] == "mem-0003"
+
+
+def test_a_reference_file_turned_into_a_link_out_is_never_written_through(tmp_path: Path) -> None:
+    repo = _setup(tmp_path, driver=True)
+    assert _merge(repo, "other-into-main").returncode == 1
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_bytes(STATE_OTHER.encode())  # holds the very line the rule rewrites
+    (repo / STATE).unlink()
+    (repo / STATE).symlink_to(outside)
+    done = cli("merge", str(repo / PROFILE))
+    assert STATE in done.stdout  # planned from git's versions...
+    done = cli("merge", str(repo / PROFILE), "--rest", "ours")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert outside.read_bytes() == STATE_OTHER.encode()  # ...but not written through the link
+    assert f"references rewritten: {TRIP}" in done.stdout and f"references rewritten: {STATE}" not in done.stdout

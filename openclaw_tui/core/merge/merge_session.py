@@ -435,6 +435,7 @@ class MergeSession:
         results.sort(key=lambda r: 0 if r[0].path.as_posix().endswith(ARCHIVE_REL) else 1)
         changes: list[tuple[Path, bytes | None, bytes]] = [(f.path, f.data, data) for f, data in results]
         rewritten: list[Path] = []
+        applied: list[RefRule] = []
         rules = self.reference_rules()
         if rules and self.repo is not None:
             by_path = {Path(os.path.realpath(p)): i for i, (p, _, _) in enumerate(changes)}
@@ -443,18 +444,24 @@ class MergeSession:
                 i = by_path.get(Path(os.path.realpath(target)))
                 if i is not None:  # a file resolved here: rewrite its result
                     p, before, after = changes[i]
-                    changes[i] = (p, before, apply_rule(after, rule)[0])
-                    rewritten.append(p)
+                    new_after, count = apply_rule(after, rule)
+                    if count and new_after != after:
+                        changes[i] = (p, before, new_after)
+                        rewritten.append(p)
+                        applied.append(rule)
                     continue
+                if not _plain_file_inside(target, self.repo.root / profile_rel(rule.path)):
+                    continue  # a link, or gone: never written through
                 try:
                     current = target.read_bytes()
                 except OSError:
-                    continue  # deleted here: nothing refers
+                    continue
                 new_data, count = apply_rule(current, rule)
                 if count and new_data != current:
                     changes.append((target, current, new_data))  # appended: the indexes above stay right
                     rewritten.append(target)
-        self.reference_notes_done = self.reference_notes(rules) if rewritten else []
+                    applied.append(rule)
+        self.reference_notes_done = self.reference_notes(applied) if applied else []
         write_many(changes)
         written = [p for p, _, _ in changes]
         if self.repo is not None:
@@ -516,6 +523,17 @@ def _stage_ids(repo: Repo, path: Path) -> tuple[set[str], set[str], set[str]] | 
     if ours is None or theirs is None:
         return None
     return base or set(), ours, theirs
+
+
+def _plain_file_inside(path: Path, folder: Path) -> bool:
+    """A regular file, not a link, whose real path lies in ``folder``'s."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+    except OSError:
+        return False
+    real, root = os.path.realpath(path), os.path.realpath(folder)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _inside(repo: Repo, path: Path) -> bool:

@@ -145,8 +145,9 @@ def reference_rules(
     except (GitError, ValueError):
         return []
     wanted_paths = None if only is None else set(only)
-    changed = sorted(p for p, (_, sha) in theirs.items()
-                     if (not is_memory_rel(p) if wanted_paths is None else p in wanted_paths)
+    changed = sorted(p for p, (mode, sha) in theirs.items()
+                     if mode != "120000"  # a symbolic link: its text is a path, never followed
+                     and (not is_memory_rel(p) if wanted_paths is None else p in wanted_paths)
                      and base.get(p, ("", ""))[1] != sha)
     if not changed:
         return []
