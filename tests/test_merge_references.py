@@ -190,11 +190,11 @@ async def test_merge_screen_rewrites_the_references_and_says_so(tmp_path: Path) 
 
 
 def test_a_rebase_step_stops_and_the_merge_command_continues_it(tmp_path: Path) -> None:
-    """In a rebase git names no branch to the driver: it cannot look, so it stops; the session knows REBASE_HEAD."""
+    """In a rebase the driver reads the step from rebase-merge/done; the session knows REBASE_HEAD."""
     repo = _setup(tmp_path, driver=True)
     git(repo, "checkout", "-q", "other")
     res = subprocess.run(["git", "rebase", "main"], cwd=repo, capture_output=True, text=True)
-    assert res.returncode == 1 and "could not be checked for references" in res.stderr
+    assert res.returncode == 1 and f"references to it were added in {TRIP}, {STATE}" in res.stderr, res.stderr
     done = cli("merge", str(repo / PROFILE), "--commit")
     assert done.returncode == 0 and "rebase concluded" in done.stdout, done.stdout + done.stderr
     state, trip = _expected("other-into-main")  # the replayed commit (other's) is theirs
@@ -241,3 +241,40 @@ def test_a_reference_file_turned_into_a_link_out_is_never_written_through(tmp_pa
     assert done.returncode == 0, done.stdout + done.stderr
     assert outside.read_bytes() == STATE_OTHER.encode()  # ...but not written through the link
     assert f"references rewritten: {TRIP}" in done.stdout and f"references rewritten: {STATE}" not in done.stdout
+
+
+def test_a_rebase_step_without_references_elsewhere_goes_through(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo")
+    write(repo / MEM, BASE)
+    write(repo / STATE, STATE_BASE)
+    commit_all(repo, "base")
+    assert cli("git-setup", str(repo / PROFILE)).returncode == 0
+    git(repo, "checkout", "-q", "-b", "other")
+    write(repo / MEM, BASE + "\n" + entry("mem-0003", "other: bike"))
+    commit_all(repo, "other", paths=(PROFILE,))
+    git(repo, "checkout", "-q", "main")
+    write(repo / MEM, BASE + "\n" + entry("mem-0003", "main: tea"))
+    write(repo / STATE, STATE_BASE + "- mem-0003\n")  # ours names its own mem-0003: not theirs' business
+    commit_all(repo, "main", paths=(PROFILE,))
+    git(repo, "checkout", "-q", "other")
+    res = subprocess.run(["git", "rebase", "main"], cwd=repo, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "mem-0003 was added on both sides" in res.stderr
+    assert (repo / STATE).read_bytes() == (STATE_BASE + "- mem-0003\n").encode()
+    ids = {e.body.strip(): e.id for e in parse((repo / MEM).read_text()).entries}
+    assert ids == {**ids, "main: tea": "mem-0003", "other: bike": "mem-0004"}
+
+
+def test_the_driver_uses_commits_only_when_they_hold_what_git_handed_it(tmp_path: Path) -> None:
+    from openclaw_tui.core.merge.references import Sides, driver_sides, sides_match
+
+    repo = _setup(tmp_path, driver=False)
+    r = find_repo(repo)
+    assert r is not None
+    main, other = git(repo, "rev-parse", "main").strip(), git(repo, "rev-parse", "other").strip()
+    sides = driver_sides(r, {f"GITHEAD_{other}": "other"})
+    assert sides == Sides(git(repo, "merge-base", "main", "other").strip(), main, other)
+    ours, theirs = git(repo, "show", f"main:{MEM}").encode(), git(repo, "show", f"other:{MEM}").encode()
+    assert sides_match(r, sides, MEM, ours, theirs)
+    assert not sides_match(r, sides, MEM, theirs, ours) and not sides_match(r, sides, MEM, ours, theirs + b"\n")
+    assert driver_sides(r, {}) is None and driver_sides(r, {f"GITHEAD_{other}": "a", f"GITHEAD_{main}": "b"}) is None

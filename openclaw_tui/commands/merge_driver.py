@@ -88,19 +88,28 @@ def _references_elsewhere(pathname: str, ours: bytes, theirs: bytes, renumbered:
     import os
 
     from ..core.git.gitrepo import find_repo
-    from ..core.merge.references import driver_sides, profile_rel, reference_rules, write_record
+    from ..core.merge.references import (
+        driver_sides,
+        profile_rel,
+        rebase_sides,
+        reference_rules,
+        sides_match,
+        write_record,
+    )
 
     repo = find_repo(os.getcwd())
     if repo is None or not pathname:
         return False
-    sides = driver_sides(repo)
+    sides = driver_sides(repo) or rebase_sides(repo)
+    if sides is not None and not sides_match(repo, sides, pathname, ours, theirs):
+        sides = None  # not the commits git is merging: cannot look
     profile = profile_rel(pathname)
     rules = reference_rules(repo, sides, profile, renumbered) if sides is not None else None
     if rules == []:
         return False
     write_record(repo, pathname, ours, theirs, renumbered)
     if rules is None:
-        where = "the profile's other files could not be checked for references to it (not a plain git merge)"
+        where = "the profile's other files could not be checked for references to it (the commits merged are unknown)"
     else:
         where = "references to it were added in " + ", ".join(r.path for r in rules)
     hint = profile or "."

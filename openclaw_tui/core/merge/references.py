@@ -13,8 +13,10 @@ is simply taken), so the driver cannot fix those files.  Instead:
 
 * the driver looks, in the commits being merged, for lines their branch
   added that name a renumbered id in the profile's other files
-  (``reference_rules``).  None: the merge stays clean.  Some, or the commits
-  cannot be told (a rebase or cherry-pick): it leaves a record in the git
+  (``reference_rules``; the commits come from ``GITHEAD_<sha>`` in a merge or
+  ``rebase-merge/done`` in a rebase, and are used only when their versions of
+  the file are exactly the ones git handed the driver).  None: the merge
+  stays clean.  Some, or the commits cannot be told (a cherry-pick): it leaves a record in the git
   folder (``write_record``) and reports the file as conflicted, so git stops
   before committing;
 * the merge session (the ``merge`` command and the merge screen) reads that
@@ -124,6 +126,31 @@ def driver_sides(repo: Repo, environ: Mapping[str, str] | None = None) -> Sides 
     if ours is None or theirs is None:
         return None
     return Sides(_merge_base(repo, ours, theirs), ours, theirs)
+
+
+def rebase_sides(repo: Repo) -> Sides | None:
+    """The commits of the rebase step being replayed: git writes the step (``pick <sha>``) to
+    ``rebase-merge/done`` before it merges it; theirs is that commit, its parent the base."""
+    try:
+        done = (repo.git_dir / "rebase-merge" / "done").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    steps = [ln.split() for ln in done.splitlines() if ln.strip() and not ln.startswith("#")]
+    if not steps or len(steps[-1]) < 2 or steps[-1][0] not in ("pick", "p", "reword", "r", "edit", "e"):
+        return None
+    ours, theirs = _rev(repo, "HEAD"), _rev(repo, steps[-1][1])
+    if ours is None or theirs is None:
+        return None
+    return Sides(_rev(repo, theirs + "^"), ours, theirs)
+
+
+def sides_match(repo: Repo, sides: Sides, path: str, ours: bytes, theirs: bytes) -> bool:
+    """Whether ``path`` at the ours and theirs commits is exactly what the driver was given."""
+    for rev, data in ((sides.ours, ours), (sides.theirs, theirs)):
+        proc = run_git(["rev-parse", "--verify", "-q", f"{rev}:{path}"], repo.root, check=False)
+        if proc.returncode != 0 or proc.stdout.decode("ascii", "replace").strip() != blob_id(data):
+            return False
+    return True
 
 
 def _lines(data: bytes) -> list[str]:
@@ -275,6 +302,6 @@ def recorded_renumberings(repo: Repo) -> dict[str, list[tuple[str, str]]]:
 
 
 __all__ = [
-    "Sides", "RefRule", "current_sides", "driver_sides", "reference_rules", "apply_rule", "profile_rel",
+    "Sides", "RefRule", "current_sides", "driver_sides", "rebase_sides", "sides_match", "reference_rules", "apply_rule", "profile_rel",
     "write_record", "read_record", "clear_record", "recorded_renumberings", "blob_id", "is_memory_rel",
 ]
