@@ -279,6 +279,9 @@ def _memory_ref_facts(rel: str, mf: MemoryFile) -> MemoryRefFacts:
         if e is not None and pos < e.body_start:
             continue
         link_rows.append((lines(pos), target, e.id if e else None))
+    if len(id_rows) + len(link_rows) > MAX_TEXT_REFS:  # a hostile flood: the same reference once per line
+        id_rows = list(dict.fromkeys(id_rows))
+        link_rows = list(dict.fromkeys(link_rows))
     return id_rows, link_rows
 
 
