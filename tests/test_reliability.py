@@ -373,3 +373,19 @@ def test_a_line_of_a_million_references_counts_each_reference_once_per_line(tmp_
     assert flood == [(1, "dangling-ref"), (2, "dangling-ref")]
     res = cli("repair", prof, "--json", "--no-history")
     assert res.returncode in (0, 1) and json.loads(res.stdout) is not None
+
+
+def test_a_line_flooded_with_links_in_a_memory_is_one_finding_and_repair_lists_it(tmp_path: Path) -> None:
+    """15,000 copies of one dangling link on one body line: one finding (not 15,000), and repair's
+    listing stays linear (each line's occurrences are found once; no cut offered on such a line)."""
+    prof = profile_copy(tmp_path)
+    with (prof / "memories.md").open("a", encoding="utf-8") as fh:
+        fh.write("\n---\nid: mem-0991\n---\n" + "[x](nowhere.md) " * 15_000 + "\nsee [y](nowhere.md)\n")
+    res = cli("check", prof, "--format", "json", "--fail-on", "never")
+    assert res.returncode == 0, res.stderr
+    found = [(f["code"], f["line"]) for f in json.loads(res.stdout)["findings"] if "nowhere.md" in f["message"]]
+    assert len(found) == 2 and found[0][1] + 1 == found[1][1] and {c for c, _ in found} == {"dangling-file"}
+    res = cli("repair", prof, "--json", "--no-history")
+    assert res.returncode == 1, res.stderr
+    listed = json.dumps(json.loads(res.stdout))
+    assert listed.count("nowhere.md") >= 2
