@@ -4,17 +4,24 @@
     python bench/fuzz.py -n 200 --seed 5
 
 Each case copies a sample profile, applies one mutation (a class below),
-then runs check, search, get, set and archive in this process (``openclaw_tui.cli.main``, each
+then runs check, search, get, context, repair (the listing), set and archive in this process (``openclaw_tui.cli.main``, each
 command under a timeout) and records failures by class:
 
 - ``traceback``: an exception escaped a command;
 - ``bad-exit``: an exit status other than 0, 1 or 2 (or 2 without a one-line reason);
-- ``invalid-json``: ``check --format json`` / ``search --json`` printed no valid JSON;
-- ``wrote-read-only``: check, search or get changed, created or removed anything;
+- ``invalid-json``: ``check --format json`` / ``search --json`` / ``context --json`` / ``repair --json``
+  printed no valid JSON;
+- ``wrote-read-only``: check, search, get, context or the repair listing changed, created or removed anything;
 - ``refused-but-wrote``: an edit that exited 2 changed something anyway;
 - ``outside-touched``: a file outside the profile was created, changed or removed;
 - ``leaked-outside``: text of a file outside the profile was printed;
-- ``hang``: a command ran over its timeout.
+- ``hang``: a command ran over its timeout;
+- ``silent-recovery``: a command finished an interrupted move (class ``journal``) without a notice on stderr;
+- ``bad-recovery``: finishing it left anything but the completed move (the journal's new versions in
+  place, journal and temp files gone; lock files aside).  A forged journal must change nothing.
+
+Read-only commands write nothing, except that any command finishes a move a crash interrupted
+(the issue asks for it): the journal class checks that this is all they write.
 
 Run as root, it re-executes itself without capabilities (``setpriv``) so
 that mode-000 files really cannot be read.  Not run in CI; the property
@@ -48,8 +55,9 @@ SAMPLES = REPO / "sample_profiles" / "profiles"
 CANARY = "CANARY-OUTSIDE-THE-PROFILE-5f1c"
 FAILURES = (
     "traceback", "bad-exit", "invalid-json", "wrote-read-only", "refused-but-wrote",
-    "outside-touched", "leaked-outside", "hang",
+    "outside-touched", "leaked-outside", "hang", "silent-recovery", "bad-recovery",
 )
+NOTICE = "finished a move between files that was interrupted"
 
 
 # --- mutations ------------------------------------------------------------------------------------
@@ -122,8 +130,9 @@ def alias_bomb(rng: random.Random, prof: Path, outside: Path) -> str:
 
 def long_line(rng: random.Random, prof: Path, outside: Path) -> str:
     size = 5_000_000
-    p = prof / rng.choice(["memories.md", "identity.md", "state.yaml"])
-    line = rng.choice(["A", "用", "mem-0001 ", "a b "]) * (size // 4)
+    p = prof / rng.choice(["memories.md", "identity.md", "state.yaml", "contexts/long.md"])
+    p.parent.mkdir(exist_ok=True)
+    line = rng.choice(["A", "用", "mem-0001 ", "a b ", "[x](y.md) "]) * (size // 4)
     with p.open("a", encoding="utf-8") as fh:
         fh.write(("\n---\nid: mem-0991\n---\n" if p.name == "memories.md" else "\n# ") + line + "\n")
     return p.name
@@ -181,13 +190,21 @@ def python_tag(rng: random.Random, prof: Path, outside: Path) -> str:
 def symlink_in(rng: random.Random, prof: Path, outside: Path) -> str:
     (prof / "contexts").mkdir(exist_ok=True)
     (prof / "skills").mkdir(exist_ok=True)
-    choice = rng.randrange(3)
+    choice = rng.randrange(5)
     if choice == 0:
         (prof / "contexts" / "alias.md").symlink_to(Path("../identity.md"))
     elif choice == 1:
         (prof / "skills" / "memories-again.md").symlink_to(Path("../memories.md"))
-    else:
+    elif choice == 2:
         (prof / "contexts" / "loop").symlink_to(Path("."), target_is_directory=True)
+    elif choice == 3:  # a link to itself (ELOOP) in place of a file every command reads
+        name = rng.choice(["state.yaml", "identity.md", "contexts/self.md", "memories.md"])
+        (prof / name).unlink(missing_ok=True)
+        (prof / name).symlink_to(Path(name).name)
+        return f"link-loop {name}"
+    else:  # two links pointing at each other
+        (prof / "contexts" / "a.md").symlink_to(Path("b.md"))
+        (prof / "contexts" / "b.md").symlink_to(Path("a.md"))
     return "link"
 
 
@@ -234,11 +251,90 @@ def unreadable(rng: random.Random, prof: Path, outside: Path) -> str:
     return target.name
 
 
+JOURNAL = ".openclaw-tui.journal"
+
+
+def journal(rng: random.Random, prof: Path, outside: Path) -> str:
+    """A move a SIGKILL interrupted (archive: journal written, 0, 1 or 2 files replaced), or a forged journal."""
+    import hashlib
+
+    from openclaw_tui.core.files import safe_write as sw
+    from openclaw_tui.core.format.profile import load_profile
+    from openclaw_tui.core.lifecycle.lifecycle import plan_archive
+
+    def digest(data: bytes | None) -> str | None:
+        return None if data is None else hashlib.sha256(data).hexdigest()
+
+    choice = rng.randrange(6)
+    if choice >= 3:  # forged: must be ignored, nothing written anywhere
+        if choice == 3:
+            records = [{"path": "../outside/secret.md", "before": digest((outside / "secret.md").read_bytes()),
+                        "after": digest(b"pwned\n"), "tmp": ".secret.md.x.pending"},
+                       {"path": "memories.md", "before": None, "after": None, "tmp": None}]
+            (outside / ".secret.md.x.pending").write_bytes(b"pwned\n")
+            (prof / JOURNAL).write_text(json.dumps({"version": 1, "files": records}), encoding="utf-8")
+        elif choice == 4:
+            (prof / JOURNAL).write_bytes(rng.choice([b"", b"{", b"\xff\xfe", b'{"files": 3}', b"[]" * 1000]))
+        else:
+            (prof / JOURNAL).symlink_to(outside / "secret.md")
+        return f"journal-forged-{choice}"
+    try:
+        prof_obj = load_profile(prof)
+        ids = [e.id for e in prof_obj.memories.mf.entries if e.id and e.error is None] if prof_obj.memories else []
+        plan = plan_archive(prof_obj, ids[:1])
+    except Exception:  # noqa: BLE001 - a sample that cannot be archived from: no journal
+        return "journal-none"
+    todo = [(c.path, c.before, c.after) for c in plan.changes if c.changed]
+    if len(todo) < 2:
+        return "journal-none"
+    records = []
+    for path, before, after in todo:
+        tmp = sw._write_temp(path, after, ".pending")
+        records.append({"path": os.path.relpath(path, prof), "before": digest(before), "after": digest(after),
+                        "tmp": os.path.basename(tmp)})
+    (prof / JOURNAL).write_text(json.dumps({"version": 1, "files": records}, indent=1), encoding="utf-8")
+    for (path, _, _), r in list(zip(todo, records, strict=True))[:choice]:
+        os.replace(path.parent / str(r["tmp"]), path)
+    return f"journal-after-{choice}-replaced"
+
+
+def expected_after_recovery(prof: Path, before: dict[str, tuple[object, ...]]) -> dict[str, tuple[object, ...]] | None:
+    """What the profile must look like once a (valid) journal is finished; None: no valid journal
+    (then nothing may change).  Lock files are left out of the comparison."""
+    import hashlib
+
+    j = prof / JOURNAL
+    if j.is_symlink() or not j.is_file():
+        return None
+    try:
+        records = json.loads(j.read_bytes())["files"]
+        for r in records:
+            if os.path.isabs(r["path"]) or ".." in Path(r["path"]).parts:
+                return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    want = {k: v for k, v in before.items() if not k.endswith(".lock")}
+    want.pop(JOURNAL, None)
+    for r in records:
+        rel = Path(r["path"]).as_posix()
+        tmp_rel = (Path(r["path"]).parent / r["tmp"]).as_posix() if r["tmp"] else None
+        current = want.get(rel)
+        now = current[1] if current and current[0] == "file" else None
+        done = hashlib.sha256(now).hexdigest() if isinstance(now, bytes) else None
+        if tmp_rel is not None:
+            tmp = want.pop(tmp_rel, None)
+            if done == r["before"] and tmp is not None and tmp[0] == "file":
+                want[rel] = tmp
+        elif done == r["before"]:
+            want.pop(rel, None)
+    return want
+
+
 CLASSES: dict[str, Callable[[random.Random, Path, Path], str]] = {
     "byte-flip": byte_flip, "truncate": truncate, "nul": nul, "invalid-utf8": invalid_utf8,
     "alias-bomb": alias_bomb, "long-line": long_line, "deep-nesting": deep_nesting, "odd-id": odd_id,
     "python-tag": python_tag, "symlink-in": symlink_in, "symlink-out": symlink_out, "fifo": fifo,
-    "unreadable": unreadable,
+    "unreadable": unreadable, "journal": journal,
 }
 
 
@@ -365,12 +461,24 @@ def run_case(prof: Path, outside: Path, rng: random.Random, timeout: int = 60) -
         (["check", str(prof), "--format", "json", "--today", "2026-11-30"], True),
         (["search", str(prof), rng.choice(["coffee", "mem-0001", "咖啡", "the user", "lol"]), "--json"], True),
         (["get", str(prof), rng.choice(["memories.md", "state.yaml", "contexts/leak.md", "../outside/secret.md"])], False),
+        (["context", str(prof), "--json", "--today", "2026-11-30",
+          "--query", rng.choice(["coffee", "trip", "mem-0001", "咖啡", ""])], True),
+        (["repair", str(prof), "--json", "--today", "2026-11-30", "--no-history"], True),
     ]
     for argv, is_json in read_only:
         before = snapshot(prof)
+        recovered = expected_after_recovery(prof, before)  # an interrupted move: finished by any command
         code, out, err, failure = run_cli(argv, timeout)
+        if recovered is not None:
+            if NOTICE not in err:
+                failures.append(("silent-recovery", f"{argv[0]} finished a journal without saying so"))
+            err = "".join(ln for ln in err.splitlines(keepends=True) if NOTICE not in ln)
         failures += _judge(argv, code, out, err, failure, is_json)
-        if snapshot(prof) != before:
+        after = snapshot(prof)
+        if recovered is not None:
+            if {k: v for k, v in after.items() if not k.endswith(".lock")} != recovered:
+                failures.append(("bad-recovery", f"{argv[0]} left {sorted(set(after) ^ set(recovered))[:4]}"))
+        elif after != before:
             failures.append(("wrote-read-only", f"{argv[0]} changed the profile"))
     for argv in (
         ["set", str(prof), ident, f"importance={rng.choice(['low', 'high'])}"],

@@ -128,6 +128,17 @@ def _run(run: Any, args: Any) -> int:
         return int(run(args))
     except BrokenPipeError:
         return 0
+    finally:
+        _tell_recovered()
+
+
+def _tell_recovered() -> None:
+    """A move between files that a crash interrupted was finished on the way: say so (stderr, never stdout)."""
+    from .core.files.safe_write import take_recovered
+
+    for folder in take_recovered():
+        print(f"openclaw-tui: note: finished a move between files that was interrupted (journal in {folder})",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -271,8 +271,12 @@ def test_a_move_interrupted_after_the_first_file_is_finished_by_the_next_command
     os.replace(todo[0][0].parent / str(records[0]["tmp"]), todo[0][0])
     res = cli("check", prof, "--format", "json", "--fail-on", "never")
     assert res.returncode == 0, res.stderr
+    # one JSON document on stdout; the user is told on stderr that the move was finished
     assert not [f for f in json.loads(res.stdout)["findings"] if f["code"] == "duplicate-id"]
+    assert res.stderr.count("\n") == 1 and res.stderr.startswith("openclaw-tui: note: finished a move between files")
     assert not (prof / sw.JOURNAL).exists()
+    again = cli("check", prof, "--format", "json", "--fail-on", "never")
+    assert again.returncode == 0 and again.stderr == ""  # said once: nothing left to finish
     for p, _, after in todo:
         assert p.read_bytes() == after
     assert not [n for n in os.listdir(prof) + os.listdir(prof / "contexts" / "archive") if n.endswith((".tmp", ".pending"))]
@@ -305,6 +309,34 @@ def test_sigkill_of_real_moves_leaves_a_consistent_profile(tmp_path: Path) -> No
     assert not failures, "\n".join(lines)
 
 
+def test_the_watcher_ignores_the_journal_and_its_temp_files() -> None:
+    """A move's own journal and .pending files are not "changed by another program" in the UI."""
+    from openclaw_tui.core.files.watch import classify
+
+    for rel in ("p/.openclaw-tui.journal", "p/.memories.md.ab12.pending", "p/contexts/.trip.md.x.pending",
+                "p/.state.yaml.x.tmp"):
+        assert classify(rel) == "ignore", rel
+    for rel in ("p/memories.md", "p/state.yaml", "p/contexts/pending", "p/notes.pending"):
+        assert classify(rel) == "file", rel
+
+
+def test_a_journal_path_that_is_a_link_out_refuses_a_move_before_any_lock_file(tmp_path: Path) -> None:
+    """The journal a move would write is checked like the files: a link leaving the profile means exit 2,
+    and not even a lock file is created."""
+    from openclaw_tui.core.files import safe_write as sw
+
+    prof = profile_copy(tmp_path)
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"keep\n")
+    (prof / sw.JOURNAL).symlink_to(outside)
+    before = snapshot(prof)
+    res = cli("archive", prof, "mem-0001")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "refusing to write through a link" in res.stderr
+    assert snapshot(prof) == before and outside.read_bytes() == b"keep\n"
+    res = cli("check", prof, "--format", "json", "--fail-on", "never")  # read-only: the link is left alone
+    assert res.returncode == 0 and json.loads(res.stdout) and snapshot(prof) == before
+
+
 def test_a_forged_journal_cannot_make_recovery_write_outside(tmp_path: Path) -> None:
     """A journal is trusted only for files below its folder: an agent cannot plant one to overwrite ~/.bashrc."""
     import hashlib
@@ -328,3 +360,32 @@ def test_a_forged_journal_cannot_make_recovery_write_outside(tmp_path: Path) -> 
         res = cli("check", prof, "--format", "json", "--fail-on", "never")
         assert res.returncode == 0, res.stderr
         assert victim.read_bytes() == b"precious\n"
+
+
+def test_a_line_of_a_million_references_counts_each_reference_once_per_line(tmp_path: Path) -> None:
+    """A hostile context file (one huge line of ids) must not make check/repair build a million findings."""
+    prof = profile_copy(tmp_path)
+    (prof / "contexts").mkdir(exist_ok=True)
+    (prof / "contexts" / "flood.md").write_text("mem-9999 " * 200_000 + "\nmem-9999 and mem-9999\n", encoding="utf-8")
+    res = cli("check", prof, "--format", "json", "--fail-on", "never")
+    assert res.returncode == 0, res.stderr
+    flood = [(f["line"], f["code"]) for f in json.loads(res.stdout)["findings"] if f.get("file") == "contexts/flood.md"]
+    assert flood == [(1, "dangling-ref"), (2, "dangling-ref")]
+    res = cli("repair", prof, "--json", "--no-history")
+    assert res.returncode in (0, 1) and json.loads(res.stdout) is not None
+
+
+def test_a_line_flooded_with_links_in_a_memory_is_one_finding_and_repair_lists_it(tmp_path: Path) -> None:
+    """15,000 copies of one dangling link on one body line: one finding (not 15,000), and repair's
+    listing stays linear (each line's occurrences are found once; no cut offered on such a line)."""
+    prof = profile_copy(tmp_path)
+    with (prof / "memories.md").open("a", encoding="utf-8") as fh:
+        fh.write("\n---\nid: mem-0991\n---\n" + "[x](nowhere.md) " * 15_000 + "\nsee [y](nowhere.md)\n")
+    res = cli("check", prof, "--format", "json", "--fail-on", "never")
+    assert res.returncode == 0, res.stderr
+    found = [(f["code"], f["line"]) for f in json.loads(res.stdout)["findings"] if "nowhere.md" in f["message"]]
+    assert len(found) == 2 and found[0][1] + 1 == found[1][1] and {c for c, _ in found} == {"dangling-file"}
+    res = cli("repair", prof, "--json", "--no-history")
+    assert res.returncode == 1, res.stderr
+    listed = json.dumps(json.loads(res.stdout))
+    assert listed.count("nowhere.md") >= 2

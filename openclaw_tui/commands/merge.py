@@ -64,6 +64,8 @@ def _listing(session: Any) -> str:
         for it in f.items:
             hint = suggestion(it)
             lines.append(f"  {it.description} (line {it.line})" + (f"; suggested: {hint}" if hint else ""))
+    lines += [n for f in session.files for n in f.collision_notes()]
+    lines += [f"when written, references rewritten: {n}" for n in session.reference_notes()]
     lines.append(f"{session.remaining} conflict{'s' if session.remaining != 1 else ''} left")
     return "\n".join(lines) + "\n"
 
@@ -121,7 +123,9 @@ def run(args: argparse.Namespace) -> int:
         if not deciding and not args.commit:
             if args.json:
                 print_json({"operation": session.operation, "merging": session.merging,
-                            "remaining": session.remaining, "files": _items_json(session)})
+                            "remaining": session.remaining, "files": _items_json(session),
+                            "renumbered": [n for f in session.files for n in f.collision_notes()],
+                            "references": session.reference_notes()})
             else:
                 out(_listing(session) if session.files else "no conflicts\n")
             return 1 if session.remaining else 0
@@ -143,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
             return 0
         written = session.complete() if session.files else []
         lines = [f"resolved {f.display}" for f in session.files if f.path in written]
+        lines += [n for f in session.files for n in f.collision_notes()]
+        lines += [f"references rewritten: {n}" for n in session.reference_notes_done]
         if args.commit:
             left = session.unmerged_left()
             if left:

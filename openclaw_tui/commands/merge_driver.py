@@ -71,6 +71,53 @@ def _sibling_ids(pathname: str) -> set[str]:
     return {i for i in parse(text).ids() if i}
 
 
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""
+
+
+def _references_elsewhere(pathname: str, ours: bytes, theirs: bytes, renumbered: list[tuple[str, str]]) -> bool:
+    """Whether the merge must stop so the session rewrites references their branch added to a renumbered id
+    in the profile's other files (state.yaml, contexts/...).  git merges those files itself, so the driver
+    cannot: it leaves a record in the git folder and reports a conflict (the file itself has no markers);
+    ``openclaw-tui merge PATH --commit`` or the merge screen rewrites them and concludes.  False when their
+    branch added no such reference (the merge stays clean)."""
+    import os
+
+    from ..core.git.gitrepo import find_repo
+    from ..core.merge.references import (
+        driver_sides,
+        profile_rel,
+        rebase_sides,
+        reference_rules,
+        sides_match,
+        write_record,
+    )
+
+    repo = find_repo(os.getcwd())
+    if repo is None or not pathname:
+        return False
+    sides = driver_sides(repo) or rebase_sides(repo)
+    if sides is not None and not sides_match(repo, sides, pathname, ours, theirs):
+        sides = None  # not the commits git is merging: cannot look
+    profile = profile_rel(pathname)
+    rules = reference_rules(repo, sides, profile, renumbered) if sides is not None else None
+    if rules == []:
+        return False
+    write_record(repo, pathname, ours, theirs, renumbered)
+    if rules is None:
+        where = "the profile's other files could not be checked for references to it (the commits merged are unknown)"
+    else:
+        where = "references to it were added in " + ", ".join(r.path for r in rules)
+    hint = profile or "."
+    print(f"openclaw-tui: {pathname}: {where}; the merge stops here: run `openclaw-tui merge {hint} --commit` "
+          "(or the app's merge screen) to rewrite them and conclude", file=sys.stderr)
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         from ..core.merge.merge import Labels, run_driver
@@ -89,10 +136,14 @@ def run(args: argparse.Namespace) -> int:
             _label(args.theirs_label, theirs_default),
         )
         notes: list[str] = []
+        renumbered: list[tuple[str, str]] = []
+        ours_before, theirs_data = _read(args.ours), _read(args.theirs)
         code = run_driver(args.base, args.ours, args.theirs, labels=labels, marker_size=size,
-                          reserved=_sibling_ids(pathname), notes=notes)
+                          reserved=_sibling_ids(pathname), notes=notes, renumbered=renumbered)
         for note in notes:
             print(f"openclaw-tui: {pathname or 'memories.md'}: {note}", file=sys.stderr)
+        if renumbered and _references_elsewhere(pathname, ours_before, theirs_data, renumbered):
+            code = 1
         if code:
             print(f"openclaw-tui: conflicts left in {pathname or args.ours}", file=sys.stderr)
         return code

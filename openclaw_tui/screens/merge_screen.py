@@ -48,9 +48,11 @@ CHOICE_STYLE = {"ours": "green", "theirs": "blue", "both": "magenta", "edited": 
 
 
 class SessionLoaded(Message):
-    def __init__(self, session: MergeSession | None, error: str | None = None) -> None:
+    def __init__(self, session: MergeSession | None, error: str | None = None,
+                 reference_notes: list[str] | None = None) -> None:
         super().__init__()
         self.session, self.error = session, error
+        self.reference_notes = reference_notes or []
 
 
 class Completed(Message):
@@ -175,10 +177,11 @@ class MergeScreen(Screen[bool]):
     def load(self) -> None:
         try:
             session = MergeSession.open(self.scope, self.folders)
+            refs = session.reference_notes()  # git reads: here in the worker, not in the event loop
         except Exception as exc:  # noqa: BLE001 - shown to the reviewer
             self.post_message(SessionLoaded(None, f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(SessionLoaded(session))
+        self.post_message(SessionLoaded(session, reference_notes=refs))
 
     @on(SessionLoaded)
     def _on_loaded(self, message: SessionLoaded) -> None:
@@ -191,6 +194,7 @@ class MergeScreen(Screen[bool]):
         self._rebuild()
         self._first_open()
         notes = [n for f in self.session.files for n in f.collision_notes()]
+        notes += [f"{n} (when written)" for n in message.reference_notes]
         if notes:  # ids both branches added: both entries kept, theirs renumbered (decided, but said)
             self.notify("\n".join(notes), markup=False, timeout=12)
 
@@ -541,7 +545,7 @@ class MergeScreen(Screen[bool]):
             self.post_message(Completed(None, str(exc)))
             return
         if self.app_session is not None:  # the exact bytes written: the watcher recognises them
-            self.app_session.expect_writes([(f.path, f.data) for f in s.files if f.path in written])
+            self.app_session.expect_writes(list(s.last_written))
         self.post_message(Completed(written))
 
     @on(Completed)
@@ -557,8 +561,10 @@ class MergeScreen(Screen[bool]):
         note = ""
         if s is not None and s.repo is not None and s.operation is None and has_stash(s.repo):
             note = " A stash that did not apply cleanly stays in git stash list: drop it once you are done."
-        self.notify(f"{n} file{'s' if n != 1 else ''} written{staged}.{note}", markup=False,
-                    timeout=10 if note else 5)
+        refs = "" if s is None or not s.reference_notes_done else (
+            "\nReferences to renumbered entries rewritten:\n" + "\n".join(s.reference_notes_done))
+        self.notify(f"{n} file{'s' if n != 1 else ''} written{staged}.{note}{refs}", markup=False,
+                    timeout=12 if note or refs else 5)
         if s is not None and s.operation in CONTINUE_LABEL:
             self._offer_conclusion()
         else:

@@ -94,23 +94,40 @@ def written(ref: Ref) -> list[str]:
 _ASCII_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
+LONG_LINE = 20_000  # bytes: on a longer line (a hostile flood of links) no reference is cut out or rewritten unasked
+_hits: list[tuple[bytes, dict[tuple[int, bytes], list[tuple[int, int]]]]] = []  # the last file's occurrences
+
+
 def locate(data: bytes, line: int, forms: Sequence[str], nth: int = 0) -> tuple[int, int] | None:
-    """Byte offsets of the ``nth`` whole-word occurrence of the reference on ``line``."""
-    a, b = line_bounds(data, line)
+    """Byte offsets of the ``nth`` whole-word occurrence of the reference on ``line``.
+
+    The occurrences on a line are found once per file and form (a line with
+    thousands of references is asked once per reference: no rescans).
+    """
+    memo = next((m for held, m in _hits if held is data), None)
+    if memo is None:
+        memo = {}
+        _hits[:] = [(data, memo)]
+    a = b = -1
     for form in forms:
         needle = form.encode("utf-8", "surrogateescape")
-        hits = []
-        start = a
-        while True:
-            i = data.find(needle, start, b)
-            if i < 0:
-                break
-            j = i + len(needle)
-            before = data[i - 1] if i > a else 32
-            after = data[j] if j < b else 32
-            if before not in _ASCII_WORD and before not in b"./" and after not in _ASCII_WORD and after != 0x2F:
-                hits.append((i, j))
-            start = i + 1
+        hits = memo.get((line, needle))
+        if hits is None:
+            if a < 0:
+                a, b = line_bounds(data, line)
+            hits = []
+            start = a
+            while True:
+                i = data.find(needle, start, b)
+                if i < 0:
+                    break
+                j = i + len(needle)
+                before = data[i - 1] if i > a else 32
+                after = data[j] if j < b else 32
+                if before not in _ASCII_WORD and before not in b"./" and after not in _ASCII_WORD and after != 0x2F:
+                    hits.append((i, j))
+                start = i + 1
+            memo[(line, needle)] = hits
         if len(hits) > nth:
             return hits[nth]
     return None
@@ -135,6 +152,8 @@ def removal(profile: Profile, ref: Ref, span: tuple[int, int]) -> tuple[int, int
     if data is None or ref.line is None:
         return None
     a, b = line_bounds(data, ref.line)
+    if b - a > LONG_LINE:
+        return None
     row = data[a:b]
     full_end = b + (2 if data[b : b + 2] == b"\r\n" else 1 if data[b : b + 1] == b"\n" else 0)
     s, e = span
@@ -197,6 +216,8 @@ def whole_value(profile: Profile, ref: Ref, span: tuple[int, int]) -> bool:
     if data is None or ref.line is None:
         return False
     a, b = line_bounds(data, ref.line)
+    if b - a > LONG_LINE:
+        return False
     m = _ITEM_RE.match(data[a:b]) or _KEYVAL_RE.match(data[a:b])
     return m is not None and data[span[0] : span[1]] == (m.group(4) if m.re is _KEYVAL_RE else m.group(3))
 

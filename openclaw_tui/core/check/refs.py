@@ -227,6 +227,9 @@ def _memory_refs(
         if facts is not None:
             facts[rel] = found
     id_rows, link_rows = found
+    if len(id_rows) + len(link_rows) > MAX_TEXT_REFS:  # a hostile flood: the same reference once per line
+        id_rows = list(dict.fromkeys(id_rows))
+        link_rows = list(dict.fromkeys(link_rows))
     out.extend(Ref(rel, line, kind, target, None, source, text=written) for line, kind, target, source, written in id_rows)
     folder = posixpath.dirname(rel)
     for line, target, source in link_rows:
@@ -322,15 +325,18 @@ def _add_file_ref(
     out.append(Ref(rel, line, kind, None, resolved, source_id, escapes, target, missing))
 
 
+MAX_TEXT_REFS = 10_000  # references in one text file above which repeats on a line are dropped
+
+
 def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bool = True) -> None:
     if f.error is not None or not f.utf8:
         return
     text = f.text
     lines = LineCounter(text)
-    found: list[tuple[int, Ref | tuple[str, str]]] = []
+    found: list[tuple[int, str | tuple[str, str]]] = []  # (offset, an id or (link kind, target))
     if ids and "mem-" in text:
         for m in FAST_ID_RE.finditer(text):
-            found.append((m.start(), Ref(f.rel, None, kind, m.group(), None, None, text=m.group())))
+            found.append((m.start(), m.group()))
     for pos, target in link_targets(text):
         found.append((pos, ("link", target)))
     if profile.layout == "openclaw" and "memory/" in text:
@@ -342,10 +348,17 @@ def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bo
                 found.append((m.start() + pm.start(1), ("marker", pm.group(1))))
     found.sort(key=lambda t: t[0])
     folder = posixpath.dirname(f.rel)
+    # a hostile file (one 5 MB line of ids) would give a million identical references: past
+    # MAX_TEXT_REFS, the same id or link on the same line counts once
+    seen: set[tuple[int, str | tuple[str, str]]] | None = set() if len(found) > MAX_TEXT_REFS else None
     for pos, item in found:
         line = lines(pos)
-        if isinstance(item, Ref):
-            out.append(Ref(item.file, line, item.kind, item.target_id, None, None, text=item.text))
+        if seen is not None:
+            if (line, item) in seen:
+                continue
+            seen.add((line, item))
+        if isinstance(item, str):
+            out.append(Ref(f.rel, line, kind, item, None, None, text=item))
         else:
             link_kind, target = item
             _add_file_ref(profile, f.rel, line, link_kind, "" if link_kind == "marker" else folder, target, None, out)

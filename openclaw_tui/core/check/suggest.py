@@ -26,7 +26,7 @@ from .findings import (
     REPAIRABLE as REPAIRABLE,  # its home is findings.py (the check needs it without this module)
 )
 from .findings import Finding
-from .refbytes import file_bytes, locate, order_candidates, removal, removal_why
+from .refbytes import LONG_LINE, file_bytes, line_bounds, locate, order_candidates, removal, removal_why
 from .refs import Ref
 
 _DIGITS = "0123456789"
@@ -408,6 +408,11 @@ def attach(profile: Profile, findings: list[Finding]) -> list[Finding]:
     return out
 
 
+def _line_longer_than(data: bytes, line: int, limit: int) -> bool:
+    a, b = line_bounds(data, line)
+    return b - a > limit
+
+
 def _removal(profile: Profile, facts: IdFacts, f: Finding, written_as: str, nth: int) -> Suggestion | None:
     """"remove the reference" when ``repair`` can cut it out cleanly (the same rule: ``refbytes.removal``)."""
     if not written_as or f.line is None:
@@ -425,6 +430,8 @@ def _removal(profile: Profile, facts: IdFacts, f: Finding, written_as: str, nth:
     if kind in ("body", "context"):
         return None  # an id in prose is never cut out
     data = file_bytes(profile, f.file)
+    if data is not None and _line_longer_than(data, f.line, LONG_LINE):
+        return None  # a hostile line (megabytes of links): no cut offered (refbytes.removal says the same)
     span = locate(data, f.line, [written_as], nth) if data is not None else None
     ref = Ref(f.file, f.line, kind, f.id if f.code != "dangling-file" else None, None, None, text=written_as)
     if span is None or removal(profile, ref, span) is None:

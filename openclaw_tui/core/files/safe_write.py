@@ -57,6 +57,7 @@ class WriteOutside(OSError):
 
 
 JOURNAL = ".openclaw-tui.journal"
+_RECOVERED: list[Path] = []  # folders whose interrupted multi-file write this process finished (to tell the user)
 _ROOTS: set[Path] = set()  # the memory folders (profiles, workspaces) opened in this process, as given
 
 
@@ -132,6 +133,8 @@ def locked(*paths: Path, timeout: float | None = None) -> Iterator[None]:
 
     for p in paths:
         check_confined(p)
+    if len({os.path.abspath(p) for p in paths}) > 1:  # the journal replace_all would write: refused before any lock
+        check_confined(_journal_of(paths))
     fds: list[int] = []
     try:
         for p in sorted({Path(p).resolve() for p in paths}):
@@ -260,6 +263,11 @@ def digest_early(data: bytes | None) -> None:
         _EARLY[id(data)] = (data, _Digests([data]))
 
 
+def _journal_of(paths: Sequence[Path]) -> Path:
+    """Where the journal of a write to several files goes: their common folder."""
+    return Path(os.path.commonpath([os.path.abspath(Path(p).parent) for p in paths])) / JOURNAL
+
+
 def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]], *, verify: bool = False) -> None:
     """Write (or, for None, delete) several files crash-consistently; the caller holds their locks.
 
@@ -326,8 +334,8 @@ def _replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]], verify
         else:
             atomic_write(p, after)
         return
-    folder = Path(os.path.commonpath([os.path.abspath(p.parent) for p, _, _ in todo]))
-    journal = folder / JOURNAL
+    journal = _journal_of([p for p, _, _ in todo])
+    folder = journal.parent
     check_confined(journal)
     records: list[dict[str, str | None]] = []
     digests = _Digests([d for _p, before, after in todo for d in (before, after)])  # hashed while the temps are written
@@ -456,11 +464,19 @@ def recover(folder: Path, timeout: float = 10.0) -> bool:
             _roll_forward(Path(folder), records)
             os.unlink(journal)
             fsync_dir(Path(folder))
+            _RECOVERED.append(Path(folder))
             for p in paths:
                 _remove_stale_temps(p)
     except (OSError, TimeoutError):
         return False
     return True
+
+
+def take_recovered() -> list[Path]:
+    """The folders where this process finished an interrupted move since the last call (then forgotten)."""
+    done = list(dict.fromkeys(_RECOVERED))
+    _RECOVERED.clear()
+    return done
 
 
 def _recover_near(paths: Sequence[Path]) -> None:
@@ -478,6 +494,7 @@ def _recover_near(paths: Sequence[Path]) -> None:
             _roll_forward(journal.parent, records)
             os.unlink(journal)
             fsync_dir(journal.parent)
+            _RECOVERED.append(journal.parent)
         else:
             raise ConcurrentModification(p, "an interrupted write of other files must be finished first; open it again")
 

@@ -11,7 +11,8 @@ a Textual app must not touch widgets there; post a message instead
 callback must return quickly; batches are not delivered concurrently.
 
 Noise is dropped: lock files (``*.lock``), temp files of atomic saves
-(``.name.*.tmp``), editor droppings (vim's ``4913`` probe, ``*~``,
+(``.name.*.tmp``; ``.name.*.pending`` and ``.openclaw-tui.journal`` of a
+move between files), editor droppings (vim's ``4913`` probe, ``*~``,
 ``.swp``/``.swo``/``.swx``, emacs ``.#name``) and everything under
 ``.git`` except ``HEAD``, ``MERGE_HEAD``, ``index`` and ``refs/heads/*``,
 which set ``ChangeBatch.git`` (a checkout, merge, commit, stash...).
@@ -88,8 +89,8 @@ def classify(rel: str) -> str:
     name = parts[-1]
     if name == "4913" or name.endswith(EDITOR_SUFFIXES) or name.startswith(".#"):
         return "ignore"
-    if name.startswith(".") and name.endswith(".tmp"):
-        return "ignore"
+    if name.startswith(".") and name.endswith((".tmp", ".pending")) or name == ".openclaw-tui.journal":
+        return "ignore"  # safe_write's temp files and the journal of a move between files
     return "file"
 
 

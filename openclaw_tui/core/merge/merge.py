@@ -385,20 +385,24 @@ def run_driver(
     style: str | None = None,
     reserved: frozenset[str] | set[str] = frozenset(),
     notes: list[str] | None = None,
+    renumbered: list[tuple[str, str]] | None = None,
 ) -> int:
     """Merge the three files into ``ours_path``; 0 clean, 1 conflicts. Never raises, never > 1.
 
-    ``notes`` receives a line per addition renumbered because both sides took its id.
+    ``notes`` receives a line per addition renumbered because both sides took its id,
+    ``renumbered`` the (id, new id) pairs themselves.
     """
     base = ours = theirs = b""
     try:
         base, ours, theirs = _read(base_path), _read(ours_path), _read(theirs_path)
         marker_size = marker_size if 1 <= marker_size <= 1000 else 7
         result = merge_bytes(base, ours, theirs, labels, marker_size, style or conflict_style(), reserved)
-        if notes is not None:
-            notes.extend(result.notes())
         if result.data != ours or not Path(ours_path).exists():
             _write(ours_path, result.data)
+        if notes is not None:
+            notes.extend(result.notes())
+        if renumbered is not None:
+            renumbered.extend(result.renumbered)
         return 0 if result.clean else 1
     except BaseException:  # noqa: BLE001 - a merge driver must never crash git's merge
         pass

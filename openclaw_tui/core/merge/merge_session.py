@@ -36,6 +36,15 @@ from ..git.gitrepo import (
 )
 from . import conflicts as cf
 from .conflicts import BOTH, OURS, THEIRS, Choice, ConflictItem, Conflicts, Edited, ResolutionError
+from .references import (
+    RefRule,
+    apply_rule,
+    clear_record,
+    current_sides,
+    profile_rel,
+    recorded_renumberings,
+    reference_rules,
+)
 
 SKIP_NAMES = ("audit.log",)
 MAX_SCAN_BYTES = 256 * 1024 * 1024
@@ -308,6 +317,8 @@ class MergeSession:
     files: list[FileResolution]
     merging: str | None = None  # what is being merged ("branch 'agent-thread-b'")
     concluded: bool = False
+    reference_notes_done: list[str] = field(default_factory=list)  # what complete() rewrote, to tell the user
+    last_written: list[tuple[Path, bytes]] = field(default_factory=list)  # the exact bytes complete() wrote
 
     @classmethod
     def open(cls, scope: Path | str, folders: Iterable[Path | str] = ()) -> MergeSession:
@@ -338,6 +349,50 @@ class MergeSession:
             profile = f.path.parent.parent.parent if f.path.as_posix().endswith(ARCHIVE_REL) else f.path.parent
             sibling = profile / ARCHIVE_REL if f.path.parent == profile else profile / "memories.md"
             f.extra_ids = _ids_of(sibling)
+
+    def renumberings(self) -> dict[str, list[tuple[str, str]]]:
+        """Profile folder (repository-relative) -> ids their branch's additions were renumbered to:
+        by the merge driver (its record) and by this session (ids both sides added, kept with BOTH)."""
+        if self.repo is None:
+            return {}
+        found: dict[str, list[tuple[str, str]]] = {}
+        for rel, pairs in recorded_renumberings(self.repo).items():
+            found.setdefault(profile_rel(rel), []).extend(pairs)
+        for f in self.files:
+            if f.is_memory and _inside(self.repo, f.path):
+                pairs = list(f.renumbered().items())
+                if pairs:
+                    found.setdefault(profile_rel(self.repo.rel(f.path)), []).extend(pairs)
+        return found
+
+    def reference_rules(self) -> list[RefRule]:
+        """Lines of the profiles' other files (state.yaml, contexts/...) their branch added that name a
+        renumbered id: ``complete()`` puts the new id in them."""
+        if self.repo is None:
+            return []
+        mapping = self.renumberings()
+        if not mapping:
+            return []
+        sides = current_sides(self.repo)
+        if sides is None:
+            return []
+        rules: list[RefRule] = []
+        for profile, pairs in sorted(mapping.items()):
+            rules.extend(reference_rules(self.repo, sides, profile, pairs))
+        for f in self.files:  # a memory file git merged as text: lines their branch added to other entries
+            own = list(f.renumbered().items()) if f.is_memory and _inside(self.repo, f.path) else []
+            if own:
+                rel = self.repo.rel(f.path)
+                rules.extend(reference_rules(self.repo, sides, profile_rel(rel), own, only=[rel]))
+        return rules
+
+    def reference_notes(self, rules: list[RefRule] | None = None) -> list[str]:
+        """One line per file whose references to a renumbered addition are (or will be) rewritten."""
+        return [
+            f"{r.path}: {len(r.lines)} line{'s' if len(r.lines) != 1 else ''} their branch added now name "
+            + ", ".join(f"{new} (was {old})" for old, new in r.renumbered)
+            for r in (self.reference_rules() if rules is None else rules)
+        ]
 
     @property
     def remaining(self) -> int:
@@ -378,15 +433,47 @@ class MergeSession:
             results.append((f, data))
         # archives first, memories.md last: a crash in between duplicates, never loses
         results.sort(key=lambda r: 0 if r[0].path.as_posix().endswith(ARCHIVE_REL) else 1)
-        write_many([(f.path, f.data, data) for f, data in results])
-        written = [f.path for f, _ in results]
+        changes: list[tuple[Path, bytes | None, bytes]] = [(f.path, f.data, data) for f, data in results]
+        rewritten: list[Path] = []
+        applied: list[RefRule] = []
+        rules = self.reference_rules()
+        if rules and self.repo is not None:
+            by_path = {Path(os.path.realpath(p)): i for i, (p, _, _) in enumerate(changes)}
+            for rule in rules:
+                target = self.repo.root / rule.path
+                i = by_path.get(Path(os.path.realpath(target)))
+                if i is not None:  # a file resolved here: rewrite its result
+                    p, before, after = changes[i]
+                    new_after, count = apply_rule(after, rule)
+                    if count and new_after != after:
+                        changes[i] = (p, before, new_after)
+                        rewritten.append(p)
+                        applied.append(rule)
+                    continue
+                if not _plain_file_inside(target, self.repo.root / profile_rel(rule.path)):
+                    continue  # a link, or gone: never written through
+                try:
+                    current = target.read_bytes()
+                except OSError:
+                    continue
+                new_data, count = apply_rule(current, rule)
+                if count and new_data != current:
+                    changes.append((target, current, new_data))  # appended: the indexes above stay right
+                    rewritten.append(target)
+                    applied.append(rule)
+        self.reference_notes_done = self.reference_notes(applied) if applied else []
+        write_many(changes)
+        written = [p for p, _, _ in changes]
         if self.repo is not None:
             stage = [f.path for f in self.files if f.unmerged or self.operation is not None and _inside(self.repo, f.path)]
+            stage += [p for p in rewritten if p not in stage]
             if stage:
                 rels = [self.repo.rel(p) for p in stage]
                 run_git(["add", "-A", "--", *rels], self.repo.root)
-        for f, data in results:
-            f.data = data
+        final = {p: data for p, _, data in changes}
+        self.last_written = list(final.items())
+        for f, _ in results:
+            f.data = final[f.path]
         return written
 
     def unmerged_left(self) -> tuple[str, ...]:
@@ -402,6 +489,7 @@ class MergeSession:
             raise GitError(["commit"], 128, "not inside a git repository")
         done = continue_operation(self.repo, message)
         self.concluded = done.still is None
+        clear_record(self.repo)  # the driver's renumberings belonged to the step just concluded
         return done
 
     def abort(self) -> None:
@@ -409,6 +497,7 @@ class MergeSession:
         if self.repo is None:
             raise GitError(["merge", "--abort"], 128, "not inside a git repository")
         op = self.operation or "merge"
+        clear_record(self.repo)
         if op == "merge":
             abort_merge(self.repo)
         elif op in ("cherry-pick", "revert", "rebase", "am"):
@@ -434,6 +523,17 @@ def _stage_ids(repo: Repo, path: Path) -> tuple[set[str], set[str], set[str]] | 
     if ours is None or theirs is None:
         return None
     return base or set(), ours, theirs
+
+
+def _plain_file_inside(path: Path, folder: Path) -> bool:
+    """A regular file, not a link, whose real path lies in ``folder``'s."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+    except OSError:
+        return False
+    real, root = os.path.realpath(path), os.path.realpath(folder)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _inside(repo: Repo, path: Path) -> bool:
