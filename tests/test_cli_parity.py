@@ -419,6 +419,9 @@ def test_merge_lists_the_conflicts_and_exits_1_while_some_are_left(demo: Path) -
              " (line 552); suggested: both"),
         "profiles/xiaoyu/state.yaml: 1 conflict (by region: not memory)",
         "  region-1: changed on both sides (line 9)",
+        # the renumbering is announced (and the references theirs added to it, when there are any)
+        "profiles/xiaoyu/memories.md: mem-0054 was added on both sides as two different entries: both kept,"
+        " theirs is now mem-0055",
         "2 conflicts left",  # mem-0054 is decided already: two additions are both kept
     ]
     doc = json.loads(cli("merge", "profiles", "--json", cwd=demo).stdout)
