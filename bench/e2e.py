@@ -87,14 +87,20 @@ def as_installed() -> None:
     """Byte-code cached, as ``pip install`` leaves an app (it compiles every module at install).
 
     This machine sets PYTHONDONTWRITEBYTECODE and a source checkout has no ``.pyc``: every fresh
-    process would compile the modules it imports again (~35 ms), which no installed user pays.  The
+    process would compile the modules it imports again (~35 ms of ours; Textual's ~1 s on the UI's one
+    launch), which no installed user pays.  The
     byte-code goes to a folder of its own (PYTHONPYCACHEPREFIX), never into the source tree; it is
     written once here, before any clock starts, for every process this script spawns (tmux included).
     """
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "openclaw-tui-bench-pyc")
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "openclaw_tui")], check=False,
-                   stdout=subprocess.DEVNULL)
+    import sysconfig
+
+    # our modules and the installed libraries (textual, rich, ... : a venv filled with byte-code writes off
+    # has none either, and the first UI launch, a single sample, would compile Textual for ~1 s)
+    for folder in (ROOT / "openclaw_tui", Path(sysconfig.get_paths()["purelib"])):
+        subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", str(folder)], check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def env() -> dict[str, str]:
