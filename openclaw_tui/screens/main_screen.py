@@ -260,6 +260,7 @@ class MainScreen(Screen[None]):
                 self.post_message(Previewed(first, rows))
                 # parse once they are on screen: this thread would take the interpreter lock from the paint
                 self._preview_shown.wait(PREVIEW_WAIT)
+                self.session.yield_to_user()  # a filter typed on the first rows goes first
         self.post_message(Loaded(found, self.session.read(found.profiles)))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
@@ -289,6 +290,7 @@ class MainScreen(Screen[None]):
             if data.refs_stale:
                 time.sleep(REFS_SETTLE)  # an agent writing again soon would make this index stale at once
             if (data.refs is None or data.refs_stale) and not self._gone(data, worker):
+                self.session.yield_to_user(lambda d=data: self._gone(d, worker))  # type: ignore[misc]
                 self.session.index_refs(data)
                 self.post_message(RefsReady(data))
 
@@ -594,6 +596,7 @@ class MainScreen(Screen[None]):
 
     @on(Input.Changed, "#filter")
     def _on_filter(self, event: Input.Changed) -> None:
+        self.session.user_typed()
         self.table.apply_query(parse_query(event.value))
 
     @on(Input.Submitted, "#filter")

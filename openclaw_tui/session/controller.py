@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,6 +126,7 @@ class Session:
         self._own: list[_OwnOperation] = []
         self._git_ok: dict[Path, bool] = {}
         self._lock = threading.Lock()
+        self._typed_at = 0.0  # time.monotonic() of the last key typed into a filter (background work waits)
 
     # --- time ---------------------------------------------------------------------------
 
@@ -175,6 +177,21 @@ class Session:
         with no_gc():
             return ProfileData(fresh, previous)
 
+    # --- the person first: background work waits while they type ---------------------------
+
+    TYPING_PAUSE = 0.4  # seconds after a key during which background Python work stays asleep
+
+    def user_typed(self) -> None:
+        """A key went into a filter (UI thread): background work yields the interpreter for a moment."""
+        self._typed_at = time.monotonic()
+
+    def yield_to_user(self, cancelled: Callable[[], bool] = lambda: False) -> None:
+        """Sleep while the person is typing (worker thread): a thread filling rows holds the interpreter
+        lock between its switches and would halve the UI's share of the one interpreter; the child
+        process running the check goes on meanwhile on the other core."""
+        while time.monotonic() - self._typed_at < self.TYPING_PAUSE and not cancelled():
+            time.sleep(0.02)
+
     def index(self, data: ProfileData, cancelled: Callable[[], bool]) -> bool:
         """Fill every row's fields and haystack (filters, counts). False when cancelled. (Worker thread.)"""
         if data.indexed:
@@ -184,10 +201,11 @@ class Session:
                 data.raw[file] = RawText(rows)
         with no_gc():
             for rows in data.files.values():
-                for start in range(0, len(rows), 5000):
+                for start in range(0, len(rows), 2000):
+                    self.yield_to_user(cancelled)
                     if cancelled():
                         return False
-                    fill_all(rows[start : start + 5000])
+                    fill_all(rows[start : start + 2000])
         data.indexed = True
         data.raw = {}
         return True
