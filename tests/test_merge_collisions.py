@@ -98,18 +98,13 @@ def test_strip_conflict_comments_keeps_the_rest() -> None:
 async def test_merge_screen_says_which_addition_was_renumbered(tmp_path: Path) -> None:
     from openclaw_tui.app import OpenClawApp
     from openclaw_tui.screens.merge_screen import MergeScreen
-    from tests.ui_support import SIZE, TODAY, settle
+    from tests.ui_support import SIZE, TODAY, open_merge_screen
 
     repo = _setup(tmp_path)
     assert git_rc(repo, "merge", "other") == 1
     app = OpenClawApp(repo / "profiles", today=TODAY)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("m")
-        await settle(pilot)
-        screen = app.screen
+        screen, messages = await open_merge_screen(pilot)
         assert isinstance(screen, MergeScreen) and screen.session is not None
-        await settle(pilot)
-        messages = [n.message for n in app._notifications]  # noqa: SLF001
         assert any("mem-0003 was added on both sides" in m and "mem-0005" in m for m in messages), messages
         assert screen.session.remaining == 0

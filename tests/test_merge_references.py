@@ -164,26 +164,21 @@ async def test_merge_screen_rewrites_the_references_and_says_so(tmp_path: Path) 
     """The UI flow after the driver stopped: m, c (write), y (conclude)."""
     from openclaw_tui.app import OpenClawApp
     from openclaw_tui.screens.merge_screen import MergeScreen
-    from tests.ui_support import SIZE, TODAY, settle
+    from tests.ui_support import SIZE, TODAY, notices, open_merge_screen, settle
 
     repo = _setup(tmp_path, driver=True)
     assert _merge(repo, "other-into-main").returncode == 1
     app = OpenClawApp(repo / "profiles", today=TODAY)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("m")
-        await settle(pilot)
-        screen = app.screen
+        screen, messages = await open_merge_screen(pilot)
         assert isinstance(screen, MergeScreen) and screen.session is not None
-        await settle(pilot)
-        messages = [n.message for n in app._notifications]  # noqa: SLF001
         assert any(f"{STATE}: 1 line their branch added now name mem-0004 (was mem-0003) (when written)" in m
                    for m in messages), messages
         await pilot.press("c")
         await settle(pilot)
         await pilot.press("y")
         await settle(pilot)
-        messages = [n.message for n in app._notifications]  # noqa: SLF001
+        messages = notices(app)
         assert any("References to renumbered entries rewritten" in m and TRIP in m for m in messages), messages
         assert not any("another program" in m for m in messages), "\n".join(messages)
     _assert_merged(repo, "other-into-main")

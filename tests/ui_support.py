@@ -50,6 +50,25 @@ async def settle(pilot: Pilot[object], rounds: int = 3) -> None:
         await pilot.pause()
 
 
+async def open_merge_screen(pilot: Pilot[object]) -> tuple[object, list[str]]:
+    """Press ``m`` on a loaded app and wait for the merge screen; returns it and the notices so far."""
+    from openclaw_tui.screens.merge_screen import MergeScreen
+
+    app = pilot.app
+    await settle(pilot)
+    await pilot.press("m")
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, MergeScreen) and screen.session is not None
+    await settle(pilot)
+    return screen, notices(app)
+
+
+def notices(app: object) -> list[str]:
+    """The texts of the notifications the app has shown."""
+    return [n.message for n in app._notifications]  # type: ignore[attr-defined]  # noqa: SLF001
+
+
 def widget_text(widget: object) -> str:
     """The text a widget shows (all its lines, styles dropped)."""
     from textual.geometry import Region
