@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote
 
 import yaml
@@ -227,9 +227,8 @@ def _memory_refs(
         if facts is not None:
             facts[rel] = found
     id_rows, link_rows = found
-    if len(id_rows) + len(link_rows) > MAX_TEXT_REFS:  # a hostile flood: the same reference once per line
-        id_rows = list(dict.fromkeys(id_rows))
-        link_rows = list(dict.fromkeys(link_rows))
+    total = len(id_rows) + len(link_rows)
+    id_rows, link_rows = _once_per_line(id_rows, total), _once_per_line(link_rows, total)
     out.extend(Ref(rel, line, kind, target, None, source, text=written) for line, kind, target, source, written in id_rows)
     folder = posixpath.dirname(rel)
     for line, target, source in link_rows:
@@ -328,6 +327,15 @@ def _add_file_ref(
 MAX_TEXT_REFS = 10_000  # references in one text file above which repeats on a line are dropped
 
 
+_Row = TypeVar("_Row", bound=tuple[Any, ...])
+
+
+def _once_per_line(rows: list[_Row], total: int) -> list[_Row]:
+    """A hostile file (one 5 MB line of ids) would give a million identical references: when a file
+    holds more than MAX_TEXT_REFS (``total``), the same row (line and reference) counts once."""
+    return list(dict.fromkeys(rows)) if total > MAX_TEXT_REFS else rows
+
+
 def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bool = True) -> None:
     if f.error is not None or not f.utf8:
         return
@@ -348,15 +356,7 @@ def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bo
                 found.append((m.start() + pm.start(1), ("marker", pm.group(1))))
     found.sort(key=lambda t: t[0])
     folder = posixpath.dirname(f.rel)
-    # a hostile file (one 5 MB line of ids) would give a million identical references: past
-    # MAX_TEXT_REFS, the same id or link on the same line counts once
-    seen: set[tuple[int, str | tuple[str, str]]] | None = set() if len(found) > MAX_TEXT_REFS else None
-    for pos, item in found:
-        line = lines(pos)
-        if seen is not None:
-            if (line, item) in seen:
-                continue
-            seen.add((line, item))
+    for line, item in _once_per_line([(lines(pos), item) for pos, item in found], len(found)):
         if isinstance(item, str):
             out.append(Ref(f.rel, line, kind, item, None, None, text=item))
         else:
