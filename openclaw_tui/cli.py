@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # (not typing's: importing typing costs a fresh --help a third of its time)
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
     from .cli_parser import ArgumentParser
 
 COMMANDS = (
@@ -70,6 +72,18 @@ def __getattr__(name: str) -> Any:
 
 
 USAGE = "openclaw-tui [PATH] [--demo] [--today DATE]\n       openclaw-tui COMMAND ..."
+DESCRIPTION = ("Review, correct and audit an AI agent's file-based memory. "
+               "With no sub-command: open the terminal UI on PATH (default: ./profiles if present, "
+               "else the current folder), or on the demo.")
+UI_TITLE = "the terminal UI (no COMMAND)"
+# (option, metavar, help), listed here for --help; launch.py parses them when no sub-command is given
+UI_OPTIONS: tuple[tuple[str, str | None, str], ...] = (
+    ("--demo", None, "open a throwaway git repository made from the bundled sample profiles, "
+                     "with a short history and a pending merge conflict"),
+    ("--today", "DATE", "fix today's date (YYYY-MM-DD) for TTL and cold marks"),
+)
+HELP_OPTIONS = (("-h, --help", "show this help message and exit"),
+                ("--version", "show program's version number and exit"))
 
 
 def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[ArgumentParser, set[str]]:
@@ -81,20 +95,14 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
     from . import __version__
     from .cli_parser import ArgumentParser
 
-    parser = ArgumentParser(
-        prog="openclaw-tui",
-        usage=USAGE,
-        description="Review, correct and audit an AI agent's file-based memory. "
-        "With no sub-command: open the terminal UI on PATH (default: ./profiles if present, "
-        "else the current folder), or on the demo.",
-    )
+    parser = ArgumentParser(prog="openclaw-tui", usage=USAGE, description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"openclaw-tui {__version__}")
-    ui = parser.add_argument_group("the terminal UI (no COMMAND)")
-    # listed here for --help; launch.py parses them when no sub-command is given
-    ui.add_argument("--demo", action="store_true",
-                    help="open a throwaway git repository made from the bundled sample profiles, "
-                    "with a short history and a pending merge conflict")
-    ui.add_argument("--today", metavar="DATE", help="fix today's date (YYYY-MM-DD) for TTL and cold marks")
+    ui = parser.add_argument_group(UI_TITLE)
+    for option, metavar, help_text in UI_OPTIONS:
+        if metavar is None:
+            ui.add_argument(option, action="store_true", help=help_text)
+        else:
+            ui.add_argument(option, metavar=metavar, help=help_text)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser, prog="openclaw-tui")
     for name in COMMANDS:
         listed = LISTED.get(name) if lazy else None
@@ -107,8 +115,42 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
     return parser, set(sub.choices)
 
 
+def help_page(cols: int) -> str:
+    """The top-level ``--help`` page, as argparse lays it out ``cols`` wide (without argparse)."""
+    from .cli_help import page
+
+    commands = [(4, name, help_text) for module in COMMANDS for name, help_text in LISTED[module]]
+    ui: list[tuple[int, str, str | None]] = [(2, option if metavar is None else f"{option} {metavar}", help_text) for option, metavar, help_text in UI_OPTIONS]
+    return page(USAGE, DESCRIPTION, [
+        ("positional arguments", [(2, "COMMAND", None), *commands]),
+        ("options", [(2, invocation, help_text) for invocation, help_text in HELP_OPTIONS]),
+        (UI_TITLE, ui),
+    ], cols)
+
+
+def _quick(argv: list[str]) -> bool:
+    """``--help`` and ``--version`` alone, printed without building the parser (True when printed)."""
+    if len(argv) != 1 or argv[0] not in ("-h", "--help", "--version") or set(COMMANDS) - set(LISTED):
+        return False
+    from . import __version__
+    from .cli_help import columns
+
+    cols = columns()
+    if argv[0] == "--version":
+        text = f"openclaw-tui {__version__}\n"
+        if len(text) > cols - 2:  # argparse would wrap it: let it
+            return False
+    else:
+        text = help_page(cols)
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if _quick(argv):
+        return 0
     if argv and argv[0] in FAST:
         module = importlib.import_module(f"openclaw_tui.commands.{argv[0]}")
         fast = module.fast_args(argv[1:])
@@ -133,10 +175,15 @@ def _run(run: Any, args: Any) -> int:
 
 
 def _tell_recovered() -> None:
-    """A move between files that a crash interrupted was finished on the way: say so (stderr, never stdout)."""
-    from .core.files.safe_write import take_recovered
+    """A move between files that a crash interrupted was finished on the way: say so (stderr, never stdout).
 
-    for folder in take_recovered():
+    Only a process that loaded the write module can have finished one (a plain ``search`` never does: it
+    does not pay ~8 ms to import it only to learn that).
+    """
+    writes = sys.modules.get("openclaw_tui.core.files.safe_write")
+    if writes is None:
+        return
+    for folder in writes.take_recovered():
         print(f"openclaw-tui: note: finished a move between files that was interrupted (journal in {folder})",
               file=sys.stderr)
 
