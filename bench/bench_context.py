@@ -1,0 +1,120 @@
+"""How fast ``openclaw-tui context`` answers, against a bare Python reading the same memory, in one run.
+
+    python bench/bench_context.py                      # 10k and 100k entries, and a workspace
+    python bench/bench_context.py --sizes 10000 --runs 3
+    python bench/bench_context.py --logs 365 --items 20000   # the workspace's size
+
+Profiles are made by ``bench/generate.py`` (``write_profile``), the workspace by
+``bench/bench_workspace.py`` (``build``: bootstrap files, a MEMORY.md of ``--items`` items, ``--logs``
+daily logs).  Every figure is a fresh process, byte-code cached as an installed app's (``e2e.as_installed``),
+with a current search index in a throwaway cache folder (built once before the clocks start).  Floors,
+interleaved with the figures so both see the same load on this shared machine:
+
+- **F** (a profile): a bare Python that reads memories.md and splits it at ``---`` lines (``e2e.F_CODE``);
+- **F** (a workspace): a bare Python that reads every file of it (``bench_workspace.BARE``).
+
+Each round runs F, ``context --query Q`` and ``context --query Q --json``; wall time (median and
+max of ``--runs``) and CPU time (user + system of the child, median).  Goal: context < 1 s at 100k,
+aim <= 2x F.  Printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+from bench_workspace import BARE, TODAY, build  # noqa: E402
+from e2e import F_CODE, as_installed  # noqa: E402
+from generate import write_profile  # noqa: E402
+
+PY = sys.executable
+PROFILE_QUERY = "咖啡 work"
+WORKSPACE_QUERY = "偏好"
+
+
+def run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, bytes]:
+    """(wall seconds, CPU seconds of the child, its stdout)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, env=env, cwd=ROOT)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        raise SystemExit(f"failed: {cmd}: {out.stderr[-400:]!r}")
+    return wall, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime, out.stdout
+
+
+def measure(label: str, floor: list[str], commands: dict[str, list[str]], runs: int, env: dict[str, str]) -> None:
+    for cmd in commands.values():
+        run(cmd, env)  # the index current, the byte-code written: not timed
+    names = ["F", *commands]
+    wall: dict[str, list[float]] = {k: [] for k in names}
+    cpu: dict[str, list[float]] = {k: [] for k in names}
+    size = {}
+    for _ in range(runs):
+        for name in names:
+            w, c, out = run(floor if name == "F" else commands[name], env)
+            wall[name].append(w)
+            cpu[name].append(c)
+            size[name] = len(out)
+    f_wall, f_cpu = statistics.median(wall["F"]), statistics.median(cpu["F"])
+    print(label, flush=True)
+    print(f"  {'':<34} {'wall median':>11} {'wall max':>9} {'CPU median':>11} {'x F wall':>9} {'x F CPU':>8}"
+          f" {'output':>10}")
+    for name in names:
+        w, c = statistics.median(wall[name]), statistics.median(cpu[name])
+        goal = "" if name == "F" else ("  ok (< 1 s)" if w < 1.0 else "  OVER 1 s")
+        out = "" if name == "F" else f"{size[name] / 1e6:8.2f} MB"
+        print(f"  {name:<34} {w * 1000:8.0f} ms {max(wall[name]) * 1000:6.0f} ms {c * 1000:8.0f} ms"
+              f" {w / f_wall:8.1f}x {c / max(f_cpu, 1e-4):7.1f}x {out:>10}{goal}", flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000], help="profile sizes (entries)")
+    ap.add_argument("--logs", type=int, default=365, help="the workspace's daily logs (0: no workspace)")
+    ap.add_argument("--items", type=int, default=20_000, help="the workspace's MEMORY.md items")
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args(argv)
+    as_installed()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ)
+        env["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")
+        env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        print(f"openclaw-tui context: fresh processes, medians of {args.runs}, F measured in the same run")
+        for n in args.sizes:
+            prof = write_profile(Path(tmp) / f"p{n}", n)
+            mb = (prof / "memories.md").stat().st_size / 1e6
+            cmd = [PY, "-m", "openclaw_tui.cli", "context", str(prof), "--query", PROFILE_QUERY]
+            measure(f"layout A, {n:,} entries (memories.md {mb:.1f} MB), --query {PROFILE_QUERY!r}",
+                    [PY, "-c", F_CODE, str(prof / "memories.md")],
+                    {"context": cmd, "context --json": [*cmd, "--json"]}, args.runs, env)
+        if args.logs:
+            ws = build(Path(tmp) / "ws", args.logs, args.items)
+            mb = (ws / "MEMORY.md").stat().st_size / 1e6
+            cmd = [PY, "-m", "openclaw_tui.cli", "context", str(ws), "--query", WORKSPACE_QUERY,
+                   "--today", TODAY.isoformat()]
+            measure(f"layout B, {args.logs} daily logs, MEMORY.md {args.items:,} items ({mb:.1f} MB), "
+                    f"--query {WORKSPACE_QUERY!r}", [PY, "-c", BARE, str(ws)],
+                    {"context": cmd, "context --json": [*cmd, "--json"]}, args.runs, env)
+    print(f"(measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
