@@ -47,18 +47,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _encode_str  # the C encoder json.dumps uses
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import Config, Limits, load_config
-from ..format.entries import Entry
 from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
-from ..format.yamlio import load_yaml
 from .index import Index, Root, roots_of
-from .text import CJK, Query, QueryError, parse_query
+from .text import Query, QueryError, _cjk_run_re, parse_query
+
+if TYPE_CHECKING:
+    from ..format.entries import Entry
 
 SEARCH_RESULTS = 6  # OpenClaw's memory_search maxResults
-_CJK_CHAR_RE = re.compile(f"[{CJK}]")
-_CJK_RUNS_RE = re.compile(f"[{CJK}]+")
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TASK_KEY_RE = re.compile(r"task|任务", re.IGNORECASE)
 LAYOUT_NAMES = {"profile": "A", "openclaw": "B"}
@@ -66,7 +65,7 @@ LAYOUT_NAMES = {"profile": "A", "openclaw": "B"}
 
 def estimate_tokens(text: str) -> int:
     """A rough token count (labelled as an estimate wherever shown): CJK 1 per character, else 1 per 4."""
-    cjk = 0 if text.isascii() else sum(map(len, _CJK_RUNS_RE.findall(text)))
+    cjk = 0 if text.isascii() else sum(map(len, _cjk_run_re().findall(text)))
     return math.ceil(cjk + (len(text) - cjk) / 4)
 
 
@@ -201,6 +200,10 @@ def _whole(layer: str, f: TextFile, reason: str) -> Part:
 def _task_text(state: TextFile | None) -> str:
     if state is None or state.error is not None or not state.text.strip():
         return ""
+    if _TASK_KEY_RE.search(state.text) is None and "\\" not in state.text:
+        return ""  # no key can name a task (nor spell one with an escape): YAML not even imported
+    from ..format.yamlio import load_yaml
+
     try:
         data = load_yaml(state.text)
     except Exception:  # an invalid state.yaml names no task (the check reports it)
@@ -243,7 +246,7 @@ def _named_by(rel: str, text: str) -> str | None:
     if date and date in text:
         return date
     for w in words:
-        if (len(w) >= 3 or _CJK_CHAR_RE.search(w)) and _word_re(w).search(text):
+        if (len(w) >= 3 or _cjk_run_re().search(w)) and _word_re(w).search(text):
             return w
     return None
 
