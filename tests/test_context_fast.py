@@ -208,3 +208,19 @@ def test_both_paths_follow_the_rules(gen: Path, query: str, tags: list[str]) -> 
             if x.reason == "superseded" and x.detail.startswith("superseded by "):
                 by = x.detail.split()[2]
                 assert x.detail == f"superseded by {by}" + (f" (status {statuses[by]})" if by in statuses else "")
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.text(st.characters(), max_size=40) | st.text("ab \n，。咖啡ア한𠀀é\udc80\u3000\u30ff\u3040\U0002ffff\U00030000",
+                                                        max_size=40))
+def test_token_estimate_is_its_definition(text: str) -> None:
+    """CJK characters (the ranges of ``text.CJK``, supplementary ones too) count 1, any other character a quarter;
+    lone surrogates (undecodable bytes) and non-CJK non-ASCII characters are "other"."""
+    import math
+    import re
+
+    from openclaw_tui.core.search.context import estimate_tokens
+    from openclaw_tui.core.search.text import CJK
+
+    cjk = len(re.findall(f"[{CJK}]", text))
+    assert estimate_tokens(text) == math.ceil(cjk + (len(text) - cjk) / 4)
