@@ -532,8 +532,9 @@ def workspace_context(profile: Profile | Root, query: str = "", session: str = "
             ctx.notes.append(f"search: {exc}")
         else:
             ctx.notes.append(f"search: {found.note}; memory_search covers MEMORY.md, USER.md and memory/")
+            read: dict[Path, list[str] | None] = {}  # several results often come from one big MEMORY.md: read once
             for h in [h for h in found.hits if memory_search_file(h.file)][:results]:
-                text = _slice_lines(profile.path / h.file, h.start_line, h.end_line)
+                text = _slice_lines(profile.path / h.file, h.start_line, h.end_line, read)
                 why = f"search score {h.score:.2f} ({h.explain()})"
                 ctx.parts.append(Part("search", h.file, h.start_line, h.end_line, h.id, len(text),
                                       estimate_tokens(text), False, why, text, h.path))
@@ -545,15 +546,16 @@ def memory_search_file(rel: str) -> bool:
     return rel in ("MEMORY.md", "memory.md", "USER.md") or (rel.startswith("memory/") and rel.endswith(".md"))
 
 
-def _slice_lines(path: Path, start: int, end: int) -> str:
+def _slice_lines(path: Path, start: int, end: int, read: dict[Path, list[str] | None]) -> str:
     from ..format.entries import decode
 
-    try:
-        text = decode(path.read_bytes())[0]
-    except OSError:
-        return ""
-    lines = text.split("\n")
-    return "\n".join(lines[start - 1 : end])
+    if path not in read:
+        try:
+            read[path] = decode(path.read_bytes())[0].split("\n")
+        except OSError:
+            read[path] = None
+    lines = read[path]
+    return "" if lines is None else "\n".join(lines[start - 1 : end])
 
 
 def agent_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), session: str = "main", *,
