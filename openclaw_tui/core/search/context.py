@@ -619,42 +619,37 @@ def _json(o: Any, ind: str) -> str:
     raise TypeError(f"not written by the fast path: {t.__name__}")
 
 
-def _parts_json(parts: Sequence[Part], memo: dict[str, str]) -> str:
-    """The "parts" list as ``json.dumps`` indents it at the first level: one template a part (``Part.to_json``)."""
-    if not parts:
-        return "[]"
+class _EncodedOnce(dict[str, str]):
+    """Strings as JSON, each encoded once: layers, files and reasons repeat (a hit is a dict lookup in C)."""
 
-    def s(v: str) -> str:  # layers, files and reasons repeat: each encoded once
-        out = memo.get(v)
-        if out is None:
-            out = memo[v] = _encode_str(v)
+    def __missing__(self, key: str) -> str:
+        out = self[key] = _encode_str(key)
         return out
 
+
+def _parts_json(parts: Sequence[Part], s: _EncodedOnce) -> str:
+    """The "parts" list as ``json.dumps`` indents it at the first level: one template a part (``Part.to_json``);
+    the numbers are exact ints (``render_json`` checks), formatted as ``int.__repr__`` does."""
+    if not parts:
+        return "[]"
     i = "\n      "
     return "[" + ",".join([
-        f'\n    {{{i}"layer": {s(p.layer)},{i}"file": {s(p.file)},{i}"start_line": {int.__repr__(p.start_line)},'
-        f'{i}"end_line": {int.__repr__(p.end_line)},{i}"id": {"null" if p.id is None else _encode_str(p.id)},'
-        f'{i}"chars": {int.__repr__(p.chars)},{i}"tokens_est": {int.__repr__(p.tokens_est)},'
-        f'{i}"truncated": {"true" if p.truncated else "false"},{i}"reason": {s(p.reason)}\n    }}'
+        f'\n    {{{i}"layer": {s[p.layer]},{i}"file": {s[p.file]},{i}"start_line": {p.start_line},'
+        f'{i}"end_line": {p.end_line},{i}"id": {"null" if p.id is None else _encode_str(p.id)},'
+        f'{i}"chars": {p.chars},{i}"tokens_est": {p.tokens_est},'
+        f'{i}"truncated": {"true" if p.truncated else "false"},{i}"reason": {s[p.reason]}\n    }}'
         for p in parts]) + "\n  ]"
 
 
-def _left_out_json(left_out: Sequence[LeftOut], memo: dict[str, str]) -> str:
+def _left_out_json(left_out: Sequence[LeftOut], s: _EncodedOnce) -> str:
     """The "left_out" list as ``json.dumps`` indents it at the first level (``LeftOut.to_json``)."""
     if not left_out:
         return "[]"
-
-    def s(v: str) -> str:
-        out = memo.get(v)
-        if out is None:
-            out = memo[v] = _encode_str(v)
-        return out
-
     i = "\n      "
     return "[" + ",".join([
-        f'\n    {{{i}"id": {"null" if x.id is None else _encode_str(x.id)},{i}"reason": {s(x.reason)},'
-        f'{i}"file": {s(x.file)},{i}"line": {int.__repr__(x.line)}'
-        + (f',{i}"detail": {s(x.detail)}\n    }}' if x.detail else "\n    }")
+        f'\n    {{{i}"id": {"null" if x.id is None else _encode_str(x.id)},{i}"reason": {s[x.reason]},'
+        f'{i}"file": {s[x.file]},{i}"line": {x.line}'
+        + (f',{i}"detail": {s[x.detail]}\n    }}' if x.detail else "\n    }")
         for x in left_out]) + "\n  ]"
 
 
@@ -662,10 +657,9 @@ def render_json(ctx: AgentContext) -> str:
     """``openclaw-tui context --json``: ``json.dumps(ctx.to_json(), ensure_ascii=False, indent=2)`` and a newline,
     byte for byte (tested), without the pure-Python encoder that ``indent`` means: at 100k entries the tens of
     thousands of parts are written by one template each, in a fifth of the time."""
-    memo: dict[str, str] = {}
-    if all(type(p.start_line) is int and type(p.end_line) is int and type(p.chars) is int
-           and type(p.tokens_est) is int and type(p.truncated) is bool for p in ctx.parts) \
-            and all(type(x.line) is int for x in ctx.left_out):
+    memo = _EncodedOnce()
+    if all(type(p.start_line) is type(p.end_line) is type(p.chars) is type(p.tokens_est) is int
+           and type(p.truncated) is bool for p in ctx.parts) and all(type(x.line) is int for x in ctx.left_out):
         try:
             return _json(ctx._doc(_Encoded(_parts_json(ctx.parts, memo)), _Encoded(_left_out_json(ctx.left_out, memo))),
                          "\n") + "\n"
