@@ -13,7 +13,8 @@ interleaved with the figures so both see the same load on this shared machine:
 - **F** (a profile): a bare Python that reads memories.md and splits it at ``---`` lines (``e2e.F_CODE``);
 - **F** (a workspace): a bare Python that reads every file of it (``bench_workspace.BARE``).
 
-Each round runs F, ``context --query Q`` and ``context --query Q --json``; wall time (median and
+Each round runs F, ``context --query Q``, ``context --query Q --json`` and, for a profile, ``context``
+right after an agent changed one entry of memories.md (the index re-reads what changed); wall time (median and
 max of ``--runs``) and CPU time (user + system of the child, median).  Goal: context < 1 s at 100k,
 aim <= 2x F.  Then the agent view (``AgentScreen``, headless Textual in this process, the same
 index): from pushing the screen to the context shown, and how long showing it held the UI thread
@@ -31,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -60,7 +61,9 @@ def run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, bytes]:
     return wall, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime, out.stdout
 
 
-def measure(label: str, floor: list[str], commands: dict[str, list[str]], runs: int, env: dict[str, str]) -> None:
+def measure(label: str, floor: list[str], commands: dict[str, list[str]], runs: int, env: dict[str, str],
+            before: dict[str, Callable[[], None]] | None = None) -> None:
+    """F and each command, interleaved, ``runs`` times; ``before[name]`` runs (untimed) before each run of ``name``."""
     for cmd in commands.values():
         run(cmd, env)  # the index current, the byte-code written: not timed
     names = ["F", *commands]
@@ -69,6 +72,8 @@ def measure(label: str, floor: list[str], commands: dict[str, list[str]], runs: 
     size = {}
     for _ in range(runs):
         for name in names:
+            if before and name in before:
+                before[name]()
             w, c, out = run(floor if name == "F" else commands[name], env)
             wall[name].append(w)
             cpu[name].append(c)
@@ -83,6 +88,23 @@ def measure(label: str, floor: list[str], commands: dict[str, list[str]], runs: 
         out = "" if name == "F" else f"{size[name] / 1e6:7.2f} MB" if size[name] >= 1e5 else f"{size[name] / 1e3:7.1f} kB"
         print(f"  {name:<34} {w * 1000:8.0f} ms {max(wall[name]) * 1000:6.0f} ms {c * 1000:8.0f} ms"
               f" {w / f_wall:8.1f}x {c / max(f_cpu, 1e-4):7.1f}x {out:>10}{goal}", flush=True)
+
+
+def change_one_entry(memories: Path, ident: str) -> Callable[[], None]:
+    """An agent's write: one entry gains (then loses) a line, the file replaced whole (temp file, os.replace)."""
+    state = {"on": False}
+
+    def change() -> None:
+        data = memories.read_bytes()
+        line = f"id: {ident}\n".encode()
+        added = line + b"note: changed by an agent\n"
+        data = data.replace(added, line, 1) if state["on"] else data.replace(line, added, 1)
+        state["on"] = not state["on"]
+        tmp = memories.with_name(memories.name + ".tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, memories)
+
+    return change
 
 
 def agent_view(folder: Path, query: str, runs: int) -> None:
@@ -141,9 +163,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             prof = write_profile(Path(tmp) / f"p{n}", n)
             mb = (prof / "memories.md").stat().st_size / 1e6
             cmd = [PY, "-m", "openclaw_tui.cli", "context", str(prof), "--query", PROFILE_QUERY]
+            changed = "context, one entry just changed"
             measure(f"layout A, {n:,} entries (memories.md {mb:.1f} MB), --query {PROFILE_QUERY!r}",
                     [PY, "-c", F_CODE, str(prof / "memories.md")],
-                    {"context": cmd, "context --json": [*cmd, "--json"]}, args.runs, env)
+                    {"context": cmd, "context --json": [*cmd, "--json"], changed: cmd}, args.runs, env,
+                    before={changed: change_one_entry(prof / "memories.md", f"mem-{n // 2:06d}")})
             agent_view(prof, PROFILE_QUERY, args.runs)
         if args.logs:
             ws = build(Path(tmp) / "ws", args.logs, args.items)
