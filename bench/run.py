@@ -126,6 +126,7 @@ def bench_others(quick: bool) -> None:
     argvs: dict[str, list[str]] = {
         "bench_ui": ["--entries", "10000"] if quick else [],
         "bench_search": ["--quick"] if quick else [],
+        "bench_context": ["--sizes", "10000", "--logs", "30", "--runs", "3"] if quick else [],
         "bench_watch": ["--quick"] if quick else [],
         "bench_git": [],
         "e2e": ["--quick"] if quick else [],

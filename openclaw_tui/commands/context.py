@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory
-from ..core.search.context import agent_context, render_text, resolve_root
+from ..core.search.context import agent_context, render_json, render_text, resolve_root
 
 
 def register(sub: Any) -> None:
@@ -61,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         ctx = agent_context(profile, args.query, tags, args.session, today=today, openclaw_config=oc)
     except (NotMemory, ConfigError, OpenClawConfigError, ValueError) as exc:
         return _fail(str(exc))
-    text = json.dumps(ctx.to_json(), ensure_ascii=False, indent=2) + "\n" if args.json else render_text(ctx)
+    text = render_json(ctx) if args.json else render_text(ctx)
     sys.stdout.buffer.write(text.encode("utf-8", "replace"))
     sys.stdout.buffer.flush()
     return 0

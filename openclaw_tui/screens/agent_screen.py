@@ -13,13 +13,20 @@ workspace between the main and a shared session.
 Enter dismisses the screen with ``(Location, profile folder)`` so the
 caller opens that entry or file line to fix it (``app.jump_to(*result)``);
 escape dismisses it with None.
+
+A big profile loads tens of thousands of parts (every high entry): each
+layer, and the left-out list, shows its first ``PAGE`` rows and a row "N
+more" (enter shows ``PAGE`` more); the headings and the summary count them
+all.  (An option list measures every row it holds: 35k rows held the UI for
+seconds.)
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -39,6 +46,7 @@ from ..core.search.context import AgentContext, LeftOut, Part, agent_context, re
 from ..widgets.safe_text import clean_line, literal
 
 DEBOUNCE = 0.2
+PAGE = 100  # rows of a layer (or of the left-out list) shown before a "more" row
 LAYER_TITLES = {"fixed": "1 · fixed payload", "memories": "2 · memories", "contexts": "3 · context files",
                 "bootstrap": "bootstrap files, as injected", "daily": "daily logs at session start",
                 "search": "search results"}
@@ -103,7 +111,9 @@ class AgentScreen(Screen[AgentResult | None]):
         self.today = today
         self.context: AgentContext | None = None
         self.rows: list[Part | LeftOut] = []
+        self.shown: dict[str, int] = {}  # rows shown per layer ("left out" too) when more than PAGE
         self.computed = 0  # contexts shown (tests wait on it)
+        self.wanted = (query, session)  # the topic last asked for: an older answer is not shown
         self.error: str | None = None
         self._timer: Timer | None = None
 
@@ -129,21 +139,28 @@ class AgentScreen(Screen[AgentResult | None]):
         if self._timer is not None:
             self._timer.stop()
         value = event.value
+        if (value, self.session) == self.wanted:
+            return  # (the input's first value at mount: already being computed)
         self._timer = self.set_timer(DEBOUNCE, lambda: self._compute(value, self.session))
 
     @on(Input.Submitted, "#agent-query")
     def _submitted(self) -> None:
         self.action_focus_list()
 
-    @work(thread=True, exclusive=True, group="agent-context")
     def _compute(self, query: str, session: str) -> None:
+        self.wanted = (query, session)
+        self._context_worker(query, session)
+
+    @work(thread=True, exclusive=True, group="agent-context")
+    def _context_worker(self, query: str, session: str) -> None:
         try:
             root = resolve_root(self.profile_path)  # read through the search index: fast at 100k entries
             ctx = agent_context(root, query, self.tags, session, today=self.today)
         except (NotMemory, ConfigError, OSError, ValueError) as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
-        self.app.call_from_thread(self._show, ctx)
+        if (query, session) == self.wanted:  # else another topic was asked for meanwhile: its worker shows it
+            self.app.call_from_thread(self._show, ctx)
 
     def _failed(self, message: str) -> None:
         self.error = message
@@ -152,30 +169,47 @@ class AgentScreen(Screen[AgentResult | None]):
     def _show(self, ctx: AgentContext) -> None:
         self.context = ctx
         self.computed += 1
+        self.shown = {}
         self.query_one("#agent-summary", Static).update(summary(ctx))
+        self._fill(first=True)
+
+    def _fill(self, first: bool = False) -> None:
+        """The option list from ``self.context``: each layer's first rows (``self.shown``), a "more" row after."""
+        ctx = self.context
+        if ctx is None:
+            return
         options = self.query_one("#agent-parts", OptionList)
+        keep = options.highlighted
         options.clear_options()
         self.rows = []
-        items: list[Option | None] = []
+        items: list[Option] = []
+
+        def some(key: str, rows: list[Part] | list[LeftOut], prompt: Callable[[Any], Text]) -> None:
+            n = self.shown.get(key, PAGE)
+            for r in rows[:n]:
+                items.append(Option(prompt(r), id=str(len(self.rows))))
+                self.rows.append(r)
+            if len(rows) > n:
+                what = "parts in this layer" if key != "left out" else "left out"
+                items.append(Option(Text(f"  … {len(rows) - n:,} more {what} (enter: show {PAGE} more)",
+                                         style="italic"), id=f"more:{key}"))
+
         for layer, parts in ctx.layers():
             chars = sum(p.chars for p in parts)
-            head = Text(f"{LAYER_TITLES.get(layer, layer)}  ({len(parts)}, {chars:,} ch, "
+            head = Text(f"{LAYER_TITLES.get(layer, layer)}  ({len(parts):,}, {chars:,} ch, "
                         f"~{sum(p.tokens_est for p in parts):,} tok)", style="bold")
             items.append(Option(head, disabled=True))
-            for p in parts:
-                items.append(Option(part_prompt(p), id=str(len(self.rows))))
-                self.rows.append(p)
+            some(layer, parts, part_prompt)
         if ctx.left_out:
-            items.append(Option(Text(f"left out ({len(ctx.left_out)})", style="bold red"), disabled=True))
-            for x in ctx.left_out:
-                items.append(Option(left_prompt(x), id=str(len(self.rows))))
-                self.rows.append(x)
+            items.append(Option(Text(f"left out ({len(ctx.left_out):,})", style="bold red"), disabled=True))
+            some("left out", ctx.left_out, left_prompt)
         for n in ctx.notes:
             items.append(Option(Text(f"note: {clean_line(n)}", style="dim italic"), disabled=True))
-        options.add_options([i for i in items if i is not None])
-        first = next((k for k, o in enumerate(options.options) if not o.disabled), None)
-        if first is not None:
-            options.highlighted = first
+        options.add_options(items)
+        if first:
+            keep = next((k for k, o in enumerate(options.options) if not o.disabled), None)
+        if keep is not None:
+            options.highlighted = keep
 
     @on(OptionList.OptionHighlighted, "#agent-parts")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -196,13 +230,18 @@ class AgentScreen(Screen[AgentResult | None]):
             pane.update(t)
 
     def _row(self, option: Option) -> Part | LeftOut | None:
-        if option.id is None:
+        if option.id is None or option.id.startswith("more:"):
             return None
         i = int(option.id)
         return self.rows[i] if 0 <= i < len(self.rows) else None
 
     @on(OptionList.OptionSelected, "#agent-parts")
     def _selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None and event.option.id.startswith("more:"):
+            key = event.option.id[len("more:"):]
+            self.shown[key] = self.shown.get(key, PAGE) + PAGE
+            self._fill()  # the highlight stays on that row: the first of the rows just shown
+            return
         row = self._row(event.option)
         if row is None:
             return

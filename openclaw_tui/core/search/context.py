@@ -33,37 +33,61 @@ token, any other character as a quarter of one.
 
 A loaded ``Profile`` is read as parsed; a ``Root`` (a folder, not loaded: the
 CLI and the agent view) through its persistent search index, which reads only
-the entries the topic can concern.  Both give the same answer (tested).
+the entries the topic can concern.  Both give the same answer (tested), but
+for the case of tag names: the index keeps them case-folded (a tag ``Work``
+reads ``work`` through it).
+
+At 100k entries a third of them are high, so the answer itself is ~35k parts
+(4 MB of text): the rows are read as the index gives them (no object per
+row), no garbage collection runs while the parts are made, and ``--json`` is
+written by a template per part (``render_json``) rather than by ``json``'s
+pure-Python indenting encoder.  ``bench/bench_context.py`` prints the figures.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import gc
+import json
 import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from json.encoder import encode_basestring as _encode_str  # the C encoder json.dumps uses
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import Config, Limits, load_config
-from ..format.entries import Entry
 from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
-from ..format.yamlio import load_yaml
 from .index import Index, Root, roots_of
-from .text import CJK, Query, QueryError, parse_query
+from .text import CJK, Query, QueryError, _cjk_run_re, parse_query
+
+if TYPE_CHECKING:
+    from ..format.entries import Entry
 
 SEARCH_RESULTS = 6  # OpenClaw's memory_search maxResults
-_CJK_CHAR_RE = re.compile(f"[{CJK}]")
-_CJK_RUNS_RE = re.compile(f"[{CJK}]+")
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TASK_KEY_RE = re.compile(r"task|任务", re.IGNORECASE)
 LAYOUT_NAMES = {"profile": "A", "openclaw": "B"}
 
 
+@lru_cache(maxsize=1)
+def _other_non_ascii_re() -> re.Pattern[str]:
+    """A character neither ASCII nor CJK (compiled when first needed: the CJK ranges take milliseconds)."""
+    return re.compile(f"[^\x00-\x7f{CJK}]")
+
+
 def estimate_tokens(text: str) -> int:
-    """A rough token count (labelled as an estimate wherever shown): CJK 1 per character, else 1 per 4."""
-    cjk = 0 if text.isascii() else sum(map(len, _CJK_RUNS_RE.findall(text)))
+    """A rough token count (labelled as an estimate wherever shown): CJK 1 per character, else 1 per 4.
+
+    The CJK characters are the non-ASCII ones (counted by the ASCII codec, in C) less the few others
+    (punctuation, accents): a third of the time of collecting the CJK runs.
+    """
+    if text.isascii():
+        cjk = 0
+    else:
+        cjk = len(text) - len(text.encode("ascii", "ignore")) - len(_other_non_ascii_re().findall(text))
     return math.ceil(cjk + (len(text) - cjk) / 4)
 
 
@@ -71,7 +95,7 @@ def _lines(text: str) -> int:
     return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
 
 
-@dataclass
+@dataclass(slots=True)
 class Part:
     """One piece of what the agent loads."""
 
@@ -93,7 +117,7 @@ class Part:
                 "reason": self.reason}
 
 
-@dataclass
+@dataclass(slots=True)
 class LeftOut:
     """Something the topic touches that the agent will not load, and why."""
 
@@ -144,13 +168,16 @@ class AgentContext:
         return out
 
     def to_json(self) -> dict[str, Any]:
+        return self._doc([p.to_json() for p in self.parts], [x.to_json() for x in self.left_out])
+
+    def _doc(self, parts: Any, left_out: Any) -> dict[str, Any]:
         return {
             # the layout names of ``check --format json`` ("profile", "openclaw"); the text says A/B
             "layout": {"A": "profile", "B": "openclaw"}.get(self.layout, self.layout),
             "session": self.session,
             "limits": self.limits,
-            "parts": [p.to_json() for p in self.parts],
-            "left_out": [x.to_json() for x in self.left_out],
+            "parts": parts,
+            "left_out": left_out,
             "total": {"chars": self.total_chars, "tokens_est": self.total_tokens},
             "profile": self.profile,
             "query": self.query,
@@ -195,6 +222,10 @@ def _whole(layer: str, f: TextFile, reason: str) -> Part:
 def _task_text(state: TextFile | None) -> str:
     if state is None or state.error is not None or not state.text.strip():
         return ""
+    if _TASK_KEY_RE.search(state.text) is None and "\\" not in state.text:
+        return ""  # no key can name a task (nor spell one with an escape): YAML not even imported
+    from ..format.yamlio import load_yaml
+
     try:
         data = load_yaml(state.text)
     except Exception:  # an invalid state.yaml names no task (the check reports it)
@@ -237,38 +268,51 @@ def _named_by(rel: str, text: str) -> str | None:
     if date and date in text:
         return date
     for w in words:
-        if (len(w) >= 3 or _CJK_CHAR_RE.search(w)) and _word_re(w).search(text):
+        if (len(w) >= 3 or _cjk_run_re().search(w)) and _word_re(w).search(text):
             return w
     return None
 
 
-@dataclass(slots=True)
-class _Entry:
-    """What layer 2 needs of an entry, from a parsed file or from the index."""
-
-    key: int  # the index rowid, or the place in the parsed file
-    id: str
-    line: int
-    end_line: int
-    status: str
-    importance: str
-    tags: tuple[str, ...]
-    superseded_by: str | None
-    raw: str = ""  # filled only for the entries that are loaded (the index path reads no other text)
+# An entry as layer 2 reads it, from a parsed file or from the index (``Index.relevant_entries``'s row):
+# (id, line, end_line, status, importance, tags, superseded_by, key, raw, mentioned).  ``tags`` is the index's
+# "|a|b|" (case-folded) or a parsed entry's tuple; ``key`` the index rowid or the place in the parsed file;
+# ``mentioned`` None when not yet known (a parsed entry: asked of the query only when it decides something).
+_Row = tuple[str, int, int, str, str | None, str | tuple[str, ...] | None, str | None, int, str, bool | None]
+_LEVELS = ("high", "medium", "low")
+_HIGH = "importance: high (always carried)"
 
 
-def _from_parsed(k: int, e: Entry) -> _Entry:
+def _row_of_parsed(k: int, e: Entry) -> _Row:
     by = e.meta.get("superseded_by")
     last = e.line + e.raw.rstrip(" \t\r\n").count("\n")  # the last non-blank line, as search reports it
-    return _Entry(k, str(e.id), e.line, last, e.status, _importance(e), tuple(e.tags),
-                  by if isinstance(by, str) else None, e.raw)
+    return (str(e.id), e.line, last, e.status, _importance(e), tuple(e.tags), by if isinstance(by, str) else None,
+            k, e.raw, None)
 
 
-def _from_index(row: tuple[str, int, int, str, str | None, str | None, str | None, int, str, bool]) -> _Entry:
-    ident, line, end_line, status, imp, tags, by, rowid, raw, _m = row
-    importance = imp if imp in ("high", "medium", "low") else "medium"
-    return _Entry(rowid, ident, line, end_line, status, importance,
-                  tuple(filter(None, (tags or "").split("|"))), by, raw)
+def _tag_matcher(wanted: set[str]) -> Any:
+    """``match(tags) -> [the tags of an entry that are selected]``, in the entry's order.
+
+    Most entries carry no selected tag: the index's "|a|b|" is looked at by one regex (each
+    selected tag as "|tag|") before it is split.
+    """
+    if not wanted:
+        return lambda tags: []
+    keys = re.compile("|".join(re.escape(f"|{w}|") for w in sorted(wanted))).search
+
+    def match(tags: str | tuple[str, ...] | None) -> list[str]:
+        if not tags:
+            return []
+        if isinstance(tags, str):
+            if keys(tags) is None:
+                return []
+            tags = tuple(filter(None, tags.split("|")))
+        return [t for t in tags if t.casefold() in wanted]
+
+    return match
+
+
+def _tags_of(tags: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    return tags if isinstance(tags, tuple) else tuple(filter(None, (tags or "").split("|")))
 
 
 @dataclass
@@ -285,31 +329,32 @@ class _Source:
     state: TextFile | None
     contexts: list[TextFile]
     has_memories: bool
-    parsed: tuple[list[_Entry], list[_Entry]] | None = None  # (memories, archive) of a loaded profile
+    parsed: tuple[Sequence[_Row], Sequence[_Row]] | None = None  # (memories, archive) of a loaded profile
     index: Index | None = None
 
     def known_tags(self) -> set[str]:
         if self.parsed is not None:
-            return {t for e in self.parsed[0] + self.parsed[1] for t in e.tags}
+            return {t for rows in self.parsed for r in rows for t in _tags_of(r[5])}
         assert self.index is not None
         return self.index.tag_names([self.path / "memories.md", self.path / ARCHIVE_REL])
 
-    def select(self, wanted: set[str], q: Query | None) -> tuple[list[_Entry], set[int], list[_Entry]]:
-        """(entries of memories.md worth looking at, keys of those holding a word of the query, archived ones)."""
-        if self.parsed is not None:
-            entries, archived = self.parsed
-            # what the index's ``relevant_entries`` finds with FTS5: any phrase of the query, on active entries
-            mentioned = set() if q is None else {e.key for e in entries if e.status == "active" and q.mentions(e.raw)}
-            return entries, mentioned, archived
-        assert self.index is not None
-        rows = self.index.relevant_entries(self.path / "memories.md", sorted(wanted), q)
-        archived = [_from_index(r) for r in self.index.relevant_entries(self.path / ARCHIVE_REL, sorted(wanted), None)]
-        return [_from_index(r) for r in rows], {r[7] for r in rows if r[9]}, archived
+    def select(self, wanted: set[str], q: Query | None) -> tuple[Sequence[_Row], Sequence[_Row]]:
+        """(entries of memories.md worth looking at, archived ones); the index's rows say whether ``q`` is in them.
 
-    def statuses(self, entries: list[_Entry], ids: set[str]) -> dict[str, str]:
-        if self.parsed is not None or self.index is None:
-            return {e.id: e.status for e in entries if e.id in ids}
-        return self.index.statuses(self.path / "memories.md", sorted(ids))
+        A parsed entry's ``mentioned`` is left None: ``Query.mentions`` is asked only of the entries
+        it decides something for (what the index's FTS5 finds, tested to agree).
+        """
+        if self.parsed is not None:
+            return self.parsed
+        assert self.index is not None
+        return (self.index.relevant_entries(self.path / "memories.md", sorted(wanted), q),
+                self.index.relevant_entries(self.path / ARCHIVE_REL, sorted(wanted), None))
+
+    def statuses(self, ids: set[str]) -> dict[str, str]:
+        if self.parsed is not None:
+            return {r[0]: r[3] for r in self.parsed[0] if r[0] in ids}
+        assert self.index is not None
+        return self.index.statuses(self.path / "memories.md", sorted(ids)) if ids else {}
 
     def close(self) -> None:
         if self.index is not None:
@@ -317,9 +362,9 @@ class _Source:
 
 
 def _source_of_profile(profile: Profile) -> _Source:
-    entries = [_from_parsed(k, e) for k, e in enumerate(profile.memories.mf.well_formed())] \
+    entries = [_row_of_parsed(k, e) for k, e in enumerate(profile.memories.mf.well_formed())] \
         if profile.memories is not None else []
-    archived = [_from_parsed(k, e) for k, e in enumerate(profile.archive.mf.well_formed())] \
+    archived = [_row_of_parsed(k, e) for k, e in enumerate(profile.archive.mf.well_formed())] \
         if profile.archive is not None else []
     return _Source(profile.name, profile.path, profile.identity, profile.state, profile.contexts,
                    profile.memories is not None, parsed=(entries, archived))
@@ -351,9 +396,13 @@ def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str
     persistent index, which makes a 100k-entry profile answer in well under a second.
     """
     src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
+    was_enabled = gc.isenabled()
+    gc.disable()  # tens of thousands of parts and rows, none in a cycle: no collection while they are made
     try:
         return _profile_context(src, query, tags, config or load_config())
     finally:
+        if was_enabled:
+            gc.enable()
         src.close()
 
 
@@ -377,70 +426,74 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
     chosen = query_tags(query, tags, src.known_tags())
     ctx.tags = chosen
     wanted = {t.casefold() for t in chosen}
-    entries, mentioned, archived = src.select(wanted, q)
-    targets = {e.superseded_by for e in entries if e.status == "superseded" and e.superseded_by}
-    status_of = src.statuses(entries, targets)
+    match = _tag_matcher(wanted)
+    entries, archived = src.select(wanted, q)
     memories_path = src.path / "memories.md"
-    loaded: list[tuple[_Entry, str]] = []
-    by_tags: dict[tuple[str, ...], list[str]] = {}  # entries share few tag sets: each set checked once
-    for e in entries:
-        matched = by_tags.get(e.tags)
-        if matched is None:
-            matched = by_tags[e.tags] = [t for t in e.tags if t.casefold() in wanted]
-        imp = e.importance
-        status = e.status
+    parts, left_out = ctx.parts, ctx.left_out
+    superseded: list[tuple[LeftOut, str]] = []  # (left out, by whom): the detail says that one's status
+    for ident, line, end_line, status, imp, tg, by, _key, raw, mentioned in entries:
         if status == "active":
-            if imp == "high" or matched:
-                if imp == "high":
-                    reason = "importance: high (always carried)"
-                    if matched:
-                        reason += f"; tag {', '.join(matched)}"
-                else:
-                    reason = f"tag {', '.join(matched)}" + (" (low: loaded only on a tag match)" if imp == "low" else "")
-                loaded.append((e, reason))
-            elif e.key in mentioned:
-                ctx.left_out.append(LeftOut(e.id, "low without a match" if imp == "low" else "no tag match",
-                                            "memories.md", e.line,
-                                            f"the query's words are in its text, but no tag of [{', '.join(e.tags)}] "
-                                            f"is selected (importance {imp})"))
+            if imp == "high":
+                matched = match(tg)
+                reason = f"{_HIGH}; tag {', '.join(matched)}" if matched else _HIGH
+            else:
+                matched = match(tg)
+                if not matched:
+                    if mentioned is None:  # a parsed entry: what the index's FTS5 finds (``Query.mentions``)
+                        mentioned = q is not None and q.mentions(raw)
+                    if mentioned:
+                        level = imp if imp in _LEVELS else "medium"
+                        left_out.append(LeftOut(ident, "low without a match" if imp == "low" else "no tag match",
+                                                "memories.md", line,
+                                                f"the query's words are in its text, but no tag of "
+                                                f"[{', '.join(_tags_of(tg))}] is selected (importance {level})"))
+                    continue
+                reason = f"tag {', '.join(matched)}" + (" (low: loaded only on a tag match)" if imp == "low" else "")
+            parts.append(Part("memories", "memories.md", line, end_line, ident, len(raw), estimate_tokens(raw), False,
+                              reason, raw, memories_path))
             continue
+        matched = match(tg)
         if not matched:
             continue
         if status == "superseded":
-            by = e.superseded_by
-            detail = f"superseded by {by}" if by else "superseded"
-            if by and by in status_of:
-                detail += f" (status {status_of[by]})"
-            ctx.left_out.append(LeftOut(e.id, "superseded", "memories.md", e.line, detail))
+            x = LeftOut(ident, "superseded", "memories.md", line, f"superseded by {by}" if by else "superseded")
+            left_out.append(x)
+            if by:
+                superseded.append((x, by))
         elif status == "cold":
-            ctx.left_out.append(LeftOut(e.id, "cold", "memories.md", e.line,
-                                        "cold: not hit for a long time; set it active to load it"))
+            left_out.append(LeftOut(ident, "cold", "memories.md", line,
+                                    "cold: not hit for a long time; set it active to load it"))
         else:
-            ctx.left_out.append(LeftOut(e.id, status, "memories.md", e.line,
-                                        f"status {status}: only active entries are loaded"))
-    for e, reason in loaded:
-        ctx.parts.append(Part("memories", "memories.md", e.line, e.end_line, e.id, len(e.raw),
-                              estimate_tokens(e.raw), False, reason, e.raw, memories_path))
-    for e in archived:
-        matched = [t for t in e.tags if t.casefold() in wanted]
+            left_out.append(LeftOut(ident, status, "memories.md", line,
+                                    f"status {status}: only active entries are loaded"))
+    status_of = src.statuses({by for _x, by in superseded})
+    for x, by in superseded:
+        if by in status_of:
+            x.detail += f" (status {status_of[by]})"
+    for ident, line, _end, _status, _imp, tg, _by, _key, _raw, _m in archived:
+        matched = match(tg)
         if matched:
-            ctx.left_out.append(LeftOut(e.id, "archived", ARCHIVE_REL, e.line,
-                                        f"in the archive (tag {', '.join(matched)}); restore it to load it"))
+            left_out.append(LeftOut(ident, "archived", ARCHIVE_REL, line,
+                                    f"in the archive (tag {', '.join(matched)}); restore it to load it"))
     # 3. contexts
-    task = _task_text(src.state)
+    task: str | None = None  # read only when a context file is not named by the query
     for f in src.contexts:
         if f.error is not None:
             continue
         by_query = _named_by(f.rel, query)
-        by_task = None if by_query else _named_by(f.rel, task)
+        by_task = None
+        if not by_query:
+            if task is None:
+                task = _task_text(src.state)
+            by_task = _named_by(f.rel, task)
         if not (by_query or by_task):
             continue
         if f.rel.startswith("contexts/archive/"):
-            ctx.left_out.append(LeftOut(None, "archived", f.rel, 1,
-                                        f"archived context file named by the query ({by_query or by_task})"))
+            left_out.append(LeftOut(None, "archived", f.rel, 1,
+                                    f"archived context file named by the query ({by_query or by_task})"))
             continue
         reason = f"named by the query ({by_query})" if by_query else f"named by state.yaml's current task ({by_task})"
-        ctx.parts.append(_whole("contexts", f, reason))
+        parts.append(_whole("contexts", f, reason))
     if not src.has_memories:
         ctx.notes.append("memories.md: none in this profile")
     return ctx
@@ -487,8 +540,9 @@ def workspace_context(profile: Profile | Root, query: str = "", session: str = "
             ctx.notes.append(f"search: {exc}")
         else:
             ctx.notes.append(f"search: {found.note}; memory_search covers MEMORY.md, USER.md and memory/")
+            read: dict[Path, list[str] | None] = {}  # several results often come from one big MEMORY.md: read once
             for h in [h for h in found.hits if memory_search_file(h.file)][:results]:
-                text = _slice_lines(profile.path / h.file, h.start_line, h.end_line)
+                text = _slice_lines(profile.path / h.file, h.start_line, h.end_line, read)
                 why = f"search score {h.score:.2f} ({h.explain()})"
                 ctx.parts.append(Part("search", h.file, h.start_line, h.end_line, h.id, len(text),
                                       estimate_tokens(text), False, why, text, h.path))
@@ -500,15 +554,16 @@ def memory_search_file(rel: str) -> bool:
     return rel in ("MEMORY.md", "memory.md", "USER.md") or (rel.startswith("memory/") and rel.endswith(".md"))
 
 
-def _slice_lines(path: Path, start: int, end: int) -> str:
+def _slice_lines(path: Path, start: int, end: int, read: dict[Path, list[str] | None]) -> str:
     from ..format.entries import decode
 
-    try:
-        text = decode(path.read_bytes())[0]
-    except OSError:
-        return ""
-    lines = text.split("\n")
-    return "\n".join(lines[start - 1 : end])
+    if path not in read:
+        try:
+            read[path] = decode(path.read_bytes())[0].split("\n")
+        except OSError:
+            read[path] = None
+    lines = read[path]
+    return "" if lines is None else "\n".join(lines[start - 1 : end])
 
 
 def agent_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), session: str = "main", *,
@@ -539,6 +594,92 @@ def resolve_root(path: Path | str, name: str | None = None) -> Root:
     return roots[0]
 
 
+class _Encoded(str):
+    """JSON text already written out for its place in the document."""
+
+
+_JSON_CONST: dict[Any, str] = {None: "null", True: "true", False: "false"}
+
+
+def _json(o: Any, ind: str) -> str:
+    """``json.dumps(o, ensure_ascii=False, indent=2)`` at the indentation ``ind`` ("\\n" and two spaces a level)."""
+    t = type(o)
+    if t is str:
+        return _encode_str(o)
+    if t is _Encoded:
+        return str(o)
+    if t is int:
+        return int.__repr__(o)
+    if o is None or t is bool:
+        return _JSON_CONST[o]
+    if t is dict:
+        if not o:
+            return "{}"
+        inner = ind + "  "
+        if not all(type(k) is str for k in o):
+            raise TypeError("a key that is not a string")
+        return "{" + ",".join([f"{inner}{_encode_str(k)}: {_json(v, inner)}" for k, v in o.items()]) + ind + "}"
+    if t is list:
+        if not o:
+            return "[]"
+        inner = ind + "  "
+        return "[" + ",".join([inner + _json(v, inner) for v in o]) + ind + "]"
+    raise TypeError(f"not written by the fast path: {t.__name__}")
+
+
+class _EncodedOnce(dict[str, str]):
+    """Strings as JSON, each encoded once: layers, files and reasons repeat (a hit is a dict lookup in C)."""
+
+    def __missing__(self, key: str) -> str:
+        out = self[key] = _encode_str(key)
+        return out
+
+
+def _parts_json(parts: Sequence[Part], s: _EncodedOnce) -> str:
+    """The "parts" list as ``json.dumps`` indents it at the first level: one template a part (``Part.to_json``);
+    the numbers are exact ints (``render_json`` checks), formatted as ``int.__repr__`` does."""
+    if not parts:
+        return "[]"
+    i = "\n      "
+    return "[" + ",".join([
+        f'\n    {{{i}"layer": {s[p.layer]},{i}"file": {s[p.file]},{i}"start_line": {p.start_line},'
+        f'{i}"end_line": {p.end_line},{i}"id": {"null" if p.id is None else _encode_str(p.id)},'
+        f'{i}"chars": {p.chars},{i}"tokens_est": {p.tokens_est},'
+        f'{i}"truncated": {"true" if p.truncated else "false"},{i}"reason": {s[p.reason]}\n    }}'
+        for p in parts]) + "\n  ]"
+
+
+def _left_out_json(left_out: Sequence[LeftOut], s: _EncodedOnce) -> str:
+    """The "left_out" list as ``json.dumps`` indents it at the first level (``LeftOut.to_json``)."""
+    if not left_out:
+        return "[]"
+    i = "\n      "
+    return "[" + ",".join([
+        f'\n    {{{i}"id": {"null" if x.id is None else _encode_str(x.id)},{i}"reason": {s[x.reason]},'
+        f'{i}"file": {s[x.file]},{i}"line": {x.line}'
+        + (f',{i}"detail": {s[x.detail]}\n    }}' if x.detail else "\n    }")
+        for x in left_out]) + "\n  ]"
+
+
+def render_json(ctx: AgentContext) -> str:
+    """``openclaw-tui context --json``: ``json.dumps(ctx.to_json(), ensure_ascii=False, indent=2)`` and a newline,
+    byte for byte (tested), without the pure-Python encoder that ``indent`` means: at 100k entries the tens of
+    thousands of parts are written by one template each, in a fifth of the time."""
+    memo = _EncodedOnce()
+    if all(type(p.start_line) is type(p.end_line) is type(p.chars) is type(p.tokens_est) is int
+           and type(p.truncated) is bool for p in ctx.parts) and all(type(x.line) is int for x in ctx.left_out):
+        try:
+            return _json(ctx._doc(_Encoded(_parts_json(ctx.parts, memo)), _Encoded(_left_out_json(ctx.left_out, memo))),
+                         "\n") + "\n"
+        except TypeError:
+            pass
+    return json.dumps(ctx.to_json(), ensure_ascii=False, indent=2) + "\n"
+
+
+def _thousands(n: int) -> str:
+    return f"{n:,}" if n >= 1000 or n <= -1000 else str(n)
+
+
 def render_text(ctx: AgentContext) -> str:
     """The plain-text report of ``openclaw-tui context``."""
     out: list[str] = []
@@ -559,10 +700,9 @@ def render_text(ctx: AgentContext) -> str:
         chars = sum(p.chars for p in parts)
         out.append(f"{titles.get(layer, layer)}: {len(parts)} part{'s' if len(parts) != 1 else ''}, "
                    f"{chars:,} chars, ~{sum(p.tokens_est for p in parts):,} tokens")
-        for p in parts:
-            span = f"{p.start_line}" if p.start_line == p.end_line else f"{p.start_line}-{p.end_line}"
-            cut = "  TRUNCATED" if p.truncated else ""
-            out.append(f"  {p.file}:{span}  {p.id or '-'}  {p.chars:,} chars  ~{p.tokens_est:,} tokens{cut}  {p.reason}")
+        out += [f"  {p.file}:{p.start_line if p.start_line == p.end_line else f'{p.start_line}-{p.end_line}'}  "
+                f"{p.id or '-'}  {_thousands(p.chars)} chars  ~{_thousands(p.tokens_est)} tokens"
+                f"{'  TRUNCATED' if p.truncated else ''}  {p.reason}" for p in parts]
     if not ctx.parts:
         out.append("nothing is loaded")
     if ctx.left_out:
