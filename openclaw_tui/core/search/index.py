@@ -348,6 +348,8 @@ class Index:
         self._lock = threading.RLock()
         self._held: dict[Path, _Held] = {}
         self._roots: dict[Path, Root] = {}
+        self._best_cache: dict[tuple[str, tuple[str, ...]], float | None] = {}
+        self._best_gen: tuple[int, int] | None = None
         self.opened_as: str | None = None  # "missing", "outdated schema", "corrupt" when (re)created
         self._db = self._open()
 
@@ -428,6 +430,8 @@ class Index:
                 with self._file_lock():
                     self._remove_files()
             self._held.clear()
+            self._best_cache.clear()
+            self._best_gen = None
             self._db = self._open()
             self.opened_as = "corrupt"
 
@@ -1042,12 +1046,105 @@ class Index:
                       ) -> tuple[list[tuple[int, float]], float]:
         """The best ``limit`` chunks by BM25 × temporal decay over *every* match, and the best BM25 of all.
 
-        Returns ([(rowid, BM25 higher-better)], best BM25).  The order is computed by SQLite over all
-        matches (no BM25 cap before the decay, which would lose a recent entry with a lower BM25); the
-        chunks tied with the last one at the cut (the same product) are all returned, so sorting them by place
-        gives the uncapped ranking's top ``limit`` (``rank.order_key``).
+        Returns ([(rowid, BM25 higher-better)], best BM25), best product first.  The result is that of
+        scoring every match (no BM25 cap before the decay, which would lose a recent entry with a lower
+        BM25); the chunks tied with the last one at the cut (the same product) are all returned, so sorting
+        them by place gives the uncapped ranking's top ``limit`` (``rank.order_key``).
         ``today`` is a date ordinal; ``half_life_days <= 0``: no decay.  With no query, BM25 is 1.0.
+
+        With a query and a decay, the matches are read newest first (the day is in the rowid: FTS5 walks
+        its rowids backwards and stops), undated chunks before them, in growing pages; reading stops once
+        the ``limit``-th best product beats the best BM25 of all matches × the decay of the day reached:
+        decay never grows with age, so no match left can reach or tie it.  The best BM25 (one pass of
+        SQLite's bm25 over every match) is kept until the index changes (``_best_bm25``).
         """
+        if q is None or half_life_days <= 0 or limit <= 0:
+            return self._match_decayed_all(q, limit, tags, today, half_life_days)
+        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
+        args: list[Any] = [_like(t) for t in tags]
+        if tags:
+            source, r = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", "d.rowid"
+        else:
+            source, r = "docs d WHERE docs MATCH ?", "d.rowid"
+        hl = float(half_life_days)
+        decays: dict[int, float] = {}
+
+        def decay(day: int) -> float:  # as rank.decay_factor computes it: the same products, the same ties
+            f = decays.get(day)
+            if f is None:
+                f = decays[day] = 1.0 if day == 0 else float(0.5 ** (max(0, today - day) / hl))
+            return f
+
+        got: list[tuple[float, int, float]] = []  # (product, rowid, BM25): every match read that may still count
+
+        def take(rows: Iterable[tuple[int, float]]) -> None:
+            for rowid, b in rows:
+                bm = -float(b)
+                got.append((bm * decay(rowid >> DAY_SHIFT), int(rowid), bm))
+
+        def cut() -> float | None:
+            """The ``limit``-th best product so far (``got`` trimmed to what reaches it), None while too few."""
+            if len(got) < limit:
+                return None
+            got.sort(key=lambda g: -g[0])
+            kth = got[limit - 1][0]
+            n = limit
+            while n < len(got) and got[n][0] == kth:
+                n += 1
+            del got[n:]
+            return kth
+
+        undated = 1 << DAY_SHIFT
+        sql = f"SELECT {r}, bm25(docs) FROM {source} AND {r} < ?{where}"
+        page = f"SELECT {r}, bm25(docs) FROM {source} AND {r} >= ? AND {r} < ?{where} ORDER BY {r} DESC LIMIT ?"
+        with self._lock:
+            best = self._best_bm25(q, tags, source, r, where, args)
+            if best is None:
+                return [], 0.0
+            take(self._db.execute(sql, [q.fts, undated, *args]))
+            below = 1 << 62  # every dated match with a rowid at or above this one has been read
+            size = max(256, 2 * limit)
+            while True:
+                rows = self._db.execute(page, [q.fts, undated, below, *args, size]).fetchall()
+                take(rows)
+                if len(rows) < size:
+                    break
+                below = int(rows[-1][0])
+                kth = cut()
+                # what is left is at most as old as the last row read: at most best × its decay
+                if kth is not None and kth > best * decay(below >> DAY_SHIFT):
+                    break
+                size *= 2
+        cut()
+        got.sort(key=lambda g: -g[0])
+        return [(rowid, bm) for _p, rowid, bm in got], best
+
+    def _best_bm25(self, q: Query, tags: Sequence[str], source: str, r: str, where: str, args: list[Any]
+                   ) -> float | None:
+        """The best BM25 (higher-better) of every match of the query and tags, None when nothing matches.
+
+        One pass of SQLite's bm25 over every match, remembered until the index changes: a write on this
+        connection (``total_changes``) or a commit by another (``PRAGMA data_version``).
+        """
+        (version,) = self._db.execute("PRAGMA data_version").fetchone()
+        gen = (self._db.total_changes, int(version))
+        if gen != self._best_gen:
+            self._best_cache.clear()
+            self._best_gen = gen
+        key = (q.fts, tuple(tags))
+        if key in self._best_cache:
+            return self._best_cache[key]
+        row = self._db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
+                               [q.fts, *args]).fetchone()
+        best = None if row is None else -float(row[0])
+        if len(self._best_cache) >= 256:
+            self._best_cache.clear()
+        self._best_cache[key] = best
+        return best
+
+    def _match_decayed_all(self, q: Query | None, limit: int, tags: Sequence[str], today: int,
+                           half_life_days: float) -> tuple[list[tuple[int, float]], float]:
+        """``match_decayed`` by SQLite over every match at once: no query (tags only) or no decay."""
         where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
         args: list[Any] = [_like(t) for t in tags]
         if q is None:
