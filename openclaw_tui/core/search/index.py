@@ -1200,6 +1200,7 @@ class Index:
             for held in self._held.values():
                 if held.dirty:
                     fixes.update((d.rowid, d) for d in held.docs)
+        paths: dict[str, Path] = {}
         for rowid, path, prof, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw in found:
             root = roots.get(prof)
             if root is None:
@@ -1207,7 +1208,10 @@ class Index:
             d = fixes.get(rowid)
             if d is not None:
                 start, end, line, end_line = d.start, d.end, d.line, d.end_line
-            out[rowid] = Row(rowid, Path(path), root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
+            p = paths.get(path)
+            if p is None:
+                p = paths[path] = Path(path)
+            out[rowid] = Row(rowid, p, root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
         return out
 
     def tag_names(self, paths: Sequence[Path]) -> set[str]:
