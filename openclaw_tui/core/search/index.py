@@ -80,6 +80,7 @@ def _parser() -> Any:
 SCHEMA = 7
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
+FIRST_PAGE = 256  # matches read at once, newest first, by ``match_decayed`` (doubled each page)
 RACY_NS = 2_000_000_000
 _DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
 
@@ -1103,7 +1104,7 @@ class Index:
                 return [], 0.0
             take(self._db.execute(sql, [q.fts, undated, *args]))
             below = 1 << 62  # every dated match with a rowid at or above this one has been read
-            size = max(256, 2 * limit)
+            size = FIRST_PAGE
             while True:
                 rows = self._db.execute(page, [q.fts, undated, below, *args, size]).fetchall()
                 take(rows)
