@@ -80,6 +80,7 @@ def _parser() -> Any:
 SCHEMA = 7
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
+KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``_best_bm25``)
 FIRST_PAGE = 256  # matches read at once, newest first, by ``match_decayed`` (doubled each page)
 RACY_NS = 2_000_000_000
 _DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
@@ -349,7 +350,8 @@ class Index:
         self._lock = threading.RLock()
         self._held: dict[Path, _Held] = {}
         self._roots: dict[Path, Root] = {}
-        self._best_cache: dict[tuple[str, tuple[str, ...]], float | None] = {}
+        self._best_cache: dict[tuple[str, tuple[str, ...]],
+                               tuple[float | None, list[tuple[int, float]] | None]] = {}
         self._best_gen: tuple[int, int] | None = None
         self.opened_as: str | None = None  # "missing", "outdated schema", "corrupt" when (re)created
         self._db = self._open()
@@ -1099,30 +1101,35 @@ class Index:
         sql = f"SELECT {r}, bm25(docs) FROM {source} AND {r} < ?{where}"
         page = f"SELECT {r}, bm25(docs) FROM {source} AND {r} >= ? AND {r} < ?{where} ORDER BY {r} DESC LIMIT ?"
         with self._lock:
-            best = self._best_bm25(q, tags, source, r, where, args)
+            best, every = self._best_bm25(q, tags, source, r, where, args)
             if best is None:
                 return [], 0.0
-            take(self._db.execute(sql, [q.fts, undated, *args]))
-            below = 1 << 62  # every dated match with a rowid at or above this one has been read
-            size = FIRST_PAGE
-            while True:
-                rows = self._db.execute(page, [q.fts, undated, below, *args, size]).fetchall()
-                take(rows)
-                if len(rows) < size:
-                    break
-                below = int(rows[-1][0])
-                kth = cut()
-                # what is left is at most as old as the last row read: at most best × its decay
-                if kth is not None and kth > best * decay(below >> DAY_SHIFT):
-                    break
-                size *= 2
+            if every is not None:  # a tag filter left few matches: they were all read with the best BM25
+                take(every)
+            else:
+                take(self._db.execute(sql, [q.fts, undated, *args]))
+                below = 1 << 62  # every dated match with a rowid at or above this one has been read
+                size = FIRST_PAGE
+                while True:
+                    rows = self._db.execute(page, [q.fts, undated, below, *args, size]).fetchall()
+                    take(rows)
+                    if len(rows) < size:
+                        break
+                    below = int(rows[-1][0])
+                    kth = cut()
+                    # what is left is at most as old as the last row read: at most best × its decay
+                    if kth is not None and kth > best * decay(below >> DAY_SHIFT):
+                        break
+                    size *= 2
         cut()
         got.sort(key=lambda g: -g[0])
         return [(rowid, bm) for _p, rowid, bm in got], best
 
     def _best_bm25(self, q: Query, tags: Sequence[str], source: str, r: str, where: str, args: list[Any]
-                   ) -> float | None:
-        """The best BM25 (higher-better) of every match of the query and tags, None when nothing matches.
+                   ) -> tuple[float | None, list[tuple[int, float]] | None]:
+        """The best BM25 (higher-better) of every match of the query and tags (None when nothing matches),
+        and with tags, when at most ``KEEP_FILTERED`` matches pass them, those matches (rowid, SQLite's BM25):
+        the tag filter reads every match's chunk, once.
 
         One pass of SQLite's bm25 over every match, remembered until the index changes: a write on this
         connection (``total_changes``) or a commit by another (``PRAGMA data_version``).
@@ -1133,15 +1140,23 @@ class Index:
             self._best_cache.clear()
             self._best_gen = gen
         key = (q.fts, tuple(tags))
-        if key in self._best_cache:
-            return self._best_cache[key]
-        row = self._db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
-                               [q.fts, *args]).fetchone()
-        best = None if row is None else -float(row[0])
+        kept = self._best_cache.get(key)
+        if kept is not None:
+            return kept
+        every: list[tuple[int, float]] | None = None
+        if tags:
+            every = self._db.execute(f"SELECT {r}, bm25(docs) FROM {source}{where}", [q.fts, *args]).fetchall()
+            best = -float(min(b for _r, b in every)) if every else None
+            if len(every) > KEEP_FILTERED:
+                every = None
+        else:
+            row = self._db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
+                                   [q.fts, *args]).fetchone()
+            best = None if row is None else -float(row[0])
         if len(self._best_cache) >= 256:
             self._best_cache.clear()
-        self._best_cache[key] = best
-        return best
+        self._best_cache[key] = (best, every)
+        return best, every
 
     def _match_decayed_all(self, q: Query | None, limit: int, tags: Sequence[str], today: int,
                            half_life_days: float) -> tuple[list[tuple[int, float]], float]:
