@@ -224,15 +224,16 @@ class SearchScreen(Screen[SearchResult | None]):
         self.last_query = value
         if value.strip():
             self.searches += 1
-        options = self.query_one("#search-results", OptionList)
-        # what the list shows first (two lines a result), the rest in the frame after: a result's prompt is
-        # measured when added, and the rest is below the fold
-        first = max(1, options.scrollable_content_region.height // 2 + 1)
-        options.set_options([self._option(i) for i in range(min(first, len(hits)))])
-        self.query_one("#search-status", Static).update(note or "type to search", layout=False)
-        if hits:
-            options.highlighted = 0
-        self._explain(0)  # now, in the same frame as the list (the highlight's message comes after it)
+        with self.app.batch_update():  # one frame: the list, the status and the explanation together
+            options = self.query_one("#search-results", OptionList)
+            # what the list shows first (two lines a result), the rest in the frame after: a result's prompt is
+            # measured when added, and the rest is below the fold
+            first = max(1, options.scrollable_content_region.height // 2 + 1)
+            options.set_options([self._option(i) for i in range(min(first, len(hits)))])
+            self.query_one("#search-status", Static).update(note or "type to search", layout=False)
+            if hits:
+                options.highlighted = 0
+            self._explain(0)  # now, in the same frame as the list (the highlight's message comes after it)
         self.call_after_refresh(self._painted, hits, value, first)
 
     def _option(self, i: int) -> Option:
