@@ -80,6 +80,7 @@ def _parser() -> Any:
 SCHEMA = 7
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
+CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
 KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``_best_bm25``)
 FIRST_PAGE = 256  # matches read at once, newest first, by ``match_decayed`` (doubled each page)
 RACY_NS = 2_000_000_000
@@ -322,6 +323,7 @@ def _connect(path: Path | None) -> sqlite3.Connection:
     db = sqlite3.connect(":memory:" if path is None else str(path), check_same_thread=False,
                          timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")  # grows only as used: the pages of the last queries stay read
     if path is not None:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
