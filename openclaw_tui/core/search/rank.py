@@ -1,8 +1,9 @@
 """Ranking as the agent ranks: BM25 ⊕ vector similarity, × temporal decay, then MMR; each result says why.
 
 For a query, the chunks matching every part of it (``text.parse_query``) are
-ranked by SQLite over *all* matches by BM25 × temporal decay
-(``Index.match_decayed``), and the best ``candidates`` (4 × the results
+ranked over *all* matches by BM25 × temporal decay (``Index.match_decayed``:
+matches read newest first until nothing left can enter, which is exact since
+decay never grows with age), and the best ``candidates`` (4 × the results
 asked for, OpenClaw's ``candidateMultiplier``, at least 40) are taken, with
 any chunk tied with the last one: no BM25 cap comes before the decay, so
 the top results are the ones ranking every match would give.  The text score
