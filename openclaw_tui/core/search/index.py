@@ -1101,7 +1101,8 @@ class Index:
 
         undated = 1 << DAY_SHIFT
         sql = f"SELECT {r}, bm25(docs) FROM {source} AND {r} < ?{where}"
-        page = f"SELECT {r}, bm25(docs) FROM {source} AND {r} >= ? AND {r} < ?{where} ORDER BY {r} DESC LIMIT ?"
+        # one statement read page by page (SQLite's bm25 counts each phrase's matches once per statement)
+        newest = f"SELECT {r}, bm25(docs) FROM {source} AND {r} >= ?{where} ORDER BY {r} DESC"
         with self._lock:
             best, every = self._best_bm25(q, tags, source, r, where, args)
             if best is None:
@@ -1110,19 +1111,21 @@ class Index:
                 take(every)
             else:
                 take(self._db.execute(sql, [q.fts, undated, *args]))
-                below = 1 << 62  # every dated match with a rowid at or above this one has been read
-                size = FIRST_PAGE
-                while True:
-                    rows = self._db.execute(page, [q.fts, undated, below, *args, size]).fetchall()
-                    take(rows)
-                    if len(rows) < size:
-                        break
-                    below = int(rows[-1][0])
-                    kth = cut()
-                    # what is left is at most as old as the last row read: at most best × its decay
-                    if kth is not None and kth > best * decay(below >> DAY_SHIFT):
-                        break
-                    size *= 2
+                cur = self._db.execute(newest, [q.fts, undated, *args])
+                try:
+                    size = FIRST_PAGE
+                    while True:
+                        rows = cur.fetchmany(size)
+                        take(rows)
+                        if len(rows) < size:
+                            break
+                        kth = cut()
+                        # what is left is at most as old as the last row read: at most best × its decay
+                        if kth is not None and kth > best * decay(int(rows[-1][0]) >> DAY_SHIFT):
+                            break
+                        size *= 2
+                finally:
+                    cur.close()
         cut()
         got.sort(key=lambda g: -g[0])
         return [(rowid, bm) for _p, rowid, bm in got], best
