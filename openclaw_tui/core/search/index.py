@@ -14,7 +14,8 @@ One database per searched folder, ``<cache>/search/<hash of the folder>.sqlite3`
   hash: only chunks whose text changed are deleted and inserted, so one
   changed entry re-indexes that entry.
   A chunk's rowid is ``(day << DAY_SHIFT) + n`` (day 0: undated), so the ranking's
-  BM25 × decay over every match reads the day from the FTS table's rowid alone.
+  BM25 × decay over every match reads the day from the FTS table's rowid alone,
+  and FTS5 can hand the matches over newest first and stop (``match_decayed``).
 - ``texts``: each chunk's text by rowid (apart, so that the rows an edit shifts stay narrow).
 - ``docs``: the FTS5 table (rowid = chunk rowid) over the bigram-expanded text.
 - ``vectors``: embeddings by chunk hash and provider model.
