@@ -109,6 +109,7 @@ class SearchScreen(Screen[SearchResult | None]):
         self.last_query = ""  # the query whose results were last put on the screen
         self.shown_query: str | None = None  # ... and painted (the first screenful)
         self.listed_query: str | None = None  # ... and every one of its results in the list
+        self.shown_at = self.listed_at = 0.0  # when (``time.perf_counter``)
         self.searches = 0  # queries answered (not counting the empty one)
         self._timer: Timer | None = None
         self._refreshed = 0.0
@@ -243,17 +244,17 @@ class SearchScreen(Screen[SearchResult | None]):
         """The query's results are on screen: add those below the fold (unless another query came since)."""
         if self.hits is not hits:
             return
-        self.shown_query = value
+        self.shown_query, self.shown_at = value, time.perf_counter()
         if len(hits) > first:
             self.query_one("#search-results", OptionList).add_options(
                 [self._option(i) for i in range(first, len(hits))])
             self.call_after_refresh(self._listed, hits, value)
         else:
-            self.listed_query = value
+            self.listed_query, self.listed_at = value, self.shown_at
 
     def _listed(self, hits: list[Hit], value: str) -> None:
         if self.hits is hits:
-            self.listed_query = value
+            self.listed_query, self.listed_at = value, time.perf_counter()
 
     def _explain(self, i: int) -> None:
         hit = self.hits[i] if 0 <= i < len(self.hits) else None
