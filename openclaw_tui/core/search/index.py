@@ -1159,8 +1159,9 @@ class Index:
             row = self._db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
                                    [q.fts, *args]).fetchone()
             best = None if row is None else -float(row[0])
-        if len(self._best_cache) >= 256:
-            self._best_cache.clear()
+        kept_rows = sum(len(e) for _b, e in self._best_cache.values() if e is not None)
+        if len(self._best_cache) >= 256 or kept_rows + len(every or ()) > 4 * KEEP_FILTERED:
+            self._best_cache.clear()  # (bounded: a few queries' filtered matches, a few hundred best values)
         self._best_cache[key] = (best, every)
         return best, every
 
