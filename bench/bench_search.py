@@ -18,6 +18,7 @@ For each size, in one run, in a throwaway cache folder:
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import resource
 import statistics
@@ -82,9 +83,11 @@ def cli(*args: str, env: dict[str, str] | None = None) -> float:
     return took
 
 
-def keystroke_to_results(folder: Path, rounds: int = 3) -> tuple[float, float]:
+def keystroke_to_results(folder: Path, rounds: int = 3) -> tuple[list[float], list[float]]:
     """The search screen as a person uses it: each clock starts when the input's text changes and stops when
-    the screen shows that query's results (its worker ranked them, the list was filled)."""
+    the screen has painted that query's results (its worker ranked them, the list was filled, the frame drawn:
+    ``shown_at``); a second clock stops when all of them are in the list (``listed_at``: the results below the
+    fold are added in the frame after).  Returns both lists of seconds."""
     import asyncio
 
     from textual.app import App
@@ -94,11 +97,16 @@ def keystroke_to_results(folder: Path, rounds: int = 3) -> tuple[float, float]:
 
     search_screen.DEBOUNCE = 0.001  # (0 is refused by the timer)
     screen = search_screen.SearchScreen(folder)
-    times: list[float] = []
+    shown: list[float] = []
+    listed: list[float] = []
 
     class Host(App[None]):
         def on_mount(self) -> None:
             self.push_screen(screen)
+
+    def stuck(t0: float, value: str) -> None:
+        if time.perf_counter() - t0 > 60:
+            raise RuntimeError(f"no results for {value!r} after 60 s: status {screen.error or screen.last_query!r}")
 
     async def go() -> None:
         async with Host().run_test(size=(120, 40)) as pilot:
@@ -107,17 +115,26 @@ def keystroke_to_results(folder: Path, rounds: int = 3) -> tuple[float, float]:
             box = screen.query_one("#search-input", Input)
             for _ in range(rounds):
                 for q in QUERIES:
-                    for shown in (q, ""):  # cleared between queries, so each one is new
+                    for value in (q, ""):  # cleared between queries, so each one is new
                         t0 = time.perf_counter()
-                        box.value = shown
-                        while screen.last_query != shown:
-                            await asyncio.sleep(0.0005)
-                        if shown:
-                            times.append(time.perf_counter() - t0)
+                        box.value = value
+                        # the screen notes when it painted and listed them: waiting here in long naps keeps
+                        # this loop from taking the event loop's time (polling every 0.5 ms cost ~1/3 of it)
+                        while screen.listed_query != value:
+                            await asyncio.sleep(0.01)
+                            stuck(t0, value)
+                        if value:
+                            shown.append(screen.shown_at - t0)
+                            listed.append(screen.listed_at - t0)
 
     asyncio.run(go())
-    times.sort()
-    return times[max(0, int(len(times) * 0.95) - 1)], statistics.median(times)
+    return shown, listed
+
+
+def p95(times: Sequence[float]) -> float:
+    """The 95th percentile (nearest rank) of a list of times."""
+    ordered = sorted(times)
+    return ordered[max(0, math.ceil(len(ordered) * 0.95) - 1)]
 
 
 def bench(n: int) -> None:
@@ -160,24 +177,34 @@ def bench(n: int) -> None:
         row("  CPU time: openclaw-tui search (user + system)", search_cpu, 4 * grep_cpu,
             f"  ({search_cpu / max(grep_cpu, 1e-4):.1f}x grep; wall time above includes waiting for the shared CPUs)")
 
-        # in-app queries on the open index
+        # in-app queries on the open index: the first round asks each query for the first time (its best BM25 is
+        # not known yet: one pass of SQLite's bm25 over every match), the nine after on the unchanged index
         times: list[float] = []
+        first: dict[str, float] = {}
         for _ in range(10):
             for q in QUERIES:
                 t0 = time.perf_counter()
                 rank(idx, q, 20)
                 times.append(time.perf_counter() - t0)
-        times.sort()
-        p95 = times[int(len(times) * 0.95) - 1]
-        row(f"in-app query p95 ({len(times)} queries, top 20)", p95, 0.05,
-            f"  (median {statistics.median(times) * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms)")
+                first.setdefault(q, times[-1])
+        row(f"in-app query p95 ({len(times)} queries, top 20, the first round included)", p95(times), 0.05,
+            f"  (median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms)")
+        row("  the first round alone (each query asked for the first time), p95", p95(list(first.values())), None,
+            f"  (median {statistics.median(first.values()) * 1000:.1f} ms)")
         for q in QUERIES:
             got = len(rank(idx, q, 20).hits)
-            row(f"  query {q!r}", timed(lambda q=q: rank(idx, q, 20)), None, f"  ({got} results)")
+            row(f"  query {q!r}", timed(lambda q=q: rank(idx, q, 20)), None,
+                f"  ({got} results; the first time {first[q] * 1000:.1f} ms)")
         idx.close()
-        screen_p95, screen_median = keystroke_to_results(prof_path)
-        row("in-app p95, keystroke to results shown (the search screen, 50 results)", screen_p95, 0.05,
-            f"  (median {screen_median * 1000:.1f} ms; debounce set to 1 ms, Textual headless)")
+        shown, listed = keystroke_to_results(prof_path)
+        row(f"in-app p95, keystroke to results shown (the search screen, {len(shown)} queries)", p95(shown), 0.05,
+            f"  (median {statistics.median(shown) * 1000:.1f} ms; painted; debounce set to 1 ms, Textual headless)")
+        row("  ... to all 50 results in the list (those below the fold: the frame after)", p95(listed), None,
+            f"  (median {statistics.median(listed) * 1000:.1f} ms)")
+        again = shown[len(QUERIES):]  # the rounds after the first: each query asked before on this index
+        row("  ... the rounds after the first alone (each query asked before), p95", p95(again), None,
+            f"  (median {statistics.median(again) * 1000:.1f} ms; the first round: median "
+            f"{statistics.median(shown[:len(QUERIES)]) * 1000:.1f} ms, max {max(shown[:len(QUERIES)]) * 1000:.1f} ms)")
 
         # another program (an agent) changed one entry on disk: the next refresh re-reads the entries around it
         mem_path = prof_path / "memories.md"

@@ -158,3 +158,126 @@ def test_a_tie_longer_than_the_read_ahead_is_taken_whole(tmp_path: Path) -> None
             assert got == [(i, rel) for i, rel, _s in uncapped(index, "coffee", limit, Ranking())]
     finally:
         index.close()
+
+
+def _brute(index: Index, query: str, limit: int, today: dt.date, half_life: float
+           ) -> tuple[set[tuple[int, float]], float]:
+    """Every match scored in Python: the top ``limit`` by BM25 × decay and every chunk tied with the last."""
+    rest, tags = split_tags(query)
+    matched = index.match(parse_query(rest), 10**9, tags)
+    if not matched:
+        return set(), 0.0
+    rows = index.rows([r for r, _s in matched])
+    scored = sorted(((s * decay_factor(rows[r].day, today, half_life), r, s) for r, s in matched), reverse=True)
+    cut = scored[min(limit, len(scored)) - 1][0]
+    return {(r, s) for p, r, s in scored if p >= cut}, max(s for _r, s in matched)
+
+
+WORDS = st.lists(st.sampled_from(["coffee", "coffee", "filler", "咖啡", "tea", "x"]), min_size=1, max_size=4)
+AGES = st.one_of(st.none(), st.sampled_from([-2, 0, 0, 1, 1, 2, 3, 5, 10, 40]), st.integers(-3, 500))
+
+
+@given(st.lists(st.tuples(WORDS, AGES, st.sampled_from(["a", "b", "a, b"])), min_size=1, max_size=60),
+       st.sampled_from(["coffee", "咖啡", "coffee filler", "tea", "tag:a coffee", "tag:b 咖啡", "x"]),
+       st.integers(1, 30), st.sampled_from([1, 2, 5, 256]), st.sampled_from([1.0, 7.0, 30.0]),
+       st.sampled_from([0, 4096]))
+@settings(max_examples=300, deadline=None)
+def test_reading_newest_first_and_stopping_early_finds_what_scoring_every_match_finds(
+        corpus_spec: list[tuple[list[str], int | None, str]], query: str, limit: int, page: int,
+        half_life: float, keep: int) -> None:
+    """Whatever the days (undated, future, the same day), the BM25 ties, the tags and the page size, the stop
+    is exact."""
+    import tempfile
+
+    from openclaw_tui.core.search import index as index_mod
+
+    blocks = []
+    for i, (words, age, tags) in enumerate(corpus_spec):
+        fields = {"tags": f"[{tags}]"}
+        if age is not None:
+            fields["timestamp"] = (TODAY - dt.timedelta(days=age)).isoformat()
+        blocks.append(entry(f"mem-{i:04d}", " ".join(words), **fields))
+    old = index_mod.FIRST_PAGE, index_mod.KEEP_FILTERED
+    index_mod.FIRST_PAGE, index_mod.KEEP_FILTERED = page, keep  # keep 0: tag filters read page by page too
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp) / "prof"
+        write(p / "memories.md", "".join(blocks))
+        index = Index(None)
+        try:
+            index.refresh(roots_of(p))
+            rest, tags = split_tags(query)
+            got, best = index.match_decayed(parse_query(rest), limit, tags, TODAY.toordinal(), half_life)
+            want, want_best = _brute(index, query, limit, TODAY, half_life)
+            assert set(got) == want and len(got) == len(want)
+            assert best == want_best
+            again, _ = index.match_decayed(parse_query(rest), limit, tags, TODAY.toordinal(), half_life)
+            assert again == got  # the second time from the kept best BM25
+        finally:
+            index.close()
+            index_mod.FIRST_PAGE, index_mod.KEEP_FILTERED = old
+
+
+def test_the_kept_best_bm25_follows_the_index_when_this_or_another_process_changes_it(tmp_path: Path) -> None:
+    """The best BM25 is kept between queries; a write here or by another connection makes it computed again."""
+    import sqlite3
+
+    p = tmp_path / "prof"
+    write(p / "memories.md", "".join(entry(f"mem-{i:04d}", f"coffee {'filler ' * (i % 5)}",
+                                           timestamp=(TODAY - dt.timedelta(days=i)).isoformat()) for i in range(40)))
+    db = tmp_path / "index.sqlite3"
+    one, two = Index(db), Index(db)
+    try:
+        one.refresh(roots_of(p))
+        q = parse_query("coffee")
+        _got, best = one.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)
+        assert best == max(s for _r, s in one.match(q, 10**9))
+        # another process adds entries saying "coffee" many times, far shorter: a higher BM25
+        with (p / "memories.md").open("a", encoding="utf-8") as f:
+            f.write(entry("mem-9000", "coffee coffee coffee", timestamp="2020-01-01"))
+        two.refresh(roots_of(p))
+        got, best2 = one.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)
+        assert best2 == max(s for _r, s in one.match(q, 10**9)) and best2 > best
+        assert set(got) == _brute(one, "coffee", 5, TODAY, 30.0)[0]
+        # and a write on this connection
+        (p / "memories.md").write_text(entry("mem-0001", "coffee"), encoding="utf-8")
+        one.refresh(roots_of(p))
+        got, best3 = one.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)
+        assert best3 == max(s for _r, s in one.match(q, 10**9)) != best2
+        assert len(got) == 1
+    finally:
+        one.close()
+        two.close()
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM chunks").fetchone()[0] == 1
+
+
+@pytest.mark.parametrize("page", [1, 2, 256])
+def test_the_stop_is_exact_at_a_tie_and_a_near_tie_on_the_same_day(tmp_path: Path, page: int) -> None:
+    """Read one match at a time, newest first: a twin of the last one read (the same product) or a slightly
+    better entry of the same day, read next, must still be found."""
+    from openclaw_tui.core.search import index as index_mod
+
+    today = TODAY.isoformat()
+    old = (TODAY - dt.timedelta(days=90)).isoformat()
+    p = tmp_path / "prof"
+    write(p / "memories.md", "".join([
+        *(entry(f"old-{i}", "coffee filler", timestamp=old) for i in range(5)),
+        entry("shorter", "coffee " + " ".join(f"w{i}" for i in range(8)), timestamp=today),  # a little better
+        entry("longer", "coffee " + " ".join(f"w{i}" for i in range(9)), timestamp=today),  # read first
+        *(entry(f"twin-{i}", "tea coffee", timestamp=today) for i in range(3)),  # read before them
+    ]))
+    saved = index_mod.FIRST_PAGE
+    index_mod.FIRST_PAGE = page
+    index = Index(None)
+    try:
+        index.refresh(roots_of(p))
+        q = parse_query("coffee")
+        ids = {r.rowid: r.id for r in index.rows([r for r, _s in index.match(q, 10**9)]).values()}
+        got, _best = index.match_decayed(q, 1, [], TODAY.toordinal(), 30.0)
+        assert sorted(ids[r] for r, _s in got) == ["twin-0", "twin-1", "twin-2"]
+        got, _best = index.match_decayed(parse_query("w1"), 1, [], TODAY.toordinal(), 30.0)
+        assert [ids[r] for r, _s in got] == ["shorter"]
+        got, _best = index.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)
+        assert set(got) == _brute(index, "coffee", 5, TODAY, 30.0)[0]
+    finally:
+        index.close()
+        index_mod.FIRST_PAGE = saved

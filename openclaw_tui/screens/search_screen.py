@@ -18,6 +18,7 @@ escape dismisses it with None.
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 import time
 from pathlib import Path
 from typing import ClassVar
@@ -72,7 +73,7 @@ def hit_prompt(h: Hit, several: bool) -> Text:
 
 
 def explain_text(h: Hit) -> Text:
-    t = Text()
+    t = Text(no_wrap=True, overflow="ellipsis")  # two lines, always: the pane's height is fixed
     t.append(f"{clean_line(h.openclaw_path)}  lines {h.start_line}-{h.end_line}", style="bold")
     if h.id:
         t.append(f"  {clean_line(h.id)}", style="yellow")
@@ -105,11 +106,15 @@ class SearchScreen(Screen[SearchResult | None]):
         self.results: Results | None = None
         self.error: str | None = None
         self.ready = False
-        self.last_query = ""
+        self.last_query = ""  # the query whose results were last put on the screen
+        self.shown_query: str | None = None  # ... and painted (the first screenful)
+        self.listed_query: str | None = None  # ... and every one of its results in the list
+        self.shown_at = self.listed_at = 0.0  # when (``time.perf_counter``)
         self.searches = 0  # queries answered (not counting the empty one)
         self._timer: Timer | None = None
         self._refreshed = 0.0
         self._several = False
+        self._explained: tuple[Hit | None, int] | None = None  # what the explanation pane shows
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -207,7 +212,7 @@ class SearchScreen(Screen[SearchResult | None]):
         except QueryError as exc:
             self.app.call_from_thread(self._show, [], None, str(exc), value)
             return
-        except (NotMemory, OSError) as exc:
+        except (NotMemory, OSError, sqlite3.Error) as exc:  # (a damaged index is rebuilt by the next refresh)
             self.app.call_from_thread(self._failed, str(exc))
             return
         took = time.perf_counter() - t0
@@ -220,20 +225,47 @@ class SearchScreen(Screen[SearchResult | None]):
         self.last_query = value
         if value.strip():
             self.searches += 1
-        options = self.query_one("#search-results", OptionList)
-        options.clear_options()
-        options.add_options([Option(hit_prompt(h, self._several), id=str(i)) for i, h in enumerate(hits)])
-        self.query_one("#search-status", Static).update(note or "type to search")
-        if hits:
-            options.highlighted = 0
+        with self.app.batch_update():  # one frame: the list, the status and the explanation together
+            options = self.query_one("#search-results", OptionList)
+            # what the list shows first (two lines a result), the rest in the frame after: a result's prompt is
+            # measured when added, and the rest is below the fold
+            first = max(1, options.scrollable_content_region.height // 2 + 1)
+            options.set_options([self._option(i) for i in range(min(first, len(hits)))])
+            self.query_one("#search-status", Static).update(note or "type to search", layout=False)
+            if hits:
+                options.highlighted = 0
+            self._explain(0)  # now, in the same frame as the list (the highlight's message comes after it)
+        self.call_after_refresh(self._painted, hits, value, first)
+
+    def _option(self, i: int) -> Option:
+        return Option(hit_prompt(self.hits[i], self._several), id=str(i))
+
+    def _painted(self, hits: list[Hit], value: str, first: int) -> None:
+        """The query's results are on screen: add those below the fold (unless another query came since)."""
+        if self.hits is not hits:
+            return
+        self.shown_query, self.shown_at = value, time.perf_counter()
+        if len(hits) > first:
+            self.query_one("#search-results", OptionList).add_options(
+                [self._option(i) for i in range(first, len(hits))])
+            self.call_after_refresh(self._listed, hits, value)
         else:
-            self.query_one("#search-explain", Static).update("")
+            self.listed_query, self.listed_at = value, self.shown_at
+
+    def _listed(self, hits: list[Hit], value: str) -> None:
+        if self.hits is hits:
+            self.listed_query, self.listed_at = value, time.perf_counter()
+
+    def _explain(self, i: int) -> None:
+        hit = self.hits[i] if 0 <= i < len(self.hits) else None
+        if self._explained == (hit, i):
+            return
+        self._explained = (hit, i)
+        self.query_one("#search-explain", Static).update("" if hit is None else explain_text(hit), layout=False)
 
     @on(OptionList.OptionHighlighted, "#search-results")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        i = int(event.option.id or 0)
-        if 0 <= i < len(self.hits):
-            self.query_one("#search-explain", Static).update(explain_text(self.hits[i]))
+        self._explain(int(event.option.id or 0))
 
     @on(OptionList.OptionSelected, "#search-results")
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -14,7 +14,8 @@ One database per searched folder, ``<cache>/search/<hash of the folder>.sqlite3`
   hash: only chunks whose text changed are deleted and inserted, so one
   changed entry re-indexes that entry.
   A chunk's rowid is ``(day << DAY_SHIFT) + n`` (day 0: undated), so the ranking's
-  BM25 × decay over every match reads the day from the FTS table's rowid alone.
+  BM25 × decay over every match reads the day from the FTS table's rowid alone,
+  and FTS5 can hand the matches over newest first and stop (``match_decayed``).
 - ``texts``: each chunk's text by rowid (apart, so that the rows an edit shifts stay narrow).
 - ``docs``: the FTS5 table (rowid = chunk rowid) over the bigram-expanded text.
 - ``vectors``: embeddings by chunk hash and provider model.
@@ -80,6 +81,9 @@ def _parser() -> Any:
 SCHEMA = 7
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
+CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
+KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``_best_bm25``)
+FIRST_PAGE = 256  # matches read at once, newest first, by ``match_decayed`` (doubled each page)
 RACY_NS = 2_000_000_000
 _DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
 
@@ -320,6 +324,7 @@ def _connect(path: Path | None) -> sqlite3.Connection:
     db = sqlite3.connect(":memory:" if path is None else str(path), check_same_thread=False,
                          timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")  # grows only as used: the pages of the last queries stay read
     if path is not None:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
@@ -348,6 +353,9 @@ class Index:
         self._lock = threading.RLock()
         self._held: dict[Path, _Held] = {}
         self._roots: dict[Path, Root] = {}
+        self._best_cache: dict[tuple[str, tuple[str, ...]],
+                               tuple[float | None, list[tuple[int, float]] | None]] = {}
+        self._best_gen: tuple[int, int] | None = None
         self.opened_as: str | None = None  # "missing", "outdated schema", "corrupt" when (re)created
         self._db = self._open()
 
@@ -428,6 +436,8 @@ class Index:
                 with self._file_lock():
                     self._remove_files()
             self._held.clear()
+            self._best_cache.clear()
+            self._best_gen = None
             self._db = self._open()
             self.opened_as = "corrupt"
 
@@ -1042,12 +1052,122 @@ class Index:
                       ) -> tuple[list[tuple[int, float]], float]:
         """The best ``limit`` chunks by BM25 × temporal decay over *every* match, and the best BM25 of all.
 
-        Returns ([(rowid, BM25 higher-better)], best BM25).  The order is computed by SQLite over all
-        matches (no BM25 cap before the decay, which would lose a recent entry with a lower BM25); the
-        chunks tied with the last one at the cut (the same product) are all returned, so sorting them by place
-        gives the uncapped ranking's top ``limit`` (``rank.order_key``).
+        Returns ([(rowid, BM25 higher-better)], best BM25), best product first.  The result is that of
+        scoring every match (no BM25 cap before the decay, which would lose a recent entry with a lower
+        BM25); the chunks tied with the last one at the cut (the same product) are all returned, so sorting
+        them by place gives the uncapped ranking's top ``limit`` (``rank.order_key``).
         ``today`` is a date ordinal; ``half_life_days <= 0``: no decay.  With no query, BM25 is 1.0.
+
+        With a query and a decay, the matches are read newest first (the day is in the rowid: FTS5 walks
+        its rowids backwards and stops), undated chunks before them, in growing pages; reading stops once
+        the ``limit``-th best product beats the best BM25 of all matches × the decay of the day reached:
+        decay never grows with age, so no match left can reach or tie it.  The best BM25 (one pass of
+        SQLite's bm25 over every match) is kept until the index changes (``_best_bm25``).
         """
+        if q is None or half_life_days <= 0 or limit <= 0:
+            return self._match_decayed_all(q, limit, tags, today, half_life_days)
+        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
+        args: list[Any] = [_like(t) for t in tags]
+        if tags:
+            source, r = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", "d.rowid"
+        else:
+            source, r = "docs d WHERE docs MATCH ?", "d.rowid"
+        hl = float(half_life_days)
+        decays: dict[int, float] = {}
+
+        def decay(day: int) -> float:  # as rank.decay_factor computes it: the same products, the same ties
+            f = decays.get(day)
+            if f is None:
+                f = decays[day] = 1.0 if day == 0 else float(0.5 ** (max(0, today - day) / hl))
+            return f
+
+        got: list[tuple[float, int, float]] = []  # (product, rowid, BM25): every match read that may still count
+
+        def take(rows: Iterable[tuple[int, float]]) -> None:
+            for rowid, b in rows:
+                bm = -float(b)
+                got.append((bm * decay(rowid >> DAY_SHIFT), int(rowid), bm))
+
+        def cut() -> float | None:
+            """The ``limit``-th best product so far (``got`` trimmed to what reaches it), None while too few."""
+            if len(got) < limit:
+                return None
+            got.sort(key=lambda g: -g[0])
+            kth = got[limit - 1][0]
+            n = limit
+            while n < len(got) and got[n][0] == kth:
+                n += 1
+            del got[n:]
+            return kth
+
+        undated = 1 << DAY_SHIFT
+        sql = f"SELECT {r}, bm25(docs) FROM {source} AND {r} < ?{where}"
+        # one statement read page by page (SQLite's bm25 counts each phrase's matches once per statement)
+        newest = f"SELECT {r}, bm25(docs) FROM {source} AND {r} >= ?{where} ORDER BY {r} DESC"
+        with self._lock:
+            best, every = self._best_bm25(q, tags, source, r, where, args)
+            if best is None:
+                return [], 0.0
+            if every is not None:  # a tag filter left few matches: they were all read with the best BM25
+                take(every)
+            else:
+                take(self._db.execute(sql, [q.fts, undated, *args]))
+                cur = self._db.execute(newest, [q.fts, undated, *args])
+                try:
+                    size = FIRST_PAGE
+                    while True:
+                        rows = cur.fetchmany(size)
+                        take(rows)
+                        if len(rows) < size:
+                            break
+                        kth = cut()
+                        # what is left is at most as old as the last row read: at most best × its decay
+                        if kth is not None and kth > best * decay(int(rows[-1][0]) >> DAY_SHIFT):
+                            break
+                        size *= 2
+                finally:
+                    cur.close()
+        cut()
+        got.sort(key=lambda g: -g[0])
+        return [(rowid, bm) for _p, rowid, bm in got], best
+
+    def _best_bm25(self, q: Query, tags: Sequence[str], source: str, r: str, where: str, args: list[Any]
+                   ) -> tuple[float | None, list[tuple[int, float]] | None]:
+        """The best BM25 (higher-better) of every match of the query and tags (None when nothing matches),
+        and with tags, when at most ``KEEP_FILTERED`` matches pass them, those matches (rowid, SQLite's BM25):
+        the tag filter reads every match's chunk, once.
+
+        One pass of SQLite's bm25 over every match, remembered until the index changes: a write on this
+        connection (``total_changes``) or a commit by another (``PRAGMA data_version``).
+        """
+        (version,) = self._db.execute("PRAGMA data_version").fetchone()
+        gen = (self._db.total_changes, int(version))
+        if gen != self._best_gen:
+            self._best_cache.clear()
+            self._best_gen = gen
+        key = (q.fts, tuple(tags))
+        kept = self._best_cache.get(key)
+        if kept is not None:
+            return kept
+        every: list[tuple[int, float]] | None = None
+        if tags:
+            every = self._db.execute(f"SELECT {r}, bm25(docs) FROM {source}{where}", [q.fts, *args]).fetchall()
+            best = -float(min(b for _r, b in every)) if every else None
+            if len(every) > KEEP_FILTERED:
+                every = None
+        else:
+            row = self._db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
+                                   [q.fts, *args]).fetchone()
+            best = None if row is None else -float(row[0])
+        kept_rows = sum(len(e) for _b, e in self._best_cache.values() if e is not None)
+        if len(self._best_cache) >= 256 or kept_rows + len(every or ()) > 4 * KEEP_FILTERED:
+            self._best_cache.clear()  # (bounded: a few queries' filtered matches, a few hundred best values)
+        self._best_cache[key] = (best, every)
+        return best, every
+
+    def _match_decayed_all(self, q: Query | None, limit: int, tags: Sequence[str], today: int,
+                           half_life_days: float) -> tuple[list[tuple[int, float]], float]:
+        """``match_decayed`` by SQLite over every match at once: no query (tags only) or no decay."""
         where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
         args: list[Any] = [_like(t) for t in tags]
         if q is None:
@@ -1103,6 +1223,7 @@ class Index:
             for held in self._held.values():
                 if held.dirty:
                     fixes.update((d.rowid, d) for d in held.docs)
+        paths: dict[str, Path] = {}
         for rowid, path, prof, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw in found:
             root = roots.get(prof)
             if root is None:
@@ -1110,7 +1231,10 @@ class Index:
             d = fixes.get(rowid)
             if d is not None:
                 start, end, line, end_line = d.start, d.end, d.line, d.end_line
-            out[rowid] = Row(rowid, Path(path), root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
+            p = paths.get(path)
+            if p is None:
+                p = paths[path] = Path(path)
+            out[rowid] = Row(rowid, p, root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
         return out
 
     def tag_names(self, paths: Sequence[Path]) -> set[str]:

@@ -1,8 +1,9 @@
 """Ranking as the agent ranks: BM25 ⊕ vector similarity, × temporal decay, then MMR; each result says why.
 
 For a query, the chunks matching every part of it (``text.parse_query``) are
-ranked by SQLite over *all* matches by BM25 × temporal decay
-(``Index.match_decayed``), and the best ``candidates`` (4 × the results
+ranked over *all* matches by BM25 × temporal decay (``Index.match_decayed``:
+matches read newest first until nothing left can enter, which is exact since
+decay never grows with age), and the best ``candidates`` (4 × the results
 asked for, OpenClaw's ``candidateMultiplier``, at least 40) are taken, with
 any chunk tied with the last one: no BM25 cap comes before the decay, so
 the top results are the ones ranking every match would give.  The text score
@@ -33,9 +34,11 @@ Ties are ordered by profile, file and place.
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import math
 import re
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -254,49 +257,79 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
     """Greedy maximal marginal relevance over candidates sorted best first.
 
     Each round picks the candidate with the highest ``lam × score − (1 − lam) × its highest similarity
-    to a pick`` (ties: the earlier one).  A candidate's similarities are brought up to date only when
-    it is looked at, and a round stops at the first candidate whose ``lam × score`` cannot beat the best
-    found (the pool is sorted by score and similarities are never negative): the same picks as
-    comparing every candidate with every pick, with far fewer comparisons.  Token sets are compared as
-    bit masks over the pool's words (the same Jaccard value, computed from counts).
+    to a pick`` (ties: the earlier one).  The same picks as comparing every candidate with every pick
+    (the textbook loop), with far fewer comparisons:
+
+    - candidates whose similarity to anything is the same (the same token set, without vectors) form a
+      group; in a group only the first one left can be picked next (the others score no higher, and
+      come later), so a round looks at one candidate per group;
+    - a group's highest similarity is brought up to date only when it is looked at, and a round stops at
+      the first group whose ``lam × score`` cannot beat the best found (groups are looked at in the
+      order of their first candidate, so by score, and similarities are never negative).
+
+    Token sets are compared as bit masks over the pool's words (the same Jaccard value, from counts).
     """
     if lam >= 1.0 or len(cands) <= 1:
         return list(cands[:limit])
-    sim = _similarities(cands)
-    pool = list(range(len(cands)))
+    sim, keys = _similarities(cands)
+    group_of: dict[object, int] = {}
+    members: list[list[int]] = []
+    for i, key in enumerate(keys):
+        g = group_of.setdefault(key, len(members))
+        if g == len(members):
+            members.append([])
+        members[g].append(i)
+    n = len(members)
+    at = [0] * n  # the next member of each group to pick
+    best_sim = [0.0] * n
+    seen = [0] * n  # how many picks best_sim[g] accounts for
+    pool = list(range(n))  # groups left, by the place of their next member
+    heads = [m[0] for m in members]
     picked: list[int] = []
-    best_sim = [0.0] * len(pool)
-    seen = [0] * len(pool)  # how many picks best_sim[k] accounts for
     while pool and len(picked) < limit:
-        best_i, best_m = -1, 0.0
-        for k, c in enumerate(pool):
-            top = lam * cands[c].score
-            if best_i >= 0 and top <= best_m:
-                break  # this one and every later one (lower scores) cannot do better
-            while seen[k] < len(picked):
-                s = sim(picked[seen[k]], c)
-                if s > best_sim[k]:
-                    best_sim[k] = s
-                seen[k] += 1
-            m = top - (1 - lam) * best_sim[k]
-            if best_i < 0 or m > best_m:
-                best_i, best_m = k, m
-        picked.append(pool.pop(best_i))
-        best_sim.pop(best_i)
-        seen.pop(best_i)
+        best_k, best_m = -1, 0.0
+        for k, g in enumerate(pool):
+            top = lam * cands[heads[k]].score
+            if best_k >= 0 and top <= best_m:
+                break  # this group and every later one (lower scores) cannot do better
+            if seen[g] < len(picked):
+                rep = members[g][0]
+                s = best_sim[g]
+                for p in picked[seen[g]:]:
+                    x = sim(p, rep)
+                    if x > s:
+                        s = x
+                best_sim[g], seen[g] = s, len(picked)
+            m = top - (1 - lam) * best_sim[g]
+            if best_k < 0 or m > best_m:
+                best_k, best_m = k, m
+        g = pool.pop(best_k)
+        picked.append(heads.pop(best_k))
+        at[g] += 1
+        if at[g] < len(members[g]):
+            nxt = members[g][at[g]]
+            k = bisect_left(heads, nxt)
+            heads.insert(k, nxt)
+            pool.insert(k, g)
     return [cands[i] for i in picked]
 
 
-def _similarities(cands: Sequence[_Cand]) -> Callable[[int, int], float]:
-    """``_similarity`` of two candidates by index; without vectors, Jaccard on bit masks of their tokens."""
+def _similarities(cands: Sequence[_Cand]) -> tuple[Callable[[int, int], float], list[object]]:
+    """``_similarity`` of two candidates by index, and for each candidate a key: candidates with equal keys
+    are equally similar to anything.  Without vectors, Jaccard on bit masks of their tokens (key: the mask)."""
     if any(c.vec is not None for c in cands):
-        return lambda i, j: _similarity(cands[i], cands[j])
+        return (lambda i, j: _similarity(cands[i], cands[j])), list(range(len(cands)))
     vocab: dict[str, int] = {}
+    mask_of: dict[frozenset[str], int] = {}  # equal token sets, one mask (a pool often repeats a text)
     masks: list[int] = []
     for c in cands:
-        m = 0
-        for t in c.toks:
-            m |= 1 << vocab.setdefault(t, len(vocab))
+        toks = c.toks
+        m = mask_of.get(toks)
+        if m is None:
+            m = 0
+            for t in toks:
+                m |= 1 << vocab.setdefault(t, len(vocab))
+            mask_of[toks] = m
         masks.append(m)
     counts = [m.bit_count() for m in masks]
 
@@ -305,7 +338,7 @@ def _similarities(cands: Sequence[_Cand]) -> Callable[[int, int], float]:
             return 0.0
         both = (masks[i] & masks[j]).bit_count()
         return both / (counts[i] + counts[j] - both)
-    return jaccard
+    return jaccard, list(masks)
 
 
 def _vectors_for(index: Index, chain: Chain, hashes: Sequence[str]) -> dict[str, Vector] | None:
@@ -351,6 +384,17 @@ def _vector_scan(index: Index, chain: Chain, qvec: Vector, k: int) -> list[tuple
 def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking | None = None,
          chain: Chain | None = None, today: dt.date | None = None, tags: Sequence[str] = ()) -> Results:
     """The best ``limit`` results for the query, as described in the module docstring. Raises QueryError."""
+    was_enabled = gc.isenabled()
+    gc.disable()  # many short-lived rows and candidates, no cycles: a collection of the app's heap mid-query
+    try:          # (up to 50 ms at 100k) would only delay the results
+        return _rank(index, query, limit, ranking, chain, today, tags)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _rank(index: Index, query: str | Query, limit: int, ranking: Ranking | None, chain: Chain | None,
+          today: dt.date | None, tags: Sequence[str]) -> Results:
     ranking = ranking or Ranking()
     tags = list(tags)
     q: Query | None

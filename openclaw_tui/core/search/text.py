@@ -297,6 +297,9 @@ def has_surrogates(s: str) -> bool:
     return _SURROGATE_RE.search(s) is not None
 
 
+@lru_cache(maxsize=4096)
 def tokens(text: str) -> frozenset[str]:
-    """The lower-cased tokens of a text as indexed (words, CJK characters and bigrams), for similarity."""
+    """The lower-cased tokens of a text as indexed (words, CJK characters and bigrams), for similarity.
+
+    Cached: the search screen ranks the same chunks again as the user types."""
     return frozenset(index_text(text).lower().split())
