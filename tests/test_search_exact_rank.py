@@ -281,3 +281,41 @@ def test_the_stop_is_exact_at_a_tie_and_a_near_tie_on_the_same_day(tmp_path: Pat
     finally:
         index.close()
         index_mod.FIRST_PAGE = saved
+
+
+def test_a_fresh_process_reads_the_best_bm25_another_one_kept_until_any_write(tmp_path: Path) -> None:
+    """The ``best`` table: a new connection (a fresh ``search`` process) takes the value kept there instead of
+    scoring every match again; any write transaction empties it, so a kept value is one of the index as it is."""
+    import sqlite3
+
+    p = tmp_path / "prof"
+    write(p / "memories.md", "".join(entry(f"mem-{i:04d}", f"coffee {'filler ' * (i % 5)}",
+                                           timestamp=(TODAY - dt.timedelta(days=i)).isoformat()) for i in range(40)))
+    db = tmp_path / "index.sqlite3"
+    q = parse_query("coffee")
+    first = Index(db)
+    try:
+        first.refresh(roots_of(p))
+        _got, best = first.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)
+    finally:
+        first.close()
+    raw = sqlite3.connect(db, isolation_level=None)
+    assert raw.execute("SELECT query, value FROM best").fetchall() == [(q.fts, best)]
+    raw.execute("UPDATE best SET value = 123.5")  # what a fresh process would read, made visible
+    fresh = Index(db)
+    try:
+        assert fresh.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)[1] == 123.5
+        with (p / "memories.md").open("a", encoding="utf-8") as f:
+            f.write(entry("mem-9000", "coffee coffee coffee", timestamp="2020-01-01"))
+        fresh.refresh(roots_of(p))  # a write: the kept values go
+        assert raw.execute("SELECT count(*) FROM best").fetchone()[0] == 0
+    finally:
+        fresh.close()
+    again = Index(db)
+    try:
+        got, best2 = again.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)
+        assert best2 == max(s for _r, s in again.match(q, 10**9)) > best
+        assert set(got) == _brute(again, "coffee", 5, TODAY, 30.0)[0]
+    finally:
+        again.close()
+    assert raw.execute("SELECT query, value FROM best").fetchall() == [(q.fts, best2)]

@@ -19,6 +19,9 @@ One database per searched folder, ``<cache>/search/<hash of the folder>.sqlite3`
 - ``texts``: each chunk's text by rowid (apart, so that the rows an edit shifts stay narrow).
 - ``docs``: the FTS5 table (rowid = chunk rowid) over the bigram-expanded text.
 - ``vectors``: embeddings by chunk hash and provider model.
+- ``best``: the best BM25 of every match of a query asked before (``_best_bm25``): a fresh
+  ``search`` process repeating a query skips SQLite's bm25 pass over all its matches.  Every
+  write transaction empties it (``_write``), so a value read is one of the index as it is.
 - ``meta``: the schema version.  A database of another version, or one that
   SQLite cannot read (corrupt), is deleted and rebuilt, never trusted.
 
@@ -78,7 +81,7 @@ def _parser() -> Any:
 
     return entries
 
-SCHEMA = 7
+SCHEMA = 8
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
@@ -99,6 +102,7 @@ CREATE TABLE texts(rowid INTEGER PRIMARY KEY, raw TEXT);
 CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='unicode61 remove_diacritics 0');
 CREATE TABLE vectors(hash TEXT, model TEXT, vec BLOB, PRIMARY KEY(hash, model)) WITHOUT ROWID;
 CREATE TABLE tagnames(path TEXT, tag TEXT, n INTEGER, PRIMARY KEY(path, tag)) WITHOUT ROWID;
+CREATE TABLE best(query TEXT PRIMARY KEY, value REAL) WITHOUT ROWID;
 """
 
 
@@ -460,6 +464,7 @@ class Index:
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
+                db.execute("DELETE FROM best")  # the index changes: the kept best BM25s may not hold
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
@@ -1138,7 +1143,8 @@ class Index:
         the tag filter reads every match's chunk, once.
 
         One pass of SQLite's bm25 over every match, remembered until the index changes: a write on this
-        connection (``total_changes``) or a commit by another (``PRAGMA data_version``).
+        connection (``total_changes``) or a commit by another (``PRAGMA data_version``).  Without tags the
+        value is also kept in the index file (``_stored_best``) for the next process asking the same query.
         """
         (version,) = self._db.execute("PRAGMA data_version").fetchone()
         gen = (self._db.total_changes, int(version))
@@ -1156,14 +1162,42 @@ class Index:
             if len(every) > KEEP_FILTERED:
                 every = None
         else:
-            row = self._db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
-                                   [q.fts, *args]).fetchone()
-            best = None if row is None else -float(row[0])
+            best = self._stored_best(q.fts, source, r, where, args)
         kept_rows = sum(len(e) for _b, e in self._best_cache.values() if e is not None)
         if len(self._best_cache) >= 256 or kept_rows + len(every or ()) > 4 * KEEP_FILTERED:
             self._best_cache.clear()  # (bounded: a few queries' filtered matches, a few hundred best values)
         self._best_cache[key] = (best, every)
         return best, every
+
+    def _stored_best(self, fts: str, source: str, r: str, where: str, args: list[Any]) -> float | None:
+        """The best BM25 of every match of ``fts`` (no tag filter), from the ``best`` table when another
+        process (or this one) asked the same query of the index as it is; else one pass of SQLite's bm25,
+        then kept there when the index is free at once (a busy writer is never waited for)."""
+        db = self._db
+        stored = db.execute("SELECT value FROM best WHERE query = ?", (fts,)).fetchone()
+        if stored is not None:
+            return None if stored[0] is None else float(stored[0])
+        db.execute("BEGIN")  # one snapshot: the commits counted are those before the docs read
+        try:
+            (changes,) = db.execute("PRAGMA data_version").fetchone()
+            row = db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
+                             [fts, *args]).fetchone()
+        finally:
+            db.execute("COMMIT")
+        best = None if row is None else -float(row[0])
+        db.execute("PRAGMA busy_timeout=0")
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:  # only when no other process committed since it was computed
+                if db.execute("PRAGMA data_version").fetchone()[0] == changes:
+                    db.execute("INSERT OR REPLACE INTO best VALUES (?, ?)", (fts, best))
+            finally:
+                db.execute("COMMIT")
+        except sqlite3.OperationalError:
+            pass  # busy or read-only: the value is not kept, the answer is the same
+        finally:
+            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        return best
 
     def _match_decayed_all(self, q: Query | None, limit: int, tags: Sequence[str], today: int,
                            half_life_days: float) -> tuple[list[tuple[int, float]], float]:
