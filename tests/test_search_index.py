@@ -205,3 +205,37 @@ def test_an_unusable_cache_folder_means_an_index_in_memory(tmp_path: Path, monke
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     res, stats = search_path(p, "美式")
     assert [h.id for h in res.hits][:1] == ["mem-0003"] and stats.rebuilt == "unusable cache folder: in memory"
+
+
+def test_the_racy_window_is_the_file_systems_tick(tmp_path: Path) -> None:
+    """A nanosecond mtime 0.5 s old is trusted (the next search reads nothing); a whole-second one 1 s old is not;
+    and a file indexed within its tick is read again even when a second change kept its size and mtime."""
+    p = make_profile(tmp_path)
+    for f in p.rglob("*"):
+        if f.is_file():
+            old_mtime(f)
+    idx = Index(tmp_path / "index.sqlite3")
+    try:
+        roots = roots_of(p)
+        idx.refresh(roots)
+        mem = p / "memories.md"
+        now = time.time_ns()
+        os.utime(mem, ns=(now - 500_000_000 + 123, now - 500_000_000 + 123))  # half a second ago, to the ns
+        assert idx.refresh(roots).read == 1  # hashed once (same bytes) ...
+        assert idx.refresh(roots).read == 0  # ... then trusted on its stat
+        whole = (time.time_ns() // 1_000_000_000 - 1) * 1_000_000_000  # a coarse file system's mtime, 1-2 s ago
+        os.utime(mem, ns=(whole, whole))
+        assert idx.refresh(roots).read == 1
+        assert idx.refresh(roots).read == 1  # within 2 s of a whole-second mtime: hashed again every time
+        # the race itself: indexed just after a write, then changed again in the same tick (same size and mtime)
+        text = mem.read_text(encoding="utf-8")
+        fresh = time.time_ns()
+        mem.write_text(text.replace("美式", "qzv111", 1), encoding="utf-8")  # 6 bytes each, as 美式
+        os.utime(mem, ns=(fresh, fresh))
+        idx.refresh(roots)
+        mem.write_text(text.replace("美式", "qzv222", 1), encoding="utf-8")
+        os.utime(mem, ns=(fresh, fresh))
+        idx.refresh(roots)
+        assert search_path(p, "qzv222", index=idx)[0].hits and not search_path(p, "qzv111", index=idx)[0].hits
+    finally:
+        idx.close()

@@ -6,8 +6,9 @@ One database per searched folder, ``<cache>/search/<hash of the folder>.sqlite3`
 - ``files``: every indexed file with its size, mtime and SHA-1 of its bytes.
   A file whose size and mtime are unchanged is not read again; a changed one
   is read and hashed, and only when the hash differs is it cut into chunks.
-  (A file changed within 2 s of being indexed keeps no mtime, so a second
-  change in the same clock tick is still seen: git's "racy" rule.)
+  (A file changed within a tick of its file system's clock of being indexed
+  keeps no mtime, so a second change in the same tick is still seen: git's
+  "racy" rule, ``_kept_mtime``.)
 - ``chunks``: the pieces of each file (``text.memory_chunks`` /
   ``text_chunks``) with their places, entry id, date (for decay) and a hash
   of their text.  Re-indexing a file matches new chunks to old ones by that
@@ -87,7 +88,8 @@ BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
 KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``_best_bm25``)
 FIRST_PAGE = 256  # matches read at once, newest first, by ``match_decayed`` (doubled each page)
-RACY_NS = 2_000_000_000
+RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
+RACY_FINE_NS = 100_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's tick (<= 10 ms)
 _DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
 
 _SCHEMA_SQL = """
@@ -322,6 +324,19 @@ class _Held:
         self.preamble_end = preamble_end
         self.memory = memory
         self.dirty = False  # the places of some rows in the database are behind ``docs``
+
+
+def _kept_mtime(mtime_ns: int, read_at_ns: int) -> int:
+    """The mtime to record for a file read at ``read_at_ns``, or -1 when a change within the same tick of its
+    file system's clock could leave it as it is (git's "racy" rule): such a file is hashed again next time.
+
+    The window is the clock's tick: 2 s for an mtime that has no part below the millisecond (a coarse file
+    system: a change one second later may keep it), 100 ms for a nanosecond one (the kernel stamps files
+    with its coarse clock, 1-10 ms).  A search right after an edit then trusts the stat of a file written
+    a fraction of a second ago instead of reading and hashing all of it again.
+    """
+    window = RACY_NS if mtime_ns % 1_000_000 == 0 else RACY_FINE_NS
+    return mtime_ns if mtime_ns < read_at_ns - window else -1
 
 
 def _connect(path: Path | None) -> sqlite3.Connection:
@@ -591,7 +606,7 @@ class Index:
                 import hashlib  # OpenSSL's SHA-1 is the faster one on a big file; loaded only when a file changed
 
                 digest = hashlib.sha1(data).hexdigest()
-                mtime = st.st_mtime_ns if st.st_mtime_ns < now - RACY_NS else -1
+                mtime = _kept_mtime(st.st_mtime_ns, now)
                 held = self._held.get(path)
                 if old is not None and old[2] == digest:
                     db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, mtime, key))
@@ -797,7 +812,7 @@ class Index:
             row = db.execute("SELECT hash FROM files WHERE path = ?", (key,)).fetchone()
             digest = hashlib.sha1(after).hexdigest()
             st = os.stat(path)
-            mtime = st.st_mtime_ns if st.st_mtime_ns < time.time_ns() - RACY_NS else -1
+            mtime = _kept_mtime(st.st_mtime_ns, time.time_ns())
             if row is not None and row[0] == digest:  # already indexed (the app's own write, fed twice)
                 db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, mtime, key))
                 return True
