@@ -16,7 +16,6 @@ brought up to date (changed files only) on each run.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import sys
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -113,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
     if results.failures:  # a provider was configured and did not answer: say so, the results are still good
         print(f"openclaw-tui: note: {results.note}", file=sys.stderr)
     if args.json:
+        import json  # (only here: a plain search does not load it)
+
         doc = {"query": args.query, "results": [h.to_json() for h in hits], "provider": results.provider,
                "note": results.note, "ranking": results.ranking.as_dict()}
         _out(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")

@@ -23,7 +23,6 @@ and the note says so.  Nothing here raises to the caller.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
@@ -69,7 +68,8 @@ class Provider:
 
 
 def _post_json(url: str, payload: dict[str, Any], headers: Mapping[str, str], timeout: float) -> Any:
-    import urllib.error  # here: a search without a provider does not pay for importing http
+    import json  # here: a search without a provider does not pay for importing json and http
+    import urllib.error
     import urllib.request
 
     data = json.dumps(payload).encode("utf-8")
