@@ -40,6 +40,7 @@ from .profiles import ProfileData, no_gc, preview_rows, reread_docs
 
 IGNORED_NAMES = ("audit.log",)  # written by the check itself: never news
 IGNORED_SUFFIXES = (".lock",)
+INDEX_CHUNK = 500  # rows filled between two looks at the keyboard (~10 ms: a key waits no longer for the thread)
 
 
 class Refused(Exception):
@@ -155,9 +156,16 @@ class Session:
 
     @staticmethod
     def read(profiles: Sequence[Profile]) -> list[ProfileData]:
-        """Rows for each profile. (Worker thread.)"""
+        """Rows for each profile, each file with its text's positions (:class:`RawText`, not lowered) for a
+        filter typed before the rows are indexed: made here, not by the table on the UI thread. (Worker
+        thread.)"""
         with no_gc():
-            return [ProfileData(p) for p in profiles]
+            datas = [ProfileData(p) for p in profiles]
+            for data in datas:
+                for file, rows in data.files.items():
+                    if rows:
+                        data.raw[file] = RawText(rows, lower=False)
+            return datas
 
     @staticmethod
     def read_again(profile: Profile, previous: ProfileData | None = None) -> ProfileData:
@@ -198,14 +206,15 @@ class Session:
             return True
         for file, rows in data.files.items():  # first: a filter typed meanwhile finds rows by their text
             if rows and not all(r.filled for r in rows[-1:]):
+                self.yield_to_user(cancelled)
                 data.raw[file] = RawText(rows)
         with no_gc():
             for rows in data.files.values():
-                for start in range(0, len(rows), 2000):
+                for start in range(0, len(rows), INDEX_CHUNK):
                     self.yield_to_user(cancelled)
                     if cancelled():
                         return False
-                    fill_all(rows[start : start + 2000])
+                    fill_all(rows[start : start + INDEX_CHUNK])
         data.indexed = True
         data.raw = {}
         return True

@@ -1,0 +1,64 @@
+"""Keys typed while start-up work runs (issue 12): the filter typed on the first rows meets the full parse.
+
+The answer is exactly ``filter_rows``' (a run of it while the view is partial), its rows are the full
+parse's after the swap (never a preview row left on screen), and the work the swap brings is done off the
+UI thread where it can be (the text positions the filter searches are made by the loader)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openclaw_tui.app import OpenClawApp
+from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.format.rows import RawText, fill_all, filter_rows, parse_query
+from openclaw_tui.screens.main_screen import MainScreen
+from openclaw_tui.session import ProfileData, Session
+
+from .test_ui_progressive import generate_profile, until
+from .ui_support import SIZE, TODAY
+
+
+def test_the_loader_makes_the_text_positions_a_filter_searches_before_the_index(tmp_path: Path) -> None:
+    prof = generate_profile(tmp_path, 3_000)
+    data = Session.read([load_profile(prof)])[0]
+    raw = data.raw["memories.md"]
+    assert isinstance(raw, RawText) and raw.rows is data.files["memories.md"]
+    assert raw.low is None and raw.text is not None  # not lowered: that is the index's (sliced) work
+    rows = data.files["memories.md"]
+    assert not any(r.filled for r in rows)
+    q = parse_query("2999")
+    cands = list(raw.candidates(q) or [])
+    fill_all(cands)
+    every = ProfileData(load_profile(prof)).files["memories.md"]
+    fill_all(every)
+    assert [r.id for r in filter_rows(cands, q)] == [r.id for r in filter_rows(every, q)]
+
+
+async def test_a_filter_typed_on_the_first_rows_meets_the_full_parse_with_exactly_its_rows(tmp_path: Path) -> None:
+    prof = generate_profile(tmp_path, 30_000)
+    every = ProfileData(load_profile(prof)).files["memories.md"]
+    fill_all(every)
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        table = m.table
+        await until(lambda: bool(table.view), "the first rows")
+        m.session.user_typed()  # as the first key does (the loader starts the parse after a pause in typing)
+        await pilot.press("slash", "1", "9")
+        assert not m.loaded  # typed on the preview: the loader waits for the typing to pause
+        preview = {id(r) for r in table.source}
+        want = [r.id for r in filter_rows(every, parse_query("19"))]
+        await until(lambda: m.loaded, "the full parse")
+        assert not table.indexed  # the swap happened before the index: the view is the filter's partial answer
+        assert [r.id for r in table.view] == want[: len(table.view)]
+        source = {id(r) for r in table.source}
+        assert all(id(r) in source and id(r) not in preview for r in table.view)  # no stale preview row
+        assert table._raw is m.current.raw["memories.md"]  # type: ignore[union-attr]  # the loader's, reused
+        await pilot.press("9")
+        want = [r.id for r in filter_rows(every, parse_query("199"))]
+        await until(lambda: not table.partial or len(table.view) >= 3, "the next key's rows")
+        assert [r.id for r in table.view] == want[: len(table.view)]
+        await until(lambda: table.indexed and not table.partial, "the index")
+        await pilot.pause()
+        assert [r.id for r in table.view] == want
