@@ -62,3 +62,21 @@ async def test_a_filter_typed_on_the_first_rows_meets_the_full_parse_with_exactl
         await until(lambda: table.indexed and not table.partial, "the index")
         await pilot.pause()
         assert [r.id for r in table.view] == want
+
+
+def test_a_re_read_of_an_indexed_version_is_indexed_without_looking_at_every_row(tmp_path: Path) -> None:
+    prof = generate_profile(tmp_path, 2_000)
+    session = Session(prof, watch=False)
+    found = session.discover()
+    session.adopt(found, session.read(found.profiles))
+    path = session.order[0]
+    mem = prof / "memories.md"
+    text = mem.read_text(encoding="utf-8")
+    mem.write_text(text.replace("importance: low", "importance: high", 1), encoding="utf-8")
+    not_indexed = session.read_again(load_profile(prof), session.data[path])
+    assert not not_indexed.indexed  # the previous version was not indexed: nor is this one
+    assert session.index(session.data[path], lambda: False)
+    mem.write_text(text, encoding="utf-8")
+    again = session.read_again(load_profile(prof), session.data[path])
+    assert again.indexed and all(r.filled for r in again.files["memories.md"])
+    assert again.files["memories.md"][0] is session.data[path].files["memories.md"][0]  # rows were kept

@@ -266,6 +266,7 @@ class MainScreen(Screen[None]):
     @work(thread=True, group="reload", description="Re-reading a profile")
     def _reload(self, profile: Profile, keep_file: str | None, gen: int, previous: ProfileData | None) -> None:
         data = self.session.read_again(profile, previous)
+        self.session.prepare_reload(data)
         self.post_message(ProfileReloaded(data, keep_file, gen))
         feed_search_index(profile, data.profile)  # after the rows are on their way: the index can wait
 
@@ -291,6 +292,9 @@ class MainScreen(Screen[None]):
                 time.sleep(REFS_SETTLE)  # an agent writing again soon would make this index stale at once
             if (data.refs is None or data.refs_stale) and not self._gone(data, worker):
                 self.session.yield_to_user(lambda d=data: self._gone(d, worker))  # type: ignore[misc]
+                self.session.wait_for_reload(data.path, lambda d=data: self._gone(d, worker))  # type: ignore[misc]
+                if self._gone(data, worker):
+                    continue  # re-read meanwhile: the newer version's run indexes it
                 self.session.index_refs(data)
                 self.post_message(RefsReady(data))
 
