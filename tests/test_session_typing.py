@@ -102,3 +102,18 @@ class _Spy(dict):  # type: ignore[type-arg]
     def __setitem__(self, key, value) -> None:  # type: ignore[no-untyped-def]
         self.hook()
         super().__setitem__(key, value)
+
+
+def test_a_re_read_that_never_comes_stops_no_background_work_for_good(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from .ui_support import write_profile
+
+    prof = write_profile(tmp_path, "p", "---\nid: a\n---\nA.\n")
+    session = Session(prof, watch=False)
+    found = session.discover()
+    session.adopt(found, session.read(found.profiles))
+    path = session.order[0]
+    session.RELOAD_WAIT = 0.3  # type: ignore[misc]
+    session.begin_reload(path)  # and no result ever (the re-read failed)
+    started = time.monotonic()
+    session.wait_for_reload(path)
+    assert 0.25 <= time.monotonic() - started < 5.0 and session.reload_pending(path)

@@ -188,6 +188,7 @@ class Session:
 
     # --- the person first: background work waits while they type ---------------------------
 
+    RELOAD_WAIT = 5.0  # seconds background work waits at most for a re-read in flight
     TYPING_PAUSE = 0.4  # seconds after a key during which background Python work stays asleep
 
     def user_typed(self) -> None:
@@ -213,6 +214,7 @@ class Session:
             for rows in data.files.values():
                 for start in range(0, len(rows), INDEX_CHUNK):
                     self.yield_to_user(cancelled)
+                    self.wait_for_reload(data.path, cancelled)  # the re-read goes first; it keeps these rows
                     if cancelled():
                         return False
                     fill_all(rows[start : start + INDEX_CHUNK])
@@ -301,8 +303,10 @@ class Session:
 
     def wait_for_reload(self, path: Path, cancelled: Callable[[], bool] = lambda: False) -> None:
         """Sleep while ``path`` is being re-read (worker thread): an agent writing again finds the interpreter
-        free for that re-read, which is what the person waits for, not for an index of the older version."""
-        while self.reload_pending(path) and not cancelled():
+        free for that re-read, which is what the person waits for, not for an index of the older version.
+        Never longer than ``RELOAD_WAIT`` seconds (a re-read that failed is no reason to stop for good)."""
+        end = time.monotonic() + self.RELOAD_WAIT
+        while self.reload_pending(path) and not cancelled() and time.monotonic() < end:
             time.sleep(0.02)
 
     def prepare_reload(self, data: ProfileData) -> None:
