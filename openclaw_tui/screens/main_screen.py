@@ -89,6 +89,7 @@ class MainScreen(Screen[None]):
         self.loaded = False
         self.first_paint_at: float | None = None
         self._attention_done = False
+        self._detail_due = False  # the entry pane follows the cursor after the next paint (while typing)
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
         self._preview_shown = threading.Event()
 
@@ -587,8 +588,20 @@ class MainScreen(Screen[None]):
 
     @on(EntryTable.Highlighted)
     def _on_highlighted(self, event: EntryTable.Highlighted) -> None:
-        if self._center() == "entries-pane":
+        if self._center() != "entries-pane":
+            return
+        if not self.filter_input.has_focus:
             self._refresh_detail()
+        elif not self._detail_due:  # typing: the table's new rows are painted first, the entry after them
+            self._detail_due = True
+            self.call_after_refresh(self._detail_after_paint)
+
+    def _detail_after_paint(self) -> None:
+        """The entry under the cursor, once the rows a key filtered are on screen (one per frame of keys)."""
+        if self._detail_due:
+            self._detail_due = False
+            if self._center() == "entries-pane":
+                self._refresh_detail()
 
     @on(EntryTable.Selected)
     def _on_selected(self, event: EntryTable.Selected) -> None:
