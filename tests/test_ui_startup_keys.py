@@ -113,3 +113,29 @@ async def test_a_key_fills_the_screen_first_and_the_rest_of_its_answer_follows_i
         assert first == want[: len(first)]
         await until(lambda: not table.partial, "the rest of the answer", step=0.001)
         assert [r.id for r in table.view] == want
+
+
+async def test_a_version_replaced_by_a_re_read_is_freed_without_waiting_for_a_full_collection(tmp_path: Path) -> None:
+    import gc
+    import weakref
+
+    prof = generate_profile(tmp_path, 500)
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        await until(lambda: m.loaded and m.session.all_checked() and m.current is not None
+                    and m.current.refs is not None, "the start")
+        gc.collect()
+        gc.disable()  # what is freed now is freed by its last reference going, not by the cycle collector
+        try:
+            old = weakref.ref(m.current)  # type: ignore[arg-type]
+            m.reload_profile(m.current.path)  # type: ignore[union-attr]
+            await until(lambda: m.current is not old(), "the re-read")
+            await until(lambda: not any(w.is_running for w in app.workers) and m.session.all_checked()
+                        and m.current is not None and m.current.refs is not None and not m.current.refs_stale,
+                        "the background work of the new version")
+            await pilot.pause()
+            assert old() is None, [type(r).__name__ for r in gc.get_referrers(old())]
+        finally:
+            gc.enable()

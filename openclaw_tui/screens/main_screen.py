@@ -236,7 +236,7 @@ class MainScreen(Screen[None]):
         profile, gen = started
         self.status.set_busy("reloading", True)
         data = self.data.get(profile.path)
-        self._reload(profile, self.current_file if data is self.current else None, gen, data)
+        self._reload([(profile, data)], self.current_file if data is self.current else None, gen)
 
     def reload_for_plan(self, profiles: Sequence[Path]) -> None:
         """Reload the profiles a write touched (the current one when none is loaded)."""
@@ -265,8 +265,13 @@ class MainScreen(Screen[None]):
         self.post_message(Loaded(found, self.session.read(found.profiles)))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
-    def _reload(self, profile: Profile, keep_file: str | None, gen: int, previous: ProfileData | None) -> None:
+    def _reload(self, what: list[tuple[Profile, ProfileData | None]], keep_file: str | None, gen: int) -> None:
+        """Re-read ``what`` (the profile and its data as shown), emptied once read: a finished worker can
+        live on in a reference cycle until a full collection, and must not keep a 100k-entry version
+        (text, bytes and blocks: ~90 MB) alive with it."""
+        profile, previous = what.pop()
         data = self.session.read_again(profile, previous)
+        del previous
         self.session.prepare_reload(data)
         self.post_message(ProfileReloaded(data, keep_file, gen))
         feed_search_index(profile, data.profile)  # after the rows are on their way: the index can wait
@@ -284,12 +289,18 @@ class MainScreen(Screen[None]):
         The check runs meanwhile in a child process (:meth:`_checks`).
         """
         worker = get_current_worker()
+        try:
+            self._index_and_refs(queue, worker)
+        finally:
+            queue.clear()  # this worker object may outlive its run (see _reload): it keeps no data
+
+    def _index_and_refs(self, queue: list[ProfileData], worker: Any) -> None:
         for data in queue:
             if not data.indexed and not self._gone(data, worker):
                 if self.session.index(data, lambda d=data: self._gone(d, worker)):  # type: ignore[misc]
                     self.post_message(Indexed(data))
         for data in queue:
-            if data.refs_stale:
+            if data.refs_stale and not self._gone(data, worker):
                 time.sleep(REFS_SETTLE)  # an agent writing again soon would make this index stale at once
             if (data.refs is None or data.refs_stale) and not self._gone(data, worker):
                 self.session.yield_to_user(lambda d=data: self._gone(d, worker))  # type: ignore[misc]
@@ -305,17 +316,20 @@ class MainScreen(Screen[None]):
         start: on a second core it is done while this process still fills the rows.  A profile re-read
         meanwhile stops its run (its child is killed)."""
         worker = get_current_worker()
-        for data in queue:
-            if (data.findings is None or data.findings_stale) and not self._gone(data, worker):
-                self.session.check(data, cancelled=lambda d=data: self._gone(d, worker))  # type: ignore[misc]
-                self.post_message(Checked(data))
+        try:
+            for data in queue:
+                if (data.findings is None or data.findings_stale) and not self._gone(data, worker):
+                    self.session.check(data, cancelled=lambda d=data: self._gone(d, worker))  # type: ignore[misc]
+                    self.post_message(Checked(data))
+        finally:
+            queue.clear()  # see _background
 
     def _start_background(self, datas: list[ProfileData]) -> None:
         self.status.set_busy("indexing", not self.session.all_indexed())
         self.status.set_busy("checking", True)
         current = [d for d in datas if d is self.current]
         queue = current + [d for d in datas if d is not self.current]
-        self._checks(queue)
+        self._checks(list(queue))
         self._background(queue)
 
     # --- watching the folder ----------------------------------------------------------
