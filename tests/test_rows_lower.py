@@ -20,3 +20,10 @@ def test_text_without_newlines_is_one_slice() -> None:
     text = "ΟΔΟΣ ABC" * 100
     assert lower_in_slices(text, 8) == text.lower()
     assert lower_in_slices("", 8) == ""
+
+
+def test_pause_runs_between_slices() -> None:
+    text = "Ab\n" * 1000
+    calls: list[int] = []
+    assert lower_in_slices(text, 300, pause=lambda: calls.append(1)) == text.lower()
+    assert len(calls) == 10  # 3,000 characters in slices of 300 and then some (cut after a newline)

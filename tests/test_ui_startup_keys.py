@@ -139,3 +139,20 @@ async def test_a_version_replaced_by_a_re_read_is_freed_without_waiting_for_a_fu
             assert old() is None, [type(r).__name__ for r in gc.get_referrers(old())]
         finally:
             gc.enable()
+
+
+def test_a_large_read_is_frozen_out_of_the_cycle_collectors_walk_and_a_small_one_is_not(tmp_path: Path) -> None:
+    import gc
+
+    small = generate_profile(tmp_path / "s", 50)
+    large = generate_profile(tmp_path / "l", 20_000)
+    gc.unfreeze()
+    try:
+        datas = Session.read([load_profile(small, lazy=True)])
+        assert gc.get_freeze_count() == 0  # a few objects: collected as usual
+        datas = Session.read([load_profile(large, lazy=True)])
+        frozen = gc.get_freeze_count()
+        assert frozen > 20_000  # the rows and blocks of 20k entries are no longer walked
+        assert len(datas[0].files["memories.md"]) == 20_000 and gc.isenabled()
+    finally:
+        gc.unfreeze()

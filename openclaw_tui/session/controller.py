@@ -209,7 +209,7 @@ class Session:
         for file, rows in data.files.items():  # first: a filter typed meanwhile finds rows by their text
             if rows and not all(r.filled for r in rows[-1:]):
                 self.yield_to_user(cancelled)
-                data.raw[file] = RawText(rows)
+                data.raw[file] = RawText(rows, pause=lambda: self.yield_to_user(cancelled))
         with no_gc():
             for rows in data.files.values():
                 for start in range(0, len(rows), INDEX_CHUNK):

@@ -21,15 +21,25 @@ _START, _END = attrgetter("start"), attrgetter("end")
 MEMORY_DOCS = (("memories.md", "memories"), (ARCHIVE_REL, "archive"))  # file -> Profile attribute
 
 
+FREEZE_AFTER = 20_000  # objects made by one no_gc() block past which they are frozen (see no_gc)
+
+
 @contextlib.contextmanager
 def no_gc() -> Iterator[None]:
-    """Build many small objects without cycles: collecting meanwhile would only cost time."""
+    """Build many small objects without cycles: collecting meanwhile would only cost time.
+
+    When the block made many (a 100k-entry file's blocks and rows), they are frozen at its end
+    (``gc.freeze``): they live as long as the profile is shown and are freed by their last reference as
+    before, but the cycle collector no longer walks them.  Walking them held the interpreter lock
+    80-200 ms at a time on the UI thread at 100k, a key or a paint waited that long."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
+            if gc.get_count()[0] > FREEZE_AFTER:
+                gc.freeze()
             gc.enable()
 
 
