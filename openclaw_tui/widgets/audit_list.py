@@ -18,7 +18,7 @@ from .messages import Jump
 from .safe_text import clean_line
 
 SEVERITY_STYLE = {"error": "bold white on red", "warning": "bold black on yellow", "info": "bold white on blue"}
-FIRST_OPTIONS = 200  # options made at once by show_groups (a screenful and then some)
+FIRST_OPTIONS = 50  # options made at once by show_groups (the audit pane shows ~8: a few screenfuls)
 SLICE_BUDGET = 0.012  # seconds of adding further options per step (keys and paints go in between)
 SLICE_PAUSE = 0.005
 SLICE_STEP = 16
