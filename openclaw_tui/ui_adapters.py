@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import multiprocessing
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -18,6 +19,8 @@ from typing import Any, Protocol
 from .core.check.findings import Finding
 from .core.config import Limits
 from .core.format.profile import Profile
+
+CHECK_NICE = 10  # the check's child process runs this much nicer than the UI
 
 
 class RefIndexLike(Protocol):
@@ -62,7 +65,12 @@ def run_check(
 def _check_child(
     path: str, rel: str, layout: str, today: dt.date | None, limits: dict[str, int], conn: Any
 ) -> None:
-    """In the child process: load the profile from disk, check it, send back (findings, note)."""
+    """In the child process: load the profile from disk, check it, send back (findings, note).
+
+    At a lower scheduling priority: on a busy machine the person's keys (the UI process, the terminal)
+    go first, the check takes what the cores have left."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(CHECK_NICE)
     from .core.check.check import check_profile
     from .core.format.profile import load_profile
 

@@ -89,6 +89,7 @@ class MainScreen(Screen[None]):
         self.loaded = False
         self.first_paint_at: float | None = None
         self._attention_done = False
+        self._detail_due = False  # the entry pane follows the cursor after the next paint (while typing)
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
         self._preview_shown = threading.Event()
 
@@ -235,7 +236,7 @@ class MainScreen(Screen[None]):
         profile, gen = started
         self.status.set_busy("reloading", True)
         data = self.data.get(profile.path)
-        self._reload(profile, self.current_file if data is self.current else None, gen, data)
+        self._reload([(profile, data)], self.current_file if data is self.current else None, gen)
 
     def reload_for_plan(self, profiles: Sequence[Path]) -> None:
         """Reload the profiles a write touched (the current one when none is loaded)."""
@@ -264,8 +265,14 @@ class MainScreen(Screen[None]):
         self.post_message(Loaded(found, self.session.read(found.profiles)))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
-    def _reload(self, profile: Profile, keep_file: str | None, gen: int, previous: ProfileData | None) -> None:
+    def _reload(self, what: list[tuple[Profile, ProfileData | None]], keep_file: str | None, gen: int) -> None:
+        """Re-read ``what`` (the profile and its data as shown), emptied once read: a finished worker can
+        live on in a reference cycle until a full collection, and must not keep a 100k-entry version
+        (text, bytes and blocks: ~90 MB) alive with it."""
+        profile, previous = what.pop()
         data = self.session.read_again(profile, previous)
+        del previous
+        self.session.prepare_reload(data)
         self.post_message(ProfileReloaded(data, keep_file, gen))
         feed_search_index(profile, data.profile)  # after the rows are on their way: the index can wait
 
@@ -282,15 +289,24 @@ class MainScreen(Screen[None]):
         The check runs meanwhile in a child process (:meth:`_checks`).
         """
         worker = get_current_worker()
+        try:
+            self._index_and_refs(queue, worker)
+        finally:
+            queue.clear()  # this worker object may outlive its run (see _reload): it keeps no data
+
+    def _index_and_refs(self, queue: list[ProfileData], worker: Any) -> None:
         for data in queue:
             if not data.indexed and not self._gone(data, worker):
                 if self.session.index(data, lambda d=data: self._gone(d, worker)):  # type: ignore[misc]
                     self.post_message(Indexed(data))
         for data in queue:
-            if data.refs_stale:
+            if data.refs_stale and not self._gone(data, worker):
                 time.sleep(REFS_SETTLE)  # an agent writing again soon would make this index stale at once
             if (data.refs is None or data.refs_stale) and not self._gone(data, worker):
                 self.session.yield_to_user(lambda d=data: self._gone(d, worker))  # type: ignore[misc]
+                self.session.wait_for_reload(data.path, lambda d=data: self._gone(d, worker))  # type: ignore[misc]
+                if self._gone(data, worker):
+                    continue  # re-read meanwhile: the newer version's run indexes it
                 self.session.index_refs(data)
                 self.post_message(RefsReady(data))
 
@@ -300,17 +316,20 @@ class MainScreen(Screen[None]):
         start: on a second core it is done while this process still fills the rows.  A profile re-read
         meanwhile stops its run (its child is killed)."""
         worker = get_current_worker()
-        for data in queue:
-            if (data.findings is None or data.findings_stale) and not self._gone(data, worker):
-                self.session.check(data, cancelled=lambda d=data: self._gone(d, worker))  # type: ignore[misc]
-                self.post_message(Checked(data))
+        try:
+            for data in queue:
+                if (data.findings is None or data.findings_stale) and not self._gone(data, worker):
+                    self.session.check(data, cancelled=lambda d=data: self._gone(d, worker))  # type: ignore[misc]
+                    self.post_message(Checked(data))
+        finally:
+            queue.clear()  # see _background
 
     def _start_background(self, datas: list[ProfileData]) -> None:
         self.status.set_busy("indexing", not self.session.all_indexed())
         self.status.set_busy("checking", True)
         current = [d for d in datas if d is self.current]
         queue = current + [d for d in datas if d is not self.current]
-        self._checks(queue)
+        self._checks(list(queue))
         self._background(queue)
 
     # --- watching the folder ----------------------------------------------------------
@@ -583,8 +602,20 @@ class MainScreen(Screen[None]):
 
     @on(EntryTable.Highlighted)
     def _on_highlighted(self, event: EntryTable.Highlighted) -> None:
-        if self._center() == "entries-pane":
+        if self._center() != "entries-pane":
+            return
+        if not self.filter_input.has_focus:
             self._refresh_detail()
+        elif not self._detail_due:  # typing: the table's new rows are painted first, the entry after them
+            self._detail_due = True
+            self.call_after_refresh(self._detail_after_paint)
+
+    def _detail_after_paint(self) -> None:
+        """The entry under the cursor, once the rows a key filtered are on screen (one per frame of keys)."""
+        if self._detail_due:
+            self._detail_due = False
+            if self._center() == "entries-pane":
+                self._refresh_detail()
 
     @on(EntryTable.Selected)
     def _on_selected(self, event: EntryTable.Selected) -> None:

@@ -40,6 +40,8 @@ from .profiles import ProfileData, no_gc, preview_rows, reread_docs
 
 IGNORED_NAMES = ("audit.log",)  # written by the check itself: never news
 IGNORED_SUFFIXES = (".lock",)
+WATCH_DEBOUNCE = 0.06  # quiet seconds before a change is reloaded (an agent's lock, temp file, replace: ~ms)
+INDEX_CHUNK = 500  # rows filled between two looks at the keyboard (~10 ms: a key waits no longer for the thread)
 
 
 class Refused(Exception):
@@ -155,9 +157,16 @@ class Session:
 
     @staticmethod
     def read(profiles: Sequence[Profile]) -> list[ProfileData]:
-        """Rows for each profile. (Worker thread.)"""
+        """Rows for each profile, each file with its text's positions (:class:`RawText`, not lowered) for a
+        filter typed before the rows are indexed: made here, not by the table on the UI thread. (Worker
+        thread.)"""
         with no_gc():
-            return [ProfileData(p) for p in profiles]
+            datas = [ProfileData(p) for p in profiles]
+            for data in datas:
+                for file, rows in data.files.items():
+                    if rows:
+                        data.raw[file] = RawText(rows, lower=False)
+            return datas
 
     @staticmethod
     def read_again(profile: Profile, previous: ProfileData | None = None) -> ProfileData:
@@ -179,6 +188,7 @@ class Session:
 
     # --- the person first: background work waits while they type ---------------------------
 
+    RELOAD_WAIT = 5.0  # seconds background work waits at most for a re-read in flight
     TYPING_PAUSE = 0.4  # seconds after a key during which background Python work stays asleep
 
     def user_typed(self) -> None:
@@ -198,14 +208,16 @@ class Session:
             return True
         for file, rows in data.files.items():  # first: a filter typed meanwhile finds rows by their text
             if rows and not all(r.filled for r in rows[-1:]):
-                data.raw[file] = RawText(rows)
+                self.yield_to_user(cancelled)
+                data.raw[file] = RawText(rows, pause=lambda: self.yield_to_user(cancelled))
         with no_gc():
             for rows in data.files.values():
-                for start in range(0, len(rows), 2000):
+                for start in range(0, len(rows), INDEX_CHUNK):
                     self.yield_to_user(cancelled)
+                    self.wait_for_reload(data.path, cancelled)  # the re-read goes first; it keeps these rows
                     if cancelled():
                         return False
-                    fill_all(rows[start : start + 2000])
+                    fill_all(rows[start : start + INDEX_CHUNK])
         data.indexed = True
         data.raw = {}
         return True
@@ -285,25 +297,55 @@ class Session:
     def reloading(self) -> bool:
         return bool(self._reloading)
 
+    def reload_pending(self, path: Path) -> bool:
+        """A re-read of ``path`` is on its way (any thread): work on its current data would be thrown away."""
+        return Path(path) in self._reloading
+
+    def wait_for_reload(self, path: Path, cancelled: Callable[[], bool] = lambda: False) -> None:
+        """Sleep while ``path`` is being re-read (worker thread): an agent writing again finds the interpreter
+        free for that re-read, which is what the person waits for, not for an index of the older version.
+        Never longer than ``RELOAD_WAIT`` seconds (a re-read that failed is no reason to stop for good)."""
+        end = time.monotonic() + self.RELOAD_WAIT
+        while self.reload_pending(path) and not cancelled() and time.monotonic() < end:
+            time.sleep(0.02)
+
+    def prepare_reload(self, data: ProfileData) -> None:
+        """What showing a re-read profile needs that can be made off the UI thread (worker thread, after
+        :meth:`read_again`): the notices saying by id what another program changed (a compare of both
+        versions' blocks) and the counts the status bar shows."""
+        before = self._external.get(data.path)
+        if before is not None:
+            data.notices = (before, external_notices(before, data))
+        for file in data.files:
+            data.status_counts(file)
+
     def accept_reload(self, data: ProfileData, gen: int) -> tuple[ProfileData | None, list[str]] | None:
         """Take a re-read profile; None when a newer reload is on its way. Returns the data it replaces
         and, when another program changed memory files, the notices saying by id what changed."""
         if gen != self._reloads.get(data.path, 0):
             return None
-        self._reloading.discard(data.path)
         old = self.data.get(data.path)
         before = self._external.pop(data.path, None)
+        notices: list[str] = []
+        if before is not None:
+            made = data.notices
+            notices = made[1] if made is not None and made[0] is before else external_notices(before, data)
+        data.notices = None
         data.adopt_rows()
         self.data[data.path] = data
         if self.current is not None and self.current.path == data.path:
             self.current = data
-        return old, (external_notices(before, data) if before is not None else [])
+        self._reloading.discard(data.path)  # last: a worker seeing no reload pending sees the new data
+        return old, notices
 
     @staticmethod
     def kept_row(old: ProfileData, new: ProfileData, file: str, row: EntryRow | None) -> EntryRow | str | None:
         """The entry to select after a reload: the same id, else the nearest surviving one."""
         if row is None or not row.id:
             return row
+        same = new.by_id.get(row.id)
+        if same is not None and same.file == file:
+            return row.id  # still there (no list of 100k ids on the UI thread for the common case)
         new_ids = [r.id for r in new.files.get(file, []) if r.id]
         if row.id in set(new_ids):
             return row.id
@@ -455,7 +497,7 @@ class Session:
         """Start the watcher on ``root`` (``on_change`` runs on its thread). Raises OSError."""
         from ..core.files.watch import MemoryWatcher
 
-        watcher = MemoryWatcher(root, on_change)
+        watcher = MemoryWatcher(root, on_change, WATCH_DEBOUNCE)
         watcher.start()
         self.watcher = watcher
         return watcher

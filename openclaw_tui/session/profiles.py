@@ -21,15 +21,25 @@ _START, _END = attrgetter("start"), attrgetter("end")
 MEMORY_DOCS = (("memories.md", "memories"), (ARCHIVE_REL, "archive"))  # file -> Profile attribute
 
 
+FREEZE_AFTER = 20_000  # objects made by one no_gc() block past which they are frozen (see no_gc)
+
+
 @contextlib.contextmanager
 def no_gc() -> Iterator[None]:
-    """Build many small objects without cycles: collecting meanwhile would only cost time."""
+    """Build many small objects without cycles: collecting meanwhile would only cost time.
+
+    When the block made many (a 100k-entry file's blocks and rows), they are frozen at its end
+    (``gc.freeze``): they live as long as the profile is shown and are freed by their last reference as
+    before, but the cycle collector no longer walks them.  Walking them held the interpreter lock
+    80-200 ms at a time on the UI thread at 100k, a key or a paint waited that long."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
+            if gc.get_count()[0] > FREEZE_AFTER:
+                gc.freeze()
             gc.enable()
 
 
@@ -52,6 +62,7 @@ class ProfileData:
         self.profile = profile
         self.files: dict[str, list[EntryRow]] = {}
         self._repoint: list[Repoint] = []
+        all_filled = True  # every row filled (rows of an indexed previous version are)
         for rel, attr in MEMORY_DOCS:
             doc: MemoryDoc | None = getattr(profile, attr)
             if doc is None:
@@ -60,10 +71,14 @@ class ProfileData:
             old_rows = previous.files.get(rel) if previous is not None else None
             if old_doc is None or old_rows is None or not old_doc.parsed:
                 self.files[rel] = make_rows(doc.mf, rel)
+                all_filled = all_filled and not self.files[rel]
                 continue
             rows, repoint = reuse_rows(old_rows, old_doc.mf, doc.mf, rel)
             self.files[rel] = rows
             self._repoint += repoint
+            if rows is old_rows or not repoint:  # the same rows, or new rows for a parse they did not come from
+                all_filled = all_filled and all(r.filled for r in rows)
+            # else: the kept rows are the previous version's (filled when it was indexed), the others new and filled
         self.by_id: dict[str, EntryRow] = {}
         for rows in self.files.values():
             for r in rows:
@@ -77,11 +92,13 @@ class ProfileData:
         self.findings_stale = False  # findings (and marks) of the previous version, until re-checked
         self.refs_stale = False
         if previous is not None:
-            self.indexed = previous.indexed and all(r.filled for rows in self.files.values() for r in rows)
+            self.indexed = previous.indexed and all_filled
             self.findings, self.check_note = previous.findings, previous.check_note
             self.findings_stale = previous.findings is not None
             self.refs, self.refs_stale = previous.refs, previous.refs is not None
         self._counts: dict[str, tuple[bool, int, tuple[dict[str, int], int | None]]] = {}
+        # (the data it was worded against, the notices): made by the reload worker (Session.prepare_reload)
+        self.notices: tuple[ProfileData, list[str]] | None = None
 
     def adopt_rows(self) -> None:
         """Re-point the rows kept from the previous version at the new parse (UI thread, before showing)."""

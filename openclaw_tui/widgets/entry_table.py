@@ -57,6 +57,8 @@ ERROR_MARKS = {"malformed", "merge-conflict", "duplicate", "dangling"}
 PARTIAL_BUDGET = 0.02  # seconds of filling rows per step while a filter runs before the rows are indexed
 PARTIAL_STEP = 0.01  # seconds between those steps (keys and paints go in between)
 PARTIAL_CHUNK = 128
+PARTIAL_SLOW_BUDGET = 0.005  # ... once the rows found fill the screen twice over
+PARTIAL_SLOW_STEP = 0.03
 
 
 def badge_text(mark: str, detail: str) -> str:
@@ -287,9 +289,15 @@ class EntryTable(ScrollView, can_focus=True):
         return self._partial_step([])
 
     def _partial_step(self, view: list[EntryRow]) -> list[EntryRow]:
+        """Check the next candidates for about ``PARTIAL_BUDGET`` seconds; once the rows found fill the
+        screen (twice over), for ``PARTIAL_SLOW_BUDGET`` only, less often: the rest of the answer is the
+        scrollbar's, and the keys and paints the person waits for get the event loop."""
         assert self._partial is not None
         query, cands = self._partial
-        end = time.perf_counter() + PARTIAL_BUDGET if self.is_mounted else float("inf")
+        need = self.scroll_offset.y + 2 * max(self.size.height, 1)
+        full = len(view) >= need
+        now = time.perf_counter()
+        end = now + (PARTIAL_SLOW_BUDGET if full else PARTIAL_BUDGET) if self.is_mounted else float("inf")
         while time.perf_counter() < end:
             chunk = list(islice(cands, PARTIAL_CHUNK))
             for r in chunk:
@@ -299,7 +307,9 @@ class EntryTable(ScrollView, can_focus=True):
             if len(chunk) < PARTIAL_CHUNK:
                 self._partial = None
                 return view
-        self.set_timer(PARTIAL_STEP, self._continue_partial)
+            if not full and len(view) >= need and self.is_mounted:
+                break  # the screen is full: this key's answer is on it
+        self.set_timer(PARTIAL_SLOW_STEP if len(view) >= need else PARTIAL_STEP, self._continue_partial)
         return view
 
     def _continue_partial(self) -> None:

@@ -1,0 +1,158 @@
+"""Keys typed while start-up work runs (issue 12): the filter typed on the first rows meets the full parse.
+
+The answer is exactly ``filter_rows``' (a run of it while the view is partial), its rows are the full
+parse's after the swap (never a preview row left on screen), and the work the swap brings is done off the
+UI thread where it can be (the text positions the filter searches are made by the loader)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from openclaw_tui.app import OpenClawApp
+from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.format.rows import RawText, fill_all, filter_rows, parse_query
+from openclaw_tui.screens.main_screen import MainScreen
+from openclaw_tui.session import ProfileData, Session
+
+from .test_ui_progressive import generate_profile, until
+from .ui_support import SIZE, TODAY
+
+
+def test_the_loader_makes_the_text_positions_a_filter_searches_before_the_index(tmp_path: Path) -> None:
+    prof = generate_profile(tmp_path, 3_000)
+    data = Session.read([load_profile(prof)])[0]
+    raw = data.raw["memories.md"]
+    assert isinstance(raw, RawText) and raw.rows is data.files["memories.md"]
+    assert raw.low is None and raw.text is not None  # not lowered: that is the index's (sliced) work
+    rows = data.files["memories.md"]
+    assert not any(r.filled for r in rows)
+    q = parse_query("2999")
+    cands = list(raw.candidates(q) or [])
+    fill_all(cands)
+    every = ProfileData(load_profile(prof)).files["memories.md"]
+    fill_all(every)
+    assert [r.id for r in filter_rows(cands, q)] == [r.id for r in filter_rows(every, q)]
+
+
+async def test_a_filter_typed_on_the_first_rows_meets_the_full_parse_with_exactly_its_rows(tmp_path: Path) -> None:
+    prof = generate_profile(tmp_path, 30_000)
+    every = ProfileData(load_profile(prof)).files["memories.md"]
+    fill_all(every)
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        table = m.table
+        gate = threading.Event()  # the full parse waits until the keys are in (a fast machine parses 30k at once)
+        read = m.session.read
+        m.session.read = lambda profiles: (gate.wait(60), read(profiles))[1]  # type: ignore[method-assign]
+        await until(lambda: bool(table.view), "the first rows")
+        await pilot.press("slash", "1", "9")
+        assert not m.loaded  # typed on the preview
+        gate.set()
+        preview = {id(r) for r in table.source}
+        want = [r.id for r in filter_rows(every, parse_query("19"))]
+        await until(lambda: m.loaded, "the full parse")
+        assert not table.indexed  # the swap happened before the index: the view is the filter's partial answer
+        assert [r.id for r in table.view] == want[: len(table.view)]
+        source = {id(r) for r in table.source}
+        assert all(id(r) in source and id(r) not in preview for r in table.view)  # no stale preview row
+        assert table._raw is m.current.raw["memories.md"]  # type: ignore[union-attr]  # the loader's, reused
+        await pilot.press("9")
+        want = [r.id for r in filter_rows(every, parse_query("199"))]
+        await until(lambda: not table.partial or len(table.view) >= 3, "the next key's rows")
+        assert [r.id for r in table.view] == want[: len(table.view)]
+        await until(lambda: table.indexed and not table.partial, "the index")
+        await pilot.pause()
+        assert [r.id for r in table.view] == want
+
+
+def test_a_re_read_of_an_indexed_version_is_indexed_without_looking_at_every_row(tmp_path: Path) -> None:
+    prof = generate_profile(tmp_path, 2_000)
+    session = Session(prof, watch=False)
+    found = session.discover()
+    session.adopt(found, session.read(found.profiles))
+    path = session.order[0]
+    mem = prof / "memories.md"
+    text = mem.read_text(encoding="utf-8")
+    mem.write_text(text.replace("importance: low", "importance: high", 1), encoding="utf-8")
+    not_indexed = session.read_again(load_profile(prof), session.data[path])
+    assert not not_indexed.indexed  # the previous version was not indexed: nor is this one
+    assert session.index(session.data[path], lambda: False)
+    mem.write_text(text, encoding="utf-8")
+    again = session.read_again(load_profile(prof), session.data[path])
+    assert again.indexed and all(r.filled for r in again.files["memories.md"])
+    assert again.files["memories.md"][0] is session.data[path].files["memories.md"][0]  # rows were kept
+
+
+async def test_a_key_fills_the_screen_first_and_the_rest_of_its_answer_follows_in_small_steps(tmp_path: Path) -> None:
+    from textual.app import App, ComposeResult
+
+    from openclaw_tui.core.format.rows import make_rows
+    from openclaw_tui.widgets.entry_table import EntryTable
+
+    prof = generate_profile(tmp_path, 20_000)
+    mf = load_profile(prof).memories.mf  # type: ignore[union-attr]
+    every = make_rows(mf, "memories.md")
+    fill_all(every)
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield EntryTable(id="t")
+
+    async with Host().run_test(size=SIZE) as pilot:
+        table = pilot.app.query_one(EntryTable)
+        rows = make_rows(mf, "memories.md")
+        table.load(rows, indexed=False)
+        want = [r.id for r in filter_rows(every, parse_query("1"))]
+        table.apply_query(parse_query("1"))  # nearly every row matches
+        first = [r.id for r in table.view]
+        assert 2 * table.size.height <= len(first) < len(want) // 4  # a screenful twice over, not the lot
+        assert sum(r.filled for r in rows) < len(rows) // 4  # and only what that took was filled
+        assert first == want[: len(first)]
+        await until(lambda: not table.partial, "the rest of the answer", step=0.001)
+        assert [r.id for r in table.view] == want
+
+
+async def test_a_version_replaced_by_a_re_read_is_freed_without_waiting_for_a_full_collection(tmp_path: Path) -> None:
+    import gc
+    import weakref
+
+    prof = generate_profile(tmp_path, 500)
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        await until(lambda: m.loaded and m.session.all_checked() and m.current is not None
+                    and m.current.refs is not None, "the start")
+        gc.collect()
+        gc.disable()  # what is freed now is freed by its last reference going, not by the cycle collector
+        try:
+            old = weakref.ref(m.current)  # type: ignore[arg-type]
+            m.reload_profile(m.current.path)  # type: ignore[union-attr]
+            await until(lambda: m.current is not old(), "the re-read")
+            await until(lambda: not any(w.is_running for w in app.workers) and m.session.all_checked()
+                        and m.current is not None and m.current.refs is not None and not m.current.refs_stale,
+                        "the background work of the new version")
+            await pilot.pause()
+            assert old() is None, [type(r).__name__ for r in gc.get_referrers(old())]
+        finally:
+            gc.enable()
+
+
+def test_a_large_read_is_frozen_out_of_the_cycle_collectors_walk_and_a_small_one_is_not(tmp_path: Path) -> None:
+    import gc
+
+    small = generate_profile(tmp_path / "s", 50)
+    large = generate_profile(tmp_path / "l", 20_000)
+    gc.unfreeze()
+    try:
+        datas = Session.read([load_profile(small, lazy=True)])
+        assert gc.get_freeze_count() == 0  # a few objects: collected as usual
+        datas = Session.read([load_profile(large, lazy=True)])
+        frozen = gc.get_freeze_count()
+        assert frozen > 20_000  # the rows and blocks of 20k entries are no longer walked
+        assert len(datas[0].files["memories.md"]) == 20_000 and gc.isenabled()
+    finally:
+        gc.unfreeze()
