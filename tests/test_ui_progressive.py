@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.files.safe_write import atomic_write, locked
@@ -19,6 +21,11 @@ from openclaw_tui.session import ProfileData, Session
 from openclaw_tui.session.profiles import preview_rows
 
 from .ui_support import SIZE, TODAY, widget_text, write_profile
+
+if TYPE_CHECKING:
+    from openclaw_tui.core.format.entries import MemoryFile
+    from openclaw_tui.core.format.rows import EntryRow
+    from openclaw_tui.widgets.entry_table import EntryTable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from generate import write_profile as generate_profile  # noqa: E402
@@ -209,12 +216,15 @@ async def test_an_external_write_updates_just_that_row(tmp_path: Path) -> None:
         assert not m.current.findings_stale
 
 
-async def test_the_table_filters_rows_not_yet_filled_in_steps_that_only_grow(tmp_path: Path) -> None:
+@asynccontextmanager
+async def table_alone(tmp_path: Path, n: int) -> AsyncIterator[tuple[EntryTable, MemoryFile, list[EntryRow]]]:
+    """An ``EntryTable`` alone in an app (the test drives it), a generated profile's parse of ``n`` entries
+    and its rows, all filled (what a filter must give, by ``filter_rows``)."""
     from textual.app import App, ComposeResult
 
     from openclaw_tui.widgets.entry_table import EntryTable
 
-    prof = generate_profile(tmp_path, 20_000)
+    prof = generate_profile(tmp_path, n)
     mf = load_profile(prof).memories.mf  # type: ignore[union-attr]
     every = make_rows(mf, "memories.md")
     fill_all(every)
@@ -224,7 +234,11 @@ async def test_the_table_filters_rows_not_yet_filled_in_steps_that_only_grow(tmp
             yield EntryTable(id="t")
 
     async with Host().run_test(size=SIZE) as pilot:
-        table = pilot.app.query_one(EntryTable)
+        yield pilot.app.query_one(EntryTable), mf, every
+
+
+async def test_the_table_filters_rows_not_yet_filled_in_steps_that_only_grow(tmp_path: Path) -> None:
+    async with table_alone(tmp_path, 20_000) as (table, mf, every):
         for words in ("peanuts", "19", "咖啡", "tag00"):
             rows = make_rows(mf, "memories.md")  # nothing filled: the index has not run
             table.load(rows, indexed=False)

@@ -15,7 +15,7 @@ from openclaw_tui.core.format.rows import RawText, fill_all, filter_rows, parse_
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.session import ProfileData, Session
 
-from .test_ui_progressive import generate_profile, until
+from .test_ui_progressive import generate_profile, table_alone, until
 from .ui_support import SIZE, TODAY
 
 
@@ -87,22 +87,9 @@ def test_a_re_read_of_an_indexed_version_is_indexed_without_looking_at_every_row
 
 
 async def test_a_key_fills_the_screen_first_and_the_rest_of_its_answer_follows_in_small_steps(tmp_path: Path) -> None:
-    from textual.app import App, ComposeResult
-
     from openclaw_tui.core.format.rows import make_rows
-    from openclaw_tui.widgets.entry_table import EntryTable
 
-    prof = generate_profile(tmp_path, 20_000)
-    mf = load_profile(prof).memories.mf  # type: ignore[union-attr]
-    every = make_rows(mf, "memories.md")
-    fill_all(every)
-
-    class Host(App[None]):
-        def compose(self) -> ComposeResult:
-            yield EntryTable(id="t")
-
-    async with Host().run_test(size=SIZE) as pilot:
-        table = pilot.app.query_one(EntryTable)
+    async with table_alone(tmp_path, 20_000) as (table, mf, every):
         rows = make_rows(mf, "memories.md")
         table.load(rows, indexed=False)
         want = [r.id for r in filter_rows(every, parse_query("1"))]
