@@ -28,6 +28,9 @@ Clocks (``time.perf_counter`` in this process):
   (the cache in the user's cache folder, core/check/factcache.py, answers); then ``search`` twice: the
   first re-indexes the entries those edits changed (reported), the second finds the index current (the goal),
   then a word the index was never asked (a new one each round: its best BM25 is not kept yet);
+- the UI is launched ``--launches`` times (default 3): one launch is one sample of the race between
+  start-up work and the person, and single launches swung widely; first id is the median of the
+  launches, keystrokes and writes are pooled and their p95 taken over all of them;
 - UI, first entry id: starts just before ``tmux new-session`` spawns the app
   in a 160x50 pseudo-terminal (the tmux server is already up), stops at the
   first ``capture-pane`` (polled every ~10 ms) whose entry table shows an
@@ -417,7 +420,7 @@ def line(what: str, figure: float | None, floor_name: str, floor: float | None, 
           f"{verdict(ratio, goal)} |")
 
 
-def table_100k(n: int, runs: int, ui: bool, writes: int) -> None:
+def table_100k(n: int, runs: int, ui: bool, writes: int, launches: int = 3) -> None:
     with tempfile.TemporaryDirectory(prefix="openclaw-e2e-") as tmp:
         prof = write_profile(Path(tmp), n)
         c = measure_cli(prof, runs, n)
@@ -441,25 +444,34 @@ def table_100k(n: int, runs: int, ui: bool, writes: int) -> None:
         line(f"`search PROFILE {WORD}` the first time (builds the index: round 1)", c["search after edits"].times[0],
              "G", G, None, "— (reported)")
         line("`--help`", c["--help"].median, "P", P, 3, "≤ 3x P")
-        r = None
+        launched: list[UiResult] = []
         if ui and shutil.which("tmux"):
-            r = measure_ui(prof, writes=writes)
-            line("UI: first entry id on screen", r.first_id, "F", F, 4, "≤ 4x F")
-            k = p95(r.keys) if r.keys else None
-            line(f"UI: filter key to repaint, p95 of {len(r.keys)} during start-up", k, "", None, 0.1,
-                 "≤ 100 ms p95")
-            w = p95(r.writes) if r.writes else None
-            line(f"UI: external write to the row on screen, p95 of {len(r.writes)}", w, "", None, None, "—")
+            # one launch is one sample of the start-up race (where the full parse meets the keys): the figures
+            # of a single launch swung 2.2x-5.3x F and 93-235 ms from run to run; several launches are pooled
+            launched = [measure_ui(prof, writes=writes) for _ in range(launches)]
+            firsts = [r.first_id for r in launched]
+            first = statistics.median(firsts) if None not in firsts else None  # type: ignore[type-var]
+            line(f"UI: first entry id on screen (median of {launches} launches)", first, "F", F, 4, "≤ 4x F")
+            keys = [k for r in launched for k in r.keys]
+            line(f"UI: filter key to repaint, p95 of {len(keys)} during start-up ({launches} launches x 20 keys)",
+                 p95(keys) if keys else None, "", None, 0.1, "≤ 100 ms p95")
+            ws = [w for r in launched for w in r.writes]
+            line(f"UI: external write to the row on screen, p95 of {len(ws)}", p95(ws) if ws else None, "", None,
+                 None, "—")
         elif ui:
             print("| UI | tmux not installed | | | | |")
         print()
         if bad:
             print(f"exit statuses other than 0/1: {bad}")
-        if r is not None:
-            print(f"UI: {r.keys_before_check_done} of {len(r.keys)} keys were answered before the check's "
-                  f"marks were on screen (at {r.check_done or float('nan'):.1f} s); keys missed: {r.keys_missed}; "
-                  f"writes missed: {r.writes_missed}; '/' focused the filter in "
-                  f"{(r.focus or float('nan')) * 1000:.0f} ms; UI peak RSS {r.rss_kb / 1024:.0f} MB")
+        for i, r in enumerate(launched, 1):
+            print(f"UI launch {i}: first id {r.first_id or float('nan'):.2f} s "
+                  f"({(r.first_id or float('nan')) / F:.1f}x F), key p95 "
+                  f"{p95(r.keys) * 1000 if r.keys else float('nan'):.0f} ms (max "
+                  f"{max(r.keys) * 1000 if r.keys else float('nan'):.0f}); {r.keys_before_check_done} of "
+                  f"{len(r.keys)} keys answered before the check's marks were on screen (at "
+                  f"{r.check_done or float('nan'):.1f} s); keys missed {r.keys_missed}, writes missed "
+                  f"{r.writes_missed}; '/' focused the filter in {(r.focus or float('nan')) * 1000:.0f} ms; "
+                  f"peak RSS {r.rss_kb / 1024:.0f} MB")
         print("peak RSS: " + ", ".join(f"{k} {v.peak_mb:.0f} MB" for k, v in c.items() if k not in ("G",)))
 
 
@@ -498,12 +510,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=5, help="fresh processes per command (median)")
     ap.add_argument("--writes", type=int, default=10, help="external writes in the UI (p95)")
     ap.add_argument("--no-ui", action="store_true", help="skip the UI measures")
+    ap.add_argument("--launches", type=int, default=3, help="UI launches pooled (first id: median; keys, writes: p95)")
     ap.add_argument("--growth", action="store_true", help="also report 10k -> 100k growth")
     ap.add_argument("--1m", dest="million", action="store_true", help="with --growth: add 1M entries")
     args = ap.parse_args(list(argv) if argv is not None else None)
     n = 10_000 if args.quick else args.entries
     as_installed()
-    table_100k(n, args.runs, not args.no_ui, args.writes)
+    table_100k(n, args.runs, not args.no_ui, args.writes, args.launches)
     if args.growth:
         growth([10_000, 100_000] + ([1_000_000] if args.million else []), 3, not args.no_ui)
     return 0
