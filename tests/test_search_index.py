@@ -239,3 +239,37 @@ def test_the_racy_window_is_the_file_systems_tick(tmp_path: Path) -> None:
         assert search_path(p, "qzv222", index=idx)[0].hits and not search_path(p, "qzv111", index=idx)[0].hits
     finally:
         idx.close()
+
+
+def test_the_index_of_a_folder_that_is_gone_is_forgotten_when_another_is_made(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each index notes its folder; creating an index deletes those of folders no longer there (an index weighs
+    up to ten times its memory), never one whose folder exists, nor one without a note (an older version's)."""
+    import shutil
+
+    from openclaw_tui.core.search.index import FOLDER_NOTE, forget_gone_folders
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    a, b, c = (make_profile(tmp_path / name) for name in ("a", "b", "c"))
+    for p in (a, b):
+        idx = Index.for_folder(p)
+        idx.refresh(roots_of(p))
+        idx.close()
+    db_a, db_b, db_c = (index_path_for(p) for p in (a, b, c))
+    assert Path(str(db_a) + FOLDER_NOTE).read_text(encoding="utf-8") == os.path.realpath(a)
+    old = db_a.parent / "0123456789abcdef.sqlite3"  # made before notes existed
+    old.write_bytes(b"")
+    shutil.rmtree(tmp_path / "a")
+    assert db_a.exists()  # nothing is deleted until an index is made
+    Index.for_folder(c).close()
+    assert not db_a.exists() and not Path(str(db_a) + FOLDER_NOTE).exists()
+    assert not list(db_a.parent.glob(db_a.name + "*"))  # nor its -wal, -shm, .lock
+    assert db_b.exists() and db_c.exists() and old.exists()
+    assert forget_gone_folders(db_a.parent) == []  # idempotent
+    # a searched folder that comes back is indexed again (a new database, and a new note)
+    a2 = make_profile(tmp_path / "a")
+    idx = Index.for_folder(a2)
+    try:
+        assert idx.opened_as == "missing" and idx.refresh(roots_of(a2)).reindexed > 0
+    finally:
+        idx.close()

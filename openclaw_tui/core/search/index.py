@@ -1,7 +1,9 @@
 """The persistent search index: SQLite FTS5 in the user's cache folder, updated file by file, entry by entry.
 
 One database per searched folder, ``<cache>/search/<hash of the folder>.sqlite3``
-(``config.cache_dir()``; never inside the memory folder).  Tables:
+(``config.cache_dir()``; never inside the memory folder), with a ``.folder`` note
+beside it naming that folder: when a database is created, those of folders that no
+longer exist are deleted (``forget_gone_folders``).  Tables:
 
 - ``files``: every indexed file with its size, mtime and SHA-1 of its bytes.
   A file whose size and mtime are unchanged is not read again; a changed one
@@ -172,6 +174,46 @@ def index_path_for(folder: Path | str) -> Path:
 
     key: str = _sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return cache_dir() / "search" / f"{key}.sqlite3"
+
+
+FOLDER_NOTE = ".folder"  # beside each index: the searched folder's real path (``forget_gone_folders``)
+
+
+def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path]:
+    """Delete the indexes of searched folders that no longer exist, as named by the note beside each one.
+
+    An index weighs up to ten times its memory (~200 MB at 100k entries), and a folder searched once (a
+    copy, a temporary checkout, a demo) would otherwise keep its index in the cache folder for good.
+    ``Index.for_folder`` calls this when it creates a database.  An index with no note (made by an older
+    version) is left alone; so is ``keep``.  Returns the indexes deleted.
+    """
+    gone: list[Path] = []
+    for note in search_dir.glob(f"*.sqlite3{FOLDER_NOTE}"):
+        db = Path(str(note)[: -len(FOLDER_NOTE)])
+        try:
+            folder = note.read_bytes().decode("utf-8", "surrogateescape")
+        except OSError:
+            continue
+        if db == keep or not os.path.isabs(folder) or not _gone(folder):
+            continue
+        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE):
+            try:
+                os.unlink(str(db) + suffix)
+            except OSError:
+                pass
+        gone.append(db)
+    return gone
+
+
+def _gone(path: str) -> bool:
+    """The path does not exist (not merely unreadable to us just now: then it is kept)."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def roots_of(path: Path | str) -> list[Root]:
@@ -388,11 +430,20 @@ class Index:
         path = index_path_for(folder)
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the index holds memory text: private
-            return cls(path)
+            index = cls(path)
         except (OSError, sqlite3.Error):
             index = cls(None)
             index.opened_as = "unusable cache folder: in memory"
             return index
+        note = Path(str(path) + FOLDER_NOTE)
+        try:
+            if not note.exists():
+                note.write_bytes(os.path.realpath(folder).encode("utf-8", "surrogateescape"))
+            if index.opened_as is not None:  # a new database: a rare moment to forget the gone folders' ones
+                forget_gone_folders(path.parent, keep=path)
+        except OSError:
+            pass  # a note not written: this index is simply never forgotten
+        return index
 
     # -- opening, checking, replacing --
 
