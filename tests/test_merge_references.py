@@ -199,8 +199,9 @@ def test_a_rebase_step_stops_and_the_merge_command_continues_it(tmp_path: Path) 
     assert ids["other: the user bought a bike"] == "mem-0004" and ids["main: the user likes green tea"] == "mem-0003"
 
 
-def test_a_conflicted_state_yaml_gets_the_new_id_on_the_side_picked(tmp_path: Path) -> None:
-    """Both branches appended to the same state.yaml list: the region is kept both ways, their line follows the id."""
+def _both_add_mem_0003(tmp_path: Path, other_state: str | None, main_state: str) -> Path:
+    """A repository (driver installed) where branch ``other`` and then ``main`` each add their own mem-0003
+    ("other: bike", "main: tea") and the lines given to state.yaml; ``main`` checked out."""
     repo = make_repo(tmp_path / "repo")
     write(repo / MEM, BASE)
     write(repo / STATE, STATE_BASE)
@@ -208,12 +209,19 @@ def test_a_conflicted_state_yaml_gets_the_new_id_on_the_side_picked(tmp_path: Pa
     assert cli("git-setup", str(repo / PROFILE)).returncode == 0
     git(repo, "checkout", "-q", "-b", "other")
     write(repo / MEM, BASE + "\n" + entry("mem-0003", "other: bike"))
-    write(repo / STATE, STATE_BASE + "- mem-0003  # the bike\n")
+    if other_state is not None:
+        write(repo / STATE, STATE_BASE + other_state)
     commit_all(repo, "other", paths=(PROFILE,))
     git(repo, "checkout", "-q", "main")
     write(repo / MEM, BASE + "\n" + entry("mem-0003", "main: tea"))
-    write(repo / STATE, STATE_BASE + "- mem-0003  # the tea\n")
+    write(repo / STATE, STATE_BASE + main_state)
     commit_all(repo, "main", paths=(PROFILE,))
+    return repo
+
+
+def test_a_conflicted_state_yaml_gets_the_new_id_on_the_side_picked(tmp_path: Path) -> None:
+    """Both branches appended to the same state.yaml list: the region is kept both ways, their line follows the id."""
+    repo = _both_add_mem_0003(tmp_path, "- mem-0003  # the bike\n", "- mem-0003  # the tea\n")
     res = subprocess.run(["git", "merge", "--no-edit", "other"], cwd=repo, capture_output=True, text=True)
     assert res.returncode == 1 and "<<<<<<<" in (repo / STATE).read_text()
     done = cli("merge", str(repo / PROFILE), "--rest", "both", "--commit")
@@ -239,18 +247,7 @@ def test_a_reference_file_turned_into_a_link_out_is_never_written_through(tmp_pa
 
 
 def test_a_rebase_step_without_references_elsewhere_goes_through(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo")
-    write(repo / MEM, BASE)
-    write(repo / STATE, STATE_BASE)
-    commit_all(repo, "base")
-    assert cli("git-setup", str(repo / PROFILE)).returncode == 0
-    git(repo, "checkout", "-q", "-b", "other")
-    write(repo / MEM, BASE + "\n" + entry("mem-0003", "other: bike"))
-    commit_all(repo, "other", paths=(PROFILE,))
-    git(repo, "checkout", "-q", "main")
-    write(repo / MEM, BASE + "\n" + entry("mem-0003", "main: tea"))
-    write(repo / STATE, STATE_BASE + "- mem-0003\n")  # ours names its own mem-0003: not theirs' business
-    commit_all(repo, "main", paths=(PROFILE,))
+    repo = _both_add_mem_0003(tmp_path, None, "- mem-0003\n")  # ours names its own mem-0003: not theirs' business
     git(repo, "checkout", "-q", "other")
     res = subprocess.run(["git", "rebase", "main"], cwd=repo, capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
