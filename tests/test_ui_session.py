@@ -70,6 +70,32 @@ def test_the_file_event_filter_and_own_operations(tmp_path: Path) -> None:
     assert [p.name for p in touched] == ["b"]
 
 
+def test_an_agents_change_read_on_its_temp_files_event_is_still_worded(tmp_path: Path) -> None:
+    """The agent's temp file comes in one batch, its rename in a later one (watchdog holds a lone
+    IN_MOVED_FROM back for 0.5 s), and the re-read the first batch starts already reads the replaced
+    file: that reload must say what changed, and the rename's reload must not say it again."""
+    root = tmp_path / "profiles"
+    prof = write_profile(root, "a", entry(1) + entry(2))
+    s = loaded(root)
+    path = s.order[0]
+    tmp = prof / ".memories.md.1234.tmp"
+    tmp.write_text(entry(9) + entry(1) + entry(2, "cold"), encoding="utf-8")
+    assert [c.memory for c in s.changes(ChangeBatch(paths=frozenset({"a/.memories.md.1234.tmp"})))] == [False]
+    _profile, gen = s.begin_reload(path)  # type: ignore[misc]
+    tmp.replace(prof / "memories.md")  # lands before the worker reads
+    fresh = s.read_again(s.data[path].profile, s.data[path])
+    s.prepare_reload(fresh)
+    accepted = s.accept_reload(fresh, gen)
+    assert accepted is not None and accepted[1] == ["a/memories.md: 1 added, 1 changed by another program"]
+    # then the rename's own batch: the version shown is already the agent's, nothing more to say
+    assert [c.memory for c in s.changes(ChangeBatch(paths=frozenset({"a/memories.md"})))] == [True]
+    _profile, gen = s.begin_reload(path)  # type: ignore[misc]
+    again = s.read_again(s.data[path].profile, s.data[path])
+    s.prepare_reload(again)
+    accepted = s.accept_reload(again, gen)
+    assert accepted is not None and accepted[1] == []
+
+
 def test_a_write_is_announced_to_the_watcher_with_its_bytes(tmp_path: Path) -> None:
     root = tmp_path / "profiles"
     prof = write_profile(root, "a", entry(1) + entry(2))

@@ -547,7 +547,7 @@ class Session:
     def changes(self, batch: Any) -> list[ExternalChange]:
         """What another program changed, per loaded profile (the app's own writes left out).
 
-        Records, for memory files, the data before the change, so that :meth:`accept_reload`
+        Records, for every changed profile, the data before the change, so that :meth:`accept_reload`
         words it by id.  During an own operation the batch is kept for :meth:`end_own_operation`.
         """
         if self._own:
@@ -555,8 +555,13 @@ class Session:
             return []
         out = self._classify(batch)
         for change in out:
-            if change.memory:
-                self._external.setdefault(change.profile, self.data[change.profile])
+            # Every change, not only one to a memory file: an agent's temp file (``.memories.md.123.tmp``)
+            # is often announced alone, its rename a batch later (watchdog holds a lone IN_MOVED_FROM back
+            # for half a second), and the re-read started by the temp file already reads the replaced
+            # memories.md.  Without the version before it, that reload would show the agent's change
+            # with no notice, and the rename's reload would then compare the new version with itself.
+            # An unchanged memory file costs one compare of its text (``diff_ids``).
+            self._external.setdefault(change.profile, self.data[change.profile])
         return out
 
     def _classify(self, batch: Any) -> list[ExternalChange]:
