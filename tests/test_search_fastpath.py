@@ -91,3 +91,37 @@ def test_the_cache_and_config_folders_are_platformdirs_ones(monkeypatch, env: di
     assert config.cache_dir() == __import__("pathlib").Path(platformdirs.user_cache_dir("openclaw-tui", appauthor=False))
     assert config.config_path().parent == __import__("pathlib").Path(
         platformdirs.user_config_dir("openclaw-tui", appauthor=False))
+
+
+def test_query_terms_find_what_their_regex_finds_without_compiling_the_cjk_ranges() -> None:
+    """``Query.pattern`` (``text.Terms``) masks CJK characters instead of compiling the CJK ranges of its
+    boundaries; on any text, from any start and end, it gives the spans ``re.compile(terms.regex)`` gives."""
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from openclaw_tui.core.search.text import QueryError, parse_query
+
+    alphabet = "aAbBnNoOcClL 0-_.,!?'\"()/:;\n\t咖啡馆用户–éKkKſß\u30fb\U00020000²"
+    words = st.one_of(st.sampled_from(["on", "call", "on-call", "咖啡", "咖", "啡馆", "tea", "TEA", "k", "s", "é"]),
+                      st.text(alphabet, min_size=1, max_size=4))
+
+    @settings(max_examples=400, deadline=None, database=None)
+    @given(st.lists(words, min_size=1, max_size=3).map(" ".join), st.text(alphabet + "咖啡on tea", max_size=40),
+           st.integers(0, 45), st.integers(0, 45))
+    def check(qs: str, t: str, pos: int, endpos: int) -> None:
+        try:
+            terms = parse_query(qs).pattern
+        except QueryError:
+            return
+        full = re.compile(terms.regex)
+        assert [m.span() for m in terms.finditer(t)] == [m.span() for m in full.finditer(t)]
+        assert [m.group() for m in terms.finditer(t, pos, endpos)] == [m.group() for m in full.finditer(t, pos, endpos)]
+        got, want = terms.search(t, pos, endpos), full.search(t, pos, endpos)
+        assert (got and got.span()) == (want and want.span())
+
+    check()
+    # a CJK neighbour is a boundary: the word is found beside it, not inside a longer word
+    q = parse_query("tea 咖啡")
+    assert [m.group() for m in q.pattern.finditer("咖啡tea teas 咖啡馆Tea")] == ["咖啡", "tea", "咖啡", "Tea"]

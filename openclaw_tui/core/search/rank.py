@@ -36,7 +36,6 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import math
-import re
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
@@ -47,7 +46,7 @@ from typing import Any
 from ..config import SearchSettings
 from .index import Index, Row
 from .providers import Chain, Vector
-from .text import CJK, SNIPPET_WIDTH, Query, clean, parse_query, split_tags, tokens
+from .text import CJK, SNIPPET_WIDTH, Query, Terms, clean, parse_query, split_tags, tokens
 
 CANDIDATE_MULTIPLIER = 4
 MIN_CANDIDATES = 40
@@ -187,7 +186,7 @@ def _dot(a: Sequence[float], b: Sequence[float]) -> float:
     return math.fsum(x * y for x, y in zip(a, b, strict=False))
 
 
-def _snippet(row: Row, pattern: re.Pattern[str] | None) -> tuple[str, int, tuple[tuple[int, int], ...]]:
+def _snippet(row: Row, pattern: Terms | None) -> tuple[str, int, tuple[tuple[int, int], ...]]:
     text, start, end, body = row.raw, 0, len(row.raw), min(row.body_off, len(row.raw))
     m = None
     if pattern is not None:

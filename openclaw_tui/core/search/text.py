@@ -18,6 +18,7 @@ daily logs.  ``secrets_refs.yaml`` and ``audit.log`` are not.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -68,12 +69,48 @@ def _cjk_run_re() -> re.Pattern[str]:
 
 def index_text(text: str) -> str:
     """The text as stored in FTS5: CJK runs become unigrams + bigrams, each its own token."""
+    if text.isascii():  # no CJK run to expand (and no pattern to compile)
+        return text
     return _cjk_run_re().sub(_expand_cjk, text)
+
+
+_CJK_LOW = "\u3040"  # every CJK character is at least this one
 
 
 def _is_cjk(ch: str) -> bool:
     o = ord(ch)
     return any(lo <= o <= hi for lo, hi in _CJK_RANGES)
+
+
+def _has_cjk(text: str) -> bool:
+    return not text.isascii() and max(text) >= _CJK_LOW and any(c >= _CJK_LOW and _is_cjk(c) for c in text)
+
+
+def _small_index_text(text: str) -> str:
+    """``index_text`` of a short text without compiling the CJK pattern (a fresh ``search`` ranks a few
+    dozen chunks: scanning them costs less than compiling the ranges)."""
+    if not _has_cjk(text):
+        return text
+    out: list[str] = []
+    n = len(text)
+    start = i = 0
+    while i < n:
+        if text[i] >= _CJK_LOW and _is_cjk(text[i]):
+            j = i + 1
+            while j < n and text[j] >= _CJK_LOW and _is_cjk(text[j]):
+                j += 1
+            out.append(text[start:i])
+            out.append(_expand_run(text[i:j]))
+            start = i = j
+        else:
+            i += 1
+    out.append(text[start:])
+    return "".join(out)
+
+
+def _masked(text: str) -> str:
+    """``text`` with each CJK character as a space (the same length: offsets hold)."""
+    return "".join(" " if c >= _CJK_LOW and _is_cjk(c) else c for c in text)
 
 
 def query_terms(part: str) -> list[tuple[str, str]]:
@@ -93,11 +130,71 @@ def query_terms(part: str) -> list[tuple[str, str]]:
     return out
 
 
+class Terms:
+    """Finds a query's terms in raw text exactly as the regex ``regex`` does, without compiling it.
+
+    ``regex`` is ``(?<![^\\W_{CJK}])(?i:WORDS)(?![^\\W_{CJK}])|CJK_RUN|...``: the words matched whole (a
+    CJK character next to a word is a boundary), the CJK runs anywhere.  Compiling the CJK ranges of its
+    boundaries costs a fresh ``search`` process several milliseconds, so a text holding no CJK character is
+    searched with the same regex whose boundaries are plain ``[^\\W_]`` (the two agree on every other
+    character); in a text holding some, the words are found in the text with every CJK character masked as
+    a space (a boundary to both) and the CJK runs in the text itself.  A word match holds no CJK character
+    and a CJK match nothing else, so the two never overlap, and merged by place they are the matches of
+    ``regex``, in its order.  ``search`` and ``finditer`` take ``re.Pattern``'s arguments and give its matches
+    (a word's match in a masked text has the masked text as its ``string``; its span and group are the same).
+    """
+
+    __slots__ = ("regex", "_plain", "_words", "_cjk")
+
+    def __init__(self, words: str, cjk: str) -> None:
+        bounded = f"(?<![^\\W_{CJK}])(?i:{words})(?![^\\W_{CJK}])" if words else ""
+        self.regex = "|".join(x for x in (bounded, cjk) if x)
+        cheap = f"(?<![^\\W_])(?i:{words})(?![^\\W_])" if words else ""
+        self._words = re.compile(cheap) if words else None
+        self._cjk = re.compile(cjk) if cjk else None
+        self._plain = re.compile(f"{cheap}|{cjk}") if words and cjk else self._words or self._cjk
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Terms) and other.regex == self.regex
+
+    def __hash__(self) -> int:
+        return hash(self.regex)
+
+    def __repr__(self) -> str:
+        return f"Terms({self.regex!r})"
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        if self._cjk is None and self._words is None:
+            return None
+        if self._words is None or not _has_cjk(text):
+            return self._plain.search(text, pos, endpos)  # type: ignore[union-attr]
+        a = self._words.search(_masked(text), pos, endpos)
+        b = None if self._cjk is None else self._cjk.search(text, pos, endpos)
+        if a is None or b is None:
+            return a or b
+        return a if a.start() < b.start() else b
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        if self._cjk is None and self._words is None:
+            return iter(())
+        if self._words is None or not _has_cjk(text):
+            return self._plain.finditer(text, pos, endpos)  # type: ignore[union-attr]
+        found = list(self._words.finditer(_masked(text), pos, endpos))
+        if self._cjk is not None:
+            found += self._cjk.finditer(text, pos, endpos)
+            found.sort(key=_match_start)
+        return iter(found)
+
+
+def _match_start(m: re.Match[str]) -> int:
+    return m.start()
+
+
 @dataclass(frozen=True)
 class Query:
     text: str
     fts: str  # the FTS5 MATCH expression (every phrase must match)
-    pattern: re.Pattern[str]  # finds the query's terms in raw text (for snippets)
+    pattern: Terms  # finds the query's terms in raw text (for snippets), as ``re.Pattern`` does
     fts_any: str = ""  # the same phrases OR-ed: a chunk holding any part of the query
     any_regex: str = ""  # ``fts_any`` as a regex on raw text (see ``mentions``), compiled when first used
 
@@ -161,13 +258,11 @@ def parse_query(query: str) -> Query:
     if not unique:
         raise QueryError("the query holds no letters, digits or CJK characters to search for")
     quoted = ['"' + p.replace('"', '""') + '"' for p in unique]
-    # one boundary around all the words, compiled without IGNORECASE: the CJK ranges in it are the slow part
-    # of compiling (a fresh ``search`` process pays it), and case-folding them made it several times slower
-    alts = [f"(?<![^\\W_{CJK}])(?i:{'|'.join(sorted(set(terms), key=len, reverse=True))})(?![^\\W_{CJK}])"] \
-        if terms else []
-    alts += sorted(set(cjk_terms), key=len, reverse=True)
-    return Query(query, " AND ".join(quoted), re.compile("|".join(alts)), " OR ".join(quoted),
-                 "|".join(regexes[p] for p in unique))
+    # one boundary around all the words, without IGNORECASE (case-folding the CJK ranges made compiling
+    # them several times slower); ``Terms`` never compiles those ranges at all
+    alternation = "|".join(sorted(set(terms), key=len, reverse=True))
+    return Query(query, " AND ".join(quoted), Terms(alternation, "|".join(sorted(set(cjk_terms), key=len, reverse=True))),
+                 " OR ".join(quoted), "|".join(regexes[p] for p in unique))
 
 
 # --- documents ----------------------------------------------------------------------------------
@@ -302,4 +397,4 @@ def tokens(text: str) -> frozenset[str]:
     """The lower-cased tokens of a text as indexed (words, CJK characters and bigrams), for similarity.
 
     Cached: the search screen ranks the same chunks again as the user types."""
-    return frozenset(index_text(text).lower().split())
+    return frozenset((_small_index_text(text) if len(text) <= 4096 else index_text(text)).lower().split())
