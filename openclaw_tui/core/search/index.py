@@ -53,14 +53,12 @@ import sqlite3
 import threading
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate
+from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate
+from ..record import Frozen, Record
 from .text import (
     Chunk,
     Query,
@@ -73,7 +71,11 @@ from .text import (
     without_surrogates,
 )
 
+TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:  # the parser is imported only when a file has to be (re-)indexed: a current index parses nothing
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+    from typing import Any
+
     from ..files.store import MemoryDoc
     from ..format.entries import Entry, MemoryFile
     from ..format.profile import Profile
@@ -110,20 +112,27 @@ CREATE TABLE best(query TEXT PRIMARY KEY, value REAL) WITHOUT ROWID;
 """
 
 
-@dataclass(frozen=True, slots=True)
-class Root:
+class Root(Frozen):
     """A profile or workspace folder the index covers."""
 
+    __slots__ = _fields = ("name", "rel", "path", "layout")
     name: str
     rel: str
     path: Path  # absolute
     layout: str
 
+    def __init__(self, name: str, rel: str, path: Path, layout: str) -> None:
+        _set(self, "name", name)
+        _set(self, "rel", rel)
+        _set(self, "path", path)
+        _set(self, "layout", layout)
 
-@dataclass(slots=True)
-class Row:
+
+class Row(Record):
     """One chunk as a search result needs it."""
 
+    __slots__ = _fields = ("rowid", "path", "profile", "rel", "start", "end", "body_off", "line", "end_line", "id",
+                           "kind", "day", "hash", "raw")
     rowid: int
     path: Path
     profile: Root
@@ -139,18 +148,32 @@ class Row:
     hash: str
     raw: str
 
+    def __init__(self, rowid: int, path: Path, profile: Root, rel: str, start: int, end: int, body_off: int,
+                 line: int, end_line: int, id: str | None, kind: str, day: int | None, hash: str, raw: str) -> None:
+        self.rowid, self.path, self.profile, self.rel = rowid, path, profile, rel
+        self.start, self.end, self.body_off, self.line, self.end_line = start, end, body_off, line, end_line
+        self.id, self.kind, self.day, self.hash, self.raw = id, kind, day, hash, raw
 
-@dataclass
-class Stats:
+
+class Stats(Record):
     """What a refresh did."""
 
-    files: int = 0
-    read: int = 0
-    reindexed: int = 0
-    inserted: int = 0
-    deleted: int = 0
-    removed_files: int = 0
-    rebuilt: str | None = None  # why the database was (re)created: "missing", "outdated schema", "corrupt"
+    __slots__ = _fields = ("files", "read", "reindexed", "inserted", "deleted", "removed_files", "rebuilt")
+    files: int
+    read: int
+    reindexed: int
+    inserted: int
+    deleted: int
+    removed_files: int
+    rebuilt: str | None  # why the database was (re)created: "missing", "outdated schema", "corrupt"
+
+    def __init__(self, files: int = 0, read: int = 0, reindexed: int = 0, inserted: int = 0, deleted: int = 0,
+                 removed_files: int = 0, rebuilt: str | None = None) -> None:
+        self.files, self.read, self.reindexed, self.inserted, self.deleted = files, read, reindexed, inserted, deleted
+        self.removed_files, self.rebuilt = removed_files, rebuilt
+
+
+_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 
 def _sha1(data: bytes) -> Any:
@@ -170,7 +193,7 @@ def chunk_hash(raw: str) -> str:
 
 def index_path_for(folder: Path | str) -> Path:
     """The database file of a searched folder, in the user's cache folder."""
-    from ..config import cache_dir
+    from ..userdirs import cache_dir
 
     key: str = _sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return cache_dir() / "search" / f"{key}.sqlite3"
@@ -280,8 +303,9 @@ def _entry_day(e: Entry) -> int | None:
     return d.toordinal() if d is not None else None
 
 
-@dataclass(slots=True)
-class _Piece:
+class _Piece(Record):
+    __slots__ = _fields = ("start", "end", "body_start", "line", "end_line", "id", "kind", "day", "tags", "meta",
+                           "entry")
     start: int
     end: int
     body_start: int
@@ -290,9 +314,16 @@ class _Piece:
     id: str | None
     kind: str
     day: int | None
-    tags: str | None = None  # "|a|b|" (case-folded) for entries with tags
-    meta: tuple[str | None, str | None, str | None] = (None, None, None)  # status, importance, superseded_by
-    entry: Entry | None = None  # read for day, tags and meta only when the piece is inserted
+    tags: str | None  # "|a|b|" (case-folded) for entries with tags
+    meta: tuple[str | None, str | None, str | None]  # status, importance, superseded_by
+    entry: Entry | None  # read for day, tags and meta only when the piece is inserted
+
+    def __init__(self, start: int, end: int, body_start: int, line: int, end_line: int, id: str | None, kind: str,
+                 day: int | None, tags: str | None = None,
+                 meta: tuple[str | None, str | None, str | None] = (None, None, None),
+                 entry: Entry | None = None) -> None:
+        self.start, self.end, self.body_start, self.line, self.end_line = start, end, body_start, line, end_line
+        self.id, self.kind, self.day, self.tags, self.meta, self.entry = id, kind, day, tags, meta, entry
 
     def fill(self) -> None:
         e = self.entry
@@ -1455,7 +1486,7 @@ class Index:
 
 def indexes_covering(path: Path | str) -> list[Path]:
     """The index databases that exist for the folders above ``path`` (the ones a write to it concerns)."""
-    from ..config import cache_dir
+    from ..userdirs import cache_dir
 
     base = cache_dir() / "search"
     if not base.is_dir():

@@ -19,16 +19,19 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from operator import add
-from typing import TYPE_CHECKING
 
-from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES
+from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES
+from ..record import Frozen
 
+TYPE_CHECKING = False  # (not typing's: a fresh ``search`` process does not import it)
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from ..format.entries import Entry, MemoryFile
+
+_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ffff"
 _CJK_RANGES = tuple((ord(CJK[i]), ord(CJK[i + 2])) for i in range(0, len(CJK), 3))
@@ -190,13 +193,22 @@ def _match_start(m: re.Match[str]) -> int:
     return m.start()
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(Frozen):
+    """A parsed query (``parse_query``)."""
+
+    __slots__ = _fields = ("text", "fts", "pattern", "fts_any", "any_regex")
     text: str
     fts: str  # the FTS5 MATCH expression (every phrase must match)
     pattern: Terms  # finds the query's terms in raw text (for snippets), as ``re.Pattern`` does
-    fts_any: str = ""  # the same phrases OR-ed: a chunk holding any part of the query
-    any_regex: str = ""  # ``fts_any`` as a regex on raw text (see ``mentions``), compiled when first used
+    fts_any: str  # the same phrases OR-ed: a chunk holding any part of the query
+    any_regex: str  # ``fts_any`` as a regex on raw text (see ``mentions``), compiled when first used
+
+    def __init__(self, text: str, fts: str, pattern: Terms, fts_any: str = "", any_regex: str = "") -> None:
+        _set(self, "text", text)
+        _set(self, "fts", fts)
+        _set(self, "pattern", pattern)
+        _set(self, "fts_any", fts_any)
+        _set(self, "any_regex", any_regex)
 
     def mentions(self, raw: str) -> bool:
         """Whether FTS5 (``unicode61``, the CJK expansion of ``index_text``) matches ``fts_any`` in ``raw``.
@@ -268,10 +280,10 @@ def parse_query(query: str) -> Query:
 # --- documents ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
+class Chunk(Frozen):
     """A searchable piece of a file: char offsets into the file text and 1-based lines."""
 
+    __slots__ = _fields = ("start", "end", "body_start", "line", "end_line", "id", "kind")
     start: int
     end: int
     body_start: int
@@ -279,6 +291,16 @@ class Chunk:
     end_line: int
     id: str | None
     kind: str
+
+    def __init__(self, start: int, end: int, body_start: int, line: int, end_line: int, id: str | None,
+                 kind: str) -> None:
+        _set(self, "start", start)
+        _set(self, "end", end)
+        _set(self, "body_start", body_start)
+        _set(self, "line", line)
+        _set(self, "end_line", end_line)
+        _set(self, "id", id)
+        _set(self, "kind", kind)
 
 
 def _last_line(text: str, start: int, end: int, line: int) -> int:
