@@ -72,6 +72,11 @@ def test_a_fresh_search_imports_no_argparse_platformdirs_or_parser(tmp_path) -> 
     assert "memories.md" in out.stdout
     names = set(out.stderr.rsplit("MODULES ", 1)[1].split())
     assert not names & {"argparse", "platformdirs", "yaml", "openclaw_tui.core.format.entries"}
+    # nor what a plain query on a current index has no use for: typing, dataclasses (and inspect, which it
+    # imports), the config module (no config file here: the default ranking), profile loading
+    assert not names & {"typing", "dataclasses", "inspect", "openclaw_tui.core.config",
+                        "openclaw_tui.core.format.profile", "openclaw_tui.core.search.context"}
+    assert "openclaw_tui.core.search.index" in names  # (the search ran in this process)
 
 
 @pytest.mark.parametrize("env", [
@@ -125,3 +130,68 @@ def test_query_terms_find_what_their_regex_finds_without_compiling_the_cjk_range
     # a CJK neighbour is a boundary: the word is found beside it, not inside a longer word
     q = parse_query("tea 咖啡")
     assert [m.group() for m in q.pattern.finditer("咖啡tea teas 咖啡馆Tea")] == ["咖啡", "tea", "咖啡", "Tea"]
+
+
+def _queries(root) -> list[list[str]]:
+    return [[str(root), *q] for q in (
+        ["coffee"], ["咖啡"], ["咖啡", "--json"], ["用户 coffee", "--explain"], ['"on call"'], ["tag:work"],
+        ["coffee tag:咖啡", "--json"], ["喜欢", "-n", "3"], ["the", "-n", "20", "--explain"], ["tea", "--tags", "咖啡"],
+        ["plan", "--json", "-n", "4", "--today", "2026-06-10"], ["咖啡 茶"], ["!!!"], ["xyzzy-nothing"],
+        ["coffee", "-n", "1", "--explain", "--today", "2027-01-01"],
+    )]
+
+
+def test_the_lean_path_prints_what_the_full_path_prints(tmp_path, monkeypatch, capsysbinary) -> None:
+    """With no config file, ``search_path`` takes the default ranking without loading the config module (what
+    keeps a fresh process lean); made to load it (the full path), every query prints the same bytes."""
+    import shutil
+
+    from openclaw_tui.core.search import search as core_search
+    from tests.search_corpus import make_profile
+    from tests.ui_support import samples
+
+    mia = make_profile(tmp_path / "corpus")
+    shutil.copytree(samples(), tmp_path / "samples")
+    lines = _queries(mia.parent) + _queries(tmp_path / "samples") + _queries(tmp_path / "samples" / "workspace-zh")
+
+    def run_all() -> list[tuple[int, bytes, bytes]]:
+        out = []
+        for argv in lines:
+            args = search_cmd.fast_args(argv)
+            assert args is not None
+            code = search_cmd.run(args)  # type: ignore[arg-type]
+            got = capsysbinary.readouterr()
+            out.append((code, got.out, got.err))
+        return out
+
+    assert core_search._no_config_file()
+    lean = run_all()
+    monkeypatch.setattr(core_search, "_no_config_file", lambda: False)  # load_config(), ranking_for, chain_for
+    full = run_all()
+    assert lean == full
+    assert sum(1 for code, out, _err in lean if code == 0 and b" 0 results" not in out and b'"results": []' not in out) >= 20
+
+
+def test_a_config_file_is_read_by_the_same_search(tmp_path, monkeypatch) -> None:
+    """The lean path is only for no config file: a config file's weights are in force (and named)."""
+    import json
+
+    from tests.search_corpus import make_profile
+
+    mia = make_profile(tmp_path / "corpus")
+    conf = tmp_path / "config.toml"
+    conf.write_text("[search]\nhalf_life_days = 0\nmmr_lambda = 1\n", encoding="utf-8")
+    argv = [sys.executable, "-m", "openclaw_tui.cli", "search", str(mia), "coffee", "--json"]
+    plain = json.loads(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
+    assert plain["ranking"]["source"] == "defaults" and plain["ranking"]["half_life_days"] == 30
+    configured = json.loads(subprocess.run(argv, capture_output=True, text=True, check=True,
+                                           env={**__import__("os").environ, config.ENV_FILE: str(conf)}).stdout)
+    assert configured["ranking"] == {**plain["ranking"], "source": "config", "half_life_days": 0.0, "mmr_lambda": 1.0}
+
+
+def test_the_default_ranking_is_the_default_settings_one() -> None:
+    from openclaw_tui.core.search.rank import Ranking, ranking_from
+
+    assert ranking_from(config.SearchSettings()) == Ranking()
+    assert ranking_from(config.load_config(tmp_missing := __import__("pathlib").Path("/nonexistent/c.toml")).search) \
+        == Ranking() and not tmp_missing.exists()
