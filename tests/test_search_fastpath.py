@@ -195,3 +195,22 @@ def test_the_default_ranking_is_the_default_settings_one() -> None:
     assert ranking_from(config.SearchSettings()) == Ranking()
     assert ranking_from(config.load_config(tmp_missing := __import__("pathlib").Path("/nonexistent/c.toml")).search) \
         == Ranking() and not tmp_missing.exists()
+
+
+def test_only_a_whole_process_freezes_its_heap(tmp_path, capsysbinary) -> None:
+    """``main(argv)`` called in-process leaves the collector as it found it (a process freezes before exiting)."""
+    import gc
+
+    from tests.search_corpus import make_profile
+
+    mia = make_profile(tmp_path / "corpus")
+    frozen = gc.get_freeze_count()
+    assert gc.isenabled()
+    assert cli.main(["search", str(mia), "coffee"]) == 0
+    assert b"coffee" in capsysbinary.readouterr().out
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
+    # the whole process: the same output, exit status 0 (its heap frozen on the way out)
+    out = subprocess.run([sys.executable, "-c", "import sys, gc\nfrom openclaw_tui.cli import main\nrc = main()\n"
+                          "sys.stderr.write(f'FROZEN {gc.get_freeze_count() > 0} {gc.isenabled()}')\nsys.exit(rc)",
+                          "search", str(mia), "coffee"], capture_output=True, check=True)
+    assert b"coffee" in out.stdout and out.stderr.endswith(b"FROZEN True False")
