@@ -94,7 +94,7 @@ KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``
 FIRST_PAGE = 256  # matches read at once, newest first, by ``match_decayed`` (doubled each page)
 RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
 RACY_FINE_NS = 100_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's tick (<= 10 ms)
-_DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
+_DAILY = r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md"  # a daily log's name (compiled when a file is indexed)
 
 _SCHEMA_SQL = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -287,7 +287,7 @@ def files_of(root: Root) -> list[tuple[str, Path]]:
 def _day_of_rel(rel: str) -> int | None:
     from ..format.fields import parse_date
 
-    m = _DAILY_RE.fullmatch(rel)
+    m = re.fullmatch(_DAILY, rel)
     if m is None:
         return None
     d = parse_date(m.group(1))
