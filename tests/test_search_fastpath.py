@@ -214,3 +214,37 @@ def test_only_a_whole_process_freezes_its_heap(tmp_path, capsysbinary) -> None:
                           "sys.stderr.write(f'FROZEN {gc.get_freeze_count() > 0} {gc.isenabled()}')\nsys.exit(rc)",
                           "search", str(mia), "coffee"], capture_output=True, check=True)
     assert b"coffee" in out.stdout and out.stderr.endswith(b"FROZEN True False")
+
+
+def test_the_search_records_behave_as_the_dataclasses_they_replace(tmp_path) -> None:
+    """Equality by fields and class, hashing and refused assignment when frozen, repr, pickle and copy."""
+    import copy
+    import pickle
+    from pathlib import Path
+
+    from openclaw_tui.core.search.index import Root, Row, Stats
+    from openclaw_tui.core.search.rank import Hit, Ranking, Results
+    from openclaw_tui.core.search.text import Chunk, parse_query
+
+    root = Root("p", ".", Path("/x/p"), "profile")
+    row = Row(1, Path("/x/p/memories.md"), root, "memories.md", 0, 9, 4, 1, 3, "mem-1", "entry", None, "h", "raw")
+    hit = Hit("p", ".", "memories.md", 1, 3, "mem-1", 0.5, "snip", 2, ((0, 4),), Path("/x/p/memories.md"), "entry",
+              text_score=0.5, date="2026-01-02")
+    frozen = [root, hit, Ranking(), parse_query("咖啡 coffee"), Chunk(0, 1, 0, 1, 1, None, "text")]
+    for rec in [*frozen, row, Stats(files=3), Results([hit], "note", None, Ranking())]:
+        assert pickle.loads(pickle.dumps(rec)) == rec == copy.deepcopy(rec) == copy.copy(rec)
+        assert rec != object() and repr(rec).startswith(type(rec).__name__ + "(")
+    for rec in frozen:
+        assert hash(rec) == hash(copy.copy(rec))
+        with pytest.raises(AttributeError):
+            rec.text = "x"  # type: ignore[misc]
+    assert Root("p", ".", Path("/x/p"), "profile") == root and Root("q", ".", Path("/x/p"), "profile") != root
+    assert Ranking(mmr_lambda=1.0) != Ranking() and Ranking(source="defaults") == Ranking()
+    row.start = 5  # (a Row, as before, is not frozen)
+    assert row != copy.copy(Row(1, Path("/x/p/memories.md"), root, "memories.md", 0, 9, 4, 1, 3, "mem-1", "entry",
+                                None, "h", "raw"))
+    with pytest.raises(TypeError):
+        hash(row)
+    assert "score=0.5" in repr(hit)
+    q = parse_query("coffee")
+    assert pickle.loads(pickle.dumps(q)).pattern.search("Coffee!").span() == (0, 6)

@@ -5,7 +5,8 @@ Importing ``dataclasses`` pulls in ``inspect`` (and ``ast``, ``dis``, ``tokenize
 fresh ``openclaw-tui search`` spends before its query.  A class here lists its fields in ``_fields``
 (its ``__slots__``) and writes its own ``__init__``; ``Record`` gives it the ``__repr__`` and
 ``__eq__`` a dataclass would have (fields compared as a tuple, only with the same class), and
-``Frozen`` also refuses assignment (``AttributeError``, as a frozen dataclass) and hashes its fields.
+``Frozen`` also refuses assignment (``AttributeError``, as a frozen dataclass) and hashes its fields; both
+pickle and copy.
 """
 
 from __future__ import annotations
@@ -32,6 +33,13 @@ class Record:
         return self._values() == other._values()
 
     __hash__ = None  # type: ignore[assignment]  # (mutable: unhashable, as a dataclass with eq)
+
+    def __getstate__(self) -> tuple[Any, ...]:  # pickle and copy (a frozen record refuses setattr)
+        return self._values()
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(self._fields, state, strict=True):
+            object.__setattr__(self, name, value)
 
 
 class Frozen(Record):
