@@ -200,6 +200,8 @@ def index_path_for(folder: Path | str) -> Path:
 
 
 FOLDER_NOTE = ".folder"  # beside each index: the searched folder's real path (``forget_gone_folders``)
+BEST_FILE = ".best"  # beside each index: the best BM25 of the queries asked of it (``_stored_best``)
+BEST_KEPT = 256  # queries kept there
 
 
 def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path]:
@@ -219,7 +221,7 @@ def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path
             continue
         if db == keep or not os.path.isabs(folder) or not _gone(folder):
             continue
-        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE):
+        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, BEST_FILE):
             try:
                 os.unlink(str(db) + suffix)
             except OSError:
@@ -562,6 +564,8 @@ class Index:
             try:
                 yield db
                 db.execute("DELETE FROM best")  # the index changes: the kept best BM25s may not hold
+                # and so may those kept beside it (``_stored_best``): a new witness of the index as it is now
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('written', ?)", (os.urandom(12).hex(),))
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
@@ -1267,21 +1271,39 @@ class Index:
         return best, every
 
     def _stored_best(self, fts: str, source: str, r: str, where: str, args: list[Any]) -> float | None:
-        """The best BM25 of every match of ``fts`` (no tag filter), from the ``best`` table when another
-        process (or this one) asked the same query of the index as it is; else one pass of SQLite's bm25,
-        then kept there when the index is free at once (a busy writer is never waited for)."""
+        """The best BM25 of every match of ``fts`` (no tag filter), as kept by another process (or this one) that
+        asked the same query of the index as it is; else one pass of SQLite's bm25, then kept.
+
+        Kept in a small file beside the index (``<db>.best``: ``_read_best``), under the witness that every
+        write transaction renews (``meta.written``, set by ``_write``): a value kept under another witness is
+        of another index and never read.  Keeping it there writes nothing into the database, so a fresh
+        ``search`` asking a new query commits nothing and its close checkpoints nothing (two fsyncs that
+        the machine's load made the slowest part of it).  An index that no write of this version has
+        witnessed yet keeps the value in its ``best`` table, as before (a commit, when the index is free).
+        """
         db = self._db
-        stored = db.execute("SELECT value FROM best WHERE query = ?", (fts,)).fetchone()
-        if stored is not None:
-            return None if stored[0] is None else float(stored[0])
-        db.execute("BEGIN")  # one snapshot: the commits counted are those before the docs read
+        side = None if self.path is None else str(self.path) + BEST_FILE
+        db.execute("BEGIN")  # one snapshot: the witness (or the commits counted) and the docs read
         try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()
+            witness = str(row[0]) if row is not None and row[0] else None
+            if witness is not None and side is not None:
+                kept = _read_best(side, witness)
+                if fts in kept:
+                    return kept[fts]
+            else:
+                stored = db.execute("SELECT value FROM best WHERE query = ?", (fts,)).fetchone()
+                if stored is not None:
+                    return None if stored[0] is None else float(stored[0])
             (changes,) = db.execute("PRAGMA data_version").fetchone()
-            row = db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
-                             [fts, *args]).fetchone()
+            found = db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
+                               [fts, *args]).fetchone()
         finally:
             db.execute("COMMIT")
-        best = None if row is None else -float(row[0])
+        best = None if found is None else -float(found[0])
+        if witness is not None and side is not None:
+            _keep_best(side, witness, fts, best)
+            return best
         db.execute("PRAGMA busy_timeout=0")
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -1482,6 +1504,56 @@ class Index:
             out.append((start, end, line, ident, kind, body))
         out.sort()
         return out
+
+
+def _read_best(side: str, witness: str) -> dict[str, float | None]:
+    """The best BM25s kept in ``side`` under ``witness`` ({} when it is missing, of another witness or not whole).
+
+    The file: the witness, then one ``FTS<TAB>VALUE`` line per query (``-``: no match), then ``end``.  It is
+    a cache beside the index in the user's cache folder, never memory: written whole to a temporary file and
+    renamed over (``_keep_best``), without fsync; a file a crash left cut short or empty lacks its last line
+    and is not read.
+    """
+    try:
+        with open(side, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    if len(lines) < 3 or lines[0] != witness or lines[-2:] != ["end", ""]:
+        return {}
+    out: dict[str, float | None] = {}
+    for line in lines[1:-2]:
+        fts, tab, value = line.rpartition("\t")
+        if not tab:
+            return {}
+        try:
+            out[fts] = None if value == "-" else float(value)
+        except ValueError:
+            return {}
+    return out
+
+
+def _keep_best(side: str, witness: str, fts: str, best: float | None) -> None:
+    """Add one query's best BM25 to ``side`` (see ``_read_best``): the last ``BEST_KEPT`` queries are kept."""
+    if "\t" in fts or "\n" in fts or "\r" in fts:
+        return
+    kept = _read_best(side, witness)
+    kept.pop(fts, None)
+    kept[fts] = best
+    lines = [f"{q}\t{'-' if v is None else repr(v)}\n" for q, v in list(kept.items())[-BEST_KEPT:]]
+    tmp = f"{side}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # (memory text in queries: private)
+        try:
+            os.write(fd, (witness + "\n" + "".join(lines) + "end\n").encode("utf-8", "surrogatepass"))
+        finally:
+            os.close(fd)
+        os.replace(tmp, side)
+    except OSError:  # a read-only or full cache folder: the value is not kept, the answer is the same
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def indexes_covering(path: Path | str) -> list[Path]:
