@@ -25,7 +25,10 @@ longer exist are deleted (``forget_gone_folders``).  Tables:
 - ``best``: the best BM25 of every match of a query asked before (``_best_bm25``): a fresh
   ``search`` process repeating a query skips SQLite's bm25 pass over all its matches.  Every
   write transaction empties it (``_write``), so a value read is one of the index as it is.
-- ``meta``: the schema version.  A database of another version, or one that
+  Since ``meta.written`` (a witness every write transaction renews) exists, the values are
+  kept in a file beside the database instead (``<db>.best``, under that witness: ``_stored_best``),
+  so that a search asking a new query writes nothing into the database.
+- ``meta``: the schema version, and ``written``: a random witness renewed by every write transaction.  A database of another version, or one that
   SQLite cannot read (corrupt), is deleted and rebuilt, never trusted.
 
 Concurrency: WAL mode and a busy timeout; every writer takes an exclusive
