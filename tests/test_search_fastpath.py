@@ -72,6 +72,11 @@ def test_a_fresh_search_imports_no_argparse_platformdirs_or_parser(tmp_path) -> 
     assert "memories.md" in out.stdout
     names = set(out.stderr.rsplit("MODULES ", 1)[1].split())
     assert not names & {"argparse", "platformdirs", "yaml", "openclaw_tui.core.format.entries"}
+    # nor what a plain query on a current index has no use for: typing, dataclasses (and inspect, which it
+    # imports), the config module (no config file here: the default ranking), profile loading
+    assert not names & {"typing", "dataclasses", "inspect", "openclaw_tui.core.config",
+                        "openclaw_tui.core.format.profile", "openclaw_tui.core.search.context"}
+    assert "openclaw_tui.core.search.index" in names  # (the search ran in this process)
 
 
 @pytest.mark.parametrize("env", [
@@ -91,3 +96,155 @@ def test_the_cache_and_config_folders_are_platformdirs_ones(monkeypatch, env: di
     assert config.cache_dir() == __import__("pathlib").Path(platformdirs.user_cache_dir("openclaw-tui", appauthor=False))
     assert config.config_path().parent == __import__("pathlib").Path(
         platformdirs.user_config_dir("openclaw-tui", appauthor=False))
+
+
+def test_query_terms_find_what_their_regex_finds_without_compiling_the_cjk_ranges() -> None:
+    """``Query.pattern`` (``text.Terms``) masks CJK characters instead of compiling the CJK ranges of its
+    boundaries; on any text, from any start and end, it gives the spans ``re.compile(terms.regex)`` gives."""
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from openclaw_tui.core.search.text import QueryError, parse_query
+
+    alphabet = "aAbBnNoOcClL 0-_.,!?'\"()/:;\n\t咖啡馆用户–éKkKſß\u30fb\U00020000²"
+    words = st.one_of(st.sampled_from(["on", "call", "on-call", "咖啡", "咖", "啡馆", "tea", "TEA", "k", "s", "é"]),
+                      st.text(alphabet, min_size=1, max_size=4))
+
+    @settings(max_examples=400, deadline=None, database=None)
+    @given(st.lists(words, min_size=1, max_size=3).map(" ".join), st.text(alphabet + "咖啡on tea", max_size=40),
+           st.integers(0, 45), st.integers(0, 45))
+    def check(qs: str, t: str, pos: int, endpos: int) -> None:
+        try:
+            terms = parse_query(qs).pattern
+        except QueryError:
+            return
+        full = re.compile(terms.regex)
+        assert [m.span() for m in terms.finditer(t)] == [m.span() for m in full.finditer(t)]
+        assert [m.group() for m in terms.finditer(t, pos, endpos)] == [m.group() for m in full.finditer(t, pos, endpos)]
+        got, want = terms.search(t, pos, endpos), full.search(t, pos, endpos)
+        assert (got and got.span()) == (want and want.span())
+
+    check()
+    # a CJK neighbour is a boundary: the word is found beside it, not inside a longer word
+    q = parse_query("tea 咖啡")
+    assert [m.group() for m in q.pattern.finditer("咖啡tea teas 咖啡馆Tea")] == ["咖啡", "tea", "咖啡", "Tea"]
+
+
+def _queries(root) -> list[list[str]]:
+    return [[str(root), *q] for q in (
+        ["coffee"], ["咖啡"], ["咖啡", "--json"], ["用户 coffee", "--explain"], ['"on call"'], ["tag:work"],
+        ["coffee tag:咖啡", "--json"], ["喜欢", "-n", "3"], ["the", "-n", "20", "--explain"], ["tea", "--tags", "咖啡"],
+        ["plan", "--json", "-n", "4", "--today", "2026-06-10"], ["咖啡 茶"], ["!!!"], ["xyzzy-nothing"],
+        ["coffee", "-n", "1", "--explain", "--today", "2027-01-01"],
+    )]
+
+
+def test_the_lean_path_prints_what_the_full_path_prints(tmp_path, monkeypatch, capsysbinary) -> None:
+    """With no config file, ``search_path`` takes the default ranking without loading the config module (what
+    keeps a fresh process lean); made to load it (the full path), every query prints the same bytes."""
+    import shutil
+
+    from openclaw_tui.core.search import search as core_search
+    from tests.search_corpus import make_profile
+    from tests.ui_support import samples
+
+    mia = make_profile(tmp_path / "corpus")
+    shutil.copytree(samples(), tmp_path / "samples")
+    lines = _queries(mia.parent) + _queries(tmp_path / "samples") + _queries(tmp_path / "samples" / "workspace-zh")
+
+    def run_all() -> list[tuple[int, bytes, bytes]]:
+        out = []
+        for argv in lines:
+            args = search_cmd.fast_args(argv)
+            assert args is not None
+            code = search_cmd.run(args)  # type: ignore[arg-type]
+            got = capsysbinary.readouterr()
+            out.append((code, got.out, got.err))
+        return out
+
+    assert core_search._no_config_file()
+    lean = run_all()
+    monkeypatch.setattr(core_search, "_no_config_file", lambda: False)  # load_config(), ranking_for, chain_for
+    full = run_all()
+    assert lean == full
+    assert sum(1 for code, out, _err in lean if code == 0 and b" 0 results" not in out and b'"results": []' not in out) >= 20
+
+
+def test_a_config_file_is_read_by_the_same_search(tmp_path, monkeypatch) -> None:
+    """The lean path is only for no config file: a config file's weights are in force (and named)."""
+    import json
+
+    from tests.search_corpus import make_profile
+
+    mia = make_profile(tmp_path / "corpus")
+    conf = tmp_path / "config.toml"
+    conf.write_text("[search]\nhalf_life_days = 0\nmmr_lambda = 1\n", encoding="utf-8")
+    argv = [sys.executable, "-m", "openclaw_tui.cli", "search", str(mia), "coffee", "--json"]
+    plain = json.loads(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
+    assert plain["ranking"]["source"] == "defaults" and plain["ranking"]["half_life_days"] == 30
+    configured = json.loads(subprocess.run(argv, capture_output=True, text=True, check=True,
+                                           env={**__import__("os").environ, config.ENV_FILE: str(conf)}).stdout)
+    assert configured["ranking"] == {**plain["ranking"], "source": "config", "half_life_days": 0.0, "mmr_lambda": 1.0}
+
+
+def test_the_default_ranking_is_the_default_settings_one() -> None:
+    from openclaw_tui.core.search.rank import Ranking, ranking_from
+
+    assert ranking_from(config.SearchSettings()) == Ranking()
+    assert ranking_from(config.load_config(tmp_missing := __import__("pathlib").Path("/nonexistent/c.toml")).search) \
+        == Ranking() and not tmp_missing.exists()
+
+
+def test_only_a_whole_process_freezes_its_heap(tmp_path, capsysbinary) -> None:
+    """``main(argv)`` called in-process leaves the collector as it found it (a process freezes before exiting)."""
+    import gc
+
+    from tests.search_corpus import make_profile
+
+    mia = make_profile(tmp_path / "corpus")
+    frozen = gc.get_freeze_count()
+    assert gc.isenabled()
+    assert cli.main(["search", str(mia), "coffee"]) == 0
+    assert b"coffee" in capsysbinary.readouterr().out
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
+    # the whole process: the same output, exit status 0 (its heap frozen on the way out)
+    out = subprocess.run([sys.executable, "-c", "import sys, gc\nfrom openclaw_tui.cli import main\nrc = main()\n"
+                          "sys.stderr.write(f'FROZEN {gc.get_freeze_count() > 0} {gc.isenabled()}')\nsys.exit(rc)",
+                          "search", str(mia), "coffee"], capture_output=True, check=True)
+    assert b"coffee" in out.stdout and out.stderr.endswith(b"FROZEN True False")
+
+
+def test_the_search_records_behave_as_the_dataclasses_they_replace(tmp_path) -> None:
+    """Equality by fields and class, hashing and refused assignment when frozen, repr, pickle and copy."""
+    import copy
+    import pickle
+    from pathlib import Path
+
+    from openclaw_tui.core.search.index import Root, Row, Stats
+    from openclaw_tui.core.search.rank import Hit, Ranking, Results
+    from openclaw_tui.core.search.text import Chunk, parse_query
+
+    root = Root("p", ".", Path("/x/p"), "profile")
+    row = Row(1, Path("/x/p/memories.md"), root, "memories.md", 0, 9, 4, 1, 3, "mem-1", "entry", None, "h", "raw")
+    hit = Hit("p", ".", "memories.md", 1, 3, "mem-1", 0.5, "snip", 2, ((0, 4),), Path("/x/p/memories.md"), "entry",
+              text_score=0.5, date="2026-01-02")
+    frozen = [root, hit, Ranking(), parse_query("咖啡 coffee"), Chunk(0, 1, 0, 1, 1, None, "text")]
+    for rec in [*frozen, row, Stats(files=3), Results([hit], "note", None, Ranking())]:
+        assert pickle.loads(pickle.dumps(rec)) == rec == copy.deepcopy(rec) == copy.copy(rec)
+        assert rec != object() and repr(rec).startswith(type(rec).__name__ + "(")
+    for rec in frozen:
+        assert hash(rec) == hash(copy.copy(rec))
+        with pytest.raises(AttributeError):
+            rec.text = "x"  # type: ignore[misc]
+    assert Root("p", ".", Path("/x/p"), "profile") == root and Root("q", ".", Path("/x/p"), "profile") != root
+    assert Ranking(mmr_lambda=1.0) != Ranking() and Ranking(source="defaults") == Ranking()
+    row.start = 5  # (a Row, as before, is not frozen)
+    assert row != copy.copy(Row(1, Path("/x/p/memories.md"), root, "memories.md", 0, 9, 4, 1, 3, "mem-1", "entry",
+                                None, "h", "raw"))
+    with pytest.raises(TypeError):
+        hash(row)
+    assert "score=0.5" in repr(hit)
+    q = parse_query("coffee")
+    assert pickle.loads(pickle.dumps(q)).pattern.search("Coffee!").span() == (0, 6)

@@ -18,14 +18,15 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
 
-from ..core.config import ConfigError
-from ..core.format.profile import NotMemory, locate
+from ..core.format.places import NotMemory, locate
 from ..core.search.search import QueryError, search_path
+from ..core.userdirs import ConfigError
 
+TYPE_CHECKING = False  # (not typing's: a fresh ``search`` process imports neither it nor dataclasses)
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
 
 def register(sub: Any) -> None:

@@ -15,23 +15,27 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+
+# every name of places is profile's too (re-exported)
+from .places import ARCHIVE_REL as ARCHIVE_REL
+from .places import BOOTSTRAP_NAMES as BOOTSTRAP_NAMES
+from .places import PROFILE_MARKERS as PROFILE_MARKERS
+from .places import WORKSPACE_MARKERS as WORKSPACE_MARKERS
+from .places import NotMemory as NotMemory
+from .places import Place as Place
+from .places import _exists as _exists
+from .places import _folders as _folders
+from .places import _is_dir as _is_dir
+from .places import _with_workspaces as _with_workspaces
+from .places import inside as inside
+from .places import is_profile_dir as is_profile_dir
+from .places import is_workspace_dir as is_workspace_dir
+from .places import locate as locate
+from .places import present as present
 
 if TYPE_CHECKING:  # imported where used: locating profiles (search, context) parses nothing
     from ..files.store import MemoryDoc
-
-PROFILE_MARKERS = ("memories.md", "identity.md", "state.yaml")
-WORKSPACE_MARKERS = ("MEMORY.md", "memory.md", "memory", "AGENTS.md", "SOUL.md")
-BOOTSTRAP_NAMES = (
-    "AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "TOOLS.md", "HEARTBEAT.md", "BOOTSTRAP.md",
-    "MEMORY.md", "memory.md",
-)
-ARCHIVE_REL = "contexts/archive/memories.md"
-
-
-class NotMemory(ValueError):
-    """The path is not a profile, a profiles root or a workspace."""
-
 
 @dataclass
 class TextFile:
@@ -60,15 +64,6 @@ class TextFile:
 
         text, bom, ok = decode(data)
         return cls(rel, path, data, text, ok, None if ok else "not valid UTF-8")
-
-
-def inside(root: Path, path: Path) -> bool:
-    """True when ``path`` (symlinks resolved) lies inside ``root``."""
-    try:
-        real = Path(os.path.realpath(path))
-        return real == Path(os.path.realpath(root)) or real.is_relative_to(os.path.realpath(root))
-    except (OSError, ValueError):
-        return False
 
 
 @dataclass
@@ -121,39 +116,6 @@ class Profile:
 
     def reload(self) -> Profile:
         return load_profile(self.path, self.rel, self.layout)
-
-
-def present(path: Path) -> bool:
-    """True when something (a file, a folder, a link, one that cannot be read) is at ``path``."""
-    try:
-        os.lstat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return False
-    except OSError:  # the folder above cannot be searched: something may be there, unreadable
-        return True
-    return True
-
-
-def _exists(path: Path) -> bool:
-    try:
-        return path.exists()
-    except OSError:
-        return False
-
-
-def _is_dir(path: Path) -> bool:
-    try:
-        return path.is_dir()
-    except OSError:
-        return False
-
-
-def is_profile_dir(path: Path) -> bool:
-    return _is_dir(path) and any(_exists(path / m) for m in PROFILE_MARKERS)
-
-
-def is_workspace_dir(path: Path) -> bool:
-    return _is_dir(path) and any(_exists(path / m) for m in WORKSPACE_MARKERS)
 
 
 def _md_files(root: Path, folder: Path, skip: set[Path] | None = None) -> list[TextFile]:
@@ -241,80 +203,6 @@ class Discovery:
     root: Path  # the path as given
     kind: str  # "profile", "root" or "workspace"
     profiles: list[Profile]
-
-
-class Place(NamedTuple):
-    """Where a profile or workspace is, before anything of it is read (unpacks as (path, rel, layout))."""
-
-    path: Path
-    rel: str  # as ``Profile.rel``: "." or "profiles/NAME"
-    layout: str  # "profile" or "openclaw"
-
-
-def locate(path: Path | str, *, workspaces: bool = False) -> tuple[str, list[Place]]:
-    """What ``path`` is (``"profile"``, ``"root"`` or ``"workspace"``) and its profiles, reading no file.
-
-    The one place that decides what a path holds (``discover`` loads what this
-    finds; the UI's launcher asks it before starting).  Raises NotMemory.
-
-    ``workspaces=True`` (the UI) also lists the OpenClaw workspaces that sit beside the profiles
-    of a root (layout ``"openclaw"``), and reads a folder whose folders are only workspaces as a
-    root of them.  Without it (``check`` and the other commands) a root is what the spec says:
-    its profiles, other folders skipped.
-    """
-    given = Path(path)
-    try:
-        if not given.exists():
-            raise NotMemory(f"{given}: no such file or folder")
-        if not given.is_dir():
-            raise NotMemory(f"{given}: not a folder")
-    except OSError as exc:
-        raise NotMemory(f"{given}: cannot be read ({exc.strerror or exc})") from exc
-    if is_profile_dir(given):
-        return "profile", [Place(given, ".", "profile")]
-    roots = [(given, "")]
-    if _is_dir(given / "profiles"):
-        roots.insert(0, (given / "profiles", "profiles/"))
-    listed: list[tuple[str, list[Path]]] = []
-    for folder, prefix in roots:
-        try:
-            children = sorted(p for p in folder.iterdir() if _is_dir(p) and not p.name.startswith("."))
-        except OSError as exc:
-            raise NotMemory(f"{given}: cannot be listed ({exc.strerror})") from exc
-        listed.append((prefix, children))
-        found = [Place(c, prefix + c.name, "profile") for c in children if is_profile_dir(c)]
-        if found and workspaces:
-            found = _with_workspaces(prefix, children)
-            if prefix:  # PATH holds profiles/: the workspaces beside that folder too (the bundled samples)
-                found += [w for w in _with_workspaces("", _folders(given)) if w.layout == "openclaw"]
-        if found:
-            return "root", found
-    if is_workspace_dir(given):
-        return "workspace", [Place(given, ".", "openclaw")]
-    if workspaces:
-        for prefix, children in listed:
-            found = _with_workspaces(prefix, children)
-            if found:
-                return "root", found
-    raise NotMemory(f"{given}: not a profile, a profiles root or an OpenClaw workspace")
-
-
-def _folders(folder: Path) -> list[Path]:
-    try:
-        return sorted(p for p in folder.iterdir() if _is_dir(p) and not p.name.startswith("."))
-    except OSError:
-        return []
-
-
-def _with_workspaces(prefix: str, children: list[Path]) -> list[Place]:
-    """The profiles and the OpenClaw workspaces among ``children``, in name order."""
-    out = []
-    for c in children:
-        if is_profile_dir(c):
-            out.append(Place(c, prefix + c.name, "profile"))
-        elif is_workspace_dir(c):
-            out.append(Place(c, prefix + c.name, "openclaw"))
-    return out
 
 
 def discover(path: Path | str, *, lazy: bool = False, workspaces: bool = False) -> Discovery:

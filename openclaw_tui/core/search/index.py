@@ -25,7 +25,10 @@ longer exist are deleted (``forget_gone_folders``).  Tables:
 - ``best``: the best BM25 of every match of a query asked before (``_best_bm25``): a fresh
   ``search`` process repeating a query skips SQLite's bm25 pass over all its matches.  Every
   write transaction empties it (``_write``), so a value read is one of the index as it is.
-- ``meta``: the schema version.  A database of another version, or one that
+  Since ``meta.written`` (a witness every write transaction renews) exists, the values are
+  kept in a file beside the database instead (``<db>.best``, under that witness: ``_stored_best``),
+  so that a search asking a new query writes nothing into the database.
+- ``meta``: the schema version, and ``written``: a random witness renewed by every write transaction.  A database of another version, or one that
   SQLite cannot read (corrupt), is deleted and rebuilt, never trusted.
 
 Concurrency: WAL mode and a busy timeout; every writer takes an exclusive
@@ -53,14 +56,12 @@ import sqlite3
 import threading
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate
+from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate
+from ..record import Frozen, Record
 from .text import (
     Chunk,
     Query,
@@ -73,7 +74,11 @@ from .text import (
     without_surrogates,
 )
 
+TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:  # the parser is imported only when a file has to be (re-)indexed: a current index parses nothing
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+    from typing import Any
+
     from ..files.store import MemoryDoc
     from ..format.entries import Entry, MemoryFile
     from ..format.profile import Profile
@@ -92,7 +97,7 @@ KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``
 FIRST_PAGE = 256  # matches read at once, newest first, by ``match_decayed`` (doubled each page)
 RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
 RACY_FINE_NS = 100_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's tick (<= 10 ms)
-_DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
+_DAILY = r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md"  # a daily log's name (compiled when a file is indexed)
 
 _SCHEMA_SQL = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -110,20 +115,27 @@ CREATE TABLE best(query TEXT PRIMARY KEY, value REAL) WITHOUT ROWID;
 """
 
 
-@dataclass(frozen=True, slots=True)
-class Root:
+class Root(Frozen):
     """A profile or workspace folder the index covers."""
 
+    __slots__ = _fields = ("name", "rel", "path", "layout")
     name: str
     rel: str
     path: Path  # absolute
     layout: str
 
+    def __init__(self, name: str, rel: str, path: Path, layout: str) -> None:
+        _set(self, "name", name)
+        _set(self, "rel", rel)
+        _set(self, "path", path)
+        _set(self, "layout", layout)
 
-@dataclass(slots=True)
-class Row:
+
+class Row(Record):
     """One chunk as a search result needs it."""
 
+    __slots__ = _fields = ("rowid", "path", "profile", "rel", "start", "end", "body_off", "line", "end_line", "id",
+                           "kind", "day", "hash", "raw")
     rowid: int
     path: Path
     profile: Root
@@ -139,18 +151,32 @@ class Row:
     hash: str
     raw: str
 
+    def __init__(self, rowid: int, path: Path, profile: Root, rel: str, start: int, end: int, body_off: int,
+                 line: int, end_line: int, id: str | None, kind: str, day: int | None, hash: str, raw: str) -> None:
+        self.rowid, self.path, self.profile, self.rel = rowid, path, profile, rel
+        self.start, self.end, self.body_off, self.line, self.end_line = start, end, body_off, line, end_line
+        self.id, self.kind, self.day, self.hash, self.raw = id, kind, day, hash, raw
 
-@dataclass
-class Stats:
+
+class Stats(Record):
     """What a refresh did."""
 
-    files: int = 0
-    read: int = 0
-    reindexed: int = 0
-    inserted: int = 0
-    deleted: int = 0
-    removed_files: int = 0
-    rebuilt: str | None = None  # why the database was (re)created: "missing", "outdated schema", "corrupt"
+    __slots__ = _fields = ("files", "read", "reindexed", "inserted", "deleted", "removed_files", "rebuilt")
+    files: int
+    read: int
+    reindexed: int
+    inserted: int
+    deleted: int
+    removed_files: int
+    rebuilt: str | None  # why the database was (re)created: "missing", "outdated schema", "corrupt"
+
+    def __init__(self, files: int = 0, read: int = 0, reindexed: int = 0, inserted: int = 0, deleted: int = 0,
+                 removed_files: int = 0, rebuilt: str | None = None) -> None:
+        self.files, self.read, self.reindexed, self.inserted, self.deleted = files, read, reindexed, inserted, deleted
+        self.removed_files, self.rebuilt = removed_files, rebuilt
+
+
+_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 
 def _sha1(data: bytes) -> Any:
@@ -170,13 +196,15 @@ def chunk_hash(raw: str) -> str:
 
 def index_path_for(folder: Path | str) -> Path:
     """The database file of a searched folder, in the user's cache folder."""
-    from ..config import cache_dir
+    from ..userdirs import cache_dir
 
     key: str = _sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return cache_dir() / "search" / f"{key}.sqlite3"
 
 
 FOLDER_NOTE = ".folder"  # beside each index: the searched folder's real path (``forget_gone_folders``)
+BEST_FILE = ".best"  # beside each index: the best BM25 of the queries asked of it (``_stored_best``)
+BEST_KEPT = 256  # queries kept there
 
 
 def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path]:
@@ -196,7 +224,7 @@ def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path
             continue
         if db == keep or not os.path.isabs(folder) or not _gone(folder):
             continue
-        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE):
+        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, BEST_FILE):
             try:
                 os.unlink(str(db) + suffix)
             except OSError:
@@ -264,7 +292,7 @@ def files_of(root: Root) -> list[tuple[str, Path]]:
 def _day_of_rel(rel: str) -> int | None:
     from ..format.fields import parse_date
 
-    m = _DAILY_RE.fullmatch(rel)
+    m = re.fullmatch(_DAILY, rel)
     if m is None:
         return None
     d = parse_date(m.group(1))
@@ -280,8 +308,9 @@ def _entry_day(e: Entry) -> int | None:
     return d.toordinal() if d is not None else None
 
 
-@dataclass(slots=True)
-class _Piece:
+class _Piece(Record):
+    __slots__ = _fields = ("start", "end", "body_start", "line", "end_line", "id", "kind", "day", "tags", "meta",
+                           "entry")
     start: int
     end: int
     body_start: int
@@ -290,9 +319,16 @@ class _Piece:
     id: str | None
     kind: str
     day: int | None
-    tags: str | None = None  # "|a|b|" (case-folded) for entries with tags
-    meta: tuple[str | None, str | None, str | None] = (None, None, None)  # status, importance, superseded_by
-    entry: Entry | None = None  # read for day, tags and meta only when the piece is inserted
+    tags: str | None  # "|a|b|" (case-folded) for entries with tags
+    meta: tuple[str | None, str | None, str | None]  # status, importance, superseded_by
+    entry: Entry | None  # read for day, tags and meta only when the piece is inserted
+
+    def __init__(self, start: int, end: int, body_start: int, line: int, end_line: int, id: str | None, kind: str,
+                 day: int | None, tags: str | None = None,
+                 meta: tuple[str | None, str | None, str | None] = (None, None, None),
+                 entry: Entry | None = None) -> None:
+        self.start, self.end, self.body_start, self.line, self.end_line = start, end, body_start, line, end_line
+        self.id, self.kind, self.day, self.tags, self.meta, self.entry = id, kind, day, tags, meta, entry
 
     def fill(self) -> None:
         e = self.entry
@@ -531,6 +567,8 @@ class Index:
             try:
                 yield db
                 db.execute("DELETE FROM best")  # the index changes: the kept best BM25s may not hold
+                # and so may those kept beside it (``_stored_best``): a new witness of the index as it is now
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('written', ?)", (os.urandom(12).hex(),))
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
@@ -1236,21 +1274,39 @@ class Index:
         return best, every
 
     def _stored_best(self, fts: str, source: str, r: str, where: str, args: list[Any]) -> float | None:
-        """The best BM25 of every match of ``fts`` (no tag filter), from the ``best`` table when another
-        process (or this one) asked the same query of the index as it is; else one pass of SQLite's bm25,
-        then kept there when the index is free at once (a busy writer is never waited for)."""
+        """The best BM25 of every match of ``fts`` (no tag filter), as kept by another process (or this one) that
+        asked the same query of the index as it is; else one pass of SQLite's bm25, then kept.
+
+        Kept in a small file beside the index (``<db>.best``: ``_read_best``), under the witness that every
+        write transaction renews (``meta.written``, set by ``_write``): a value kept under another witness is
+        of another index and never read.  Keeping it there writes nothing into the database, so a fresh
+        ``search`` asking a new query commits nothing and its close checkpoints nothing (two fsyncs that
+        the machine's load made the slowest part of it).  An index that no write of this version has
+        witnessed yet keeps the value in its ``best`` table, as before (a commit, when the index is free).
+        """
         db = self._db
-        stored = db.execute("SELECT value FROM best WHERE query = ?", (fts,)).fetchone()
-        if stored is not None:
-            return None if stored[0] is None else float(stored[0])
-        db.execute("BEGIN")  # one snapshot: the commits counted are those before the docs read
+        side = None if self.path is None else str(self.path) + BEST_FILE
+        db.execute("BEGIN")  # one snapshot: the witness (or the commits counted) and the docs read
         try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()
+            witness = str(row[0]) if row is not None and row[0] else None
+            if witness is not None and side is not None:
+                kept = _read_best(side, witness)
+                if fts in kept:
+                    return kept[fts]
+            else:
+                stored = db.execute("SELECT value FROM best WHERE query = ?", (fts,)).fetchone()
+                if stored is not None:
+                    return None if stored[0] is None else float(stored[0])
             (changes,) = db.execute("PRAGMA data_version").fetchone()
-            row = db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
-                             [fts, *args]).fetchone()
+            found = db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
+                               [fts, *args]).fetchone()
         finally:
             db.execute("COMMIT")
-        best = None if row is None else -float(row[0])
+        best = None if found is None else -float(found[0])
+        if witness is not None and side is not None:
+            _keep_best(side, witness, fts, best)
+            return best
         db.execute("PRAGMA busy_timeout=0")
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -1453,9 +1509,59 @@ class Index:
         return out
 
 
+def _read_best(side: str, witness: str) -> dict[str, float | None]:
+    """The best BM25s kept in ``side`` under ``witness`` ({} when it is missing, of another witness or not whole).
+
+    The file: the witness, then one ``FTS<TAB>VALUE`` line per query (``-``: no match), then ``end``.  It is
+    a cache beside the index in the user's cache folder, never memory: written whole to a temporary file and
+    renamed over (``_keep_best``), without fsync; a file a crash left cut short or empty lacks its last line
+    and is not read.
+    """
+    try:
+        with open(side, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    if len(lines) < 3 or lines[0] != witness or lines[-2:] != ["end", ""]:
+        return {}
+    out: dict[str, float | None] = {}
+    for line in lines[1:-2]:
+        fts, tab, value = line.rpartition("\t")
+        if not tab:
+            return {}
+        try:
+            out[fts] = None if value == "-" else float(value)
+        except ValueError:
+            return {}
+    return out
+
+
+def _keep_best(side: str, witness: str, fts: str, best: float | None) -> None:
+    """Add one query's best BM25 to ``side`` (see ``_read_best``): the last ``BEST_KEPT`` queries are kept."""
+    if "\t" in fts or "\n" in fts or "\r" in fts:
+        return
+    kept = _read_best(side, witness)
+    kept.pop(fts, None)
+    kept[fts] = best
+    lines = [f"{q}\t{'-' if v is None else repr(v)}\n" for q, v in list(kept.items())[-BEST_KEPT:]]
+    tmp = f"{side}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # (memory text in queries: private)
+        try:
+            os.write(fd, (witness + "\n" + "".join(lines) + "end\n").encode("utf-8", "surrogatepass"))
+        finally:
+            os.close(fd)
+        os.replace(tmp, side)
+    except OSError:  # a read-only or full cache folder: the value is not kept, the answer is the same
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
 def indexes_covering(path: Path | str) -> list[Path]:
     """The index databases that exist for the folders above ``path`` (the ones a write to it concerns)."""
-    from ..config import cache_dir
+    from ..userdirs import cache_dir
 
     base = cache_dir() / "search"
     if not base.is_dir():

