@@ -50,6 +50,7 @@ import fcntl
 import os
 import re
 import sqlite3
+import sys
 import threading
 import time
 from bisect import bisect_left, bisect_right
@@ -89,6 +90,7 @@ DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is comput
 BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
 KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``_best_bm25``)
+INSERT_BATCH = 2048  # rows inserted at once by ``_insert`` (its text made for them only)
 FIRST_PAGE = 256  # matches read at once, newest first, by ``match_decayed`` (doubled each page)
 RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
 RACY_FINE_NS = 100_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's tick (<= 10 ms)
@@ -271,15 +273,6 @@ def _day_of_rel(rel: str) -> int | None:
     return d.toordinal() if d is not None else None
 
 
-def _entry_day(e: Entry) -> int | None:
-    from ..format.fields import parse_date
-
-    if e.error is not None:
-        return None
-    d = parse_date(e.meta.get("timestamp"))
-    return d.toordinal() if d is not None else None
-
-
 @dataclass(slots=True)
 class _Piece:
     start: int
@@ -297,21 +290,31 @@ class _Piece:
     def fill(self) -> None:
         e = self.entry
         if e is not None:
-            self.day, self.tags, self.meta, self.entry = _entry_day(e), _tag_key(e), _entry_meta(e), None
+            self.day, self.tags, self.meta = _entry_fields(e)
+            self.entry = None  # the last reference to a first build's entry (``Index._index_new``)
 
 
-def _tag_key(e: Entry) -> str | None:
+_intern = sys.intern
+
+
+def _entry_fields(e: Entry) -> tuple[int | None, str | None, tuple[str | None, str | None, str | None]]:
+    """(day, tags "|a|b|", (status, importance, superseded_by)) of an entry, its fields read once and not
+    kept on it (``peek_meta``): a first build of 1M entries would otherwise keep 1M dicts (~1.5 GB)."""
+    from ..format.fields import parse_date
+
     if e.error is not None:
-        return None
-    tags = [t.casefold() for t in e.tags if t and "|" not in t]
-    return "|" + "|".join(tags) + "|" if tags else None
-
-
-def _entry_meta(e: Entry) -> tuple[str | None, str | None, str | None]:
-    if e.error is not None:
-        return None, None, None
-    imp, by = e.meta.get("importance"), e.meta.get("superseded_by")
-    return e.status, imp if isinstance(imp, str) else None, by if isinstance(by, str) else None
+        return None, None, (None, None, None)
+    meta = e.peek_meta()
+    d = parse_date(meta.get("timestamp"))
+    value = meta.get("tags")
+    named = [str(v) for v in value if v is not None] if isinstance(value, list) else (
+        [value] if isinstance(value, str) else [])
+    tags = [t.casefold() for t in named if t and "|" not in t]
+    status, imp, by = meta.get("status"), meta.get("importance"), meta.get("superseded_by")
+    # a few values repeated by every entry: one string each (1M entries' copies weigh ~100 MB)
+    return (d.toordinal() if d is not None else None, "|" + "|".join(tags) + "|" if tags else None,
+            (_intern(status) if isinstance(status, str) else "active", _intern(imp) if isinstance(imp, str) else None,
+             by if isinstance(by, str) else None))
 
 
 def _last_line(text: str, start: int, end: int, line: int) -> int:
@@ -663,6 +666,7 @@ class Index:
                     db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, mtime, key))
                     continue
                 text, _bom, utf8 = _parser().decode(data)
+                del data  # (at 1M entries, 200 MB not held while the text is indexed)
                 if not utf8 and not is_memory_rel(rel):
                     self._drop_file(db, key)  # a text file that is not UTF-8 is not searched (as the check reports it)
                     continue
@@ -676,6 +680,9 @@ class Index:
                     stats.reindexed += 1  # another program changed entries: only those are read again
                     stats.inserted += counts[0]
                     stats.deleted += counts[1]
+                elif old is None and held is None and (ins := self._index_new(db, rel, key, text)) is not None:
+                    stats.reindexed += 1
+                    stats.inserted += ins
                 else:
                     _t, pieces, mf = _pieces(rel, text)
                     ins, dele = self._reindex(db, root, rel, path, text, pieces, mf, keep=held is not None)
@@ -687,6 +694,23 @@ class Index:
             for gone in set(known) - present:
                 self._drop_file(db, gone)
                 stats.removed_files += 1
+
+    def _index_new(self, db: sqlite3.Connection, rel: str, key: str, text: str) -> int | None:
+        """Index a file that has no rows yet (a first build): rows inserted, or None when it has some.
+
+        Nothing is matched, so nothing is hashed first; the parse is not kept: each entry is let go once
+        its fields are read (``_Piece.fill`` in ``_insert``), so a first build holds the pieces' few
+        fields rather than every entry as parsed.
+        """
+        if db.execute("SELECT 1 FROM chunks WHERE path = ? LIMIT 1", (key,)).fetchone() is not None:
+            return None
+        if is_memory_rel(rel):
+            mf = _parser().parse(text)
+            pieces = _memory_pieces(mf)
+            del mf  # the entries are now held by the pieces alone
+        else:
+            pieces = _pieces(rel, text)[1]
+        return len(self._insert(db, key, text, pieces))
 
     def _flush_held(self, db: sqlite3.Connection, key: str, held: _Held) -> None:
         db.executemany("UPDATE chunks SET start = ?, end = ?, body_off = ?, line = ?, end_line = ? WHERE rowid = ?",
@@ -704,6 +728,12 @@ class Index:
             pool.setdefault(h, []).append((rowid, start, end, body_off, line, end_line))
         for lst in pool.values():
             lst.reverse()
+        if not pool:  # a file indexed for the first time: nothing to match (``_insert`` hashes batch by batch)
+            rowids_new = self._insert(db, key, text, pieces)
+            if keep:
+                self._held[path] = _Held(text, [_Doc(r, p) for r, p in zip(rowids_new, pieces, strict=True)],
+                                         mf.preamble_end if mf else 0, mf is not None)
+            return len(pieces), 0
         moved: list[tuple[int, int, int, int, int, int]] = []
         new: list[_Piece] = []
         hashes: list[str] = []
@@ -759,6 +789,16 @@ class Index:
 
     def _insert(self, db: sqlite3.Connection, key: str, text: str, pieces: Sequence[_Piece],
                 hashes: Sequence[str] | None = None) -> list[int]:
+        """Insert the pieces' rows; returns their rowids, in the order of ``pieces``.
+
+        The rows go in by rowid, ``INSERT_BATCH`` at a time.  In rowid order, FTS5 flushes its pending
+        terms only when they fill its hash table: a rowid lower than the one before makes it flush at
+        once, and the file order of a memory's days (``DAY_SHIFT``) made a first build write ~one
+        segment per few hundred entries, then merge them again and again (the time per entry grew with
+        the size).  The tables' b-trees are appended to instead of written all over.  The text, the
+        indexed text and the hash of a batch are made for that batch only (a first build at 1M entries
+        held ~1 GB of them at once).
+        """
         if not pieces:
             return []
         for p in pieces:
@@ -769,29 +809,40 @@ class Index:
             base = day << DAY_SHIFT
             (top[day],) = db.execute("SELECT coalesce(max(rowid), ?) FROM chunks WHERE rowid >= ? AND rowid < ?",
                                      (base, base, base + (1 << DAY_SHIFT))).fetchone()
-        fix = has_surrogates(text[pieces[0].start:pieces[-1].end])
-        rows: list[tuple[object, ...]] = []
-        texts: list[tuple[int, str]] = []
-        bodies = []
-        ids = []
-        for i, p in enumerate(pieces):
+        ids: list[int] = []
+        for p in pieces:
             day = p.day or 0
             rowid = top[day] = top[day] + 1
-            raw = text[p.start:p.end]
-            h = hashes[i] if hashes is not None else chunk_hash(raw)
-            stored = clean(raw) if fix else raw
-            row: tuple[object, ...] = (rowid, key, p.start, p.end, p.body_start - p.start, p.line, p.end_line, p.id, p.kind, p.day,
-                   h, p.tags, *p.meta)
-            if fix:  # an id, a tag or a field read from invalid UTF-8 holds surrogates too
-                row = tuple(clean(v) if isinstance(v, str) else v for v in row)
-            rows.append(row)
-            texts.append((rowid, stored))
-            bodies.append((rowid, index_text(stored)))
             ids.append(rowid)
-        db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
-        db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
-        self._count_tags(db, key, [p.tags for p in pieces], 1)
+        fix = has_surrogates(text[pieces[0].start:pieces[-1].end])
+        order = sorted(range(len(pieces)), key=ids.__getitem__) if len(pieces) > 1 else [0]
+        tags: dict[str, int] = {}
+        for at in range(0, len(order), INSERT_BATCH):
+            rows: list[tuple[object, ...]] = []
+            texts: list[tuple[int, str]] = []
+            bodies: list[tuple[int, str]] = []
+            for i in order[at : at + INSERT_BATCH]:
+                p = pieces[i]
+                rowid = ids[i]
+                raw = text[p.start:p.end]
+                h = hashes[i] if hashes is not None else chunk_hash(raw)
+                stored = clean(raw) if fix else raw
+                row: tuple[object, ...] = (rowid, key, p.start, p.end, p.body_start - p.start, p.line, p.end_line,
+                                           p.id, p.kind, p.day, h, p.tags, *p.meta)
+                if fix:  # an id, a tag or a field read from invalid UTF-8 holds surrogates too
+                    row = tuple(clean(v) if isinstance(v, str) else v for v in row)
+                rows.append(row)
+                texts.append((rowid, stored))
+                bodies.append((rowid, index_text(stored)))
+                if row[11]:  # the tags as stored (cleaned), as ``_delete_rows`` will read them back
+                    for name in str(row[11]).strip("|").split("|"):
+                        tags[name] = tags.get(name, 0) + 1
+            db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
+            db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
+        if tags:
+            db.executemany("INSERT INTO tagnames VALUES (?, ?, ?) ON CONFLICT(path, tag) DO UPDATE SET n = n + excluded.n",
+                           [(key, name, n) for name, n in tags.items()])
         return ids
 
     # -- content given by the caller (the UI) --
