@@ -78,3 +78,73 @@ def test_first_build_does_not_hold_the_parse(tmp_path: Path) -> None:
     finally:
         tracemalloc.stop()
     assert build_peak - base < 1.5 * parse_peak
+
+
+def _built(prof: Path) -> tuple[Index, Path, str, str]:
+    idx = Index(None)
+    idx.refresh(roots_of(prof))
+    mem = (prof / "memories.md").absolute()
+    (digest,) = idx._db.execute("SELECT hash FROM files WHERE path = ?", (str(mem),)).fetchone()
+    return idx, mem, mem.read_text(encoding="utf-8"), digest
+
+
+@pytest.mark.parametrize("where", [1, 2, 150, 299, 300])
+def test_the_old_text_is_put_back_from_the_rows_an_edit_changed(tmp_path: Path, where: int) -> None:
+    """After another program changed one entry (first, second, middle, last but one, last), the text the
+    rows were made from is the new text with the changed rows put back: found by hashing a few rows."""
+    prof = write_profile(tmp_path, 300)
+    idx, mem, text, digest = _built(prof)
+    try:
+        ident = f"id: mem-{where:06d}\n"
+        for new in (text.replace(ident, ident + "note: a longer line than before\n", 1),
+                    text.replace(ident, "id: x\n", 1), text.replace(ident, "", 1),
+                    text.replace(ident, ident + "---\nid: mem-999999\n---\nsplit in two\n\n---\n" + ident, 1)):
+            assert new != text
+            assert idx._old_text_around_edit(idx._db, str(mem), new, digest, False) == text
+        # not the indexed bytes: never a wrong text
+        assert idx._old_text_around_edit(idx._db, str(mem), text.replace(ident, "", 1), "0" * 40, False) is None
+        assert idx._old_text_around_edit(idx._db, str(mem), text.replace(ident, "", 1), digest, True) is None
+    finally:
+        idx.close()
+
+
+def test_edits_in_several_places_are_put_back_or_read_whole(tmp_path: Path) -> None:
+    prof = write_profile(tmp_path, 300)
+    idx, mem, text, digest = _built(prof)
+    try:
+        new = text.replace("id: mem-000010\n", "id: mem-000010\nnote: a\n", 1).replace(
+            "id: mem-000250\n", "id: mem-000250\nnote: b\n", 1)
+        # rows between the edits moved by the first one only: both are inside the region put back
+        assert idx._old_text_around_edit(idx._db, str(mem), new, digest, False) == text
+        far = new.replace("id: mem-000100\n", "id: mem-000100\nnote: c\n", 1).replace(
+            "id: mem-000150\n", "id: mem-000150\n", 1).replace("source: chat#1200", "source: chat#120", 1)
+        assert idx._old_text_around_edit(idx._db, str(mem), far, digest, False) in (None, text)
+        mem.write_text(new, encoding="utf-8")
+        stats = idx.refresh(roots_of(prof))
+        assert (stats.inserted, stats.deleted) == (2, 2)  # still only what changed (every row read back)
+        fresh = Index(None)
+        try:
+            fresh.refresh(roots_of(prof))
+            assert idx.documents(mem) == fresh.documents(mem)
+        finally:
+            fresh.close()
+    finally:
+        idx.close()
+
+
+def test_an_external_edit_reindexes_around_it_and_equals_a_fresh_build(tmp_path: Path) -> None:
+    prof = write_profile(tmp_path, 300)
+    idx, mem, text, _digest = _built(prof)
+    try:
+        new = text.replace("id: mem-000123\n", "id: mem-000123\nnote: changed\n", 1)
+        mem.write_bytes(new.encode("utf-8"))
+        stats = idx.refresh(roots_of(prof))
+        assert (stats.reindexed, stats.inserted, stats.deleted) == (1, 1, 1)
+        fresh = Index(None)
+        try:
+            fresh.refresh(roots_of(prof))
+            assert idx.documents(mem) == fresh.documents(mem)
+        finally:
+            fresh.close()
+    finally:
+        idx.close()
