@@ -85,7 +85,7 @@ def _parser() -> Any:
 
     return entries
 
-SCHEMA = 8
+SCHEMA = 9  # 9: chunks.tags and tagnames keep tag names as written (``tags_as_written``)
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
@@ -283,7 +283,7 @@ class _Piece:
     id: str | None
     kind: str
     day: int | None
-    tags: str | None = None  # "|a|b|" (case-folded) for entries with tags
+    tags: str | None = None  # "|a|b|" (case-folded, then as written when not so: ``tags_as_written``)
     meta: tuple[str | None, str | None, str | None] = (None, None, None)  # status, importance, superseded_by
     entry: Entry | None = None  # read for day, tags and meta only when the piece is inserted
 
@@ -309,12 +309,28 @@ def _entry_fields(e: Entry) -> tuple[int | None, str | None, tuple[str | None, s
     value = meta.get("tags")
     named = [str(v) for v in value if v is not None] if isinstance(value, list) else (
         [value] if isinstance(value, str) else [])
-    tags = [t.casefold() for t in named if t and "|" not in t]
+    kept = [t for t in named if t and "|" not in t]
+    tags = [t.casefold() for t in kept]
+    key = "|" + "|".join(tags) + "|" if tags else None
+    if key is not None and kept != tags:  # the names as written follow the case-folded ones (``tags_as_written``)
+        key += "|" + "|".join(kept) + "|"
     status, imp, by = meta.get("status"), meta.get("importance"), meta.get("superseded_by")
     # a few values repeated by every entry: one string each (1M entries' copies weigh ~100 MB)
-    return (d.toordinal() if d is not None else None, "|" + "|".join(tags) + "|" if tags else None,
+    return (d.toordinal() if d is not None else None, key,
             (_intern(status) if isinstance(status, str) else "active", _intern(imp) if isinstance(imp, str) else None,
              by if isinstance(by, str) else None))
+
+
+def tags_as_written(tags: str | None) -> tuple[str, ...]:
+    """An entry's tags as its file writes them, from the index's ``chunks.tags``.
+
+    That column is ``"|a|b|"``, the names case-folded (what a tag filter's ``LIKE`` matches), followed,
+    when a name is written otherwise, by the names as written: ``"|work|coffee||Work|coffee|"``.
+    """
+    if not tags:
+        return ()
+    folded, _sep, written = tags.partition("||")
+    return tuple(filter(None, (written or folded).split("|")))
 
 
 def _last_line(text: str, start: int, end: int, line: int) -> int:
@@ -778,9 +794,8 @@ class Index:
         """Keep ``tagnames`` (tag -> entries carrying it, per file) in step with the rows."""
         counts: dict[str, int] = {}
         for t in tags:
-            if t:
-                for name in t.strip("|").split("|"):
-                    counts[name] = counts.get(name, 0) + sign
+            for name in tags_as_written(t):
+                counts[name] = counts.get(name, 0) + sign
         if counts:
             db.executemany("INSERT INTO tagnames VALUES (?, ?, ?) ON CONFLICT(path, tag) DO UPDATE SET n = n + excluded.n",
                            [(key, name, n) for name, n in counts.items()])
@@ -834,9 +849,9 @@ class Index:
                 rows.append(row)
                 texts.append((rowid, stored))
                 bodies.append((rowid, index_text(stored)))
-                if row[11]:  # the tags as stored (cleaned), as ``_delete_rows`` will read them back
-                    for name in str(row[11]).strip("|").split("|"):
-                        tags[name] = tags.get(name, 0) + 1
+                stored_tags = row[11]  # (cleaned) as ``_delete_rows`` will read them back
+                for name in tags_as_written(stored_tags if isinstance(stored_tags, str) else None):
+                    tags[name] = tags.get(name, 0) + 1
             db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
             db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
@@ -1464,7 +1479,7 @@ class Index:
         return out
 
     def tag_names(self, paths: Sequence[Path]) -> set[str]:
-        """Every tag (case-folded) carried by an entry of these files."""
+        """Every tag carried by an entry of these files, as written (``Work`` and ``work`` both when both are)."""
         with self._lock:
             rows = self._db.execute(
                 f"SELECT DISTINCT tag FROM tagnames WHERE n > 0 AND path IN ({','.join('?' * len(paths))})",
