@@ -101,6 +101,9 @@ def test_the_old_text_is_put_back_from_the_rows_an_edit_changed(tmp_path: Path, 
                     text.replace(ident, ident + "---\nid: mem-999999\n---\nsplit in two\n\n---\n" + ident, 1)):
             assert new != text
             assert idx._old_text_around_edit(idx._db, str(mem), new, digest, False) == text
+        # an edit that keeps the length: left to reading every row
+        same_length = text.replace(ident, ident.replace("mem-", "mex-"), 1)
+        assert idx._old_text_around_edit(idx._db, str(mem), same_length, digest, False) is None
         # not the indexed bytes: never a wrong text
         assert idx._old_text_around_edit(idx._db, str(mem), text.replace(ident, "", 1), "0" * 40, False) is None
         assert idx._old_text_around_edit(idx._db, str(mem), text.replace(ident, "", 1), digest, True) is None
@@ -132,11 +135,14 @@ def test_edits_in_several_places_are_put_back_or_read_whole(tmp_path: Path) -> N
         idx.close()
 
 
-def test_an_external_edit_reindexes_around_it_and_equals_a_fresh_build(tmp_path: Path) -> None:
+@pytest.mark.parametrize("edit", ["longer", "same length", "shorter"])
+def test_an_external_edit_reindexes_around_it_and_equals_a_fresh_build(tmp_path: Path, edit: str) -> None:
     prof = write_profile(tmp_path, 300)
     idx, mem, text, _digest = _built(prof)
     try:
-        new = text.replace("id: mem-000123\n", "id: mem-000123\nnote: changed\n", 1)
+        ident = "id: mem-000123\n"
+        new = text.replace(ident, {"longer": ident + "note: changed\n", "same length": "id: mem-00012x\n",
+                                   "shorter": "id: m123\n"}[edit], 1)
         mem.write_bytes(new.encode("utf-8"))
         stats = idx.refresh(roots_of(prof))
         assert (stats.reindexed, stats.inserted, stats.deleted) == (1, 1, 1)

@@ -96,6 +96,8 @@ RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT,
 RACY_FINE_NS = 100_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's tick (<= 10 ms)
 _DAILY_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md")
 
+# a file's rows in file order, their places read from the index alone (``_old_text_around_edit``, ``_window``)
+_PLACES_INDEX = "CREATE INDEX chunks_path ON chunks(path, start, end)"
 _SCHEMA_SQL = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE profiles(path TEXT PRIMARY KEY, name TEXT, rel TEXT, layout TEXT, ord INTEGER);
@@ -103,8 +105,8 @@ CREATE TABLE files(path TEXT PRIMARY KEY, profile TEXT, rel TEXT, size INTEGER, 
 CREATE TABLE chunks(rowid INTEGER PRIMARY KEY, path TEXT, start INTEGER, end INTEGER, body_off INTEGER,
                     line INTEGER, end_line INTEGER, ident TEXT, kind TEXT, day INTEGER, hash TEXT, tags TEXT,
                     status TEXT, importance TEXT, sup_by TEXT);
-CREATE INDEX chunks_path ON chunks(path);
 CREATE TABLE texts(rowid INTEGER PRIMARY KEY, raw TEXT);
+""" + _PLACES_INDEX + """;
 CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='unicode61 remove_diacritics 0');
 CREATE TABLE vectors(hash TEXT, model TEXT, vec BLOB, PRIMARY KEY(hash, model)) WITHOUT ROWID;
 CREATE TABLE tagnames(path TEXT, tag TEXT, n INTEGER, PRIMARY KEY(path, tag)) WITHOUT ROWID;
@@ -331,6 +333,17 @@ def tags_as_written(tags: str | None) -> tuple[str, ...]:
         return ()
     folded, _sep, written = tags.partition("||")
     return tuple(filter(None, (written or folded).split("|")))
+
+
+def _digest_is(text: str, bom: bool, digest: str) -> bool:
+    """``text`` (after a BOM when ``bom``) encodes to the bytes whose SHA-1 is ``digest``."""
+    import hashlib
+
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return hashlib.sha1(b"\xef\xbb\xbf" + data if bom else data).hexdigest() == digest
 
 
 def _last_line(text: str, start: int, end: int, line: int) -> int:
@@ -831,6 +844,11 @@ class Index:
             ids.append(rowid)
         fix = has_surrogates(text[pieces[0].start:pieces[-1].end])
         order = sorted(range(len(pieces)), key=ids.__getitem__) if len(pieces) > 1 else [0]
+        # by rowid is not file order: into an empty table (a first build), the index of places is made
+        # once every row is in (one sort) rather than written all over as they come
+        later = len(pieces) > INSERT_BATCH and db.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None
+        if later:
+            db.execute("DROP INDEX chunks_path")
         tags: dict[str, int] = {}
         for at in range(0, len(order), INSERT_BATCH):
             rows: list[tuple[object, ...]] = []
@@ -855,6 +873,8 @@ class Index:
             db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
             db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
+        if later:
+            db.execute(_PLACES_INDEX)
         if tags:
             db.executemany("INSERT INTO tagnames VALUES (?, ?, ?) ON CONFLICT(path, tag) DO UPDATE SET n = n + excluded.n",
                            [(key, name, n) for name, n in tags.items()])
@@ -985,67 +1005,73 @@ class Index:
     def _old_text_around_edit(db: sqlite3.Connection, key: str, text: str, old_digest: str, bom: bool) -> str | None:
         """The text a file held when its rows were made, from its new ``text`` and the rows an edit changed.
 
-        The rows' places are read (numbers only) in file order; a binary search finds the first row whose
-        text at its place is no longer its hash, another the first of the rows after it that all hold their
-        text shifted by the change of length: one edited region, O(log n) rows hashed.  The old text is
-        the new one with the rows in between put back.  It is returned only when its bytes are the ones
-        indexed (SHA-1 ``old_digest``), so an edit in two places, or rows that do not tile what changed,
-        give None (the caller reads every row), never a wrong text.
+        Two binary searches over the file's places (the index of places, a few rows read, O(log n)): the
+        first row whose text at its place is no longer its hash, then the first of the rows after it that
+        all hold their text shifted by the change of length: one edited region.  The old text is the new
+        one with the rows in between put back.  It is returned only when its bytes are the ones indexed
+        (SHA-1 ``old_digest``), so edits in several places, or rows that do not tile what changed, give None
+        (the caller reads every row), never a wrong text.  Nor does an edit that keeps the length (the rows after it then look
+        unchanged in place: comparing every row's hash in Python took longer than reading every row).
         """
-        import hashlib
-
-        rows = db.execute("SELECT start, end, rowid FROM chunks WHERE path = ?", (key,)).fetchall()
-        if not rows:
-            return None
-        rows.sort()
         probe = db.cursor()
 
-        def same(i: int, shift: int) -> bool:
-            start, end, rowid = rows[i]
+        def row_at(x: int) -> tuple[int, int, int] | None:
+            """The row whose place begins at or before ``x`` (old offsets), the last such."""
+            found: tuple[int, int, int] | None = probe.execute(
+                "SELECT start, end, rowid FROM chunks WHERE path = ? AND start <= ? ORDER BY start DESC LIMIT 1",
+                (key, x)).fetchone()
+            return found
+
+        def same(row: tuple[int, int, int], shift: int) -> bool:
+            start, end, rowid = row
             if start + shift < 0 or end + shift > len(text):
                 return False
             (h,) = probe.execute("SELECT hash FROM chunks WHERE rowid = ?", (rowid,)).fetchone()
             return bool(h == chunk_hash(text[start + shift : end + shift]))
 
-        lo, hi = 0, len(rows)  # the first row that changed: rows before it are unchanged in place
+        bounds = db.execute("SELECT min(start), max(end) FROM chunks WHERE path = ?", (key,)).fetchone()
+        if bounds is None or bounds[0] is None:
+            return None
+        first_start, old_len = bounds  # the last row ends the old file (checked by the digest below)
+        delta = len(text) - old_len
+        if delta == 0:  # the rows after the edit hold their text in place too: no binary search finds it
+            return None
+        lo, hi = first_start, old_len  # the first changed row starts in [lo, hi]: rows ending by lo are unchanged
         while lo < hi:
-            mid = (lo + hi) // 2
-            if same(mid, 0):
-                lo = mid + 1
+            row = row_at((lo + hi) // 2)
+            if row is None or row[1] <= lo:
+                return None  # a gap in the rows: not a tiling
+            if same(row, 0):
+                lo = row[1]
             else:
-                hi = mid
-        first = lo
-        delta = len(text) - rows[-1][1]  # the last row ends the old file (checked by the digest below)
-        lo, hi = first, len(rows)  # the first of the rows that all hold their text shifted by delta
+                hi = row[0]
+        at = lo
+        lo, hi = at, old_len  # the rows from the first one starting at or after hi on hold their text shifted
         while lo < hi:
-            mid = (lo + hi) // 2
-            if same(mid, delta):
-                hi = mid
+            row = row_at((lo + hi) // 2)
+            if row is None or row[1] <= lo:
+                return None
+            if same(row, delta):
+                hi = row[0]
             else:
-                lo = mid + 1
-        last = lo
-        changed = rows[first:last]
-        if not changed:  # text added between two rows: they all hold their text
-            at = rows[first][0] if first < len(rows) else rows[-1][1]
+                lo = row[1]
+        end = lo
+        if end <= at:  # text added between two rows (or at the end): every row holds its text
             if delta <= 0:
                 return None
             old = text[:at] + text[at + delta:]
         else:
-            if any(a[1] != b[0] for a, b in zip(changed, changed[1:], strict=False)) or len(changed) > 500:
+            changed = db.execute("SELECT start, end, rowid FROM chunks WHERE path = ? AND start >= ? AND start < ?"
+                                 " ORDER BY start LIMIT 501", (key, at, end)).fetchall()
+            if (len(changed) > 500 or changed[0][0] != at or changed[-1][1] != end
+                    or any(a[1] != b[0] for a, b in zip(changed, changed[1:], strict=False))):
                 return None
             raws = dict(db.execute(f"SELECT rowid, raw FROM texts WHERE rowid IN ({','.join('?' * len(changed))})",
                                    [r for _s, _e, r in changed]).fetchall())
             if len(raws) != len(changed):
                 return None
-            a, b = changed[0][0], changed[-1][1]
-            old = text[:a] + "".join(raws[r] for _s, _e, r in changed) + text[b + delta:]
-        try:
-            data = old.encode("utf-8")
-        except UnicodeEncodeError:
-            return None
-        if hashlib.sha1(b"\xef\xbb\xbf" + data if bom else data).hexdigest() != old_digest:
-            return None
-        return old
+            old = text[:at] + "".join(raws[r] for _s, _e, r in changed) + text[end + delta:]
+        return old if _digest_is(old, bom, old_digest) else None
 
     def _covering(self, path: Path) -> tuple[Root, str, str] | None:
         """(profile, rel, key in ``files``) of a file this index covers, whatever way its path is spelled."""
