@@ -277,7 +277,7 @@ def _named_by(rel: str, text: str) -> str | None:
 
 # An entry as layer 2 reads it, from a parsed file or from the index (``Index.relevant_entries``'s row):
 # (id, line, end_line, status, importance, tags, superseded_by, key, raw, mentioned).  ``tags`` is the index's
-# "|a|b|" (case-folded) or a parsed entry's tuple; ``key`` the index rowid or the place in the parsed file;
+# "|a|b|" (read by ``tags_as_written``) or a parsed entry's tuple; ``key`` the index rowid or the place in the parsed file;
 # ``mentioned`` None when not yet known (a parsed entry: asked of the query only when it decides something).
 _Row = tuple[str, int, int, str, str | None, str | tuple[str, ...] | None, str | None, int, str, bool | None]
 _LEVELS = ("high", "medium", "low")

@@ -19,6 +19,9 @@ longer exist are deleted (``forget_gone_folders``).  Tables:
   A chunk's rowid is ``(day << DAY_SHIFT) + n`` (day 0: undated), so the ranking's
   BM25 × decay over every match reads the day from the FTS table's rowid alone,
   and FTS5 can hand the matches over newest first and stop (``match_decayed``).
+  Rows are inserted by rowid (``_insert``: FTS5 then flushes only when its pending
+  terms fill up), in batches; ``chunks_path`` indexes their places (path, start, end).
+  Tags are kept case-folded for matching, then as written (``tags_as_written``).
 - ``texts``: each chunk's text by rowid (apart, so that the rows an edit shifts stay narrow).
 - ``docs``: the FTS5 table (rowid = chunk rowid) over the bigram-expanded text.
 - ``vectors``: embeddings by chunk hash and provider model.
@@ -36,7 +39,8 @@ Writes: ``note_written`` (called by ``safe_write.replace_all`` after the CLI wro
 files) and ``note_reloaded`` (the app's reload worker) update every index covering
 the files, re-reading only the entries around the change (``apply_write``, ``_window``);
 a file another program changed is re-indexed the same way from the stored rows when
-they tile it (``_window_from_rows``), else whole.
+they tile it (``_window_from_rows``: the rows the edit changed found by binary search,
+the old text checked against the indexed bytes' SHA-1), else whole.
 
 For the UI, ``add_profile(profile)`` and ``update_file(path, content)`` take
 already loaded text; a ``MemoryFile`` handed to ``update_file`` after a
