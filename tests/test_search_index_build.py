@@ -48,6 +48,13 @@ def test_first_build_rows_are_those_of_the_parse_across_batches(tmp_path: Path,
         assert dict(idx._db.execute("SELECT tag, n FROM tagnames WHERE path = ?", (str(mem),)).fetchall()) == counts
         ids = [r[0] for r in rows]
         assert len(set(ids)) == len(ids)
+        # the index of places made again after the rows went in, FTS5's merge settings back to its defaults
+        assert idx._db.execute("SELECT sql FROM sqlite_master WHERE name = 'chunks_path'").fetchone() == (
+            index_mod._PLACES_INDEX,)
+        assert dict(idx._db.execute("SELECT k, v FROM docs_config WHERE k IN ('automerge', 'crisismerge')")
+                    .fetchall()) == {"automerge": 4, "crisismerge": 16}
+        # 'optimize'd: memories.md in one segment, the small files indexed after it in another
+        assert idx._db.execute("SELECT count(DISTINCT segid) FROM docs_idx").fetchone()[0] <= 2
         # a later edit re-indexes one entry, the others keep their rows
         changed = text.replace("id: mem-000350\n", "id: mem-000350\nnote: x\n", 1)
         mem.write_text(changed, encoding="utf-8")

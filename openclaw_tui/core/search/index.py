@@ -853,6 +853,11 @@ class Index:
         later = len(pieces) > INSERT_BATCH and db.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None
         if later:
             db.execute("DROP INDEX chunks_path")
+            # FTS5 merges its segments as they come (4 of a level into one of the next): the deeper the
+            # levels, the more often each term is written again.  A first build leaves them unmerged and
+            # merges them all once at the end ('optimize'), then restores the defaults for later edits.
+            db.execute("INSERT INTO docs(docs, rank) VALUES ('automerge', 0)")
+            db.execute("INSERT INTO docs(docs, rank) VALUES ('crisismerge', 1999)")
         tags: dict[str, int] = {}
         for at in range(0, len(order), INSERT_BATCH):
             rows: list[tuple[object, ...]] = []
@@ -879,6 +884,9 @@ class Index:
             db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
         if later:
             db.execute(_PLACES_INDEX)
+            db.execute("INSERT INTO docs(docs) VALUES ('optimize')")
+            db.execute("INSERT INTO docs(docs, rank) VALUES ('automerge', 4)")
+            db.execute("INSERT INTO docs(docs, rank) VALUES ('crisismerge', 16)")
         if tags:
             db.executemany("INSERT INTO tagnames VALUES (?, ?, ?) ON CONFLICT(path, tag) DO UPDATE SET n = n + excluded.n",
                            [(key, name, n) for name, n in tags.items()])
