@@ -92,6 +92,7 @@ def _parser() -> Any:
 SCHEMA = 9  # 9: chunks.tags and tagnames keep tag names as written (``tags_as_written``)
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
+PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096): a 1M-entry build's WAL holds 4x fewer
 CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
 KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``_best_bm25``)
 INSERT_BATCH = 2048  # rows inserted at once by ``_insert`` (its text made for them only)
@@ -417,9 +418,11 @@ def _kept_mtime(mtime_ns: int, read_at_ns: int) -> int:
     return mtime_ns if mtime_ns < read_at_ns - window else -1
 
 
-def _connect(path: Path | None) -> sqlite3.Connection:
+def _connect(path: Path | None, new: bool = False) -> sqlite3.Connection:
     db = sqlite3.connect(":memory:" if path is None else str(path), check_same_thread=False,
                          timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    if new:
+        db.execute(f"PRAGMA page_size={PAGE_SIZE}")
     db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")  # grows only as used: the pages of the last queries stay read
     if path is not None:
@@ -525,7 +528,7 @@ class Index:
                 self._remove_files()
             else:
                 why = "missing"
-            db = _connect(self.path)
+            db = _connect(self.path, new=True)
             db.executescript("BEGIN;" + _SCHEMA_SQL + "COMMIT;")
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
             self.opened_as = why
