@@ -161,3 +161,21 @@ def test_an_external_edit_reindexes_around_it_and_equals_a_fresh_build(tmp_path:
             fresh.close()
     finally:
         idx.close()
+
+
+@pytest.mark.parametrize(("bom", "newline"), [(True, "\n"), (False, "\r\n"), (True, "\r\n")])
+def test_the_old_text_is_put_back_for_a_bom_and_crlf(tmp_path: Path, bom: bool, newline: str) -> None:
+    prof = write_profile(tmp_path, 120)
+    mem = prof / "memories.md"
+    text = mem.read_text(encoding="utf-8").replace("\n", newline)
+    mem.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    idx, mem, _text, digest = _built(prof)
+    try:
+        ident = f"id: mem-000060{newline}"
+        new = text.replace(ident, ident + f"note: changed{newline}", 1)
+        assert idx._old_text_around_edit(idx._db, str(mem), new, digest, bom) == text
+        mem.write_bytes((b"\xef\xbb\xbf" if bom else b"") + new.encode("utf-8"))
+        stats = idx.refresh(roots_of(prof))
+        assert (stats.reindexed, stats.inserted, stats.deleted) == (1, 1, 1)
+    finally:
+        idx.close()
