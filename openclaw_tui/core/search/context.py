@@ -33,9 +33,9 @@ token, any other character as a quarter of one.
 
 A loaded ``Profile`` is read as parsed; a ``Root`` (a folder, not loaded: the
 CLI and the agent view) through its persistent search index, which reads only
-the entries the topic can concern.  Both give the same answer (tested), but
-for the case of tag names: the index keeps them case-folded (a tag ``Work``
-reads ``work`` through it).
+the entries the topic can concern.  Both give the same answer (tested), tag
+names as the file writes them (matched case-insensitively: a tag ``Work`` is
+selected by ``work`` and shown as ``Work``).
 
 At 100k entries a third of them are high, so the answer itself is ~35k parts
 (4 MB of text): the rows are read as the index gives them (no object per
@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import Config, Limits, load_config
 from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
-from .index import Index, Root, roots_of
+from .index import Index, Root, roots_of, tags_as_written
 from .text import CJK, Query, QueryError, _cjk_run_re, parse_query
 
 if TYPE_CHECKING:
@@ -194,13 +194,15 @@ def _word_re(word: str) -> re.Pattern[str]:
 
 
 def query_tags(query: str, given: Iterable[str], known: Iterable[str]) -> list[str]:
-    """The tags the topic selects: those given, and known tags whose name appears as a word in the query."""
+    """The tags the topic selects: those given (as given), and known tags whose name appears as a word in
+    the query, as the files write them (the first in sorted order when entries write one in several ways)."""
+    names = sorted(set(known))
     out = [t.strip() for t in given if t.strip()]
     if query.strip():
         # no letter with a case outside ASCII (CJK has none): an ASCII tag matches only its lower case in it
         ascii_query = all(c.isascii() or c.lower() == c.upper() for c in query)
         lower = query.lower()
-        for tag in sorted(set(known)):
+        for tag in names:
             if not tag or (ascii_query and tag.isascii() and tag.lower() not in lower) or (
                     tag.lower() == tag.upper() and tag not in query):
                 continue  # cannot match (no letter with a case, or ASCII): no regex compiled for each tag
@@ -275,7 +277,7 @@ def _named_by(rel: str, text: str) -> str | None:
 
 # An entry as layer 2 reads it, from a parsed file or from the index (``Index.relevant_entries``'s row):
 # (id, line, end_line, status, importance, tags, superseded_by, key, raw, mentioned).  ``tags`` is the index's
-# "|a|b|" (case-folded) or a parsed entry's tuple; ``key`` the index rowid or the place in the parsed file;
+# "|a|b|" (read by ``tags_as_written``) or a parsed entry's tuple; ``key`` the index rowid or the place in the parsed file;
 # ``mentioned`` None when not yet known (a parsed entry: asked of the query only when it decides something).
 _Row = tuple[str, int, int, str, str | None, str | tuple[str, ...] | None, str | None, int, str, bool | None]
 _LEVELS = ("high", "medium", "low")
@@ -305,14 +307,14 @@ def _tag_matcher(wanted: set[str]) -> Any:
         if isinstance(tags, str):
             if keys(tags) is None:
                 return []
-            tags = tuple(filter(None, tags.split("|")))
+            tags = tags_as_written(tags)
         return [t for t in tags if t.casefold() in wanted]
 
     return match
 
 
 def _tags_of(tags: str | tuple[str, ...] | None) -> tuple[str, ...]:
-    return tags if isinstance(tags, tuple) else tuple(filter(None, (tags or "").split("|")))
+    return tags if isinstance(tags, tuple) else tags_as_written(tags)
 
 
 @dataclass
