@@ -87,6 +87,16 @@ def test_first_build_does_not_hold_the_parse(tmp_path: Path) -> None:
     assert build_peak - base < 1.5 * parse_peak
 
 
+def assert_same_as_a_fresh_build(idx: Index, prof: Path, mem: Path) -> None:
+    """The rows an incremental refresh left are those a first build of the same files makes."""
+    fresh = Index(None)
+    try:
+        fresh.refresh(roots_of(prof))
+        assert idx.documents(mem) == fresh.documents(mem)
+    finally:
+        fresh.close()
+
+
 def _built(prof: Path) -> tuple[Index, Path, str, str]:
     idx = Index(None)
     idx.refresh(roots_of(prof))
@@ -132,12 +142,7 @@ def test_edits_in_several_places_are_put_back_or_read_whole(tmp_path: Path) -> N
         mem.write_text(new, encoding="utf-8")
         stats = idx.refresh(roots_of(prof))
         assert (stats.inserted, stats.deleted) == (2, 2)  # still only what changed (every row read back)
-        fresh = Index(None)
-        try:
-            fresh.refresh(roots_of(prof))
-            assert idx.documents(mem) == fresh.documents(mem)
-        finally:
-            fresh.close()
+        assert_same_as_a_fresh_build(idx, prof, mem)
     finally:
         idx.close()
 
@@ -153,12 +158,7 @@ def test_an_external_edit_reindexes_around_it_and_equals_a_fresh_build(tmp_path:
         mem.write_bytes(new.encode("utf-8"))
         stats = idx.refresh(roots_of(prof))
         assert (stats.reindexed, stats.inserted, stats.deleted) == (1, 1, 1)
-        fresh = Index(None)
-        try:
-            fresh.refresh(roots_of(prof))
-            assert idx.documents(mem) == fresh.documents(mem)
-        finally:
-            fresh.close()
+        assert_same_as_a_fresh_build(idx, prof, mem)
     finally:
         idx.close()
 

@@ -65,7 +65,7 @@ from contextlib import contextmanager
 from operator import attrgetter
 from pathlib import Path
 
-from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate
+from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate, present
 from ..record import Frozen, Record
 from .text import (
     Chunk,
@@ -231,7 +231,7 @@ def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path
             folder = note.read_bytes().decode("utf-8", "surrogateescape")
         except OSError:
             continue
-        if db == keep or not os.path.isabs(folder) or not _gone(folder):
+        if db == keep or not os.path.isabs(folder) or present(Path(folder)):  # unreadable just now: kept
             continue
         for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, BEST_FILE):
             try:
@@ -240,17 +240,6 @@ def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path
                 pass
         gone.append(db)
     return gone
-
-
-def _gone(path: str) -> bool:
-    """The path does not exist (not merely unreadable to us just now: then it is kept)."""
-    try:
-        os.lstat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return True
-    except OSError:
-        return False
-    return False
 
 
 def roots_of(path: Path | str) -> list[Root]:
