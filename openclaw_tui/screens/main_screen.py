@@ -225,6 +225,7 @@ class MainScreen(Screen[None]):
         self.table.focus()
         self.status.set_busy("loading", True)
         self._fit(self.app.size.width, self.app.size.height)
+        self._load()  # the files are read while Textual lays out and paints the empty frame
         self.call_after_refresh(self._painted)
 
     def on_resize(self, event: Any) -> None:
@@ -244,9 +245,8 @@ class MainScreen(Screen[None]):
             tree.display = show
 
     def _painted(self) -> None:
-        """The empty frame is on screen: now read the files (so reading never delays it)."""
+        """The first frame is on screen."""
         self.first_paint_at = time.perf_counter()  # for bench/bench_ui.py
-        self._load()
 
     def _first_rows_shown(self) -> None:
         """The first rows are painted (or the load ended without any): what waited for them starts
