@@ -104,7 +104,7 @@ class MainScreen(Screen[None]):
                  today: dt.date | None = None, session: Session | None = None) -> None:
         super().__init__()
         self.session = session or Session(path, discovery, today)
-        self._ops: EntryOperations | None = None  # made on first use (see ops, git, _warm_up)
+        self._ops: EntryOperations | None = None  # made on first use (see ops, git, warm_up)
         self._git: GitPanel | None = None
         self.loaded = False
         self.first_paint_at: float | None = None
@@ -112,7 +112,7 @@ class MainScreen(Screen[None]):
         self._detail_due = False  # the entry pane follows the cursor after the next paint (while typing)
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
         self._preview_shown = threading.Event()
-        self._started_after_rows = False  # see _first_rows_shown
+        self._started_after_rows = False  # see _start_after_rows
 
     # --- the pieces the screen delegates to (imported once the first rows are on screen) ---
 
@@ -188,7 +188,7 @@ class MainScreen(Screen[None]):
                 yield EntryDetail(id="detail")
         yield AuditList(id="audit")
         yield StatusBar(id="status")
-        yield KeysFooter(held=True)  # its keys once the first rows are on screen (see _first_rows_shown)
+        yield KeysFooter(held=True)  # its keys once the first rows are on screen (see _start_after_rows)
 
     @property
     def table(self) -> EntryTable:
@@ -249,11 +249,16 @@ class MainScreen(Screen[None]):
         self.first_paint_at = time.perf_counter()  # for bench/bench_ui.py
 
     def _first_rows_shown(self) -> None:
-        """The first rows are painted (or the load ended without any): what waited for them starts
-        now -- the footer's keys and the git state (its conflict-marker scan reads every memory file) --
-        so neither holds the interpreter while the person waits for the rows."""
+        """The first rows are painted: the loader goes on (see :meth:`_load`)."""
         self._preview_shown.set()
-        if self._started_after_rows:
+
+    def _start_after_rows(self) -> None:
+        """The first rows are on screen and the loader has imported what comes next (:func:`warm_up`;
+        or the load ended): what waited for them starts now -- the footer's keys (their availability
+        asks the entry actions and the git panel) and the git state (its conflict-marker scan reads
+        every memory file) -- so neither holds the interpreter while the person waits for the rows,
+        nor waits for the loader's imports on the UI thread."""
+        if self._started_after_rows or not self.is_attached:
             return
         self._started_after_rows = True
         self.query_one(KeysFooter).release()
@@ -315,6 +320,7 @@ class MainScreen(Screen[None]):
                 self._preview_shown.wait(PREVIEW_WAIT)
                 self.session.yield_to_user()  # a filter typed on the first rows goes first
         warm_up()
+        self.call_later(self._start_after_rows)  # (posts a message: safe from this thread)
         self.post_message(Loaded(found, self.session.read(found.profiles)))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
@@ -438,7 +444,7 @@ class MainScreen(Screen[None]):
     @on(Loaded)
     def _on_loaded(self, message: Loaded) -> None:
         self.status.set_busy("loading", False)
-        self.call_after_refresh(self._first_rows_shown)  # when there was no preview (nothing on screen yet)
+        self.call_after_refresh(self._start_after_rows)  # (already done unless the load failed early)
         if message.error is not None or message.discovery is None:
             self.table.load([], indexed=True, placeholder=f"Cannot open: {message.error}")
             self.notify(message.error or "not memory", severity="error")

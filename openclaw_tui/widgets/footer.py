@@ -7,7 +7,8 @@ entries on a loaded machine).  This footer
 
 - can be ``held``: it shows no keys until :meth:`release` (the review screen releases it once its
   first rows are on screen, see ``MainScreen``);
-- rebuilds only when the keys it would show differ from the ones it shows.
+- rebuilds only when the keys it would show differ from the ones it shows, and once for any number of
+  announcements before the next refresh (three came in a row after the first rows: ~0.1 s each).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class KeysFooter(Footer):
         self.held = held
         self._pending: Screen[Any] | None = None
         self._built: tuple[Any, ...] | None = None
+        self._rebuild_due = False  # a rebuild is scheduled (Textual schedules one per announcement)
 
     def _keys(self, screen: Screen[Any]) -> tuple[Any, ...]:
         """What :meth:`compose` would show for ``screen``'s bindings now."""
@@ -49,9 +51,18 @@ class KeysFooter(Footer):
         if self.held:
             self._pending = screen
             return
+        if self._rebuild_due:
+            return  # one rebuild after the next refresh answers every announcement until then
         if self._built is not None and self._bindings_ready and self._keys(screen) == self._built:
             return  # the same keys: Textual would rebuild every key widget for nothing
+        self._rebuild_due = True
         super().bindings_changed(screen)
+
+    async def recompose(self) -> None:
+        self._rebuild_due = False
+        if self._built is not None and self.is_attached and self._keys(self.screen) == self._built:
+            return  # changed back meanwhile
+        await super().recompose()
 
     def release(self) -> None:
         """Show the keys (once; later calls do nothing)."""
