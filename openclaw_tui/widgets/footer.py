@@ -55,7 +55,8 @@ class KeysFooter(Footer):
             return  # one rebuild after the next refresh answers every announcement until then
         if self._built is not None and self._bindings_ready and self._keys(screen) == self._built:
             return  # the same keys: Textual would rebuild every key widget for nothing
-        self._rebuild_due = True
+        # Textual schedules the rebuild only for the focused app's own screen (it announces again on focus)
+        self._rebuild_due = bool(screen.app.app_focus and self.is_attached and screen is self.screen)
         super().bindings_changed(screen)
 
     async def recompose(self) -> None:
