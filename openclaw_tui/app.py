@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import App
@@ -37,13 +37,17 @@ from textual.widget import Widget
 
 from .actions import bindings
 from .actions import keymap as registry_keymap
-from .commands_palette import ScreenCommands
 from .core.format.profile import Discovery
 from .core.format.rows import Location
-from .screens.help_screen import HelpScreen, collect_bindings
 from .screens.main_screen import MainScreen
 from .session import Session
-from .widgets.dialogs import Ask
+
+if TYPE_CHECKING:
+    from textual.command import Provider
+
+# Imported when first used, not at start-up (the first rows wait for every import): the help screen,
+# the command palette's provider (rich's Markdown, markdown-it), the dialogs.  tests/test_ui_startup.py
+# checks what the app has imported when its first rows are on screen.
 
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
@@ -62,12 +66,31 @@ class Notice:
     severity: str
 
 
-class ConfirmQuit(Ask):
-    """Asked before quitting with an unsaved edit (answers "quit" or "stay")."""
+def _confirm_quit_class() -> type[Screen[str]]:
+    from .widgets.dialogs import Ask
 
-    def __init__(self) -> None:
-        super().__init__("An edit is not saved. Quit anyway and lose it?", "",
-                         [("y", "Quit", "quit", "error"), ("n", "Stay", "stay", "primary")])
+    class ConfirmQuit(Ask):
+        """Asked before quitting with an unsaved edit (answers "quit" or "stay")."""
+
+        def __init__(self) -> None:
+            super().__init__("An edit is not saved. Quit anyway and lose it?", "",
+                             [("y", "Quit", "quit", "error"), ("n", "Stay", "stay", "primary")])
+
+    return ConfirmQuit
+
+
+def __getattr__(name: str) -> Any:
+    """``ConfirmQuit``, the dialog asked before quitting with an unsaved edit, made on first use."""
+    if name == "ConfirmQuit":
+        return globals().get(name) or globals().setdefault(name, _confirm_quit_class())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _screen_commands() -> type[Provider]:
+    """The command palette's provider of the current screen's actions (imported when the palette opens)."""
+    from .commands_palette import ScreenCommands
+
+    return ScreenCommands
 
 
 class OpenClawApp(App[int]):
@@ -75,7 +98,7 @@ class OpenClawApp(App[int]):
 
     CSS_PATH: ClassVar = ["app.tcss", "screens/main_screen.tcss"]
     TITLE = "openclaw-tui"
-    COMMANDS: ClassVar = App.COMMANDS | {ScreenCommands}
+    COMMANDS: ClassVar = App.COMMANDS | {_screen_commands}
     BINDINGS: ClassVar[list[BindingType]] = bindings("app")
     # every screen gets -narrow/-wide and -short/-tall: the .tcss files lay out for small terminals with them
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
@@ -214,9 +237,11 @@ class OpenClawApp(App[int]):
             if answer == "quit":
                 self.exit(0)
 
-        await self.push_screen(ConfirmQuit(), done)
+        await self.push_screen(__getattr__("ConfirmQuit")(), done)
 
     def action_help(self) -> None:
+        from .screens.help_screen import HelpScreen, collect_bindings
+
         if isinstance(self.screen, HelpScreen):
             self.pop_screen()
             return

@@ -20,7 +20,6 @@ from pathlib import Path
 
 from .core.config import ConfigError, load_config
 from .core.format.profile import NotMemory, is_profile_dir, is_workspace_dir, locate
-from .core.git.demo import demo_has_changes
 
 PROG = "openclaw-tui"
 
@@ -118,6 +117,8 @@ def launch_ui(argv: Sequence[str]) -> int:
         result = app.run(loop=loop)  # unlike asyncio.run, does not wait for the worker threads
     except BaseException:
         if cleanup is not None:  # a crash (or ctrl+c) never takes the user's changes with it
+            from .core.git.demo import demo_has_changes
+
             finish_demo(cleanup, keep=demo_has_changes(cleanup))
         raise
     if cleanup is not None:
@@ -164,6 +165,8 @@ def finish_demo(folder: Path, keep: bool | None = None, ask: Callable[[str], str
     input or ctrl+c keep it); with no way to ask, it is deleted as before.
     """
     if keep is None:
+        from .core.git.demo import demo_has_changes  # only a demo needs git's commit machinery
+
         keep = False
         if ask is not None and demo_has_changes(folder):
             try:

@@ -26,13 +26,13 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Input, Tree
+from textual.widgets import ContentSwitcher, Header, Input, Tree
 from textual.worker import get_current_worker
 
 from ..actions import bindings
@@ -52,6 +52,7 @@ from ..widgets.audit_list import AuditGroup, AuditList
 from ..widgets.entry_detail import EntryDetail
 from ..widgets.entry_table import EntryTable
 from ..widgets.file_view import FileView, SourceView
+from ..widgets.footer import KeysFooter
 from ..widgets.messages import (
     Checked,
     FilesChanged,
@@ -66,12 +67,31 @@ from ..widgets.messages import (
 )
 from ..widgets.profile_tree import NodeInfo, ProfileTree
 from ..widgets.status_bar import StatusBar
-from .entry_ops import ENTRY_ACTIONS, EntryOperations
-from .git_panel import GIT_ACTIONS, GitPanel
+
+if TYPE_CHECKING:
+    from .entry_ops import EntryOperations
+    from .git_panel import GitPanel
 
 NARROW = 100  # columns: below this the file tree starts hidden (t shows it)
 PREVIEW_WAIT = 1.0  # seconds the loader waits for the first rows to be painted before parsing the rest
 REFS_SETTLE = 1.0  # seconds a re-read profile keeps its previous reference index before rebuilding it
+
+
+# Modules the first rows do not wait for, imported by the loader thread once they are on screen, so
+# that neither the first paint nor the UI thread later (the footer asks the entry actions whether they
+# are available) pays for them.  tests/test_ui_startup.py checks they are not imported before.
+DEFERRED_MODULES = (
+    "openclaw_tui.screens.entry_ops",
+    "openclaw_tui.screens.git_panel",
+)
+
+
+def warm_up() -> None:
+    """Import :data:`DEFERRED_MODULES` (worker thread)."""
+    import importlib
+
+    for name in DEFERRED_MODULES:
+        importlib.import_module(name)
 
 
 class MainScreen(Screen[None]):
@@ -84,14 +104,36 @@ class MainScreen(Screen[None]):
                  today: dt.date | None = None, session: Session | None = None) -> None:
         super().__init__()
         self.session = session or Session(path, discovery, today)
-        self.ops = EntryOperations(self, self.session)
-        self.git = GitPanel(self, self.session)
+        self._ops: EntryOperations | None = None  # made on first use (see ops, git, warm_up)
+        self._git: GitPanel | None = None
         self.loaded = False
         self.first_paint_at: float | None = None
         self._attention_done = False
         self._detail_due = False  # the entry pane follows the cursor after the next paint (while typing)
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
         self._preview_shown = threading.Event()
+        self._started_after_rows = False  # see _start_after_rows
+
+    # --- the pieces the screen delegates to (imported once the first rows are on screen) ---
+
+    @property
+    def ops(self) -> EntryOperations:
+        """The entry actions (edit, archive, undo, ...): their module imports the editing screens and
+        the lifecycle operations, which the first rows do not wait for."""
+        if self._ops is None:
+            from .entry_ops import EntryOperations
+
+            self._ops = EntryOperations(self, self.session)
+        return self._ops
+
+    @property
+    def git(self) -> GitPanel:
+        """The git state and actions (started once the first rows are on screen)."""
+        if self._git is None:
+            from .git_panel import GitPanel
+
+            self._git = GitPanel(self, self.session)
+        return self._git
 
     # --- what the session holds, for the screen's own code and tests ---------------------
 
@@ -146,7 +188,7 @@ class MainScreen(Screen[None]):
                 yield EntryDetail(id="detail")
         yield AuditList(id="audit")
         yield StatusBar(id="status")
-        yield Footer()
+        yield KeysFooter(held=True)  # its keys once the first rows are on screen (see _start_after_rows)
 
     @property
     def table(self) -> EntryTable:
@@ -183,7 +225,7 @@ class MainScreen(Screen[None]):
         self.table.focus()
         self.status.set_busy("loading", True)
         self._fit(self.app.size.width, self.app.size.height)
-        self.git.start()
+        self._load()  # the files are read while Textual lays out and paints the empty frame
         self.call_after_refresh(self._painted)
 
     def on_resize(self, event: Any) -> None:
@@ -203,9 +245,24 @@ class MainScreen(Screen[None]):
             tree.display = show
 
     def _painted(self) -> None:
-        """The empty frame is on screen: now read the files (so reading never delays it)."""
+        """The first frame is on screen."""
         self.first_paint_at = time.perf_counter()  # for bench/bench_ui.py
-        self._load()
+
+    def _first_rows_shown(self) -> None:
+        """The first rows are painted: the loader goes on (see :meth:`_load`)."""
+        self._preview_shown.set()
+
+    def _start_after_rows(self) -> None:
+        """The first rows are on screen and the loader has imported what comes next (:func:`warm_up`;
+        or the load ended): what waited for them starts now -- the footer's keys (their availability
+        asks the entry actions and the git panel) and the git state (its conflict-marker scan reads
+        every memory file) -- so neither holds the interpreter while the person waits for the rows,
+        nor waits for the loader's imports on the UI thread."""
+        if self._started_after_rows or not self.is_attached:
+            return
+        self._started_after_rows = True
+        self.query_one(KeysFooter).release()
+        self.git.start()
 
     # --- extension points -------------------------------------------------------------
 
@@ -262,6 +319,8 @@ class MainScreen(Screen[None]):
                 # parse once they are on screen: this thread would take the interpreter lock from the paint
                 self._preview_shown.wait(PREVIEW_WAIT)
                 self.session.yield_to_user()  # a filter typed on the first rows goes first
+        warm_up()
+        self.call_later(self._start_after_rows)  # (posts a message: safe from this thread)
         self.post_message(Loaded(found, self.session.read(found.profiles)))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
@@ -380,11 +439,12 @@ class MainScreen(Screen[None]):
             return
         self.table.load(message.rows, indexed=False, placeholder="Loading…", complete=False)
         self.query_one("#entries-pane").border_title = f"Entries · {message.profile.name}/memories.md"
-        self.call_after_refresh(self._preview_shown.set)
+        self.call_after_refresh(self._first_rows_shown)
 
     @on(Loaded)
     def _on_loaded(self, message: Loaded) -> None:
         self.status.set_busy("loading", False)
+        self.call_after_refresh(self._start_after_rows)  # (already done unless the load failed early)
         if message.error is not None or message.discovery is None:
             self.table.load([], indexed=True, placeholder=f"Cannot open: {message.error}")
             self.notify(message.error or "not memory", severity="error")
@@ -604,9 +664,9 @@ class MainScreen(Screen[None]):
     def _on_highlighted(self, event: EntryTable.Highlighted) -> None:
         if self._center() != "entries-pane":
             return
-        if not self.filter_input.has_focus:
+        if not self.filter_input.has_focus and self.loaded:
             self._refresh_detail()
-        elif not self._detail_due:  # typing: the table's new rows are painted first, the entry after them
+        elif not self._detail_due:  # typing, or the first rows: the table's rows are painted first, the entry after
             self._detail_due = True
             self.call_after_refresh(self._detail_after_paint)
 
@@ -924,6 +984,9 @@ class MainScreen(Screen[None]):
     # --- the registry's actions that other pieces carry out ------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        from .entry_ops import ENTRY_ACTIONS
+        from .git_panel import GIT_ACTIONS
+
         if action in ENTRY_ACTIONS:
             return self.ops.available(action)
         if action in GIT_ACTIONS:

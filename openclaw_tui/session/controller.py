@@ -33,7 +33,6 @@ from ..core.format.rows import MEMORY_FILES, EntryRow, RawText, apply_findings, 
 from ..core.git.gitrepo import GitError, find_repo
 from ..core.lifecycle.picks import find_block
 from ..core.lifecycle.plan import Files, Plan
-from ..core.lifecycle.redact import RedactError
 from ..core.lifecycle.undo import UndoStack
 from ..ui_adapters import build_refs, run_check
 from .profiles import ProfileData, no_gc, preview_rows, reread_docs
@@ -427,6 +426,9 @@ class Session:
 
     def write(self, plan: Plan) -> WriteOutcome:
         """Write ``plan`` (undoable) through the core's safe path."""
+        # not at start-up: it imports YAML and the secret scan
+        from ..core.lifecycle.redact import RedactError
+
         self._expect([(c.path, c.after) for c in plan.changes if c.changed] + [(p, None) for p in plan.removed])
         try:
             written = self.undo_stack.apply(plan)

@@ -23,7 +23,7 @@ from ..actions import bindings
 from ..core.check.findings import Finding
 from ..core.format.fields import ID_RE, field_error, is_reference_field
 from ..core.format.rows import EntryRow, Location
-from ..core.format.yamlio import render_scalar
+from ..core.format.scalars import render_scalar  # not yamlio: the pane needs no YAML module
 from .entry_table import badge_text, status_text
 from .messages import Jump
 from .safe_text import SafeMarkdown, clean, clean_line

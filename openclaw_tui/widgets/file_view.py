@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.cells import cell_len
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -172,6 +171,8 @@ class SourceView(ScrollView, can_focus=True):
         if shown.endswith("\n"):
             shown = shown[:-1]
         if lexer and len(shown) <= HIGHLIGHT_LIMIT:
+            from rich.syntax import Syntax  # Pygments: imported when a file is first shown, not at start-up
+
             syntax = Syntax("", lexer, theme="ansi_dark" if dark else "ansi_light", background_color="default")
             full = syntax.highlight(shown)
             full.style = ""

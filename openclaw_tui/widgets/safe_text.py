@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
-from rich.markdown import Markdown
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -142,5 +141,7 @@ class SafeMarkdown(Inert):
     """
 
     def __init__(self, markdown: str, code_theme: str = "ansi_dark") -> None:
+        from rich.markdown import Markdown  # markdown-it and all: not imported before it is needed
+
         self.source = clean(markdown)
         super().__init__(Markdown(self.source, hyperlinks=False, code_theme=code_theme, inline_code_lexer=None))

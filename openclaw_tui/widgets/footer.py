@@ -1,0 +1,76 @@
+"""The key footer of the review screen: Textual's ``Footer``, cheap while the first rows are awaited.
+
+Textual's footer rebuilds all its key widgets (about fifteen, each styled on mount) every time the
+screen's bindings are announced, even when the keys shown stay the same; at start-up that happened
+while the first rows of the file waited to be painted (measured: 0.1-0.5 s of the UI thread at 100k
+entries on a loaded machine).  This footer
+
+- can be ``held``: it shows no keys until :meth:`release` (the review screen releases it once its
+  first rows are on screen, see ``MainScreen``);
+- rebuilds only when the keys it would show differ from the ones it shows, and once for any number of
+  announcements before the next refresh (three came in a row after the first rows: ~0.1 s each).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer
+
+
+class KeysFooter(Footer):
+    """A footer that waits for :meth:`release` (when ``held``) and skips rebuilds that change nothing."""
+
+    def __init__(self, *, held: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.held = held
+        self._pending: Screen[Any] | None = None
+        self._built: tuple[Any, ...] | None = None
+        self._rebuild_due = False  # a rebuild is scheduled (Textual schedules one per announcement)
+
+    def _keys(self, screen: Screen[Any]) -> tuple[Any, ...]:
+        """What :meth:`compose` would show for ``screen``'s bindings now."""
+        app = self.app
+        return (
+            self.show_command_palette,
+            app.ENABLE_COMMAND_PALETTE,
+            tuple(
+                (binding, enabled, tooltip, app.get_key_display(binding))
+                for (_node, binding, enabled, tooltip) in screen.active_bindings.values()
+            ),
+        )
+
+    def compose(self) -> ComposeResult:
+        if self._bindings_ready:
+            self._built = self._keys(self.screen)
+        yield from super().compose()
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        if self.held:
+            self._pending = screen
+            return
+        if self._rebuild_due:
+            return  # one rebuild after the next refresh answers every announcement until then
+        if self._built is not None and self._bindings_ready and self._keys(screen) == self._built:
+            return  # the same keys: Textual would rebuild every key widget for nothing
+        # Textual schedules the rebuild only for the focused app's own screen (it announces again on focus)
+        self._rebuild_due = bool(screen.app.app_focus and self.is_attached and screen is self.screen)
+        super().bindings_changed(screen)
+
+    async def recompose(self) -> None:
+        self._rebuild_due = False
+        if self._built is not None and self.is_attached and self._keys(self.screen) == self._built:
+            return  # changed back meanwhile
+        await super().recompose()
+
+    def release(self) -> None:
+        """Show the keys (once; later calls do nothing)."""
+        if not self.held:
+            return
+        self.held = False
+        pending, self._pending = self._pending, None
+        if pending is not None and self.is_attached:
+            # on this footer's own message loop: the rebuild binds its keys' data to the footer that runs it
+            self.call_next(self.bindings_changed, pending)
