@@ -143,3 +143,41 @@ def test_a_large_read_is_frozen_out_of_the_cycle_collectors_walk_and_a_small_one
         assert len(datas[0].files["memories.md"]) == 20_000 and gc.isenabled()
     finally:
         gc.unfreeze()
+
+
+async def test_a_filter_typed_while_the_file_is_parsed_finds_its_rows_in_the_whole_file(tmp_path: Path) -> None:
+    """Before the parse, the filter looks through every block of the file (not only the first rows shown):
+    its answer is exactly ``filter_rows``' over the whole parse, rows past the first screenfuls included;
+    after the parse the same answer is made of the parse's rows (none of the blocks read alone is left)."""
+    prof = generate_profile(tmp_path, 30_000)
+    every = ProfileData(load_profile(prof)).files["memories.md"]
+    fill_all(every)
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        table = m.table
+        gate = threading.Event()  # the full parse waits until the keys are answered
+        read = m.session.read
+        m.session.read = lambda profiles: (gate.wait(60), read(profiles))[1]  # type: ignore[method-assign]
+        await until(lambda: m._blocks is not None and m._blocks.low is not None, "every block, lowered")
+        first = len(table.source)
+        await pilot.press("slash", *"29999")
+        want = [r.id for r in filter_rows(every, parse_query("29999"))]
+        assert want and every[first].order <= min(r.order for r in every if r.id in want)  # past the first rows
+        await until(lambda: table._partial is None and len(table.view) == len(want), "the answer", 30, 0.001)
+        assert not m.loaded and [r.id for r in table.view] == want
+        await pilot.press("space", *"Peanuts")  # a word with case: the lowered text answers it
+        want = [r.id for r in filter_rows(every, parse_query("29999 Peanuts"))]
+        await until(lambda: table._partial is None, "the answer", step=0.001)
+        assert not m.loaded and [r.id for r in table.view] == want
+        await pilot.press(*["backspace"] * 9)  # "2999": rows all along the file, the first screenfuls first
+        want = [r.id for r in filter_rows(every, parse_query("2999"))]
+        await until(lambda: table._partial is None, "the whole answer", step=0.001)
+        assert not m.loaded and [r.id for r in table.view] == want
+        gate.set()
+        await until(lambda: m.loaded, "the full parse")
+        await until(lambda: table._partial is None, "the answer over the parse's rows", step=0.001)
+        assert [r.id for r in table.view] == want
+        source = {id(r) for r in table.source}
+        assert all(id(r) in source for r in table.view)  # the parse's rows, no block read alone left on screen

@@ -31,6 +31,7 @@ from typing import Any
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Input, Tree
 from textual.worker import get_current_worker
@@ -42,6 +43,7 @@ from ..core.format.rows import (
     MEMORY_FILES,
     EntryRow,
     Location,
+    RawText,
     parse_query,
     toggle_token,
 )
@@ -74,6 +76,10 @@ PREVIEW_WAIT = 1.0  # seconds the loader waits for the first rows to be painted 
 REFS_SETTLE = 1.0  # seconds a re-read profile keeps its previous reference index before rebuilding it
 
 
+class BlocksFound(Message):
+    """The loader found where every block of the first memories.md starts (before parsing it)."""
+
+
 class MainScreen(Screen[None]):
     """Browse every memory, see what is wrong at a glance, audit references."""
 
@@ -92,6 +98,7 @@ class MainScreen(Screen[None]):
         self._detail_due = False  # the entry pane follows the cursor after the next paint (while typing)
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
         self._preview_shown = threading.Event()
+        self._blocks: RawText | None = None  # memories.md over all its blocks, until it is parsed (_load)
 
     # --- what the session holds, for the screen's own code and tests ---------------------
 
@@ -262,7 +269,14 @@ class MainScreen(Screen[None]):
                 # parse once they are on screen: this thread would take the interpreter lock from the paint
                 self._preview_shown.wait(PREVIEW_WAIT)
                 self.session.yield_to_user()  # a filter typed on the first rows goes first
-        self.post_message(Loaded(found, self.session.read(found.profiles)))
+                # then every block of the file, before it is parsed: a filter typed meanwhile finds its rows
+                # in the whole file (the parse then yields to the keys: none of them waits for it)
+                blocks = self.session.blocks(first, rows)
+                if blocks is not None:
+                    self._blocks = blocks
+                    self.post_message(BlocksFound())
+                    self.session.lower(blocks)
+        self.post_message(Loaded(found, self.session.read_found(found.profiles)))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
     def _reload(self, what: list[tuple[Profile, ProfileData | None]], keep_file: str | None, gen: int) -> None:
@@ -378,12 +392,20 @@ class MainScreen(Screen[None]):
         """The first rows, before the whole file is parsed (no entry action works on them yet)."""
         if self.loaded:
             return
-        self.table.load(message.rows, indexed=False, placeholder="Loading…", complete=False)
+        self.table.load(message.rows, indexed=False, placeholder="Loading…", complete=False,
+                        raw=lambda: self._blocks)
         self.query_one("#entries-pane").border_title = f"Entries · {message.profile.name}/memories.md"
         self.call_after_refresh(self._preview_shown.set)
 
+    @on(BlocksFound)
+    def _on_blocks(self, _message: BlocksFound) -> None:
+        """Every block of the file is found: a filter typed on the first rows looks through all of them."""
+        if not self.loaded:
+            self.table.refilter()
+
     @on(Loaded)
     def _on_loaded(self, message: Loaded) -> None:
+        self._blocks = None  # the parse's rows from now on
         self.status.set_busy("loading", False)
         if message.error is not None or message.discovery is None:
             self.table.load([], indexed=True, placeholder=f"Cannot open: {message.error}")
