@@ -22,7 +22,7 @@ from openclaw_tui.core.format.rows import (
     make_rows,
     parse_query,
 )
-from openclaw_tui.core.format.spans import Lines, block_starts, entry_at, parse_in_steps
+from openclaw_tui.core.format.spans import Lines, block_starts, entry_at, parse_in_steps, start_lines
 from tests.helpers_memgen import SOUP, memory_files
 from tests.test_ui_progressive import generate_profile
 
@@ -47,6 +47,7 @@ def same_as_parse(text: str, step: int = 3) -> bool:
         mf.preamble_end, mf.newline, mf.failed_fence, mf.text)
     lines = Lines(text)
     assert [key(entry_at(text, starts, i, lines.of(s))) for i, s in enumerate(starts)] == [key(e) for e in mf.entries]
+    assert start_lines(text, starts, pause=lambda: None) == [e.line for e in mf.entries]
     return True
 
 

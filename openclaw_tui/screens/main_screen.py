@@ -74,6 +74,7 @@ from .git_panel import GIT_ACTIONS, GitPanel
 NARROW = 100  # columns: below this the file tree starts hidden (t shows it)
 PREVIEW_WAIT = 1.0  # seconds the loader waits for the first rows to be painted before parsing the rest
 REFS_SETTLE = 1.0  # seconds a re-read profile keeps its previous reference index before rebuilding it
+DETAIL_TYPING_PAUSE = 0.2  # seconds without a filter key before the entry pane shows the row under the cursor
 
 
 class BlocksFound(Message):
@@ -95,7 +96,8 @@ class MainScreen(Screen[None]):
         self.loaded = False
         self.first_paint_at: float | None = None
         self._attention_done = False
-        self._detail_due = False  # the entry pane follows the cursor after the next paint (while typing)
+        self._detail_due = False  # the entry pane follows the cursor once the keys pause (while typing)
+        self._typed_at = 0.0  # time.monotonic() of the last cursor move a filter key made
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
         self._preview_shown = threading.Event()
         self._blocks: RawText | None = None  # memories.md over all its blocks, until it is parsed (_load)
@@ -628,16 +630,24 @@ class MainScreen(Screen[None]):
             return
         if not self.filter_input.has_focus:
             self._refresh_detail()
-        elif not self._detail_due:  # typing: the table's new rows are painted first, the entry after them
-            self._detail_due = True
-            self.call_after_refresh(self._detail_after_paint)
+        else:  # typing: the table's new rows are painted first, the entry once the keys pause
+            self._typed_at = time.monotonic()
+            if not self._detail_due:
+                self._detail_due = True
+                self.set_timer(DETAIL_TYPING_PAUSE, self._detail_after_typing)
 
-    def _detail_after_paint(self) -> None:
-        """The entry under the cursor, once the rows a key filtered are on screen (one per frame of keys)."""
-        if self._detail_due:
-            self._detail_due = False
-            if self._center() == "entries-pane":
-                self._refresh_detail()
+    def _detail_after_typing(self) -> None:
+        """The entry under the cursor, once the keys pause: rendering it (and painting it) after every key
+        held the event loop the next key needed, for an entry the person had typed past."""
+        if not self._detail_due:
+            return
+        wait = self._typed_at + DETAIL_TYPING_PAUSE - time.monotonic()
+        if wait > 0.005:
+            self.set_timer(wait, self._detail_after_typing)
+            return
+        self._detail_due = False
+        if self._center() == "entries-pane":
+            self._refresh_detail()
 
     @on(EntryTable.Selected)
     def _on_selected(self, event: EntryTable.Selected) -> None:

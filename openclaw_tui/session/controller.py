@@ -38,7 +38,7 @@ from ..core.format.rows import (
     fill_all,
     lower_in_slices,
 )
-from ..core.format.spans import block_starts, parse_in_steps
+from ..core.format.spans import block_starts, parse_in_steps, start_lines
 from ..core.git.gitrepo import GitError, find_repo
 from ..core.lifecycle.picks import find_block
 from ..core.lifecycle.plan import Files, Plan
@@ -177,7 +177,9 @@ class Session:
         starts = block_starts(doc.text, pause=lambda: time.sleep(0))
         if starts is None:
             return None
-        raw = self._blocks[profile.path] = RawText.of_blocks(BlockRows(doc.text, starts, "memories.md", first))
+        lines = start_lines(doc.text, starts, pause=lambda: time.sleep(0))
+        blocks = BlockRows(doc.text, starts, "memories.md", first, lines)
+        raw = self._blocks[profile.path] = RawText.of_blocks(blocks)
         return raw
 
     def lower(self, raw: RawText) -> None:

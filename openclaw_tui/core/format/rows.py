@@ -452,13 +452,14 @@ class BlockRows(Sequence[EntryRow]):
 
     __slots__ = ("text", "starts", "file", "first", "_made", "_lines")
 
-    def __init__(self, text: str, starts: list[int], file: str, first: Sequence[EntryRow] = ()) -> None:
-        from .spans import Lines
+    def __init__(self, text: str, starts: list[int], file: str, first: Sequence[EntryRow] = (),
+                 lines: list[int] | None = None) -> None:
+        from .spans import start_lines
 
         self.text, self.starts, self.file = text, starts, file
         self.first = list(first)
         self._made: dict[int, EntryRow] = {}
-        self._lines = Lines(text)
+        self._lines = start_lines(text, starts) if lines is None else lines  # the line each block starts on
 
     def extends(self, rows: Sequence[EntryRow]) -> bool:
         """``rows`` are this file's first rows (those it was made with)."""
@@ -476,8 +477,7 @@ class BlockRows(Sequence[EntryRow]):
         if row is None:
             from .spans import entry_at
 
-            at = self.starts[i]
-            row = self._made[i] = EntryRow(entry_at(self.text, self.starts, i, self._lines.of(at)), self.file, i)
+            row = self._made[i] = EntryRow(entry_at(self.text, self.starts, i, self._lines[i]), self.file, i)
         return row
 
 

@@ -72,6 +72,18 @@ def entry_at(text: str, starts: list[int], i: int, line: int) -> Entry:
     return entry
 
 
+def start_lines(text: str, starts: list[int], pause: Callable[[], None] | None = None) -> list[int]:
+    """The line number each of ``starts`` (increasing positions) is on; ``pause()`` every few thousand."""
+    out: list[int] = []
+    line, at, count, maybe = 1, 0, text.count, _pause_every(pause, STEP)
+    for i, pos in enumerate(starts):
+        line += count("\n", at, pos)
+        at = pos
+        out.append(line)
+        maybe(i)
+    return out
+
+
 class Lines:
     """Line numbers of positions asked for in increasing order, counted from the last one asked."""
 
