@@ -181,3 +181,38 @@ async def test_a_filter_typed_while_the_file_is_parsed_finds_its_rows_in_the_who
         assert [r.id for r in table.view] == want
         source = {id(r) for r in table.source}
         assert all(id(r) in source for r in table.view)  # the parse's rows, no block read alone left on screen
+
+
+async def test_a_filter_key_repaints_without_laying_the_screen_out_again(tmp_path: Path) -> None:
+    """Textual's Input re-lays out the whole screen on every key (its scrollable width is a layout
+    reactive): 10-50 ms a key at 160x50.  The filter line does not, and still scrolls to its cursor."""
+    prof = generate_profile(tmp_path, 300)
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        await until(lambda: m.loaded and m.session.all_indexed() and m.session.all_checked()
+                    and not any(w.is_running for w in app.workers), "the start-up work")
+        await pilot.press("slash")
+        await pilot.pause(0.3)  # (the status line and the audit list have settled)
+        laid_out: list[object] = []  # the widgets each layout was asked for (the entry pane's own may come)
+        real = m._refresh_layout
+
+        def counted(size: object = None, scroll: bool = False) -> None:
+            asked = m._layout_widgets
+            laid_out.extend([*asked, *(w for ws in asked.values() for w in ws)] or [m])
+            real(size, scroll)  # type: ignore[arg-type]
+
+        m._refresh_layout = counted  # type: ignore[method-assign]
+        await pilot.press(*"mem-0002")
+        await pilot.pause()
+        inp = m.filter_input
+        every = ProfileData(load_profile(prof)).files["memories.md"]
+        fill_all(every)
+        assert inp.value == "mem-0002"
+        assert [r.id for r in m.table.view] == [r.id for r in filter_rows(every, parse_query("mem-0002"))]
+        assert m.filter_input not in laid_out and m not in laid_out  # the keys laid nothing out
+        await pilot.press(*("x" * (inp.size.width + 20)))
+        await pilot.pause()
+        assert inp.scroll_offset.x > 0  # the long text scrolled: the cursor stays in view
+        assert inp.region.x <= inp.cursor_screen_offset.x <= inp.region.right  # (as with Textual's Input)

@@ -52,7 +52,7 @@ from ..session.controller import feed_search_index
 from ..ui_adapters import write_audit_log
 from ..widgets.audit_list import AuditGroup, AuditList
 from ..widgets.entry_detail import EntryDetail
-from ..widgets.entry_table import EntryTable
+from ..widgets.entry_table import EntryTable, FilterInput
 from ..widgets.file_view import FileView, SourceView
 from ..widgets.messages import (
     Checked,
@@ -145,7 +145,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="center"):
                 with ContentSwitcher(initial="entries-pane", id="center-switcher"):
                     with Vertical(id="entries-pane"):
-                        yield Input(
+                        yield FilterInput(
                             placeholder="Filter: words · status:active · imp:high · tag:coffee · is:problem   (/ to focus)",
                             id="filter",
                             compact=True,

@@ -25,6 +25,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widgets import Input
 
 from ..actions import bindings
 from ..core.format.rows import (
@@ -39,6 +40,18 @@ from ..core.format.rows import (
     sort_rows,
 )
 from .safe_text import clean_line
+
+
+class FilterInput(Input):
+    """The entry table's filter line.  Its text changes on every key, its size never (one line, the pane's
+    width): Textual's Input sets its scrollable width as a layout reactive, so each key re-laid out the
+    whole screen (10-50 ms at 160x50, the key's paint waited for it); here it is set without a layout."""
+
+    def _watch_value(self, value: str) -> None:
+        self.set_reactive(Input.virtual_size, Size(self.content_width, 1))  # Input's own set: no change, no layout
+        super()._watch_value(value)
+        self.refresh()
+
 
 # (key, header, min width, max width)
 COLUMNS: tuple[tuple[str, str, int, int], ...] = (
