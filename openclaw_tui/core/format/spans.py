@@ -23,7 +23,8 @@ from collections.abc import Callable
 from .entries import _DELIM_RE, _NL_DELIM_RE, BOM, Entry, MemoryFile, _newline_of, _scan
 
 _ID_FIRST_RE = re.compile(r"---[ \r]*\nid[ \t]*:(?:[ \t]|\r?$)", re.M)  # a delimiter line, then an id line
-STEP = 4096  # delimiter lines found between two pauses (block_starts); blocks parsed per step (parse_in_steps)
+_NL_ID_FIRST_RE = re.compile(r"\n(?=" + _ID_FIRST_RE.pattern + ")", re.M)  # ... after a newline (a literal to search)
+STEP = 4096  # blocks between two pauses (start_lines), blocks parsed per step (parse_in_steps)
 
 
 def _pause_every(pause: Callable[[], None] | None, step: int) -> Callable[[int], None]:
@@ -37,23 +38,24 @@ def _pause_every(pause: Callable[[], None] | None, step: int) -> Callable[[int],
 def block_starts(text: str, pause: Callable[[], None] | None = None) -> list[int] | None:
     """The start of every block of ``text`` (a memory file's text, without its BOM), in order, as
     ``entries.parse`` finds them; None when the file is not of the simple kind described above (then
-    only the parse can say).  ``pause()`` runs every few thousand delimiters."""
+    only the parse can say).  Two regular-expression passes (~0.2 s at 100k entries, the interpreter lock
+    let go between matches); ``pause()`` runs between them."""
     if text.startswith(BOM) or "```" in text or "~~~" in text:
         return None
-    delims: list[int] = [0] if _DELIM_RE.match(text) else []
-    maybe = _pause_every(pause, STEP)
-    for i, m in enumerate(_NL_DELIM_RE.finditer(text)):
-        delims.append(m.start() + 1)
-        maybe(i)
+    delims = [0] if _DELIM_RE.match(text) else []
+    delims += [m.start() + 1 for m in _NL_DELIM_RE.finditer(text)]
+    if pause is not None:
+        pause()
     starts = delims[0::2]  # an odd last delimiter opens nothing: the parse stops there too
     if len(delims) % 2:
         starts.pop()
     opens = _ID_FIRST_RE.match
-    for i, at in enumerate(starts):
-        if opens(text, at) is None:
-            return None
-        maybe(i)
-    return starts
+    openers = [0] if opens(text) else []
+    openers += [m.end() for m in _NL_ID_FIRST_RE.finditer(text)]
+    if openers == starts:
+        return starts
+    # some delimiter closing a frontmatter is followed by an id line too (a body starting with one)
+    return starts if all(opens(text, at) for at in starts) else None
 
 
 def _line_after(text: str, start: int, line: int, at: int) -> int:
