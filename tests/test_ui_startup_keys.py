@@ -216,3 +216,31 @@ async def test_a_filter_key_repaints_without_laying_the_screen_out_again(tmp_pat
         await pilot.pause()
         assert inp.scroll_offset.x > 0  # the long text scrolled: the cursor stays in view
         assert inp.region.x <= inp.cursor_screen_offset.x <= inp.region.right  # (as with Textual's Input)
+
+
+async def test_the_key_bar_follows_the_focus_and_is_not_rebuilt_when_its_keys_did_not_change(tmp_path: Path) -> None:
+    """``/`` announced the bindings two or three times for one change; each rebuilt the key bar (~50 ms)."""
+    from textual.widgets._footer import FooterKey
+
+    from openclaw_tui.widgets.steady_footer import SteadyFooter
+
+    prof = generate_profile(tmp_path, 50)
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        await until(lambda: m.loaded, "the load")
+        footer = m.query_one(SteadyFooter)
+        await pilot.pause(0.2)
+        on_table = [k.action for k in footer.query(FooterKey)]
+        await pilot.press("slash")
+        await pilot.pause(0.2)
+        on_filter = [k.action for k in footer.query(FooterKey)]
+        assert on_filter and on_filter != on_table  # the filter's keys are shown
+        shown = list(footer.query(FooterKey))
+        m.refresh_bindings()  # the same keys announced again
+        await pilot.pause(0.2)
+        assert list(footer.query(FooterKey)) == shown  # the same widgets: not rebuilt
+        m.table.focus()
+        await pilot.pause(0.2)
+        assert [k.action for k in footer.query(FooterKey)] == on_table  # rebuilt for the table's keys

@@ -33,7 +33,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Input, Tree
+from textual.widgets import ContentSwitcher, Header, Input, Tree
 from textual.worker import get_current_worker
 
 from ..actions import bindings
@@ -68,6 +68,7 @@ from ..widgets.messages import (
 )
 from ..widgets.profile_tree import NodeInfo, ProfileTree
 from ..widgets.status_bar import StatusBar
+from ..widgets.steady_footer import SteadyFooter
 from .entry_ops import ENTRY_ACTIONS, EntryOperations
 from .git_panel import GIT_ACTIONS, GitPanel
 
@@ -155,7 +156,7 @@ class MainScreen(Screen[None]):
                 yield EntryDetail(id="detail")
         yield AuditList(id="audit")
         yield StatusBar(id="status")
-        yield Footer()
+        yield SteadyFooter()
 
     @property
     def table(self) -> EntryTable:
