@@ -143,3 +143,104 @@ def test_a_large_read_is_frozen_out_of_the_cycle_collectors_walk_and_a_small_one
         assert len(datas[0].files["memories.md"]) == 20_000 and gc.isenabled()
     finally:
         gc.unfreeze()
+
+
+async def test_a_filter_typed_while_the_file_is_parsed_finds_its_rows_in_the_whole_file(tmp_path: Path) -> None:
+    """Before the parse, the filter looks through every block of the file (not only the first rows shown):
+    its answer is exactly ``filter_rows``' over the whole parse, rows past the first screenfuls included;
+    after the parse the same answer is made of the parse's rows (none of the blocks read alone is left)."""
+    prof = generate_profile(tmp_path, 30_000)
+    every = ProfileData(load_profile(prof)).files["memories.md"]
+    fill_all(every)
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        table = m.table
+        gate = threading.Event()  # the full parse waits until the keys are answered
+        read = m.session.read
+        m.session.read = lambda profiles: (gate.wait(60), read(profiles))[1]  # type: ignore[method-assign]
+        await until(lambda: m._blocks is not None and m._blocks.low is not None, "every block, lowered")
+        first = len(table.source)
+        await pilot.press("slash", *"29999")
+        want = [r.id for r in filter_rows(every, parse_query("29999"))]
+        assert want and every[first].order <= min(r.order for r in every if r.id in want)  # past the first rows
+        await until(lambda: table._partial is None and len(table.view) == len(want), "the answer", 30, 0.001)
+        assert not m.loaded and [r.id for r in table.view] == want
+        await pilot.press("space", *"Peanuts")  # a word with case: the lowered text answers it
+        want = [r.id for r in filter_rows(every, parse_query("29999 Peanuts"))]
+        await until(lambda: table._partial is None, "the answer", step=0.001)
+        assert not m.loaded and [r.id for r in table.view] == want
+        await pilot.press(*["backspace"] * 9)  # "2999": rows all along the file, the first screenfuls first
+        want = [r.id for r in filter_rows(every, parse_query("2999"))]
+        await until(lambda: table._partial is None, "the whole answer", step=0.001)
+        assert not m.loaded and [r.id for r in table.view] == want
+        gate.set()
+        await until(lambda: m.loaded, "the full parse")
+        await until(lambda: table._partial is None, "the answer over the parse's rows", step=0.001)
+        assert [r.id for r in table.view] == want
+        source = {id(r) for r in table.source}
+        assert all(id(r) in source for r in table.view)  # the parse's rows, no block read alone left on screen
+
+
+async def test_a_filter_key_repaints_without_laying_the_screen_out_again(tmp_path: Path) -> None:
+    """Textual's Input re-lays out the whole screen on every key (its scrollable width is a layout
+    reactive): 10-50 ms a key at 160x50.  The filter line does not, and still scrolls to its cursor."""
+    prof = generate_profile(tmp_path, 300)
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        await until(lambda: m.loaded and m.session.all_indexed() and m.session.all_checked()
+                    and not any(w.is_running for w in app.workers), "the start-up work")
+        await pilot.press("slash")
+        await pilot.pause(0.3)  # (the status line and the audit list have settled)
+        laid_out: list[object] = []  # the widgets each layout was asked for (the entry pane's own may come)
+        real = m._refresh_layout
+
+        def counted(size: object = None, scroll: bool = False) -> None:
+            asked = m._layout_widgets
+            laid_out.extend([*asked, *(w for ws in asked.values() for w in ws)] or [m])
+            real(size, scroll)  # type: ignore[arg-type]
+
+        m._refresh_layout = counted  # type: ignore[method-assign]
+        await pilot.press(*"mem-0002")
+        await pilot.pause()
+        inp = m.filter_input
+        every = ProfileData(load_profile(prof)).files["memories.md"]
+        fill_all(every)
+        assert inp.value == "mem-0002"
+        assert [r.id for r in m.table.view] == [r.id for r in filter_rows(every, parse_query("mem-0002"))]
+        assert m.filter_input not in laid_out and m not in laid_out  # the keys laid nothing out
+        await pilot.press(*("x" * (inp.size.width + 20)))
+        await pilot.pause()
+        assert inp.scroll_offset.x > 0  # the long text scrolled: the cursor stays in view
+        assert inp.region.x <= inp.cursor_screen_offset.x <= inp.region.right  # (as with Textual's Input)
+
+
+async def test_the_key_bar_follows_the_focus_and_is_not_rebuilt_when_its_keys_did_not_change(tmp_path: Path) -> None:
+    """``/`` announced the bindings two or three times for one change; each rebuilt the key bar (~50 ms)."""
+    from textual.widgets._footer import FooterKey
+
+    from openclaw_tui.widgets.footer import KeysFooter
+
+    prof = generate_profile(tmp_path, 50)
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        await until(lambda: m.loaded, "the load")
+        footer = m.query_one(KeysFooter)
+        await pilot.pause(0.2)
+        on_table = [k.action for k in footer.query(FooterKey)]
+        await pilot.press("slash")
+        await pilot.pause(0.2)
+        on_filter = [k.action for k in footer.query(FooterKey)]
+        assert on_filter and on_filter != on_table  # the filter's keys are shown
+        shown = list(footer.query(FooterKey))
+        m.refresh_bindings()  # the same keys announced again
+        await pilot.pause(0.2)
+        assert list(footer.query(FooterKey)) == shown  # the same widgets: not rebuilt
+        m.table.focus()
+        await pilot.pause(0.2)
+        assert [k.action for k in footer.query(FooterKey)] == on_table  # rebuilt for the table's keys

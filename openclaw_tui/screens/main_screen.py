@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Header, Input, Tree
 from textual.worker import get_current_worker
@@ -42,6 +43,7 @@ from ..core.format.rows import (
     MEMORY_FILES,
     EntryRow,
     Location,
+    RawText,
     parse_query,
     toggle_token,
 )
@@ -50,7 +52,7 @@ from ..session.controller import feed_search_index
 from ..ui_adapters import write_audit_log
 from ..widgets.audit_list import AuditGroup, AuditList
 from ..widgets.entry_detail import EntryDetail
-from ..widgets.entry_table import EntryTable
+from ..widgets.entry_table import EntryTable, FilterInput
 from ..widgets.file_view import FileView, SourceView
 from ..widgets.footer import KeysFooter
 from ..widgets.messages import (
@@ -75,6 +77,11 @@ if TYPE_CHECKING:
 NARROW = 100  # columns: below this the file tree starts hidden (t shows it)
 PREVIEW_WAIT = 1.0  # seconds the loader waits for the first rows to be painted before parsing the rest
 REFS_SETTLE = 1.0  # seconds a re-read profile keeps its previous reference index before rebuilding it
+DETAIL_TYPING_PAUSE = 0.2  # seconds without a filter key before the entry pane shows the row under the cursor
+
+
+class BlocksFound(Message):
+    """The loader found where every block of the first memories.md starts (before parsing it)."""
 
 
 # Modules the first rows do not wait for, imported by the loader thread once they are on screen, so
@@ -109,10 +116,12 @@ class MainScreen(Screen[None]):
         self.loaded = False
         self.first_paint_at: float | None = None
         self._attention_done = False
-        self._detail_due = False  # the entry pane follows the cursor after the next paint (while typing)
+        self._detail_due = False  # the entry pane follows the cursor once the keys pause (while typing)
+        self._typed_at = 0.0  # time.monotonic() of the last cursor move a filter key made
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
         self._preview_shown = threading.Event()
         self._started_after_rows = False  # see _start_after_rows
+        self._blocks: RawText | None = None  # memories.md over all its blocks, until it is parsed (_load)
 
     # --- the pieces the screen delegates to (imported once the first rows are on screen) ---
 
@@ -178,7 +187,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="center"):
                 with ContentSwitcher(initial="entries-pane", id="center-switcher"):
                     with Vertical(id="entries-pane"):
-                        yield Input(
+                        yield FilterInput(
                             placeholder="Filter: words · status:active · imp:high · tag:coffee · is:problem   (/ to focus)",
                             id="filter",
                             compact=True,
@@ -319,9 +328,16 @@ class MainScreen(Screen[None]):
                 # parse once they are on screen: this thread would take the interpreter lock from the paint
                 self._preview_shown.wait(PREVIEW_WAIT)
                 self.session.yield_to_user()  # a filter typed on the first rows goes first
+                # then every block of the file, before it is parsed: a filter typed meanwhile finds its rows
+                # in the whole file (the parse then yields to the keys: none of them waits for it)
+                blocks = self.session.blocks(first, rows)
+                if blocks is not None:
+                    self._blocks = blocks
+                    self.post_message(BlocksFound())
+                    self.session.lower(blocks)
         warm_up()
         self.call_later(self._start_after_rows)  # (posts a message: safe from this thread)
-        self.post_message(Loaded(found, self.session.read(found.profiles)))
+        self.post_message(Loaded(found, self.session.read_found(found.profiles)))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
     def _reload(self, what: list[tuple[Profile, ProfileData | None]], keep_file: str | None, gen: int) -> None:
@@ -437,12 +453,20 @@ class MainScreen(Screen[None]):
         """The first rows, before the whole file is parsed (no entry action works on them yet)."""
         if self.loaded:
             return
-        self.table.load(message.rows, indexed=False, placeholder="Loading…", complete=False)
+        self.table.load(message.rows, indexed=False, placeholder="Loading…", complete=False,
+                        raw=lambda: self._blocks)
         self.query_one("#entries-pane").border_title = f"Entries · {message.profile.name}/memories.md"
         self.call_after_refresh(self._first_rows_shown)
 
+    @on(BlocksFound)
+    def _on_blocks(self, _message: BlocksFound) -> None:
+        """Every block of the file is found: a filter typed on the first rows looks through all of them."""
+        if not self.loaded:
+            self.table.refilter()
+
     @on(Loaded)
     def _on_loaded(self, message: Loaded) -> None:
+        self._blocks = None  # the parse's rows from now on
         self.status.set_busy("loading", False)
         self.call_after_refresh(self._start_after_rows)  # (already done unless the load failed early)
         if message.error is not None or message.discovery is None:
@@ -666,16 +690,24 @@ class MainScreen(Screen[None]):
             return
         if not self.filter_input.has_focus and self.loaded:
             self._refresh_detail()
-        elif not self._detail_due:  # typing, or the first rows: the table's rows are painted first, the entry after
-            self._detail_due = True
-            self.call_after_refresh(self._detail_after_paint)
+        else:  # typing, or the first rows: the table's rows are painted first, the entry once the keys pause
+            self._typed_at = time.monotonic()
+            if not self._detail_due:
+                self._detail_due = True
+                self.set_timer(DETAIL_TYPING_PAUSE, self._detail_after_typing)
 
-    def _detail_after_paint(self) -> None:
-        """The entry under the cursor, once the rows a key filtered are on screen (one per frame of keys)."""
-        if self._detail_due:
-            self._detail_due = False
-            if self._center() == "entries-pane":
-                self._refresh_detail()
+    def _detail_after_typing(self) -> None:
+        """The entry under the cursor, once the keys pause: rendering it (and painting it) after every key
+        held the event loop the next key needed, for an entry the person had typed past."""
+        if not self._detail_due:
+            return
+        wait = self._typed_at + DETAIL_TYPING_PAUSE - time.monotonic()
+        if wait > 0.005:
+            self.set_timer(wait, self._detail_after_typing)
+            return
+        self._detail_due = False
+        if self._center() == "entries-pane":
+            self._refresh_detail()
 
     @on(EntryTable.Selected)
     def _on_selected(self, event: EntryTable.Selected) -> None:

@@ -29,7 +29,16 @@ from ..core.files.safe_write import ConcurrentModification, index_writes
 from ..core.format.edit import EditError
 from ..core.format.entries import Entry
 from ..core.format.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
-from ..core.format.rows import MEMORY_FILES, EntryRow, RawText, apply_findings, fill_all
+from ..core.format.rows import (
+    MEMORY_FILES,
+    BlockRows,
+    EntryRow,
+    RawText,
+    apply_findings,
+    fill_all,
+    lower_in_slices,
+)
+from ..core.format.spans import block_starts, parse_in_steps, start_lines
 from ..core.git.gitrepo import GitError, find_repo
 from ..core.lifecycle.picks import find_block
 from ..core.lifecycle.plan import Files, Plan
@@ -128,6 +137,7 @@ class Session:
         self._git_ok: dict[Path, bool] = {}
         self._lock = threading.Lock()
         self._typed_at = 0.0  # time.monotonic() of the last key typed into a filter (background work waits)
+        self._blocks: dict[Path, RawText] = {}  # profile -> its memories.md over its blocks, until parsed
 
     # --- time ---------------------------------------------------------------------------
 
@@ -154,6 +164,46 @@ class Session:
             return []
         return preview_rows(profile.memories, "memories.md")
 
+    def blocks(self, profile: Profile, first: Sequence[EntryRow]) -> RawText | None:
+        """The text of ``profile``'s memories.md over every one of its blocks, before the file is parsed
+        (:class:`BlockRows`; ``first``: its preview rows), for a filter typed meanwhile; None when only
+        the parse can say where its blocks are (``spans.block_starts``).  :meth:`lower` then lowers it, and
+        the parse of :meth:`read` goes in steps between these starts, yielding to the person typing.
+        (Worker thread.)"""
+        doc = profile.memories
+        if profile.layout != "profile" or doc is None or doc.parsed:
+            return None
+        starts = block_starts(doc.text, pause=lambda: time.sleep(0))
+        if starts is None:
+            return None
+        lines = start_lines(doc.text, starts, pause=lambda: time.sleep(0))
+        blocks = BlockRows(doc.text, starts, "memories.md", first, lines)
+        raw = self._blocks[profile.path] = RawText.of_blocks(blocks)
+        return raw
+
+    def lower(self, raw: RawText) -> None:
+        """Give ``raw`` its lowered text (words with letters then find their rows too). (Worker thread.)"""
+        if raw.text is not None and raw.low is None:
+            low = lower_in_slices(raw.text, pause=self.yield_to_user)
+            raw.low = low if len(low) == len(raw.text) else None  # offsets kept (else words with case wait)
+
+    def read_found(self, profiles: Sequence[Profile]) -> list[ProfileData]:
+        """:meth:`read`, each memories.md whose block starts :meth:`blocks` found parsed first in steps
+        between them, sleeping while the person types (a filter meanwhile reads the blocks it needs on its
+        own), and its lowered text kept. (Worker thread.)"""
+        blocks = {p.path: self._blocks.pop(p.path) for p in profiles if p.path in self._blocks}
+        for p in profiles:
+            doc, raw = p.memories, blocks.get(p.path)
+            if doc is not None and raw is not None and raw.text is doc.text and not doc.parsed:
+                with no_gc():
+                    doc.adopt(parse_in_steps(doc.text, doc.bom, raw.starts, pause=self._parse_pause))
+        datas = self.read(profiles)
+        for data in datas:
+            made, raw = data.raw.get("memories.md"), blocks.get(data.path)
+            if made is not None and raw is not None and raw.text is made.text:
+                made.low = raw.low  # lowered meanwhile (else None: the index lowers it)
+        return datas
+
     @staticmethod
     def read(profiles: Sequence[Profile]) -> list[ProfileData]:
         """Rows for each profile, each file with its text's positions (:class:`RawText`, not lowered) for a
@@ -166,6 +216,10 @@ class Session:
                     if rows:
                         data.raw[file] = RawText(rows, lower=False)
             return datas
+
+    def _parse_pause(self) -> None:
+        self.yield_to_user()
+        time.sleep(0)
 
     @staticmethod
     def read_again(profile: Profile, previous: ProfileData | None = None) -> ProfileData:
@@ -206,7 +260,8 @@ class Session:
         if data.indexed:
             return True
         for file, rows in data.files.items():  # first: a filter typed meanwhile finds rows by their text
-            if rows and not all(r.filled for r in rows[-1:]):
+            made = data.raw.get(file)
+            if rows and not all(r.filled for r in rows[-1:]) and (made is None or made.low is None):
                 self.yield_to_user(cancelled)
                 data.raw[file] = RawText(rows, pause=lambda: self.yield_to_user(cancelled))
         with no_gc():

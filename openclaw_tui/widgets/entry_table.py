@@ -25,6 +25,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widgets import Input
 
 from ..actions import bindings
 from ..core.format.rows import (
@@ -39,6 +40,18 @@ from ..core.format.rows import (
     sort_rows,
 )
 from .safe_text import clean_line
+
+
+class FilterInput(Input):
+    """The entry table's filter line.  Its text changes on every key, its size never (one line, the pane's
+    width): Textual's Input sets its scrollable width as a layout reactive, so each key re-laid out the
+    whole screen (10-50 ms at 160x50, the key's paint waited for it); here it is set without a layout."""
+
+    def _watch_value(self, value: str) -> None:
+        self.set_reactive(Input.virtual_size, Size(self.content_width, 1))  # Input's own set: no change, no layout
+        super()._watch_value(value)
+        self.refresh()
+
 
 # (key, header, min width, max width)
 COLUMNS: tuple[tuple[str, str, int, int], ...] = (
@@ -56,7 +69,9 @@ SORT_CYCLE = ("order", "id", "status", "importance", "marks", "tags", "timestamp
 ERROR_MARKS = {"malformed", "merge-conflict", "duplicate", "dangling"}
 PARTIAL_BUDGET = 0.02  # seconds of filling rows per step while a filter runs before the rows are indexed
 PARTIAL_STEP = 0.01  # seconds between those steps (keys and paints go in between)
-PARTIAL_CHUNK = 128
+PARTIAL_CHUNK = 32  # candidates checked between two looks at the clock (~1 ms when each block is read alone)
+PARTIAL_TYPING_PAUSE = 0.25  # seconds after a filter change before the rest of its answer is looked for
+PARTIAL_SHOW_EVERY = 0.3  # seconds between scrollbar and count updates while the rest of an answer grows
 PARTIAL_SLOW_BUDGET = 0.005  # ... once the rows found fill the screen twice over
 PARTIAL_SLOW_STEP = 0.03
 
@@ -173,6 +188,8 @@ class EntryTable(ScrollView, can_focus=True):
         self._partial: tuple[Query, Iterator[EntryRow]] | None = None
         self._raw: RawText | None = None  # the source's text (until indexed)
         self._raw_provider: Callable[[], RawText | None] | None = None  # its lowered text, once made
+        self._queried_at = 0.0  # time.monotonic() of the last filter change (the answer's rest waits)
+        self._grown_at = 0.0  # ... of the last scrollbar and count update while the answer grows
 
     # --- data -------------------------------------------------------------------------
 
@@ -280,13 +297,23 @@ class EntryTable(ScrollView, can_focus=True):
         view only ever grows by rows that match, until the index is done and the filter runs over all.
         """
         made = self._raw_provider() if self._raw_provider is not None else None
-        if made is not None and made is not self._raw and made.rows == self._source:
-            self._raw = made
+        if made is not None and made is not self._raw and (made.rows == self._source or self._extended_by(made)):
+            self._raw = made  # (the file's text over its rows; before they are read, over all its blocks)
         elif self._raw is None:
             self._raw = RawText(self._source, lower=False)  # instant: answers words without case
         cands = self._raw.candidates(query)
         self._partial = (query, iter(self._source) if cands is None else cands)
         return self._partial_step([])
+
+    def _extended_by(self, raw: RawText) -> bool:
+        """``raw`` is over every block of the file whose first rows are the source (not complete)."""
+        extends = getattr(raw.rows, "extends", None)
+        return not self.complete and extends is not None and bool(extends(self._source))
+
+    def refilter(self) -> None:
+        """Run the filter again (the rows it can look through grew: the whole file's blocks were found)."""
+        if not self.query_obj.empty:
+            self._recompute(self.cursor_row)
 
     def _partial_step(self, view: list[EntryRow]) -> list[EntryRow]:
         """Check the next candidates for about ``PARTIAL_BUDGET`` seconds; once the rows found fill the
@@ -313,17 +340,29 @@ class EntryTable(ScrollView, can_focus=True):
         return view
 
     def _continue_partial(self) -> None:
+        """The next step of a filter's answer, between keys: not while the person types (a step and the
+        repaint it causes would hold the event loop the next key needs); the rows on screen repainted only
+        when the step reached them, the scrollbar and counts a few times a second and at the end."""
         if self._partial is None or self.indexed or self._partial[0] is not self.query_obj:
             return
+        now = time.monotonic()
+        shown = len(self._view) < self.scroll_offset.y + max(self.size.height, 1)  # rows on screen may come
+        if not shown and now - self._queried_at < PARTIAL_TYPING_PAUSE:
+            self.set_timer(PARTIAL_TYPING_PAUSE, self._continue_partial)
+            return
         grown = self._partial_step(self._view)  # appends to the view in place: it only grows
-        self._set_height(len(grown) + 1)
-        self._version += 1
-        self._layout_key = None
-        self.refresh()
-        self.post_message(self.ViewChanged(self))
+        if shown or self._partial is None:
+            self._version += 1
+            self._layout_key = None
+            self.refresh()
+        if shown or self._partial is None or now - self._grown_at >= PARTIAL_SHOW_EVERY:
+            self._grown_at = now
+            self._set_height(len(grown) + 1)
+            self.post_message(self.ViewChanged(self))
 
     def apply_query(self, query: Query) -> None:
         previous, self.query_obj = self.query_obj, query
+        self._queried_at = time.monotonic()
         narrowing = self.indexed and self._sorted is not None and self._view_is_filtered_by is previous
         # the same rows, filtered again: the cursor's row is itself or not there (no search by id)
         self._recompute(self.cursor_row, narrow=narrowing and narrows(query, previous), by_id=False)

@@ -408,6 +408,15 @@ class RawText:
         self.starts = [r.entry.start for r in rows] if ok else []
         self.yaml = [i for i, r in enumerate(rows) if r.entry.meta_loaded] if ok else []
 
+    @classmethod
+    def of_blocks(cls, rows: BlockRows) -> RawText:
+        """The text of a file not parsed yet, over every one of its blocks (:class:`BlockRows`); not lowered
+        (a worker may set ``low`` later: :func:`lower_in_slices`)."""
+        raw = cls.__new__(cls)
+        raw.rows, raw.text, raw.low, raw.starts = rows, rows.text, None, rows.starts
+        raw.yaml = [i for i, r in enumerate(rows.first) if r.entry.meta_loaded]
+        return raw
+
     def candidates(self, q: Query) -> Iterator[EntryRow] | None:
         if self.text is None or not q.words:
             return None
@@ -430,6 +439,46 @@ class RawText:
                 continue
             yield i
             at = find(word, starts[i + 1]) if i + 1 < n else -1
+
+
+class BlockRows(Sequence[EntryRow]):
+    """The rows of a memory file whose block starts are known (``core.format.spans.block_starts``) before
+    the file is parsed: row ``i`` is made when first asked for, its block parsed alone exactly as the whole
+    file's parse reads it (``spans.entry_at``), and kept.  ``first`` are rows already made for the first
+    blocks (the preview's, exactly the parse's first rows).  A filter typed while the file is parsed finds
+    its rows in the whole file (:meth:`RawText.of_blocks`); the rows of the parse replace them once it is
+    done.  Not known here, before the parse: which frontmatters the parse reads with YAML (their values
+    may read differently from their text, a date for one); a filter finds those by their text only."""
+
+    __slots__ = ("text", "starts", "file", "first", "_made", "_lines")
+
+    def __init__(self, text: str, starts: list[int], file: str, first: Sequence[EntryRow] = (),
+                 lines: list[int] | None = None) -> None:
+        from .spans import start_lines
+
+        self.text, self.starts, self.file = text, starts, file
+        self.first = list(first)
+        self._made: dict[int, EntryRow] = {}
+        self._lines = start_lines(text, starts) if lines is None else lines  # the line each block starts on
+
+    def extends(self, rows: Sequence[EntryRow]) -> bool:
+        """``rows`` are this file's first rows (those it was made with)."""
+        return len(rows) == len(self.first) and all(a is b for a, b in zip(rows, self.first, strict=True))
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, i: int) -> EntryRow:  # type: ignore[override]  # an index, never a slice
+        if i < 0:
+            i += len(self.starts)
+        if i < len(self.first):
+            return self.first[i]
+        row = self._made.get(i)
+        if row is None:
+            from .spans import entry_at
+
+            row = self._made[i] = EntryRow(entry_at(self.text, self.starts, i, self._lines[i]), self.file, i)
+        return row
 
 
 LOWER_SLICE = 1 << 16  # characters lowered at a time by lower_in_slices (~0.5 ms)
