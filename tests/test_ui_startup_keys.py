@@ -222,7 +222,7 @@ async def test_the_key_bar_follows_the_focus_and_is_not_rebuilt_when_its_keys_di
     """``/`` announced the bindings two or three times for one change; each rebuilt the key bar (~50 ms)."""
     from textual.widgets._footer import FooterKey
 
-    from openclaw_tui.widgets.footer import KeysFooter
+    from openclaw_tui.widgets.footer import TYPING_WAIT, KeysFooter
 
     prof = generate_profile(tmp_path, 50)
     app = OpenClawApp(prof, today=TODAY, watch=False)
@@ -233,8 +233,11 @@ async def test_the_key_bar_follows_the_focus_and_is_not_rebuilt_when_its_keys_di
         footer = m.query_one(KeysFooter)
         await pilot.pause(0.2)
         on_table = [k.action for k in footer.query(FooterKey)]
-        await pilot.press("slash")
-        await pilot.pause(0.2)
+        await pilot.press("slash", "1")
+        await pilot.pause(0.1)
+        # "/" then keys: the filter's keys wait until the typing pauses (the rebuild held the first key)
+        assert [k.action for k in footer.query(FooterKey)] == on_table
+        await pilot.pause(TYPING_WAIT + 0.2)
         on_filter = [k.action for k in footer.query(FooterKey)]
         assert on_filter and on_filter != on_table  # the filter's keys are shown
         shown = list(footer.query(FooterKey))
@@ -243,4 +246,4 @@ async def test_the_key_bar_follows_the_focus_and_is_not_rebuilt_when_its_keys_di
         assert list(footer.query(FooterKey)) == shown  # the same widgets: not rebuilt
         m.table.focus()
         await pilot.pause(0.2)
-        assert [k.action for k in footer.query(FooterKey)] == on_table  # rebuilt for the table's keys
+        assert [k.action for k in footer.query(FooterKey)] == on_table  # rebuilt for the table's keys (no typing)

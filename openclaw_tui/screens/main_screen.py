@@ -197,7 +197,8 @@ class MainScreen(Screen[None]):
                 yield EntryDetail(id="detail")
         yield AuditList(id="audit")
         yield StatusBar(id="status")
-        yield KeysFooter(held=True)  # its keys once the first rows are on screen (see _start_after_rows)
+        # its keys once the first rows are on screen (see _start_after_rows), rebuilt when the keys pause
+        yield KeysFooter(held=True, since_typed=self.session.since_typed)
 
     @property
     def table(self) -> EntryTable:
@@ -829,6 +830,7 @@ class MainScreen(Screen[None]):
         if self._center() != "entries-pane":
             self._show_center("entries")
             self._update_status()
+        self.session.user_typed()  # keys follow at once: background work and the key bar's rebuild wait
         self.filter_input.focus()
 
     def action_focus_entries(self) -> None:

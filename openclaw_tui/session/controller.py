@@ -248,6 +248,10 @@ class Session:
         """A key went into a filter (UI thread): background work yields the interpreter for a moment."""
         self._typed_at = time.monotonic()
 
+    def since_typed(self) -> float:
+        """Seconds since the last key typed into a filter (or since the filter was focused to type)."""
+        return time.monotonic() - self._typed_at
+
     def yield_to_user(self, cancelled: Callable[[], bool] = lambda: False) -> None:
         """Sleep while the person is typing (worker thread): a thread filling rows holds the interpreter
         lock between its switches and would halve the UI's share of the one interpreter; the child
