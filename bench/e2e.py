@@ -472,6 +472,8 @@ def table_100k(n: int, runs: int, ui: bool, writes: int, launches: int = 3) -> N
                   f"{r.check_done or float('nan'):.1f} s); keys missed {r.keys_missed}, writes missed "
                   f"{r.writes_missed}; '/' focused the filter in {(r.focus or float('nan')) * 1000:.0f} ms; "
                   f"peak RSS {r.rss_kb / 1024:.0f} MB")
+            if r.keys:  # which keys are slow matters more than their p95 alone
+                print("  keys (ms, in the order typed): " + " ".join(f"{k * 1000:.0f}" for k in r.keys))
         print("peak RSS: " + ", ".join(f"{k} {v.peak_mb:.0f} MB" for k, v in c.items() if k not in ("G",)))
 
 
