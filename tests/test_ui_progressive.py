@@ -23,6 +23,8 @@ from openclaw_tui.session.profiles import preview_rows
 from .ui_support import SIZE, TODAY, widget_text, write_profile
 
 if TYPE_CHECKING:
+    from textual.pilot import Pilot
+
     from openclaw_tui.core.format.entries import MemoryFile
     from openclaw_tui.core.format.rows import EntryRow
     from openclaw_tui.widgets.entry_table import EntryTable
@@ -139,10 +141,7 @@ def test_raw_text_candidates_hold_every_match(tmp_path: Path) -> None:
 async def test_rows_show_before_the_full_parse_and_end_as_a_plain_load(tmp_path: Path) -> None:
     prof = generate_profile(tmp_path, 40_000)
     expected = full_rows(prof)
-    app = OpenClawApp(prof, today=TODAY, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
-        m = app.screen
-        assert isinstance(m, MainScreen)
+    async with review(prof) as (app, pilot, m):
         table = m.table
         await until(lambda: bool(table.view) and table.view[0].id, "the first rows")
         assert not m.loaded and not table.complete  # the preview: the file is still being parsed
@@ -162,10 +161,7 @@ async def test_a_filter_typed_during_start_up_gives_the_right_rows(tmp_path: Pat
     prof = generate_profile(tmp_path, 60_000)
     every = ProfileData(load_profile(prof)).files["memories.md"]
     fill_all(every)
-    app = OpenClawApp(prof, today=TODAY, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
-        m = app.screen
-        assert isinstance(m, MainScreen)
+    async with review(prof) as (app, pilot, m):
         table = m.table
         await until(lambda: bool(table.view), "the first rows")
         started_before_index = not table.indexed
@@ -214,6 +210,16 @@ async def test_an_external_write_updates_just_that_row(tmp_path: Path) -> None:
         assert any("mem-0003" in line and "high" in line for line in widget_text(m.table).splitlines())
         await until(lambda: m.session.all_checked(), "the re-check")
         assert not m.current.findings_stale
+
+
+@asynccontextmanager
+async def review(prof: Path) -> AsyncIterator[tuple[OpenClawApp, Pilot[object], MainScreen]]:
+    """The app on ``prof`` (no watcher) in a test terminal, and its review screen."""
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        m = app.screen
+        assert isinstance(m, MainScreen)
+        yield app, pilot, m
 
 
 @asynccontextmanager

@@ -9,14 +9,11 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.format.rows import RawText, fill_all, filter_rows, parse_query
-from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.session import ProfileData, Session
 
-from .test_ui_progressive import generate_profile, table_alone, until
-from .ui_support import SIZE, TODAY
+from .test_ui_progressive import generate_profile, review, table_alone, until
 
 
 def test_the_loader_makes_the_text_positions_a_filter_searches_before_the_index(tmp_path: Path) -> None:
@@ -39,10 +36,7 @@ async def test_a_filter_typed_on_the_first_rows_meets_the_full_parse_with_exactl
     prof = generate_profile(tmp_path, 30_000)
     every = ProfileData(load_profile(prof)).files["memories.md"]
     fill_all(every)
-    app = OpenClawApp(prof, today=TODAY, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
-        m = app.screen
-        assert isinstance(m, MainScreen)
+    async with review(prof) as (app, pilot, m):
         table = m.table
         gate = threading.Event()  # the full parse waits until the keys are in (a fast machine parses 30k at once)
         read = m.session.read
@@ -107,10 +101,7 @@ async def test_a_version_replaced_by_a_re_read_is_freed_without_waiting_for_a_fu
     import weakref
 
     prof = generate_profile(tmp_path, 500)
-    app = OpenClawApp(prof, today=TODAY, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
-        m = app.screen
-        assert isinstance(m, MainScreen)
+    async with review(prof) as (app, pilot, m):
         await until(lambda: m.loaded and m.session.all_checked() and m.current is not None
                     and m.current.refs is not None, "the start")
         gc.collect()
@@ -152,10 +143,7 @@ async def test_a_filter_typed_while_the_file_is_parsed_finds_its_rows_in_the_who
     prof = generate_profile(tmp_path, 30_000)
     every = ProfileData(load_profile(prof)).files["memories.md"]
     fill_all(every)
-    app = OpenClawApp(prof, today=TODAY, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
-        m = app.screen
-        assert isinstance(m, MainScreen)
+    async with review(prof) as (app, pilot, m):
         table = m.table
         gate = threading.Event()  # the full parse waits until the keys are answered
         read = m.session.read
@@ -187,10 +175,7 @@ async def test_a_filter_key_repaints_without_laying_the_screen_out_again(tmp_pat
     """Textual's Input re-lays out the whole screen on every key (its scrollable width is a layout
     reactive): 10-50 ms a key at 160x50.  The filter line does not, and still scrolls to its cursor."""
     prof = generate_profile(tmp_path, 300)
-    app = OpenClawApp(prof, today=TODAY, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
-        m = app.screen
-        assert isinstance(m, MainScreen)
+    async with review(prof) as (app, pilot, m):
         await until(lambda: m.loaded and m.session.all_indexed() and m.session.all_checked()
                     and not any(w.is_running for w in app.workers), "the start-up work")
         await pilot.press("slash")
@@ -225,10 +210,7 @@ async def test_the_key_bar_follows_the_focus_and_is_not_rebuilt_when_its_keys_di
     from openclaw_tui.widgets.footer import TYPING_WAIT, KeysFooter
 
     prof = generate_profile(tmp_path, 50)
-    app = OpenClawApp(prof, today=TODAY, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
-        m = app.screen
-        assert isinstance(m, MainScreen)
+    async with review(prof) as (app, pilot, m):
         await until(lambda: m.loaded, "the load")
         footer = m.query_one(KeysFooter)
         await pilot.pause(0.2)
