@@ -213,6 +213,7 @@ async def test_the_key_bar_follows_the_focus_and_is_not_rebuilt_when_its_keys_di
     async with review(prof) as (app, pilot, m):
         await until(lambda: m.loaded, "the load")
         footer = m.query_one(KeysFooter)
+        await until(lambda: bool(footer.query(FooterKey)), "the key bar's keys (built after the first rows)")
         await pilot.pause(0.2)
         on_table = [k.action for k in footer.query(FooterKey)]
         await pilot.press("slash", "1")
