@@ -34,7 +34,7 @@ sys.path.insert(0, str(HERE))
 
 from generate import write_profile  # noqa: E402
 
-FORBIDDEN = ("typing", "dataclasses", "inspect", "openclaw_tui.core.config", "argparse", "platformdirs")
+FORBIDDEN = ("typing", "dataclasses", "inspect", "openclaw_tui.core.config", "argparse", "platformdirs", "json")
 NEW_WORDS = ["meetings"]  # a word of generate.EN
 
 

@@ -67,15 +67,16 @@ def test_a_fresh_search_imports_no_argparse_platformdirs_or_parser(tmp_path) -> 
             "sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules))\n")
     subprocess.run([sys.executable, "-c", code, "search", str(prof), "coffee"], capture_output=True, text=True,
                    check=True)  # the first run builds the index (and parses)
-    out = subprocess.run([sys.executable, "-c", code, "search", str(prof), "coffee"], capture_output=True, text=True,
-                         check=True)
-    assert "memories.md" in out.stdout
+    out = subprocess.run([sys.executable, "-c", code, "search", str(prof), "coffee", "--json"], capture_output=True,
+                         text=True, check=True)
+    assert '"memories.md"' in out.stdout
     names = set(out.stderr.rsplit("MODULES ", 1)[1].split())
     assert not names & {"argparse", "platformdirs", "yaml", "openclaw_tui.core.format.entries"}
     # nor what a plain query on a current index has no use for: typing, dataclasses (and inspect, which it
     # imports), the config module (no config file here: the default ranking), profile loading
     assert not names & {"typing", "dataclasses", "inspect", "openclaw_tui.core.config",
                         "openclaw_tui.core.format.profile", "openclaw_tui.core.search.context"}
+    assert "json" not in names  # --json is written by hand (``json_text``)
     assert "openclaw_tui.core.search.index" in names  # (the search ran in this process)
 
 
@@ -137,13 +138,16 @@ def _queries(root) -> list[list[str]]:
         ["coffee"], ["咖啡"], ["咖啡", "--json"], ["用户 coffee", "--explain"], ['"on call"'], ["tag:work"],
         ["coffee tag:咖啡", "--json"], ["喜欢", "-n", "3"], ["the", "-n", "20", "--explain"], ["tea", "--tags", "咖啡"],
         ["plan", "--json", "-n", "4", "--today", "2026-06-10"], ["咖啡 茶"], ["!!!"], ["xyzzy-nothing"],
-        ["coffee", "-n", "1", "--explain", "--today", "2027-01-01"],
+        ["coffee", "-n", "1", "--explain", "--today", "2027-01-01"], ["咖啡 茶", "--json"], ["喜欢", "--json", "-n", "20"],
+        ["!!!", "--json"], ["咖", "--json", "--tags", "咖啡"],
     )]
 
 
 def test_the_lean_path_prints_what_the_full_path_prints(tmp_path, monkeypatch, capsysbinary) -> None:
     """With no config file, ``search_path`` takes the default ranking without loading the config module (what
-    keeps a fresh process lean); made to load it (the full path), every query prints the same bytes."""
+    keeps a fresh process lean); made to load it (the full path) and to print ``--json`` with json.dumps, every
+    query prints the same bytes."""
+    import json
     import shutil
 
     from openclaw_tui.core.search import search as core_search
@@ -167,6 +171,7 @@ def test_the_lean_path_prints_what_the_full_path_prints(tmp_path, monkeypatch, c
     assert core_search._no_config_file()
     lean = run_all()
     monkeypatch.setattr(core_search, "_no_config_file", lambda: False)  # load_config(), ranking_for, chain_for
+    monkeypatch.setattr(search_cmd, "json_text", lambda doc: json.dumps(doc, ensure_ascii=False, indent=2))
     full = run_all()
     assert lean == full
     assert sum(1 for code, out, _err in lean if code == 0 and b" 0 results" not in out and b'"results": []' not in out) >= 20
@@ -248,3 +253,50 @@ def test_the_search_records_behave_as_the_dataclasses_they_replace(tmp_path) -> 
     assert "score=0.5" in repr(hit)
     q = parse_query("coffee")
     assert pickle.loads(pickle.dumps(q)).pattern.search("Coffee!").span() == (0, 6)
+
+
+UGLY = ["", "plain", '"quoted" \\ back\\slash', "\x00\x01\x08\t\n\x0b\x0c\r\x1b\x1f \x7f \x80 \x9f",
+        "\u2028\u2029 \ufeff \ud800 lone \udfff \udc80", "咖啡 用户 ☕ 😀 \U0001f468\u200d\U0001f469", "</script>&<'>",
+        "\\u0041 \\n", "é ß ſ K"]
+
+
+def test_the_json_text_is_json_dumps_byte_for_byte() -> None:
+    """``--json`` is written without importing json: for every shape it prints (and the ugly strings memory can
+    hold: controls, quotes, backslashes, lone surrogates, CJK, emoji) the text is json.dumps's, indent 2, no
+    ASCII escaping; a value of another type (or a subclass) is handed to json.dumps itself."""
+    import json
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    def dumps(doc: object) -> str:
+        return json.dumps(doc, ensure_ascii=False, indent=2)
+
+    fixed: list[object] = [
+        {"query": q, "results": [], "provider": None, "note": q, "ranking": {"text_weight": 0.7, "source": q}}
+        for q in UGLY
+    ] + [[], {}, [[]], [{}], {"": {}}, 0, -1, 10**40, 0.0, -0.0, 1e-7, 1e22, 0.1 + 0.2, float("inf"), float("-inf"),
+         float("nan"), True, False, None, (1, "a"), {"k": (None, [True])}, UGLY]
+    for doc in fixed:
+        assert search_cmd.json_text(doc) == dumps(doc)
+    # left to json.dumps (the same text, through the fallback): non-str keys, subclasses of str, int and float
+    import enum
+
+    class Tone(enum.StrEnum):
+        low = "low"
+
+    for doc in [{1: "a"}, {None: 1, True: 2, 1.5: 3}, {"a": Tone.low}, [Tone.low], {Tone.low: 1}]:
+        assert search_cmd.json_text(doc) == dumps(doc)
+
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(), st.sampled_from(UGLY),
+                        st.text(st.characters(codec=None, blacklist_categories=()), max_size=8))
+    docs = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                         st.dictionaries(st.text(max_size=5), inner, max_size=4)),
+                        max_leaves=20)
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(docs)
+    def check(doc: object) -> None:
+        assert search_cmd.json_text(doc) == dumps(doc)
+
+    check()
