@@ -202,8 +202,10 @@ def test_the_default_ranking_is_the_default_settings_one() -> None:
         == Ranking() and not tmp_missing.exists()
 
 
-def test_only_a_whole_process_freezes_its_heap(tmp_path, capsysbinary) -> None:
-    """``main(argv)`` called in-process leaves the collector as it found it (a process freezes before exiting)."""
+def test_only_a_whole_process_ends_at_once(tmp_path, capsysbinary) -> None:
+    """``main(argv)`` called in-process returns and leaves the collector as it found it; a whole process
+    (``main()``, as the console script and ``python -m`` call it) ends right after the command with its status,
+    its output flushed, skipping the interpreter's teardown (``os._exit``: nothing after ``main()`` runs)."""
     import gc
 
     from tests.search_corpus import make_profile
@@ -214,11 +216,21 @@ def test_only_a_whole_process_freezes_its_heap(tmp_path, capsysbinary) -> None:
     assert cli.main(["search", str(mia), "coffee"]) == 0
     assert b"coffee" in capsysbinary.readouterr().out
     assert gc.isenabled() and gc.get_freeze_count() == frozen
-    # the whole process: the same output, exit status 0 (its heap frozen on the way out)
-    out = subprocess.run([sys.executable, "-c", "import sys, gc\nfrom openclaw_tui.cli import main\nrc = main()\n"
-                          "sys.stderr.write(f'FROZEN {gc.get_freeze_count() > 0} {gc.isenabled()}')\nsys.exit(rc)",
-                          "search", str(mia), "coffee"], capture_output=True, check=True)
-    assert b"coffee" in out.stdout and out.stderr.endswith(b"FROZEN True False")
+    after = "import sys\nfrom openclaw_tui.cli import main\nrc = main()\nsys.stderr.write('AFTER')\nsys.exit(rc)"
+    whole = subprocess.run([sys.executable, "-c", after, "search", str(mia), "coffee", "--json"], capture_output=True,
+                           check=False)
+    inproc = subprocess.run([sys.executable, "-c", "import sys\nfrom openclaw_tui.cli import main\n"
+                             "sys.exit(main(sys.argv[1:]))", "search", str(mia), "coffee", "--json"],
+                            capture_output=True, check=False)
+    assert whole.returncode == inproc.returncode == 0 and b'"coffee"' in whole.stdout
+    assert whole.stdout == inproc.stdout and whole.stdout.endswith(b"}\n")
+    assert b"AFTER" not in whole.stderr
+    bad = subprocess.run([sys.executable, "-c", after, "search", str(mia), "coffee", "-n", "0"], capture_output=True,
+                         check=False)  # a usage error: status 2, its one line on stderr (flushed), nothing else
+    assert bad.returncode == 2 and bad.stdout == b"" and bad.stderr == b"openclaw-tui: -n must be at least 1 (got 0)\n"
+    big = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "search", str(mia), "the", "-n", "200"],
+                         capture_output=True, check=False)  # more than a pipe buffer's worth? all of it, in order
+    assert big.returncode == 0 and big.stdout.endswith(b" results\n")
 
 
 def test_the_search_records_behave_as_the_dataclasses_they_replace(tmp_path) -> None:
