@@ -188,6 +188,15 @@ def bench(n: int, fresh_only: bool = False, rounds: int = 1) -> None:
             f"  ({search / grep:.1f}x grep)")
         start = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], capture_output=True, env=_env()), 5)
         row("  (python -c pass, for scale)", start)
+        floor_dir = Path(tmp) / "floor"
+        floor_dir.mkdir()
+        (floor_dir / "oc_stdlib.py").write_text("import sqlite3, pathlib, re\n", encoding="utf-8")
+        floor_env = {**_env(), "PYTHONPATH": str(floor_dir)}
+        subprocess.run([sys.executable, "-m", "oc_stdlib"], env=floor_env, check=True)  # (byte-code cached)
+        floor = timed(lambda: subprocess.run([sys.executable, "-m", "oc_stdlib"], capture_output=True,
+                                             env=floor_env), 5)
+        row("  (floor: python -m a module importing sqlite3, pathlib, re)", floor, None,
+            f"  ({floor / grep:.1f}x grep: any search in Python over SQLite pays this first)")
         grep_cpu = cpu_of(["grep", "-r", "-c", "咖啡", str(prof_path)])
         search_cpu = cpu_of([sys.executable, "-m", "openclaw_tui.cli", "search", str(prof_path), "咖啡", "--json"],
                             env=_env())
