@@ -350,3 +350,88 @@ def test_clean_without_its_regexes_is_what_they_gave() -> None:
     check()
     assert text.has_surrogates("x\udc80") and not text.has_surrogates("x\ud800咖")
     assert text.without_surrogates("a\udc80\ud800") == "a\ufffd\ud800"
+
+
+def test_the_files_a_search_checks_are_those_resolving_every_path_gave(tmp_path) -> None:
+    """``files_of`` (the freshness check of every ``search``) takes a file or folder with no symlink below the
+    profile as inside it without resolving both paths from ``/``; with links (in, out, dangling, a linked
+    folder, a linked profile) and odd entries (a folder named like a file, a fifo) it lists what resolving
+    every path (``places.inside``) listed."""
+    import os
+    from pathlib import Path
+
+    from openclaw_tui.core.format.places import ARCHIVE_REL, inside
+    from openclaw_tui.core.search import index as ix
+    from openclaw_tui.core.search.text import indexed_rel
+
+    def walk(root: Path, folder: Path) -> list[Path]:
+        try:
+            if not folder.is_dir() or not inside(root, folder):
+                return []
+        except OSError:
+            return []
+        out = []
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames.sort()
+            out += [Path(dirpath) / n for n in sorted(filenames) if n.endswith(".md")]
+        return out
+
+    def resolved(root: ix.Root) -> list[tuple[str, Path]]:  # files_of as it was: every path resolved
+        base = root.path
+        if root.layout == "openclaw":
+            cands = [base / n for n in (*ix.BOOTSTRAP_NAMES, "DREAMS.md")] + walk(base, base / "memory")
+        else:
+            cands = [base / "memories.md", base / ARCHIVE_REL, base / "identity.md", base / "state.yaml"]
+            cands += [p for p in walk(base, base / "contexts") if p != base / ARCHIVE_REL] + walk(base, base / "skills")
+        out, seen = [], set()
+        for p in cands:
+            rel = p.relative_to(base).as_posix()
+            if rel in seen or not indexed_rel(root.layout, rel):
+                continue
+            seen.add(rel)
+            try:
+                if (p.exists() or p.is_symlink()) and inside(base, p) and p.is_file():
+                    out.append((rel, p))
+            except OSError:
+                continue
+        return out
+
+    outside = tmp_path / "outside"
+    (outside / "ctx").mkdir(parents=True)
+    (outside / "secret.md").write_text("x", encoding="utf-8")
+    (outside / "ctx" / "o.md").write_text("x", encoding="utf-8")
+    prof = tmp_path / "real" / "prof"
+    (prof / "contexts" / "deep").mkdir(parents=True)
+    (prof / "skills").mkdir()
+    (prof / "memories.md").write_text("---\nid: mem-1\n---\nx\n", encoding="utf-8")
+    (prof / "identity.md").mkdir()  # a folder where a file is expected
+    (prof / "contexts" / "a.md").write_text("x", encoding="utf-8")
+    (prof / "contexts" / "deep" / "b.md").write_text("x", encoding="utf-8")
+    (prof / "contexts" / "out.md").symlink_to(outside / "secret.md")
+    (prof / "contexts" / "in.md").symlink_to(prof / "contexts" / "a.md")
+    (prof / "contexts" / "gone.md").symlink_to(tmp_path / "nothing.md")
+    (prof / "contexts" / "linked").symlink_to(outside / "ctx")
+    (prof / "contexts" / "fifo.md").parent.mkdir(exist_ok=True)
+    os.mkfifo(prof / "contexts" / "fifo.md")
+    (prof / "skills" / "s.md").write_text("x", encoding="utf-8")
+    (tmp_path / "alias").symlink_to(tmp_path / "real")  # the profile reached through a link
+    cases = [ix.Root("prof", ".", prof, "profile"), ix.Root("prof", ".", tmp_path / "alias" / "prof", "profile")]
+    (prof / "archive").mkdir(exist_ok=True)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "memories.md").write_text("x", encoding="utf-8")
+    (other / "contexts").symlink_to(outside / "ctx")  # the whole folder elsewhere
+    (other / "skills").symlink_to(prof / "skills")
+    cases.append(ix.Root("other", ".", other, "profile"))
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "AGENTS.md").write_text("x", encoding="utf-8")
+    (ws / "MEMORY.md").symlink_to(outside / "secret.md")
+    (ws / "memory" / "2026-01-02.md").write_text("x", encoding="utf-8")
+    (ws / "memory" / "2026-01-03.md").symlink_to(ws / "AGENTS.md")
+    cases.append(ix.Root("ws", ".", ws, "openclaw"))
+    for root in cases:
+        assert ix.files_of(root) == resolved(root)
+    got = [rel for rel, _p in ix.files_of(cases[0])]
+    assert "contexts/a.md" in got and "contexts/in.md" in got and "contexts/out.md" not in got
+    assert "contexts/fifo.md" not in got and "contexts/linked/o.md" not in got and "identity.md" not in got
