@@ -189,7 +189,8 @@ def _exit_now(code: int) -> None:
         return
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:  # (None: the process was started with that descriptor closed)
+                stream.flush()
         except (OSError, ValueError):
             pass
     os._exit(code)
