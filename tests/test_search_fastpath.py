@@ -225,6 +225,13 @@ def test_only_a_whole_process_ends_at_once(tmp_path, capsysbinary) -> None:
     assert whole.returncode == inproc.returncode == 0 and b'"coffee"' in whole.stdout
     assert whole.stdout == inproc.stdout and whole.stdout.endswith(b"}\n")
     assert b"AFTER" not in whole.stderr
+    for query in ("咖啡", "咖啡 茶", "喜欢"):  # Chinese --json, the row: a whole process prints the same bytes
+        argv = ["search", str(mia), query, "--json", "-n", "20"]
+        whole = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", *argv], capture_output=True, check=False)
+        inproc = subprocess.run([sys.executable, "-c", "import sys\nfrom openclaw_tui.cli import main\n"
+                                 "sys.exit(main(sys.argv[1:]))", *argv], capture_output=True, check=False)
+        assert (whole.returncode, whole.stdout, whole.stderr) == (inproc.returncode, inproc.stdout, inproc.stderr)
+        assert whole.returncode == 0 and f'"query": "{query}"'.encode() in whole.stdout
     bad = subprocess.run([sys.executable, "-c", after, "search", str(mia), "coffee", "-n", "0"], capture_output=True,
                          check=False)  # a usage error: status 2, its one line on stderr (flushed), nothing else
     assert bad.returncode == 2 and bad.stdout == b"" and bad.stderr == b"openclaw-tui: -n must be at least 1 (got 0)\n"
