@@ -232,6 +232,7 @@ def test_only_a_whole_process_ends_at_once(tmp_path, capsysbinary) -> None:
                                  "sys.exit(main(sys.argv[1:]))", *argv], capture_output=True, check=False)
         assert (whole.returncode, whole.stdout, whole.stderr) == (inproc.returncode, inproc.stdout, inproc.stderr)
         assert whole.returncode == 0 and f'"query": "{query}"'.encode() in whole.stdout
+        assert query == "咖啡 茶" or whole.stdout.count(b'"citation": "memories.md#L') >= 2  # (results to compare)
     bad = subprocess.run([sys.executable, "-c", after, "search", str(mia), "coffee", "-n", "0"], capture_output=True,
                          check=False)  # a usage error: status 2, its one line on stderr (flushed), nothing else
     assert bad.returncode == 2 and bad.stdout == b"" and bad.stderr == b"openclaw-tui: -n must be at least 1 (got 0)\n"
