@@ -13,8 +13,8 @@ app's, in a throwaway cache folder whose index is built before any count:
 - ``search PROFILE peanuts`` with a current index, the query asked before (its best BM25 kept);
 - ``search PROFILE WORD`` with a current index, a word never asked (one pass of SQLite's bm25 over its matches);
 - ``search PROFILE 咖啡 --json`` with a current index (11k matches at 100k entries; the --json output);
-- floors: ``python -m`` of an empty module, of one importing ``_sqlite3``, of one importing sqlite3, pathlib
-  and re (what any search over SQLite in Python pays before its first query);
+- floors: ``python -m`` of an empty module, of one importing ``_sqlite3`` (SQLite alone), of one importing
+  sqlite3, pathlib and re (the standard modules this search imports before any work of its own);
 - the same two commands' imports alone (``-X importtime``: our modules' own share, in ms, one run).
 
 Each count is printed beside P's as a ratio.  Also printed: the modules of the search path that a fresh
