@@ -12,6 +12,9 @@ app's, in a throwaway cache folder whose index is built before any count:
 - the interpreter importing the standard modules a search needs (sqlite3, pathlib, datetime, re...);
 - ``search PROFILE peanuts`` with a current index, the query asked before (its best BM25 kept);
 - ``search PROFILE WORD`` with a current index, a word never asked (one pass of SQLite's bm25 over its matches);
+- ``search PROFILE 咖啡 --json`` with a current index (11k matches at 100k entries; the --json output);
+- floors: ``python -m`` of an empty module, of one importing ``_sqlite3`` (SQLite alone), of one importing
+  sqlite3, pathlib and re (the standard modules this search imports before any work of its own);
 - the same two commands' imports alone (``-X importtime``: our modules' own share, in ms, one run).
 
 Each count is printed beside P's as a ratio.  Also printed: the modules of the search path that a fresh
@@ -34,7 +37,7 @@ sys.path.insert(0, str(HERE))
 
 from generate import write_profile  # noqa: E402
 
-FORBIDDEN = ("typing", "dataclasses", "inspect", "openclaw_tui.core.config", "argparse", "platformdirs")
+FORBIDDEN = ("typing", "dataclasses", "inspect", "openclaw_tui.core.config", "argparse", "platformdirs", "json")
 NEW_WORDS = ["meetings"]  # a word of generate.EN
 
 
@@ -85,6 +88,24 @@ def main(argv: list[str] | None = None) -> int:
         word = NEW_WORDS[0]  # (a throwaway cache: never asked)
         rows.append((f"search PROFILE {word} (index current, never asked)",
                      instructions([*search, word, "-n", "5"], e, cg)))
+        subprocess.run([*search, "咖啡", "--json"], env=e, stdout=subprocess.DEVNULL, check=True)  # its best kept
+        rows.append(("search PROFILE 咖啡 --json (index current, asked before)",
+                     instructions([*search, "咖啡", "--json"], e, cg)))
+        # the floor of any search written in Python: the interpreter running a module (as ``python -m``
+        # does), importing what a search over SQLite cannot do without, and nothing else
+        floor = tmp / "floor"
+        floor.mkdir()
+        (floor / "oc_empty.py").write_text("", encoding="utf-8")
+        (floor / "oc_sqlite.py").write_text("import _sqlite3\n", encoding="utf-8")
+        (floor / "oc_stdlib.py").write_text("import sqlite3, pathlib, re\n", encoding="utf-8")
+        fe = {**e, "PYTHONPATH": str(floor)}
+        for mod in ("oc_empty", "oc_sqlite", "oc_stdlib"):
+            subprocess.run([sys.executable, "-m", mod], env=fe, check=True)  # (byte-code cached first)
+        rows.append(("floor: python -m an empty module", instructions([sys.executable, "-m", "oc_empty"], fe, cg)))
+        rows.append(("floor: python -m a module importing _sqlite3 (SQLite's library loaded)",
+                     instructions([sys.executable, "-m", "oc_sqlite"], fe, cg)))
+        rows.append(("floor: python -m a module importing sqlite3, pathlib, re",
+                     instructions([sys.executable, "-m", "oc_stdlib"], fe, cg)))
         p = rows[0][1] or 1
         print(f"\n{args.n:,} entries; instructions (callgrind Ir) of one fresh process, beside P's\n")
         print("| what | instructions | x P |\n|---|---|---|")

@@ -180,13 +180,13 @@ AGES = st.one_of(st.none(), st.sampled_from([-2, 0, 0, 1, 1, 2, 3, 5, 10, 40]), 
 @given(st.lists(st.tuples(WORDS, AGES, st.sampled_from(["a", "b", "a, b"])), min_size=1, max_size=60),
        st.sampled_from(["coffee", "咖啡", "coffee filler", "tea", "tag:a coffee", "tag:b 咖啡", "x"]),
        st.integers(1, 30), st.sampled_from([1, 2, 5, 256]), st.sampled_from([1.0, 7.0, 30.0]),
-       st.sampled_from([0, 4096]))
+       st.sampled_from([0, 4096]), st.sampled_from([0, 3, 1024]))
 @settings(max_examples=300, deadline=None)
 def test_reading_newest_first_and_stopping_early_finds_what_scoring_every_match_finds(
         corpus_spec: list[tuple[list[str], int | None, str]], query: str, limit: int, page: int,
-        half_life: float, keep: int) -> None:
-    """Whatever the days (undated, future, the same day), the BM25 ties, the tags and the page size, the stop
-    is exact."""
+        half_life: float, keep: int, even: int) -> None:
+    """Whatever the days (undated, future, the same day), the BM25 ties, the tags, the page size and when the
+    pages start doubling (``EVEN_READ``), the stop is exact."""
     import tempfile
 
     from openclaw_tui.core.search import index as index_mod
@@ -197,8 +197,9 @@ def test_reading_newest_first_and_stopping_early_finds_what_scoring_every_match_
         if age is not None:
             fields["timestamp"] = (TODAY - dt.timedelta(days=age)).isoformat()
         blocks.append(entry(f"mem-{i:04d}", " ".join(words), **fields))
-    old = index_mod.FIRST_PAGE, index_mod.KEEP_FILTERED
+    old = index_mod.FIRST_PAGE, index_mod.KEEP_FILTERED, index_mod.EVEN_READ
     index_mod.FIRST_PAGE, index_mod.KEEP_FILTERED = page, keep  # keep 0: tag filters read page by page too
+    index_mod.EVEN_READ = even
     with tempfile.TemporaryDirectory() as tmp:
         p = Path(tmp) / "prof"
         write(p / "memories.md", "".join(blocks))
@@ -214,7 +215,7 @@ def test_reading_newest_first_and_stopping_early_finds_what_scoring_every_match_
             assert again == got  # the second time from the kept best BM25
         finally:
             index.close()
-            index_mod.FIRST_PAGE, index_mod.KEEP_FILTERED = old
+            index_mod.FIRST_PAGE, index_mod.KEEP_FILTERED, index_mod.EVEN_READ = old
 
 
 def test_the_kept_best_bm25_follows_the_index_when_this_or_another_process_changes_it(tmp_path: Path) -> None:

@@ -67,15 +67,16 @@ def test_a_fresh_search_imports_no_argparse_platformdirs_or_parser(tmp_path) -> 
             "sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules))\n")
     subprocess.run([sys.executable, "-c", code, "search", str(prof), "coffee"], capture_output=True, text=True,
                    check=True)  # the first run builds the index (and parses)
-    out = subprocess.run([sys.executable, "-c", code, "search", str(prof), "coffee"], capture_output=True, text=True,
-                         check=True)
-    assert "memories.md" in out.stdout
+    out = subprocess.run([sys.executable, "-c", code, "search", str(prof), "coffee", "--json"], capture_output=True,
+                         text=True, check=True)
+    assert '"memories.md"' in out.stdout
     names = set(out.stderr.rsplit("MODULES ", 1)[1].split())
     assert not names & {"argparse", "platformdirs", "yaml", "openclaw_tui.core.format.entries"}
     # nor what a plain query on a current index has no use for: typing, dataclasses (and inspect, which it
     # imports), the config module (no config file here: the default ranking), profile loading
     assert not names & {"typing", "dataclasses", "inspect", "openclaw_tui.core.config",
                         "openclaw_tui.core.format.profile", "openclaw_tui.core.search.context"}
+    assert "json" not in names  # --json is written by hand (``json_text``)
     assert "openclaw_tui.core.search.index" in names  # (the search ran in this process)
 
 
@@ -137,13 +138,16 @@ def _queries(root) -> list[list[str]]:
         ["coffee"], ["咖啡"], ["咖啡", "--json"], ["用户 coffee", "--explain"], ['"on call"'], ["tag:work"],
         ["coffee tag:咖啡", "--json"], ["喜欢", "-n", "3"], ["the", "-n", "20", "--explain"], ["tea", "--tags", "咖啡"],
         ["plan", "--json", "-n", "4", "--today", "2026-06-10"], ["咖啡 茶"], ["!!!"], ["xyzzy-nothing"],
-        ["coffee", "-n", "1", "--explain", "--today", "2027-01-01"],
+        ["coffee", "-n", "1", "--explain", "--today", "2027-01-01"], ["咖啡 茶", "--json"], ["喜欢", "--json", "-n", "20"],
+        ["!!!", "--json"], ["咖", "--json", "--tags", "咖啡"],
     )]
 
 
 def test_the_lean_path_prints_what_the_full_path_prints(tmp_path, monkeypatch, capsysbinary) -> None:
     """With no config file, ``search_path`` takes the default ranking without loading the config module (what
-    keeps a fresh process lean); made to load it (the full path), every query prints the same bytes."""
+    keeps a fresh process lean); made to load it (the full path) and to print ``--json`` with json.dumps, every
+    query prints the same bytes."""
+    import json
     import shutil
 
     from openclaw_tui.core.search import search as core_search
@@ -167,6 +171,7 @@ def test_the_lean_path_prints_what_the_full_path_prints(tmp_path, monkeypatch, c
     assert core_search._no_config_file()
     lean = run_all()
     monkeypatch.setattr(core_search, "_no_config_file", lambda: False)  # load_config(), ranking_for, chain_for
+    monkeypatch.setattr(search_cmd, "json_text", lambda doc: json.dumps(doc, ensure_ascii=False, indent=2))
     full = run_all()
     assert lean == full
     assert sum(1 for code, out, _err in lean if code == 0 and b" 0 results" not in out and b'"results": []' not in out) >= 20
@@ -197,8 +202,10 @@ def test_the_default_ranking_is_the_default_settings_one() -> None:
         == Ranking() and not tmp_missing.exists()
 
 
-def test_only_a_whole_process_freezes_its_heap(tmp_path, capsysbinary) -> None:
-    """``main(argv)`` called in-process leaves the collector as it found it (a process freezes before exiting)."""
+def test_only_a_whole_process_ends_at_once(tmp_path, capsysbinary) -> None:
+    """``main(argv)`` called in-process returns and leaves the collector as it found it; a whole process
+    (``main()``, as the console script and ``python -m`` call it) ends right after the command with its status,
+    its output flushed, skipping the interpreter's teardown (``os._exit``: nothing after ``main()`` runs)."""
     import gc
 
     from tests.search_corpus import make_profile
@@ -209,11 +216,29 @@ def test_only_a_whole_process_freezes_its_heap(tmp_path, capsysbinary) -> None:
     assert cli.main(["search", str(mia), "coffee"]) == 0
     assert b"coffee" in capsysbinary.readouterr().out
     assert gc.isenabled() and gc.get_freeze_count() == frozen
-    # the whole process: the same output, exit status 0 (its heap frozen on the way out)
-    out = subprocess.run([sys.executable, "-c", "import sys, gc\nfrom openclaw_tui.cli import main\nrc = main()\n"
-                          "sys.stderr.write(f'FROZEN {gc.get_freeze_count() > 0} {gc.isenabled()}')\nsys.exit(rc)",
-                          "search", str(mia), "coffee"], capture_output=True, check=True)
-    assert b"coffee" in out.stdout and out.stderr.endswith(b"FROZEN True False")
+    after = "import sys\nfrom openclaw_tui.cli import main\nrc = main()\nsys.stderr.write('AFTER')\nsys.exit(rc)"
+    whole = subprocess.run([sys.executable, "-c", after, "search", str(mia), "coffee", "--json"], capture_output=True,
+                           check=False)
+    inproc = subprocess.run([sys.executable, "-c", "import sys\nfrom openclaw_tui.cli import main\n"
+                             "sys.exit(main(sys.argv[1:]))", "search", str(mia), "coffee", "--json"],
+                            capture_output=True, check=False)
+    assert whole.returncode == inproc.returncode == 0 and b'"coffee"' in whole.stdout
+    assert whole.stdout == inproc.stdout and whole.stdout.endswith(b"}\n")
+    assert b"AFTER" not in whole.stderr
+    for query in ("咖啡", "咖啡 茶", "喜欢"):  # Chinese --json, the issue's row: a whole process prints the same bytes
+        argv = ["search", str(mia), query, "--json", "-n", "20"]
+        whole = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", *argv], capture_output=True, check=False)
+        inproc = subprocess.run([sys.executable, "-c", "import sys\nfrom openclaw_tui.cli import main\n"
+                                 "sys.exit(main(sys.argv[1:]))", *argv], capture_output=True, check=False)
+        assert (whole.returncode, whole.stdout, whole.stderr) == (inproc.returncode, inproc.stdout, inproc.stderr)
+        assert whole.returncode == 0 and f'"query": "{query}"'.encode() in whole.stdout
+        assert query == "咖啡 茶" or whole.stdout.count(b'"citation": "memories.md#L') >= 2  # (results to compare)
+    bad = subprocess.run([sys.executable, "-c", after, "search", str(mia), "coffee", "-n", "0"], capture_output=True,
+                         check=False)  # a usage error: status 2, its one line on stderr (flushed), nothing else
+    assert bad.returncode == 2 and bad.stdout == b"" and bad.stderr == b"openclaw-tui: -n must be at least 1 (got 0)\n"
+    big = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "search", str(mia), "the", "-n", "200"],
+                         capture_output=True, check=False)  # more than a pipe buffer's worth? all of it, in order
+    assert big.returncode == 0 and big.stdout.endswith(b" results\n")
 
 
 def test_the_search_records_behave_as_the_dataclasses_they_replace(tmp_path) -> None:
@@ -248,3 +273,173 @@ def test_the_search_records_behave_as_the_dataclasses_they_replace(tmp_path) -> 
     assert "score=0.5" in repr(hit)
     q = parse_query("coffee")
     assert pickle.loads(pickle.dumps(q)).pattern.search("Coffee!").span() == (0, 6)
+
+
+UGLY = ["", "plain", '"quoted" \\ back\\slash', "\x00\x01\x08\t\n\x0b\x0c\r\x1b\x1f \x7f \x80 \x9f",
+        "\u2028\u2029 \ufeff \ud800 lone \udfff \udc80", "咖啡 用户 ☕ 😀 \U0001f468\u200d\U0001f469", "</script>&<'>",
+        "\\u0041 \\n", "é ß ſ K"]
+
+
+def test_the_json_text_is_json_dumps_byte_for_byte() -> None:
+    """``--json`` is written without importing json: for every shape it prints (and the ugly strings memory can
+    hold: controls, quotes, backslashes, lone surrogates, CJK, emoji) the text is json.dumps's, indent 2, no
+    ASCII escaping; a value of another type (or a subclass) is handed to json.dumps itself."""
+    import json
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    def dumps(doc: object) -> str:
+        return json.dumps(doc, ensure_ascii=False, indent=2)
+
+    fixed: list[object] = [
+        {"query": q, "results": [], "provider": None, "note": q, "ranking": {"text_weight": 0.7, "source": q}}
+        for q in UGLY
+    ] + [[], {}, [[]], [{}], {"": {}}, 0, -1, 10**40, 0.0, -0.0, 1e-7, 1e22, 0.1 + 0.2, float("inf"), float("-inf"),
+         float("nan"), True, False, None, (1, "a"), {"k": (None, [True])}, UGLY]
+    for doc in fixed:
+        assert search_cmd.json_text(doc) == dumps(doc)
+    # left to json.dumps (the same text, through the fallback): non-str keys, subclasses of str, int and float
+    import enum
+
+    class Tone(enum.StrEnum):
+        low = "low"
+
+    for doc in [{1: "a"}, {None: 1, True: 2, 1.5: 3}, {"a": Tone.low}, [Tone.low], {Tone.low: 1}]:
+        assert search_cmd.json_text(doc) == dumps(doc)
+
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(), st.sampled_from(UGLY),
+                        st.text(st.characters(codec=None, blacklist_categories=()), max_size=8))
+    docs = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                         st.dictionaries(st.text(max_size=5), inner, max_size=4)),
+                        max_leaves=20)
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(docs)
+    def check(doc: object) -> None:
+        assert search_cmd.json_text(doc) == dumps(doc)
+
+    check()
+
+
+def test_clean_without_its_regexes_is_what_they_gave() -> None:
+    """``text.clean`` (each snippet line) uses a translate table and a plain UTF-8 test instead of compiling two
+    character classes in every fresh process: on any text it gives what the two regexes gave (or raises alike)."""
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from openclaw_tui.core.search import text
+
+    surrogate, control = re.compile("[\udc80-\udcff]"), re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+
+    def regexes(s: str) -> str:
+        if surrogate.search(s):
+            s = s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        return control.sub("\ufffd", s.replace("\t", " "))
+
+    def outcome(fn: object, s: str) -> object:
+        try:
+            return fn(s)  # type: ignore[operator]
+        except UnicodeError as exc:
+            return type(exc)
+
+    odd = list("ab \t\n\r\x00\x01\x08\x0b\x1f\x7f\x80\x85\u2028\u2029\u2027\u202a咖\ud800\udc80\udcff\udd00\udbff\ufffd😀")
+    for s in ["", "plain 咖啡", "a\tb\x00c\x7f\u2028d\n", "bad \udc80\udcff byte", "lone \ud800", "\ud800\udc80"]:
+        assert outcome(text.clean, s) == outcome(regexes, s)
+    assert text.clean("a\tb\x01\u2029\udcff") == "a b\ufffd\ufffd\ufffd"
+
+    @settings(max_examples=1500, deadline=None, database=None)
+    @given(st.lists(st.sampled_from(odd)).map("".join) | st.text())
+    def check(s: str) -> None:
+        assert outcome(text.clean, s) == outcome(regexes, s)
+
+    check()
+    assert text.has_surrogates("x\udc80") and not text.has_surrogates("x\ud800咖")
+    assert text.without_surrogates("a\udc80\ud800") == "a\ufffd\ud800"
+
+
+def test_the_files_a_search_checks_are_those_resolving_every_path_gave(tmp_path) -> None:
+    """``files_of`` (the freshness check of every ``search``) takes a file or folder with no symlink below the
+    profile as inside it without resolving both paths from ``/``; with links (in, out, dangling, a linked
+    folder, a linked profile) and odd entries (a folder named like a file, a fifo) it lists what resolving
+    every path (``places.inside``) listed."""
+    import os
+    from pathlib import Path
+
+    from openclaw_tui.core.format.places import ARCHIVE_REL, inside
+    from openclaw_tui.core.search import index as ix
+    from openclaw_tui.core.search.text import indexed_rel
+
+    def walk(root: Path, folder: Path) -> list[Path]:
+        try:
+            if not folder.is_dir() or not inside(root, folder):
+                return []
+        except OSError:
+            return []
+        out = []
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames.sort()
+            out += [Path(dirpath) / n for n in sorted(filenames) if n.endswith(".md")]
+        return out
+
+    def resolved(root: ix.Root) -> list[tuple[str, Path]]:  # files_of as it was: every path resolved
+        base = root.path
+        if root.layout == "openclaw":
+            cands = [base / n for n in (*ix.BOOTSTRAP_NAMES, "DREAMS.md")] + walk(base, base / "memory")
+        else:
+            cands = [base / "memories.md", base / ARCHIVE_REL, base / "identity.md", base / "state.yaml"]
+            cands += [p for p in walk(base, base / "contexts") if p != base / ARCHIVE_REL] + walk(base, base / "skills")
+        out, seen = [], set()
+        for p in cands:
+            rel = p.relative_to(base).as_posix()
+            if rel in seen or not indexed_rel(root.layout, rel):
+                continue
+            seen.add(rel)
+            try:
+                if (p.exists() or p.is_symlink()) and inside(base, p) and p.is_file():
+                    out.append((rel, p))
+            except OSError:
+                continue
+        return out
+
+    outside = tmp_path / "outside"
+    (outside / "ctx").mkdir(parents=True)
+    (outside / "secret.md").write_text("x", encoding="utf-8")
+    (outside / "ctx" / "o.md").write_text("x", encoding="utf-8")
+    prof = tmp_path / "real" / "prof"
+    (prof / "contexts" / "deep").mkdir(parents=True)
+    (prof / "skills").mkdir()
+    (prof / "memories.md").write_text("---\nid: mem-1\n---\nx\n", encoding="utf-8")
+    (prof / "identity.md").mkdir()  # a folder where a file is expected
+    (prof / "contexts" / "a.md").write_text("x", encoding="utf-8")
+    (prof / "contexts" / "deep" / "b.md").write_text("x", encoding="utf-8")
+    (prof / "contexts" / "out.md").symlink_to(outside / "secret.md")
+    (prof / "contexts" / "in.md").symlink_to(prof / "contexts" / "a.md")
+    (prof / "contexts" / "gone.md").symlink_to(tmp_path / "nothing.md")
+    (prof / "contexts" / "linked").symlink_to(outside / "ctx")
+    (prof / "contexts" / "fifo.md").parent.mkdir(exist_ok=True)
+    os.mkfifo(prof / "contexts" / "fifo.md")
+    (prof / "skills" / "s.md").write_text("x", encoding="utf-8")
+    (tmp_path / "alias").symlink_to(tmp_path / "real")  # the profile reached through a link
+    cases = [ix.Root("prof", ".", prof, "profile"), ix.Root("prof", ".", tmp_path / "alias" / "prof", "profile")]
+    (prof / "archive").mkdir(exist_ok=True)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "memories.md").write_text("x", encoding="utf-8")
+    (other / "contexts").symlink_to(outside / "ctx")  # the whole folder elsewhere
+    (other / "skills").symlink_to(prof / "skills")
+    cases.append(ix.Root("other", ".", other, "profile"))
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "AGENTS.md").write_text("x", encoding="utf-8")
+    (ws / "MEMORY.md").symlink_to(outside / "secret.md")
+    (ws / "memory" / "2026-01-02.md").write_text("x", encoding="utf-8")
+    (ws / "memory" / "2026-01-03.md").symlink_to(ws / "AGENTS.md")
+    cases.append(ix.Root("ws", ".", ws, "openclaw"))
+    for root in cases:
+        assert ix.files_of(root) == resolved(root)
+    got = [rel for rel, _p in ix.files_of(cases[0])]
+    assert "contexts/a.md" in got and "contexts/in.md" in got and "contexts/out.md" not in got
+    assert "contexts/fifo.md" not in got and "contexts/linked/o.md" not in got and "identity.md" not in got

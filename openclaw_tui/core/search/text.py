@@ -35,8 +35,9 @@ _set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ffff"
 _CJK_RANGES = tuple((ord(CJK[i]), ord(CJK[i + 2])) for i in range(0, len(CJK), 3))
-_SURROGATE_RE = re.compile("[\udc80-\udcff]")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+# ``clean``'s control characters, each as U+FFFD: [\x00-\x08\x0b-\x1f\x7f\u2028\u2029] (a table: compiling the
+# character class cost a fresh ``search`` process as much as its query)
+_CONTROLS = dict.fromkeys([*range(0x09), *range(0x0B, 0x20), 0x7F, 0x2028, 0x2029], "\ufffd")
 MAX_CHUNK_LINES = 40
 SNIPPET_WIDTH = 120
 
@@ -401,21 +402,36 @@ def split_tags(query: str) -> tuple[str, list[str]]:
     return _TAG_TERM_RE.sub(" ", query).strip(), tags
 
 
+@lru_cache(maxsize=1)
+def _surrogate_re() -> re.Pattern[str]:
+    """The undecodable bytes of ``surrogateescape`` (compiled when first needed: a search seldom meets one)."""
+    return re.compile("[\udc80-\udcff]")
+
+
+def _is_utf8(s: str) -> bool:
+    """No surrogate at all (the common case, told without a regex: UTF-8 encodes every other character)."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def clean(s: str) -> str:
     """Text safe for SQLite and for one line of a terminal: undecodable bytes and control characters as U+FFFD."""
-    if _SURROGATE_RE.search(s):
+    if not _is_utf8(s) and _surrogate_re().search(s):
         s = s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return _CONTROL_RE.sub("\ufffd", s.replace("\t", " "))
+    return s.replace("\t", " ").translate(_CONTROLS)
 
 
 def without_surrogates(s: str) -> str:
     """Each undecodable byte (a surrogate of ``surrogateescape``) as U+FFFD: same length, so offsets hold,
     and safe for SQLite, which takes only valid UTF-8."""
-    return _SURROGATE_RE.sub("\ufffd", s)
+    return _surrogate_re().sub("\ufffd", s)
 
 
 def has_surrogates(s: str) -> bool:
-    return _SURROGATE_RE.search(s) is not None
+    return _surrogate_re().search(s) is not None
 
 
 @lru_cache(maxsize=4096)
