@@ -179,3 +179,59 @@ def test_the_old_text_is_put_back_for_a_bom_and_crlf(tmp_path: Path, bom: bool, 
         assert (stats.reindexed, stats.inserted, stats.deleted) == (1, 1, 1)
     finally:
         idx.close()
+
+
+@pytest.mark.parametrize(("bom", "newline"), [(False, "\n"), (True, "\n"), (False, "\r\n")])
+def test_the_edit_is_found_from_the_new_bytes_without_the_old_text(tmp_path: Path, bom: bool, newline: str) -> None:
+    """A refresh hands the bytes it read to ``_edit_around``: they are hashed in place around the rows put
+    back (Chinese text: bytes and characters differ), and only the indexed bytes' SHA-1 is accepted."""
+    prof = write_profile(tmp_path, 200)
+    mem = prof / "memories.md"
+    text = mem.read_text(encoding="utf-8").replace("\n", newline)
+    mark = b"\xef\xbb\xbf" if bom else b""
+    mem.write_bytes(mark + text.encode("utf-8"))
+    idx, mem, _text, digest = _built(prof)
+    try:
+        for where, added in ((1, "备注：咖啡"), (100, "note: 喝了两杯咖啡"), (199, "x" * 300), (120, "")):
+            ident = f"id: mem-{where:06d}{newline}"
+            new = text.replace(ident, ident + (f"note: {added}{newline}" if added else ""), 1) if added else \
+                text.replace(ident, f"id: 改-{where}{newline}", 1)
+            data = mark + new.encode("utf-8")
+            found = idx._edit_around(idx._db, str(mem), new, digest, bom, data)
+            assert found is not None
+            old_len, edit = found
+            assert old_len == len(text)
+            assert new[: edit.at] + edit.old_mid + new[edit.new_end :] == text
+            assert new[: edit.line] == text[: edit.line] and new[edit.z_new :] == text[edit.z_old :]
+            assert edit.line <= edit.z_old and edit.line <= edit.z_new
+            assert idx._edit_around(idx._db, str(mem), new, "0" * 40, bom, data) is None
+            assert idx._edit_around(idx._db, str(mem), new, digest, not bom,
+                                    (b"" if bom else b"\xef\xbb\xbf") + new.encode("utf-8")) is None
+            assert idx._edit_around(idx._db, str(mem), new, digest, bom, data + b"\n") is None
+        new = text.replace(f"id: mem-000150{newline}", f"id: mem-000150{newline}note: 茶{newline}", 1)
+        mem.write_bytes(mark + new.encode("utf-8"))
+        stats = idx.refresh(roots_of(prof))
+        assert (stats.reindexed, stats.inserted, stats.deleted) == (1, 1, 1)
+        assert_same_as_a_fresh_build(idx, prof, mem)
+    finally:
+        idx.close()
+
+
+def test_a_refresh_after_an_edit_reads_no_row_text_but_the_edited_one(tmp_path: Path) -> None:
+    """The refresh after another program's edit finds it from the rows around it: it never reads the text of
+    every row (the slow way, kept for when the bytes do not match)."""
+    prof = write_profile(tmp_path, 400)
+    idx, mem, text, _digest = _built(prof)
+    statements: list[str] = []
+    try:
+        mem.write_bytes(text.replace("id: mem-000200\n", "id: mem-000200\nnote: 咖啡\n", 1).encode("utf-8"))
+        idx._db.set_trace_callback(statements.append)
+        stats = idx.refresh(roots_of(prof))
+        idx._db.set_trace_callback(None)
+        assert (stats.reindexed, stats.inserted, stats.deleted) == (1, 1, 1)
+        every_row = [s for s in statements if "JOIN texts" in s and "ORDER BY c.start" in s]
+        assert every_row == []
+        assert any("FROM texts WHERE rowid IN" in s for s in statements)  # the edited row's old text, read
+        assert_same_as_a_fresh_build(idx, prof, mem)
+    finally:
+        idx.close()
