@@ -235,3 +235,90 @@ def test_a_refresh_after_an_edit_reads_no_row_text_but_the_edited_one(tmp_path: 
         assert_same_as_a_fresh_build(idx, prof, mem)
     finally:
         idx.close()
+
+
+def _journal(db_path: Path) -> str:
+    import sqlite3
+
+    db = sqlite3.connect(str(db_path))
+    try:
+        return str(db.execute("PRAGMA journal_mode").fetchone()[0])
+    finally:
+        db.close()
+
+
+def test_a_first_build_writes_no_wal_then_the_index_is_in_wal_mode(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first build of a new database runs with a rollback journal (each page written once, not to the WAL
+    and back); once it is committed the database is in WAL mode for readers beside a writer."""
+    prof = write_profile(tmp_path / "p", 300)
+    db_path = tmp_path / "cache" / "i.sqlite3"
+    db_path.parent.mkdir()
+    seen: list[bool] = []
+    real = Index._insert
+
+    def insert(self: Index, *args: object, **kwargs: object) -> list[int]:
+        seen.append(Path(str(db_path) + "-wal").exists())
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Index, "_insert", insert)
+    idx = Index(db_path)
+    try:
+        assert idx.refresh(roots_of(prof)).inserted >= 300
+        assert seen and not any(seen)  # no WAL while the rows went in
+        assert idx._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        mem = prof / "memories.md"
+        mem.write_bytes(mem.read_bytes().replace(b"id: mem-000100\n", b"id: mem-000100\nnote: x\n", 1))
+        assert idx.refresh(roots_of(prof)).reindexed == 1
+        assert seen[-1]  # later writes: WAL mode
+    finally:
+        idx.close()
+    assert _journal(db_path) == "wal"
+    again = Index(db_path)
+    try:
+        assert again.opened_as is None
+        assert (again.refresh(roots_of(prof)).reindexed, again.refresh(roots_of(prof)).inserted) == (0, 0)
+    finally:
+        again.close()
+
+
+def test_a_new_index_opened_by_another_connection_before_its_build_stays_in_wal_mode(tmp_path: Path) -> None:
+    """A second process may open the new database between its creation and the build: then the build runs in
+    WAL mode, as before, and both see the rows."""
+    prof = write_profile(tmp_path / "p", 120)
+    db_path = tmp_path / "i.sqlite3"
+    first = Index(db_path)
+    second = Index(db_path)  # opened in WAL mode while the first has not built yet
+    try:
+        assert first.refresh(roots_of(prof)).inserted >= 120
+        assert _journal(db_path) == "wal"
+        stats = second.refresh(roots_of(prof))
+        assert (stats.reindexed, stats.inserted) == (0, 0)  # the rows the first one built, seen
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_first_build_that_fails_leaves_an_empty_index_that_builds_next_time(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    prof = write_profile(tmp_path / "p", 200)
+    db_path = tmp_path / "i.sqlite3"
+    real = Index._insert
+
+    def broken(self: Index, *args: object, **kwargs: object) -> list[int]:
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+        raise OSError("disk full")
+
+    monkeypatch.setattr(Index, "_insert", broken)
+    idx = Index(db_path)
+    with pytest.raises(OSError):
+        idx.refresh(roots_of(prof))
+    assert idx._db.execute("SELECT count(*) FROM chunks").fetchone()[0] == 0  # rolled back
+    idx.close()
+    monkeypatch.setattr(Index, "_insert", real)
+    idx = Index(db_path)
+    try:
+        assert idx.refresh(roots_of(prof)).inserted >= 200
+        assert idx._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        idx.close()
