@@ -1161,10 +1161,12 @@ class Index:
             (h,) = probe.execute("SELECT hash FROM chunks WHERE rowid = ?", (rowid,)).fetchone()
             return bool(h == chunk_hash(text[start + shift : end + shift]))
 
-        bounds = db.execute("SELECT min(start), max(end) FROM chunks WHERE path = ?", (key,)).fetchone()
-        if bounds is None or bounds[0] is None:
+        # the first row's start and the last one's end, from the index of places (``max(end)`` read all of it)
+        first = db.execute("SELECT start FROM chunks WHERE path = ? ORDER BY start LIMIT 1", (key,)).fetchone()
+        last = db.execute("SELECT end FROM chunks WHERE path = ? ORDER BY start DESC LIMIT 1", (key,)).fetchone()
+        if first is None or last is None:
             return None
-        first_start, old_len = bounds  # the last row ends the old file (checked by the digest below)
+        (first_start,), (old_len,) = first, last  # the last row ends the old file (checked by the digest below)
         delta = len(text) - old_len
         if delta == 0:  # the rows after the edit hold their text in place too: no binary search finds it
             return None
