@@ -28,9 +28,10 @@ def test_first_build_rows_are_those_of_the_parse_across_batches(tmp_path: Path,
         stats = idx.refresh(roots_of(prof))
         assert stats.inserted >= 700
         rows = idx._db.execute(
-            "SELECT c.rowid, c.start, c.end, c.ident, c.day, c.tags, c.status, c.importance, t.raw, d.body"
-            " FROM chunks c JOIN texts t ON t.rowid = c.rowid JOIN docs d ON d.rowid = c.rowid"
-            " WHERE c.path = ? AND c.kind = 'entry' ORDER BY c.start", (str(mem),)).fetchall()
+            "SELECT c.rowid, b.off + c.rstart, b.off + c.rend, c.ident, c.day, c.tags, c.status, c.importance,"
+            " t.raw, d.body FROM chunks c JOIN blocks b ON b.blk = c.blk JOIN texts t ON t.rowid = c.rowid"
+            " JOIN docs d ON d.rowid = c.rowid WHERE c.path = ? AND c.kind = 'entry' ORDER BY c.blk, c.rstart",
+            (str(mem),)).fetchall()
         mf = entries.parse(text)
         assert len(rows) == len(mf.entries) == 700
         counts: dict[str, int] = {}
@@ -320,5 +321,77 @@ def test_a_first_build_that_fails_leaves_an_empty_index_that_builds_next_time(tm
     try:
         assert idx.refresh(roots_of(prof)).inserted >= 200
         assert idx._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        idx.close()
+
+
+def _assert_blocks_hold_rows_in_order(idx: Index, mem: Path) -> None:
+    """Each block's rows lie at or after its base and before the next block's: file order is (blk, rstart)."""
+    key = str(mem)
+    blocks = idx._db.execute("SELECT blk, off FROM blocks WHERE path = ? ORDER BY blk", (key,)).fetchall()
+    assert blocks and blocks[0][1] == 0
+    rows = idx._db.execute("SELECT c.blk, b.off + c.rstart FROM chunks c JOIN blocks b ON b.blk = c.blk"
+                           " WHERE c.path = ? ORDER BY c.blk, c.rstart", (key,)).fetchall()
+    assert [s for _b, s in rows] == sorted(s for _b, s in rows)
+    assert idx._db.execute("SELECT count(*) FROM chunks WHERE path = ?", (key,)).fetchone()[0] == len(rows)
+    bases = dict(blocks)
+    following = {b: (blocks[i + 1][1] if i + 1 < len(blocks) else None) for i, (b, _o) in enumerate(blocks)}
+    assert [o for _b, o in blocks] == sorted(o for _b, o in blocks)
+    for blk, start in rows:
+        nxt = following[blk]
+        assert bases[blk] <= start and (nxt is None or start < nxt)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_external_edits_over_small_blocks_equal_a_fresh_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      seed: int) -> None:
+    """Places are kept per block (a few rows each here): entries added, removed, changed and moved across
+    block bounds, at the start, the end and in the middle, one edit per refresh; after each the rows are
+    those of a fresh build, and each block holds its rows in file order."""
+    import random
+
+    monkeypatch.setattr(index_mod, "BLOCK_ROWS", 4)
+    prof = write_profile(tmp_path, 60)
+    idx, mem, _text, _digest = _built(prof)
+    rng = random.Random(seed)
+    try:
+        _assert_blocks_hold_rows_in_order(idx, mem)
+        for step in range(14):
+            text = mem.read_text(encoding="utf-8")
+            blocks = text.split("\n---\n")  # the preamble, then each entry's front matter and body alternately
+            kind = rng.choice(["grow", "shrink", "drop", "add", "dup", "same", "end"])
+            i = rng.randrange(1, len(blocks))
+            if kind == "grow":
+                blocks[i] += "\nnote: 多了一行 " + "x" * rng.randrange(1, 300)
+            elif kind == "shrink":
+                blocks[i] = blocks[i][: max(1, len(blocks[i]) // 2)]
+            elif kind == "drop" and len(blocks) > 12:
+                j = i if i % 2 else i - 1
+                n = 2 * rng.randrange(1, 5)  # one to four entries, maybe a whole block of rows
+                del blocks[max(1, j) : max(1, j) + n]
+            elif kind == "add":
+                j = i if i % 2 else i + 1
+                blocks[j:j] = [f"id: new-{seed}-{step}\ntimestamp: 2026-05-0{1 + step % 9}\ntags: [work]",
+                               f"新的记忆 {step}\n"]
+            elif kind == "dup":
+                j = i if i % 2 else i - 1
+                blocks[max(1, j) : max(1, j)] = blocks[max(1, j) : max(1, j) + 2]
+            elif kind == "same":
+                blocks[i] = blocks[i].replace("user", "usex", 1)
+            else:
+                blocks.append(f"id: end-{step}\ntimestamp: 2026-05-02\n")
+                blocks.append(f"appended {step}\n")
+            new = "\n---\n".join(blocks)
+            if new == text:
+                continue
+            mem.write_text(new, encoding="utf-8")
+            idx.refresh(roots_of(prof))
+            assert_same_as_a_fresh_build(idx, prof, mem)
+            _assert_blocks_hold_rows_in_order(idx, mem)
+            rows = idx.rows([r for (r,) in idx._db.execute("SELECT rowid FROM chunks WHERE path = ?", (str(mem),))])
+            lines = new.split("\n")
+            for row in rows.values():
+                assert new[row.start : row.end] == row.raw
+                assert lines[row.line - 1] == new[row.start :].split("\n", 1)[0]
     finally:
         idx.close()
