@@ -342,15 +342,19 @@ def _assert_blocks_hold_rows_in_order(idx: Index, mem: Path) -> None:
         assert bases[blk] <= start and (nxt is None or start < nxt)
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(("seed", "way"), [(0, "window"), (1, "window"), (2, "window"), (3, "window"),
+                                           (4, "whole file"), (5, "whole file")])
 def test_random_external_edits_over_small_blocks_equal_a_fresh_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                      seed: int) -> None:
+                                                                      seed: int, way: str) -> None:
     """Places are kept per block (a few rows each here): entries added, removed, changed and moved across
-    block bounds, at the start, the end and in the middle, one edit per refresh; after each the rows are
-    those of a fresh build, and each block holds its rows in file order."""
+    block bounds, at the start, the end and in the middle, one edit per refresh (re-indexed around the edit,
+    or the whole file matched by hash); after each the rows are those of a fresh build, and each block
+    holds its rows in file order."""
     import random
 
     monkeypatch.setattr(index_mod, "BLOCK_ROWS", 4)
+    if way == "whole file":
+        monkeypatch.setattr(Index, "_window_from_rows", lambda *_a, **_k: None)
     prof = write_profile(tmp_path, 60)
     idx, mem, _text, _digest = _built(prof)
     rng = random.Random(seed)

@@ -925,30 +925,32 @@ class Index:
                 self._held[path] = _Held(text, [_Doc(r, p) for r, p in zip(rowids_new, pieces, strict=True)],
                                          mf.preamble_end if mf else 0, mf is not None)
             return len(pieces), 0
-        moved: list[tuple[int, int, int, int, int, int, int]] = []
+        moved: list[tuple[int, int, int, int, int, int]] = []
         new: list[_Piece] = []
         hashes: list[str] = []
         kept: list[int] = []  # rowid, or 0 for a new piece
-        # the file's blocks cut again (every row's place may have changed): each kept row is moved into its own
-        blocks = _new_blocks(db, key, [(p.start, p.line) for p in pieces])
-        new_blocks: list[tuple[int, int, int]] = []
-        for p, (blk, off, bl) in zip(pieces, blocks, strict=True):
+        for p in pieces:
             h = chunk_hash(text[p.start:p.end])
             olds = pool.get(h)
             if olds:
-                rowid, *_old = olds.pop()
-                moved.append((blk, p.start - off, p.end - off, p.body_start - p.start, p.line - bl, p.end_line - bl,
-                              rowid))
+                rowid, start, end, body_off, line, end_line = olds.pop()
+                if (start, end, body_off, line, end_line) != (p.start, p.end, p.body_start - p.start, p.line, p.end_line):
+                    moved.append((p.start, p.end, p.body_start - p.start, p.line, p.end_line, rowid))
                 kept.append(rowid)
             else:
                 new.append(p)
                 hashes.append(h)
-                new_blocks.append((blk, off, bl))
                 kept.append(0)
         self._delete_rows(db, key, [rowid for lst in pool.values() for rowid, *_ in lst])
         gone = [rowid for lst in pool.values() for rowid, *_ in lst]
-        db.executemany("UPDATE chunks SET blk = ?, rstart = ?, rend = ?, body_off = ?, rline = ?, rend_line = ?"
-                       " WHERE rowid = ?", moved)
+        new_blocks: list[tuple[int, int, int]] | None = None  # no row moved: the new ones go where the gone ones were
+        if moved:  # the file's blocks cut again, every kept row put into its block
+            blocks = _new_blocks(db, key, [(p.start, p.line) for p in pieces])
+            new_blocks = [b for b, r in zip(blocks, kept, strict=True) if not r]
+            db.executemany(
+                "UPDATE chunks SET blk = ?, rstart = ?, rend = ?, body_off = ?, rline = ?, rend_line = ? WHERE rowid = ?",
+                [(blk, p.start - off, p.end - off, p.body_start - p.start, p.line - bl, p.end_line - bl, r)
+                 for p, (blk, off, bl), r in zip(pieces, blocks, kept, strict=True) if r])
         rowids = iter(self._insert(db, key, text, new, hashes, new_blocks))
         if keep:
             full = [_Doc(r or next(rowids), p) for r, p in zip(kept, pieces, strict=True)]
