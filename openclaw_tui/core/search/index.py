@@ -386,11 +386,14 @@ class _Edit:
     __slots__ = ("at", "new_end", "old_mid", "line", "z_old", "z_new")
 
     def __init__(self, text: str, at: int, old_mid: str, new_end: int) -> None:
-        from ..files.reload import common_prefix, common_suffix
-
-        new_mid = text[at:new_end]
-        same = common_prefix(old_mid, new_mid)
-        tail = common_suffix(old_mid, new_mid, min(len(old_mid), len(new_mid)) - same)
+        new_mid = text[at:new_end]  # a few entries: compared character by character (``files.reload`` not imported)
+        most = min(len(old_mid), len(new_mid))
+        same = 0
+        while same < most and old_mid[same] == new_mid[same]:
+            same += 1
+        tail = 0
+        while tail < most - same and old_mid[-1 - tail] == new_mid[-1 - tail]:
+            tail += 1
         self.at, self.new_end, self.old_mid = at, new_end, old_mid
         self.line = text.rfind("\n", 0, at + same) + 1
         self.z_old = at + len(old_mid) - tail
