@@ -43,7 +43,9 @@ longer exist are deleted (``forget_gone_folders``).  Tables:
 
 Concurrency: WAL mode and a busy timeout; every writer takes an exclusive
 ``fcntl.flock`` on ``<db>.lock`` so two processes never build at once (the
-second waits, then finds the index current).  Readers need no lock.
+second waits, then finds the index current).  Readers need no lock.  A new
+database's first write (its first build) runs with SQLite's rollback journal, then
+it is put in WAL mode (``_to_wal``: into an empty file each page is written once).
 
 Writes: ``note_written`` (called by ``safe_write.replace_all`` after the CLI wrote
 files) and ``note_reloaded`` (the app's reload worker) update every index covering
@@ -1316,7 +1318,8 @@ class Index:
 
         The blocks are re-read from the entry before the edited one (as ``entries.reparse_edit``) until
         the scan meets an entry start that did not move relative to the end; chunks whose text is
-        unchanged keep their rows, the rows after the edit are shifted.  Returns (inserted, deleted) rows,
+        unchanged keep their rows, the rows after the edit are shifted (by their blocks: ``blocks``).  Returns
+        (inserted, deleted) rows,
         or None when it cannot (an edit in the preamble or the first entry, an unclosed fence): the caller
         re-indexes the whole file.
         """
