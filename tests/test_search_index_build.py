@@ -346,8 +346,9 @@ def _assert_blocks_hold_rows_in_order(idx: Index, mem: Path) -> None:
                                            (4, "whole file"), (5, "whole file")])
 def test_random_external_edits_over_small_blocks_equal_a_fresh_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                       seed: int, way: str) -> None:
-    """Places are kept per block (a few rows each here): entries added, removed, changed and moved across
-    block bounds, at the start, the end and in the middle, one edit per refresh (re-indexed around the edit,
+    """Places are kept per block (a few rows each here): entries added (some fenced, holding delimiters),
+    removed, changed and moved across block bounds, at the start, the end and in the middle, one edit per
+    refresh (re-indexed around the edit,
     or the whole file matched by hash); after each the rows are those of a fresh build, and each block
     holds its rows in file order."""
     import random
@@ -363,7 +364,7 @@ def test_random_external_edits_over_small_blocks_equal_a_fresh_build(tmp_path: P
         for step in range(14):
             text = mem.read_text(encoding="utf-8")
             blocks = text.split("\n---\n")  # the preamble, then each entry's front matter and body alternately
-            kind = rng.choice(["grow", "shrink", "drop", "add", "dup", "same", "end"])
+            kind = rng.choice(["grow", "shrink", "drop", "add", "dup", "same", "end", "fence"])
             i = rng.randrange(1, len(blocks))
             if kind == "grow":
                 blocks[i] += "\nnote: 多了一行 " + "x" * rng.randrange(1, 300)
@@ -380,6 +381,10 @@ def test_random_external_edits_over_small_blocks_equal_a_fresh_build(tmp_path: P
             elif kind == "dup":
                 j = i if i % 2 else i - 1
                 blocks[max(1, j) : max(1, j)] = blocks[max(1, j) : max(1, j) + 2]
+            elif kind == "fence":  # a fenced body that holds what looks like an entry's delimiters
+                j = i if i % 2 else i + 1
+                blocks[j:j] = [f"id: fence-{seed}-{step}\ntimestamp: 2026-05-03",
+                               f"代码：\n```\nx\n---\nid: not-an-entry-{step}\n---\n```\nafter {step}\n"]
             elif kind == "same":
                 blocks[i] = blocks[i].replace("user", "usex", 1)
             else:

@@ -1339,7 +1339,9 @@ class Index:
             return None
         start, first_line = around[1]
         after = [(st, ln) for st, ln, _r, _h, kind in near if kind != "preamble" and st >= max(edit.z_old, start + 1)][:64]
-        middle, synced, failed = _parser()._scan(text, start, first_line, {s + delta for s, _l in after})
+        # fences matter from the window on only (``entries._fence_iter``): not looked for in the text before it
+        fences = text.find("```", start) >= 0 or text.find("~~~", start) >= 0
+        middle, synced, failed = _parser()._scan(text, start, first_line, {s + delta for s, _l in after}, fences)
         if failed is not None or not middle or middle[0].start != start:
             return None
         if synced is None:
