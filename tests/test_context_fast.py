@@ -224,3 +224,25 @@ def test_token_estimate_is_its_definition(text: str) -> None:
 
     cjk = len(re.findall(f"[{CJK}]", text))
     assert estimate_tokens(text) == math.ceil(cjk + (len(text) - cjk) / 4)
+
+
+def test_cli_after_agent_edits_is_the_full_path_byte_for_byte(tmp_path: Path) -> None:
+    """``context`` right after another program changed entries (the index re-indexes around each edit and moves
+    the blocks after it: 600 entries make three blocks) still says what the full path says, line numbers
+    and all; an edit that adds lines before most entries moves every line after it."""
+    prof = generated_profile(tmp_path, n=600, seed=7)
+    mem = prof / "memories.md"
+    cli(prof, "--query", "咖啡 work")  # the index built
+    edits = [("id: mem-0010\n", "id: mem-0010\nnote: 第一行\nnote: second line\n"),
+             ("id: mem-0300\n", "id: mem-0300\ntags: [work, 咖啡]\n"),
+             ("id: mem-0599\n", "id: mem-0599x\n"),
+             ("id: mem-0257\n", "id: mem-0257\nimportance: high\n")]
+    for old, new in edits:
+        text = mem.read_text(encoding="utf-8")
+        assert old in text
+        mem.write_text(text.replace(old, new, 1), encoding="utf-8")
+        full = agent_context(load_profile(prof), "咖啡 work", [])
+        assert cli(prof, "--query", "咖啡 work").decode("utf-8") == render_text(full)
+    doc = cli(prof, "--query", "咖啡 work", "--json")
+    assert doc.decode("utf-8") == json.dumps(agent_context(load_profile(prof), "咖啡 work", []).to_json(),
+                                             ensure_ascii=False, indent=2) + "\n"

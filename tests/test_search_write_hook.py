@@ -20,7 +20,7 @@ from openclaw_tui.core.search.index import Index, index_path_for, indexes_coveri
 from openclaw_tui.core.search.search import search_path
 from tests.search_corpus import entry, write
 
-COLUMNS = ("c.start, c.end, c.body_off, c.line, c.end_line, c.ident, c.kind, c.day, c.hash, t.raw, c.tags, c.status,"
+COLUMNS = ("b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.line + c.rend_line, c.ident, c.kind, c.day, c.hash, t.raw, c.tags, c.status,"
            " c.importance, c.sup_by, d.body")
 
 
@@ -62,9 +62,9 @@ def profile(tmp_path: Path, n: int = 30) -> Path:
 def rows_of(db_path: Path, key: Path) -> list[tuple[object, ...]]:
     db = sqlite3.connect(db_path)
     try:
-        rows = db.execute(f"SELECT {COLUMNS} FROM chunks c JOIN docs d ON d.rowid = c.rowid"
-                          " JOIN texts t ON t.rowid = c.rowid WHERE c.path = ?"
-                          " ORDER BY c.start", (str(key),)).fetchall()
+        rows = db.execute(f"SELECT {COLUMNS} FROM chunks c JOIN blocks b ON b.blk = c.blk"
+                          " JOIN docs d ON d.rowid = c.rowid JOIN texts t ON t.rowid = c.rowid WHERE c.path = ?"
+                          " ORDER BY c.blk, c.rstart", (str(key),)).fetchall()
         tags = db.execute("SELECT tag, n FROM tagnames WHERE path = ? ORDER BY tag", (str(key),)).fetchall()
     finally:
         db.close()

@@ -278,8 +278,9 @@ def _named_by(rel: str, text: str) -> str | None:
 # An entry as layer 2 reads it, from a parsed file or from the index (``Index.relevant_entries``'s row):
 # (id, line, end_line, status, importance, tags, superseded_by, key, raw, mentioned).  ``tags`` is the index's
 # "|a|b|" (read by ``tags_as_written``) or a parsed entry's tuple; ``key`` the index rowid or the place in the parsed file;
-# ``mentioned`` None when not yet known (a parsed entry: asked of the query only when it decides something).
-_Row = tuple[str, int, int, str, str | None, str | tuple[str, ...] | None, str | None, int, str, bool | None]
+# ``mentioned`` None when not yet known (a parsed entry: asked of the query only when it decides something); ``raw``
+# from the index only of the entries loaded (active, high or with a selected tag: ``relevant_entries``).
+_Row = tuple[str, int, int, str, str | None, str | tuple[str, ...] | None, str | None, int, str | None, int | None]
 _LEVELS = ("high", "medium", "low")
 _HIGH = "importance: high (always carried)"
 
@@ -351,6 +352,11 @@ class _Source:
         assert self.index is not None
         return (self.index.relevant_entries(self.path / "memories.md", sorted(wanted), q),
                 self.index.relevant_entries(self.path / ARCHIVE_REL, sorted(wanted), None))
+
+    def raw(self, key: int) -> str:
+        """The text of an entry of memories.md read through the index (by rowid)."""
+        assert self.index is not None
+        return self.index.raws([key]).get(key, "")
 
     def statuses(self, ids: set[str]) -> dict[str, str]:
         if self.parsed is not None:
@@ -433,7 +439,7 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
     memories_path = src.path / "memories.md"
     parts, left_out = ctx.parts, ctx.left_out
     superseded: list[tuple[LeftOut, str]] = []  # (left out, by whom): the detail says that one's status
-    for ident, line, end_line, status, imp, tg, by, _key, raw, mentioned in entries:
+    for ident, line, end_line, status, imp, tg, by, key, raw, mentioned in entries:
         if status == "active":
             if imp == "high":
                 matched = match(tg)
@@ -442,7 +448,7 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
                 matched = match(tg)
                 if not matched:
                     if mentioned is None:  # a parsed entry: what the index's FTS5 finds (``Query.mentions``)
-                        mentioned = q is not None and q.mentions(raw)
+                        mentioned = q is not None and raw is not None and q.mentions(raw)
                     if mentioned:
                         level = imp if imp in _LEVELS else "medium"
                         left_out.append(LeftOut(ident, "low without a match" if imp == "low" else "no tag match",
@@ -451,6 +457,8 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
                                                 f"[{', '.join(_tags_of(tg))}] is selected (importance {level})"))
                     continue
                 reason = f"tag {', '.join(matched)}" + (" (low: loaded only on a tag match)" if imp == "low" else "")
+            if raw is None:  # (the index reads the text of every entry it finds loaded: never, in fact)
+                raw = src.raw(key)
             parts.append(Part("memories", "memories.md", line, end_line, ident, len(raw), estimate_tokens(raw), False,
                               reason, raw, memories_path))
             continue
