@@ -6,6 +6,7 @@ out nothing; and a query typed before an older one's results were painted never 
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -223,3 +224,12 @@ async def test_a_new_query_before_the_old_one_was_painted_shows_only_its_own_res
         await until(pilot, lambda: screen.listed_query == "抹茶")
         assert results.result_count == 1 and [h.file for h in screen.hits] == ["identity.md"]
         assert "identity.md" in widget_text(results)
+
+
+async def test_what_the_app_holds_when_the_screen_opens_is_frozen_out_of_collections(tmp_path: Path) -> None:
+    """(Full collections of it during typing held up a key or a paint by 30-40 ms, one query in ten.)"""
+    before = gc.get_freeze_count()
+    screen = SearchScreen(corpus(tmp_path), today=DAY)
+    async with Host(screen).run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: screen.ready)
+        assert gc.get_freeze_count() > before

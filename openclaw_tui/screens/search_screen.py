@@ -18,6 +18,7 @@ escape dismisses it with None.
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import sqlite3
 import time
 from pathlib import Path
@@ -161,6 +162,13 @@ class SearchScreen(Screen[SearchResult | None]):
         except (NotMemory, ConfigError, OSError) as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
+        # What the app holds by now (its widgets, the profiles shown, this screen) lives on while one types:
+        # collected once and frozen, the cycle collector no longer walks it.  A full collection walked it every
+        # ~0.5 s of typing (each search's rows, strips and messages fill the young generations), 30-40 ms with
+        # the interpreter lock held: a key or a paint waited that long, one query in ten (as in
+        # ``session.profiles.no_gc``).  Here, while the status says the index is opening.
+        gc.collect()
+        gc.freeze()
         self._config = config
         self._refreshed = time.monotonic()
         self._several = len(roots) > 1
