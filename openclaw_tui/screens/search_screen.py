@@ -43,7 +43,7 @@ from ..core.search.index import Index, roots_of
 from ..core.search.rank import Hit, Results, rank
 from ..core.search.search import chain_for, ranking_for
 from ..core.search.text import QueryError
-from ..widgets.result_list import ResultList, Row, render_rows
+from ..widgets.result_list import ResultList
 from ..widgets.safe_text import clean_line
 
 DEBOUNCE = 0.15
@@ -216,13 +216,10 @@ class SearchScreen(Screen[SearchResult | None]):
         if not value.strip():
             self._show([], None, "", value)
             return
-        results = self.query_one("#search-results", ResultList)
-        self._search(value, results.text_width, results.fold)
+        self._search(value)
 
     @work(thread=True, exclusive=True, group="search-query")
-    def _search(self, value: str, width: int, fold: int) -> None:
-        """Rank ``value`` and render the lines of its first ``fold`` results (what the list shows) for a list
-        ``width`` cells wide, off the event loop."""
+    def _search(self, value: str) -> None:
         index, config = self.index, self._config
         if index is None or config is None:
             return
@@ -240,25 +237,21 @@ class SearchScreen(Screen[SearchResult | None]):
         except (NotMemory, OSError, sqlite3.Error) as exc:  # (a damaged index is rebuilt by the next refresh)
             self.app.call_from_thread(self._failed, str(exc))
             return
-        # what the list shows first made here too: the event loop only puts it on the screen
-        texts = [hit_prompt(h, self._several) for h in results.hits]
-        rows = render_rows(texts[:fold], width, ROW_HEIGHT, self.app.console)
         took = time.perf_counter() - t0
         note = f"{len(results.hits)} result{'s' if len(results.hits) != 1 else ''} in {took * 1000:.0f} ms; {results.note}"
-        self.app.call_from_thread(self._show, results.hits, results, note, value, texts, rows, width)
+        self.app.call_from_thread(self._show, results.hits, results, note, value)
 
-    def _show(self, hits: list[Hit], results: Results | None, note: str, value: str,
-              texts: list[Text] | None = None, rows: list[Row] | None = None, width: int = 0) -> None:
+    def _show(self, hits: list[Hit], results: Results | None, note: str, value: str) -> None:
         self.hits = hits
         self.results = results
         self.last_query = value
         if value.strip():
             self.searches += 1
         with self.app.batch_update():  # one frame: the list, the status and the explanation together
-            if texts is None:
-                texts = [hit_prompt(h, self._several) for h in hits]
-            # every result at once (those on screen rendered by the worker for this width): no layout, one repaint
-            self.query_one("#search-results", ResultList).set_results(texts, rows, width)
+            # every result at once, each made when first drawn (those on screen, in this frame): one repaint
+            several = self._several
+            self.query_one("#search-results", ResultList).set_results(len(hits),
+                                                                      lambda i: hit_prompt(hits[i], several))
             self.query_one("#search-status", Static).update(note or "type to search", layout=False)
             self._explain(0)
         self.call_after_refresh(self._painted, hits, value)

@@ -1,11 +1,13 @@
-"""The search screen's list of results: each result a fixed number of lines, drawn from strips made in advance.
+"""The search screen's list of results: each result a fixed number of lines, made when first drawn.
 
-An ``OptionList`` measures and renders each option's Rich text on the event loop when it is added and again
-when it is first drawn, and a new list re-lays out the screen: at 100k entries that was most of the time from
-a keystroke to the results on screen.  Here the search worker renders each result's lines to strips
-(``render_rows``, off the event loop, at the width the list has, those the list shows first), and the list
-only crops, pads and highlights them (rendering a result further down when it is first scrolled to): a new
-set of results is one assignment and one repaint of the list's own region.
+An ``OptionList`` measures and renders every option's Rich text on the event loop when it is added, again
+when it is drawn, and a new set of options re-lays out the screen: at 100k entries that was most of the
+time from a keystroke to the results on screen.  Here a new set of results is a count and a function that
+makes result i's text (``set_results``): one assignment, one repaint of the list's own region, no layout.
+A result's text is made and cut to the list's width (``render_rows``) when it is first drawn, so only the
+results on screen cost anything; its drawn lines are kept until the results, the width or the style change.
+(Made in the search worker instead, the results reached the event loop ~3 ms later, often just after the
+frame that echoed the key had started: they waited for the next one, 17 ms on.)
 
 Keys as in an ``OptionList`` (up, down, home, end, page up/down, enter); a click highlights and selects.
 ``Highlighted(index)`` and ``Selected(index)`` are posted as ``OptionList`` posts its option messages.
@@ -13,7 +15,7 @@ Keys as in an ``OptionList`` (up, down, home, end, page up/down, enter); a click
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.console import Console
@@ -33,9 +35,7 @@ Row = tuple[Strip, ...]
 
 
 def render_rows(texts: Sequence[Text], width: int, height: int, console: Console) -> list[Row]:
-    """Each text's first ``height`` lines as strips of at most ``width`` cells (cut with an ellipsis).
-
-    Safe in a worker thread: it reads the console's styles and nothing else of the app."""
+    """Each text's first ``height`` lines as strips of at most ``width`` cells (cut with an ellipsis)."""
     rows: list[Row] = []
     width = max(1, width)
     for text in texts:
@@ -116,7 +116,8 @@ class ResultList(ScrollView, can_focus=True):
     def __init__(self, *, row_height: int = 2, id: str | None = None) -> None:
         super().__init__(id=id)
         self.row_height = row_height
-        self.texts: list[Text] = []
+        self._count = 0
+        self._prompt: Callable[[int], Text] = lambda i: Text()
         self.rows: list[Row | None] = []  # each result's lines, once rendered (None: not yet)
         self._rows_width = 0
         self._highlighted: int | None = None
@@ -127,19 +128,18 @@ class ResultList(ScrollView, can_focus=True):
 
     @property
     def text_width(self) -> int:
-        """The cells a result's line may take (read by the worker that renders rows for this list)."""
+        """The cells a result's line may take."""
         return max(1, self.scrollable_content_region.width - 2 * PAD)
-
-    @property
-    def fold(self) -> int:
-        """How many results the list shows at once (the last one maybe in part)."""
-        return max(1, -(-self.scrollable_content_region.height // self.row_height))
 
     # -- contents --
 
     @property
     def result_count(self) -> int:
-        return len(self.texts)
+        return self._count
+
+    def text(self, index: int) -> Text:
+        """Result ``index``'s text (as made by the function given to ``set_results``)."""
+        return self._prompt(index)
 
     @property
     def highlighted(self) -> int | None:
@@ -149,19 +149,15 @@ class ResultList(ScrollView, can_focus=True):
     def highlighted(self, index: int | None) -> None:
         self.highlight(index)
 
-    def set_results(self, texts: Sequence[Text], rows: Sequence[Row] | None = None, width: int = 0,
-                    highlighted: int | None = 0) -> None:
-        """Show these results from the top, ``highlighted`` highlighted (posting no message: the caller shows
-        what goes with it).  ``rows``: the first results' lines, rendered for ``width`` (used when the list
-        still has that width); the others are rendered when first drawn."""
-        self.texts = list(texts)
-        if rows is None or width != self.text_width:
-            rows = []
-        self.rows = [*rows[:len(self.texts)], *[None] * (len(self.texts) - len(rows))]
+    def set_results(self, count: int, prompt: Callable[[int], Text], highlighted: int | None = 0) -> None:
+        """Show ``count`` results from the top, ``prompt(i)`` making result i's text when it is first drawn;
+        ``highlighted`` highlighted (posting no message: the caller shows what goes with it)."""
+        self._count, self._prompt = count, prompt
+        self.rows = [None] * count
         self._rows_width = self.text_width
         self._lines.clear()
-        self._highlighted = None if not self.texts or highlighted is None else min(highlighted, len(self.texts) - 1)
-        height = len(self.texts) * self.row_height
+        self._highlighted = None if not count or highlighted is None else min(highlighted, count - 1)
+        height = count * self.row_height
         if self.virtual_size.height != height:
             # (the list's own size is fixed by the stylesheet: its scroll range changing is no layout of the screen)
             self.set_reactive(ResultList.virtual_size, Size(self.scrollable_content_region.width, height))
@@ -178,11 +174,11 @@ class ResultList(ScrollView, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         if self._rows_width != self.text_width:
-            self.rows = [None] * len(self.texts)
+            self.rows = [None] * self._count
             self._rows_width = self.text_width
             self._lines.clear()
         self.set_reactive(ResultList.virtual_size,
-                          Size(self.scrollable_content_region.width, len(self.texts) * self.row_height))
+                          Size(self.scrollable_content_region.width, self._count * self.row_height))
         self._scroll_update(self.virtual_size)
         self.refresh()
 
@@ -210,7 +206,7 @@ class ResultList(ScrollView, can_focus=True):
             style = highlighted if lit else base
             row = self.rows[index]
             if row is None:
-                row = self.rows[index] = render_rows([self.texts[index]], self._rows_width, self.row_height,
+                row = self.rows[index] = render_rows([self._prompt(index)], self._rows_width, self.row_height,
                                                      self.app.console)[0]
             strip = Strip.join([Strip.blank(PAD), row[part]]).apply_style(style)
             strip = self._lines[key] = strip.crop_extend(0, width, style)
@@ -220,10 +216,10 @@ class ResultList(ScrollView, can_focus=True):
 
     def highlight(self, index: int | None, *, post: bool = True) -> None:
         if index is not None:
-            if not self.texts:
+            if not self._count:
                 index = None
             else:
-                index = max(0, min(index, len(self.texts) - 1))
+                index = max(0, min(index, self._count - 1))
         old, self._highlighted = self._highlighted, index
         if old == index:
             return
@@ -237,7 +233,7 @@ class ResultList(ScrollView, can_focus=True):
                 self.post_message(self.Highlighted(self, index))
 
     def _step(self, delta: int) -> None:
-        if self.texts:
+        if self._count:
             self.highlight(0 if self._highlighted is None else self._highlighted + delta)
 
     def action_cursor_down(self) -> None:
@@ -250,7 +246,7 @@ class ResultList(ScrollView, can_focus=True):
         self.highlight(0)
 
     def action_last(self) -> None:
-        self.highlight(len(self.texts) - 1)
+        self.highlight(self._count - 1)
 
     def action_page_down(self) -> None:
         self._step(max(1, self.scrollable_content_region.height // self.row_height))
@@ -267,6 +263,6 @@ class ResultList(ScrollView, can_focus=True):
         if offset is None:
             return
         index = (self.scroll_offset.y + offset.y) // self.row_height
-        if 0 <= index < len(self.texts):
+        if 0 <= index < self._count:
             self.highlight(index)
             self.action_select()
