@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -228,3 +229,37 @@ async def test_what_the_app_holds_when_the_screen_opens_is_frozen_out_of_collect
     async with Host(screen).run_test(size=SIZE) as pilot:
         await until(pilot, lambda: screen.ready)
         assert gc.get_freeze_count() > before
+
+
+async def test_an_older_query_answered_late_never_replaces_the_newer_one_s_results(tmp_path: Path,
+                                                                                   monkeypatch: Any) -> None:
+    monkeypatch.setattr(search_screen, "DEBOUNCE", 0.01)
+    p = tmp_path / "prof"
+    write(p / "memories.md", entry("mem-0001", "slow tea", timestamp=TODAY) + entry("mem-0002", "fast coffee",
+                                                                                     timestamp=TODAY))
+    entered, release = threading.Event(), threading.Event()
+    real_rank = search_screen.rank
+
+    def rank(index: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+        if query == "slow":  # answered only once the test says so
+            entered.set()
+            release.wait(20)
+        return real_rank(index, query, *args, **kwargs)
+    monkeypatch.setattr(search_screen, "rank", rank)
+    screen = SearchScreen(p, today=DAY)
+    async with Host(screen).run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: screen.ready)
+        results = screen.query_one("#search-results", ResultList)
+        box = screen.query_one("#search-input", Input)
+        for newer, ids in (("fast", ["mem-0002"]), ("", [])):  # another query, then the box cleared
+            entered.clear()
+            release.clear()
+            box.value = "slow"
+            await until(pilot, entered.is_set)
+            box.value = newer
+            await until(pilot, lambda newer=newer: screen.listed_query == newer)
+            release.set()  # slow's answer comes now
+            await until(pilot, lambda: not [w for w in screen.workers if w.group == "search-query" and w.is_running])
+            await pilot.pause(0.1)
+            assert screen.last_query == newer and [h.id for h in screen.hits] == ids
+            assert results.result_count == len(ids) and "mem-0001" not in widget_text(results)

@@ -34,6 +34,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, Static
+from textual.worker import get_current_worker
 
 from ..actions import bindings
 from ..core.config import Config, ConfigError, load_config
@@ -215,6 +216,7 @@ class SearchScreen(Screen[SearchResult | None]):
         if self.index is None:
             return
         if not value.strip():
+            self.workers.cancel_group(self, "search-query")  # (a search still running must not fill the list)
             self._show([], None, "", value)
             return
         self._search(value)
@@ -233,10 +235,13 @@ class SearchScreen(Screen[SearchResult | None]):
             results = rank(index, value, LIMIT, ranking=ranking_for(roots, config), chain=chain_for(config),
                            today=self.today)
         except QueryError as exc:
-            self.app.call_from_thread(self._show, [], None, str(exc), value)
+            if not get_current_worker().is_cancelled:
+                self.app.call_from_thread(self._show, [], None, str(exc), value)
             return
         except (NotMemory, OSError, sqlite3.Error) as exc:  # (a damaged index is rebuilt by the next refresh)
             self.app.call_from_thread(self._failed, str(exc))
+            return
+        if get_current_worker().is_cancelled:  # another key came meanwhile: that query's results are the ones shown
             return
         took = time.perf_counter() - t0
         note = f"{len(results.hits)} result{'s' if len(results.hits) != 1 else ''} in {took * 1000:.0f} ms; {results.note}"
