@@ -87,8 +87,8 @@ def cli(*args: str, env: dict[str, str] | None = None) -> float:
 def keystroke_to_results(folder: Path, rounds: int = 3) -> tuple[list[float], list[float]]:
     """The search screen as a person uses it: each clock starts when the input's text changes and stops when
     the screen has painted that query's results (its worker ranked them, the list was filled, the frame drawn:
-    ``shown_at``); a second clock stops when all of them are in the list (``listed_at``: the results below the
-    fold are added in the frame after).  Returns both lists of seconds."""
+    ``shown_at``); a second clock stops when all of them are in the list (``listed_at``: since the list takes
+    every result in one frame, the same time; kept for comparison with older runs).  Returns both lists."""
     import asyncio
 
     from textual.app import App

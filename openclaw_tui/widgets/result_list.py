@@ -124,7 +124,7 @@ class ResultList(ScrollView, can_focus=True):
         self._look: tuple[int, Style, Style] = (0, Style.null(), Style.null())  # width, the styles of the lines
         self._lines: dict[tuple[int, int, bool], Strip] = {}  # (result, line, highlighted): drawn with _look
 
-    # -- what the worker needs --
+    # -- sizes --
 
     @property
     def text_width(self) -> int:
