@@ -23,11 +23,13 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from ..actions import bindings
 
 PAD = 1  # blank cells left and right of each line (as an option list's padding)
 
@@ -79,15 +81,7 @@ class ResultList(ScrollView, can_focus=True):
         }
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down", "cursor_down", "Down", show=False),
-        Binding("up", "cursor_up", "Up", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
-        Binding("pagedown", "page_down", "Page Down", show=False),
-        Binding("pageup", "page_up", "Page Up", show=False),
-        Binding("enter", "select", "Select", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings("results")  # an option list's keys
 
     class Highlighted(Message):
         """The highlight moved to result ``index``."""
