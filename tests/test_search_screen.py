@@ -149,7 +149,7 @@ async def test_lines_are_cut_to_the_list_s_width_and_cut_again_when_it_changes(t
         assert [results.text(0).plain] == [hit_prompt(h, False).plain for h in screen.hits]
 
 
-async def test_a_click_opens_the_result_clicked(tmp_path: Path, monkeypatch: Any) -> None:
+async def test_the_result_under_the_mouse_is_lit_and_a_click_opens_it(tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setattr(search_screen, "DEBOUNCE", 0.01)
     screen = SearchScreen(corpus(tmp_path), today=DAY)
     app = Host(screen)
@@ -157,6 +157,18 @@ async def test_a_click_opens_the_result_clicked(tmp_path: Path, monkeypatch: Any
         await until(pilot, lambda: screen.ready)
         screen.query_one("#search-input", Input).value = "coffee"
         await until(pilot, lambda: screen.listed_query == "coffee")
+        results = screen.query_one("#search-results", ResultList)
+
+        def background(y: int) -> object:  # of the line's last cell (padding: only the line's style)
+            return results.render_line(y)._segments[-1].style.bgcolor  # noqa: SLF001
+        plain = background(4)
+        await pilot.hover("#search-results", offset=(6, 1 + 2 * ROW_HEIGHT))  # the third result
+        await pilot.pause()
+        assert background(2 * ROW_HEIGHT) != plain and background(2 * ROW_HEIGHT + 1) != plain
+        assert background(4 * ROW_HEIGHT) == plain
+        await pilot.hover("#search-input")
+        await pilot.pause()
+        assert background(2 * ROW_HEIGHT) == plain
         second = screen.hits[1]
         await pilot.click("#search-results", offset=(6, 1 + ROW_HEIGHT + 1))  # (below the border) its snippet
         await pilot.pause()

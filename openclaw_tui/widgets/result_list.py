@@ -58,7 +58,7 @@ def render_rows(texts: Sequence[Text], width: int, height: int, console: Console
 class ResultList(ScrollView, can_focus=True):
     """A list of results of ``height`` lines each; see the module docstring."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"result-list--highlighted"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"result-list--highlighted", "result-list--hover"}
     DEFAULT_CSS = """
     ResultList {
         height: 1fr;
@@ -69,6 +69,9 @@ class ResultList(ScrollView, can_focus=True):
         & > .result-list--highlighted {
             color: $foreground;
             background: $block-cursor-blurred-background;
+        }
+        & > .result-list--hover {
+            background: $block-hover-background;
         }
         &:focus {
             border: tall $border;
@@ -115,8 +118,10 @@ class ResultList(ScrollView, can_focus=True):
         self.rows: list[Row | None] = []  # each result's lines, once rendered (None: not yet)
         self._rows_width = 0
         self._highlighted: int | None = None
-        self._look: tuple[int, Style, Style] = (0, Style.null(), Style.null())  # width, the styles of the lines
-        self._lines: dict[tuple[int, int, bool], Strip] = {}  # (result, line, highlighted): drawn with _look
+        self._hover: int | None = None  # the result under the mouse
+        # the width and the styles of the lines: plain, highlighted, under the mouse
+        self._look: tuple[int, Style, Style, Style] = (0, Style.null(), Style.null(), Style.null())
+        self._lines: dict[tuple[int, int, bool, bool], Strip] = {}  # (result, line, highlighted, hover): drawn
 
     # -- sizes --
 
@@ -147,6 +152,7 @@ class ResultList(ScrollView, can_focus=True):
         """Show ``count`` results from the top, ``prompt(i)`` making result i's text when it is first drawn;
         ``highlighted`` highlighted (posting no message: the caller shows what goes with it)."""
         self._count, self._prompt = count, prompt
+        self._hover = None
         self.rows = [None] * count
         self._rows_width = self.text_width
         self._lines.clear()
@@ -182,22 +188,23 @@ class ResultList(ScrollView, can_focus=True):
         # the styles once a repaint (not once a line), and the lines they gave while they and the results last
         base = self.rich_style
         look = (self.scrollable_content_region.width, base,
-                base + self.get_component_rich_style("result-list--highlighted", partial=True))
+                base + self.get_component_rich_style("result-list--highlighted", partial=True),
+                base + self.get_component_rich_style("result-list--hover", partial=True))
         if look != self._look:
             self._look = look
             self._lines.clear()
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        width, base, highlighted = self._look
+        width, base, highlighted, hover = self._look
         index, part = divmod(self.scroll_offset.y + y, self.row_height)
         if not 0 <= index < len(self.rows):
             return Strip.blank(width, base)
-        lit = index == self._highlighted
-        key = (index, part, lit)
+        lit, under = index == self._highlighted, index == self._hover
+        key = (index, part, lit, under)
         strip = self._lines.get(key)
         if strip is None:
-            style = highlighted if lit else base
+            style = highlighted if lit else hover if under else base
             row = self.rows[index]
             if row is None:
                 row = self.rows[index] = render_rows([self._prompt(index)], self._rows_width, self.row_height,
@@ -251,6 +258,22 @@ class ResultList(ScrollView, can_focus=True):
     def action_select(self) -> None:
         if self._highlighted is not None:
             self.post_message(self.Selected(self, self._highlighted))
+
+    def _set_hover(self, index: int | None) -> None:
+        if index == self._hover:
+            return
+        for i in (self._hover, index):
+            if i is not None:
+                self.refresh_lines(i * self.row_height, self.row_height)
+        self._hover = index
+
+    def _on_mouse_move(self, event: events.MouseMove) -> None:
+        offset = event.get_content_offset(self)
+        index = None if offset is None else (self.scroll_offset.y + offset.y) // self.row_height
+        self._set_hover(index if index is not None and 0 <= index < self._count else None)
+
+    def _on_leave(self, event: events.Leave) -> None:
+        self._set_hover(None)
 
     async def _on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
