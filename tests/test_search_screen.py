@@ -1,33 +1,45 @@
-"""The search screen fills what it shows first, then the rest: every result ends up in the list, in rank order,
-the first one explained, and a query typed before the rest was added never gets the old results."""
+"""The search screen puts every result in its list in one frame, in rank order, the first one explained; the
+list makes a result's lines when it is first drawn (cut to the list's width, again when the width changes), moves and opens like an option list (keys and mouse); typing lays
+out nothing; and a query typed before an older one's results were painted never gets the old results."""
 
 from __future__ import annotations
 
 import datetime as dt
+import gc
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Static
+from textual.screen import Screen
+from textual.widgets import Input, Static
 
+from openclaw_tui.core.format.rows import Location
 from openclaw_tui.screens import search_screen
-from openclaw_tui.screens.search_screen import LIMIT, SearchScreen
+from openclaw_tui.screens.search_screen import LIMIT, ROW_HEIGHT, SearchScreen, hit_prompt
+from openclaw_tui.widgets.result_list import PAD, ResultList
 from tests.search_corpus import TODAY, entry, write
 from tests.ui_support import SIZE, widget_text
 
 DAY = dt.date.fromisoformat(TODAY)
+LONG = "coffee " + " ".join(f"word{i:03d}" for i in range(60))  # wider than any list here
 
 
 class Host(App[None]):
     def __init__(self, screen: SearchScreen) -> None:
         super().__init__()
         self.first = screen
+        self.result: object = None
 
     def on_mount(self) -> None:
-        self.push_screen(self.first)
+        self.push_screen(self.first, self.done)
+
+    def done(self, result: object) -> None:
+        self.result = result
 
 
 async def until(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 20.0) -> None:
@@ -46,55 +58,220 @@ def corpus(tmp_path: Path) -> Path:
     return p
 
 
-async def test_the_first_screenful_is_painted_then_every_result_is_listed_in_rank_order(
+def explained(screen: Screen[Any]) -> str:
+    return str(screen.query_one("#search-explain", Static).render())
+
+
+def drawn_lines(results: ResultList) -> list[str]:
+    """The text cells of each line the list shows (its border and padding cut off)."""
+    return [line[1 + PAD:1 + PAD + results.text_width] for line in widget_text(results).splitlines()[1:-1]]
+
+
+async def test_every_result_is_listed_in_rank_order_in_the_first_paint_and_the_keys_move_through_them(
         tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setattr(search_screen, "DEBOUNCE", 0.01)
     screen = SearchScreen(corpus(tmp_path), today=DAY)
     async with Host(screen).run_test(size=SIZE) as pilot:
         await until(pilot, lambda: screen.ready)
-        options = screen.query_one("#search-results", OptionList)
+        results = screen.query_one("#search-results", ResultList)
         painted: list[tuple[int, str, str]] = []  # what was on screen when the results were painted
         on_painted = screen._painted
 
-        def observe(hits: list[Any], value: str, first: int) -> None:
-            painted.append((options.option_count, widget_text(options),
-                            str(screen.query_one("#search-explain", Static).render())))
-            on_painted(hits, value, first)
+        def observe(hits: list[Any], value: str) -> None:
+            painted.append((results.result_count, widget_text(results), explained(screen)))
+            on_painted(hits, value)
         monkeypatch.setattr(screen, "_painted", observe)
         screen.query_one("#search-input", Input).value = "coffee"
         await until(pilot, lambda: screen.listed_query == "coffee")
-        assert len(screen.hits) == LIMIT
-        (first, shown, explain), = painted
-        assert 0 < first < LIMIT  # only what the list can show, two lines a result
-        assert first >= options.scrollable_content_region.height // 2
-        assert f"{screen.hits[0].id} " in shown
-        assert screen.hits[0].id is not None and screen.hits[0].id in explain  # in the same frame as the list
-        assert options.option_count == LIMIT
-        assert [options.get_option_at_index(i).id for i in range(LIMIT)] == [str(i) for i in range(LIMIT)]
-        assert options.highlighted == 0
+        hits = screen.hits
+        assert len(hits) == LIMIT
+        (count, shown, explain), = painted
+        assert count == LIMIT and screen.shown_query == "coffee" and screen.listed_at == screen.shown_at
+        ids = [h.id for h in hits]
+        assert all(ids) and len(set(ids)) == LIMIT
+        on_screen = results.scrollable_content_region.height // ROW_HEIGHT  # results wholly in view
+        positions = [shown.find(f"{i} ") for i in ids[:on_screen]]
+        assert -1 not in positions and positions == sorted(positions)  # from the top, in rank order
+        assert f"{ids[on_screen + 1]} " not in shown
+        assert ids[0] is not None and ids[0] in explain  # in the same frame as the list
+        assert results.virtual_size.height == results.vertical_scrollbar.window_virtual_size == LIMIT * ROW_HEIGHT
+        # the first lines are each result's own prompt, cut to the list's width
+        first = hit_prompt(hits[0], False).plain.split("\n")
+        assert [line.rstrip() for line in drawn_lines(results)[:ROW_HEIGHT]] == [line.rstrip() for line in first]
+        # those below the fold are rendered when first drawn
+        assert results.rows[-1] is None
+        assert results.highlighted == 0
         await pilot.press("enter", "end")  # (enter: to the list) the last result is there and reachable
         await pilot.pause()
-        assert options.highlighted == LIMIT - 1
-        assert f"{screen.hits[-1].id} " in widget_text(options)
+        assert results.highlighted == LIMIT - 1 and results.rows[-1] is not None
+        assert f"{ids[-1]} " in widget_text(results) and ids[-1] in explained(screen)
+        await pilot.press("up")
+        await pilot.pause()
+        assert results.highlighted == LIMIT - 2 and ids[-2] in explained(screen)
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert results.highlighted == LIMIT - 2 - results.scrollable_content_region.height // ROW_HEIGHT
+        await pilot.press("home")
+        await pilot.pause()
+        assert results.highlighted == 0 and f"{ids[0]} " in widget_text(results) and ids[0] in explained(screen)
+        await pilot.press("up")  # (stays on the first)
+        await pilot.pause()
+        assert results.highlighted == 0
 
 
-async def test_a_new_query_before_the_rest_was_added_shows_only_its_own_results(tmp_path: Path,
-                                                                                  monkeypatch: Any) -> None:
+async def test_lines_are_cut_to_the_list_s_width_and_cut_again_when_it_changes(tmp_path: Path,
+                                                                                monkeypatch: Any) -> None:
+    monkeypatch.setattr(search_screen, "DEBOUNCE", 0.01)
+    p = tmp_path / "prof"
+    write(p / "memories.md", entry("mem-0001", LONG, timestamp=TODAY))
+    screen = SearchScreen(p, today=DAY)
+    async with Host(screen).run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: screen.ready)
+        results = screen.query_one("#search-results", ResultList)
+        screen.query_one("#search-input", Input).value = "word030"
+        await until(pilot, lambda: screen.listed_query == "word030")
+        assert [h.id for h in screen.hits] == ["mem-0001"]
+
+        def snippet() -> str:
+            line = drawn_lines(results)[1]
+            assert "word0" in line
+            return line
+        narrow = snippet()
+        assert narrow.endswith("…") and cell_len(narrow) == results.text_width
+        full = hit_prompt(screen.hits[0], False).plain.split("\n")[1]
+        assert full.startswith(narrow[:-1])
+        await pilot.resize_terminal(140, 30)
+        await until(pilot, lambda: cell_len(snippet().rstrip()) > cell_len(narrow))
+        wide = snippet()
+        assert results.vertical_scrollbar.window_size == results.scrollable_content_region.height  # (the new size)
+        assert results.vertical_scrollbar.window_virtual_size == ROW_HEIGHT
+        assert cell_len(wide) <= results.text_width and full.startswith(wide.rstrip().removesuffix("…"))
+        assert [results.text(0).plain] == [hit_prompt(h, False).plain for h in screen.hits]
+
+
+async def test_the_result_under_the_mouse_is_lit_and_a_click_opens_it(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(search_screen, "DEBOUNCE", 0.01)
+    screen = SearchScreen(corpus(tmp_path), today=DAY)
+    app = Host(screen)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: screen.ready)
+        screen.query_one("#search-input", Input).value = "coffee"
+        await until(pilot, lambda: screen.listed_query == "coffee")
+        results = screen.query_one("#search-results", ResultList)
+
+        def background(y: int) -> object:  # of the line's last cell (padding: only the line's style)
+            return results.render_line(y)._segments[-1].style.bgcolor  # noqa: SLF001
+        plain = background(4)
+        await pilot.hover("#search-results", offset=(6, 1 + 2 * ROW_HEIGHT))  # the third result
+        await pilot.pause()
+        assert background(2 * ROW_HEIGHT) != plain and background(2 * ROW_HEIGHT + 1) != plain
+        assert background(4 * ROW_HEIGHT) == plain
+        await pilot.hover("#search-input")
+        await pilot.pause()
+        assert background(2 * ROW_HEIGHT) == plain
+        second = screen.hits[1]
+        await pilot.click("#search-results", offset=(6, 1 + ROW_HEIGHT + 1))  # (below the border) its snippet
+        await pilot.pause()
+    assert app.result == (Location("memories.md", second.match_line, second.id, str(tmp_path / "prof")),
+                          tmp_path / "prof")
+
+
+async def test_typing_a_query_lays_out_nothing(tmp_path: Path, monkeypatch: Any) -> None:
+    """Each key typed in a plain ``Input`` re-arranges the whole screen; the query box and the list keep
+    their sizes, so results coming and going re-draw them without a layout."""
+    monkeypatch.setattr(search_screen, "DEBOUNCE", 0.01)
+    screen = SearchScreen(corpus(tmp_path), today=DAY)
+    async with Host(screen).run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: screen.ready)
+        await pilot.pause(0.1)
+        layouts: list[object] = []
+        screen.screen_layout_refresh_signal.subscribe(screen, layouts.append)
+        for word in ("coffee", "note 7"):
+            for key in word:
+                await pilot.press("space" if key == " " else key)
+                await pilot.pause(0.03)  # (a search for each key, most of them)
+            await until(pilot, lambda word=word: screen.listed_query == word and bool(screen.hits))
+            for _ in word:
+                await pilot.press("backspace")
+            await until(pilot, lambda: screen.listed_query == "")
+        assert layouts == []
+        assert screen.searches >= 2
+
+
+async def test_a_long_query_still_scrolls_in_its_box(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(search_screen, "DEBOUNCE", 0.01)
+    screen = SearchScreen(corpus(tmp_path), today=DAY)
+    async with Host(screen).run_test(size=(60, 30)) as pilot:
+        await until(pilot, lambda: screen.ready)
+        box = screen.query_one("#search-input", Input)
+        query = "coffee " + "x" * 70 + " end"
+        await pilot.press(*[("space" if k == " " else k) for k in query])
+        await until(pilot, lambda: screen.listed_query == query)
+        assert box.scroll_offset.x > 0 and "x end" in "".join(seg.text for seg in box.render_line(0))
+
+
+async def test_a_new_query_before_the_old_one_was_painted_shows_only_its_own_results(tmp_path: Path,
+                                                                                      monkeypatch: Any) -> None:
     monkeypatch.setattr(search_screen, "DEBOUNCE", 0.01)
     p = corpus(tmp_path)
     write(p / "identity.md", "# 抹茶 only here\n")
     screen = SearchScreen(p, today=DAY)
     async with Host(screen).run_test(size=SIZE) as pilot:
         await until(pilot, lambda: screen.ready)
-        options = screen.query_one("#search-results", OptionList)
+        results = screen.query_one("#search-results", ResultList)
         box = screen.query_one("#search-input", Input)
         box.value = "coffee"
         await until(pilot, lambda: screen.last_query == "coffee")
         hits = screen.hits
         screen._show([], None, "", "")  # another query's (empty) results arrive before coffee's were painted
         await until(pilot, lambda: screen.shown_query == "")
-        screen._painted(hits, "coffee", 1)  # coffee's late callback: it must add nothing
-        assert options.option_count == 0 and screen.listed_query == ""
+        screen._painted(hits, "coffee")  # coffee's late callback: it must change nothing
+        assert results.result_count == 0 and screen.shown_query == screen.listed_query == ""
+        assert "mem-" not in widget_text(results)
         box.value = "抹茶"
         await until(pilot, lambda: screen.listed_query == "抹茶")
-        assert options.option_count == 1 and [h.file for h in screen.hits] == ["identity.md"]
+        assert results.result_count == 1 and [h.file for h in screen.hits] == ["identity.md"]
+        assert "identity.md" in widget_text(results)
+
+
+async def test_what_the_app_holds_when_the_screen_opens_is_frozen_out_of_collections(tmp_path: Path) -> None:
+    """(Full collections of it during typing held up a key or a paint by 30-40 ms, one query in ten.)"""
+    before = gc.get_freeze_count()
+    screen = SearchScreen(corpus(tmp_path), today=DAY)
+    async with Host(screen).run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: screen.ready)
+        assert gc.get_freeze_count() > before
+
+
+async def test_an_older_query_answered_late_never_replaces_the_newer_one_s_results(tmp_path: Path,
+                                                                                   monkeypatch: Any) -> None:
+    monkeypatch.setattr(search_screen, "DEBOUNCE", 0.01)
+    p = tmp_path / "prof"
+    write(p / "memories.md", entry("mem-0001", "slow tea", timestamp=TODAY) + entry("mem-0002", "fast coffee",
+                                                                                     timestamp=TODAY))
+    entered, release = threading.Event(), threading.Event()
+    real_rank = search_screen.rank
+
+    def rank(index: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+        if query == "slow":  # answered only once the test says so
+            entered.set()
+            release.wait(20)
+        return real_rank(index, query, *args, **kwargs)
+    monkeypatch.setattr(search_screen, "rank", rank)
+    screen = SearchScreen(p, today=DAY)
+    async with Host(screen).run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: screen.ready)
+        results = screen.query_one("#search-results", ResultList)
+        box = screen.query_one("#search-input", Input)
+        for newer, ids in (("fast", ["mem-0002"]), ("", [])):  # another query, then the box cleared
+            entered.clear()
+            release.clear()
+            box.value = "slow"
+            await until(pilot, entered.is_set)
+            box.value = newer
+            await until(pilot, lambda newer=newer: screen.listed_query == newer)
+            release.set()  # slow's answer comes now
+            await until(pilot, lambda: not [w for w in screen.workers if w.group == "search-query" and w.is_running])
+            await pilot.pause(0.1)
+            assert screen.last_query == newer and [h.id for h in screen.hits] == ids
+            assert results.result_count == len(ids) and "mem-0001" not in widget_text(results)

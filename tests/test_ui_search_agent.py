@@ -18,6 +18,7 @@ from openclaw_tui.core.format.rows import Location
 from openclaw_tui.screens import search_screen
 from openclaw_tui.screens.agent_screen import AgentScreen
 from openclaw_tui.screens.search_screen import SearchScreen
+from openclaw_tui.widgets.result_list import ResultList
 from tests.search_corpus import TODAY, entry, make_profile, write
 from tests.ui_support import SIZE, widget_text
 
@@ -75,7 +76,7 @@ async def test_search_as_you_type_explains_and_opens(profile: Path) -> None:
         await until(pilot, lambda: text_of(screen, "#search-explain") != "")
         explain = text_of(screen, "#search-explain")
         assert "text 1.000" in explain and "vector -" in explain and "decay 1.000" in explain
-        results = widget_text(screen.query_one("#search-results", OptionList))
+        results = widget_text(screen.query_one("#search-results", ResultList))
         assert "[@click=app.quit]quit[/] [b]not bold[/b]" in results  # memory text shown literally
         await pilot.press("down", "enter")
         await pilot.pause()

@@ -18,6 +18,7 @@ escape dismisses it with None.
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import sqlite3
 import time
 from pathlib import Path
@@ -28,10 +29,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, Header, Input, Static
+from textual.worker import get_current_worker
 
 from ..actions import bindings
 from ..core.config import Config, ConfigError, load_config
@@ -41,11 +44,13 @@ from ..core.search.index import Index, roots_of
 from ..core.search.rank import Hit, Results, rank
 from ..core.search.search import chain_for, ranking_for
 from ..core.search.text import QueryError
+from ..widgets.result_list import ResultList
 from ..widgets.safe_text import clean_line
 
 DEBOUNCE = 0.15
 REFRESH_SECONDS = 2.0
 LIMIT = 50
+ROW_HEIGHT = 2  # lines a result takes in the list: where, then the snippet (``hit_prompt``)
 
 SearchResult = tuple[Location, Path]
 
@@ -88,6 +93,17 @@ def explain_text(h: Hit) -> Text:
     return t
 
 
+class QueryInput(Input):
+    """The query box: an ``Input`` whose text changing repaints the box, not the layout of the screen.
+
+    An ``Input`` sets its virtual size (the text's width, for scrolling it sideways) on each change, and that
+    reactive asks for a layout of the whole screen: each key typed re-arranged and re-drew every widget (6-9 ms
+    at 120x40), and the results, ready a few ms later, waited for the frame after.  This box's size is fixed
+    by the stylesheet (``width: 100%``, ``height: 3``), so nothing in the layout depends on its text."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
 class SearchScreen(Screen[SearchResult | None]):
     """Ranked results across every file as you type; see the module docstring."""
 
@@ -107,8 +123,8 @@ class SearchScreen(Screen[SearchResult | None]):
         self.error: str | None = None
         self.ready = False
         self.last_query = ""  # the query whose results were last put on the screen
-        self.shown_query: str | None = None  # ... and painted (the first screenful)
-        self.listed_query: str | None = None  # ... and every one of its results in the list
+        self.shown_query: str | None = None  # ... and painted
+        self.listed_query: str | None = None  # ... and every one of its results in the list (the same frame)
         self.shown_at = self.listed_at = 0.0  # when (``time.perf_counter``)
         self.searches = 0  # queries answered (not counting the empty one)
         self._timer: Timer | None = None
@@ -119,9 +135,9 @@ class SearchScreen(Screen[SearchResult | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="search-main"):
-            yield Input(value=self.initial, placeholder='words, 中文, "a phrase", tag:x', id="search-input")
+            yield QueryInput(value=self.initial, placeholder='words, 中文, "a phrase", tag:x', id="search-input")
             yield Static("opening the index…", id="search-status", markup=False)
-            yield OptionList(id="search-results")
+            yield ResultList(row_height=ROW_HEIGHT, id="search-results")
             yield Static("", id="search-explain", markup=False)
         yield Footer()
 
@@ -144,9 +160,17 @@ class SearchScreen(Screen[SearchResult | None]):
             roots = roots_of(self.path)
             index = Index.for_folder(self.path)
             stats = index.refresh(roots)
+            chain_for(config)  # (its providers' module imported here, 3 ms, not by the first query typed)
         except (NotMemory, ConfigError, OSError) as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
+        # What the app holds by now (its widgets, the profiles shown, this screen) lives on while one types:
+        # collected once and frozen, the cycle collector no longer walks it.  A full collection walked it every
+        # ~0.5 s of typing (each search's rows, strips and messages fill the young generations), 30-40 ms with
+        # the interpreter lock held: a key or a paint waited that long, one query in ten (as in
+        # ``session.profiles.no_gc``).  Here, while the status says the index is opening.
+        gc.collect()
+        gc.freeze()
         self._config = config
         self._refreshed = time.monotonic()
         self._several = len(roots) > 1
@@ -192,6 +216,7 @@ class SearchScreen(Screen[SearchResult | None]):
         if self.index is None:
             return
         if not value.strip():
+            self.workers.cancel_group(self, "search-query")  # (a search still running must not fill the list)
             self._show([], None, "", value)
             return
         self._search(value)
@@ -210,10 +235,13 @@ class SearchScreen(Screen[SearchResult | None]):
             results = rank(index, value, LIMIT, ranking=ranking_for(roots, config), chain=chain_for(config),
                            today=self.today)
         except QueryError as exc:
-            self.app.call_from_thread(self._show, [], None, str(exc), value)
+            if not get_current_worker().is_cancelled:
+                self.app.call_from_thread(self._show, [], None, str(exc), value)
             return
         except (NotMemory, OSError, sqlite3.Error) as exc:  # (a damaged index is rebuilt by the next refresh)
             self.app.call_from_thread(self._failed, str(exc))
+            return
+        if get_current_worker().is_cancelled:  # another key came meanwhile: that query's results are the ones shown
             return
         took = time.perf_counter() - t0
         note = f"{len(results.hits)} result{'s' if len(results.hits) != 1 else ''} in {took * 1000:.0f} ms; {results.note}"
@@ -226,35 +254,20 @@ class SearchScreen(Screen[SearchResult | None]):
         if value.strip():
             self.searches += 1
         with self.app.batch_update():  # one frame: the list, the status and the explanation together
-            options = self.query_one("#search-results", OptionList)
-            # what the list shows first (two lines a result), the rest in the frame after: a result's prompt is
-            # measured when added, and the rest is below the fold
-            first = max(1, options.scrollable_content_region.height // 2 + 1)
-            options.set_options([self._option(i) for i in range(min(first, len(hits)))])
+            # every result at once, each made when first drawn (those on screen, in this frame): one repaint
+            several = self._several
+            self.query_one("#search-results", ResultList).set_results(len(hits),
+                                                                      lambda i: hit_prompt(hits[i], several))
             self.query_one("#search-status", Static).update(note or "type to search", layout=False)
-            if hits:
-                options.highlighted = 0
-            self._explain(0)  # now, in the same frame as the list (the highlight's message comes after it)
-        self.call_after_refresh(self._painted, hits, value, first)
+            self._explain(0)
+        self.call_after_refresh(self._painted, hits, value)
 
-    def _option(self, i: int) -> Option:
-        return Option(hit_prompt(self.hits[i], self._several), id=str(i))
-
-    def _painted(self, hits: list[Hit], value: str, first: int) -> None:
-        """The query's results are on screen: add those below the fold (unless another query came since)."""
+    def _painted(self, hits: list[Hit], value: str) -> None:
+        """The query's results are on screen, all of them in the list (unless another query came since)."""
         if self.hits is not hits:
             return
         self.shown_query, self.shown_at = value, time.perf_counter()
-        if len(hits) > first:
-            self.query_one("#search-results", OptionList).add_options(
-                [self._option(i) for i in range(first, len(hits))])
-            self.call_after_refresh(self._listed, hits, value)
-        else:
-            self.listed_query, self.listed_at = value, self.shown_at
-
-    def _listed(self, hits: list[Hit], value: str) -> None:
-        if self.hits is hits:
-            self.listed_query, self.listed_at = value, time.perf_counter()
+        self.listed_query, self.listed_at = value, self.shown_at
 
     def _explain(self, i: int) -> None:
         hit = self.hits[i] if 0 <= i < len(self.hits) else None
@@ -263,13 +276,13 @@ class SearchScreen(Screen[SearchResult | None]):
         self._explained = (hit, i)
         self.query_one("#search-explain", Static).update("" if hit is None else explain_text(hit), layout=False)
 
-    @on(OptionList.OptionHighlighted, "#search-results")
-    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self._explain(int(event.option.id or 0))
+    @on(ResultList.Highlighted, "#search-results")
+    def _highlighted(self, event: ResultList.Highlighted) -> None:
+        self._explain(event.index)
 
-    @on(OptionList.OptionSelected, "#search-results")
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        i = int(event.option.id or 0)
+    @on(ResultList.Selected, "#search-results")
+    def _selected(self, event: ResultList.Selected) -> None:
+        i = event.index
         if 0 <= i < len(self.hits):
             self.open_hit(self.hits[i])
 
@@ -279,7 +292,7 @@ class SearchScreen(Screen[SearchResult | None]):
         self.dismiss((where, profile_dir(h)))
 
     def action_focus_results(self) -> None:
-        self.query_one("#search-results", OptionList).focus()
+        self.query_one("#search-results", ResultList).focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

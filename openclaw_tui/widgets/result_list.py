@@ -1,0 +1,285 @@
+"""The search screen's list of results: each result a fixed number of lines, made when first drawn.
+
+An ``OptionList`` measures and renders every option's Rich text on the event loop when it is added, again
+when it is drawn, and a new set of options re-lays out the screen: at 100k entries that was most of the
+time from a keystroke to the results on screen.  Here a new set of results is a count and a function that
+makes result i's text (``set_results``): one assignment, one repaint of the list's own region, no layout.
+A result's text is made and cut to the list's width (``render_rows``) when it is first drawn, so only the
+results on screen cost anything; its drawn lines are kept until the results, the width or the style change.
+(Made in the search worker instead, the results reached the event loop ~3 ms later, often just after the
+frame that echoed the key had started: they waited for the next one, 17 ms on.)
+
+Keys as in an ``OptionList`` (up, down, home, end, page up/down, enter); a click highlights and selects.
+``Highlighted(index)`` and ``Selected(index)`` are posted as ``OptionList`` posts its option messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ..actions import bindings
+
+PAD = 1  # blank cells left and right of each line (as an option list's padding)
+
+Row = tuple[Strip, ...]
+
+
+def render_rows(texts: Sequence[Text], width: int, height: int, console: Console) -> list[Row]:
+    """Each text's first ``height`` lines as strips of at most ``width`` cells (cut with an ellipsis)."""
+    rows: list[Row] = []
+    width = max(1, width)
+    for text in texts:
+        lines = text.split("\n", allow_blank=True)
+        strips: list[Strip] = []
+        for i in range(height):
+            if i >= len(lines):
+                strips.append(Strip([], 0))
+                continue
+            line = lines[i]
+            line.truncate(width, overflow="ellipsis")
+            segments = [s for s in line.render(console) if s.text]
+            strips.append(Strip(segments, Segment.get_line_length(segments)))
+        rows.append(tuple(strips))
+    return rows
+
+
+class ResultList(ScrollView, can_focus=True):
+    """A list of results of ``height`` lines each; see the module docstring."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"result-list--highlighted", "result-list--hover"}
+    DEFAULT_CSS = """
+    ResultList {
+        height: 1fr;
+        color: $foreground;
+        background: $surface;
+        border: tall $border-blurred;
+        overflow-x: hidden;
+        & > .result-list--highlighted {
+            color: $foreground;
+            background: $block-cursor-blurred-background;
+        }
+        & > .result-list--hover {
+            background: $block-hover-background;
+        }
+        &:focus {
+            border: tall $border;
+            background-tint: $foreground 5%;
+            & > .result-list--highlighted {
+                color: $block-cursor-foreground;
+                background: $block-cursor-background;
+                text-style: $block-cursor-text-style;
+            }
+        }
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = bindings("results")  # an option list's keys
+
+    class Highlighted(Message):
+        """The highlight moved to result ``index``."""
+
+        def __init__(self, result_list: ResultList, index: int) -> None:
+            super().__init__()
+            self.result_list = result_list
+            self.index = index
+
+        @property
+        def control(self) -> ResultList:
+            return self.result_list
+
+    class Selected(Message):
+        """Enter (or a click) on result ``index``."""
+
+        def __init__(self, result_list: ResultList, index: int) -> None:
+            super().__init__()
+            self.result_list = result_list
+            self.index = index
+
+        @property
+        def control(self) -> ResultList:
+            return self.result_list
+
+    def __init__(self, *, row_height: int = 2, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.row_height = row_height
+        self._count = 0
+        self._prompt: Callable[[int], Text] = lambda i: Text()
+        self.rows: list[Row | None] = []  # each result's lines, once rendered (None: not yet)
+        self._rows_width = 0
+        self._highlighted: int | None = None
+        self._hover: int | None = None  # the result under the mouse
+        # the width and the styles of the lines: plain, highlighted, under the mouse
+        self._look: tuple[int, Style, Style, Style] = (0, Style.null(), Style.null(), Style.null())
+        self._lines: dict[tuple[int, int, bool, bool], Strip] = {}  # (result, line, highlighted, hover): drawn
+
+    # -- sizes --
+
+    @property
+    def text_width(self) -> int:
+        """The cells a result's line may take."""
+        return max(1, self.scrollable_content_region.width - 2 * PAD)
+
+    # -- contents --
+
+    @property
+    def result_count(self) -> int:
+        return self._count
+
+    def text(self, index: int) -> Text:
+        """Result ``index``'s text (as made by the function given to ``set_results``)."""
+        return self._prompt(index)
+
+    @property
+    def highlighted(self) -> int | None:
+        return self._highlighted
+
+    @highlighted.setter
+    def highlighted(self, index: int | None) -> None:
+        self.highlight(index)
+
+    def set_results(self, count: int, prompt: Callable[[int], Text], highlighted: int | None = 0) -> None:
+        """Show ``count`` results from the top, ``prompt(i)`` making result i's text when it is first drawn;
+        ``highlighted`` highlighted (posting no message: the caller shows what goes with it)."""
+        self._count, self._prompt = count, prompt
+        self._hover = None
+        self.rows = [None] * count
+        self._rows_width = self.text_width
+        self._lines.clear()
+        self._highlighted = None if not count or highlighted is None else min(highlighted, count - 1)
+        height = count * self.row_height
+        if self.virtual_size.height != height:
+            # (the list's own size is fixed by the stylesheet: its scroll range changing is no layout of the screen)
+            self.set_reactive(ResultList.virtual_size, Size(self.scrollable_content_region.width, height))
+            self._scroll_update(self.virtual_size)
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self.refresh()
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        # The arrangement hands every widget its region as its virtual size; a scroll view keeps its own (the
+        # results' lines).  Compared with it, they differed at each layout of the screen (each key typed makes
+        # one: the input's value), and the scroll bar was drawn again after every such frame: a second frame,
+        # 17 ms later on the frame clock, before the screen was done.  The list's own size still counts.
+        return super()._size_updated(size, self.virtual_size, container_size, layout)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._rows_width != self.text_width:
+            self.rows = [None] * self._count
+            self._rows_width = self.text_width
+            self._lines.clear()
+        self.set_reactive(ResultList.virtual_size,
+                          Size(self.scrollable_content_region.width, self._count * self.row_height))
+        self._scroll_update(self.virtual_size)
+        self.refresh()
+
+    # -- drawing --
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the styles once a repaint (not once a line), and the lines they gave while they and the results last
+        base = self.rich_style
+        look = (self.scrollable_content_region.width, base,
+                base + self.get_component_rich_style("result-list--highlighted", partial=True),
+                base + self.get_component_rich_style("result-list--hover", partial=True))
+        if look != self._look:
+            self._look = look
+            self._lines.clear()
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        width, base, highlighted, hover = self._look
+        index, part = divmod(self.scroll_offset.y + y, self.row_height)
+        if not 0 <= index < len(self.rows):
+            return Strip.blank(width, base)
+        lit, under = index == self._highlighted, index == self._hover
+        key = (index, part, lit, under)
+        strip = self._lines.get(key)
+        if strip is None:
+            style = highlighted if lit else hover if under else base
+            row = self.rows[index]
+            if row is None:
+                row = self.rows[index] = render_rows([self._prompt(index)], self._rows_width, self.row_height,
+                                                     self.app.console)[0]
+            strip = Strip.join([Strip.blank(PAD), row[part]]).apply_style(style)
+            strip = self._lines[key] = strip.crop_extend(0, width, style)
+        return strip
+
+    # -- moving --
+
+    def highlight(self, index: int | None, *, post: bool = True) -> None:
+        if index is not None:
+            if not self._count:
+                index = None
+            else:
+                index = max(0, min(index, self._count - 1))
+        old, self._highlighted = self._highlighted, index
+        if old == index:
+            return
+        for i in (old, index):
+            if i is not None:
+                self.refresh_lines(i * self.row_height, self.row_height)
+        if index is not None:
+            self.scroll_to_region(Region(0, index * self.row_height, 1, self.row_height), animate=False,
+                                  immediate=True)
+            if post:
+                self.post_message(self.Highlighted(self, index))
+
+    def _step(self, delta: int) -> None:
+        if self._count:
+            self.highlight(0 if self._highlighted is None else self._highlighted + delta)
+
+    def action_cursor_down(self) -> None:
+        self._step(1)
+
+    def action_cursor_up(self) -> None:
+        self._step(-1)
+
+    def action_first(self) -> None:
+        self.highlight(0)
+
+    def action_last(self) -> None:
+        self.highlight(self._count - 1)
+
+    def action_page_down(self) -> None:
+        self._step(max(1, self.scrollable_content_region.height // self.row_height))
+
+    def action_page_up(self) -> None:
+        self._step(-max(1, self.scrollable_content_region.height // self.row_height))
+
+    def action_select(self) -> None:
+        if self._highlighted is not None:
+            self.post_message(self.Selected(self, self._highlighted))
+
+    def _set_hover(self, index: int | None) -> None:
+        if index == self._hover:
+            return
+        for i in (self._hover, index):
+            if i is not None:
+                self.refresh_lines(i * self.row_height, self.row_height)
+        self._hover = index
+
+    def _on_mouse_move(self, event: events.MouseMove) -> None:
+        offset = event.get_content_offset(self)
+        index = None if offset is None else (self.scroll_offset.y + offset.y) // self.row_height
+        self._set_hover(index if index is not None and 0 <= index < self._count else None)
+
+    def _on_leave(self, event: events.Leave) -> None:
+        self._set_hover(None)
+
+    async def _on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = (self.scroll_offset.y + offset.y) // self.row_height
+        if 0 <= index < self._count:
+            self.highlight(index)
+            self.action_select()
