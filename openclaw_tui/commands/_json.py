@@ -1,64 +1,79 @@
-"""``json.dumps(value, ensure_ascii=False, indent=2)``, the same characters, several times faster.
+"""``json.dumps(value, ensure_ascii=False, indent=2)``, the same characters, faster and without importing json.
 
 With ``indent`` the standard library encodes in Python, one generator step per value: 50 ms for
-the 2,000 findings of a 100k-entry profile.  This walks dicts and lists of strings, ints, bools
-and None itself (strings through the library's own C escaper) and hands anything else (floats,
-other types, non-string keys) to ``json.dumps``, so that the text is always the library's.
+the 2,000 findings of a 100k-entry profile.  This walks the plain values the command line prints
+(dicts with str keys, lists, tuples, str, int, float, bool, None) itself, escaping strings with one
+``str.translate``; a fresh ``search --json`` process so never imports json (nor the ``re``, decoder
+and scanner it brings).  Any other value (another type, a subclass, a key that is no str) hands the
+whole document to ``json.dumps``, so the text is always the library's.
 """
 
 from __future__ import annotations
 
-import json
-from json.encoder import encode_basestring  # the C escaper (ensure_ascii=False)
-from typing import Any
-
-INDENT = "  "
+TYPE_CHECKING = False  # (not typing's: a fresh ``search`` process imports neither it nor dataclasses)
+if TYPE_CHECKING:
+    from typing import Any
 
 
-def dumps(value: Any) -> str:
-    """The text ``json.dumps(value, ensure_ascii=False, indent=2)`` gives."""
-    out: list[str] = []
-    _encode(value, 0, out)
-    return "".join(out)
+# json's escapes with ensure_ascii=False: '"', '\\' and the C0 controls (b, f, n, r, t by name, others \\u00xx)
+_ESCAPES = {c: f"\\u{c:04x}" for c in range(0x20)} | {0x22: '\\"', 0x5C: "\\\\", 0x08: "\\b", 0x0C: "\\f",
+                                                    0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
+_FLOATS = {float("inf"): "Infinity", float("-inf"): "-Infinity"}
 
 
-def _encode(o: Any, level: int, out: list[str]) -> None:
-    if isinstance(o, str):
-        out.append(encode_basestring(o))
-    elif o is None:
+class _NotPlain(Exception):
+    """A value ``dumps`` leaves to ``json.dumps`` (another type, a subclass, a key that is no str)."""
+
+
+def _json_lines(obj: Any, indent: str, out: list[str]) -> None:
+    kind = obj.__class__
+    if kind is str:
+        out.append(f'"{obj.translate(_ESCAPES)}"')
+    elif obj is None:
         out.append("null")
-    elif o is True:
+    elif obj is True:
         out.append("true")
-    elif o is False:
+    elif obj is False:
         out.append("false")
-    elif isinstance(o, int) and not isinstance(o, bool):
-        out.append(int.__repr__(o))
-    elif type(o) is dict and all(type(k) is str for k in o):
-        if not o:
+    elif kind is int:
+        out.append(int.__repr__(obj))
+    elif kind is float:
+        out.append(_FLOATS.get(obj) or ("NaN" if obj != obj else float.__repr__(obj)))
+    elif kind is dict:
+        if not obj:
             out.append("{}")
             return
-        inner = "\n" + INDENT * (level + 1)
-        out.append("{")
-        first = True
-        for k, v in o.items():
-            out.append(inner if first else "," + inner)
-            first = False
-            out.append(encode_basestring(k))
-            out.append(": ")
-            _encode(v, level + 1, out)
-        out.append("\n" + INDENT * level + "}")
-    elif type(o) in (list, tuple):
-        if not o:
+        inner = indent + "  "
+        sep = "{\n" + inner
+        for key, value in obj.items():
+            if key.__class__ is not str:
+                raise _NotPlain
+            out.append(f'{sep}"{key.translate(_ESCAPES)}": ')
+            _json_lines(value, inner, out)
+            sep = ",\n" + inner
+        out.append("\n" + indent + "}")
+    elif kind is list or kind is tuple:
+        if not obj:
             out.append("[]")
             return
-        inner = "\n" + INDENT * (level + 1)
-        out.append("[")
-        first = True
-        for v in o:
-            out.append(inner if first else "," + inner)
-            first = False
-            _encode(v, level + 1, out)
-        out.append("\n" + INDENT * level + "]")
-    else:  # floats, other types, other keys: the library's text, indented where it sits
-        text = json.dumps(o, ensure_ascii=False, indent=2)
-        out.append(text.replace("\n", "\n" + INDENT * level) if level else text)
+        inner = indent + "  "
+        sep = "[\n" + inner
+        for value in obj:
+            out.append(sep)
+            _json_lines(value, inner, out)
+            sep = ",\n" + inner
+        out.append("\n" + indent + "]")
+    else:
+        raise _NotPlain
+
+
+def dumps(doc: object) -> str:
+    """``json.dumps(doc, ensure_ascii=False, indent=2)``, byte for byte."""
+    out: list[str] = []
+    try:
+        _json_lines(doc, "", out)
+    except _NotPlain:
+        import json
+
+        return json.dumps(doc, ensure_ascii=False, indent=2)
+    return "".join(out)

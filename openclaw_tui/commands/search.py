@@ -22,6 +22,7 @@ from types import SimpleNamespace
 from ..core.format.places import NotMemory, locate
 from ..core.search.search import QueryError, search_path
 from ..core.userdirs import ConfigError
+from ._json import dumps as json_text
 
 TYPE_CHECKING = False  # (not typing's: a fresh ``search`` process imports neither it nor dataclasses)
 if TYPE_CHECKING:
@@ -84,70 +85,6 @@ def fast_args(argv: list[str]) -> SimpleNamespace | None:
     return SimpleNamespace(path=positional[0], query=positional[1], **found)
 
 
-# json's escapes with ensure_ascii=False: '"', '\\' and the C0 controls (b, f, n, r, t by name, others \\u00xx)
-_ESCAPES = {c: f"\\u{c:04x}" for c in range(0x20)} | {0x22: '\\"', 0x5C: "\\\\", 0x08: "\\b", 0x0C: "\\f",
-                                                    0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
-_FLOATS = {float("inf"): "Infinity", float("-inf"): "-Infinity"}
-
-
-class _NotPlain(Exception):
-    """A value ``json_text`` leaves to ``json.dumps`` (another type, a subclass, a key that is no str)."""
-
-
-def _json_lines(obj: Any, indent: str, out: list[str]) -> None:
-    kind = obj.__class__
-    if kind is str:
-        out.append(f'"{obj.translate(_ESCAPES)}"')
-    elif obj is None:
-        out.append("null")
-    elif obj is True:
-        out.append("true")
-    elif obj is False:
-        out.append("false")
-    elif kind is int:
-        out.append(int.__repr__(obj))
-    elif kind is float:
-        out.append(_FLOATS.get(obj) or ("NaN" if obj != obj else float.__repr__(obj)))
-    elif kind is dict:
-        if not obj:
-            out.append("{}")
-            return
-        inner = indent + "  "
-        sep = "{\n" + inner
-        for key, value in obj.items():
-            if key.__class__ is not str:
-                raise _NotPlain
-            out.append(f'{sep}"{key.translate(_ESCAPES)}": ')
-            _json_lines(value, inner, out)
-            sep = ",\n" + inner
-        out.append("\n" + indent + "}")
-    elif kind is list or kind is tuple:
-        if not obj:
-            out.append("[]")
-            return
-        inner = indent + "  "
-        sep = "[\n" + inner
-        for value in obj:
-            out.append(sep)
-            _json_lines(value, inner, out)
-            sep = ",\n" + inner
-        out.append("\n" + indent + "]")
-    else:
-        raise _NotPlain
-
-
-def json_text(doc: object) -> str:
-    """``json.dumps(doc, ensure_ascii=False, indent=2)``, byte for byte, without importing json (and the ``re``,
-    decoder and scanner it brings) for the plain values a ``--json`` search prints: dicts with str keys, lists,
-    str, int, float, bool and None; anything else is handed to json.dumps itself."""
-    out: list[str] = []
-    try:
-        _json_lines(doc, "", out)
-    except _NotPlain:
-        import json
-
-        return json.dumps(doc, ensure_ascii=False, indent=2)
-    return "".join(out)
 
 
 def _fail(reason: str) -> int:
