@@ -86,29 +86,23 @@ class ResultList(ScrollView, can_focus=True):
     """
     BINDINGS: ClassVar[list[BindingType]] = bindings("results")  # an option list's keys
 
-    class Highlighted(Message):
+    class _AtIndex(Message):
+        """Something happened at result ``index`` of ``result_list``."""
+
+        def __init__(self, result_list: ResultList, index: int) -> None:
+            super().__init__()
+            self.result_list = result_list
+            self.index = index
+
+        @property
+        def control(self) -> ResultList:
+            return self.result_list
+
+    class Highlighted(_AtIndex):
         """The highlight moved to result ``index``."""
 
-        def __init__(self, result_list: ResultList, index: int) -> None:
-            super().__init__()
-            self.result_list = result_list
-            self.index = index
-
-        @property
-        def control(self) -> ResultList:
-            return self.result_list
-
-    class Selected(Message):
+    class Selected(_AtIndex):
         """Enter (or a click) on result ``index``."""
-
-        def __init__(self, result_list: ResultList, index: int) -> None:
-            super().__init__()
-            self.result_list = result_list
-            self.index = index
-
-        @property
-        def control(self) -> ResultList:
-            return self.result_list
 
     def __init__(self, *, row_height: int = 2, id: str | None = None) -> None:
         super().__init__(id=id)
