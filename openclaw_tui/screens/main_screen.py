@@ -24,7 +24,7 @@ import datetime as dt
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +69,7 @@ from ..widgets.messages import (
 )
 from ..widgets.profile_tree import NodeInfo, ProfileTree
 from ..widgets.status_bar import StatusBar
+from .review_host import ENTRY_ACTIONS, GIT_ACTIONS
 
 if TYPE_CHECKING:
     from .entry_ops import EntryOperations
@@ -90,14 +91,17 @@ class BlocksFound(Message):
 DEFERRED_MODULES = (
     "openclaw_tui.screens.entry_ops",
     "openclaw_tui.screens.git_panel",
+    "rich.markdown",  # the entry pane's first body (~40 ms: it landed on the UI thread as the first key came)
 )
 
 
-def warm_up() -> None:
-    """Import :data:`DEFERRED_MODULES` (worker thread)."""
+def warm_up(pause: Callable[[], None] = lambda: None) -> None:
+    """Import :data:`DEFERRED_MODULES` (worker thread), ``pause()`` before each (the person typing goes first:
+    an import holds the interpreter for a few hundred milliseconds)."""
     import importlib
 
     for name in DEFERRED_MODULES:
+        pause()
         importlib.import_module(name)
 
 
@@ -336,7 +340,7 @@ class MainScreen(Screen[None]):
                     self._blocks = blocks
                     self.post_message(BlocksFound())
                     self.session.lower(blocks)
-        warm_up()
+        warm_up(self.session.yield_to_user)
         self.call_later(self._start_after_rows)  # (posts a message: safe from this thread)
         self.post_message(Loaded(found, self.session.read_found(found.profiles)))
 
@@ -702,7 +706,8 @@ class MainScreen(Screen[None]):
         held the event loop the next key needed, for an entry the person had typed past."""
         if not self._detail_due:
             return
-        wait = self._typed_at + DETAIL_TYPING_PAUSE - time.monotonic()
+        # the table's last cursor move by a key, or a key typed into the filter (``/`` included) since
+        wait = DETAIL_TYPING_PAUSE - min(time.monotonic() - self._typed_at, self.session.since_typed())
         if wait > 0.005:
             self.set_timer(wait, self._detail_after_typing)
             return
@@ -1018,9 +1023,6 @@ class MainScreen(Screen[None]):
     # --- the registry's actions that other pieces carry out ------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        from .entry_ops import ENTRY_ACTIONS
-        from .git_panel import GIT_ACTIONS
-
         if action in ENTRY_ACTIONS:
             return self.ops.available(action)
         if action in GIT_ACTIONS:

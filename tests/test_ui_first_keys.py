@@ -1,0 +1,59 @@
+"""The first keys of a filter typed while start-up work runs (issue 12: keystroke to repaint <= 100 ms p95).
+
+What held them, measured with ``bench/e2e.py`` at 100k entries: ``/`` imported the entry actions on the UI
+thread (~0.3 s: the screen checked every key's action against a set defined in their module), and the entry
+pane rendered its first body (Markdown: its import, ~40 ms) just as the first filter key came."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .test_ui_progressive import generate_profile, review, until
+
+PROBE = r"""
+import sys
+from pathlib import Path
+from openclaw_tui.screens.main_screen import MainScreen
+
+screen = MainScreen(Path(sys.argv[1]))
+before = "openclaw_tui.screens.entry_ops" in sys.modules
+assert screen.check_action("focus_filter", ()) is not False
+after_slash = "openclaw_tui.screens.entry_ops" in sys.modules
+screen.check_action("edit_entry", ())  # an entry action: its piece answers (and is imported for it)
+print(before, after_slash, "openclaw_tui.screens.entry_ops" in sys.modules)
+"""
+
+
+def test_a_key_that_is_not_an_entry_action_does_not_import_the_entry_actions(tmp_path: Path) -> None:
+    prof = generate_profile(tmp_path, 20)
+    out = subprocess.run([sys.executable, "-c", PROBE, str(prof)], capture_output=True, text=True, timeout=120,
+                         check=True)
+    assert out.stdout.split() == ["False", "False", "True"]
+
+
+async def test_the_entry_pane_waits_while_keys_go_into_the_filter(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from openclaw_tui.screens import main_screen
+
+    monkeypatch.setattr(main_screen, "DETAIL_TYPING_PAUSE", 0.4)  # wide margins: a loaded machine is slow
+    prof = generate_profile(tmp_path, 300)
+    async with review(prof) as (_app, pilot, m):
+        await until(lambda: m.loaded and m.table.indexed, "the rows")
+        await pilot.pause(0.5)
+        shown: list[object] = []
+        refresh = m._refresh_detail
+        m._refresh_detail = lambda: (shown.append(m.table.cursor_row), refresh())[1]  # type: ignore[method-assign]
+        await pilot.press("slash", "7")  # the cursor moves to the first row with a 7: the pane waits for the keys
+        first = m.table.cursor_row
+        assert first is not None and first is not m.table.source[0]
+        for _ in range(8):  # keys that leave the cursor's row where it is (the filter focused: typing)
+            await asyncio.sleep(0.1)
+            m.session.user_typed()
+            assert shown == [], "the entry pane was rendered while the person was typing"
+        await until(lambda: bool(shown), "the entry pane once the keys pause", timeout=30)
+        assert shown == [first]
