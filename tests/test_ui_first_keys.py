@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,22 @@ async def test_the_entry_pane_waits_while_keys_go_into_the_filter(tmp_path: Path
             assert shown == [], "the entry pane was rendered while the person was typing"
         await until(lambda: bool(shown), "the entry pane once the keys pause", timeout=30)
         assert shown == [first]
+
+
+async def test_the_entry_pane_waits_for_the_loaders_imports_while_the_filter_is_focused_on_the_first_rows(
+        tmp_path: Path) -> None:
+    prof = generate_profile(tmp_path, 3_000)  # more than the preview reads: the loader goes on after it
+    async with review(prof) as (_app, pilot, m):
+        gate = threading.Event()  # the loader stops before its imports (a fast machine is through them at once)
+        lower = m.session.lower
+        m.session.lower = lambda raw: (gate.wait(60), lower(raw))[1]  # type: ignore[method-assign]
+        shown: list[object] = []
+        refresh = m._refresh_detail
+        m._refresh_detail = lambda: (shown.append(m.table.cursor_row), refresh())[1]  # type: ignore[method-assign]
+        await until(lambda: bool(m.table.view), "the first rows")
+        await pilot.press("slash")
+        await pilot.pause(0.8)  # well past the pause after a key: the '/' alone does not show the entry
+        assert not m.loaded and shown == [], "the entry pane was rendered before the loader's imports"
+        gate.set()
+        await until(lambda: bool(shown), "the entry pane once the loader has imported what it renders with")
+        assert shown[0] is m.table.source[0] or m.loaded

@@ -711,6 +711,11 @@ class MainScreen(Screen[None]):
         if wait > 0.005:
             self.set_timer(wait, self._detail_after_typing)
             return
+        if not self._started_after_rows and self.filter_input.has_focus:
+            # the keys go into the filter on the first rows: the pane waits for the loader's imports too
+            # (its first Markdown body imported them here, 40-80 ms, between '/' and the first key)
+            self.set_timer(DETAIL_TYPING_PAUSE, self._detail_after_typing)
+            return
         self._detail_due = False
         if self._center() == "entries-pane":
             self._refresh_detail()

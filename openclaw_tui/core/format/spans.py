@@ -23,7 +23,6 @@ from collections.abc import Callable
 from .entries import _DELIM_RE, _NL_DELIM_RE, BOM, Entry, MemoryFile, _newline_of, _scan
 
 _ID_FIRST_RE = re.compile(r"---[ \r]*\nid[ \t]*:(?:[ \t]|\r?$)", re.M)  # a delimiter line, then an id line
-_NL_ID_FIRST_RE = re.compile(r"\n(?=" + _ID_FIRST_RE.pattern + ")", re.M)  # ... after a newline (a literal to search)
 STEP = 4096  # blocks between two pauses (start_lines), blocks parsed per step (parse_in_steps)
 
 
@@ -38,8 +37,8 @@ def _pause_every(pause: Callable[[], None] | None, step: int) -> Callable[[int],
 def block_starts(text: str, pause: Callable[[], None] | None = None) -> list[int] | None:
     """The start of every block of ``text`` (a memory file's text, without its BOM), in order, as
     ``entries.parse`` finds them; None when the file is not of the simple kind described above (then
-    only the parse can say).  Two regular-expression passes (~0.2 s at 100k entries, the interpreter lock
-    let go between matches); ``pause()`` runs between them."""
+    only the parse can say).  One regular-expression pass and a match at each start (~0.1 s at 100k entries,
+    the interpreter lock let go between matches); ``pause()`` runs between them."""
     if text.startswith(BOM) or "```" in text or "~~~" in text:
         return None
     delims = [0] if _DELIM_RE.match(text) else []
@@ -49,12 +48,8 @@ def block_starts(text: str, pause: Callable[[], None] | None = None) -> list[int
     starts = delims[0::2]  # an odd last delimiter opens nothing: the parse stops there too
     if len(delims) % 2:
         starts.pop()
+    # every block opens with an id line (a match at each start: ~30% less than a pass collecting the openers)
     opens = _ID_FIRST_RE.match
-    openers = [0] if opens(text) else []
-    openers += [m.end() for m in _NL_ID_FIRST_RE.finditer(text)]
-    if openers == starts:
-        return starts
-    # some delimiter closing a frontmatter is followed by an id line too (a body starting with one)
     return starts if all(opens(text, at) for at in starts) else None
 
 
