@@ -77,3 +77,26 @@ async def test_the_entry_pane_waits_for_the_loaders_imports_while_the_filter_is_
         gate.set()
         await until(lambda: bool(shown), "the entry pane once the loader has imported what it renders with")
         assert shown[0] is m.table.source[0] or m.loaded
+
+
+async def test_the_app_as_its_own_process_freezes_what_start_up_built_out_of_the_cycle_collector(
+        tmp_path: Path) -> None:
+    import gc
+
+    from openclaw_tui.app import OpenClawApp
+
+    from .ui_support import SIZE, TODAY
+
+    prof = generate_profile(tmp_path, 300)
+    gc.collect()
+    before = gc.get_freeze_count()
+    try:
+        for own in (False, True):
+            app = OpenClawApp(prof, today=TODAY, watch=False)
+            app.freeze_heap = own  # launch sets it; a test's app (many in one process) never freezes
+            async with app.run_test(size=SIZE):
+                m = app.screen
+                await until(lambda m=m: m._preview_shown.is_set() or m.loaded, "the first rows")  # type: ignore[misc]
+                assert (gc.get_freeze_count() > before) is own
+    finally:
+        gc.unfreeze()  # (this process runs other tests)
