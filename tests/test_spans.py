@@ -22,7 +22,14 @@ from openclaw_tui.core.format.rows import (
     make_rows,
     parse_query,
 )
-from openclaw_tui.core.format.spans import Lines, block_starts, entry_at, parse_in_steps, start_lines
+from openclaw_tui.core.format.spans import (
+    Lines,
+    block_starts,
+    block_starts_in_parts,
+    entry_at,
+    parse_in_steps,
+    start_lines,
+)
 from tests.helpers_memgen import SOUP, memory_files
 from tests.test_ui_progressive import generate_profile
 
@@ -38,6 +45,7 @@ def same_as_parse(text: str, step: int = 3) -> bool:
     """Check every answer of the module against the parse; True when ``block_starts`` answered."""
     mf = parse(text)
     starts = block_starts(text, pause=lambda: None)
+    parts_agree(text, starts, mf.entries)
     if starts is None:
         return False
     assert starts == [e.start for e in mf.entries]
@@ -49,6 +57,24 @@ def same_as_parse(text: str, step: int = 3) -> bool:
     assert [key(entry_at(text, starts, i, lines.of(s))) for i, s in enumerate(starts)] == [key(e) for e in mf.entries]
     assert start_lines(text, starts, pause=lambda: None) == [e.line for e in mf.entries]
     return True
+
+
+def parts_agree(text: str, starts: list[int] | None, entries: list[Entry]) -> None:
+    """``block_starts_in_parts``: runs of ``block_starts``' answer, each block of a run read exactly as the parse
+    reads it, then that answer (or None, once, at the end)."""
+    for part in (1, 7, 50):
+        got = list(block_starts_in_parts(text, pause=lambda: None, part=part))
+        if starts is None:
+            assert got[-1] is None and None not in got[:-1]
+            continue
+        lines = start_lines(text, starts)
+        assert None not in got and got[-1] == (starts, lines, None)
+        for run in got[:-1]:
+            assert run is not None
+            st, ln, end = run
+            k = len(st)
+            assert 0 < k < len(starts) and st == starts[:k] and ln == lines[:k] and end == starts[k]
+            assert [key(entry_at(text, st, i, ln[i], end)) for i in range(k)] == [key(e) for e in entries[:k]]
 
 
 SIMPLE = "# Memory\n\n---\nid: a-1\nstatus: active\n---\nbody one\n\n---\nid: a-2\ntags: [x, y]\n---\nbody two\n"

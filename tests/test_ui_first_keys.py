@@ -100,3 +100,52 @@ async def test_the_app_as_its_own_process_freezes_what_start_up_built_out_of_the
                 assert (gc.get_freeze_count() > before) is own
     finally:
         gc.unfreeze()  # (this process runs other tests)
+
+
+async def test_a_filter_typed_while_the_blocks_are_found_shows_the_rows_of_each_run_then_of_the_whole_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openclaw_tui.core.format import spans
+    from openclaw_tui.core.format.profile import load_profile
+    from openclaw_tui.core.format.rows import fill_all, filter_rows, parse_query
+    from openclaw_tui.session import ProfileData
+
+    from .ui_support import widget_text
+
+    monkeypatch.setattr(spans, "PART", 150_000)  # runs of ~800 blocks (the preview reads ~700)
+    prof = generate_profile(tmp_path, 4_000)
+    every = ProfileData(load_profile(prof)).files["memories.md"]
+    fill_all(every)
+    async with review(prof) as (_app, pilot, m):
+        gate = threading.Event()  # the scan stops after its first run until the test has typed
+        runs: list[int] = []
+        found_part = m._found_part
+
+        def part(raw: object) -> None:
+            found_part(raw)  # type: ignore[arg-type]
+            runs.append(len(raw.rows))  # type: ignore[attr-defined]
+            gate.wait(60)
+
+        m._found_part = part  # type: ignore[method-assign]
+        table = m.table
+        await until(lambda: bool(runs), "the first run of blocks")
+        preview = len(table.source)
+        assert preview < runs[0] < len(every)
+        beyond = every[(preview + runs[0]) // 2]  # a row after the preview's, in the first run
+        word = beyond.id.split("-")[-1]
+        await pilot.press("slash", *word)
+        want = [r.id for r in filter_rows(every, parse_query(word))]
+        first = [i for i in want if int(i.split("-")[-1]) < runs[0]]
+        await until(lambda: [r.id for r in table.view] == first, "the rows of the first run")
+        await pilot.pause()
+        assert beyond.id in widget_text(table)
+        version = table._data_version  # the strips on screen are cached by their rows' id()
+        gate.set()
+        await until(lambda: [r.id for r in table.view] == want[: len(table.view)] and len(table.view) == len(want)
+                    or m.loaded, "the whole file's rows")
+        await pilot.pause()
+        shown = widget_text(table)
+        assert all(i in shown for i in want[:10])  # the lines on screen are those rows' (no strip of another)
+        assert [r.id for r in table.view] == want
+        # rows made anew by the longer run (or the parse): strips cached for the run's rows, which may be freed
+        # and their ids taken by new rows, are never shown again (the screen showed other entries' lines)
+        assert table._data_version > version

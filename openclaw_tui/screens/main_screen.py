@@ -82,7 +82,12 @@ DETAIL_TYPING_PAUSE = 0.2  # seconds without a filter key before the entry pane 
 
 
 class BlocksFound(Message):
-    """The loader found where every block of the first memories.md starts (before parsing it)."""
+    """The loader found where every block of the first memories.md starts (before parsing it); ``part``: where
+    the blocks of a run of its first blocks start (the scan goes on)."""
+
+    def __init__(self, part: bool = False) -> None:
+        super().__init__()
+        self.part = part
 
 
 # Modules the first rows do not wait for, imported by the loader thread once they are on screen, so
@@ -347,7 +352,7 @@ class MainScreen(Screen[None]):
                 self.session.yield_to_user()  # a filter typed on the first rows goes first
                 # then every block of the file, before it is parsed: a filter typed meanwhile finds its rows
                 # in the whole file (the parse then yields to the keys: none of them waits for it)
-                blocks = self.session.blocks(first, rows)
+                blocks = self.session.blocks(first, rows, on_part=self._found_part)
                 if blocks is not None:
                     self._blocks = blocks
                     self.post_message(BlocksFound())
@@ -355,6 +360,11 @@ class MainScreen(Screen[None]):
         warm_up(self.session.yield_to_user)
         self.call_later(self._start_after_rows)  # (posts a message: safe from this thread)
         self.post_message(Loaded(found, self.session.read_found(found.profiles)))
+
+    def _found_part(self, raw: RawText) -> None:
+        """A run of the first file's first blocks, found while the scan goes on (loader thread)."""
+        self._blocks = raw
+        self.post_message(BlocksFound(part=True))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
     def _reload(self, what: list[tuple[Profile, ProfileData | None]], keep_file: str | None, gen: int) -> None:
@@ -476,9 +486,10 @@ class MainScreen(Screen[None]):
         self.call_after_refresh(self._first_rows_shown)
 
     @on(BlocksFound)
-    def _on_blocks(self, _message: BlocksFound) -> None:
-        """Every block of the file is found: a filter typed on the first rows looks through all of them."""
-        if not self.loaded:
+    def _on_blocks(self, message: BlocksFound) -> None:
+        """Every block of the file is found (or a run of its first blocks): a filter typed on the first rows looks
+        through all of them (unless, for a run, the rows it shows are already its answer's first rows)."""
+        if not self.loaded and not (message.part and self.table.shows_enough()):
             self.table.refilter()
 
     @on(Loaded)
