@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from itertools import repeat
 
 from .entries import _DELIM_RE, _NL_DELIM_RE, BOM, Entry, MemoryFile, _newline_of, _scan
 
@@ -82,13 +83,16 @@ def block_starts_in_parts(text: str, pause: Callable[[], None] | None = None,
     def found_upto(k: int) -> bool:
         """Take delims[0:k:2] as starts (each checked, its line counted); False when one is no id line."""
         nonlocal line, at
-        for pos in delims[2 * len(starts) : k : 2]:
-            if not opens(text, pos):
-                return False
-            line += text.count("\n", at, pos)
-            at = pos
-            starts.append(pos)
-            lines.append(line)
+        new = delims[2 * len(starts) : k : 2]
+        if not all(map(opens, repeat(text, len(new)), new)):
+            return False
+        count, n, last = text.count, line, at
+        for pos in new:
+            n += count("\n", last, pos)
+            last = pos
+            lines.append(n)
+        line, at = n, last
+        starts.extend(new)
         return True
 
     for m in _NL_DELIM_RE.finditer(text):
