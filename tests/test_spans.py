@@ -27,6 +27,7 @@ from openclaw_tui.core.format.spans import (
     block_starts,
     block_starts_in_parts,
     entry_at,
+    fenced,
     parse_in_steps,
     start_lines,
 )
@@ -195,3 +196,14 @@ def test_files_whose_blocks_open_with_an_id_line_are_answered_exactly(drawn: tup
     text, ruled = drawn
     answered = same_as_parse(text)
     assert answered or ruled  # without a --- line in a body every such file is answered
+
+
+def test_a_fence_is_found_whichever_slice_it_is_in_or_across() -> None:
+    text = "x" * 50
+    for at in range(0, 48):
+        for fence in ("```", "~~~"):
+            with_fence = text[:at] + fence + text[at + 3 :]
+            assert all(fenced(with_fence, size=size) for size in (1, 2, 3, 7, 10, 100)), (at, fence)
+    assert not any(fenced(text + "``~~" + text, size=size) for size in (1, 2, 3, 7, 100))
+    slices: list[int] = []
+    assert not fenced(text, pause=lambda: slices.append(1), size=10) and len(slices) == 5
