@@ -63,18 +63,20 @@ def same_as_parse(text: str, step: int = 3) -> bool:
 def parts_agree(text: str, starts: list[int] | None, entries: list[Entry]) -> None:
     """``block_starts_in_parts``: runs of ``block_starts``' answer, each block of a run read exactly as the parse
     reads it, then that answer (or None, once, at the end)."""
+    parsed = [e.start for e in entries]
     for part in (1, 7, 50):
         got = list(block_starts_in_parts(text, pause=lambda: None, part=part))
         if starts is None:
             assert got[-1] is None and None not in got[:-1]
-            continue
-        lines = start_lines(text, starts)
-        assert None not in got and got[-1] == (starts, lines, None)
+        else:
+            assert None not in got and got[-1] == (starts, start_lines(text, starts), None)
+        # each run before the end, answered or not (a fence further on), is the parse's first blocks
         for run in got[:-1]:
             assert run is not None
             st, ln, end = run
             k = len(st)
-            assert 0 < k < len(starts) and st == starts[:k] and ln == lines[:k] and end == starts[k]
+            assert 0 < k < len(parsed) and st == parsed[:k] and end == parsed[k]
+            assert ln == [e.line for e in entries[:k]]
             assert [key(entry_at(text, st, i, ln[i], end)) for i in range(k)] == [key(e) for e in entries[:k]]
 
 
@@ -93,6 +95,14 @@ def test_a_file_whose_blocks_open_with_an_id_line_is_answered_and_read_exactly()
     assert same_as_parse(SIMPLE + "---\nid: bad\ncustom: {a: [1\n---\nbroken yaml\n")
     assert same_as_parse(SIMPLE + "---\nid: 'quoted'\nnested:\n  k: v\n---\nx\n")
     assert same_as_parse(SIMPLE + "---\nid:\n---\nno id value\n")
+
+
+def test_the_runs_before_a_code_fence_are_the_parses_first_blocks() -> None:
+    fenced_later = SIMPLE * 5 + "---\nid: f\n---\n```\n---\nid: hidden\n---\n```\n" + SIMPLE
+    assert block_starts(fenced_later) is None
+    runs = list(block_starts_in_parts(fenced_later, part=1))
+    assert runs[-1] is None and len(runs) > 3  # runs, then None
+    same_as_parse(fenced_later)  # (checks each run against the parse)
 
 
 def test_files_only_the_parse_can_read_are_not_answered() -> None:

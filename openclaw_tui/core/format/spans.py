@@ -57,11 +57,14 @@ def block_starts(text: str, pause: Callable[[], None] | None = None) -> list[int
 FENCE_SLICE = 1 << 22  # characters looked through for a code fence at a time (~5 ms: 1M entries are ~200M)
 
 
-def fenced(text: str, pause: Callable[[], None] | None = None, size: int = FENCE_SLICE) -> bool:
-    """``"```" in text or "~~~" in text``, a slice at a time with ``pause()`` in between (one search of a 1M-entry
-    file held the interpreter lock ~0.3 s: the UI thread's ``/`` waited for it)."""
-    for at in range(0, len(text), size):
-        end = at + size + 2  # a fence across the slice's end is in this slice
+def fenced(text: str, pause: Callable[[], None] | None = None, size: int = FENCE_SLICE, start: int = 0,
+           stop: int | None = None) -> bool:
+    """A code fence (```` ``` ```` or ``~~~``) starts in ``text[start:stop]``, looked for a slice at a time with
+    ``pause()`` in between (one search of a 1M-entry file held the interpreter lock ~0.3 s: the UI thread's
+    ``/`` waited for it)."""
+    stop = len(text) if stop is None else stop
+    for at in range(start, stop, size):
+        end = min(at + size, stop) + 2  # a fence across the slice's end is in this slice
         if text.find("```", at, end) >= 0 or text.find("~~~", at, end) >= 0:
             return True
         if pause is not None:
@@ -77,17 +80,21 @@ def block_starts_in_parts(text: str, pause: Callable[[], None] | None = None,
     """:func:`block_starts` as the scan goes, with their :func:`start_lines`: after about ``part`` characters,
     then twice as many more, and so on, ``(starts, lines, end)`` for the blocks found so far whose end is known
     (``end``: where the next block starts), each answer a longer run of the same starts; the last one is
-    :func:`block_starts`'s whole answer with ``end`` None.  None instead (once, then nothing) when only the parse can say.
+    :func:`block_starts`'s whole answer with ``end`` None.  None instead (once, then nothing) when only the
+    parse can say.
 
-    A run is exact: the parse of a block does not depend on the text after it (the file has no code fence at
-    all, and each start checked so far opens with an id line), and ``end`` is a start whose frontmatter closes
-    (a last delimiter without one opens nothing, and the block before it then runs to the end of the text).
+    A run is exact: the parse of a block does not depend on the text after it (the text up to ``end`` has no
+    code fence, and each start checked so far opens with an id line; a fence further on only changes how the
+    parse reads what follows it: None then comes after the runs before it), and ``end`` is a start whose
+    frontmatter closes (a last delimiter without one opens nothing, and the block before it then runs to the
+    end of the text).
     ``pause()`` runs between parts.  A filter typed while a 100k-entry file is scanned finds the rows of its
     first part from ~1/9 of the scan on."""
-    if text.startswith(BOM) or fenced(text, pause):
+    if text.startswith(BOM):
         yield None
         return
     part = PART if part is None else part
+    looked = 0  # the text before this has no code fence
     opens = _ID_FIRST_RE.match
     delims = [0] if _DELIM_RE.match(text) else []
     starts: list[int] = []
@@ -113,9 +120,10 @@ def block_starts_in_parts(text: str, pause: Callable[[], None] | None = None,
     for m in _NL_DELIM_RE.finditer(text):
         delims.append(m.start() + 1)
         if len(delims) % 2 == 0 and delims[-2] >= mark:  # delims[-2] opens a block whose frontmatter closes
-            if not found_upto(len(delims) - 1):
-                yield None
+            if fenced(text, pause, start=looked, stop=m.end()) or not found_upto(len(delims) - 1):
+                yield None  # (up to the frontmatter of the block at ``end``)
                 return
+            looked = m.end()
             if len(starts) > 1:
                 yield starts[:-1], lines[:-1], starts[-1]
             part *= 2  # runs twice as long each time: a filter looking through each run again costs at most
@@ -123,7 +131,7 @@ def block_starts_in_parts(text: str, pause: Callable[[], None] | None = None,
             if pause is not None:
                 pause()
     # the whole answer: an odd last delimiter opens nothing (the parse stops there too)
-    if not found_upto(len(delims) - (len(delims) % 2)):
+    if fenced(text, pause, start=looked) or not found_upto(len(delims) - (len(delims) % 2)):
         yield None
         return
     yield starts, lines, None
