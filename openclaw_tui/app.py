@@ -124,6 +124,9 @@ class OpenClawApp(App[int]):
         self._user_keymap = keymap  # None: the config file's [keys]
         self.notices: deque[Notice] = deque(maxlen=NOTICES_KEPT)
         self.user_active = False
+        # the app is its process's own (launch sets it): what start-up built is frozen out of the cycle collector
+        # once the first rows are on screen (see MainScreen._freeze_heap); never in tests, which run many apps
+        self.freeze_heap = False
         self.theme = DARK_THEME
         self.start_screen: Callable[[], Screen[Any]] | None = None  # pushed over the main one at start
 

@@ -22,7 +22,15 @@ from openclaw_tui.core.format.rows import (
     make_rows,
     parse_query,
 )
-from openclaw_tui.core.format.spans import Lines, block_starts, entry_at, parse_in_steps, start_lines
+from openclaw_tui.core.format.spans import (
+    Lines,
+    block_starts,
+    block_starts_in_parts,
+    entry_at,
+    fenced,
+    parse_in_steps,
+    start_lines,
+)
 from tests.helpers_memgen import SOUP, memory_files
 from tests.test_ui_progressive import generate_profile
 
@@ -38,6 +46,7 @@ def same_as_parse(text: str, step: int = 3) -> bool:
     """Check every answer of the module against the parse; True when ``block_starts`` answered."""
     mf = parse(text)
     starts = block_starts(text, pause=lambda: None)
+    parts_agree(text, starts, mf.entries)
     if starts is None:
         return False
     assert starts == [e.start for e in mf.entries]
@@ -49,6 +58,26 @@ def same_as_parse(text: str, step: int = 3) -> bool:
     assert [key(entry_at(text, starts, i, lines.of(s))) for i, s in enumerate(starts)] == [key(e) for e in mf.entries]
     assert start_lines(text, starts, pause=lambda: None) == [e.line for e in mf.entries]
     return True
+
+
+def parts_agree(text: str, starts: list[int] | None, entries: list[Entry]) -> None:
+    """``block_starts_in_parts``: runs of ``block_starts``' answer, each block of a run read exactly as the parse
+    reads it, then that answer (or None, once, at the end)."""
+    parsed = [e.start for e in entries]
+    for part in (1, 7, 50):
+        got = list(block_starts_in_parts(text, pause=lambda: None, part=part))
+        if starts is None:
+            assert got[-1] is None and None not in got[:-1]
+        else:
+            assert None not in got and got[-1] == (starts, start_lines(text, starts), None)
+        # each run before the end, answered or not (a fence further on), is the parse's first blocks
+        for run in got[:-1]:
+            assert run is not None
+            st, ln, end = run
+            k = len(st)
+            assert 0 < k < len(parsed) and st == parsed[:k] and end == parsed[k]
+            assert ln == [e.line for e in entries[:k]]
+            assert [key(entry_at(text, st, i, ln[i], end)) for i in range(k)] == [key(e) for e in entries[:k]]
 
 
 SIMPLE = "# Memory\n\n---\nid: a-1\nstatus: active\n---\nbody one\n\n---\nid: a-2\ntags: [x, y]\n---\nbody two\n"
@@ -66,6 +95,14 @@ def test_a_file_whose_blocks_open_with_an_id_line_is_answered_and_read_exactly()
     assert same_as_parse(SIMPLE + "---\nid: bad\ncustom: {a: [1\n---\nbroken yaml\n")
     assert same_as_parse(SIMPLE + "---\nid: 'quoted'\nnested:\n  k: v\n---\nx\n")
     assert same_as_parse(SIMPLE + "---\nid:\n---\nno id value\n")
+
+
+def test_the_runs_before_a_code_fence_are_the_parses_first_blocks() -> None:
+    fenced_later = SIMPLE * 5 + "---\nid: f\n---\n```\n---\nid: hidden\n---\n```\n" + SIMPLE
+    assert block_starts(fenced_later) is None
+    runs = list(block_starts_in_parts(fenced_later, part=1))
+    assert runs[-1] is None and len(runs) > 3  # runs, then None
+    same_as_parse(fenced_later)  # (checks each run against the parse)
 
 
 def test_files_only_the_parse_can_read_are_not_answered() -> None:
@@ -169,3 +206,14 @@ def test_files_whose_blocks_open_with_an_id_line_are_answered_exactly(drawn: tup
     text, ruled = drawn
     answered = same_as_parse(text)
     assert answered or ruled  # without a --- line in a body every such file is answered
+
+
+def test_a_fence_is_found_whichever_slice_it_is_in_or_across() -> None:
+    text = "x" * 50
+    for at in range(0, 48):
+        for fence in ("```", "~~~"):
+            with_fence = text[:at] + fence + text[at + 3 :]
+            assert all(fenced(with_fence, size=size) for size in (1, 2, 3, 7, 10, 100)), (at, fence)
+    assert not any(fenced(text + "``~~" + text, size=size) for size in (1, 2, 3, 7, 100))
+    slices: list[int] = []
+    assert not fenced(text, pause=lambda: slices.append(1), size=10) and len(slices) == 5

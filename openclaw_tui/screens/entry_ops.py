@@ -34,13 +34,8 @@ from ..core.lifecycle.redact import RedactError, plan_redaction
 from ..session import EntryTarget, ProfileData, Refused, Session
 from ..widgets.dialogs import AskId, ConfirmWrite
 from .edit_screen import EditScreen, edit_loop
-from .review_host import ReviewHost
+from .review_host import ENTRY_ACTIONS, ReviewHost
 
-ENTRY_ACTIONS = frozenset({
-    "edit_entry", "external_edit", "new_entry", "resolve_conflict", "supersede", "archive_entry",
-    "restore_entry", "toggle_cold", "gc_preview", "compact", "redact", "undo", "redo", "commit",
-    "commit_unavailable",
-})
 WORKSPACE_HIDDEN = ENTRY_ACTIONS - {"undo", "redo", "commit", "commit_unavailable"}
 
 PICKED_GROUP = "picked entries"

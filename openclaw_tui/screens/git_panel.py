@@ -32,7 +32,6 @@ from .review_host import ReviewHost
 
 POLL_SECONDS = 5.0
 NEEDS_GIT = "needs the memory folder to be inside a git repository (git init)"
-GIT_ACTIONS = ("git_history", "git_entry_history", "git_branches", "git_merge", "git_pull", "git_push")
 
 
 def _relative(path: Path, base: Path) -> str:

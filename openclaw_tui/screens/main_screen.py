@@ -24,7 +24,7 @@ import datetime as dt
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +69,7 @@ from ..widgets.messages import (
 )
 from ..widgets.profile_tree import NodeInfo, ProfileTree
 from ..widgets.status_bar import StatusBar
+from .review_host import ENTRY_ACTIONS, GIT_ACTIONS
 
 if TYPE_CHECKING:
     from .entry_ops import EntryOperations
@@ -81,7 +82,12 @@ DETAIL_TYPING_PAUSE = 0.2  # seconds without a filter key before the entry pane 
 
 
 class BlocksFound(Message):
-    """The loader found where every block of the first memories.md starts (before parsing it)."""
+    """The loader found where every block of the first memories.md starts (before parsing it); ``part``: where
+    the blocks of a run of its first blocks start (the scan goes on)."""
+
+    def __init__(self, part: bool = False) -> None:
+        super().__init__()
+        self.part = part
 
 
 # Modules the first rows do not wait for, imported by the loader thread once they are on screen, so
@@ -90,14 +96,17 @@ class BlocksFound(Message):
 DEFERRED_MODULES = (
     "openclaw_tui.screens.entry_ops",
     "openclaw_tui.screens.git_panel",
+    "rich.markdown",  # the entry pane's first body (~40 ms: it landed on the UI thread as the first key came)
 )
 
 
-def warm_up() -> None:
-    """Import :data:`DEFERRED_MODULES` (worker thread)."""
+def warm_up(pause: Callable[[], None] = lambda: None) -> None:
+    """Import :data:`DEFERRED_MODULES` (worker thread), ``pause()`` before each (the person typing goes first:
+    an import holds the interpreter for a few hundred milliseconds)."""
     import importlib
 
     for name in DEFERRED_MODULES:
+        pause()
         importlib.import_module(name)
 
 
@@ -261,6 +270,17 @@ class MainScreen(Screen[None]):
     def _first_rows_shown(self) -> None:
         """The first rows are painted: the loader goes on (see :meth:`_load`)."""
         self._preview_shown.set()
+        self._freeze_heap()
+
+    def _freeze_heap(self) -> None:
+        """Move every object made so far (Textual's, the modules', the widgets', the first rows) out of the cycle
+        collector's walk (``gc.freeze``), when the app is its process's own (``app.freeze_heap``, set by launch).
+        They live as long as the app; a full collection walked them all, 40-80 ms of the UI thread at 100k
+        entries, and one came during the first filter keys of every launch (a key waited for it)."""
+        if getattr(self.app, "freeze_heap", False):
+            import gc
+
+            gc.freeze()
 
     def _start_after_rows(self) -> None:
         """The first rows are on screen and the loader has imported what comes next (:func:`warm_up`;
@@ -271,6 +291,7 @@ class MainScreen(Screen[None]):
         if self._started_after_rows or not self.is_attached:
             return
         self._started_after_rows = True
+        self._freeze_heap()  # and what the loader imported meanwhile (the entry actions, the git panel)
         self.query_one(KeysFooter).release()
         self.git.start()
 
@@ -331,14 +352,19 @@ class MainScreen(Screen[None]):
                 self.session.yield_to_user()  # a filter typed on the first rows goes first
                 # then every block of the file, before it is parsed: a filter typed meanwhile finds its rows
                 # in the whole file (the parse then yields to the keys: none of them waits for it)
-                blocks = self.session.blocks(first, rows)
+                blocks = self.session.blocks(first, rows, on_part=self._found_part)
                 if blocks is not None:
                     self._blocks = blocks
                     self.post_message(BlocksFound())
                     self.session.lower(blocks)
-        warm_up()
+        warm_up(self.session.yield_to_user)
         self.call_later(self._start_after_rows)  # (posts a message: safe from this thread)
         self.post_message(Loaded(found, self.session.read_found(found.profiles)))
+
+    def _found_part(self, raw: RawText) -> None:
+        """A run of the first file's first blocks, found while the scan goes on (loader thread)."""
+        self._blocks = raw
+        self.post_message(BlocksFound(part=True))
 
     @work(thread=True, group="reload", description="Re-reading a profile")
     def _reload(self, what: list[tuple[Profile, ProfileData | None]], keep_file: str | None, gen: int) -> None:
@@ -460,9 +486,10 @@ class MainScreen(Screen[None]):
         self.call_after_refresh(self._first_rows_shown)
 
     @on(BlocksFound)
-    def _on_blocks(self, _message: BlocksFound) -> None:
-        """Every block of the file is found: a filter typed on the first rows looks through all of them."""
-        if not self.loaded:
+    def _on_blocks(self, message: BlocksFound) -> None:
+        """Every block of the file is found (or a run of its first blocks): a filter typed on the first rows looks
+        through all of them (unless, for a run, the rows it shows are already its answer's first rows)."""
+        if not self.loaded and not (message.part and self.table.shows_enough()):
             self.table.refilter()
 
     @on(Loaded)
@@ -702,9 +729,15 @@ class MainScreen(Screen[None]):
         held the event loop the next key needed, for an entry the person had typed past."""
         if not self._detail_due:
             return
-        wait = self._typed_at + DETAIL_TYPING_PAUSE - time.monotonic()
+        # the table's last cursor move by a key, or a key typed into the filter (``/`` included) since
+        wait = DETAIL_TYPING_PAUSE - min(time.monotonic() - self._typed_at, self.session.since_typed())
         if wait > 0.005:
             self.set_timer(wait, self._detail_after_typing)
+            return
+        if not self._started_after_rows and self.filter_input.has_focus:
+            # the keys go into the filter on the first rows: the pane waits for the loader's imports too
+            # (its first Markdown body imported them here, 40-80 ms, between '/' and the first key)
+            self.set_timer(DETAIL_TYPING_PAUSE, self._detail_after_typing)
             return
         self._detail_due = False
         if self._center() == "entries-pane":
@@ -1018,9 +1051,6 @@ class MainScreen(Screen[None]):
     # --- the registry's actions that other pieces carry out ------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        from .entry_ops import ENTRY_ACTIONS
-        from .git_panel import GIT_ACTIONS
-
         if action in ENTRY_ACTIONS:
             return self.ops.available(action)
         if action in GIT_ACTIONS:

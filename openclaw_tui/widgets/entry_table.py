@@ -298,6 +298,10 @@ class EntryTable(ScrollView, can_focus=True):
         """
         made = self._raw_provider() if self._raw_provider is not None else None
         if made is not None and made is not self._raw and (made.rows == self._source or self._extended_by(made)):
+            if self._raw is not None and made.rows is not self._raw.rows:
+                # rows made anew (a run of the first blocks gave way to a longer one): the strips cached by id()
+                # were of rows that may be gone, whose ids new rows take (the screen showed other entries' lines)
+                self._data_version += 1
             self._raw = made  # (the file's text over its rows; before they are read, over all its blocks)
         elif self._raw is None:
             self._raw = RawText(self._source, lower=False)  # instant: answers words without case
@@ -309,6 +313,11 @@ class EntryTable(ScrollView, can_focus=True):
         """``raw`` is over every block of the file whose first rows are the source (not complete)."""
         extends = getattr(raw.rows, "extends", None)
         return not self.complete and extends is not None and bool(extends(self._source))
+
+    def shows_enough(self) -> bool:
+        """The rows on screen (and a screenful more) are the filter's answer already: more rows to look
+        through, after these in the file, would not change them."""
+        return self.query_obj.empty or len(self._view) >= self.scroll_offset.y + 2 * max(self.size.height, 1)
 
     def refilter(self) -> None:
         """Run the filter again (the rows it can look through grew: the whole file's blocks were found)."""

@@ -18,12 +18,12 @@ For any other file :func:`block_starts` answers None and the caller parses the w
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import repeat
 
 from .entries import _DELIM_RE, _NL_DELIM_RE, BOM, Entry, MemoryFile, _newline_of, _scan
 
 _ID_FIRST_RE = re.compile(r"---[ \r]*\nid[ \t]*:(?:[ \t]|\r?$)", re.M)  # a delimiter line, then an id line
-_NL_ID_FIRST_RE = re.compile(r"\n(?=" + _ID_FIRST_RE.pattern + ")", re.M)  # ... after a newline (a literal to search)
 STEP = 4096  # blocks between two pauses (start_lines), blocks parsed per step (parse_in_steps)
 
 
@@ -38,8 +38,8 @@ def _pause_every(pause: Callable[[], None] | None, step: int) -> Callable[[int],
 def block_starts(text: str, pause: Callable[[], None] | None = None) -> list[int] | None:
     """The start of every block of ``text`` (a memory file's text, without its BOM), in order, as
     ``entries.parse`` finds them; None when the file is not of the simple kind described above (then
-    only the parse can say).  Two regular-expression passes (~0.2 s at 100k entries, the interpreter lock
-    let go between matches); ``pause()`` runs between them."""
+    only the parse can say).  One regular-expression pass and a match at each start (~0.1 s at 100k entries,
+    the interpreter lock let go between matches); ``pause()`` runs between them."""
     if text.startswith(BOM) or "```" in text or "~~~" in text:
         return None
     delims = [0] if _DELIM_RE.match(text) else []
@@ -49,13 +49,92 @@ def block_starts(text: str, pause: Callable[[], None] | None = None) -> list[int
     starts = delims[0::2]  # an odd last delimiter opens nothing: the parse stops there too
     if len(delims) % 2:
         starts.pop()
+    # every block opens with an id line (a match at each start: ~30% less than a pass collecting the openers)
     opens = _ID_FIRST_RE.match
-    openers = [0] if opens(text) else []
-    openers += [m.end() for m in _NL_ID_FIRST_RE.finditer(text)]
-    if openers == starts:
-        return starts
-    # some delimiter closing a frontmatter is followed by an id line too (a body starting with one)
     return starts if all(opens(text, at) for at in starts) else None
+
+
+FENCE_SLICE = 1 << 22  # characters looked through for a code fence at a time (~5 ms: 1M entries are ~200M)
+
+
+def fenced(text: str, pause: Callable[[], None] | None = None, size: int = FENCE_SLICE, start: int = 0,
+           stop: int | None = None) -> bool:
+    """A code fence (```` ``` ```` or ``~~~``) starts in ``text[start:stop]``, looked for a slice at a time with
+    ``pause()`` in between (one search of a 1M-entry file held the interpreter lock ~0.3 s: the UI thread's
+    ``/`` waited for it)."""
+    stop = len(text) if stop is None else stop
+    for at in range(start, stop, size):
+        end = min(at + size, stop) + 2  # a fence across the slice's end is in this slice
+        if text.find("```", at, end) >= 0 or text.find("~~~", at, end) >= 0:
+            return True
+        if pause is not None:
+            pause()
+    return False
+
+
+PART = 1 << 21  # characters scanned before the first answer of block_starts_in_parts (~1/9 of a 100k-entry file)
+
+
+def block_starts_in_parts(text: str, pause: Callable[[], None] | None = None,
+                          part: int | None = None) -> Iterator[tuple[list[int], list[int], int | None] | None]:
+    """:func:`block_starts` as the scan goes, with their :func:`start_lines`: after about ``part`` characters,
+    then twice as many more, and so on, ``(starts, lines, end)`` for the blocks found so far whose end is known
+    (``end``: where the next block starts), each answer a longer run of the same starts; the last one is
+    :func:`block_starts`'s whole answer with ``end`` None.  None instead (once, then nothing) when only the
+    parse can say.
+
+    A run is exact: the parse of a block does not depend on the text after it (the text up to ``end`` has no
+    code fence, and each start checked so far opens with an id line; a fence further on only changes how the
+    parse reads what follows it: None then comes after the runs before it), and ``end`` is a start whose
+    frontmatter closes (a last delimiter without one opens nothing, and the block before it then runs to the
+    end of the text).
+    ``pause()`` runs between parts.  A filter typed while a 100k-entry file is scanned finds the rows of its
+    first part from ~1/9 of the scan on."""
+    if text.startswith(BOM):
+        yield None
+        return
+    part = PART if part is None else part
+    looked = 0  # the text before this has no code fence
+    opens = _ID_FIRST_RE.match
+    delims = [0] if _DELIM_RE.match(text) else []
+    starts: list[int] = []
+    lines: list[int] = []
+    line, at = 1, 0
+    mark = part
+
+    def found_upto(k: int) -> bool:
+        """Take delims[0:k:2] as starts (each checked, its line counted); False when one is no id line."""
+        nonlocal line, at
+        new = delims[2 * len(starts) : k : 2]
+        if not all(map(opens, repeat(text, len(new)), new)):
+            return False
+        count, n, last = text.count, line, at
+        for pos in new:
+            n += count("\n", last, pos)
+            last = pos
+            lines.append(n)
+        line, at = n, last
+        starts.extend(new)
+        return True
+
+    for m in _NL_DELIM_RE.finditer(text):
+        delims.append(m.start() + 1)
+        if len(delims) % 2 == 0 and delims[-2] >= mark:  # delims[-2] opens a block whose frontmatter closes
+            if fenced(text, pause, start=looked, stop=m.end()) or not found_upto(len(delims) - 1):
+                yield None  # (up to the frontmatter of the block at ``end``)
+                return
+            looked = m.end()
+            if len(starts) > 1:
+                yield starts[:-1], lines[:-1], starts[-1]
+            part *= 2  # runs twice as long each time: a filter looking through each run again costs at most
+            mark = delims[-2] + part  # twice its look through the whole file (1M entries: 7 runs, not 90)
+            if pause is not None:
+                pause()
+    # the whole answer: an odd last delimiter opens nothing (the parse stops there too)
+    if fenced(text, pause, start=looked) or not found_upto(len(delims) - (len(delims) % 2)):
+        yield None
+        return
+    yield starts, lines, None
 
 
 def _line_after(text: str, start: int, line: int, at: int) -> int:
@@ -63,10 +142,11 @@ def _line_after(text: str, start: int, line: int, at: int) -> int:
     return line + text.count("\n", start, at)
 
 
-def entry_at(text: str, starts: list[int], i: int, line: int) -> Entry:
-    """Block ``i`` of ``text`` (``starts`` from :func:`block_starts`; ``line``: the line it starts on),
-    exactly as ``entries.parse(text)`` reads it."""
-    sync = {starts[i + 1]} if i + 1 < len(starts) else None
+def entry_at(text: str, starts: list[int], i: int, line: int, end: int | None = None) -> Entry:
+    """Block ``i`` of ``text`` (``starts`` from :func:`block_starts`, or a run of them followed by the start
+    ``end``: :func:`block_starts_in_parts`; ``line``: the line it starts on), exactly as
+    ``entries.parse(text)`` reads it."""
+    sync = {starts[i + 1]} if i + 1 < len(starts) else ({end} if end is not None else None)
     found, _, _ = _scan(text, starts[i], line, sync, fences=False)
     entry = found[0]
     if sync is None:
