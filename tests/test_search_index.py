@@ -229,7 +229,9 @@ def test_the_racy_window_is_the_file_systems_tick(tmp_path: Path) -> None:
         assert idx.refresh(roots).read == 1  # within 2 s of a whole-second mtime: hashed again every time
         # the race itself: indexed just after a write, then changed again in the same tick (same size and mtime)
         text = mem.read_text(encoding="utf-8")
-        fresh = time.time_ns()
+        # "now" by the file system's clock at the refresh: a second ahead of this clock, however late (under a
+        # loaded CI) the refresh runs after the write, its mtime is still within the tick
+        fresh = time.time_ns() + 1_000_000_000
         mem.write_text(text.replace("美式", "qzv111", 1), encoding="utf-8")  # 6 bytes each, as 美式
         os.utime(mem, ns=(fresh, fresh))
         idx.refresh(roots)

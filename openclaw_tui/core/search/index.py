@@ -117,7 +117,10 @@ FIRST_PAGE = 64  # matches read at once, newest first, by ``match_decayed`` (the
 EVEN_READ = 1024  # matches read in pages of ``FIRST_PAGE`` before each page doubles: a query whose stop comes
 #                   early (most do, after 50-600 matches at 100k entries) reads no more than a page past it
 RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
-RACY_FINE_NS = 100_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's tick (<= 10 ms)
+RACY_FINE_NS = 25_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's coarse clock, one
+#                           tick (1-10 ms) behind: 2.5 ticks; a file read that long after its mtime cannot
+#                           change again and keep it (100 ms made a search right after `archive` hash the whole
+#                           memories.md again, 0.07 s instead of 0.03 at 100k entries: bench/e2e.py's rounds)
 _DAILY = r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md"  # a daily log's name (compiled when a file is indexed)
 
 # a file's rows in file order, (blk, rstart), their places read from the index alone (``_edit_around``, ``_window``)
@@ -523,8 +526,8 @@ def _kept_mtime(mtime_ns: int, read_at_ns: int) -> int:
     file system's clock could leave it as it is (git's "racy" rule): such a file is hashed again next time.
 
     The window is the clock's tick: 2 s for an mtime that has no part below the millisecond (a coarse file
-    system: a change one second later may keep it), 100 ms for a nanosecond one (the kernel stamps files
-    with its coarse clock, 1-10 ms).  A search right after an edit then trusts the stat of a file written
+    system: a change one second later may keep it), 25 ms for a nanosecond one (the kernel stamps files
+    with its coarse clock, 1-10 ms a tick; ``now`` is taken before the file is read).  A search right after an edit then trusts the stat of a file written
     a fraction of a second ago instead of reading and hashing all of it again.
     """
     window = RACY_NS if mtime_ns % 1_000_000 == 0 else RACY_FINE_NS
