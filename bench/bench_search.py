@@ -113,6 +113,8 @@ def keystroke_to_results(folder: Path, rounds: int = 3) -> tuple[list[float], li
     listed: list[float] = []
 
     class Host(App[None]):
+        freeze_heap = True  # as ``openclaw-tui`` launches the app: its own process (the screen freezes its heap)
+
         def on_mount(self) -> None:
             self.push_screen(screen)
 

@@ -168,9 +168,12 @@ class SearchScreen(Screen[SearchResult | None]):
         # collected once and frozen, the cycle collector no longer walks it.  A full collection walked it every
         # ~0.5 s of typing (each search's rows, strips and messages fill the young generations), 30-40 ms with
         # the interpreter lock held: a key or a paint waited that long, one query in ten (as in
-        # ``session.profiles.no_gc``).  Here, while the status says the index is opening.
-        gc.collect()
-        gc.freeze()
+        # ``session.profiles.no_gc``).  Here, while the status says the index is opening.  Only when the app is
+        # its process's own (``app.freeze_heap``, set by launch): a test process runs many apps, and what it
+        # froze of one would never be collected.
+        if getattr(self.app, "freeze_heap", False):
+            gc.collect()
+            gc.freeze()
         self._config = config
         self._refreshed = time.monotonic()
         self._several = len(roots) > 1
