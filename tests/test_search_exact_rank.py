@@ -189,7 +189,7 @@ def test_reading_newest_first_and_stopping_early_finds_what_scoring_every_match_
     pages start doubling (``EVEN_READ``), the stop is exact."""
     import tempfile
 
-    from openclaw_tui.core.search import index as index_mod
+    from openclaw_tui.core.search import reader as index_mod  # (the read side: its paging constants)
 
     blocks = []
     for i, (words, age, tags) in enumerate(corpus_spec):
@@ -255,7 +255,7 @@ def test_the_kept_best_bm25_follows_the_index_when_this_or_another_process_chang
 def test_the_stop_is_exact_at_a_tie_and_a_near_tie_on_the_same_day(tmp_path: Path, page: int) -> None:
     """Read one match at a time, newest first: a twin of the last one read (the same product) or a slightly
     better entry of the same day, read next, must still be found."""
-    from openclaw_tui.core.search import index as index_mod
+    from openclaw_tui.core.search import reader as index_mod  # (the read side: its paging constants)
 
     today = TODAY.isoformat()
     old = (TODAY - dt.timedelta(days=90)).isoformat()

@@ -67,7 +67,6 @@ import os
 import re
 import sqlite3
 import sys
-import threading
 import time
 from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
@@ -76,7 +75,13 @@ from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
 from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate, present
-from ..record import Frozen, Record
+from ..record import Record
+from .reader import _JOIN, _PLACES, Reader, _connect, _like, _schema_of
+from .reader import BEST_FILE as BEST_FILE  # (the read side's names, where callers have always found them)
+from .reader import DAY_SHIFT as DAY_SHIFT
+from .reader import SCHEMA as SCHEMA
+from .reader import Root as Root
+from .reader import Row as Row
 from .text import (
     Chunk,
     Query,
@@ -105,17 +110,8 @@ def _parser() -> Any:
 
     return entries
 
-SCHEMA = 10  # 10: a chunk's places are kept relative to its block's (``blocks``): an edit shifts a few blocks
 BLOCK_ROWS = 256  # rows per block of a file at a first build or a whole re-index (``_new_blocks``)
-DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
-BUSY_TIMEOUT_MS = 30_000
-PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096): a 1M-entry build's WAL holds 4x fewer
-CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
-KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``_best_bm25``)
 INSERT_BATCH = 2048  # rows inserted at once by ``_insert`` (its text made for them only)
-FIRST_PAGE = 64  # matches read at once, newest first, by ``match_decayed`` (the same size up to ``EVEN_READ``)
-EVEN_READ = 1024  # matches read in pages of ``FIRST_PAGE`` before each page doubles: a query whose stop comes
-#                   early (most do, after 50-600 matches at 100k entries) reads no more than a page past it
 RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
 RACY_FINE_NS = 25_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's coarse clock, one
 #                           tick (1-10 ms) behind: 2.5 ticks; a file read that long after its mtime cannot
@@ -125,9 +121,6 @@ _DAILY = r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md"  # a daily log's name (
 
 # a file's rows in file order, (blk, rstart), their places read from the index alone (``_edit_around``, ``_window``)
 _PLACES_INDEX = "CREATE INDEX chunks_path ON chunks(path, blk, rstart)"
-# a chunk's places: its block's + its own (``_PLACES``, with ``_JOIN``)
-_PLACES = "b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.line + c.rend_line"
-_JOIN = "chunks c JOIN blocks b ON b.blk = c.blk"
 _SCHEMA_SQL = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE profiles(path TEXT PRIMARY KEY, name TEXT, rel TEXT, layout TEXT, ord INTEGER);
@@ -144,49 +137,6 @@ CREATE TABLE vectors(hash TEXT, model TEXT, vec BLOB, PRIMARY KEY(hash, model)) 
 CREATE TABLE tagnames(path TEXT, tag TEXT, n INTEGER, PRIMARY KEY(path, tag)) WITHOUT ROWID;
 CREATE TABLE best(query TEXT PRIMARY KEY, value REAL) WITHOUT ROWID;
 """
-
-
-class Root(Frozen):
-    """A profile or workspace folder the index covers."""
-
-    __slots__ = _fields = ("name", "rel", "path", "layout")
-    name: str
-    rel: str
-    path: Path  # absolute
-    layout: str
-
-    def __init__(self, name: str, rel: str, path: Path, layout: str) -> None:
-        _set(self, "name", name)
-        _set(self, "rel", rel)
-        _set(self, "path", path)
-        _set(self, "layout", layout)
-
-
-class Row(Record):
-    """One chunk as a search result needs it."""
-
-    __slots__ = _fields = ("rowid", "path", "profile", "rel", "start", "end", "body_off", "line", "end_line", "id",
-                           "kind", "day", "hash", "raw")
-    rowid: int
-    path: Path
-    profile: Root
-    rel: str
-    start: int
-    end: int
-    body_off: int
-    line: int
-    end_line: int
-    id: str | None
-    kind: str
-    day: int | None  # date.toordinal() of the entry or daily log; None: never decays
-    hash: str
-    raw: str
-
-    def __init__(self, rowid: int, path: Path, profile: Root, rel: str, start: int, end: int, body_off: int,
-                 line: int, end_line: int, id: str | None, kind: str, day: int | None, hash: str, raw: str) -> None:
-        self.rowid, self.path, self.profile, self.rel = rowid, path, profile, rel
-        self.start, self.end, self.body_off, self.line, self.end_line = start, end, body_off, line, end_line
-        self.id, self.kind, self.day, self.hash, self.raw = id, kind, day, hash, raw
 
 
 class Stats(Record):
@@ -234,8 +184,6 @@ def index_path_for(folder: Path | str) -> Path:
 
 
 FOLDER_NOTE = ".folder"  # beside each index: the searched folder's real path (``forget_gone_folders``)
-BEST_FILE = ".best"  # beside each index: the best BM25 of the queries asked of it (``_stored_best``)
-BEST_KEPT = 256  # queries kept there
 
 
 def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path]:
@@ -576,48 +524,23 @@ def _rows_in(db: sqlite3.Connection, key: str, lo: int, hi: int, columns: str) -
                       (key, first[0] if first else 0, last[0], lo, hi)).fetchall()
 
 
-def _connect(path: Path | None, new: bool = False) -> sqlite3.Connection:
-    db = sqlite3.connect(":memory:" if path is None else str(path), check_same_thread=False,
-                         timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-    if new:
-        db.execute(f"PRAGMA page_size={PAGE_SIZE}")
-    db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")  # grows only as used: the pages of the last queries stay read
-    if path is not None:
-        if not new:  # a new database is built with a rollback journal first (``Index._write``)
-            db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-    return db
+class Index(Reader):
+    """A search index over some profiles; ``path`` None keeps it in memory (nothing on disk).
 
+    Its queries are ``Reader``'s; this adds opening (checked, rebuilt when outdated or corrupt), building
+    and updating.  Paths come out as ``Path``.
+    """
 
-def _schema_of(db: sqlite3.Connection) -> int | None:
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
-    if not tables:
-        return None
-    if "meta" not in tables:
-        return -1
-    row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-    try:
-        return int(row[0]) if row else -1
-    except (TypeError, ValueError):
-        return -1
-
-
-class Index:
-    """A search index over some profiles; ``path`` None keeps it in memory (nothing on disk)."""
+    make_path = Path
+    path: Path | None
 
     def __init__(self, path: Path | None = None, *, wait: bool = True) -> None:
         self.path = path
         self.wait = wait  # False: a writer finding the index busy (another process building it) gives up (OSError)
-        self._lock = threading.RLock()
-        self._held: dict[Path, _Held] = {}
-        self._roots: dict[Path, Root] = {}
-        self._best_cache: dict[tuple[str, tuple[str, ...]],
-                               tuple[float | None, list[tuple[int, float]] | None]] = {}
-        self._best_gen: tuple[int, int] | None = None
         self.opened_as: str | None = None  # "missing", "outdated schema", "corrupt" when (re)created
         self._unjournaled = False  # a new database not yet in WAL mode: its first write is the build (``_write``)
-        self._db = self._open()
+        Reader.__init__(self, path, self._open())
+        self._roots: dict[Path, Root] = {}
 
     @classmethod
     def for_folder(cls, folder: Path | str) -> Index:
@@ -787,14 +710,6 @@ class Index:
         db.execute("DELETE FROM tagnames WHERE path = ?", (path,))
         db.execute("DELETE FROM files WHERE path = ?", (path,))
         self._held.pop(Path(path), None)
-
-    def roots(self) -> list[Root]:
-        with self._lock:
-            rows = self._db.execute("SELECT path, name, rel, layout FROM profiles ORDER BY ord").fetchall()
-        return [Root(name, rel, Path(path), layout) for path, name, rel, layout in rows]
-
-    def _root_map(self) -> dict[str, Root]:
-        return {str(r.path): r for r in self.roots()}
 
     def owner(self, path: Path) -> Root | None:
         best: Root | None = None
@@ -1533,275 +1448,6 @@ class Index:
 
     # -- reading --
 
-    def __len__(self) -> int:
-        with self._lock:
-            (n,) = self._db.execute("SELECT count(*) FROM chunks").fetchone()
-        return int(n)
-
-    def match(self, q: Query | None, limit: int, tags: Sequence[str] = ()) -> list[tuple[int, float]]:
-        """(rowid, BM25 score, higher is better) of the best ``limit`` chunks matching the query.
-
-        With ``tags``, only entries carrying every one of them; with no query, all such
-        entries (score 1.0, in file order).
-        """
-        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
-        args: list[Any] = [_like(t) for t in tags]
-        with self._lock:
-            if q is None:
-                if not tags:
-                    return []
-                rows = self._db.execute(
-                    f"SELECT c.rowid, -1.0 FROM chunks c WHERE 1 {where} ORDER BY c.path, c.blk, c.rstart LIMIT ?",
-                    [*args, limit]).fetchall()
-            elif tags:
-                rows = self._db.execute(
-                    "SELECT d.rowid, bm25(docs) FROM docs d CROSS JOIN chunks c ON c.rowid = d.rowid"
-                    f" WHERE docs MATCH ? {where} ORDER BY bm25(docs) LIMIT ?", [q.fts, *args, limit]).fetchall()
-            else:
-                rows = self._db.execute(
-                    "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT ?", (q.fts, limit)
-                ).fetchall()
-        return [(int(r), -float(s)) for r, s in rows]
-
-    def match_decayed(self, q: Query | None, limit: int, tags: Sequence[str], today: int, half_life_days: float
-                      ) -> tuple[list[tuple[int, float]], float]:
-        """The best ``limit`` chunks by BM25 × temporal decay over *every* match, and the best BM25 of all.
-
-        Returns ([(rowid, BM25 higher-better)], best BM25), best product first.  The result is that of
-        scoring every match (no BM25 cap before the decay, which would lose a recent entry with a lower
-        BM25); the chunks tied with the last one at the cut (the same product) are all returned, so sorting
-        them by place gives the uncapped ranking's top ``limit`` (``rank.order_key``).
-        ``today`` is a date ordinal; ``half_life_days <= 0``: no decay.  With no query, BM25 is 1.0.
-
-        With a query and a decay, the matches are read newest first (the day is in the rowid: FTS5 walks
-        its rowids backwards and stops), undated chunks before them, in growing pages; reading stops once
-        the ``limit``-th best product beats the best BM25 of all matches × the decay of the day reached:
-        decay never grows with age, so no match left can reach or tie it.  The best BM25 (one pass of
-        SQLite's bm25 over every match) is kept until the index changes (``_best_bm25``).
-        """
-        if q is None or half_life_days <= 0 or limit <= 0:
-            return self._match_decayed_all(q, limit, tags, today, half_life_days)
-        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
-        args: list[Any] = [_like(t) for t in tags]
-        if tags:
-            source, r = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", "d.rowid"
-        else:
-            source, r = "docs d WHERE docs MATCH ?", "d.rowid"
-        hl = float(half_life_days)
-        decays: dict[int, float] = {}
-
-        def decay(day: int) -> float:  # as rank.decay_factor computes it: the same products, the same ties
-            f = decays.get(day)
-            if f is None:
-                f = decays[day] = 1.0 if day == 0 else float(0.5 ** (max(0, today - day) / hl))
-            return f
-
-        got: list[tuple[float, int, float]] = []  # (product, rowid, BM25): every match read that may still count
-
-        def take(rows: Iterable[tuple[int, float]]) -> None:
-            for rowid, b in rows:
-                bm = -float(b)
-                got.append((bm * decay(rowid >> DAY_SHIFT), int(rowid), bm))
-
-        def cut() -> float | None:
-            """The ``limit``-th best product so far (``got`` trimmed to what reaches it), None while too few."""
-            if len(got) < limit:
-                return None
-            got.sort(key=lambda g: -g[0])
-            kth = got[limit - 1][0]
-            n = limit
-            while n < len(got) and got[n][0] == kth:
-                n += 1
-            del got[n:]
-            return kth
-
-        undated = 1 << DAY_SHIFT
-        sql = f"SELECT {r}, bm25(docs) FROM {source} AND {r} < ?{where}"
-        # one statement read page by page (SQLite's bm25 counts each phrase's matches once per statement)
-        newest = f"SELECT {r}, bm25(docs) FROM {source} AND {r} >= ?{where} ORDER BY {r} DESC"
-        with self._lock:
-            best, every = self._best_bm25(q, tags, source, r, where, args)
-            if best is None:
-                return [], 0.0
-            if every is not None:  # a tag filter left few matches: they were all read with the best BM25
-                take(every)
-            else:
-                take(self._db.execute(sql, [q.fts, undated, *args]))
-                cur = self._db.execute(newest, [q.fts, undated, *args])
-                try:
-                    size = FIRST_PAGE
-                    read = 0
-                    while True:
-                        rows = cur.fetchmany(size)
-                        take(rows)
-                        if len(rows) < size:
-                            break
-                        kth = cut()
-                        # what is left is at most as old as the last row read: at most best × its decay
-                        if kth is not None and kth > best * decay(int(rows[-1][0]) >> DAY_SHIFT):
-                            break
-                        read += size
-                        if read >= EVEN_READ:
-                            size *= 2
-                finally:
-                    cur.close()
-        cut()
-        got.sort(key=lambda g: -g[0])
-        return [(rowid, bm) for _p, rowid, bm in got], best
-
-    def _best_bm25(self, q: Query, tags: Sequence[str], source: str, r: str, where: str, args: list[Any]
-                   ) -> tuple[float | None, list[tuple[int, float]] | None]:
-        """The best BM25 (higher-better) of every match of the query and tags (None when nothing matches),
-        and with tags, when at most ``KEEP_FILTERED`` matches pass them, those matches (rowid, SQLite's BM25):
-        the tag filter reads every match's chunk, once.
-
-        One pass of SQLite's bm25 over every match, remembered until the index changes: a write on this
-        connection (``total_changes``) or a commit by another (``PRAGMA data_version``).  Without tags the
-        value is also kept in the index file (``_stored_best``) for the next process asking the same query.
-        """
-        (version,) = self._db.execute("PRAGMA data_version").fetchone()
-        gen = (self._db.total_changes, int(version))
-        if gen != self._best_gen:
-            self._best_cache.clear()
-            self._best_gen = gen
-        key = (q.fts, tuple(tags))
-        kept = self._best_cache.get(key)
-        if kept is not None:
-            return kept
-        every: list[tuple[int, float]] | None = None
-        if tags:
-            every = self._db.execute(f"SELECT {r}, bm25(docs) FROM {source}{where}", [q.fts, *args]).fetchall()
-            best = -float(min(b for _r, b in every)) if every else None
-            if len(every) > KEEP_FILTERED:
-                every = None
-        else:
-            best = self._stored_best(q.fts, source, r, where, args)
-        kept_rows = sum(len(e) for _b, e in self._best_cache.values() if e is not None)
-        if len(self._best_cache) >= 256 or kept_rows + len(every or ()) > 4 * KEEP_FILTERED:
-            self._best_cache.clear()  # (bounded: a few queries' filtered matches, a few hundred best values)
-        self._best_cache[key] = (best, every)
-        return best, every
-
-    def _stored_best(self, fts: str, source: str, r: str, where: str, args: list[Any]) -> float | None:
-        """The best BM25 of every match of ``fts`` (no tag filter), as kept by another process (or this one) that
-        asked the same query of the index as it is; else one pass of SQLite's bm25, then kept.
-
-        Kept in a small file beside the index (``<db>.best``: ``_read_best``), under the witness that every
-        write transaction renews (``meta.written``, set by ``_write``): a value kept under another witness is
-        of another index and never read.  Keeping it there writes nothing into the database, so a fresh
-        ``search`` asking a new query commits nothing and its close checkpoints nothing (two fsyncs that
-        the machine's load made the slowest part of it).  An index that no write of this version has
-        witnessed yet keeps the value in its ``best`` table, as before (a commit, when the index is free).
-        """
-        db = self._db
-        side = None if self.path is None else str(self.path) + BEST_FILE
-        db.execute("BEGIN")  # one snapshot: the witness (or the commits counted) and the docs read
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()
-            witness = str(row[0]) if row is not None and row[0] else None
-            if witness is not None and side is not None:
-                kept = _read_best(side, witness)
-                if fts in kept:
-                    return kept[fts]
-            else:
-                stored = db.execute("SELECT value FROM best WHERE query = ?", (fts,)).fetchone()
-                if stored is not None:
-                    return None if stored[0] is None else float(stored[0])
-            (changes,) = db.execute("PRAGMA data_version").fetchone()
-            found = db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
-                               [fts, *args]).fetchone()
-        finally:
-            db.execute("COMMIT")
-        best = None if found is None else -float(found[0])
-        if witness is not None and side is not None:
-            _keep_best(side, witness, fts, best)
-            return best
-        db.execute("PRAGMA busy_timeout=0")
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:  # only when no other process committed since it was computed
-                if db.execute("PRAGMA data_version").fetchone()[0] == changes:
-                    db.execute("INSERT OR REPLACE INTO best VALUES (?, ?)", (fts, best))
-            finally:
-                db.execute("COMMIT")
-        except sqlite3.OperationalError:
-            pass  # busy or read-only: the value is not kept, the answer is the same
-        finally:
-            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        return best
-
-    def _match_decayed_all(self, q: Query | None, limit: int, tags: Sequence[str], today: int,
-                           half_life_days: float) -> tuple[list[tuple[int, float]], float]:
-        """``match_decayed`` by SQLite over every match at once: no query (tags only) or no decay."""
-        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
-        args: list[Any] = [_like(t) for t in tags]
-        if q is None:
-            if not tags:
-                return [], 0.0
-            source, margs, r = "chunks c WHERE 1", [], "c.rowid"
-            bm25 = "-1.0"
-        elif tags:
-            source, margs, r = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", [q.fts], "d.rowid"
-            bm25 = "bm25(docs)"
-        else:  # the FTS table alone: the day is in the rowid
-            source, margs, r = "docs d WHERE docs MATCH ?", [q.fts], "d.rowid"
-            bm25 = "bm25(docs)"
-        if half_life_days > 0:
-            decay = (f"(CASE WHEN {r} >> {DAY_SHIFT} = 0 THEN 1.0"
-                     f" ELSE pow(0.5, max(0, ? - ({r} >> {DAY_SHIFT})) / ?) END)")
-            dargs: list[Any] = [today, float(half_life_days)]
-        else:
-            decay, dargs = "1.0", []
-        cte = f"WITH m(r, b, s) AS MATERIALIZED (SELECT {r}, {bm25}, {bm25} * {decay} FROM {source}{where})"
-        with self._lock:
-            _math_functions(self._db)
-            extra = 64  # a tie across the cut is usually short: read past it in the same query
-            rows = self._db.execute(f"{cte} SELECT r, b, s, (SELECT min(b) FROM m) FROM m ORDER BY s LIMIT ?",
-                                    [*dargs, *margs, *args, limit + extra]).fetchall()
-            best = -float(rows[0][3]) if rows else 0.0
-            if len(rows) > limit:
-                cut = rows[limit - 1][2]
-                if rows[-1][2] == cut and len(rows) == limit + extra:  # the tie goes on: take it whole
-                    rows = self._db.execute(f"{cte} SELECT r, b, s, 0 FROM m WHERE s <= ? ORDER BY s",
-                                            [*dargs, *margs, *args, cut]).fetchall()
-                else:
-                    rows = [r for r in rows if r[2] <= cut]
-        return [(int(r), -float(b)) for r, b, _s, _best in rows], best
-
-    def rows(self, rowids: Sequence[int]) -> dict[int, Row]:
-        """The chunks by rowid (places corrected by what the UI holds in memory)."""
-        out: dict[int, Row] = {}
-        if not rowids:
-            return out
-        roots = self._root_map()
-        with self._lock:
-            found: list[Any] = []
-            ids = list(rowids)
-            for i in range(0, len(ids), 500):
-                part = ids[i : i + 500]
-                found += self._db.execute(
-                    f"SELECT c.rowid, c.path, f.profile, f.rel, {_PLACES}, c.ident,"
-                    f" c.kind, c.day, c.hash, t.raw FROM {_JOIN} JOIN files f ON f.path = c.path"
-                    " JOIN texts t ON t.rowid = c.rowid"
-                    f" WHERE c.rowid IN ({','.join('?' * len(part))})", part).fetchall()
-            fixes: dict[int, _Doc] = {}
-            for held in self._held.values():
-                if held.dirty:
-                    fixes.update((d.rowid, d) for d in held.docs)
-        paths: dict[str, Path] = {}
-        for rowid, path, prof, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw in found:
-            root = roots.get(prof)
-            if root is None:
-                continue
-            d = fixes.get(rowid)
-            if d is not None:
-                start, end, line, end_line = d.start, d.end, d.line, d.end_line
-            p = paths.get(path)
-            if p is None:
-                p = paths[path] = Path(path)
-            out[rowid] = Row(rowid, p, root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
-        return out
-
     def tag_names(self, paths: Sequence[Path]) -> set[str]:
         """Every tag carried by an entry of these files, as written (``Work`` and ``work`` both when both are)."""
         with self._lock:
@@ -1885,30 +1531,6 @@ class Index:
                                     (q.fts_any,)).fetchall()
         return {int(r) for (r,) in rows}
 
-    def all_hashes(self) -> list[tuple[int, str]]:
-        with self._lock:
-            return [(int(r), h) for r, h in self._db.execute("SELECT rowid, hash FROM chunks")]
-
-    def raw_by_hash(self, hashes: Sequence[str]) -> dict[str, str]:
-        out: dict[str, str] = {}
-        with self._lock:
-            for i in range(0, len(hashes), 500):
-                part = list(hashes[i : i + 500])
-                out.update(self._db.execute(
-                    "SELECT c.hash, t.raw FROM chunks c JOIN texts t ON t.rowid = c.rowid"
-                    f" WHERE c.hash IN ({','.join('?' * len(part))})", part).fetchall())
-        return out
-
-    def vectors(self, model: str, hashes: Sequence[str]) -> dict[str, bytes]:
-        out: dict[str, bytes] = {}
-        with self._lock:
-            for i in range(0, len(hashes), 500):
-                part = list(hashes[i : i + 500])
-                out.update(self._db.execute(
-                    f"SELECT hash, vec FROM vectors WHERE model = ? AND hash IN ({','.join('?' * len(part))})",
-                    [model, *part]).fetchall())
-        return out
-
     def put_vectors(self, model: str, items: Iterable[tuple[str, bytes]]) -> None:
         with self._write() as db:
             db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", [(h, model, v) for h, v in items])
@@ -1931,56 +1553,6 @@ class Index:
             out.append((start, end, line, ident, kind, body))
         out.sort()
         return out
-
-
-def _read_best(side: str, witness: str) -> dict[str, float | None]:
-    """The best BM25s kept in ``side`` under ``witness`` ({} when it is missing, of another witness or not whole).
-
-    The file: the witness, then one ``FTS<TAB>VALUE`` line per query (``-``: no match), then ``end``.  It is
-    a cache beside the index in the user's cache folder, never memory: written whole to a temporary file and
-    renamed over (``_keep_best``), without fsync; a file a crash left cut short or empty lacks its last line
-    and is not read.
-    """
-    try:
-        with open(side, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-    except (OSError, UnicodeDecodeError):
-        return {}
-    if len(lines) < 3 or lines[0] != witness or lines[-2:] != ["end", ""]:
-        return {}
-    out: dict[str, float | None] = {}
-    for line in lines[1:-2]:
-        fts, tab, value = line.rpartition("\t")
-        if not tab:
-            return {}
-        try:
-            out[fts] = None if value == "-" else float(value)
-        except ValueError:
-            return {}
-    return out
-
-
-def _keep_best(side: str, witness: str, fts: str, best: float | None) -> None:
-    """Add one query's best BM25 to ``side`` (see ``_read_best``): the last ``BEST_KEPT`` queries are kept."""
-    if "\t" in fts or "\n" in fts or "\r" in fts:
-        return
-    kept = _read_best(side, witness)
-    kept.pop(fts, None)
-    kept[fts] = best
-    lines = [f"{q}\t{'-' if v is None else repr(v)}\n" for q, v in list(kept.items())[-BEST_KEPT:]]
-    tmp = f"{side}.{os.getpid()}.tmp"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # (memory text in queries: private)
-        try:
-            os.write(fd, (witness + "\n" + "".join(lines) + "end\n").encode("utf-8", "surrogatepass"))
-        finally:
-            os.close(fd)
-        os.replace(tmp, side)
-    except OSError:  # a read-only or full cache folder: the value is not kept, the answer is the same
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
 
 
 def indexes_covering(path: Path | str) -> list[Path]:
@@ -2055,21 +1627,6 @@ def _loaded_files(prof: Profile | None) -> dict[str, tuple[Path, bytes | None, C
 
 def _parse_of(doc: MemoryDoc) -> Callable[[], MemoryFile]:
     return lambda: doc.mf
-
-
-def _math_functions(db: sqlite3.Connection) -> None:
-    """``pow`` and ``max`` for the decay in SQL: SQLite's own when built with its math functions, else Python's."""
-    try:
-        db.execute("SELECT pow(0.5, 1.0)").fetchone()
-    except sqlite3.OperationalError:
-        import math
-
-        db.create_function("pow", 2, lambda x, y: None if x is None or y is None else math.pow(x, y),
-                           deterministic=True)
-
-
-def _like(tag: str) -> str:
-    return "%|" + tag.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "|%"
 
 
 def _kind(e: Entry) -> str:
