@@ -443,3 +443,62 @@ def test_the_files_a_search_checks_are_those_resolving_every_path_gave(tmp_path)
     got = [rel for rel, _p in ix.files_of(cases[0])]
     assert "contexts/a.md" in got and "contexts/in.md" in got and "contexts/out.md" not in got
     assert "contexts/fifo.md" not in got and "contexts/linked/o.md" not in got and "identity.md" not in got
+
+
+def test_the_query_side_without_re_reads_as_its_regexes_did() -> None:
+    """``query`` parses a query, escapes its terms and splits its ``tag:`` parts with ``str`` methods (a fresh
+    ``search`` imports no ``re``): on any text the same answers as the regexes they replace."""
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from openclaw_tui.core.search.query import escape, query_parts, split_tags
+
+    alphabet = 'ab "tag:\t\n\u3000\xa0咖啡:-.*\\()[]{}?+|^$&~#\v\f\r'
+
+    @settings(max_examples=1500, deadline=None, database=None)
+    @given(st.text(alphabet, max_size=30))
+    def check(s: str) -> None:
+        assert escape(s) == re.escape(s)
+        assert query_parts(s) == [q or b for q, b in re.findall(r'"([^"]*)"|(\S+)', s)]
+        tag = re.compile(r"(?<!\S)tag:(\S+)")
+        assert split_tags(s) == (tag.sub(" ", s).strip(), tag.findall(s))
+
+    check()
+
+
+def test_a_query_of_cjk_runs_is_found_without_re() -> None:
+    """A query with no word (CJK runs only) is parsed, found in text and its snippets cleaned in a process
+    that never imports ``re``; a query with a word imports it when its terms are first looked for."""
+    code = (
+        "import sys\n"
+        "from openclaw_tui.core.search.query import parse_query, clean, tokens\n"
+        "q = parse_query(sys.argv[1])\n"
+        "found = [m.span() for m in q.pattern.finditer('用户说咖啡因和咖啡馆 Tea tea')]\n"
+        "clean('a\\tb\\x00'); tokens('咖啡馆 tea')\n"
+        "print(found, 're' in sys.modules)\n")
+    cjk = subprocess.run([sys.executable, "-c", code, "咖啡 咖啡馆"], capture_output=True, text=True, check=True)
+    assert cjk.stdout.strip() == "[(3, 5), (7, 10)] False"
+    word = subprocess.run([sys.executable, "-c", code, "tea 咖啡"], capture_output=True, text=True, check=True)
+    assert word.stdout.strip() == "[(3, 5), (7, 9), (11, 14), (15, 18)] True"
+
+
+def test_dates_without_datetime_are_datetime_s() -> None:
+    import datetime as dt
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from openclaw_tui.core.search.rank import iso_date, ordinal_of, today_ordinal
+
+    @settings(max_examples=3000, deadline=None, database=None)
+    @given(st.dates())
+    def check(d: dt.date) -> None:
+        assert ordinal_of(d.year, d.month, d.day) == d.toordinal()
+        assert iso_date(d.toordinal()) == d.isoformat()
+
+    check()
+    for d in (dt.date.min, dt.date.max, dt.date(2000, 2, 29), dt.date(1900, 3, 1), dt.date(2024, 12, 31)):
+        assert iso_date(d.toordinal()) == d.isoformat() and ordinal_of(d.year, d.month, d.day) == d.toordinal()
+    assert today_ordinal() in (dt.date.today().toordinal(), dt.date.today().toordinal() - 1)  # (midnight)

@@ -33,23 +33,25 @@ Ties are ordered by profile, file and place.
 
 from __future__ import annotations
 
-import datetime as dt
 import gc
 import math
+import time
 from array import array
 from bisect import bisect_left
 
 from ..record import Frozen, Record
-from .index import Index, Row
-from .text import CJK, SNIPPET_WIDTH, Query, Terms, clean, parse_query, split_tags, tokens
+from .query import CJK, SNIPPET_WIDTH, Query, Terms, clean, parse_query, split_tags, tokens
+from .reader import Reader, Row
 
 TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:
+    import datetime as dt
     from collections.abc import Callable, Mapping, Sequence
     from pathlib import Path
     from typing import Any
 
     from ..config import SearchSettings
+    from .index import Index
     from .providers import Chain, Vector
 
 _set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
@@ -251,10 +253,54 @@ def _snippet(row: Row, pattern: Terms | None) -> tuple[str, int, tuple[tuple[int
 
 
 def decay_factor(day: int | None, today: dt.date, half_life_days: float) -> float:
+    return _decay(day, today.toordinal(), half_life_days)
+
+
+def _decay(day: int | None, today: int, half_life_days: float) -> float:
     if day is None or half_life_days <= 0:
         return 1.0
-    age = max(0, today.toordinal() - day)
+    age = max(0, today - day)
     return float(0.5 ** (age / half_life_days))
+
+
+# Dates as ``datetime.date`` ordinals (day 1: 0001-01-01), without importing ``datetime`` (a fresh ``search``
+# process): its own arithmetic (CPython's ``_ymd2ord`` and ``_ord2ymd``), in the proleptic Gregorian calendar.
+_DAYS_BEFORE_MONTH = (0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)
+
+
+def _leap(year: int) -> bool:
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def ordinal_of(year: int, month: int, day: int) -> int:
+    """``datetime.date(year, month, day).toordinal()``."""
+    y = year - 1
+    return y * 365 + y // 4 - y // 100 + y // 400 + _DAYS_BEFORE_MONTH[month] + (month > 2 and _leap(year)) + day
+
+
+def today_ordinal() -> int:
+    """``datetime.date.today().toordinal()``: the local date."""
+    now = time.localtime()
+    return ordinal_of(now.tm_year, now.tm_mon, now.tm_mday)
+
+
+def iso_date(ordinal: int) -> str:
+    """``datetime.date.fromordinal(ordinal).isoformat()``."""
+    n = ordinal - 1
+    n400, n = divmod(n, 146_097)  # days in 400 years
+    n100, n = divmod(n, 36_524)  # in 100 years
+    n4, n = divmod(n, 1_461)  # in 4 years
+    n1, n = divmod(n, 365)
+    year = n400 * 400 + n100 * 100 + n4 * 4 + n1 + 1
+    if n1 == 4 or n100 == 4:  # the last day of a leap year
+        return f"{year - 1:04d}-12-31"
+    leap = n1 == 3 and (n4 != 24 or n100 == 3)
+    month = (n + 50) >> 5  # an estimate: at most one too big
+    before = _DAYS_BEFORE_MONTH[month] + (month > 2 and leap) if month <= 12 else 366
+    if before > n:
+        month -= 1
+        before = _DAYS_BEFORE_MONTH[month] + (month > 2 and leap)
+    return f"{year:04d}-{month:02d}-{n - before + 1:02d}"
 
 
 class _Cand(Record):
@@ -418,7 +464,7 @@ def _vector_scan(index: Index, chain: Chain, qvec: Vector, k: int) -> list[tuple
     return [(ids[int(i)], float(sims[int(i)])) for i in top]
 
 
-def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking | None = None,
+def rank(index: Reader, query: str | Query, limit: int = 10, *, ranking: Ranking | None = None,
          chain: Chain | None = None, today: dt.date | None = None, tags: Sequence[str] = ()) -> Results:
     """The best ``limit`` results for the query, as described in the module docstring. Raises QueryError."""
     was_enabled = gc.isenabled()
@@ -430,7 +476,7 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
             gc.enable()
 
 
-def _rank(index: Index, query: str | Query, limit: int, ranking: Ranking | None, chain: Chain | None,
+def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None, chain: Chain | None,
           today: dt.date | None, tags: Sequence[str]) -> Results:
     ranking = ranking or Ranking()
     tags = list(tags)
@@ -441,7 +487,7 @@ def _rank(index: Index, query: str | Query, limit: int, ranking: Ranking | None,
         rest, more = split_tags(query)
         tags += more
         q = parse_query(rest) if rest or not tags else None
-    today = today or dt.date.today()
+    day = today.toordinal() if today is not None else today_ordinal()
     if chain is None:
         from .providers import Chain
 
@@ -449,9 +495,10 @@ def _rank(index: Index, query: str | Query, limit: int, ranking: Ranking | None,
     if limit <= 0:
         return Results([], chain.note(), None, ranking)
     k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)
-    matched, best = index.match_decayed(q, k, tags, today.toordinal(), ranking.half_life_days)
+    matched, best = index.match_decayed(q, k, tags, day, ranking.half_life_days)
     qvec = chain.embed_query(q.text) if q is not None and chain.providers and ranking.vector_weight > 0 else None
-    scan = _vector_scan(index, chain, qvec, k) if qvec is not None and not tags else None
+    vindex = _keeping_vectors(index) if qvec is not None else None
+    scan = _vector_scan(vindex, chain, qvec, k) if vindex is not None and qvec is not None and not tags else None
     ids = [r for r, _s in matched]
     if scan:
         seen = set(ids)
@@ -465,8 +512,8 @@ def _rank(index: Index, query: str | Query, limit: int, ranking: Ranking | None,
         for rowid, _s in scan:
             if rowid in rows and rowid not in cands and _s >= MIN_VECTOR_ONLY:
                 cands[rowid] = _Cand(rows[rowid])
-    if qvec is not None and cands:
-        vecs = _vectors_for(index, chain, [c.row.hash for c in cands.values()])
+    if vindex is not None and qvec is not None and cands:
+        vecs = _vectors_for(vindex, chain, [c.row.hash for c in cands.values()])
         if vecs is None:  # the provider failed on the chunks: text only
             chain.answered = None
             cands = {r: c for r, c in cands.items() if c.bm25 > 0}
@@ -483,7 +530,7 @@ def _rank(index: Index, query: str | Query, limit: int, ranking: Ranking | None,
             rel = (tw * c.text + vw * c.vector) / (tw + vw)
         else:
             rel = c.text
-        c.decay = decay_factor(c.row.day, today, ranking.half_life_days)
+        c.decay = _decay(c.row.day, day, ranking.half_life_days)
         c.score = rel * c.decay
     ranked = sorted(cands.values(), key=order_key(index, with_vectors))
     picked = mmr(ranked[: max(limit * CANDIDATE_MULTIPLIER, limit)], limit, ranking.mmr_lambda)
@@ -492,7 +539,15 @@ def _rank(index: Index, query: str | Query, limit: int, ranking: Ranking | None,
     return Results(hits, chain.note(), provider, ranking, list(chain.failures))
 
 
-def order_key(index: Index, with_vectors: bool) -> Callable[[_Cand], tuple[float, int, str, int]]:
+def _keeping_vectors(index: Reader) -> Index | None:
+    """The index as one that keeps the chunks' vectors (``Index``: it writes them), else None (vectors are
+    computed only where they can be kept; a search by ``quick`` has no provider and never asks)."""
+    from .index import Index
+
+    return index if isinstance(index, Index) else None
+
+
+def order_key(index: Reader, with_vectors: bool) -> Callable[[_Cand], tuple[float, int, str, int]]:
     """The ranking's order: best score first, ties by profile, file and place.
 
     Without vectors the score compared is BM25 × decay itself (``score`` divided by the best BM25 is
@@ -510,7 +565,7 @@ def order_key(index: Index, with_vectors: bool) -> Callable[[_Cand], tuple[float
 def _hit(c: _Cand, q: Query | None) -> Hit:
     row = c.row
     snippet, line, spans = _snippet(row, q.pattern if q is not None and c.bm25 > 0 else None)
-    date = dt.date.fromordinal(row.day).isoformat() if row.day is not None else None
+    date = iso_date(row.day) if row.day is not None else None
     return Hit(
         profile=row.profile.name, profile_rel=row.profile.rel, file=row.rel, start_line=row.line,
         end_line=max(row.line, row.end_line), id=row.id, score=c.score, snippet=snippet, match_line=line,
