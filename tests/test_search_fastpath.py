@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -62,9 +63,10 @@ def test_help_and_errors_are_argparse_s(tmp_path) -> None:
 def test_a_fresh_search_imports_no_argparse_platformdirs_or_parser(tmp_path) -> None:
     prof = tmp_path / "p"
     prof.mkdir()
-    (prof / "memories.md").write_text("---\nid: mem-1\n---\ncoffee\n", encoding="utf-8")
+    (prof / "memories.md").write_text("---\nid: mem-1\n---\ncoffee 咖啡\n", encoding="utf-8")
     code = ("import sys\nfrom openclaw_tui.cli import main\nrc = main(sys.argv[1:])\n"
             "sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules))\n")
+    time.sleep(0.1)  # (the folders settled: see ``reader.folder_stats``)
     subprocess.run([sys.executable, "-c", code, "search", str(prof), "coffee"], capture_output=True, text=True,
                    check=True)  # the first run builds the index (and parses)
     out = subprocess.run([sys.executable, "-c", code, "search", str(prof), "coffee", "--json"], capture_output=True,
@@ -77,7 +79,15 @@ def test_a_fresh_search_imports_no_argparse_platformdirs_or_parser(tmp_path) -> 
     assert not names & {"typing", "dataclasses", "inspect", "openclaw_tui.core.config",
                         "openclaw_tui.core.format.profile", "openclaw_tui.core.search.context"}
     assert "json" not in names  # --json is written by hand (``json_text``)
-    assert "openclaw_tui.core.search.index" in names  # (the search ran in this process)
+    # the index current: answered from it alone, without the modules that find and build it
+    assert "openclaw_tui.core.search.quick" in names and "openclaw_tui.core.search.rank" in names
+    assert not names & {"openclaw_tui.core.search.index", "openclaw_tui.core.format.places", "pathlib",
+                        "datetime", "sqlite3", "threading", "contextlib", "hashlib"}
+    # a query of CJK runs only: no regex either (a word's boundaries and case folding are a regex's)
+    zh = subprocess.run([sys.executable, "-c", code, "search", str(prof), "咖啡", "--json"], capture_output=True,
+                        text=True, check=True)
+    assert '"snippet": "coffee 咖啡"' in zh.stdout
+    assert not set(zh.stderr.rsplit("MODULES ", 1)[1].split()) & {"re", "pathlib", "openclaw_tui.core.search.index"}
 
 
 @pytest.mark.parametrize("env", [
@@ -168,8 +178,22 @@ def test_the_lean_path_prints_what_the_full_path_prints(tmp_path, monkeypatch, c
             out.append((code, got.out, got.err))
         return out
 
+    from openclaw_tui.core.search import quick
+
+    answered = []
+    current = quick.search_current
+
+    def counted(*a: object, **k: object) -> object:
+        got = current(*a, **k)  # type: ignore[arg-type]
+        answered.append(got is not None)
+        return got
+
+    time.sleep(0.1)  # (folders changed within a tick of the clock are never taken as a witness)
     assert core_search._no_config_file()
+    monkeypatch.setattr(quick, "search_current", counted)
     lean = run_all()
+    assert sum(answered) >= 10  # many from the current index alone (``quick``), the rest the full way
+    monkeypatch.setattr(quick, "search_current", lambda *a, **k: None)  # the full way, always
     monkeypatch.setattr(core_search, "_no_config_file", lambda: False)  # load_config(), ranking_for, chain_for
     monkeypatch.setattr(search_cmd, "json_text", lambda doc: json.dumps(doc, ensure_ascii=False, indent=2))
     full = run_all()

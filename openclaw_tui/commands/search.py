@@ -15,13 +15,9 @@ brought up to date (changed files only) on each run.
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
 from types import SimpleNamespace
 
-from ..core.format.places import NotMemory, locate
-from ..core.search.search import QueryError, search_path
-from ..core.userdirs import ConfigError
 from ._json import dumps as json_text
 
 TYPE_CHECKING = False  # (not typing's: a fresh ``search`` process imports neither it nor dataclasses)
@@ -100,18 +96,33 @@ def _out(text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.n < 1:
         return _fail(f"-n must be at least 1 (got {args.n})")
-    today = None
-    if args.today is not None:
+    tags = [t.strip() for t in args.tags.split(",") if t.strip()]
+    quick = None
+    if args.today is None:  # a current index: answered from it alone (``quick``), else the full way
+        from ..core.search.quick import search_current
+
+        quick = search_current(args.path, args.query, args.n, tags)
+    if quick is not None:
+        results, profiles = quick
+    else:
+        import datetime as dt
+
+        from ..core.format.places import NotMemory, locate
+        from ..core.search.search import QueryError, search_path
+        from ..core.userdirs import ConfigError
+
+        today = None
+        if args.today is not None:
+            try:
+                today = dt.date.fromisoformat(args.today)
+            except ValueError:
+                return _fail(f"--today must be a date YYYY-MM-DD (got {args.today!r})")
         try:
-            today = dt.date.fromisoformat(args.today)
-        except ValueError:
-            return _fail(f"--today must be a date YYYY-MM-DD (got {args.today!r})")
-    try:
-        _kind, found = locate(args.path)
-        tags = [t.strip() for t in args.tags.split(",") if t.strip()]
-        results, _stats = search_path(args.path, args.query, args.n, today=today, tags=tags)
-    except (NotMemory, QueryError, ConfigError) as exc:
-        return _fail(str(exc))
+            _kind, found = locate(args.path)
+            results, _stats = search_path(args.path, args.query, args.n, today=today, tags=tags)
+        except (NotMemory, QueryError, ConfigError) as exc:
+            return _fail(str(exc))
+        profiles = len(found)
     hits = results.hits
     if results.failures:  # a provider was configured and did not answer: say so, the results are still good
         print(f"openclaw-tui: note: {results.note}", file=sys.stderr)
@@ -120,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
                "note": results.note, "ranking": results.ranking.as_dict()}
         _out(json_text(doc) + "\n")
         return 0
-    several = len(found) > 1
+    several = profiles > 1
     lines: list[str] = []
     if args.explain:
         r = results.ranking

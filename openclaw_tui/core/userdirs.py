@@ -8,7 +8,10 @@ re-exports every name.
 from __future__ import annotations
 
 import os
-from pathlib import Path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 ENV_FILE = "OPENCLAW_TUI_CONFIG"
 
@@ -19,28 +22,42 @@ class ConfigError(ValueError):
 
 def config_path() -> Path:
     """Where the config file is read from (it need not exist)."""
-    env = os.environ.get(ENV_FILE)
-    if env:
-        return Path(env)
-    simple = _xdg_simple("XDG_CONFIG_HOME", ".config")
-    if simple is not None:
-        return simple / "config.toml"
-    from platformdirs import user_config_dir
+    from pathlib import Path
 
-    return Path(user_config_dir("openclaw-tui", appauthor=False)) / "config.toml"
+    return Path(config_file())
 
 
 def cache_dir() -> Path:
     """The user's cache folder for openclaw-tui (the search index lives here, never in the memory)."""
+    from pathlib import Path
+
+    return Path(cache_folder())
+
+
+def config_file() -> str:
+    """``config_path()`` as a string, without importing ``pathlib`` (a fresh ``search`` process)."""
+    env = os.environ.get(ENV_FILE)
+    if env:
+        return env
+    simple = _xdg_simple("XDG_CONFIG_HOME", ".config")
+    if simple is not None:
+        return simple + "/config.toml"
+    from platformdirs import user_config_dir
+
+    return os.path.join(user_config_dir("openclaw-tui", appauthor=False), "config.toml")
+
+
+def cache_folder() -> str:
+    """``cache_dir()`` as a string, without importing ``pathlib`` (a fresh ``search`` process)."""
     simple = _xdg_simple("XDG_CACHE_HOME", ".cache")
     if simple is not None:
         return simple
     from platformdirs import user_cache_dir
 
-    return Path(user_cache_dir("openclaw-tui", appauthor=False))
+    return user_cache_dir("openclaw-tui", appauthor=False)
 
 
-def _xdg_simple(variable: str, default: str) -> Path | None:
+def _xdg_simple(variable: str, default: str) -> str | None:
     """platformdirs' answer on Linux where every version of it agrees (an absolute ``$XDG_..`` or ``$HOME``),
     without importing it (a fresh ``search`` process); None: ask platformdirs."""
     import sys
@@ -49,6 +66,6 @@ def _xdg_simple(variable: str, default: str) -> Path | None:
         return None
     xdg = os.environ.get(variable, "")
     if xdg:
-        return Path(xdg) / "openclaw-tui" if xdg.startswith("/") and xdg.strip() == xdg else None
+        return xdg.rstrip("/") + "/openclaw-tui" if xdg.startswith("/") and xdg.strip() == xdg else None
     home = os.environ.get("HOME", "")
-    return Path(home) / default / "openclaw-tui" if home.startswith("/") else None
+    return home.rstrip("/") + "/" + default + "/openclaw-tui" if home.startswith("/") else None

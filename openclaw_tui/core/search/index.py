@@ -74,11 +74,26 @@ from operator import attrgetter
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
-from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate, present
+from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, NotMemory, inside, locate, present
 from ..record import Record
-from .reader import _JOIN, _PLACES, Reader, _connect, _like, _schema_of
+from .reader import (
+    _JOIN,
+    _PLACES,
+    FOLDERS_FILE,
+    FolderStat,
+    Reader,
+    _connect,
+    _like,
+    _schema_of,
+    _sha1,
+    folder_stats,
+    index_file_for,
+    write_folders,
+)
 from .reader import BEST_FILE as BEST_FILE  # (the read side's names, where callers have always found them)
 from .reader import DAY_SHIFT as DAY_SHIFT
+from .reader import RACY_FINE_NS as RACY_FINE_NS
+from .reader import RACY_NS as RACY_NS
 from .reader import SCHEMA as SCHEMA
 from .reader import Root as Root
 from .reader import Row as Row
@@ -112,11 +127,6 @@ def _parser() -> Any:
 
 BLOCK_ROWS = 256  # rows per block of a file at a first build or a whole re-index (``_new_blocks``)
 INSERT_BATCH = 2048  # rows inserted at once by ``_insert`` (its text made for them only)
-RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
-RACY_FINE_NS = 25_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's coarse clock, one
-#                           tick (1-10 ms) behind: 2.5 ticks; a file read that long after its mtime cannot
-#                           change again and keep it (100 ms made a search right after `archive` hash the whole
-#                           memories.md again, 0.07 s instead of 0.03 at 100k entries: bench/e2e.py's rounds)
 _DAILY = r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md"  # a daily log's name (compiled when a file is indexed)
 
 # a file's rows in file order, (blk, rstart), their places read from the index alone (``_edit_around``, ``_window``)
@@ -160,15 +170,6 @@ class Stats(Record):
 _set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 
-def _sha1(data: bytes) -> Any:
-    """SHA-1 without importing hashlib (its OpenSSL start-up costs a fresh ``search`` process more than its query)."""
-    try:
-        from _sha1 import sha1
-    except ImportError:  # a Python built without it
-        from hashlib import sha1
-    return sha1(data)
-
-
 def chunk_hash(raw: str) -> str:
     import hashlib  # only when re-indexing (then OpenSSL's SHA-1 is the faster one)
 
@@ -177,10 +178,7 @@ def chunk_hash(raw: str) -> str:
 
 def index_path_for(folder: Path | str) -> Path:
     """The database file of a searched folder, in the user's cache folder."""
-    from ..userdirs import cache_dir
-
-    key: str = _sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return cache_dir() / "search" / f"{key}.sqlite3"
+    return Path(index_file_for(folder))
 
 
 FOLDER_NOTE = ".folder"  # beside each index: the searched folder's real path (``forget_gone_folders``)
@@ -216,6 +214,69 @@ def roots_of(path: Path | str) -> list[Root]:
     """The profiles under ``path`` as ``discover`` finds them, without reading their files (NotMemory)."""
     _kind, found = locate(path)
     return [Root(Path(folder).absolute().name, rel, Path(folder).absolute(), layout) for folder, rel, layout in found]
+
+
+def folders_looked_at(path: Path | str, roots: Sequence[Root]) -> list[str] | None:
+    """Every folder whose listing ``locate(path)`` and ``files_of`` read (or more): the searched folder, its
+    ``profiles/`` and their sub-folders (the candidates ``locate`` looks into), and each root's folders that
+    ``files_of`` walks (contexts and skills, a workspace's ``memory/``), as absolute paths.  As long as none of
+    them changed (``reader.folder_stats``), ``roots_of(path)`` and ``files_of`` find what they found.
+
+    None when a symlink is among them or in them (where one points can change without any of these folders
+    changing): such a folder is always searched the full way."""
+    given = os.path.abspath(path)
+    candidates_of = {given, os.path.join(given, "profiles")}  # their sub-folders: listed, not walked
+    walk = {os.path.join(os.path.abspath(r.path), sub) for r in roots
+            for sub in (("memory",) if r.layout == "openclaw" else ("contexts", "skills"))}
+    todo = [*candidates_of, *(os.path.abspath(r.path) for r in roots), *walk]
+    out: list[str] = []
+    seen: set[str] = set()
+    while todo:
+        folder = todo.pop()
+        if folder in seen:
+            continue
+        seen.add(folder)
+        try:
+            st = os.lstat(folder)
+            if S_ISLNK(st.st_mode):
+                return None
+            if not S_ISDIR(st.st_mode):
+                continue  # (a file where a folder may be: its parent's listing says so)
+            entries = list(os.scandir(folder))
+        except FileNotFoundError:
+            continue  # (missing: its parent's listing says so)
+        except OSError:
+            return None
+        out.append(folder)
+        for e in entries:
+            if e.is_symlink():
+                return None
+            if not e.is_dir(follow_symlinks=False):
+                continue
+            if folder in walk:
+                walk.add(e.path)
+                todo.append(e.path)
+            elif folder in candidates_of and not e.name.startswith("."):
+                todo.append(e.path)
+    return sorted(out)
+
+
+def keep_folders(index_file: str, path: Path | str, roots: Sequence[Root], before: list[FolderStat]) -> None:
+    """After a full search: keep the folders it looked at (``before``: their stats taken before it listed
+    them) beside the index, when they and the roots are still as they were, for the next ``quick`` search."""
+    try:
+        roots_now = roots_of(path)
+    except NotMemory:
+        return
+    if roots_now != list(roots):
+        return
+    looked = folders_looked_at(path, roots_now)
+    after = None if looked is None else folder_stats(looked, settled=True)
+    if after is None or after != before:
+        return
+    files = sorted(str(p) for r in roots_now for _rel, p in files_of(r))
+    write_folders(index_file + FOLDERS_FILE, (os.path.abspath(path),
+                                             [(str(r.path), r.name, r.rel, r.layout) for r in roots_now], after, files))
 
 
 def _lstat_below(base: Path, rel: str) -> os.stat_result | None:

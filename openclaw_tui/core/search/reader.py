@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import _sqlite3 as sqlite3
 import os
+import time
 from _thread import RLock
+from stat import S_ISDIR
 
 from ..record import Frozen, Record
 
@@ -38,8 +40,16 @@ EVEN_READ = 1024  # matches read in pages of ``FIRST_PAGE`` before each page dou
 #                   early (most do, after 50-600 matches at 100k entries) reads no more than a page past it
 
 # a chunk's places: its block's + its own (``_PLACES``, with ``_JOIN``)
+RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
+RACY_FINE_NS = 25_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's coarse clock, one
+#                           tick (1-10 ms) behind: 2.5 ticks; a file read that long after its mtime cannot
+#                           change again and keep it (100 ms made a search right after `archive` hash the whole
+#                           memories.md again, 0.07 s instead of 0.03 at 100k entries: bench/e2e.py's rounds)
 BEST_FILE = ".best"  # beside each index: the best BM25 of the queries asked of it (``_stored_best``)
 BEST_KEPT = 256  # queries kept there
+
+FOLDERS_FILE = ".folders"  # beside each index: the folders its last full search looked at, as they were
+_FOLDERS_HEAD = "openclaw-tui folders 1"
 
 _PLACES = "b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.line + c.rend_line"
 _JOIN = "chunks c JOIN blocks b ON b.blk = c.blk"
@@ -86,6 +96,23 @@ class Row(Record):
         self.rowid, self.path, self.profile, self.rel = rowid, path, profile, rel
         self.start, self.end, self.body_off, self.line, self.end_line = start, end, body_off, line, end_line
         self.id, self.kind, self.day, self.hash, self.raw = id, kind, day, hash, raw
+
+
+def _sha1(data: bytes) -> Any:
+    """SHA-1 without importing hashlib (its OpenSSL start-up costs a fresh ``search`` process more than its query)."""
+    try:
+        from _sha1 import sha1
+    except ImportError:  # a Python built without it
+        from hashlib import sha1
+    return sha1(data)
+
+
+def index_file_for(folder: Path | str) -> str:
+    """The database file of a searched folder, in the user's cache folder (``index.index_path_for``)."""
+    from ..userdirs import cache_folder
+
+    key: str = _sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return f"{cache_folder()}/search/{key}.sqlite3"
 
 
 def _connect(path: Path | str | None, new: bool = False) -> sqlite3.Connection:
@@ -506,3 +533,95 @@ def _math_functions(db: sqlite3.Connection) -> None:
 
 def _like(tag: str) -> str:
     return "%|" + tag.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "|%"
+
+
+# -- the folders a search looked at (``quick``'s witness that the index's list of files still holds) --
+
+FolderStat = tuple[str, int, int, int]  # (path, device, inode, ctime in ns)
+
+
+def folder_stats(folders: Sequence[str], *, settled: bool = False) -> list[FolderStat] | None:
+    """(path, device, inode, ctime) of each folder (``os.lstat``), or None when one is missing, a symlink or
+    not a folder.  ``settled``: None too when one changed within a tick of its file system's clock (git's
+    racy rule, as ``index._kept_mtime``): an entry added in the same tick could leave its ctime as it is.
+
+    A folder's ctime changes whenever an entry is added to it, removed or renamed, and when its own mode
+    changes (an ``rm``, a ``touch`` of a new file, a ``chmod``): folders whose ctimes are as recorded list
+    what they listed then."""
+    now = time.time_ns() if settled else 0
+    out: list[FolderStat] = []
+    for folder in folders:
+        try:
+            st = os.lstat(folder)
+        except (OSError, ValueError):
+            return None
+        if not S_ISDIR(st.st_mode):
+            return None
+        if settled and st.st_ctime_ns >= now - (RACY_NS if st.st_ctime_ns % 1_000_000 == 0 else RACY_FINE_NS):
+            return None
+        out.append((folder, st.st_dev, st.st_ino, st.st_ctime_ns))
+    return out
+
+
+# (the searched folder, its roots as the ``profiles`` table holds them, the folders looked at, the files found)
+Witness = tuple[str, list[tuple[str, str, str, str]], list[FolderStat], list[str]]
+
+
+def read_folders(side: str) -> Witness | None:
+    """The witness kept in ``side`` (``write_folders``), None when missing or not whole."""
+    try:
+        with open(side, "rb") as f:
+            fields = f.read().decode("utf-8", "surrogateescape").split("\0")
+    except OSError:
+        return None
+    try:
+        if fields[0] != _FOLDERS_HEAD or fields[-1] != "end":
+            return None
+        n = int(fields[2])
+        roots = [(fields[3 + 4 * i], fields[4 + 4 * i], fields[5 + 4 * i], fields[6 + 4 * i]) for i in range(n)]
+        at = 3 + 4 * n
+        m = int(fields[at])
+        folders = [(fields[at + 1 + 4 * i], int(fields[at + 2 + 4 * i]), int(fields[at + 3 + 4 * i]),
+                    int(fields[at + 4 + 4 * i])) for i in range(m)]
+        at += 4 * m + 1
+        files = fields[at + 1 : at + 1 + int(fields[at])]
+        if len(fields) != at + len(files) + 2:
+            return None
+    except (IndexError, ValueError):
+        return None
+    return fields[1], roots, folders, files
+
+
+def write_folders(side: str, witness: Witness) -> None:
+    """Keep ``witness`` in ``side``: written whole to a temporary file and renamed over (a cache, no fsync);
+    unchanged, it is not written again."""
+    given, roots, folders, files = witness
+    fields = [_FOLDERS_HEAD, given, str(len(roots))]
+    for root in roots:
+        fields += root
+    fields.append(str(len(folders)))
+    for path, dev, ino, ctime in folders:
+        fields += (path, str(dev), str(ino), str(ctime))
+    fields += (str(len(files)), *files, "end")
+    if any("\0" in f for f in fields):
+        return
+    data = "\0".join(fields).encode("utf-8", "surrogateescape")
+    try:
+        with open(side, "rb") as f:
+            if f.read() == data:
+                return
+    except OSError:
+        pass
+    tmp = f"{side}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # (memory folders' names: private)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(tmp, side)
+    except OSError:  # a read-only or full cache folder: no witness, every search is a full one
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass

@@ -22,8 +22,9 @@ import datetime as dt
 import os
 import sqlite3
 
-from .index import Index, Root, Stats, roots_of
+from .index import Index, Root, Stats, folders_looked_at, keep_folders, roots_of
 from .rank import Hit, Ranking, Results, rank, ranking_from
+from .reader import folder_stats
 from .text import (
     CJK,
     MAX_CHUNK_LINES,
@@ -169,9 +170,13 @@ def search_path(path: Path | str, query: str, limit: int = 10, *, today: dt.date
 
         config = load_config()
     own = index is None
+    looked = folders_looked_at(path, roots) if own else None  # (before any listing: see ``keep_folders``)
+    before = folder_stats(looked, settled=True) if looked is not None else None
     idx = index if index is not None else Index.for_folder(path)
     try:
         stats = idx.refresh(roots)
+        if before is not None and idx.path is not None:
+            keep_folders(str(idx.path), path, roots, before)  # the next fresh search: ``quick``
         try:
             ranking, chain = _settings(roots, config)
             results = rank(idx, query, limit, ranking=ranking, chain=chain, today=today, tags=tags)
