@@ -8,7 +8,6 @@ nothing written).
 
 from __future__ import annotations
 
-import importlib
 import sys
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs a fresh --help a third of its time)
@@ -110,7 +109,7 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
             for sub_name, help_text in listed:
                 sub.add_parser(sub_name, help=help_text, add_help=False)
             continue
-        module = importlib.import_module(f"openclaw_tui.commands.{name}")
+        module = _command_module(name)
         module.register(sub)
     return parser, set(sub.choices)
 
@@ -158,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         was_enabled = gc.isenabled()
         gc.disable()  # a short process: no collections while it imports (allocations, no cycles)
         try:
-            module = importlib.import_module(f"openclaw_tui.commands.{argv[0]}")
+            module = _command_module(argv[0])
             fast = module.fast_args(argv[1:])
             if fast is not None:
                 code = _run(module.run, fast)
@@ -175,6 +174,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return launch_ui(argv)
     args = parser.parse_args(argv)
     return _run(args.run, args)
+
+
+def _command_module(name: str) -> Any:
+    """``openclaw_tui.commands.NAME``, imported (``__import__``: ``importlib``'s package, with ``warnings``, is a
+    module more for a fresh ``search`` to load)."""
+    full = f"openclaw_tui.commands.{name}"
+    __import__(full)
+    return sys.modules[full]
 
 
 def _exit_now(code: int) -> None:

@@ -21,6 +21,13 @@ _ESCAPES = {c: f"\\u{c:04x}" for c in range(0x20)} | {0x22: '\\"', 0x5C: "\\\\",
 _FLOATS = {float("inf"): "Infinity", float("-inf"): "-Infinity"}
 
 
+def _escaped(s: str) -> str:
+    """``s`` with json's escapes: most strings have none to make (printable, no quote, no backslash)."""
+    if s.isprintable() and '"' not in s and "\\" not in s:  # (every C0 control is unprintable)
+        return s
+    return s.translate(_ESCAPES)
+
+
 class _NotPlain(Exception):
     """A value ``dumps`` leaves to ``json.dumps`` (another type, a subclass, a key that is no str)."""
 
@@ -28,7 +35,7 @@ class _NotPlain(Exception):
 def _json_lines(obj: Any, indent: str, out: list[str]) -> None:
     kind = obj.__class__
     if kind is str:
-        out.append(f'"{obj.translate(_ESCAPES)}"')
+        out.append(f'"{_escaped(obj)}"')
     elif obj is None:
         out.append("null")
     elif obj is True:
@@ -48,7 +55,7 @@ def _json_lines(obj: Any, indent: str, out: list[str]) -> None:
         for key, value in obj.items():
             if key.__class__ is not str:
                 raise _NotPlain
-            out.append(f'{sep}"{key.translate(_ESCAPES)}": ')
+            out.append(f'{sep}"{_escaped(key)}": ')
             _json_lines(value, inner, out)
             sep = ",\n" + inner
         out.append("\n" + indent + "}")

@@ -298,6 +298,8 @@ class Chain(Record):
         if self.answered is not None:
             return f"full text + vectors ({self.answered.key})"
         if not self.providers and not self.failures:
-            return "full text only: no embedding provider configured"
+            from .rank import NO_PROVIDER
+
+            return NO_PROVIDER
         why = "; ".join(f"{name}: {reason}" for name, reason in self.failures) or "no provider answered"
         return f"full text only ({why})"

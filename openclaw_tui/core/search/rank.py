@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 
 _set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
+NO_PROVIDER = "full text only: no embedding provider configured"  # the note of a search without vectors
 CANDIDATE_MULTIPLIER = 4
 MIN_CANDIDATES = 40
 VECTOR_SCAN_MAX = 5_000
@@ -488,17 +489,15 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
         tags += more
         q = parse_query(rest) if rest or not tags else None
     day = today.toordinal() if today is not None else today_ordinal()
-    if chain is None:
-        from .providers import Chain
-
-        chain = Chain([])
     if limit <= 0:
-        return Results([], chain.note(), None, ranking)
+        return Results([], NO_PROVIDER if chain is None else chain.note(), None, ranking)
     k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)
     matched, best = index.match_decayed(q, k, tags, day, ranking.half_life_days)
-    qvec = chain.embed_query(q.text) if q is not None and chain.providers and ranking.vector_weight > 0 else None
+    qvec = (chain.embed_query(q.text) if chain is not None and q is not None and chain.providers
+            and ranking.vector_weight > 0 else None)
     vindex = _keeping_vectors(index) if qvec is not None else None
-    scan = _vector_scan(vindex, chain, qvec, k) if vindex is not None and qvec is not None and not tags else None
+    scan = (_vector_scan(vindex, chain, qvec, k) if chain is not None and vindex is not None and qvec is not None
+            and not tags else None)
     ids = [r for r, _s in matched]
     if scan:
         seen = set(ids)
@@ -512,7 +511,7 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
         for rowid, _s in scan:
             if rowid in rows and rowid not in cands and _s >= MIN_VECTOR_ONLY:
                 cands[rowid] = _Cand(rows[rowid])
-    if vindex is not None and qvec is not None and cands:
+    if chain is not None and vindex is not None and qvec is not None and cands:
         vecs = _vectors_for(vindex, chain, [c.row.hash for c in cands.values()])
         if vecs is None:  # the provider failed on the chunks: text only
             chain.answered = None
@@ -524,7 +523,7 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
                     c.vec = v
                     c.vector = max(0.0, _dot(qvec, v))
     tw, vw = ranking.text_weight, ranking.vector_weight
-    with_vectors = chain.answered is not None
+    with_vectors = chain is not None and chain.answered is not None
     for c in cands.values():
         if with_vectors and c.vector is not None and tw + vw > 0:
             rel = (tw * c.text + vw * c.vector) / (tw + vw)
@@ -535,6 +534,8 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
     ranked = sorted(cands.values(), key=order_key(index, with_vectors))
     picked = mmr(ranked[: max(limit * CANDIDATE_MULTIPLIER, limit)], limit, ranking.mmr_lambda)
     hits = [_hit(c, q) for c in picked]
+    if chain is None:  # (no provider configured: ``providers`` not even imported)
+        return Results(hits, NO_PROVIDER, None, ranking)
     provider = chain.answered.key if chain.answered is not None else None
     return Results(hits, chain.note(), provider, ranking, list(chain.failures))
 
