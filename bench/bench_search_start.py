@@ -3,22 +3,25 @@
     python bench/bench_search_start.py            # 100k entries
     python bench/bench_search_start.py --n 10000  # another size
 
-Wall-clock ratios on this shared machine swing with the load of the other processes (``bench/e2e.py``
-prints them, interleaved with their floors); instruction counts do not.  Under ``valgrind --tool=callgrind``
-(skipped, with a note, when valgrind is missing) each command runs once, byte-code cached as an installed
-app's, in a throwaway cache folder whose index is built before any count:
+Wall-clock ratios on this shared machine swing with the load of the other processes (``bench/e2e.py`` and
+``bench/bench_search.py`` print them, interleaved with their floors); instruction counts do not.  Under
+``valgrind --tool=callgrind`` (skipped, with a note, when valgrind is missing) each command runs once, as the
+console script a person runs (``python -m`` without it), byte-code cached as an installed app's, in a
+throwaway cache folder whose index is built before any count:
 
-- P: ``python -c pass`` (the interpreter alone, the floor);
-- the interpreter importing the standard modules a search needs (sqlite3, pathlib, datetime, re...);
+- P: ``python -c pass`` (the interpreter alone, the floor), and the interpreter importing ``_sqlite3``
+  (SQLite's library: the floor of any search of a SQLite index written in Python);
+- the interpreter importing the standard modules the full way imports (sqlite3, pathlib, datetime, re...);
 - ``search PROFILE peanuts`` with a current index, the query asked before (its best BM25 kept);
 - ``search PROFILE WORD`` with a current index, a word never asked (one pass of SQLite's bm25 over its matches);
-- ``search PROFILE 咖啡 --json`` with a current index (11k matches at 100k entries; the --json output);
-- floors: ``python -m`` of an empty module, of one importing ``_sqlite3`` (SQLite alone), of one importing
-  sqlite3, pathlib and re (the standard modules this search imports before any work of its own);
-- the same two commands' imports alone (``-X importtime``: our modules' own share, in ms, one run).
+- ``search PROFILE 咖啡 --json`` with a current index (11k matches at 100k entries; the --json output):
+  answered from the index alone (``core/search/quick.py``), then the full way (its witness removed first:
+  ``locate``, the walk of the folders, the freshness check, the witness written again);
+- the same command's imports alone (``-X importtime``: our modules' own share, in ms, one run).
 
-Each count is printed beside P's as a ratio.  Also printed: the modules of the search path that a fresh
-process must not import (typing, dataclasses, inspect, the config module, argparse, platformdirs).
+Each count is printed beside P's as a ratio.  Also printed: the modules of a quick ``search 咖啡`` that a fresh
+process must not import (typing, dataclasses, inspect, the config module, argparse, platformdirs, json, and the
+full way's pathlib, re, datetime, the sqlite3 package and the index module).
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ sys.path.insert(0, str(HERE))
 
 from generate import write_profile  # noqa: E402
 
-FORBIDDEN = ("typing", "dataclasses", "inspect", "openclaw_tui.core.config", "argparse", "platformdirs", "json")
+FORBIDDEN = ("typing", "dataclasses", "inspect", "openclaw_tui.core.config", "argparse", "platformdirs", "json",
+             "pathlib", "re", "datetime", "sqlite3", "threading", "openclaw_tui.core.search.index")
 NEW_WORDS = ["meetings"]  # a word of generate.EN
 
 
@@ -74,13 +78,17 @@ def main(argv: list[str] | None = None) -> int:
         e = env(cache)
         subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", str(ROOT / "openclaw_tui")], env=e,
                        stdout=subprocess.DEVNULL, check=False)
-        search = [sys.executable, "-m", "openclaw_tui.cli", "search", str(prof)]
+        script = Path(sys.executable).with_name("openclaw-tui")  # the console script a person runs
+        search = [str(script) if script.exists() else sys.executable, *([] if script.exists() else
+                  ["-m", "openclaw_tui.cli"]), "search", str(prof)]
         subprocess.run([*search, "peanuts", "-n", "5"], env=e, stdout=subprocess.DEVNULL, check=True)  # the build
         subprocess.run([*search, "peanuts", "-n", "5"], env=e, stdout=subprocess.DEVNULL, check=True)
         cg = tmp / "cg.out"
         rows: list[tuple[str, int]] = [
             ("P = python -c pass", instructions([sys.executable, "-c", "pass"], e, cg)),
-            ("python importing sqlite3, pathlib, datetime, re", instructions(
+            ("floor: python importing _sqlite3 (SQLite's library loaded)",
+             instructions([sys.executable, "-c", "import _sqlite3"], e, cg)),
+            ("python importing sqlite3, pathlib, datetime, re (the full way's standard modules)", instructions(
                 [sys.executable, "-c", "import sqlite3, pathlib, datetime, re, threading, contextlib"], e, cg)),
             ("search PROFILE peanuts (index current, asked before)",
              instructions([*search, "peanuts", "-n", "5"], e, cg)),
@@ -91,21 +99,14 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([*search, "咖啡", "--json"], env=e, stdout=subprocess.DEVNULL, check=True)  # its best kept
         rows.append(("search PROFILE 咖啡 --json (index current, asked before)",
                      instructions([*search, "咖啡", "--json"], e, cg)))
-        # the floor of any search written in Python: the interpreter running a module (as ``python -m``
-        # does), importing what a search over SQLite cannot do without, and nothing else
-        floor = tmp / "floor"
-        floor.mkdir()
-        (floor / "oc_empty.py").write_text("", encoding="utf-8")
-        (floor / "oc_sqlite.py").write_text("import _sqlite3\n", encoding="utf-8")
-        (floor / "oc_stdlib.py").write_text("import sqlite3, pathlib, re\n", encoding="utf-8")
-        fe = {**e, "PYTHONPATH": str(floor)}
-        for mod in ("oc_empty", "oc_sqlite", "oc_stdlib"):
-            subprocess.run([sys.executable, "-m", mod], env=fe, check=True)  # (byte-code cached first)
-        rows.append(("floor: python -m an empty module", instructions([sys.executable, "-m", "oc_empty"], fe, cg)))
-        rows.append(("floor: python -m a module importing _sqlite3 (SQLite's library loaded)",
-                     instructions([sys.executable, "-m", "oc_sqlite"], fe, cg)))
-        rows.append(("floor: python -m a module importing sqlite3, pathlib, re",
-                     instructions([sys.executable, "-m", "oc_stdlib"], fe, cg)))
+        from openclaw_tui.core.search.reader import FOLDERS_FILE, index_file_for
+
+        os.environ["XDG_CACHE_HOME"] = str(cache)  # (index_file_for reads it)
+        witness = Path(index_file_for(prof) + FOLDERS_FILE)
+        witness.unlink()
+        rows.append(("search PROFILE 咖啡 --json, the full way (no witness: written again)",
+                     instructions([*search, "咖啡", "--json"], e, cg)))
+        assert witness.exists(), "the full way keeps its witness again"
         p = rows[0][1] or 1
         print(f"\n{args.n:,} entries; instructions (callgrind Ir) of one fresh process, beside P's\n")
         print("| what | instructions | x P |\n|---|---|---|")
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {what} | {ir / 1e6:.1f} M | {ir / p:.2f}x |")
         probe = ("import sys\nfrom openclaw_tui.cli import main\nrc = main(sys.argv[1:])\n"
                  "sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules))\n")
-        done = subprocess.run([sys.executable, "-X", "importtime", "-c", probe, "search", str(prof), "peanuts"],
+        done = subprocess.run([sys.executable, "-X", "importtime", "-c", probe, "search", str(prof), "咖啡", "--json"],
                               env=e, capture_output=True, text=True, check=True)
         names = set(done.stderr.rsplit("MODULES ", 1)[1].split())
         ours = 0
