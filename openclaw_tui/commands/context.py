@@ -14,7 +14,6 @@ touches that is left out, with the reason.  Read-only.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory
 from ..core.search.context import agent_context, render_json, render_text, resolve_root
+from ._dates import today_option
 
 
 def register(sub: Any) -> None:
@@ -45,12 +45,10 @@ def _fail(reason: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    today = None
-    if args.today is not None:
-        try:
-            today = dt.date.fromisoformat(args.today)
-        except ValueError:
-            return _fail(f"--today must be a date YYYY-MM-DD (got {args.today!r})")
+    try:
+        today = today_option(args.today)
+    except ValueError as exc:
+        return _fail(str(exc))
     tags = [t.strip() for t in args.tags.split(",") if t.strip()]
     try:
         from ..core.workspace.openclaw_config import OpenClawConfigError

@@ -105,18 +105,15 @@ def run(args: argparse.Namespace) -> int:
     if quick is not None:
         results, profiles = quick
     else:
-        import datetime as dt
-
         from ..core.format.places import NotMemory, locate
         from ..core.search.search import QueryError, search_path
         from ..core.userdirs import ConfigError
+        from ._dates import today_option
 
-        today = None
-        if args.today is not None:
-            try:
-                today = dt.date.fromisoformat(args.today)
-            except ValueError:
-                return _fail(f"--today must be a date YYYY-MM-DD (got {args.today!r})")
+        try:
+            today = today_option(args.today)
+        except ValueError as exc:
+            return _fail(str(exc))
         try:
             _kind, found = locate(args.path)
             results, _stats = search_path(args.path, args.query, args.n, today=today, tags=tags)
