@@ -259,13 +259,17 @@ def test_the_index_of_a_folder_that_is_gone_is_forgotten_when_another_is_made(tm
         idx.close()
     db_a, db_b, db_c = (index_path_for(p) for p in (a, b, c))
     assert Path(str(db_a) + FOLDER_NOTE).read_text(encoding="utf-8") == os.path.realpath(a)
+    from openclaw_tui.core.search.reader import BEST_FILE, FOLDERS_FILE
+
+    for side in (BEST_FILE, FOLDERS_FILE):  # the caches kept beside it go with it
+        Path(str(db_a) + side).write_bytes(b"x")
     old = db_a.parent / "0123456789abcdef.sqlite3"  # made before notes existed
     old.write_bytes(b"")
     shutil.rmtree(tmp_path / "a")
     assert db_a.exists()  # nothing is deleted until an index is made
     Index.for_folder(c).close()
     assert not db_a.exists() and not Path(str(db_a) + FOLDER_NOTE).exists()
-    assert not list(db_a.parent.glob(db_a.name + "*"))  # nor its -wal, -shm, .lock
+    assert not list(db_a.parent.glob(db_a.name + "*"))  # nor its -wal, -shm, .lock, .best, .folders
     assert db_b.exists() and db_c.exists() and old.exists()
     assert forget_gone_folders(db_a.parent) == []  # idempotent
     # a searched folder that comes back is indexed again (a new database, and a new note)

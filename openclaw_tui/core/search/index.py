@@ -54,6 +54,12 @@ a file another program changed is re-indexed the same way from the stored rows w
 they tile it (``_window_from_rows``: the rows the edit changed found by binary search,
 the old text checked against the indexed bytes' SHA-1), else whole.
 
+Reading: the queries are ``reader.Reader``'s (``Index`` is a ``Reader`` that also builds and updates), so
+that a fresh ``search`` whose index is current reads it without importing this module (``quick``).  Its
+witness is ``<db>.folders``, beside the database: the folders a full search looked at (``folders_looked_at``:
+the searched folder, the profiles' folders, contexts, skills, a workspace's ``memory/``), their ctimes, the
+profiles and the files found, kept by ``keep_folders`` when none of them changed while it looked.
+
 For the UI, ``add_profile(profile)`` and ``update_file(path, content)`` take
 already loaded text; a ``MemoryFile`` handed to ``update_file`` after a
 reload re-indexes only the entries around the edit without reading the
@@ -201,7 +207,7 @@ def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path
             continue
         if db == keep or not os.path.isabs(folder) or present(Path(folder)):  # unreadable just now: kept
             continue
-        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, BEST_FILE):
+        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, BEST_FILE, FOLDERS_FILE):
             try:
                 os.unlink(str(db) + suffix)
             except OSError:
