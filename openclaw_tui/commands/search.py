@@ -16,7 +16,6 @@ brought up to date (changed files only) on each run.
 from __future__ import annotations
 
 import sys
-from types import SimpleNamespace
 
 from ._json import dumps as json_text
 
@@ -45,7 +44,17 @@ _FLAGS = {"--json": "json", "--explain": "explain"}
 _VALUES = {"-n": "n", "--today": "today", "--tags": "tags"}
 
 
-def fast_args(argv: list[str]) -> SimpleNamespace | None:
+class Args:
+    """The arguments ``fast_args`` read, as attributes (argparse's ``Namespace`` without importing argparse)."""
+
+    def __init__(self, **values: Any) -> None:
+        self.__dict__.update(values)
+
+    def __repr__(self) -> str:
+        return f"Args({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
+
+
+def fast_args(argv: list[str]) -> Args | None:
     """The arguments of a plain command line (what ``register``'s parser would give), read without argparse.
 
     Only exact option names, each value in the next argument or after ``=``, and two positionals: anything
@@ -78,7 +87,7 @@ def fast_args(argv: list[str]) -> SimpleNamespace | None:
         found["n"] = int(found["n"])
     except ValueError:
         return None
-    return SimpleNamespace(path=positional[0], query=positional[1], **found)
+    return Args(path=positional[0], query=positional[1], **found)
 
 
 

@@ -34,10 +34,7 @@ Ties are ordered by profile, file and place.
 from __future__ import annotations
 
 import gc
-import math
 import time
-from array import array
-from bisect import bisect_left
 
 from ..record import Frozen, Record
 from .query import CJK, SNIPPET_WIDTH, Query, Terms, clean, parse_query, split_tags, tokens
@@ -208,16 +205,22 @@ class Results(Record):
 
 
 def _pack(v: Vector) -> bytes:
+    from array import array  # (vectors only: a search without them loads neither array nor math)
+
     return array("f", v).tobytes()
 
 
 def _unpack(b: bytes) -> Vector:
+    from array import array
+
     a = array("f")
     a.frombytes(b)
     return list(a)
 
 
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:
+    import math
+
     return math.fsum(x * y for x, y in zip(a, b, strict=False))
 
 
@@ -392,7 +395,7 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
         at[g] += 1
         if at[g] < len(members[g]):
             nxt = members[g][at[g]]
-            k = bisect_left(heads, nxt)
+            k = next((i for i, h in enumerate(heads) if h >= nxt), len(heads))  # (bisect_left: a few dozen)
             heads.insert(k, nxt)
             pool.insert(k, g)
     return [cands[i] for i in picked]
