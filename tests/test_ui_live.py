@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -50,13 +51,17 @@ def view_ids(m: MainScreen) -> list[str | None]:
     return [r.id for r in m.table.view]
 
 
-async def wait_for(pilot: object, cond: Callable[[], bool], what: str) -> None:
-    """Poll ``cond`` while the app runs (up to ~10 s): the watcher and the reload are asynchronous."""
-    for _ in range(200):
-        if cond():
-            return
+WAIT = 60.0  # seconds: generous, only reached when something is broken (a loaded CI machine is slow, not wrong)
+
+
+async def wait_for(pilot: object, cond: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
+    """Poll ``cond`` while the app runs, until a deadline on the clock (not a count of pauses, each of which
+    lasts longer on a loaded machine): the watcher, the reload and the notices are asynchronous."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(0.05)  # type: ignore[attr-defined]
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 async def started(pilot: object) -> MainScreen:
@@ -155,7 +160,10 @@ async def test_selection_is_kept_across_an_external_change_to_another_entry(prof
         # an entry inserted above the selection and another one changed: the row index shifts
         atomic(prof / "memories.md", entry(9) + memories(1, 2, 3, 4, 5, m1="Edited elsewhere."))
         await wait_for(pilot, lambda: view_ids(m)[:1] == ["mem-0009"], "the reload")
-        assert NOTICE in notices(app)
+        row = m.table.cursor_row  # set with the rows, in the same handler
+        assert row is not None and row.id == "mem-0003"
+        # the notice is a message to the app (App.notify posts it): handled after the rows changed, not with them
+        await wait_for(pilot, lambda: NOTICE in notices(app), "the notice")
         row = m.table.cursor_row
         assert row is not None and row.id == "mem-0003"
 
@@ -167,9 +175,10 @@ async def test_selection_moves_to_the_nearest_entry_when_it_is_deleted(prof: Pat
         assert m.table.select_row("mem-0003")
         atomic(prof / "memories.md", memories(1, 2, 4, 5))
         await wait_for(pilot, lambda: "mem-0003" not in view_ids(m), "the reload")
-        assert "xiaoyu/memories.md: 1 removed by another program" in notices(app)
         row = m.table.cursor_row
         assert row is not None and row.id == "mem-0004"
+        await wait_for(pilot, lambda: "xiaoyu/memories.md: 1 removed by another program" in notices(app),
+                       "the notice (a message to the app, handled after the rows changed)")
         # the last entry deleted: the previous survivor
         assert m.table.select_row("mem-0005")
         atomic(prof / "memories.md", memories(1, 2, 4))
