@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
             out = proc.stdout + proc.stderr
             bad = set(re.findall(r"^(?:FAILED|ERROR) (\S+)", out, re.M))
             for node in nodeids:
-                if any(b == node or b.startswith(node + "[") for b in bad):
+                if any(b == node or b.startswith((node + "[", node + "::")) for b in bad):  # a file: any test of it
                     failed[node] += 1
                 else:
                     passed[node] += 1
