@@ -107,7 +107,12 @@ def st_model(tmp_path: Path) -> Path:
     _sentence_transformers()
     torch = pytest.importorskip("torch")
     transformers = pytest.importorskip("transformers")
-    from sentence_transformers import SentenceTransformer, models
+    from sentence_transformers import SentenceTransformer
+
+    try:  # the path sentence-transformers 6 names; its old `sentence_transformers.models` warns (DeprecationWarning)
+        from sentence_transformers.sentence_transformer.modules import Pooling, Transformer
+    except ImportError:  # an install from before 6, where `models` was the only path
+        from sentence_transformers.models import Pooling, Transformer
 
     hf = tmp_path / "tiny-bert"
     tok = tokenizers.Tokenizer(tokenizers.models.WordPiece({w: i for i, w in enumerate(ST_WORDS)}, unk_token="[UNK]"))
@@ -124,9 +129,9 @@ def st_model(tmp_path: Path) -> Path:
         for word, concept in ST_CONCEPT.items():
             bert.embeddings.word_embeddings.weight[ST_WORDS.index(word), concept] = 1.0
     bert.save_pretrained(str(hf))
-    module = models.Transformer(str(hf), max_seq_length=32)
+    module = Transformer(str(hf), max_seq_length=32)
     folder = tmp_path / "tiny-st"
-    SentenceTransformer(modules=[module, models.Pooling(4, pooling_mode="mean")]).save(str(folder))
+    SentenceTransformer(modules=[module, Pooling(4, pooling_mode="mean")]).save(str(folder))
     return folder
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 from pathlib import Path
 
 from textual.widgets import Input
 
 from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.search.index import Index, roots_of
+from openclaw_tui.core.search.index import Index, index_path_for, roots_of
 from openclaw_tui.screens.search_screen import SearchScreen
 
 from .test_ui_live import main, memories, shows, started, wait_for
@@ -18,11 +19,15 @@ from .ui_support import SIZE, TODAY, settle, write_profile
 
 
 def files_row(root: Path, path: Path) -> tuple[object, ...] | None:
-    idx = Index.for_folder(root)
+    """The index's row for ``path``, read with a plain SQLite connection: opening an ``Index`` takes the
+    index's lock, and the app's reload, feeding the index, does not wait for that lock (``note_written`` opens
+    with ``wait=False``: a write never waits for a search).  Polled every 50 ms, the probe itself made the
+    feed give up now and then (the reload is posted before the feed starts), and the row never came."""
+    db = sqlite3.connect(index_path_for(root), timeout=30)
     try:
-        return idx._db.execute("SELECT size, hash FROM files WHERE path = ?", (str(path),)).fetchone()  # noqa: SLF001
+        return db.execute("SELECT size, hash FROM files WHERE path = ?", (str(path),)).fetchone()
     finally:
-        idx.close()
+        db.close()
 
 
 async def test_an_external_write_reaches_the_index_and_the_search_screen(tmp_path: Path) -> None:

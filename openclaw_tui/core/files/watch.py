@@ -40,6 +40,7 @@ import logging
 import os
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +59,21 @@ GIT_FILES = frozenset({"HEAD", "MERGE_HEAD", "index"})
 EDITOR_SUFFIXES = ("~", ".swp", ".swo", ".swx", ".lock")
 
 NATIVE_OBSERVER: Callable[[], BaseObserver] = Observer  # replaced in tests to simulate a failure
+
+# watchdog 7's recursive inotify watch group registers a folder of a tree made at once (``mkdir -p a/b/c``, a
+# copy, git making .git/objects/ab) twice when its walk of the new parent and the folder's own create event
+# both find it, and warns "Callback with id ... already exists for watch ... It will be Overwritten" (a
+# RuntimeWarning, on the inotify thread: over the app's screen, or in a test's warnings, now and then).  That
+# warning says nothing there: the id is id() of the group and the watch holds the group itself, so an id that
+# is already on a watch is the same live group, and the "overwrite" puts back the very same callback.  Only
+# that message, from that module, is ignored; every other warning of watchdog still shows.
+_REREGISTERED = r"Callback with id '\d+' already exists for watch "
+_REREGISTERED_MODULE = r"watchdog\.observers\.inotify\Z"
+
+
+def _ignore_reregistration() -> None:
+    """Installed when a watcher starts (idempotent: the same filter replaces itself, the list does not grow)."""
+    warnings.filterwarnings("ignore", message=_REREGISTERED, category=RuntimeWarning, module=_REREGISTERED_MODULE)
 
 
 @dataclass(frozen=True)
@@ -167,6 +183,7 @@ class MemoryWatcher:
                 raise RuntimeError("a stopped MemoryWatcher cannot be started again")
             if not self.root.is_dir():
                 raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(self.root))
+            _ignore_reregistration()
             observer = None
             if os.environ.get(POLLING_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
                 self.fallback_reason = f"{POLLING_ENV} is set"
