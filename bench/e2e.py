@@ -482,7 +482,7 @@ def table_100k(n: int, runs: int, ui: bool, writes: int, launches: int = 3) -> N
 
 def growth(sizes: Sequence[int], runs: int, ui: bool) -> None:
     print("\ngrowth (median time / peak RSS; (x) = time per entry relative to the smallest size: "
-          "above 1 would be faster than linear)\n")
+          "above 1: the time grows faster than linear)\n")
     rows: dict[str, list[str]] = {}
     base: dict[str, float] = {}
     for n in sizes:
