@@ -186,12 +186,12 @@ class SearchScreen(Screen[SearchResult | None]):
 
     def _failed(self, message: str) -> None:
         self.error = message
-        self.query_one("#search-status", Static).update(f"cannot search: {message}")
+        self.query_one("#search-status", Static).update(f"cannot search: {message}", layout=False)  # (one line)
 
     def _opened(self, index: Index, note: str) -> None:
         self.index = index
         self.ready = True
-        self.query_one("#search-status", Static).update(note)
+        self.query_one("#search-status", Static).update(note, layout=False)  # (one line, its size fixed)
         value = self.query_one("#search-input", Input).value
         if value.strip():
             self._run(value)
