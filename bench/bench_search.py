@@ -9,7 +9,8 @@
 For each size, in one run, in a throwaway cache folder:
 - the first index build (a fresh ``Index`` refreshed from disk);
 - a fresh ``openclaw-tui search`` process with a current index, against
-  ``grep -r -c`` of the same files (goal: within 4x);
+  ``grep -r -c`` of the same files (goal: within 4x), the two interleaved with
+  the floors (``fresh_rounds``: medians of 7 rounds);
 - in-app queries on the open index (goal: p95 < 50 ms);
 - one changed entry re-indexed: the UI's path (``update_file`` with the
   reloaded parse; goal < 100 ms) and the CLI's path (a refresh that reads,
@@ -229,6 +230,29 @@ def screen_only(n: int, runs: int) -> None:
         idx.close()
 
 
+def fresh_rounds(prof_path: Path, rounds: int = 7) -> dict[str, float]:
+    """Medians of ``rounds`` rounds, each running once, in turn: grep, the fresh search, P, python importing
+    _sqlite3, python importing the full way's standard modules.  Interleaved, so that a change of the shared
+    machine's pace lands on the search and its floors alike (timed in blocks of five, grep then the search,
+    the ratio of one run swung from 3.3x to 4.7x)."""
+    runs: dict[str, list[float]] = {"grep": [], "search": [], "P": [], "floor": [], "full": []}
+    argv = {
+        "grep": ["grep", "-r", "-c", "咖啡", str(prof_path)],
+        "P": [sys.executable, "-c", "pass"],
+        "floor": [sys.executable, "-c", "import _sqlite3"],
+        "full": [sys.executable, "-c", "import sqlite3, pathlib, re"],
+    }
+    for _ in range(rounds):
+        for name in runs:
+            if name == "search":
+                runs[name].append(cli("search", str(prof_path), "咖啡", "--json"))
+                continue
+            t0 = time.perf_counter()
+            subprocess.run(argv[name], capture_output=True, env=_env())
+            runs[name].append(time.perf_counter() - t0)
+    return {name: statistics.median(times) for name, times in runs.items()}
+
+
 def set_rows(prof_path: Path, tmp: Path, n: int, grep: float) -> None:
     """The CLI's own write: ``set`` updates the index with the bytes it wrote, then a fresh search."""
     cli("search", str(prof_path), "咖啡", "--json")  # the index current again
@@ -272,22 +296,17 @@ def bench(n: int, fresh_only: bool = False, rounds: int = 1) -> None:
 
         # a fresh CLI process with a current index, against grep
         cli("search", str(prof_path), "warm", "--json")  # byte-code compiled once, as after an install
-        grep = timed(lambda: subprocess.run(["grep", "-r", "-c", "咖啡", str(prof_path)], capture_output=True), 5)
-        search = statistics.median([cli("search", str(prof_path), "咖啡", "--json") for _ in range(5)])
+        fresh = fresh_rounds(prof_path)
+        grep, search = fresh["grep"], fresh["search"]
         row("grep -r -c 咖啡 (same files)", grep)
         row("openclaw-tui search 咖啡 --json, fresh process, current index", search, 4 * grep,
             f"  ({search / grep:.1f}x grep)")
-        start = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], capture_output=True, env=_env()), 5)
-        row("  (python -c pass, for scale)", start)
-        lib = [sys.executable, "-c", "import _sqlite3"]
-        floor = timed(lambda: subprocess.run(lib, capture_output=True, env=_env()), 5)
-        row("  (floor: python importing _sqlite3)", floor, None,
-            f"  ({floor / grep:.1f}x grep: SQLite's library and what it loads, before any work: any search of"
-            " a SQLite index in Python)")
-        stdlib = [sys.executable, "-c", "import sqlite3, pathlib, re"]
-        full = timed(lambda: subprocess.run(stdlib, capture_output=True, env=_env()), 5)
-        row("  (python importing sqlite3, pathlib, re)", full, None,
-            f"  ({full / grep:.1f}x grep: the standard modules of the full way, which a current index skips)")
+        row("  (python -c pass, for scale)", fresh["P"])
+        row("  (floor: python importing _sqlite3)", fresh["floor"], None,
+            f"  ({fresh['floor'] / grep:.1f}x grep: SQLite's library and what it loads, before any work: any search"
+            " of a SQLite index in Python)")
+        row("  (python importing sqlite3, pathlib, re)", fresh["full"], None,
+            f"  ({fresh['full'] / grep:.1f}x grep: the standard modules of the full way, which a current index skips)")
         grep_cpu = cpu_of(["grep", "-r", "-c", "咖啡", str(prof_path)])
         search_cpu = cpu_of(command("search", str(prof_path), "咖啡", "--json"),
                             env=_env())
@@ -296,8 +315,8 @@ def bench(n: int, fresh_only: bool = False, rounds: int = 1) -> None:
             f"  ({search_cpu / max(grep_cpu, 1e-4):.1f}x grep; wall time above includes waiting for the shared CPUs)")
         if fresh_only:  # the same two figures again (the machine is shared: one median of 5 is not a verdict)
             for _ in range(rounds - 1):
-                grep = timed(lambda: subprocess.run(["grep", "-r", "-c", "咖啡", str(prof_path)], capture_output=True), 5)
-                search = statistics.median([cli("search", str(prof_path), "咖啡", "--json") for _ in range(5)])
+                fresh = fresh_rounds(prof_path)
+                grep, search = fresh["grep"], fresh["search"]
                 row("grep -r -c 咖啡 (same files), again", grep)
                 row("openclaw-tui search 咖啡 --json, again", search, 4 * grep, f"  ({search / grep:.1f}x grep)")
             set_rows(prof_path, Path(tmp), n, grep)
