@@ -232,25 +232,29 @@ def screen_only(n: int, runs: int) -> None:
 
 def fresh_rounds(prof_path: Path, rounds: int = 7) -> dict[str, float]:
     """Medians of ``rounds`` rounds, each running once, in turn: grep, the fresh search, P, python importing
-    _sqlite3, python importing the full way's standard modules.  Interleaved, so that a change of the shared
+    _sqlite3, python importing the full way's standard modules (wall time, and CPU time as ``NAME cpu``).  Interleaved, so that a change of the shared
     machine's pace lands on the search and its floors alike (timed in blocks of five, grep then the search,
     the ratio of one run swung from 3.3x to 4.7x)."""
-    runs: dict[str, list[float]] = {"grep": [], "search": [], "P": [], "floor": [], "full": []}
     argv = {
         "grep": ["grep", "-r", "-c", "咖啡", str(prof_path)],
+        "search": command("search", str(prof_path), "咖啡", "--json"),
         "P": [sys.executable, "-c", "pass"],
         "floor": [sys.executable, "-c", "import _sqlite3"],
         "full": [sys.executable, "-c", "import sqlite3, pathlib, re"],
     }
+    runs: dict[str, list[float]] = {name: [] for name in argv}
+    cpu: dict[str, list[float]] = {name: [] for name in argv}
     for _ in range(rounds):
-        for name in runs:
-            if name == "search":
-                runs[name].append(cli("search", str(prof_path), "咖啡", "--json"))
-                continue
+        for name, cmd in argv.items():
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
-            subprocess.run(argv[name], capture_output=True, env=_env())
+            subprocess.run(cmd, capture_output=True, env=_env(), cwd=HERE.parent)
             runs[name].append(time.perf_counter() - t0)
-    return {name: statistics.median(times) for name, times in runs.items()}
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[name].append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    out = {name: statistics.median(times) for name, times in runs.items()}
+    out.update({f"{name} cpu": statistics.median(times) for name, times in cpu.items()})
+    return out
 
 
 def set_rows(prof_path: Path, tmp: Path, n: int, grep: float) -> None:
@@ -307,9 +311,7 @@ def bench(n: int, fresh_only: bool = False, rounds: int = 1) -> None:
             " of a SQLite index in Python)")
         row("  (python importing sqlite3, pathlib, re)", fresh["full"], None,
             f"  ({fresh['full'] / grep:.1f}x grep: the standard modules of the full way, which a current index skips)")
-        grep_cpu = cpu_of(["grep", "-r", "-c", "咖啡", str(prof_path)])
-        search_cpu = cpu_of(command("search", str(prof_path), "咖啡", "--json"),
-                            env=_env())
+        grep_cpu, search_cpu = fresh["grep cpu"], fresh["search cpu"]
         row("  CPU time: grep -r -c", grep_cpu)
         row("  CPU time: openclaw-tui search (user + system)", search_cpu, 4 * grep_cpu,
             f"  ({search_cpu / max(grep_cpu, 1e-4):.1f}x grep; wall time above includes waiting for the shared CPUs)")
