@@ -24,7 +24,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -32,18 +31,10 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from generate import write_profile  # noqa: E402
+from timing import timed  # noqa: E402
 
 from openclaw_tui.core.format.rows import BlockRows, RawText, filter_rows, parse_query  # noqa: E402
 from openclaw_tui.core.format.spans import block_starts, block_starts_in_parts  # noqa: E402
-
-
-def median(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def floor_f(path: Path) -> None:
@@ -67,7 +58,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-block-runs-") as tmp:
         mem = write_profile(Path(tmp), args.entries) / "memories.md"
         text = mem.read_text(encoding="utf-8")
-        f = median(lambda: floor_f(mem), args.runs)
+        f = timed(lambda: floor_f(mem), args.runs)
         firsts, wholes, counts = [], [], 0
         for _ in range(args.runs):
             t = time.perf_counter()
@@ -80,12 +71,12 @@ def main() -> int:
                 counts += 1
             wholes.append(time.perf_counter() - t)
         assert first is not None and last is not None
-        one_go = median(lambda: block_starts(text), args.runs)
+        one_go = timed(lambda: block_starts(text), args.runs)
         starts, lines, end = first
         run_raw = RawText.of_blocks(BlockRows(text, starts, "memories.md", (), lines, end))
         whole_raw = RawText.of_blocks(BlockRows(text, last[0], "memories.md", (), last[1]))
-        in_run = median(lambda: sparse(RawText.of_blocks(run_raw.rows), args.word), args.runs)  # type: ignore[arg-type]
-        in_whole = median(lambda: sparse(RawText.of_blocks(whole_raw.rows), args.word), args.runs)  # type: ignore[arg-type]
+        in_run = timed(lambda: sparse(RawText.of_blocks(run_raw.rows), args.word), args.runs)  # type: ignore[arg-type]
+        in_whole = timed(lambda: sparse(RawText.of_blocks(whole_raw.rows), args.word), args.runs)  # type: ignore[arg-type]
         found = sparse(whole_raw, args.word)
         print(f"{args.entries:,} entries, {mem.stat().st_size / 1e6:.0f} MB; medians of {args.runs}; F = {f:.3f} s")
         print(f"first run of blocks ({len(starts):,} blocks): {statistics.median(firsts):.3f} s = "

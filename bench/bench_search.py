@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -37,18 +37,10 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from generate import write_profile  # noqa: E402
+from timing import timed  # noqa: E402
 
 QUERIES = ["coffee", "咖啡", "咖", "心悸 反应", "user", "allergic peanuts", "mem-005000", '"daily exercises"',
            "tag:咖啡 游泳", "nothingmatchesthis"]
-
-
-def timed(fn: Callable[[], object], repeat: int = 5) -> float:
-    runs = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        runs.append(time.perf_counter() - t0)
-    return statistics.median(runs)
 
 
 def row(label: str, seconds: float, goal: float | None = None, extra: str = "") -> None:

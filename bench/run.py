@@ -14,11 +14,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import importlib
-import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -26,17 +23,9 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from generate import memories_text, write_profile  # noqa: E402
+from timing import timed  # noqa: E402
 
 from openclaw_tui.core.format.entries import _DELIM_RE, parse  # noqa: E402
-
-
-def timed(fn: Callable[[], object], repeat: int = 3) -> float:
-    runs = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        runs.append(time.perf_counter() - t0)
-    return statistics.median(runs)
 
 
 def naive_parse(text: str) -> int:
@@ -63,7 +52,7 @@ def bench_core(sizes: list[int], naive_sizes: list[int]) -> None:
     print("core (median of 3)")
     for n in sizes:
         text = memories_text(n)
-        t_parse = timed(lambda text=text: parse(text))
+        t_parse = timed(lambda text=text: parse(text), 3)
         row(f"parse {n:>7,} entries ({len(text) / 1e6:.1f} MB)", t_parse, 1.7 if n == 100_000 else None)
         if n in naive_sizes:
             t_naive = timed(lambda text=text: naive_parse(text), repeat=1)
@@ -111,14 +100,14 @@ def bench_edit(prof_path: Path, n: int) -> None:
             state["files"] = Files(MemoryDoc.from_bytes(path, c.after, previous=f.memories.mf), f.archive)
 
     target = 0.5 if n == 100_000 else None
-    row(f"single-field edit (plan+CAS write+re-read) {n:>7,}", timed(run), target)
+    row(f"single-field edit (plan+CAS write+re-read) {n:>7,}", timed(run, 3), target)
 
     files = state["files"]
 
     def plan_only() -> None:
         plan_set(files, target_id, {"importance": "medium"})
 
-    row(f"  as the app plans it (verified, not written) {n:>7,}", timed(plan_only))
+    row(f"  as the app plans it (verified, not written) {n:>7,}", timed(plan_only, 3))
 
 
 def bench_others(quick: bool) -> None:
