@@ -283,3 +283,18 @@ async def test_an_older_query_answered_late_never_replaces_the_newer_one_s_resul
             await pilot.pause(0.1)
             assert screen.last_query == newer and [h.id for h in screen.hits] == ids
             assert results.result_count == len(ids) and "mem-0001" not in widget_text(results)
+
+
+async def test_a_failure_naming_a_folder_shows_its_name_as_plain_text(tmp_path: Path) -> None:
+    """The status line says why the search cannot open; a name holding markup stays literal (no action runs)."""
+    folder = tmp_path / "notes [@click=app.quit] [bold]x"
+    folder.mkdir()
+    (folder / "readme.txt").write_text("not memory\n", encoding="utf-8")
+    screen = SearchScreen(folder, today=DAY)
+    async with Host(screen).run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: screen.error is not None)
+        await pilot.pause(0.05)
+        shown = str(screen.query_one("#search-status", Static).render())
+        assert shown.startswith("cannot search: ") and "[@click=app.quit] [bold]x" in shown
+        assert pilot.app.is_running
+

@@ -186,12 +186,13 @@ class SearchScreen(Screen[SearchResult | None]):
 
     def _failed(self, message: str) -> None:
         self.error = message
-        self.query_one("#search-status", Static).update(f"cannot search: {message}", layout=False)  # (one line)
+        # the message may name a file or quote memory text: plain text, never markup (one line: no layout)
+        self.query_one("#search-status", Static).update(Text(f"cannot search: {message}"), layout=False)
 
     def _opened(self, index: Index, note: str) -> None:
         self.index = index
         self.ready = True
-        self.query_one("#search-status", Static).update(note, layout=False)  # (one line, its size fixed)
+        self.query_one("#search-status", Static).update(Text(note), layout=False)  # (one line, its size fixed)
         value = self.query_one("#search-input", Input).value
         if value.strip():
             self._run(value)
@@ -261,7 +262,7 @@ class SearchScreen(Screen[SearchResult | None]):
             several = self._several
             self.query_one("#search-results", ResultList).set_results(len(hits),
                                                                       lambda i: hit_prompt(hits[i], several))
-            self.query_one("#search-status", Static).update(note or "type to search", layout=False)
+            self.query_one("#search-status", Static).update(Text(note or "type to search"), layout=False)
             self._explain(0)
         self.call_after_refresh(self._painted, hits, value)
 
