@@ -94,6 +94,7 @@ from .reader import (
     _sha1,
     folder_stats,
     index_file_for,
+    racy_window,
     write_folders,
 )
 from .reader import BEST_FILE as BEST_FILE  # (the read side's names, where callers have always found them)
@@ -545,8 +546,7 @@ def _kept_mtime(mtime_ns: int, read_at_ns: int) -> int:
     with its coarse clock, 1-10 ms a tick; ``now`` is taken before the file is read).  A search right after an edit then trusts the stat of a file written
     a fraction of a second ago instead of reading and hashing all of it again.
     """
-    window = RACY_NS if mtime_ns % 1_000_000 == 0 else RACY_FINE_NS
-    return mtime_ns if mtime_ns < read_at_ns - window else -1
+    return mtime_ns if mtime_ns < read_at_ns - racy_window(mtime_ns) else -1
 
 
 def _block_at(db: sqlite3.Connection | sqlite3.Cursor, key: str, x: int) -> tuple[int, int, int] | None:

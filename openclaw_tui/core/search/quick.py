@@ -40,9 +40,9 @@ if TYPE_CHECKING:
 
 def search_current(path: str, query: str, limit: int, tags: Sequence[str] = ()) -> tuple[Results, int] | None:
     """(the results ``search_path(path, query, limit, tags=tags)`` would give, the number of profiles), or None."""
-    from ..userdirs import config_file
+    from ..userdirs import config_present
 
-    if _exists(config_file()):
+    if config_present():
         return None
     given = os.path.abspath(path)
     db_file = index_file_for(given)
@@ -52,7 +52,7 @@ def search_current(path: str, query: str, limit: int, tags: Sequence[str] = ()) 
     searched, roots, folders, files = witness
     if searched != given or any(layout != "profile" for _p, _n, _r, layout in roots):
         return None
-    if folder_stats([f[0] for f in folders]) != folders or not _exists(db_file):
+    if folder_stats([f[0] for f in folders]) != folders or not os.path.exists(db_file):  # (never made here)
         return None
     from _sqlite3 import DatabaseError
 
@@ -83,12 +83,3 @@ def search_current(path: str, query: str, limit: int, tags: Sequence[str] = ()) 
     finally:
         reader.close()
 
-
-def _exists(path: str) -> bool:
-    try:
-        os.stat(path)
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return True  # (there, or cannot be told: the full way looks)
-    return True

@@ -505,19 +505,7 @@ def _keep_best(side: str, witness: str, fts: str, best: float | None) -> None:
     kept.pop(fts, None)
     kept[fts] = best
     lines = [f"{q}\t{'-' if v is None else repr(v)}\n" for q, v in list(kept.items())[-BEST_KEPT:]]
-    tmp = f"{side}.{os.getpid()}.tmp"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # (memory text in queries: private)
-        try:
-            os.write(fd, (witness + "\n" + "".join(lines) + "end\n").encode("utf-8", "surrogatepass"))
-        finally:
-            os.close(fd)
-        os.replace(tmp, side)
-    except OSError:  # a read-only or full cache folder: the value is not kept, the answer is the same
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+    _write_side(side, (witness + "\n" + "".join(lines) + "end\n").encode("utf-8", "surrogatepass"))
 
 
 def _math_functions(db: sqlite3.Connection) -> None:
@@ -540,6 +528,13 @@ def _like(tag: str) -> str:
 FolderStat = tuple[str, int, int, int]  # (path, device, inode, ctime in ns)
 
 
+def racy_window(stamp_ns: int) -> int:
+    """How long after a file system stamped a time (an mtime, a ctime) a change may still leave it as it is:
+    its clock's tick (git's "racy" rule): 2 s for a stamp with no part below the millisecond (a coarse file
+    system), 25 ms for a nanosecond one (the kernel's coarse clock, 1-10 ms a tick)."""
+    return RACY_NS if stamp_ns % 1_000_000 == 0 else RACY_FINE_NS
+
+
 def folder_stats(folders: Sequence[str], *, settled: bool = False) -> list[FolderStat] | None:
     """(path, device, inode, ctime) of each folder (``os.lstat``), or None when one is missing, a symlink or
     not a folder.  ``settled``: None too when one changed within a tick of its file system's clock (git's
@@ -557,7 +552,7 @@ def folder_stats(folders: Sequence[str], *, settled: bool = False) -> list[Folde
             return None
         if not S_ISDIR(st.st_mode):
             return None
-        if settled and st.st_ctime_ns >= now - (RACY_NS if st.st_ctime_ns % 1_000_000 == 0 else RACY_FINE_NS):
+        if settled and st.st_ctime_ns >= now - racy_window(st.st_ctime_ns):
             return None
         out.append((folder, st.st_dev, st.st_ino, st.st_ctime_ns))
     return out
@@ -612,15 +607,22 @@ def write_folders(side: str, witness: Witness) -> None:
                 return
     except OSError:
         pass
+    _write_side(side, data)
+
+
+def _write_side(side: str, data: bytes) -> None:
+    """A cache file beside the index (``.best``, ``.folders``), written whole to a private temporary file and
+    renamed over: a reader finds the old one or the new one.  No fsync (a cache: a file a crash cut short is
+    not whole, and its reader ignores it).  A read-only or full cache folder: nothing is kept, never an error."""
     tmp = f"{side}.{os.getpid()}.tmp"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # (memory folders' names: private)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # (memory text and names: private)
         try:
             os.write(fd, data)
         finally:
             os.close(fd)
         os.replace(tmp, side)
-    except OSError:  # a read-only or full cache folder: no witness, every search is a full one
+    except OSError:
         try:
             os.unlink(tmp)
         except OSError:

@@ -19,7 +19,6 @@ callers use:
 from __future__ import annotations
 
 import datetime as dt
-import os
 import sqlite3
 
 from .index import Index, Root, Stats, folders_looked_at, keep_folders, roots_of
@@ -81,17 +80,11 @@ def chain_for(config: Config | None = None) -> Chain:
 
 
 def _no_config_file() -> bool:
-    """True when ``load_config()`` would find no file (and give the defaults): stat'ed, without importing the
-    config module (its dataclasses), which a fresh ``search`` process with no config file does not need."""
-    from ..userdirs import config_path
+    """True when ``load_config()`` would find no file (and give the defaults), told without importing the config
+    module (its dataclasses), which a search with no config file does not need."""
+    from ..userdirs import config_present
 
-    try:
-        os.stat(config_path())
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False  # (let load_config say what is wrong)
-    return False
+    return not config_present()
 
 
 def _settings(roots: Sequence[Root], config: Config | None) -> tuple[Ranking, Chain | None]:
@@ -170,7 +163,9 @@ def search_path(path: Path | str, query: str, limit: int = 10, *, today: dt.date
 
         config = load_config()
     own = index is None
-    looked = folders_looked_at(path, roots) if own else None  # (before any listing: see ``keep_folders``)
+    # the folders' witness, for the next fresh search (``quick``), which answers only without a config file or a
+    # workspace (``config`` None here): their stats before any listing (see ``keep_folders``)
+    looked = folders_looked_at(path, roots) if own and config is None else None
     before = folder_stats(looked, settled=True) if looked is not None else None
     idx = index if index is not None else Index.for_folder(path)
     try:
