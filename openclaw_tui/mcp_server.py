@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resources import FunctionResource
-from mcp_types import ToolAnnotations
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from .core.check.secrets import find_secrets
@@ -453,6 +453,24 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempot
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
 
 
+async def one_line_errors(ctx: Any, call_next: Any) -> Any:
+    """Middleware: a tool error's text on one line (the SDK's argument-validation errors span several)."""
+    result = await call_next(ctx)
+    if isinstance(result, CallToolResult) and result.is_error:
+        for block in result.content:
+            if isinstance(block, TextContent):
+                block.text = _error_line(block.text)
+    elif isinstance(result, dict) and result.get("isError"):
+        for block in result.get("content") or ():
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
+                block["text"] = _error_line(block["text"])
+    return result
+
+
+def _error_line(text: str) -> str:
+    return one_line(" ".join(ln for ln in text.splitlines() if not ln.strip().startswith("For further information")))
+
+
 def build_server(mem: Memory) -> MCPServer[Any]:
     """The MCP server over ``mem``: its tools (writes only with --allow-write) and its files as resources."""
     from . import __version__
@@ -468,6 +486,7 @@ def build_server(mem: Memory) -> MCPServer[Any]:
     layout = "an OpenClaw workspace" if mem.kind == "workspace" else "Markdown entries with YAML frontmatter"
     server: MCPServer[Any] = MCPServer("openclaw-tui", version=__version__, log_level="WARNING",
                                        instructions=INSTRUCTIONS.format(where=f" ({layout})", writes=writes))
+    server.middleware.append(one_line_errors)
 
     def tool(fn: Callable[..., Any], name: str, annotations: ToolAnnotations) -> None:
         server.add_tool(fn, name=name, annotations=annotations, structured_output=True)
