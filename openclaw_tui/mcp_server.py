@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -41,6 +40,7 @@ MAX_RESULTS = 50  # memory_search's max_results
 MAX_TAGS = 32
 MAX_GET_LINES = 2_000  # lines memory_get returns at once (the rest: call again from next_from)
 MAX_GET_BYTES = 256 * 1024
+MAX_FILE_BYTES = 64 * 1024 * 1024  # a file memory_get reads at all (memory files are far smaller)
 MAX_LIST = 1_000  # findings, parts and left-out entries returned (the rest counted)
 MAX_RESOURCES = 500  # files listed as resources (all stay readable through the template)
 MAX_RESOURCE_BYTES = 4 * 1024 * 1024
@@ -52,7 +52,6 @@ _CREDENTIAL_KINDS = frozenset({"api-key", "password"})
 # The files a client is shown: the memory files of both layouts (no caches, no git, no locks)
 _RESOURCE_SUFFIXES = (".md", ".yaml", ".yml")
 
-log = logging.getLogger("openclaw_tui.mcp")
 Tags = Annotated[list[str] | str | None, Field(description="tags, as a list or comma-separated")]
 T = TypeVar("T")
 
@@ -207,6 +206,8 @@ def get(mem: Memory, path: str, from_: int | None = None, lines: int | None = No
         raise ToolError("path holds a NUL character")
     try:
         file = locate_file(mem, path)
+        if file.stat().st_size > MAX_FILE_BYTES:
+            raise ToolError(f"{path}: over {MAX_FILE_BYTES // 2**20} MB, too big to be memory; read it another way")
         data = file.read_bytes()
     except _Refused as exc:
         raise ToolError(one_line(exc)) from None
@@ -214,16 +215,15 @@ def get(mem: Memory, path: str, from_: int | None = None, lines: int | None = No
     if start > max(1, len(all_lines)):
         n = len(all_lines)
         raise ToolError(f"{path} has {n} line{'' if n == 1 else 's'}; from {start} is past its end")
-    end = len(all_lines) if lines is None else min(len(all_lines), start - 1 + lines)
-    end = min(end, start - 1 + MAX_GET_LINES)
+    wanted_end = len(all_lines) if lines is None else min(len(all_lines), start - 1 + lines)
+    end = min(wanted_end, start - 1 + MAX_GET_LINES)
     size = 0
-    for i in range(start - 1, end):
+    for i in range(start - 1, end):  # at most MAX_GET_BYTES (but always the first line asked for)
         size += len(all_lines[i])
         if size > MAX_GET_BYTES and i > start - 1:
             end = i
             break
     chunk = b"".join(all_lines[start - 1 : end])
-    wanted_end = len(all_lines) if lines is None else min(len(all_lines), start - 1 + lines)
     text = chunk.decode("utf-8", "replace")
     doc: dict[str, Any] = {"path": path, "from": start, "lines": end - start + 1 if chunk else 0, "text": text,
                            "total_lines": len(all_lines)}

@@ -309,6 +309,13 @@ async def test_long_reads_are_cut_and_resumable(samples: Path) -> None:
         assert part["truncated"] is True and part["lines"] == 2000 and part["next_from"] == 2001
         rest = await call(s, "memory_get", path="contexts/2026-11-29_big.md", **{"from": part["next_from"]}, lines=3)
         assert rest["text"] == "line 2001\nline 2002\nline 2003\n" and "truncated" not in rest
+        wide = prof / "contexts" / "2026-11-30_wide.md"
+        wide.write_text("".join(f"{i:04d}" + "x" * 1020 + "\n" for i in range(1000)), encoding="utf-8")
+        part = await call(s, "memory_get", path="contexts/2026-11-30_wide.md", lines=500)
+        assert part["lines"] == 256 and part["next_from"] == 257 and len(part["text"]) == 256 * 1025
+        with open(prof / "contexts" / "2026-12-01_huge.md", "wb") as f:
+            f.truncate(65 * 2**20)  # (sparse: nothing is written)
+        assert "too big" in await refused(s, "memory_get", path="contexts/2026-12-01_huge.md", lines=1)
 
 
 # --- the command ------------------------------------------------------------------------------------
