@@ -312,7 +312,7 @@ async def test_long_reads_are_cut_and_resumable(samples: Path) -> None:
         wide = prof / "contexts" / "2026-11-30_wide.md"
         wide.write_text("".join(f"{i:04d}" + "x" * 1020 + "\n" for i in range(1000)), encoding="utf-8")
         part = await call(s, "memory_get", path="contexts/2026-11-30_wide.md", lines=500)
-        assert part["lines"] == 256 and part["next_from"] == 257 and len(part["text"]) == 256 * 1025
+        assert part["lines"] == 255 and part["next_from"] == 256 and len(part["text"]) == 255 * 1025  # 256 KB
         with open(prof / "contexts" / "2026-12-01_huge.md", "wb") as f:
             f.truncate(65 * 2**20)  # (sparse: nothing is written)
         assert "too big" in await refused(s, "memory_get", path="contexts/2026-12-01_huge.md", lines=1)
