@@ -217,6 +217,23 @@ async def test_commit_commits_each_write_with_the_spec_message(samples: Path) ->
     assert [ln for ln in git(samples, "status", "--porcelain").splitlines() if not ln.endswith(".lock")] == []
 
 
+async def test_commit_in_a_workspace_names_the_change(samples: Path) -> None:
+    ws = samples / "workspace"
+    git(samples, "init", "-q", "-b", "main")
+    git(samples, "add", "-A")
+    git(samples, "commit", "-qm", "samples")
+    today = dt.date.today().isoformat()
+    async with connect(str(ws), "--allow-write", "--commit") as s:
+        one = await call(s, "memory_append_log", text="Lena prefers the Monday digest.")
+        two = await call(s, "memory_add_item", section="Preferences", text="Monday digests, not daily ones.")
+    assert one["commit"] and two["commit"] and one["commit"] != two["commit"]
+    log = git(samples, "log", "-2", "--format=%B%x00")
+    assert log.split("\0")[:2] == [
+        "feat(mem): add an item to Preferences\n\n- MEMORY.md: changed\n",
+        f"\nfeat(mem): append to memory/{today}.md\n\n- memory/{today}.md: added\n",
+    ]
+
+
 # --- writing: layout B ------------------------------------------------------------------------------
 
 
