@@ -20,6 +20,7 @@ import argparse
 import functools
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Literal, TypeVar
@@ -271,22 +272,31 @@ def check(mem: Memory) -> dict[str, Any]:
 # --- writing --------------------------------------------------------------------------------------
 
 
-def _commit(mem: Memory, profile: Profile, summary: str | None) -> str | None:
-    """With --commit: commit the profile folder's change (the spec's message form); the short sha."""
-    if not mem.commit:
-        return None
-    from .core.git.commitmsg import NothingToCommit, commit_profile
+def _commit(mem: Memory, profile: Profile, summary: str | None) -> dict[str, Any]:
+    """With --commit: commit the profile folder's change with the spec's message (``commit``: the short sha).
 
-    try:
-        return commit_profile(profile, summary)[:12]
-    except NothingToCommit:
-        return None  # another writer's commit took this change with its own
+    The write is done either way: a commit that fails is told as ``commit_error``, not as the call's error.
+    """
+    if not mem.commit:
+        return {"commit": None}
+    from .core.git.commitmsg import NothingToCommit, commit_profile
+    from .core.git.gitrepo import GitError
+
+    for attempt in range(5):
+        try:
+            return {"commit": commit_profile(profile, summary)[:12]}
+        except NothingToCommit:
+            return {"commit": None}  # another writer's commit took this change with its own
+        except GitError as exc:
+            if "index.lock" not in str(exc) or attempt == 4:
+                return {"commit": None, "commit_error": one_line(exc)}
+            time.sleep(0.05 * (attempt + 1))  # another process is committing in the same repository
+    return {"commit": None}
 
 
 def _written(mem: Memory, plan: Any, profile: Profile, summary: str | None = None) -> dict[str, Any]:
     return {"written": True, "title": plan.title, "files": [os.path.relpath(p, profile.path) for p in plan.files],
-            "changes": [line.removeprefix("- ") for line in plan.commit_lines()],
-            "commit": _commit(mem, profile, summary)}
+            "changes": [line.removeprefix("- ") for line in plan.commit_lines()], **_commit(mem, profile, summary)}
 
 
 def _profile_for_entries(mem: Memory) -> Profile:

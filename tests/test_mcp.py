@@ -216,6 +216,13 @@ async def test_commit_commits_each_write_with_the_spec_message(samples: Path) ->
     assert message == f"feat(mem): xiaoyu: {new['id']} added\n\n- {new['id']}: added\n\n"
     assert [ln for ln in git(samples, "status", "--porcelain").splitlines() if not ln.endswith(".lock")] == []
 
+    # a commit that fails (git's index held by a process that never lets go) does not undo the write
+    (samples / ".git" / "index.lock").write_bytes(b"")
+    async with connect(str(prof), "--allow-write", "--commit") as s:
+        kept = await call(s, "memory_remember", body="The user's swimming lessons are on Saturdays.")
+    assert kept["written"] is True and kept["commit"] is None and "index.lock" in kept["commit_error"]
+    assert "Saturdays" in (prof / "memories.md").read_text(encoding="utf-8")
+
 
 async def test_commit_in_a_workspace_names_the_change(samples: Path) -> None:
     ws = samples / "workspace"
