@@ -32,7 +32,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from .core.check.secrets import find_secrets
-from .core.format.profile import NotMemory, Profile, discover, resolve_profile
+from .core.format.profile import NotMemory, Profile, discover, inside, resolve_profile
 
 # Bounds on one call's work (a request bigger than these is refused with the reason, never half-done)
 MAX_TEXT = 20_000  # characters of a body, a log line or an item
@@ -416,14 +416,16 @@ def add_item(mem: Memory, section: str, text: str) -> dict[str, Any]:
 
 
 def memory_files(mem: Memory, limit: int = MAX_RESOURCES) -> Iterator[str]:
-    """The memory files under the folder, as ``memory_get`` names them (hidden folders skipped)."""
+    """The memory files under the folder, as ``memory_get`` names them (hidden folders and links that leave
+    the folder skipped)."""
     root = mem.root
     count = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            if name.endswith(_RESOURCE_SUFFIXES) and not name.startswith("."):
-                yield PurePosixPath(Path(folder, name).relative_to(root)).as_posix()
+            file = Path(folder, name)
+            if name.endswith(_RESOURCE_SUFFIXES) and not name.startswith(".") and inside(root, file):
+                yield PurePosixPath(file.relative_to(root)).as_posix()
                 count += 1
                 if count >= limit:
                     return

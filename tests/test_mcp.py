@@ -98,6 +98,7 @@ async def test_paths_outside_the_folder_are_refused(samples: Path, tmp_path: Pat
             reason = await refused(s, "memory_get", path=path)
             assert "profile folder" in reason, reason
         assert "through a link" in await refused(s, "memory_get", path="contexts/link.md")
+        assert "memory:///contexts/link.md" not in {str(r.uri) for r in (await s.list_resources()).resources}
         for uri in ("memory:///../atlas/memories.md", "memory:///contexts/link.md"):
             with pytest.raises(Exception) as err:  # a protocol error, the reason in it
                 await s.read_resource(uri)
