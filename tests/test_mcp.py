@@ -325,6 +325,19 @@ async def test_hostile_inputs_give_errors_not_crashes(samples: Path) -> None:
     assert snapshot(prof) == before
 
 
+async def test_an_alias_bomb_in_an_entry_is_a_finding_and_writes_go_on(samples: Path) -> None:
+    prof = samples / "profiles" / "atlas"
+    with open(prof / "memories.md", "a", encoding="utf-8") as f:
+        f.write(f"\n---\nid: mem-0900\nstatus: active\n{ALIAS_BOMB}---\nbomb entry\n")
+    async with connect(str(prof), "--allow-write") as s:
+        check = await call(s, "memory_check")
+        assert any(f["code"] == "malformed-entry" for f in check["findings"])
+        assert "no entry with id mem-0900" in await refused(s, "memory_archive", id="mem-0900")
+        done = await call(s, "memory_remember", body="The on-call rota now changes on Tuesdays.")
+        assert done["written"] is True and done["id"] == "mem-0901"
+        assert "bomb entry" in (await call(s, "memory_get", path="memories.md"))["text"]
+
+
 async def test_long_reads_are_cut_and_resumable(samples: Path) -> None:
     prof = samples / "profiles" / "xiaoyu"
     big = prof / "contexts" / "2026-11-29_big.md"
