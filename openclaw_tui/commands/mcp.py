@@ -1,0 +1,58 @@
+"""`openclaw-tui mcp PATH [--allow-write] [--commit] [--profile NAME]`: the memory as an MCP server (stdio).
+
+Agents reach the same memory as people do, through the same routines: search,
+exact lines, the context the agent loads, the check's findings; with
+--allow-write, new entries (duplicates returned instead of written), supersede
+and archive (layout A), or a daily-log line and a MEMORY.md item (layout B),
+each through the write protocol, credentials refused. --commit commits each
+write with the spec's commit message. Needs the SDK: pip install 'openclaw-tui[mcp]'.
+See docs/mcp.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from typing import Any
+
+HELP = "serve the memory to agents over MCP (stdio): search, get, context, check; writes with --allow-write"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("mcp", help=HELP, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("path", metavar="PATH", help="a profile, a profiles root or an OpenClaw workspace")
+    p.add_argument("--allow-write", action="store_true",
+                   help="offer the writing tools (default: read-only)")
+    p.add_argument("--commit", action="store_true", help="commit each write (the folder must be in a git repository)")
+    p.add_argument("--profile", metavar="NAME", help="the profile writes and the context are for, when PATH holds several")
+    p.set_defaults(run=run)
+
+
+def _fail(reason: str) -> int:
+    print(f"openclaw-tui: {' '.join(reason.split())}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("mcp") is None:
+        return _fail("mcp needs the MCP SDK: pip install 'openclaw-tui[mcp]'")
+    from ..core.format.profile import NotMemory
+    from ..mcp_server import serve
+
+    if args.commit:
+        if not args.allow_write:
+            return _fail("--commit commits writes: give --allow-write too")
+        from ..core.git.gitrepo import find_repo, git_available
+
+        if not git_available():
+            return _fail("git is not installed")
+        if find_repo(args.path) is None:
+            return _fail(f"{args.path}: not inside a git repository (needed by --commit)")
+    try:
+        serve(args.path, profile=args.profile, allow_write=args.allow_write, commit=args.commit)
+    except NotMemory as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return 0
+    return 0

@@ -1,0 +1,46 @@
+"""Layout B: append a line to today's daily log (``memory/YYYY-MM-DD.md``), the way the agent keeps it.
+
+Daily logs are append-only: the plan only adds bytes after the file's last byte (a new file starts
+with the ``# YYYY-MM-DD`` heading OpenClaw writes). The line is ``- HH:MM text``; a text of several
+lines continues indented under it. Written, like every edit, by ``plan.apply_changes`` (lock,
+compare, atomic replace; rebuilt on newer bytes when another writer appended meanwhile).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from ..format.edit import EditError
+from ..format.profile import inside
+from ..lifecycle.plan import Plan
+from .edits import item_line, text_plan
+from .model import newline_of
+
+
+def log_path(workspace: Path, day: dt.date) -> Path:
+    """Today's daily log of ``workspace``; refused when ``memory/`` or the log leaves the folder."""
+    path = workspace / "memory" / f"{day.isoformat()}.md"
+    for part in (path.parent, path):
+        if (part.exists() or part.is_symlink()) and not inside(workspace, part):
+            raise EditError(f"{part.relative_to(workspace)} is a link that leaves the workspace; nothing is written")
+    return path
+
+
+def append_log(workspace: Path, text: str, now: dt.datetime | None = None) -> Plan:
+    """The plan that appends ``- HH:MM text`` to the daily log of ``now``'s day (created if missing)."""
+    if not text.strip():
+        raise EditError("the text is empty")
+    now = now or dt.datetime.now()
+    path = log_path(workspace, now.date())
+    if not path.parent.exists():
+        path.parent.mkdir()
+
+    def transform(old: str) -> str:
+        nl = newline_of(old) if old else "\n"
+        head = old if not old or old.endswith("\n") else old + nl
+        if not head:
+            head = f"# {now.date().isoformat()}{nl}{nl}"
+        return head + item_line(f"{now:%H:%M} {text.strip()}", nl)
+
+    return text_plan(path, f"append to memory/{path.name}", transform, create=True)
