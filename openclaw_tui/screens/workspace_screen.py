@@ -575,7 +575,7 @@ class WorkspaceScreen(Screen[None]):
             self.query_one("#ws-preview", Static).update(preview_text(shown[self.preview_index % len(shown)]))
 
     def action_session(self) -> None:
-        order = ("main", "shared", "subagent")
+        order = ("main", "shared", "subagent", "cron")
         self.session = order[(order.index(self.session) + 1) % len(order)]
         self.reload()
 
