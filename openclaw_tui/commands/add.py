@@ -66,8 +66,7 @@ def run(args: argparse.Namespace) -> int:
         for other in result.declared:
             text += f"conflict: {other} (--conflict)\n"
         for c in result.conflicts:
-            if c.id not in result.declared:
-                text += f"shares tags with: {c.id} ({', '.join(c.tags)})\n"
+            text += f"shares tags with: {c.id} ({', '.join(c.tags)})\n"
         if args.dry_run:
             text += plan_text(result.plan, prof.path, True)
         out(text)
