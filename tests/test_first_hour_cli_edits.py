@@ -136,3 +136,33 @@ def test_git_setup_excludes_the_lock_files(tmp_path: Path) -> None:
     assert "*.md.lock" in (repo / ".git" / "info" / "exclude").read_text()
     (prof / "memories.md.lock").write_bytes(b"")
     assert "lock" not in git(repo, "status", "--porcelain")
+
+
+def test_rollback_is_not_blocked_by_a_file_commit_leaves_out(tmp_path: Path) -> None:
+    """What commit leaves (an untracked audit.log) does not block a rollback, which leaves it as it is."""
+    repo, prof = _repo_with_xiaoyu(tmp_path)
+    base = git(repo, "rev-parse", "HEAD").strip()
+    assert cli("set", str(prof), "mem-0003", "importance=low").returncode == 0
+    assert cli("commit", str(prof), "-m", "lower mem-0003").returncode == 0
+    (prof / "audit.log").write_text("findings\n", encoding="utf-8")
+    res = cli("rollback", str(prof), base)
+    assert res.returncode == 0, res.stderr
+    assert (prof / "memories.md").read_bytes() == (SAMPLES / "profiles/xiaoyu/memories.md").read_bytes()
+    assert (prof / "audit.log").read_text(encoding="utf-8") == "findings\n"
+    # an untracked memory file still blocks it (a commit would take it)
+    (prof / "contexts" / "2026-12-01_new.md").write_text("# new\n", encoding="utf-8")
+    res = cli("rollback", str(prof), base)
+    assert res.returncode != 0 and "2026-12-01_new.md" in res.stderr
+
+
+def test_rollback_refuses_to_replace_an_untracked_file_it_would_create(tmp_path: Path) -> None:
+    repo, prof = _repo_with_xiaoyu(tmp_path)
+    (prof / "audit.log").write_text("old findings\n", encoding="utf-8")
+    assert cli("commit", str(prof), "audit.log", "-m", "audit log").returncode == 0
+    with_log = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "rm", "-q", "xiaoyu/audit.log")
+    git(repo, "commit", "-qm", "drop the audit log")
+    (prof / "audit.log").write_text("new findings, never committed\n", encoding="utf-8")
+    res = cli("rollback", str(prof), with_log)
+    assert res.returncode != 0 and "audit.log" in res.stderr and "untracked" in res.stderr, res.stderr
+    assert (prof / "audit.log").read_text(encoding="utf-8") == "new findings, never committed\n"
