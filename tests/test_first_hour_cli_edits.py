@@ -166,3 +166,14 @@ def test_rollback_refuses_to_replace_an_untracked_file_it_would_create(tmp_path:
     res = cli("rollback", str(prof), with_log)
     assert res.returncode != 0 and "audit.log" in res.stderr and "untracked" in res.stderr, res.stderr
     assert (prof / "audit.log").read_text(encoding="utf-8") == "new findings, never committed\n"
+
+
+def test_commit_refuses_a_file_that_is_not_in_the_profile(tmp_path: Path) -> None:
+    repo, prof = _repo_with_xiaoyu(tmp_path)
+    assert cli("set", str(prof), "mem-0003", "importance=low").returncode == 0
+    head = git(repo, "rev-parse", "HEAD")
+    for name in ("audti.log", str(repo / "elsewhere.txt")):
+        (repo / "elsewhere.txt").write_text("x\n", encoding="utf-8")
+        res = cli("commit", str(prof), name, "-m", "x")
+        assert res.returncode == 2 and res.stderr.count("\n") == 1 and name in res.stderr, res.stderr
+    assert git(repo, "rev-parse", "HEAD") == head

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -43,6 +44,12 @@ def run(args: argparse.Namespace) -> int:
     if repo is None:
         print(f"openclaw-tui: {args.path}: not inside a git repository", file=sys.stderr)
         return 2
+    for name in args.files:  # a FILE names something in the profile folder (relative to it, or a path to it)
+        given = Path(name)
+        full = (given if given.is_absolute() or given.exists() else profile.path / given).absolute()
+        if not full.is_relative_to(profile.path.absolute()) or not (full.exists() or full.is_symlink()):
+            print(f"openclaw-tui: {name}: no such file in the profile folder {profile.path}", file=sys.stderr)
+            return 2
     try:
         left = left_out(repo, profile, args.files)
         if args.dry_run:
