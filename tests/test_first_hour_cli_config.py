@@ -38,6 +38,8 @@ def world() -> Iterator[Path]:
     try:
         yield top
     finally:
+        if (top / "home").is_dir():
+            (top / "home").chmod(0o755)
         for p in top.rglob("*"):
             if p.is_dir() and not p.is_symlink():
                 p.chmod(0o755)
@@ -47,7 +49,7 @@ def world() -> Iterator[Path]:
 def _run(world: Path, *args: str) -> subprocess.CompletedProcess[str]:
     home = world / "home"
     (home / ".config" / "openclaw-tui").mkdir(parents=True, exist_ok=True)
-    home.chmod(0o000 if os.geteuid() != 0 else 0o700)  # root's 0700 folder: nobody is denied it
+    home.chmod(0o000)  # the folder the config file is in cannot be entered (nor read)
     env = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME",
                                                               "OPENCLAW_TUI_CONFIG")}
     env.update(HOME=str(home), PYTHONPATH=str(REPO_ROOT))
