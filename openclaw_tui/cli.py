@@ -170,11 +170,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                 gc.enable()
     parser, names = build_parser(argv[0] if argv else None, lazy=True)
     if not argv or argv[0] not in names | {"-h", "--help", "--version"}:
+        mistyped = None if {"-h", "--help", "--version"} & set(argv) else _mistyped_command(argv[0] if argv else "", names)
+        if mistyped is not None:
+            print(mistyped, file=sys.stderr)
+            return 2
         from .launch import launch_ui
 
         return launch_ui(argv)
     args = parser.parse_args(argv)
     return _run(args.run, args)
+
+
+def _mistyped_command(word: str, names: set[str]) -> str | None:
+    """The one line for a first word that is neither a sub-command nor an existing path (None when it is
+    an option, a path, or looks like one): the closest sub-command, by difflib, when one is close."""
+    import os
+
+    if not word or word.startswith("-") or os.sep in word or "/" in word or os.path.lexists(word):
+        return None
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(names), n=1)
+    hint = f"did you mean {close[0]}?" if close else "see openclaw-tui --help for the sub-commands"
+    return f"openclaw-tui: {word!r} is neither a sub-command nor a file or folder; {hint}"
 
 
 def _command_module(name: str) -> Any:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from openclaw_tui.core.check.workspace import same_topic
 from openclaw_tui.core.workspace import dreaming
+from openclaw_tui.core.workspace.directive_hints import look_alikes, same_topic
 from openclaw_tui.core.workspace.model import load_workspace
 from tests.conftest import SAMPLES
 from tests.test_check_support import check, where
@@ -93,15 +93,20 @@ def test_residue_is_a_review_flag_not_a_finding(tmp_path: Path) -> None:
     assert [(q.row.line, q.flags) for q in queue] == [(5, ["residue"]), (6, ["residue"]), (8, [])]
 
 
-def test_conflicting_directives(tmp_path: Path) -> None:
+def test_directives_that_share_words_are_a_hint_not_a_finding(tmp_path: Path) -> None:
+    """The spec has no USER.md conflict rule: similar but distinct directives get no warning (issue 24)."""
     assert same_topic("出差时优先推荐安静的茶馆。", "出差时优先推荐安静的茶馆，下午只推荐绿茶。")
     assert not same_topic("Always reply in Chinese in private chats.", "Never mention her salary in group chats.")
-    ws = ws_of(tmp_path, {"AGENTS.md": "# A\n", "USER.md": (
+    user = (
         "<!-- observed: 2026-01-01 | status: active -->\n- Prefer charts made in R with ggplot themes.\n\n"
         "<!-- observed: 2026-02-01 | status: superseded -->\n- Prefer charts made in Python with ggplot themes.\n\n"
         "<!-- observed: 2026-03-01 | status: active -->\n- Prefer charts made in Datawrapper with ggplot themes.\n"
-    )})
-    assert where(check(ws, today=TODAY), "unresolved-conflict") == [("USER.md", 7, None)]
+    )
+    ws = ws_of(tmp_path, {"AGENTS.md": "# A\n", "USER.md": user})
+    assert [f for f in check(ws, today=TODAY) if f.file == "USER.md"] == []
+    directives = parse_directives(user)
+    assert [d.line for d in look_alikes(directives, directives[2])] == [1]  # the hint the USER.md tab shows
+    assert look_alikes(directives, directives[1]) == []  # a superseded one has none
 
 
 def test_poisoning_in_daily_log_and_memory(tmp_path: Path) -> None:

@@ -72,7 +72,14 @@ def run(args: argparse.Namespace) -> int:
     where = config_path()
     notes = [f"named by ${ENV_FILE}"] if os.environ.get(ENV_FILE) else []
     if not config.found:
-        notes.append("no such file: the defaults below are in effect")
+        try:
+            where.stat()
+            why = "not read"
+        except FileNotFoundError:
+            why = "no such file"
+        except OSError as exc:  # a folder on the way that permission denies (load_config warned)
+            why = f"cannot be read ({exc.strerror})"
+        notes.append(f"{why}: the defaults below are in effect")
     state = f"  ({'; '.join(notes)})" if notes else ""
     sys.stdout.write(f"# config file: {where}{state}\n\n" + to_toml(config))
     return 0

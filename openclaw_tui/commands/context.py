@@ -1,4 +1,4 @@
-"""`openclaw-tui context PATH [--query TEXT] [--tags a,b] [--session main|shared] [--today DATE] [--json]`.
+"""`openclaw-tui context PATH [--query TEXT] [--tags a,b] [--session main|shared|subagent|cron] [--today DATE] [--json]`.
 
 What the agent would load before it answers, for a conversation topic, from
 the files alone (no agent is run), in prompt order: for a profile (layout A)
@@ -30,8 +30,10 @@ def register(sub: Any) -> None:
     p.add_argument("path", metavar="PATH", help="a profile folder, a profiles root (with --profile) or a workspace")
     p.add_argument("--query", default="", metavar="TEXT", help="the conversation topic")
     p.add_argument("--tags", default="", metavar="a,b", help="tags the topic selects (besides tags named in the query)")
-    p.add_argument("--session", default="main", choices=("main", "shared", "subagent"),
-                   help="OpenClaw session kind: MEMORY.md is loaded only in the main session (default main)")
+    p.add_argument("--session", default="main", choices=("main", "shared", "subagent", "cron"),
+                   metavar="main|shared|subagent|cron",
+                   help="OpenClaw session kind: MEMORY.md is loaded only in the main session, a sub-agent gets "
+                        "AGENTS.md only, a cron run AGENTS, SOUL, IDENTITY and USER.md (default main)")
     p.add_argument("--today", metavar="YYYY-MM-DD", help="the date of the conversation (default: today)")
     p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
     p.add_argument("--openclaw-config", metavar="FILE", help="the workspace's openclaw.json (default: looked for)")

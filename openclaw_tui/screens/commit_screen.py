@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static, TextArea
 
 from ..actions import bindings
-from ..core.git.commitmsg import PREFIX, default_summary, format_message, profile_changes
+from ..core.git.commitmsg import PREFIX, default_summary, format_message, left_out, profile_changes
 from ..core.git.gitrepo import GitError, as_repo, commit_paths
 from ..widgets.safe_text import clean_line
 
@@ -80,7 +80,7 @@ class CommitScreen(ModalScreen[str | None]):
             message += "\n"
         try:
             repo = as_repo(self.profile_path)
-            sha = commit_paths(repo, repo.rel(self.profile_path), message)
+            sha = commit_paths(repo, repo.rel(self.profile_path), message, leave=left_out(repo, self.profile_path))
         except GitError as exc:
             self.query_one("#commit-error", Static).update(Text(f"git: {clean_line(str(exc))}", style="bold red"))
             self.notify(f"Commit failed: {exc}", severity="error", markup=False)

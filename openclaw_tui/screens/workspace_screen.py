@@ -39,6 +39,7 @@ from ..core.format.profile import load_profile
 from ..core.lifecycle.plan import Plan
 from ..core.workspace import dreaming
 from ..core.workspace.bootstrap import InjectedPart, inject_preview
+from ..core.workspace.directive_hints import look_alikes
 from ..core.workspace.distil import commit_files, distil_plan, removable_logs, remove_logs
 from ..core.workspace.edits import add_directive, edit_row, move_item, remove_row, supersede_directive
 from ..core.workspace.machine import MachineFile, machine_files
@@ -477,6 +478,9 @@ class WorkspaceScreen(Screen[None]):
             t.append(clean(item.text) + "\n")
             for f in self._findings_for("USER.md", item.line, item.end_line):
                 t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+            for other in look_alikes(self.user.directives if self.user else [], item):  # a hint, not a finding
+                t.append(f"hint: shares its topic with the active directive at line {other.line}; "
+                         "if they disagree, supersede one\n", style="dim")
         elif isinstance(item, DailyLog):
             for f in self._findings_for(item.rel, None, None):
                 t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
@@ -575,7 +579,7 @@ class WorkspaceScreen(Screen[None]):
             self.query_one("#ws-preview", Static).update(preview_text(shown[self.preview_index % len(shown)]))
 
     def action_session(self) -> None:
-        order = ("main", "shared", "subagent")
+        order = ("main", "shared", "subagent", "cron")
         self.session = order[(order.index(self.session) + 1) % len(order)]
         self.reload()
 

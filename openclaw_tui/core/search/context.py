@@ -10,7 +10,9 @@ Layout A (a profile), three layers:
 3. ``contexts``: the context files (``contexts/``, not the archive) that the
    query or ``state.yaml``'s current task (values under a key naming a task:
    ``current_task``, ``task``, ``当前任务``...) names by date
-   (``2024-06-01``) or by name (``planning``).
+   (``2024-06-01``) or by name (``planning``), and any context file a
+   ``state.yaml`` value names by its path (``plan: contexts/2024-06-01_planning.md``,
+   under whatever key).
 
 Left out, each with its reason: entries a tag matched that are
 ``superseded`` (by whom), ``cold``, of another status, or ``archived`` (in
@@ -50,6 +52,7 @@ import datetime as dt
 import gc
 import json
 import math
+import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -249,6 +252,37 @@ def _task_text(state: TextFile | None) -> str:
             if _TASK_KEY_RE.search(str(k)):
                 walk(v)
     return " ".join(out)
+
+
+_CONTEXT_PATH_RE = re.compile(r"(?:\./)?(contexts/[^\s'\"`<>()\[\]]+?\.md)(?![^\s'\"`<>()\[\]])")
+
+
+def _state_paths(state: TextFile | None) -> dict[str, str]:
+    """The context files ``state.yaml`` names by their path, under whatever key (spec, "What the agent sees"):
+    profile-relative path -> the key naming it (``plan``, or ``current_focus.plan``)."""
+    if state is None or state.error is not None or ("contexts/" not in state.text and "\\" not in state.text):
+        return {}  # (no path can be there: YAML not even imported)
+    from ..format.yamlio import load_yaml
+
+    try:
+        data = load_yaml(state.text)
+    except Exception:  # an invalid state.yaml names nothing (the check reports it)
+        return {}
+    out: dict[str, str] = {}
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{key}.{k}" if key else str(k))
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str):
+            for m in _CONTEXT_PATH_RE.finditer(value):
+                out.setdefault(posixpath.normpath(m.group(1)), key or "state.yaml")
+
+    walk(data, "")
+    return out
 
 
 def _names(rel: str) -> tuple[str | None, list[str]]:
@@ -487,20 +521,24 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
                                     f"in the archive (tag {', '.join(matched)}); restore it to load it"))
     # 3. contexts
     task: str | None = None  # read only when a context file is not named by the query
+    by_path = _state_paths(src.state)  # a path in state.yaml is the current task naming that file
     for f in src.contexts:
         if f.error is not None:
             continue
         by_query = _named_by(f.rel, query)
         by_task = None
         if not by_query:
-            if task is None:
-                task = _task_text(src.state)
-            by_task = _named_by(f.rel, task)
+            if f.rel in by_path:
+                by_task = f"{by_path[f.rel]}: {f.rel}"
+            else:
+                if task is None:
+                    task = _task_text(src.state)
+                by_task = _named_by(f.rel, task)
         if not (by_query or by_task):
             continue
         if f.rel.startswith("contexts/archive/"):
-            left_out.append(LeftOut(None, "archived", f.rel, 1,
-                                    f"archived context file named by the query ({by_query or by_task})"))
+            named = f"the query ({by_query})" if by_query else f"state.yaml's current task ({by_task})"
+            left_out.append(LeftOut(None, "archived", f.rel, 1, f"archived context file named by {named}"))
             continue
         reason = f"named by the query ({by_query})" if by_query else f"named by state.yaml's current task ({by_task})"
         parts.append(_whole("contexts", f, reason))

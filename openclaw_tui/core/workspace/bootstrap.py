@@ -45,7 +45,8 @@ MIN_FILE_BUDGET = 64  # less than this left of the total: the file is not inject
 TRUNCATION_STYLES = ("70/20", "75/25")
 HEAD_RATIO = 0.7
 TAIL_RATIO = 0.2
-SESSIONS = ("main", "shared", "subagent")
+SESSIONS = ("main", "shared", "subagent", "cron")
+CRON_FILES = ("AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md")  # what a cron run keeps (filterBootstrapFilesForSession)
 # JavaScript's String.prototype.trimEnd() whitespace (the agent trims a file's end before measuring it)
 _JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
             "\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -305,6 +306,11 @@ def inject_preview(
             parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
                                       False, False, "sub-agent sessions get AGENTS.md only", nlines))
             continue
+        if session == "cron" and name not in CRON_FILES:
+            parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
+                                      False, False, "cron runs get AGENTS.md, SOUL.md, IDENTITY.md and USER.md only",
+                                      nlines))
+            continue
         if name in MEMORY_NAMES and session != "main":
             parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
                                       False, False, "MEMORY.md is loaded only in the main, private session", nlines))
@@ -341,7 +347,7 @@ def inject_preview(
             reason = "loaded in full" + (" (main session only)" if name in MEMORY_NAMES else "")
         parts.append(InjectedPart(name, name, "bootstrap", raw, len(injected), truncated, injected, marker_at,
                                   limit, kind, running, truncated and kind == "total", True, reason, nlines))
-    if include_daily and session != "subagent":
+    if include_daily and session not in ("subagent", "cron"):  # the prelude follows a /new or /reset only
         today = today or dt.date.today()
         for rel in daily_logs_at_start(root, today):
             text = _read_text(root, root / rel)
