@@ -43,9 +43,11 @@ def _profile_path(profile: Any) -> Path:
     return Path(getattr(profile, "path", profile)).absolute()
 
 
-def is_memory_file(rel: str) -> bool:
-    """A file of the profile layout (spec, Layout A), by its path in the profile folder: an untracked one
-    is committed with the profile's changes; any other untracked file waits until it is named."""
+def is_memory_file(rel: str, workspace: bool = False) -> bool:
+    """A memory file by its path in the memory folder (spec, Layouts A and B): an untracked one is
+    committed with the folder's changes; any other untracked file waits until it is named."""
+    if workspace:  # bootstrap files, DREAMS.md and everything the agent writes under memory/
+        return rel.endswith(".md") and ("/" not in rel or rel.startswith("memory/"))
     if rel in ("identity.md", "memories.md", "state.yaml", "secrets_refs.yaml"):
         return True
     return rel.startswith(("contexts/", "skills/")) and rel.endswith(".md")
@@ -60,10 +62,13 @@ def left_out(repo: RepoLike, profile: Any, include: Sequence[str] = ()) -> list[
 
 
 def _left(st: RepoStatus | None, rel: str, folder: Path, include: Sequence[str]) -> list[str]:
+    from ..format.profile import is_profile_dir, is_workspace_dir
+
     prefix = rel + "/" if rel else ""
     named = {_named(folder, n) for n in include}
+    workspace = is_workspace_dir(folder) and not is_profile_dir(folder)
     return sorted(p for f in (st.files if st is not None else ()) if f.untracked
-                  for p in [f.path.removeprefix(prefix)] if not is_memory_file(p) and p not in named)
+                  for p in [f.path.removeprefix(prefix)] if not is_memory_file(p, workspace) and p not in named)
 
 
 def _named(folder: Path, name: str) -> str:
