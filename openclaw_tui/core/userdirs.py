@@ -47,18 +47,6 @@ def config_file() -> str:
     return os.path.join(user_config_dir("openclaw-tui", appauthor=False), "config.toml")
 
 
-def config_present() -> bool:
-    """Whether a config file is there to read (stat'ed only; one that cannot be stat'ed counts as there: reading
-    it says what is wrong)."""
-    try:
-        os.stat(config_file())
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
 def cache_folder() -> str:
     """``cache_dir()`` as a string, without importing ``pathlib`` (a fresh ``search`` process)."""
     simple = _xdg_simple("XDG_CACHE_HOME", ".cache")

@@ -54,11 +54,7 @@ a file another program changed is re-indexed the same way from the stored rows w
 they tile it (``_window_from_rows``: the rows the edit changed found by binary search,
 the old text checked against the indexed bytes' SHA-1), else whole.
 
-Reading: the queries are ``reader.Reader``'s (``Index`` is a ``Reader`` that also builds and updates), so
-that a fresh ``search`` whose index is current reads it without importing this module (``quick``).  Its
-witness is ``<db>.folders``, beside the database: the folders a full search looked at (``folders_looked_at``:
-the searched folder, the profiles' folders, contexts, skills, a workspace's ``memory/``), their ctimes, the
-profiles and the files found, kept by ``keep_folders`` when none of them changed while it looked.
+Reading: the queries are ``reader.Reader``'s (``Index`` is a ``Reader`` that also builds and updates).
 
 For the UI, ``add_profile(profile)`` and ``update_file(path, content)`` take
 already loaded text; a ``MemoryFile`` handed to ``update_file`` after a
@@ -80,22 +76,18 @@ from operator import attrgetter
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
-from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, NotMemory, inside, locate, present
+from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate, present
 from ..record import Record
 from .reader import (
     _JOIN,
     _PLACES,
-    FOLDERS_FILE,
-    FolderStat,
     Reader,
     _connect,
     _like,
     _schema_of,
     _sha1,
-    folder_stats,
     index_file_for,
     racy_window,
-    write_folders,
 )
 from .reader import BEST_FILE as BEST_FILE  # (the read side's names, where callers have always found them)
 from .reader import DAY_SHIFT as DAY_SHIFT
@@ -208,7 +200,7 @@ def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path
             continue
         if db == keep or not os.path.isabs(folder) or present(Path(folder)):  # unreadable just now: kept
             continue
-        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, BEST_FILE, FOLDERS_FILE):
+        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, BEST_FILE, ".folders"):  # (.folders: left by older versions)
             try:
                 os.unlink(str(db) + suffix)
             except OSError:
@@ -221,69 +213,6 @@ def roots_of(path: Path | str) -> list[Root]:
     """The profiles under ``path`` as ``discover`` finds them, without reading their files (NotMemory)."""
     _kind, found = locate(path)
     return [Root(Path(folder).absolute().name, rel, Path(folder).absolute(), layout) for folder, rel, layout in found]
-
-
-def folders_looked_at(path: Path | str, roots: Sequence[Root]) -> list[str] | None:
-    """Every folder whose listing ``locate(path)`` and ``files_of`` read (or more): the searched folder, its
-    ``profiles/`` and their sub-folders (the candidates ``locate`` looks into), and each root's folders that
-    ``files_of`` walks (contexts and skills, a workspace's ``memory/``), as absolute paths.  As long as none of
-    them changed (``reader.folder_stats``), ``roots_of(path)`` and ``files_of`` find what they found.
-
-    None when a symlink is among them or in them (where one points can change without any of these folders
-    changing): such a folder is always searched the full way."""
-    given = os.path.abspath(path)
-    candidates_of = {given, os.path.join(given, "profiles")}  # their sub-folders: listed, not walked
-    walk = {os.path.join(os.path.abspath(r.path), sub) for r in roots
-            for sub in (("memory",) if r.layout == "openclaw" else ("contexts", "skills"))}
-    todo = [*candidates_of, *(os.path.abspath(r.path) for r in roots), *walk]
-    out: list[str] = []
-    seen: set[str] = set()
-    while todo:
-        folder = todo.pop()
-        if folder in seen:
-            continue
-        seen.add(folder)
-        try:
-            st = os.lstat(folder)
-            if S_ISLNK(st.st_mode):
-                return None
-            if not S_ISDIR(st.st_mode):
-                continue  # (a file where a folder may be: its parent's listing says so)
-            entries = list(os.scandir(folder))
-        except FileNotFoundError:
-            continue  # (missing: its parent's listing says so)
-        except OSError:
-            return None
-        out.append(folder)
-        for e in entries:
-            if e.is_symlink():
-                return None
-            if not e.is_dir(follow_symlinks=False):
-                continue
-            if folder in walk:
-                walk.add(e.path)
-                todo.append(e.path)
-            elif folder in candidates_of and not e.name.startswith("."):
-                todo.append(e.path)
-    return sorted(out)
-
-
-def keep_folders(index_file: str, path: Path | str, roots: Sequence[Root], before: list[FolderStat]) -> None:
-    """After a full search: keep the folders it looked at (``before``: their stats taken before it listed
-    them) beside the index, when they and the roots are still as they were, for the next ``quick`` search."""
-    try:
-        roots_now = roots_of(path)
-    except NotMemory:
-        return
-    if roots_now != list(roots):
-        return
-    looked = folders_looked_at(path, roots_now)
-    after = None if looked is None else folder_stats(looked, settled=True)
-    if after is None or after != before:
-        return
-    files = sorted(str(p) for r in roots_now for _rel, p in files_of(r))
-    write_folders(index_file + FOLDERS_FILE, (os.path.abspath(path),
-                                             [(str(r.path), r.name, r.rel, r.layout) for r in roots_now], after, files))
 
 
 def _lstat_below(base: Path, rel: str) -> os.stat_result | None:

@@ -1,8 +1,6 @@
 """Queries as the index reads them: parsing, finding their terms in raw text, tokens and snippets' text.
 
-The query side of ``text`` (which re-exports every name here): a fresh ``search`` process whose index is
-current (``quick``) loads this and not ``text``'s chunking, and no ``re``, ``functools`` or ``pathlib``
-(importing ``re`` alone was a sixth of that process).  ``re`` is imported when a query holds a word
+The query side of ``text`` (which re-exports every name here), apart from its chunking.  ``re`` is imported when a query holds a word
 (``Terms``' boundaries and case folding are a regex's) or a text holds an undecodable byte; a query of
 CJK runs only is parsed and found with ``str`` methods, the same matches as the regex would give.
 """

@@ -545,7 +545,7 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
 
 def _keeping_vectors(index: Reader) -> Index | None:
     """The index as one that keeps the chunks' vectors (``Index``: it writes them), else None (vectors are
-    computed only where they can be kept; a search by ``quick`` has no provider and never asks)."""
+    computed only where they can be kept)."""
     from .index import Index
 
     return index if isinstance(index, Index) else None
