@@ -1,15 +1,13 @@
 """Where the user's config file and cache folder are (platformdirs' folders), and ``ConfigError``.
 
-Apart from ``config`` (the settings, dataclasses) so that a fresh ``search`` process finds its index
-and learns that there is no config file without importing ``dataclasses`` or ``typing``; ``config``
-re-exports every name.
+``config`` (the settings) re-exports every name.
 """
 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -65,6 +65,7 @@ whole file again (see ``_update_memory``).
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import re
 import sqlite3
@@ -72,12 +73,13 @@ import sys
 import time
 from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
+from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
+from typing import TYPE_CHECKING
 
 from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate, present
-from ..record import Record
 from .reader import (
     _JOIN,
     _PLACES,
@@ -85,7 +87,6 @@ from .reader import (
     _connect,
     _like,
     _schema_of,
-    _sha1,
     index_file_for,
     racy_window,
 )
@@ -108,7 +109,6 @@ from .text import (
     without_surrogates,
 )
 
-TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:  # the parser is imported only when a file has to be (re-)indexed: a current index parses nothing
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
     from typing import Any
@@ -148,30 +148,21 @@ CREATE TABLE best(query TEXT PRIMARY KEY, value REAL) WITHOUT ROWID;
 """
 
 
-class Stats(Record):
+@dataclass(slots=True)
+class Stats:
     """What a refresh did."""
 
-    __slots__ = _fields = ("files", "read", "reindexed", "inserted", "deleted", "removed_files", "rebuilt")
-    files: int
-    read: int
-    reindexed: int
-    inserted: int
-    deleted: int
-    removed_files: int
-    rebuilt: str | None  # why the database was (re)created: "missing", "outdated schema", "corrupt"
+    files: int = 0
+    read: int = 0
+    reindexed: int = 0
+    inserted: int = 0
+    deleted: int = 0
+    removed_files: int = 0
+    rebuilt: str | None = None  # why the database was (re)created: "missing", "outdated schema", "corrupt"
 
-    def __init__(self, files: int = 0, read: int = 0, reindexed: int = 0, inserted: int = 0, deleted: int = 0,
-                 removed_files: int = 0, rebuilt: str | None = None) -> None:
-        self.files, self.read, self.reindexed, self.inserted, self.deleted = files, read, reindexed, inserted, deleted
-        self.removed_files, self.rebuilt = removed_files, rebuilt
-
-
-_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 
 def chunk_hash(raw: str) -> str:
-    import hashlib  # only when re-indexing (then OpenSSL's SHA-1 is the faster one)
-
     return hashlib.sha1(raw.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
@@ -288,9 +279,8 @@ def _day_of_rel(rel: str) -> int | None:
     return d.toordinal() if d is not None else None
 
 
-class _Piece(Record):
-    __slots__ = _fields = ("start", "end", "body_start", "line", "end_line", "id", "kind", "day", "tags", "meta",
-                           "entry")
+@dataclass(slots=True)
+class _Piece:
     start: int
     end: int
     body_start: int
@@ -299,16 +289,9 @@ class _Piece(Record):
     id: str | None
     kind: str
     day: int | None
-    tags: str | None  # "|a|b|" (case-folded, then as written when not so: ``tags_as_written``)
-    meta: tuple[str | None, str | None, str | None]  # status, importance, superseded_by
-    entry: Entry | None  # read for day, tags and meta only when the piece is inserted
-
-    def __init__(self, start: int, end: int, body_start: int, line: int, end_line: int, id: str | None, kind: str,
-                 day: int | None, tags: str | None = None,
-                 meta: tuple[str | None, str | None, str | None] = (None, None, None),
-                 entry: Entry | None = None) -> None:
-        self.start, self.end, self.body_start, self.line, self.end_line = start, end, body_start, line, end_line
-        self.id, self.kind, self.day, self.tags, self.meta, self.entry = id, kind, day, tags, meta, entry
+    tags: str | None = None  # "|a|b|" (case-folded, then as written when not so: ``tags_as_written``)
+    meta: tuple[str | None, str | None, str | None] = (None, None, None)  # status, importance, superseded_by
+    entry: Entry | None = None  # read for day, tags and meta only when the piece is inserted
 
     def fill(self) -> None:
         e = self.entry
@@ -1560,7 +1543,7 @@ def indexes_covering(path: Path | str) -> list[Path]:
         return []
     out = []
     for folder in Path(os.path.realpath(path)).parents:
-        db = base / f"{_sha1(str(folder).encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.sqlite3"
+        db = base / f"{hashlib.sha1(str(folder).encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.sqlite3"
         if db.is_file():
             out.append(db)
     return out

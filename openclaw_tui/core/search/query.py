@@ -8,16 +8,13 @@ CJK runs only is parsed and found with ``str`` methods, the same matches as the 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from operator import add
+from typing import TYPE_CHECKING
 
-from ..record import Frozen
-
-TYPE_CHECKING = False  # (not typing's: a fresh ``search`` process does not import it)
 if TYPE_CHECKING:
     import re
     from collections.abc import Iterator
-
-_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ffff"
 _CJK_RANGES = tuple((ord(CJK[i]), ord(CJK[i + 2])) for i in range(0, len(CJK), 3))
@@ -222,22 +219,15 @@ def _match_start(m: re.Match[str] | Found) -> int:
     return m.start()
 
 
-class Query(Frozen):
+@dataclass(slots=True, frozen=True)
+class Query:
     """A parsed query (``parse_query``)."""
 
-    __slots__ = _fields = ("text", "fts", "pattern", "fts_any", "any_regex")
     text: str
     fts: str  # the FTS5 MATCH expression (every phrase must match)
     pattern: Terms  # finds the query's terms in raw text (for snippets), as ``re.Pattern`` does
-    fts_any: str  # the same phrases OR-ed: a chunk holding any part of the query
-    any_regex: str  # ``fts_any`` as a regex on raw text (see ``mentions``), compiled when first used
-
-    def __init__(self, text: str, fts: str, pattern: Terms, fts_any: str = "", any_regex: str = "") -> None:
-        _set(self, "text", text)
-        _set(self, "fts", fts)
-        _set(self, "pattern", pattern)
-        _set(self, "fts_any", fts_any)
-        _set(self, "any_regex", any_regex)
+    fts_any: str = ""  # the same phrases OR-ed: a chunk holding any part of the query
+    any_regex: str = ""  # ``fts_any`` as a regex on raw text (see ``mentions``), compiled when first used
 
     def mentions(self, raw: str) -> bool:
         """Whether FTS5 (``unicode61``, the CJK expansion of ``index_text``) matches ``fts_any`` in ``raw``.

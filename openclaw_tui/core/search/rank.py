@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import gc
 import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..record import Frozen, Record
 from .query import CJK, SNIPPET_WIDTH, Query, Terms, clean, parse_query, split_tags, tokens
 from .reader import Reader, Row
 
-TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:
     import datetime as dt
     from collections.abc import Callable, Mapping, Sequence
@@ -51,8 +51,6 @@ if TYPE_CHECKING:
     from .index import Index
     from .providers import Chain, Vector
 
-_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
-
 NO_PROVIDER = "full text only: no embedding provider configured"  # the note of a search without vectors
 CANDIDATE_MULTIPLIER = 4
 MIN_CANDIDATES = 40
@@ -60,12 +58,10 @@ VECTOR_SCAN_MAX = 5_000
 MIN_VECTOR_ONLY = 0.35
 
 
-class Hit(Frozen):
+@dataclass(slots=True, frozen=True)
+class Hit:
     """One search result; ``snippet`` is plain text (one line), never markup."""
 
-    __slots__ = _fields = ("profile", "profile_rel", "file", "start_line", "end_line", "id", "score", "snippet",
-                           "match_line", "highlights", "path", "kind", "text_score", "vector_score", "decay", "bm25",
-                           "date")
     profile: str  # profile name
     profile_rel: str  # the profile's path relative to the searched path ("." for itself)
     file: str  # relative to the profile folder
@@ -78,22 +74,11 @@ class Hit(Frozen):
     highlights: tuple[tuple[int, int], ...]  # (start, end) spans of matches in ``snippet``
     path: Path  # absolute path of the file
     kind: str  # "entry", "malformed", "preamble" or "text"
-    text_score: float  # BM25 / best BM25 of the query (0: found by vector only)
-    vector_score: float | None  # cosine similarity, None without vectors
-    decay: float  # the temporal decay factor applied
-    bm25: float  # FTS5's raw BM25 (higher is better)
-    date: str | None  # the date the decay counted from
-
-    def __init__(self, profile: str, profile_rel: str, file: str, start_line: int, end_line: int, id: str | None,
-                 score: float, snippet: str, match_line: int, highlights: tuple[tuple[int, int], ...], path: Path,
-                 kind: str, text_score: float = 0.0, vector_score: float | None = None, decay: float = 1.0,
-                 bm25: float = 0.0, date: str | None = None) -> None:
-        for name, value in (("profile", profile), ("profile_rel", profile_rel), ("file", file),
-                            ("start_line", start_line), ("end_line", end_line), ("id", id), ("score", score),
-                            ("snippet", snippet), ("match_line", match_line), ("highlights", highlights),
-                            ("path", path), ("kind", kind), ("text_score", text_score),
-                            ("vector_score", vector_score), ("decay", decay), ("bm25", bm25), ("date", date)):
-            _set(self, name, value)
+    text_score: float = 0.0  # BM25 / best BM25 of the query (0: found by vector only)
+    vector_score: float | None = None  # cosine similarity, None without vectors
+    decay: float = 1.0  # the temporal decay factor applied
+    bm25: float = 0.0  # FTS5's raw BM25 (higher is better)
+    date: str | None = None  # the date the decay counted from
 
     @property
     def openclaw_path(self) -> str:
@@ -129,23 +114,15 @@ class Hit(Frozen):
         return f"text {self.text_score:.3f} (bm25 {self.bm25:.2f})  vector {vec}  decay {self.decay:.3f}{age}"
 
 
-class Ranking(Frozen):
+@dataclass(slots=True, frozen=True)
+class Ranking:
     """The weights in force and where they came from."""
 
-    __slots__ = _fields = ("text_weight", "vector_weight", "half_life_days", "mmr_lambda", "source")
-    text_weight: float
-    vector_weight: float
-    half_life_days: float
-    mmr_lambda: float
-    source: str
-
-    def __init__(self, text_weight: float = 0.7, vector_weight: float = 0.3, half_life_days: float = 30.0,
-                 mmr_lambda: float = 0.7, source: str = "defaults") -> None:
-        _set(self, "text_weight", text_weight)
-        _set(self, "vector_weight", vector_weight)
-        _set(self, "half_life_days", half_life_days)
-        _set(self, "mmr_lambda", mmr_lambda)
-        _set(self, "source", source)
+    text_weight: float = 0.7
+    vector_weight: float = 0.3
+    half_life_days: float = 30.0
+    mmr_lambda: float = 0.7
+    source: str = "defaults"
 
     def as_dict(self) -> dict[str, Any]:
         return {"text_weight": self.text_weight, "vector_weight": self.vector_weight,
@@ -190,18 +167,13 @@ def ranking_from(settings: SearchSettings, config_found: bool = False,
                    source=openclaw_source or "openclaw.json")
 
 
-class Results(Record):
-    __slots__ = _fields = ("hits", "note", "provider", "ranking", "failures")
+@dataclass(slots=True)
+class Results:
     hits: list[Hit]
     note: str  # which provider answered, or why the results are text-only
     provider: str | None  # "local:usem3"... None: full text only
     ranking: Ranking
-    failures: list[tuple[str, str]]
-
-    def __init__(self, hits: list[Hit], note: str, provider: str | None, ranking: Ranking,
-                 failures: list[tuple[str, str]] | None = None) -> None:
-        self.hits, self.note, self.provider, self.ranking = hits, note, provider, ranking
-        self.failures = [] if failures is None else failures
+    failures: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _pack(v: Vector) -> bytes:
@@ -307,22 +279,16 @@ def iso_date(ordinal: int) -> str:
     return f"{year:04d}-{month:02d}-{n - before + 1:02d}"
 
 
-class _Cand(Record):
-    __slots__ = _fields = ("row", "bm25", "text", "vector", "vec", "decay", "score", "_tokens")
+@dataclass(slots=True)
+class _Cand:
     row: Row
-    bm25: float
-    text: float
-    vector: float | None
-    vec: Vector | None
-    decay: float
-    score: float
-    _tokens: frozenset[str] | None
-
-    def __init__(self, row: Row, bm25: float = 0.0, text: float = 0.0, vector: float | None = None,
-                 vec: Vector | None = None, decay: float = 1.0, score: float = 0.0,
-                 _tokens: frozenset[str] | None = None) -> None:
-        self.row, self.bm25, self.text, self.vector, self.vec = row, bm25, text, vector, vec
-        self.decay, self.score, self._tokens = decay, score, _tokens
+    bm25: float = 0.0
+    text: float = 0.0
+    vector: float | None = None
+    vec: Vector | None = None
+    decay: float = 1.0
+    score: float = 0.0
+    _tokens: frozenset[str] | None = None
 
     @property
     def toks(self) -> frozenset[str]:

@@ -8,21 +8,19 @@ The tables, the rowid's day and the places are described in ``index``.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
+from dataclasses import dataclass
 from threading import RLock
+from typing import TYPE_CHECKING
 
-from ..record import Frozen, Record
-
-TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from pathlib import Path
     from typing import Any
 
     from .text import Query
-
-_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 SCHEMA = 10  # 10: a chunk's places are kept relative to its block's (``blocks``): an edit shifts a few blocks
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
@@ -48,27 +46,20 @@ _PLACES = "b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.lin
 _JOIN = "chunks c JOIN blocks b ON b.blk = c.blk"
 
 
-class Root(Frozen):
+@dataclass(slots=True, frozen=True)
+class Root:
     """A profile or workspace folder the index covers."""
 
-    __slots__ = _fields = ("name", "rel", "path", "layout")
     name: str
     rel: str
     path: Path  # absolute
     layout: str
 
-    def __init__(self, name: str, rel: str, path: Path, layout: str) -> None:
-        _set(self, "name", name)
-        _set(self, "rel", rel)
-        _set(self, "path", path)
-        _set(self, "layout", layout)
 
-
-class Row(Record):
+@dataclass(slots=True)
+class Row:
     """One chunk as a search result needs it."""
 
-    __slots__ = _fields = ("rowid", "path", "profile", "rel", "start", "end", "body_off", "line", "end_line", "id",
-                           "kind", "day", "hash", "raw")
     rowid: int
     path: Path
     profile: Root
@@ -84,27 +75,12 @@ class Row(Record):
     hash: str
     raw: str
 
-    def __init__(self, rowid: int, path: Path, profile: Root, rel: str, start: int, end: int, body_off: int,
-                 line: int, end_line: int, id: str | None, kind: str, day: int | None, hash: str, raw: str) -> None:
-        self.rowid, self.path, self.profile, self.rel = rowid, path, profile, rel
-        self.start, self.end, self.body_off, self.line, self.end_line = start, end, body_off, line, end_line
-        self.id, self.kind, self.day, self.hash, self.raw = id, kind, day, hash, raw
-
-
-def _sha1(data: bytes) -> Any:
-    """SHA-1 without importing hashlib (its OpenSSL start-up costs a fresh ``search`` process more than its query)."""
-    try:
-        from _sha1 import sha1
-    except ImportError:  # a Python built without it
-        from hashlib import sha1
-    return sha1(data)
-
 
 def index_file_for(folder: Path | str) -> str:
     """The database file of a searched folder, in the user's cache folder (``index.index_path_for``)."""
     from ..userdirs import cache_folder
 
-    key: str = _sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    key: str = hashlib.sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return f"{cache_folder()}/search/{key}.sqlite3"
 
 

@@ -18,10 +18,11 @@ daily logs.  ``secrets_refs.yaml`` and ``audit.log`` are not.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES
-from ..record import Frozen
 from .query import (
     CJK,
     SNIPPET_WIDTH,
@@ -41,13 +42,10 @@ from .query import (
     tokens,
 )
 
-TYPE_CHECKING = False  # (not typing's: a fresh ``search`` process does not import it)
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from ..format.entries import Entry, MemoryFile
-
-_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 MAX_CHUNK_LINES = 40
 
@@ -75,10 +73,10 @@ def index_text(text: str) -> str:
 # --- documents ----------------------------------------------------------------------------------
 
 
-class Chunk(Frozen):
+@dataclass(slots=True, frozen=True)
+class Chunk:
     """A searchable piece of a file: char offsets into the file text and 1-based lines."""
 
-    __slots__ = _fields = ("start", "end", "body_start", "line", "end_line", "id", "kind")
     start: int
     end: int
     body_start: int
@@ -86,16 +84,6 @@ class Chunk(Frozen):
     end_line: int
     id: str | None
     kind: str
-
-    def __init__(self, start: int, end: int, body_start: int, line: int, end_line: int, id: str | None,
-                 kind: str) -> None:
-        _set(self, "start", start)
-        _set(self, "end", end)
-        _set(self, "body_start", body_start)
-        _set(self, "line", line)
-        _set(self, "end_line", end_line)
-        _set(self, "id", id)
-        _set(self, "kind", kind)
 
 
 def _last_line(text: str, start: int, end: int, line: int) -> int:
