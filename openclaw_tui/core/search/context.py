@@ -47,7 +47,6 @@ pure-Python indenting encoder.  ``bench/bench_context.py`` prints the figures.
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import json
 import math
 import re
@@ -404,13 +403,9 @@ def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str
     persistent index, which makes a 100k-entry profile answer in well under a second.
     """
     src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
-    was_enabled = gc.isenabled()
-    gc.disable()  # tens of thousands of parts and rows, none in a cycle: no collection while they are made
     try:
         return _profile_context(src, query, tags, config or load_config())
     finally:
-        if was_enabled:
-            gc.enable()
         src.close()
 
 

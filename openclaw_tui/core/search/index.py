@@ -814,21 +814,13 @@ class Index(Reader):
         """
         if db.execute("SELECT 1 FROM chunks WHERE path = ? LIMIT 1", (key,)).fetchone() is not None:
             return None
-        import gc
-
-        was_enabled = gc.isenabled()
-        gc.disable()  # millions of objects, none in a cycle: full collections only walk them (~7% at 100k)
-        try:
-            if is_memory_rel(rel):
-                mf = _parser().parse(text)
-                pieces = _memory_pieces(mf)
-                del mf  # the entries are now held by the pieces alone
-            else:
-                pieces = _pieces(rel, text)[1]
-            return len(self._insert(db, key, text, pieces))
-        finally:
-            if was_enabled:
-                gc.enable()
+        if is_memory_rel(rel):
+            mf = _parser().parse(text)
+            pieces = _memory_pieces(mf)
+            del mf  # the entries are now held by the pieces alone
+        else:
+            pieces = _pieces(rel, text)[1]
+        return len(self._insert(db, key, text, pieces))
 
     def _flush_held(self, db: sqlite3.Connection, key: str, held: _Held) -> None:
         blocks = _new_blocks(db, key, [(d.start, d.line) for d in held.docs])

@@ -33,7 +33,6 @@ Ties are ordered by profile, file and place.
 
 from __future__ import annotations
 
-import gc
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -437,13 +436,7 @@ def _vector_scan(index: Index, chain: Chain, qvec: Vector, k: int) -> list[tuple
 def rank(index: Reader, query: str | Query, limit: int = 10, *, ranking: Ranking | None = None,
          chain: Chain | None = None, today: dt.date | None = None, tags: Sequence[str] = ()) -> Results:
     """The best ``limit`` results for the query, as described in the module docstring. Raises QueryError."""
-    was_enabled = gc.isenabled()
-    gc.disable()  # many short-lived rows and candidates, no cycles: a collection of the app's heap mid-query
-    try:          # (up to 50 ms at 100k) would only delay the results
-        return _rank(index, query, limit, ranking, chain, today, tags)
-    finally:
-        if was_enabled:
-            gc.enable()
+    return _rank(index, query, limit, ranking, chain, today, tags)
 
 
 def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None, chain: Chain | None,
