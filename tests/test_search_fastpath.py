@@ -332,23 +332,3 @@ def test_a_query_of_cjk_runs_and_words_is_found_in_text() -> None:
     text = "用户说咖啡因和咖啡馆 Tea tea"
     assert [m.span() for m in parse_query("咖啡 咖啡馆").pattern.finditer(text)] == [(3, 5), (7, 10)]
     assert [m.span() for m in parse_query("tea 咖啡").pattern.finditer(text)] == [(3, 5), (7, 9), (11, 14), (15, 18)]
-
-
-def test_dates_without_datetime_are_datetime_s() -> None:
-    import datetime as dt
-
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
-    from openclaw_tui.core.search.rank import iso_date, ordinal_of, today_ordinal
-
-    @settings(max_examples=3000, deadline=None, database=None)
-    @given(st.dates())
-    def check(d: dt.date) -> None:
-        assert ordinal_of(d.year, d.month, d.day) == d.toordinal()
-        assert iso_date(d.toordinal()) == d.isoformat()
-
-    check()
-    for d in (dt.date.min, dt.date.max, dt.date(2000, 2, 29), dt.date(1900, 3, 1), dt.date(2024, 12, 31)):
-        assert iso_date(d.toordinal()) == d.isoformat() and ordinal_of(d.year, d.month, d.day) == d.toordinal()
-    assert today_ordinal() in (dt.date.today().toordinal(), dt.date.today().toordinal() - 1)  # (midnight)

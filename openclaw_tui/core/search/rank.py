@@ -33,7 +33,7 @@ Ties are ordered by profile, file and place.
 
 from __future__ import annotations
 
-import time
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -41,7 +41,6 @@ from .query import CJK, SNIPPET_WIDTH, Query, Terms, clean, parse_query, split_t
 from .reader import Reader, Row
 
 if TYPE_CHECKING:
-    import datetime as dt
     from collections.abc import Callable, Mapping, Sequence
     from pathlib import Path
     from typing import Any
@@ -238,46 +237,6 @@ def _decay(day: int | None, today: int, half_life_days: float) -> float:
     return float(0.5 ** (age / half_life_days))
 
 
-# Dates as ``datetime.date`` ordinals (day 1: 0001-01-01), without importing ``datetime`` (a fresh ``search``
-# process): its own arithmetic (CPython's ``_ymd2ord`` and ``_ord2ymd``), in the proleptic Gregorian calendar.
-_DAYS_BEFORE_MONTH = (0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)
-
-
-def _leap(year: int) -> bool:
-    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-
-
-def ordinal_of(year: int, month: int, day: int) -> int:
-    """``datetime.date(year, month, day).toordinal()``."""
-    y = year - 1
-    return y * 365 + y // 4 - y // 100 + y // 400 + _DAYS_BEFORE_MONTH[month] + (month > 2 and _leap(year)) + day
-
-
-def today_ordinal() -> int:
-    """``datetime.date.today().toordinal()``: the local date."""
-    now = time.localtime()
-    return ordinal_of(now.tm_year, now.tm_mon, now.tm_mday)
-
-
-def iso_date(ordinal: int) -> str:
-    """``datetime.date.fromordinal(ordinal).isoformat()``."""
-    n = ordinal - 1
-    n400, n = divmod(n, 146_097)  # days in 400 years
-    n100, n = divmod(n, 36_524)  # in 100 years
-    n4, n = divmod(n, 1_461)  # in 4 years
-    n1, n = divmod(n, 365)
-    year = n400 * 400 + n100 * 100 + n4 * 4 + n1 + 1
-    if n1 == 4 or n100 == 4:  # the last day of a leap year
-        return f"{year - 1:04d}-12-31"
-    leap = n1 == 3 and (n4 != 24 or n100 == 3)
-    month = (n + 50) >> 5  # an estimate: at most one too big
-    before = _DAYS_BEFORE_MONTH[month] + (month > 2 and leap) if month <= 12 else 366
-    if before > n:
-        month -= 1
-        before = _DAYS_BEFORE_MONTH[month] + (month > 2 and leap)
-    return f"{year:04d}-{month:02d}-{n - before + 1:02d}"
-
-
 @dataclass(slots=True)
 class _Cand:
     row: Row
@@ -450,7 +409,7 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
         rest, more = split_tags(query)
         tags += more
         q = parse_query(rest) if rest or not tags else None
-    day = today.toordinal() if today is not None else today_ordinal()
+    day = (today or dt.date.today()).toordinal()
     if limit <= 0:
         return Results([], NO_PROVIDER if chain is None else chain.note(), None, ranking)
     k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)
@@ -528,7 +487,7 @@ def order_key(index: Reader, with_vectors: bool) -> Callable[[_Cand], tuple[floa
 def _hit(c: _Cand, q: Query | None) -> Hit:
     row = c.row
     snippet, line, spans = _snippet(row, q.pattern if q is not None and c.bm25 > 0 else None)
-    date = iso_date(row.day) if row.day is not None else None
+    date = dt.date.fromordinal(row.day).isoformat() if row.day is not None else None
     return Hit(
         profile=row.profile.name, profile_rel=row.profile.rel, file=row.rel, start_line=row.line,
         end_line=max(row.line, row.end_line), id=row.id, score=c.score, snippet=snippet, match_line=line,
