@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import Config, Limits, load_config
 from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from .index import Index, Root, roots_of, tags_as_written
-from .text import CJK, Query, QueryError, _cjk_run_re, parse_query
+from .text import CJK, CJK_RUN, Query, QueryError, parse_query
 
 if TYPE_CHECKING:
     from ..format.entries import Entry
@@ -269,7 +269,7 @@ def _named_by(rel: str, text: str) -> str | None:
     if date and date in text:
         return date
     for w in words:
-        if (len(w) >= 3 or _cjk_run_re().search(w)) and _word_re(w).search(text):
+        if (len(w) >= 3 or CJK_RUN.search(w)) and _word_re(w).search(text):
             return w
     return None
 

@@ -34,10 +34,11 @@ Ties are ordered by profile, file and place.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .query import CJK, SNIPPET_WIDTH, Query, Terms, clean, parse_query, split_tags, tokens
+from .query import CJK, SNIPPET_WIDTH, Query, clean, parse_query, split_tags, tokens
 from .reader import Reader, Row
 
 if TYPE_CHECKING:
@@ -194,7 +195,7 @@ def _dot(a: Sequence[float], b: Sequence[float]) -> float:
     return math.fsum(x * y for x, y in zip(a, b, strict=False))
 
 
-def _snippet(row: Row, pattern: Terms | None) -> tuple[str, int, tuple[tuple[int, int], ...]]:
+def _snippet(row: Row, pattern: re.Pattern[str] | None) -> tuple[str, int, tuple[tuple[int, int], ...]]:
     text, start, end, body = row.raw, 0, len(row.raw), min(row.body_off, len(row.raw))
     m = None
     if pattern is not None:

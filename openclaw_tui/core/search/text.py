@@ -25,15 +25,14 @@ from typing import TYPE_CHECKING
 from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES
 from .query import (
     CJK,
+    CJK_RUN,
     SNIPPET_WIDTH,
-    Found,
     Query,
     QueryError,
-    Terms,
-    _expand_run,
     clean,
     compiled_ignorecase,
     escape,
+    index_text,
     parse_query,
     query_parts,
     query_terms,
@@ -48,26 +47,6 @@ if TYPE_CHECKING:
     from ..format.entries import Entry, MemoryFile
 
 MAX_CHUNK_LINES = 40
-
-
-# --- tokens -------------------------------------------------------------------------------------
-
-
-def _expand_cjk(m: re.Match[str]) -> str:
-    return _expand_run(m.group(0))
-
-
-@lru_cache(maxsize=1)
-def _cjk_run_re() -> re.Pattern[str]:
-    """Compiled when first needed: the CJK ranges take milliseconds to compile (a fresh ``search`` counts them)."""
-    return re.compile(f"[{CJK}]+")
-
-
-def index_text(text: str) -> str:
-    """The text as stored in FTS5: CJK runs become unigrams + bigrams, each its own token."""
-    if text.isascii():  # no CJK run to expand (and no pattern to compile)
-        return text
-    return _cjk_run_re().sub(_expand_cjk, text)
 
 
 # --- documents ----------------------------------------------------------------------------------
@@ -191,7 +170,7 @@ def has_surrogates(s: str) -> bool:
 
 
 __all__ = [  # with the query side (``query``), re-exported: callers have always found it here
-    "CJK", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Found", "Query", "QueryError", "Terms", "clean",
+    "CJK", "CJK_RUN", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Query", "QueryError", "clean",
     "compiled_ignorecase", "escape", "has_surrogates", "index_text", "indexed_rel", "is_memory_rel", "memory_chunks",
     "parse_query", "query_parts", "query_terms", "split_tags", "surrogates_re", "text_chunks", "tokens",
     "without_surrogates",
