@@ -115,8 +115,7 @@ def _schema_of(db: sqlite3.Connection) -> int | None:
 class Reader:
     """Queries over an open index database ``db`` (at ``path``; None: in memory).
 
-    Paths come out as ``make_path`` of the stored strings: ``str`` here (a fresh ``search`` names files by
-    their relative paths and never needs a ``Path``), ``pathlib.Path`` in ``index.Index``, whose callers do.
+    Paths come out as ``make_path`` of the stored strings: ``str`` here, ``pathlib.Path`` in ``index.Index``.
     """
 
     make_path: Callable[[str], Any] = str
