@@ -138,6 +138,8 @@ def surrogates_re() -> re.Pattern[str]:
 
 def index_text(text: str) -> str:
     """The text as stored in FTS5: CJK runs become unigrams + bigrams, each its own token."""
+    if text.isascii():  # no CJK run (most English text): nothing to scan
+        return text
     return CJK_RUN.sub(lambda m: _expand_run(m.group(0)), text)
 
 
