@@ -39,8 +39,7 @@ selected by ``work`` and shown as ``Work``).
 
 At 100k entries a third of them are high, so the answer itself is ~35k parts
 (4 MB of text): the rows are read as the index gives them (no object per
-row), no garbage collection runs while the parts are made, and ``--json`` is
-written by a template per part (``render_json``) rather than by ``json``'s
+row), and ``--json`` is written by a template per part (``render_json``) rather than by ``json``'s
 pure-Python indenting encoder.  ``bench/bench_context.py`` prints the figures.
 """
 
