@@ -8,14 +8,11 @@ nothing written).
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import sys
-
-TYPE_CHECKING = False  # (not typing's: importing typing costs a fresh --help a third of its time)
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Any
-
-    from .cli_parser import ArgumentParser
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 COMMANDS = (
     "check", "set", "supersede", "archive", "gc", "redact", "commit",
@@ -24,7 +21,7 @@ COMMANDS = (
 )
 
 # What each module of COMMANDS registers (sub-command name, help), in its order: ``--help`` and every
-# sub-command start without importing the other modules (and the core they pull in).  A module missing
+# sub-command are parsed without importing the other modules (and the core they pull in).  A module missing
 # here is simply imported; tests/test_cli_lazy.py proves the table equals what the modules register.
 LISTED: dict[str, tuple[tuple[str, str], ...]] = {
     "check": (("check", "check a profile, a profiles root or a workspace for consistency"),),
@@ -57,18 +54,11 @@ LISTED: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-# Sub-commands whose module has ``fast_args(argv) -> namespace | None``: a plain command line is read
-# without building argparse's tree (a fresh ``search`` pays for little more than its query); anything
-# else (help, an unknown or abbreviated option, a mistake) returns None and goes through argparse as before.
-FAST = ("search",)
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that exits 2 with a one-line reason."""
 
-
-def __getattr__(name: str) -> Any:
-    if name == "ArgumentParser":  # argparse is imported only when a parser is built
-        from .cli_parser import ArgumentParser
-
-        return ArgumentParser
-    raise AttributeError(name)
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
 
 
 USAGE = "openclaw-tui [PATH] [--demo] [--today DATE]\n       openclaw-tui COMMAND ..."
@@ -82,8 +72,6 @@ UI_OPTIONS: tuple[tuple[str, str | None, str], ...] = (
                      "with a short history and a pending merge conflict"),
     ("--today", "DATE", "fix today's date (YYYY-MM-DD) for TTL and cold marks"),
 )
-HELP_OPTIONS = (("-h, --help", "show this help message and exit"),
-                ("--version", "show program's version number and exit"))
 
 
 def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[ArgumentParser, set[str]]:
@@ -93,7 +81,6 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
     others are listed by name and help alone (enough for ``--help`` and to tell a sub-command from a PATH).
     """
     from . import __version__
-    from .cli_parser import ArgumentParser
 
     parser = ArgumentParser(prog="openclaw-tui", usage=USAGE, description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"openclaw-tui {__version__}")
@@ -115,59 +102,8 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
     return parser, set(sub.choices)
 
 
-def help_page(cols: int) -> str:
-    """The top-level ``--help`` page, as argparse lays it out ``cols`` wide (without argparse)."""
-    from .cli_help import page
-
-    commands = [(4, name, help_text) for module in COMMANDS for name, help_text in LISTED[module]]
-    ui: list[tuple[int, str, str | None]] = [(2, option if metavar is None else f"{option} {metavar}", help_text) for option, metavar, help_text in UI_OPTIONS]
-    return page(USAGE, DESCRIPTION, [
-        ("positional arguments", [(2, "COMMAND", None), *commands]),
-        ("options", [(2, invocation, help_text) for invocation, help_text in HELP_OPTIONS]),
-        (UI_TITLE, ui),
-    ], cols)
-
-
-def _quick(argv: list[str]) -> bool:
-    """``--help`` and ``--version`` alone, printed without building the parser (True when printed)."""
-    if len(argv) != 1 or argv[0] not in ("-h", "--help", "--version") or set(COMMANDS) - set(LISTED):
-        return False
-    from . import __version__
-    from .cli_help import columns
-
-    cols = columns()
-    if argv[0] == "--version":
-        text = f"openclaw-tui {__version__}\n"
-        if len(text) > cols - 2:  # argparse would wrap it: let it
-            return False
-    else:
-        text = help_page(cols)
-    sys.stdout.write(text)
-    sys.stdout.flush()
-    return True
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    whole_process = argv is None  # (the console script and ``python -m``; a caller in-process passes argv)
     argv = list(sys.argv[1:] if argv is None else argv)
-    if _quick(argv):
-        return 0
-    if argv and argv[0] in FAST:
-        import gc
-
-        was_enabled = gc.isenabled()
-        gc.disable()  # a short process: no collections while it imports (allocations, no cycles)
-        try:
-            module = _command_module(argv[0])
-            fast = module.fast_args(argv[1:])
-            if fast is not None:
-                code = _run(module.run, fast)
-                if whole_process:
-                    _exit_now(code)
-                return code
-        finally:
-            if was_enabled:
-                gc.enable()
     parser, names = build_parser(argv[0] if argv else None, lazy=True)
     if not argv or argv[0] not in names | {"-h", "--help", "--version"}:
         mistyped = None if {"-h", "--help", "--version"} & set(argv) else _mistyped_command(argv[0] if argv else "", names)
@@ -196,30 +132,7 @@ def _mistyped_command(word: str, names: set[str]) -> str | None:
 
 
 def _command_module(name: str) -> Any:
-    """``openclaw_tui.commands.NAME``, imported (``__import__``: ``importlib``'s package, with ``warnings``, is a
-    module more for a fresh ``search`` to load)."""
-    full = f"openclaw_tui.commands.{name}"
-    __import__(full)
-    return sys.modules[full]
-
-
-def _exit_now(code: int) -> None:
-    """End a whole fast-command process now: its output flushed, its files closed (the command closed its
-    index), nothing left to do but the interpreter's teardown -- freeing every module and object one by one,
-    about a tenth of a fresh ``search`` -- which ``os._exit`` skips.  Not when something registered an atexit
-    handler (an embedding provider's library may have): then the process ends as usual."""
-    import atexit
-    import os
-
-    if atexit._ncallbacks():
-        return
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:  # (None: the process was started with that descriptor closed)
-                stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(code)
+    return importlib.import_module(f"openclaw_tui.commands.{name}")
 
 
 def _run(run: Any, args: Any) -> int:

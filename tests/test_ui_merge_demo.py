@@ -16,8 +16,9 @@ from openclaw_tui.core.merge.conflicts import has_markers, parse_conflicts
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.screens.merge_screen import EditResolution, MergeScreen
 from openclaw_tui.widgets.dialogs import Ask
+from tests.support import app_for
 from tests.test_git_helpers import git
-from tests.test_ui_git_support import app_for, parents, screen_text, unmerged
+from tests.test_ui_git_support import parents, screen_text, unmerged
 from tests.ui_support import SIZE, settle
 
 XI = "profiles/xiaoyu"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,6 @@ from ..core.check.findings import SEVERITY_RANK
 from ..core.check.report import append_audit_log, to_json, to_sarif, to_text
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory, discover
-from ._json import dumps
 from ._limits import add_limit_options, effective_limits
 
 FAIL_ON = ("error", "warning", "info", "never")
@@ -69,9 +69,9 @@ def run(args: argparse.Namespace) -> int:
         limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden if getattr(args, n) is None})
     findings = check_discovery(discovery, today=args.today, **{name: getattr(limits, name) for name in LIMITS})
     if args.format == "json":
-        out = dumps(to_json(discovery, findings, args.path)) + "\n"
+        out = json.dumps(to_json(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
     elif args.format == "sarif":
-        out = dumps(to_sarif(discovery, findings, args.path)) + "\n"
+        out = json.dumps(to_sarif(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
     else:
         out = to_text(discovery, findings, args.path)
     sys.stdout.write(out)

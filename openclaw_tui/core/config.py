@@ -43,7 +43,6 @@ from typing import Any
 # (re-exported)
 from .userdirs import ENV_FILE as ENV_FILE
 from .userdirs import ConfigError as ConfigError
-from .userdirs import _xdg_simple as _xdg_simple
 from .userdirs import cache_dir as cache_dir
 from .userdirs import config_path as config_path
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-import gc
 import re
 from collections.abc import Callable, Iterable
 from operator import itemgetter
@@ -83,19 +82,13 @@ def check_profile(
     def add(code: str, file: str, line: int | None, ident: str | None, message: str) -> None:
         found.append(Finding(code, profile.name, file, line, ident, message, profile.rel))
 
-    was_enabled = gc.isenabled()
-    gc.disable()  # many small objects, no cycles: the collector only costs time here
-    try:
-        if profile.layout == "openclaw":
-            _check_workspace(
-                profile, add, today, bootstrap_max_chars, bootstrap_total_max_chars, user_max_chars,
-                stale_days=stale_log_days,
-            )
-        else:
-            _check_layout_a(profile, add, today, cap)
-    finally:
-        if was_enabled:
-            gc.enable()
+    if profile.layout == "openclaw":
+        _check_workspace(
+            profile, add, today, bootstrap_max_chars, bootstrap_total_max_chars, user_max_chars,
+            stale_days=stale_log_days,
+        )
+    else:
+        _check_layout_a(profile, add, today, cap)
     found.sort(key=lambda f: (f.file, f.line or 0))
     if not any(f.code in REPAIRABLE for f in found):
         return found

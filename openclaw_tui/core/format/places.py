@@ -1,7 +1,6 @@
 """Where profiles and workspaces are, before anything of them is read: ``locate(path)``.
 
-Kept apart from ``profile`` (which loads what this finds) so that a fresh ``search`` process, which
-only needs the places, imports no ``dataclasses`` or ``typing``.  ``profile`` re-exports every name.
+Kept apart from ``profile`` (which loads what this finds); ``profile`` re-exports every name.
 """
 
 from __future__ import annotations

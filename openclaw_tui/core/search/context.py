@@ -41,15 +41,13 @@ selected by ``work`` and shown as ``Work``).
 
 At 100k entries a third of them are high, so the answer itself is ~35k parts
 (4 MB of text): the rows are read as the index gives them (no object per
-row), no garbage collection runs while the parts are made, and ``--json`` is
-written by a template per part (``render_json``) rather than by ``json``'s
+row), and ``--json`` is written by a template per part (``render_json``) rather than by ``json``'s
 pure-Python indenting encoder.  ``bench/bench_context.py`` prints the figures.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import json
 import math
 import posixpath
@@ -64,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import Config, Limits, load_config
 from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from .index import Index, Root, roots_of, tags_as_written
-from .text import CJK, Query, QueryError, _cjk_run_re, parse_query
+from .text import CJK, CJK_RUN, Query, QueryError, parse_query
 
 if TYPE_CHECKING:
     from ..format.entries import Entry
@@ -304,7 +302,7 @@ def _named_by(rel: str, text: str) -> str | None:
     if date and date in text:
         return date
     for w in words:
-        if (len(w) >= 3 or _cjk_run_re().search(w)) and _word_re(w).search(text):
+        if (len(w) >= 3 or CJK_RUN.search(w)) and _word_re(w).search(text):
             return w
     return None
 
@@ -438,13 +436,9 @@ def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str
     persistent index, which makes a 100k-entry profile answer in well under a second.
     """
     src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
-    was_enabled = gc.isenabled()
-    gc.disable()  # tens of thousands of parts and rows, none in a cycle: no collection while they are made
     try:
         return _profile_context(src, query, tags, config or load_config())
     finally:
-        if was_enabled:
-            gc.enable()
         src.close()
 
 

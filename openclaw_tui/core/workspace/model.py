@@ -16,7 +16,6 @@ metadata.  USER.md: ``<!-- observed: DATE | status: S -->`` followed by one dire
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,13 +184,7 @@ def _meta(row: MemRow, first_line_text: str, tail_text: str) -> None:
 
 def parse_memory_text(text: str) -> list[MemRow]:
     """The rows of a MEMORY.md-like text (see the module docstring)."""
-    was_enabled = gc.isenabled()
-    gc.disable()  # many small objects, no cycles: the collector only costs time here
-    try:
-        return _parse_memory_text(text)
-    finally:
-        if was_enabled:
-            gc.enable()
+    return _parse_memory_text(text)
 
 
 def _parse_memory_text(text: str) -> list[MemRow]:
@@ -456,13 +449,7 @@ def parse_log(text: str) -> list[LogLine]:
 
 def load_daily_logs(workspace: Path, today: dt.date | None = None, *, parse: bool = True) -> list[DailyLog]:
     """The dated logs of ``memory/`` (not its sub-folders), oldest first."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _load_daily_logs(workspace, today, parse)
-    finally:
-        if was_enabled:
-            gc.enable()
+    return _load_daily_logs(workspace, today, parse)
 
 
 def _load_daily_logs(workspace: Path, today: dt.date | None, parse: bool) -> list[DailyLog]:
