@@ -162,15 +162,13 @@ def guarded(fn: Callable[..., T]) -> Callable[..., T]:
 
 def search(mem: Memory, query: str, max_results: int = 6, tags: list[str] | str | None = None) -> dict[str, Any]:
     """``search --json``, with OpenClaw's memory_search fields (path, startLine, endLine, snippet, score)."""
-    from .core.search.quick import search_current
     from .core.search.search import search_path
 
     check_size("query", query, MAX_QUERY)
     if not 1 <= max_results <= MAX_RESULTS:
         raise ToolError(f"max_results must be between 1 and {MAX_RESULTS} (got {max_results})")
     wanted = _tags(tags)
-    quick = search_current(mem.path, query, max_results, wanted)
-    results = quick[0] if quick is not None else search_path(mem.path, query, max_results, tags=wanted)[0]
+    results = search_path(mem.path, query, max_results, tags=wanted)[0]
     hits = [{"path": h.openclaw_path, "startLine": h.start_line, "endLine": h.end_line, "snippet": h.snippet,
              "score": round(h.score, 4), "id": h.id, "citation": h.citation, "why": h.explain()}
             for h in results.hits]
