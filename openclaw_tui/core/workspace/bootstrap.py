@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Limits
+from .injection import CURRENT_RELEASE, RETIRED_FILES, Settings, StartupSettings, bootstrap, from_js, startup_block
 from ..format.entries import decode
 from ..format.profile import inside
 
@@ -45,7 +46,7 @@ MIN_FILE_BUDGET = 64  # less than this left of the total: the file is not inject
 TRUNCATION_STYLES = ("70/20", "75/25")
 HEAD_RATIO = 0.7
 TAIL_RATIO = 0.2
-SESSIONS = ("main", "shared", "subagent")
+SESSIONS = ("main", "shared", "subagent", "cron")
 # JavaScript's String.prototype.trimEnd() whitespace (the agent trims a file's end before measuring it)
 _JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
             "\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -219,6 +220,9 @@ class InjectedPart:
     loaded: bool
     reason: str  # why it is (not) loaded, in words
     lines_raw: int = 0
+    missing: bool = False  # injected as "[MISSING] Expected at: PATH"
+    sha256: str = ""  # of the injected copy's UTF-8 (as OpenClaw's JS string encodes)
+    marker_js: int | None = None  # ``marker_at`` in UTF-16 units (what ``context`` counts)
 
     @property
     def start_line(self) -> int:
@@ -281,11 +285,22 @@ def inject_preview(
     today: dt.date | None = None,
     include_daily: bool = True,
     truncation: str = "70/20",
+    release: str | None = None,
+    startup: StartupSettings | None = None,
 ) -> list[InjectedPart]:
     """The parts the agent receives, in order, each as injected (see the module docstring).
 
-    ``truncation`` is the release's way of cutting (``TRUNCATION_STYLES``; the workspace's
-    ``OpenClawConfig.truncation`` says which)."""
+    ``release``: the current release's rules (``injection.CURRENT_RELEASE``, the default when
+    ``truncation`` is not given as "70/20") or "older" (TOOLS.md and HEARTBEAT.md, the cut named by
+    ``truncation``, whole daily logs).  ``include_daily``: the session-start block (the first run
+    after /new or /reset) rather than a later turn, which has none."""
+    if truncation not in TRUNCATION_STYLES:
+        raise ValueError(f"truncation must be one of {', '.join(TRUNCATION_STYLES)}, not {truncation!r}")
+    if release is None:
+        release = "older" if truncation == "70/20" else CURRENT_RELEASE
+    if release != "older":
+        return _current_preview(Path(workspace_path), limits or Limits(), session, today or dt.date.today(),
+                                include_daily, startup)
     if truncation not in TRUNCATION_STYLES:
         raise ValueError(f"truncation must be one of {', '.join(TRUNCATION_STYLES)}, not {truncation!r}")
     if session not in SESSIONS:
@@ -351,4 +366,53 @@ def inject_preview(
             which = "today's" if rel[7:17] == today.isoformat() else "yesterday's"
             parts.append(InjectedPart(rel, rel, "daily", len(text), len(text), False, text, None, 0, "file",
                                       running, False, True, f"{which} log, loaded at session start", nlines))
+    return parts
+
+
+def _lines_of(path: Path) -> int:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return 0
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, session_start: bool,
+                     startup: StartupSettings | None) -> list[InjectedPart]:
+    """The current release (``injection``): sizes in UTF-16 units, its files, cut and session-start block."""
+    parts: list[InjectedPart] = []
+    running = 0
+    for it in bootstrap(root, session, Settings(limits.bootstrap_max_chars, limits.bootstrap_total_max_chars)):
+        if not it.present and not it.injected and it.name in ("USER.md", "MEMORY.md", "BOOTSTRAP.md"):
+            if it.name == "MEMORY.md" and (root / "memory.md").is_file():
+                parts.append(InjectedPart("memory.md", "memory.md", "retired", 0, 0, False, "", None, 0, "file",
+                                          running, False, False, it.reason, _lines_of(root / "memory.md")))
+            continue
+        running += it.chars
+        at = it.marker_at
+        text = from_js(it.text)
+        parts.append(InjectedPart(
+            it.name, it.name, "bootstrap", it.raw_chars, it.chars, it.truncated or it.clamped, text,
+            None if at is None else len(from_js(it.text[:at])), it.limit, "total" if it.clamped else it.limit_kind,
+            running, it.clamped or (it.limit_kind == "total" and it.truncated) or (not it.injected and "total" in it.reason),
+            it.injected, it.reason, _lines_of(Path(it.path)) if it.present else 1, not it.present, it.sha256, at))
+    for name in RETIRED_FILES:
+        if (root / name).is_file():
+            parts.append(InjectedPart(name, name, "retired", 0, 0, False, "", None, 0, "file", running, False, False,
+                                      f"not injected by the current release ({CURRENT_RELEASE}); "
+                                      + ("`openclaw doctor` folds TOOLS.md into AGENTS.md" if name == "TOOLS.md"
+                                         else "`openclaw doctor` leaves it: HEARTBEAT.md is a no-op"),
+                                      _lines_of(root / name)))
+    if not session_start or session == "subagent":
+        return parts
+    if any(p.name == "BOOTSTRAP.md" and p.loaded for p in parts):
+        return parts  # no session-start block while BOOTSTRAP.md is pending
+    block = startup_block(root, today, startup)
+    for b in block.blocks:
+        text = from_js(b.block)
+        which = "today's" if b.file[7:17] == today.isoformat() else f"{b.file[7:17]}'s"
+        parts.append(InjectedPart(
+            b.file, b.file, "daily", b.size_bytes, len(b.block), b.truncated, text, None, 0, "file", 0, False,
+            b.loaded, f"{which} log, {b.reason} (session start)" if b.loaded else b.reason,
+            _lines_of(root / b.file), False, "", None))
     return parts
