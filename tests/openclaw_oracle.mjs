@@ -85,7 +85,9 @@ for (const c of JSON.parse(fs.readFileSync(0, "utf8"))) {
   const agentId = c.agentId ?? "main";
   const built = buildBootstrapContextFiles(files, {
     maxChars: resolveBootstrapMaxChars(c.config, agentId), totalMaxChars: resolveBootstrapTotalMaxChars(c.config, agentId) });
-  const prelude = await buildSessionStartupContextPrelude({ workspaceDir: dir, cfg: c.config,
+  // the block is given at a session's first run, not to sub-agents, not while BOOTSTRAP.md is pending
+  const noBlock = c.session === "subagent" || built.some((f) => path.basename(f.path) === "BOOTSTRAP.md");
+  const prelude = noBlock ? null : await buildSessionStartupContextPrelude({ workspaceDir: dir, cfg: c.config,
     nowMs: Date.parse(`${c.today}T12:00:00Z`) });
   out.push({
     files: built.map((f) => ({ name: path.basename(f.path), path: f.path, chars: f.content.length, sha256: sha(f.content) })),

@@ -58,7 +58,7 @@ from json.encoder import encode_basestring as _encode_str  # the C encoder json.
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config import Config, Limits, load_config
+from ..config import Config, load_config
 from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from .index import Index, Root, roots_of, tags_as_written
 from .text import CJK, Query, QueryError, _cjk_run_re, parse_query

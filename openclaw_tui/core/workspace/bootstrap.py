@@ -21,9 +21,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Limits
-from .injection import CURRENT_RELEASE, RETIRED_FILES, Settings, StartupSettings, bootstrap, from_js, startup_block
 from ..format.entries import decode
 from ..format.profile import inside
+from .injection import (
+    CURRENT_RELEASE,
+    RETIRED_FILES,
+    Settings,
+    StartupSettings,
+    bootstrap,
+    from_js,
+    startup_block,
+)
 
 # The agent's order (older releases; the current one no longer injects TOOLS.md / HEARTBEAT.md,
 # which `doctor --fix` folds away, so a workspace that still has them gets them injected here).

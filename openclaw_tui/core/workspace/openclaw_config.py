@@ -101,7 +101,8 @@ class OpenClawConfig:
         def num(key: str, default: int, top: int) -> int:
             value = self.startup.get(key)
             ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-            return min(top, max(1, math.floor(value if ok else default)))
+            chosen: float = value if ok else default
+            return min(top, max(1, math.floor(chosen)))
 
         d = StartupSettings()
         return StartupSettings(self.startup.get("enabled") is not False,
