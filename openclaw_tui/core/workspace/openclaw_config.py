@@ -100,8 +100,9 @@ class OpenClawConfig:
 
         def num(key: str, default: int, top: int) -> int:
             value = self.startup.get(key)
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-            chosen: float = value if ok else default
+            chosen = float(default)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                chosen = float(value)
             return min(top, max(1, math.floor(chosen)))
 
         d = StartupSettings()
