@@ -143,6 +143,7 @@ class WorkspaceScreen(Screen[None]):
         self.preview_index = 0
         self.config: OpenClawConfig = OpenClawConfig(None, Limits())
         self.parts: list[InjectedPart] = []
+        self._parts_generation = -1
         self.memory: MemoryModel | None = None
         self.user: UserModel | None = None
         self.logs: list[DailyLog] = []
@@ -293,14 +294,32 @@ class WorkspaceScreen(Screen[None]):
 
     def _fill_tab(self, tab: str) -> None:
         if tab == "boot":  # what the agent gets: worked out only where it is shown
-            self.parts = inject_preview(self.path, self.config.limits, self.session, today=self.today,
-                                        truncation=self.config.truncation)
+            self._injected()
             self.query_one("#ws-bars", BootstrapBars).show(self.parts, self.config.limits, self.config.source,
                                                            self.session)
             self._show_preview()
         else:
             {"mem": self._fill_memory, "user": self._fill_user, "logs": self._fill_logs,
              "review": self._fill_review, "dreams": self._fill_dreams}[tab]()
+
+    def _injected(self) -> list[InjectedPart]:
+        """What the agent gets (``context``'s parts), worked out once per reload and session."""
+        if self._parts_generation != self.generation:
+            self.parts = inject_preview(self.path, self.config.limits, self.session, today=self.today,
+                                        truncation=self.config.truncation, release=self.config.release,
+                                        startup=self.config.startup_settings())
+            self._parts_generation = self.generation
+        return self.parts
+
+    def _reception(self, r: MemRow) -> str:
+        """Whether the agent receives a MEMORY.md row: "received", "partly", "not received" (the cut-out
+        middle) or "not loaded" (this session gets no MEMORY.md)."""
+        mem = self.memory
+        part = next((p for p in self._injected() if p.kind == "bootstrap" and p.file == "MEMORY.md"), None)
+        if mem is None or part is None or mem.rel != "MEMORY.md":
+            return "received"
+        bom = 1 if mem.bom else 0
+        return part.received(("\ufeff" if bom else "") + mem.text, r.start + bom, r.end + bom)
 
     def _show_preview(self) -> None:
         shown = [p for p in self.parts if p.kind == "bootstrap"]
@@ -333,6 +352,7 @@ class WorkspaceScreen(Screen[None]):
                     marks |= {"promoted"} if r.promoted else set()
                     marks |= {"residue"} if r.kind == "item" and r.has_residue else set()
                     marks |= {"problem"} if found else set()
+                    marks |= {"unreceived"} if self._reception(r) in ("partly", "not received") else set()
                     if self._match(r.text, " ".join(r.heading_path), *r.metadata, marks=frozenset(marks)):
                         keys.append(r)
         self.row_keys["mem"] = list(keys)
@@ -343,9 +363,12 @@ class WorkspaceScreen(Screen[None]):
         rel = mem.rel if mem is not None else "MEMORY.md"
         found = self._findings_for(rel, r.line - len(r.markers), r.end_line) if self.by_file.get(rel) else []
         badge: Cell = self._badge(found) if found else ""
+        got = self._reception(r)
+        cut: Cell = (got if got != "partly" else "partly received", "bold red" if got == "not received" else "yellow")
         if r.kind == "section":
-            return (badge, str(r.line), "", "", (("#" * r.level) + " " + r.text, "bold"))
-        meta = []
+            return (badge, str(r.line), "", cut if got in ("partly", "not received") else "",
+                    (("#" * r.level) + " " + r.text, "bold"))
+        meta = [] if got not in ("partly", "not received") else [cut[0]]
         if r.promotions:
             meta.append("promoted")
         if r.score:
@@ -355,8 +378,9 @@ class WorkspaceScreen(Screen[None]):
         if r.source:
             meta.append(f"from {r.source}")
         section = " › ".join(r.heading_path[1:] or r.heading_path)
-        return (badge, str(r.line), (section, "dim"), (", ".join(meta), "dim"),
-                (r.text, "italic" if r.kind == "text" else ""))
+        meta_style = cut[1] if got in ("partly", "not received") else "dim"
+        return (badge, str(r.line), (section, "dim"), (", ".join(meta), meta_style),
+                (r.text, "dim italic" if got == "not received" else "italic" if r.kind == "text" else ""))
 
     def _fill_user(self) -> None:
         rows: list[tuple[Any, tuple[Cell, ...]]] = []
@@ -370,6 +394,17 @@ class WorkspaceScreen(Screen[None]):
                 rows.append((d, (self._badge(found), str(d.line), clean_line(d.observed),
                                  Text(clean_line(d.status), style="green" if d.active else "dim"),
                                  Text(clean_line(d.text), style=style))))
+            if not self.user.directives:  # no <!-- observed --> markers: its lines as they are, and why
+                rows.append((None, ("", "", "", Text("no markers", style="yellow"),
+                                    Text("USER.md has no <!-- observed: DATE | status: ... --> markers, so no "
+                                         "directive has a status; its lines as written (injected as they are):",
+                                         style="italic"))))
+                for r in self.user.rows:
+                    if not self._match(r.text, " ".join(r.heading_path)):
+                        continue
+                    text = ("#" * r.level + " " + r.text) if r.kind == "section" else r.text
+                    rows.append((None, ("", str(r.line), "", "", Text(clean_line(text),
+                                                                      style="bold" if r.kind == "section" else ""))))
         self._fill("#ws-user", "user", rows)
 
     def _fill_logs(self) -> None:
@@ -575,7 +610,7 @@ class WorkspaceScreen(Screen[None]):
             self.query_one("#ws-preview", Static).update(preview_text(shown[self.preview_index % len(shown)]))
 
     def action_session(self) -> None:
-        order = ("main", "shared", "subagent")
+        order = ("main", "shared", "subagent", "cron")
         self.session = order[(order.index(self.session) + 1) % len(order)]
         self.reload()
 

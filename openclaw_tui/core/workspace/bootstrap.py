@@ -231,6 +231,21 @@ class InjectedPart:
     missing: bool = False  # injected as "[MISSING] Expected at: PATH"
     sha256: str = ""  # of the injected copy's UTF-8 (as OpenClaw's JS string encodes)
     marker_js: int | None = None  # ``marker_at`` in UTF-16 units (what ``context`` counts)
+    kept: tuple[tuple[int, int], ...] = ()  # spans of the file (UTF-16 offsets) the agent receives
+
+    def received(self, text: str, start: int, end: int) -> str:
+        """Whether the agent receives the characters [start, end) of the file's decoded ``text`` (Python
+        offsets): "received", "partly", "not received" or "not loaded"."""
+        if not self.loaded:
+            return "not loaded"
+        if not self.truncated:
+            return "received"
+        a, b = utf16_offset(text, start), min(utf16_offset(text, end), self.chars_raw)  # trailing space: trimmed
+        if b <= a:
+            return "received"
+        inside = sum(max(0, min(b, y) - max(a, x)) for x, y in self.kept)
+        return "received" if inside >= b - a else "partly" if inside else "not received"
+
 
     @property
     def start_line(self) -> int:
@@ -239,6 +254,12 @@ class InjectedPart:
     @property
     def end_line(self) -> int:
         return self.lines_raw
+
+
+def utf16_offset(text: str, index: int) -> int:
+    """The UTF-16 offset of Python offset ``index`` in ``text``."""
+    head = text[:index]
+    return index if head.isascii() else len(head.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _read_text(root: Path, path: Path) -> str | None:
@@ -403,7 +424,8 @@ def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, s
             it.name, it.name, "bootstrap", it.raw_chars, it.chars, it.truncated or it.clamped, text,
             None if at is None else len(from_js(it.text[:at])), it.limit, "total" if it.clamped else it.limit_kind,
             running, it.clamped or (it.limit_kind == "total" and it.truncated) or (not it.injected and "total" in it.reason),
-            it.injected, it.reason, _lines_of(Path(it.path)) if it.present else 1, not it.present, it.sha256, at))
+            it.injected, it.reason, _lines_of(Path(it.path)) if it.present else 1, not it.present, it.sha256, at,
+            it.kept))
     for name in RETIRED_FILES:
         if (root / name).is_file():
             parts.append(InjectedPart(name, name, "retired", 0, 0, False, "", None, 0, "file", running, False, False,
@@ -418,7 +440,9 @@ def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, s
     block = startup_block(root, today, startup)
     for b in block.blocks:
         text = from_js(b.block)
-        which = "today's" if b.file[7:17] == today.isoformat() else f"{b.file[7:17]}'s"
+        day = b.file[7:17]
+        which = "today's" if day == today.isoformat() else \
+            "yesterday's" if day == (today - dt.timedelta(days=1)).isoformat() else f"{day}'s"
         parts.append(InjectedPart(
             b.file, b.file, "daily", b.size_bytes, len(b.block), b.truncated, text, None, 0, "file", 0, False,
             b.loaded, f"{which} log, {b.reason} (session start)" if b.loaded else b.reason,

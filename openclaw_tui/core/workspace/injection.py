@@ -142,7 +142,7 @@ def _policy_digest(candidates: list[tuple[str, bool]], budget: int) -> tuple[str
     return "\n".join(t for i, (t, _h) in enumerate(candidates) if i in chosen), max(0, len(candidates) - len(chosen))
 
 
-def _trim_agents(trimmed: str, max_chars: int) -> str:
+def _trim_agents(trimmed: str, max_chars: int) -> tuple[str, int, int]:
     """``trimAgentsBootstrapContent``: 45% head, a 35% digest of the policy lines, 15% tail."""
     head, tail, budget = int(max_chars * 0.45), int(max_chars * 0.15), int(max_chars * 0.35)
     candidates: list[tuple[str, bool]] = []
@@ -183,17 +183,20 @@ def _trim_agents(trimmed: str, max_chars: int) -> str:
             budget = max(0, budget - over)
             digest, omitted = _policy_digest(candidates, budget)
         out = render()
-    return truncate_utf16_safe(out, max_chars) if len(out) > max_chars else out
+    kept_head, kept_tail = len(slice_utf16_safe(trimmed, 0, head)), len(slice_utf16_safe(trimmed, -tail)) if tail > 0 else 0
+    return (truncate_utf16_safe(out, max_chars) if len(out) > max_chars else out), kept_head, kept_tail
 
 
-def trim_bootstrap_content(content: str, name: str, max_chars: int) -> tuple[str, bool, int]:
-    """``trimBootstrapContent`` on a JS string: (the copy, whether it was cut, the size after trimEnd)."""
+def trim_bootstrap_content(content: str, name: str, max_chars: int) -> tuple[str, bool, int, int, int]:
+    """``trimBootstrapContent`` on a JS string: (the copy, whether it was cut, the size after trimEnd,
+    the units of the file's head and of its tail the copy keeps)."""
     trimmed = content.rstrip(JS_SPACE)
     raw = len(trimmed)
     if raw <= max_chars:
-        return trimmed, False, raw
+        return trimmed, False, raw, raw, 0
     if name.lower() == "agents.md":
-        return _trim_agents(trimmed, max_chars), True, raw
+        out, kh, kt = _trim_agents(trimmed, max_chars)
+        return out, True, raw, kh, kt
 
     def full(h: int, t: int) -> str:
         return "\n".join(["", f"[...truncated, read {name} for full content...]",
@@ -231,7 +234,7 @@ def trim_bootstrap_content(content: str, name: str, max_chars: int) -> tuple[str
             head, marker = 1, one
     pieces = [slice_utf16_safe(trimmed, 0, head), marker, slice_utf16_safe(trimmed, -tail) if tail > 0 else ""]
     out = ("\n" if "\n" in marker else "").join(p for p in pieces if p)
-    return (truncate_utf16_safe(out, max_chars) if len(out) > max_chars else out), True, raw
+    return (truncate_utf16_safe(out, max_chars) if len(out) > max_chars else out), True, raw, len(pieces[0]), len(pieces[2])
 
 
 def clamp_to_budget(content: str, budget: int) -> str:
@@ -262,6 +265,12 @@ class Injected:
     limit_kind: str = "file"  # "file", "user" or "total"
     injected: bool = False
     reason: str = ""
+    kept: tuple[tuple[int, int], ...] = ()  # the spans of the file (UTF-16 offsets) the agent receives
+
+    def received(self, start: int, end: int) -> str:
+        """Whether the agent receives the file's units [start, end): "received", "partly" or "not received"."""
+        inside = sum(max(0, min(end, b) - max(start, a)) for a, b in self.kept)
+        return "received" if inside >= end - start else "partly" if inside else "not received"
 
     @property
     def chars(self) -> int:
@@ -357,6 +366,9 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
         present = path.is_file() and _exact(folder, name)
         item = Injected(name, str(path), present)
         out.append(item)
+        content = read_js(path) if present else None
+        if content is not None:
+            item.raw_chars = len(content.rstrip(JS_SPACE))
         if not present and name in OPTIONAL_WHEN_ABSENT:
             item.reason = f"absent (the release loads {name} only when present, by exact name)"
             if name == "MEMORY.md" and _exact(folder, "memory.md"):
@@ -394,7 +406,6 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
             item.reason = f"left out: fewer than {MIN_FILE_BUDGET} characters of the bootstrap total are left"
             stopped = True
             continue
-        content = read_js(path)
         if content is None:
             item.reason = "unreadable"
             continue
@@ -402,8 +413,12 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
         limit = max(1, min(own, remaining))
         if limit < own:
             kind = "total"
-        cut, truncated, raw = trim_bootstrap_content(content, name, limit)
+        cut, truncated, raw, head, tail = trim_bootstrap_content(content, name, limit)
         within = clamp_to_budget(cut, remaining)
+        copy = len(within) - (1 if len(within) < len(cut) and remaining > 3 else 0)  # the clamp's "…" is not the file's
+        item.kept = tuple((a, b) for a, b in ((0, min(head, copy)),
+                                               (raw - tail, raw - tail + max(0, min(tail, copy - (len(cut) - tail)))))
+                          if b > a)
         item.raw_chars, item.limit, item.limit_kind = raw, limit, kind
         if not within:
             item.reason = "blank: nothing to inject"
