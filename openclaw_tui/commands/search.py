@@ -107,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"-n must be at least 1 (got {args.n})")
     tags = [t.strip() for t in args.tags.split(",") if t.strip()]
     quick = None
+    today = None  # the date decay counts from (None: today)
     if args.today is None:  # a current index: answered from it alone (``quick``), else the full way
         from ..core.search.quick import search_current
 
@@ -146,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     for h in hits:
         where = f"{h.profile_rel}/{h.file}" if several and h.profile_rel != "." else h.file
         span = f"{h.start_line}" if h.start_line == h.end_line else f"{h.start_line}-{h.end_line}"
-        lines.append(f"{where}:{span}  {h.id or '-'}  {h.score:.2f}")
+        lines.append(f"{where}:{span}  {h.id or '-'}  {h.readable(today)}")
         lines.append(f"    {h.snippet}")
         if args.explain:
             lines.append(f"    why: {h.explain()}")

@@ -3,7 +3,7 @@ promoted, and what looks wrong, with the fixes in place.
 
 Tabs: 1 Bootstrap (size-vs-limit bars and the injected copy with its cut marker), 2 MEMORY.md
 (sections and items with heading path and metadata), 3 USER.md (directives; superseded ones
-dimmed), 4 Daily logs (today's and yesterday's marked "loaded at session start"), 5 Review (the
+dimmed), 4 Daily logs (those of the session-start block marked, session notes and transcripts named), 5 Review (the
 items dreaming promoted, with their review flags), 6 Dreaming (DREAMS.md and dreaming's machine
 files under memory/, read-only, with sizes and what they are: none is loaded into the prompt).  Findings of the check sit on their rows.  ``/`` filters the rows.
 
@@ -41,6 +41,7 @@ from ..core.workspace import dreaming
 from ..core.workspace.bootstrap import InjectedPart, inject_preview
 from ..core.workspace.distil import commit_files, distil_plan, removable_logs, remove_logs
 from ..core.workspace.edits import add_directive, edit_row, move_item, remove_row, supersede_directive
+from ..core.workspace.file_kinds import classify_file
 from ..core.workspace.machine import MachineFile, machine_files
 from ..core.workspace.machine import preview as machine_preview
 from ..core.workspace.model import (
@@ -409,6 +410,9 @@ class WorkspaceScreen(Screen[None]):
 
     def _fill_logs(self) -> None:
         rows: list[tuple[Any, tuple[Cell, ...]]] = []
+        daily = [p for p in self._injected() if p.kind == "daily"]
+        block = {p.file: f"{p.chars_injected:,} chars" + (", cut" if p.truncated else "") for p in daily if p.loaded}
+        skipped = {p.file: p.reason for p in daily if not p.loaded}
         for lg in reversed(self.logs):
             found = self._findings_for(lg.rel, None, None)
             marks = {"problem"} if found else set()
@@ -418,8 +422,13 @@ class WorkspaceScreen(Screen[None]):
             if not self._match(lg.rel, *(ln.text for ln in lg.lines), marks=frozenset(marks)):
                 continue
             note = Text()
-            if lg.at_session_start:
-                note.append("loaded at session start", style="cyan")
+            if lg.slug is not None:  # a session note, a transcript or a topic note: said as what it is
+                note.append(classify_file(self.path, lg.rel).label + "  ", style="dim")
+            if lg.rel in block:
+                note.append(f"in the session-start block ({block[lg.rel]})", style="cyan")
+            elif lg.at_session_start:
+                note.append("not in the session-start block: " + skipped.get(lg.rel, "over its four newest notes"),
+                            style="dim italic")
             elif lg.age_days > 30:
                 note.append(f"{lg.age_days} days old", style="dim")
             if found:
