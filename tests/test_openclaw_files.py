@@ -68,3 +68,18 @@ def test_archived_logs_decay_and_scores_read_plainly(tmp_path: Path) -> None:
     scores = [h.score for h in found.hits]
     assert scores == sorted(scores, reverse=True)  # shown in score order
     assert found.hits[0].file.endswith(f"{(TODAY - dt.timedelta(days=1)).isoformat()}.md")
+
+
+def test_a_roots_workspaces_are_checked_and_searched(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    write(tmp_path / "p1" / "memories.md", "")
+    write(tmp_path / "ws" / "MEMORY.md", "# M\n- oolong beside the profiles\n")
+    r = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "check", str(tmp_path), "--format", "json",
+                        "--today", TODAY.isoformat()], capture_output=True, text=True, check=False)
+    doc = json.loads(r.stdout)
+    assert [(p["name"], p["layout"]) for p in doc["profiles"]] == [("p1", "profile"), ("ws", "openclaw")]
+    found, _stats = search_path(tmp_path, "oolong", 5, today=TODAY)
+    assert [(h.profile, h.file) for h in found.hits] == [("ws", "MEMORY.md")]

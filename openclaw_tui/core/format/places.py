@@ -83,10 +83,11 @@ def locate(path: Path | str, *, workspaces: bool = False) -> tuple[str, list[Pla
     The one place that decides what a path holds (``discover`` loads what this
     finds; the UI's launcher asks it before starting).  Raises NotMemory.
 
-    ``workspaces=True`` (the UI) also lists the OpenClaw workspaces that sit beside the profiles
-    of a root (layout ``"openclaw"``), and reads a folder whose folders are only workspaces as a
-    root of them.  Without it (``check`` and the other commands) a root is what the spec says:
-    its profiles, other folders skipped.
+    A root is what the spec says: the folders directly inside it that are profiles or OpenClaw
+    workspaces (layout ``"openclaw"``), each read with its own layout (a folder whose folders are
+    only workspaces is a root of them); other folders are skipped; a folder holding ``profiles/``
+    is read as that root.  ``workspaces=True`` (the UI) also lists the workspaces that sit beside
+    that ``profiles/`` folder (the bundled samples).
     """
     given = Path(path)
     try:
@@ -108,20 +109,17 @@ def locate(path: Path | str, *, workspaces: bool = False) -> tuple[str, list[Pla
         except OSError as exc:
             raise NotMemory(f"{given}: cannot be listed ({exc.strerror})") from exc
         listed.append((prefix, children))
-        found = [Place(c, prefix + c.name, "profile") for c in children if is_profile_dir(c)]
-        if found and workspaces:
-            found = _with_workspaces(prefix, children)
-            if prefix:  # PATH holds profiles/: the workspaces beside that folder too (the bundled samples)
+        if any(is_profile_dir(c) for c in children):
+            found = _with_workspaces(prefix, children)  # the workspaces beside the profiles too (the spec)
+            if prefix and workspaces:  # PATH holds profiles/: the UI adds the workspaces beside that folder
                 found += [w for w in _with_workspaces("", _folders(given)) if w.layout == "openclaw"]
-        if found:
             return "root", found
     if is_workspace_dir(given):
         return "workspace", [Place(given, ".", "openclaw")]
-    if workspaces:
-        for prefix, children in listed:
-            found = _with_workspaces(prefix, children)
-            if found:
-                return "root", found
+    for prefix, children in listed:  # a folder of workspaces only: a root of them
+        found = _with_workspaces(prefix, children)
+        if found:
+            return "root", found
     raise NotMemory(f"{given}: not a profile, a profiles root or an OpenClaw workspace")
 
 
