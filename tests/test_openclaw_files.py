@@ -83,3 +83,39 @@ def test_a_roots_workspaces_are_checked_and_searched(tmp_path: Path) -> None:
     assert [(p["name"], p["layout"]) for p in doc["profiles"]] == [("p1", "profile"), ("ws", "openclaw")]
     found, _stats = search_path(tmp_path, "oolong", 5, today=TODAY)
     assert [(h.profile, h.file) for h in found.hits] == [("ws", "MEMORY.md")]
+
+
+def test_a_claude_code_memory_folder_is_named_and_not_read_as_a_workspace(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from openclaw_tui.launch import memory_problem
+
+    mem = tmp_path / ".claude" / "projects" / "-home-me-proj" / "memory"
+    write(mem / "MEMORY.md", "- [Testing](testing.md): how we test\n" + "x" * 30_000 + "\n")
+    write(mem / "testing.md", "---\nname: testing\ndescription: how we test\ntype: feedback\n---\n"
+                              "Run pytest first. See [[deploy]].\n")
+    project = tmp_path / "proj"
+    write(project / "CLAUDE.md", "# Project\n" + "y" * 25_000 + "\n")
+    write(project / "memory" / "2026-11-20.md", "- looks like a log\n")
+    for folder, what in ((mem, "Claude Code memory folder"), (project, "Claude Code project memory")):
+        for cmd in (["check", str(folder), "--format", "json"], ["context", str(folder)]):
+            r = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", *cmd], capture_output=True, text=True,
+                               check=False)
+            assert r.returncode == 2, (cmd, r.stdout)
+            assert what in r.stderr and "not supported yet" in r.stderr
+            assert "bootstrap" not in r.stdout  # no OpenClaw limit applied (no oversized-bootstrap)
+        problem = memory_problem(folder)
+        assert problem is not None and what in problem
+    # beside a profile under a root it is skipped, like any folder that is not memory
+    write(tmp_path / "root" / "p1" / "memories.md", "")
+    (tmp_path / "root" / "proj").mkdir()
+    write(tmp_path / "root" / "proj" / "CLAUDE.md", "# P\n")
+    write(tmp_path / "root" / "proj" / "MEMORY.md", "# M\n")
+    from openclaw_tui.core.format.profile import locate
+
+    assert [p.rel for p in locate(tmp_path / "root")[1]] == ["p1"]
+    # an OpenClaw workspace that also has a CLAUDE.md stays a workspace
+    write(tmp_path / "both" / "AGENTS.md", "# A\n")
+    write(tmp_path / "both" / "CLAUDE.md", "# C\n")
+    assert locate(tmp_path / "both")[0] == "workspace"
