@@ -88,9 +88,10 @@ def test_residue_is_a_review_flag_not_a_finding(tmp_path: Path) -> None:
     assert found == [], found  # spec: `[score=…]` brackets are metadata, shown and preserved
     mem = load_workspace(ws, TODAY).memory
     assert mem is not None
-    assert [(r.line, r.has_residue) for r in mem.items] == [(3, False), (5, True), (6, True), (8, False)]
+    # dreaming's trailing [score=…] is metadata, not junk: only the raw candidate line is flagged
+    assert [(r.line, r.has_residue) for r in mem.items] == [(3, False), (5, True), (6, False), (8, False)]
     queue = dreaming.review_queue(ws, mem)
-    assert [(q.row.line, q.flags) for q in queue] == [(5, ["residue"]), (6, ["residue"]), (8, [])]
+    assert [(q.row.line, q.flags) for q in queue] == [(5, ["raw-candidate"]), (6, []), (8, [])]
 
 
 def test_conflicting_directives(tmp_path: Path) -> None:

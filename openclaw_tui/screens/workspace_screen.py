@@ -446,7 +446,7 @@ class WorkspaceScreen(Screen[None]):
             src = ", ".join(f"{p.path}:{p.start_line or ''}" for p in q.row.promotions) or ("git" if q.new_in_git else "")
             rel = self.memory.rel if self.memory is not None else "MEMORY.md"
             badge = self._badge(self._findings_for(rel, q.row.line - len(q.row.markers), q.row.end_line))
-            flag = Text("residue" if q.row.has_residue else "", style="yellow")
+            flag = Text(", ".join(q.row.junk), style="yellow")
             rows.append((q, (badge, str(q.row.line), q.score or "", flag,
                              Text(clean_line(src), style="red" if q.source_missing else "dim"), clean_line(q.row.text))))
         self._fill("#ws-review", "review", rows)
@@ -535,13 +535,17 @@ class WorkspaceScreen(Screen[None]):
             t.append(clean("\n".join(lines[:40])))
             if cut or len(lines) > 40:
                 t.append("\n… (more in the file)", style="dim")
+        elif self.tab == "review" and not self.queue:  # an empty queue says why
+            reason = dreaming.empty_reason(self.path, self.memory, self.config.dreaming_enabled)
+            t.append(f"Nothing to review: {reason}.", style="dim italic")
         elif isinstance(item, dreaming.QueueItem):
             t.append(clean(item.row.text) + "\n", style="bold")
             if item.source_missing:
                 t.append("review flag: source-missing (the log its marker names is gone)\n", style="red")
-            if item.row.has_residue:
-                t.append("review flag: residue (machine text would reach the prompt: A strips it, e edits)\n",
-                         style="yellow")
+            for flag in item.row.junk:
+                t.append(f"review flag: {flag} (a reviewer would delete it from the prose: e edits)\n", style="yellow")
+            if item.why:
+                t.append(f"why promoted: {clean_line(item.why)}\n", style="cyan")
             for log, n, text in item.source_lines:
                 t.append(f"{log}:{n}  {clean_line(text)}\n", style="dim")
             rel = self.memory.rel if self.memory is not None else "MEMORY.md"
