@@ -86,7 +86,8 @@ for (const c of JSON.parse(fs.readFileSync(0, "utf8"))) {
   const built = buildBootstrapContextFiles(files, {
     maxChars: resolveBootstrapMaxChars(c.config, agentId), totalMaxChars: resolveBootstrapTotalMaxChars(c.config, agentId) });
   // the block is given at a session's first run, not to sub-agents, not while BOOTSTRAP.md is pending
-  const noBlock = c.session === "subagent" || built.some((f) => path.basename(f.path) === "BOOTSTRAP.md");
+  const noBlock = c.session === "subagent" || built.some((f) => path.basename(f.path) === "BOOTSTRAP.md")
+    || c.config?.agents?.defaults?.startupContext?.enabled === false;  // shouldApplyStartupContext
   const prelude = noBlock ? null : await buildSessionStartupContextPrelude({ workspaceDir: dir, cfg: c.config,
     nowMs: Date.parse(`${c.today}T12:00:00Z`) });
   out.push({

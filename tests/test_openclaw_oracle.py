@@ -116,6 +116,8 @@ def _workspaces(base: Path) -> list[tuple[Path, dict]]:
                    "memory/2026-11-19-a.md": "- small\n"})
     ws("bootstrap-leftover", {"AGENTS.md": "a\n", "SOUL.md": "my own soul\n", "BOOTSTRAP.md": "# Bootstrap\nhi\n",
                               "memory/2026-11-20.md": "- today\n"})
+    ws("startup-off", {"AGENTS.md": "a\n", "memory/2026-11-20.md": "- today\n"},
+       {"agents": {"defaults": {"startupContext": {"enabled": False, "maxFileChars": 2.7e9}}}})
     ws("bootstrap-pending", {"BOOTSTRAP.md": "# Bootstrap\nset me up\n", "AGENTS.md": "a\n"})
     agent = ws("agent-override", {"AGENTS.md": _agents(10), "USER.md": "u" * 700, "MEMORY.md": "m" * 2000})
     cfg = {"agents": {"defaults": {"bootstrapMaxChars": 5000},

@@ -282,7 +282,8 @@ class WorkspaceScreen(Screen[None]):
         title.append(f"  limits: {'openclaw.json' if cfg.found else 'defaults'}", style="dim")
         if cfg.found and cfg.generation != "unknown":
             title.append(f" ({cfg.generation} memory settings)", style="dim")
-        title.append(f"  cut {cfg.truncation}", style="dim")
+        title.append(f"  rules: OpenClaw {cfg.release}" if cfg.release != "older" else "  rules: older release",
+                     style="dim")
         if self.queue:
             title.append(f"  {len(self.queue)} promotion(s) to review", style="bold yellow")
         if self.filter_text:

@@ -1,16 +1,13 @@
 """What an OpenClaw agent receives from its workspace, from the files alone.
 
-``inject_preview(workspace, limits)`` lists the bootstrap files in the agent's order, each as
-injected: a file over its limit keeps its first 70% and last 20% of that limit around a
-truncation marker (the spec's; the current release reserves the marker and splits 75/25, see
-``TRUNCATION_STYLES`` and docs/openclaw-truncation.md; the file on disk is untouched); the running total is held against
-``bootstrapTotalMaxChars`` (each file gets at most what is left of it); ``USER.md`` has its own
-cap; ``MEMORY.md`` is loaded only in the main (private) session, and sub-agent sessions get
-``AGENTS.md`` alone.  Today's and yesterday's daily logs follow ("loaded at session start", a
-one-shot block of a new session that does not count against the bootstrap total).
-
-Characters are Python characters (code points); OpenClaw counts UTF-16 units, which differ only
-for characters outside the Basic Multilingual Plane (most emoji).
+``inject_preview(workspace, limits, session)`` lists the parts in the agent's order, each as
+injected.  By default it follows the current release (``injection``, OpenClaw 2026.9.6: its files,
+UTF-16 sizes, its cut and total, the ``[MISSING]`` marker, the session-start block of daily logs,
+TOOLS.md/HEARTBEAT.md/lowercase memory.md listed as "retired").  ``release="older"`` (a workspace
+whose openclaw.json is of the older generation) keeps the older rules below: TOOLS.md and
+HEARTBEAT.md injected, a file over its limit keeps its first 70% and last 20% of that limit around
+a truncation marker (or the 75/25 cut, ``TRUNCATION_STYLES``), today's and yesterday's logs whole.
+The file on disk is never touched.
 """
 
 from __future__ import annotations
