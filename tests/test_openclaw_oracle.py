@@ -116,6 +116,9 @@ def _workspaces(base: Path) -> list[tuple[Path, dict]]:
                    "memory/2026-11-19-a.md": "- small\n"})
     ws("bootstrap-leftover", {"AGENTS.md": "a\n", "SOUL.md": "my own soul\n", "BOOTSTRAP.md": "# Bootstrap\nhi\n",
                               "memory/2026-11-20.md": "- today\n"})
+    odd = ws("bytes", {"AGENTS.md": "a\n", "IDENTITY.md": "i\n"})
+    (odd / "SOUL.md").write_bytes(b"\xef\xbb\xbfBOM first\r\nbad \xff\xfe \xe2\x82 end \xf0\x9f\x98\r\n\t \n")
+    (odd / "MEMORY.md").write_bytes(b"\xef\xbb\xbf" + "- 😀 x\u2028y\u00a0\n".encode() * 900 + b"\xed\xa0\x80 \x00 tail\n")
     ws("startup-off", {"AGENTS.md": "a\n", "memory/2026-11-20.md": "- today\n"},
        {"agents": {"defaults": {"startupContext": {"enabled": False, "maxFileChars": 2.7e9}}}})
     ws("bootstrap-pending", {"BOOTSTRAP.md": "# Bootstrap\nset me up\n", "AGENTS.md": "a\n"})
