@@ -103,3 +103,24 @@ def test_text_output_names_the_rules(ws: Path, tmp_path: Path) -> None:
                        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).parent.parent)})
     assert r.returncode == 0, r.stderr
     assert "rules: OpenClaw 2026.9.6 (current release); sizes in UTF-16 units" in r.stdout
+
+
+def test_each_agents_workspace_by_its_id(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    work = tmp_path / "far" / "work"
+    write(work / "AGENTS.md", "# Work agent\n")
+    write(state / "workspace" / "AGENTS.md", "# Main agent\n")
+    write(state / "openclaw.json", json.dumps({"agents": {
+        "defaults": {"workspace": str(state / "workspace")},
+        "entries": {"work": {"workspace": str(work), "bootstrapTotalMaxChars": 7000}}}}))
+    r = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "context", str(state), "--agent", "work", "--turn",
+                        "--json"], capture_output=True, text=True,
+                       env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).parent.parent)})
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["profile"] == "work" and doc["rules"]["agent"] == "work"
+    assert doc["limits"]["bootstrap_total_max_chars"] == 7000
+    r = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "context", str(state), "--agent", "nobody"],
+                       capture_output=True, text=True,
+                       env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).parent.parent)})
+    assert r.returncode == 2 and "agents with one: main, work" in r.stderr

@@ -43,6 +43,10 @@ def register(sub: Any) -> None:
     p.add_argument("--today", metavar="YYYY-MM-DD", help="the date of the conversation (default: today)")
     p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
     p.add_argument("--openclaw-config", metavar="FILE", help="the workspace's openclaw.json (default: looked for)")
+    p.add_argument("--agent", metavar="ID",
+                   help="read the workspace openclaw.json names for this agent (agents.entries.ID.workspace, or "
+                        "agents.defaults.workspace for main), with its own limits; PATH is the folder holding "
+                        "openclaw.json unless --openclaw-config names it")
     p.add_argument("--json", action="store_true", help="print the parts and left-out entries as JSON")
     p.set_defaults(run=run)
 
@@ -61,8 +65,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..core.workspace.openclaw_config import OpenClawConfigError
 
-        profile = resolve_root(args.path, args.profile)  # read through the search index, not parsed
         oc = Path(args.openclaw_config) if args.openclaw_config else None
+        path = args.path
+        if args.agent:
+            from ..core.workspace.openclaw_config import agent_workspaces, load_openclaw_config
+
+            oc = oc or Path(args.path) / "openclaw.json"
+            named = agent_workspaces(load_openclaw_config(Path(args.path), oc))
+            if args.agent.lower() not in named:
+                return _fail(f"{oc}: names no workspace for agent {args.agent!r} "
+                             f"(agents with one: {', '.join(sorted(named)) or 'none'})")
+            path = str(named[args.agent.lower()])
+        profile = resolve_root(path, args.profile)  # read through the search index, not parsed
         if profile.layout != "openclaw" and args.session == "cron":
             return _fail("--session cron applies to an OpenClaw workspace only")
         ctx = agent_context(profile, args.query, tags, args.session, today=today, openclaw_config=oc,
