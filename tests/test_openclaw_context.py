@@ -124,3 +124,28 @@ def test_each_agents_workspace_by_its_id(tmp_path: Path) -> None:
                        capture_output=True, text=True,
                        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).parent.parent)})
     assert r.returncode == 2 and "agents with one: main, work" in r.stderr
+
+
+def test_the_days_of_the_block_follow_the_users_time_zone_and_utc() -> None:
+    import datetime as dt
+
+    from openclaw_tui.core.workspace.injection import now_dates, startup_stamps
+
+    day = dt.date(2026, 11, 20)
+    assert startup_stamps(day, 2) == ["2026-11-20", "2026-11-19"]
+    assert startup_stamps(day, 2, dt.date(2026, 11, 21)) == ["2026-11-21", "2026-11-20", "2026-11-19"]
+    assert startup_stamps(day, 2, dt.date(2026, 11, 19)) == ["2026-11-20", "2026-11-19"]
+    assert startup_stamps(day, 1, dt.date(2026, 11, 19)) == ["2026-11-20", "2026-11-19"]
+    ahead, utc = now_dates("Pacific/Kiritimati")  # UTC+14: its day is UTC's or the next
+    assert (ahead - utc).days in (0, 1)
+    assert now_dates("Not/A_Zone")[0] == now_dates(None)[0]  # an unknown zone: the machine's, as OpenClaw falls back
+
+
+def test_without_a_date_context_counts_from_now(ws: Path, tmp_path: Path) -> None:
+    import datetime as dt
+
+    r = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "context", str(ws), "--json"], capture_output=True,
+                       text=True, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "TZ": "UTC",
+                                       "PYTHONPATH": str(Path(__file__).parent.parent)})
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["rules"]["today"] == dt.datetime.now(dt.UTC).date().isoformat()

@@ -521,9 +521,9 @@ def workspace_context(profile: Profile | Root, query: str = "", session: str = "
     from .context_openclaw import workspace_parts
 
     config = config or load_config()
-    today = today or dt.date.today()
     ctx = workspace_parts(profile, query, session, config=config, today=today, openclaw_config=openclaw_config,
                           session_start=session_start)
+    today = today or dt.date.fromisoformat(ctx.extra["rules"]["today"])
     if query.strip():
         from .search import search_path
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
-from ..workspace.injection import CURRENT_RELEASE, js_sha256, startup_block, to_js
+from ..workspace.injection import CURRENT_RELEASE, js_sha256, now_dates, startup_block, to_js
 from .context import AgentContext, LeftOut, Part, estimate_tokens
 
 if TYPE_CHECKING:
@@ -22,9 +22,12 @@ if TYPE_CHECKING:
     from .index import Root
 
 
-def workspace_parts(profile: Profile | Root, query: str, session: str, *, config: Config, today: dt.date,
+def workspace_parts(profile: Profile | Root, query: str, session: str, *, config: Config, today: dt.date | None,
                     openclaw_config: Path | None, session_start: bool) -> AgentContext:
-    """The bootstrap files and the session-start block as parts of an ``AgentContext`` (no search)."""
+    """The bootstrap files and the session-start block as parts of an ``AgentContext`` (no search).
+
+    ``today`` None: now, as OpenClaw dates it (the user's time zone, ``agents.defaults.userTimezone``,
+    and UTC's date too when it differs); a given date is the user's today."""
     from ..workspace.bootstrap import inject_preview
     from ..workspace.openclaw_config import load_openclaw_config
 
@@ -37,6 +40,9 @@ def workspace_parts(profile: Profile | Root, query: str, session: str, *, config
     ctx = AgentContext("B", session, profile.name, profile.path, query, [], limits)
     release = oc.release
     startup = oc.startup_settings()
+    utc_today = None
+    if today is None:
+        today, utc_today = now_dates(oc.user_timezone)
     ctx.extra["rules"] = {
         "release": release,
         "label": (f"OpenClaw {CURRENT_RELEASE} (current release)" if release == CURRENT_RELEASE
@@ -45,11 +51,12 @@ def workspace_parts(profile: Profile | Root, query: str, session: str, *, config
         "agent": oc.agent_id or "main",
         "limits_from": source,
         "moment": "session start" if session_start else "a later turn",
+        "today": today.isoformat(),
     }
     if release == "older" and session == "cron":
         raise ValueError("--session cron: older releases had no cron session kind")
     parts = inject_preview(profile.path, lim, session, today=today, include_daily=session_start,
-                           truncation=oc.truncation, release=release, startup=startup)
+                           truncation=oc.truncation, release=release, startup=startup, utc_today=utc_today)
     injected: list[dict[str, Any]] = []
     for ip in parts:
         if not ip.loaded:
@@ -76,7 +83,7 @@ def workspace_parts(profile: Profile | Root, query: str, session: str, *, config
         ctx.extra["session_start"] = None
         ctx.notes.append("no session-start block while BOOTSTRAP.md is pending")
     else:
-        block = startup_block(profile.path, today, startup)
+        block = startup_block(profile.path, today, startup, utc_today)
         ctx.extra["session_start"] = None if not block.text else {
             "chars": block.chars, "sha256": js_sha256(block.text),
             "files": [b.file for b in block.blocks if b.loaded], "settings": startup.as_dict()}

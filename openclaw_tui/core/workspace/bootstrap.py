@@ -313,6 +313,7 @@ def inject_preview(
     truncation: str = "70/20",
     release: str | None = None,
     startup: StartupSettings | None = None,
+    utc_today: dt.date | None = None,
 ) -> list[InjectedPart]:
     """The parts the agent receives, in order, each as injected (see the module docstring).
 
@@ -326,7 +327,7 @@ def inject_preview(
         release = "older" if truncation == "70/20" else CURRENT_RELEASE
     if release != "older":
         return _current_preview(Path(workspace_path), limits or Limits(), session, today or dt.date.today(),
-                                include_daily, startup)
+                                include_daily, startup, utc_today)
     if truncation not in TRUNCATION_STYLES:
         raise ValueError(f"truncation must be one of {', '.join(TRUNCATION_STYLES)}, not {truncation!r}")
     if session not in SESSIONS:
@@ -404,7 +405,7 @@ def _lines_of(path: Path) -> int:
 
 
 def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, session_start: bool,
-                     startup: StartupSettings | None) -> list[InjectedPart]:
+                     startup: StartupSettings | None, utc_today: dt.date | None = None) -> list[InjectedPart]:
     """The current release (``injection``): sizes in UTF-16 units, its files, cut and session-start block."""
     parts: list[InjectedPart] = []
     running = 0
@@ -434,7 +435,7 @@ def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, s
         return parts
     if any(p.name == "BOOTSTRAP.md" and p.loaded for p in parts):
         return parts  # no session-start block while BOOTSTRAP.md is pending
-    block = startup_block(root, today, startup)
+    block = startup_block(root, today, startup, utc_today)
     for b in block.blocks:
         text = from_js(b.block)
         day = b.file[7:17]

@@ -527,11 +527,35 @@ def _fit_block(rel: str, content: str, max_chars: int) -> str | None:
     return best
 
 
-def startup_files(root: Path, today: dt.date, days: int) -> list[str]:
+def startup_stamps(today: dt.date, days: int, utc_today: dt.date | None = None) -> list[str]:
+    """``buildStartupMemoryDateStamps``: the user's today and the days before it, plus UTC's today when
+    it falls outside that window (first when it is later, last when earlier)."""
+    local = [(today - dt.timedelta(days=k)).isoformat() for k in range(days)]
+    if utc_today is None or utc_today.isoformat() in local:
+        return local
+    utc = utc_today.isoformat()
+    return [utc, *local] if utc > local[0] else [*local, utc]
+
+
+def now_dates(timezone: str | None) -> tuple[dt.date, dt.date]:
+    """(today in the user's time zone, ``agents.defaults.userTimezone`` else the machine's; today in UTC)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    now = dt.datetime.now(dt.UTC)
+    local = now.astimezone()
+    if timezone and timezone.strip():
+        try:
+            local = now.astimezone(ZoneInfo(timezone.strip()))
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return local.date(), now.date()
+
+
+def startup_files(root: Path, today: dt.date, days: int, utc_today: dt.date | None = None) -> list[str]:
     """The daily files the block considers, in its order: per day (today first) ``YYYY-MM-DD.md`` then up
     to four ``YYYY-MM-DD-*.md``, newest modification first."""
     folder = root / "memory"
-    stamps = [(today - dt.timedelta(days=k)).isoformat() for k in range(days)]
+    stamps = list(dict.fromkeys(startup_stamps(today, days, utc_today)))
     slugged: dict[str, list[tuple[float, str]]] = {s: [] for s in stamps}
     try:
         entries = list(os.scandir(folder))
@@ -555,15 +579,17 @@ def startup_files(root: Path, today: dt.date, days: int) -> list[str]:
     return out
 
 
-def startup_block(root: Path | str, today: dt.date, settings: StartupSettings | None = None) -> StartupBlock:
-    """``buildSessionStartupContextPrelude`` for ``today``: the block a new session's first run gets."""
+def startup_block(root: Path | str, today: dt.date, settings: StartupSettings | None = None,
+                  utc_today: dt.date | None = None) -> StartupBlock:
+    """``buildSessionStartupContextPrelude`` for ``today`` (the user's; ``utc_today`` when the moment is
+    now): the block a new session's first run gets."""
     settings = settings or StartupSettings()
     folder = Path(root)
     if not settings.enabled:
         return StartupBlock("", [], "startupContext.enabled is false")
     loaded: list[tuple[DailyBlock, str]] = []
     blocks: list[DailyBlock] = []
-    for rel in startup_files(folder, today, settings.daily_memory_days):
+    for rel in startup_files(folder, today, settings.daily_memory_days, utc_today):
         path = folder / rel
         try:
             size = path.stat().st_size if path.is_file() else -1

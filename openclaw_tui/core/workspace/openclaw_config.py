@@ -47,6 +47,7 @@ class OpenClawConfig:
     agents: dict[str, dict[str, Any]] = field(default_factory=dict)  # agents.entries (or agents.list) by id
     startup: dict[str, Any] = field(default_factory=dict)  # agents.defaults.startupContext as written
     agent_id: str | None = None  # the agent whose workspace this is (None: the default agent)
+    user_timezone: str | None = None  # agents.defaults.userTimezone (the day the daily logs count from)
 
     @property
     def found(self) -> bool:
@@ -169,6 +170,7 @@ def parse_openclaw_config(text: str, path: Path, base: Limits | None = None) -> 
         agents = {str(v["id"]).strip().lower(): v for v in data["agents"]["list"]
                   if isinstance(v, dict) and isinstance(v.get("id"), str)}
     startup = _get(data, "agents", "defaults", "startupContext")
+    tz = _get(data, "agents", "defaults", "userTimezone")
     return OpenClawConfig(
         path=path,
         limits=replace(limits, **changes),
@@ -179,6 +181,7 @@ def parse_openclaw_config(text: str, path: Path, base: Limits | None = None) -> 
         workspace=ws if isinstance(ws, str) else None,
         agents=agents,
         startup=dict(startup) if isinstance(startup, dict) else {},
+        user_timezone=tz if isinstance(tz, str) else None,
     )
 
 
