@@ -227,9 +227,9 @@ def test_review_command(tmp_path: Path) -> None:
     before = (ws / "MEMORY.md").read_bytes()
     doc = json.loads(cli("review", str(ws), "--json").stdout)
     assert [(q["line"], q["source_missing"], q["residue"]) for q in doc["queue"]] == [(374, True, False), (379, False, True)]
-    assert [q["flags"] for q in doc["queue"]] == [["source-missing"], ["residue"]]
+    assert [q["flags"] for q in doc["queue"]] == [["source-missing"], ["raw-candidate"]]
     text = cli("review", str(ws)).stdout.splitlines()
-    assert text[1].startswith("MEMORY.md:379  score 0.912") and text[1].endswith("  review flag: residue"), text
+    assert text[1].startswith("MEMORY.md:379  score 0.912") and text[1].endswith("  review flag: raw-candidate"), text
     # a review flag, not a finding: check does not report the bracket (spec: metadata, preserved)
     assert "residue" not in cli("check", str(ws), "--format", "json", "--today", "2026-11-30").stdout
     assert doc["queue"][1]["sources"] == [{"file": "memory/2026-11-29.md", "line": 3, "text": "- 09:30 小雨说以后下午只喝绿茶，咖啡只在上午。"}]

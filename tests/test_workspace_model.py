@@ -88,9 +88,10 @@ def test_residue_is_a_review_flag_not_a_finding(tmp_path: Path) -> None:
     assert found == [], found  # spec: `[score=…]` brackets are metadata, shown and preserved
     mem = load_workspace(ws, TODAY).memory
     assert mem is not None
-    assert [(r.line, r.has_residue) for r in mem.items] == [(3, False), (5, True), (6, True), (8, False)]
+    # dreaming's trailing [score=…] is metadata, not junk: only the raw candidate line is flagged
+    assert [(r.line, r.has_residue) for r in mem.items] == [(3, False), (5, True), (6, False), (8, False)]
     queue = dreaming.review_queue(ws, mem)
-    assert [(q.row.line, q.flags) for q in queue] == [(5, ["residue"]), (6, ["residue"]), (8, [])]
+    assert [(q.row.line, q.flags) for q in queue] == [(5, ["raw-candidate"]), (6, []), (8, [])]
 
 
 def test_directives_that_share_words_are_a_hint_not_a_finding(tmp_path: Path) -> None:
@@ -148,8 +149,8 @@ def test_rows_are_ordered_disjoint_spans_of_any_text(text: str) -> None:
         assert text[ln.start:ln.end].startswith(ln.text.rstrip("\r"))
 
 
-def test_workspaces_under_a_root_only_when_asked(tmp_path: Path) -> None:
-    """The UI lists workspaces beside a root's profiles (W opens them); check's root stays the spec's."""
+def test_workspaces_under_a_root_are_part_of_it(tmp_path: Path) -> None:
+    """A root's workspaces beside its profiles are part of it (the spec), for check and search as in the UI."""
     import pytest
 
     from openclaw_tui.core.format.profile import NotMemory, locate
@@ -158,15 +159,14 @@ def test_workspaces_under_a_root_only_when_asked(tmp_path: Path) -> None:
     (tmp_path / "p1" / "memories.md").write_text("", encoding="utf-8")
     (tmp_path / "ws" / "memory").mkdir(parents=True)
     (tmp_path / "notes").mkdir()
-    assert locate(tmp_path) == ("root", [(tmp_path / "p1", "p1", "profile")])
-    assert locate(tmp_path, workspaces=True) == (
+    assert locate(tmp_path) == locate(tmp_path, workspaces=True) == (
         "root", [(tmp_path / "p1", "p1", "profile"), (tmp_path / "ws", "ws", "openclaw")])
     only = tmp_path / "only"
     (only / "a").mkdir(parents=True)
     (only / "a" / "AGENTS.md").write_text("# A\n", encoding="utf-8")
+    assert locate(only) == ("root", [(only / "a", "a", "openclaw")])
     with pytest.raises(NotMemory):
-        locate(only)
-    assert locate(only, workspaces=True) == ("root", [(only / "a", "a", "openclaw")])
+        locate(tmp_path / "notes")
     # a workspace whose sub-folder looks like one is still that workspace
     (only / "a" / "sub" / "memory").mkdir(parents=True)
     assert locate(only / "a", workspaces=True) == ("workspace", [(only / "a", ".", "openclaw")])

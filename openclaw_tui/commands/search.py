@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     for h in hits:
         where = f"{h.profile_rel}/{h.file}" if several and h.profile_rel != "." else h.file
         span = f"{h.start_line}" if h.start_line == h.end_line else f"{h.start_line}-{h.end_line}"
-        lines.append(f"{where}:{span}  {h.id or '-'}  {h.score:.2f}")
+        lines.append(f"{where}:{span}  {h.id or '-'}  {h.readable(today)}")
         lines.append(f"    {h.snippet}")
         if args.explain:
             lines.append(f"    why: {h.explain()}")

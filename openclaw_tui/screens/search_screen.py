@@ -68,7 +68,7 @@ def hit_prompt(h: Hit, several: bool) -> Text:
     t.append(f":{span} ", style="dim")
     if h.id:
         t.append(clean_line(h.id) + " ", style="bold yellow")
-    t.append(f"{h.score:.2f}", style="green")
+    t.append(h.readable(), style="green")
     t.append("\n    ")
     snippet = Text(clean_line(h.snippet))
     for a, b in h.highlights:

@@ -59,7 +59,7 @@ from json.encoder import encode_basestring as _encode_str  # the C encoder json.
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config import Config, Limits, load_config
+from ..config import Config, load_config
 from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from .index import Index, Root, roots_of, tags_as_written
 from .text import CJK, CJK_RUN, Query, QueryError, parse_query
@@ -147,6 +147,7 @@ class AgentContext:
     parts: list[Part] = field(default_factory=list)
     left_out: list[LeftOut] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)  # layout B: the release's rules, injected bytes
 
     @property
     def total_chars(self) -> int:
@@ -184,6 +185,7 @@ class AgentContext:
             "query": self.query,
             "tags": self.tags,
             "notes": self.notes,
+            **self.extra,
         }
 
 
@@ -546,33 +548,14 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
 
 def workspace_context(profile: Profile | Root, query: str = "", session: str = "main", *, config: Config | None = None,
                       today: dt.date | None = None, openclaw_config: Path | None = None,
-                      results: int = SEARCH_RESULTS) -> AgentContext:
-    """Layout B: the bootstrap injection, the daily logs at session start, then the search results."""
-    from ..workspace.bootstrap import inject_preview
-    from ..workspace.openclaw_config import load_openclaw_config
+                      results: int = SEARCH_RESULTS, session_start: bool = True) -> AgentContext:
+    """Layout B: the bootstrap injection, the session-start block of daily logs, then the search results."""
+    from .context_openclaw import workspace_parts
 
     config = config or load_config()
-    today = today or dt.date.today()
-    oc = load_openclaw_config(profile.path, openclaw_config, base=config.limits)
-    lim: Limits = oc.limits
-    source = oc.source if oc.found else (str(config.path) if config.found else "defaults")
-    limits = {"bootstrap_max_chars": lim.bootstrap_max_chars,
-              "bootstrap_total_max_chars": lim.bootstrap_total_max_chars,
-              "user_max_chars": lim.user_max_chars, "source": source}
-    ctx = AgentContext("B", session, profile.name, profile.path, query, [], limits)
-    for ip in inject_preview(profile.path, lim, session, today=today, truncation=oc.truncation):
-        if not ip.loaded:
-            ctx.left_out.append(LeftOut(None, ip.reason, ip.file, 1))
-            continue
-        layer = "bootstrap" if ip.kind == "bootstrap" else "daily"
-        ctx.parts.append(Part(layer, ip.file, 1, max(1, ip.lines_raw), None, ip.chars_injected,
-                              estimate_tokens(ip.text), ip.truncated,
-                              ip.reason if not ip.truncated else f"{ip.reason}; {ip.chars_raw:,} on disk",
-                              ip.text, profile.path / ip.file))
-    days = {p.file for p in ctx.parts if p.layer == "daily"}
-    for day, which in ((today, "today's"), (today - dt.timedelta(days=1), "yesterday's")):
-        if not any(f.startswith(f"memory/{day.isoformat()}") for f in days):
-            ctx.notes.append(f"no daily log for {day.isoformat()} ({which})")
+    ctx = workspace_parts(profile, query, session, config=config, today=today, openclaw_config=openclaw_config,
+                          session_start=session_start)
+    today = today or dt.date.fromisoformat(ctx.extra["rules"]["today"])
     if query.strip():
         from .search import search_path
 
@@ -610,10 +593,11 @@ def _slice_lines(path: Path, start: int, end: int, read: dict[Path, list[str] | 
 
 def agent_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), session: str = "main", *,
                   config: Config | None = None, today: dt.date | None = None,
-                  openclaw_config: Path | None = None) -> AgentContext:
+                  openclaw_config: Path | None = None, session_start: bool = True) -> AgentContext:
     """What the agent loads for a topic, for either layout (a ``Root`` is read through the index)."""
     if profile.layout == "openclaw":
-        ctx = workspace_context(profile, query, session, config=config, today=today, openclaw_config=openclaw_config)
+        ctx = workspace_context(profile, query, session, config=config, today=today, openclaw_config=openclaw_config,
+                                session_start=session_start)
         if tags:
             ctx.notes.append("--tags: a workspace has no tags (only layout A selects entries by tag)")
         return ctx
@@ -728,6 +712,8 @@ def render_text(ctx: AgentContext) -> str:
     head = f"layout {ctx.layout} ({'profile' if ctx.layout == 'A' else 'OpenClaw workspace'}) {ctx.profile}"
     if ctx.layout == "B":
         head += f", {ctx.session} session"
+        if "rules" in ctx.extra:
+            head += f", {ctx.extra['rules']['moment']}"
     if ctx.query:
         head += f", query {ctx.query!r}"
     if ctx.tags:
@@ -735,8 +721,10 @@ def render_text(ctx: AgentContext) -> str:
     out.append(head)
     lim = ", ".join(f"{k} {v:,}" for k, v in ctx.limits.items() if isinstance(v, int))
     out.append(f"limits: {lim} (from {ctx.limits.get('source', 'defaults')})")
+    if "rules" in ctx.extra:
+        out.append(f"rules: {ctx.extra['rules']['label']}; sizes in UTF-16 units")
     titles = {"fixed": "1. fixed payload", "memories": "2. memories", "contexts": "3. context files",
-              "bootstrap": "bootstrap files (as injected)", "daily": "daily logs at session start",
+              "bootstrap": "bootstrap files (as injected)", "daily": "daily logs (session-start block)",
               "search": "search results"}
     for layer, parts in ctx.layers():
         chars = sum(p.chars for p in parts)

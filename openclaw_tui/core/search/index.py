@@ -126,7 +126,8 @@ def _parser() -> Any:
 
 BLOCK_ROWS = 256  # rows per block of a file at a first build or a whole re-index (``_new_blocks``)
 INSERT_BATCH = 2048  # rows inserted at once by ``_insert`` (its text made for them only)
-_DAILY = r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md"  # a daily log's name (compiled when a file is indexed)
+# a daily log's name, also under memory/archive/ (dated by its name, so decay applies); compiled when indexed
+_DAILY = r"memory/(?:archive/(?:[^/]+/)*)?(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md"
 
 # a file's rows in file order, (blk, rstart), their places read from the index alone (``_edit_around``, ``_window``)
 _PLACES_INDEX = "CREATE INDEX chunks_path ON chunks(path, blk, rstart)"

@@ -107,6 +107,27 @@ class Hit:
             "decay": round(self.decay, 4),
         }
 
+    def readable(self, today: dt.date | None = None) -> str:
+        """The score as a person reads it: a tiny score keeps its significant digits, and a decayed
+        result says by how much and why ("0.0031 (×0.004, 8 months old)"), not a bare 0.00."""
+        s = f"{self.score:.2f}" if self.score >= 0.01 or self.score == 0 else f"{self.score:.2g}"
+        if self.decay >= 0.995 or not self.date:
+            return s
+        import datetime as dt  # (only here: a fresh ``search`` process does not import it)
+
+        factor = f"{self.decay:.2g}" if self.decay >= 0.01 else f"{self.decay:.1g}"
+        try:
+            days = ((today or dt.date.today()) - dt.date.fromisoformat(self.date)).days
+        except ValueError:
+            return f"{s} (×{factor})"
+        if days < 60:
+            age = f"{days} day{'s' if days != 1 else ''}"
+        elif days < 730:
+            age = f"{round(days / 30.44)} months"
+        else:
+            age = f"{days / 365.25:.1f} years"
+        return f"{s} (×{factor}, {age} old)"
+
     def explain(self) -> str:
         vec = "-" if self.vector_score is None else f"{self.vector_score:.3f}"
         age = f" (from {self.date})" if self.date else " (undated)"
@@ -455,7 +476,8 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
         c.score = rel * c.decay
     ranked = sorted(cands.values(), key=order_key(index, with_vectors))
     picked = mmr(ranked[: max(limit * CANDIDATE_MULTIPLIER, limit)], limit, ranking.mmr_lambda)
-    hits = [_hit(c, q) for c in picked]
+    # MMR chooses which results (diversity); they are shown in score order, as a person reads a ranking
+    hits = [_hit(c, q) for c in sorted(picked, key=order_key(index, with_vectors))]
     if chain is None:  # (no provider configured: ``providers`` not even imported)
         return Results(hits, NO_PROVIDER, None, ranking)
     provider = chain.answered.key if chain.answered is not None else None

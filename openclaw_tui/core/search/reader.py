@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from .text import Query
 
-SCHEMA = 10  # 10: a chunk's places are kept relative to its block's (``blocks``): an edit shifts a few blocks
+SCHEMA = 11  # 11: logs under memory/archive/ dated by their names; 10: a chunk's places are kept relative to its block's (``blocks``): an edit shifts a few blocks
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
 PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096): a 1M-entry build's WAL holds 4x fewer

@@ -35,12 +35,84 @@ class QueueItem:
     def score(self) -> str | None:
         return self.row.score.get("score")
 
+    recall: dict[str, object] | None = None  # its entry of memory/.dreams/short-term-recall.json, when present
+
     @property
     def flags(self) -> list[str]:
-        """Review flags (the queue's, not findings of the check): ``residue`` when the item's text
-        carries machine text into the prompt (a ``[score=…]`` bracket, a raw ``candidate:`` line),
-        ``source-missing`` when the log its promotion marker names is gone."""
-        return (["residue"] if self.row.has_residue else []) + (["source-missing"] if self.source_missing else [])
+        """Review flags (the queue's, not findings of the check): what a reviewer would delete from the
+        item's prose (``MemRow.junk``: raw-candidate, shell-command, score-in-text; dreaming's trailing
+        ``[score=…]`` is metadata and flags nothing), and ``source-missing`` when its log is gone."""
+        return self.row.junk + (["source-missing"] if self.source_missing else [])
+
+    @property
+    def why(self) -> str:
+        """Why it was promoted, from what dreaming recorded: its recall entry's counts, else its score."""
+        r = self.recall
+        if r:
+            recalls = _int(r.get("recallCount"))
+            total = _num(r.get("totalScore"))
+            queries = r.get("queryHashes")
+            days = r.get("recallDays")
+            parts = [f"recalled {recalls}x"]
+            if recalls:
+                parts.append(f"avg score {total / recalls:.3f}")
+            parts.append(f"max {_num(r.get('maxScore')):.3f}")
+            if isinstance(queries, list):
+                parts.append(f"{len(queries)} distinct queries")
+            if isinstance(days, list):
+                parts.append(f"on {len(days)} days")
+            daily, grounded = _int(r.get("dailyCount")), _int(r.get("groundedCount"))
+            if daily or grounded:
+                parts.append(f"{daily} daily, {grounded} grounded signals")
+            tags = r.get("conceptTags")
+            if isinstance(tags, list) and tags:
+                parts.append("concepts " + ", ".join(str(t) for t in tags[:5]))
+            return "; ".join(parts) + " (memory/.dreams/short-term-recall.json)"
+        if self.row.score:
+            return " ".join(f"{k} {v}" for k, v in self.row.score.items()) + " (its [score=…] bracket)"
+        return ""
+
+
+def _num(value: object) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
+def _int(value: object) -> int:
+    return int(_num(value))
+
+
+RECALL_STORE = "memory/.dreams/short-term-recall.json"
+
+
+def recall_entries(workspace: Path) -> list[dict[str, object]]:
+    """The entries of dreaming's short-term recall store (``memory/.dreams/short-term-recall.json``,
+    written by releases that kept it as a file), or [] when there is none or it cannot be read."""
+    try:
+        data = json.loads((workspace / RECALL_STORE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    entries = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(entries, dict):
+        return []
+    return [e for e in entries.values() if isinstance(e, dict) and isinstance(e.get("path"), str)]
+
+
+def empty_reason(workspace: Path | str, memory: MemoryModel | None, dreaming_enabled: bool | None) -> str:
+    """Why the review queue is empty, in words."""
+    ws = Path(workspace)
+    if memory is None:
+        return "no MEMORY.md: nothing was promoted"
+    if not any(r.promoted for r in memory.items):
+        why = "no item of MEMORY.md carries a promotion marker or a [score=…] bracket"
+        if dreaming_enabled is False:
+            return why + " (dreaming is off in openclaw.json)"
+        if dreaming_enabled is None:
+            return why + " (dreaming is not configured in openclaw.json, or no openclaw.json was found)"
+        return why + " (dreaming is on: it has not promoted anything yet)"
+    accepted, _commit = reviewed(ws)
+    if accepted:
+        return "every promoted item has been reviewed (accepted items leave the queue)"
+    return "every promoted item has been reviewed"
 
 
 def _state_path() -> Path:
@@ -120,6 +192,7 @@ def review_queue(workspace: Path | str, memory: MemoryModel | None = None) -> li
         return []
     accepted, commit = reviewed(ws)
     old = _old_keys(ws, mem.rel, commit) if commit else None
+    recalls = recall_entries(ws)
     out: list[QueueItem] = []
     for row in mem.items:
         if row.key in accepted:
@@ -130,6 +203,9 @@ def review_queue(workspace: Path | str, memory: MemoryModel | None = None) -> li
             continue
         item = QueueItem(row, new_in_git=new_in_git)
         _source(ws, item)
+        item.recall = next((e for e in recalls for p in row.promotions
+                            if e.get("path") == p.path and (p.start_line is None or e.get("startLine") == p.start_line)),
+                           None)
         out.append(item)
     return out
 

@@ -111,14 +111,35 @@ class MemRow:
         return bool(self.promotions or self.score_raw or self.trigger or self.importance is not None)
 
     @property
+    def junk(self) -> list[str]:
+        """What a reviewer would delete from a promoted item's prose (its trailing ``[score=…]`` and
+        comments are metadata, not junk): "raw-candidate" (a candidate/snippet line, a log's time stamp
+        or ``memory/…md:N`` reference), "shell-command", "score-in-text" (score text inside the prose)."""
+        if not self.promoted or self.kind != "item":
+            return []
+        out = []
+        if RAW_CANDIDATE_RE.search(self.text):
+            out.append("raw-candidate")
+        if SHELL_RE.search(self.text):
+            out.append("shell-command")
+        if SCORE_TEXT_RE.search(self.text):
+            out.append("score-in-text")
+        return out
+
+    @property
     def has_residue(self) -> bool:
-        """Machine text left in what the agent reads: a score bracket or a raw candidate line."""
-        return self.score_raw is not None or (self.promoted and bool(RAW_CANDIDATE_RE.search(self.text)))
+        """Machine text left in the prose the agent reads (``junk``)."""
+        return bool(self.junk)
 
 
 RAW_CANDIDATE_RE = re.compile(
-    r"(?:^|\s)(?:candidate|snippet|recalls?|avg|score)[=:]\s*\S|^\s*\d{2}:\d{2}\s|\bmemory/\d{4}-\d{2}-\d{2}[^\s]*\.md:\d+"
+    r"(?:^|\s)(?:candidate|snippet)[=:]\s*\S|^\s*\d{2}:\d{2}\s|\bmemory/\d{4}-\d{2}-\d{2}[^\s]*\.md:\d+"
 )
+SHELL_RE = re.compile(
+    r"^\s*(?:\$\s+\S|`?(?:git|npm|npx|pnpm|yarn|pip3?|python3?|node|cd|sudo|curl|wget|rm|mv|cp|ls|cat|chmod|docker"
+    r"|kubectl|make|brew|apt(?:-get)?|systemctl|openclaw)\s+-{0,2}\w)|\s&&\s|\|\s*(?:grep|xargs|sh|bash)\b"
+)
+SCORE_TEXT_RE = re.compile(r"\[score=|\b(?:score|recalls|avg)=\d")
 
 
 @dataclass
