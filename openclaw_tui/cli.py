@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 COMMANDS = (
     "check", "set", "supersede", "archive", "gc", "redact", "commit",
     "git_setup", "merge_driver", "search", "get", "history", "config", "add", "resolve", "compact",
-    "rollback", "merge", "completion", "serve", "repair", "distil", "review", "context",
+    "rollback", "merge", "completion", "serve", "repair", "distil", "review", "context", "inbox",
 )
 
 # What each module of COMMANDS registers (sub-command name, help), in its order: ``--help`` and every
@@ -53,6 +53,7 @@ LISTED: dict[str, tuple[tuple[str, str], ...]] = {
     "distil": (("distil", "distil daily-log (or context) lines into long-term memory"),),
     "review": (("review", "review what OpenClaw's dreaming promoted into MEMORY.md"),),
     "context": (("context", "what the agent would load for a topic (layers, tokens, what is left out)"),),
+    "inbox": (("inbox", "what the agent changed since your review; approve or revert it"),),
 }
 
 
