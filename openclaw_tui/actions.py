@@ -322,6 +322,15 @@ ACTIONS: tuple[Action, ...] = (
         group="git",
     ),
     A(
+        "main.inbox",
+        "I",
+        "Inbox",
+        "What the agent changed since your review: approve or revert each change",
+        "main",
+        "app.open_screen('openclaw_tui.screens.inbox_screen:InboxScreen')",
+        group="",  # README.md's keys table is h25's: the lead sets "review" and regenerates it at merge
+    ),
+    A(
         "git.branches",
         "B",
         "Branches",
@@ -406,6 +415,17 @@ ACTIONS: tuple[Action, ...] = (
     A("help.close", "escape,q,question_mark,f1", "Close help", "Close help", "help", "dismiss", show=True),
     A("confirm-diff.yes", "y", "Apply", "Apply", "confirm-diff", "answer(True)", show=True),
     A("confirm-diff.no", "n,escape", "Cancel", "Cancel", "confirm-diff", "answer(False)", show=True),
+    A("inbox.back", "escape", "Back", "Close the inbox", "inbox", "close", show=True),
+    A("inbox.approve", "a", "Approve", "Take the highlighted change into your review mark", "inbox", "approve",
+      show=True),
+    A("inbox.revert", "v", "Revert", "Put the highlighted change back as it was at your review", "inbox", "revert",
+      show=True),
+    A("inbox.revert-night", "N", "Revert night", "Revert the whole dreaming night of the highlighted change",
+      "inbox", "revert_group", show=True),
+    A("inbox.approve-all", "A", "Approve all", "Move your review mark to the folder as it is now", "inbox",
+      "approve_all", show=True),
+    A("inbox.edit", "e", "Edit", "Open the highlighted change's file in $EDITOR", "inbox", "edit", show=True),
+    A("inbox.undo", "u", "Undo", "Undo the last revert", "inbox", "undo"),
     A("history.back", "escape", "Back", "Back", "history", "close", show=True),
     A("history.toggle-view", "d", "Semantic/text diff", "Semantic/text diff", "history", "toggle_view", show=True),
     A(
