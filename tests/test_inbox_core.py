@@ -84,6 +84,8 @@ def test_approve_one_changes_the_marks_copy_only(ws: Path) -> None:
     actions.approve(ws, [moved.id])
     after = load_inbox(ws)
     assert {c.id for c in after.changes} == {c.id for c in before.changes} - {moved.id}
+    added = by_kind(after)[("item", "added")][0]  # still told by the agent's commit
+    assert added.committed and added.subject == "dreaming: deep phase"
     # the mark's MEMORY.md: the item left its old place and sits where it is now; nothing else moved
     old, new = mark_before["MEMORY.md"], after.mark.files["MEMORY.md"]
     line = "- 弟弟阿杰一月搬去深圳。\n".encode()
@@ -170,6 +172,7 @@ def test_profile_changes_by_entry(profile: Path) -> None:
     assert [k for k in kinds.values()].count("added") == 1
     changed = inbox.get("mem-0002")
     assert changed is not None and changed.committed and changed.author == "the agent"
+    assert changed.title == "mem-0002 Priya prefers short answers with commands in code blocks."
     assert any(line.startswith("importance:") for line in changed.diff)
     assert any(line.startswith("body: Priya prefers [-terse-]{+short+} answers") for line in changed.diff)
     archived = inbox.get("mem-0005")
@@ -283,3 +286,23 @@ def test_agent_writing_while_inbox_is_read(ws: Path) -> None:
     final = load_inbox(ws).get("memory/2026-12-02.md")
     assert final is not None and final.kind == "added"
     assert "+" + path.read_text().splitlines()[-1] in final.diff
+
+
+def test_demo_history_since_the_first_commit(tmp_path: Path) -> None:
+    """The demo's commits after the import, seen from a mark set on the import: who and when for each."""
+    from openclaw_tui.core.git.demo import build_demo
+    from openclaw_tui.core.inbox.mark import _tree_bytes, write_mark
+
+    root = build_demo(tmp_path / "demo")
+    first = git(root, "rev-list", "--max-parents=0", "HEAD").split()[0]
+    repo = find(root)
+    for rel in ("workspace-zh", "profiles/atlas"):
+        write_mark(root / rel, _tree_bytes(repo, first, root / rel), parent=first)
+    ws = load_inbox(root / "workspace-zh")
+    assert ws.count >= 2 and all(c.committed for c in ws.changes)
+    night = [g for g in ws.groups() if g.startswith("dreaming ")]
+    assert len(night) == 1 and any(c.what == "item" for c in ws.groups()[night[0]])
+    assert any(c.what == "log" and "correct the 2026-10-12 log" in (c.subject or "") for c in ws.changes)
+    atlas = load_inbox(root / "profiles/atlas")
+    added = atlas.get("mem-0017")
+    assert added is not None and added.kind == "added" and added.subject == "feat(mem): atlas: mem-0017 added"

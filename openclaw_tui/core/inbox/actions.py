@@ -57,7 +57,8 @@ def approve(folder: Path | str, ids: Iterable[str]) -> Mark:
     chosen = pick(inbox, ids)
     marked: dict[str, bytes | None] = dict(inbox.mark.files)
     marked = _apply(marked, inbox.current, chosen, forward=True)
-    return write_mark(inbox.folder, {k: v for k, v in marked.items() if v is not None})
+    # the same parent as before: the other changes are still told by the commits after it
+    return write_mark(inbox.folder, {k: v for k, v in marked.items() if v is not None}, parent=inbox.mark.base)
 
 
 def approve_all(folder: Path | str) -> Mark:

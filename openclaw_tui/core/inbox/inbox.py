@@ -155,7 +155,7 @@ def _entry_changes(mark: dict[str, bytes], now: dict[str, bytes]) -> list[Change
                 nb = parse(ch.new_raw).entries[0].body if parse(ch.new_raw).entries else ch.new_raw
                 diff.append("body: " + render_words(ob.strip(), nb.strip()))
         raw = (ch.new_raw or ch.old_raw) if ch is not None else None
-        first = parse(raw).entries[0].first_line if raw and parse(raw).entries else ""
+        first = parse(raw).entries[0].first_line() if raw and parse(raw).entries else ""
         if ev.kind in ("added", "removed") and ch is not None:
             diff += (ch.new_raw or ch.old_raw or "").splitlines()
         out.append(Change(ev.id, ev.kind, "entry", ev.file, f"{ev.id} {first}".strip(), ev.describe(), diff,
@@ -283,12 +283,14 @@ class _Commit:
     files: frozenset[str]  # folder-relative
 
 
-def _commits(repo: Repo, folder: Path, base: str | None) -> list[_Commit]:
-    """Commits after ``base`` up to HEAD that touched the folder, newest first."""
+def _commits(repo: Repo, folder: Path, base: str | None, paths: list[str] | None = None,
+             limit: int | None = None) -> list[_Commit]:
+    """Commits after ``base`` up to HEAD that touched the folder (or ``paths``), newest first."""
     prefix = repo.rel(folder)
     rng = f"{base}..HEAD" if base else "HEAD"
-    proc = run_git(["log", "--no-renames", "--format=%x01%H%x00%an%x00%aI%x00%s", "--name-only", rng, "--",
-                    prefix or "."], repo.root, check=False)
+    more = [f"-{limit}"] if limit else []
+    proc = run_git(["log", "--no-renames", *more, "--format=%x01%H%x00%an%x00%aI%x00%s", "--name-only", rng, "--",
+                    *(paths or [prefix or "."])], repo.root, check=False)
     out = []
     cut = len(prefix) + 1 if prefix else 0
     for rec in proc.stdout.decode("utf-8", "surrogateescape").split("\x01")[1:]:
@@ -343,6 +345,12 @@ def _attribute(changes: list[Change], folder: Path, mark: Mark, now: dict[str, b
             if _signature(c, at(before)) != cur:
                 c.committed, c.sha, c.author, c.date, c.subject = True, k.sha, k.author, k.date, k.subject
                 break
+        else:  # committed before the mark's base (a mark made from older bytes): the last commit touching it
+            assert repo is not None
+            last = _commits(repo, folder, None, [f"{prefix}/{r}" if prefix else r for r in sorted(rels)], 1)
+            if last:
+                k = last[0]
+                c.committed, c.sha, c.author, c.date, c.subject = True, k.sha, k.author, k.date, k.subject
 
 
 def _group_dreaming(changes: list[Change]) -> None:

@@ -175,8 +175,9 @@ def _blob_sha(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def write_mark(folder: Path | str, files: dict[str, bytes]) -> Mark:
-    """Make ``files`` (folder-relative path -> bytes) the folder's review mark."""
+def write_mark(folder: Path | str, files: dict[str, bytes], parent: str | None = None) -> Mark:
+    """Make ``files`` (folder-relative path -> bytes) the folder's review mark; in git, its snapshot
+    commit's parent is ``parent`` (default HEAD): the commits after it are the ones the inbox names."""
     folder = Path(folder).absolute()
     repo = find_repo(folder)
     if repo is None:
@@ -209,7 +210,7 @@ def write_mark(folder: Path | str, files: dict[str, bytes]) -> Mark:
     finally:
         if os.path.exists(index):
             os.unlink(index)
-    head = head_sha(repo)
+    head = parent or head_sha(repo)
     args = ["commit-tree", tree, "-m", f"openclaw-tui: reviewed {prefix or '.'}"] + (["-p", head] if head else [])
     sha = run_git(args, repo.root, env=_IDENTITY).stdout.decode().strip()
     run_git(["update-ref", "-m", "openclaw-tui review", ref_name(repo, folder), sha], repo.root)
