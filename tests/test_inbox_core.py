@@ -306,3 +306,11 @@ def test_demo_history_since_the_first_commit(tmp_path: Path) -> None:
     atlas = load_inbox(root / "profiles/atlas")
     added = atlas.get("mem-0017")
     assert added is not None and added.kind == "added" and added.subject == "feat(mem): atlas: mem-0017 added"
+
+
+def test_a_binary_file_is_told_by_its_sizes(tmp_path: Path) -> None:
+    ws = repo_with(tmp_path, "workspace")
+    (ws / "memory" / ".dreams").mkdir()
+    (ws / "memory" / ".dreams" / "recall.sqlite").write_bytes(b"SQLite format 3\0" + bytes(range(256)))
+    (change,) = load_inbox(ws).changes
+    assert change.diff == ["(not text, or too large for a line diff: 0 → 272 bytes)"] and change.dreaming

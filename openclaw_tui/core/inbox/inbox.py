@@ -127,8 +127,18 @@ def render_words(a: str, b: str) -> str:
     return "".join(out)
 
 
+MAX_DIFF = 1 << 20  # a file larger than this (or not text) is told by its sizes, not a line diff
+
+
 def _lines(before: str, after: str, rel: str) -> list[str]:
     return unified_diff(before, after, f"reviewed/{rel}", f"now/{rel}").splitlines()
+
+
+def _file_lines(old_b: bytes | None, new_b: bytes | None, rel: str) -> list[str]:
+    sizes = [len(x) if x is not None else 0 for x in (old_b, new_b)]
+    if max(sizes) > MAX_DIFF or any(x is not None and (b"\0" in x or not decode(x)[2]) for x in (old_b, new_b)):
+        return [f"(not text, or too large for a line diff: {sizes[0]} → {sizes[1]} bytes)"]
+    return _lines(_text(old_b), _text(new_b), rel)
 
 
 # --- layout A -------------------------------------------------------------------------------------
@@ -266,7 +276,7 @@ def _file_change(rel: str, old_b: bytes | None, new_b: bytes | None) -> Change:
                       dreaming=False)
     else:
         kind, detail = "changed", "changed"
-    diff = _lines(_text(old_b), _text(new_b), rel)
+    diff = _file_lines(old_b, new_b, rel)
     dreaming = rel == "DREAMS.md" or rel.startswith("memory/.dreams/")
     return Change(rel, kind, "log" if is_log else "file", rel, rel, detail, diff, (Unit(rel),), dreaming=dreaming)
 
