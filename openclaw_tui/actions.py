@@ -427,6 +427,9 @@ ACTIONS: tuple[Action, ...] = (
     A("inbox.edit", "e", "Edit", "Open the highlighted change's file in $EDITOR", "inbox", "edit", show=True),
     A("inbox.undo", "u", "Undo", "Undo the last revert", "inbox", "undo"),
     A("history.back", "escape", "Back", "Back", "history", "close", show=True),
+    A("history.charts", "c", "Charts", "Memory over time: charts drawn from this folder's history", "history", "charts",
+      show=True),
+    A("trends.back", "escape", "Back", "Close the charts", "trends", "close", show=True),
     A("history.toggle-view", "d", "Semantic/text diff", "Semantic/text diff", "history", "toggle_view", show=True),
     A(
         "history.toggle-layout",
