@@ -496,6 +496,9 @@ ACTIONS: tuple[Action, ...] = (
     A("ws.remove", "x,delete", "Remove/reject", "Remove the highlighted item (review tab: reject it)", "ws", "remove",
       show=True),
     A("ws.move", "m", "Move", "Move the highlighted MEMORY.md item to another section", "ws", "move"),
+    A("ws.item-history", "L", "Item history", "Every commit that added, reworded or moved the highlighted item or "
+      "directive", "ws", "item_history"),
+    A("item-history.back", "escape", "Back", "Back", "item-history", "close", show=True),
     A("ws.supersede", "S", "Supersede", "Mark the USER.md directive superseded (optionally with a new one)", "ws",
       "supersede"),
     A("ws.add-directive", "plus", "Add directive", "Add a USER.md directive", "ws", "add_directive"),

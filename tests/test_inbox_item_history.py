@@ -55,3 +55,31 @@ def test_no_such_item(ws: Path) -> None:
         item_history(ws, "zzzz qqqq nothing like it")
     out = cli("history", str(ws), "--item", "zzzz qqqq nothing like it")
     assert out.returncode == 2 and "no MEMORY.md item" in out.stderr
+
+
+async def test_l_on_the_workspace_screen_shows_the_items_versions(ws: Path) -> None:
+    from openclaw_tui.app import OpenClawApp
+    from openclaw_tui.screens.item_history_screen import ItemHistoryScreen
+    from openclaw_tui.screens.workspace_screen import WorkspaceScreen
+    from tests.ui_support import TODAY, settle
+
+    app = OpenClawApp(ws, today=TODAY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+t", "W")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, WorkspaceScreen)
+        await pilot.press("2")
+        await settle(pilot)
+        keys = screen.row_keys["mem"]
+        index = next(i for i, r in enumerate(keys) if "Excel" in getattr(r, "text", ""))
+        table = screen.query_one("#ws-mem")
+        table.move_cursor(row=index)
+        await pilot.press("L")
+        await settle(pilot)
+        history = app.screen
+        assert isinstance(history, ItemHistoryScreen) and history.versions is not None
+        assert [v.kind for v in history.versions] == ["rewritten", "moved", "rewritten", "added"]
+        await pilot.press("escape")
+        assert app.screen is screen
