@@ -83,7 +83,7 @@ def without(data: str, piece: str) -> str:
 def test_revert_one_change_touches_only_its_row(pair: tuple[bytes, bytes]) -> None:
     mark, now = pair
     changes = inbox_of(mark, now)
-    assert changes  # every edit shows
+    assert bool(changes) == (mark != now)  # every edit shows
     for c in changes:
         after = _apply({"MEMORY.md": now}, {"MEMORY.md": mark}, [c], forward=False)["MEMORY.md"]
         assert after is not None
@@ -113,3 +113,68 @@ def test_revert_all_gives_back_the_mark(pair: tuple[bytes, bytes]) -> None:
     mark, now = pair
     after = _apply({"MEMORY.md": now}, {"MEMORY.md": mark}, inbox_of(mark, now), forward=False)["MEMORY.md"]
     assert after is not None and inbox_of(mark, after) == []
+
+
+# --- layout A: entries over memories.md and the archive ---------------------------------------------
+
+BODIES = st.sampled_from(["记账 月报", "Priya prefers tea.", "```\n---\nid: fake\n---\n```", "猫叫年糕。\nline two",
+                          "¥42 on-call"])
+
+
+@st.composite
+def profiles(draw):  # type: ignore[no-untyped-def]
+    n = draw(st.integers(2, 6))
+    entries = {f"mem-{i:04d}": draw(BODIES) + f"\nnote {i}" for i in range(1, n + 1)}
+    style = {"nl": draw(st.sampled_from(["\n", "\r\n"])), "bom": draw(st.booleans())}
+    mem, arch = dict(entries), {}
+    for step in range(draw(st.integers(1, 3))):
+        ids = list(mem)
+        op = draw(st.sampled_from(["body", "archive", "remove", "add", "supersede"]))
+        if op == "add" or not ids:
+            mem[f"mem-{90 + step:04d}"] = draw(BODIES) + " new"
+            continue
+        eid = draw(st.sampled_from(ids))
+        if op == "body":
+            mem[eid] += " 更新"
+        elif op == "archive":
+            arch[eid] = mem.pop(eid)
+        elif op == "remove":
+            mem.pop(eid)
+        else:
+            mem[eid] = "SUPERSEDED " + mem[eid]
+    return entries, mem, arch, style
+
+
+def render_entries(entries: dict[str, str], style: dict, head: str = "# memories 记忆\n\n") -> bytes:
+    nl = style["nl"]
+    parts = [head]
+    for eid, body in entries.items():
+        status = "superseded" if body.startswith("SUPERSEDED ") else "active"
+        parts.append(f"---\nid: {eid}\ntimestamp: 2026-01-01T00:00:00+00:00\nstatus: {status}\n---\n"
+                     f"{body.removeprefix('SUPERSEDED ')}\n\n")
+    text = "".join(parts).replace("\n", nl)
+    return (b"\xef\xbb\xbf" if style["bom"] else b"") + text.encode()
+
+
+def profile_inbox(mark: dict[str, bytes], now: dict[str, bytes]) -> list[Change]:
+    return compute(Path("."), Mark(Path("."), mark, "data"), now, "profile")
+
+
+@given(profiles())
+def test_revert_one_entry_change_touches_only_that_entry(case) -> None:  # type: ignore[no-untyped-def]
+    entries, mem, arch, style = case
+    mark = {"memories.md": render_entries(entries, style)}
+    now = {"memories.md": render_entries(mem, style)}
+    if arch:
+        now["contexts/archive/memories.md"] = render_entries(arch, style, "")
+    changes = profile_inbox(mark, now)
+    assert bool(changes) == (mark != now)
+    for c in changes:
+        after = _apply(dict(now), mark, [c], forward=False)
+        done = {k: v for k, v in after.items() if v is not None}
+        assert sorted(x.id for x in profile_inbox(mark, done)) == sorted(x.id for x in changes if x.id != c.id)
+        for rel, data in now.items():  # every file keeps its BOM and every other entry's bytes
+            if rel not in {u.rel for u in c.units}:
+                assert done.get(rel) == data
+            elif done.get(rel) is not None:
+                assert done[rel].startswith(b"\xef\xbb\xbf") == data.startswith(b"\xef\xbb\xbf")
