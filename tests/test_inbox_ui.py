@@ -119,3 +119,16 @@ async def test_memory_text_is_not_markup(tmp_path: Path) -> None:
         screen = await open_inbox(pilot)
         detail = screen.query_one("#inbox-detail", Static).render()
         assert "[bold]not bold[/bold] [@click=app.quit]x[/]" in str(detail)
+
+
+async def test_the_palette_offers_the_inbox(ws: Path) -> None:
+    app = OpenClawApp(ws, today=TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+t", "ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"inbox")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, InboxScreen) and app.screen.count == 2
