@@ -146,16 +146,14 @@ def _file_lines(old_b: bytes | None, new_b: bytes | None, rel: str) -> list[str]
 
 def _entry_changes(mark: dict[str, bytes], now: dict[str, bytes]) -> list[Change]:
     d = profile_diff(mark.get(MEMORIES), mark.get(ARCHIVE), now.get(MEMORIES), now.get(ARCHIVE))
-    segs = {(rel, side): {s.key: s for s in segments_of(rel, _text(files.get(rel)))}
-            for rel in (MEMORIES, ARCHIVE) for side, files in ((0, mark), (1, now))}
     out: list[Change] = []
     for ev in d.events:
         key: Key = ("entry", (), ev.id, 0)
         units = []
-        for rel in (MEMORIES, ARCHIVE):
-            o, n = segs[(rel, 0)].get(key), segs[(rel, 1)].get(key)
-            if (o.raw if o else None) != (n.raw if n else None):
-                units.append(Unit(rel, key if o else None, key if n else None))
+        for rel, sd in ((MEMORIES, d.memories), (ARCHIVE, d.archive)):
+            ch_ = sd.get(ev.id)  # the entry's change in this file, if its bytes there changed
+            if ch_ is not None:
+                units.append(Unit(rel, key if ch_.kind != "added" else None, key if ch_.kind != "removed" else None))
         diff: list[str] = []
         ch = ev.change
         if ch is not None:
@@ -171,8 +169,9 @@ def _entry_changes(mark: dict[str, bytes], now: dict[str, bytes]) -> list[Change
         out.append(Change(ev.id, ev.kind, "entry", ev.file, f"{ev.id} {first}".strip(), ev.describe(), diff,
                           tuple(units)))
     # what no entry explains: the preamble and malformed blocks, as segments
-    for rel in (MEMORIES, ARCHIVE):
-        out += _segment_changes(rel, mark.get(rel), now.get(rel), kinds=("preamble", "malformed"))
+    for rel, sd in ((MEMORIES, d.memories), (ARCHIVE, d.archive)):
+        if sd.preamble_changed or sd.malformed_changed or sd.unexplained:
+            out += _segment_changes(rel, mark.get(rel), now.get(rel), kinds=("preamble", "malformed"))
     return out
 
 
@@ -311,56 +310,85 @@ def _commits(repo: Repo, folder: Path, base: str | None, paths: list[str] | None
     return out
 
 
-def _signature(change: Change, get: Callable[[str], bytes | None]) -> tuple[object, ...]:
+def _signature(change: Change, seg: Callable[[str], dict[Key, str]], whole: Callable[[str], bytes | None]
+               ) -> tuple[object, ...]:
     """What of the change's files a version holds: the bytes of its segments (or whole files)."""
     sig: list[object] = []
     for u in change.units:
-        data = get(u.rel)
         if u.whole_file:
-            sig.append(data)
+            sig.append(whole(u.rel))
             continue
-        by = {s.key: s.raw for s in segments_of(u.rel, _text(data))}
+        by = seg(u.rel)
         sig.append((by.get(u.old) if u.old else None, by.get(u.new) if u.new else None))
     return tuple(sig)
 
 
 def _attribute(changes: list[Change], folder: Path, mark: Mark, now: dict[str, bytes]) -> None:
     repo = find_repo(folder)
-    commits = _commits(repo, folder, mark.base) if repo is not None and head_sha(repo) else []
-    prefix = repo.rel(folder) if repo is not None else ""
-    cache: dict[tuple[str, str], bytes | None] = {}
+    head = head_sha(repo) if repo is not None else None
+    if repo is None or head is None:  # nothing committed to tell: the files' times
+        for c in changes:
+            _written_at(c, folder)
+        return
+    commits = _commits(repo, folder, mark.base)
+    prefix = repo.rel(folder)
+    blobs: dict[tuple[str, str], bytes | None] = {}
+    segs: dict[tuple[str, str], dict[Key, str]] = {}
 
-    def at(sha: str | None) -> Callable[[str], bytes | None]:
+    def whole_at(sha: str | None) -> Callable[[str], bytes | None]:
         def get(rel: str) -> bytes | None:
-            if sha is None or repo is None:
+            if sha is None:
                 return mark.files.get(rel)
-            k = (sha, rel)
-            if k not in cache:
-                cache[k] = read_blob(repo, sha, f"{prefix}/{rel}" if prefix else rel)
-            return cache[k]
+            if sha == "":
+                return now.get(rel)
+            if (sha, rel) not in blobs:
+                blobs[(sha, rel)] = read_blob(repo, sha, f"{prefix}/{rel}" if prefix else rel)
+            return blobs[(sha, rel)]
         return get
 
-    head = head_sha(repo) if repo is not None else None
+    def segs_at(sha: str | None) -> Callable[[str], dict[Key, str]]:
+        whole = whole_at(sha)
+
+        def get(rel: str) -> dict[Key, str]:
+            k = (sha if sha is not None else "\0mark", rel)
+            if k not in segs:  # each version of each file parsed once, whatever the number of changes
+                segs[k] = {s.key: s.raw for s in segments_of(rel, _text(whole(rel)))}
+            return segs[k]
+        return get
+
+    def sig_at(c: Change, sha: str | None) -> tuple[object, ...]:
+        return _signature(c, segs_at(sha), whole_at(sha))
+
     for c in changes:
-        cur = _signature(c, now.get)
+        cur = sig_at(c, "")
         rels = {u.rel for u in c.units}
-        if head is None or _signature(c, at(head)) != cur:
-            times = [(folder / r).stat().st_mtime for r in rels if (folder / r).exists()]
-            when = max(times) if times else None
-            c.date = dt.datetime.fromtimestamp(when).astimezone().replace(microsecond=0).isoformat() if when else None
+        if sig_at(c, head) != cur:
+            _written_at(c, folder)
             continue
         touching = [k for k in commits if k.files & rels]
         for i, k in enumerate(touching):
             before = touching[i + 1].sha if i + 1 < len(touching) else mark.base
-            if _signature(c, at(before)) != cur:
+            if sig_at(c, before) != cur:
                 c.committed, c.sha, c.author, c.date, c.subject = True, k.sha, k.author, k.date, k.subject
                 break
         else:  # committed before the mark's base (a mark made from older bytes): the last commit touching it
-            assert repo is not None
             last = _commits(repo, folder, None, [f"{prefix}/{r}" if prefix else r for r in sorted(rels)], 1)
             if last:
                 k = last[0]
                 c.committed, c.sha, c.author, c.date, c.subject = True, k.sha, k.author, k.date, k.subject
+
+
+
+def _written_at(c: Change, folder: Path) -> None:
+    """Not committed: the newest modification time of the change's files."""
+    times = []
+    for r in {u.rel for u in c.units}:
+        try:
+            times.append((folder / r).stat().st_mtime)
+        except OSError:
+            continue
+    when = max(times) if times else None
+    c.date = dt.datetime.fromtimestamp(when).astimezone().replace(microsecond=0).isoformat() if when else None
 
 
 def _group_dreaming(changes: list[Change]) -> None:
