@@ -140,7 +140,7 @@ def profiles(draw):  # type: ignore[no-untyped-def]
             arch[eid] = mem.pop(eid)
         elif op == "remove":
             mem.pop(eid)
-        else:
+        elif not mem[eid].startswith("SUPERSEDED "):
             mem[eid] = "SUPERSEDED " + mem[eid]
     return entries, mem, arch, style
 

@@ -128,6 +128,7 @@ def render_words(a: str, b: str) -> str:
 
 
 MAX_DIFF = 1 << 20  # a file larger than this (or not text) is told by its sizes, not a line diff
+MAX_LINES = 400  # a longer line diff is cut there (the file itself is one revert or approve away)
 
 
 def _lines(before: str, after: str, rel: str) -> list[str]:
@@ -138,7 +139,10 @@ def _file_lines(old_b: bytes | None, new_b: bytes | None, rel: str) -> list[str]
     sizes = [len(x) if x is not None else 0 for x in (old_b, new_b)]
     if max(sizes) > MAX_DIFF or any(x is not None and (b"\0" in x or not decode(x)[2]) for x in (old_b, new_b)):
         return [f"(not text, or too large for a line diff: {sizes[0]} → {sizes[1]} bytes)"]
-    return _lines(_text(old_b), _text(new_b), rel)
+    lines = _lines(_text(old_b), _text(new_b), rel)
+    if len(lines) > MAX_LINES:
+        lines = lines[:MAX_LINES] + [f"… {len(lines) - MAX_LINES} more lines of diff"]
+    return lines
 
 
 # --- layout A -------------------------------------------------------------------------------------
@@ -402,6 +406,8 @@ def _group_dreaming(changes: list[Change]) -> None:
 
 
 def compute(folder: Path, mark: Mark, now: dict[str, bytes], layout: str) -> list[Change]:
+    if mark.kind == "empty":  # nothing reviewed to compare with: every file is new, said file by file
+        return [_file_change(rel, None, data) for rel, data in sorted(now.items())]
     changes: list[Change] = []
     rels = sorted(set(mark.files) | set(now))
     for rel in rels:
