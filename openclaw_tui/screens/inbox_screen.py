@@ -29,7 +29,7 @@ KIND_STYLE = {"added": "green", "removed": "red", "changed": "yellow", "rewritte
 POLL = 1.0  # seconds between looks at the folder's files for another program's writes
 
 
-def folder_signature(folder: Path) -> tuple[Any, ...]:
+def folder_signature(folder: Path, git_dir: Path | None = None) -> tuple[Any, ...]:
     """Names, sizes and times of the folder's files, and git's HEAD and refs: changes when anyone writes."""
     sig: list[Any] = []
     for root, dirs, names in os.walk(folder):
@@ -42,12 +42,9 @@ def folder_signature(folder: Path) -> tuple[Any, ...]:
             except OSError:
                 continue
             sig.append((root, n, st.st_size, st.st_mtime_ns))
-    from ..core.git.gitrepo import find_repo
-
-    repo = find_repo(folder)
-    if repo is not None:
+    if git_dir is not None:
         for rel in ("HEAD", "packed-refs", "refs/heads", "refs/openclaw-tui/reviewed"):
-            p = repo.git_dir / rel
+            p = git_dir / rel
             try:
                 sig.append((rel, p.stat().st_mtime_ns, sorted(os.listdir(p)) if p.is_dir() else None))
             except OSError:
@@ -71,6 +68,7 @@ class InboxScreen(Screen[None]):
         self.folder = Path(folder or (current.path if current is not None else "."))
         self.inbox: Any = None
         self._signature: tuple[Any, ...] | None = None
+        self._git_dir: Path | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Reading the changes since your review…"), id="inbox-head")
@@ -91,9 +89,12 @@ class InboxScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="inbox", description="Reading the changes since your review")
     def reload(self) -> None:
+        from ..core.git.gitrepo import find_repo
         from ..core.inbox.inbox import load_inbox
 
-        sig = folder_signature(self.folder)
+        repo = find_repo(self.folder)
+        self._git_dir = repo.git_dir if repo is not None else None  # looked up once a load, not once a second
+        sig = folder_signature(self.folder, self._git_dir)
         try:
             inbox = load_inbox(self.folder)
         except (OSError, ValueError, RuntimeError) as exc:
@@ -104,7 +105,7 @@ class InboxScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="inbox-poll")
     def poll(self) -> None:
         """Reload when the agent (or anyone) wrote to the folder since the last look."""
-        if self._signature is not None and folder_signature(self.folder) != self._signature:
+        if self._signature is not None and folder_signature(self.folder, self._git_dir) != self._signature:
             self._signature = None
             self.app.call_from_thread(self.reload)
 
