@@ -56,8 +56,10 @@ class InboxScreen(Screen[None]):
     DEFAULT_CSS = """
     InboxScreen #inbox-head { height: auto; max-height: 3; padding: 0 1; background: $boost; }
     InboxScreen #inbox-panes { height: 1fr; }
-    InboxScreen #inbox-list { width: 1fr; min-width: 30; border: round $accent; }
-    InboxScreen #inbox-detail-pane { width: 1fr; border: round $accent; padding: 0 1; }
+    InboxScreen #inbox-list { width: 1fr; height: 1fr; min-width: 30; border: round $accent; }
+    InboxScreen #inbox-detail-pane { width: 1fr; height: 1fr; border: round $accent; padding: 0 1; }
+    InboxScreen.-narrow #inbox-panes { layout: vertical; }
+    InboxScreen.-narrow #inbox-list, InboxScreen.-narrow #inbox-detail-pane { width: 1fr; }
     """
     BINDINGS = bindings("inbox")
 
