@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 COMMANDS = (
     "check", "set", "supersede", "archive", "gc", "redact", "commit",
     "git_setup", "merge_driver", "search", "get", "history", "config", "add", "resolve", "compact",
-    "rollback", "merge", "completion", "serve", "repair", "distil", "review", "context", "mcp",
+    "rollback", "merge", "completion", "serve", "repair", "distil", "review", "context", "mcp", "inbox",
 )
 
 # What each module of COMMANDS registers (sub-command name, help), in its order: ``--help`` and every
@@ -51,6 +51,7 @@ LISTED: dict[str, tuple[tuple[str, str], ...]] = {
     "review": (("review", "review what OpenClaw's dreaming promoted into MEMORY.md"),),
     "context": (("context", "what the agent would load for a topic (layers, tokens, what is left out)"),),
     "mcp": (("mcp", "serve the memory to agents over MCP (stdio): search, get, context, check; writes with --allow-write"),),
+    "inbox": (("inbox", "what the agent changed since your review; approve or revert it"),),
 }
 
 

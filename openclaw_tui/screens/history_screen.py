@@ -169,6 +169,12 @@ class HistoryScreen(Screen[bool]):
     def commit_list(self) -> OptionList:
         return self.query_one("#commits", OptionList)
 
+    def action_charts(self) -> None:
+        """Memory over time, drawn from this history (screens/trends_screen.py)."""
+        from .trends_screen import TrendsScreen
+
+        self.app.push_screen(TrendsScreen(self.profile, getattr(self.app, "today", None)))
+
     def on_mount(self) -> None:
         self.commit_list.border_title = "Commits (newest first)"
         self.query_one("#commit-detail").border_title = "Semantic diff"

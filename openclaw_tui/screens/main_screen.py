@@ -464,6 +464,7 @@ class MainScreen(Screen[None]):
             if notice:
                 self.notify(notice)
             self.reload_profile(change.profile)
+        self.count_inbox(force=True)
 
     def own_operation(self, what: str) -> None:
         """A git operation of the app starts: its file events are not another program's."""
@@ -677,6 +678,31 @@ class MainScreen(Screen[None]):
         if picked:
             extra = " · ".join(x for x in (f"{picked} picked (V clears)", extra) if x)
         self.status.set_state(where, counts, self.table.row_count, len(rows), problems, extra)
+        self.count_inbox()
+
+    def count_inbox(self, force: bool = False) -> None:
+        """Count the review inbox of the current profile (status bar: "N changes since your review")."""
+        data = self.current
+        if data is not None and (force or getattr(self, "_inbox_for", None) != data.path):
+            self._inbox_for = data.path
+            self._count_inbox(data.path)
+
+    @work(thread=True, exclusive=True, group="inbox-count", description="Counting changes since your review")
+    def _count_inbox(self, path: Path) -> None:
+        from ..core.inbox.inbox import load_inbox
+
+        try:
+            count: int | None = load_inbox(path).count
+        except (OSError, ValueError, RuntimeError):
+            count = None
+        self.app.call_from_thread(self._inbox_counted, path, count)
+
+    def _inbox_counted(self, path: Path, count: int | None) -> None:
+        if self.current is not None and self.current.path == path:
+            self.status.set_inbox(count)
+
+    def on_screen_resume(self) -> None:
+        self.count_inbox(force=True)
 
     def _center(self) -> str:
         return self.query_one("#center-switcher", ContentSwitcher).current or "entries-pane"

@@ -661,6 +661,17 @@ class WorkspaceScreen(Screen[None]):
         else:
             self.notify("Pick a MEMORY.md row or a promotion first.", severity="warning")
 
+    def action_item_history(self) -> None:
+        """The versions of the highlighted item or directive across commits (rewording followed)."""
+        from .item_history_screen import ItemHistoryScreen
+
+        item = self.selected()
+        row = item.row if isinstance(item, dreaming.QueueItem) else item
+        if not isinstance(row, (MemRow, Directive)) or not row.text:
+            self.notify("Pick a MEMORY.md item or a USER.md directive first.", severity="warning")
+            return
+        self.app.push_screen(ItemHistoryScreen(self.path, row.text))
+
     def action_move(self) -> None:
         item = self.selected()
         if not isinstance(item, MemRow) or item.kind != "item" or self.memory is None:

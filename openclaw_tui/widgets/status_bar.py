@@ -32,6 +32,7 @@ class StatusBar(Widget):
         self._text = Text()
         self.repo_info: Text | None = None  # the repository segment (branch, uncommitted, merge)
         self.watch_note = ""  # e.g. "watching: polling" when file events are not available
+        self.inbox: int | None = None  # changes since the user's review (None: not counted)
 
     def render(self) -> Text:
         return self._text
@@ -57,6 +58,11 @@ class StatusBar(Widget):
     def set_watch(self, note: str) -> None:
         """Say how the folder is watched (empty: nothing to say)."""
         self.watch_note = note
+        self._paint()
+
+    def set_inbox(self, count: int | None) -> None:
+        """Show how many changes wait in the review inbox (None hides the segment)."""
+        self.inbox = count
         self._paint()
 
     @property
@@ -104,6 +110,10 @@ class StatusBar(Widget):
         if self.extra:
             t.append("  │ ", style="dim")
             t.append(clean_line(self.extra), style="dim")
+        if self.inbox is not None:
+            t.append("  │ ", style="dim")
+            t.append(f"{self.inbox} change{'' if self.inbox == 1 else 's'} since your review",
+                     style="bold yellow" if self.inbox else "green")
         if self.repo_info is not None and self.repo_info.plain:
             t.append("  │ ", style="dim")
             t.append_text(self.repo_info)
