@@ -41,6 +41,9 @@ def register(sub: Any) -> None:
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     p.add_argument("--fail-on", choices=FAIL_ON, default="error", help="lowest severity that makes the exit status 1")
     p.add_argument("--write-audit-log", action="store_true", help="append the findings to each profile's audit.log")
+    p.add_argument("--history", action="store_true",
+                   help="also read the git history of the memory files: secret-in-history for each credential "
+                   "an earlier commit held that the file no longer holds")
     p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help="the date taken as today (default: local date)")
     add_limit_options(p, *LIMITS)
     p.add_argument("--openclaw-config", metavar="FILE",
@@ -67,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
             return 2
         limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden if getattr(args, n) is None})
-    findings = check_discovery(discovery, today=args.today, **{name: getattr(limits, name) for name in LIMITS})
+    findings = check_discovery(discovery, today=args.today, history=args.history, **{name: getattr(limits, name) for name in LIMITS})
     if args.format == "json":
         out = json.dumps(to_json(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
     elif args.format == "sarif":
