@@ -232,6 +232,12 @@ class OpenClawApp(App[int]):
     # --- actions ----------------------------------------------------------------------
 
     async def action_quit(self) -> None:
+        from textual.actions import SkipAction
+        from textual.widgets import Input, TextArea
+
+        confirm = globals().get("ConfirmQuit")
+        if isinstance(self.focused, (Input, TextArea)) or (confirm is not None and isinstance(self.screen, confirm)):
+            raise SkipAction()  # q is text there (or the question is already asked): the key goes on
         if not self.has_unsaved_changes():
             self.exit(0)
             return
@@ -275,6 +281,12 @@ class OpenClawApp(App[int]):
         pane = self.focused_pane()
         if pane is not None:
             screen.maximized = pane
+
+    def action_list_move(self, step: int) -> None:
+        """j/k where the focused list has no binding of its own (a text field never gets here: it takes the key)."""
+        move = getattr(self.focused, "action_cursor_down" if step > 0 else "action_cursor_up", None)
+        if callable(move):
+            move()
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME

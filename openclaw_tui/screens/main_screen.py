@@ -247,6 +247,13 @@ class MainScreen(Screen[None]):
         self._load()  # the files are read while Textual lays out and paints the empty frame
         self.call_after_refresh(self._painted)
 
+    def on_screen_resume(self) -> None:
+        """Back on this screen: an empty filter does not keep the focus.  Covered by a start view while
+        it loaded, the table lost its focus to the filter (Textual refocuses a hidden widget's neighbour),
+        and the filter took q and j as text: the keys must work at once."""
+        if self.filter_input.has_focus and not self.filter_input.value:
+            self.table.focus()
+
     def on_resize(self, event: Any) -> None:
         self._fit(event.size.width, event.size.height)
 
