@@ -98,7 +98,7 @@ class OpenClawApp(App[int]):
 
     CSS_PATH: ClassVar = ["app.tcss", "screens/main_screen.tcss"]
     TITLE = "openclaw-tui"
-    COMMANDS: ClassVar = App.COMMANDS | {_screen_commands}
+    COMMANDS: ClassVar = {_screen_commands}  # the registry's actions only, not Textual's system commands
     BINDINGS: ClassVar[list[BindingType]] = bindings("app")
     # every screen gets -narrow/-wide and -short/-tall: the .tcss files lay out for small terminals with them
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
