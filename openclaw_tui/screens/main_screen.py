@@ -45,6 +45,7 @@ from ..core.format.rows import (
     Location,
     RawText,
     parse_query,
+    query_problems,
     toggle_token,
 )
 from ..session import ProfileData, Session
@@ -197,7 +198,7 @@ class MainScreen(Screen[None]):
                 with ContentSwitcher(initial="entries-pane", id="center-switcher"):
                     with Vertical(id="entries-pane"):
                         yield FilterInput(
-                            placeholder="Filter: words · status:active · imp:high · tag:coffee · is:problem   (/ to focus)",
+                            placeholder="Filter: words · status:active · imp:high · tag:health · is:problem   (/ to focus)",
                             id="filter",
                             compact=True,
                         )
@@ -762,6 +763,7 @@ class MainScreen(Screen[None]):
     def _on_filter(self, event: Input.Changed) -> None:
         self.session.user_typed()
         self.table.apply_query(parse_query(event.value))
+        self.status.set_hint(" · ".join(query_problems(event.value)))
 
     @on(Input.Submitted, "#filter")
     def _on_filter_submit(self, event: Input.Submitted) -> None:
@@ -830,6 +832,7 @@ class MainScreen(Screen[None]):
                 self.notify(f"Filter cleared to show {row.id or 'the entry'}.", markup=False)
                 self.filter_input.value = ""
                 self.table.apply_query(parse_query(""))
+                self.status.set_hint("")
             if self.table.sort_key != "order" and not self.table.indexed:
                 pass
             if not self.table.select_row(row):
@@ -901,6 +904,7 @@ class MainScreen(Screen[None]):
             self._show_center("entries")
         self.filter_input.value = text
         self.table.apply_query(parse_query(text))
+        self.status.set_hint(" · ".join(query_problems(text)))
 
     def add_filter_token(self, token: str) -> None:
         parts = self.filter_input.value.split()

@@ -32,6 +32,7 @@ class StatusBar(Widget):
         self._text = Text()
         self.repo_info: Text | None = None  # the repository segment (branch, uncommitted, merge)
         self.watch_note = ""  # e.g. "watching: polling" when file events are not available
+        self.hint = ""  # what is wrong with the filter typed ("is:foo matches nothing: is: takes ...")
 
     def render(self) -> Text:
         return self._text
@@ -53,6 +54,12 @@ class StatusBar(Widget):
         """Show (or, with None, hide) the repository segment at the end of the bar."""
         self.repo_info = info
         self._paint()
+
+    def set_hint(self, hint: str) -> None:
+        """Say, first on the line, what is wrong with the filter (empty: nothing)."""
+        if hint != self.hint:
+            self.hint = hint
+            self._paint()
 
     def set_watch(self, note: str) -> None:
         """Say how the folder is watched (empty: nothing to say)."""
@@ -87,6 +94,8 @@ class StatusBar(Widget):
 
     def _paint(self) -> None:
         t = Text(no_wrap=True, overflow="ellipsis")
+        if self.hint:
+            t.append(f" {clean_line(self.hint)} ", style="bold yellow")
         if self.where:
             t.append(f" {clean_line(self.where)} ", style="bold")
         if self.counts:

@@ -355,6 +355,43 @@ _MARK_ALIASES = {
     "instruction": "suspicious", "dup": "duplicate", "unresolved-conflict": "conflict",
 }
 
+_PROBLEM_WORDS = ("problem", "problems", "issue", "issues")
+FILTER_TERMS = "status: imp: tag: is: id: #tag"  # what the filter understands, for a hint
+
+
+def query_problems(text: str) -> list[str]:
+    """Why terms of a filter cannot match as meant (empty when every term is known), one line each:
+    ``is:foo`` and ``imp:urgent`` name the values that exist, ``foo:bar`` the terms that exist."""
+    from .fields import IMPORTANCE, STATUSES
+
+    known = {
+        "status": STATUSES,
+        "importance": IMPORTANCE,
+        "is": ("problem", *(m for m, _l, _c in PROBLEM_MARKS), *STATUS_MARKS),
+    }
+    try:
+        tokens = shlex.split(text)
+    except ValueError:
+        tokens = text.split()
+    out: list[str] = []
+    for tok in tokens:
+        key, sep, value = tok.partition(":")
+        if not sep or not key.isalpha():
+            continue  # a plain word (or a time like 10:30)
+        facet = _FACETS.get(key.lower())
+        if facet is None:
+            out.append(f"{key}: is not a filter term (terms: {FILTER_TERMS})")
+            continue
+        allowed = known.get(facet)
+        if allowed is None:
+            continue
+        for v in (v.strip().lower() for v in value.split(",") if v.strip()):
+            if facet == "is" and (v in _PROBLEM_WORDS or v in _MARK_ALIASES):
+                continue
+            if v not in allowed:
+                out.append(f"{key}:{v} matches nothing: {key}: takes {', '.join(allowed)}")
+    return out
+
 
 def filter_rows(rows: Sequence[EntryRow], q: Query) -> list[EntryRow]:
     """Rows matching ``q`` in their current order (rows must be filled)."""
