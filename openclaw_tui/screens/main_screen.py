@@ -461,6 +461,15 @@ class MainScreen(Screen[None]):
             self.status.set_watch("watching: polling")
         if watcher.fallback_reason:
             self.notify(f"Watching by polling: {watcher.fallback_reason}")
+        self._catch_up()
+
+    @work(thread=True, group="catch-up", description="Comparing the loaded files with disk")
+    def _catch_up(self) -> None:
+        """Writes made between the first read and the watcher's start raised no event: every loaded
+        file is compared with disk once the watcher runs, and what differs reloads as any change does."""
+        batch = self.session.missed_changes()
+        if batch is not None:
+            self.post_message(FilesChanged(batch))
 
     def on_unmount(self) -> None:
         self.session.stop_watching()
