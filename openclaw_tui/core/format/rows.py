@@ -242,7 +242,9 @@ def apply_findings(files: Mapping[str, Sequence[EntryRow]], findings: Iterable[F
         file_rows = files.get(f.file)
         if file_rows is not None and f.line is not None:
             row = _row_at_line(file_rows, starts[f.file], f.line)
-        if row is None and f.id is not None and f.code not in ("dangling-ref", "inactive-ref"):
+        # a reference names its target: the mark goes on the referring row, except for a reference from
+        # outside the memory files (state.yaml), whose target entry carries it (the legend's INACTIVE REF)
+        if row is None and f.id is not None and (f.code not in ("dangling-ref", "inactive-ref") or file_rows is None):
             cand = by_id.get(f.id)
             if cand is not None and (file_rows is None or cand.file == f.file):
                 row = cand
@@ -255,7 +257,7 @@ def apply_findings(files: Mapping[str, Sequence[EntryRow]], findings: Iterable[F
         if mark == "invalid":
             detail = _field_at(row, f.line)
         elif mark in ("dangling", "inactive-ref"):
-            detail = f.id or ""
+            detail = (f.id or "") if file_rows is not None else f.file  # the target, or where it is named
         prev = row.marks.get(mark)
         if prev and detail and detail not in prev.split(","):
             detail = prev + "," + detail
