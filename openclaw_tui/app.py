@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import BindingType
+from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
@@ -129,6 +130,9 @@ class OpenClawApp(App[int]):
         self.freeze_heap = False
         self.theme = DARK_THEME
         self.start_screen: Callable[[], Screen[Any]] | None = None  # pushed over the main one at start
+        from .widgets.contrast import MinimumContrast
+
+        self._contrast = MinimumContrast()
 
     def on_mount(self) -> None:
         keys = self._user_keymap
@@ -149,6 +153,10 @@ class OpenClawApp(App[int]):
             main = self.main_screen
             main.own_operation("the start view")  # its writes are the app's own, not another program's
             self.push_screen(self.start_screen(), lambda _result: main.end_own_operation())
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then every text raised to WCAG AA contrast in either theme (widgets/contrast.py)."""
+        return [*super().get_line_filters(), self._contrast]
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.place_notifications()
