@@ -130,6 +130,7 @@ class OpenClawApp(App[int]):
         self.freeze_heap = False
         self.theme = DARK_THEME
         self.start_screen: Callable[[], Screen[Any]] | None = None  # pushed over the main one at start
+        self._in_key = False  # a key event is being handled (its bindings run inside)
         from .widgets.contrast import MinimumContrast
 
         self._contrast = MinimumContrast()
@@ -194,7 +195,14 @@ class OpenClawApp(App[int]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):
             self.user_active = True  # the reviewer has started: screens stop choosing for them
-        await super().on_event(event)
+        if not isinstance(event, events.Key):
+            await super().on_event(event)
+            return
+        self._in_key = True  # the priority q binding runs inside: see action_quit
+        try:
+            await super().on_event(event)
+        finally:
+            self._in_key = False
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen(session=self.session)
@@ -244,7 +252,8 @@ class OpenClawApp(App[int]):
         from textual.widgets import Input, TextArea
 
         confirm = globals().get("ConfirmQuit")
-        if isinstance(self.focused, (Input, TextArea)) or (confirm is not None and isinstance(self.screen, confirm)):
+        typed = getattr(self, "_in_key", False)  # the q key, not the palette or a script
+        if typed and (isinstance(self.focused, (Input, TextArea)) or (confirm is not None and isinstance(self.screen, confirm))):
             raise SkipAction()  # q is text there (or the question is already asked): the key goes on
         if not self.has_unsaved_changes():
             self.exit(0)
