@@ -131,6 +131,7 @@ class OpenClawApp(App[int]):
         self.theme = DARK_THEME
         self.start_screen: Callable[[], Screen[Any]] | None = None  # pushed over the main one at start
         self._in_key = False  # a key event is being handled (its bindings run inside)
+        self._showing: dict[tuple[str, str, str], float] = {}  # notices on screen -> until (monotonic)
         from .widgets.contrast import MinimumContrast
 
         self._contrast = MinimumContrast()
@@ -227,6 +228,15 @@ class OpenClawApp(App[int]):
     ) -> None:
         """Every notification is plain text: messages name ids, files and branches from the memory,
         and a ``[@click=…]`` in any of them must stay literal.  (Widgets' ``notify`` lands here.)"""
+        # one notice per event: the same one, still on screen, is not posted again (a refresh that finds
+        # the same state, a repeated key), so notices never duplicate nor stack up over the panes
+        now = time.monotonic()
+        key = (message, title, severity)
+        if self._showing.get(key, 0.0) > now:
+            return
+        shown_for = timeout if timeout is not None else self.NOTIFICATION_TIMEOUT
+        self._showing = {k: until for k, until in self._showing.items() if until > now}
+        self._showing[key] = now + shown_for
         self.notices.appendleft(Notice(time.time(), message, title, severity))
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 

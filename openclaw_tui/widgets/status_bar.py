@@ -33,6 +33,7 @@ class StatusBar(Widget):
         self.repo_info: Text | None = None  # the repository segment (branch, uncommitted, merge)
         self.watch_note = ""  # e.g. "watching: polling" when file events are not available
         self.hint = ""  # what is wrong with the filter typed ("is:foo matches nothing: is: takes ...")
+        self.alert: Text | None = None  # a lasting state that needs the reviewer (a pending merge), shown first
 
     def render(self) -> Text:
         return self._text
@@ -54,6 +55,12 @@ class StatusBar(Widget):
         """Show (or, with None, hide) the repository segment at the end of the bar."""
         self.repo_info = info
         self._paint()
+
+    def set_alert(self, alert: Text | None) -> None:
+        """Show a lasting state first on the line (None: clear it)."""
+        if alert != self.alert:
+            self.alert = alert
+            self._paint()
 
     def set_hint(self, hint: str) -> None:
         """Say, first on the line, what is wrong with the filter (empty: nothing)."""
@@ -94,6 +101,10 @@ class StatusBar(Widget):
 
     def _paint(self) -> None:
         t = Text(no_wrap=True, overflow="ellipsis")
+        if self.alert is not None and self.alert.plain:
+            t.append(" ")
+            t.append_text(self.alert)
+            t.append(" │", style="dim")
         if self.hint:
             t.append(f" {clean_line(self.hint)} ", style="bold yellow")
         if self.where:
