@@ -182,7 +182,7 @@ class OpenClawApp(App[int]):
         region = pane.region
         width, height = self.size
         box_w, box_h = min(60, width), min(9, height // 2)
-        bottom = (width - box_w, height - 1 - box_h, width, height - 1)
+        bottom = (width - box_w, height - 2 - box_h, width, height - 2)  # above the status line and footer
         top = (width - box_w, 1, width, 1 + box_h)
 
         def overlap(box: tuple[int, int, int, int]) -> int:
