@@ -39,13 +39,3 @@ async def test_the_same_notice_is_not_posted_again_while_it_shows(tmp_path: Path
         await pilot.pause()
         assert notices(app)[before:] == ["Nothing to undo in this session.", "Something else."]
 
-
-async def test_a_notice_never_covers_the_status_line_or_the_footer(tmp_path: Path) -> None:
-    app = OpenClawApp(build_demo(tmp_path / "demo"), today=TODAY, watch=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, 3)
-        app.notify("Saved mem-0003 (memories.md).  (u undoes)", timeout=30)
-        await pilot.pause(0.3)
-        status = app.main_screen.status.region
-        toasts = [t.region for t in app.screen.query("Toast")]
-        assert toasts and all(t.bottom <= status.y for t in toasts), (toasts, status)
