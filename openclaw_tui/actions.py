@@ -57,7 +57,9 @@ class Action:
 A = Action
 
 ACTIONS: tuple[Action, ...] = (
-    A("app.quit", "q", "Quit", "Quit (asks first when an edit is not saved)", "app", "quit", show=True, group="app"),
+    # q quits from every screen, dialogs too (a priority binding passes the key on when a text field has focus)
+    A("app.quit", "q", "Quit", "Quit (asks first when an edit is not saved)", "app", "quit", show=True, priority=True,
+      group="app"),
     A(
         "app.help",
         "question_mark,f1",
@@ -68,6 +70,9 @@ ACTIONS: tuple[Action, ...] = (
         show=True,
         group="app",
     ),
+    # j/k in every list: a list without its own j/k (Textual's OptionList) moves its cursor through these
+    A("app.list-down", "j", "Down", "Down in the focused list", "app", "list_move(1)", palette=False),
+    A("app.list-up", "k", "Up", "Up in the focused list", "app", "list_move(-1)", palette=False),
     A(
         "app.notices",
         "at",
@@ -411,8 +416,8 @@ ACTIONS: tuple[Action, ...] = (
     A("gc.all", "a", "All", "All", "gc", "all", show=True),
     A("gc.none", "n", "None", "None", "gc", "none", show=True),
     A("gc.close", "escape", "Close", "Close", "gc", "close", show=True),
-    A("notices.close", "escape,at,q", "Close", "Close the notice log", "notices", "close", show=True),
-    A("help.close", "escape,q,question_mark,f1", "Close help", "Close help", "help", "dismiss", show=True),
+    A("notices.close", "escape,at", "Close", "Close the notice log", "notices", "close", show=True),
+    A("help.close", "escape,question_mark,f1", "Close help", "Close help", "help", "dismiss", show=True),
     A("confirm-diff.yes", "y", "Apply", "Apply", "confirm-diff", "answer(True)", show=True),
     A("confirm-diff.no", "n,escape", "Cancel", "Cancel", "confirm-diff", "answer(False)", show=True),
     A("inbox.back", "escape", "Back", "Close the inbox", "inbox", "close", show=True),
@@ -524,14 +529,14 @@ ACTIONS: tuple[Action, ...] = (
     A("ctx-distil.apply", "ctrl+s", "Distil ticked", "Add the ticked lines as entries, move the file to the archive",
       "ctx-distil", "apply", show=True, priority=True),
     A("ctx-distil.cancel", "escape", "Cancel", "Cancel", "ctx-distil", "cancel", show=True),
-    A("ws-rows.up", "up", "Up", "Up", "ws-rows", "move(-1)", palette=False),
-    A("ws-rows.down", "down", "Down", "Down", "ws-rows", "move(1)", palette=False),
+    A("ws-rows.up", "up,k", "Up", "Up", "ws-rows", "move(-1)", palette=False),
+    A("ws-rows.down", "down,j", "Down", "Down", "ws-rows", "move(1)", palette=False),
     A("ws-rows.page-up", "pageup", "Page up", "Page up", "ws-rows", "page(-1)", palette=False),
     A("ws-rows.page-down", "pagedown", "Page down", "Page down", "ws-rows", "page(1)", palette=False),
     A("ws-rows.first", "home", "First", "First", "ws-rows", "jump(0)", palette=False),
     A("ws-rows.last", "end", "Last", "Last", "ws-rows", "jump(-1)", palette=False),
-    A("results.up", "up", "Up", "Up", "results", "cursor_up", palette=False),
-    A("results.down", "down", "Down", "Down", "results", "cursor_down", palette=False),
+    A("results.up", "up,k", "Up", "Up", "results", "cursor_up", palette=False),
+    A("results.down", "down,j", "Down", "Down", "results", "cursor_down", palette=False),
     A("results.page-up", "pageup", "Page up", "Page up", "results", "page_up", palette=False),
     A("results.page-down", "pagedown", "Page down", "Page down", "results", "page_down", palette=False),
     A("results.first", "home", "First", "First", "results", "first", palette=False),

@@ -128,10 +128,17 @@ def launch_ui(argv: Sequence[str]) -> int:
 
             finish_demo(cleanup, keep=demo_has_changes(cleanup))
         raise
+    # Textual catches a crash inside the app, prints its traceback and returns None from run(): the
+    # status it keeps (app.return_code, 1 after a crash) is what the process must exit with.
+    code = app.return_code if app.return_code is not None else int(result or 0)
     if cleanup is not None:
-        ask = input if sys.stdin.isatty() and sys.stdout.isatty() else None
-        finish_demo(cleanup, keep=getattr(app, "keep_demo", None), ask=ask)
-    code = int(result or 0)
+        if code != 0:  # a crash never takes the user's changes with it, as above
+            from .core.git.demo import demo_has_changes
+
+            finish_demo(cleanup, keep=demo_has_changes(cleanup))
+        else:
+            ask = input if sys.stdin.isatty() and sys.stdout.isatty() else None
+            finish_demo(cleanup, keep=getattr(app, "keep_demo", None), ask=ask)
     _threads_finish(executor, 0.2)
     # Leave now: a worker may still be reading (an index of 100k entries, a reference scan) and
     # Python cannot stop a thread, and freeing a big profile's objects one by one at interpreter exit

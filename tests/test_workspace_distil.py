@@ -183,14 +183,14 @@ def test_review_queue_accept_reject_edit(tmp_path: Path) -> None:
     apply_changes(dreaming.edit(ws, item, "年糕对鸡肉过敏。"))
     item = dreaming.review_queue(ws)[0]
     assert item.row.text == "年糕对鸡肉过敏。"
-    assert dreaming.accept(ws, item) is None
+    apply_changes(dreaming.accept(ws, item))  # only the cache's record: a plan, so undo takes it back
     assert dreaming.review_queue(ws) == []
 
 
 def test_queue_finds_new_promoted_items_in_git_history(tmp_path: Path) -> None:
     ws = repo_ws(tmp_path)
     for item in dreaming.review_queue(ws):
-        dreaming.accept(ws, item)
+        apply_changes(dreaming.accept(ws, item))
     assert dreaming.review_queue(ws) == []
     # dreaming (an older release) writes a promoted section without markers
     with (ws / "MEMORY.md").open("a", encoding="utf-8") as f:

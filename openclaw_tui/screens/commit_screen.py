@@ -16,11 +16,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, Static, TextArea
+from textual.widgets import Label, Static, TextArea
 
 from ..actions import bindings
 from ..core.git.commitmsg import PREFIX, default_summary, format_message, left_out, profile_changes
 from ..core.git.gitrepo import GitError, as_repo, commit_paths
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 
 
@@ -59,7 +60,7 @@ class CommitScreen(ModalScreen[str | None]):
             yield Label("Message (generated from what changed; edit freely)", classes="field-label")
             yield TextArea(self.message, id="commit-message", soft_wrap=True)
             yield Static("", id="commit-error", classes="field-error")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         area = self.query_one("#commit-message", TextArea)

@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, ContentSwitcher, Footer, Header, OptionList, Static
+from textual.widgets import Button, ContentSwitcher, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
@@ -42,6 +42,7 @@ from ..core.git.history import (
     revert_commit,
 )
 from ..core.git.patch import Patch, commit_patch
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from ..widgets.semantic_diff_view import PatchView, SemanticDiffView
 
@@ -163,7 +164,7 @@ class HistoryScreen(Screen[bool]):
                 with ContentSwitcher(initial="semantic", id="diff-switcher"):
                     yield SemanticDiffView(id="semantic")
                     yield PatchView(id="patch")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def commit_list(self) -> OptionList:

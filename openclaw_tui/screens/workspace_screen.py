@@ -582,7 +582,8 @@ class WorkspaceScreen(Screen[None]):
                 self.notify(outcome.error or "Not written.", severity="error", markup=False, timeout=10)
                 self.reload()
                 return False
-            self.changed_paths.update(outcome.plan.files)
+            # the files to commit: the workspace's (an accept's review record lives in the cache)
+            self.changed_paths.update(p for p in outcome.plan.files if not dreaming.is_review_record(p))
             self.applied_titles.append(outcome.plan.title)
         self.notify(done, markup=False)
         self.reload()

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from ..config import cache_dir
 from ..format.entries import decode
-from ..lifecycle.plan import Plan
-from .edits import edit_row, remove_row, strip_metadata
+from ..lifecycle.plan import FileChange, Plan, apply_changes
+from .edits import edit_row, remove_row, row_title, strip_metadata
 from .model import MemoryModel, MemRow, load_memory, parse_log, parse_memory_text
 
 
@@ -139,17 +139,30 @@ def reviewed(workspace: Path) -> tuple[set[str], str | None]:
         commit if isinstance(commit, str) else None
 
 
-def mark_reviewed(workspace: Path, keys: list[str], commit: str | None = None) -> None:
+def review_record(workspace: Path, keys: list[str], commit: str | None = None) -> FileChange:
+    """The change of the cache file that records ``keys`` as reviewed: a plan carries it with the
+    rest of an accept, so the write protocol writes it and undo takes it back with the rest."""
+    path = _state_path()
+    try:
+        before: bytes | None = path.read_bytes()
+    except FileNotFoundError:
+        before = None
     state = _load_state()
     accepted, old_commit = reviewed(workspace)
     state[_ws_key(workspace)] = {
         "path": str(workspace), "accepted": sorted(accepted | set(keys)), "commit": commit or old_commit,
     }
-    path = _state_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(state, ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
+    return FileChange(path, before, json.dumps(state, ensure_ascii=False, indent=1).encode("utf-8"))
+
+
+def mark_reviewed(workspace: Path, keys: list[str], commit: str | None = None) -> None:
+    apply_changes(Plan("record reviewed", [review_record(workspace, keys, commit)]))
+
+
+def is_review_record(path: Path) -> bool:
+    """True for the cache file of review records (not a workspace file: never committed)."""
+    return path == _state_path()
 
 
 def _old_keys(workspace: Path, rel: str, commit: str) -> set[str] | None:
@@ -217,15 +230,24 @@ def head_commit(workspace: Path) -> str | None:
     return head_sha(repo) if repo is not None else None
 
 
-def accept(workspace: Path, item: QueueItem, *, strip: bool = False) -> Plan | None:
-    """Accept: with ``strip`` a plan that removes the machine metadata (the caller applies it);
-    the item's key (as it will read afterwards) is recorded as reviewed either way."""
+def accept(workspace: Path, item: QueueItem, *, strip: bool = False) -> Plan:
+    """Accept: the plan (the caller applies it) that records the item's key as reviewed in the cache
+    and, with ``strip``, removes its machine metadata; undoing it puts the item back in the queue."""
     ws = Path(workspace)
-    mark_reviewed(ws, [item.row.key], head_commit(ws))
-    if strip and (item.row.markers or item.row.metadata):
-        return strip_metadata(ws / "MEMORY.md" if (ws / "MEMORY.md").is_file() else ws / "memory.md",
-                              item.row.key, item.row.line)
-    return None
+    commit = head_commit(ws)
+
+    def build() -> Plan:
+        record = review_record(ws, [item.row.key], commit)
+        if strip and (item.row.markers or item.row.metadata):
+            plan = strip_metadata(_mem_path(ws), item.row.key, item.row.line)
+            plan.changes.append(record)
+            plan.title = f"accept, {plan.title}"
+        else:
+            plan = Plan(f"accept {row_title(item.row.key)}", [record])
+        plan.rebuild = build
+        return plan
+
+    return build()
 
 
 def strip_plan(workspace: Path, item: QueueItem) -> Plan | None:
