@@ -254,6 +254,7 @@ class MainScreen(Screen[None]):
         and the filter took q and j as text: the keys must work at once."""
         if self.filter_input.has_focus and not self.filter_input.value:
             self.table.focus()
+        self.count_inbox(force=True)  # the inbox may have changed while another screen was on top
 
     def on_resize(self, event: Any) -> None:
         self._fit(event.size.width, event.size.height)
@@ -717,9 +718,6 @@ class MainScreen(Screen[None]):
     def _inbox_counted(self, path: Path, count: int | None) -> None:
         if self.current is not None and self.current.path == path:
             self.status.set_inbox(count)
-
-    def on_screen_resume(self) -> None:
-        self.count_inbox(force=True)
 
     def _center(self) -> str:
         return self.query_one("#center-switcher", ContentSwitcher).current or "entries-pane"
