@@ -198,7 +198,7 @@ class MainScreen(Screen[None]):
                 with ContentSwitcher(initial="entries-pane", id="center-switcher"):
                     with Vertical(id="entries-pane"):
                         yield FilterInput(
-                            placeholder="Filter: words · status:active · imp:high · tag:health · is:problem   (/ to focus)",
+                            placeholder="Filter: words · status:active · imp:high · tag:preference · is:problem   (/ to focus)",
                             id="filter",
                             compact=True,
                         )
