@@ -1,6 +1,7 @@
 """Editing one entry as text: its frontmatter as YAML and its body, or its whole raw block.
 
-A UI (form, YAML editor, ``$EDITOR``) produces the entry's new raw text;
+The edit form gives ``form_changes`` (the fields that differ) to ``set``'s
+``plan_set``.  A raw edit (YAML, ``$EDITOR``) produces the entry's new text;
 ``raw_problems`` says what is wrong with it (one well-formed entry, a free
 id, valid values for the known fields it changes) and ``plan_replace``
 builds the plan that swaps that one block, nothing else, in
@@ -13,7 +14,7 @@ what the reviewer edits: ``EntryParts`` keeps them aside and puts them back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -237,26 +238,7 @@ def form_changes(old: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str,
     return out
 
 
-def value_problems(old: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, str]:
-    """Field -> why its new value is invalid (only the fields that change)."""
-    out: dict[str, str] = {}
-    for key, value in changes.items():
-        if value is DELETE:
-            if key == "id":
-                out[key] = "the id cannot be removed"
-            continue
-        error = field_error(key, value)
-        if error:
-            out[key] = error
-    return out
-
-
-def order_fields(names: Sequence[str], known: Sequence[str]) -> list[str]:
-    rank = {n: i for i, n in enumerate(known)}
-    return sorted(names, key=lambda n: (rank.get(n, len(rank)), names.index(n)))
-
-
 __all__ = [
     "EntryParts", "changed_fields", "form_changes", "format_list", "id_value", "normalize_raw", "parse_list",
-    "plan_replace", "raw_problems", "value_problems",
+    "plan_replace", "raw_problems",
 ]

@@ -282,11 +282,17 @@ def _differs(entry: Entry, key: str, value: Any) -> bool:
 # --- set ------------------------------------------------------------------------------
 
 
-def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: str | None = None) -> Plan:
-    """Set fields (``edit.DELETE`` removes one) and/or the body of one entry (memories.md or archive)."""
+def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: str | None = None, *,
+             expect: str | None = None) -> Plan:
+    """Set fields (``edit.DELETE`` removes one) and/or the body of one entry (memories.md or archive).
+
+    ``expect`` is the entry's raw text as the caller read it (an edit form): EditError when it changed since.
+    """
     files = Files.of(target)
     b = Builder(files, f"edit {entry_id}", sparse=True)
     doc, k, entry = b.entry(entry_id)
+    if expect is not None and entry.raw != expect:
+        raise EditError(f"{entry_id} changed on disk since it was opened; nothing was written")
     validate(files, changes, entry_id)
     effective = {key: v for key, v in changes.items() if _differs(entry, key, v)}
     what = list(effective)
@@ -299,7 +305,7 @@ def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: st
     plan = b.build() if what else Plan(f"edit {entry_id}", [], base=files)
     if what:
         plan.changed[entry_id] = what
-    plan.rebuild = lambda: plan_set(files.reload(), entry_id, changes, body)
+    plan.rebuild = lambda: plan_set(files.reload(), entry_id, changes, body, expect=expect)
     return plan
 
 
