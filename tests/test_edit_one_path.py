@@ -142,10 +142,11 @@ CASES = [
     ({"status": "cold", "ttl": "2026-12-31"}, "新的", ["status=cold", "ttl=2026-12-31", "--body-file", "BODY"]),
 ]
 UGLY = [Ugly(), Ugly(nl="\r\n", bom=True, final_newline=False, source='"来源：聊天"',
-                     tags="\n  - 茶\n  - a b\n  - x")]
+                     tags="\n  - 茶\n  - a b\n  - x"),
+        Ugly(body="用户喜欢茶。\n  ")]  # a whitespace-only line before the blank line: set keeps it
 
 
-@pytest.mark.parametrize("u", UGLY, ids=["lf", "crlf-bom-block-list"])
+@pytest.mark.parametrize("u", UGLY, ids=["lf", "crlf-bom-block-list", "blank-ish-line"])
 @pytest.mark.parametrize(("fields", "body", "args"), CASES, ids=[" ".join(c[2]) for c in CASES])
 async def test_the_form_writes_what_set_writes(tmp_path: Path, u: Ugly, fields: dict[str, str],
                                                body: str | None, args: list[str]) -> None:
@@ -185,7 +186,8 @@ UGLIES = st.builds(
     comment=_TEXT.map(lambda t: "# " + t),
     source=_SOURCES,
     tags=st.sampled_from(['[茶, "a b", \'x\']', "\n  - 茶\n  - 'x y'", "[]", '["咖啡"]']),
-    body=st.lists(_TEXT, min_size=1, max_size=3).map("\n".join),
+    body=st.tuples(st.lists(_TEXT, min_size=1, max_size=3).map("\n".join),
+                   st.sampled_from(["", "\n  ", "\n\t"])).map("".join),
     final_newline=st.booleans(),
 )
 PROPERTY = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
