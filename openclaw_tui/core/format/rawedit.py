@@ -14,7 +14,6 @@ what the reviewer edits: ``EntryParts`` keeps them aside and puts them back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -22,7 +21,7 @@ from ..files.store import MemoryDoc
 from ..lifecycle.operations import Builder, Target
 from ..lifecycle.plan import Files, Plan
 from .blocks import Block, raw_newline
-from .edit import DELETE, EditError, normalise_newlines
+from .edit import DELETE, EditError, changed_value, form_changes, normalise_newlines
 from .entries import Entry, parse
 from .fields import field_error
 
@@ -90,10 +89,6 @@ def normalize_raw(new_raw: str, old_raw: str) -> str:
 
 
 # --- validation -----------------------------------------------------------------------------
-
-
-def changed_value(old: Mapping[str, Any], key: str, value: Any) -> bool:
-    return key not in old or old[key] != value or type(old[key]) is not type(value)
 
 
 def raw_problems(new_raw: str, old: Entry | None, taken_ids: set[str]) -> list[str]:
@@ -224,18 +219,6 @@ def id_value(text: str, was_list: bool) -> Any:
     if len(ids) == 1 and not was_list:
         return ids[0]
     return ids
-
-
-def form_changes(old: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
-    """The fields of ``values`` that differ from ``old`` (``DELETE`` for ones to remove)."""
-    out: dict[str, Any] = {}
-    for key, value in values.items():
-        if value is DELETE:
-            if key in old:
-                out[key] = DELETE
-        elif changed_value(old, key, value):
-            out[key] = value
-    return out
 
 
 __all__ = [

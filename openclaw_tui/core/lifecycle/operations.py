@@ -16,7 +16,7 @@ from typing import Any
 
 from ..files.store import MemoryDoc
 from ..format.blocks import Block, edit_raw, rewrite
-from ..format.edit import DELETE, EditError, render_entry
+from ..format.edit import DELETE, EditError, form_changes, render_entry
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile, parse
 from ..format.fields import IMPORTANCE, field_error, next_id
 from ..format.locate import ABSENT, Window, byte_offset, file_eligible, locate, sub_file, window_file
@@ -273,12 +273,6 @@ def _plain(value: Any) -> bool:
     return False
 
 
-def _differs(entry: Entry, key: str, value: Any) -> bool:
-    if value is DELETE:
-        return key in entry.meta
-    return key not in entry.meta or entry.meta[key] != value or type(entry.meta[key]) is not type(value)
-
-
 # --- set ------------------------------------------------------------------------------
 
 
@@ -294,7 +288,7 @@ def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: st
     if expect is not None and entry.raw != expect:
         raise EditError(f"{entry_id} changed on disk since it was opened; nothing was written")
     validate(files, changes, entry_id)
-    effective = {key: v for key, v in changes.items() if _differs(entry, key, v)}
+    effective = form_changes(entry.meta, changes)
     what = list(effective)
     if effective or body is not None:
         new_raw = b.edit(doc, k, effective, body)
@@ -323,7 +317,7 @@ def plan_set_many(target: Target, entry_ids: Sequence[str], changes: Mapping[str
     for ident in ids:
         doc, k, entry = b.entry(ident)
         validate(files, changes, ident)
-        effective = {key: v for key, v in changes.items() if _differs(entry, key, v)}
+        effective = form_changes(entry.meta, changes)
         if effective:
             b.edit(doc, k, effective)
             changed[ident] = list(effective)
@@ -339,7 +333,7 @@ def plan_set_many(target: Target, entry_ids: Sequence[str], changes: Mapping[str
 def _supersede_into(b: Builder, old: str, new: str) -> None:
     doc, k, entry = b.entry(old)
     wanted = {"status": "superseded", "superseded_by": new}
-    effective = {key: v for key, v in wanted.items() if _differs(entry, key, v)}
+    effective = form_changes(entry.meta, wanted)
     if effective:
         b.edit(doc, k, effective)
         b.plan.changed.setdefault(old, []).extend(effective)
