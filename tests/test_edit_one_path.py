@@ -26,6 +26,7 @@ from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.format.edit import EditError
 from openclaw_tui.core.format.entries import Entry
 from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.format.rows import Location
 from openclaw_tui.core.lifecycle.operations import plan_set, set_entry
 from openclaw_tui.screens.edit_screen import EditScreen
 from openclaw_tui.screens.main_screen import MainScreen
@@ -261,3 +262,28 @@ def test_plan_set_refuses_an_entry_that_changed_since_it_was_read(tmp_path: Path
         plan_set(load_profile(prof), "mem-0002", {"importance": "high"}, expect=entry.raw)
     assert plan_set(load_profile(prof), "mem-0002", {"importance": "high"}, expect=entry_of(prof).raw).changes
     assert (prof / "memories.md").read_bytes() == theirs
+
+
+async def test_the_form_edits_the_second_of_two_entries_with_one_id(tmp_path: Path) -> None:
+    u = Ugly()
+    prof = profile(tmp_path, u)
+    text = memories(u).decode("utf-8")
+    dup = "---\nid: mem-0002\ntimestamp: 2025-06-01T09:00:00+08:00\nsource: chat#7\nimportance: low\n" \
+          "status: active\ntags: []\n---\n第二条同号。\n"
+    (prof / "memories.md").write_bytes((text + "\n" + dup).encode("utf-8"))
+    app = OpenClawApp(prof, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = app.screen
+        assert isinstance(main, MainScreen)
+        line = (text + "\n").count("\n") + 1
+        assert main.jump(Location("memories.md", line, None))
+        await settle(pilot)
+        await press(pilot, "e")
+        screen = app.screen
+        assert isinstance(screen, EditScreen) and screen.original.body.startswith("第二条同号")
+        await fill(pilot, screen, {"importance": "high"}, None)
+        await press(pilot, "ctrl+s")
+        await press(pilot, "y")
+    assert (prof / "memories.md").read_bytes() == (text + "\n" + dup.replace("importance: low", "importance: high")
+                                                   ).encode("utf-8")

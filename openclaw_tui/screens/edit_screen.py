@@ -472,10 +472,12 @@ class EditScreen(Screen[bool]):
             return
         try:
             files = self.host.load_files()
-            if self.mode == "form" and self.base.raw == self.parts.raw and self.original.id is not None:
+            ident = self.original.id
+            found = files.find(ident) if ident and self.mode == "form" and self.base.raw == self.parts.raw else None
+            if ident and found is not None and found[0].mf.entries[found[1]].raw == self.parts.raw:
                 changes, body, _errors = self.form_edit()  # the form alone: the very edit of ``set``
-                plan = plan_set(files, self.original.id, changes, body, expect=self.parts.raw)
-            else:  # the frontmatter was edited as YAML: the block as written replaces the old one
+                plan = plan_set(files, ident, changes, body, expect=self.parts.raw)
+            else:  # edited as YAML, or a duplicate id ``set`` would not find: replace the block as written
                 plan = plan_replace(files, self.target.file, self.parts.raw, raw,
                                     entry_id=self.original.id if not self.malformed else None, line=self.original.line)
         except (EditError, OSError) as exc:
