@@ -232,6 +232,7 @@ class WorkspaceScreen(Screen[None]):
         findings = check_profile(
             prof, today=self.today, bootstrap_max_chars=limits.bootstrap_max_chars,
             bootstrap_total_max_chars=limits.bootstrap_total_max_chars, user_max_chars=limits.user_max_chars,
+            release=self.config.release,
         )
         self.app.call_from_thread(self._rest_loaded, generation, logs, queue, findings, machine)
 
