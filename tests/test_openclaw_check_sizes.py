@@ -9,6 +9,7 @@ rules of the release the workspace's openclaw.json selects.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -50,7 +51,7 @@ def make(tmp_path: Path, name: str, files: dict[str, str], config: str | None = 
 
 def cli(*args: str) -> dict[str, Any]:
     res = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", *args], capture_output=True, text=True,
-                         timeout=300)
+                         timeout=300, env=dict(os.environ))
     assert res.returncode in (0, 1), res.stderr
     return json.loads(res.stdout)  # type: ignore[no-any-return]
 
@@ -65,7 +66,7 @@ async def bars_of(ws: Path) -> dict[str, str]:
         await settle(pilot)
         content = screen.query_one("#ws-bars", BootstrapBars).content
         plain = getattr(content, "plain", str(content))
-    return {line.split()[0]: line for line in plain.splitlines()[1:] if line.strip()}
+    return {line.split()[0]: line for line in plain.splitlines() if line.strip()}  # "Limits:" first
 
 
 def facts(ws: Path) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
@@ -155,3 +156,22 @@ async def test_an_older_release_sizes_tools_md_and_cuts_70_20(tmp_path: Path) ->
     assert "kept 14,000+4,000 of 20,500" in msgs["MEMORY.md"] and "older OpenClaw release" in msgs["MEMORY.md"]
     assert "over its 4,000-character limit" in msgs["USER.md"]
     agree(ctx, injected, found, await bars_of(ws), {"USER.md": 4_000})
+
+
+@pytest.mark.parametrize("config", [None, OLDER])
+async def test_our_user_max_chars_is_the_older_release_s_cap_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str | None) -> None:
+    """USER.md's cap is 4,000 in the current release's code; our ``user_max_chars`` (100 here) is what an
+    older release applied: check, context's limits and the bars' label follow the release, not the setting."""
+    ours = tmp_path / "config.toml"
+    ours.write_text("[limits]\nuser_max_chars = 100\n", encoding="utf-8")
+    monkeypatch.setenv("OPENCLAW_TUI_CONFIG", str(ours))  # for the subprocesses and the app alike
+    ws = make(tmp_path, "user", {"USER.md": "u" * 500, "AGENTS.md": "# A\n", "SOUL.md": "s\n",
+                                 "IDENTITY.md": "i\n"}, config=config)
+    ctx, injected, found = facts(ws)
+    cap = 100 if config else 4_000
+    assert ctx["limits"]["user_max_chars"] == cap
+    assert [f["file"] for f in found] == (["USER.md"] if config else [])
+    bars = await bars_of(ws)
+    assert f"USER.md {cap:,} " in bars["Limits:"]
+    agree(ctx, injected, found, bars, {"USER.md": cap})
