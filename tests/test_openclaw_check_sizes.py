@@ -175,3 +175,12 @@ async def test_our_user_max_chars_is_the_older_release_s_cap_only(
     bars = await bars_of(ws)
     assert f"USER.md {cap:,} " in bars["Limits:"]
     agree(ctx, injected, found, bars, {"USER.md": cap})
+
+
+def test_the_logs_tab_counts_a_daily_log_in_utf16_units(tmp_path: Path) -> None:
+    from openclaw_tui.core.workspace.model import load_daily_logs
+
+    text = "# 2026-11-30\n\n- " + EMOJI * 100 + " party\n"
+    ws = make(tmp_path, "logs", {"memory/2026-11-30.md": text, "AGENTS.md": "# A\n"})
+    (log,) = load_daily_logs(ws, TODAY)
+    assert log.chars == units(text) == len(text) + 100
