@@ -593,8 +593,8 @@ def _kept(part: InjectedPart) -> str:
 
 def _bootstrap_sizes(profile: Profile, add: Add, limits: Limits, release: str | None) -> None:
     """oversized-bootstrap, from the very computation ``context`` and the workspace view show
-    (``inject_preview``, main session: every file the release injects, sizes in UTF-16 units)."""
-    from ..workspace.bootstrap import inject_preview, own_limit
+    (``bootstrap_sizes``, main session: every file the release injects, sizes in UTF-16 units)."""
+    from ..workspace.bootstrap import bootstrap_sizes, own_limit
     from ..workspace.openclaw_config import OpenClawConfigError, load_openclaw_config
 
     if release is None:
@@ -603,9 +603,7 @@ def _bootstrap_sizes(profile: Profile, add: Add, limits: Limits, release: str | 
         except OpenClawConfigError:
             release = CURRENT_RELEASE
     rules = f"OpenClaw {CURRENT_RELEASE}" if release == CURRENT_RELEASE else "an older OpenClaw release"
-    parts = [p for p in inject_preview(profile.path, limits, "main", include_daily=False,
-                                       truncation="70/20" if release == "older" else "75/25", release=release)
-             if p.kind == "bootstrap" and not p.missing]
+    parts = [p for p in bootstrap_sizes(profile.path, limits, release) if not p.missing]
     for p in parts:
         own = own_limit(p.name, limits, release)
         if p.chars_raw > own:

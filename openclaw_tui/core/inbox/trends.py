@@ -74,15 +74,13 @@ def _findings(folder: Path | None, today: dt.date | None, release: str | None) -
 
 
 def _bootstrap_point(folder: Path | None, limits: Limits, release: str, point: dict[str, int]) -> None:
-    """Each injected file's size and the total injected, as ``context`` counts them (``inject_preview``,
+    """Each injected file's size and the total injected, as ``context`` counts them (``bootstrap_sizes``,
     main session, the release's rules: UTF-16 units, its files, its cut and total)."""
-    from ..workspace.bootstrap import inject_preview
+    from ..workspace.bootstrap import bootstrap_sizes
 
     if folder is None:
         return
-    parts = [p for p in inject_preview(folder, limits, "main", include_daily=False, release=release,
-                                       truncation="70/20" if release == "older" else "75/25")
-             if p.kind == "bootstrap"]
+    parts = bootstrap_sizes(folder, limits, release)
     for p in parts:
         if not p.missing:
             point[p.name] = p.chars_raw

@@ -314,6 +314,16 @@ def inject_preview(
     return parts
 
 
+def bootstrap_sizes(workspace_path: Path | str, limits: Limits, release: str = CURRENT_RELEASE,
+                    session: str = "main") -> list[InjectedPart]:
+    """The bootstrap files as ``context`` counts them by ``release``'s rules alone (its cut follows:
+    "older" cuts 70/20), no daily logs: what the check's oversized-bootstrap and the inbox's charts
+    read, so that they, ``context`` and the view's bars state the same sizes."""
+    return [p for p in inject_preview(workspace_path, limits, session, include_daily=False, release=release,
+                                      truncation="70/20" if release == "older" else "75/25")
+            if p.kind == "bootstrap"]
+
+
 def _lines_of(path: Path) -> int:
     try:
         data = path.read_bytes()
