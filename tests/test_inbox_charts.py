@@ -8,8 +8,8 @@ import pytest
 from textual_plotext import PlotextPlot
 
 from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.git.demo import build_demo
 from openclaw_tui.core.config import Limits
+from openclaw_tui.core.git.demo import build_demo
 from openclaw_tui.core.inbox.trends import trends
 from openclaw_tui.core.workspace.bootstrap import inject_preview
 from openclaw_tui.core.workspace.injection import CURRENT_RELEASE
