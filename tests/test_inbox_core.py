@@ -351,3 +351,25 @@ def test_duplicate_items_reordered_one_move_each_way(tmp_path: Path) -> None:
     assert moved.kind == "moved" and moved.detail.startswith("moved within ")
     actions.revert(ws, [moved.id])
     assert (ws / "MEMORY.md").read_bytes() == reviewed and load_inbox(ws).changes == []
+
+
+def test_item_reworded_and_reordered_is_two_changes_each_reverted_alone(tmp_path: Path) -> None:
+    ws = repo_with(tmp_path, "workspace-zh")
+    actions.approve_all(ws)
+    reviewed = (ws / "MEMORY.md").read_bytes()
+    a, b, b2 = "- 弟弟阿杰一月搬去深圳。\n", "- 猫叫年糕，每年三月打疫苗。\n", "- 猫叫年糕，每年四月打疫苗。\n"
+    replace(ws / "MEMORY.md", a + b, b2 + a)
+    now = (ws / "MEMORY.md").read_bytes()
+    inbox = load_inbox(ws)
+    kinds = by_kind(inbox)
+    assert sorted(kinds) == [("item", "moved"), ("item", "rewritten")]
+    moved, reworded = kinds[("item", "moved")][0], kinds[("item", "rewritten")][0]
+    actions.revert(ws, [moved.id])  # the place only: the new wording stays
+    assert (ws / "MEMORY.md").read_bytes() == now.replace((b2 + a).encode(), (a + b2).encode())
+    assert [c.id for c in load_inbox(ws).changes] == [reworded.id]
+    (ws / "MEMORY.md").write_bytes(now)
+    actions.revert(ws, [reworded.id])  # the wording only: the new place stays
+    assert (ws / "MEMORY.md").read_bytes() == now.replace(b2.encode(), b.encode())
+    assert [c.id for c in load_inbox(ws).changes] == [moved.id]
+    actions.revert(ws, [moved.id])
+    assert (ws / "MEMORY.md").read_bytes() == reviewed

@@ -49,7 +49,7 @@ def _apply(files: dict[str, bytes | None], source: dict[str, bytes], changes: Se
         remove, put = (u.old, u.new) if forward else (u.new, u.old)
         placed = put is not None and (remove is None or not u.in_place)  # put after its neighbour
         pairs = row_pairs(u.rel, source.get(u.rel), out.get(u.rel)) if placed else {}
-        out[u.rel] = transplant(u.rel, out.get(u.rel), source.get(u.rel), remove, put, u.in_place, pairs)
+        out[u.rel] = transplant(u.rel, out.get(u.rel), source.get(u.rel), remove, put, u.in_place, pairs, u.keep)
     return out
 
 

@@ -39,6 +39,7 @@ class Unit:
     old: Key | None = None
     new: Key | None = None
     in_place: bool = True
+    keep: bool = False  # a move only: the row keeps the bytes it has where it is moved
 
     @property
     def whole_file(self) -> bool:
@@ -230,13 +231,19 @@ def _match(rel: str, old_b: bytes | None, new_b: bytes | None, kinds: tuple[str,
             pairs.append(("moved", s, n))
             lo.remove(s)
             ln.remove(n)
-    for s in list(lo):  # similar text in the same place: rewritten
-        cands = [x for x in ln if x.kind == s.kind and _remap(s.path, renames) == x.path]
-        best = max(cands, key=lambda n: similarity(s.text, n.text), default=None)
-        if best is not None and similarity(s.text, best.text) >= REWORD:
-            pairs.append(("rewritten", s, best))
-            lo.remove(s)
-            ln.remove(best)
+    # similar text in the same place: rewritten, the most alike pairs first
+    alike = sorted(((-sim, i, j) for i, s in enumerate(lo) for j, x in enumerate(ln)
+                    if x.kind == s.kind and _remap(s.path, renames) == x.path
+                    for sim in [similarity(s.text, x.text)] if sim >= REWORD))
+    done_o: set[int] = set()
+    done_n: set[int] = set()
+    for _sim, i, j in alike:
+        if i not in done_o and j not in done_n:
+            pairs.append(("rewritten", lo[i], ln[j]))
+            done_o.add(i)
+            done_n.add(j)
+    lo = [s for i, s in enumerate(lo) if i not in done_o]
+    ln = [x for j, x in enumerate(ln) if j not in done_n]
     pairs += [("removed", s, None) for s in lo] + [("added", None, n) for n in ln]
     return old, new, _reordered(old, new, pairs, renames), renames
 
@@ -252,7 +259,7 @@ def row_pairs(rel: str, old_b: bytes | None, new_b: bytes | None) -> dict[Key, K
     old, new, pairs, renames = _match(rel, old_b, new_b, None)
     new_keys = {s.key for s in new}
     out = {o.key: n.key for _k, o, n in pairs if o is not None and n is not None and o.key != n.key
-           and _parent(o, renames) == _parent(n, {})}
+           and o.kind != "entry" and _parent(o, renames) == _parent(n, {})}  # an entry is its id: never paired
     for o in old:
         mapped = (o.kind, _remap(o.path, renames), o.text, o.key[3])
         if mapped != o.key and mapped in new_keys:
@@ -274,11 +281,11 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
         where = " › ".join(seg.path[:-1] if seg.kind == "section" else seg.path)
         title = seg.text if seg.kind != "preamble" else f"{rel}: text before the first entry"
         detail = kind
-        in_place = kind not in ("moved", "moved within", "rewritten, moved within")
-        if kind in ("moved within", "rewritten, moved within") and o is not None and n is not None:
-            changed = ", changed" if kind == "moved within" and o.raw != n.raw else ""
-            detail = f"{kind.replace(',', ' and')} {where or 'the top'}{changed}"
-            kind = "rewritten" if kind.startswith("rewritten") else "moved"
+        in_place, keep, cid = kind != "moved", False, None
+        if kind == "moved within":  # the row's place only: its text, if changed, is a change of its own
+            # a swap of two rows reads either way: a move within a section is named by its section
+            kind, detail, in_place, keep = "moved", f"moved within {where or 'the top'}", False, True
+            cid = _cid(rel, "moved within", seg.path)
         elif kind == "moved" and o is not None and n is not None:
             detail = f"moved from {' › '.join(o.path) or 'the top'} to {' › '.join(n.path) or 'the top'}"
         elif where:
@@ -288,12 +295,14 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
             if was and now and was.group(2) != now.group(2):
                 detail = f"status {was.group(2)} → {now.group(2)}" + ("" if kind == "changed" else f", {kind}")
         diff: list[str] = []
-        if o is not None and n is not None and o.raw != n.raw:
+        if keep:
+            pass
+        elif o is not None and n is not None and o.raw != n.raw:
             diff = [render_words(o.text, n.text)] if o.text != n.text else _lines(o.raw, n.raw, rel)[2:]
         elif kind != "moved":
             diff = [("+ " if n else "- ") + line for line in seg.raw.splitlines()]
-        unit = Unit(rel, o.key if o else None, n.key if n else None, in_place)
-        out.append(Change(_cid(rel, unit.old, unit.new), kind, seg.kind, rel, title, detail, diff, (unit,),
+        unit = Unit(rel, o.key if o else None, n.key if n else None, in_place, keep)
+        out.append(Change(cid or _cid(rel, unit.old, unit.new), kind, seg.kind, rel, title, detail, diff, (unit,),
                           dreaming=bool(n is not None and n.promoted)))
     order = {id(s): i for i, s in enumerate(new)}
     out.sort(key=lambda c: min((order.get(id(new_by.get(u.new)), 0) for u in c.units if u.new), default=-1))
@@ -302,7 +311,8 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
 
 def _reordered(old: list[Segment], new: list[Segment], pairs: list[Pair],
                renames: dict[tuple[str, ...], tuple[str, ...]]) -> list[Pair]:
-    """``pairs`` plus the rows whose place among the others of their section changed (moved within it).
+    """``pairs`` plus the rows whose place among the others of their section changed ("moved within";
+    a row also rewritten or changed keeps that change as a second one).
 
     Every row of a section that both versions hold (unchanged, changed or rewritten in place) is one
     token; each side also gets, as a placeholder, the rows only the other side has, where approve or
@@ -310,7 +320,6 @@ def _reordered(old: list[Segment], new: list[Segment], pairs: list[Pair],
     the longest common order are the moved ones: reverting one puts it back after the row it followed.
     """
     paired = {id(o): n for _k, o, n in pairs if o is not None and n is not None}
-    kind_of = {(id(o), id(n)): k for k, o, n in pairs if o is not None and n is not None}
     new_by = {x.key: x for x in new}
     still = [(o, new_by.get((o.kind, _remap(o.path, renames), o.text, o.key[3]))) for o in old if o.kind != "section"]
     token: dict[int, tuple[object, ...]] = {}  # id(segment) -> token naming its row on both sides
@@ -355,14 +364,11 @@ def _reordered(old: list[Segment], new: list[Segment], pairs: list[Pair],
         sm = difflib.SequenceMatcher(None, seq_a, placed(b, a), autojunk=False)
         kept = {t for blk in sm.get_matching_blocks() for t in seq_a[blk.a:blk.a + blk.size]}
         moved |= common - kept
-    if not moved:
-        return pairs
-    out = [(k, o, n) for k, o, n in pairs if o is None or n is None or token[id(o)] not in moved]
+    out = list(pairs)
     for o, n in still:
         n = paired.get(id(o), n)
         if n is not None and token[id(o)] in moved:
-            kind = kind_of.get((id(o), id(n)), "moved")
-            out.append(("rewritten, moved within" if kind == "rewritten" else "moved within", o, n))
+            out.append(("moved within", o, n))
     return out
 
 
@@ -427,9 +433,10 @@ def _signature(change: Change, seg: Callable[[str], dict[Key, str]], whole: Call
             continue
         by = seg(u.rel)
         sig.append((by.get(u.old) if u.old else None, by.get(u.new) if u.new else None))
-        if u.old is not None and u.old == u.new and u.old in by:  # moved within its section: the row before it
+        here = u.new if u.new in by else u.old
+        if u.keep and here in by:  # moved within its section: the row before it tells the place
             keys = list(by)
-            sig.append(keys[keys.index(u.old) - 1] if keys.index(u.old) else None)
+            sig.append(keys[keys.index(here) - 1] if keys.index(here) else None)
     return tuple(sig)
 
 

@@ -115,10 +115,11 @@ def _insert_at(tgt: list[Segment], src: list[Segment], key: Key, text: str, pair
 
 
 def transplant(rel: str, target: bytes | None, source: bytes | None, remove: Key | None, put: Key | None,
-               in_place: bool = True, pairs: dict[Key, Key] | None = None) -> bytes | None:
+               in_place: bool = True, pairs: dict[Key, Key] | None = None, keep: bool = False) -> bytes | None:
     """``target`` with its segment ``remove`` taken out and the source's segment ``put`` put in
     (where ``remove`` was when ``in_place``, else after its predecessor in the source; ``pairs``
-    names the target's key of a source row held there under another key).
+    names the target's key of a source row held there under another key).  ``keep``: a move only, the
+    target's own bytes of ``remove`` go where the source has ``put``.
 
     The bytes of every other segment and of the text between them stay as they were.  None: the
     target file does not exist and gets nothing.
@@ -129,6 +130,10 @@ def transplant(rel: str, target: bytes | None, source: bytes | None, remove: Key
     s_segs = segments_of(rel, s_text)
     gone = next((s for s in t_segs if s.key == remove), None) if remove else None
     new = next((s for s in s_segs if s.key == put), None) if put else None
+    if keep:  # a move: the row under either key (its text may have been given back already), else nothing
+        gone = gone or next((s for s in t_segs if s.key == put), None)
+        if gone is None or new is None:
+            return target
     if gone is None and new is None:
         return target
     if gone is not None:
@@ -142,7 +147,7 @@ def transplant(rel: str, target: bytes | None, source: bytes | None, remove: Key
     assert new is not None
     if pos is None:
         pos = _insert_at(t_segs, s_segs, new.key, t_text, pairs or {})
-    piece = new.raw
+    piece = gone.raw if keep and gone is not None else new.raw
     nl = newline_of(t_text) if t_text else newline_of(s_text)
     if pos < len(t_text) and not piece.endswith("\n"):
         piece += nl  # it was the source's last line: a line of its own here
