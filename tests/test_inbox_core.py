@@ -314,3 +314,62 @@ def test_a_binary_file_is_told_by_its_sizes(tmp_path: Path) -> None:
     (ws / "memory" / ".dreams" / "recall.sqlite").write_bytes(b"SQLite format 3\0" + bytes(range(256)))
     (change,) = load_inbox(ws).changes
     assert change.diff == ["(not text, or too large for a line diff: 0 → 272 bytes)"] and change.dreaming
+
+
+def test_items_swapped_within_a_section_are_one_move_reverted_byte_for_byte(tmp_path: Path) -> None:
+    ws = repo_with(tmp_path, "workspace-zh")
+    actions.approve_all(ws)
+    reviewed = (ws / "MEMORY.md").read_bytes()
+    a, b = "- 弟弟阿杰一月搬去深圳。\n", "- 猫叫年糕，每年三月打疫苗。\n"
+    replace(ws / "MEMORY.md", a + b, b + a)
+    agent_commit(ws, "reorder")
+    inbox = load_inbox(ws)
+    (moved,) = inbox.changes
+    assert (moved.what, moved.kind, moved.diff) == ("item", "moved", [])
+    assert moved.detail.startswith("moved within ") and moved.detail.endswith("关于小雨 (About Xiaoyu)")
+    assert moved.committed and moved.subject == "reorder"
+    now = (ws / "MEMORY.md").read_bytes()
+    stack = UndoStack()
+    stack.apply(actions.revert_plan(ws, [moved.id]))
+    assert (ws / "MEMORY.md").read_bytes() == reviewed and load_inbox(ws).changes == []
+    stack.undo()
+    assert (ws / "MEMORY.md").read_bytes() == now
+    actions.approve(ws, [moved.id])
+    after = load_inbox(ws)
+    assert after.changes == [] and after.mark.files["MEMORY.md"] == now
+
+
+def test_duplicate_items_reordered_one_move_each_way(tmp_path: Path) -> None:
+    ws = repo_with(tmp_path, "workspace-zh")
+    replace(ws / "MEMORY.md", "- 猫叫年糕，每年三月打疫苗。\n", "- 猫叫年糕，每年三月打疫苗。\n- 弟弟阿杰一月搬去深圳。\n")
+    agent_commit(ws, "a duplicate")
+    actions.approve_all(ws)
+    reviewed = (ws / "MEMORY.md").read_bytes()
+    dup, cat = "- 弟弟阿杰一月搬去深圳。\n", "- 猫叫年糕，每年三月打疫苗。\n"
+    replace(ws / "MEMORY.md", dup + cat + dup, dup + dup + cat)  # the same bytes twice, then the other item
+    (moved,) = load_inbox(ws).changes
+    assert moved.kind == "moved" and moved.detail.startswith("moved within ")
+    actions.revert(ws, [moved.id])
+    assert (ws / "MEMORY.md").read_bytes() == reviewed and load_inbox(ws).changes == []
+
+
+def test_item_reworded_and_reordered_is_two_changes_each_reverted_alone(tmp_path: Path) -> None:
+    ws = repo_with(tmp_path, "workspace-zh")
+    actions.approve_all(ws)
+    reviewed = (ws / "MEMORY.md").read_bytes()
+    a, b, b2 = "- 弟弟阿杰一月搬去深圳。\n", "- 猫叫年糕，每年三月打疫苗。\n", "- 猫叫年糕，每年四月打疫苗。\n"
+    replace(ws / "MEMORY.md", a + b, b2 + a)
+    now = (ws / "MEMORY.md").read_bytes()
+    inbox = load_inbox(ws)
+    kinds = by_kind(inbox)
+    assert sorted(kinds) == [("item", "moved"), ("item", "rewritten")]
+    moved, reworded = kinds[("item", "moved")][0], kinds[("item", "rewritten")][0]
+    actions.revert(ws, [moved.id])  # the place only: the new wording stays
+    assert (ws / "MEMORY.md").read_bytes() == now.replace((b2 + a).encode(), (a + b2).encode())
+    assert [c.id for c in load_inbox(ws).changes] == [reworded.id]
+    (ws / "MEMORY.md").write_bytes(now)
+    actions.revert(ws, [reworded.id])  # the wording only: the new place stays
+    assert (ws / "MEMORY.md").read_bytes() == now.replace(b2.encode(), b.encode())
+    assert [c.id for c in load_inbox(ws).changes] == [moved.id]
+    actions.revert(ws, [moved.id])
+    assert (ws / "MEMORY.md").read_bytes() == reviewed

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from openclaw_tui.core.inbox.actions import _apply
@@ -64,22 +64,41 @@ def edited(draw):  # type: ignore[no-untyped-def]
     return render(titles, sections, style), render(titles, new, style)
 
 
+LF = {"nl": "\n", "bom": False, "fence": -1}
+# two items of one section swapped (the counterexample hypothesis found); a duplicate moved past another item
+SWAPPED = (render(["S0 tea", "S1 记账"], [[], ["1.0 记账 记账", "1.1 记账 记账"]], LF),
+           render(["S0 tea", "S1 记账"], [[], ["1.1 记账 记账", "1.0 记账 记账"]], LF))
+DUPLICATES = (render(["S0 猫", "S1 tea"], [["x 年糕", "y tea", "x 年糕"], ["z"]], LF),
+              render(["S0 猫", "S1 tea"], [["x 年糕", "x 年糕", "y tea"], ["z"]], LF))
+# an item moved to another section after a row that was rewritten: reverted, it goes back after that row
+FENCE = {"nl": "\n", "bom": False, "fence": 0}
+MOVED_PAST_REWRITE = (render(["S0 记账", "S1 记账"], [["0.0 记账 记账", "0.1 记账 记账"], []], FENCE),
+                      render(["S0 记账", "S1 记账"], [["0.0 记账 记账 更新 updated"], ["0.1 记账 记账"]], FENCE))
+
+# an item moved out past a swap, and a row rewritten next to it: a swap reads either way, so a move
+# within a section is named by its section and a rewrite stays a change of its own
+SWAP_AND_MOVE_OUT = (render(["S0 记账", "S1 记账"], [[], ["1.0 记账 记账", "1.1 记账 记账", "1.2 记账 记账"]], FENCE),
+                     render(["S0 记账", "S1 记账"], [["1.2 记账 记账"], ["1.1 记账 记账", "n1 记账 记账"]], FENCE))
+
+
 def inbox_of(mark: bytes, now: bytes) -> list[Change]:
     return compute(Path("."), Mark(Path("."), {"MEMORY.md": mark}, "data"), {"MEMORY.md": now}, "openclaw")
 
 
-def raw_of(data: bytes, key) -> str:  # type: ignore[no-untyped-def]
+def without(data: bytes, key) -> str:  # type: ignore[no-untyped-def]
+    """The text of ``data`` without the row ``key`` (cut where it is: a duplicate's text is not unique)."""
     from openclaw_tui.core.format.entries import decode
 
-    return next(s.raw for s in segments_of("MEMORY.md", decode(data)[0]) if s.key == key)
-
-
-def without(data: str, piece: str) -> str:
-    assert piece in data
-    return data.replace(piece, "", 1)
+    text = decode(data)[0]
+    seg = next(s for s in segments_of("MEMORY.md", text) if s.key == key)
+    return text[:seg.start] + text[seg.end:]
 
 
 @given(edited())
+@example(SWAPPED)
+@example(DUPLICATES)
+@example(MOVED_PAST_REWRITE)
+@example(SWAP_AND_MOVE_OUT)
 def test_revert_one_change_touches_only_its_row(pair: tuple[bytes, bytes]) -> None:
     mark, now = pair
     changes = inbox_of(mark, now)
@@ -91,14 +110,18 @@ def test_revert_one_change_touches_only_its_row(pair: tuple[bytes, bytes]) -> No
         (u,) = c.units
         a, n = after.decode("utf-8-sig"), now.decode("utf-8-sig")
         if u.new is not None:
-            n = without(n, raw_of(now, u.new))
-        if u.old is not None:
-            a = without(a, raw_of(mark, u.old))
+            n = without(now, u.new)
+        if u.old is not None:  # a move only (keep): the row went back with the bytes it has now
+            a = without(after, u.new if u.keep else u.old)
         assert a == n  # the rest of the file, byte for byte
         assert sorted(x.id for x in inbox_of(mark, after)) == sorted(x.id for x in changes if x.id != c.id)
 
 
 @given(edited())
+@example(SWAPPED)
+@example(DUPLICATES)
+@example(MOVED_PAST_REWRITE)
+@example(SWAP_AND_MOVE_OUT)
 def test_approve_one_change_moves_only_its_row_into_the_mark(pair: tuple[bytes, bytes]) -> None:
     mark, now = pair
     changes = inbox_of(mark, now)
@@ -109,6 +132,10 @@ def test_approve_one_change_moves_only_its_row_into_the_mark(pair: tuple[bytes, 
 
 
 @given(edited())
+@example(SWAPPED)
+@example(DUPLICATES)
+@example(MOVED_PAST_REWRITE)
+@example(SWAP_AND_MOVE_OUT)
 def test_revert_all_gives_back_the_mark(pair: tuple[bytes, bytes]) -> None:
     mark, now = pair
     after = _apply({"MEMORY.md": now}, {"MEMORY.md": mark}, inbox_of(mark, now), forward=False)["MEMORY.md"]
@@ -161,6 +188,10 @@ def profile_inbox(mark: dict[str, bytes], now: dict[str, bytes]) -> list[Change]
 
 
 @given(profiles())
+@example(({"mem-0001": "记账 月报\nnote 1", "mem-0002": "```\n---\nid: fake\n---\n```\nnote 2"},
+          {"mem-0092": "```\n---\nid: fake\n---\n``` new"},
+          {"mem-0001": "记账 月报\nnote 1", "mem-0002": "```\n---\nid: fake\n---\n```\nnote 2"},
+          {"nl": "\n", "bom": False}))  # entries are their ids: never placed next to a "similar" one
 def test_revert_one_entry_change_touches_only_that_entry(case) -> None:  # type: ignore[no-untyped-def]
     entries, mem, arch, style = case
     mark = {"memories.md": render_entries(entries, style)}

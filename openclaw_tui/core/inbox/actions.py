@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..lifecycle.plan import FileChange, Plan
 from ..lifecycle.undo import write_plan
-from .inbox import Change, Inbox, load_inbox
+from .inbox import Change, Inbox, load_inbox, row_pairs
 from .mark import Mark, folder_files, write_mark
 from .segments import transplant
 
@@ -47,7 +47,9 @@ def _apply(files: dict[str, bytes | None], source: dict[str, bytes], changes: Se
             out[u.rel] = source.get(u.rel)
             continue
         remove, put = (u.old, u.new) if forward else (u.new, u.old)
-        out[u.rel] = transplant(u.rel, out.get(u.rel), source.get(u.rel), remove, put, u.in_place)
+        placed = put is not None and (remove is None or not u.in_place)  # put after its neighbour
+        pairs = row_pairs(u.rel, source.get(u.rel), out.get(u.rel)) if placed else {}
+        out[u.rel] = transplant(u.rel, out.get(u.rel), source.get(u.rel), remove, put, u.in_place, pairs, u.keep)
     return out
 
 

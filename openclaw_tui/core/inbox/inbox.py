@@ -11,6 +11,7 @@ A night of dreaming (promoted rows, DREAMS.md, memory/.dreams/) is one group.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ class Unit:
     old: Key | None = None
     new: Key | None = None
     in_place: bool = True
+    keep: bool = False  # a move only: the row keeps the bytes it has where it is moved
 
     @property
     def whole_file(self) -> bool:
@@ -189,15 +191,17 @@ def _remap(path: tuple[str, ...], renames: dict[tuple[str, ...], tuple[str, ...]
     return path
 
 
-def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
-                     kinds: tuple[str, ...] | None = None) -> list[Change]:
-    """Rows / directives added, removed, changed, rewritten (similar text) and moved (same text,
-    another heading path) between two versions of one file; a renamed section moves nothing."""
+Pair = tuple[str, Segment | None, Segment | None]  # kind of change, the mark's row, the folder's row
+
+
+def _match(rel: str, old_b: bytes | None, new_b: bytes | None, kinds: tuple[str, ...] | None
+           ) -> tuple[list[Segment], list[Segment], list[Pair], dict[tuple[str, ...], tuple[str, ...]]]:
+    """The rows of two versions of one file, the pairs that differ, and the renamed headings."""
     old = [s for s in segments_of(rel, _text(old_b)) if kinds is None or s.kind in kinds]
     new = [s for s in segments_of(rel, _text(new_b)) if kinds is None or s.kind in kinds]
     new_by = {s.key: s for s in new}
     old_by = {s.key: s for s in old}
-    pairs: list[tuple[str, Segment | None, Segment | None]] = []
+    pairs: list[Pair] = []
     for s in old:
         n = new_by.get(s.key)
         if n is not None and n.raw != s.raw:
@@ -227,14 +231,49 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
             pairs.append(("moved", s, n))
             lo.remove(s)
             ln.remove(n)
-    for s in list(lo):  # similar text in the same place: rewritten
-        cands = [x for x in ln if x.kind == s.kind and _remap(s.path, renames) == x.path]
-        best = max(cands, key=lambda n: similarity(s.text, n.text), default=None)
-        if best is not None and similarity(s.text, best.text) >= REWORD:
-            pairs.append(("rewritten", s, best))
-            lo.remove(s)
-            ln.remove(best)
+    # similar text in the same place: rewritten, the most alike pairs first
+    alike = sorted(((-sim, i, j) for i, s in enumerate(lo) for j, x in enumerate(ln)
+                    if x.kind == s.kind and _remap(s.path, renames) == x.path
+                    for sim in [similarity(s.text, x.text)] if sim >= REWORD))
+    done_o: set[int] = set()
+    done_n: set[int] = set()
+    for _sim, i, j in alike:
+        if i not in done_o and j not in done_n:
+            pairs.append(("rewritten", lo[i], ln[j]))
+            done_o.add(i)
+            done_n.add(j)
+    lo = [s for i, s in enumerate(lo) if i not in done_o]
+    ln = [x for j, x in enumerate(ln) if j not in done_n]
     pairs += [("removed", s, None) for s in lo] + [("added", None, n) for n in ln]
+    return old, new, _reordered(old, new, pairs, renames), renames
+
+
+def _parent(s: Segment, renames: dict[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
+    """The heading path a row sits under (a heading: the one above it), renamed headings followed."""
+    return _remap(s.path[:-1] if s.kind == "section" else s.path, renames)
+
+
+def row_pairs(rel: str, old_b: bytes | None, new_b: bytes | None) -> dict[Key, Key]:
+    """Each row of ``old_b`` that ``new_b`` holds in the same section under another key (rewritten,
+    or under a renamed heading): where approve and revert find a row's neighbour on the other side."""
+    old, new, pairs, renames = _match(rel, old_b, new_b, None)
+    new_keys = {s.key for s in new}
+    out = {o.key: n.key for _k, o, n in pairs if o is not None and n is not None and o.key != n.key
+           and o.kind != "entry" and _parent(o, renames) == _parent(n, {})}  # an entry is its id: never paired
+    for o in old:
+        mapped = (o.kind, _remap(o.path, renames), o.text, o.key[3])
+        if mapped != o.key and mapped in new_keys:
+            out.setdefault(o.key, mapped)
+    return out
+
+
+def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
+                     kinds: tuple[str, ...] | None = None) -> list[Change]:
+    """Rows / directives added, removed, changed, rewritten (similar text) and moved (same text,
+    another heading path, or another place among the rows of its section) between two versions of
+    one file; a renamed section moves nothing."""
+    old, new, pairs, renames = _match(rel, old_b, new_b, kinds)
+    new_by = {s.key: s for s in new}
     out = []
     for kind, o, n in pairs:
         seg = n or o
@@ -242,7 +281,12 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
         where = " › ".join(seg.path[:-1] if seg.kind == "section" else seg.path)
         title = seg.text if seg.kind != "preamble" else f"{rel}: text before the first entry"
         detail = kind
-        if kind == "moved" and o is not None and n is not None:
+        in_place, keep, cid = kind != "moved", False, None
+        if kind == "moved within":  # the row's place only: its text, if changed, is a change of its own
+            # a swap of two rows reads either way: a move within a section is named by its section
+            kind, detail, in_place, keep = "moved", f"moved within {where or 'the top'}", False, True
+            cid = _cid(rel, "moved within", seg.path)
+        elif kind == "moved" and o is not None and n is not None:
             detail = f"moved from {' › '.join(o.path) or 'the top'} to {' › '.join(n.path) or 'the top'}"
         elif where:
             detail = f"{kind} in {where}"
@@ -251,15 +295,80 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
             if was and now and was.group(2) != now.group(2):
                 detail = f"status {was.group(2)} → {now.group(2)}" + ("" if kind == "changed" else f", {kind}")
         diff: list[str] = []
-        if o is not None and n is not None and kind != "moved":
+        if keep:
+            pass
+        elif o is not None and n is not None and o.raw != n.raw:
             diff = [render_words(o.text, n.text)] if o.text != n.text else _lines(o.raw, n.raw, rel)[2:]
         elif kind != "moved":
             diff = [("+ " if n else "- ") + line for line in seg.raw.splitlines()]
-        unit = Unit(rel, o.key if o else None, n.key if n else None, in_place=kind != "moved")
-        out.append(Change(_cid(rel, unit.old, unit.new), kind, seg.kind, rel, title, detail, diff, (unit,),
+        unit = Unit(rel, o.key if o else None, n.key if n else None, in_place, keep)
+        out.append(Change(cid or _cid(rel, unit.old, unit.new), kind, seg.kind, rel, title, detail, diff, (unit,),
                           dreaming=bool(n is not None and n.promoted)))
     order = {id(s): i for i, s in enumerate(new)}
     out.sort(key=lambda c: min((order.get(id(new_by.get(u.new)), 0) for u in c.units if u.new), default=-1))
+    return out
+
+
+def _reordered(old: list[Segment], new: list[Segment], pairs: list[Pair],
+               renames: dict[tuple[str, ...], tuple[str, ...]]) -> list[Pair]:
+    """``pairs`` plus the rows whose place among the others of their section changed ("moved within";
+    a row also rewritten or changed keeps that change as a second one).
+
+    Every row of a section that both versions hold (unchanged, changed or rewritten in place) is one
+    token; each side also gets, as a placeholder, the rows only the other side has, where approve or
+    revert would put them (after the nearest row before them that this side holds).  The tokens off
+    the longest common order are the moved ones: reverting one puts it back after the row it followed.
+    """
+    paired = {id(o): n for _k, o, n in pairs if o is not None and n is not None}
+    new_by = {x.key: x for x in new}
+    still = [(o, new_by.get((o.kind, _remap(o.path, renames), o.text, o.key[3]))) for o in old if o.kind != "section"]
+    token: dict[int, tuple[object, ...]] = {}  # id(segment) -> token naming its row on both sides
+    for o, n in still:
+        n = paired.get(id(o), n)
+        if n is not None and n.kind != "section" and _remap(o.path, renames) == n.path:
+            token[id(o)] = token[id(n)] = ("row", o.key)
+    for i, s in enumerate(old):
+        token.setdefault(id(s), ("old", i))
+    for i, s in enumerate(new):
+        token.setdefault(id(s), ("new", i))
+
+    def box(seq: list[Segment], mapped: bool) -> dict[tuple[str, ...], list[tuple[object, ...]]]:
+        out: dict[tuple[str, ...], list[tuple[object, ...]]] = {}
+        for s in seq:
+            if s.kind != "section":
+                out.setdefault(_remap(s.path, renames) if mapped else s.path, []).append(token[id(s)])
+        return out
+
+    def placed(side: list[tuple[object, ...]], other: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+        """``side`` with the other side's rows it lacks where they would be put (after their predecessor)."""
+        have = set(side)
+        out = list(side)
+        for i, t in enumerate(other):
+            if t in have:
+                continue
+            before = next((p for p in reversed(other[:i]) if p in have), None)
+            at = out.index(before) + 1 if before is not None else 0  # none: first under the heading
+            while before is not None and at < len(out) and out[at] not in have:
+                at += 1  # after the placeholders already put behind the same row, in their order
+            out.insert(at, t)
+        return out
+
+    moved: set[tuple[object, ...]] = set()
+    old_box, new_box = box(old, True), box(new, False)
+    for where, a in old_box.items():
+        b = new_box.get(where, [])
+        common = set(a) & set(b)
+        if len(common) < 2 or [t for t in a if t in common] == [t for t in b if t in common]:
+            continue
+        seq_a = placed(a, b)
+        sm = difflib.SequenceMatcher(None, seq_a, placed(b, a), autojunk=False)
+        kept = {t for blk in sm.get_matching_blocks() for t in seq_a[blk.a:blk.a + blk.size]}
+        moved |= common - kept
+    out = list(pairs)
+    for o, n in still:
+        n = paired.get(id(o), n)
+        if n is not None and token[id(o)] in moved:
+            out.append(("moved within", o, n))
     return out
 
 
@@ -324,6 +433,10 @@ def _signature(change: Change, seg: Callable[[str], dict[Key, str]], whole: Call
             continue
         by = seg(u.rel)
         sig.append((by.get(u.old) if u.old else None, by.get(u.new) if u.new else None))
+        here = u.new if u.new in by else u.old
+        if u.keep and here in by:  # moved within its section: the row before it tells the place
+            keys = list(by)
+            sig.append(keys[keys.index(here) - 1] if keys.index(here) else None)
     return tuple(sig)
 
 

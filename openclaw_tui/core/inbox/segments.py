@@ -91,24 +91,35 @@ def segments_of(rel: str, text: str) -> list[Segment]:
     return row_segments(text)
 
 
-def _insert_at(tgt: list[Segment], src: list[Segment], key: Key, tgt_len: int) -> int:
-    """Where ``key`` goes in the target: after the nearest segment before it in the source that the
-    target has too; at the top when none comes before it; else at the end."""
+def _insert_at(tgt: list[Segment], src: list[Segment], key: Key, text: str, pairs: dict[Key, Key]) -> int:
+    """Where ``key`` goes in the target ``text``: after the nearest segment before it in the source that
+    the target has too (by key, or as its pair in ``pairs``), past the blank lines under a heading; at
+    the top when none comes before it; else at the end."""
     tgt_by = {s.key: s for s in tgt}
+
+    def held(s: Segment) -> Segment | None:
+        return tgt_by.get(s.key) or tgt_by.get(pairs.get(s.key, s.key))
+
     idx = next(i for i, s in enumerate(src) if s.key == key)
     for s in reversed(src[:idx]):
-        if s.key in tgt_by:
-            return tgt_by[s.key].end
+        t = held(s)
+        if t is not None and t.kind == "section":  # the first row of its section
+            return len(text) - len(text[t.end:].lstrip("\r\n"))
+        if t is not None:
+            return t.end
     for s in src[idx + 1:]:
-        if s.key in tgt_by:
-            return tgt_by[s.key].start
-    return 0 if idx == 0 and tgt else tgt_len
+        t = held(s)
+        if t is not None:
+            return t.start
+    return 0 if idx == 0 and tgt else len(text)
 
 
 def transplant(rel: str, target: bytes | None, source: bytes | None, remove: Key | None, put: Key | None,
-               in_place: bool = True) -> bytes | None:
+               in_place: bool = True, pairs: dict[Key, Key] | None = None, keep: bool = False) -> bytes | None:
     """``target`` with its segment ``remove`` taken out and the source's segment ``put`` put in
-    (where ``remove`` was when ``in_place``, else after its predecessor in the source).
+    (where ``remove`` was when ``in_place``, else after its predecessor in the source; ``pairs``
+    names the target's key of a source row held there under another key).  ``keep``: a move only, the
+    target's own bytes of ``remove`` go where the source has ``put``.
 
     The bytes of every other segment and of the text between them stay as they were.  None: the
     target file does not exist and gets nothing.
@@ -119,6 +130,10 @@ def transplant(rel: str, target: bytes | None, source: bytes | None, remove: Key
     s_segs = segments_of(rel, s_text)
     gone = next((s for s in t_segs if s.key == remove), None) if remove else None
     new = next((s for s in s_segs if s.key == put), None) if put else None
+    if keep:  # a move: the row under either key (its text may have been given back already), else nothing
+        gone = gone or next((s for s in t_segs if s.key == put), None)
+        if gone is None or new is None:
+            return target
     if gone is None and new is None:
         return target
     if gone is not None:
@@ -131,8 +146,8 @@ def transplant(rel: str, target: bytes | None, source: bytes | None, remove: Key
         pos = None
     assert new is not None
     if pos is None:
-        pos = _insert_at(t_segs, s_segs, new.key, len(t_text))
-    piece = new.raw
+        pos = _insert_at(t_segs, s_segs, new.key, t_text, pairs or {})
+    piece = gone.raw if keep and gone is not None else new.raw
     nl = newline_of(t_text) if t_text else newline_of(s_text)
     if pos < len(t_text) and not piece.endswith("\n"):
         piece += nl  # it was the source's last line: a line of its own here
