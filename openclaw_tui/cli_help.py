@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import sys
 
+from .i18n import _
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -48,7 +50,7 @@ def page(usage: str, description: str, sections: Iterable[tuple[str, list[Item]]
     longest = max(len(inv) + 2 for _heading, items in sections for _indent, inv, _help in items)
     help_position = min(longest + 2, max_help_position)
     help_width = max(width - help_position, 11)
-    out = [f"usage: {usage}\n\n"]
+    out = [f"{_('usage: ')}{usage}\n\n"]
     out.append("\n".join(_wrap(description, max(width, 11))) + "\n\n")
     for heading, items in sections:
         parts = [f"\n{heading}:\n"]

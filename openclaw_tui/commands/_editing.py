@@ -10,12 +10,13 @@ from typing import Any
 from ..core.files.safe_write import ConcurrentModification
 from ..core.format.edit import EditError
 from ..core.format.profile import NotMemory, Profile, resolve_profile
+from ..i18n import _
 
 
 def add_target(p: argparse.ArgumentParser) -> None:
     """The PATH argument and ``--profile NAME`` of every editing command."""
-    p.add_argument("path", metavar="PATH", help="a profile folder, or a profiles root with --profile")
-    p.add_argument("--profile", metavar="NAME", help="the profile to edit when PATH holds several")
+    p.add_argument("path", metavar="PATH", help=_("a profile folder, or a profiles root with --profile"))
+    p.add_argument("--profile", metavar="NAME", help=_("the profile to edit when PATH holds several"))
 
 
 def open_profile(args: argparse.Namespace) -> Profile:

@@ -17,6 +17,7 @@ from ..core.check.findings import SEVERITY_RANK
 from ..core.check.report import append_audit_log, to_json, to_sarif, to_text
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory, discover
+from ..i18n import _
 from ._json import dumps
 from ._limits import add_limit_options, effective_limits
 
@@ -34,18 +35,18 @@ def _date(text: str) -> dt.date:
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "check",
-        help="check a profile, a profiles root or a workspace for consistency",
-        description="Check agent memory for consistency. Read-only unless --write-audit-log is given.",
+        help=_("check a profile, a profiles root or a workspace for consistency"),
+        description=_("Check agent memory for consistency. Read-only unless --write-audit-log is given."),
     )
-    p.add_argument("path", metavar="PATH", help="a profile, a profiles root, a folder holding profiles/, or a workspace")
+    p.add_argument("path", metavar="PATH", help=_("a profile, a profiles root, a folder holding profiles/, or a workspace"))
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
-    p.add_argument("--fail-on", choices=FAIL_ON, default="error", help="lowest severity that makes the exit status 1")
-    p.add_argument("--write-audit-log", action="store_true", help="append the findings to each profile's audit.log")
-    p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help="the date taken as today (default: local date)")
+    p.add_argument("--fail-on", choices=FAIL_ON, default="error", help=_("lowest severity that makes the exit status 1"))
+    p.add_argument("--write-audit-log", action="store_true", help=_("append the findings to each profile's audit.log"))
+    p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help=_("the date taken as today (default: local date)"))
     add_limit_options(p, *LIMITS)
     p.add_argument("--openclaw-config", metavar="FILE",
-                   help="a workspace's openclaw.json (default: looked for where OpenClaw keeps it); its limits win "
-                   "over the config file's, options over both")
+                   help=_("a workspace's openclaw.json (default: looked for where OpenClaw keeps it); its limits win "
+                   "over the config file's, options over both"))
     p.set_defaults(run=run)
 
 

@@ -11,13 +11,15 @@ import argparse
 import sys
 from typing import Any
 
+from ..i18n import _
+
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("commit", help="commit a profile's changes with a message listing what changed")
-    p.add_argument("path", help="a profile folder (or a profiles root with --profile)")
-    p.add_argument("-m", "--message", dest="summary", help="one-line summary (default: made from the changes)")
-    p.add_argument("--profile", help="the profile's name when PATH holds several")
-    p.add_argument("--dry-run", action="store_true", help="print the message, commit nothing")
+    p = sub.add_parser("commit", help=_("commit a profile's changes with a message listing what changed"))
+    p.add_argument("path", help=_("a profile folder (or a profiles root with --profile)"))
+    p.add_argument("-m", "--message", dest="summary", help=_("one-line summary (default: made from the changes)"))
+    p.add_argument("--profile", help=_("the profile's name when PATH holds several"))
+    p.add_argument("--dry-run", action="store_true", help=_("print the message, commit nothing"))
     p.set_defaults(run=run)
 
 

@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from ..core.config import ENV_FILE, Config, ConfigError, config_path, load_config
+from ..i18n import _
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -23,10 +24,10 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "config",
-        help="print the config file's path and the settings in effect",
-        description="Print where openclaw-tui reads its settings (limits, search, keys) and the values in effect.",
+        help=_("print the config file's path and the settings in effect"),
+        description=_("Print where openclaw-tui reads its settings (limits, search, keys) and the values in effect."),
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.set_defaults(run=run)
 
 

@@ -21,21 +21,22 @@ from typing import Any
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory
 from ..core.search.context import agent_context, render_json, render_text, resolve_root
+from ..i18n import _
 from ._dates import today_option
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("context", help="what the agent would load for a topic (layers, tokens, what is left out)",
+    p = sub.add_parser("context", help=_("what the agent would load for a topic (layers, tokens, what is left out)"),
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="a profile folder, a profiles root (with --profile) or a workspace")
-    p.add_argument("--query", default="", metavar="TEXT", help="the conversation topic")
-    p.add_argument("--tags", default="", metavar="a,b", help="tags the topic selects (besides tags named in the query)")
+    p.add_argument("path", metavar="PATH", help=_("a profile folder, a profiles root (with --profile) or a workspace"))
+    p.add_argument("--query", default="", metavar="TEXT", help=_("the conversation topic"))
+    p.add_argument("--tags", default="", metavar="a,b", help=_("tags the topic selects (besides tags named in the query)"))
     p.add_argument("--session", default="main", choices=("main", "shared", "subagent"),
-                   help="OpenClaw session kind: MEMORY.md is loaded only in the main session (default main)")
-    p.add_argument("--today", metavar="YYYY-MM-DD", help="the date of the conversation (default: today)")
-    p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
-    p.add_argument("--openclaw-config", metavar="FILE", help="the workspace's openclaw.json (default: looked for)")
-    p.add_argument("--json", action="store_true", help="print the parts and left-out entries as JSON")
+                   help=_("OpenClaw session kind: MEMORY.md is loaded only in the main session (default main)"))
+    p.add_argument("--today", metavar="YYYY-MM-DD", help=_("the date of the conversation (default: today)"))
+    p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
+    p.add_argument("--openclaw-config", metavar="FILE", help=_("the workspace's openclaw.json (default: looked for)"))
+    p.add_argument("--json", action="store_true", help=_("print the parts and left-out entries as JSON"))
     p.set_defaults(run=run)
 
 

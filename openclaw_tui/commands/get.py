@@ -20,18 +20,19 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..core.format.profile import NotMemory, Profile, discover, inside
+from ..i18n import _
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("get", help="print exact lines of a memory file",
+    p = sub.add_parser("get", help=_("print exact lines of a memory file"),
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="a profile folder, or a profiles root (with --profile)")
-    p.add_argument("file", metavar="FILE", help="the file, relative to the profile folder")
-    p.add_argument("--line", type=int, default=None, metavar="N", help="first line to print (1-based, default 1)")
-    p.add_argument("--count", type=int, default=None, metavar="M", help="number of lines (default: to the end)")
-    p.add_argument("--from", dest="from_", type=int, default=None, metavar="N", help="the same as --line (memory_get's name)")
-    p.add_argument("--lines", type=int, default=None, metavar="M", help="the same as --count (memory_get's name)")
-    p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
+    p.add_argument("path", metavar="PATH", help=_("a profile folder, or a profiles root (with --profile)"))
+    p.add_argument("file", metavar="FILE", help=_("the file, relative to the profile folder"))
+    p.add_argument("--line", type=int, default=None, metavar="N", help=_("first line to print (1-based, default 1)"))
+    p.add_argument("--count", type=int, default=None, metavar="M", help=_("number of lines (default: to the end)"))
+    p.add_argument("--from", dest="from_", type=int, default=None, metavar="N", help=_("the same as --line (memory_get's name)"))
+    p.add_argument("--lines", type=int, default=None, metavar="M", help=_("the same as --count (memory_get's name)"))
+    p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
     p.set_defaults(run=run)
 
 

@@ -22,12 +22,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _
+
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("git-setup", help="install the id-aware merge driver in the repository holding PATH")
-    p.add_argument("path", help="any folder inside the repository")
+    p = sub.add_parser("git-setup", help=_("install the id-aware merge driver in the repository holding PATH"))
+    p.add_argument("path", help=_("any folder inside the repository"))
     p.add_argument("--hooks", action="store_true",
-                   help="also install a post-commit hook that keeps the entry-history index current")
+                   help=_("also install a post-commit hook that keeps the entry-history index current"))
     p.set_defaults(run=run)
 
 

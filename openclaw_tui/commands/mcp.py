@@ -16,16 +16,18 @@ import importlib.util
 import sys
 from typing import Any
 
+from ..i18n import _
+
 HELP = "serve the memory to agents over MCP (stdio): search, get, context, check; writes with --allow-write"
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("mcp", help=HELP, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="a profile, a profiles root or an OpenClaw workspace")
+    p.add_argument("path", metavar="PATH", help=_("a profile, a profiles root or an OpenClaw workspace"))
     p.add_argument("--allow-write", action="store_true",
-                   help="offer the writing tools (default: read-only)")
-    p.add_argument("--commit", action="store_true", help="commit each write (the folder must be in a git repository)")
-    p.add_argument("--profile", metavar="NAME", help="the profile writes and the context are for, when PATH holds several")
+                   help=_("offer the writing tools (default: read-only)"))
+    p.add_argument("--commit", action="store_true", help=_("commit each write (the folder must be in a git repository)"))
+    p.add_argument("--profile", metavar="NAME", help=_("the profile writes and the context are for, when PATH holds several"))
     p.set_defaults(run=run)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..core.check.repair import Problem, find_problems, plan_all_safe, plan_repair, together
 from ..core.lifecycle.plan import Plan, apply_changes
+from ..i18n import _
 from ._editing import add_target, fail, guarded
 from .check import _date
 
@@ -26,19 +27,19 @@ from .check import _date
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "repair",
-        help="repair dangling and inactive references (lists candidates; applies one with --finding or --all-safe)",
-        description="Repair dangling and inactive references. With no action: list the findings and their candidates.",
+        help=_("repair dangling and inactive references (lists candidates; applies one with --finding or --all-safe)"),
+        description=_("Repair dangling and inactive references. With no action: list the findings and their candidates."),
     )
     add_target(p)
     act = p.add_mutually_exclusive_group()
-    act.add_argument("--finding", type=int, metavar="N", help="apply a candidate of finding N (as numbered by the listing)")
-    act.add_argument("--all-safe", action="store_true", help="apply every repair with one certain candidate")
-    p.add_argument("--candidate", type=int, metavar="K", default=None, help="which candidate of --finding (default 1)")
-    p.add_argument("--only", action="store_true", help="with --finding: not the other findings naming the same target")
-    p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help="the date taken as today (default: local date)")
-    p.add_argument("--no-history", action="store_true", help="do not look for deleted entries in git history")
+    act.add_argument("--finding", type=int, metavar="N", help=_("apply a candidate of finding N (as numbered by the listing)"))
+    act.add_argument("--all-safe", action="store_true", help=_("apply every repair with one certain candidate"))
+    p.add_argument("--candidate", type=int, metavar="K", default=None, help=_("which candidate of --finding (default 1)"))
+    p.add_argument("--only", action="store_true", help=_("with --finding: not the other findings naming the same target"))
+    p.add_argument("--dry-run", action="store_true", help=_("print the diff, write nothing"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
+    p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help=_("the date taken as today (default: local date)"))
+    p.add_argument("--no-history", action="store_true", help=_("do not look for deleted entries in git history"))
     p.set_defaults(run=guarded(run))
 
 

@@ -21,21 +21,22 @@ from typing import Any
 from ..core.format.profile import NotMemory, resolve_profile
 from ..core.lifecycle.plan import Plan, apply_changes
 from ..core.workspace import dreaming
+from ..i18n import _
 from ._editing import fail, guarded
 
 
 def register(sub: Any) -> None:
     help_text = "review what OpenClaw's dreaming promoted into MEMORY.md"
     p: argparse.ArgumentParser = sub.add_parser("review", help=help_text, description=help_text)
-    p.add_argument("path", metavar="PATH", help="an OpenClaw workspace")
+    p.add_argument("path", metavar="PATH", help=_("an OpenClaw workspace"))
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--accept", type=int, metavar="LINE", help="accept the promoted item on LINE")
-    group.add_argument("--reject", type=int, metavar="LINE", help="remove the promoted item on LINE")
-    group.add_argument("--edit", type=int, metavar="LINE", help="rewrite the text of the item on LINE (with --text)")
-    p.add_argument("--strip", action="store_true", help="with --accept: remove dreaming's markers and scores")
-    p.add_argument("--text", metavar="TEXT", help="the new text for --edit")
-    p.add_argument("--dry-run", action="store_true", help="show what would change, write nothing")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    group.add_argument("--accept", type=int, metavar="LINE", help=_("accept the promoted item on LINE"))
+    group.add_argument("--reject", type=int, metavar="LINE", help=_("remove the promoted item on LINE"))
+    group.add_argument("--edit", type=int, metavar="LINE", help=_("rewrite the text of the item on LINE (with --text)"))
+    p.add_argument("--strip", action="store_true", help=_("with --accept: remove dreaming's markers and scores"))
+    p.add_argument("--text", metavar="TEXT", help=_("the new text for --edit"))
+    p.add_argument("--dry-run", action="store_true", help=_("show what would change, write nothing"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     p.set_defaults(run=guarded(run))
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..i18n import _
 from ._editing import add_target, fail
 from ._plans import out, print_json
 
@@ -24,8 +25,8 @@ def register(sub: Any) -> None:
         p = sub.add_parser(name, help=help_text, description=help_text)
         add_target(p)
         p.add_argument("commit", metavar="COMMIT")
-        p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
-        p.add_argument("--json", action="store_true", help="print JSON")
+        p.add_argument("--dry-run", action="store_true", help=_("print what would change; write nothing"))
+        p.add_argument("--json", action="store_true", help=_("print JSON"))
         p.set_defaults(run=run_rollback if name == "rollback" else run_revert)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 
+from ..i18n import _
 from ._json import dumps as json_text
 
 TYPE_CHECKING = False  # (not typing's: a fresh ``search`` process imports neither it nor dataclasses)
@@ -28,15 +29,15 @@ if TYPE_CHECKING:
 def register(sub: Any) -> None:
     import argparse
 
-    p = sub.add_parser("search", help="ranked search over every profile under PATH",
+    p = sub.add_parser("search", help=_("ranked search over every profile under PATH"),
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="a profile, a profiles root or an OpenClaw workspace")
-    p.add_argument("query", metavar="QUERY", help='words and/or Chinese text; "a phrase" keeps words together; tag:x filters')
-    p.add_argument("-n", type=int, default=10, metavar="N", help="show at most N results (default 10)")
-    p.add_argument("--json", action="store_true", help='print {"query": Q, "results": [...]} best first')
-    p.add_argument("--explain", action="store_true", help="show each result's text score, vector score and decay")
-    p.add_argument("--today", metavar="YYYY-MM-DD", help="the date decay counts from (default: today)")
-    p.add_argument("--tags", default="", metavar="a,b", help="only entries carrying all these tags (also tag:x in QUERY)")
+    p.add_argument("path", metavar="PATH", help=_("a profile, a profiles root or an OpenClaw workspace"))
+    p.add_argument("query", metavar="QUERY", help=_('words and/or Chinese text; "a phrase" keeps words together; tag:x filters'))
+    p.add_argument("-n", type=int, default=10, metavar="N", help=_("show at most N results (default 10)"))
+    p.add_argument("--json", action="store_true", help=_('print {"query": Q, "results": [...]} best first'))
+    p.add_argument("--explain", action="store_true", help=_("show each result's text score, vector score and decay"))
+    p.add_argument("--today", metavar="YYYY-MM-DD", help=_("the date decay counts from (default: today)"))
+    p.add_argument("--tags", default="", metavar="a,b", help=_("only entries carrying all these tags (also tag:x in QUERY)"))
     p.set_defaults(run=run)
 
 

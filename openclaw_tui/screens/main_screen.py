@@ -47,6 +47,7 @@ from ..core.format.rows import (
     parse_query,
     toggle_token,
 )
+from ..i18n import _
 from ..session import ProfileData, Session
 from ..session.controller import feed_search_index
 from ..ui_adapters import write_audit_log
@@ -238,9 +239,9 @@ class MainScreen(Screen[None]):
         return self.query_one("#filter", Input)
 
     def on_mount(self) -> None:
-        self.query_one("#detail").border_title = "Entry"
-        self.files_tree.border_title = "Files"
-        self.query_one("#entries-pane").border_title = "Entries"
+        self.query_one("#detail").border_title = _("Entry")
+        self.files_tree.border_title = _("Files")
+        self.query_one("#entries-pane").border_title = _("Entries")
         self.table.focus()
         self.status.set_busy("loading", True)
         self._fit(self.app.size.width, self.app.size.height)
@@ -482,7 +483,7 @@ class MainScreen(Screen[None]):
             return
         self.table.load(message.rows, indexed=False, placeholder="Loading…", complete=False,
                         raw=lambda: self._blocks)
-        self.query_one("#entries-pane").border_title = f"Entries · {message.profile.name}/memories.md"
+        self.query_one("#entries-pane").border_title = f"{_('Entries')} · {message.profile.name}/memories.md"
         self.call_after_refresh(self._first_rows_shown)
 
     @on(BlocksFound)
@@ -583,7 +584,7 @@ class MainScreen(Screen[None]):
             self._show_profile(target, "memories.md")
             self.files_tree.select_file(target.path, "memories.md")
             self.notify(f"Showing {target.profile.name}: {current.profile.name} has no finding.",
-                        title="Needs review", timeout=10)
+                        title=_("Needs review"), timeout=10)
 
     @on(RefsReady)
     def _on_refs(self, message: RefsReady) -> None:
@@ -618,7 +619,7 @@ class MainScreen(Screen[None]):
                         raw=lambda: data.raw.get(file))
         shown = self._workspace_file(data) if file not in data.files else None
         # a workspace has no memories.md: name (and show) its MEMORY.md, not a file that does not exist
-        self.query_one("#entries-pane").border_title = f"Entries · {data.profile.name}/{shown or file}"
+        self.query_one("#entries-pane").border_title = f"{_('Entries')} · {data.profile.name}/{shown or file}"
         if shown is not None and self._show_text_file(data, shown):
             return
         self._show_center("entries")
@@ -693,7 +694,7 @@ class MainScreen(Screen[None]):
         row = self.table.cursor_row
         data = self.current
         self.detail.show(row, data.refs if data else None, self._lookup,
-                         empty="No entry selected." if self.loaded else "Loading…")
+                         empty=_("No entry selected.") if self.loaded else _("Loading…"))
 
     def _detail_for_id(self, ident: str | None) -> None:
         row = self._lookup(ident) if ident else None
@@ -917,7 +918,7 @@ class MainScreen(Screen[None]):
                 self.table.move_cursor(j, center=True)
                 self.table.focus()
                 return
-        self.notify("No entry with a problem in this view.")
+        self.notify(_("No entry with a problem in this view."))
 
     def action_next_problem(self) -> None:
         self._step_problem(1)
@@ -940,7 +941,7 @@ class MainScreen(Screen[None]):
     def action_write_audit_log(self) -> None:
         data = self.current
         if data is None or data.findings is None:
-            self.notify("The check has not finished yet.", severity="warning")
+            self.notify(_("The check has not finished yet."), severity="warning")
             return
         try:
             path = write_audit_log(data.profile, data.findings)
@@ -1001,7 +1002,7 @@ class MainScreen(Screen[None]):
         from .agent_screen import AgentScreen
 
         if self.current is None:
-            self.notify("No profile is open.", severity="warning")
+            self.notify(_("No profile is open."), severity="warning")
             return
         self.app.push_screen(AgentScreen(self.current.path, today=self.today), self._jump_result)
 
@@ -1010,7 +1011,7 @@ class MainScreen(Screen[None]):
 
         data = self.current
         if data is None or data.profile.layout != "openclaw":
-            self.notify("The selected profile is not an OpenClaw workspace.", severity="warning")
+            self.notify(_("The selected profile is not an OpenClaw workspace."), severity="warning")
             return
         path = data.path
         # opened on this workspace: the launcher's factory knows its OpenClaw config (--openclaw-config)
@@ -1034,7 +1035,7 @@ class MainScreen(Screen[None]):
 
         hit = self.audit.highlighted_finding() if self.audit.display else None
         if hit is None:
-            self.notify("Highlight a reference finding in the audit list first (a shows it).", severity="warning")
+            self.notify(_("Highlight a reference finding in the audit list first (a shows it)."), severity="warning")
             return
         key, finding = hit
         data = self.data.get(Path(key))

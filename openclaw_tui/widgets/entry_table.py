@@ -39,6 +39,7 @@ from ..core.format.rows import (
     short_timestamp,
     sort_rows,
 )
+from ..i18n import N_, _
 from .safe_text import clean_line
 
 
@@ -56,13 +57,13 @@ class FilterInput(Input):
 # (key, header, min width, max width)
 COLUMNS: tuple[tuple[str, str, int, int], ...] = (
     ("flag", "", 1, 1),
-    ("id", "ID", 2, 18),
-    ("status", "Status", 6, 24),
-    ("importance", "Imp", 3, 8),
-    ("marks", "Problems", 8, 34),
-    ("tags", "Tags", 4, 24),
-    ("timestamp", "Time", 4, 16),
-    ("summary", "Summary", 10, 10_000),
+    ("id", N_("ID"), 2, 18),
+    ("status", N_("Status"), 6, 24),
+    ("importance", N_("Imp"), 3, 8),
+    ("marks", N_("Problems"), 8, 34),
+    ("tags", N_("Tags"), 4, 24),
+    ("timestamp", N_("Time"), 4, 16),
+    ("summary", N_("Summary"), 10, 10_000),
 )
 SORTABLE = {"id", "status", "importance", "marks", "tags", "timestamp", "summary"}
 SORT_CYCLE = ("order", "id", "status", "importance", "marks", "tags", "timestamp", "summary")
@@ -595,7 +596,7 @@ class EntryTable(ScrollView, can_focus=True):
             if name in self.hidden_columns:
                 want[name] = 0
                 continue
-            w = max(lo, cell_len(header))
+            w = max(lo, cell_len(_(header)))
             for r in rows:
                 w = max(w, cell_len(self._cell_plain(name, r)))
             want[name] = min(w, hi)
@@ -681,10 +682,10 @@ class EntryTable(ScrollView, can_focus=True):
         for (name, header, *_), w in zip(COLUMNS, widths, strict=False):
             if not w:
                 continue
-            label = header
+            label = _(header) if header else ""
             style = Style()
             if name == self.sort_key:
-                label = f"{header} {'▼' if self.sort_reverse else '▲'}"
+                label = f"{label} {'▼' if self.sort_reverse else '▲'}"
                 style = sorted_style
             cell = Text(label, style=style, no_wrap=True, end="")
             cell.truncate(w, pad=True)
