@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from ..core.config import ENV_FILE, Config, ConfigError, config_path, load_config
-from ..i18n import _
+from ..i18n import _, language
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -58,6 +58,7 @@ def to_toml(config: Config) -> str:
     for name, table in options.items():
         out += ["", f"[search.{_key(name)}]"] + [f"{_key(k)} = {_value(v)}" for k, v in table.items()]
     out += ["", "[keys]"] + [f"{_key(k)} = {_value(v)}" for k, v in data["keys"].items()]
+    out += ["", "[ui]"] + [f"{_key(k)} = {_value(v)}" for k, v in data["ui"].items()]
     return "\n".join(out) + "\n"
 
 
@@ -71,9 +72,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(config.as_dict(), ensure_ascii=False, indent=2) + "\n")
         return 0
     where = config_path()
-    notes = [f"named by ${ENV_FILE}"] if os.environ.get(ENV_FILE) else []
+    notes = [_("named by $%(variable)s") % {"variable": ENV_FILE}] if os.environ.get(ENV_FILE) else []
     if not config.found:
-        notes.append("no such file: the defaults below are in effect")
+        notes.append(_("no such file: the defaults below are in effect"))
     state = f"  ({'; '.join(notes)})" if notes else ""
-    sys.stdout.write(f"# config file: {where}{state}\n\n" + to_toml(config))
+    lang, why = language()
+    head = _("# config file: %(path)s%(state)s") % {"path": where, "state": state}
+    said = _("# language: %(language)s (from %(why)s)") % {"language": lang, "why": why}
+    sys.stdout.write(f"{head}\n{said}\n\n" + to_toml(config))
     return 0

@@ -78,9 +78,10 @@ def to_text(discovery: Discovery, findings: Sequence[Finding], root_as_given: st
         where = display_path(f, several)
         if f.line is not None:
             where = f"{where}:{f.line}"
-        hint = f"; {localize_hint(f.hint)}" if f.suggestions else ""
-        severity = _(SEVERITY_WORDS[f.severity])
-        lines.append(f"{where}: {severity} {f.code} {_one_line(localize(f.code, f.message))}{_one_line(hint)}")
+        message = _one_line(localize(f.code, f.message))
+        if f.suggestions:
+            message = _("%(message)s; %(hint)s") % {"message": message, "hint": _one_line(localize_hint(f.hint))}
+        lines.append(f"{where}: {_(SEVERITY_WORDS[f.severity])} {f.code} {message}")
     counts = summary(findings)
     lines.append(_("%(errors)d errors, %(warnings)d warnings, %(info)d info") % {
         "errors": counts["error"], "warnings": counts["warning"], "info": counts["info"]})
