@@ -198,7 +198,7 @@ class MainScreen(Screen[None]):
                 with ContentSwitcher(initial="entries-pane", id="center-switcher"):
                     with Vertical(id="entries-pane"):
                         yield FilterInput(
-                            placeholder="Filter: words · status:active · imp:high · tag:coffee · is:problem   (/ to focus)",
+                            placeholder=_("Filter: words · status:active · imp:high · tag:coffee · is:problem   (/ to focus)"),
                             id="filter",
                             compact=True,
                         )
@@ -481,7 +481,7 @@ class MainScreen(Screen[None]):
         """The first rows, before the whole file is parsed (no entry action works on them yet)."""
         if self.loaded:
             return
-        self.table.load(message.rows, indexed=False, placeholder="Loading…", complete=False,
+        self.table.load(message.rows, indexed=False, placeholder=_("Loading…"), complete=False,
                         raw=lambda: self._blocks)
         self.query_one("#entries-pane").border_title = f"{_('Entries')} · {message.profile.name}/memories.md"
         self.call_after_refresh(self._first_rows_shown)
@@ -609,12 +609,12 @@ class MainScreen(Screen[None]):
             self.table.clear_picks()  # picks belong to one profile's list
         rows = data.files.get(file, [])
         placeholder = (
-            "This profile has no memories.md." if file not in data.files else "This file holds no entries."
+            _("This profile has no memories.md.") if file not in data.files else _("This file holds no entries.")
         )
         if data.profile.memories_error and file == "memories.md":
             placeholder = f"memories.md cannot be read: {data.profile.memories_error}"
         if data.profile.layout == "openclaw":
-            placeholder = "An OpenClaw workspace: pick a file on the left (MEMORY.md, daily logs)."
+            placeholder = _("An OpenClaw workspace: pick a file on the left (MEMORY.md, daily logs).")
         self.table.load(rows, indexed=data.indexed, keep=keep, placeholder=placeholder,
                         raw=lambda: data.raw.get(file))
         shown = self._workspace_file(data) if file not in data.files else None

@@ -27,6 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input
 
+from .. import i18n
 from ..actions import bindings
 from ..core.format.rows import (
     MARK_LABEL,
@@ -39,7 +40,7 @@ from ..core.format.rows import (
     short_timestamp,
     sort_rows,
 )
-from ..i18n import N_, _
+from ..i18n import N_
 from .safe_text import clean_line
 
 
@@ -174,7 +175,7 @@ class EntryTable(ScrollView, can_focus=True):
         self.cursor = 0
         self.indexed = True  # all source rows filled: filtering and sorting may run
         self.complete = True  # the source is every row of the file (False: its first rows only)
-        self.placeholder = "Loading…"
+        self.placeholder = i18n._("Loading…")
         self._version = 0
         self._marks_version = 0
         self._data_version = 0  # rows or their marks changed: cached strips are stale
@@ -213,7 +214,7 @@ class EntryTable(ScrollView, can_focus=True):
         return None
 
     def load(self, rows: Sequence[EntryRow], *, indexed: bool, keep: EntryRow | str | None = None,
-             placeholder: str = "This file holds no entries.",
+             placeholder: str = N_("This file holds no entries."),
              raw: Callable[[], RawText | None] | None = None, complete: bool = True) -> None:
         """Show ``rows`` (a file's rows in file order); keep the cursor on ``keep`` if present.
 
@@ -596,7 +597,7 @@ class EntryTable(ScrollView, can_focus=True):
             if name in self.hidden_columns:
                 want[name] = 0
                 continue
-            w = max(lo, cell_len(_(header)))
+            w = max(lo, cell_len(i18n._(header)))
             for r in rows:
                 w = max(w, cell_len(self._cell_plain(name, r)))
             want[name] = min(w, hi)
@@ -666,11 +667,11 @@ class EntryTable(ScrollView, can_focus=True):
 
     def _render_message(self, width: int) -> Strip:
         if self._partial is not None or not self.complete:
-            msg = "  Looking… (the entries are still being read)"
+            msg = "  " + i18n._("Looking… (the entries are still being read)")
         elif self._source and not self._view:
-            msg = "  No entry matches the filter. Press Esc to clear it."
+            msg = "  " + i18n._("No entry matches the filter. Press Esc to clear it.")
         else:
-            msg = "  " + self.placeholder
+            msg = "  " + i18n._(self.placeholder)
         text = Text(msg, style=self.rich_style + self._style("empty"), no_wrap=True, end="")
         text.truncate(width, pad=True)
         return Strip(text.render(self.app.console), width)
@@ -682,7 +683,7 @@ class EntryTable(ScrollView, can_focus=True):
         for (name, header, *_), w in zip(COLUMNS, widths, strict=False):
             if not w:
                 continue
-            label = _(header) if header else ""
+            label = i18n._(header) if header else ""
             style = Style()
             if name == self.sort_key:
                 label = f"{label} {'▼' if self.sort_reverse else '▲'}"
