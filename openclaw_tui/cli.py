@@ -100,7 +100,8 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
     from .cli_parser import ArgumentParser
 
     parser = ArgumentParser(prog="openclaw-tui", usage=USAGE, description=_(DESCRIPTION))
-    parser.add_argument("--version", action="version", version=f"openclaw-tui {__version__}")
+    parser.add_argument("--version", action="version", version=f"openclaw-tui {__version__}",
+                        help=_(HELP_OPTIONS[1][1]))  # (Python 3.11's argparse leaves this one untranslated)
     parser.add_argument("--lang", metavar="LANG", help=_(HELP_OPTIONS[2][1]))  # (main() reads it first)
     ui = parser.add_argument_group(_(UI_TITLE))
     for option, metavar, help_text in UI_OPTIONS:

@@ -27,6 +27,7 @@ ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
 _chosen: tuple[str, str] | None = None  # (language, why)
 _catalog: NullTranslations | None = None
+_argparse_own: tuple[object, object] | None = None  # argparse's gettext and ngettext, while ours stand in
 
 
 def normalize(name: str) -> str:
@@ -127,6 +128,8 @@ def catalog() -> NullTranslations | None:
     global _catalog
     lang = language()[0]
     if lang == "en":
+        if _argparse_own is not None:
+            _restore_argparse()
         return None
     if _catalog is None:
         from gettext import GNUTranslations, NullTranslations
@@ -145,10 +148,22 @@ def _translate_argparse(translations: NullTranslations) -> None:
     """argparse's own words ("usage:", "options", its errors) from our catalog: argparse looks them up with
     the module-level ``gettext`` it imported, in the global domain and the environment's language, which
     would ignore ``--lang`` and the config file."""
+    global _argparse_own
     import argparse
 
+    if _argparse_own is None:
+        _argparse_own = (argparse._, argparse.ngettext)  # type: ignore[attr-defined]
     argparse._ = translations.gettext  # type: ignore[attr-defined]
     argparse.ngettext = translations.ngettext  # type: ignore[attr-defined]
+
+
+def _restore_argparse() -> None:
+    global _argparse_own
+    import argparse
+
+    if _argparse_own is not None:
+        argparse._, argparse.ngettext = _argparse_own  # type: ignore[attr-defined]
+        _argparse_own = None
 
 
 def _(message: str) -> str:

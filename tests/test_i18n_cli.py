@@ -1,0 +1,106 @@
+"""The command line in Chinese: text is translated, machine output (JSON, SARIF, codes) is the same bytes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from openclaw_tui import cli, i18n
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_profiles"
+ATLAS = SAMPLES / "profiles" / "atlas"
+PROFILES = SAMPLES / "profiles"
+
+
+def run(*args: str, lang: str = "C.UTF-8", config: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")}
+    environ.update(LANG=lang, OPENCLAW_TUI_CONFIG=str(config or Path(os.devnull).with_name("no-such-config.toml")),
+                   COLUMNS="100", **env)
+    return subprocess.run([sys.executable, "-m", "openclaw_tui.cli", *args], capture_output=True, text=True,
+                          timeout=120, env=environ)
+
+
+def has_chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def test_check_text_is_chinese_and_json_is_the_same_bytes() -> None:
+    zh = run("check", str(ATLAS), "--format", "text", lang="zh_CN.UTF-8")
+    en = run("check", str(ATLAS), "--format", "text", lang="en_US.UTF-8")
+    assert zh.returncode == en.returncode == 0
+    assert zh.stdout == "0 个错误，0 个警告，0 条提示\n"
+    assert en.stdout == "0 errors, 0 warnings, 0 info\n"
+    for fmt in ("json", "sarif"):
+        outs = {lang: run("check", str(ATLAS), "--format", fmt, lang=lang).stdout
+                for lang in ("zh_CN.UTF-8", "en_US.UTF-8", "C")}
+        assert len(set(outs.values())) == 1, fmt
+        json.loads(outs["C"])
+
+
+def test_findings_in_chinese_keep_their_codes_and_places() -> None:
+    zh = run("check", str(PROFILES), "--format", "text", lang="zh_CN.UTF-8")
+    en = run("check", str(PROFILES), "--format", "text", lang="en_US.UTF-8")
+    assert zh.returncode == en.returncode == 1
+    zh_lines, en_lines = zh.stdout.splitlines(), en.stdout.splitlines()
+    assert len(zh_lines) == len(en_lines) > 10
+    for z, e in zip(zh_lines[:-1], en_lines[:-1], strict=True):
+        where, severity, code = e.split(" ", 3)[:3]
+        z_where, z_severity, z_code = z.split(" ", 3)[:3]
+        assert (z_where, z_code) == (where, code)  # the file:line and the finding code are never translated
+        assert z_severity == {"error": "错误", "warning": "警告", "info": "提示"}[severity]
+        assert has_chinese(z.split(" ", 3)[3]), z  # every message of the samples has its translation
+    zh_json = run("check", str(PROFILES), "--format", "json", lang="zh_CN.UTF-8").stdout
+    assert zh_json == run("check", str(PROFILES), "--format", "json", lang="C").stdout
+    assert not has_chinese(json.dumps([f["message"] for f in json.loads(zh_json)["findings"]])
+                           .replace("\\u", "").encode().decode("ascii", "ignore"))
+
+
+def test_lang_option_beats_the_config_file_which_beats_the_locale(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[ui]\nlanguage = "zh_CN"\n', encoding="utf-8")
+    out = run("config", config=config, lang="en_US.UTF-8")
+    assert out.returncode == 0 and "# 语言：zh_CN（依据：[ui] language = 'zh_CN'" in out.stdout
+    assert '[ui]\nlanguage = "zh_CN"' in out.stdout
+    out = run("--lang", "en", "config", config=config, lang="zh_CN.UTF-8")
+    assert "# language: en (from --lang en)" in out.stdout
+    out = run("config", "--lang=zh_CN", lang="en_US.UTF-8")
+    assert "# 语言：zh_CN（依据：--lang zh_CN）" in out.stdout
+    out = run("config", lang="zh_CN.UTF-8")
+    assert "# 语言：zh_CN（依据：$LANG=zh_CN.UTF-8）" in out.stdout
+    out = run("config", lang="C")
+    assert "# language: en (from $LANG=C)" in out.stdout
+
+
+def test_an_unknown_lang_is_a_usage_error() -> None:
+    out = run("--lang", "fr", "check", str(ATLAS))
+    assert out.returncode == 2 and out.stdout == "" and "fr" in out.stderr
+
+
+def test_help_and_argparse_errors_in_chinese() -> None:
+    out = run("--help", lang="zh_CN.UTF-8")
+    assert out.stdout.startswith("用法：openclaw-tui") and "检查档案、档案根目录或工作区的一致性" in out.stdout
+    out = run("check", "--help", lang="zh_CN.UTF-8")
+    assert "选项:" in out.stdout and "使退出码为 1 的最低严重级别" in out.stdout
+    out = run("check", lang="zh_CN.UTF-8")
+    assert out.returncode == 2 and "缺少以下必需参数：PATH" in out.stderr
+
+
+@pytest.mark.parametrize("cols", [40, 80, 100, 160])
+def test_the_quick_help_page_is_argparse_page_in_chinese_too(cols: int) -> None:
+    i18n.set_language("zh_CN")
+    try:
+        parser, _names = cli.build_parser(lazy=True)
+        os.environ["COLUMNS"] = str(cols)
+        try:
+            assert cli.help_page(cols) == parser.format_help()
+        finally:
+            del os.environ["COLUMNS"]
+    finally:
+        i18n.set_language("en")
+        i18n.catalog()  # (argparse's own words back)
+    assert cli.build_parser(lazy=True)[0].format_help().startswith("usage:")
