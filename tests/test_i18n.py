@@ -28,8 +28,16 @@ def marked() -> set[str]:
 
 
 def catalog() -> dict[str, str]:
+    """msgid -> its translation (each form of a plural message -> its one Chinese form)."""
+    out: dict[str, str] = {}
     with PO.open("rb") as f:
-        return {m.id: m.string for m in read_po(f) if m.id and isinstance(m.id, str)}
+        for m in read_po(f):
+            if isinstance(m.id, tuple):
+                for form in m.id:
+                    out[form] = m.string[0] if isinstance(m.string, tuple) else m.string
+            elif m.id:
+                out[m.id] = m.string
+    return out
 
 
 def placeholders(text: str) -> list[str]:

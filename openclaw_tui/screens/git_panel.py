@@ -26,6 +26,7 @@ from ..core.git.entry_history import index_entry_history
 from ..core.git.gitrepo import GitError, SyncResult, git_available, pull, push
 from ..core.git.repo_state import RepoState, read_state
 from ..core.merge.merge_session import files_with_markers
+from ..i18n import _, ngettext
 from ..session import Session
 from ..widgets.messages import GitStateRead, GitSynced
 from .review_host import ReviewHost
@@ -138,8 +139,11 @@ class GitPanel:
         files = self.conflicted
         if not files:
             return ""
-        more = f" (and {len(files) - 1} more file{'s' if len(files) > 2 else ''})" if len(files) > 1 else ""
-        return f"{files[0]} has merge conflicts{more} — press m to resolve"
+        if len(files) > 1:
+            return ngettext("%(file)s has merge conflicts (and %(count)d more file) — press m to resolve",
+                            "%(file)s has merge conflicts (and %(count)d more files) — press m to resolve",
+                            len(files) - 1) % {"file": files[0], "count": len(files) - 1}
+        return _("%(file)s has merge conflicts — press m to resolve") % {"file": files[0]}
 
     def status_text(self) -> Text | None:
         st = self.state
@@ -148,16 +152,19 @@ class GitPanel:
         t = Text()
         if st is not None:
             t.append("⎇ ", style="dim")
-            t.append(st.branch or (f"detached {st.head[:7]}" if st.head else "no commits"), style="bold")
+            t.append(st.branch or (_("detached %(head)s") % {"head": st.head[:7]} if st.head else _("no commits")),
+                     style="bold")
             if st.ahead or st.behind:
                 t.append(f" ↑{st.ahead} ↓{st.behind}", style="dim")
             if st.dirty:
-                t.append(f" · {st.dirty} uncommitted", style="yellow")
+                t.append(" · " + _("%(count)s uncommitted") % {"count": st.dirty}, style="yellow")
             if st.operation:
-                t.append(f" · {st.operation.upper()} in progress", style="bold magenta")
+                t.append(" · " + _("%(operation)s in progress") % {"operation": st.operation.upper()},
+                         style="bold magenta")
         if self.conflicted:
             n = len(self.conflicted)
-            t.append(f" · {n} conflicted file{'s' if n != 1 else ''} — m to resolve", style="bold red")
+            t.append(" · " + ngettext("%(count)d conflicted file — m to resolve",
+                                      "%(count)d conflicted files — m to resolve", n) % {"count": n}, style="bold red")
         return t
 
     def changed(self) -> None:

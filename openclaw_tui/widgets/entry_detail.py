@@ -211,7 +211,7 @@ class EntryDetail(Horizontal):
     def _refs(self, row: EntryRow, refs: Any, lookup: Lookup) -> None:
         options: list[Option] = []
         out = self._outgoing(row, refs)
-        options.append(LocationOption(Text("Points to", style="bold"), None))
+        options.append(LocationOption(Text(_("Points to"), style="bold"), None))
         if not out:
             options.append(LocationOption(Text("  " + _("nothing"), style="dim"), None))
         for kind, target_id, target_file, note in out:

@@ -25,7 +25,9 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "dangling-ref": (N_("%(file)s references %(target)s, which no entry defines"),),
     "inactive-ref": (N_("%(file)s references %(target)s, which is %(state)s"),),
     "duplicate-id": (N_("%(id)s is defined again here; the copy that counts is at %(where)s"),),
-    "merge-conflict": (N_("unresolved git conflict markers in %(file)s"),),
+    "merge-conflict": (
+        N_("unresolved git conflict markers in %(id)s in %(file)s"), N_("unresolved git conflict markers in %(file)s"),
+    ),
     "malformed-entry": (N_("malformed entry %(id)s: %(error)s"), N_("malformed entry: %(error)s")),
     "invalid-field": (  # core/format/fields.py: field_error
         N_("%(id)s: %(field)s %(value)s is not one of %(choices)s"),

@@ -1,0 +1,67 @@
+"""The demo's main screen in Chinese at 80x24 and 160x48: Chinese labels, nothing over the edge, the same
+columns give way as in English, whole labels in the footer.  Each screen is drawn by tests/i18n_screen.py
+in a process of its own (the key labels are taken in the language of the process when screens load)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+
+from openclaw_tui import i18n
+from openclaw_tui.actions import ACTIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+HEADERS = {"en": ("ID", "Status", "Imp", "Problems", "Tags", "Time", "Summary"),
+           "zh_CN": ("ID", "状态", "重要性", "问题", "标签", "时间", "摘要")}
+SIZES = [(80, 24), (160, 48)]
+
+
+@functools.cache
+def screen(lang: str, width: int, height: int) -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-m", "tests.i18n_screen", lang, str(width), str(height)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout
+
+
+def columns(text: str, lang: str) -> list[int]:
+    """Which columns of the entry table the header line shows (indexes into HEADERS)."""
+    line = next(ln for ln in text.splitlines() if re.search(r"│\s+ID\s", ln))
+    return [i for i, h in enumerate(HEADERS[lang]) if re.search(rf"(?<!\S){re.escape(h)}(?!\S)", line)]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_main_screen_in_chinese(width: int, height: int) -> None:
+    text = screen("zh_CN", width, height)
+    lines = text.splitlines()
+    assert len(lines) == height
+    assert all(cell_len(line) <= width for line in lines), [ln for ln in lines if cell_len(ln) > width]
+    assert "\ufffd" not in text
+    for label in ("条目", "筛选", "审计", "引用", "摘要", "状态", "个错误", "活跃"):
+        assert label in text, label
+    for english in ("Entries", "Filter", "Audit", "References", "Summary", "Status", "errors", "Help"):
+        assert re.search(rf"\b{english}\b", text) is None, english
+    assert columns(text, "zh_CN") == columns(screen("en", width, height), "en")  # the same columns give way
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_footer_shows_whole_labels(width: int, height: int) -> None:
+    footer = screen("zh_CN", width, height).splitlines()[-1]
+    i18n.set_language("zh_CN")
+    try:
+        labels = {i18n._(a.label) for a in ACTIONS if a.label}
+    finally:
+        i18n.set_language("en")
+        i18n.catalog()
+    keys = [chunk for chunk in re.split(r"\s{2,}|▏", footer.strip()) if chunk and "palette" not in chunk]
+    assert len(keys) >= 5
+    for chunk in keys:
+        assert chunk.split(" ", 1)[1] in labels, chunk
