@@ -130,3 +130,23 @@ def test_the_compiled_catalog_of_a_checkout_is_made_once_into_the_cache(
     if not path.startswith(str(tmp_path)):
         pytest.skip("an installed .mo newer than the .po is used as it is")
     assert i18n._compiled("zh_CN") == path
+
+
+def test_the_wheel_carries_the_compiled_catalog(tmp_path: Path) -> None:
+    """hatch_build.py compiles every .po into the wheel; the wheel has no .po (so its .mo is the one used)."""
+    pytest.importorskip("hatchling")
+    import subprocess
+    import sys
+    import zipfile
+    from gettext import GNUTranslations
+    from io import BytesIO
+
+    root = PACKAGE.parent
+    subprocess.run([sys.executable, "-m", "hatchling", "build", "-t", "wheel", "-d", str(tmp_path)], cwd=root,
+                   check=True, capture_output=True, timeout=300)
+    (wheel,) = tmp_path.glob("*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        mo = z.read("openclaw_tui/locale/zh_CN/LC_MESSAGES/openclaw_tui.mo")
+    assert not [n for n in names if n.endswith((".po", ".pot"))]
+    assert GNUTranslations(BytesIO(mo)).gettext("Quit") == "退出"
