@@ -96,13 +96,16 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
     With ``lazy``, only the module of ``command`` (a sub-command name) is imported and registered; the
     others are listed by name and help alone (enough for ``--help`` and to tell a sub-command from a PATH).
     """
+    from argparse import SUPPRESS
+
     from . import __version__
     from .cli_parser import ArgumentParser
 
     parser = ArgumentParser(prog="openclaw-tui", usage=USAGE, description=_(DESCRIPTION))
     parser.add_argument("--version", action="version", version=f"openclaw-tui {__version__}",
                         help=_(HELP_OPTIONS[1][1]))  # (Python 3.11's argparse leaves this one untranslated)
-    parser.add_argument("--lang", metavar="LANG", help=_(HELP_OPTIONS[2][1]))  # (main() reads it first)
+    # (main() takes --lang out of the command line first; here for --help, and no attribute of the namespace)
+    parser.add_argument("--lang", metavar="LANG", default=SUPPRESS, help=_(HELP_OPTIONS[2][1]))
     ui = parser.add_argument_group(_(UI_TITLE))
     for option, metavar, help_text in UI_OPTIONS:
         if metavar is None:
