@@ -18,6 +18,8 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable
     from gettext import NullTranslations
 
 DOMAIN = "openclaw_tui"
@@ -183,6 +185,50 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Marks a string for the catalog where it is defined; ``_()`` translates it where it is shown."""
     return message
+
+
+def recognise(templates: tuple[str, ...], text: str, value: Callable[[str], str] | None = None) -> str | None:
+    """``text`` translated when one of ``templates`` (an English msgid with ``%(name)s`` placeholders) is
+    what made it, its values kept (or passed through ``value``); None when none made it."""
+    for template in templates:
+        m = _pattern(template).fullmatch(text)
+        if m is not None:
+            values = {k: value(v) if value else v for k, v in m.groupdict().items()}
+            return _(template) % values
+    return None
+
+
+_patterns: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    import re
+
+    found = _patterns.get(template)
+    if found is None:
+        parts = re.split(r"%\((\w+)\)s", template)  # text, name, text, name, ..., text
+        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+        found = _patterns[template] = re.compile(regex, re.DOTALL)
+    return found
+
+
+# errors of the core that the command line prints (core/format/places.py and profile.py: NotMemory)
+ERRORS: tuple[str, ...] = (
+    N_("%(path)s: not a profile, a profiles root or an OpenClaw workspace"),
+    N_("%(path)s: no such file or folder"),
+    N_("%(path)s: not a folder"),
+    N_("%(path)s: cannot be read (%(reason)s)"),
+    N_("%(path)s: cannot be listed (%(reason)s)"),
+    N_("%(path)s: no profile named %(name)s"),
+    N_("%(path)s: holds several profiles (%(names)s); choose one with --profile NAME"),
+)
+
+
+def localize_error(text: str) -> str:
+    """An error of the core (a line for stderr) in the language in use (English: as it is)."""
+    if catalog() is None:
+        return text
+    return recognise(ERRORS, text) or text
 
 
 def pgettext(context: str, message: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 from ..core.files.safe_write import ConcurrentModification
 from ..core.format.edit import EditError
 from ..core.format.profile import NotMemory, Profile, resolve_profile
-from ..i18n import _
+from ..i18n import _, localize_error
 
 
 def add_target(p: argparse.ArgumentParser) -> None:
@@ -28,7 +28,7 @@ def open_profile(args: argparse.Namespace) -> Profile:
 
 def fail(reason: str) -> int:
     """One line on stderr, exit status 2 (nothing was written)."""
-    print(f"openclaw-tui: {' '.join(str(reason).split())}", file=sys.stderr)
+    print(f"openclaw-tui: {' '.join(localize_error(str(reason)).split())}", file=sys.stderr)
     return 2
 
 

@@ -17,7 +17,7 @@ from ..core.check.findings import SEVERITY_RANK
 from ..core.check.report import append_audit_log, to_json, to_sarif, to_text
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory, discover
-from ..i18n import _
+from ..i18n import _, localize_error
 from ._json import dumps
 from ._limits import add_limit_options, effective_limits
 
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         limits = effective_limits(args, *LIMITS)
         discovery = discover(args.path, lazy=True)  # check.py parses, or takes a cached parse
     except (ConfigError, NotMemory) as exc:
-        print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
         return 2
     if discovery.kind == "workspace":
         from dataclasses import replace
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             oc = load_openclaw_config(discovery.root, Path(args.openclaw_config) if args.openclaw_config else None)
         except OpenClawConfigError as exc:
-            print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+            print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
             return 2
         limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden if getattr(args, n) is None})
     findings = check_discovery(discovery, today=args.today, **{name: getattr(limits, name) for name in LIMITS})
@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 append_audit_log(profile, findings)
             except (OSError, TimeoutError) as exc:
-                print(f"openclaw-tui: cannot append to {profile.audit_log_path}: {exc}", file=sys.stderr)
+                print("openclaw-tui: " + _("cannot append to %(file)s: %(reason)s") % {"file": profile.audit_log_path, "reason": exc},
+                      file=sys.stderr)
                 return 2
     if args.fail_on == "never":
         return 0

@@ -34,11 +34,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"openclaw-tui: {exc}", file=sys.stderr)
         return 2
     if not git_available():
-        print("openclaw-tui: git is not installed", file=sys.stderr)
+        print("openclaw-tui: " + _("git is not installed"), file=sys.stderr)
         return 2
     repo = find_repo(profile.path)
     if repo is None:
-        print(f"openclaw-tui: {args.path}: not inside a git repository", file=sys.stderr)
+        print("openclaw-tui: " + _("%(path)s: not inside a git repository") % {"path": args.path}, file=sys.stderr)
         return 2
     try:
         if args.dry_run:
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"openclaw-tui: {exc}", file=sys.stderr)
         return 1
     except GitError as exc:
-        print(f"openclaw-tui: commit failed: {exc}", file=sys.stderr)
+        print("openclaw-tui: " + _("commit failed: %(reason)s") % {"reason": exc}, file=sys.stderr)
         return 1
     print(f"{sha[:12]} {build_summary_line(repo, sha)}")
     return 0

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from ..core.config import ENV_FILE, Config, ConfigError, config_path, load_config
-from ..i18n import _, language
+from ..i18n import _, language, localize_error
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config()
     except ConfigError as exc:
-        print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
         return 2
     if args.json:
         sys.stdout.write(json.dumps(config.as_dict(), ensure_ascii=False, indent=2) + "\n")

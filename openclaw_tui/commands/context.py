@@ -21,7 +21,7 @@ from typing import Any
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory
 from ..core.search.context import agent_context, render_json, render_text, resolve_root
-from ..i18n import _
+from ..i18n import _, localize_error
 from ._dates import today_option
 
 
@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
 
 
 def _fail(reason: str) -> int:
-    print(f"openclaw-tui: {' '.join(reason.split())}", file=sys.stderr)
+    print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
     return 2
 
 

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         today = dt.date.fromisoformat(args.today) if args.today else dt.date.today()
     except ValueError:
-        return fail(f"--today {args.today!r} is not a date YYYY-MM-DD")
+        return fail(_("--today %(value)r is not a date YYYY-MM-DD") % {"value": args.today})
     try:
         prof = resolve_profile(args.path, args.profile)
     except NotMemory as exc:
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     out: dict[str, Any] = {"path": str(prof.path), "dry_run": args.dry_run}
     if prof.layout == "profile":
         if not args.context or not args.lines:
-            return fail("a profile takes --context contexts/FILE.md --lines N,M")
+            return fail(_("a profile takes --context contexts/FILE.md --lines N,M"))
         if args.dry_run:
             from ..core.workspace.distil import _log_lines, line_text
 
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         _print(args, out)
         return 0
     if not args.log or not (args.lines or args.drop):
-        return fail("a workspace takes --log memory/FILE.md --lines N,M [--section TITLE], or --remove-old")
+        return fail(_("a workspace takes --log memory/FILE.md --lines N,M [--section TITLE], or --remove-old"))
     res = distil_plan(ws, args.log, _numbers(args.lines), _section_key(ws, args.section), dropped=_numbers(args.drop))
     out["items"] = res.items
     if args.dry_run:

@@ -53,16 +53,16 @@ def run(args: argparse.Namespace) -> int:
     from ..core.git.history import commit_semantic_diff, log_page
 
     if args.n < 0 or args.skip < 0:
-        return fail("-n and --skip must not be negative")
+        return fail(_("-n and --skip must not be negative"))
     try:
         profile = resolve_profile(args.path, args.profile)
     except NotMemory as exc:
         return fail(str(exc))
     if not git_available():
-        return fail("git is not installed")
+        return fail(_("git is not installed"))
     repo = find_repo(profile.path)
     if repo is None:
-        return fail(f"{args.path}: not inside a git repository")
+        return fail(_("%(path)s: not inside a git repository") % {"path": args.path})
     try:
         if args.index:
             added = index_entry_history(repo, profile)

@@ -16,7 +16,7 @@ import importlib.util
 import sys
 from typing import Any
 
-from ..i18n import _
+from ..i18n import _, localize_error
 
 HELP = "serve the memory to agents over MCP (stdio): search, get, context, check; writes with --allow-write"
 
@@ -32,25 +32,25 @@ def register(sub: Any) -> None:
 
 
 def _fail(reason: str) -> int:
-    print(f"openclaw-tui: {' '.join(reason.split())}", file=sys.stderr)
+    print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
     return 2
 
 
 def run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("mcp") is None:
-        return _fail("mcp needs the MCP SDK: pip install 'openclaw-tui[mcp]'")
+        return _fail(_("mcp needs the MCP SDK: pip install 'openclaw-tui[mcp]'"))
     from ..core.format.profile import NotMemory
     from ..mcp_server import serve
 
     if args.commit:
         if not args.allow_write:
-            return _fail("--commit commits writes: give --allow-write too")
+            return _fail(_("--commit commits writes: give --allow-write too"))
         from ..core.git.gitrepo import find_repo, git_available
 
         if not git_available():
-            return _fail("git is not installed")
+            return _fail(_("git is not installed"))
         if find_repo(args.path) is None:
-            return _fail(f"{args.path}: not inside a git repository (needed by --commit)")
+            return _fail(_("%(path)s: not inside a git repository (needed by --commit)") % {"path": args.path})
     try:
         serve(args.path, profile=args.profile, allow_write=args.allow_write, commit=args.commit)
     except NotMemory as exc:

@@ -106,15 +106,15 @@ def run(args: argparse.Namespace) -> int:
 
     path = Path(args.path)
     if not path.is_dir():
-        return fail(f"{path}: no such folder")
+        return fail(_("%(path)s: no such folder") % {"path": path})
     deciding = bool(args.pick or args.suggested or args.rest)
     if args.abort and (deciding or args.commit):
-        return fail("--abort cannot be combined with decisions or --commit")
+        return fail(_("--abort cannot be combined with decisions or --commit"))
     try:
         session = MergeSession.open(path, [path])
         if args.abort:
             if session.operation is None:
-                return fail("no merge in progress")
+                return fail(_("no merge in progress"))
             session.abort()
             out(f"{session.operation} aborted\n")
             return 0

@@ -51,9 +51,9 @@ def _profile(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     if args.candidate is not None and args.finding is None:
-        return fail("--candidate needs --finding N")
+        return fail(_("--candidate needs --finding N"))
     if args.only and args.finding is None:
-        return fail("--only needs --finding N")
+        return fail(_("--only needs --finding N"))
     profile = _profile(args)
     problems = find_problems(profile, today=args.today, history=not args.no_history)
     if args.finding is None and not args.all_safe:

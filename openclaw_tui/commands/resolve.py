@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.keep == "both":
         choice = KEEP_BOTH
     else:
-        return fail(f"--keep {args.keep}: give {args.a}, {args.b} or both")
+        return fail(_("--keep %(keep)s: give %(a)s, %(b)s or both") % {"keep": args.keep, "a": args.a, "b": args.b})
     prof = open_profile(args)
     if args.dry_run:
         plan = plan_resolve_conflict(prof, args.a, args.b, choice, body)

@@ -59,13 +59,13 @@ def run(args: argparse.Namespace) -> int:
     except NotMemory as exc:
         return fail(str(exc))
     if prof.layout != "openclaw":
-        return fail(f"{args.path}: review takes an OpenClaw workspace")
+        return fail(_("%(path)s: review takes an OpenClaw workspace") % {"path": args.path})
     ws = prof.path
     queue = dreaming.review_queue(ws)
     line = args.accept or args.reject or args.edit
     if line is None:
         if args.strip or args.text is not None:
-            return fail("--strip goes with --accept, --text with --edit")
+            return fail(_("--strip goes with --accept, --text with --edit"))
         if args.json:
             print(json.dumps({"queue": _queue_json(queue)}, ensure_ascii=False, indent=1))
         else:
@@ -77,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     item = next((q for q in queue if q.row.line == line), None)
     if item is None:
-        return fail(f"no promoted item to review on line {line} of MEMORY.md")
+        return fail(_("no promoted item to review on line %(line)s of MEMORY.md") % {"line": line})
     if args.edit is not None and not args.text:
-        return fail("--edit needs --text")
+        return fail(_("--edit needs --text"))
     plan: Plan | None
     if args.reject is not None:
         plan = dreaming.reject(ws, item)

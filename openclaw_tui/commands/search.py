@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 
-from ..i18n import _
+from ..i18n import _, localize_error
 from ._json import dumps as json_text
 
 TYPE_CHECKING = False  # (not typing's: a fresh ``search`` process imports neither it nor dataclasses)
@@ -94,7 +94,7 @@ def fast_args(argv: list[str]) -> Args | None:
 
 
 def _fail(reason: str) -> int:
-    print(f"openclaw-tui: {' '.join(reason.split())}", file=sys.stderr)
+    print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
     return 2
 
 

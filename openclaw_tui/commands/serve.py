@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     cleanup: Path | None = None
     if args.demo:
         if args.path:
-            return fail("--demo takes no PATH")
+            return fail(_("--demo takes no PATH"))
         import shutil
         import tempfile
 
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         found = default_path(Path.cwd())
         if found is None:
-            return fail("no memory here: give a PATH (a profile, a profiles root or a workspace)")
+            return fail(_("no memory here: give a PATH (a profile, a profiles root or a workspace)"))
         path = found
     return _serve(args, path)
 

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return fail(str(exc))
     if not changes and body is None:
-        return fail("nothing to set: give FIELD=VALUE, --unset FIELD or --body-file F")
+        return fail(_("nothing to set: give FIELD=VALUE, --unset FIELD or --body-file F"))
     plan = set_entry(open_profile(args), args.id, changes, body)
     if plan.empty:
         print(f"{args.id}: unchanged")

@@ -8,10 +8,7 @@ the msgid of its translation.  A message no template matches is shown as it is.
 
 from __future__ import annotations
 
-import re
-from functools import cache
-
-from ...i18n import N_, _, catalog
+from ...i18n import N_, _, catalog, recognise
 
 # code -> templates of its message, most specific first
 TEMPLATES: dict[str, tuple[str, ...]] = {
@@ -84,23 +81,8 @@ WORDS: tuple[str, ...] = (
 )
 SEVERITY_WORDS = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
 
-_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
-
-
-@cache
-def _pattern(template: str) -> re.Pattern[str]:
-    parts = _PLACEHOLDER.split(template)  # text, name, text, name, ..., text
-    regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
-    return re.compile(regex, re.DOTALL)
-
-
 def _fill(templates: tuple[str, ...], text: str) -> str | None:
-    for template in templates:
-        m = _pattern(template).fullmatch(text)
-        if m is not None:
-            values = {k: _word(v) for k, v in m.groupdict().items()}
-            return _(template) % values
-    return None
+    return recognise(templates, text, _word)
 
 
 def _word(value: str) -> str:
