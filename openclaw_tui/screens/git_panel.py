@@ -26,13 +26,13 @@ from ..core.git.entry_history import index_entry_history
 from ..core.git.gitrepo import GitError, SyncResult, git_available, pull, push
 from ..core.git.repo_state import RepoState, read_state
 from ..core.merge.merge_session import files_with_markers
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..session import Session
 from ..widgets.messages import GitStateRead, GitSynced
 from .review_host import ReviewHost
 
 POLL_SECONDS = 5.0
-NEEDS_GIT = "needs the memory folder to be inside a git repository (git init)"
+NEEDS_GIT = N_("needs the memory folder to be inside a git repository (git init)")
 
 
 def _relative(path: Path, base: Path) -> str:
@@ -104,7 +104,7 @@ class GitPanel:
         self.index_if_moved()
         if message.announce and message.conflicted and not self._announced:
             self._announced = True
-            self.notify(self.banner_text(), title="Merge conflicts", severity="warning", timeout=30)
+            self.notify(self.banner_text(), title=_("Merge conflicts"), severity="warning", timeout=30)
 
     def index_if_moved(self) -> None:
         """Index the history when HEAD moved since the last time (and the profiles are known)."""
@@ -184,7 +184,7 @@ class GitPanel:
     def _require(self) -> RepoState | None:
         st = self.state
         if st is None:
-            self.notify("Git is not available here: this " + NEEDS_GIT + ".", severity="warning")
+            self.notify(_("Git is not available here: this ") + _(NEEDS_GIT) + ".", severity="warning")
         return st
 
     def _profile_path(self) -> Path | None:
@@ -218,7 +218,7 @@ class GitPanel:
             return
         profile = self._profile_path()
         if profile is None:
-            self.notify("Open a profile first.", severity="warning")
+            self.notify(_("Open a profile first."), severity="warning")
             return
         from .history_screen import HistoryScreen
 
@@ -231,7 +231,7 @@ class GitPanel:
         row = self.screen.selected_entry()
         ident = row.id if row is not None else None
         if profile is None or not ident:
-            self.notify("Select an entry with an id first.", severity="warning")
+            self.notify(_("Select an entry with an id first."), severity="warning")
             return
         from .entry_history_screen import EntryHistoryScreen
 
@@ -254,13 +254,13 @@ class GitPanel:
     def pull(self) -> None:
         if self._require() is None:
             return
-        self.notify("Pulling…", timeout=3)
+        self.notify(_("Pulling…"), timeout=3)
         self._sync("pull")
 
     def push(self) -> None:
         if self._require() is None:
             return
-        self.notify("Pushing…", timeout=3)
+        self.notify(_("Pushing…"), timeout=3)
         self._sync("push")
 
     def _sync(self, what: str) -> None:

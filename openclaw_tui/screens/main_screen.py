@@ -946,7 +946,7 @@ class MainScreen(Screen[None]):
         try:
             path = write_audit_log(data.profile, data.findings)
         except ImportError:
-            self.notify("Writing audit.log is not available in this build.", severity="error")
+            self.notify(_("Writing audit.log is not available in this build."), severity="error")
             return
         except Exception as exc:  # noqa: BLE001 - show any write error to the reviewer
             self.notify(f"Could not write audit.log: {exc}", severity="error")

@@ -38,6 +38,7 @@ from ..core.git.gitrepo import CONTINUE_LABEL, Continued, GitError, has_stash
 from ..core.merge import conflicts as cf
 from ..core.merge.conflicts import BOTH, OURS, THEIRS, ConflictItem, Edited, ResolutionError
 from ..core.merge.merge_session import FileResolution, MergeSession, choice_label
+from ..i18n import _
 from ..session import Session
 from ..widgets.conflict_pane import ConflictPane
 from ..widgets.dialogs import Ask
@@ -93,10 +94,10 @@ class EditResolution(ModalScreen[str | None]):
                     with VerticalScroll(classes="edit-side") as side:
                         side.border_title = Text(clean_line(label))
                         side.can_focus = False
-                        yield Static(Text(clean(text)) if text is not None else Text("(not on this side)",
+                        yield Static(Text(clean(text)) if text is not None else Text(_("(not on this side)"),
                                                                                      style="italic dim"))
             yield TextArea(self.initial, id="edit-area", soft_wrap=True, show_line_numbers=True, tab_behavior="focus")
-            yield Static(Text("ctrl+s keeps this text as the result · escape cancels", style="dim"), id="edit-error")
+            yield Static(Text(_("ctrl+s keeps this text as the result · escape cancels"), style="dim"), id="edit-error")
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
@@ -138,7 +139,7 @@ class MergeScreen(Screen[bool]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="≡")
-        yield Static(Text("Looking for conflicts…", style="dim"), id="merge-banner")
+        yield Static(Text(_("Looking for conflicts…"), style="dim"), id="merge-banner")
         with Horizontal(id="merge-main"):
             yield OptionList(id="merge-items")
             yield ConflictPane(id="conflict")
@@ -167,7 +168,7 @@ class MergeScreen(Screen[bool]):
         if self.app_session is None:
             self.app_session = getattr(self.app, "session", None)  # opened directly (tests, other screens)
         self._fit(self.app.size.width)
-        self.items_list.border_title = "Conflicts"
+        self.items_list.border_title = _("Conflicts")
         self.items_list.focus()
         self.load()
 
@@ -460,7 +461,7 @@ class MergeScreen(Screen[bool]):
             if key not in s.files[fi].choices:
                 self._select(fi, key)
                 return
-        self.notify("Every conflict is decided.")
+        self.notify(_("Every conflict is decided."))
 
     def action_toggle_base(self) -> None:
         self.pane.show_base = not self.pane.show_base
@@ -469,7 +470,7 @@ class MergeScreen(Screen[bool]):
     def action_undo(self) -> None:
         sel = self._selected()
         if sel is None or not sel[0].undo():
-            self.notify("Nothing to undo in this file.")
+            self.notify(_("Nothing to undo in this file."))
             return
         self._refresh_prompts()
 
@@ -497,7 +498,7 @@ class MergeScreen(Screen[bool]):
         try:
             run_file_editor(self.app, f.path)
         except NoEditor as exc:
-            self.notify(str(exc), title="No editor", severity="warning", markup=False)
+            self.notify(str(exc), title=_("No editor"), severity="warning", markup=False)
             return
         except OSError as exc:
             self.notify(f"Cannot open the editor: {exc}", severity="error", markup=False)

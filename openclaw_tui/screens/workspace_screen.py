@@ -54,6 +54,7 @@ from ..core.workspace.model import (
     load_user,
 )
 from ..core.workspace.openclaw_config import OpenClawConfig, OpenClawConfigError, load_openclaw_config
+from ..i18n import _
 from ..session import Session
 from ..widgets.bootstrap_bars import BootstrapBars, preview_text
 from ..widgets.safe_text import clean, clean_line
@@ -305,7 +306,7 @@ class WorkspaceScreen(Screen[None]):
     def _show_preview(self) -> None:
         shown = [p for p in self.parts if p.kind == "bootstrap"]
         if not shown:
-            self.query_one("#ws-preview", Static).update(Text("No bootstrap files.", style="dim"))
+            self.query_one("#ws-preview", Static).update(Text(_("No bootstrap files."), style="dim"))
             return
         if self.preview_index == 0:  # start on the first cut file: that is the news
             cut = next((i for i, p in enumerate(shown) if p.truncated), 0)
@@ -552,7 +553,7 @@ class WorkspaceScreen(Screen[None]):
         found = self.query("#ws-filter").first() if self.query("#ws-filter") else None
         box = found if isinstance(found, Input) else None
         if box is None:  # built on first use: an Input costs the first paint for nothing
-            box = Input(placeholder="filter rows (enter keeps it, escape clears)", id="ws-filter")
+            box = Input(placeholder=_("filter rows (enter keeps it, escape clears)"), id="ws-filter")
             await self.mount(box, after=self.query_one("#ws-title"))
         box.display = True
         box.focus()
@@ -589,7 +590,7 @@ class WorkspaceScreen(Screen[None]):
             self.action_supersede(ask=True)
             return
         else:
-            self.notify("Pick a MEMORY.md row or a promotion first.", severity="warning")
+            self.notify(_("Pick a MEMORY.md row or a promotion first."), severity="warning")
             return
 
         def done(text: str | None) -> None:
@@ -606,12 +607,12 @@ class WorkspaceScreen(Screen[None]):
             what = "section and everything under it" if item.kind == "section" else "item"
             self.write(lambda: remove_row(self._mem_path(), item.key, item.line), f"Removed the {what} (u puts it back).")
         else:
-            self.notify("Pick a MEMORY.md row or a promotion first.", severity="warning")
+            self.notify(_("Pick a MEMORY.md row or a promotion first."), severity="warning")
 
     def action_move(self) -> None:
         item = self.selected()
         if not isinstance(item, MemRow) or item.kind != "item" or self.memory is None:
-            self.notify("Pick a MEMORY.md list item to move.", severity="warning")
+            self.notify(_("Pick a MEMORY.md list item to move."), severity="warning")
             return
         sections = self.memory.sections
 
@@ -627,7 +628,7 @@ class WorkspaceScreen(Screen[None]):
     def action_supersede(self, ask: bool = False) -> None:
         item = self.selected()
         if not isinstance(item, Directive) or self.user is None:
-            self.notify("Pick a USER.md directive.", severity="warning")
+            self.notify(_("Pick a USER.md directive."), severity="warning")
             return
         path = self.user.path
 
@@ -653,7 +654,7 @@ class WorkspaceScreen(Screen[None]):
         item = self.selected()
         if not isinstance(item, DailyLog):
             await self.action_tab("logs")
-            self.notify("Pick a daily log, then D.", severity="warning")
+            self.notify(_("Pick a daily log, then D."), severity="warning")
             return
         sections = self.memory.sections if self.memory is not None else []
 
@@ -670,7 +671,7 @@ class WorkspaceScreen(Screen[None]):
     def action_remove_old(self) -> None:
         old = removable_logs(self.path, self.today)
         if not old:
-            self.notify("No fully distilled log is older than 30 days.")
+            self.notify(_("No fully distilled log is older than 30 days."))
             return
 
         def done(index: int | None) -> None:
@@ -691,7 +692,7 @@ class WorkspaceScreen(Screen[None]):
     def action_accept(self, strip: bool) -> None:
         item = self.selected()
         if not isinstance(item, dreaming.QueueItem):
-            self.notify("Pick a promotion on the Review tab.", severity="warning")
+            self.notify(_("Pick a promotion on the Review tab."), severity="warning")
             return
         self.write(lambda: dreaming.accept(self.path, item, strip=strip),
                    "Accepted" + (", machine metadata stripped." if strip else "."))
@@ -714,7 +715,7 @@ class WorkspaceScreen(Screen[None]):
     def action_commit(self) -> None:
         paths = sorted(self.changed_paths)
         if not paths:
-            self.notify("Nothing changed here to commit.")
+            self.notify(_("Nothing changed here to commit."))
             return
         summary = "workspace: " + "; ".join(self.applied_titles[-3:])
         message = summary[:72] + "\n\n" + "\n".join(f"- {t}" for t in self.applied_titles) + "\n"
@@ -724,7 +725,7 @@ class WorkspaceScreen(Screen[None]):
             self.notify(f"Commit failed: {exc}", severity="error", markup=False)
             return
         if sha is None:
-            self.notify("The workspace is not in a git repository.", severity="warning")
+            self.notify(_("The workspace is not in a git repository."), severity="warning")
             return
         self.changed_paths.clear()
         self.applied_titles.clear()
