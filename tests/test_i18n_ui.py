@@ -24,9 +24,9 @@ SIZES = [(80, 24), (160, 48)]
 
 
 @functools.cache
-def screen(lang: str, width: int, height: int) -> str:
+def screen(lang: str, width: int, height: int, *keys: str) -> str:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-m", "tests.i18n_screen", lang, str(width), str(height)], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "tests.i18n_screen", lang, str(width), str(height), *keys], cwd=ROOT,
                          capture_output=True, text=True, timeout=300, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
     return out.stdout
@@ -65,3 +65,23 @@ def test_the_footer_shows_whole_labels(width: int, height: int) -> None:
     assert len(keys) >= 5
     for chunk in keys:
         assert chunk.split(" ", 1)[1] in labels, chunk
+
+
+# the other screens of the demo's stories: help (?), edit (e), merge (m); what each must say in Chinese
+OTHERS = {
+    "question_mark": (("帮助", "图例", "未解决", "此处可用的按键"), ("Legend", "Keys that work here")),
+    "e": (("编辑 mem-0001", "正文（Markdown）", "保存"), ("Body (Markdown)", "Save")),
+    "m": (("正在合并", "冲突", "我方", "对方", "结果：未决定"), ("Merging", "Result:", "undecided")),
+}
+
+
+@pytest.mark.parametrize("key", sorted(OTHERS))
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_other_screens_of_the_stories_in_chinese(key: str, width: int, height: int) -> None:
+    text = screen("zh_CN", width, height, key)
+    assert all(cell_len(line) <= width for line in text.splitlines())
+    chinese, english = OTHERS[key]
+    for label in chinese:
+        assert label in text, (key, label)
+    for label in english:
+        assert label not in text, (key, label)

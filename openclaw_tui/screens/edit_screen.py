@@ -203,7 +203,8 @@ class EditScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         e = self.original
         with Vertical(id="edit-screen"):
-            yield Static(Text(f"Edit {clean_line(self.entry_label)}", style="bold"), classes="screen-title")
+            yield Static(Text(_("Edit %(entry)s") % {"entry": clean_line(self.entry_label)}, style="bold"),
+                         classes="screen-title")
             if self.malformed:
                 yield Static(Text(f"This block is broken: {clean_line(e.error or '')}. Fix its YAML below.",
                                   style="bold red"), classes="screen-note")

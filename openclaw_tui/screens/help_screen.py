@@ -15,10 +15,11 @@ from textual.widgets import Markdown, Static
 from ..actions import BY_ID, bindings
 from ..core.format.entries import parse
 from ..core.format.rows import EntryRow, fill_all, make_rows
-from ..i18n import N_, _
+from ..i18n import N_, _, language
 from ..widgets.entry_table import EntryTable
 
-HELP_TEXT = (Path(__file__).with_name("help.md")).read_text(encoding="utf-8")
+HELP_TEXT = (Path(__file__).with_name("help.zh_CN.md" if language()[0] == "zh_CN" else "help.md")).read_text(
+    encoding="utf-8")  # (help.md in the language of the app: docs/i18n.md)
 
 FRIENDLY = {
     "EntryTable": N_("Entry table"),
@@ -55,10 +56,10 @@ def legend_rows() -> list[EntryRow]:
     """Sample rows, one per mark, rendered by the real table in help."""
     parts = []
     for ident, status, imp, _marks, sup, text in _LEGEND:
+        text = _(text)
         if status == "malformed":
             parts.append(f"---\nid: {ident}\ntags: [broken\n---\n{text}\n")
             continue
-        text = _(text)
         extra = f"superseded_by: {sup}\n" if sup else ""
         parts.append(f"---\nid: {ident}\nimportance: {imp}\nstatus: {status}\n{extra}---\n{text}\n")
     rows = make_rows(parse("".join(parts)), "legend")

@@ -483,7 +483,7 @@ class MainScreen(Screen[None]):
             return
         self.table.load(message.rows, indexed=False, placeholder=_("Loading…"), complete=False,
                         raw=lambda: self._blocks)
-        self.query_one("#entries-pane").border_title = f"{_('Entries')} · {message.profile.name}/memories.md"
+        self.query_one("#entries-pane").border_title = _("Entries") + f" · {message.profile.name}/memories.md"
         self.call_after_refresh(self._first_rows_shown)
 
     @on(BlocksFound)
@@ -619,7 +619,7 @@ class MainScreen(Screen[None]):
                         raw=lambda: data.raw.get(file))
         shown = self._workspace_file(data) if file not in data.files else None
         # a workspace has no memories.md: name (and show) its MEMORY.md, not a file that does not exist
-        self.query_one("#entries-pane").border_title = f"{_('Entries')} · {data.profile.name}/{shown or file}"
+        self.query_one("#entries-pane").border_title = _("Entries") + f" · {data.profile.name}/{shown or file}"
         if shown is not None and self._show_text_file(data, shown):
             return
         self._show_center("entries")

@@ -38,7 +38,7 @@ from ..core.git.gitrepo import CONTINUE_LABEL, Continued, GitError, has_stash
 from ..core.merge import conflicts as cf
 from ..core.merge.conflicts import BOTH, OURS, THEIRS, ConflictItem, Edited, ResolutionError
 from ..core.merge.merge_session import FileResolution, MergeSession, choice_label
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..session import Session
 from ..widgets.conflict_pane import ConflictPane
 from ..widgets.dialogs import Ask
@@ -214,7 +214,7 @@ class MergeScreen(Screen[bool]):
         t.append(clean_line(it.key), style="bold" if choice is None else "")
         label = choice_label(choice)
         if choice is None:
-            t.append(f"  {clean_line(it.description.split(': ', 1)[-1])}", style="dim")
+            t.append(f"  {clean_line(_(it.description.split(': ', 1)[-1]))}", style="dim")
         else:
             t.append(f"  → {label}", style=CHOICE_STYLE.get(label, ""))
         return t
@@ -228,7 +228,8 @@ class MergeScreen(Screen[bool]):
             t.append("  no markers: staged as it is", style="dim")
         else:
             left = f.remaining
-            t.append(f"  {left} left" if left else "  ✓ all decided", style="yellow" if left else "green")
+            t.append("  " + _("%(count)s left") % {"count": left} if left else "  " + _("✓ all decided"),
+                     style="yellow" if left else "green")
         if f.conflicts.reason:
             t.append(f"\n  by region: {clean_line(f.conflicts.reason)}", style="dim italic")
         return t
@@ -274,25 +275,26 @@ class MergeScreen(Screen[bool]):
             return
         t = Text()
         if s.operation == "merge":
-            t.append(f"Merging {clean_line(s.merging or 'another branch')}", style="bold")
+            t.append(_("Merging %(branch)s") % {"branch": clean_line(s.merging or _("another branch"))}, style="bold")
         elif s.operation:
-            t.append(f"A {s.operation} is in progress", style="bold")
+            t.append(_("A %(operation)s is in progress") % {"operation": s.operation}, style="bold")
         else:
-            t.append("Conflict markers found", style="bold")
+            t.append(_("Conflict markers found"), style="bold")
         if not s.files:
             if s.operation:
                 label = CONTINUE_LABEL.get(s.operation, "continue").lower()
                 t.append(f" · nothing left to resolve: c to {label}, A to abort", style="green")
             else:
-                t.append(" · no file has conflict markers", style="green")
+                t.append(" · " + _("no file has conflict markers"), style="green")
             banner.update(t)
             return
         left, total = s.remaining, s.total
-        t.append(f" · {left} of {total} conflict{'s' if total != 1 else ''} left", style="bold yellow" if left else "bold green")
-        t.append(f" in {len(s.files)} file{'s' if len(s.files) != 1 else ''}")
+        t.append(" · " + ngettext("%(left)s of %(total)s conflict left", "%(left)s of %(total)s conflicts left", total)
+                 % {"left": left, "total": total}, style="bold yellow" if left else "bold green")
+        t.append(" " + ngettext("in %(count)s file", "in %(count)s files", len(s.files)) % {"count": len(s.files)})
         problems = s.problems()
         if left == 0 and not problems:
-            t.append(" · c writes and stages the result", style="green")
+            t.append(" · " + _("c writes and stages the result"), style="green")
         elif left == 0 and problems:
             f, reason = problems[0]
             t.append(f" · cannot complete: {clean_line(f.display)}: {clean_line(reason)}", style="bold red")

@@ -134,7 +134,7 @@ class AuditList(OptionList):
         self._rest = (specs[first:], locations[first:])
         self.set_options(_options(specs[:first], locations[:first]))
         names = "" if several or not groups else f" · {groups[0].name}"
-        self.border_title = f"{_('Audit')}{names} · {summary_text(self.findings)}"
+        self.border_title = _("Audit") + f"{names} · {summary_text(self.findings)}"
         self.highlighted = index
         if self._rest[0]:
             self.set_timer(SLICE_PAUSE, partial(self._add_slice, self._generation))
