@@ -104,3 +104,11 @@ def test_the_quick_help_page_is_argparse_page_in_chinese_too(cols: int) -> None:
         i18n.set_language("en")
         i18n.catalog()  # (argparse's own words back)
     assert cli.build_parser(lazy=True)[0].format_help().startswith("usage:")
+
+
+def test_repair_lists_in_chinese_and_its_json_stays() -> None:
+    xiaoyu = str(PROFILES / "xiaoyu")
+    zh = run("repair", xiaoyu, lang="zh_CN.UTF-8")
+    assert zh.returncode == 1 and zh.stdout.splitlines()[-1].endswith("个可以安全修复")
+    assert " 警告 dangling-file " in zh.stdout and "该文件不存在" in zh.stdout
+    assert run("repair", xiaoyu, "--json", lang="zh_CN.UTF-8").stdout == run("repair", xiaoyu, "--json").stdout

@@ -17,9 +17,10 @@ import json
 import sys
 from typing import Any
 
+from ..core.check.messages import SEVERITY_WORDS, localize
 from ..core.check.repair import Problem, find_problems, plan_all_safe, plan_repair, together
 from ..core.lifecycle.plan import Plan, apply_changes
-from ..i18n import _
+from ..i18n import _, ngettext
 from ._editing import add_target, fail, guarded
 from .check import _date
 
@@ -87,16 +88,19 @@ def _list(problems: list[Problem], as_json: bool) -> int:
     for p in problems:
         f = p.finding
         where = f"{f.file}:{f.line}" if f.line is not None else f.file
-        out.append(f"[{p.number}] {where}: {f.severity} {f.code} {' '.join(f.message.split())}")
+        message = " ".join(localize(f.code, f.message).split())
+        out.append(f"[{p.number}] {where}: {_(SEVERITY_WORDS[f.severity])} {f.code} {message}")
         if not p.candidates:
-            out.append("    no candidate: edit the reference by hand")
+            out.append("    " + _("no candidate: edit the reference by hand"))
         for k, c in enumerate(p.candidates, start=1):
-            mark = "  (safe)" if c.safe else ""
+            mark = "  " + _("(safe)") if c.safe else ""
             out.append(f"    {k}. {' '.join(c.describe().split())}{mark}")
             if c.action == "restore-git" and c.text:
                 out.extend("       | " + row for row in c.text.splitlines())
     safe = sum(1 for p in problems if p.safe is not None)
-    out.append(f"{len(problems)} reference problem{'s' if len(problems) != 1 else ''}, {safe} with a safe repair")
+    out.append(ngettext("%(count)d reference problem, %(safe)d with a safe repair",
+                        "%(count)d reference problems, %(safe)d with a safe repair", len(problems))
+               % {"count": len(problems), "safe": safe})
     sys.stdout.write("\n".join(out) + "\n")
     return 1 if problems else 0
 
@@ -116,8 +120,9 @@ def _report(plan: Plan, profile: Any, repaired: list[int], left: list[int], args
         return
     if args.dry_run:
         sys.stdout.write(diff)
-        print(f"{plan.title} (dry run: nothing written)")
+        print(_("%(title)s (dry run: nothing written)") % {"title": plan.title})
     else:
-        print(plan.title if not plan.empty else "nothing to repair")
+        print(plan.title if not plan.empty else _("nothing to repair"))
     if left:
-        print(f"left: finding{'s' if len(left) != 1 else ''} {', '.join(map(str, left))}")
+        print(ngettext("left: finding %(numbers)s", "left: findings %(numbers)s", len(left))
+              % {"numbers": ", ".join(map(str, left))})
