@@ -47,7 +47,7 @@ from ..core.format.rows import (
     parse_query,
     toggle_token,
 )
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..session import ProfileData, Session
 from ..session.controller import feed_search_index
 from ..ui_adapters import write_audit_log
@@ -448,12 +448,12 @@ class MainScreen(Screen[None]):
         try:
             watcher = self.session.watch(root, changed)
         except OSError as exc:
-            self.notify(f"Changes made by other programs will not show: {exc}", severity="warning")
+            self.notify(_("Changes made by other programs will not show: %(reason)s") % {"reason": exc}, severity="warning")
             return
         if watcher.mode == "polling":
             self.status.set_watch("watching: polling")
         if watcher.fallback_reason:
-            self.notify(f"Watching by polling: {watcher.fallback_reason}")
+            self.notify(_("Watching by polling: %(reason)s") % {"reason": watcher.fallback_reason})
 
     def on_unmount(self) -> None:
         self.session.stop_watching()
@@ -499,7 +499,7 @@ class MainScreen(Screen[None]):
         self.status.set_busy("loading", False)
         self.call_after_refresh(self._start_after_rows)  # (already done unless the load failed early)
         if message.error is not None or message.discovery is None:
-            self.table.load([], indexed=True, placeholder=f"Cannot open: {message.error}")
+            self.table.load([], indexed=True, placeholder=_("Cannot open: %(reason)s") % {"reason": message.error})
             self.notify(message.error or "not memory", severity="error")
             return
         self.session.adopt(message.discovery, message.data)
@@ -583,7 +583,8 @@ class MainScreen(Screen[None]):
         if target is not None:
             self._show_profile(target, "memories.md")
             self.files_tree.select_file(target.path, "memories.md")
-            self.notify(f"Showing {target.profile.name}: {current.profile.name} has no finding.",
+            self.notify(_("Showing %(shown)s: %(current)s has no finding.") % {"shown": target.profile.name,
+                                                                             "current": current.profile.name},
                         title=_("Needs review"), timeout=10)
 
     @on(RefsReady)
@@ -801,7 +802,7 @@ class MainScreen(Screen[None]):
         if loc.in_memory_file and loc.id:
             row = data.by_id.get(loc.id)
             if row is None:
-                self.notify(f"{loc.id} is not defined in memories.md or the archive", severity="warning")
+                self.notify(_("%(id)s is not defined in memories.md or the archive") % {"id": loc.id}, severity="warning")
                 return False
             return self.show_entry(row)
         if loc.in_memory_file and loc.file:
@@ -821,7 +822,7 @@ class MainScreen(Screen[None]):
             self._show_profile(data, row.file)
         if not self.table.select_row(row):
             if self.filter_input.value:
-                self.notify(f"Filter cleared to show {row.id or 'the entry'}.", markup=False)
+                self.notify(_("Filter cleared to show %(entry)s.") % {"entry": row.id or _("the entry")}, markup=False)
                 self.filter_input.value = ""
                 self.table.apply_query(parse_query(""))
             if self.table.sort_key != "order" and not self.table.indexed:
@@ -853,7 +854,8 @@ class MainScreen(Screen[None]):
         if data is not self.current:
             self._show_profile(data, "memories.md")
         if not self._show_text_file(data, rel, line):
-            self.notify(f"{rel} does not exist in {data.profile.name}", severity="warning")
+            self.notify(_("%(file)s does not exist in %(profile)s") % {"file": rel, "profile": data.profile.name},
+                        severity="warning")
             return False
         self.file_view.focus_content()
         return True
@@ -949,10 +951,11 @@ class MainScreen(Screen[None]):
             self.notify(_("Writing audit.log is not available in this build."), severity="error")
             return
         except Exception as exc:  # noqa: BLE001 - show any write error to the reviewer
-            self.notify(f"Could not write audit.log: {exc}", severity="error")
+            self.notify(_("Could not write audit.log: %(reason)s") % {"reason": exc}, severity="error")
             return
         n = len(data.findings)
-        self.notify(f"Appended {n} finding{'s' if n != 1 else ''} to {path.name}.")
+        self.notify(ngettext("Appended %(count)d finding to %(file)s.", "Appended %(count)d findings to %(file)s.", n)
+                    % {"count": n, "file": path.name})
 
     def action_reload(self) -> None:
         for path in self.order:
@@ -984,7 +987,8 @@ class MainScreen(Screen[None]):
         loc, folder = result
         key = self._profile_key(folder)
         if key is None:
-            self.notify(f"{folder} is not one of the open profiles.", severity="warning", markup=False)
+            self.notify(_("%(folder)s is not one of the open profiles.") % {"folder": folder}, severity="warning",
+                        markup=False)
             return
         loc = Location(loc.file, loc.line, loc.id, str(key))
         self.jump(loc, key)
