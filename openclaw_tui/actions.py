@@ -97,6 +97,9 @@ ACTIONS: tuple[Action, ...] = (
         "toggle_theme",
         group="app",
     ),
+    # Textual's own command palette key, here so that its footer label is translated like every other
+    A("app.command-palette", "ctrl+p", N_("palette"), N_("Open the command palette"), "app", "command_palette",
+      priority=True, palette=False),
     A(
         "main.filter",
         "slash",
