@@ -112,3 +112,15 @@ def test_repair_lists_in_chinese_and_its_json_stays() -> None:
     assert zh.returncode == 1 and zh.stdout.splitlines()[-1].endswith("个可以安全修复")
     assert " 警告 dangling-file " in zh.stdout and "该文件不存在" in zh.stdout
     assert run("repair", xiaoyu, "--json", lang="zh_CN.UTF-8").stdout == run("repair", xiaoyu, "--json").stdout
+
+
+def test_serve_starts_each_session_in_its_own_language() -> None:
+    from openclaw_tui.webserve import app_command
+
+    i18n.set_language("zh_CN")
+    try:
+        assert app_command(Path("x")).endswith("--lang zh_CN")
+    finally:
+        i18n.set_language("en")
+        i18n.catalog()
+    assert app_command(Path("x")).endswith("--lang en")
