@@ -4,8 +4,8 @@
 from it (``BINDINGS = bindings("merge")``), the footer shows those marked
 ``show``, the help screen lists the keys that work where the reviewer is,
 the command palette offers the current screen's actions first with their
-descriptions, and the README's "Keys" table is generated from ``group``
-(``python -m openclaw_tui.actions`` prints it; a test compares).
+descriptions, and ``docs/keys.md`` is generated from ``group``
+(``python -m openclaw_tui.actions > docs/keys.md``; a test compares).
 
 Keys are rebound in the config file's ``[keys]`` section (``openclaw-tui
 config`` prints where it is), by full id or by the part after the dot when
@@ -28,8 +28,8 @@ followed by one ``A(...)`` line per key of the new screen, in scope
 ``"timeline"``.  (A screen that returns a place to go, like search and the
 agent view, is opened by a main-screen action instead: ``action_open_search``
 pushes it with a callback that jumps to the ``(Location, profile)`` it returns.)  A test checks that every binding is in this registry and that
-every entry here is bound somewhere; the README's keys table is regenerated
-with ``python -m openclaw_tui.actions``.
+every entry here is bound somewhere; ``docs/keys.md`` is regenerated
+with ``python -m openclaw_tui.actions > docs/keys.md``.
 """
 
 from __future__ import annotations
@@ -53,13 +53,15 @@ class Action:
     show: bool = False  # in the footer
     priority: bool = False
     palette: bool = True  # offered in the command palette (not plain cursor moves)
-    group: str = ""  # the README column: "review", "fix", "git", "app"
+    group: str = ""  # the docs/keys.md column: "review", "fix", "git", "app"
 
 
 A = Action
 
 ACTIONS: tuple[Action, ...] = (
-    A("app.quit", "q", N_("Quit"), N_("Quit (asks first when an edit is not saved)"), "app", "quit", show=True, group="app"),
+    # q quits from every screen, dialogs too (a priority binding passes the key on when a text field has focus)
+    A("app.quit", "q", N_("Quit"), N_("Quit (asks first when an edit is not saved)"), "app", "quit", show=True, priority=True,
+      group="app"),
     A(
         "app.help",
         "question_mark,f1",
@@ -70,6 +72,9 @@ ACTIONS: tuple[Action, ...] = (
         show=True,
         group="app",
     ),
+    # j/k in every list: a list without its own j/k (Textual's OptionList) moves its cursor through these
+    A("app.list-down", "j", N_("Down"), N_("Down in the focused list"), "app", "list_move(1)", palette=False),
+    A("app.list-up", "k", N_("Up"), N_("Up in the focused list"), "app", "list_move(-1)", palette=False),
     A(
         "app.notices",
         "at",
@@ -327,6 +332,15 @@ ACTIONS: tuple[Action, ...] = (
         group="git",
     ),
     A(
+        "main.inbox",
+        "I",
+        N_("Inbox"),
+        N_("What the agent changed since your review: approve or revert each change"),
+        "main",
+        "app.open_screen('openclaw_tui.screens.inbox_screen:InboxScreen')",
+        group="review",
+    ),
+    A(
         "git.branches",
         "B",
         N_("Branches"),
@@ -407,11 +421,25 @@ ACTIONS: tuple[Action, ...] = (
     A("gc.all", "a", N_("All"), N_("All"), "gc", "all", show=True),
     A("gc.none", "n", N_("None"), N_("None"), "gc", "none", show=True),
     A("gc.close", "escape", N_("Close"), N_("Close"), "gc", "close", show=True),
-    A("notices.close", "escape,at,q", N_("Close"), N_("Close the notice log"), "notices", "close", show=True),
-    A("help.close", "escape,q,question_mark,f1", N_("Close help"), N_("Close help"), "help", "dismiss", show=True),
+    A("notices.close", "escape,at", N_("Close"), N_("Close the notice log"), "notices", "close", show=True),
+    A("help.close", "escape,question_mark,f1", N_("Close help"), N_("Close help"), "help", "dismiss", show=True),
     A("confirm-diff.yes", "y", N_("Apply"), N_("Apply"), "confirm-diff", "answer(True)", show=True),
     A("confirm-diff.no", "n,escape", N_("Cancel"), N_("Cancel"), "confirm-diff", "answer(False)", show=True),
+    A("inbox.back", "escape", N_("Back"), N_("Close the inbox"), "inbox", "close", show=True),
+    A("inbox.approve", "a", N_("Approve"), N_("Take the highlighted change into your review mark"), "inbox", "approve",
+      show=True),
+    A("inbox.revert", "v", N_("Revert"), N_("Put the highlighted change back as it was at your review"), "inbox", "revert",
+      show=True),
+    A("inbox.revert-night", "N", N_("Revert night"), N_("Revert the whole dreaming night of the highlighted change"),
+      "inbox", "revert_group", show=True),
+    A("inbox.approve-all", "A", N_("Approve all"), N_("Move your review mark to the folder as it is now"), "inbox",
+      "approve_all", show=True),
+    A("inbox.edit", "e", N_("Edit"), N_("Open the highlighted change's file in $EDITOR"), "inbox", "edit", show=True),
+    A("inbox.undo", "u", N_("Undo"), N_("Undo the last revert"), "inbox", "undo"),
     A("history.back", "escape", N_("Back"), N_("Back"), "history", "close", show=True),
+    A("history.charts", "c", N_("Charts"), N_("Memory over time: charts drawn from this folder's history"), "history", "charts",
+      show=True),
+    A("trends.back", "escape", N_("Back"), N_("Close the charts"), "trends", "close", show=True),
     A("history.toggle-view", "d", N_("Semantic/text diff"), N_("Semantic/text diff"), "history", "toggle_view", show=True),
     A(
         "history.toggle-layout",
@@ -478,6 +506,9 @@ ACTIONS: tuple[Action, ...] = (
     A("ws.remove", "x,delete", N_("Remove/reject"), N_("Remove the highlighted item (review tab: reject it)"), "ws", "remove",
       show=True),
     A("ws.move", "m", N_("Move"), N_("Move the highlighted MEMORY.md item to another section"), "ws", "move"),
+    A("ws.item-history", "L", N_("Item history"), N_("Every commit that added, reworded or moved the highlighted item or "
+         "directive"), "ws", "item_history"),
+    A("item-history.back", "escape", N_("Back"), N_("Back"), "item-history", "close", show=True),
     A("ws.supersede", "S", N_("Supersede"), N_("Mark the USER.md directive superseded (optionally with a new one)"), "ws",
       "supersede"),
     A("ws.add-directive", "plus", N_("Add directive"), N_("Add a USER.md directive"), "ws", "add_directive"),
@@ -503,14 +534,14 @@ ACTIONS: tuple[Action, ...] = (
     A("ctx-distil.apply", "ctrl+s", N_("Distil ticked"), N_("Add the ticked lines as entries, move the file to the archive"),
       "ctx-distil", "apply", show=True, priority=True),
     A("ctx-distil.cancel", "escape", N_("Cancel"), N_("Cancel"), "ctx-distil", "cancel", show=True),
-    A("ws-rows.up", "up", N_("Up"), N_("Up"), "ws-rows", "move(-1)", palette=False),
-    A("ws-rows.down", "down", N_("Down"), N_("Down"), "ws-rows", "move(1)", palette=False),
+    A("ws-rows.up", "up,k", N_("Up"), N_("Up"), "ws-rows", "move(-1)", palette=False),
+    A("ws-rows.down", "down,j", N_("Down"), N_("Down"), "ws-rows", "move(1)", palette=False),
     A("ws-rows.page-up", "pageup", N_("Page up"), N_("Page up"), "ws-rows", "page(-1)", palette=False),
     A("ws-rows.page-down", "pagedown", N_("Page down"), N_("Page down"), "ws-rows", "page(1)", palette=False),
     A("ws-rows.first", "home", N_("First"), N_("First"), "ws-rows", "jump(0)", palette=False),
     A("ws-rows.last", "end", N_("Last"), N_("Last"), "ws-rows", "jump(-1)", palette=False),
-    A("results.up", "up", N_("Up"), N_("Up"), "results", "cursor_up", palette=False),
-    A("results.down", "down", N_("Down"), N_("Down"), "results", "cursor_down", palette=False),
+    A("results.up", "up,k", N_("Up"), N_("Up"), "results", "cursor_up", palette=False),
+    A("results.down", "down,j", N_("Down"), N_("Down"), "results", "cursor_down", palette=False),
     A("results.page-up", "pageup", N_("Page up"), N_("Page up"), "results", "page_up", palette=False),
     A("results.page-down", "pagedown", N_("Page down"), N_("Page down"), "results", "page_down", palette=False),
     A("results.first", "home", N_("First"), N_("First"), "results", "first", palette=False),
@@ -670,7 +701,7 @@ GROUP_TITLES = (("review", "review"), ("fix", "fix"), ("git", "git"), ("app", "e
 
 
 def keys_table(remap: Mapping[str, str] | None = None, groups: Iterable[tuple[str, str]] = GROUP_TITLES) -> str:
-    """The README's "Keys" table: one row per action of the review screen and the app."""
+    """The keys table of ``docs/keys.md``: one row per action of the review screen and the app."""
     lines = ["| keys | action | what it does | group |", "|---|---|---|---|"]
     for group, title in groups:
         for a in ACTIONS:
@@ -680,5 +711,24 @@ def keys_table(remap: Mapping[str, str] | None = None, groups: Iterable[tuple[st
     return "\n".join(lines) + "\n"
 
 
+KEYS_PAGE = """# Keys
+
+<!-- generated by `python -m openclaw_tui.actions > docs/keys.md` from openclaw_tui/actions.py; a test compares -->
+
+Every key is shown in the footer, listed by `?`/F1 (with a legend of the
+marks) and offered in the command palette (`ctrl+p`).
+
+{table}
+Keys can be rebound in the config file's `[keys]` section (`openclaw-tui config`
+prints where it is): `"main.filter" = "f"`, or `"filter" = "f"` when the
+name after the dot is unique.
+"""
+
+
+def keys_page() -> str:
+    """The whole of ``docs/keys.md``."""
+    return KEYS_PAGE.format(table=keys_table())
+
+
 if __name__ == "__main__":  # pragma: no cover
-    print(keys_table(), end="")
+    print(keys_page(), end="")

@@ -43,6 +43,10 @@ from .core.lifecycle.plan import Plan, apply_changes
 from .core.lifecycle.remember import TagShare, plan_remember
 from .core.search.search import Hit
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .core.inbox.inbox import Inbox
+
 __all__ = [
     "Change", "ConcurrentModification", "EditError", "Hit", "Memory", "NotMemory", "Remembered", "Similar",
     "TagShare", "open_profile",
@@ -202,6 +206,42 @@ class Memory:
         from .core.lifecycle.operations import plan_set
 
         return self._apply(plan_set(self._fresh(), entry_id, fields or {}, text), dry_run)
+
+    # --- the review inbox (what changed since the user's review) ------------------------------------
+
+    def inbox(self) -> Inbox:
+        """The changes since the review mark (``openclaw-tui inbox PATH``); ``inbox().count`` is the number
+        the status bar and ``inbox --json`` show."""
+        from .core.inbox.inbox import load_inbox
+
+        return load_inbox(self.path)
+
+    def approve(self, *ids: str) -> int:
+        """Take these changes (ids, or a group such as ``"dreaming 2026-04-27"``) into the review mark;
+        returns how many changes are left."""
+        from .core.inbox.actions import InboxError, approve
+
+        if not ids:
+            raise InboxError("approve: give one or more change ids (or use approve_all)")
+        approve(self.path, ids)
+        return self.inbox().count
+
+    def approve_all(self) -> None:
+        """Move the review mark to the folder as it is now."""
+        from .core.inbox.actions import approve_all
+
+        approve_all(self.path)
+
+    def revert(self, *ids: str, dry_run: bool = False) -> Change:
+        """Give these changes back the bytes they had at the review mark (only their entries, items or
+        files); raises ``InboxError`` (a ``ValueError``) for an unknown id."""
+        from .core.inbox.actions import revert_plan
+        from .core.lifecycle.undo import write_plan
+
+        plan = revert_plan(self.path, ids)
+        if not dry_run and not plan.empty:
+            plan = write_plan(plan)
+        return Change.of(plan, not dry_run, self.path)
 
 
 def open_profile(path: Path | str, profile: str | None = None) -> Memory:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import BindingType
+from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
@@ -98,7 +99,7 @@ class OpenClawApp(App[int]):
 
     CSS_PATH: ClassVar = ["app.tcss", "screens/main_screen.tcss"]
     TITLE = "openclaw-tui"
-    COMMANDS: ClassVar = App.COMMANDS | {_screen_commands}
+    COMMANDS: ClassVar = {_screen_commands}  # the registry's actions only, not Textual's system commands
     BINDINGS: ClassVar[list[BindingType]] = bindings("app")
     # every screen gets -narrow/-wide and -short/-tall: the .tcss files lay out for small terminals with them
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
@@ -129,6 +130,11 @@ class OpenClawApp(App[int]):
         self.freeze_heap = False
         self.theme = DARK_THEME
         self.start_screen: Callable[[], Screen[Any]] | None = None  # pushed over the main one at start
+        self._in_key = False  # a key event is being handled (its bindings run inside)
+        self._showing: dict[tuple[str, str, str], float] = {}  # notices on screen -> until (monotonic)
+        from .widgets.contrast import MinimumContrast
+
+        self._contrast = MinimumContrast()
 
     def on_mount(self) -> None:
         keys = self._user_keymap
@@ -149,6 +155,10 @@ class OpenClawApp(App[int]):
             main = self.main_screen
             main.own_operation("the start view")  # its writes are the app's own, not another program's
             self.push_screen(self.start_screen(), lambda _result: main.end_own_operation())
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then every text raised to WCAG AA contrast in either theme (widgets/contrast.py)."""
+        return [*super().get_line_filters(), self._contrast]
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.place_notifications()
@@ -172,7 +182,7 @@ class OpenClawApp(App[int]):
         region = pane.region
         width, height = self.size
         box_w, box_h = min(60, width), min(9, height // 2)
-        bottom = (width - box_w, height - 1 - box_h, width, height - 1)
+        bottom = (width - box_w, height - 2 - box_h, width, height - 2)  # above the status line and footer
         top = (width - box_w, 1, width, 1 + box_h)
 
         def overlap(box: tuple[int, int, int, int]) -> int:
@@ -186,7 +196,14 @@ class OpenClawApp(App[int]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):
             self.user_active = True  # the reviewer has started: screens stop choosing for them
-        await super().on_event(event)
+        if not isinstance(event, events.Key):
+            await super().on_event(event)
+            return
+        self._in_key = True  # the priority q binding runs inside: see action_quit
+        try:
+            await super().on_event(event)
+        finally:
+            self._in_key = False
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen(session=self.session)
@@ -211,6 +228,15 @@ class OpenClawApp(App[int]):
     ) -> None:
         """Every notification is plain text: messages name ids, files and branches from the memory,
         and a ``[@click=…]`` in any of them must stay literal.  (Widgets' ``notify`` lands here.)"""
+        # one notice per event: the same one, still on screen, is not posted again (a refresh that finds
+        # the same state, a repeated key), so notices never duplicate nor stack up over the panes
+        now = time.monotonic()
+        key = (message, title, severity)
+        if self._showing.get(key, 0.0) > now:
+            return
+        shown_for = timeout if timeout is not None else self.NOTIFICATION_TIMEOUT
+        self._showing = {k: until for k, until in self._showing.items() if until > now}
+        self._showing[key] = now + shown_for
         self.notices.appendleft(Notice(time.time(), message, title, severity))
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
@@ -232,6 +258,13 @@ class OpenClawApp(App[int]):
     # --- actions ----------------------------------------------------------------------
 
     async def action_quit(self) -> None:
+        from textual.actions import SkipAction
+        from textual.widgets import Input, TextArea
+
+        confirm = globals().get("ConfirmQuit")
+        typed = getattr(self, "_in_key", False)  # the q key, not the palette or a script
+        if typed and (isinstance(self.focused, (Input, TextArea)) or (confirm is not None and isinstance(self.screen, confirm))):
+            raise SkipAction()  # q is text there (or the question is already asked): the key goes on
         if not self.has_unsaved_changes():
             self.exit(0)
             return
@@ -275,6 +308,12 @@ class OpenClawApp(App[int]):
         pane = self.focused_pane()
         if pane is not None:
             screen.maximized = pane
+
+    def action_list_move(self, step: int) -> None:
+        """j/k where the focused list has no binding of its own (a text field never gets here: it takes the key)."""
+        move = getattr(self.focused, "action_cursor_down" if step > 0 else "action_cursor_up", None)
+        if callable(move):
+            move()
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME

@@ -8,25 +8,22 @@ nothing written).
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from .i18n import N_, _
-
-TYPE_CHECKING = False  # (not typing's: importing typing costs a fresh --help a third of its time)
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Any
-
-    from .cli_parser import ArgumentParser
 
 COMMANDS = (
     "check", "set", "supersede", "archive", "gc", "redact", "commit",
     "git_setup", "merge_driver", "search", "get", "history", "config", "add", "resolve", "compact",
-    "rollback", "merge", "completion", "serve", "repair", "distil", "review", "context", "mcp",
+    "rollback", "merge", "completion", "serve", "repair", "distil", "review", "context", "mcp", "inbox",
 )
 
 # What each module of COMMANDS registers (sub-command name, help), in its order: ``--help`` and every
-# sub-command start without importing the other modules (and the core they pull in).  A module missing
+# sub-command are parsed without importing the other modules (and the core they pull in).  A module missing
 # here is simply imported; tests/test_cli_lazy.py proves the table equals what the modules register.
 LISTED: dict[str, tuple[tuple[str, str], ...]] = {
     "check": (("check", N_("check a profile, a profiles root or a workspace for consistency")),),
@@ -56,21 +53,15 @@ LISTED: dict[str, tuple[tuple[str, str], ...]] = {
     "review": (("review", N_("review what OpenClaw's dreaming promoted into MEMORY.md")),),
     "context": (("context", N_("what the agent would load for a topic (layers, tokens, what is left out)")),),
     "mcp": (("mcp", N_("serve the memory to agents over MCP (stdio): search, get, context, check; writes with --allow-write")),),
+    "inbox": (("inbox", N_("what the agent changed since your review; approve or revert it")),),
 }
 
 
-# Sub-commands whose module has ``fast_args(argv) -> namespace | None``: a plain command line is read
-# without building argparse's tree (a fresh ``search`` pays for little more than its query); anything
-# else (help, an unknown or abbreviated option, a mistake) returns None and goes through argparse as before.
-FAST = ("search",)
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that exits 2 with a one-line reason."""
 
-
-def __getattr__(name: str) -> Any:
-    if name == "ArgumentParser":  # argparse is imported only when a parser is built
-        from .cli_parser import ArgumentParser
-
-        return ArgumentParser
-    raise AttributeError(name)
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
 
 
 USAGE = "openclaw-tui [PATH] [--demo] [--today DATE]\n       openclaw-tui COMMAND ..."
@@ -84,10 +75,8 @@ UI_OPTIONS: tuple[tuple[str, str | None, str], ...] = (
                         "with a short history and a pending merge conflict")),
     ("--today", "DATE", N_("fix today's date (YYYY-MM-DD) for TTL and cold marks")),
 )
-HELP_OPTIONS = (("-h, --help", N_("show this help message and exit")),
-                ("--version", N_("show program's version number and exit")),
-                ("--lang LANG", N_("the language of the app and of the command line: en or zh_CN "
-                                   "(default: the config file's [ui] language, else LC_ALL/LC_MESSAGES/LANG)")))
+LANG_HELP = N_("the language of the app and of the command line: en or zh_CN "
+               "(default: the config file's [ui] language, else LC_ALL/LC_MESSAGES/LANG)")
 
 
 def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[ArgumentParser, set[str]]:
@@ -96,16 +85,13 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
     With ``lazy``, only the module of ``command`` (a sub-command name) is imported and registered; the
     others are listed by name and help alone (enough for ``--help`` and to tell a sub-command from a PATH).
     """
-    from argparse import SUPPRESS
-
     from . import __version__
-    from .cli_parser import ArgumentParser
 
     parser = ArgumentParser(prog="openclaw-tui", usage=USAGE, description=_(DESCRIPTION))
     parser.add_argument("--version", action="version", version=f"openclaw-tui {__version__}",
-                        help=_(HELP_OPTIONS[1][1]))  # (Python 3.11's argparse leaves this one untranslated)
+                        help=_("show program's version number and exit"))  # (3.11's argparse leaves it English)
     # (main() takes --lang out of the command line first; here for --help, and no attribute of the namespace)
-    parser.add_argument("--lang", metavar="LANG", default=SUPPRESS, help=_(HELP_OPTIONS[2][1]))
+    parser.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS, help=_(LANG_HELP))
     ui = parser.add_argument_group(_(UI_TITLE))
     for option, metavar, help_text in UI_OPTIONS:
         if metavar is None:
@@ -124,71 +110,40 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
     return parser, set(sub.choices)
 
 
-def help_page(cols: int) -> str:
-    """The top-level ``--help`` page, as argparse lays it out ``cols`` wide (without argparse)."""
-    from .cli_help import page
-
-    commands = [(4, name, _(help_text)) for module in COMMANDS for name, help_text in LISTED[module]]
-    ui: list[tuple[int, str, str | None]] = [(2, option if metavar is None else f"{option} {metavar}", _(help_text)) for option, metavar, help_text in UI_OPTIONS]
-    return page(USAGE, _(DESCRIPTION), [
-        (_("positional arguments"), [(2, "COMMAND", None), *commands]),
-        (_("options"), [(2, invocation, _(help_text)) for invocation, help_text in HELP_OPTIONS]),
-        (_(UI_TITLE), ui),
-    ], cols)
-
-
-def _quick(argv: list[str]) -> bool:
-    """``--help`` and ``--version`` alone, printed without building the parser (True when printed)."""
-    if len(argv) != 1 or argv[0] not in ("-h", "--help", "--version") or set(COMMANDS) - set(LISTED):
-        return False
-    from . import __version__
-    from .cli_help import columns
-
-    cols = columns()
-    if argv[0] == "--version":
-        text = f"openclaw-tui {__version__}\n"
-        if len(text) > cols - 2:  # argparse would wrap it: let it
-            return False
-    else:
-        text = help_page(cols)
-    sys.stdout.write(text)
-    sys.stdout.flush()
-    return True
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    whole_process = argv is None  # (the console script and ``python -m``; a caller in-process passes argv)
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         argv = _take_lang(argv)
     except ValueError as exc:
         print(f"openclaw-tui: --lang: {exc}", file=sys.stderr)
         return 2
-    if _quick(argv):
-        return 0
-    if argv and argv[0] in FAST:
-        import gc
-
-        was_enabled = gc.isenabled()
-        gc.disable()  # a short process: no collections while it imports (allocations, no cycles)
-        try:
-            module = _command_module(argv[0])
-            fast = module.fast_args(argv[1:])
-            if fast is not None:
-                code = _run(module.run, fast)
-                if whole_process:
-                    _exit_now(code)
-                return code
-        finally:
-            if was_enabled:
-                gc.enable()
     parser, names = build_parser(argv[0] if argv else None, lazy=True)
     if not argv or argv[0] not in names | {"-h", "--help", "--version"}:
+        mistyped = None if {"-h", "--help", "--version"} & set(argv) else _mistyped_command(argv[0] if argv else "", names)
+        if mistyped is not None:
+            print(mistyped, file=sys.stderr)
+            return 2
         from .launch import launch_ui
 
         return launch_ui(argv)
     args = parser.parse_args(argv)
     return _run(args.run, args)
+
+
+def _mistyped_command(word: str, names: set[str]) -> str | None:
+    """The one line for a first word that is neither a sub-command nor an existing path (None when it is
+    an option, a path, or looks like one): the closest sub-command, by difflib, when one is close."""
+    import os
+
+    if not word or word.startswith("-") or os.sep in word or "/" in word or os.path.lexists(word):
+        return None
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(names), n=1)
+    hint = (_("did you mean %(command)s?") % {"command": close[0]} if close
+            else _("see openclaw-tui --help for the sub-commands"))
+    return "openclaw-tui: " + _("%(word)s is neither a sub-command nor a file or folder; %(hint)s") % {
+        "word": repr(word), "hint": hint}
 
 
 def _take_lang(argv: list[str]) -> list[str]:
@@ -219,30 +174,7 @@ def _take_lang(argv: list[str]) -> list[str]:
 
 
 def _command_module(name: str) -> Any:
-    """``openclaw_tui.commands.NAME``, imported (``__import__``: ``importlib``'s package, with ``warnings``, is a
-    module more for a fresh ``search`` to load)."""
-    full = f"openclaw_tui.commands.{name}"
-    __import__(full)
-    return sys.modules[full]
-
-
-def _exit_now(code: int) -> None:
-    """End a whole fast-command process now: its output flushed, its files closed (the command closed its
-    index), nothing left to do but the interpreter's teardown -- freeing every module and object one by one,
-    about a tenth of a fresh ``search`` -- which ``os._exit`` skips.  Not when something registered an atexit
-    handler (an embedding provider's library may have): then the process ends as usual."""
-    import atexit
-    import os
-
-    if atexit._ncallbacks():
-        return
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:  # (None: the process was started with that descriptor closed)
-                stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(code)
+    return importlib.import_module(f"openclaw_tui.commands.{name}")
 
 
 def _run(run: Any, args: Any) -> int:
@@ -264,8 +196,8 @@ def _tell_recovered() -> None:
     if writes is None:
         return
     for folder in writes.take_recovered():
-        print(f"openclaw-tui: note: finished a move between files that was interrupted (journal in {folder})",
-              file=sys.stderr)
+        print("openclaw-tui: " + _("note: finished a move between files that was interrupted (journal in %(folder)s)")
+              % {"folder": folder}, file=sys.stderr)
 
 
 if __name__ == "__main__":

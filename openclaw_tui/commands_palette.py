@@ -1,5 +1,8 @@
 """Command palette (ctrl+p): the current screen's actions first, then the app's, then screen commands.
 
+Only the app's own actions: Textual's system commands (Keys, Screenshot, "Quit the application as soon
+as possible"...) are not offered.  A query matches an action's name, or else its description.
+
 Actions come from the registry (``actions.py``): each is offered with its
 description and its key as rebound now; plain cursor moves are not offered.
 
@@ -23,6 +26,7 @@ from .i18n import _
 from .widgets.safe_text import clean_line
 
 Command = tuple[str, str, Callable[[], Any]]
+DESCRIPTION_SCORE = 0.5  # a query found in a description only ranks below every match on a name
 
 
 def _binding_commands(provider: Provider) -> list[Command]:
@@ -93,8 +97,12 @@ class ScreenCommands(Provider):
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         commands = _binding_commands(self) + _screen_commands(self)
+        words = query.strip().lower()
         for name, help_text, callback in commands:
             score = matcher.match(name)
+            if score <= 0 and words and words in help_text.lower():
+                # "merge" finds "Resolve conflicts" (its description: "Resolve the merge conflicts ...")
+                score = DESCRIPTION_SCORE
             if score > 0:
                 yield Hit(score, _highlight(name, query, self), callback, text=name, help=help_text)
         for name, help_text, callback in _id_commands(self, query):

@@ -55,10 +55,6 @@ def _from_environment() -> tuple[str, str]:
 
 
 def _from_config() -> tuple[str, str] | None:
-    from .core.userdirs import config_present
-
-    if not config_present():  # a stat: most runs have no config file and import nothing more
-        return None
     from .core.config import ConfigError, load_config
 
     try:

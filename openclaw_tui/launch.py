@@ -16,6 +16,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .core.config import ConfigError, load_config
@@ -117,6 +118,8 @@ def launch_ui(argv: Sequence[str]) -> int:
 
     gc.freeze()  # nor the modules imported so far (a full collection before the first rows walked them: ~40 ms)
     loop = asyncio.new_event_loop()
+    executor = ThreadPoolExecutor()  # the thread workers' pool, ours to shut down without waiting (below)
+    loop.set_default_executor(executor)
     try:
         result = app.run(loop=loop)  # unlike asyncio.run, does not wait for the worker threads
     except BaseException:
@@ -125,11 +128,18 @@ def launch_ui(argv: Sequence[str]) -> int:
 
             finish_demo(cleanup, keep=demo_has_changes(cleanup))
         raise
+    # Textual catches a crash inside the app, prints its traceback and returns None from run(): the
+    # status it keeps (app.return_code, 1 after a crash) is what the process must exit with.
+    code = app.return_code if app.return_code is not None else int(result or 0)
     if cleanup is not None:
-        ask = input if sys.stdin.isatty() and sys.stdout.isatty() else None
-        finish_demo(cleanup, keep=getattr(app, "keep_demo", None), ask=ask)
-    code = int(result or 0)
-    _threads_finish(loop, 0.2)
+        if code != 0:  # a crash never takes the user's changes with it, as above
+            from .core.git.demo import demo_has_changes
+
+            finish_demo(cleanup, keep=demo_has_changes(cleanup))
+        else:
+            ask = input if sys.stdin.isatty() and sys.stdout.isatty() else None
+            finish_demo(cleanup, keep=getattr(app, "keep_demo", None), ask=ask)
+    _threads_finish(executor, 0.2)
     # Leave now: a worker may still be reading (an index of 100k entries, a reference scan) and
     # Python cannot stop a thread, and freeing a big profile's objects one by one at interpreter exit
     # takes seconds more; `q` must quit at once.  Every write is atomic and moves between files are
@@ -139,14 +149,12 @@ def launch_ui(argv: Sequence[str]) -> int:
     os._exit(code)
 
 
-def _threads_finish(loop: asyncio.AbstractEventLoop, timeout: float) -> bool:
+def _threads_finish(executor: ThreadPoolExecutor, timeout: float) -> bool:
     """Let idle worker threads go and wait up to ``timeout`` for busy ones; True when all ended."""
     import threading
     import time
 
-    executor = getattr(loop, "_default_executor", None)
-    if executor is not None:
-        executor.shutdown(wait=False, cancel_futures=True)
+    executor.shutdown(wait=False, cancel_futures=True)
     deadline = time.monotonic() + timeout
     for t in threading.enumerate():
         if t is threading.main_thread() or t.daemon:

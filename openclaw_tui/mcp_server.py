@@ -31,7 +31,7 @@ from mcp.server.mcpserver.resources import FunctionResource
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from .core.check.secrets import find_secrets
+from .core.check.secrets import find_secrets, is_credential
 from .core.format.profile import NotMemory, Profile, discover, inside, resolve_profile
 
 # Bounds on one call's work (a request bigger than these is refused with the reason, never half-done)
@@ -46,10 +46,6 @@ MAX_LIST = 1_000  # findings, parts and left-out entries returned (the rest coun
 MAX_RESOURCES = 500  # files listed as resources (all stay readable through the template)
 MAX_RESOURCE_BYTES = 4 * 1024 * 1024
 
-# Secret kinds that are credentials (refused in a write); personal data is not refused.
-# h26 adds ``CREDENTIAL_KINDS`` and ``is_credential`` to core.check.secrets: used when present.
-_CREDENTIAL_KINDS = frozenset({"api-key", "password"})
-
 # The files a client is shown: the memory files of both layouts (no caches, no git, no locks)
 _RESOURCE_SUFFIXES = (".md", ".yaml", ".yml")
 
@@ -59,16 +55,6 @@ T = TypeVar("T")
 
 def one_line(text: object) -> str:
     return " ".join(str(text).split())
-
-
-def is_credential(match: Any) -> bool:
-    """A secret match that grants access (the spec's credentials), by h26's rule when it is there."""
-    from .core.check import secrets
-
-    rule = getattr(secrets, "is_credential", None)
-    if rule is not None:
-        return bool(rule(match))
-    return match.kind in getattr(secrets, "CREDENTIAL_KINDS", _CREDENTIAL_KINDS)
 
 
 def refuse_credentials(**texts: str | None) -> None:
@@ -162,15 +148,13 @@ def guarded(fn: Callable[..., T]) -> Callable[..., T]:
 
 def search(mem: Memory, query: str, max_results: int = 6, tags: list[str] | str | None = None) -> dict[str, Any]:
     """``search --json``, with OpenClaw's memory_search fields (path, startLine, endLine, snippet, score)."""
-    from .core.search.quick import search_current
     from .core.search.search import search_path
 
     check_size("query", query, MAX_QUERY)
     if not 1 <= max_results <= MAX_RESULTS:
         raise ToolError(f"max_results must be between 1 and {MAX_RESULTS} (got {max_results})")
     wanted = _tags(tags)
-    quick = search_current(mem.path, query, max_results, wanted)
-    results = quick[0] if quick is not None else search_path(mem.path, query, max_results, tags=wanted)[0]
+    results = search_path(mem.path, query, max_results, tags=wanted)[0]
     hits = [{"path": h.openclaw_path, "startLine": h.start_line, "endLine": h.end_line, "snippet": h.snippet,
              "score": round(h.score, 4), "id": h.id, "citation": h.citation, "why": h.explain()}
             for h in results.hits]

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp_jinja2
+import jinja2
 from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
@@ -105,7 +106,16 @@ class TokenServer(Server):
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
         app.middlewares.append(self.guard)
+        # textual-serve's page, read through local_page: no request leaves 127.0.0.1
+        aiohttp_jinja2.setup(app, loader=jinja2.FunctionLoader(self._template))
         return app
+
+    def _template(self, name: str) -> str | None:
+        try:
+            text = (self.templates_path / name).read_text(encoding="utf-8")
+        except (OSError, ValueError):
+            return None
+        return local_page(text) if name == "app_index.html" else text
 
     async def on_startup(self, app: web.Application) -> None:
         """No logo: the command prints its own URL line."""
@@ -121,6 +131,26 @@ class TokenServer(Server):
             "config": {"static": {"url": static}},
             "application": {"name": self.title},
         }
+
+
+# a <link> (stylesheet, font, preconnect) to any other host; textual-serve's page fetches Roboto Mono so
+_REMOTE_LINK = re.compile(r"<link\b[^>]*\bhref=[\"']?(?:https?:)?//[^>]*>", re.IGNORECASE)
+# the same font, from the fonts textual-serve ships in its static folder
+LOCAL_FONTS = """<style>
+      @font-face { font-family: "Roboto Mono"; font-style: normal; font-weight: 100 700;
+        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf") format("truetype"); }
+      @font-face { font-family: "Roboto Mono"; font-style: italic; font-weight: 100 700;
+        src: url("{{ config.static.url }}fonts/RobotoMono-Italic-VariableFont_wght.ttf") format("truetype"); }
+    </style>
+"""
+
+
+def local_page(template: str) -> str:
+    """textual-serve's page template without its links to other hosts, with its font served from here."""
+    text = _REMOTE_LINK.sub("", template)
+    head = re.search(r"<head[^>]*>\s*", text, re.IGNORECASE)
+    at = head.end() if head else 0
+    return text[:at] + LOCAL_FONTS + "    " + text[at:]
 
 
 def app_command(path: Path, today: str | None = None) -> str:

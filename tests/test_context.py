@@ -109,8 +109,10 @@ def test_layout_b_injection_logs_and_search(workspace: Path) -> None:
     ctx = agent_context(load_profile(workspace), "oolong", today=DAY)
     assert ctx.layout == "B" and ctx.session == "main" and ctx.limits["source"] == "defaults"
     assert [(p.layer, p.file) for p in ctx.parts if p.layer != "search"] == [
-        ("bootstrap", "AGENTS.md"), ("bootstrap", "SOUL.md"), ("bootstrap", "USER.md"), ("bootstrap", "MEMORY.md"),
-        ("daily", "memory/2026-05-31-trip.md"), ("daily", "memory/2026-06-01.md")]
+        ("bootstrap", "AGENTS.md"), ("bootstrap", "SOUL.md"), ("bootstrap", "IDENTITY.md"), ("bootstrap", "USER.md"),
+        ("bootstrap", "MEMORY.md"), ("daily", "memory/2026-06-01.md"), ("daily", "memory/2026-05-31-trip.md")]
+    identity = next(p for p in ctx.parts if p.file == "IDENTITY.md")  # OpenClaw 2026.9.6 marks it missing
+    assert identity.text == f"[MISSING] Expected at: {workspace / 'IDENTITY.md'}"
     user = next(p for p in ctx.parts if p.file == "USER.md")
     assert user.truncated and "USER.md's cap" in user.reason and "[...truncated, read USER.md" in user.text
     agents = next(p for p in ctx.parts if p.file == "AGENTS.md")
@@ -132,22 +134,22 @@ def test_layout_b_limits_from_openclaw_json_truncate_and_fill_the_total(workspac
           "{agents: {defaults: {bootstrapMaxChars: 3000, bootstrapTotalMaxChars: 5000}}}\n")
     ctx = agent_context(load_profile(workspace), "", today=DAY)
     assert ctx.limits["source"].endswith("openclaw.json") and ctx.limits["bootstrap_max_chars"] == 3000
-    agents, soul, user, memory = (p for p in ctx.parts if p.layer == "bootstrap")
+    agents, soul, _identity, user = (p for p in ctx.parts if p.layer == "bootstrap")
     assert agents.truncated and "bootstrapMaxChars" in agents.reason
     assert agents.text.startswith("# Agents") and agents.text.rstrip().endswith("LAST LINE")
     assert "[...truncated, read AGENTS.md for full content...]" in agents.text
     assert user.truncated and "what the bootstrap total left" in user.reason
-    assert agents.chars + soul.chars + user.chars <= 5000
-    assert not memory.truncated  # what was left was enough for it
-    write(workspace / "MEMORY.md", "# Memory\n\n" + "- a long item\n" * 200)
-    ctx = agent_context(load_profile(workspace), "", today=DAY)
-    memory = next(p for p in ctx.parts if p.file == "MEMORY.md")
-    assert memory.truncated and "what the bootstrap total left" in memory.reason
+    # USER.md is cut to what the total left, so nothing is left for MEMORY.md (OpenClaw 2026.9.6)
+    assert 5000 - 64 < sum(p.chars for p in ctx.parts if p.layer == "bootstrap") <= 5000
+    assert [(x.file, x.reason.split(":")[0]) for x in ctx.left_out] == [("MEMORY.md", "left out")]
     write(workspace.parent / "openclaw.json", "{agents: {defaults: {bootstrapTotalMaxChars: 1000}}}\n")
     ctx = agent_context(load_profile(workspace), "", today=DAY)
-    assert [p.file for p in ctx.parts if p.layer == "bootstrap"] == ["AGENTS.md"]
-    assert [(x.file, x.reason.split(":")[0]) for x in ctx.left_out] == [
-        ("SOUL.md", "left out"), ("USER.md", "left out"), ("MEMORY.md", "left out")]
+    # AGENTS.md's digest cut keeps well under its 1,000 (one long prose line is no policy line); USER.md gets
+    # what is left, clamped with "…", and MEMORY.md nothing
+    assert [p.file for p in ctx.parts if p.layer == "bootstrap"] == ["AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md"]
+    assert next(p for p in ctx.parts if p.file == "USER.md").truncated
+    assert sum(p.chars for p in ctx.parts if p.layer == "bootstrap") <= 1000
+    assert [(x.file, x.reason.split(":")[0]) for x in ctx.left_out] == [("MEMORY.md", "left out")]
     out = render_text(ctx)
     assert "TRUNCATED" in out and "(estimate)" in out and "of a 1,000-character budget" in out
 

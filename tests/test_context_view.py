@@ -12,7 +12,8 @@ from textual.widgets import OptionList, Static
 from openclaw_tui.screens import agent_screen
 from openclaw_tui.screens.agent_screen import PAGE, AgentScreen
 from tests.search_corpus import entry, write
-from tests.test_ui_search_agent import DAY, until
+from tests.support import until
+from tests.test_ui_search_agent import DAY
 from tests.ui_support import SIZE
 
 HIGH = 2 * PAGE + 30
@@ -44,7 +45,7 @@ async def test_a_layer_shows_a_page_then_more_on_enter(tmp_path: Path) -> None:
     prof = big_profile(tmp_path)
     screen = AgentScreen(prof, query="咖啡", today=DAY)
     async with Host(screen).run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: screen.computed >= 1)
+        await until(lambda: screen.computed >= 1, pilot=pilot)
         assert screen.context is not None and len(screen.context.parts) == HIGH + 1
         listing = "\n".join(str(o.prompt) for o in screen.query_one("#agent-parts", OptionList).options)
         assert f"2 · memories  ({HIGH + 1:,}, " in listing and f"left out ({PAGE + 5:,})" in listing
@@ -57,13 +58,13 @@ async def test_a_layer_shows_a_page_then_more_on_enter(tmp_path: Path) -> None:
         options.focus()
         options.highlighted = next(k for k, o in enumerate(options.options) if o.id == "more:memories")
         await pilot.press("enter")
-        await until(pilot, lambda: len(screen.rows) == 3 * PAGE)
+        await until(lambda: len(screen.rows) == 3 * PAGE, pilot=pilot)
         row = screen._row(options.options[options.highlighted or 0])
         assert getattr(row, "id", None) == f"mem-{PAGE:04d}"
-        await until(pilot, lambda: f"mem-{PAGE:04d}" in str(screen.query_one("#agent-detail", Static).render()))
+        await until(lambda: f"mem-{PAGE:04d}" in str(screen.query_one("#agent-detail", Static).render()), pilot=pilot)
         options.highlighted = next(k for k, o in enumerate(options.options) if o.id == "more:memories")
         await pilot.press("enter")
-        await until(pilot, lambda: "more:memories" not in _ids(screen))
+        await until(lambda: "more:memories" not in _ids(screen), pilot=pilot)
         assert [getattr(r, "id", None) for r in screen.rows[: HIGH + 1]] == \
             [f"mem-{i:04d}" for i in range(HIGH)] + ["mem-5000"]
         assert screen.app.screen is screen  # "more" never dismissed the view
@@ -74,7 +75,7 @@ async def test_the_opening_topic_is_computed_once(tmp_path: Path) -> None:
     (at 100k entries that doubled the wait and showed the list twice)."""
     screen = AgentScreen(big_profile(tmp_path), query="咖啡", today=DAY)
     async with Host(screen).run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: screen.computed >= 1)
+        await until(lambda: screen.computed >= 1, pilot=pilot)
         await asyncio.sleep(agent_screen.DEBOUNCE * 3)
         await pilot.pause()
         assert screen.computed == 1

@@ -1,10 +1,11 @@
-"""The README's command table ("Command line") runs as written against the bundled samples.
+"""The commands of the README and of docs/ run as written against the bundled samples.
 
-Every example is read from README.md itself, run through a shell (quoting and
-redirections as printed) with an ``openclaw-tui`` on PATH, from a folder laid
-out like the repository's root (a copy of ``sample_profiles/`` and
-``examples/`` in a git repository), in the table's order, so the writing
-commands act on what the rows before them left.
+The command table of ``docs/cli.md`` and every ``sh`` block of README.md and
+``docs/*.md`` are read from the files themselves and run through a shell
+(quoting and redirections as printed) with an ``openclaw-tui`` on PATH, from a
+folder laid out like the repository's root (a copy of ``sample_profiles/`` and
+``examples/`` in a git repository), in the order printed, so the writing
+commands act on what the ones before them left.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from openclaw_tui.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+CLI_DOC = ROOT / "docs" / "cli.md"
 # commands that open the terminal UI cannot run to an end without a person: they are listed, not run
 UI_REASON = "opens the terminal UI, which runs until a person quits it (covered by test_ui_launch)"
 SERVE_REASON = "serves until it is stopped (covered by test_serve, which drives it from a browser)"
@@ -41,9 +43,10 @@ class Example:
 
 
 def examples() -> list[Example]:
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("\n## Command line\n"):]
-    section = section[: section.index("\n## ", 1)]
+    """The rows of docs/cli.md's command table, one example per command of a row."""
+    text = CLI_DOC.read_text(encoding="utf-8")
+    section = text[text.index("\n| command | example |\n"):]
+    section = section[: section.index("\n\n", 1)]
     rows = [line for line in section.splitlines() if line.startswith("|")]
     assert rows[0].replace(" ", "") == "|command|example|", rows[0]
     out: list[Example] = []
@@ -63,7 +66,8 @@ def test_the_table_is_there_and_names_every_sub_command() -> None:
     assert len(found) >= 20
     _, names = build_parser()
     used = {e.argv[1] for e in found if len(e.argv) > 1}
-    assert names - {"merge_driver"} <= used | {"merge-driver"}, sorted(names - used)
+    # merge-driver is run by git, never typed: docs/merging.md shows it as the git config line
+    assert names - {"merge_driver", "merge-driver"} <= used, sorted(names - used)
 
 
 def test_every_example_path_exists_in_the_repository() -> None:
@@ -96,18 +100,6 @@ def _shim(folder: Path) -> Path:
     return folder
 
 
-def _driver_files(work: Path) -> dict[str, str]:
-    """Real files for git's %O %A %B %P: the xiaoyu memories as committed, and two edits of them."""
-    rel = "sample_profiles/profiles/xiaoyu/memories.md"
-    base = subprocess.run(["git", "show", f"HEAD:{rel}"], cwd=work, check=True, capture_output=True).stdout
-    ours = base.replace(b"importance: medium", b"importance: high", 1)
-    theirs = base + "\n---\nid: mem-0100\nimportance: low\nstatus: active\n---\n另一个分支记下的。\n".encode()
-    files = {"%O": "base.md", "%A": "ours.md", "%B": "theirs.md"}
-    for name, data in zip(files.values(), (base, ours, theirs), strict=True):
-        (work / name).write_bytes(data)
-    return {**files, "%P": rel}
-
-
 def test_every_command_of_the_table_runs_as_written(work: Path, tmp_path: Path) -> None:
     env = dict(os.environ, PATH=f"{_shim(tmp_path / 'bin')}{os.pathsep}{os.environ['PATH']}")
     _, names = build_parser()
@@ -123,9 +115,6 @@ def test_every_command_of_the_table_runs_as_written(work: Path, tmp_path: Path) 
         if head == "serve":
             skipped.append(f"{command}: {SERVE_REASON}")
             continue
-        if head == "merge-driver":
-            for placeholder, real in _driver_files(work).items():
-                command = command.replace(placeholder, shlex.quote(real))
         proc = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True,
                               timeout=120, stdin=subprocess.DEVNULL)
         ran.append((command, proc.returncode))
@@ -147,3 +136,38 @@ def test_every_command_of_the_table_runs_as_written(work: Path, tmp_path: Path) 
     assert (work / "sample_profiles/profiles/xiaoyu/audit.log").is_file()
     assert "merge=openclaw-memory" in (work / ".gitattributes").read_text(encoding="utf-8")
     assert dict(ran).get("openclaw-tui check sample_profiles/profiles/xiaoyu --today 2026-11-30") == 1  # findings
+
+
+DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+# installing into the running environment, or the test command itself (which runs this test): listed, not run
+INSTALL_REASON = "installs the package or runs the whole suite"
+
+
+def shell_blocks() -> list[tuple[str, str]]:
+    """Every command of a ```sh block of README.md and docs/*.md: (file, command), backslash lines joined."""
+    out: list[tuple[str, str]] = []
+    for doc in DOCS:
+        for block in re.findall(r"^```sh\n(.*?)^```", doc.read_text(encoding="utf-8"), re.S | re.M):
+            for command in block.replace("\\\n", " ").splitlines():
+                if command.strip() and not command.lstrip().startswith("#"):
+                    out.append((doc.name, " ".join(command.split())))
+    return out
+
+
+def test_every_shell_block_of_the_readme_and_docs_runs_as_written(work: Path, tmp_path: Path) -> None:
+    found = shell_blocks()
+    assert {name for name, _ in found} >= {"README.md", "agents.md"}
+    env = dict(os.environ, PATH=f"{_shim(tmp_path / 'bin')}{os.pathsep}{os.environ['PATH']}")
+    skipped: list[str] = []
+    failures: list[str] = []
+    for name, command in found:
+        if command.startswith("pip install"):
+            skipped.append(command)
+            continue
+        proc = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True,
+                              timeout=120, stdin=subprocess.DEVNULL)
+        if proc.returncode not in (0, 1) or "Traceback" in proc.stderr:
+            failures.append(f"{name}: {command}\n  exit {proc.returncode}\n  {proc.stderr.strip()[-800:]}")
+    assert not failures, "\n".join(failures)
+    assert skipped == ["pip install -e . && openclaw-tui --demo", 'pip install -e ".[dev]" && python -m pytest'], (
+        INSTALL_REASON, skipped)

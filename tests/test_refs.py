@@ -70,6 +70,7 @@ def test_invalid_state_yaml_still_yields_ids(tmp_path: Path) -> None:
 def test_links_resolve_against_the_linking_file(tmp_path: Path) -> None:
     ctx = (
         "[a](b.md) ![img](../../skills/pic.png) [frag](../../skills/s.md#x) [q](b.md?x=1)\n"
+        "\n"  # a link reference definition cannot interrupt a paragraph (CommonMark)
         "[ref]: <other file.md>\n"
         "[web](http://x.y/a.md) [mail](mailto:a@b.c) [top](#top)\n"
         "`[code](nope.md)`\n"
@@ -85,8 +86,8 @@ def test_links_resolve_against_the_linking_file(tmp_path: Path) -> None:
         (1, "../../skills/pic.png", "skills/pic.png", True, False),
         (1, "../../skills/s.md", "skills/s.md", False, False),
         (1, "b.md", "contexts/sub/b.md", False, False),
-        (2, "other file.md", "contexts/sub/other file.md", False, False),
-        (8, "with space.md", "contexts/sub/with space.md", False, False),
+        (3, "other file.md", "contexts/sub/other file.md", False, False),
+        (9, "with space.md", "contexts/sub/with space.md", False, False),
     ]
 
 

@@ -8,7 +8,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -61,12 +60,10 @@ def snapshot(folder: Path) -> dict[str, bytes | None]:
 # --- 1. alias bombs ------------------------------------------------------------------------------
 
 
-def test_loader_refuses_alias_bombs_fast_and_keeps_honest_aliases() -> None:
-    start = time.monotonic()
+def test_loader_refuses_alias_bombs_and_keeps_honest_aliases() -> None:
     for load in (load_yaml, safe_load_bounded, compose_all_bounded):
         with pytest.raises(YamlTooLarge):
             load(alias_bomb())  # type: ignore[operator]
-    assert time.monotonic() - start < 1.0
     assert load_yaml("a: &x {k: 1}\nb: *x\nwhen: 2025-01-01\n") == {"a": {"k": 1}, "b": {"k": 1}, "when": "2025-01-01"}
     with pytest.raises(yaml.YAMLError):
         load_yaml("a: !!python/object/apply:os.system ['echo pwned']\n")
@@ -81,9 +78,7 @@ def test_alias_bomb_in_state_and_frontmatter_is_a_finding_not_a_hang(tmp_path: P
     mf = parse((prof / "memories.md").read_text(encoding="utf-8"))
     bad = [e for e in mf.entries if e.error]
     assert [e.id for e in bad] == ["mem-9999"] and "alias" in (bad[0].error or "")
-    start = time.monotonic()
-    res = cli("check", prof, "--format", "json", timeout=30)
-    assert time.monotonic() - start < 20
+    res = cli("check", prof, "--format", "json", timeout=30)  # (a hang: the timeout fails the test)
     assert res.returncode == 1, res.stderr
     found = {(f["code"], f["file"]) for f in json.loads(res.stdout)["findings"]}
     assert ("unreadable-file", "state.yaml") in found

@@ -52,7 +52,7 @@ def uncapped(index: Index, query: str, limit: int, ranking: Ranking) -> list[tup
         c.score = c.text * c.decay
         cands.append(c)
     ranked = sorted(cands, key=order_key(index, False))
-    picked = mmr(ranked[: max(limit * 4, limit)], limit, ranking.mmr_lambda)
+    picked = sorted(mmr(ranked[: max(limit * 4, limit)], limit, ranking.mmr_lambda), key=order_key(index, False))
     return [(c.row.id, c.row.rel, c.row.start) for c in picked]
 
 

@@ -259,9 +259,9 @@ def test_the_index_of_a_folder_that_is_gone_is_forgotten_when_another_is_made(tm
         idx.close()
     db_a, db_b, db_c = (index_path_for(p) for p in (a, b, c))
     assert Path(str(db_a) + FOLDER_NOTE).read_text(encoding="utf-8") == os.path.realpath(a)
-    from openclaw_tui.core.search.reader import BEST_FILE, FOLDERS_FILE
+    from openclaw_tui.core.search.reader import BEST_FILE
 
-    for side in (BEST_FILE, FOLDERS_FILE):  # the caches kept beside it go with it
+    for side in (BEST_FILE, ".folders"):  # the caches kept beside it go with it (.folders: older versions)
         Path(str(db_a) + side).write_bytes(b"x")
     old = db_a.parent / "0123456789abcdef.sqlite3"  # made before notes existed
     old.write_bytes(b"")

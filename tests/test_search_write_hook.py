@@ -231,7 +231,6 @@ def test_another_program_s_edit_re_reads_only_the_entries_around_it(tmp_path: Pa
 
 def test_a_write_never_waits_for_a_search_building_the_index(tmp_path: Path) -> None:
     import fcntl
-    import time
 
     prof = profile(tmp_path)
     db = indexed(prof)
@@ -240,9 +239,8 @@ def test_a_write_never_waits_for_a_search_building_the_index(tmp_path: Path) -> 
     fcntl.flock(fd, fcntl.LOCK_EX)  # another process is writing the index (a first build takes seconds)
     try:
         before = rows_of(db, mem)
-        t0 = time.monotonic()
+        # the writer does not queue behind the lock (flock: it would wait for this process forever)
         edit(mem, mem.read_text(encoding="utf-8").replace(body_of(6), "written while the index was busy"))
-        assert time.monotonic() - t0 < 5  # the writer did not queue behind the lock (its timeout is 30 s)
         assert rows_of(db, mem) == before  # left for the next refresh
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -135,6 +136,17 @@ def test_requests_without_the_token_are_refused(server: tuple[str, subprocess.Po
     assert proc.poll() is None  # refusals do not bring the server down
 
 
+def test_the_page_names_no_other_host(server: tuple[str, subprocess.Popen[str]]) -> None:
+    """The page's links and sources all stay on the server (its font too); checked without a browser."""
+    url, _proc = server
+    with urllib.request.urlopen(url, timeout=10) as resp:
+        page = resp.read().decode("utf-8")
+    links = re.findall(r"(?:href|src)=[\"']([^\"']+)", page) + re.findall(r"url\([\"']?([^\"')]+)", page)
+    assert links and all(u.startswith(url.split("?", 1)[0]) or not re.match(r"(?:[a-z]+:)?//", u)
+                         for u in links), links
+    assert "fonts/RobotoMono-VariableFont_wght.ttf" in page
+
+
 def _listeners(port: int) -> list[str]:
     """Local addresses (hex, as /proc/net/tcp* gives them) listening on ``port``."""
     found = []
@@ -194,6 +206,21 @@ def test_the_app_in_headless_chromium(server: tuple[str, subprocess.Popen[str]],
             str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
             args=CHROMIUM_FLAGS[1:], viewport={"width": 1280, "height": 800},
         )
+        # nothing may leave 127.0.0.1 (a local tool makes no outside request): every request is recorded,
+        # any other host's is refused before it goes out, and the test fails on it below
+        requested: list[str] = []
+
+        def route(r: object) -> None:
+            request_url = r.request.url  # type: ignore[attr-defined]
+            requested.append(request_url)
+            if urllib.parse.urlsplit(request_url).hostname == "127.0.0.1":
+                r.continue_()  # type: ignore[attr-defined]
+            else:
+                r.abort()  # type: ignore[attr-defined]
+
+        context.route("**/*", route)
+        fonts: list[tuple[str, int]] = []
+        context.on("response", lambda r: fonts.append((r.url, r.status)) if "/fonts/" in r.url else None)
         try:
             page = context.new_page()
             page.on("websocket", on_socket)
@@ -229,6 +256,9 @@ def test_the_app_in_headless_chromium(server: tuple[str, subprocess.Popen[str]],
             context.close()
     assert "mem-0001" in screen, screen[-2000:]
     assert shot.stat().st_size > 10_000
+    outside = [u for u in requested if urllib.parse.urlsplit(u).hostname != "127.0.0.1"]
+    assert outside == [], outside
+    assert any("/static/fonts/RobotoMono" in u and status == 200 for u, status in fonts), fonts  # served from here
 
 
 def test_serve_demo_serves_a_throwaway_repository_and_removes_it(tmp_path: Path) -> None:

@@ -26,10 +26,9 @@ def test_background_work_sleeps_while_keys_come_and_resumes_after_the_pause() ->
 
 def test_a_cancelled_worker_does_not_wait_for_the_typing_to_stop() -> None:
     session = Session(watch=False)
+    session.TYPING_PAUSE = 3600.0  # type: ignore[misc]  # (waiting it out would hang the test)
     session.user_typed()
-    started = time.monotonic()
-    session.yield_to_user(lambda: True)
-    assert time.monotonic() - started < session.TYPING_PAUSE
+    session.yield_to_user(lambda: True)  # returns: cancelled
 
 
 def test_the_reference_index_of_a_version_being_re_read_waits_for_the_re_read(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -54,10 +53,10 @@ def test_the_reference_index_of_a_version_being_re_read_waits_for_the_re_read(tm
     assert session.accept_reload(fresh, started[1]) is not None
     worker.join(timeout=10)
     assert done.is_set() and not session.reload_pending(path)
-    cancelled_at = time.monotonic()
+    session.RELOAD_WAIT = 3600.0  # type: ignore[misc]  # (waiting it out would hang the test)
     session.begin_reload(path)
-    session.wait_for_reload(path, lambda: True)  # a cancelled worker does not wait
-    assert time.monotonic() - cancelled_at < 1.0
+    session.wait_for_reload(path, lambda: True)  # a cancelled worker does not wait: returns
+    assert session.reload_pending(path)
 
 
 def test_a_reload_is_worded_and_counted_by_its_worker_and_pending_until_its_data_is_in(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -114,6 +113,5 @@ def test_a_re_read_that_never_comes_stops_no_background_work_for_good(tmp_path) 
     path = session.order[0]
     session.RELOAD_WAIT = 0.3  # type: ignore[misc]
     session.begin_reload(path)  # and no result ever (the re-read failed)
-    started = time.monotonic()
-    session.wait_for_reload(path)
-    assert 0.25 <= time.monotonic() - started < 5.0 and session.reload_pending(path)
+    session.wait_for_reload(path)  # returns after RELOAD_WAIT, the re-read still pending
+    assert session.reload_pending(path)

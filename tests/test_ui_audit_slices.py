@@ -5,8 +5,6 @@ after every check (and again after every external write's re-check)."""
 
 from __future__ import annotations
 
-import time
-
 from textual.app import App, ComposeResult
 
 from openclaw_tui.core.check.findings import Finding
@@ -40,9 +38,7 @@ async def test_a_large_list_is_sliced_and_ends_equal_to_the_whole() -> None:
     fs = findings(1500)
     async with app.run_test(size=(120, 40)) as pilot:
         audit = app.query_one(AuditList)
-        t = time.perf_counter()
         audit.show_groups([AuditGroup("/p", "p", fs)])
-        first_call = time.perf_counter() - t
         assert audit.option_count == audit_list.FIRST_OPTIONS < len(fs)
         assert not audit.complete
         assert audit.highlighted == 0 and audit.highlighted_finding() == ("/p", fs[0])
@@ -52,7 +48,6 @@ async def test_a_large_list_is_sliced_and_ends_equal_to_the_whole() -> None:
         want = [str(finding_prompt(f, "", width)) for f in fs]
         assert prompts(audit) == want  # every option, in order, once
         assert audit.findings == fs
-        assert first_call < 5.0  # not a timing goal: the call returns before the whole list is made
 
 
 async def test_a_newer_list_drops_the_slices_still_due_and_keeps_the_highlighted_finding() -> None:

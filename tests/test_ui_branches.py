@@ -9,8 +9,9 @@ from textual.widgets import Input, OptionList
 from openclaw_tui.screens.branches_screen import BranchesScreen, BranchName
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.widgets.semantic_diff_view import SemanticDiffView
+from tests.support import app_for
 from tests.test_git_helpers import commit_all, git
-from tests.test_ui_git_support import ATLAS, app_for, atlas_repo, edit_entry
+from tests.test_ui_git_support import ATLAS, atlas_repo, edit_entry
 from tests.ui_support import SIZE, settle
 
 NEW_ENTRY = (

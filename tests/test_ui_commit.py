@@ -76,7 +76,8 @@ async def test_commit_of_a_new_entry_and_nothing_left_to_commit(repo_prof: Path)
         await press(pilot, "ctrl+s")
     assert git(repo, "log", "-1", "--format=%B") == "feat(mem): xiaoyu: mem-0054 added\n\n- mem-0054: added\n\n"
     left = git(repo, "status", "--porcelain", "--", "profiles").splitlines()
-    assert left == ["?? profiles/xiaoyu/memories.md.lock"]  # the lock file may stay (spec), never committed
+    assert left == []  # the lock file stays (spec), never committed, and out of git status (info/exclude)
+    assert (repo_prof / "memories.md.lock").exists()
 
 
 async def test_commit_is_unavailable_outside_git_with_a_hint(tmp_path: Path) -> None:

@@ -10,8 +10,9 @@ from openclaw_tui.screens.history_screen import HistoryScreen
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.screens.merge_screen import MergeScreen
 from openclaw_tui.widgets.dialogs import Ask
+from tests.support import app_for
 from tests.test_git_helpers import commit_all, git
-from tests.test_ui_git_support import ATLAS, app_for, atlas_repo, edit_entry, parents, unmerged
+from tests.test_ui_git_support import ATLAS, atlas_repo, edit_entry, parents, unmerged
 from tests.ui_support import SIZE, copy_samples, settle
 
 

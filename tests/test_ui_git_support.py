@@ -14,7 +14,7 @@ from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.format.edit import set_body, set_fields
 from openclaw_tui.core.format.entries import parse
 from tests.test_git_helpers import commit_all, git, make_repo
-from tests.ui_support import TODAY, copy_samples
+from tests.ui_support import copy_samples
 
 ATLAS = "profiles/atlas"
 MAIN_LINE = "MAIN: the 1.30 upgrade is done in eu-west-1."
@@ -97,7 +97,3 @@ def unmerged(root: Path) -> list[str]:
 
 def parents(root: Path) -> list[str]:
     return git(root, "log", "-1", "--format=%P").split()
-
-
-def app_for(path: Path) -> OpenClawApp:
-    return OpenClawApp(path, today=TODAY)

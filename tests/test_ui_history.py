@@ -12,8 +12,9 @@ from openclaw_tui.screens.entry_history_screen import EntryHistoryScreen
 from openclaw_tui.screens.history_screen import PAGE, ConfirmDiff, HistoryScreen
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.widgets.semantic_diff_view import PatchView, SemanticDiffView
+from tests.support import app_for
 from tests.test_git_helpers import commit_all, git
-from tests.test_ui_git_support import ATLAS, app_for, atlas_repo, edit_entry, screen_text
+from tests.test_ui_git_support import ATLAS, atlas_repo, edit_entry, screen_text
 from tests.ui_support import SIZE, settle
 
 NEW_ENTRY = (

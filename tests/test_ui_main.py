@@ -14,17 +14,14 @@ from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.widgets.entry_detail import LocationOption
 from openclaw_tui.widgets.entry_table import EntryTable, status_text
 from openclaw_tui.widgets.file_view import SourceView
+from tests.support import app_for
 
-from .ui_support import SIZE, TODAY, copy_samples, settle, widget_text
+from .ui_support import SIZE, copy_samples, settle, widget_text
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     return copy_samples(tmp_path)
-
-
-def app_for(path: Path) -> OpenClawApp:
-    return OpenClawApp(path, today=TODAY)
 
 
 def main(app: OpenClawApp) -> MainScreen:

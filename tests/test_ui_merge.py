@@ -13,6 +13,7 @@ from openclaw_tui.core.merge.conflicts import has_markers
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.screens.merge_screen import EditResolution, MergeScreen
 from openclaw_tui.widgets.dialogs import Ask
+from tests.support import app_for
 from tests.test_git_helpers import git
 from tests.test_ui_git_support import (
     ATLAS,
@@ -20,7 +21,6 @@ from tests.test_ui_git_support import (
     STATE_MAIN,
     STATE_THEIRS,
     THEIRS_LINE,
-    app_for,
     atlas_repo,
     diverge_and_merge,
     parents,

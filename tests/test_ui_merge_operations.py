@@ -15,8 +15,9 @@ from openclaw_tui.core.merge.conflicts import has_markers
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.screens.merge_screen import MergeScreen
 from openclaw_tui.widgets.dialogs import Ask
+from tests.support import app_for
 from tests.test_git_helpers import commit_all, git
-from tests.test_ui_git_support import ATLAS, MAIN_LINE, THEIRS_LINE, app_for, atlas_repo, edit_entry, unmerged
+from tests.test_ui_git_support import ATLAS, MAIN_LINE, THEIRS_LINE, atlas_repo, edit_entry, unmerged
 from tests.ui_support import SIZE, settle
 
 MAIN_7 = "Main: the 1:1 moved to Wednesdays."

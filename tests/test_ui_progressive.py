@@ -3,7 +3,6 @@ an agent's write re-reading only what changed (issue 12, the UI part)."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -32,14 +31,7 @@ if TYPE_CHECKING:
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from generate import write_profile as generate_profile  # noqa: E402
 
-
-async def until(cond: Callable[[], bool], what: str, timeout: float = 120.0, step: float = 0.005) -> None:
-    try:
-        async with asyncio.timeout(timeout):
-            while not cond():
-                await asyncio.sleep(step)
-    except TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}") from None
+from tests.support import until
 
 
 def full_rows(prof: Path) -> list[tuple[str, str, str, int]]:

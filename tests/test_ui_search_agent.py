@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.app import App
-from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
@@ -20,6 +17,7 @@ from openclaw_tui.screens.agent_screen import AgentScreen
 from openclaw_tui.screens.search_screen import SearchScreen
 from openclaw_tui.widgets.result_list import ResultList
 from tests.search_corpus import TODAY, entry, make_profile, write
+from tests.support import until
 from tests.ui_support import SIZE, widget_text
 
 DAY = dt.date.fromisoformat(TODAY)
@@ -41,14 +39,6 @@ class Host(App[None]):
         self.result = result
 
 
-async def until(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 20.0) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError("timed out waiting")
-        await pilot.pause(0.05)
-
-
 def text_of(screen: Screen[Any], selector: str) -> str:
     w = screen.query_one(selector, Static)
     return str(w.render())
@@ -67,13 +57,13 @@ async def test_search_as_you_type_explains_and_opens(profile: Path) -> None:
     screen = SearchScreen(profile.parent, today=DAY)  # a profiles root: every profile is searched
     app = Host(screen)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: screen.ready)
+        await until(lambda: screen.ready, pilot=pilot)
         assert "chunks indexed" in text_of(screen, "#search-status")
         await pilot.press(*"美式")
-        await until(pilot, lambda: screen.last_query == "美式")
+        await until(lambda: screen.last_query == "美式", pilot=pilot)
         assert [h.id for h in screen.hits][:2] == ["mem-0020", "mem-0003"]
         assert "full text only: no embedding provider configured" in text_of(screen, "#search-status")
-        await until(pilot, lambda: text_of(screen, "#search-explain") != "")
+        await until(lambda: text_of(screen, "#search-explain") != "", pilot=pilot)
         explain = text_of(screen, "#search-explain")
         assert "text 1.000" in explain and "vector -" in explain and "decay 1.000" in explain
         results = widget_text(screen.query_one("#search-results", ResultList))
@@ -89,17 +79,17 @@ async def test_search_is_debounced_and_sees_outside_edits(profile: Path, monkeyp
     screen = SearchScreen(profile, today=DAY)
     app = Host(screen)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: screen.ready)
+        await until(lambda: screen.ready, pilot=pilot)
         await pilot.press(*"tea")
-        await until(pilot, lambda: screen.last_query == "tea")
+        await until(lambda: screen.last_query == "tea", pilot=pilot)
         assert screen.searches == 1  # three keys, one search
         write(profile / "skills" / "cats.md", "# Cats\n\nThe cat drinks no tea, only 牛奶.\n")
         inp = screen.query_one("#search-input", Input)
         inp.value = "牛奶"
-        await until(pilot, lambda: screen.last_query == "牛奶")
+        await until(lambda: screen.last_query == "牛奶", pilot=pilot)
         assert [(h.file, h.start_line) for h in screen.hits] == [("skills/cats.md", 3)]
         inp.value = "!!!"
-        await until(pilot, lambda: screen.last_query == "!!!")
+        await until(lambda: screen.last_query == "!!!", pilot=pilot)
         assert screen.hits == [] and "no letters" in text_of(screen, "#search-status")
         await pilot.press("escape")
         await pilot.pause()
@@ -110,7 +100,7 @@ async def test_search_screen_on_a_folder_that_is_no_memory(tmp_path: Path) -> No
     screen = SearchScreen(tmp_path)
     app = Host(screen)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: screen.error is not None)
+        await until(lambda: screen.error is not None, pilot=pilot)
         assert "cannot search" in text_of(screen, "#search-status")
 
 
@@ -118,29 +108,29 @@ async def test_agent_view_layers_tokens_and_left_out(profile: Path) -> None:
     screen = AgentScreen(profile, query="咖啡", today=DAY)
     app = Host(screen)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: screen.computed >= 1)
+        await until(lambda: screen.computed >= 1, pilot=pilot)
         summary = text_of(screen, "#agent-summary")
         assert "layout A (profile) mia" in summary and "tokens (estimate)" in summary and "4 left out" in summary
         listing = widget_text(screen.query_one("#agent-parts", OptionList))
         for heading in ("1 · fixed payload", "2 · memories", "left out (4)"):
             assert heading in listing
         assert "identity.md:1-3" in listing and "superseded" in listing and "low without a match" in listing
-        await until(pilot, lambda: text_of(screen, "#agent-detail") != "")
+        await until(lambda: text_of(screen, "#agent-detail") != "", pilot=pilot)
         detail = text_of(screen, "#agent-detail")
         assert detail.startswith("identity.md lines 1-3: always loaded") and "A calm assistant." in detail
         # typing another topic recomputes (debounced)
         screen.query_one("#agent-query", Input).value = "trip"
-        await until(pilot, lambda: screen.context is not None and screen.context.query == "trip")
+        await until(lambda: screen.context is not None and screen.context.query == "trip", pilot=pilot)
         assert [p.file for p in screen.context.parts if p.layer == "contexts"][0] == "contexts/2026-05-01_trip.md"
         screen.query_one("#agent-query", Input).value = "咖啡"
-        await until(pilot, lambda: screen.context is not None and screen.context.query == "咖啡")
+        await until(lambda: screen.context is not None and screen.context.query == "咖啡", pilot=pilot)
         # the cold entry, one key away from fixing it
         options = screen.query_one("#agent-parts", OptionList)
         options.focus()
         k = next(i for i, o in enumerate(options.options) if o.id is not None
                  and getattr(screen.rows[int(o.id)], "id", None) == "mem-0008" and not hasattr(screen.rows[int(o.id)], "layer"))
         options.highlighted = k
-        await until(pilot, lambda: "mem-0008: left out (cold)" in text_of(screen, "#agent-detail"))
+        await until(lambda: "mem-0008: left out (cold)" in text_of(screen, "#agent-detail"), pilot=pilot)
         await pilot.press("enter")
         await pilot.pause()
     assert isinstance(app.result, tuple)
@@ -156,14 +146,14 @@ async def test_agent_view_of_a_workspace_switches_session(tmp_path: Path) -> Non
     screen = AgentScreen(ws, query="oolong", today=DAY)
     app = Host(screen)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: screen.computed >= 1)
+        await until(lambda: screen.computed >= 1, pilot=pilot)
         listing = widget_text(screen.query_one("#agent-parts", OptionList))
         assert "bootstrap files, as injected" in listing and "TRUNCATED" in listing
         assert "daily logs at session start" in listing and "search results" in listing
         assert "main session" in text_of(screen, "#agent-summary")
         screen.query_one("#agent-parts", OptionList).focus()
         await pilot.press("s")
-        await until(pilot, lambda: screen.computed >= 2)
+        await until(lambda: screen.computed >= 2, pilot=pilot)
         assert "shared session" in text_of(screen, "#agent-summary")
         assert "MEMORY.md is loaded only in the main" in widget_text(screen.query_one("#agent-parts", OptionList))
 
@@ -174,12 +164,12 @@ async def test_agent_view_shows_memory_text_literally(tmp_path: Path) -> None:
     screen = AgentScreen(p, today=DAY)
     app = Host(screen)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: screen.computed >= 1)
+        await until(lambda: screen.computed >= 1, pilot=pilot)
         options = screen.query_one("#agent-parts", OptionList)
         k = next(i for i, o in enumerate(options.options)
                  if o.id is not None and getattr(screen.rows[int(o.id)], "id", None) == "mem-0001")
         options.highlighted = k
-        await until(pilot, lambda: "mem-0001" in text_of(screen, "#agent-detail"))
+        await until(lambda: "mem-0001" in text_of(screen, "#agent-detail"), pilot=pilot)
         assert "[@click=app.quit]quit[/] [b]not bold[/b]" in text_of(screen, "#agent-detail")
         assert "importance: high (always carried)" in widget_text(options)
         await pilot.press("escape")

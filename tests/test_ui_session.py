@@ -18,8 +18,9 @@ from openclaw_tui.core.lifecycle.picks import archive_picks, cold_picks, compact
 from openclaw_tui.core.lifecycle.plan import Files
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.session import Session
+from tests.support import app_for
 from tests.test_git_helpers import commit_all, git
-from tests.test_ui_git_support import ATLAS, MAIN_LINE, THEIRS_LINE, app_for, atlas_repo, edit_entry
+from tests.test_ui_git_support import ATLAS, MAIN_LINE, THEIRS_LINE, atlas_repo, edit_entry
 from tests.test_ui_merge_operations import conclude, resolve_all
 from tests.ui_support import SIZE, settle, write_profile
 

@@ -4,13 +4,9 @@ workspace view of an opened workspace (W), repair from the audit list (f, undone
 from __future__ import annotations
 
 import shutil
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 
 from openclaw_tui.app import OpenClawApp
 from openclaw_tui.commands_palette import ScreenCommands, _binding_commands
@@ -20,16 +16,9 @@ from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.screens.repair_screen import RepairScreen
 from openclaw_tui.screens.search_screen import SearchScreen
 from openclaw_tui.screens.workspace_screen import WorkspaceScreen
+from tests.support import until
 
 from .ui_support import SIZE, TODAY, copy_samples, samples, settle
-
-
-async def until(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 20.0) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError("timed out waiting")
-        await pilot.pause(0.05)
 
 
 @pytest.fixture
@@ -125,7 +114,7 @@ async def test_repair_from_the_audit_list_then_undo_on_the_main_screen(root: Pat
         await settle(pilot)
         repair = app.screen
         assert isinstance(repair, RepairScreen)
-        await until(pilot, lambda: repair.plan is not None)
+        await until(lambda: repair.plan is not None, pilot=pilot)
         await pilot.press("enter")
         await settle(pilot)
         assert state.read_bytes() == old.replace("婚礼筹备: mem-0048".encode(), "婚礼筹备: mem-0051".encode())
@@ -155,9 +144,9 @@ async def test_search_enter_jumps_to_the_entry(root: Path) -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, SearchScreen)
-        await until(pilot, lambda: screen.ready)
+        await until(lambda: screen.ready, pilot=pilot)
         await pilot.press(*"蜜月去了京都")
-        await until(pilot, lambda: screen.last_query == "蜜月去了京都" and bool(screen.hits))
+        await until(lambda: screen.last_query == "蜜月去了京都" and bool(screen.hits), pilot=pilot)
         assert screen.hits[0].id == "mem-0051"
         await pilot.press("down", "enter")
         await settle(pilot)
@@ -180,7 +169,7 @@ async def test_agent_view_enter_opens_the_part(root: Path) -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, AgentScreen)
-        await until(pilot, lambda: screen.computed > 0)
+        await until(lambda: screen.computed > 0, pilot=pilot)
         part = next(p for p in screen.rows if getattr(p, "id", None) and p.file == "memories.md")
         options = screen.query_one("#agent-parts")
         index = next(k for k, o in enumerate(options.options) if o.id == str(screen.rows.index(part)))

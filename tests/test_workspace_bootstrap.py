@@ -166,13 +166,13 @@ def test_the_config_selects_the_release(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     ws = _ws(tmp_path, {"MEMORY.md": "m" * 3000, "AGENTS.md": "a\n"})
     limits = Limits(bootstrap_max_chars=1000, bootstrap_total_max_chars=60_000, user_max_chars=4000)
-    assert load_openclaw_config(ws).truncation == "70/20"  # no config: the spec's
+    assert load_openclaw_config(ws).truncation == "75/25"  # no config: the current release's
     (tmp_path / "openclaw.json").write_text("{agents: {defaults: {memorySearch: {}}}}\n", encoding="utf-8")
     assert load_openclaw_config(ws).truncation == "70/20"  # an older release's config
     (tmp_path / "openclaw.json").write_text("{memory: {search: {}}}\n", encoding="utf-8")
     cfg = load_openclaw_config(ws)
     assert cfg.truncation == "75/25" and cfg.as_dict()["truncation"] == "75/25"
-    old = next(p for p in inject_preview(ws, limits, include_daily=False) if p.file == "MEMORY.md")
+    old = next(p for p in inject_preview(ws, limits, include_daily=False, truncation="70/20") if p.file == "MEMORY.md")
     new = next(p for p in inject_preview(ws, limits, include_daily=False, truncation=cfg.truncation)
                if p.file == "MEMORY.md")
     assert old.chars_injected > 1000 >= new.chars_injected and "kept 700+200" in old.text

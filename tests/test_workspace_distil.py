@@ -183,14 +183,14 @@ def test_review_queue_accept_reject_edit(tmp_path: Path) -> None:
     apply_changes(dreaming.edit(ws, item, "年糕对鸡肉过敏。"))
     item = dreaming.review_queue(ws)[0]
     assert item.row.text == "年糕对鸡肉过敏。"
-    assert dreaming.accept(ws, item) is None
+    apply_changes(dreaming.accept(ws, item))  # only the cache's record: a plan, so undo takes it back
     assert dreaming.review_queue(ws) == []
 
 
 def test_queue_finds_new_promoted_items_in_git_history(tmp_path: Path) -> None:
     ws = repo_ws(tmp_path)
     for item in dreaming.review_queue(ws):
-        dreaming.accept(ws, item)
+        apply_changes(dreaming.accept(ws, item))
     assert dreaming.review_queue(ws) == []
     # dreaming (an older release) writes a promoted section without markers
     with (ws / "MEMORY.md").open("a", encoding="utf-8") as f:
@@ -227,9 +227,9 @@ def test_review_command(tmp_path: Path) -> None:
     before = (ws / "MEMORY.md").read_bytes()
     doc = json.loads(cli("review", str(ws), "--json").stdout)
     assert [(q["line"], q["source_missing"], q["residue"]) for q in doc["queue"]] == [(374, True, False), (379, False, True)]
-    assert [q["flags"] for q in doc["queue"]] == [["source-missing"], ["residue"]]
+    assert [q["flags"] for q in doc["queue"]] == [["source-missing"], ["raw-candidate"]]
     text = cli("review", str(ws)).stdout.splitlines()
-    assert text[1].startswith("MEMORY.md:379  score 0.912") and text[1].endswith("  review flag: residue"), text
+    assert text[1].startswith("MEMORY.md:379  score 0.912") and text[1].endswith("  review flag: raw-candidate"), text
     # a review flag, not a finding: check does not report the bracket (spec: metadata, preserved)
     assert "residue" not in cli("check", str(ws), "--format", "json", "--today", "2026-11-30").stdout
     assert doc["queue"][1]["sources"] == [{"file": "memory/2026-11-29.md", "line": 3, "text": "- 09:30 小雨说以后下午只喝绿茶，咖啡只在上午。"}]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from openclaw_tui.core.check.workspace import same_topic
 from openclaw_tui.core.workspace import dreaming
+from openclaw_tui.core.workspace.directive_hints import look_alikes, same_topic
 from openclaw_tui.core.workspace.model import load_workspace
 from tests.conftest import SAMPLES
 from tests.test_check_support import check, where
@@ -88,20 +88,26 @@ def test_residue_is_a_review_flag_not_a_finding(tmp_path: Path) -> None:
     assert found == [], found  # spec: `[score=…]` brackets are metadata, shown and preserved
     mem = load_workspace(ws, TODAY).memory
     assert mem is not None
-    assert [(r.line, r.has_residue) for r in mem.items] == [(3, False), (5, True), (6, True), (8, False)]
+    # dreaming's trailing [score=…] is metadata, not junk: only the raw candidate line is flagged
+    assert [(r.line, r.has_residue) for r in mem.items] == [(3, False), (5, True), (6, False), (8, False)]
     queue = dreaming.review_queue(ws, mem)
-    assert [(q.row.line, q.flags) for q in queue] == [(5, ["residue"]), (6, ["residue"]), (8, [])]
+    assert [(q.row.line, q.flags) for q in queue] == [(5, ["raw-candidate"]), (6, []), (8, [])]
 
 
-def test_conflicting_directives(tmp_path: Path) -> None:
+def test_directives_that_share_words_are_a_hint_not_a_finding(tmp_path: Path) -> None:
+    """The spec has no USER.md conflict rule: similar but distinct directives get no warning (issue 24)."""
     assert same_topic("出差时优先推荐安静的茶馆。", "出差时优先推荐安静的茶馆，下午只推荐绿茶。")
     assert not same_topic("Always reply in Chinese in private chats.", "Never mention her salary in group chats.")
-    ws = ws_of(tmp_path, {"AGENTS.md": "# A\n", "USER.md": (
+    user = (
         "<!-- observed: 2026-01-01 | status: active -->\n- Prefer charts made in R with ggplot themes.\n\n"
         "<!-- observed: 2026-02-01 | status: superseded -->\n- Prefer charts made in Python with ggplot themes.\n\n"
         "<!-- observed: 2026-03-01 | status: active -->\n- Prefer charts made in Datawrapper with ggplot themes.\n"
-    )})
-    assert where(check(ws, today=TODAY), "unresolved-conflict") == [("USER.md", 7, None)]
+    )
+    ws = ws_of(tmp_path, {"AGENTS.md": "# A\n", "USER.md": user})
+    assert [f for f in check(ws, today=TODAY) if f.file == "USER.md"] == []
+    directives = parse_directives(user)
+    assert [d.line for d in look_alikes(directives, directives[2])] == [1]  # the hint the USER.md tab shows
+    assert look_alikes(directives, directives[1]) == []  # a superseded one has none
 
 
 def test_poisoning_in_daily_log_and_memory(tmp_path: Path) -> None:
@@ -143,8 +149,8 @@ def test_rows_are_ordered_disjoint_spans_of_any_text(text: str) -> None:
         assert text[ln.start:ln.end].startswith(ln.text.rstrip("\r"))
 
 
-def test_workspaces_under_a_root_only_when_asked(tmp_path: Path) -> None:
-    """The UI lists workspaces beside a root's profiles (W opens them); check's root stays the spec's."""
+def test_workspaces_under_a_root_are_part_of_it(tmp_path: Path) -> None:
+    """A root's workspaces beside its profiles are part of it (the spec), for check and search as in the UI."""
     import pytest
 
     from openclaw_tui.core.format.profile import NotMemory, locate
@@ -153,15 +159,14 @@ def test_workspaces_under_a_root_only_when_asked(tmp_path: Path) -> None:
     (tmp_path / "p1" / "memories.md").write_text("", encoding="utf-8")
     (tmp_path / "ws" / "memory").mkdir(parents=True)
     (tmp_path / "notes").mkdir()
-    assert locate(tmp_path) == ("root", [(tmp_path / "p1", "p1", "profile")])
-    assert locate(tmp_path, workspaces=True) == (
+    assert locate(tmp_path) == locate(tmp_path, workspaces=True) == (
         "root", [(tmp_path / "p1", "p1", "profile"), (tmp_path / "ws", "ws", "openclaw")])
     only = tmp_path / "only"
     (only / "a").mkdir(parents=True)
     (only / "a" / "AGENTS.md").write_text("# A\n", encoding="utf-8")
+    assert locate(only) == ("root", [(only / "a", "a", "openclaw")])
     with pytest.raises(NotMemory):
-        locate(only)
-    assert locate(only, workspaces=True) == ("root", [(only / "a", "a", "openclaw")])
+        locate(tmp_path / "notes")
     # a workspace whose sub-folder looks like one is still that workspace
     (only / "a" / "sub" / "memory").mkdir(parents=True)
     assert locate(only / "a", workspaces=True) == ("workspace", [(only / "a", ".", "openclaw")])

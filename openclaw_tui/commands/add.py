@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
             text += f"not written: {result.id} already says the same\n"
         for s in result.duplicates:
             text += f"possible duplicate: {s.id} ({s.reason}, {s.score:.2f})\n"
+        for other in result.declared:
+            text += f"conflict: {other} (--conflict)\n"
         for c in result.conflicts:
             text += f"shares tags with: {c.id} ({', '.join(c.tags)})\n"
         if args.dry_run:

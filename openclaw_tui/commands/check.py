@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,6 @@ from ..core.check.report import append_audit_log, to_json, to_sarif, to_text
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory, discover
 from ..i18n import _, localize_error
-from ._json import dumps
 from ._limits import add_limit_options, effective_limits
 
 FAIL_ON = ("error", "warning", "info", "never")
@@ -42,6 +42,9 @@ def register(sub: Any) -> None:
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     p.add_argument("--fail-on", choices=FAIL_ON, default="error", help=_("lowest severity that makes the exit status 1"))
     p.add_argument("--write-audit-log", action="store_true", help=_("append the findings to each profile's audit.log"))
+    p.add_argument("--history", action="store_true",
+                   help=_("also read the git history of the memory files: secret-in-history for each credential "
+                          "an earlier commit held that the file no longer holds"))
     p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help=_("the date taken as today (default: local date)"))
     add_limit_options(p, *LIMITS)
     p.add_argument("--openclaw-config", metavar="FILE",
@@ -68,11 +71,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
             return 2
         limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden if getattr(args, n) is None})
-    findings = check_discovery(discovery, today=args.today, **{name: getattr(limits, name) for name in LIMITS})
+    findings = check_discovery(discovery, today=args.today, history=args.history, **{name: getattr(limits, name) for name in LIMITS})
     if args.format == "json":
-        out = dumps(to_json(discovery, findings, args.path)) + "\n"
+        out = json.dumps(to_json(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
     elif args.format == "sarif":
-        out = dumps(to_sarif(discovery, findings, args.path)) + "\n"
+        out = json.dumps(to_sarif(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
     else:
         out = to_text(discovery, findings, args.path)
     sys.stdout.write(out)

@@ -74,7 +74,14 @@ def run(args: argparse.Namespace) -> int:
     where = config_path()
     notes = [_("named by $%(variable)s") % {"variable": ENV_FILE}] if os.environ.get(ENV_FILE) else []
     if not config.found:
-        notes.append(_("no such file: the defaults below are in effect"))
+        try:
+            where.stat()
+            why = _("not read")
+        except FileNotFoundError:
+            why = _("no such file")
+        except OSError as exc:  # a folder on the way that permission denies (load_config warned)
+            why = _("cannot be read (%(reason)s)") % {"reason": exc.strerror}
+        notes.append(_("%(why)s: the defaults below are in effect") % {"why": why})
     state = f"  ({'; '.join(notes)})" if notes else ""
     lang, why = language()
     head = _("# config file: %(path)s%(state)s") % {"path": where, "state": state}

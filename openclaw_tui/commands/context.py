@@ -1,12 +1,14 @@
-"""`openclaw-tui context PATH [--query TEXT] [--tags a,b] [--session main|shared] [--today DATE] [--json]`.
+"""`openclaw-tui context PATH [--query TEXT] [--tags a,b] [--session main|shared|subagent|cron]
+[--session-start|--turn] [--today DATE] [--json]`.
 
 What the agent would load before it answers, for a conversation topic, from
 the files alone (no agent is run), in prompt order: for a profile (layout A)
 the fixed payload (identity.md, state.yaml), the memories a high importance
 or a tag of the topic selects, and the context files the topic or the current
 task names; for an OpenClaw workspace (layout B) the bootstrap files as
-injected (truncation included), today's and yesterday's daily logs, then the
-search results for the query.  Each part with its file, lines, characters and
+OpenClaw 2026.9.6 injects them (sizes in UTF-16 units, its cut and total; an
+older release's rules only when the workspace's openclaw.json selects one),
+the session-start block of daily logs, then the search results for the query.  Each part with its file, lines, characters and
 an estimated token count; the total against the budget; and what the topic
 touches that is left out, with the reason.  Read-only.
 """
@@ -31,11 +33,22 @@ def register(sub: Any) -> None:
     p.add_argument("path", metavar="PATH", help=_("a profile folder, a profiles root (with --profile) or a workspace"))
     p.add_argument("--query", default="", metavar="TEXT", help=_("the conversation topic"))
     p.add_argument("--tags", default="", metavar="a,b", help=_("tags the topic selects (besides tags named in the query)"))
-    p.add_argument("--session", default="main", choices=("main", "shared", "subagent"),
-                   help=_("OpenClaw session kind: MEMORY.md is loaded only in the main session (default main)"))
+    p.add_argument("--session", default="main", choices=("main", "shared", "subagent", "cron"),
+                   metavar="main|shared|subagent|cron",
+                   help=_("OpenClaw session kind: main gets every file, shared (group/channel) no MEMORY.md, "
+                          "subagent AGENTS.md only, cron AGENTS/SOUL/IDENTITY/USER.md (default main)"))
+    moment = p.add_mutually_exclusive_group()
+    moment.add_argument("--session-start", dest="session_start", action="store_true", default=True,
+                        help=_("the first run after /new or /reset: the daily-log block is given (default)"))
+    moment.add_argument("--turn", dest="session_start", action="store_false",
+                        help=_("a later turn of the session: no daily-log block"))
     p.add_argument("--today", metavar="YYYY-MM-DD", help=_("the date of the conversation (default: today)"))
     p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
     p.add_argument("--openclaw-config", metavar="FILE", help=_("the workspace's openclaw.json (default: looked for)"))
+    p.add_argument("--agent", metavar="ID",
+                   help=_("read the workspace openclaw.json names for this agent (agents.entries.ID.workspace, or "
+                          "agents.defaults.workspace for main), with its own limits; PATH is the folder holding "
+                          "openclaw.json unless --openclaw-config names it"))
     p.add_argument("--json", action="store_true", help=_("print the parts and left-out entries as JSON"))
     p.set_defaults(run=run)
 
@@ -54,9 +67,22 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..core.workspace.openclaw_config import OpenClawConfigError
 
-        profile = resolve_root(args.path, args.profile)  # read through the search index, not parsed
         oc = Path(args.openclaw_config) if args.openclaw_config else None
-        ctx = agent_context(profile, args.query, tags, args.session, today=today, openclaw_config=oc)
+        path = args.path
+        if args.agent:
+            from ..core.workspace.openclaw_config import agent_workspaces, load_openclaw_config
+
+            oc = oc or Path(args.path) / "openclaw.json"
+            named = agent_workspaces(load_openclaw_config(Path(args.path), oc))
+            if args.agent.lower() not in named:
+                return _fail(f"{oc}: names no workspace for agent {args.agent!r} "
+                             f"(agents with one: {', '.join(sorted(named)) or 'none'})")
+            path = str(named[args.agent.lower()])
+        profile = resolve_root(path, args.profile)  # read through the search index, not parsed
+        if profile.layout != "openclaw" and args.session == "cron":
+            return _fail("--session cron applies to an OpenClaw workspace only")
+        ctx = agent_context(profile, args.query, tags, args.session, today=today, openclaw_config=oc,
+                            session_start=args.session_start)
     except (NotMemory, ConfigError, OpenClawConfigError, ValueError) as exc:
         return _fail(str(exc))
     text = render_json(ctx) if args.json else render_text(ctx)

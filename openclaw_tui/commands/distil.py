@@ -82,11 +82,15 @@ def run(args: argparse.Namespace) -> int:
         if not args.context or not args.lines:
             return fail(_("a profile takes --context contexts/FILE.md --lines N,M"))
         if args.dry_run:
-            from ..core.workspace.distil import _log_lines, line_text
+            from ..core.workspace.distil import _log_lines, distil_context_plan, line_text
 
             picked = _log_lines(prof.path / args.context, _numbers(args.lines))
             out["entries"] = [{"source": f"{args.context}:{n}", "body": line_text(t)} for n, t in picked.items()]
             out["archive"] = None if args.keep_context else f"contexts/archive/{Path(args.context).name}"
+            plan = distil_context_plan(prof, args.context, _numbers(args.lines), archive=not args.keep_context)
+            # the diff of memories.md; the archive copy is the move printed after it, not a new text
+            plan.changes = [c for c in plan.changes if c.before is not None]
+            out["diff"] = plan.diff(prof.path)
         else:
             from ..core.workspace.distil import distil_context
 
@@ -121,13 +125,17 @@ def _print(args: argparse.Namespace, out: dict[str, Any]) -> None:
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=1))
         return
+    dry = bool(out.get("dry_run"))
     if "diff" in out:
         print(out["diff"], end="")
-        return
+        if not out.get("archive"):
+            return
     for key in ("items", "added", "removed"):
         for v in out.get(key, []):
-            print(f"{key}: {v}")
+            print(f"{'would remove' if dry and key == 'removed' else key}: {v}")
+    if "removed" in out and not out["removed"]:
+        print("nothing to remove: no fully distilled daily log is older than 30 days")
     if out.get("archive"):
-        print(f"moved to {out['archive']}")
+        print(f"would move {args.context} to {out['archive']}" if dry else f"moved to {out['archive']}")
     if out.get("commit"):
         print(f"commit {out['commit'][:10]}")

@@ -29,6 +29,8 @@ def register(sub: Any) -> None:
     p.add_argument("path", metavar="PATH", help=_("a profile folder, or a profiles root with --profile"))
     p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
     p.add_argument("--entry", metavar="ID", help=_("the versions of this entry instead of the commit list"))
+    p.add_argument("--item", metavar="TEXT", help=_("a workspace: the versions of the MEMORY.md item or USER.md "
+                   "directive whose text is (or holds, or is most like) TEXT, rewording included"))
     p.add_argument("-n", type=int, default=20, metavar="N", help=_("at most N commits (default 20; 0: all)"))
     p.add_argument("--skip", type=int, default=0, metavar="K", help=_("skip the K newest commits (commit list only)"))
     p.add_argument("--json", action="store_true", help=_("print JSON"))
@@ -63,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     repo = find_repo(profile.path)
     if repo is None:
         return fail(_("%(path)s: not inside a git repository") % {"path": args.path})
+    if args.item:
+        return _print_item(args, profile.path)
     try:
         if args.index:
             added = index_entry_history(repo, profile)
@@ -107,5 +111,27 @@ def _print_versions(args: argparse.Namespace, versions: list[Any]) -> int:
         where = f"  [{v.file}]" if v.file and v.file != "memories.md" else ""
         lines.append(f"{v.commit.short}  {v.commit.date[:10]}  {what}{where}  {v.commit.subject}")
     lines.append(f"{len(versions)} version{'' if len(versions) == 1 else 's'} of {args.entry}")
+    _out("\n".join(lines) + "\n")
+    return 0
+
+
+def _print_item(args: argparse.Namespace, folder: Any) -> int:
+    """``--item TEXT``: one MEMORY.md item / USER.md directive followed across commits (see core.inbox.item_history)."""
+    from ..core.git.gitrepo import GitError
+    from ..core.inbox.item_history import NoItem, item_history
+
+    try:
+        versions = item_history(folder, args.item, args.n or None)
+    except (NoItem, GitError) as exc:
+        return fail(str(exc))
+    if args.json:
+        _out(json.dumps({"item": args.item, "versions": [v.to_json() for v in versions]}, ensure_ascii=False,
+                        indent=2) + "\n")
+        return 0
+    lines = []
+    for v in versions:
+        who = f"{v.sha[:8]}  {(v.date or '')[:10]}  {v.author}  {v.subject}" if v.sha else "not committed"
+        lines.append(f"{who}\n    {v.kind} [{v.file} › {' › '.join(v.heading_path)}]  {v.diff or v.text}")
+    lines.append(f"{len(versions)} version{'' if len(versions) == 1 else 's'}")
     _out("\n".join(lines) + "\n")
     return 0

@@ -120,7 +120,23 @@ def _references_elsewhere(pathname: str, ours: bytes, theirs: bytes, renumbered:
     return True
 
 
+def _placeholder(args: argparse.Namespace) -> str | None:
+    """A file argument given as git's literal placeholder (``%A``): git replaces them with temporary
+    files' names, so this is the driver run by hand from a copied command line."""
+    import re
+
+    for value in (args.base, args.ours, args.theirs):
+        if re.fullmatch(r"%[A-Za-z]", value):
+            return value
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    literal = _placeholder(args)
+    if literal is not None:  # refused before anything is read or written (it would create a file named %A)
+        print(f"openclaw-tui merge-driver: {literal} is a placeholder git fills in when it runs the driver "
+              "(set up by `openclaw-tui git-setup`); by hand, give three files: BASE OURS THEIRS", file=sys.stderr)
+        return 2
     try:
         from ..core.merge.merge import Labels, run_driver
 

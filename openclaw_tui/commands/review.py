@@ -6,9 +6,11 @@
     review WS --edit LINE --text TEXT        # rewrite its text (metadata stays)
 
 LINE is the item's line in MEMORY.md as the queue lists it.  A queued item whose text carries
-machine residue (a ``[score=…]`` bracket, a raw ``candidate:`` line) gets the review flag
-``residue`` (JSON ``"flags": ["residue"]``): accept it with ``--strip`` or edit it.  The flag is
-the review's, not a finding of ``check`` (the spec keeps such brackets as metadata).  ``--dry-run`` shows the diff of a
+what a reviewer would delete in its prose gets a review flag: ``raw-candidate`` (a candidate line,
+a log's time stamp or ``memory/…md:N``), ``shell-command``, ``score-in-text`` (score text inside the
+prose; dreaming's trailing ``[score=…]`` is metadata and flags nothing): edit it.  The flags are the
+review's, not findings of ``check``.  ``why`` gives the item's recall counts from
+``memory/.dreams/short-term-recall.json`` when present; an empty queue says why it is empty.  ``--dry-run`` shows the diff of a
 reject/edit/strip and writes nothing.
 """
 
@@ -47,7 +49,7 @@ def _queue_json(queue: list[dreaming.QueueItem]) -> list[dict[str, Any]]:
             "trigger": q.row.trigger, "importance": q.row.importance,
             "sources": [{"file": f, "line": n, "text": t} for f, n, t in q.source_lines],
             "source_missing": q.source_missing, "new_in_git": q.new_in_git, "residue": q.row.has_residue,
-            "flags": q.flags,
+            "flags": q.flags, "why": q.why or None,
         }
         for q in queue
     ]
@@ -66,14 +68,31 @@ def run(args: argparse.Namespace) -> int:
     if line is None:
         if args.strip or args.text is not None:
             return fail(_("--strip goes with --accept, --text with --edit"))
+        empty = None
+        if not queue:
+            from ..core.workspace.model import load_memory
+            from ..core.workspace.openclaw_config import OpenClawConfigError, load_openclaw_config
+
+            try:
+                enabled = load_openclaw_config(ws).dreaming_enabled
+            except OpenClawConfigError:
+                enabled = None
+            empty = dreaming.empty_reason(ws, load_memory(ws), enabled)
         if args.json:
-            print(json.dumps({"queue": _queue_json(queue)}, ensure_ascii=False, indent=1))
+            doc: dict[str, Any] = {"queue": _queue_json(queue)}
+            if empty is not None:
+                doc["empty_reason"] = empty
+            print(json.dumps(doc, ensure_ascii=False, indent=1))
+        elif empty is not None:
+            print(f"nothing to review: {empty}")
         else:
             for q in queue:
                 score = q.row.score.get("score", "-")
                 src = ", ".join(f"{f}:{n}" for f, n, _t in q.source_lines) or ("source gone" if q.source_missing else "")
                 flags = "".join(f"  review flag: {f}" for f in q.flags)
                 print(f"MEMORY.md:{q.row.line}  score {score}  {q.row.text}  [{src}]{flags}")
+                if q.recall:
+                    print(f"    why: {q.why}")
         return 0
     item = next((q for q in queue if q.row.line == line), None)
     if item is None:

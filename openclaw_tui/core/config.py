@@ -3,8 +3,9 @@
 One TOML file under the user's config folder (``platformdirs``:
 ``~/.config/openclaw-tui/config.toml`` on Linux), or the file named by
 ``OPENCLAW_TUI_CONFIG``.  Every value has a default, so a missing file is the
-defaults; an unreadable or invalid file is reported (``ConfigError``) and never
-half-applied.  ``openclaw-tui config`` prints the path and the effective values.
+defaults; a file or folder that permission denies (another user's HOME) is the
+defaults and one warning line on stderr, as git does; any other unreadable or invalid
+file is reported (``ConfigError``) and never half-applied.  ``openclaw-tui config`` prints the path and the effective values.
 
     [limits]
     cap = 200                       # entries in memories.md before gc moves low ones out
@@ -37,6 +38,7 @@ half-applied.  ``openclaw-tui config`` prints the path and the effective values.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -44,7 +46,6 @@ from typing import Any
 # (re-exported)
 from .userdirs import ENV_FILE as ENV_FILE
 from .userdirs import ConfigError as ConfigError
-from .userdirs import _xdg_simple as _xdg_simple
 from .userdirs import cache_dir as cache_dir
 from .userdirs import config_path as config_path
 
@@ -154,9 +155,22 @@ def load_config(path: Path | None = None) -> Config:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return Config(path=path)
+    except PermissionError as exc:  # another user's HOME (setpriv, runuser): as git does, the defaults and a warning
+        _warn_once(f"openclaw-tui: warning: unable to access {path}: {exc.strerror}; using the default settings")
+        return Config(path=path)
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read: {exc}") from None
     return parse_config(text, path)
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(line: str) -> None:
+    """One line on stderr, once per process (the config is loaded again by later steps)."""
+    if line not in _warned:
+        _warned.add(line)
+        print(line, file=sys.stderr)
 
 
 def with_limits(config: Config, **changes: int) -> Config:

@@ -1,17 +1,14 @@
 """Where the user's config file and cache folder are (platformdirs' folders), and ``ConfigError``.
 
-Apart from ``config`` (the settings, dataclasses) so that a fresh ``search`` process finds its index
-and learns that there is no config file without importing ``dataclasses`` or ``typing``; ``config``
-re-exports every name.
+``config`` (the settings) re-exports every name.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from pathlib import Path
+from platformdirs import user_cache_dir, user_config_dir
 
 ENV_FILE = "OPENCLAW_TUI_CONFIG"
 
@@ -22,62 +19,19 @@ class ConfigError(ValueError):
 
 def config_path() -> Path:
     """Where the config file is read from (it need not exist)."""
-    from pathlib import Path
-
     return Path(config_file())
 
 
 def cache_dir() -> Path:
     """The user's cache folder for openclaw-tui (the search index lives here, never in the memory)."""
-    from pathlib import Path
-
     return Path(cache_folder())
 
 
 def config_file() -> str:
-    """``config_path()`` as a string, without importing ``pathlib`` (a fresh ``search`` process)."""
-    env = os.environ.get(ENV_FILE)
-    if env:
-        return env
-    simple = _xdg_simple("XDG_CONFIG_HOME", ".config")
-    if simple is not None:
-        return simple + "/config.toml"
-    from platformdirs import user_config_dir
-
-    return os.path.join(user_config_dir("openclaw-tui", appauthor=False), "config.toml")
-
-
-def config_present() -> bool:
-    """Whether a config file is there to read (stat'ed only; one that cannot be stat'ed counts as there: reading
-    it says what is wrong)."""
-    try:
-        os.stat(config_file())
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return True
-    return True
+    """``config_path()`` as a string: ``$OPENCLAW_TUI_CONFIG``, else ``config.toml`` in platformdirs' folder."""
+    return os.environ.get(ENV_FILE) or os.path.join(user_config_dir("openclaw-tui", appauthor=False), "config.toml")
 
 
 def cache_folder() -> str:
-    """``cache_dir()`` as a string, without importing ``pathlib`` (a fresh ``search`` process)."""
-    simple = _xdg_simple("XDG_CACHE_HOME", ".cache")
-    if simple is not None:
-        return simple
-    from platformdirs import user_cache_dir
-
+    """``cache_dir()`` as a string (platformdirs' user cache folder)."""
     return user_cache_dir("openclaw-tui", appauthor=False)
-
-
-def _xdg_simple(variable: str, default: str) -> str | None:
-    """platformdirs' answer on Linux where every version of it agrees (an absolute ``$XDG_..`` or ``$HOME``),
-    without importing it (a fresh ``search`` process); None: ask platformdirs."""
-    import sys
-
-    if sys.platform != "linux":
-        return None
-    xdg = os.environ.get(variable, "")
-    if xdg:
-        return xdg.rstrip("/") + "/openclaw-tui" if xdg.startswith("/") and xdg.strip() == xdg else None
-    home = os.environ.get("HOME", "")
-    return home.rstrip("/") + "/" + default + "/openclaw-tui" if home.startswith("/") else None

@@ -35,7 +35,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets import Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
@@ -44,6 +44,7 @@ from ..core.format.profile import NotMemory
 from ..core.format.rows import Location
 from ..core.search.context import AgentContext, LeftOut, Part, agent_context, resolve_root
 from ..i18n import _
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line, literal
 
 DEBOUNCE = 0.2
@@ -128,7 +129,7 @@ class AgentScreen(Screen[AgentResult | None]):
                 yield OptionList(id="agent-parts")
                 with VerticalScroll(id="agent-pane"):
                     yield Static("", id="agent-detail", markup=False)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"what the agent sees: {self.profile_path}"

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
@@ -34,6 +34,7 @@ from ..core.git.gitrepo import (
 from ..core.git.history import BranchComparison, compare_branches
 from ..i18n import _
 from ..widgets.dialogs import AskText
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from ..widgets.semantic_diff_view import SemanticDiffView
 
@@ -101,7 +102,7 @@ class BranchesScreen(Screen[bool]):
         with Horizontal(id="branches-main"):
             yield OptionList(id="branches", classes="pane")
             yield SemanticDiffView(id="branch-compare", classes="pane")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def branch_list(self) -> OptionList:

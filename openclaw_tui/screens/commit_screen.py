@@ -16,12 +16,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, Static, TextArea
+from textual.widgets import Label, Static, TextArea
 
 from ..actions import bindings
-from ..core.git.commitmsg import PREFIX, default_summary, format_message, profile_changes
+from ..core.git.commitmsg import PREFIX, default_summary, format_message, left_out, profile_changes
 from ..core.git.gitrepo import GitError, as_repo, commit_paths
 from ..i18n import _
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 
 
@@ -60,7 +61,7 @@ class CommitScreen(ModalScreen[str | None]):
             yield Label(_("Message (generated from what changed; edit freely)"), classes="field-label")
             yield TextArea(self.message, id="commit-message", soft_wrap=True)
             yield Static("", id="commit-error", classes="field-error")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         area = self.query_one("#commit-message", TextArea)
@@ -81,7 +82,7 @@ class CommitScreen(ModalScreen[str | None]):
             message += "\n"
         try:
             repo = as_repo(self.profile_path)
-            sha = commit_paths(repo, repo.rel(self.profile_path), message)
+            sha = commit_paths(repo, repo.rel(self.profile_path), message, leave=left_out(repo, self.profile_path))
         except GitError as exc:
             self.query_one("#commit-error", Static).update(Text(f"git: {clean_line(str(exc))}", style="bold red"))
             self.notify(f"Commit failed: {exc}", severity="error", markup=False)

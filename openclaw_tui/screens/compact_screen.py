@@ -19,7 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, Select, SelectionList, Static, TextArea
+from textual.widgets import Input, Label, Select, SelectionList, Static, TextArea
 from textual.widgets.selection_list import Selection
 
 from ..actions import bindings
@@ -33,6 +33,7 @@ from ..core.lifecycle.operations import highest_importance, merged_tags
 from ..core.lifecycle.plan import Files
 from ..i18n import _
 from ..widgets.dialogs import Ask
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from .edit_screen import WriteHost, syntax
 
@@ -112,7 +113,7 @@ class CompactScreen(Screen[bool]):
                     yield Label(_("Merged text"), classes="field-label")
                     yield TextArea("", language=syntax("markdown"), id="compact-body", soft_wrap=True)
             yield Static("", id="compact-problems", classes="field-error")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._show_group(self.group)

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, Select, Static, TextArea
+from textual.widgets import Input, Label, Select, Static, TextArea
 
 from ..actions import bindings
 from ..core.diff.textdiff import meta_diff
@@ -37,6 +37,7 @@ from ..core.lifecycle.operations import (
 from ..i18n import _
 from ..widgets.dialogs import Ask
 from ..widgets.diff_view import meta_texts, word_diff_texts
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from .edit_screen import WriteHost, syntax
 
@@ -99,7 +100,7 @@ class ConflictScreen(Screen[bool]):
                     yield Select([(v, v) for v in IMPORTANCE], value=imp, allow_blank=False, id="merge-importance",
                                  compact=True)
                 yield TextArea(merged_body(a, b), language=syntax("markdown"), id="merge-body", soft_wrap=True)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#merge-pane").display = False

@@ -22,7 +22,7 @@ from textual import on
 from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input, Label, Select, Static, TextArea
+from textual.widgets import ContentSwitcher, Input, Label, Select, Static, TextArea
 
 from ..actions import bindings
 from ..core.files.external_editor import EditorSession, NoEditor, editor_command, editor_from
@@ -44,6 +44,7 @@ from ..core.lifecycle.plan import Files, Plan
 from ..i18n import _
 from ..session import EntryTarget
 from ..widgets.dialogs import Ask
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 
 TEXT_FIELDS: dict[str, str] = {
@@ -224,7 +225,7 @@ class EditScreen(Screen[bool]):
                     yield TextArea(self.parts.body if self.initial_body is None else self.initial_body,
                                    language=syntax("markdown"), id="edit-body", soft_wrap=True)
             yield Static("", id="edit-problems", classes="field-error")
-        yield Footer()
+        yield KeysFooter()
 
     def _form_rows(self, meta: dict[str, Any]) -> ComposeResult:
         e = self.original

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
@@ -27,6 +27,7 @@ from ..core.git.entry_history import EntryVersion, entry_history
 from ..core.git.gitrepo import GitError, find_repo
 from ..i18n import _
 from ..widgets.conflict_pane import render_side
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from ..widgets.semantic_diff_view import change_details
 
@@ -102,7 +103,7 @@ class EntryHistoryScreen(Screen[bool]):
             yield OptionList(id="versions", classes="pane")
             with VerticalScroll(id="version-detail", classes="pane"):
                 yield Static(Text(_("Loading…"), style="dim italic"), id="version-body")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def version_list(self) -> OptionList:

@@ -16,13 +16,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, SelectionList, Static
+from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from ..actions import bindings
 from ..core.format.edit import EditError
 from ..core.lifecycle.lifecycle import GcAction, plan_gc
 from ..i18n import _
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from .edit_screen import WriteHost
 
@@ -69,7 +70,7 @@ class GcScreen(ModalScreen[bool]):
                 *(Selection(action_prompt(a, firsts.get(a.id, "")), i, True) for i, a in enumerate(self.actions)),
                 id="gc-list",
             )
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#gc-list", SelectionList).focus()

@@ -4,7 +4,7 @@
 to (registry actions of scope ``"main"``, group ``git``).  It reads the
 repository state in a thread worker (branch, uncommitted files, merge in
 progress, files with conflict markers), shows it in the status bar, and
-announces a pending merge once.  The state is re-read every few seconds
+shows a pending merge first on the status line while it lasts.  The state is re-read every few seconds
 and after every git action.  Whenever HEAD moves, a low-key worker indexes
 the profiles' history (``entry_index``) so that an entry's history opens in
 a fraction of a second.  Git operations the app runs are bracketed as the
@@ -51,7 +51,6 @@ class GitPanel:
         self.state: RepoState | None = None
         self.conflicted: tuple[str, ...] = ()  # files with conflict markers or unmerged, relative to the scope
         self.ready = False  # the state was read at least once
-        self._announced = False
         self._polling = False
         self._indexed_head: str | None = None  # HEAD when the entry-history index was last brought up to date
 
@@ -102,9 +101,9 @@ class GitPanel:
             self._polling = True
             self.screen.set_interval(POLL_SECONDS, self._poll)
         self.index_if_moved()
-        if message.announce and message.conflicted and not self._announced:
-            self._announced = True
-            self.notify(self.banner_text(), title=_("Merge conflicts"), severity="warning", timeout=30)
+        # a pending merge is a lasting state: first on the status line for as long as it lasts, never a
+        # notice (one stayed on screen for minutes, over the panes, and came back on every re-read)
+        self.screen.status.set_alert(self.alert_text())
 
     def index_if_moved(self) -> None:
         """Index the history when HEAD moved since the last time (and the profiles are known)."""
@@ -135,15 +134,16 @@ class GitPanel:
         if self.screen.is_current:
             self.refresh(scan=False)
 
-    def banner_text(self) -> str:
+    def alert_text(self) -> Text | None:
+        """The status line's first segment while files hold merge conflicts (None: none do)."""
         files = self.conflicted
         if not files:
-            return ""
-        if len(files) > 1:
-            return ngettext("%(file)s has merge conflicts (and %(count)d more file) — press m to resolve",
-                            "%(file)s has merge conflicts (and %(count)d more files) — press m to resolve",
-                            len(files) - 1) % {"file": files[0], "count": len(files) - 1}
-        return _("%(file)s has merge conflicts — press m to resolve") % {"file": files[0]}
+            return None
+        n = len(files)
+        more = ", …" if n > 1 else ""
+        return Text(ngettext("%(count)d conflicted file (%(file)s%(more)s) — m to resolve",
+                             "%(count)d conflicted files (%(file)s%(more)s) — m to resolve", n)
+                    % {"count": n, "file": files[0], "more": more}, style="bold red")
 
     def status_text(self) -> Text | None:
         st = self.state
@@ -161,11 +161,7 @@ class GitPanel:
             if st.operation:
                 t.append(" · " + _("%(operation)s in progress") % {"operation": st.operation.upper()},
                          style="bold magenta")
-        if self.conflicted:
-            n = len(self.conflicted)
-            t.append(" · " + ngettext("%(count)d conflicted file — m to resolve",
-                                      "%(count)d conflicted files — m to resolve", n) % {"count": n}, style="bold red")
-        return t
+        return t  # the conflicted files come first on the line (alert_text)
 
     def changed(self) -> None:
         """After a git action: re-read the memory files and the repository state."""

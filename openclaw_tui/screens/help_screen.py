@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.columns import Columns
 from rich.table import Table
 from rich.text import Text
@@ -77,8 +78,10 @@ def bindings_table(groups: list[tuple[str, list[tuple[str, str]]]]) -> Columns:
     tables = []
     for title, items in groups:
         table = Table.grid(padding=(0, 1))
-        table.add_column(justify="right", style="bold", no_wrap=True)
-        table.add_column(no_wrap=True)
+        # the keys keep their full width (a narrow terminal cut "u,ctrl+z" to "u…"); descriptions wrap
+        widest = max((cell_len(key) for key, _d in items), default=1)
+        table.add_column(justify="right", style="bold", no_wrap=True, min_width=widest)
+        table.add_column(overflow="fold")
         table.add_row(Text(""), Text(title, style="bold underline"))
         for key, description in items:
             table.add_row(Text(key, style="bold"), Text(description))

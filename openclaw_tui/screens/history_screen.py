@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, ContentSwitcher, Footer, Header, OptionList, Static
+from textual.widgets import Button, ContentSwitcher, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
@@ -43,6 +43,7 @@ from ..core.git.history import (
 )
 from ..core.git.patch import Patch, commit_patch
 from ..i18n import _
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from ..widgets.semantic_diff_view import PatchView, SemanticDiffView
 
@@ -164,11 +165,17 @@ class HistoryScreen(Screen[bool]):
                 with ContentSwitcher(initial="semantic", id="diff-switcher"):
                     yield SemanticDiffView(id="semantic")
                     yield PatchView(id="patch")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def commit_list(self) -> OptionList:
         return self.query_one("#commits", OptionList)
+
+    def action_charts(self) -> None:
+        """Memory over time, drawn from this history (screens/trends_screen.py)."""
+        from .trends_screen import TrendsScreen
+
+        self.app.push_screen(TrendsScreen(self.profile, getattr(self.app, "today", None)))
 
     def on_mount(self) -> None:
         self.commit_list.border_title = _("Commits (newest first)")

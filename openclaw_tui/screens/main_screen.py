@@ -45,6 +45,7 @@ from ..core.format.rows import (
     Location,
     RawText,
     parse_query,
+    query_problems,
     toggle_token,
 )
 from ..i18n import _, ngettext
@@ -198,7 +199,7 @@ class MainScreen(Screen[None]):
                 with ContentSwitcher(initial="entries-pane", id="center-switcher"):
                     with Vertical(id="entries-pane"):
                         yield FilterInput(
-                            placeholder=_("Filter: words · status:active · imp:high · tag:coffee · is:problem   (/ to focus)"),
+                            placeholder=_("Filter: words · status:active · imp:high · tag:health · is:problem   (/ to focus)"),
                             id="filter",
                             compact=True,
                         )
@@ -247,6 +248,14 @@ class MainScreen(Screen[None]):
         self._fit(self.app.size.width, self.app.size.height)
         self._load()  # the files are read while Textual lays out and paints the empty frame
         self.call_after_refresh(self._painted)
+
+    def on_screen_resume(self) -> None:
+        """Back on this screen: an empty filter does not keep the focus.  Covered by a start view while
+        it loaded, the table lost its focus to the filter (Textual refocuses a hidden widget's neighbour),
+        and the filter took q and j as text: the keys must work at once."""
+        if self.filter_input.has_focus and not self.filter_input.value:
+            self.table.focus()
+        self.count_inbox(force=True)  # the inbox may have changed while another screen was on top
 
     def on_resize(self, event: Any) -> None:
         self._fit(event.size.width, event.size.height)
@@ -454,6 +463,15 @@ class MainScreen(Screen[None]):
             self.status.set_watch("watching: polling")
         if watcher.fallback_reason:
             self.notify(_("Watching by polling: %(reason)s") % {"reason": watcher.fallback_reason})
+        self._catch_up()
+
+    @work(thread=True, group="catch-up", description="Comparing the loaded files with disk")
+    def _catch_up(self) -> None:
+        """Writes made between the first read and the watcher's start raised no event: every loaded
+        file is compared with disk once the watcher runs, and what differs reloads as any change does."""
+        batch = self.session.missed_changes()
+        if batch is not None:
+            self.post_message(FilesChanged(batch))
 
     def on_unmount(self) -> None:
         self.session.stop_watching()
@@ -465,6 +483,7 @@ class MainScreen(Screen[None]):
             if notice:
                 self.notify(notice)
             self.reload_profile(change.profile)
+        self.count_inbox(force=True)
 
     def own_operation(self, what: str) -> None:
         """A git operation of the app starts: its file events are not another program's."""
@@ -679,6 +698,28 @@ class MainScreen(Screen[None]):
         if picked:
             extra = " · ".join(x for x in (f"{picked} picked (V clears)", extra) if x)
         self.status.set_state(where, counts, self.table.row_count, len(rows), problems, extra)
+        self.count_inbox()
+
+    def count_inbox(self, force: bool = False) -> None:
+        """Count the review inbox of the current profile (status bar: "N changes since your review")."""
+        data = self.current
+        if data is not None and (force or getattr(self, "_inbox_for", None) != data.path):
+            self._inbox_for = data.path
+            self._count_inbox(data.path)
+
+    @work(thread=True, exclusive=True, group="inbox-count", description="Counting changes since your review")
+    def _count_inbox(self, path: Path) -> None:
+        from ..core.inbox.inbox import load_inbox
+
+        try:
+            count: int | None = load_inbox(path).count
+        except (OSError, ValueError, RuntimeError):
+            count = None
+        self.app.call_from_thread(self._inbox_counted, path, count)
+
+    def _inbox_counted(self, path: Path, count: int | None) -> None:
+        if self.current is not None and self.current.path == path:
+            self.status.set_inbox(count)
 
     def _center(self) -> str:
         return self.query_one("#center-switcher", ContentSwitcher).current or "entries-pane"
@@ -757,6 +798,7 @@ class MainScreen(Screen[None]):
     def _on_filter(self, event: Input.Changed) -> None:
         self.session.user_typed()
         self.table.apply_query(parse_query(event.value))
+        self.status.set_hint(" · ".join(query_problems(event.value)))
 
     @on(Input.Submitted, "#filter")
     def _on_filter_submit(self, event: Input.Submitted) -> None:
@@ -825,6 +867,7 @@ class MainScreen(Screen[None]):
                 self.notify(_("Filter cleared to show %(entry)s.") % {"entry": row.id or _("the entry")}, markup=False)
                 self.filter_input.value = ""
                 self.table.apply_query(parse_query(""))
+                self.status.set_hint("")
             if self.table.sort_key != "order" and not self.table.indexed:
                 pass
             if not self.table.select_row(row):
@@ -897,6 +940,7 @@ class MainScreen(Screen[None]):
             self._show_center("entries")
         self.filter_input.value = text
         self.table.apply_query(parse_query(text))
+        self.status.set_hint(" · ".join(query_problems(text)))
 
     def add_filter_token(self, token: str) -> None:
         parts = self.filter_input.value.split()

@@ -28,7 +28,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Header, OptionList, Static, TextArea
+from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
@@ -42,6 +42,7 @@ from ..i18n import _, ngettext
 from ..session import Session
 from ..widgets.conflict_pane import ConflictPane
 from ..widgets.dialogs import Ask
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean, clean_line
 
 NARROW = 120  # columns: below this the panes stack vertically
@@ -143,7 +144,7 @@ class MergeScreen(Screen[bool]):
         with Horizontal(id="merge-main"):
             yield OptionList(id="merge-items")
             yield ConflictPane(id="conflict")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def items_list(self) -> OptionList:

@@ -16,7 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, OptionList, Select, Static, TextArea
+from textual.widgets import Input, Label, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
@@ -27,6 +27,7 @@ from ..core.lifecycle.operations import Similar, plan_add, similar_entries
 from ..core.lifecycle.plan import now_iso
 from ..i18n import _
 from ..widgets.dialogs import Ask
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from .edit_screen import WriteHost, syntax
 
@@ -76,7 +77,7 @@ class NewEntryScreen(Screen[bool]):
                     yield Label(_("Body (Markdown)"), classes="field-label")
                     yield TextArea("", language=syntax("markdown"), id="edit-body", soft_wrap=True)
             yield Static("", id="edit-problems", classes="field-error")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#similar-label").display = False

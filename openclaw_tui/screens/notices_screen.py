@@ -10,10 +10,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..actions import bindings
 from ..i18n import _
+from ..widgets.footer import KeysFooter
 
 STYLE = {"error": "bold red", "warning": "yellow", "information": ""}
 
@@ -36,7 +37,7 @@ class NoticesScreen(ModalScreen[None]):
         with VerticalScroll(id="notices-body") as body:
             body.border_title = f"Notices · {len(self.notices)} · Esc closes"
             yield Static(self.render_notices(), id="notices-text")
-        yield Footer()
+        yield KeysFooter()
 
     def render_notices(self) -> Text:
         if not self.notices:

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, SelectionList, Static
+from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from ..actions import bindings
@@ -27,6 +27,7 @@ from ..core.format.profile import ARCHIVE_REL, Profile, load_profile
 from ..core.lifecycle.plan import Plan, now_iso
 from ..core.lifecycle.redact import RedactError, Redaction, plan_redaction, redaction_plan
 from ..i18n import _
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from .edit_screen import WriteHost
 
@@ -117,7 +118,7 @@ class RedactScreen(ModalScreen[bool]):
                   for i, r in enumerate(self.redactions)),
                 id="redact-list",
             )
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#redact-list", SelectionList).focus()

@@ -19,7 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
@@ -33,6 +33,7 @@ from ..core.lifecycle.undo import UndoStack
 from ..i18n import _
 from ..session import Session
 from ..widgets.diff_view import DiffView
+from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 
 KIND_STYLE = {
@@ -103,7 +104,7 @@ class RepairScreen(ModalScreen[bool]):
             yield OptionList(id="repair-candidates")
             yield DiffView(id="repair-diff")
             yield Static(id="repair-status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.show_title()

@@ -10,11 +10,12 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from ..actions import bindings
 from ..i18n import _
 from ..widgets.diff_view import word_diff_texts
+from ..widgets.footer import KeysFooter
 
 
 class SaveConflictScreen(ModalScreen[str | None]):
@@ -49,7 +50,7 @@ class SaveConflictScreen(ModalScreen[str | None]):
                     yield Static(right, id="save-conflict-disk")
             yield Label(_("m keep mine (write it over the disk's version) · d take disk (yours goes to the "
                           "clipboard) · e edit merged · esc back"), id="save-conflict-keys", markup=False)
-        yield Footer()
+        yield KeysFooter()
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice or None)

@@ -33,7 +33,7 @@ from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 from textual.worker import get_current_worker
 
 from ..actions import bindings
@@ -45,6 +45,7 @@ from ..core.search.rank import Hit, Results, rank
 from ..core.search.search import chain_for, ranking_for
 from ..core.search.text import QueryError
 from ..i18n import _
+from ..widgets.footer import KeysFooter
 from ..widgets.result_list import ResultList
 from ..widgets.safe_text import clean_line
 
@@ -69,7 +70,7 @@ def hit_prompt(h: Hit, several: bool) -> Text:
     t.append(f":{span} ", style="dim")
     if h.id:
         t.append(clean_line(h.id) + " ", style="bold yellow")
-    t.append(f"{h.score:.2f}", style="green")
+    t.append(h.readable(), style="green")
     t.append("\n    ")
     snippet = Text(clean_line(h.snippet))
     for a, b in h.highlights:
@@ -140,7 +141,7 @@ class SearchScreen(Screen[SearchResult | None]):
             yield Static(_("opening the index…"), id="search-status", markup=False)
             yield ResultList(row_height=ROW_HEIGHT, id="search-results")
             yield Static("", id="search-explain", markup=False)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"search {self.path}"

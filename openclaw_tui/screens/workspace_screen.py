@@ -3,7 +3,7 @@ promoted, and what looks wrong, with the fixes in place.
 
 Tabs: 1 Bootstrap (size-vs-limit bars and the injected copy with its cut marker), 2 MEMORY.md
 (sections and items with heading path and metadata), 3 USER.md (directives; superseded ones
-dimmed), 4 Daily logs (today's and yesterday's marked "loaded at session start"), 5 Review (the
+dimmed), 4 Daily logs (those of the session-start block marked, session notes and transcripts named), 5 Review (the
 items dreaming promoted, with their review flags), 6 Dreaming (DREAMS.md and dreaming's machine
 files under memory/, read-only, with sizes and what they are: none is loaded into the prompt).  Findings of the check sit on their rows.  ``/`` filters the rows.
 
@@ -39,8 +39,10 @@ from ..core.format.profile import load_profile
 from ..core.lifecycle.plan import Plan
 from ..core.workspace import dreaming
 from ..core.workspace.bootstrap import InjectedPart, inject_preview
+from ..core.workspace.directive_hints import look_alikes
 from ..core.workspace.distil import commit_files, distil_plan, removable_logs, remove_logs
 from ..core.workspace.edits import add_directive, edit_row, move_item, remove_row, supersede_directive
+from ..core.workspace.file_kinds import classify_file
 from ..core.workspace.machine import MachineFile, machine_files
 from ..core.workspace.machine import preview as machine_preview
 from ..core.workspace.model import (
@@ -144,6 +146,7 @@ class WorkspaceScreen(Screen[None]):
         self.preview_index = 0
         self.config: OpenClawConfig = OpenClawConfig(None, Limits())
         self.parts: list[InjectedPart] = []
+        self._parts_generation = -1
         self.memory: MemoryModel | None = None
         self.user: UserModel | None = None
         self.logs: list[DailyLog] = []
@@ -281,7 +284,8 @@ class WorkspaceScreen(Screen[None]):
         title.append(f"  limits: {'openclaw.json' if cfg.found else 'defaults'}", style="dim")
         if cfg.found and cfg.generation != "unknown":
             title.append(f" ({cfg.generation} memory settings)", style="dim")
-        title.append(f"  cut {cfg.truncation}", style="dim")
+        title.append(f"  rules: OpenClaw {cfg.release}" if cfg.release != "older" else "  rules: older release",
+                     style="dim")
         if self.queue:
             title.append(f"  {len(self.queue)} promotion(s) to review", style="bold yellow")
         if self.filter_text:
@@ -294,14 +298,32 @@ class WorkspaceScreen(Screen[None]):
 
     def _fill_tab(self, tab: str) -> None:
         if tab == "boot":  # what the agent gets: worked out only where it is shown
-            self.parts = inject_preview(self.path, self.config.limits, self.session, today=self.today,
-                                        truncation=self.config.truncation)
+            self._injected()
             self.query_one("#ws-bars", BootstrapBars).show(self.parts, self.config.limits, self.config.source,
                                                            self.session)
             self._show_preview()
         else:
             {"mem": self._fill_memory, "user": self._fill_user, "logs": self._fill_logs,
              "review": self._fill_review, "dreams": self._fill_dreams}[tab]()
+
+    def _injected(self) -> list[InjectedPart]:
+        """What the agent gets (``context``'s parts), worked out once per reload and session."""
+        if self._parts_generation != self.generation:
+            self.parts = inject_preview(self.path, self.config.limits, self.session, today=self.today,
+                                        truncation=self.config.truncation, release=self.config.release,
+                                        startup=self.config.startup_settings())
+            self._parts_generation = self.generation
+        return self.parts
+
+    def _reception(self, r: MemRow) -> str:
+        """Whether the agent receives a MEMORY.md row: "received", "partly", "not received" (the cut-out
+        middle) or "not loaded" (this session gets no MEMORY.md)."""
+        mem = self.memory
+        part = next((p for p in self._injected() if p.kind == "bootstrap" and p.file == "MEMORY.md"), None)
+        if mem is None or part is None or mem.rel != "MEMORY.md":
+            return "received"
+        bom = 1 if mem.bom else 0
+        return part.received(("\ufeff" if bom else "") + mem.text, r.start + bom, r.end + bom)
 
     def _show_preview(self) -> None:
         shown = [p for p in self.parts if p.kind == "bootstrap"]
@@ -334,6 +356,7 @@ class WorkspaceScreen(Screen[None]):
                     marks |= {"promoted"} if r.promoted else set()
                     marks |= {"residue"} if r.kind == "item" and r.has_residue else set()
                     marks |= {"problem"} if found else set()
+                    marks |= {"unreceived"} if self._reception(r) in ("partly", "not received") else set()
                     if self._match(r.text, " ".join(r.heading_path), *r.metadata, marks=frozenset(marks)):
                         keys.append(r)
         self.row_keys["mem"] = list(keys)
@@ -344,9 +367,12 @@ class WorkspaceScreen(Screen[None]):
         rel = mem.rel if mem is not None else "MEMORY.md"
         found = self._findings_for(rel, r.line - len(r.markers), r.end_line) if self.by_file.get(rel) else []
         badge: Cell = self._badge(found) if found else ""
+        got = self._reception(r)
+        cut: Cell = (got if got != "partly" else "partly received", "bold red" if got == "not received" else "yellow")
         if r.kind == "section":
-            return (badge, str(r.line), "", "", (("#" * r.level) + " " + r.text, "bold"))
-        meta = []
+            return (badge, str(r.line), "", cut if got in ("partly", "not received") else "",
+                    (("#" * r.level) + " " + r.text, "bold"))
+        meta = [] if got not in ("partly", "not received") else [cut[0]]
         if r.promotions:
             meta.append("promoted")
         if r.score:
@@ -356,8 +382,9 @@ class WorkspaceScreen(Screen[None]):
         if r.source:
             meta.append(f"from {r.source}")
         section = " › ".join(r.heading_path[1:] or r.heading_path)
-        return (badge, str(r.line), (section, "dim"), (", ".join(meta), "dim"),
-                (r.text, "italic" if r.kind == "text" else ""))
+        meta_style = cut[1] if got in ("partly", "not received") else "dim"
+        return (badge, str(r.line), (section, "dim"), (", ".join(meta), meta_style),
+                (r.text, "dim italic" if got == "not received" else "italic" if r.kind == "text" else ""))
 
     def _fill_user(self) -> None:
         rows: list[tuple[Any, tuple[Cell, ...]]] = []
@@ -371,10 +398,24 @@ class WorkspaceScreen(Screen[None]):
                 rows.append((d, (self._badge(found), str(d.line), clean_line(d.observed),
                                  Text(clean_line(d.status), style="green" if d.active else "dim"),
                                  Text(clean_line(d.text), style=style))))
+            if not self.user.directives:  # no <!-- observed --> markers: its lines as they are, and why
+                rows.append((None, ("", "", "", Text("no markers", style="yellow"),
+                                    Text("USER.md has no <!-- observed: DATE | status: ... --> markers, so no "
+                                         "directive has a status; its lines as written (injected as they are):",
+                                         style="italic"))))
+                for r in self.user.rows:
+                    if not self._match(r.text, " ".join(r.heading_path)):
+                        continue
+                    text = ("#" * r.level + " " + r.text) if r.kind == "section" else r.text
+                    rows.append((None, ("", str(r.line), "", "", Text(clean_line(text),
+                                                                      style="bold" if r.kind == "section" else ""))))
         self._fill("#ws-user", "user", rows)
 
     def _fill_logs(self) -> None:
         rows: list[tuple[Any, tuple[Cell, ...]]] = []
+        daily = [p for p in self._injected() if p.kind == "daily"]
+        block = {p.file: f"{p.chars_injected:,} chars" + (", cut" if p.truncated else "") for p in daily if p.loaded}
+        skipped = {p.file: p.reason for p in daily if not p.loaded}
         for lg in reversed(self.logs):
             found = self._findings_for(lg.rel, None, None)
             marks = {"problem"} if found else set()
@@ -384,8 +425,13 @@ class WorkspaceScreen(Screen[None]):
             if not self._match(lg.rel, *(ln.text for ln in lg.lines), marks=frozenset(marks)):
                 continue
             note = Text()
-            if lg.at_session_start:
-                note.append("loaded at session start", style="cyan")
+            if lg.slug is not None:  # a session note, a transcript or a topic note: said as what it is
+                note.append(classify_file(self.path, lg.rel).label + "  ", style="dim")
+            if lg.rel in block:
+                note.append(f"in the session-start block ({block[lg.rel]})", style="cyan")
+            elif lg.at_session_start:
+                note.append("not in the session-start block: " + skipped.get(lg.rel, "over its four newest notes"),
+                            style="dim italic")
             elif lg.age_days > 30:
                 note.append(f"{lg.age_days} days old", style="dim")
             if found:
@@ -403,7 +449,7 @@ class WorkspaceScreen(Screen[None]):
             src = ", ".join(f"{p.path}:{p.start_line or ''}" for p in q.row.promotions) or ("git" if q.new_in_git else "")
             rel = self.memory.rel if self.memory is not None else "MEMORY.md"
             badge = self._badge(self._findings_for(rel, q.row.line - len(q.row.markers), q.row.end_line))
-            flag = Text("residue" if q.row.has_residue else "", style="yellow")
+            flag = Text(", ".join(q.row.junk), style="yellow")
             rows.append((q, (badge, str(q.row.line), q.score or "", flag,
                              Text(clean_line(src), style="red" if q.source_missing else "dim"), clean_line(q.row.text))))
         self._fill("#ws-review", "review", rows)
@@ -478,6 +524,9 @@ class WorkspaceScreen(Screen[None]):
             t.append(clean(item.text) + "\n")
             for f in self._findings_for("USER.md", item.line, item.end_line):
                 t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+            for other in look_alikes(self.user.directives if self.user else [], item):  # a hint, not a finding
+                t.append(f"hint: shares its topic with the active directive at line {other.line}; "
+                         "if they disagree, supersede one\n", style="dim")
         elif isinstance(item, DailyLog):
             for f in self._findings_for(item.rel, None, None):
                 t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
@@ -492,13 +541,17 @@ class WorkspaceScreen(Screen[None]):
             t.append(clean("\n".join(lines[:40])))
             if cut or len(lines) > 40:
                 t.append("\n… (more in the file)", style="dim")
+        elif self.tab == "review" and not self.queue:  # an empty queue says why
+            reason = dreaming.empty_reason(self.path, self.memory, self.config.dreaming_enabled)
+            t.append(f"Nothing to review: {reason}.", style="dim italic")
         elif isinstance(item, dreaming.QueueItem):
             t.append(clean(item.row.text) + "\n", style="bold")
             if item.source_missing:
                 t.append("review flag: source-missing (the log its marker names is gone)\n", style="red")
-            if item.row.has_residue:
-                t.append("review flag: residue (machine text would reach the prompt: A strips it, e edits)\n",
-                         style="yellow")
+            for flag in item.row.junk:
+                t.append(f"review flag: {flag} (a reviewer would delete it from the prose: e edits)\n", style="yellow")
+            if item.why:
+                t.append(f"why promoted: {clean_line(item.why)}\n", style="cyan")
             for log, n, text in item.source_lines:
                 t.append(f"{log}:{n}  {clean_line(text)}\n", style="dim")
             rel = self.memory.rel if self.memory is not None else "MEMORY.md"
@@ -530,7 +583,8 @@ class WorkspaceScreen(Screen[None]):
                 self.notify(outcome.error or "Not written.", severity="error", markup=False, timeout=10)
                 self.reload()
                 return False
-            self.changed_paths.update(outcome.plan.files)
+            # the files to commit: the workspace's (an accept's review record lives in the cache)
+            self.changed_paths.update(p for p in outcome.plan.files if not dreaming.is_review_record(p))
             self.applied_titles.append(outcome.plan.title)
         self.notify(done, markup=False)
         self.reload()
@@ -576,7 +630,7 @@ class WorkspaceScreen(Screen[None]):
             self.query_one("#ws-preview", Static).update(preview_text(shown[self.preview_index % len(shown)]))
 
     def action_session(self) -> None:
-        order = ("main", "shared", "subagent")
+        order = ("main", "shared", "subagent", "cron")
         self.session = order[(order.index(self.session) + 1) % len(order)]
         self.reload()
 
@@ -608,6 +662,17 @@ class WorkspaceScreen(Screen[None]):
             self.write(lambda: remove_row(self._mem_path(), item.key, item.line), f"Removed the {what} (u puts it back).")
         else:
             self.notify(_("Pick a MEMORY.md row or a promotion first."), severity="warning")
+
+    def action_item_history(self) -> None:
+        """The versions of the highlighted item or directive across commits (rewording followed)."""
+        from .item_history_screen import ItemHistoryScreen
+
+        item = self.selected()
+        row = item.row if isinstance(item, dreaming.QueueItem) else item
+        if not isinstance(row, (MemRow, Directive)) or not row.text:
+            self.notify("Pick a MEMORY.md item or a USER.md directive first.", severity="warning")
+            return
+        self.app.push_screen(ItemHistoryScreen(self.path, row.text))
 
     def action_move(self) -> None:
         item = self.selected()

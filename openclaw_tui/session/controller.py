@@ -601,6 +601,32 @@ class Session:
                 continue
         self._expect(own)
 
+    def missed_changes(self) -> Any:
+        """The loaded files that differ from disk now, as a watcher's batch (None when none differ).
+
+        Run once the watcher is on (a worker thread): whatever another program wrote between the
+        first read and the watcher's start raised no event, and would otherwise never show."""
+        from ..core.files.watch import ChangeBatch
+
+        changed: set[str] = set()
+        for data in list(self.data.values()):
+            prof = data.profile
+            loaded: list[tuple[str, bytes | None]] = [
+                ("memories.md", prof.memories.data if prof.memories is not None else None),
+                (ARCHIVE_REL, prof.archive.data if prof.archive is not None else None),
+            ]
+            loaded += [(f.rel, f.data) for f in prof.text_files() if f.error is None]
+            for rel, before in loaded:
+                try:
+                    now: bytes | None = (prof.path / rel).read_bytes()
+                except FileNotFoundError:
+                    now = None
+                except OSError:
+                    continue  # unreadable now: the next event (or ctrl+r) says so
+                if now != before:
+                    changed.add(data.prefix + rel)
+        return ChangeBatch(paths=frozenset(changed)) if changed else None
+
     def end_own_operation(self) -> list[Path]:
         """The operation is over: the profiles its deferred file events touched (to reload)."""
         if not self._own:

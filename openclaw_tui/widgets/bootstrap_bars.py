@@ -36,16 +36,28 @@ def bars_text(parts: Sequence[InjectedPart], limits: Limits, source: str, sessio
     t.append(f"{limits.bootstrap_max_chars:,} per file, {limits.bootstrap_total_max_chars:,} total, "
              f"USER.md {limits.user_max_chars:,}")
     t.append(f" ({'from ' + clean_line(source) if source != 'defaults' else 'defaults'})", style="dim")
-    t.append(f" · {session} session\n", style="dim")
+    t.append(f" · {session} session · sizes in UTF-16 units, as OpenClaw counts\n", style="dim")
     for p in parts:
         name = f"{clean_line(p.name):<{namew}.{namew}}"
         t.append(name, style="bold" if p.loaded else "dim")
         if p.kind == "daily":
-            t.append(f" {p.chars_raw:>7,}  ", style="dim")
-            t.append("loaded at session start", style="cyan")
+            t.append(f" {p.chars_injected:>7,}  " if p.loaded else f" {p.chars_raw:>7,} B", style="dim")
+            t.append(clean_line(p.reason), style="cyan" if p.loaded else "dim italic")
             t.append("\n")
             continue
-        own = p.limit if p.limit_kind != "total" else p.limit
+        if p.kind == "retired":  # TOOLS.md, HEARTBEAT.md, a lowercase memory.md
+            t.append(f" {clean_line(p.reason)}", style="dim italic")
+            t.append("\n")
+            continue
+        if p.missing:
+            t.append(f" missing: injected as a {p.chars_injected:,}-character [MISSING] marker", style="yellow")
+            t.append("\n")
+            continue
+        if not p.loaded and not p.over_total:  # not for this session (shared: MEMORY.md), or blank
+            t.append(f" {p.chars_raw:>7,}  not loaded: {clean_line(p.reason)}", style="dim italic")
+            t.append("\n")
+            continue
+        own = p.limit
         t.append(" ")
         t.append_text(bar(p.chars_raw, own or 1, size))
         t.append(f" {p.chars_raw:>7,} / {own:,}" if own else f" {p.chars_raw:>7,}", style="dim")
@@ -80,12 +92,13 @@ def preview_text(part: InjectedPart, context_lines: int = 3) -> Text:
     end = rest.find("\n", end) + 1 if end >= 0 else len(rest)
     marker, tail = rest[:end], rest[end:]
     head_lines = head.split("\n")
-    t.append(f"… {len(head):,} characters kept before the cut, ending:\n", style="dim")
+    kept = part.marker_js if part.marker_js is not None else len(head)
+    t.append(f"… {kept:,} characters kept before the cut, ending:\n", style="dim")
     t.append(clean("\n".join(head_lines[-context_lines:])))
     t.append(clean(marker), style="reverse bold red")
     tail_lines = tail.split("\n")
     t.append(clean("\n".join(tail_lines[: context_lines * 2])))
-    t.append(f"\n… {len(tail):,} characters kept after the cut", style="dim")
+    t.append(f"\n… {len(tail.encode('utf-16-le', 'surrogatepass')) // 2:,} characters kept after the cut", style="dim")
     return t
 
 

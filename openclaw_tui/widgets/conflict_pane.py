@@ -25,6 +25,7 @@ OURS_WORD = "bold black on green3"
 THEIRS_WORD = "bold black on deep_sky_blue1"
 BASE_WORD = "bold black on grey62"
 CONTEXT_LINES = 3
+SHORT = 34  # terminal rows under which each side shows only its changed lines (the app's -short breakpoint)
 
 
 def render_side(
@@ -35,9 +36,15 @@ def render_side(
     absent: str = "(not on this side)",
     before: list[str] | None = None,
     after: list[str] | None = None,
+    changed_only: bool = False,
 ) -> Text:
-    """A side's text, lines that differ from ``reference`` marked, changed words highlighted."""
+    """A side's text, lines that differ from ``reference`` marked, changed words highlighted.
+
+    ``changed_only`` (a short terminal): only the changed and removed lines, so the few rows a side
+    gets show what it changed, not the entry's first lines."""
     out = Text()
+    if changed_only:
+        before = after = None
     for ln in before or []:
         out.append("  " + clean_line(ln) + "\n", style="dim")
     if text is None:
@@ -52,6 +59,8 @@ def render_side(
                 out.append("\n")
                 continue
             if not mark.changed:
+                if changed_only:
+                    continue
                 out.append("  " + clean_line(mark.text) + "\n")
                 continue
             out.append("▍ ", style="bold yellow")
@@ -119,9 +128,13 @@ class SideColumn(VerticalScroll):
         yield Static(Text(""), classes="side-summary")
         yield Static(Text(""), classes="side-body")
 
-    def show(self, title: str, summary: str, body: Text) -> None:
+    def show(self, title: str, summary: str, body: Text, *, compact: bool = False) -> None:
+        """``compact`` (a short terminal): the summary goes in the frame, every row is for the body."""
         self.border_title = Text(clean_line(title))  # labels come from the file: never markup
-        self.query_one(".side-summary", Static).update(Text(summary, style="italic") if summary else Text(""))
+        self.border_subtitle = Text(clean_line(summary)) if compact and summary else None
+        box = self.query_one(".side-summary", Static)
+        box.display = not compact
+        box.update(Text(summary, style="italic") if summary else Text(""))
         self.query_one(".side-body", Static).update(body)
 
     @property
@@ -192,16 +205,20 @@ class ConflictPane(Vertical):
             before, after = _context(file, item.region)
         else:
             before, after = [], []
+        short = self.app.size.height < SHORT  # a few lines per side: only what each side changed
         ref_ours = item.base if known else item.theirs
         ref_theirs = item.base if known else item.ours
         absent = "(deleted on this side)" if known and item.base is not None else "(not on this side)"
         self.column("ours").show(
             _("ours") + f" · {labels[0]}", side_summary(item, "ours"),
-            render_side(item.ours, ref_ours, OURS_WORD, absent=absent, before=before, after=after),
+            render_side(item.ours, ref_ours, OURS_WORD, absent=absent, before=before, after=after, changed_only=short),
+            compact=short,
         )
         self.column("theirs").show(
             _("theirs") + f" · {labels[2]}", side_summary(item, "theirs"),
-            render_side(item.theirs, ref_theirs, THEIRS_WORD, absent=absent, before=before, after=after),
+            render_side(item.theirs, ref_theirs, THEIRS_WORD, absent=absent, before=before, after=after,
+                        changed_only=short),
+            compact=short,
         )
         base_col.display = known and self.show_base
         if known:

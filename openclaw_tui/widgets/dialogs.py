@@ -17,7 +17,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from ..actions import bindings
 from ..core.check.masking import mask_all
@@ -25,6 +25,7 @@ from ..core.lifecycle.plan import Plan
 from ..core.lifecycle.plan_summary import describe_plan, plan_diff
 from ..i18n import _
 from .diff_view import DiffView
+from .footer import KeysFooter
 from .safe_text import clean_line
 
 MAX_SUMMARY = 10
@@ -78,7 +79,7 @@ class ConfirmWrite(ModalScreen[bool]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self.yes} (y)", variant="primary", id="confirm-yes")
                 yield Button(_("Cancel (n)"), id="confirm-no")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#confirm-diff", DiffView).focus()
@@ -121,7 +122,7 @@ class Ask(ModalScreen[str | None]):
                 for i, (key, label, value, variant) in enumerate(self.answers):
                     yield Button(Text(f"{label} ({key})"), id=f"ask-{i}", variant=variant,  # type: ignore[arg-type]
                                  name=value)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         first = next((i for i, a in enumerate(self.answers) if a[3] in ("primary", "success")), 0)
@@ -166,7 +167,7 @@ class AskText(ModalScreen[str | None]):
                 yield Static(Text(self.message), classes="dialog-message")
             yield Input(self.value, placeholder=self.placeholder, id="ask-text-input")
             yield Static("", id="ask-text-error", classes="field-error")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#ask-text-input", Input).focus()

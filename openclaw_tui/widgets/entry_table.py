@@ -66,6 +66,7 @@ COLUMNS: tuple[tuple[str, str, int, int], ...] = (
     ("timestamp", N_("Time"), 4, 16),
     ("summary", N_("Summary"), 10, 10_000),
 )
+SUMMARY_MIN = 30  # cells the summary keeps while a less useful column can give way
 SORTABLE = {"id", "status", "importance", "marks", "tags", "timestamp", "summary"}
 SORT_CYCLE = ("order", "id", "status", "importance", "marks", "tags", "timestamp", "summary")
 ERROR_MARKS = {"malformed", "merge-conflict", "duplicate", "dangling"}
@@ -613,9 +614,9 @@ class EntryTable(ScrollView, can_focus=True):
         if width - fixed < 40 and want["tags"] > 14:
             fixed -= want["tags"] - 14
             want["tags"] = 14
-        # Drop columns right to left (tags, then time) until the summary has room.
-        for drop in ("tags", "timestamp", "importance"):
-            if width - fixed >= 24 or not want[drop]:
+        # Columns give way (time, tags, importance) before the summary goes under SUMMARY_MIN cells.
+        for drop in ("timestamp", "tags", "importance"):
+            if width - fixed >= SUMMARY_MIN or not want[drop]:
                 continue
             fixed -= want[drop] + 1
             want[drop] = 0

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -30,7 +31,9 @@ from textual.strip import Strip
 from textual.widgets import ContentSwitcher, Static
 
 from ..actions import bindings
+from ..core.check.refs import resolve_link
 from ..core.format.fields import ID_RE
+from ..core.format.profile import is_profile_dir, is_workspace_dir
 from ..core.format.rows import Location
 from ..i18n import _
 from .messages import Jump
@@ -76,6 +79,7 @@ def find_refs(
     """References per 0-based line of a profile file (ids and file links)."""
     spans: dict[int, list[RefSpan]] = {}
     yaml = rel.endswith((".yaml", ".yml"))
+    workspace = not is_profile_dir(profile) and is_workspace_dir(profile)
     for n, line in enumerate(text.split("\n")):
         found: list[RefSpan] = []
         scan_from, scan_to = 0, len(line)
@@ -109,8 +113,14 @@ def find_refs(
                 target, escapes = _resolve(profile, rel, raw)
                 if target is None and not escapes:
                     continue  # external URL: not a profile reference
-                ok = target is not None and (profile / target).is_file()
-                found.append(RefSpan(m.start(1), m.end(1), Location(target, None, None) if ok else None,
+                if target is not None:  # the check's rule (memory/… in a workspace, folders exist)
+                    clean = unquote(raw.split("#", 1)[0].split("?", 1)[0])
+                    target, _escapes, missing = resolve_link(profile, workspace, rel, clean)
+                    ok = target is not None and not missing
+                else:
+                    ok = False
+                jump = ok and target is not None and (profile / target).is_file()
+                found.append(RefSpan(m.start(1), m.end(1), Location(target, None, None) if jump else None,
                                      "file", ok, raw))
         if found:
             spans[n] = sorted(found, key=lambda s: s.start)

@@ -9,6 +9,7 @@ entries on a loaded machine).  This footer
   first rows are on screen, see ``MainScreen``);
 - rebuilds only when the keys it would show differ from the ones it shows, and once for any number of
   announcements before the next refresh (three came in a row after the first rows: ~0.1 s each);
+- shows Quit and Help first (every screen uses it), so no terminal is too narrow for them;
 - given ``since_typed`` (seconds since the last key typed into a filter), rebuilds only once the keys
   pause for :data:`TYPING_WAIT`: ``/`` changes the keys shown, and the rebuild (50-100 ms of the UI
   thread at 100k entries) otherwise ran just as the first filter key arrived.
@@ -22,6 +23,8 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+
+ALWAYS_SHOWN = ("quit", "help", "app.quit", "app.help")  # the footer's first keys, whatever the width
 
 TYPING_WAIT = 0.3  # seconds without a filter key before the key bar is rebuilt
 
@@ -52,7 +55,10 @@ class KeysFooter(Footer):
     def compose(self) -> ComposeResult:
         if self._bindings_ready:
             self._built = self._keys(self.screen)
-        yield from super().compose()
+        # Quit and Help first: the app's keys come last from Textual, and a narrow terminal cut them off
+        keys = list(super().compose())
+        first = [k for k in keys if getattr(k, "action", None) in ALWAYS_SHOWN]  # FooterKey's
+        yield from first + [k for k in keys if k not in first]
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         if self.held:

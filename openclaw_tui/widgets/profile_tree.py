@@ -36,6 +36,7 @@ class ProfileTree(Tree[NodeInfo]):
         self.show_root = False
         self.guide_depth = 2
         self._labels: dict[tuple[Path, str, str], tuple[TreeNode[NodeInfo], Text]] = {}
+        self._counts: dict[Path, dict[str, tuple[int, int]]] = {}  # the last (errors, warnings) per profile
 
     def action_collapse_node(self) -> None:
         node = self.cursor_node
@@ -69,6 +70,8 @@ class ProfileTree(Tree[NodeInfo]):
             else:
                 self._profile(pnode, prof)
         self.root.expand()
+        for profile, counts in list(self._counts.items()):  # a rebuilt tree keeps every profile's counts
+            self.set_problem_counts(profile, counts)
 
     def _profile(self, pnode: TreeNode[NodeInfo], prof: Profile) -> None:
         p = prof.path
@@ -109,7 +112,9 @@ class ProfileTree(Tree[NodeInfo]):
                 self._leaf(dnode, f.rel.removeprefix("memory/"), NodeInfo(p, "file", f.rel))
 
     def set_problem_counts(self, profile: Path, counts: dict[str, tuple[int, int]]) -> None:
-        """Show (errors, warnings) beside each file of ``profile`` that has findings."""
+        """Show (errors, warnings) beside each file of ``profile`` that has findings (kept: a rebuilt
+        tree shows them again until the profile's next check replaces them)."""
+        self._counts[profile] = counts
         for (prof, _kind, rel), (node, base) in self._labels.items():
             if prof != profile:
                 continue

@@ -1,13 +1,9 @@
 """The search screen's list of results: each result a fixed number of lines, made when first drawn.
 
-An ``OptionList`` measures and renders every option's Rich text on the event loop when it is added, again
-when it is drawn, and a new set of options re-lays out the screen: at 100k entries that was most of the
-time from a keystroke to the results on screen.  Here a new set of results is a count and a function that
-makes result i's text (``set_results``): one assignment, one repaint of the list's own region, no layout.
-A result's text is made and cut to the list's width (``render_rows``) when it is first drawn, so only the
-results on screen cost anything; its drawn lines are kept until the results, the width or the style change.
-(Made in the search worker instead, the results reached the event loop ~3 ms later, often just after the
-frame that echoed the key had started: they waited for the next one, 17 ms on.)
+Textual's line API (``ScrollView.render_line``, as toolong's ``LogLines``): a new set of results is a count
+and a function that makes result i's text (``set_results``).  A result's text is made and cut to the
+list's width (``render_rows``) when it is first drawn, so only the results on screen cost anything; its
+drawn lines are kept until the results, the width or the style change.
 
 Keys as in an ``OptionList`` (up, down, home, end, page up/down, enter); a click highlights and selects.
 ``Highlighted(index)`` and ``Selected(index)`` are posted as ``OptionList`` posts its option messages.
@@ -151,29 +147,22 @@ class ResultList(ScrollView, can_focus=True):
         self._rows_width = self.text_width
         self._lines.clear()
         self._highlighted = None if not count or highlighted is None else min(highlighted, count - 1)
-        height = count * self.row_height
-        if self.virtual_size.height != height:
-            # (the list's own size is fixed by the stylesheet: its scroll range changing is no layout of the screen)
-            self.set_reactive(ResultList.virtual_size, Size(self.scrollable_content_region.width, height))
-            self._scroll_update(self.virtual_size)
+        self._fit()
         self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh()
 
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-        # The arrangement hands every widget its region as its virtual size; a scroll view keeps its own (the
-        # results' lines).  Compared with it, they differed at each layout of the screen (each key typed makes
-        # one: the input's value), and the scroll bar was drawn again after every such frame: a second frame,
-        # 17 ms later on the frame clock, before the screen was done.  The list's own size still counts.
-        return super()._size_updated(size, self.virtual_size, container_size, layout)
+    def _fit(self) -> None:
+        """The scrollable size: the results' lines, as wide as the list."""
+        size = Size(self.scrollable_content_region.width, self._count * self.row_height)
+        if self.virtual_size != size:
+            self.virtual_size = size
 
     def on_resize(self, event: events.Resize) -> None:
         if self._rows_width != self.text_width:
             self.rows = [None] * self._count
             self._rows_width = self.text_width
             self._lines.clear()
-        self.set_reactive(ResultList.virtual_size,
-                          Size(self.scrollable_content_region.width, self._count * self.row_height))
-        self._scroll_update(self.virtual_size)
+        self._fit()
         self.refresh()
 
     # -- drawing --
@@ -261,15 +250,15 @@ class ResultList(ScrollView, can_focus=True):
                 self.refresh_lines(i * self.row_height, self.row_height)
         self._hover = index
 
-    def _on_mouse_move(self, event: events.MouseMove) -> None:
+    def on_mouse_move(self, event: events.MouseMove) -> None:
         offset = event.get_content_offset(self)
         index = None if offset is None else (self.scroll_offset.y + offset.y) // self.row_height
         self._set_hover(index if index is not None and 0 <= index < self._count else None)
 
-    def _on_leave(self, event: events.Leave) -> None:
+    def on_leave(self, event: events.Leave) -> None:
         self._set_hover(None)
 
-    async def _on_click(self, event: events.Click) -> None:
+    def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return

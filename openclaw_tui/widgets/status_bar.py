@@ -34,6 +34,9 @@ class StatusBar(Widget):
         self._text = Text()
         self.repo_info: Text | None = None  # the repository segment (branch, uncommitted, merge)
         self.watch_note = ""  # e.g. "watching: polling" when file events are not available
+        self.inbox: int | None = None  # changes since the user's review (None: not counted)
+        self.hint = ""  # what is wrong with the filter typed ("is:foo matches nothing: is: takes ...")
+        self.alert: Text | None = None  # a lasting state that needs the reviewer (a pending merge), shown first
 
     def render(self) -> Text:
         return self._text
@@ -56,9 +59,26 @@ class StatusBar(Widget):
         self.repo_info = info
         self._paint()
 
+    def set_alert(self, alert: Text | None) -> None:
+        """Show a lasting state first on the line (None: clear it)."""
+        if alert != self.alert:
+            self.alert = alert
+            self._paint()
+
+    def set_hint(self, hint: str) -> None:
+        """Say, first on the line, what is wrong with the filter (empty: nothing)."""
+        if hint != self.hint:
+            self.hint = hint
+            self._paint()
+
     def set_watch(self, note: str) -> None:
         """Say how the folder is watched (empty: nothing to say)."""
         self.watch_note = note
+        self._paint()
+
+    def set_inbox(self, count: int | None) -> None:
+        """Show how many changes wait in the review inbox (None hides the segment)."""
+        self.inbox = count
         self._paint()
 
     @property
@@ -89,6 +109,12 @@ class StatusBar(Widget):
 
     def _paint(self) -> None:
         t = Text(no_wrap=True, overflow="ellipsis")
+        if self.alert is not None and self.alert.plain:
+            t.append(" ")
+            t.append_text(self.alert)
+            t.append(" │", style="dim")
+        if self.hint:
+            t.append(f" {clean_line(self.hint)} ", style="bold yellow")
         if self.where:
             t.append(f" {clean_line(self.where)} ", style="bold")
         if self.counts:
@@ -107,6 +133,10 @@ class StatusBar(Widget):
         if self.extra:
             t.append("  │ ", style="dim")
             t.append(clean_line(self.extra), style="dim")
+        if self.inbox is not None:
+            t.append("  │ ", style="dim")
+            t.append(f"{self.inbox} change{'' if self.inbox == 1 else 's'} since your review",
+                     style="bold yellow" if self.inbox else "green")
         if self.repo_info is not None and self.repo_info.plain:
             t.append("  │ ", style="dim")
             t.append_text(self.repo_info)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
-import gc
 import re
 from collections.abc import Callable, Iterable
 from operator import itemgetter
+from typing import Protocol
 
 from ..files.store import MemoryDoc
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile
@@ -25,7 +25,7 @@ from . import factcache
 from .findings import REPAIRABLE, Finding
 from .instructions import find_instructions
 from .refs import EntryLocator, LineCounter, scan_references
-from .secrets import KIND_LABEL, SecretMatch, TextView, find_secrets
+from .secrets import CREDENTIAL_KINDS, KIND_LABEL, SecretMatch, TextView, find_secrets
 
 MEMORIES_REL = "memories.md"
 # the limits' defaults are core.config.Limits' (a config file and options override them)
@@ -42,7 +42,13 @@ _DAILY_LOG_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:-[^/]*)?\.md")
 _KNOWN = frozenset(KNOWN_FIELDS)
 _LEAVES = "leaves the profile"
 
-Add = Callable[[str, str, "int | None", "str | None", str], None]
+
+
+class Add(Protocol):
+    def __call__(
+        self, code: str, file: str, line: int | None, ident: str | None, message: str, severity: str = ""
+    ) -> None: ...
+
 
 
 def check_discovery(
@@ -51,12 +57,13 @@ def check_discovery(
     today: dt.date | None = None,
     cap: int = DEFAULT_CAP,
     cold_days: int = DEFAULT_COLD_DAYS,
+    history: bool = False,
     **limits: int,
 ) -> list[Finding]:
-    """Findings of every profile of ``discovery``, profile by profile."""
+    """Findings of every profile of ``discovery``, profile by profile (``history``: also secret-in-history)."""
     out: list[Finding] = []
     for profile in discovery.profiles:
-        out.extend(check_profile(profile, today=today, cap=cap, cold_days=cold_days, **limits))
+        out.extend(check_profile(profile, today=today, cap=cap, cold_days=cold_days, history=history, **limits))
     return out
 
 
@@ -70,32 +77,33 @@ def check_profile(
     bootstrap_total_max_chars: int = BOOTSTRAP_TOTAL_MAX_CHARS,
     user_max_chars: int = USER_MAX_CHARS,
     stale_log_days: int = STALE_LOG_DAYS,
+    history: bool = False,
 ) -> list[Finding]:
     """Findings of one profile, ordered by file, then line (file-level ones first).
 
     ``today`` drives expired-ttl and stale-daily-log (older than ``stale_log_days``); ``cap``
-    over-capacity, with the rules of ``lifecycle/policy.py`` that gc applies.  ``cold_days``
+    over-capacity, with the rules of ``lifecycle/policy.py`` that gc applies; ``history`` reads the
+    git history of the memory files for secret-in-history.  ``cold_days``
     is accepted so that callers can pass the gc settings through: no finding depends on it.
     """
     today = today or dt.date.today()
     found: list[Finding] = []
 
-    def add(code: str, file: str, line: int | None, ident: str | None, message: str) -> None:
-        found.append(Finding(code, profile.name, file, line, ident, message, profile.rel))
+    def add(code: str, file: str, line: int | None, ident: str | None, message: str, severity: str = "") -> None:
+        found.append(Finding(code, profile.name, file, line, ident, message, profile.rel, level=severity))
 
-    was_enabled = gc.isenabled()
-    gc.disable()  # many small objects, no cycles: the collector only costs time here
-    try:
-        if profile.layout == "openclaw":
-            _check_workspace(
-                profile, add, today, bootstrap_max_chars, bootstrap_total_max_chars, user_max_chars,
-                stale_days=stale_log_days,
-            )
-        else:
-            _check_layout_a(profile, add, today, cap)
-    finally:
-        if was_enabled:
-            gc.enable()
+    if profile.layout == "openclaw":
+        _check_workspace(
+            profile, add, today, bootstrap_max_chars, bootstrap_total_max_chars, user_max_chars,
+            stale_days=stale_log_days,
+        )
+    else:
+        _check_layout_a(profile, add, today, cap)
+    if history:
+        from .history import secrets_in_history
+
+        for h in secrets_in_history(profile):
+            add("secret-in-history", h.file, None, None, h.message())
     found.sort(key=lambda f: (f.file, f.line or 0))
     if not any(f.code in REPAIRABLE for f in found):
         return found
@@ -134,14 +142,18 @@ def _merge_conflicts(add: Add, rel: str, text: str, locate: EntryLocator | None 
 
 def _secrets_by_block(
     add: Add, rel: str, text: str, locate: EntryLocator | None = None, view: TextView | None = None,
-    hits: list[SecretMatch] | None = None,
+    hits: list[SecretMatch] | None = None, personal: bool = True,
 ) -> None:
-    """One sensitive-data finding per entry (or the text outside entries) and kind (``hits``: found before)."""
+    """One sensitive-data finding per entry (or the text outside entries) and kind (``hits``: found before).
+
+    A credential is an error, personal data a warning (spec: Secrets); ``personal=False`` reports
+    credentials only (workspace files outside memory, which ``redact`` leaves alone).
+    """
     if not text:
         return
     seen: set[tuple[int, str]] = set()
     lines = LineCounter(text)
-    for s in hits if hits is not None else find_secrets(text, view=view):
+    for s in hits if hits is not None else find_secrets(text, view=view, personal=personal):
         entry = locate.at(s.start) if locate is not None else None
         key = (entry.start if entry is not None else -1, s.kind)
         if key in seen:
@@ -149,9 +161,14 @@ def _secrets_by_block(
         seen.add(key)
         ident = entry.id if entry is not None else None
         where = ident if ident else rel
+        credential = s.kind in CREDENTIAL_KINDS
+        advice = "run `openclaw-tui redact`" if personal else "move it to a secret store and rotate it"
+        if credential and personal:
+            advice += ", then rotate it"
         add(
             "sensitive-data", rel, lines(s.start), ident,
-            f"{where} holds an unredacted {KIND_LABEL[s.kind]} ({s.kind}); run `openclaw-tui redact`",
+            f"{where} holds an unredacted {KIND_LABEL[s.kind]} ({s.kind}); {advice}",
+            "error" if credential else "warning",
         )
 
 
@@ -523,7 +540,12 @@ def _check_workspace(
         _merge_conflicts(add, f.rel, f.text)
         _secrets_by_block(add, f.rel, f.text)
         if f.rel in ("MEMORY.md", "memory.md", "USER.md") or id(f) in logs:
-            _instructions_by_block(add, f.rel, f.text)
+            _instructions_by_block(add, f.rel, f.text, hits=find_instructions(f.text, rel=f.rel))
+    from .scope import extra_text_files
+
+    for f in extra_text_files(profile):  # every other text file: credentials only (spec: Secrets)
+        if f.error is None and f.utf8:
+            _secrets_by_block(add, f.rel, f.text, personal=False)
     for r in scan_references(profile, set()):
         if r.escapes:
             add("path-escape", r.file, r.line, None, f"{r.file} references {r.text!r}, which resolves outside the workspace")

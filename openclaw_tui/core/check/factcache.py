@@ -46,7 +46,7 @@ from .secrets import SecretMatch
 MIN_BYTES = 1 << 20  # below this the check is fast enough without a cache
 KEEP = 8  # memory files whose facts are kept (each costs about a third of its size on disk)
 CHUNK = 1 << 14  # the file is compared with the stored one in pieces of this many bytes
-_VERSION = 6
+_VERSION = 7  # 7: credentials as notes write them, tighter instructions (issue 26)
 _MAGIC = b"openclaw-tui check facts\n"
 _MARSHAL = 2  # marshal format 2: no back-references, 5x faster to write rows whose numbers entries share
 _HERE = Path(__file__).resolve().parent

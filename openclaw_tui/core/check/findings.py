@@ -22,6 +22,7 @@ SEVERITY: dict[str, str] = {
     "expired-ttl": "warning",
     "over-capacity": "warning",
     "sensitive-data": "warning",
+    "secret-in-history": "warning",
     "suspicious-instruction": "warning",
     "oversized-bootstrap": "warning",
     "daily-log-rewritten": "warning",
@@ -44,10 +45,11 @@ class Finding:
     message: str
     profile_path: str = "."  # the profile's path relative to the checked PATH
     suggestions: tuple[Suggestion, ...] = ()  # ways to repair it, best first (reference findings)
+    level: str = ""  # a severity other than the code's own (sensitive-data: "error" for a credential)
 
     @property
     def severity(self) -> str:
-        return SEVERITY[self.code]
+        return self.level or SEVERITY[self.code]
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {

@@ -63,11 +63,18 @@ _INLINE_LINK_RE = re.compile(
         (?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*\)""",
     re.X,
 )
-_REF_DEF_RE = re.compile(r"""^[ ]{0,3}\[[^\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)""", re.M)
+# a CommonMark link reference definition: the target is followed by nothing but an optional title
+# (``[Subagent Task]: Write a blog post`` is prose), and the line does not continue a paragraph
+_REF_DEF_RE = re.compile(
+    r"""^[ ]{0,3}\[(?!\s*\])[^\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$""",
+    re.M,
+)
+_BLOCK_START_RE = re.compile(r"[ ]{0,3}(?:#{1,6}(?:[ \t]|$)|(?:[-*_][ \t]*){3,}$|\[[^\]\n]+\]:|```|~~~|$)")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
 _CODE_SPAN_RE = re.compile(r"(`+)(?!`)[^\n]*?(?<!`)\1(?!`)")
 _PROMO_RE = re.compile(r"<!--[ \t]*openclaw-memory-promotion:[^\n]*?-->")
 _SCORE_RE = re.compile(r"\[score=[^\]\n]*\]")
+_TEMPLATE_RE = re.compile(r"YYYY|MM-DD|\{[^{}]*\}|<[^<>]*>|\$\{|(?:^|/)path/to/|(?:^|/)(?:x{3,}|\.\.\.)(?:/|\.|$)")
 _MEMORY_PATH_RE = re.compile(r"(?<![A-Za-z0-9_./-])(memory/[^\s:\]>)]+?\.md)(?![A-Za-z0-9_])")
 
 
@@ -157,6 +164,36 @@ def resolve_path(profile_path: Path, folder: str, target: str) -> tuple[str | No
     return joined, False, not os.path.lexists(full)
 
 
+def _starts_block(text: str, pos: int) -> bool:
+    """Whether the line at ``pos`` may start a link reference definition: it cannot interrupt a paragraph."""
+    if pos == 0:
+        return True
+    prev_start = text.rfind("\n", 0, pos - 1) + 1
+    prev = text[prev_start : pos - 1].rstrip("\r")
+    return _BLOCK_START_RE.match(prev) is not None
+
+
+def link_folder(profile: Profile, folder: str, target: str) -> str:
+    """The folder a link target resolves against: the linking file's, except that in a workspace a
+    ``memory/…`` target missing there is workspace-relative (spec: References; ``memory_get`` paths)."""
+    return _link_base(profile.path, profile.layout == "openclaw", folder, target)
+
+
+def _link_base(root: Path, workspace: bool, folder: str, target: str) -> str:
+    if workspace and folder and target.startswith("memory/"):
+        if not os.path.lexists(root / posixpath.normpath(posixpath.join(folder, target))):
+            return ""
+    return folder
+
+
+def resolve_link(root: Path, workspace: bool, linking_rel: str, target: str) -> tuple[str | None, bool, bool]:
+    """(root-relative path or None, escapes, missing) of a relative link target written in
+    ``linking_rel``: the one rule of the check and of the UI's references.  An existing folder
+    is not missing."""
+    folder = posixpath.dirname(linking_rel)
+    return resolve_path(root, _link_base(root, workspace, folder, target), target)
+
+
 def link_targets(text: str) -> Iterator[tuple[int, str]]:
     """(offset, target) of relative-looking Markdown link targets, outside code."""
     if "](" not in text and "]:" not in text:
@@ -166,7 +203,7 @@ def link_targets(text: str) -> Iterator[tuple[int, str]]:
     if "](" in text:
         found.extend((m.start(1), m.group(1)) for m in _INLINE_LINK_RE.finditer(text))
     if "]:" in text:
-        found.extend((m.start(1), m.group(1)) for m in _REF_DEF_RE.finditer(text))
+        found.extend((m.start(1), m.group(1)) for m in _REF_DEF_RE.finditer(text) if _starts_block(text, m.start()))
     found.sort()
     for pos, raw in found:
         if code and _in_ranges(code, pos):
@@ -177,7 +214,10 @@ def link_targets(text: str) -> Iterator[tuple[int, str]]:
             continue
         if target.startswith("/") and not unquote(target).lower().endswith(FILE_SUFFIXES):
             continue  # a site path such as /concepts/soul (spec: References), not a file
-        yield pos, unquote(target)
+        target = unquote(target)
+        if _TEMPLATE_RE.search(target):
+            continue  # a template's placeholder (memory/YYYY-MM-DD.md, path/to/file.md, {name}.md)
+        yield pos, target
 
 
 # --- the scan --------------------------------------------------------------------------
@@ -361,7 +401,8 @@ def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bo
             out.append(Ref(f.rel, line, kind, item, None, None, text=item))
         else:
             link_kind, target = item
-            _add_file_ref(profile, f.rel, line, link_kind, "" if link_kind == "marker" else folder, target, None, out)
+            base = "" if link_kind == "marker" else link_folder(profile, folder, target)
+            _add_file_ref(profile, f.rel, line, link_kind, base, target, None, out)
 
 
 # --- state.yaml ------------------------------------------------------------------------

@@ -33,7 +33,9 @@ DESCRIPTIONS: dict[str, str] = {
     "invalid-field": "A known field holds a value outside its type.",
     "expired-ttl": "An active entry past its ttl is still in memories.md.",
     "over-capacity": "memories.md holds more entries than the cap.",
-    "sensitive-data": "An unredacted secret: phone, e-mail, ID or card number, API key, password.",
+    "sensitive-data": "An unredacted secret: a credential (password, API key or token, private key; an error) "
+    "or personal data (phone, e-mail, ID or card number; a warning).",
+    "secret-in-history": "A credential an earlier commit of a memory file held and the file no longer holds.",
     "suspicious-instruction": "Text that instructs the agent rather than records a fact.",
     "oversized-bootstrap": "A workspace bootstrap file (or all of them) over its character limit.",
     "daily-log-rewritten": "Git history shows earlier lines of an append-only daily log changed.",

@@ -14,7 +14,12 @@ import bisect
 import re
 from dataclasses import dataclass
 
-KINDS = ("phone", "email", "national-id", "card", "api-key", "password")
+from .credentials import TELEGRAM_ANCHOR, find_credentials
+
+KINDS = ("phone", "email", "national-id", "card", "api-key", "password", "private-key", "url-credential")
+# values that grant access: an error wherever they are (spec: Secrets); the others are personal data
+CREDENTIAL_KINDS: frozenset[str] = frozenset({"api-key", "password", "private-key", "url-credential"})
+PERSONAL_KINDS: frozenset[str] = frozenset({"phone", "email", "national-id", "card"})
 
 KIND_LABEL = {
     "phone": "phone number",
@@ -23,6 +28,8 @@ KIND_LABEL = {
     "card": "card number",
     "api-key": "API key or token",
     "password": "password",
+    "private-key": "private key",
+    "url-credential": "password in a URL or connection string",
 }
 
 
@@ -32,6 +39,11 @@ class SecretMatch:
     start: int
     end: int
     value: str
+
+
+def is_credential(match: SecretMatch) -> bool:
+    """Whether ``match`` grants access (a password, key, token, private key, URL password)."""
+    return match.kind in CREDENTIAL_KINDS
 
 
 PLACEHOLDER_RE = re.compile(r"\{\{secret:([A-Za-z0-9_-]+?)-([0-9]+)\}\}")
@@ -56,38 +68,6 @@ _CARD = re.compile(
     )(?![A-Za-z0-9_]|[-.][0-9])""",
     re.X,
 )
-_API_KEY = re.compile(
-    r"""(?<![A-Za-z0-9_-])(?:
-        sk-(?:[A-Za-z0-9]+-){0,3}[A-Za-z0-9_-]{20,}
-      | gh[pousr]_[A-Za-z0-9]{30,}
-      | github_pat_[A-Za-z0-9_]{30,}
-      | (?:AKIA|ASIA)[0-9A-Z]{16}
-      | xox[abposr]-[A-Za-z0-9-]{10,}
-      | AIza[0-9A-Za-z_-]{35}
-      | glpat-[A-Za-z0-9_-]{20,}
-      | eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}
-    )(?![A-Za-z0-9_-])""",
-    re.X,
-)
-_KEYWORD_TOKEN = re.compile(
-    r"""(?ix)
-    (?<![A-Za-z0-9_])
-    (?:api[ _-]?key|apikey|access[ _-]?key|secret[ _-]?key|client[ _-]?secret|auth[ _-]?token
-      |access[ _-]?token|token|secret|bearer|密钥|秘钥|令牌)
-    ["']?(?:[ \t]*[:=：][ \t]*|[ \t]+(?:is[ \t]+)?|[ \t]*(?:是|为)[ \t]*)["']?
-    (?P<value>[A-Za-z0-9+/_=.\-]{20,})(?![A-Za-z0-9+/_=.\-])
-    """
-)
-_PRIVATE_KEY = re.compile(r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----[\s\S]*?-----END (?:[A-Z]+ )?PRIVATE KEY-----")
-_PASSWORD = re.compile(
-    r"""(?ix)
-    (?<![A-Za-z0-9_])(?:password|passwd|passwort|passcode|pwd|密码|口令)
-    ["']?[ \t]*
-    (?:[:=：][ \t]*(?P<value>"[^"\n]+"|'[^'\n]+'|[^\s，。；、,;)）]+)
-      |(?<=[码令])(?:是|为)[ \t]*(?P<ascii>[!-~]+))  # 密码是abc12: only an ASCII value, not 密码是什么
-    """
-)
-
 _ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _ID_CHECK = "10X98765432"
 
@@ -195,6 +175,7 @@ class TextView:
         return spans
 
 
+_ID_BEFORE_RE = re.compile(r"(?i)(?:\bid|\bno\.|编号|订单号?|单号)[ \t:#：=]*$")
 _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _LITERALS: dict[bytes, re.Pattern[bytes]] = {}
 
@@ -207,40 +188,43 @@ def _literal(needle: bytes) -> re.Pattern[bytes]:
     return rx
 
 
-_API_ANCHORS = (b"sk-", rb"(?x)gh(?:[pousr]_|ithub_pat_)", rb"(?x)A(?:KIA|SIA|Iza)", b"xox", b"glpat-", b"eyJ")
-_KEYWORD_ANCHORS = tuple(w.encode() for w in ("token", "secret", "key", "bearer", "密钥", "秘钥", "令牌"))
-_PASSWORD_ANCHORS = tuple(w.encode() for w in ("pass", "pwd", "密码", "口令"))
 _DIGIT_ANCHORS = (b"00000000000", b"0000 0000", b"0000-0000")
 
+# Not personal data (spec: Secrets): a git remote or scp/SSH login (user@host:path, ssh user@host),
+# a URL's user part, a messaging target the agent's tools address, an OpenClaw session key.
+_NOT_PERSONAL_RE = re.compile(
+    r"""(?ix)
+        (?<![A-Za-z0-9._-])[A-Za-z0-9._-]{1,64}@[A-Za-z0-9.-]{1,253}:(?!//)[~A-Za-z0-9_./-]*  # git@github.com:o/r.git, scp
+      | (?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)\b[^\n@]{0,80}?[A-Za-z0-9._-]+@[A-Za-z0-9.-]+  # ssh root@host
+      | \b[a-z][a-z0-9+.-]{0,20}://[^\s/@]{1,256}@[^\s/]{1,253}         # a URL's userinfo
+      | (?<![^\s@<>()`'"])[^\s@<>()`'"]{1,128}@(?:im\.wechat|chatroom|s\.whatsapp\.net|g\.us|c\.us|lid|broadcast|newsletter|thread\.v2|thread\.skype)\b
+      | \bagent:[A-Za-z0-9_-]+:[^\s`'"<>)\]]+                         # agent:main:feishu:direct:ou_…
+    """
+)
+_LOGIN_USERS = frozenset({"git", "root", "ubuntu", "ec2-user", "admin@localhost", "pi", "debian", "centos", "opc"})
 
-def find_secrets(text: str, *, view: TextView | None = None) -> list[SecretMatch]:
-    """Every secret-looking span of ``text``, in order, without overlaps."""
+
+def find_secrets(text: str, *, view: TextView | None = None, personal: bool = True) -> list[SecretMatch]:
+    """Every secret-looking span of ``text``, in order, without overlaps (credentials first).
+
+    ``personal=False``: credentials only (the scope of files outside memory, spec: Secrets).
+    """
     found: list[SecretMatch] = []
     add = found.append
     if view is None or view.text is not text:
         view = TextView(text)
-    if "-----BEGIN" in text:
-        for m in _PRIVATE_KEY.finditer(text):
-            add(SecretMatch("api-key", m.start(), m.end(), m.group()))
-    for a, b in view.windows(view.hits(view.raw, _API_ANCHORS)):
-        for m in _API_KEY.finditer(text, a, b):
-            add(SecretMatch("api-key", m.start(), m.end(), m.group()))
-    for a, b in view.windows(view.hits(view.lower, _KEYWORD_ANCHORS)):
-        for m in _KEYWORD_TOKEN.finditer(text, a, b):
-            value = m.group("value")
-            if _has_digit_and_letter(value) and not value.startswith(("http", "mem-")):
-                add(SecretMatch("api-key", m.start("value"), m.end("value"), value))
-    for a, b in view.windows(view.hits(view.lower, _PASSWORD_ANCHORS)):
-        for m in _PASSWORD.finditer(text, a, b):
-            group = "value" if m.group("value") is not None else "ascii"
-            value = m.group(group)
-            start, end = m.start(group), m.end(group)
-            if value[0] in "\"'":
-                value, start, end = value[1:-1], start + 1, end - 1
-            value = value.rstrip(".,")
-            end = start + len(value)
-            if value and not _is_placeholder(value) and set(value) != {"*"} and not value.startswith("{{"):
-                add(SecretMatch("password", start, end, value))
+    def windows(anchors: tuple[bytes, ...], lower: bool) -> list[tuple[int, int]]:
+        assert view is not None
+        if anchors == (TELEGRAM_ANCHOR,):
+            return view.windows(view.hits(view.digits, anchors))
+        return view.windows(view.hits(view.lower if lower else view.raw, anchors))
+
+    for kind, start, end in find_credentials(text, windows):
+        add(SecretMatch(kind, start, end, text[start:end]))
+    found.sort(key=lambda s: (0 if s.kind == "private-key" else 1, s.start, -(s.end - s.start)))
+    if not personal:
+        return _resolve(text, found) if found else found
+    n_credentials = len(found)
     if "@" in text:
         for m in _EMAIL_AT.finditer(text):
             i = m.start()
@@ -258,6 +242,10 @@ def find_secrets(text: str, *, view: TextView | None = None) -> list[SecretMatch
     for a, b in digit_windows:
         for m in _CARD.finditer(text, a, b):
             digits = m.group().replace(" ", "").replace("-", "")
+            if len(digits) == 15 and digits[:2] not in ("34", "37"):
+                continue  # only Amex has 15 digits: a 15-digit Luhn-valid run is an id (``post ID 3053…``)
+            if _ID_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
+                continue
             if 13 <= len(digits) <= 19 and luhn_ok(digits) and not (len(digits) == 18 and national_id_ok(digits)):
                 add(SecretMatch("card", m.start(), m.end(), m.group()))
     if "+" in text:
@@ -269,9 +257,27 @@ def find_secrets(text: str, *, view: TextView | None = None) -> list[SecretMatch
     for a, b in digit_windows:
         for m in _CN_MOBILE.finditer(text, a, b):
             add(SecretMatch("phone", m.start(), m.end(), m.group()))
+    if len(found) > n_credentials:
+        holes = [
+            (m.start(), m.end())
+            for a, b in view.windows(view.hits(view.raw, (b"@", b"agent:")))
+            for m in _NOT_PERSONAL_RE.finditer(text, a, b)
+        ]
+        if holes:
+            found[n_credentials:] = [s for s in found[n_credentials:] if not _overlaps(holes, s.start, s.end)]
+        found[n_credentials:] = [
+            s for s in found[n_credentials:] if not (s.kind == "email" and s.value.split("@")[0].lower() in _LOGIN_USERS)
+        ]
     if not found:
         return found
     return _resolve(text, found)
+
+
+def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    i = bisect.bisect_right(spans, (start, 1 << 62))
+    if i and spans[i - 1][1] > start:
+        return True
+    return i < len(spans) and spans[i][0] < end
 
 
 _PLUS_DIGIT = re.compile(rb"\+[1-9]")

@@ -13,7 +13,6 @@ picks the selection after the selected entry disappeared.
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -222,22 +221,16 @@ def reload_text(old: MemoryFile, data: bytes, *, consume: bool = False) -> Reloa
     text, bom, ok = decode(data)
     if text == old.text:
         return Reloaded(old, IdDiff(), ok) if bom == old.bom else Reloaded(replace(old, bom=bom), IdDiff(other=True), ok)
-    was_enabled = gc.isenabled()
-    gc.disable()  # many short-lived objects, no cycles: a collection of the big heap would dominate
-    try:
-        edit = ChangedRegion(old.text, text)
-        before = _Window(old, edit.line, edit.z_old)  # read before ``old`` may be consumed
-        new = reparse_edit(old, text, edit.prefix, edit.z_old, edit.z_new, consume=consume)
-        if new.bom != bom:
-            new = replace(new, bom=bom)
-        after = _Window(new, edit.line, edit.z_new)
-        if not _agree(before, after):  # a fence opened or closed: entries far away may differ
-            intact = old if not consume else parse(old.text, bom=old.bom)
-            before, after = _widen(intact, new, edit, before, after)
-        return Reloaded(new, _diff(before, after), ok)
-    finally:
-        if was_enabled:
-            gc.enable()
+    edit = ChangedRegion(old.text, text)
+    before = _Window(old, edit.line, edit.z_old)  # read before ``old`` may be consumed
+    new = reparse_edit(old, text, edit.prefix, edit.z_old, edit.z_new, consume=consume)
+    if new.bom != bom:
+        new = replace(new, bom=bom)
+    after = _Window(new, edit.line, edit.z_new)
+    if not _agree(before, after):  # a fence opened or closed: entries far away may differ
+        intact = old if not consume else parse(old.text, bom=old.bom)
+        before, after = _widen(intact, new, edit, before, after)
+    return Reloaded(new, _diff(before, after), ok)
 
 
 def reload_doc(doc: MemoryDoc, data: bytes | None = None, *, consume: bool = False) -> tuple[MemoryDoc, IdDiff]:

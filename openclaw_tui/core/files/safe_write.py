@@ -139,8 +139,13 @@ def locked(*paths: Path, timeout: float | None = None) -> Iterator[None]:
     try:
         for p in sorted({Path(p).resolve() for p in paths}):
             p.parent.mkdir(parents=True, exist_ok=True)  # a new file's folder (the archive's) may not exist yet
+            created = not lock_path(p).exists()
             fd = os.open(lock_path(p), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
             fds.append(fd)
+            if created:  # a first lock file in this folder: keep it (and the others) out of git status
+                from .lock_exclude import exclude_locks
+
+                exclude_locks(p.parent)
             deadline = None if timeout is None else time.monotonic() + timeout
             while True:
                 try:

@@ -206,7 +206,18 @@ def set_body(mf: MemoryFile, entry_id: str, body: str) -> str:
         body += nl  # the file keeps (or lacks) its final newline
     if body and entry.body_start > 0 and mf.text[entry.body_start - 1] != "\n":
         body = nl + body  # the closing --- ended the file without a newline
+    if not _trailing(body):  # a new body replaces what the entry says, not the blank lines parting it
+        body += _trailing(entry.body)  # from the next entry (unless it brings its own)
     return mf.text[: entry.body_start] + body + mf.text[entry.end :]
+
+
+def _trailing(text: str) -> str:
+    """The blank lines after ``text``'s last non-blank line (all of it when it is blank)."""
+    k = len(text.rstrip(" \t\r\n"))
+    if k == 0:
+        return text
+    end = text.find("\n", k)
+    return text[end + 1 :] if end >= 0 else ""
 
 
 def render_entry(meta: Mapping[str, Any], body: str, nl: str = "\n") -> str:

@@ -16,7 +16,6 @@ only handles blocks the scanner does not understand.
 from __future__ import annotations
 
 import bisect
-import gc
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -255,13 +254,7 @@ def parse(text: str, bom: bool = False) -> MemoryFile:
     """Parse the text of a memory file (without its BOM)."""
     if not bom and text.startswith(BOM):  # a second BOM after the first one is text
         text, bom = text[1:], True
-    was_enabled = gc.isenabled()
-    gc.disable()  # the parse allocates many small objects that never form cycles
-    try:
-        return _parse(text, bom)
-    finally:
-        if was_enabled:
-            gc.enable()
+    return _parse(text, bom)
 
 
 def _newline_of(text: str) -> str:

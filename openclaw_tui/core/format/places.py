@@ -1,7 +1,6 @@
 """Where profiles and workspaces are, before anything of them is read: ``locate(path)``.
 
-Kept apart from ``profile`` (which loads what this finds) so that a fresh ``search`` process, which
-only needs the places, imports no ``dataclasses`` or ``typing``.  ``profile`` re-exports every name.
+Kept apart from ``profile`` (which loads what this finds); ``profile`` re-exports every name.
 """
 
 from __future__ import annotations
@@ -62,7 +61,39 @@ def is_profile_dir(path: Path) -> bool:
 
 
 def is_workspace_dir(path: Path) -> bool:
-    return _is_dir(path) and any(_exists(path / m) for m in WORKSPACE_MARKERS)
+    return _is_dir(path) and any(_exists(path / m) for m in WORKSPACE_MARKERS) and claude_code_memory(path) is None
+
+
+_CLAUDE_KEYS = ("type:", "metadata:")
+
+
+def claude_code_memory(path: Path) -> str | None:
+    """What a Claude Code memory folder is, in words, or None: a folder with ``CLAUDE.md``, or one
+    under ``.claude/`` (``~/.claude/projects/<project>/memory/``) or beside ``MEMORY.md`` whose
+    topic files open with ``type:``/``metadata:`` front matter.  Not an OpenClaw workspace: its limits
+    and rules do not apply.  A folder with OpenClaw's own AGENTS.md or SOUL.md is never one."""
+    if _exists(path / "AGENTS.md") or _exists(path / "SOUL.md"):
+        return None
+    if _exists(path / "CLAUDE.md"):
+        return "a Claude Code project memory (CLAUDE.md)"
+    under_claude = ".claude" in Path(os.path.abspath(path)).parts
+    if not (under_claude or _exists(path / "MEMORY.md")):
+        return None
+    try:
+        names = sorted(n for n in os.listdir(path) if n.endswith(".md") and n not in ("MEMORY.md", "memory.md"))
+    except OSError:
+        return None
+    for name in names[:20]:
+        try:
+            with open(path / name, "rb") as fh:
+                head = fh.read(600).decode("utf-8", "replace")
+        except OSError:
+            continue
+        if head.startswith("---") and any(f"\n{k}" in head for k in _CLAUDE_KEYS):
+            return "a Claude Code memory folder (MEMORY.md and topic files with type:/metadata: front matter)"
+    if under_claude and _exists(path / "MEMORY.md"):
+        return "a Claude Code memory folder (under .claude/)"
+    return None
 
 
 class Place(namedtuple("Place", ("path", "rel", "layout"))):
@@ -83,10 +114,11 @@ def locate(path: Path | str, *, workspaces: bool = False) -> tuple[str, list[Pla
     The one place that decides what a path holds (``discover`` loads what this
     finds; the UI's launcher asks it before starting).  Raises NotMemory.
 
-    ``workspaces=True`` (the UI) also lists the OpenClaw workspaces that sit beside the profiles
-    of a root (layout ``"openclaw"``), and reads a folder whose folders are only workspaces as a
-    root of them.  Without it (``check`` and the other commands) a root is what the spec says:
-    its profiles, other folders skipped.
+    A root is what the spec says: the folders directly inside it that are profiles or OpenClaw
+    workspaces (layout ``"openclaw"``), each read with its own layout (a folder whose folders are
+    only workspaces is a root of them); other folders are skipped; a folder holding ``profiles/``
+    is read as that root.  ``workspaces=True`` (the UI) also lists the workspaces that sit beside
+    that ``profiles/`` folder (the bundled samples).
     """
     given = Path(path)
     try:
@@ -108,20 +140,21 @@ def locate(path: Path | str, *, workspaces: bool = False) -> tuple[str, list[Pla
         except OSError as exc:
             raise NotMemory(f"{given}: cannot be listed ({exc.strerror})") from exc
         listed.append((prefix, children))
-        found = [Place(c, prefix + c.name, "profile") for c in children if is_profile_dir(c)]
-        if found and workspaces:
-            found = _with_workspaces(prefix, children)
-            if prefix:  # PATH holds profiles/: the workspaces beside that folder too (the bundled samples)
+        if any(is_profile_dir(c) for c in children):
+            found = _with_workspaces(prefix, children)  # the workspaces beside the profiles too (the spec)
+            if prefix and workspaces:  # PATH holds profiles/: the UI adds the workspaces beside that folder
                 found += [w for w in _with_workspaces("", _folders(given)) if w.layout == "openclaw"]
-        if found:
             return "root", found
     if is_workspace_dir(given):
         return "workspace", [Place(given, ".", "openclaw")]
-    if workspaces:
-        for prefix, children in listed:
-            found = _with_workspaces(prefix, children)
-            if found:
-                return "root", found
+    for prefix, children in listed:  # a folder of workspaces only: a root of them
+        found = _with_workspaces(prefix, children)
+        if found:
+            return "root", found
+    claude = claude_code_memory(given)
+    if claude is not None:
+        raise NotMemory(f"{given}: {claude}, not an OpenClaw workspace: not supported yet "
+                        "(OpenClaw's limits and rules do not apply to it)")
     raise NotMemory(f"{given}: not a profile, a profiles root or an OpenClaw workspace")
 
 

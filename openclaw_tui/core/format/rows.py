@@ -242,7 +242,9 @@ def apply_findings(files: Mapping[str, Sequence[EntryRow]], findings: Iterable[F
         file_rows = files.get(f.file)
         if file_rows is not None and f.line is not None:
             row = _row_at_line(file_rows, starts[f.file], f.line)
-        if row is None and f.id is not None and f.code not in ("dangling-ref", "inactive-ref"):
+        # a reference names its target: the mark goes on the referring row, except for a reference from
+        # outside the memory files (state.yaml), whose target entry carries it (the legend's INACTIVE REF)
+        if row is None and f.id is not None and (f.code not in ("dangling-ref", "inactive-ref") or file_rows is None):
             cand = by_id.get(f.id)
             if cand is not None and (file_rows is None or cand.file == f.file):
                 row = cand
@@ -255,7 +257,7 @@ def apply_findings(files: Mapping[str, Sequence[EntryRow]], findings: Iterable[F
         if mark == "invalid":
             detail = _field_at(row, f.line)
         elif mark in ("dangling", "inactive-ref"):
-            detail = f.id or ""
+            detail = (f.id or "") if file_rows is not None else f.file  # the target, or where it is named
         prev = row.marks.get(mark)
         if prev and detail and detail not in prev.split(","):
             detail = prev + "," + detail
@@ -354,6 +356,43 @@ _MARK_ALIASES = {
     "broken": "malformed", "expired-ttl": "expired", "ttl": "expired", "secret": "sensitive",
     "instruction": "suspicious", "dup": "duplicate", "unresolved-conflict": "conflict",
 }
+
+_PROBLEM_WORDS = ("problem", "problems", "issue", "issues")
+FILTER_TERMS = "status: imp: tag: is: id: #tag"  # what the filter understands, for a hint
+
+
+def query_problems(text: str) -> list[str]:
+    """Why terms of a filter cannot match as meant (empty when every term is known), one line each:
+    ``is:foo`` and ``imp:urgent`` name the values that exist, ``foo:bar`` the terms that exist."""
+    from .fields import IMPORTANCE, STATUSES
+
+    known = {
+        "status": STATUSES,
+        "importance": IMPORTANCE,
+        "is": ("problem", *(m for m, _l, _c in PROBLEM_MARKS), *STATUS_MARKS),
+    }
+    try:
+        tokens = shlex.split(text)
+    except ValueError:
+        tokens = text.split()
+    out: list[str] = []
+    for tok in tokens:
+        key, sep, value = tok.partition(":")
+        if not sep or not key.isalpha():
+            continue  # a plain word (or a time like 10:30)
+        facet = _FACETS.get(key.lower())
+        if facet is None:
+            out.append(f"{key}: is not a filter term (terms: {FILTER_TERMS})")
+            continue
+        allowed = known.get(facet)
+        if allowed is None:
+            continue
+        for v in (v.strip().lower() for v in value.split(",") if v.strip()):
+            if facet == "is" and (v in _PROBLEM_WORDS or v in _MARK_ALIASES):
+                continue
+            if v not in allowed:
+                out.append(f"{key}:{v} matches nothing: {key}: takes {', '.join(allowed)}")
+    return out
 
 
 def filter_rows(rows: Sequence[EntryRow], q: Query) -> list[EntryRow]:

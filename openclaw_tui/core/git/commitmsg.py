@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .gitrepo import GitError, Repo, RepoLike, as_repo, commit_paths, head_sha, read_blob, status
+from .gitrepo import GitError, Repo, RepoLike, RepoStatus, as_repo, commit_paths, head_sha, read_blob, status
 from .semantic_diff import ARCHIVE, MEMORIES, FileChange, ProfileDiff, profile_diff
 
 PREFIX = "feat(mem): "
@@ -43,15 +43,58 @@ def _profile_path(profile: Any) -> Path:
     return Path(getattr(profile, "path", profile)).absolute()
 
 
-def profile_changes(repo: RepoLike, profile: Any) -> ProfileDiff:
-    """What changed in the profile folder since HEAD (working tree, staged or not, new files too)."""
+def is_memory_file(rel: str, workspace: bool = False) -> bool:
+    """A memory file by its path in the memory folder (spec, Layouts A and B): an untracked one is
+    committed with the folder's changes; any other untracked file waits until it is named."""
+    if workspace:  # bootstrap files, DREAMS.md and everything the agent writes under memory/
+        return rel.endswith(".md") and ("/" not in rel or rel.startswith("memory/"))
+    if rel in ("identity.md", "memories.md", "state.yaml", "secrets_refs.yaml"):
+        return True
+    return rel.startswith(("contexts/", "skills/")) and rel.endswith(".md")
+
+
+def left_out(repo: RepoLike, profile: Any, include: Sequence[str] = ()) -> list[str]:
+    """Untracked files of the profile folder that a commit leaves out (profile-relative): not memory
+    files (an ``audit.log``, notes, an editor's backup) and not named in ``include``."""
+    r = as_repo(repo)
+    folder = _profile_path(profile)
+    return _left(status(r.root, folder), r.rel(folder), folder, include)
+
+
+def _left(st: RepoStatus | None, rel: str, folder: Path, include: Sequence[str]) -> list[str]:
+    from ..format.profile import is_profile_dir, is_workspace_dir
+
+    prefix = rel + "/" if rel else ""
+    named = {_named(folder, n) for n in include}
+    workspace = is_workspace_dir(folder) and not is_profile_dir(folder)
+    return sorted(p for f in (st.files if st is not None else ()) if f.untracked
+                  for p in [f.path.removeprefix(prefix)] if not is_memory_file(p, workspace) and p not in named)
+
+
+def _named(folder: Path, name: str) -> str:
+    """A file named on the command line (relative to the profile folder, or a path to it), profile-relative."""
+    p = Path(name)
+    if p.is_absolute() or p.exists():
+        try:
+            return p.absolute().relative_to(folder).as_posix()
+        except ValueError:
+            pass
+    return p.as_posix().removeprefix("./")
+
+
+def profile_changes(repo: RepoLike, profile: Any, include: Sequence[str] = ()) -> ProfileDiff:
+    """What changed in the profile folder since HEAD (working tree, staged or not, new files too),
+    without the untracked files a commit leaves out (``left_out``)."""
     r = as_repo(repo)
     folder = _profile_path(profile)
     rel = r.rel(folder)
     st = status(r.root, folder)
     prefix = rel + "/" if rel else ""
     files: list[FileChange] = []
+    leave = set(_left(st, rel, folder, include))
     for f in st.files if st is not None else ():
+        if f.path.removeprefix(prefix) in leave:
+            continue
         kind = f.kind
         path = f.path.removeprefix(prefix)
         if kind == "renamed" and f.orig_path:
@@ -112,24 +155,26 @@ def format_message(summary: str, diff: ProfileDiff) -> str:
     return f"{head}\n" + (f"\n{body}\n" if body else "")
 
 
-def build_message(repo: RepoLike, profile: Any, summary: str | None = None) -> str:
-    diff = profile_changes(repo, profile)
+def build_message(repo: RepoLike, profile: Any, summary: str | None = None, include: Sequence[str] = ()) -> str:
+    diff = profile_changes(repo, profile, include)
     name = _profile_path(profile).name
     return format_message(summary or default_summary(diff, name), diff)
 
 
 def commit_profile(
-    profile: Any, summary: str | None = None, *, repo: RepoLike | None = None, env: Mapping[str, str] | None = None
+    profile: Any, summary: str | None = None, *, repo: RepoLike | None = None, env: Mapping[str, str] | None = None,
+    include: Sequence[str] = (),
 ) -> str:
     """Commit the profile folder's changes (and nothing else) with a generated message; returns the sha.
 
+    Untracked files other than memory files are left out unless named in ``include`` (``left_out``).
     Raises GitError when the folder is not in a repository, NothingToCommit
     when it has no change.
     """
     folder = _profile_path(profile)
     r: Repo = as_repo(repo if repo is not None else folder)
-    diff = profile_changes(r, folder)
+    diff = profile_changes(r, folder, include)
     if not diff.files:
         raise NothingToCommit(r.rel(folder))
     message = format_message(summary or default_summary(diff, folder.name), diff)
-    return commit_paths(r, r.rel(folder), message, env=env)
+    return commit_paths(r, r.rel(folder), message, env=env, leave=left_out(r, folder, include))

@@ -3,7 +3,7 @@
 ``build_demo(dest)`` copies the sample profiles into ``dest``, makes it a git
 repository (local identity, the machine's git config ignored while building)
 and replays a short history: an import, agent commits, a ``work-persona``
-branch merged back, then two diverging edits of the same entry on ``main``
+branch merged back (its agent left an unresolved ``conflict:`` pair), then two diverging edits of the same entry on ``main``
 (a human review) and ``agent-thread-b`` (another agent thread).  Merging
 them with plain git (not the id-aware driver) leaves a pending merge with
 conflict markers in ``profiles/xiaoyu/memories.md`` and ``state.yaml``.
@@ -233,6 +233,17 @@ def build_demo(dest: Path) -> Path:
     if at_tail:
         b.write(at_mem, _append_raw(b.read(at_mem), at_tail[0]))
         b.commit(at, ATLAS_AGENT, "2026-11-26T10:05:00+00:00")
+    # an unresolved ⇄ pair outside the merge conflict: the agent heard of a new rota, the old fact stays
+    at_data = b.read(at_mem) or b""
+    at_mf = _mf(at_data)
+    if at_mf.get("mem-0003") is not None:
+        at_arch = _mf(b.read(f"{at}/contexts/archive/memories.md"))
+        b.write(at_mem, _append_entry(at_data, {
+            "id": next_id(at_mf.ids() + at_arch.ids()), "timestamp": "2026-11-27T09:40:00+00:00",
+            "source": "chat#318", "importance": "high", "status": "active", "tags": ["oncall", "schedule"],
+            "conflict": "mem-0003",
+        }, "From December the on-call hand-off moves to Tuesday at 09:00 Dublin time."))
+        b.commit(at, ATLAS_AGENT, "2026-11-27T09:45:00+00:00", "atlas: on-call hand-off moves (conflicts with mem-0003)")
     b.git("checkout", "-q", MAIN)
     b.write(xi_mem, final_xi)
     b.commit(xi, XIAOYU_AGENT, "2026-11-28T22:15:00+08:00")

@@ -19,13 +19,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..files.lock_exclude import EXCLUDE_LINES, LOCK_SUFFIXES
 from ..files.safe_write import atomic_write
 
 DRIVER_NAME = "openclaw-memory"
 ATTRIBUTES_LINE = f"memories.md merge={DRIVER_NAME}"
-# Lock files that the safe-write protocol leaves beside the files it writes.
-LOCK_SUFFIXES = (".md.lock", ".yaml.lock", ".yml.lock", ".log.lock", ".json.lock", ".txt.lock")
-EXCLUDE_LINES = tuple(f"*{s}" for s in LOCK_SUFFIXES)
 
 
 class GitError(RuntimeError):
@@ -387,14 +385,17 @@ def read_blobs(repo: RepoLike, shas: Iterable[str]) -> dict[str, bytes]:
 # --- changing the repository ----------------------------------------------------------------
 
 
-def commit_paths(repo: RepoLike, rel: str, message: str, *, env: Mapping[str, str] | None = None) -> str:
-    """Stage everything under ``rel`` (lock files excluded) and commit only that; returns the sha.
+def commit_paths(repo: RepoLike, rel: str, message: str, *, env: Mapping[str, str] | None = None,
+                 leave: Sequence[str] = ()) -> str:
+    """Stage everything under ``rel`` (lock files excluded, and the untracked files ``leave`` names,
+    relative to ``rel``) and commit only that; returns the sha.
 
     Other staged changes of the repository are left staged and out of the commit.
     """
     r = as_repo(repo)
     spec = rel or "."
     excludes = [f":(exclude,glob){rel + '/' if rel else ''}**/*{s}" for s in LOCK_SUFFIXES]
+    excludes += [f":(exclude,literal){rel + '/' if rel else ''}{name}" for name in leave]
     run_git(["add", "-A", "--", spec, *excludes], r.root, env=env)
     args = ["commit", "-q", "--no-verify", "-F", "-"]
     if head_sha(r) is not None and operation_in_progress(r) is None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..merge.merge import Labels, merge_bytes, merge_plain
+from .commitmsg import is_memory_file
 from .gitrepo import (
     BranchInfo,
     Repo,
@@ -217,10 +218,12 @@ def _dirty_reason(repo: Repo, rel: str) -> str | None:
         return "not inside a git repository"
     if st.operation is not None:
         return f"a {st.operation} is in progress; finish or abort it first"
-    if st.files:
-        prefix = rel + "/" if rel else ""
-        names = ", ".join(f.path.removeprefix(prefix) for f in st.files[:5])
-        more = f" and {len(st.files) - 5} more" if len(st.files) > 5 else ""
+    prefix = rel + "/" if rel else ""
+    # an untracked file a commit leaves out (an audit.log) is none of the profile's history
+    dirty = [f for f in st.files if not f.untracked or is_memory_file(f.path.removeprefix(prefix))]
+    if dirty:
+        names = ", ".join(f.path.removeprefix(prefix) for f in dirty[:5])
+        more = f" and {len(dirty) - 5} more" if len(dirty) > 5 else ""
         return f"the profile has uncommitted changes ({names}{more}); commit or discard them first"
     return None
 
@@ -246,6 +249,9 @@ def plan_rollback(repo: RepoLike, profile: Any, sha: str) -> RollbackPlan:
         target = read_blob(r, info.sha, path) if path in then else None
         action = "create" if path not in now else "delete" if path not in then else "restore"
         files.append(FileRestore(path.removeprefix(prefix), action, current, target))
+    in_the_way = [f.path for f in files if f.action == "create" and f.current is not None]
+    if in_the_way and blocked is None:  # an untracked file (left out of commits) where the commit has one
+        blocked = f"{in_the_way[0]} is an untracked file the rollback would replace; commit or move it first"
     by = {f.path: f for f in files}
 
     def pair(name: str) -> tuple[bytes | None, bytes | None]:

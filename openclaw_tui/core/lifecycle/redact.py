@@ -334,9 +334,33 @@ def apply_redaction(profile: Profile, redactions: Sequence[Redaction]) -> Redact
     return RedactResult(state["reds"], written)
 
 
-def redact_profile(profile: Profile, *, dry_run: bool = False) -> RedactResult:
-    """Plan and (unless ``dry_run``) apply every redaction of the profile."""
-    reds = plan_redaction(profile)
-    if dry_run:
-        return RedactResult(reds, redaction_plan(profile, reds))
-    return apply_redaction(profile, reds)
+def redact_profile(profile: Profile, *, dry_run: bool = False, skip: Iterable[int] = ()) -> RedactResult:
+    """Plan and (unless ``dry_run``) apply the redactions of the profile, but for the 1-based
+    numbers in ``skip`` (of ``plan_redaction``'s list, which the CLI prints before it writes)."""
+    every = plan_redaction(profile)
+    left_out = set(skip)
+    bad = sorted(n for n in left_out if not 1 <= n <= len(every))
+    if bad:
+        raise RedactError(f"--skip {bad[0]}: there are {len(every)} secrets to redact")
+    reds = [r for n, r in enumerate(every, 1) if n not in left_out]
+    if dry_run or not left_out:
+        return RedactResult(reds, redaction_plan(profile, reds)) if dry_run else apply_redaction(profile, reds)
+    keys = {_key(r) for r in reds}
+    plan = redaction_plan(profile, reds)
+    state: dict[str, list[Redaction]] = {"reds": reds}
+
+    def rebuild() -> Plan:  # the files changed meanwhile: the same choice, on what they hold now
+        fresh = profile.reload()
+        again = [r for r in plan_redaction(fresh) if _key(r) in keys]
+        if len(again) != len(reds):
+            raise RedactError("the secrets changed on disk since they were listed; run redact again")
+        state["reds"] = again
+        return redaction_plan(fresh, again)
+
+    plan.rebuild = rebuild
+    written = apply_changes(plan)
+    return RedactResult(state["reds"], written)
+
+
+def _key(r: Redaction) -> tuple[str, str | None, str, str, int]:
+    return (r.file, r.entry, r.kind, r.sha256, r.line)

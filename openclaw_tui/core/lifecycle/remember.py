@@ -38,6 +38,7 @@ class Remembered:
     duplicates: list[Similar] = field(default_factory=list)
     conflicts: list[TagShare] = field(default_factory=list)
     skipped: bool = False  # skip_duplicate and an active entry already says the same: nothing planned
+    declared: list[str] = field(default_factory=list)  # the ids given as its ``conflict:`` (``--conflict``)
 
     @property
     def id(self) -> str:
@@ -48,6 +49,7 @@ class Remembered:
         return self.plan.new_id
 
     def to_json(self) -> dict[str, Any]:
+        shared = {c.id: c for c in self.conflicts}
         return {
             "id": self.id,
             "written": not self.skipped and not self.plan.empty,
@@ -55,7 +57,10 @@ class Remembered:
             "duplicates": [
                 {"id": s.id, "score": s.score, "reason": s.reason, "archived": s.archived} for s in self.duplicates
             ],
-            "conflicts": [{"id": c.id, "tags": list(c.tags)} for c in self.conflicts],
+            # the declared conflicts first, then the other candidates (active entries sharing a tag)
+            "conflicts": [{"id": i, "tags": list(shared[i].tags) if i in shared else [], "declared": True}
+                          for i in self.declared]
+            + [{"id": c.id, "tags": list(c.tags), "declared": False} for c in self.conflicts if c.id not in self.declared],
         }
 
 
@@ -115,7 +120,7 @@ def plan_remember(
     if conflict_ids:
         meta["conflict"] = conflict_ids[0] if len(conflict_ids) == 1 else conflict_ids
     plan = plan_add(files, meta, body, now)
-    return Remembered(plan, duplicates, tag_sharers(files, tags))
+    return Remembered(plan, duplicates, tag_sharers(files, tags), declared=conflict_ids)
 
 
 def remember(target: Target, body: str, **kwargs: Any) -> Remembered:

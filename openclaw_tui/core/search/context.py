@@ -10,7 +10,9 @@ Layout A (a profile), three layers:
 3. ``contexts``: the context files (``contexts/``, not the archive) that the
    query or ``state.yaml``'s current task (values under a key naming a task:
    ``current_task``, ``task``, ``当前任务``...) names by date
-   (``2024-06-01``) or by name (``planning``).
+   (``2024-06-01``) or by name (``planning``), and any context file a
+   ``state.yaml`` value names by its path (``plan: contexts/2024-06-01_planning.md``,
+   under whatever key).
 
 Left out, each with its reason: entries a tag matched that are
 ``superseded`` (by whom), ``cold``, of another status, or ``archived`` (in
@@ -39,17 +41,16 @@ selected by ``work`` and shown as ``Work``).
 
 At 100k entries a third of them are high, so the answer itself is ~35k parts
 (4 MB of text): the rows are read as the index gives them (no object per
-row), no garbage collection runs while the parts are made, and ``--json`` is
-written by a template per part (``render_json``) rather than by ``json``'s
+row), and ``--json`` is written by a template per part (``render_json``) rather than by ``json``'s
 pure-Python indenting encoder.  ``bench/bench_context.py`` prints the figures.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import json
 import math
+import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -58,10 +59,10 @@ from json.encoder import encode_basestring as _encode_str  # the C encoder json.
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config import Config, Limits, load_config
+from ..config import Config, load_config
 from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from .index import Index, Root, roots_of, tags_as_written
-from .text import CJK, Query, QueryError, _cjk_run_re, parse_query
+from .text import CJK, CJK_RUN, Query, QueryError, parse_query
 
 if TYPE_CHECKING:
     from ..format.entries import Entry
@@ -146,6 +147,7 @@ class AgentContext:
     parts: list[Part] = field(default_factory=list)
     left_out: list[LeftOut] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)  # layout B: the release's rules, injected bytes
 
     @property
     def total_chars(self) -> int:
@@ -183,6 +185,7 @@ class AgentContext:
             "query": self.query,
             "tags": self.tags,
             "notes": self.notes,
+            **self.extra,
         }
 
 
@@ -251,6 +254,37 @@ def _task_text(state: TextFile | None) -> str:
     return " ".join(out)
 
 
+_CONTEXT_PATH_RE = re.compile(r"(?:\./)?(contexts/[^\s'\"`<>()\[\]]+?\.md)(?![^\s'\"`<>()\[\]])")
+
+
+def _state_paths(state: TextFile | None) -> dict[str, str]:
+    """The context files ``state.yaml`` names by their path, under whatever key (spec, "What the agent sees"):
+    profile-relative path -> the key naming it (``plan``, or ``current_focus.plan``)."""
+    if state is None or state.error is not None or ("contexts/" not in state.text and "\\" not in state.text):
+        return {}  # (no path can be there: YAML not even imported)
+    from ..format.yamlio import load_yaml
+
+    try:
+        data = load_yaml(state.text)
+    except Exception:  # an invalid state.yaml names nothing (the check reports it)
+        return {}
+    out: dict[str, str] = {}
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{key}.{k}" if key else str(k))
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str):
+            for m in _CONTEXT_PATH_RE.finditer(value):
+                out.setdefault(posixpath.normpath(m.group(1)), key or "state.yaml")
+
+    walk(data, "")
+    return out
+
+
 def _names(rel: str) -> tuple[str | None, list[str]]:
     """(date, name words) of a context file: ``contexts/2024-06-01_todo.md`` -> ("2024-06-01", ["todo"])."""
     stem = Path(rel).stem
@@ -270,7 +304,7 @@ def _named_by(rel: str, text: str) -> str | None:
     if date and date in text:
         return date
     for w in words:
-        if (len(w) >= 3 or _cjk_run_re().search(w)) and _word_re(w).search(text):
+        if (len(w) >= 3 or CJK_RUN.search(w)) and _word_re(w).search(text):
             return w
     return None
 
@@ -404,13 +438,9 @@ def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str
     persistent index, which makes a 100k-entry profile answer in well under a second.
     """
     src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
-    was_enabled = gc.isenabled()
-    gc.disable()  # tens of thousands of parts and rows, none in a cycle: no collection while they are made
     try:
         return _profile_context(src, query, tags, config or load_config())
     finally:
-        if was_enabled:
-            gc.enable()
         src.close()
 
 
@@ -487,20 +517,24 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
                                     f"in the archive (tag {', '.join(matched)}); restore it to load it"))
     # 3. contexts
     task: str | None = None  # read only when a context file is not named by the query
+    by_path = _state_paths(src.state)  # a path in state.yaml is the current task naming that file
     for f in src.contexts:
         if f.error is not None:
             continue
         by_query = _named_by(f.rel, query)
         by_task = None
         if not by_query:
-            if task is None:
-                task = _task_text(src.state)
-            by_task = _named_by(f.rel, task)
+            if f.rel in by_path:
+                by_task = f"{by_path[f.rel]}: {f.rel}"
+            else:
+                if task is None:
+                    task = _task_text(src.state)
+                by_task = _named_by(f.rel, task)
         if not (by_query or by_task):
             continue
         if f.rel.startswith("contexts/archive/"):
-            left_out.append(LeftOut(None, "archived", f.rel, 1,
-                                    f"archived context file named by the query ({by_query or by_task})"))
+            named = f"the query ({by_query})" if by_query else f"state.yaml's current task ({by_task})"
+            left_out.append(LeftOut(None, "archived", f.rel, 1, f"archived context file named by {named}"))
             continue
         reason = f"named by the query ({by_query})" if by_query else f"named by state.yaml's current task ({by_task})"
         parts.append(_whole("contexts", f, reason))
@@ -514,33 +548,14 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
 
 def workspace_context(profile: Profile | Root, query: str = "", session: str = "main", *, config: Config | None = None,
                       today: dt.date | None = None, openclaw_config: Path | None = None,
-                      results: int = SEARCH_RESULTS) -> AgentContext:
-    """Layout B: the bootstrap injection, the daily logs at session start, then the search results."""
-    from ..workspace.bootstrap import inject_preview
-    from ..workspace.openclaw_config import load_openclaw_config
+                      results: int = SEARCH_RESULTS, session_start: bool = True) -> AgentContext:
+    """Layout B: the bootstrap injection, the session-start block of daily logs, then the search results."""
+    from .context_openclaw import workspace_parts
 
     config = config or load_config()
-    today = today or dt.date.today()
-    oc = load_openclaw_config(profile.path, openclaw_config, base=config.limits)
-    lim: Limits = oc.limits
-    source = oc.source if oc.found else (str(config.path) if config.found else "defaults")
-    limits = {"bootstrap_max_chars": lim.bootstrap_max_chars,
-              "bootstrap_total_max_chars": lim.bootstrap_total_max_chars,
-              "user_max_chars": lim.user_max_chars, "source": source}
-    ctx = AgentContext("B", session, profile.name, profile.path, query, [], limits)
-    for ip in inject_preview(profile.path, lim, session, today=today, truncation=oc.truncation):
-        if not ip.loaded:
-            ctx.left_out.append(LeftOut(None, ip.reason, ip.file, 1))
-            continue
-        layer = "bootstrap" if ip.kind == "bootstrap" else "daily"
-        ctx.parts.append(Part(layer, ip.file, 1, max(1, ip.lines_raw), None, ip.chars_injected,
-                              estimate_tokens(ip.text), ip.truncated,
-                              ip.reason if not ip.truncated else f"{ip.reason}; {ip.chars_raw:,} on disk",
-                              ip.text, profile.path / ip.file))
-    days = {p.file for p in ctx.parts if p.layer == "daily"}
-    for day, which in ((today, "today's"), (today - dt.timedelta(days=1), "yesterday's")):
-        if not any(f.startswith(f"memory/{day.isoformat()}") for f in days):
-            ctx.notes.append(f"no daily log for {day.isoformat()} ({which})")
+    ctx = workspace_parts(profile, query, session, config=config, today=today, openclaw_config=openclaw_config,
+                          session_start=session_start)
+    today = today or dt.date.fromisoformat(ctx.extra["rules"]["today"])
     if query.strip():
         from .search import search_path
 
@@ -578,10 +593,11 @@ def _slice_lines(path: Path, start: int, end: int, read: dict[Path, list[str] | 
 
 def agent_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), session: str = "main", *,
                   config: Config | None = None, today: dt.date | None = None,
-                  openclaw_config: Path | None = None) -> AgentContext:
+                  openclaw_config: Path | None = None, session_start: bool = True) -> AgentContext:
     """What the agent loads for a topic, for either layout (a ``Root`` is read through the index)."""
     if profile.layout == "openclaw":
-        ctx = workspace_context(profile, query, session, config=config, today=today, openclaw_config=openclaw_config)
+        ctx = workspace_context(profile, query, session, config=config, today=today, openclaw_config=openclaw_config,
+                                session_start=session_start)
         if tags:
             ctx.notes.append("--tags: a workspace has no tags (only layout A selects entries by tag)")
         return ctx
@@ -696,6 +712,8 @@ def render_text(ctx: AgentContext) -> str:
     head = f"layout {ctx.layout} ({'profile' if ctx.layout == 'A' else 'OpenClaw workspace'}) {ctx.profile}"
     if ctx.layout == "B":
         head += f", {ctx.session} session"
+        if "rules" in ctx.extra:
+            head += f", {ctx.extra['rules']['moment']}"
     if ctx.query:
         head += f", query {ctx.query!r}"
     if ctx.tags:
@@ -703,8 +721,10 @@ def render_text(ctx: AgentContext) -> str:
     out.append(head)
     lim = ", ".join(f"{k} {v:,}" for k, v in ctx.limits.items() if isinstance(v, int))
     out.append(f"limits: {lim} (from {ctx.limits.get('source', 'defaults')})")
+    if "rules" in ctx.extra:
+        out.append(f"rules: {ctx.extra['rules']['label']}; sizes in UTF-16 units")
     titles = {"fixed": "1. fixed payload", "memories": "2. memories", "contexts": "3. context files",
-              "bootstrap": "bootstrap files (as injected)", "daily": "daily logs at session start",
+              "bootstrap": "bootstrap files (as injected)", "daily": "daily logs (session-start block)",
               "search": "search results"}
     for layer, parts in ctx.layers():
         chars = sum(p.chars for p in parts)

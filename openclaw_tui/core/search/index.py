@@ -54,11 +54,7 @@ a file another program changed is re-indexed the same way from the stored rows w
 they tile it (``_window_from_rows``: the rows the edit changed found by binary search,
 the old text checked against the indexed bytes' SHA-1), else whole.
 
-Reading: the queries are ``reader.Reader``'s (``Index`` is a ``Reader`` that also builds and updates), so
-that a fresh ``search`` whose index is current reads it without importing this module (``quick``).  Its
-witness is ``<db>.folders``, beside the database: the folders a full search looked at (``folders_looked_at``:
-the searched folder, the profiles' folders, contexts, skills, a workspace's ``memory/``), their ctimes, the
-profiles and the files found, kept by ``keep_folders`` when none of them changed while it looked.
+Reading: the queries are ``reader.Reader``'s (``Index`` is a ``Reader`` that also builds and updates).
 
 For the UI, ``add_profile(profile)`` and ``update_file(path, content)`` take
 already loaded text; a ``MemoryFile`` handed to ``update_file`` after a
@@ -69,6 +65,7 @@ whole file again (see ``_update_memory``).
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import re
 import sqlite3
@@ -76,26 +73,22 @@ import sys
 import time
 from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
+from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
+from typing import TYPE_CHECKING
 
-from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, NotMemory, inside, locate, present
-from ..record import Record
+from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES, inside, locate, present
 from .reader import (
     _JOIN,
     _PLACES,
-    FOLDERS_FILE,
-    FolderStat,
     Reader,
     _connect,
     _like,
     _schema_of,
-    _sha1,
-    folder_stats,
     index_file_for,
     racy_window,
-    write_folders,
 )
 from .reader import BEST_FILE as BEST_FILE  # (the read side's names, where callers have always found them)
 from .reader import DAY_SHIFT as DAY_SHIFT
@@ -116,7 +109,6 @@ from .text import (
     without_surrogates,
 )
 
-TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:  # the parser is imported only when a file has to be (re-)indexed: a current index parses nothing
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
     from typing import Any
@@ -134,7 +126,8 @@ def _parser() -> Any:
 
 BLOCK_ROWS = 256  # rows per block of a file at a first build or a whole re-index (``_new_blocks``)
 INSERT_BATCH = 2048  # rows inserted at once by ``_insert`` (its text made for them only)
-_DAILY = r"memory/(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md"  # a daily log's name (compiled when a file is indexed)
+# a daily log's name, also under memory/archive/ (dated by its name, so decay applies); compiled when indexed
+_DAILY = r"memory/(?:archive/(?:[^/]+/)*)?(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md"
 
 # a file's rows in file order, (blk, rstart), their places read from the index alone (``_edit_around``, ``_window``)
 _PLACES_INDEX = "CREATE INDEX chunks_path ON chunks(path, blk, rstart)"
@@ -156,30 +149,21 @@ CREATE TABLE best(query TEXT PRIMARY KEY, value REAL) WITHOUT ROWID;
 """
 
 
-class Stats(Record):
+@dataclass(slots=True)
+class Stats:
     """What a refresh did."""
 
-    __slots__ = _fields = ("files", "read", "reindexed", "inserted", "deleted", "removed_files", "rebuilt")
-    files: int
-    read: int
-    reindexed: int
-    inserted: int
-    deleted: int
-    removed_files: int
-    rebuilt: str | None  # why the database was (re)created: "missing", "outdated schema", "corrupt"
+    files: int = 0
+    read: int = 0
+    reindexed: int = 0
+    inserted: int = 0
+    deleted: int = 0
+    removed_files: int = 0
+    rebuilt: str | None = None  # why the database was (re)created: "missing", "outdated schema", "corrupt"
 
-    def __init__(self, files: int = 0, read: int = 0, reindexed: int = 0, inserted: int = 0, deleted: int = 0,
-                 removed_files: int = 0, rebuilt: str | None = None) -> None:
-        self.files, self.read, self.reindexed, self.inserted, self.deleted = files, read, reindexed, inserted, deleted
-        self.removed_files, self.rebuilt = removed_files, rebuilt
-
-
-_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
 
 
 def chunk_hash(raw: str) -> str:
-    import hashlib  # only when re-indexing (then OpenSSL's SHA-1 is the faster one)
-
     return hashlib.sha1(raw.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
@@ -208,7 +192,7 @@ def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path
             continue
         if db == keep or not os.path.isabs(folder) or present(Path(folder)):  # unreadable just now: kept
             continue
-        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, BEST_FILE, FOLDERS_FILE):
+        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, BEST_FILE, ".folders"):  # (.folders: left by older versions)
             try:
                 os.unlink(str(db) + suffix)
             except OSError:
@@ -221,69 +205,6 @@ def roots_of(path: Path | str) -> list[Root]:
     """The profiles under ``path`` as ``discover`` finds them, without reading their files (NotMemory)."""
     _kind, found = locate(path)
     return [Root(Path(folder).absolute().name, rel, Path(folder).absolute(), layout) for folder, rel, layout in found]
-
-
-def folders_looked_at(path: Path | str, roots: Sequence[Root]) -> list[str] | None:
-    """Every folder whose listing ``locate(path)`` and ``files_of`` read (or more): the searched folder, its
-    ``profiles/`` and their sub-folders (the candidates ``locate`` looks into), and each root's folders that
-    ``files_of`` walks (contexts and skills, a workspace's ``memory/``), as absolute paths.  As long as none of
-    them changed (``reader.folder_stats``), ``roots_of(path)`` and ``files_of`` find what they found.
-
-    None when a symlink is among them or in them (where one points can change without any of these folders
-    changing): such a folder is always searched the full way."""
-    given = os.path.abspath(path)
-    candidates_of = {given, os.path.join(given, "profiles")}  # their sub-folders: listed, not walked
-    walk = {os.path.join(os.path.abspath(r.path), sub) for r in roots
-            for sub in (("memory",) if r.layout == "openclaw" else ("contexts", "skills"))}
-    todo = [*candidates_of, *(os.path.abspath(r.path) for r in roots), *walk]
-    out: list[str] = []
-    seen: set[str] = set()
-    while todo:
-        folder = todo.pop()
-        if folder in seen:
-            continue
-        seen.add(folder)
-        try:
-            st = os.lstat(folder)
-            if S_ISLNK(st.st_mode):
-                return None
-            if not S_ISDIR(st.st_mode):
-                continue  # (a file where a folder may be: its parent's listing says so)
-            entries = list(os.scandir(folder))
-        except FileNotFoundError:
-            continue  # (missing: its parent's listing says so)
-        except OSError:
-            return None
-        out.append(folder)
-        for e in entries:
-            if e.is_symlink():
-                return None
-            if not e.is_dir(follow_symlinks=False):
-                continue
-            if folder in walk:
-                walk.add(e.path)
-                todo.append(e.path)
-            elif folder in candidates_of and not e.name.startswith("."):
-                todo.append(e.path)
-    return sorted(out)
-
-
-def keep_folders(index_file: str, path: Path | str, roots: Sequence[Root], before: list[FolderStat]) -> None:
-    """After a full search: keep the folders it looked at (``before``: their stats taken before it listed
-    them) beside the index, when they and the roots are still as they were, for the next ``quick`` search."""
-    try:
-        roots_now = roots_of(path)
-    except NotMemory:
-        return
-    if roots_now != list(roots):
-        return
-    looked = folders_looked_at(path, roots_now)
-    after = None if looked is None else folder_stats(looked, settled=True)
-    if after is None or after != before:
-        return
-    files = sorted(str(p) for r in roots_now for _rel, p in files_of(r))
-    write_folders(index_file + FOLDERS_FILE, (os.path.abspath(path),
-                                             [(str(r.path), r.name, r.rel, r.layout) for r in roots_now], after, files))
 
 
 def _lstat_below(base: Path, rel: str) -> os.stat_result | None:
@@ -359,9 +280,8 @@ def _day_of_rel(rel: str) -> int | None:
     return d.toordinal() if d is not None else None
 
 
-class _Piece(Record):
-    __slots__ = _fields = ("start", "end", "body_start", "line", "end_line", "id", "kind", "day", "tags", "meta",
-                           "entry")
+@dataclass(slots=True)
+class _Piece:
     start: int
     end: int
     body_start: int
@@ -370,16 +290,9 @@ class _Piece(Record):
     id: str | None
     kind: str
     day: int | None
-    tags: str | None  # "|a|b|" (case-folded, then as written when not so: ``tags_as_written``)
-    meta: tuple[str | None, str | None, str | None]  # status, importance, superseded_by
-    entry: Entry | None  # read for day, tags and meta only when the piece is inserted
-
-    def __init__(self, start: int, end: int, body_start: int, line: int, end_line: int, id: str | None, kind: str,
-                 day: int | None, tags: str | None = None,
-                 meta: tuple[str | None, str | None, str | None] = (None, None, None),
-                 entry: Entry | None = None) -> None:
-        self.start, self.end, self.body_start, self.line, self.end_line = start, end, body_start, line, end_line
-        self.id, self.kind, self.day, self.tags, self.meta, self.entry = id, kind, day, tags, meta, entry
+    tags: str | None = None  # "|a|b|" (case-folded, then as written when not so: ``tags_as_written``)
+    meta: tuple[str | None, str | None, str | None] = (None, None, None)  # status, importance, superseded_by
+    entry: Entry | None = None  # read for day, tags and meta only when the piece is inserted
 
     def fill(self) -> None:
         e = self.entry
@@ -902,21 +815,13 @@ class Index(Reader):
         """
         if db.execute("SELECT 1 FROM chunks WHERE path = ? LIMIT 1", (key,)).fetchone() is not None:
             return None
-        import gc
-
-        was_enabled = gc.isenabled()
-        gc.disable()  # millions of objects, none in a cycle: full collections only walk them (~7% at 100k)
-        try:
-            if is_memory_rel(rel):
-                mf = _parser().parse(text)
-                pieces = _memory_pieces(mf)
-                del mf  # the entries are now held by the pieces alone
-            else:
-                pieces = _pieces(rel, text)[1]
-            return len(self._insert(db, key, text, pieces))
-        finally:
-            if was_enabled:
-                gc.enable()
+        if is_memory_rel(rel):
+            mf = _parser().parse(text)
+            pieces = _memory_pieces(mf)
+            del mf  # the entries are now held by the pieces alone
+        else:
+            pieces = _pieces(rel, text)[1]
+        return len(self._insert(db, key, text, pieces))
 
     def _flush_held(self, db: sqlite3.Connection, key: str, held: _Held) -> None:
         blocks = _new_blocks(db, key, [(d.start, d.line) for d in held.docs])
@@ -1631,7 +1536,7 @@ def indexes_covering(path: Path | str) -> list[Path]:
         return []
     out = []
     for folder in Path(os.path.realpath(path)).parents:
-        db = base / f"{_sha1(str(folder).encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.sqlite3"
+        db = base / f"{hashlib.sha1(str(folder).encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.sqlite3"
         if db.is_file():
             out.append(db)
     return out

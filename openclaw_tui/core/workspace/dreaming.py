@@ -19,8 +19,8 @@ from pathlib import Path
 
 from ..config import cache_dir
 from ..format.entries import decode
-from ..lifecycle.plan import Plan
-from .edits import edit_row, remove_row, strip_metadata
+from ..lifecycle.plan import FileChange, Plan, apply_changes
+from .edits import edit_row, remove_row, row_title, strip_metadata
 from .model import MemoryModel, MemRow, load_memory, parse_log, parse_memory_text
 
 
@@ -35,12 +35,84 @@ class QueueItem:
     def score(self) -> str | None:
         return self.row.score.get("score")
 
+    recall: dict[str, object] | None = None  # its entry of memory/.dreams/short-term-recall.json, when present
+
     @property
     def flags(self) -> list[str]:
-        """Review flags (the queue's, not findings of the check): ``residue`` when the item's text
-        carries machine text into the prompt (a ``[score=…]`` bracket, a raw ``candidate:`` line),
-        ``source-missing`` when the log its promotion marker names is gone."""
-        return (["residue"] if self.row.has_residue else []) + (["source-missing"] if self.source_missing else [])
+        """Review flags (the queue's, not findings of the check): what a reviewer would delete from the
+        item's prose (``MemRow.junk``: raw-candidate, shell-command, score-in-text; dreaming's trailing
+        ``[score=…]`` is metadata and flags nothing), and ``source-missing`` when its log is gone."""
+        return self.row.junk + (["source-missing"] if self.source_missing else [])
+
+    @property
+    def why(self) -> str:
+        """Why it was promoted, from what dreaming recorded: its recall entry's counts, else its score."""
+        r = self.recall
+        if r:
+            recalls = _int(r.get("recallCount"))
+            total = _num(r.get("totalScore"))
+            queries = r.get("queryHashes")
+            days = r.get("recallDays")
+            parts = [f"recalled {recalls}x"]
+            if recalls:
+                parts.append(f"avg score {total / recalls:.3f}")
+            parts.append(f"max {_num(r.get('maxScore')):.3f}")
+            if isinstance(queries, list):
+                parts.append(f"{len(queries)} distinct queries")
+            if isinstance(days, list):
+                parts.append(f"on {len(days)} days")
+            daily, grounded = _int(r.get("dailyCount")), _int(r.get("groundedCount"))
+            if daily or grounded:
+                parts.append(f"{daily} daily, {grounded} grounded signals")
+            tags = r.get("conceptTags")
+            if isinstance(tags, list) and tags:
+                parts.append("concepts " + ", ".join(str(t) for t in tags[:5]))
+            return "; ".join(parts) + " (memory/.dreams/short-term-recall.json)"
+        if self.row.score:
+            return " ".join(f"{k} {v}" for k, v in self.row.score.items()) + " (its [score=…] bracket)"
+        return ""
+
+
+def _num(value: object) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
+def _int(value: object) -> int:
+    return int(_num(value))
+
+
+RECALL_STORE = "memory/.dreams/short-term-recall.json"
+
+
+def recall_entries(workspace: Path) -> list[dict[str, object]]:
+    """The entries of dreaming's short-term recall store (``memory/.dreams/short-term-recall.json``,
+    written by releases that kept it as a file), or [] when there is none or it cannot be read."""
+    try:
+        data = json.loads((workspace / RECALL_STORE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    entries = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(entries, dict):
+        return []
+    return [e for e in entries.values() if isinstance(e, dict) and isinstance(e.get("path"), str)]
+
+
+def empty_reason(workspace: Path | str, memory: MemoryModel | None, dreaming_enabled: bool | None) -> str:
+    """Why the review queue is empty, in words."""
+    ws = Path(workspace)
+    if memory is None:
+        return "no MEMORY.md: nothing was promoted"
+    if not any(r.promoted for r in memory.items):
+        why = "no item of MEMORY.md carries a promotion marker or a [score=…] bracket"
+        if dreaming_enabled is False:
+            return why + " (dreaming is off in openclaw.json)"
+        if dreaming_enabled is None:
+            return why + " (dreaming is not configured in openclaw.json, or no openclaw.json was found)"
+        return why + " (dreaming is on: it has not promoted anything yet)"
+    accepted, _commit = reviewed(ws)
+    if accepted:
+        return "every promoted item has been reviewed (accepted items leave the queue)"
+    return "every promoted item has been reviewed"
 
 
 def _state_path() -> Path:
@@ -67,17 +139,30 @@ def reviewed(workspace: Path) -> tuple[set[str], str | None]:
         commit if isinstance(commit, str) else None
 
 
-def mark_reviewed(workspace: Path, keys: list[str], commit: str | None = None) -> None:
+def review_record(workspace: Path, keys: list[str], commit: str | None = None) -> FileChange:
+    """The change of the cache file that records ``keys`` as reviewed: a plan carries it with the
+    rest of an accept, so the write protocol writes it and undo takes it back with the rest."""
+    path = _state_path()
+    try:
+        before: bytes | None = path.read_bytes()
+    except FileNotFoundError:
+        before = None
     state = _load_state()
     accepted, old_commit = reviewed(workspace)
     state[_ws_key(workspace)] = {
         "path": str(workspace), "accepted": sorted(accepted | set(keys)), "commit": commit or old_commit,
     }
-    path = _state_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(state, ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
+    return FileChange(path, before, json.dumps(state, ensure_ascii=False, indent=1).encode("utf-8"))
+
+
+def mark_reviewed(workspace: Path, keys: list[str], commit: str | None = None) -> None:
+    apply_changes(Plan("record reviewed", [review_record(workspace, keys, commit)]))
+
+
+def is_review_record(path: Path) -> bool:
+    """True for the cache file of review records (not a workspace file: never committed)."""
+    return path == _state_path()
 
 
 def _old_keys(workspace: Path, rel: str, commit: str) -> set[str] | None:
@@ -120,6 +205,7 @@ def review_queue(workspace: Path | str, memory: MemoryModel | None = None) -> li
         return []
     accepted, commit = reviewed(ws)
     old = _old_keys(ws, mem.rel, commit) if commit else None
+    recalls = recall_entries(ws)
     out: list[QueueItem] = []
     for row in mem.items:
         if row.key in accepted:
@@ -130,6 +216,9 @@ def review_queue(workspace: Path | str, memory: MemoryModel | None = None) -> li
             continue
         item = QueueItem(row, new_in_git=new_in_git)
         _source(ws, item)
+        item.recall = next((e for e in recalls for p in row.promotions
+                            if e.get("path") == p.path and (p.start_line is None or e.get("startLine") == p.start_line)),
+                           None)
         out.append(item)
     return out
 
@@ -141,15 +230,24 @@ def head_commit(workspace: Path) -> str | None:
     return head_sha(repo) if repo is not None else None
 
 
-def accept(workspace: Path, item: QueueItem, *, strip: bool = False) -> Plan | None:
-    """Accept: with ``strip`` a plan that removes the machine metadata (the caller applies it);
-    the item's key (as it will read afterwards) is recorded as reviewed either way."""
+def accept(workspace: Path, item: QueueItem, *, strip: bool = False) -> Plan:
+    """Accept: the plan (the caller applies it) that records the item's key as reviewed in the cache
+    and, with ``strip``, removes its machine metadata; undoing it puts the item back in the queue."""
     ws = Path(workspace)
-    mark_reviewed(ws, [item.row.key], head_commit(ws))
-    if strip and (item.row.markers or item.row.metadata):
-        return strip_metadata(ws / "MEMORY.md" if (ws / "MEMORY.md").is_file() else ws / "memory.md",
-                              item.row.key, item.row.line)
-    return None
+    commit = head_commit(ws)
+
+    def build() -> Plan:
+        record = review_record(ws, [item.row.key], commit)
+        if strip and (item.row.markers or item.row.metadata):
+            plan = strip_metadata(_mem_path(ws), item.row.key, item.row.line)
+            plan.changes.append(record)
+            plan.title = f"accept, {plan.title}"
+        else:
+            plan = Plan(f"accept {row_title(item.row.key)}", [record])
+        plan.rebuild = build
+        return plan
+
+    return build()
 
 
 def strip_plan(workspace: Path, item: QueueItem) -> Plan | None:

@@ -6,8 +6,8 @@ kinds of output: machine state in ``memory/.dreams/`` (the short-term recall sto
 output in ``DREAMS.md`` (or an existing ``dreams.md``), plus optional phase reports under
 ``memory/dreaming/<phase>/YYYY-MM-DD.md``.  The spec lists ``memory/imports/`` as optional and
 machine-written too.  None of them is a bootstrap file or a daily log: the agent does not get
-them in its prompt (the bootstrap set and today's and yesterday's logs are what it gets) and
-memory_search indexes MEMORY.md, USER.md and ``memory/*.md`` only, not these sub-folders.
+them in its prompt (the bootstrap set and the session-start block of daily logs are what it gets).
+Whether ``search`` covers each is said per file, by the index's own rule (``file_kinds``).
 
 The app never writes them: they are shown, never edited.
 """
@@ -29,7 +29,7 @@ MACHINE_DIRS = (
     ("memory/imports", "import", "imported material, machine-written; not a daily log"),
 )
 DIARY_MEANING = "the dream diary: what each dreaming sweep looked at and promoted, for you to review"
-NOT_LOADED = "not loaded into the prompt, not searched; read-only here"
+NOT_LOADED = "not loaded into the prompt; read-only here"
 LIMIT = 2_000  # files listed at most (a runaway machine folder must not stall the view)
 
 
@@ -41,8 +41,16 @@ class MachineFile:
     meaning: str
 
     @property
+    def searched(self) -> bool:
+        """Whether ``search`` covers it: the index's own rule (``file_kinds``), one answer everywhere."""
+        from .file_kinds import classify
+
+        return classify(self.rel).searched
+
+    @property
     def what(self) -> str:
-        return f"{self.meaning}; {NOT_LOADED}"
+        return f"{self.meaning}; not loaded into the prompt, {'searched' if self.searched else 'not searched'}; " \
+               "read-only here"
 
 
 def machine_files(workspace: Path | str, limit: int = LIMIT) -> tuple[list[MachineFile], int]:

@@ -16,7 +16,6 @@ metadata.  USER.md: ``<!-- observed: DATE | status: S -->`` followed by one dire
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,14 +111,35 @@ class MemRow:
         return bool(self.promotions or self.score_raw or self.trigger or self.importance is not None)
 
     @property
+    def junk(self) -> list[str]:
+        """What a reviewer would delete from a promoted item's prose (its trailing ``[score=…]`` and
+        comments are metadata, not junk): "raw-candidate" (a candidate/snippet line, a log's time stamp
+        or ``memory/…md:N`` reference), "shell-command", "score-in-text" (score text inside the prose)."""
+        if not self.promoted or self.kind != "item":
+            return []
+        out = []
+        if RAW_CANDIDATE_RE.search(self.text):
+            out.append("raw-candidate")
+        if SHELL_RE.search(self.text):
+            out.append("shell-command")
+        if SCORE_TEXT_RE.search(self.text):
+            out.append("score-in-text")
+        return out
+
+    @property
     def has_residue(self) -> bool:
-        """Machine text left in what the agent reads: a score bracket or a raw candidate line."""
-        return self.score_raw is not None or (self.promoted and bool(RAW_CANDIDATE_RE.search(self.text)))
+        """Machine text left in the prose the agent reads (``junk``)."""
+        return bool(self.junk)
 
 
 RAW_CANDIDATE_RE = re.compile(
-    r"(?:^|\s)(?:candidate|snippet|recalls?|avg|score)[=:]\s*\S|^\s*\d{2}:\d{2}\s|\bmemory/\d{4}-\d{2}-\d{2}[^\s]*\.md:\d+"
+    r"(?:^|\s)(?:candidate|snippet)[=:]\s*\S|^\s*\d{2}:\d{2}\s|\bmemory/\d{4}-\d{2}-\d{2}[^\s]*\.md:\d+"
 )
+SHELL_RE = re.compile(
+    r"^\s*(?:\$\s+\S|`?(?:git|npm|npx|pnpm|yarn|pip3?|python3?|node|cd|sudo|curl|wget|rm|mv|cp|ls|cat|chmod|docker"
+    r"|kubectl|make|brew|apt(?:-get)?|systemctl|openclaw)\s+-{0,2}\w)|\s&&\s|\|\s*(?:grep|xargs|sh|bash)\b"
+)
+SCORE_TEXT_RE = re.compile(r"\[score=|\b(?:score|recalls|avg)=\d")
 
 
 @dataclass
@@ -185,13 +205,7 @@ def _meta(row: MemRow, first_line_text: str, tail_text: str) -> None:
 
 def parse_memory_text(text: str) -> list[MemRow]:
     """The rows of a MEMORY.md-like text (see the module docstring)."""
-    was_enabled = gc.isenabled()
-    gc.disable()  # many small objects, no cycles: the collector only costs time here
-    try:
-        return _parse_memory_text(text)
-    finally:
-        if was_enabled:
-            gc.enable()
+    return _parse_memory_text(text)
 
 
 def _parse_memory_text(text: str) -> list[MemRow]:
@@ -456,13 +470,7 @@ def parse_log(text: str) -> list[LogLine]:
 
 def load_daily_logs(workspace: Path, today: dt.date | None = None, *, parse: bool = True) -> list[DailyLog]:
     """The dated logs of ``memory/`` (not its sub-folders), oldest first."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _load_daily_logs(workspace, today, parse)
-    finally:
-        if was_enabled:
-            gc.enable()
+    return _load_daily_logs(workspace, today, parse)
 
 
 def _load_daily_logs(workspace: Path, today: dt.date | None, parse: bool) -> list[DailyLog]:

@@ -17,12 +17,16 @@ dreaming (``plugins.entries.memory-core.config.dreaming``).  The file is only re
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import Limits
+
+if TYPE_CHECKING:
+    from .injection import StartupSettings
 
 CONFIG_NAME = "openclaw.json"
 
@@ -40,6 +44,10 @@ class OpenClawConfig:
     memory_search: dict[str, Any] = field(default_factory=dict)
     dreaming: dict[str, Any] = field(default_factory=dict)
     workspace: str | None = None  # agents.defaults.workspace as written
+    agents: dict[str, dict[str, Any]] = field(default_factory=dict)  # agents.entries (or agents.list) by id
+    startup: dict[str, Any] = field(default_factory=dict)  # agents.defaults.startupContext as written
+    agent_id: str | None = None  # the agent whose workspace this is (None: the default agent)
+    user_timezone: str | None = None  # agents.defaults.userTimezone (the day the daily logs count from)
 
     @property
     def found(self) -> bool:
@@ -61,14 +69,55 @@ class OpenClawConfig:
             "user_max_chars": self.limits.user_max_chars,
             "truncation": self.truncation,
             "dreaming_enabled": self.dreaming_enabled,
+            "release": self.release,
+            "agent": self.agent_id or "main",
         }
 
     @property
+    def release(self) -> str:
+        """Which release's rules read this workspace: the current one (``injection.CURRENT_RELEASE``), or
+        "older" (TOOLS.md and HEARTBEAT.md injected, the 70/20 cut) when the config is of the older
+        generation (``agents.defaults.memorySearch`` and no ``memory.search``)."""
+        from .injection import CURRENT_RELEASE
+
+        return "older" if self.generation == "older" else CURRENT_RELEASE
+
+    def for_agent(self, agent_id: str | None) -> OpenClawConfig:
+        """This config read for one agent: its ``agents.entries.<id>`` bootstrap limits win over the defaults
+        (``resolveBootstrapCharLimit``: a finite number > 0, floored; anything else falls back)."""
+        entry = self.agents.get((agent_id or "main").lower(), {})
+        changes: dict[str, int] = {}
+        for key, attr in (("bootstrapMaxChars", "bootstrap_max_chars"),
+                          ("bootstrapTotalMaxChars", "bootstrap_total_max_chars")):
+            value = entry.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0:
+                changes[attr] = math.floor(value)
+        over = tuple(sorted(set(self.overridden) | set(changes)))
+        return replace(self, limits=replace(self.limits, **changes), overridden=over, agent_id=agent_id)
+
+    def startup_settings(self) -> StartupSettings:
+        """``agents.defaults.startupContext`` as the release reads it (``resolveStartupContextLimits``)."""
+        from .injection import StartupSettings
+
+        def num(key: str, default: int, top: int) -> int:
+            value = self.startup.get(key)
+            chosen = float(default)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                chosen = float(value)
+            return min(top, max(1, math.floor(chosen)))
+
+        d = StartupSettings()
+        return StartupSettings(self.startup.get("enabled") is not False,
+                               num("dailyMemoryDays", d.daily_memory_days, 14),
+                               num("maxFileBytes", d.max_file_bytes, 65_536),
+                               num("maxFileChars", d.max_file_chars, 10_000),
+                               num("maxTotalChars", d.max_total_chars, 50_000))
+
+    @property
     def truncation(self) -> str:
-        """How this release cuts an over-limit bootstrap file (``bootstrap.TRUNCATION_STYLES``):
-        "75/25" when the config is of the current generation (``memory.search``, the release of
-        the current docs), else the spec's "70/20" (older configs, and no config at all)."""
-        return "75/25" if self.generation == "current" else "70/20"
+        """How this release cuts an over-limit bootstrap file (``bootstrap.TRUNCATION_STYLES``): the spec's
+        older "70/20" when the config selects an older release (``release``), else the current "75/25"."""
+        return "70/20" if self.release == "older" else "75/25"
 
     @property
     def dreaming_enabled(self) -> bool | None:
@@ -113,6 +162,15 @@ def parse_openclaw_config(text: str, path: Path, base: Limits | None = None) -> 
         generation, search = "unknown", {}
     dreaming = _get(data, "plugins", "entries", "memory-core", "config", "dreaming")
     ws = _get(data, "agents", "defaults", "workspace")
+    agents: dict[str, dict[str, Any]] = {}
+    roster = _get(data, "agents", "entries")
+    if isinstance(roster, dict):
+        agents = {str(k).strip().lower(): v for k, v in roster.items() if isinstance(v, dict)}
+    elif isinstance(_get(data, "agents", "list"), list):
+        agents = {str(v["id"]).strip().lower(): v for v in data["agents"]["list"]
+                  if isinstance(v, dict) and isinstance(v.get("id"), str)}
+    startup = _get(data, "agents", "defaults", "startupContext")
+    tz = _get(data, "agents", "defaults", "userTimezone")
     return OpenClawConfig(
         path=path,
         limits=replace(limits, **changes),
@@ -121,6 +179,9 @@ def parse_openclaw_config(text: str, path: Path, base: Limits | None = None) -> 
         memory_search=dict(search),
         dreaming=dict(dreaming) if isinstance(dreaming, dict) else {},
         workspace=ws if isinstance(ws, str) else None,
+        agents=agents,
+        startup=dict(startup) if isinstance(startup, dict) else {},
+        user_timezone=tz if isinstance(tz, str) else None,
     )
 
 
@@ -132,14 +193,36 @@ def _read(path: Path, base: Limits | None) -> OpenClawConfig:
     return parse_openclaw_config(text, path, base)
 
 
-def _names(config: OpenClawConfig, workspace: Path) -> bool:
-    if config.workspace is None:
-        return False
-    named = Path(os.path.expanduser(config.workspace))
+def _same(named: str, workspace: Path) -> bool:
     try:
-        return os.path.realpath(named) == os.path.realpath(workspace)
+        return os.path.realpath(Path(os.path.expanduser(named))) == os.path.realpath(workspace)
     except OSError:
         return False
+
+
+def agent_of(config: OpenClawConfig, workspace: Path) -> str | None:
+    """The id of the agent whose ``workspace`` (agents.entries.<id>.workspace) is this folder, or None."""
+    for agent_id, entry in config.agents.items():
+        ws = entry.get("workspace")
+        if isinstance(ws, str) and _same(ws, workspace):
+            return agent_id
+    return None
+
+
+def agent_workspaces(config: OpenClawConfig) -> dict[str, Path]:
+    """Each agent's workspace named in openclaw.json (the default agent's under "main" when set)."""
+    out: dict[str, Path] = {}
+    if config.workspace:
+        out["main"] = Path(os.path.expanduser(config.workspace))
+    for agent_id, entry in config.agents.items():
+        ws = entry.get("workspace")
+        if isinstance(ws, str) and ws.strip():
+            out[agent_id] = Path(os.path.expanduser(ws))
+    return out
+
+
+def _names(config: OpenClawConfig, workspace: Path) -> bool:
+    return (config.workspace is not None and _same(config.workspace, workspace)) or agent_of(config, workspace) is not None
 
 
 def candidate_paths(workspace: Path) -> list[tuple[Path, bool]]:
@@ -165,7 +248,8 @@ def load_openclaw_config(
     a config found in one of the usual places that cannot be parsed is skipped.
     """
     if explicit is not None:
-        return _read(Path(explicit), base)
+        config = _read(Path(explicit), base)
+        return config.for_agent(agent_of(config, workspace)) if config.agents else config
     seen: set[str] = set()
     for path, must_name in candidate_paths(workspace):
         key = os.path.realpath(path)
@@ -178,5 +262,5 @@ def load_openclaw_config(
             continue
         if must_name and not _names(config, workspace):
             continue
-        return config
+        return config.for_agent(agent_of(config, workspace)) if config.agents else config
     return OpenClawConfig(path=None, limits=base or Limits())

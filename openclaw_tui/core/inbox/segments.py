@@ -1,0 +1,144 @@
+"""A memory file as keyed segments (entries, MEMORY.md rows, USER.md directives), and the one edit the
+inbox makes: give one segment of a file the bytes it has in another version of that file.
+
+A segment is a stretch of the decoded text ``[start, end)`` with a key that names it in every version:
+an entry by its id (``core/format``), a MEMORY.md row by kind, heading path and text
+(``core/workspace/model``), a USER.md directive by its text.  Keys that repeat get an occurrence
+number.  ``transplant`` is used both ways: revert (the folder's file takes the mark's copy) and
+approve (the mark's file takes the folder's copy); every other byte of the target stays as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..format.entries import decode, parse
+from ..workspace.edits import encode
+from ..workspace.model import newline_of, parse_directives, parse_memory_text
+
+Key = tuple[str, tuple[str, ...], str, int]  # kind, heading path, text, occurrence
+
+
+@dataclass(frozen=True)
+class Segment:
+    key: Key
+    start: int
+    end: int
+    raw: str  # text[start:end]
+    promoted: bool = False  # a row dreaming promoted (promotion marker, score, trigger, importance)
+
+    @property
+    def kind(self) -> str:
+        return self.key[0]
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return self.key[1]
+
+    @property
+    def text(self) -> str:
+        return self.key[2]
+
+
+def _numbered(raw: list[tuple[str, tuple[str, ...], str, int, int, bool]], text: str) -> list[Segment]:
+    seen: dict[tuple[str, tuple[str, ...], str], int] = {}
+    out = []
+    for kind, path, label, start, end, promoted in raw:
+        n = seen.get((kind, path, label), 0)
+        seen[(kind, path, label)] = n + 1
+        out.append(Segment((kind, path, label, n), start, end, text[start:end], promoted))
+    return out
+
+
+def entry_segments(text: str) -> list[Segment]:
+    """Entries by id (malformed blocks by their text), and the preamble, of a layout A memory file."""
+    mf = parse(text)
+    raw: list[tuple[str, tuple[str, ...], str, int, int, bool]] = []
+    first = mf.entries[0].start if mf.entries else len(text)
+    if first:
+        raw.append(("preamble", (), "", 0, first, False))
+    for e in mf.entries:
+        if e.error or not e.id:
+            raw.append(("malformed", (), text[e.start:e.end].strip(), e.start, e.end, False))
+        else:
+            raw.append(("entry", (), e.id, e.start, e.end, False))
+    return _numbered(raw, text)
+
+
+def row_segments(text: str, directives: bool = False) -> list[Segment]:
+    """MEMORY.md-like rows (a section is its heading line) and, for USER.md, directives."""
+    raw: list[tuple[str, tuple[str, ...], str, int, int, bool]] = []
+    taken: list[tuple[int, int]] = []
+    if directives:
+        for d in parse_directives(text):
+            raw.append(("directive", d.heading_path, d.text, d.start, d.end, False))
+            taken.append((d.start, d.end))
+    for r in parse_memory_text(text):
+        if any(a < r.end and r.start < b for a, b in taken):
+            continue
+        path = r.heading_path if r.kind == "section" else r.heading_path
+        raw.append((r.kind, path, r.text, r.start, r.end, r.promoted))
+    raw.sort(key=lambda x: x[3])
+    return _numbered(raw, text)
+
+
+def segments_of(rel: str, text: str) -> list[Segment]:
+    name = rel.rsplit("/", 1)[-1]
+    if name == "USER.md":
+        return row_segments(text, directives=True)
+    if name in ("memories.md",):
+        return entry_segments(text)
+    return row_segments(text)
+
+
+def _insert_at(tgt: list[Segment], src: list[Segment], key: Key, tgt_len: int) -> int:
+    """Where ``key`` goes in the target: after the nearest segment before it in the source that the
+    target has too; at the top when none comes before it; else at the end."""
+    tgt_by = {s.key: s for s in tgt}
+    idx = next(i for i, s in enumerate(src) if s.key == key)
+    for s in reversed(src[:idx]):
+        if s.key in tgt_by:
+            return tgt_by[s.key].end
+    for s in src[idx + 1:]:
+        if s.key in tgt_by:
+            return tgt_by[s.key].start
+    return 0 if idx == 0 and tgt else tgt_len
+
+
+def transplant(rel: str, target: bytes | None, source: bytes | None, remove: Key | None, put: Key | None,
+               in_place: bool = True) -> bytes | None:
+    """``target`` with its segment ``remove`` taken out and the source's segment ``put`` put in
+    (where ``remove`` was when ``in_place``, else after its predecessor in the source).
+
+    The bytes of every other segment and of the text between them stay as they were.  None: the
+    target file does not exist and gets nothing.
+    """
+    t_text, t_bom, _ = decode(target or b"")
+    s_text, _s_bom, _ = decode(source or b"")
+    t_segs = segments_of(rel, t_text)
+    s_segs = segments_of(rel, s_text)
+    gone = next((s for s in t_segs if s.key == remove), None) if remove else None
+    new = next((s for s in s_segs if s.key == put), None) if put else None
+    if gone is None and new is None:
+        return target
+    if gone is not None:
+        t_text = t_text[:gone.start] + t_text[gone.end:]
+        if new is None:
+            return encode(t_text, t_bom) if (target is not None) else None
+        pos = gone.start if in_place else None
+        t_segs = segments_of(rel, t_text)
+    else:
+        pos = None
+    assert new is not None
+    if pos is None:
+        pos = _insert_at(t_segs, s_segs, new.key, len(t_text))
+    piece = new.raw
+    nl = newline_of(t_text) if t_text else newline_of(s_text)
+    if pos < len(t_text) and not piece.endswith("\n"):
+        piece += nl  # it was the source's last line: a line of its own here
+    if pos == len(t_text) and t_text and not t_text.endswith("\n"):
+        piece = nl + piece
+    if pos > 0 and not t_text[:pos].endswith("\n") and pos < len(t_text):
+        piece = nl + piece
+    bom = t_bom if target is not None else source is not None and (source or b"").startswith(b"\xef\xbb\xbf")
+    return encode(t_text[:pos] + piece + t_text[pos:], bom)

@@ -1,0 +1,108 @@
+"""Memory over time, from git history: one point per commit that touched the folder (oldest first).
+
+- layout A: entries by status (active, superseded, cold, ...; the archive as "archived"),
+- layout B: each bootstrap file's size in characters and their total, with the limits they are held to,
+- both: the number of findings of ``openclaw-tui check`` at that commit (its tree exported to a temporary
+  folder and checked there).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..config import Limits
+from ..format.entries import parse_bytes
+from ..format.places import BOOTSTRAP_NAMES
+from ..git.gitrepo import GitError, find_repo, read_blob, run_git
+from .inbox import _commits, layout_of
+
+MEMORIES, ARCHIVE = "memories.md", "contexts/archive/memories.md"
+
+
+@dataclass
+class Trends:
+    layout: str
+    commits: list[tuple[str, str, str]] = field(default_factory=list)  # (sha, date, subject), oldest first
+    series: dict[str, list[int]] = field(default_factory=dict)  # name -> one value per commit
+    limits: dict[str, int] = field(default_factory=dict)  # name of a limit line -> its value
+    findings: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {"layout": self.layout, "commits": [list(c) for c in self.commits], "series": self.series,
+                "limits": self.limits, "findings": self.findings}
+
+
+def _statuses(data: bytes | None, out: dict[str, int], archived: bool) -> None:
+    if data is None:
+        return
+    for e in parse_bytes(data).entries:
+        key = "malformed" if e.error else "archived" if archived else (e.status or "active")
+        out[key] = out.get(key, 0) + 1
+
+
+def _findings(repo_root: Path, sha: str, prefix: str, today: dt.date | None) -> int:
+    from ..check.check import check_discovery
+    from ..format.profile import Discovery, load_profile
+
+    proc = run_git(["archive", "--format=tar", sha, "--", prefix or "."], repo_root, check=False)
+    if proc.returncode != 0:
+        return 0
+    with tempfile.TemporaryDirectory(prefix="openclaw-tui-trend.") as tmp:
+        with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
+            tar.extractall(tmp, filter="data")
+        folder = Path(tmp) / prefix if prefix else Path(tmp)
+        if not folder.is_dir():
+            return 0
+        layout = layout_of(folder)
+        prof = load_profile(folder, ".", layout)
+        kind = "workspace" if layout == "openclaw" else "profile"
+        return len(list(check_discovery(Discovery(folder, kind, [prof]), today=today)))
+
+
+def trends(folder: Path | str, limit: int = 30, *, findings: bool = True, today: dt.date | None = None,
+           limits: Limits | None = None) -> Trends:
+    """The folder's series over its last ``limit`` commits (see the module docstring)."""
+    folder = Path(folder).absolute()
+    repo = find_repo(folder)
+    if repo is None:
+        raise GitError(["log"], 128, f"{folder} is not inside a git repository")
+    prefix = repo.rel(folder)
+    layout = layout_of(folder)
+    commits = list(reversed(_commits(repo, folder, None, None, limit)))
+    out = Trends(layout, [(c.sha, c.date, c.subject) for c in commits])
+    lim = limits or Limits()
+    if layout == "openclaw":
+        from ..workspace.openclaw_config import load_openclaw_config
+
+        lim = limits or load_openclaw_config(folder).limits
+        out.limits = {"per file": lim.bootstrap_max_chars, "total": lim.bootstrap_total_max_chars}
+
+    def blob(sha: str, rel: str) -> bytes | None:
+        return read_blob(repo, sha, f"{prefix}/{rel}" if prefix else rel)
+
+    rows: list[dict[str, int]] = []
+    for c in commits:
+        point: dict[str, int] = {}
+        if layout == "profile":
+            _statuses(blob(c.sha, MEMORIES), point, False)
+            _statuses(blob(c.sha, ARCHIVE), point, True)
+        else:
+            total = 0
+            for name in dict.fromkeys(BOOTSTRAP_NAMES):
+                data = blob(c.sha, name)
+                if data is not None:
+                    n = len(data.decode("utf-8", "replace").removeprefix("\ufeff"))
+                    point[name] = n
+                    total += n
+            point["total"] = total
+        rows.append(point)
+        if findings:
+            out.findings.append(_findings(repo.root, c.sha, prefix, today))
+    names = list(dict.fromkeys(k for r in rows for k in r))
+    out.series = {k: [r.get(k, 0) for r in rows] for k in names}
+    return out

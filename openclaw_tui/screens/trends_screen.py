@@ -1,0 +1,96 @@
+"""Memory over time (``c`` on the history screen): charts drawn from the folder's git history.
+
+A profile: entries by status per commit; a workspace: each bootstrap file's size and the total per
+commit, with the per-file and total limits as lines; both: the findings of ``check`` per commit.
+Computed in a thread worker by ``core.inbox.trends``; drawn with textual-plotext.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual_plotext import PlotextPlot
+
+from ..actions import bindings
+
+
+class TrendsScreen(Screen[None]):
+    DEFAULT_CSS = """
+    TrendsScreen #trends-title { height: auto; padding: 0 1; background: $boost; }
+    TrendsScreen #trends-charts { height: 1fr; }
+    TrendsScreen #chart-main { height: 2fr; }
+    TrendsScreen #chart-findings { height: 1fr; }
+    """
+    BINDINGS = bindings("trends")
+
+    def __init__(self, folder: Path, today: dt.date | None = None, limit: int = 30) -> None:
+        super().__init__()
+        self.folder = Path(folder)
+        self.today = today
+        self.limit = limit
+        self.trends: Any = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f"Memory over time · {self.folder.name} · reading the history…"), id="trends-title")
+        with Vertical(id="trends-charts"):
+            yield PlotextPlot(id="chart-main")
+            yield PlotextPlot(id="chart-findings")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.compute()
+
+    @work(thread=True, exclusive=True, group="trends", description="Reading the history for the charts")
+    def compute(self) -> None:
+        from ..core.git.gitrepo import GitError
+        from ..core.inbox.trends import trends
+
+        try:
+            result = trends(self.folder, self.limit, today=self.today)
+        except (GitError, OSError, ValueError) as exc:
+            self.app.call_from_thread(self.query_one("#trends-title", Static).update,
+                                      Text(f"No charts: {exc}", style="yellow"))
+            return
+        self.app.call_from_thread(self.draw, result)
+
+    def draw(self, tr: Any) -> None:
+        self.trends = tr
+        n = len(tr.commits)
+        span = f"{tr.commits[0][1][:10]} → {tr.commits[-1][1][:10]}" if n else "no commits"
+        self.query_one("#trends-title", Static).update(
+            Text(f"Memory over time · {self.folder.name} · {n} commit{'' if n == 1 else 's'} · {span}"))
+        x = list(range(1, n + 1))
+        main = self.query_one("#chart-main", PlotextPlot)
+        plt = main.plt
+        plt.clear_data()
+        plt.clear_figure()
+        plt.title("Entries by status per commit" if tr.layout == "profile"
+                  else "Bootstrap characters per file and in total, against the limits")
+        for name, ys in tr.series.items():
+            if n:
+                plt.plot(x, ys, label=name, marker="braille")
+        for name, value in tr.limits.items():
+            plt.hline(value)
+            plt.text(f"limit {name} {value:,}", x=1, y=value)
+        plt.xlabel("commit (oldest → newest)")
+        main.refresh()
+        found = self.query_one("#chart-findings", PlotextPlot)
+        fp = found.plt
+        fp.clear_data()
+        fp.clear_figure()
+        fp.title("Findings of check per commit")
+        if n and tr.findings:
+            fp.bar(x, tr.findings)
+        fp.xlabel("commit (oldest → newest)")
+        found.refresh()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
