@@ -93,17 +93,19 @@ def test_help_and_argparse_errors_in_chinese() -> None:
 def test_the_chinese_help_is_argparse_help_translated(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "400")  # (one line per sub-command: its help is found whole)
     english = cli.build_parser(lazy=True)[0].format_help()
+    helps = [help_text for listed in cli.LISTED.values() for _name, help_text in listed]
+    helps += [cli.UI_TITLE, cli.LANG_HELP]
     i18n.set_language("zh_CN")
     try:
         chinese = cli.build_parser(lazy=True)[0].format_help()
+        translated = [i18n._(help_text) for help_text in helps]
     finally:
         i18n.set_language("en")
         i18n.catalog()  # (argparse's own words back)
     assert english.startswith("usage:") and chinese.startswith("用法：")
-    helps = [help_text for listed in cli.LISTED.values() for _name, help_text in listed]
-    for help_text in [*helps, cli.UI_TITLE, cli.LANG_HELP]:
-        assert help_text in english and help_text not in chinese
-        assert i18n._(help_text) in chinese, help_text
+    for help_text, in_chinese in zip(helps, translated, strict=True):
+        assert help_text in english and help_text not in chinese, help_text
+        assert in_chinese in chinese, help_text
     assert cli.build_parser(lazy=True)[0].format_help() == english
 
 

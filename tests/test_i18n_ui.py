@@ -45,8 +45,10 @@ def test_main_screen_in_chinese(width: int, height: int) -> None:
     assert len(lines) == height
     assert all(cell_len(line) <= width for line in lines), [ln for ln in lines if cell_len(ln) > width]
     assert "\ufffd" not in text
-    for label in ("条目", "筛选", "审计", "引用", "摘要", "状态", "个错误", "活跃"):
+    for label in ("条目", "筛选", "审计", "引用", "摘要", "状态", "个错误"):
         assert label in text, label
+    if width >= 160:  # (at 80 the status line's counts give way to the conflicted files, as in English)
+        assert "活跃" in text
     for english in ("Entries", "Filter", "Audit", "References", "Summary", "Status", "errors", "Help"):
         assert re.search(rf"\b{english}\b", text) is None, english
     assert columns(text, "zh_CN") == columns(screen("en", width, height), "en")  # the same columns give way

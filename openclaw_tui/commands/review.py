@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 doc["empty_reason"] = empty
             print(json.dumps(doc, ensure_ascii=False, indent=1))
         elif empty is not None:
-            print(f"nothing to review: {empty}")
+            print(_("nothing to review: %(why)s") % {"why": _(empty)})
         else:
             for q in queue:
                 score = q.row.score.get("score", "-")

@@ -460,7 +460,7 @@ class MainScreen(Screen[None]):
             self.notify(_("Changes made by other programs will not show: %(reason)s") % {"reason": exc}, severity="warning")
             return
         if watcher.mode == "polling":
-            self.status.set_watch("watching: polling")
+            self.status.set_watch(_("watching: polling"))
         if watcher.fallback_reason:
             self.notify(_("Watching by polling: %(reason)s") % {"reason": watcher.fallback_reason})
         self._catch_up()
@@ -747,8 +747,8 @@ class MainScreen(Screen[None]):
             line = fv.source.cursor + 1
             here = [f for f in data.findings or () if f.file == fv.rel and f.line == line]
         self.detail.show(row, data.refs if data else None, self._lookup,
-                         empty=f"{ident} is not defined anywhere." if ident else
-                         "Move to a line with an entry id to see that entry here.", messages=here)
+                         empty=_("%(id)s is not defined anywhere.") % {"id": ident} if ident else
+                         _("Move to a line with an entry id to see that entry here."), messages=here)
         if row is None and self._center() == "file-view":
             fv = self.file_view
             self.detail.show_file_refs(fv.rel, fv.source.refs, self._lookup)

@@ -540,16 +540,17 @@ class WorkspaceScreen(Screen[None]):
             lines = text.split("\n")
             t.append(clean("\n".join(lines[:40])))
             if cut or len(lines) > 40:
-                t.append("\n… (more in the file)", style="dim")
+                t.append("\n" + _("… (more in the file)"), style="dim")
         elif self.tab == "review" and not self.queue:  # an empty queue says why
             reason = dreaming.empty_reason(self.path, self.memory, self.config.dreaming_enabled)
-            t.append(f"Nothing to review: {reason}.", style="dim italic")
+            t.append(_("Nothing to review: %(why)s.") % {"why": _(reason)}, style="dim italic")
         elif isinstance(item, dreaming.QueueItem):
             t.append(clean(item.row.text) + "\n", style="bold")
             if item.source_missing:
-                t.append("review flag: source-missing (the log its marker names is gone)\n", style="red")
+                t.append(_("review flag: source-missing (the log its marker names is gone)") + "\n", style="red")
             for flag in item.row.junk:
-                t.append(f"review flag: {flag} (a reviewer would delete it from the prose: e edits)\n", style="yellow")
+                t.append(_("review flag: %(flag)s (a reviewer would delete it from the prose: e edits)") % {"flag": flag}
+                         + "\n", style="yellow")
             if item.why:
                 t.append(f"why promoted: {clean_line(item.why)}\n", style="cyan")
             for log, n, text in item.source_lines:

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.timer import Timer
 from textual.widget import Widget
 
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from .safe_text import clean_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -135,8 +135,8 @@ class StatusBar(Widget):
             t.append(clean_line(self.extra), style="dim")
         if self.inbox is not None:
             t.append("  │ ", style="dim")
-            t.append(f"{self.inbox} change{'' if self.inbox == 1 else 's'} since your review",
-                     style="bold yellow" if self.inbox else "green")
+            t.append(ngettext("%(count)d change since your review", "%(count)d changes since your review",
+                              self.inbox) % {"count": self.inbox}, style="bold yellow" if self.inbox else "green")
         if self.repo_info is not None and self.repo_info.plain:
             t.append("  │ ", style="dim")
             t.append_text(self.repo_info)
