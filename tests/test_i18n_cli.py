@@ -127,3 +127,29 @@ def test_serve_starts_each_session_in_its_own_language() -> None:
         i18n.set_language("en")
         i18n.catalog()
     assert app_command(Path("x")).endswith("--lang en")
+
+
+def test_a_mistyped_sub_command_is_told_in_chinese() -> None:
+    out = run("chek", lang="zh_CN.UTF-8")
+    assert out.returncode == 2 and out.stderr.strip() == "openclaw-tui: 'chek' 既不是子命令，也不是文件或文件夹；你是想输入 check 吗？"
+    assert "is neither a sub-command" in run("chek").stderr
+
+
+def test_inbox_lists_in_chinese_and_its_json_stays(tmp_path: Path) -> None:
+    from .inbox_helpers import repo_with
+
+    ws = repo_with(tmp_path, "workspace")
+    assert run("inbox", str(ws), "--approve", "--all").returncode == 0
+    (ws / "TOOLS.md").write_bytes((ws / "TOOLS.md").read_bytes() + b"- jq\n")
+    zh = run("inbox", str(ws), lang="zh_CN.UTF-8")
+    assert zh.returncode == 0 and zh.stdout.startswith("自上次审阅以来有 1 处改动"), zh.stdout
+    assert run("inbox", str(ws), "--json", lang="zh_CN.UTF-8").stdout == run("inbox", str(ws), "--json").stdout
+
+
+def test_an_empty_review_queue_says_why_in_chinese_and_its_json_stays(tmp_path: Path) -> None:
+    (tmp_path / "MEMORY.md").write_text("# Memory\n\n## Facts\n\n- tea, not coffee\n", encoding="utf-8")
+    zh = run("review", str(tmp_path), lang="zh_CN.UTF-8")
+    assert zh.stdout.startswith("没有需要审阅的内容：MEMORY.md 中没有条目带提升标记"), zh.stdout + zh.stderr
+    english = run("review", str(tmp_path), "--json").stdout
+    assert "no item of MEMORY.md carries a promotion marker" in english
+    assert run("review", str(tmp_path), "--json", lang="zh_CN.UTF-8").stdout == english
