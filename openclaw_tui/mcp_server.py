@@ -507,7 +507,7 @@ def build_server(mem: Memory) -> MCPServer[Any]:
         return _memory_get(arguments["path"], arguments.get("from"), arguments.get("lines"))
 
     def memory_context(query: str | None = None, tags: Tags = None,
-                       session: Literal["main", "shared", "subagent"] = "main") -> dict[str, Any]:
+                       session: Literal["main", "shared", "subagent", "cron"] = "main") -> dict[str, Any]:
         """What the agent loads before it answers on a topic, in prompt order, as `openclaw-tui context
         --json`: parts (layer, file, lines, chars, tokens_est, truncated, reason), left_out and the total."""
         return guarded(context)(mem, query, tags, session)

@@ -97,4 +97,4 @@ def test_workspace_zh_sample_has_each_layout_b_finding() -> None:
         ("stale-daily-log", "memory/2026-10-12.md", None),
         ("suspicious-instruction", "memory/2026-11-20.md", 4),
     ]
-    assert "24,140" in found[0].message and "2026-06-02" in found[1].message
+    assert "24,139" in found[0].message and "2026-06-02" in found[1].message

@@ -8,8 +8,11 @@ import pytest
 from textual_plotext import PlotextPlot
 
 from openclaw_tui.app import OpenClawApp
+from openclaw_tui.core.config import Limits
 from openclaw_tui.core.git.demo import build_demo
 from openclaw_tui.core.inbox.trends import trends
+from openclaw_tui.core.workspace.bootstrap import inject_preview
+from openclaw_tui.core.workspace.injection import CURRENT_RELEASE
 from openclaw_tui.screens.history_screen import HistoryScreen
 from openclaw_tui.screens.trends_screen import TrendsScreen
 from tests.ui_support import TODAY, settle
@@ -31,7 +34,13 @@ def test_profile_entries_by_status_per_commit(demo: Path) -> None:
 def test_workspace_bootstrap_sizes_against_limits(demo: Path) -> None:
     tr = trends(demo / "workspace-zh", findings=False)
     assert tr.limits == {"per file": 20_000, "total": 60_000} and not tr.findings
-    assert tr.series["total"] == [sum(v[i] for k, v in tr.series.items() if k != "total") for i in range(3)]
+    # the last commit's sizes are what `context` (inject_preview) counts on the folder: UTF-16 units, the
+    # current release's files (no TOOLS.md), the total as injected (MEMORY.md cut to 19,999): issue 27
+    now = [p for p in inject_preview(demo / "workspace-zh", Limits(), include_daily=False, release=CURRENT_RELEASE)
+           if p.kind == "bootstrap"]
+    assert {k: v[-1] for k, v in tr.series.items()} == {
+        **{p.name: p.chars_raw for p in now if not p.missing}, "total": sum(p.chars_injected for p in now)}
+    assert "TOOLS.md" not in tr.series and tr.series["total"][-1] < sum(p.chars_raw for p in now)
     assert tr.series["MEMORY.md"][-1] > tr.series["MEMORY.md"][0]  # dreaming promoted an item
 
 

@@ -179,6 +179,6 @@ def test_the_workspace_limits_come_from_the_config_file_too(tmp_path: Path) -> N
         return sorted(f["code"] for f in json.loads(r.stdout)["findings"])
 
     assert codes() == ["stale-daily-log"]  # no file: the defaults (30 days, 4,000 characters)
-    config.write_text("[limits]\nstale_log_days = 60\nuser_max_chars = 100\n", encoding="utf-8")
+    config.write_text("[limits]\nstale_log_days = 60\nbootstrap_max_chars = 100\n", encoding="utf-8")
     assert codes() == ["oversized-bootstrap"]
-    assert codes("--stale-log-days", "59", "--user-max-chars", "1000") == ["stale-daily-log"]
+    assert codes("--stale-log-days", "59", "--bootstrap-max-chars", "1000") == ["stale-daily-log"]

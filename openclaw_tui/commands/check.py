@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, NotMemory) as exc:
         print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
         return 2
+    release = None
     if discovery.kind == "workspace":
         from dataclasses import replace
 
@@ -71,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
             return 2
         limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden if getattr(args, n) is None})
-    findings = check_discovery(discovery, today=args.today, history=args.history, **{name: getattr(limits, name) for name in LIMITS})
+        release = oc.release  # the release whose rules size the bootstrap files, as ``context`` uses
+    findings = check_discovery(discovery, today=args.today, history=args.history, release=release, **{name: getattr(limits, name) for name in LIMITS})
     if args.format == "json":
         out = json.dumps(to_json(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
     elif args.format == "sarif":

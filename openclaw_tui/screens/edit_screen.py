@@ -27,11 +27,12 @@ from textual.widgets import ContentSwitcher, Input, Label, Select, Static, TextA
 from ..actions import bindings
 from ..core.files.external_editor import EditorSession, NoEditor, editor_command, editor_from
 from ..core.format.blocks import edit_raw
-from ..core.format.edit import DELETE, EditError
+from ..core.format.edit import DELETE, EditError, normalise_newlines
 from ..core.format.entries import Entry, parse
 from ..core.format.fields import IMPORTANCE, STATUSES, field_error
 from ..core.format.rawedit import (
     EntryParts,
+    form_changes,
     format_list,
     id_value,
     normalize_raw,
@@ -40,6 +41,7 @@ from ..core.format.rawedit import (
     raw_problems,
 )
 from ..core.format.yamlio import render_scalar
+from ..core.lifecycle.operations import plan_set
 from ..core.lifecycle.plan import Files, Plan
 from ..i18n import _
 from ..session import EntryTarget
@@ -355,24 +357,24 @@ class EditScreen(Screen[bool]):
     def yaml_text(self) -> str:
         return self.query_one("#edit-yaml-text", TextArea).text
 
+    def form_edit(self) -> tuple[dict[str, Any], str | None, list[str]]:
+        """What the form asks of ``set``: (the fields that change, the new body or None, what blocks it)."""
+        values = self.form_values()
+        found = [self.field_message(n, v) for n, v in values.items()]
+        errors = [message for severity, message in filter(None, found) if severity == "error"]
+        body = normalise_newlines(self.body_text(), self.parts.newline).rstrip("\r\n")
+        return form_changes(self.base_meta, values), None if body == self.base.body else body, errors
+
     def compose_raw(self) -> tuple[str | None, list[str]]:
         """(the entry's new raw text, or None; what is wrong with it)."""
-        body = self.body_text()
         if self.mode == "yaml":
-            raw = self.base.compose(frontmatter=self.yaml_text(), body=body)
+            raw = self.base.compose(frontmatter=self.yaml_text(), body=self.body_text())
         else:
-            values = self.form_values()
-            found = [self.field_message(n, v) for n, v in values.items()]
-            errors = [message for severity, message in filter(None, found) if severity == "error"]
+            changes, body, errors = self.form_edit()
             if errors:
                 return None, errors
-            meta = self.base_meta
-            changes = {k: v for k, v in values.items()
-                       if (v is DELETE and k in meta) or (v is not DELETE and (k not in meta or meta[k] != v
-                                                                              or type(meta[k]) is not type(v)))}
-            try:
-                raw1 = edit_raw(self.base.raw, self.base_id, changes) if changes else self.base.raw
-                raw = self.base.with_raw(raw1).compose(body=body)
+            try:  # the text ``set`` writes for the same change
+                raw = edit_raw(self.base.raw, self.base_id, changes, body)
             except EditError as exc:
                 return None, [str(exc)]
         raw = normalize_raw(raw, self.parts.raw)
@@ -472,8 +474,15 @@ class EditScreen(Screen[bool]):
             self.notify(_("Nothing to save: the entry is unchanged."))
             return
         try:
-            plan = plan_replace(self.host.load_files(), self.target.file, self.parts.raw, raw,
-                                entry_id=self.original.id if not self.malformed else None, line=self.original.line)
+            files = self.host.load_files()
+            ident = self.original.id
+            found = files.find(ident) if ident and self.mode == "form" and self.base.raw == self.parts.raw else None
+            if ident and found is not None and found[0].mf.entries[found[1]].raw == self.parts.raw:
+                changes, body, _errors = self.form_edit()  # the form alone: the very edit of ``set``
+                plan = plan_set(files, ident, changes, body, expect=self.parts.raw)
+            else:  # edited as YAML, or a duplicate id ``set`` would not find: replace the block as written
+                plan = plan_replace(files, self.target.file, self.parts.raw, raw,
+                                    entry_id=self.original.id if not self.malformed else None, line=self.original.line)
         except (EditError, OSError) as exc:
             hint = ""
             if isinstance(exc, EditError) and self._changed_on_disk(raw):

@@ -199,7 +199,7 @@ class MainScreen(Screen[None]):
                 with ContentSwitcher(initial="entries-pane", id="center-switcher"):
                     with Vertical(id="entries-pane"):
                         yield FilterInput(
-                            placeholder=_("Filter: words · status:active · imp:high · tag:health · is:problem   (/ to focus)"),
+                            placeholder=_("Filter: words · status:active · imp:high · tag:preference · is:problem   (/ to focus)"),
                             id="filter",
                             compact=True,
                         )

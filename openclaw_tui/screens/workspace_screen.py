@@ -233,6 +233,7 @@ class WorkspaceScreen(Screen[None]):
         findings = check_profile(
             prof, today=self.today, bootstrap_max_chars=limits.bootstrap_max_chars,
             bootstrap_total_max_chars=limits.bootstrap_total_max_chars, user_max_chars=limits.user_max_chars,
+            release=self.config.release,
         )
         self.app.call_from_thread(self._rest_loaded, generation, logs, queue, findings, machine)
 
@@ -300,7 +301,7 @@ class WorkspaceScreen(Screen[None]):
         if tab == "boot":  # what the agent gets: worked out only where it is shown
             self._injected()
             self.query_one("#ws-bars", BootstrapBars).show(self.parts, self.config.limits, self.config.source,
-                                                           self.session)
+                                                           self.session, self.config.release)
             self._show_preview()
         else:
             {"mem": self._fill_memory, "user": self._fill_user, "logs": self._fill_logs,

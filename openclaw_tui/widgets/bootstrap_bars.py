@@ -8,7 +8,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ..core.config import Limits
-from ..core.workspace.bootstrap import InjectedPart
+from ..core.workspace.bootstrap import InjectedPart, own_limit
+from ..core.workspace.injection import CURRENT_RELEASE
 from .safe_text import clean, clean_line
 
 BAR = 24
@@ -28,13 +29,14 @@ def bar(value: int, limit: int, width: int = BAR) -> Text:
     return out
 
 
-def bars_text(parts: Sequence[InjectedPart], limits: Limits, source: str, session: str, width: int = 160) -> Text:
+def bars_text(parts: Sequence[InjectedPart], limits: Limits, source: str, session: str, width: int = 160,
+              release: str = CURRENT_RELEASE) -> Text:
     t = Text(no_wrap=True, overflow="ellipsis")
     size = max(8, min(BAR, width // 5))
     namew = min(24, max([len(p.name) for p in parts] + [14]) + 1)
     t.append("Limits: ", style="bold")
     t.append(f"{limits.bootstrap_max_chars:,} per file, {limits.bootstrap_total_max_chars:,} total, "
-             f"USER.md {limits.user_max_chars:,}")
+             f"USER.md {own_limit('USER.md', limits, release):,}")  # the cap the release applies
     t.append(f" ({'from ' + clean_line(source) if source != 'defaults' else 'defaults'})", style="dim")
     t.append(f" · {session} session · sizes in UTF-16 units, as OpenClaw counts\n", style="dim")
     for p in parts:
@@ -107,6 +109,7 @@ class BootstrapBars(Static):
 
     DEFAULT_CSS = "BootstrapBars { height: auto; padding: 0 1; }"
 
-    def show(self, parts: Sequence[InjectedPart], limits: Limits, source: str, session: str) -> None:
+    def show(self, parts: Sequence[InjectedPart], limits: Limits, source: str, session: str,
+             release: str = CURRENT_RELEASE) -> None:
         width = self.app.size.width if self.is_attached else 160
-        self.update(bars_text(parts, limits, source, session, width))
+        self.update(bars_text(parts, limits, source, session, width, release))

@@ -13,19 +13,24 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from ..config import Limits
 from ..files.store import MemoryDoc
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile
 from ..format.fields import field_error, ids_in_value
 from ..format.profile import ARCHIVE_REL, Discovery, Profile, TextFile
 from ..format.yamlio import alias_problem
 from ..lifecycle.policy import DEFAULTS, over_cap, ttl_passed
+from ..workspace.injection import CURRENT_RELEASE
 from . import factcache
 from .findings import REPAIRABLE, Finding
 from .instructions import find_instructions
 from .refs import EntryLocator, LineCounter, scan_references
 from .secrets import CREDENTIAL_KINDS, KIND_LABEL, SecretMatch, TextView, find_secrets
+
+if TYPE_CHECKING:
+    from ..workspace.bootstrap import InjectedPart
 
 MEMORIES_REL = "memories.md"
 # the limits' defaults are core.config.Limits' (a config file and options override them)
@@ -58,12 +63,14 @@ def check_discovery(
     cap: int = DEFAULT_CAP,
     cold_days: int = DEFAULT_COLD_DAYS,
     history: bool = False,
+    release: str | None = None,
     **limits: int,
 ) -> list[Finding]:
     """Findings of every profile of ``discovery``, profile by profile (``history``: also secret-in-history)."""
     out: list[Finding] = []
     for profile in discovery.profiles:
-        out.extend(check_profile(profile, today=today, cap=cap, cold_days=cold_days, history=history, **limits))
+        out.extend(check_profile(profile, today=today, cap=cap, cold_days=cold_days, history=history,
+                                 release=release, **limits))
     return out
 
 
@@ -78,6 +85,7 @@ def check_profile(
     user_max_chars: int = USER_MAX_CHARS,
     stale_log_days: int = STALE_LOG_DAYS,
     history: bool = False,
+    release: str | None = None,
 ) -> list[Finding]:
     """Findings of one profile, ordered by file, then line (file-level ones first).
 
@@ -85,6 +93,8 @@ def check_profile(
     over-capacity, with the rules of ``lifecycle/policy.py`` that gc applies; ``history`` reads the
     git history of the memory files for secret-in-history.  ``cold_days``
     is accepted so that callers can pass the gc settings through: no finding depends on it.
+    ``release``: whose rules size a workspace's bootstrap files (``OpenClawConfig.release``; None: the
+    one its openclaw.json, found where OpenClaw keeps it, selects).
     """
     today = today or dt.date.today()
     found: list[Finding] = []
@@ -95,7 +105,7 @@ def check_profile(
     if profile.layout == "openclaw":
         _check_workspace(
             profile, add, today, bootstrap_max_chars, bootstrap_total_max_chars, user_max_chars,
-            stale_days=stale_log_days,
+            stale_days=stale_log_days, release=release,
         )
     else:
         _check_layout_a(profile, add, today, cap)
@@ -531,7 +541,7 @@ def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan, unique_ids: bool = F
 
 def _check_workspace(
     profile: Profile, add: Add, today: dt.date, max_chars: int, total_max: int, user_max: int,
-    stale_days: int = STALE_LOG_DAYS,
+    stale_days: int = STALE_LOG_DAYS, release: str | None = None,
 ) -> None:
     files = [*profile.bootstrap, *profile.other, *profile.daily_logs]
     readable = [f for f in files if not _file_problem(add, f.rel, f.error, f.utf8)]
@@ -551,27 +561,8 @@ def _check_workspace(
             add("path-escape", r.file, r.line, None, f"{r.file} references {r.text!r}, which resolves outside the workspace")
         elif r.missing:
             add("dangling-file", r.file, r.line, None, f"{r.file} references {r.target_file}, which does not exist")
-    # bootstrap sizes
-    sized = [(f.rel, len(f.text)) for f in profile.bootstrap if f.error is None]
-    for rel, size in sized:
-        limit = user_max if rel == "USER.md" else max_chars
-        if size > limit:
-            add(
-                "oversized-bootstrap", rel, None, None,
-                f"{rel} has {size:,} characters, over the {limit:,}-character limit; the agent truncates it",
-            )
-    total = sum(size for _rel, size in sized)
-    if total > total_max:
-        running = 0
-        for rel, size in sized:
-            running += size
-            if running > total_max:
-                add(
-                    "oversized-bootstrap", rel, None, None,
-                    f"the bootstrap files hold {total:,} characters together, over the total of {total_max:,};"
-                    f" the agent truncates from {rel} on",
-                )
-                break
+    _bootstrap_sizes(profile, add, Limits(bootstrap_max_chars=max_chars, bootstrap_total_max_chars=total_max,
+                                          user_max_chars=user_max), release)
     _rewritten_logs(profile, add)
     from .workspace import check_workspace_extra
 
@@ -591,6 +582,47 @@ def _check_workspace(
                 "stale-daily-log", f.rel, None, None,
                 f"{f.rel} is {age} days old: distil it into MEMORY.md, then remove it",
             )
+
+
+def _kept(part: InjectedPart) -> str:
+    """"kept H+T of N" (UTF-16 units of the file's head and tail the agent receives)."""
+    head = sum(b - a for a, b in part.kept if a == 0)
+    tail = sum(b - a for a, b in part.kept if a > 0)
+    return f"kept {head:,}+{tail:,} of {part.chars_raw:,}"
+
+
+def _bootstrap_sizes(profile: Profile, add: Add, limits: Limits, release: str | None) -> None:
+    """oversized-bootstrap, from the very computation ``context`` and the workspace view show
+    (``bootstrap_sizes``, main session: every file the release injects, sizes in UTF-16 units)."""
+    from ..workspace.bootstrap import bootstrap_sizes, own_limit
+    from ..workspace.openclaw_config import OpenClawConfigError, load_openclaw_config
+
+    if release is None:
+        try:
+            release = load_openclaw_config(profile.path).release
+        except OpenClawConfigError:
+            release = CURRENT_RELEASE
+    rules = f"OpenClaw {CURRENT_RELEASE}" if release == CURRENT_RELEASE else "an older OpenClaw release"
+    parts = [p for p in bootstrap_sizes(profile.path, limits, release) if not p.missing]
+    for p in parts:
+        own = own_limit(p.name, limits, release)
+        if p.chars_raw > own:
+            gets = (f"the agent receives a cut copy of {p.chars_injected:,} ({_kept(p)})" if p.loaded
+                    else "the agent receives none of it (the bootstrap total is used up)")
+            add("oversized-bootstrap", p.file, None, None,
+                f"{p.name} has {p.chars_raw:,} characters as OpenClaw counts them (UTF-16 units), over its "
+                f"{own:,}-character limit ({rules}); {gets}")
+    over = [p for p in parts if p.over_total or (not p.loaded and "total" in p.reason)]
+    if over:
+        first, rest = over[0], [p.name for p in over[1:]]
+        gets = (f"{first.name} is cut to {first.chars_injected:,} ({_kept(first)})" if first.loaded
+                else f"{first.name} is left out")
+        if rest:
+            gets += f", then {', '.join(rest)} left out" if all(not p.loaded for p in over[1:]) else \
+                f", then {', '.join(rest)} cut or left out"
+        add("oversized-bootstrap", first.file, None, None,
+            f"the bootstrap files reach the total of {limits.bootstrap_total_max_chars:,} characters as OpenClaw "
+            f"counts them (UTF-16 units, {rules}): {gets}")
 
 
 _HUNK_RE = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")

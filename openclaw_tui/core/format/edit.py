@@ -139,6 +139,23 @@ def _render_field(key: str, value: Any, nl: str, block_indent: str | None) -> li
     return [f"{key}: {render_value(value)}{nl}"]
 
 
+def changed_value(old: Mapping[str, Any], key: str, value: Any) -> bool:
+    """Whether setting ``key`` to ``value`` changes ``old`` (a value of another type counts)."""
+    return key not in old or old[key] != value or type(old[key]) is not type(value)
+
+
+def form_changes(old: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of ``values`` that differ from ``old`` (``DELETE`` for ones to remove): what an edit changes."""
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if value is DELETE:
+            if key in old:
+                out[key] = DELETE
+        elif changed_value(old, key, value):
+            out[key] = value
+    return out
+
+
 def set_fields(mf: MemoryFile, entry_id: str, changes: Mapping[str, Any]) -> str:
     """Set (or with ``DELETE`` remove) top-level fields of one entry."""
     entry = _entry(mf, entry_id)

@@ -1,6 +1,7 @@
 """Editing one entry as text: its frontmatter as YAML and its body, or its whole raw block.
 
-A UI (form, YAML editor, ``$EDITOR``) produces the entry's new raw text;
+The edit form gives ``form_changes`` (the fields that differ) to ``set``'s
+``plan_set``.  A raw edit (YAML, ``$EDITOR``) produces the entry's new text;
 ``raw_problems`` says what is wrong with it (one well-formed entry, a free
 id, valid values for the known fields it changes) and ``plan_replace``
 builds the plan that swaps that one block, nothing else, in
@@ -13,7 +14,6 @@ what the reviewer edits: ``EntryParts`` keeps them aside and puts them back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,7 +21,7 @@ from ..files.store import MemoryDoc
 from ..lifecycle.operations import Builder, Target
 from ..lifecycle.plan import Files, Plan
 from .blocks import Block, raw_newline
-from .edit import DELETE, EditError, normalise_newlines
+from .edit import DELETE, EditError, changed_value, form_changes, normalise_newlines
 from .entries import Entry, parse
 from .fields import field_error
 
@@ -89,10 +89,6 @@ def normalize_raw(new_raw: str, old_raw: str) -> str:
 
 
 # --- validation -----------------------------------------------------------------------------
-
-
-def changed_value(old: Mapping[str, Any], key: str, value: Any) -> bool:
-    return key not in old or old[key] != value or type(old[key]) is not type(value)
 
 
 def raw_problems(new_raw: str, old: Entry | None, taken_ids: set[str]) -> list[str]:
@@ -225,38 +221,7 @@ def id_value(text: str, was_list: bool) -> Any:
     return ids
 
 
-def form_changes(old: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
-    """The fields of ``values`` that differ from ``old`` (``DELETE`` for ones to remove)."""
-    out: dict[str, Any] = {}
-    for key, value in values.items():
-        if value is DELETE:
-            if key in old:
-                out[key] = DELETE
-        elif changed_value(old, key, value):
-            out[key] = value
-    return out
-
-
-def value_problems(old: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, str]:
-    """Field -> why its new value is invalid (only the fields that change)."""
-    out: dict[str, str] = {}
-    for key, value in changes.items():
-        if value is DELETE:
-            if key == "id":
-                out[key] = "the id cannot be removed"
-            continue
-        error = field_error(key, value)
-        if error:
-            out[key] = error
-    return out
-
-
-def order_fields(names: Sequence[str], known: Sequence[str]) -> list[str]:
-    rank = {n: i for i, n in enumerate(known)}
-    return sorted(names, key=lambda n: (rank.get(n, len(rank)), names.index(n)))
-
-
 __all__ = [
     "EntryParts", "changed_fields", "form_changes", "format_list", "id_value", "normalize_raw", "parse_list",
-    "plan_replace", "raw_problems", "value_problems",
+    "plan_replace", "raw_problems",
 ]

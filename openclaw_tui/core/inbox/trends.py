@@ -1,7 +1,7 @@
 """Memory over time, from git history: one point per commit that touched the folder (oldest first).
 
 - layout A: entries by status (active, superseded, cold, ...; the archive as "archived"),
-- layout B: each bootstrap file's size in characters and their total, with the limits they are held to,
+- layout B: each file the release injects, its size, and the total injected, as ``context`` counts them\n  (UTF-16 units, the configured release's files, cut and total), with the limits they are held to,
 - both: the number of findings of ``openclaw-tui check`` at that commit (its tree exported to a temporary
   folder and checked there).
 """
@@ -12,13 +12,15 @@ import datetime as dt
 import io
 import tarfile
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import Limits
 from ..format.entries import parse_bytes
-from ..format.places import BOOTSTRAP_NAMES
 from ..git.gitrepo import GitError, find_repo, read_blob, run_git
+from ..workspace.injection import CURRENT_RELEASE
 from .inbox import _commits, layout_of
 
 MEMORIES, ARCHIVE = "memories.md", "contexts/archive/memories.md"
@@ -45,23 +47,44 @@ def _statuses(data: bytes | None, out: dict[str, int], archived: bool) -> None:
         out[key] = out.get(key, 0) + 1
 
 
-def _findings(repo_root: Path, sha: str, prefix: str, today: dt.date | None) -> int:
-    from ..check.check import check_discovery
-    from ..format.profile import Discovery, load_profile
-
+@contextmanager
+def _exported(repo_root: Path, sha: str, prefix: str) -> Iterator[Path | None]:
+    """The folder's tree at ``sha``, exported to a temporary folder (None when git cannot)."""
     proc = run_git(["archive", "--format=tar", sha, "--", prefix or "."], repo_root, check=False)
     if proc.returncode != 0:
-        return 0
+        yield None
+        return
     with tempfile.TemporaryDirectory(prefix="openclaw-tui-trend.") as tmp:
         with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
             tar.extractall(tmp, filter="data")
         folder = Path(tmp) / prefix if prefix else Path(tmp)
-        if not folder.is_dir():
-            return 0
-        layout = layout_of(folder)
-        prof = load_profile(folder, ".", layout)
-        kind = "workspace" if layout == "openclaw" else "profile"
-        return len(list(check_discovery(Discovery(folder, kind, [prof]), today=today)))
+        yield folder if folder.is_dir() else None
+
+
+def _findings(folder: Path | None, today: dt.date | None, release: str | None) -> int:
+    from ..check.check import check_discovery
+    from ..format.profile import Discovery, load_profile
+
+    if folder is None:
+        return 0
+    layout = layout_of(folder)
+    prof = load_profile(folder, ".", layout)
+    kind = "workspace" if layout == "openclaw" else "profile"
+    return len(list(check_discovery(Discovery(folder, kind, [prof]), today=today, release=release)))
+
+
+def _bootstrap_point(folder: Path | None, limits: Limits, release: str, point: dict[str, int]) -> None:
+    """Each injected file's size and the total injected, as ``context`` counts them (``bootstrap_sizes``,
+    main session, the release's rules: UTF-16 units, its files, its cut and total)."""
+    from ..workspace.bootstrap import bootstrap_sizes
+
+    if folder is None:
+        return
+    parts = bootstrap_sizes(folder, limits, release)
+    for p in parts:
+        if not p.missing:
+            point[p.name] = p.chars_raw
+    point["total"] = sum(p.chars_injected for p in parts)
 
 
 def trends(folder: Path | str, limit: int = 30, *, findings: bool = True, today: dt.date | None = None,
@@ -76,10 +99,12 @@ def trends(folder: Path | str, limit: int = 30, *, findings: bool = True, today:
     commits = list(reversed(_commits(repo, folder, None, None, limit)))
     out = Trends(layout, [(c.sha, c.date, c.subject) for c in commits])
     lim = limits or Limits()
+    release = CURRENT_RELEASE
     if layout == "openclaw":
         from ..workspace.openclaw_config import load_openclaw_config
 
-        lim = limits or load_openclaw_config(folder).limits
+        oc = load_openclaw_config(folder)
+        lim, release = limits or oc.limits, oc.release
         out.limits = {"per file": lim.bootstrap_max_chars, "total": lim.bootstrap_total_max_chars}
 
     def blob(sha: str, rel: str) -> bytes | None:
@@ -91,18 +116,15 @@ def trends(folder: Path | str, limit: int = 30, *, findings: bool = True, today:
         if layout == "profile":
             _statuses(blob(c.sha, MEMORIES), point, False)
             _statuses(blob(c.sha, ARCHIVE), point, True)
+            if findings:
+                with _exported(repo.root, c.sha, prefix) as tree:
+                    out.findings.append(_findings(tree, today, None))
         else:
-            total = 0
-            for name in dict.fromkeys(BOOTSTRAP_NAMES):
-                data = blob(c.sha, name)
-                if data is not None:
-                    n = len(data.decode("utf-8", "replace").removeprefix("\ufeff"))
-                    point[name] = n
-                    total += n
-            point["total"] = total
+            with _exported(repo.root, c.sha, prefix) as tree:
+                _bootstrap_point(tree, lim, release, point)
+                if findings:
+                    out.findings.append(_findings(tree, today, release))
         rows.append(point)
-        if findings:
-            out.findings.append(_findings(repo.root, c.sha, prefix, today))
     names = list(dict.fromkeys(k for r in rows for k in r))
     out.series = {k: [r.get(k, 0) for r in rows] for k in names}
     return out

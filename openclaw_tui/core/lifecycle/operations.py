@@ -16,7 +16,7 @@ from typing import Any
 
 from ..files.store import MemoryDoc
 from ..format.blocks import Block, edit_raw, rewrite
-from ..format.edit import DELETE, EditError, render_entry
+from ..format.edit import DELETE, EditError, form_changes, render_entry
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile, parse
 from ..format.fields import IMPORTANCE, field_error, next_id
 from ..format.locate import ABSENT, Window, byte_offset, file_eligible, locate, sub_file, window_file
@@ -273,22 +273,22 @@ def _plain(value: Any) -> bool:
     return False
 
 
-def _differs(entry: Entry, key: str, value: Any) -> bool:
-    if value is DELETE:
-        return key in entry.meta
-    return key not in entry.meta or entry.meta[key] != value or type(entry.meta[key]) is not type(value)
-
-
 # --- set ------------------------------------------------------------------------------
 
 
-def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: str | None = None) -> Plan:
-    """Set fields (``edit.DELETE`` removes one) and/or the body of one entry (memories.md or archive)."""
+def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: str | None = None, *,
+             expect: str | None = None) -> Plan:
+    """Set fields (``edit.DELETE`` removes one) and/or the body of one entry (memories.md or archive).
+
+    ``expect`` is the entry's raw text as the caller read it (an edit form): EditError when it changed since.
+    """
     files = Files.of(target)
     b = Builder(files, f"edit {entry_id}", sparse=True)
     doc, k, entry = b.entry(entry_id)
+    if expect is not None and entry.raw != expect:
+        raise EditError(f"{entry_id} changed on disk since it was opened; nothing was written")
     validate(files, changes, entry_id)
-    effective = {key: v for key, v in changes.items() if _differs(entry, key, v)}
+    effective = form_changes(entry.meta, changes)
     what = list(effective)
     if effective or body is not None:
         new_raw = b.edit(doc, k, effective, body)
@@ -299,7 +299,7 @@ def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: st
     plan = b.build() if what else Plan(f"edit {entry_id}", [], base=files)
     if what:
         plan.changed[entry_id] = what
-    plan.rebuild = lambda: plan_set(files.reload(), entry_id, changes, body)
+    plan.rebuild = lambda: plan_set(files.reload(), entry_id, changes, body, expect=expect)
     return plan
 
 
@@ -317,7 +317,7 @@ def plan_set_many(target: Target, entry_ids: Sequence[str], changes: Mapping[str
     for ident in ids:
         doc, k, entry = b.entry(ident)
         validate(files, changes, ident)
-        effective = {key: v for key, v in changes.items() if _differs(entry, key, v)}
+        effective = form_changes(entry.meta, changes)
         if effective:
             b.edit(doc, k, effective)
             changed[ident] = list(effective)
@@ -333,7 +333,7 @@ def plan_set_many(target: Target, entry_ids: Sequence[str], changes: Mapping[str
 def _supersede_into(b: Builder, old: str, new: str) -> None:
     doc, k, entry = b.entry(old)
     wanted = {"status": "superseded", "superseded_by": new}
-    effective = {key: v for key, v in wanted.items() if _differs(entry, key, v)}
+    effective = form_changes(entry.meta, wanted)
     if effective:
         b.edit(doc, k, effective)
         b.plan.changed.setdefault(old, []).extend(effective)

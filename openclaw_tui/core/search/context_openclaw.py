@@ -28,17 +28,18 @@ def workspace_parts(profile: Profile | Root, query: str, session: str, *, config
 
     ``today`` None: now, as OpenClaw dates it (the user's time zone, ``agents.defaults.userTimezone``,
     and UTC's date too when it differs); a given date is the user's today."""
-    from ..workspace.bootstrap import inject_preview
+    from ..workspace.bootstrap import inject_preview, own_limit
     from ..workspace.openclaw_config import load_openclaw_config
 
     oc = load_openclaw_config(profile.path, openclaw_config, base=config.limits)
     lim = oc.limits
     source = oc.source if oc.found else (str(config.path) if config.found else "defaults")
+    release = oc.release
     limits = {"bootstrap_max_chars": lim.bootstrap_max_chars,
               "bootstrap_total_max_chars": lim.bootstrap_total_max_chars,
-              "user_max_chars": lim.user_max_chars, "source": source}
+              "user_max_chars": own_limit("USER.md", lim, release),  # the cap the release applies
+              "source": source}
     ctx = AgentContext("B", session, profile.name, profile.path, query, [], limits)
-    release = oc.release
     startup = oc.startup_settings()
     utc_today = None
     if today is None:

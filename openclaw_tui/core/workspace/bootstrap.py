@@ -13,7 +13,6 @@ The file on disk is never touched.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,11 +22,17 @@ from ..format.profile import inside
 from .injection import (
     CURRENT_RELEASE,
     RETIRED_FILES,
+    USER_MAX_CHARS,
     Settings,
     StartupSettings,
     bootstrap,
+    clamp_to_budget,
     from_js,
+    js_sha256,
+    js_utf8,
     startup_block,
+    to_js,
+    trim_bootstrap_content,
 )
 
 # The agent's order (older releases; the current one no longer injects TOOLS.md / HEARTBEAT.md,
@@ -66,147 +71,50 @@ def truncation_marker(name: str, head: int, tail: int, raw: int) -> str:
     )
 
 
-def _compact_marker(head: int, tail: int, raw: int) -> str:
-    return f"[…truncated {head}+{tail}/{raw}]"
+def _py(js: str) -> str:
+    """A JS string as Python text (a lone surrogate, as JavaScript encodes it, as U+FFFD)."""
+    return js_utf8(js).decode("utf-8")
 
 
-def truncate(text: str, name: str, limit: int, style: str = "70/20") -> tuple[str, int | None]:
-    """(injected copy, offset of the marker in it or None) for ``text`` under ``limit``.
-
-    The file's trailing whitespace is dropped first (the agent does so) and only then measured."""
-    trimmed = text.rstrip(_JS_SPACE)
+def _cut_js(js: str, name: str, limit: int, style: str) -> tuple[str, int | None, int, int]:
+    """(the injected copy, offset of its marker or None, units of head and of tail kept), all in
+    UTF-16 units, for the JS string ``js`` under ``limit``."""
+    trimmed = js.rstrip(_JS_SPACE)
     if len(trimmed) <= limit:
-        return trimmed, None
-    if style == "75/25":
-        if name.lower() == "agents.md":
-            out = _agents_digest_cut(trimmed, limit)
-        else:
-            out = _fitted_cut(trimmed, name, limit)
-        at = out.find("[...truncated")
-        if at < 0:
-            at = out.find("[…truncated")
-        return out, (at if at >= 0 else len(out))
+        return trimmed, None, len(trimmed), 0
+    if style == "75/25":  # the current release's cut, one computation (``injection``)
+        out, _cut, _raw, head, tail = trim_bootstrap_content(js, name, limit)
+        at = next((out.find(m) for m in ("[...truncated", "[…truncated") if out.find(m) >= 0), len(out))
+        return out, at, head, tail
     head = int(limit * HEAD_RATIO)
     tail = int(limit * TAIL_RATIO)
     kept_tail = trimmed[-tail:]  # as the agent slices: a tail of 0 keeps everything (limits under 5)
     marker = truncation_marker(name, head, tail, len(trimmed))
-    return trimmed[:head] + "\n" + marker + "\n" + kept_tail, len(trimmed[:head])
+    return trimmed[:head] + "\n" + marker + "\n" + kept_tail, len(trimmed[:head]), len(trimmed[:head]), len(kept_tail)
 
 
-def _fitted_cut(trimmed: str, name: str, limit: int) -> str:
-    """The "75/25" cut: the marker's length reserved first, head and tail share what is left."""
-    raw = len(trimmed)
+def truncate(text: str, name: str, limit: int, style: str = "70/20") -> tuple[str, int | None]:
+    """(injected copy, offset of the marker in it or None) for ``text`` under ``limit`` (UTF-16 units).
 
-    def full(h: int, t: int) -> str:
-        return truncation_marker(name, h, t, raw)
-
-    def compact(h: int, t: int) -> str:
-        return _compact_marker(h, t, raw)
-
-    def seps(h: int, t: int, marker: str) -> int:
-        return (int(h > 0) + int(t > 0)) if "\n" in marker else 0
-
-    make = full if limit - len(full(0, 0)) - seps(1, 1, full(0, 0)) >= 16 else compact
-    head = tail = 0
-    marker = make(0, 0)
-    for _ in range(3):  # the marker names the counts, whose digits change its length
-        budget = max(0, limit - len(marker) - seps(head, tail, marker))
-        nh, nt = int(budget * 0.75), int(budget * 0.25)
-        nm = make(nh, nt)
-        if (nh, nt, len(nm)) == (head, tail, len(marker)):
-            break
-        head, tail, marker = nh, nt, nm
-    size = head + tail + len(marker) + seps(head, tail, marker)
-    while size > limit and (tail > 0 or head > 0):
-        over = size - limit
-        if tail > 0:
-            tail = max(0, tail - over)
-        else:
-            head = max(0, head - over)
-        marker = make(head, tail)
-        size = head + tail + len(marker) + seps(head, tail, marker)
-    if head == 0 and tail == 0 and raw > 0:
-        one = make(1, 0)
-        if 1 + len(one) + seps(1, 0, one) <= limit:
-            head, marker = 1, one
-    parts = [trimmed[:head], marker, trimmed[-tail:] if tail > 0 else ""]
-    out = ("\n" if "\n" in marker else "").join(p for p in parts if p)
-    return out[:limit]
+    The file's trailing whitespace is dropped first (the agent does so) and only then measured."""
+    out, at, _h, _t = _cut_js(to_js(text), name, limit, style)
+    return _py(out), (None if at is None else len(_py(out[:at])))
 
 
-_POLICY_SHAPE = re.compile(r"^(?:#{1,6}|\s*[-*+]|\s*\d+[.)])\s+\S")
-_POLICY_WORDS = re.compile(
-    r"\b(?:AGENTS\.md|scoped|required|must|never|do not|before subtree|read scoped|owner|security|secret"
-    r"|credential|test|validation|command|commit|push|github|pr)\b", re.IGNORECASE)
-_POLICY_FIRST = re.compile(
-    r"\b(?:AGENTS\.md|scoped|required|must|never|do not|before subtree|read scoped|security|secret|credential)\b",
-    re.IGNORECASE)
+def own_limit(name: str, limits: Limits, release: str = CURRENT_RELEASE) -> int:
+    """The per-file limit of ``name`` by the release's rules: USER.md's cap (the current release's
+    fixed 4,000, an older one's ``user_max_chars``) within ``bootstrap_max_chars``."""
+    if name != "USER.md":
+        return limits.bootstrap_max_chars
+    cap = USER_MAX_CHARS if release != "older" else limits.user_max_chars
+    return min(cap, limits.bootstrap_max_chars)
 
 
-def _policy_digest(text: str, budget: int) -> tuple[str, int]:
-    """(the policy lines that fit ``budget``, how many were left out): rules first, then in order."""
-    if budget <= 0:
-        return "", 0
-    found = []
-    for i, line in enumerate(re.split(r"\r?\n", text)):
-        norm = " ".join(line.split())
-        if len(norm) > 240:
-            norm = norm[:239] + "…"
-        if norm and (_POLICY_SHAPE.match(norm) or _POLICY_WORDS.search(norm)):
-            found.append((i, norm))
-    chosen: set[int] = set()
-    used = 0
-    for first in (True, False):
-        for i, norm in found:
-            if i in chosen or (first and not _POLICY_FIRST.search(norm)):
-                continue
-            cost = (1 if chosen else 0) + len(norm)
-            if used + cost <= budget:
-                chosen.add(i)
-                used += cost
-    lines = [norm for i, norm in found if i in chosen]
-    return "\n".join(lines), len(found) - len(lines)
-
-
-def _agents_digest_cut(trimmed: str, limit: int) -> str:
-    """The "75/25" release's cut of AGENTS.md: 45% head, a 35% digest of its rules, 15% tail."""
-    raw = len(trimmed)
-    head, tail, budget = int(limit * 0.45), int(limit * 0.15), int(limit * 0.35)
-    digest, left = _policy_digest(trimmed, budget)
-
-    def render() -> str:
-        parts = [
-            trimmed[:head], "[...truncated, read AGENTS.md for full content...]",
-            "[Policy digest from AGENTS.md]" if digest else "", digest,
-            f"[...{left} more policy lines omitted...]" if left else "",
-            f"…(truncated AGENTS.md: kept {head}+policy {len(digest)}+{tail} chars of {raw})…",
-            trimmed[-tail:] if tail > 0 else "",
-        ]
-        return "\n".join(p for p in parts if p)
-
-    out = render()
-    while len(out) > limit and (tail > 0 or head > 1 or budget > 0):
-        over = len(out) - limit
-        if tail > 0:
-            tail = max(0, tail - over)
-        elif head > 1:
-            head = max(1, head - over)
-        else:
-            budget = max(0, budget - over)
-            digest, left = _policy_digest(trimmed, budget)
-        out = render()
-    return out[:limit]
-
-
-def _clamp(text: str, budget: int) -> str:
-    """What is left of the total: the copy cut there, with "…" (the agent's last clamp)."""
-    if budget <= 0:
-        return ""
-    if len(text) <= budget:
-        return text
-    if budget <= 3:
-        return text[:budget]
-    return text[: budget - 1] + "…"
+def kept_spans(raw: int, cut_len: int, head: int, tail: int, copy: int) -> tuple[tuple[int, int], ...]:
+    """The spans of the file (UTF-16 offsets) a copy of ``copy`` units of the cut keeps."""
+    return tuple((a, b) for a, b in ((0, min(head, copy)),
+                                     (raw - tail, raw - tail + max(0, min(tail, copy - (cut_len - tail)))))
+                 if b > a)
 
 
 @dataclass
@@ -342,7 +250,8 @@ def inject_preview(
         text = _read_text(root, root / name)
         if text is None:
             continue
-        raw = len(text)
+        js = to_js(text)  # sizes in UTF-16 units, as JavaScript counts them
+        raw = len(js.rstrip(_JS_SPACE))
         nlines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
         if session == "subagent" and name != "AGENTS.md":
             parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
@@ -361,9 +270,7 @@ def inject_preview(
             parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
                                       False, False, "blank files are skipped", nlines))
             continue
-        own, kind = (limits.user_max_chars, "user") if name == "USER.md" else (limits.bootstrap_max_chars, "file")
-        if name == "USER.md":
-            own = min(own, limits.bootstrap_max_chars)
+        own, kind = own_limit(name, limits, "older"), ("user" if name == "USER.md" else "file")
         limit = own
         if remaining < own:
             limit, kind = max(remaining, 0), "total"
@@ -371,8 +278,10 @@ def inject_preview(
             parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, limit, "total", running,
                                       True, False, f"left out: the bootstrap total of {limits.bootstrap_total_max_chars:,} is used up", nlines))
             continue
-        cut, marker_at = truncate(text, name, limit, truncation)
-        injected = _clamp(cut, remaining)
+        cut, marker_at, head, tail = _cut_js(js, name, limit, truncation)
+        injected = clamp_to_budget(cut, remaining)
+        copy = len(injected) - (1 if len(injected) < len(cut) and remaining > 3 else 0)  # the clamp's "…"
+        kept = kept_spans(raw, len(cut), head, tail, copy)
         if marker_at is None and injected != cut:
             marker_at = len(injected) - 1  # no marker: the clamp's "…" is where it cuts
         elif marker_at is not None and marker_at > len(injected):
@@ -387,8 +296,10 @@ def inject_preview(
             reason = f"truncated to {limit:,} characters ({why})"
         else:
             reason = "loaded in full" + (" (main session only)" if name in MEMORY_NAMES else "")
-        parts.append(InjectedPart(name, name, "bootstrap", raw, len(injected), truncated, injected, marker_at,
-                                  limit, kind, running, truncated and kind == "total", True, reason, nlines))
+        parts.append(InjectedPart(name, name, "bootstrap", raw, len(injected), truncated, _py(injected),
+                                  None if marker_at is None else len(_py(injected[:marker_at])), limit, kind, running,
+                                  truncated and kind == "total", True, reason, nlines, False, js_sha256(injected),
+                                  marker_at, kept))
     if include_daily and session not in ("subagent", "cron"):  # the prelude follows a /new or /reset only
         today = today or dt.date.today()
         for rel in daily_logs_at_start(root, today):
@@ -397,9 +308,20 @@ def inject_preview(
                 continue
             nlines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
             which = "today's" if rel[7:17] == today.isoformat() else "yesterday's"
-            parts.append(InjectedPart(rel, rel, "daily", len(text), len(text), False, text, None, 0, "file",
+            size = len(to_js(text))
+            parts.append(InjectedPart(rel, rel, "daily", size, size, False, text, None, 0, "file",
                                       running, False, True, f"{which} log, loaded at session start", nlines))
     return parts
+
+
+def bootstrap_sizes(workspace_path: Path | str, limits: Limits, release: str = CURRENT_RELEASE,
+                    session: str = "main") -> list[InjectedPart]:
+    """The bootstrap files as ``context`` counts them by ``release``'s rules alone (its cut follows:
+    "older" cuts 70/20), no daily logs: what the check's oversized-bootstrap and the inbox's charts
+    read, so that they, ``context`` and the view's bars state the same sizes."""
+    return [p for p in inject_preview(workspace_path, limits, session, include_daily=False, release=release,
+                                      truncation="70/20" if release == "older" else "75/25")
+            if p.kind == "bootstrap"]
 
 
 def _lines_of(path: Path) -> int:

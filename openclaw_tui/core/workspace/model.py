@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..format.entries import decode
+from .injection import to_js
 
 HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
 FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -434,7 +435,7 @@ class DailyLog:
     path: Path
     date: dt.date
     slug: str | None
-    chars: int
+    chars: int  # UTF-16 units, as OpenClaw counts (``context``'s session-start block does)
     lines: list[LogLine]  # the content lines (list items and text; headings, blanks and comments left out)
     at_session_start: bool = False  # today's or yesterday's
     age_days: int = 0
@@ -490,7 +491,7 @@ def _load_daily_logs(workspace: Path, today: dt.date | None, parse: bool) -> lis
         data = p.read_bytes()
         text, _bom, _ok = decode(data)
         age = (today - day).days
-        out.append(DailyLog(f"memory/{p.name}", p, day, m.group(2), len(text), parse_log(text) if parse else [],
+        out.append(DailyLog(f"memory/{p.name}", p, day, m.group(2), len(to_js(text)), parse_log(text) if parse else [],
                             age in (0, 1), age))
     return out
 
