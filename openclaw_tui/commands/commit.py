@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
         given = Path(name)
         full = (given if given.is_absolute() or given.exists() else profile.path / given).absolute()
         if not full.is_relative_to(profile.path.absolute()) or not (full.exists() or full.is_symlink()):
-            print(f"openclaw-tui: {name}: no such file in the profile folder {profile.path}", file=sys.stderr)
+            print("openclaw-tui: " + _("%(name)s: no such file in the profile folder %(folder)s")
+                  % {"name": name, "folder": profile.path}, file=sys.stderr)
             return 2
     try:
         left = left_out(repo, profile, args.files)
@@ -74,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
 def _tell_left(left: list[str]) -> None:
     """What the commit left out (stderr: stdout stays the commit line or the message)."""
     if left:
-        print(f"openclaw-tui: left uncommitted (untracked, not memory files; name them to commit them): "
-              f"{', '.join(left)}", file=sys.stderr)
+        print("openclaw-tui: " + _("left uncommitted (untracked, not memory files; name them to commit them): "
+                                   "%(files)s") % {"files": ", ".join(left)}, file=sys.stderr)
 
 
 def build_summary_line(repo: Any, sha: str) -> str:

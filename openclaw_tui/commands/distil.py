@@ -134,8 +134,9 @@ def _print(args: argparse.Namespace, out: dict[str, Any]) -> None:
         for v in out.get(key, []):
             print(f"{'would remove' if dry and key == 'removed' else key}: {v}")
     if "removed" in out and not out["removed"]:
-        print("nothing to remove: no fully distilled daily log is older than 30 days")
+        print(_("nothing to remove: no fully distilled daily log is older than 30 days"))
     if out.get("archive"):
-        print(f"would move {args.context} to {out['archive']}" if dry else f"moved to {out['archive']}")
+        print(_("would move %(file)s to %(archive)s") % {"file": args.context, "archive": out["archive"]} if dry
+              else _("moved to %(archive)s") % {"archive": out["archive"]})
     if out.get("commit"):
         print(f"commit {out['commit'][:10]}")

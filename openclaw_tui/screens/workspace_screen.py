@@ -400,9 +400,9 @@ class WorkspaceScreen(Screen[None]):
                                  Text(clean_line(d.status), style="green" if d.active else "dim"),
                                  Text(clean_line(d.text), style=style))))
             if not self.user.directives:  # no <!-- observed --> markers: its lines as they are, and why
-                rows.append((None, ("", "", "", Text("no markers", style="yellow"),
-                                    Text("USER.md has no <!-- observed: DATE | status: ... --> markers, so no "
-                                         "directive has a status; its lines as written (injected as they are):",
+                rows.append((None, ("", "", "", Text(_("no markers"), style="yellow"),
+                                    Text(_("USER.md has no <!-- observed: DATE | status: ... --> markers, so no "
+                                           "directive has a status; its lines as written (injected as they are):"),
                                          style="italic"))))
                 for r in self.user.rows:
                     if not self._match(r.text, " ".join(r.heading_path)):
@@ -429,10 +429,10 @@ class WorkspaceScreen(Screen[None]):
             if lg.slug is not None:  # a session note, a transcript or a topic note: said as what it is
                 note.append(classify_file(self.path, lg.rel).label + "  ", style="dim")
             if lg.rel in block:
-                note.append(f"in the session-start block ({block[lg.rel]})", style="cyan")
+                note.append(_("in the session-start block (%(part)s)") % {"part": block[lg.rel]}, style="cyan")
             elif lg.at_session_start:
-                note.append("not in the session-start block: " + skipped.get(lg.rel, "over its four newest notes"),
-                            style="dim italic")
+                note.append(_("not in the session-start block: %(why)s")
+                            % {"why": skipped.get(lg.rel, _("over its four newest notes"))}, style="dim italic")
             elif lg.age_days > 30:
                 note.append(f"{lg.age_days} days old", style="dim")
             if found:
@@ -526,8 +526,8 @@ class WorkspaceScreen(Screen[None]):
             for f in self._findings_for("USER.md", item.line, item.end_line):
                 t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
             for other in look_alikes(self.user.directives if self.user else [], item):  # a hint, not a finding
-                t.append(f"hint: shares its topic with the active directive at line {other.line}; "
-                         "if they disagree, supersede one\n", style="dim")
+                t.append(_("hint: shares its topic with the active directive at line %(line)s; "
+                           "if they disagree, supersede one") % {"line": other.line} + "\n", style="dim")
         elif isinstance(item, DailyLog):
             for f in self._findings_for(item.rel, None, None):
                 t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
@@ -553,7 +553,7 @@ class WorkspaceScreen(Screen[None]):
                 t.append(_("review flag: %(flag)s (a reviewer would delete it from the prose: e edits)") % {"flag": flag}
                          + "\n", style="yellow")
             if item.why:
-                t.append(f"why promoted: {clean_line(item.why)}\n", style="cyan")
+                t.append(_("why promoted: %(why)s") % {"why": clean_line(item.why)} + "\n", style="cyan")
             for log, n, text in item.source_lines:
                 t.append(f"{log}:{n}  {clean_line(text)}\n", style="dim")
             rel = self.memory.rel if self.memory is not None else "MEMORY.md"
@@ -672,7 +672,7 @@ class WorkspaceScreen(Screen[None]):
         item = self.selected()
         row = item.row if isinstance(item, dreaming.QueueItem) else item
         if not isinstance(row, (MemRow, Directive)) or not row.text:
-            self.notify("Pick a MEMORY.md item or a USER.md directive first.", severity="warning")
+            self.notify(_("Pick a MEMORY.md item or a USER.md directive first."), severity="warning")
             return
         self.app.push_screen(ItemHistoryScreen(self.path, row.text))
 
