@@ -139,6 +139,7 @@ def test_inbox_lists_in_chinese_and_its_json_stays(tmp_path: Path) -> None:
     from .inbox_helpers import repo_with
 
     ws = repo_with(tmp_path, "workspace")
+    assert "注意：尚未审阅：显示自上次提交以来的改动" in run("inbox", str(ws), lang="zh_CN.UTF-8").stdout
     assert run("inbox", str(ws), "--approve", "--all").returncode == 0
     (ws / "TOOLS.md").write_bytes((ws / "TOOLS.md").read_bytes() + b"- jq\n")
     zh = run("inbox", str(ws), lang="zh_CN.UTF-8")

@@ -47,7 +47,7 @@ def render(inbox: Any, diff: bool = False) -> str:
     lines = [ngettext("%(count)d change since your review", "%(count)d changes since your review", n) % {"count": n}
              + (f" (mark: {inbox.mark.kind} {inbox.mark.sha[:12] if inbox.mark.sha else ''} {inbox.mark.time or ''})"
                 .replace("  ", " ").replace(" )", ")") if inbox.mark.kind != "empty" else "")]
-    lines += [_("note: %(note)s") % {"note": note} for note in inbox.notes]
+    lines += [_("note: %(note)s") % {"note": _(note)} for note in inbox.notes]
     group = None
     for c in sorted(inbox.changes, key=lambda c: (c.group or "", )) if inbox.groups() else inbox.changes:
         if c.group != group:

@@ -132,7 +132,7 @@ class InboxScreen(Screen[None]):
             head.append(" · " + _("reviewed %(time)s") % {"time": inbox.mark.time}, style="dim")
         head.append(f" · {inbox.folder.name}", style="dim")
         for note in inbox.notes:
-            head.append(f"\n{note}", style="yellow")
+            head.append("\n" + _(note), style="yellow")  # (the fixed notes are marked in core/inbox/mark.py)
         self.query_one("#inbox-head", Static).update(head)
         ol = self.query_one("#inbox-list", OptionList)
         keep = ol.highlighted_option.id if ol.highlighted_option is not None else None
