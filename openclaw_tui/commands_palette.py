@@ -22,6 +22,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from .actions import BY_ID
+from .i18n import _
 from .widgets.safe_text import clean_line
 
 Command = tuple[str, str, Callable[[], Any]]
@@ -41,7 +42,7 @@ def _binding_commands(provider: Provider) -> list[Command]:
         if action is None or not action.palette or not active.enabled or action.id in seen:
             continue
         seen.add(action.id)
-        command = (action.label or action.description, f"{action.description}  ·  key: {app.get_key_display(b)}",
+        command = (_(action.label or action.description), _("%(what)s  ·  key: %(key)s") % {"what": _(action.description), "key": app.get_key_display(b)},
                    partial(app.run_action, b.action, active.node))
         (everywhere if action.scope == "app" else here).append(command)
     return here + everywhere

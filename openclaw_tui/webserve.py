@@ -155,9 +155,12 @@ def local_page(template: str) -> str:
 
 def app_command(path: Path, today: str | None = None) -> str:
     """The shell command that starts one app process on ``path``."""
+    from .i18n import language
+
     parts = [sys.executable, "-m", "openclaw_tui.cli", str(path.resolve())]
     if today:
         parts += ["--today", today]
+    parts += ["--lang", language()[0]]  # the language of `serve` (its --lang, config or locale) in each session
     return " ".join(shlex.quote(p) for p in parts)
 
 

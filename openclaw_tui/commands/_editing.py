@@ -10,12 +10,13 @@ from typing import Any
 from ..core.files.safe_write import ConcurrentModification
 from ..core.format.edit import EditError
 from ..core.format.profile import NotMemory, Profile, resolve_profile
+from ..i18n import _, localize_error
 
 
 def add_target(p: argparse.ArgumentParser) -> None:
     """The PATH argument and ``--profile NAME`` of every editing command."""
-    p.add_argument("path", metavar="PATH", help="a profile folder, or a profiles root with --profile")
-    p.add_argument("--profile", metavar="NAME", help="the profile to edit when PATH holds several")
+    p.add_argument("path", metavar="PATH", help=_("a profile folder, or a profiles root with --profile"))
+    p.add_argument("--profile", metavar="NAME", help=_("the profile to edit when PATH holds several"))
 
 
 def open_profile(args: argparse.Namespace) -> Profile:
@@ -27,7 +28,7 @@ def open_profile(args: argparse.Namespace) -> Profile:
 
 def fail(reason: str) -> int:
     """One line on stderr, exit status 2 (nothing was written)."""
-    print(f"openclaw-tui: {' '.join(str(reason).split())}", file=sys.stderr)
+    print(f"openclaw-tui: {' '.join(localize_error(str(reason)).split())}", file=sys.stderr)
     return 2
 
 

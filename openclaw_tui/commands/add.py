@@ -17,6 +17,7 @@ from typing import Any
 
 from ..core.lifecycle.plan import apply_changes
 from ..core.lifecycle.remember import plan_remember
+from ..i18n import _
 from ._editing import fail, open_profile, register_edit
 from ._plans import out, plan_text, print_json
 from .set import read_body
@@ -29,17 +30,17 @@ def split_list(text: str) -> list[str]:
 def register(sub: Any) -> None:
     p = register_edit(sub, "add", "append one entry (next id); list duplicate and conflict candidates", run)
     body = p.add_mutually_exclusive_group(required=True)
-    body.add_argument("--body", metavar="TEXT", help="the entry's text")
-    body.add_argument("--body-file", metavar="F", help="read the text from F (- reads standard input)")
-    p.add_argument("--tags", metavar="a,b", default="", help="comma-separated tags")
-    p.add_argument("--importance", metavar="I", help="high, medium or low")
-    p.add_argument("--source", metavar="S", default="manual", help="where it came from (default: manual)")
+    body.add_argument("--body", metavar="TEXT", help=_("the entry's text"))
+    body.add_argument("--body-file", metavar="F", help=_("read the text from F (- reads standard input)"))
+    p.add_argument("--tags", metavar="a,b", default="", help=_("comma-separated tags"))
+    p.add_argument("--importance", metavar="I", help=_("high, medium or low"))
+    p.add_argument("--source", metavar="S", default="manual", help=_("where it came from (default: manual)"))
     p.add_argument("--conflict", metavar="ID", action="append", default=[],
-                   help="an entry this one contradicts (repeatable)")
+                   help=_("an entry this one contradicts (repeatable)"))
     p.add_argument("--skip-duplicate", action="store_true",
-                   help="write nothing (exit 1) when an active entry has the same text")
-    p.add_argument("--dry-run", action="store_true", help="print what would be written; write nothing")
-    p.add_argument("--json", action="store_true", help="print JSON")
+                   help=_("write nothing (exit 1) when an active entry has the same text"))
+    p.add_argument("--dry-run", action="store_true", help=_("print what would be written; write nothing"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from ..core.check.findings import SEVERITY_RANK
 from ..core.check.report import append_audit_log, to_json, to_sarif, to_text
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory, discover
+from ..i18n import _, localize_error
 from ._limits import add_limit_options, effective_limits
 
 FAIL_ON = ("error", "warning", "info", "never")
@@ -34,21 +35,21 @@ def _date(text: str) -> dt.date:
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "check",
-        help="check a profile, a profiles root or a workspace for consistency",
-        description="Check agent memory for consistency. Read-only unless --write-audit-log is given.",
+        help=_("check a profile, a profiles root or a workspace for consistency"),
+        description=_("Check agent memory for consistency. Read-only unless --write-audit-log is given."),
     )
-    p.add_argument("path", metavar="PATH", help="a profile, a profiles root, a folder holding profiles/, or a workspace")
+    p.add_argument("path", metavar="PATH", help=_("a profile, a profiles root, a folder holding profiles/, or a workspace"))
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
-    p.add_argument("--fail-on", choices=FAIL_ON, default="error", help="lowest severity that makes the exit status 1")
-    p.add_argument("--write-audit-log", action="store_true", help="append the findings to each profile's audit.log")
+    p.add_argument("--fail-on", choices=FAIL_ON, default="error", help=_("lowest severity that makes the exit status 1"))
+    p.add_argument("--write-audit-log", action="store_true", help=_("append the findings to each profile's audit.log"))
     p.add_argument("--history", action="store_true",
-                   help="also read the git history of the memory files: secret-in-history for each credential "
-                   "an earlier commit held that the file no longer holds")
-    p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help="the date taken as today (default: local date)")
+                   help=_("also read the git history of the memory files: secret-in-history for each credential "
+                          "an earlier commit held that the file no longer holds"))
+    p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help=_("the date taken as today (default: local date)"))
     add_limit_options(p, *LIMITS)
     p.add_argument("--openclaw-config", metavar="FILE",
-                   help="a workspace's openclaw.json (default: looked for where OpenClaw keeps it); its limits win "
-                   "over the config file's, options over both")
+                   help=_("a workspace's openclaw.json (default: looked for where OpenClaw keeps it); its limits win "
+                   "over the config file's, options over both"))
     p.set_defaults(run=run)
 
 
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         limits = effective_limits(args, *LIMITS)
         discovery = discover(args.path, lazy=True)  # check.py parses, or takes a cached parse
     except (ConfigError, NotMemory) as exc:
-        print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
         return 2
     release = None
     if discovery.kind == "workspace":
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             oc = load_openclaw_config(discovery.root, Path(args.openclaw_config) if args.openclaw_config else None)
         except OpenClawConfigError as exc:
-            print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+            print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
             return 2
         limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden if getattr(args, n) is None})
         release = oc.release  # the release whose rules size the bootstrap files, as ``context`` uses
@@ -86,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 append_audit_log(profile, findings)
             except (OSError, TimeoutError) as exc:
-                print(f"openclaw-tui: cannot append to {profile.audit_log_path}: {exc}", file=sys.stderr)
+                print("openclaw-tui: " + _("cannot append to %(file)s: %(reason)s") % {"file": profile.audit_log_path, "reason": exc},
+                      file=sys.stderr)
                 return 2
     if args.fail_on == "never":
         return 0

@@ -15,15 +15,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _
+
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("commit", help="commit a profile's changes with a message listing what changed")
-    p.add_argument("path", help="a profile folder (or a profiles root with --profile)")
+    p = sub.add_parser("commit", help=_("commit a profile's changes with a message listing what changed"))
+    p.add_argument("path", help=_("a profile folder (or a profiles root with --profile)"))
     p.add_argument("files", nargs="*", metavar="FILE",
-                   help="untracked files of the profile to commit too (other than memory files, they are left out)")
-    p.add_argument("-m", "--message", dest="summary", help="one-line summary (default: made from the changes)")
-    p.add_argument("--profile", help="the profile's name when PATH holds several")
-    p.add_argument("--dry-run", action="store_true", help="print the message, commit nothing")
+                   help=_("untracked files of the profile to commit too (other than memory files, they are left out)"))
+    p.add_argument("-m", "--message", dest="summary", help=_("one-line summary (default: made from the changes)"))
+    p.add_argument("--profile", help=_("the profile's name when PATH holds several"))
+    p.add_argument("--dry-run", action="store_true", help=_("print the message, commit nothing"))
     p.set_defaults(run=run)
 
 
@@ -38,17 +40,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"openclaw-tui: {exc}", file=sys.stderr)
         return 2
     if not git_available():
-        print("openclaw-tui: git is not installed", file=sys.stderr)
+        print("openclaw-tui: " + _("git is not installed"), file=sys.stderr)
         return 2
     repo = find_repo(profile.path)
     if repo is None:
-        print(f"openclaw-tui: {args.path}: not inside a git repository", file=sys.stderr)
+        print("openclaw-tui: " + _("%(path)s: not inside a git repository") % {"path": args.path}, file=sys.stderr)
         return 2
     for name in args.files:  # a FILE names something in the profile folder (relative to it, or a path to it)
         given = Path(name)
         full = (given if given.is_absolute() or given.exists() else profile.path / given).absolute()
         if not full.is_relative_to(profile.path.absolute()) or not (full.exists() or full.is_symlink()):
-            print(f"openclaw-tui: {name}: no such file in the profile folder {profile.path}", file=sys.stderr)
+            print("openclaw-tui: " + _("%(name)s: no such file in the profile folder %(folder)s")
+                  % {"name": name, "folder": profile.path}, file=sys.stderr)
             return 2
     try:
         left = left_out(repo, profile, args.files)
@@ -62,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         _tell_left(left)
         return 1
     except GitError as exc:
-        print(f"openclaw-tui: commit failed: {exc}", file=sys.stderr)
+        print("openclaw-tui: " + _("commit failed: %(reason)s") % {"reason": exc}, file=sys.stderr)
         return 1
     print(f"{sha[:12]} {build_summary_line(repo, sha)}")
     _tell_left(left)
@@ -72,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
 def _tell_left(left: list[str]) -> None:
     """What the commit left out (stderr: stdout stays the commit line or the message)."""
     if left:
-        print(f"openclaw-tui: left uncommitted (untracked, not memory files; name them to commit them): "
-              f"{', '.join(left)}", file=sys.stderr)
+        print("openclaw-tui: " + _("left uncommitted (untracked, not memory files; name them to commit them): "
+                                   "%(files)s") % {"files": ", ".join(left)}, file=sys.stderr)
 
 
 def build_summary_line(repo: Any, sha: str) -> str:

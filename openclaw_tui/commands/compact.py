@@ -15,6 +15,7 @@ from typing import Any
 from ..core.lifecycle.lifecycle import compact, plan_compact
 from ..core.lifecycle.plan import Files
 from ..core.lifecycle.remember import tag_sharers
+from ..i18n import _
 from ._editing import fail, open_profile, register_edit
 from ._plans import out, plan_json, plan_text, print_json
 from .add import split_list
@@ -24,13 +25,13 @@ from .set import read_body
 def register(sub: Any) -> None:
     p = register_edit(sub, "compact", "merge several entries into one new entry", run)
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--tag", metavar="T", help="every active entry of memories.md with this tag")
-    which.add_argument("--ids", metavar="A,B,...", help="these entries (comma-separated)")
-    p.add_argument("--body-file", metavar="F", required=True, help="the merged entry's text (- reads standard input)")
-    p.add_argument("--tags", metavar="a,b", help="the merged entry's tags (default: all of theirs)")
-    p.add_argument("--importance", metavar="I", help="the merged entry's importance (default: the highest)")
-    p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    which.add_argument("--tag", metavar="T", help=_("every active entry of memories.md with this tag"))
+    which.add_argument("--ids", metavar="A,B,...", help=_("these entries (comma-separated)"))
+    p.add_argument("--body-file", metavar="F", required=True, help=_("the merged entry's text (- reads standard input)"))
+    p.add_argument("--tags", metavar="a,b", help=_("the merged entry's tags (default: all of theirs)"))
+    p.add_argument("--importance", metavar="I", help=_("the merged entry's importance (default: the highest)"))
+    p.add_argument("--dry-run", action="store_true", help=_("print what would change; write nothing"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..i18n import _
 from ._plans import out
 
 PROG = "openclaw-tui"
@@ -20,7 +21,7 @@ TOP_OPTIONS = ("--demo", "--today", "--help")
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("completion", help="print a bash, zsh or fish completion script",
+    p = sub.add_parser("completion", help=_("print a bash, zsh or fish completion script"),
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("shell", choices=("bash", "zsh", "fish"))
     p.set_defaults(run=run)

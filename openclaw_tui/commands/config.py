@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from ..core.config import ENV_FILE, Config, ConfigError, config_path, load_config
+from ..i18n import _, language, localize_error
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -23,10 +24,10 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "config",
-        help="print the config file's path and the settings in effect",
-        description="Print where openclaw-tui reads its settings (limits, search, keys) and the values in effect.",
+        help=_("print the config file's path and the settings in effect"),
+        description=_("Print where openclaw-tui reads its settings (limits, search, keys) and the values in effect."),
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.set_defaults(run=run)
 
 
@@ -57,6 +58,7 @@ def to_toml(config: Config) -> str:
     for name, table in options.items():
         out += ["", f"[search.{_key(name)}]"] + [f"{_key(k)} = {_value(v)}" for k, v in table.items()]
     out += ["", "[keys]"] + [f"{_key(k)} = {_value(v)}" for k, v in data["keys"].items()]
+    out += ["", "[ui]"] + [f"{_key(k)} = {_value(v)}" for k, v in data["ui"].items()]
     return "\n".join(out) + "\n"
 
 
@@ -64,22 +66,25 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config()
     except ConfigError as exc:
-        print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
         return 2
     if args.json:
         sys.stdout.write(json.dumps(config.as_dict(), ensure_ascii=False, indent=2) + "\n")
         return 0
     where = config_path()
-    notes = [f"named by ${ENV_FILE}"] if os.environ.get(ENV_FILE) else []
+    notes = [_("named by $%(variable)s") % {"variable": ENV_FILE}] if os.environ.get(ENV_FILE) else []
     if not config.found:
         try:
             where.stat()
-            why = "not read"
+            why = _("not read")
         except FileNotFoundError:
-            why = "no such file"
+            why = _("no such file")
         except OSError as exc:  # a folder on the way that permission denies (load_config warned)
-            why = f"cannot be read ({exc.strerror})"
-        notes.append(f"{why}: the defaults below are in effect")
+            why = _("cannot be read (%(reason)s)") % {"reason": exc.strerror}
+        notes.append(_("%(why)s: the defaults below are in effect") % {"why": why})
     state = f"  ({'; '.join(notes)})" if notes else ""
-    sys.stdout.write(f"# config file: {where}{state}\n\n" + to_toml(config))
+    lang, why = language()
+    head = _("# config file: %(path)s%(state)s") % {"path": where, "state": state}
+    said = _("# language: %(language)s (from %(why)s)") % {"language": lang, "why": why}
+    sys.stdout.write(f"{head}\n{said}\n\n" + to_toml(config))
     return 0

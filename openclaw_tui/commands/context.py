@@ -23,37 +23,38 @@ from typing import Any
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory
 from ..core.search.context import agent_context, render_json, render_text, resolve_root
+from ..i18n import _, localize_error
 from ._dates import today_option
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("context", help="what the agent would load for a topic (layers, tokens, what is left out)",
+    p = sub.add_parser("context", help=_("what the agent would load for a topic (layers, tokens, what is left out)"),
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="a profile folder, a profiles root (with --profile) or a workspace")
-    p.add_argument("--query", default="", metavar="TEXT", help="the conversation topic")
-    p.add_argument("--tags", default="", metavar="a,b", help="tags the topic selects (besides tags named in the query)")
+    p.add_argument("path", metavar="PATH", help=_("a profile folder, a profiles root (with --profile) or a workspace"))
+    p.add_argument("--query", default="", metavar="TEXT", help=_("the conversation topic"))
+    p.add_argument("--tags", default="", metavar="a,b", help=_("tags the topic selects (besides tags named in the query)"))
     p.add_argument("--session", default="main", choices=("main", "shared", "subagent", "cron"),
                    metavar="main|shared|subagent|cron",
-                   help="OpenClaw session kind: main gets every file, shared (group/channel) no MEMORY.md, "
-                        "subagent AGENTS.md only, cron AGENTS/SOUL/IDENTITY/USER.md (default main)")
+                   help=_("OpenClaw session kind: main gets every file, shared (group/channel) no MEMORY.md, "
+                          "subagent AGENTS.md only, cron AGENTS/SOUL/IDENTITY/USER.md (default main)"))
     moment = p.add_mutually_exclusive_group()
     moment.add_argument("--session-start", dest="session_start", action="store_true", default=True,
-                        help="the first run after /new or /reset: the daily-log block is given (default)")
+                        help=_("the first run after /new or /reset: the daily-log block is given (default)"))
     moment.add_argument("--turn", dest="session_start", action="store_false",
-                        help="a later turn of the session: no daily-log block")
-    p.add_argument("--today", metavar="YYYY-MM-DD", help="the date of the conversation (default: today)")
-    p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
-    p.add_argument("--openclaw-config", metavar="FILE", help="the workspace's openclaw.json (default: looked for)")
+                        help=_("a later turn of the session: no daily-log block"))
+    p.add_argument("--today", metavar="YYYY-MM-DD", help=_("the date of the conversation (default: today)"))
+    p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
+    p.add_argument("--openclaw-config", metavar="FILE", help=_("the workspace's openclaw.json (default: looked for)"))
     p.add_argument("--agent", metavar="ID",
-                   help="read the workspace openclaw.json names for this agent (agents.entries.ID.workspace, or "
-                        "agents.defaults.workspace for main), with its own limits; PATH is the folder holding "
-                        "openclaw.json unless --openclaw-config names it")
-    p.add_argument("--json", action="store_true", help="print the parts and left-out entries as JSON")
+                   help=_("read the workspace openclaw.json names for this agent (agents.entries.ID.workspace, or "
+                          "agents.defaults.workspace for main), with its own limits; PATH is the folder holding "
+                          "openclaw.json unless --openclaw-config names it"))
+    p.add_argument("--json", action="store_true", help=_("print the parts and left-out entries as JSON"))
     p.set_defaults(run=run)
 
 
 def _fail(reason: str) -> int:
-    print(f"openclaw-tui: {' '.join(reason.split())}", file=sys.stderr)
+    print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
     return 2
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from ..core.format.edit import EditError
 from ..core.format.profile import NotMemory, resolve_profile
 from ..core.lifecycle.plan import apply_changes
+from ..i18n import _
 from ._editing import fail, guarded
 
 
@@ -36,18 +37,18 @@ def _numbers(text: str | None) -> list[int]:
 def register(sub: Any) -> None:
     help_text = "distil daily-log (or context) lines into long-term memory"
     p: argparse.ArgumentParser = sub.add_parser("distil", help=help_text, description=help_text)
-    p.add_argument("path", metavar="PATH", help="an OpenClaw workspace, or a profile folder")
-    p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
-    p.add_argument("--log", metavar="FILE", help="the daily log, e.g. memory/2026-10-12.md")
-    p.add_argument("--context", metavar="FILE", help="layout A: the context file, e.g. contexts/2025-06-01.md")
-    p.add_argument("--lines", metavar="N,M", help="the line numbers to distil")
-    p.add_argument("--drop", metavar="N,M", help="lines reviewed but not kept (marked dropped)")
-    p.add_argument("--section", metavar="TITLE", help="the MEMORY.md section (its title or heading path) to append to")
-    p.add_argument("--remove-old", action="store_true", help="remove fully distilled logs older than 30 days (one commit)")
-    p.add_argument("--keep-context", action="store_true", help="layout A: leave the context file where it is")
-    p.add_argument("--today", metavar="DATE", help="today's date (YYYY-MM-DD)")
-    p.add_argument("--dry-run", action="store_true", help="show what would change, write nothing")
-    p.add_argument("--json", action="store_true", help="print a JSON summary")
+    p.add_argument("path", metavar="PATH", help=_("an OpenClaw workspace, or a profile folder"))
+    p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
+    p.add_argument("--log", metavar="FILE", help=_("the daily log, e.g. memory/2026-10-12.md"))
+    p.add_argument("--context", metavar="FILE", help=_("layout A: the context file, e.g. contexts/2025-06-01.md"))
+    p.add_argument("--lines", metavar="N,M", help=_("the line numbers to distil"))
+    p.add_argument("--drop", metavar="N,M", help=_("lines reviewed but not kept (marked dropped)"))
+    p.add_argument("--section", metavar="TITLE", help=_("the MEMORY.md section (its title or heading path) to append to"))
+    p.add_argument("--remove-old", action="store_true", help=_("remove fully distilled logs older than 30 days (one commit)"))
+    p.add_argument("--keep-context", action="store_true", help=_("layout A: leave the context file where it is"))
+    p.add_argument("--today", metavar="DATE", help=_("today's date (YYYY-MM-DD)"))
+    p.add_argument("--dry-run", action="store_true", help=_("show what would change, write nothing"))
+    p.add_argument("--json", action="store_true", help=_("print a JSON summary"))
     p.set_defaults(run=guarded(run))
 
 
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         today = dt.date.fromisoformat(args.today) if args.today else dt.date.today()
     except ValueError:
-        return fail(f"--today {args.today!r} is not a date YYYY-MM-DD")
+        return fail(_("--today %(value)r is not a date YYYY-MM-DD") % {"value": args.today})
     try:
         prof = resolve_profile(args.path, args.profile)
     except NotMemory as exc:
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     out: dict[str, Any] = {"path": str(prof.path), "dry_run": args.dry_run}
     if prof.layout == "profile":
         if not args.context or not args.lines:
-            return fail("a profile takes --context contexts/FILE.md --lines N,M")
+            return fail(_("a profile takes --context contexts/FILE.md --lines N,M"))
         if args.dry_run:
             from ..core.workspace.distil import _log_lines, distil_context_plan, line_text
 
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         _print(args, out)
         return 0
     if not args.log or not (args.lines or args.drop):
-        return fail("a workspace takes --log memory/FILE.md --lines N,M [--section TITLE], or --remove-old")
+        return fail(_("a workspace takes --log memory/FILE.md --lines N,M [--section TITLE], or --remove-old"))
     res = distil_plan(ws, args.log, _numbers(args.lines), _section_key(ws, args.section), dropped=_numbers(args.drop))
     out["items"] = res.items
     if args.dry_run:
@@ -133,8 +134,9 @@ def _print(args: argparse.Namespace, out: dict[str, Any]) -> None:
         for v in out.get(key, []):
             print(f"{'would remove' if dry and key == 'removed' else key}: {v}")
     if "removed" in out and not out["removed"]:
-        print("nothing to remove: no fully distilled daily log is older than 30 days")
+        print(_("nothing to remove: no fully distilled daily log is older than 30 days"))
     if out.get("archive"):
-        print(f"would move {args.context} to {out['archive']}" if dry else f"moved to {out['archive']}")
+        print(_("would move %(file)s to %(archive)s") % {"file": args.context, "archive": out["archive"]} if dry
+              else _("moved to %(archive)s") % {"archive": out["archive"]})
     if out.get("commit"):
         print(f"commit {out['commit'][:10]}")

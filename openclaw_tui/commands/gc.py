@@ -15,6 +15,7 @@ from typing import Any
 
 from ..core.config import ConfigError
 from ..core.lifecycle.lifecycle import gc_apply, gc_plan, remaining_over_cap
+from ..i18n import _
 from ._editing import fail, open_profile, register_edit
 from ._limits import add_limit_options, effective_limits
 
@@ -28,8 +29,8 @@ def _date(text: str) -> dt.date:
 
 def register(sub: Any) -> None:
     p = register_edit(sub, "gc", "apply the TTL, cold and cap rules; print what moved", run)
-    p.add_argument("--dry-run", action="store_true", help="only print what would move")
-    p.add_argument("--today", type=_date, metavar="DATE", help="the date to apply the rules on (default: today)")
+    p.add_argument("--dry-run", action="store_true", help=_("only print what would move"))
+    p.add_argument("--today", type=_date, metavar="DATE", help=_("the date to apply the rules on (default: today)"))
     add_limit_options(p, "cold_days", "cap")
 
 

@@ -20,18 +20,19 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..core.format.profile import NotMemory, Profile, discover, inside
+from ..i18n import _, localize_error
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("get", help="print exact lines of a memory file",
+    p = sub.add_parser("get", help=_("print exact lines of a memory file"),
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="a profile folder, or a profiles root (with --profile)")
-    p.add_argument("file", metavar="FILE", help="the file, relative to the profile folder")
-    p.add_argument("--line", type=int, default=None, metavar="N", help="first line to print (1-based, default 1)")
-    p.add_argument("--count", type=int, default=None, metavar="M", help="number of lines (default: to the end)")
-    p.add_argument("--from", dest="from_", type=int, default=None, metavar="N", help="the same as --line (memory_get's name)")
-    p.add_argument("--lines", type=int, default=None, metavar="M", help="the same as --count (memory_get's name)")
-    p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
+    p.add_argument("path", metavar="PATH", help=_("a profile folder, or a profiles root (with --profile)"))
+    p.add_argument("file", metavar="FILE", help=_("the file, relative to the profile folder"))
+    p.add_argument("--line", type=int, default=None, metavar="N", help=_("first line to print (1-based, default 1)"))
+    p.add_argument("--count", type=int, default=None, metavar="M", help=_("number of lines (default: to the end)"))
+    p.add_argument("--from", dest="from_", type=int, default=None, metavar="N", help=_("the same as --line (memory_get's name)"))
+    p.add_argument("--lines", type=int, default=None, metavar="M", help=_("the same as --count (memory_get's name)"))
+    p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
     p.set_defaults(run=run)
 
 
@@ -40,7 +41,7 @@ class _Refused(ValueError):
 
 
 def _fail(reason: str) -> int:
-    print(f"openclaw-tui: {' '.join(reason.split())}", file=sys.stderr)
+    print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
     return 2
 
 
@@ -90,18 +91,18 @@ def split_lines(data: bytes) -> list[bytes]:
 def run(args: argparse.Namespace) -> int:
     if args.from_ is not None:
         if args.line is not None:
-            return _fail("give --line or --from, not both")
+            return _fail(_("give --line or --from, not both"))
         args.line = args.from_
     if args.lines is not None:
         if args.count is not None:
-            return _fail("give --count or --lines, not both")
+            return _fail(_("give --count or --lines, not both"))
         args.count = args.lines
     if args.line is None:
         args.line = 1
     if args.line < 1:
-        return _fail(f"--line must be at least 1 (got {args.line})")
+        return _fail(_("--line must be at least 1 (got %(value)s)") % {"value": args.line})
     if args.count is not None and args.count < 1:
-        return _fail(f"--count must be at least 1 (got {args.count})")
+        return _fail(_("--count must be at least 1 (got %(value)s)") % {"value": args.count})
     try:
         found = discover(args.path)
         profile, rel = _pick(found.profiles, args.profile, args.file)
@@ -110,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     except (NotMemory, _Refused) as exc:
         return _fail(str(exc))
     except OSError as exc:
-        return _fail(f"{args.file}: cannot be read ({exc.strerror or exc})")
+        return _fail(_("%(file)s: cannot be read (%(reason)s)") % {"file": args.file, "reason": exc.strerror or exc})
     lines = split_lines(data)
     if args.line > max(1, len(lines)):
         return _fail(f"{args.file} has {len(lines)} line{'' if len(lines) == 1 else 's'}; --line {args.line} is past its end")

@@ -22,12 +22,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _
+
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("git-setup", help="install the id-aware merge driver in the repository holding PATH")
-    p.add_argument("path", help="any folder inside the repository")
+    p = sub.add_parser("git-setup", help=_("install the id-aware merge driver in the repository holding PATH"))
+    p.add_argument("path", help=_("any folder inside the repository"))
     p.add_argument("--hooks", action="store_true",
-                   help="also install a post-commit hook that keeps the entry-history index current")
+                   help=_("also install a post-commit hook that keeps the entry-history index current"))
     p.set_defaults(run=run)
 
 
@@ -87,14 +89,14 @@ def run(args: argparse.Namespace) -> int:
 
     path = Path(args.path)
     if not path.exists():
-        print(f"openclaw-tui: {path}: no such file or folder", file=sys.stderr)
+        print("openclaw-tui: " + _("%(path)s: no such file or folder") % {"path": path}, file=sys.stderr)
         return 2
     if not git_available():
-        print("openclaw-tui: git is not installed", file=sys.stderr)
+        print("openclaw-tui: " + _("git is not installed"), file=sys.stderr)
         return 2
     repo = find_repo(path)
     if repo is None:
-        print(f"openclaw-tui: {path}: not inside a git repository", file=sys.stderr)
+        print("openclaw-tui: " + _("%(path)s: not inside a git repository") % {"path": path}, file=sys.stderr)
         return 2
     hook_done: str | None = None
     try:
@@ -105,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"openclaw-tui: {exc}", file=sys.stderr)
         return 2
     except (GitError, OSError) as exc:
-        print(f"openclaw-tui: git-setup failed: {exc}", file=sys.stderr)
+        print("openclaw-tui: " + _("git-setup failed: %(reason)s") % {"reason": exc}, file=sys.stderr)
         return 2
     if changed:
         for line in changed:

@@ -19,21 +19,22 @@ import json
 import sys
 from typing import Any
 
+from ..i18n import _
 from ._editing import fail
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("history", help="commits that touched a profile, or one entry's versions",
+    p = sub.add_parser("history", help=_("commits that touched a profile, or one entry's versions"),
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="a profile folder, or a profiles root with --profile")
-    p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
-    p.add_argument("--entry", metavar="ID", help="the versions of this entry instead of the commit list")
-    p.add_argument("--item", metavar="TEXT", help="a workspace: the versions of the MEMORY.md item or USER.md "
-                   "directive whose text is (or holds, or is most like) TEXT, rewording included")
-    p.add_argument("-n", type=int, default=20, metavar="N", help="at most N commits (default 20; 0: all)")
-    p.add_argument("--skip", type=int, default=0, metavar="K", help="skip the K newest commits (commit list only)")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--index", action="store_true", help="update the entry-history index and print what it added")
+    p.add_argument("path", metavar="PATH", help=_("a profile folder, or a profiles root with --profile"))
+    p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
+    p.add_argument("--entry", metavar="ID", help=_("the versions of this entry instead of the commit list"))
+    p.add_argument("--item", metavar="TEXT", help=_("a workspace: the versions of the MEMORY.md item or USER.md "
+                   "directive whose text is (or holds, or is most like) TEXT, rewording included"))
+    p.add_argument("-n", type=int, default=20, metavar="N", help=_("at most N commits (default 20; 0: all)"))
+    p.add_argument("--skip", type=int, default=0, metavar="K", help=_("skip the K newest commits (commit list only)"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
+    p.add_argument("--index", action="store_true", help=_("update the entry-history index and print what it added"))
     p.set_defaults(run=run)
 
 
@@ -54,16 +55,16 @@ def run(args: argparse.Namespace) -> int:
     from ..core.git.history import commit_semantic_diff, log_page
 
     if args.n < 0 or args.skip < 0:
-        return fail("-n and --skip must not be negative")
+        return fail(_("-n and --skip must not be negative"))
     try:
         profile = resolve_profile(args.path, args.profile)
     except NotMemory as exc:
         return fail(str(exc))
     if not git_available():
-        return fail("git is not installed")
+        return fail(_("git is not installed"))
     repo = find_repo(profile.path)
     if repo is None:
-        return fail(f"{args.path}: not inside a git repository")
+        return fail(_("%(path)s: not inside a git repository") % {"path": args.path})
     if args.item:
         return _print_item(args, profile.path)
     try:

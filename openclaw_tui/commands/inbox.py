@@ -18,20 +18,21 @@ import json
 import sys
 from typing import Any
 
+from ..i18n import _, ngettext
 from ._editing import fail, guarded
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("inbox", help="what the agent changed since your review; approve or revert it",
+    p = sub.add_parser("inbox", help=_("what the agent changed since your review; approve or revert it"),
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="a profile folder or workspace, or a profiles root with --profile")
-    p.add_argument("--profile", metavar="NAME", help="the profile when PATH holds several")
+    p.add_argument("path", metavar="PATH", help=_("a profile folder or workspace, or a profiles root with --profile"))
+    p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
     act = p.add_mutually_exclusive_group()
-    act.add_argument("--approve", nargs="*", metavar="ID", help="take these changes into the review mark")
-    act.add_argument("--revert", nargs="+", metavar="ID", help="put these changes back as they were at the mark")
-    p.add_argument("--all", action="store_true", help="with --approve: every change (the mark moves to now)")
-    p.add_argument("--diff", action="store_true", help="print each change's diff too")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    act.add_argument("--approve", nargs="*", metavar="ID", help=_("take these changes into the review mark"))
+    act.add_argument("--revert", nargs="+", metavar="ID", help=_("put these changes back as they were at the mark"))
+    p.add_argument("--all", action="store_true", help=_("with --approve: every change (the mark moves to now)"))
+    p.add_argument("--diff", action="store_true", help=_("print each change's diff too"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     p.set_defaults(run=guarded(run))
 
 
@@ -43,10 +44,10 @@ def _out(text: str) -> None:
 def render(inbox: Any, diff: bool = False) -> str:
     """The inbox as text (the CLI's listing)."""
     n = inbox.count
-    lines = [f"{n} change{'' if n == 1 else 's'} since your review"
+    lines = [ngettext("%(count)d change since your review", "%(count)d changes since your review", n) % {"count": n}
              + (f" (mark: {inbox.mark.kind} {inbox.mark.sha[:12] if inbox.mark.sha else ''} {inbox.mark.time or ''})"
                 .replace("  ", " ").replace(" )", ")") if inbox.mark.kind != "empty" else "")]
-    lines += [f"note: {note}" for note in inbox.notes]
+    lines += [_("note: %(note)s") % {"note": _(note)} for note in inbox.notes]
     group = None
     for c in sorted(inbox.changes, key=lambda c: (c.group or "", )) if inbox.groups() else inbox.changes:
         if c.group != group:
@@ -66,24 +67,25 @@ def run(args: argparse.Namespace) -> int:
     from ..core.inbox.inbox import load_inbox
 
     if args.all and args.approve is None:
-        return fail("--all goes with --approve")
+        return fail(_("--all goes with --approve"))
     folder = resolve_profile(args.path, args.profile, lazy=True).path
     try:
         if args.approve is not None:
             if not args.all and not args.approve:
-                return fail("--approve needs IDs, or --all")
+                return fail(_("--approve needs IDs, or --all"))
             before = load_inbox(folder).count
             mark = actions.approve_all(folder) if args.all else actions.approve(folder, args.approve)
             left = load_inbox(folder).count
             doc = {"approved": before - left, "left": left, "mark": mark.sha}
-            _out(json.dumps(doc) + "\n" if args.json else f"{before - left} approved, {left} left\n")
+            _out(json.dumps(doc) + "\n" if args.json else _("%(approved)d approved, %(left)d left") % {"approved": before - left, "left": left} + "\n")
             return 0
         if args.revert:
             plan = actions.revert(folder, args.revert)
             left = load_inbox(folder).count
             files = [str(p.relative_to(folder)) for p in plan.files]
             _out(json.dumps({"reverted": args.revert, "files": files, "left": left}) + "\n" if args.json
-                 else f"reverted {', '.join(args.revert)} ({', '.join(files)}); {left} left\n")
+                 else _("reverted %(changes)s (%(files)s); %(left)d left")
+                 % {"changes": ", ".join(args.revert), "files": ", ".join(files), "left": left} + "\n")
             return 0
         inbox = load_inbox(folder)
     except actions.InboxError as exc:

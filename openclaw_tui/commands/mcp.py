@@ -16,39 +16,41 @@ import importlib.util
 import sys
 from typing import Any
 
+from ..i18n import _, localize_error
+
 HELP = "serve the memory to agents over MCP (stdio): search, get, context, check; writes with --allow-write"
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("mcp", help=HELP, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="a profile, a profiles root or an OpenClaw workspace")
+    p.add_argument("path", metavar="PATH", help=_("a profile, a profiles root or an OpenClaw workspace"))
     p.add_argument("--allow-write", action="store_true",
-                   help="offer the writing tools (default: read-only)")
-    p.add_argument("--commit", action="store_true", help="commit each write (the folder must be in a git repository)")
-    p.add_argument("--profile", metavar="NAME", help="the profile writes and the context are for, when PATH holds several")
+                   help=_("offer the writing tools (default: read-only)"))
+    p.add_argument("--commit", action="store_true", help=_("commit each write (the folder must be in a git repository)"))
+    p.add_argument("--profile", metavar="NAME", help=_("the profile writes and the context are for, when PATH holds several"))
     p.set_defaults(run=run)
 
 
 def _fail(reason: str) -> int:
-    print(f"openclaw-tui: {' '.join(reason.split())}", file=sys.stderr)
+    print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
     return 2
 
 
 def run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("mcp") is None:
-        return _fail("mcp needs the MCP SDK: pip install 'openclaw-tui[mcp]'")
+        return _fail(_("mcp needs the MCP SDK: pip install 'openclaw-tui[mcp]'"))
     from ..core.format.profile import NotMemory
     from ..mcp_server import serve
 
     if args.commit:
         if not args.allow_write:
-            return _fail("--commit commits writes: give --allow-write too")
+            return _fail(_("--commit commits writes: give --allow-write too"))
         from ..core.git.gitrepo import find_repo, git_available
 
         if not git_available():
-            return _fail("git is not installed")
+            return _fail(_("git is not installed"))
         if find_repo(args.path) is None:
-            return _fail(f"{args.path}: not inside a git repository (needed by --commit)")
+            return _fail(_("%(path)s: not inside a git repository (needed by --commit)") % {"path": args.path})
     try:
         serve(args.path, profile=args.profile, allow_write=args.allow_write, commit=args.commit)
     except NotMemory as exc:

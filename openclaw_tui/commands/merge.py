@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..i18n import _
 from ._editing import fail
 from ._plans import out, print_json
 
@@ -25,18 +26,18 @@ SIDES = ("ours", "theirs", "both")
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("merge", help="list and resolve merge conflicts in memory files",
+    p = sub.add_parser("merge", help=_("list and resolve merge conflicts in memory files"),
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="a profile folder or a profiles root inside the repository")
+    p.add_argument("path", metavar="PATH", help=_("a profile folder or a profiles root inside the repository"))
     p.add_argument("--pick", action="append", default=[], metavar="KEY=SIDE",
-                   help="decide one item: ours, theirs or both (repeatable)")
-    p.add_argument("--suggested", action="store_true", help="take the suggested side wherever there is one")
-    p.add_argument("--rest", choices=SIDES, metavar="SIDE", help="take SIDE for every item still undecided")
-    p.add_argument("--commit", action="store_true", help="after writing, conclude the merge with a commit")
-    p.add_argument("-m", "--message", metavar="MSG", help="the merge commit's message (default: git's)")
-    p.add_argument("--abort", action="store_true", help="git merge --abort (back to before the merge)")
-    p.add_argument("--dry-run", action="store_true", help="print the resolved diff; write nothing")
-    p.add_argument("--json", action="store_true", help="print JSON")
+                   help=_("decide one item: ours, theirs or both (repeatable)"))
+    p.add_argument("--suggested", action="store_true", help=_("take the suggested side wherever there is one"))
+    p.add_argument("--rest", choices=SIDES, metavar="SIDE", help=_("take SIDE for every item still undecided"))
+    p.add_argument("--commit", action="store_true", help=_("after writing, conclude the merge with a commit"))
+    p.add_argument("-m", "--message", metavar="MSG", help=_("the merge commit's message (default: git's)"))
+    p.add_argument("--abort", action="store_true", help=_("git merge --abort (back to before the merge)"))
+    p.add_argument("--dry-run", action="store_true", help=_("print the resolved diff; write nothing"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     p.set_defaults(run=run)
 
 
@@ -105,15 +106,15 @@ def run(args: argparse.Namespace) -> int:
 
     path = Path(args.path)
     if not path.is_dir():
-        return fail(f"{path}: no such folder")
+        return fail(_("%(path)s: no such folder") % {"path": path})
     deciding = bool(args.pick or args.suggested or args.rest)
     if args.abort and (deciding or args.commit):
-        return fail("--abort cannot be combined with decisions or --commit")
+        return fail(_("--abort cannot be combined with decisions or --commit"))
     try:
         session = MergeSession.open(path, [path])
         if args.abort:
             if session.operation is None:
-                return fail("no merge in progress")
+                return fail(_("no merge in progress"))
             session.abort()
             out(f"{session.operation} aborted\n")
             return 0

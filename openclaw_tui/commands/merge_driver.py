@@ -13,25 +13,27 @@ import argparse
 import sys
 from typing import Any
 
+from ..i18n import _
+
 _UNEXPANDED = {"%S", "%X", "%Y", "%P", "%L"}  # placeholders an older git leaves as they are
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("merge-driver", help="git merge driver: 3-way merge of memories.md by entry id")
+    p = sub.add_parser("merge-driver", help=_("git merge driver: 3-way merge of memories.md by entry id"))
     _arguments(p)
     p.set_defaults(run=run)
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("base", help="%%O: the common ancestor's version")
-    p.add_argument("ours", help="%%A: our version; the result is written here")
-    p.add_argument("theirs", help="%%B: their version")
-    p.add_argument("pathname", nargs="*", help="%%P: the path being merged (for messages)")
-    p.add_argument("--marker-size", "-L", dest="marker_size", default="7", help="%%L: conflict marker size")
+    p.add_argument("base", help=_("%%O: the common ancestor's version"))
+    p.add_argument("ours", help=_("%%A: our version; the result is written here"))
+    p.add_argument("theirs", help=_("%%B: their version"))
+    p.add_argument("pathname", nargs="*", help=_("%%P: the path being merged (for messages)"))
+    p.add_argument("--marker-size", "-L", dest="marker_size", default="7", help=_("%%L: conflict marker size"))
     # the letters follow git's placeholders (git >= 2.44): %S is the base, %X ours, %Y theirs
-    p.add_argument("-S", "--base-label", dest="base_label", help="%%S: label of the common ancestor")
-    p.add_argument("-X", "--ours-label", dest="ours_label", help="%%X: label of our side")
-    p.add_argument("-Y", "--theirs-label", dest="theirs_label", help="%%Y: label of their side")
+    p.add_argument("-S", "--base-label", dest="base_label", help=_("%%S: label of the common ancestor"))
+    p.add_argument("-X", "--ours-label", dest="ours_label", help=_("%%X: label of our side"))
+    p.add_argument("-Y", "--theirs-label", dest="theirs_label", help=_("%%Y: label of their side"))
 
 
 def _label(value: str | None, default: str) -> str:

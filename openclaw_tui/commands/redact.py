@@ -15,19 +15,20 @@ from typing import Any
 
 from ..core.format.profile import resolve_profile
 from ..core.lifecycle.redact import RedactError, plan_redaction, redact_profile
+from ..i18n import _
 from ._editing import add_target, fail, guarded
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "redact",
-        help="replace secrets (phones, e-mails, IDs, cards, keys, passwords) by placeholders",
-        description="Replace secrets by {{secret:KIND-N}} placeholders and record them in secrets_refs.yaml.",
+        help=_("replace secrets (phones, e-mails, IDs, cards, keys, passwords) by placeholders"),
+        description=_("Replace secrets by {{secret:KIND-N}} placeholders and record them in secrets_refs.yaml."),
     )
     add_target(p)
-    p.add_argument("--dry-run", action="store_true", help="print what would be redacted; write nothing")
+    p.add_argument("--dry-run", action="store_true", help=_("print what would be redacted; write nothing"))
     p.add_argument("--skip", type=int, action="append", default=[], metavar="N",
-                   help="leave the N-th secret of the list (1 = its first line) alone; repeatable; --dry-run shows the list")
+                   help=_("leave the N-th secret of the list (1 = its first line) alone; repeatable; --dry-run shows the list"))
     p.set_defaults(run=guarded(run))
 
 

@@ -17,8 +17,10 @@ import json
 import sys
 from typing import Any
 
+from ..core.check.messages import SEVERITY_WORDS, localize
 from ..core.check.repair import Problem, find_problems, plan_all_safe, plan_repair, together
 from ..core.lifecycle.plan import Plan, apply_changes
+from ..i18n import _, ngettext
 from ._editing import add_target, fail, guarded
 from .check import _date
 
@@ -26,19 +28,19 @@ from .check import _date
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "repair",
-        help="repair dangling and inactive references (lists candidates; applies one with --finding or --all-safe)",
-        description="Repair dangling and inactive references. With no action: list the findings and their candidates.",
+        help=_("repair dangling and inactive references (lists candidates; applies one with --finding or --all-safe)"),
+        description=_("Repair dangling and inactive references. With no action: list the findings and their candidates."),
     )
     add_target(p)
     act = p.add_mutually_exclusive_group()
-    act.add_argument("--finding", type=int, metavar="N", help="apply a candidate of finding N (as numbered by the listing)")
-    act.add_argument("--all-safe", action="store_true", help="apply every repair with one certain candidate")
-    p.add_argument("--candidate", type=int, metavar="K", default=None, help="which candidate of --finding (default 1)")
-    p.add_argument("--only", action="store_true", help="with --finding: not the other findings naming the same target")
-    p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help="the date taken as today (default: local date)")
-    p.add_argument("--no-history", action="store_true", help="do not look for deleted entries in git history")
+    act.add_argument("--finding", type=int, metavar="N", help=_("apply a candidate of finding N (as numbered by the listing)"))
+    act.add_argument("--all-safe", action="store_true", help=_("apply every repair with one certain candidate"))
+    p.add_argument("--candidate", type=int, metavar="K", default=None, help=_("which candidate of --finding (default 1)"))
+    p.add_argument("--only", action="store_true", help=_("with --finding: not the other findings naming the same target"))
+    p.add_argument("--dry-run", action="store_true", help=_("print the diff, write nothing"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
+    p.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help=_("the date taken as today (default: local date)"))
+    p.add_argument("--no-history", action="store_true", help=_("do not look for deleted entries in git history"))
     p.set_defaults(run=guarded(run))
 
 
@@ -50,9 +52,9 @@ def _profile(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     if args.candidate is not None and args.finding is None:
-        return fail("--candidate needs --finding N")
+        return fail(_("--candidate needs --finding N"))
     if args.only and args.finding is None:
-        return fail("--only needs --finding N")
+        return fail(_("--only needs --finding N"))
     profile = _profile(args)
     problems = find_problems(profile, today=args.today, history=not args.no_history)
     if args.finding is None and not args.all_safe:
@@ -86,16 +88,19 @@ def _list(problems: list[Problem], as_json: bool) -> int:
     for p in problems:
         f = p.finding
         where = f"{f.file}:{f.line}" if f.line is not None else f.file
-        out.append(f"[{p.number}] {where}: {f.severity} {f.code} {' '.join(f.message.split())}")
+        message = " ".join(localize(f.code, f.message).split())
+        out.append(f"[{p.number}] {where}: {_(SEVERITY_WORDS[f.severity])} {f.code} {message}")
         if not p.candidates:
-            out.append("    no candidate: edit the reference by hand")
+            out.append("    " + _("no candidate: edit the reference by hand"))
         for k, c in enumerate(p.candidates, start=1):
-            mark = "  (safe)" if c.safe else ""
+            mark = "  " + _("(safe)") if c.safe else ""
             out.append(f"    {k}. {' '.join(c.describe().split())}{mark}")
             if c.action == "restore-git" and c.text:
                 out.extend("       | " + row for row in c.text.splitlines())
     safe = sum(1 for p in problems if p.safe is not None)
-    out.append(f"{len(problems)} reference problem{'s' if len(problems) != 1 else ''}, {safe} with a safe repair")
+    out.append(ngettext("%(count)d reference problem, %(safe)d with a safe repair",
+                        "%(count)d reference problems, %(safe)d with a safe repair", len(problems))
+               % {"count": len(problems), "safe": safe})
     sys.stdout.write("\n".join(out) + "\n")
     return 1 if problems else 0
 
@@ -115,8 +120,9 @@ def _report(plan: Plan, profile: Any, repaired: list[int], left: list[int], args
         return
     if args.dry_run:
         sys.stdout.write(diff)
-        print(f"{plan.title} (dry run: nothing written)")
+        print(_("%(title)s (dry run: nothing written)") % {"title": plan.title})
     else:
-        print(plan.title if not plan.empty else "nothing to repair")
+        print(plan.title if not plan.empty else _("nothing to repair"))
     if left:
-        print(f"left: finding{'s' if len(left) != 1 else ''} {', '.join(map(str, left))}")
+        print(ngettext("left: finding %(numbers)s", "left: findings %(numbers)s", len(left))
+              % {"numbers": ", ".join(map(str, left))})

@@ -19,6 +19,7 @@ from ..core.lifecycle.operations import (
     plan_resolve_conflict,
     resolve_conflict,
 )
+from ..i18n import _
 from ._editing import fail, open_profile, register_edit
 from ._plans import out, plan_json, plan_text, print_json
 from .set import read_body
@@ -29,10 +30,10 @@ def register(sub: Any) -> None:
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     how = p.add_mutually_exclusive_group(required=True)
-    how.add_argument("--keep", metavar="A|B|both", help="the id to keep (the other is superseded by it), or both")
-    how.add_argument("--merge-file", metavar="F", help="write a merged entry with F's text; it supersedes both")
-    p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    how.add_argument("--keep", metavar="A|B|both", help=_("the id to keep (the other is superseded by it), or both"))
+    how.add_argument("--merge-file", metavar="F", help=_("write a merged entry with F's text; it supersedes both"))
+    p.add_argument("--dry-run", action="store_true", help=_("print what would change; write nothing"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.keep == "both":
         choice = KEEP_BOTH
     else:
-        return fail(f"--keep {args.keep}: give {args.a}, {args.b} or both")
+        return fail(_("--keep %(keep)s: give %(a)s, %(b)s or both") % {"keep": args.keep, "a": args.a, "b": args.b})
     prof = open_profile(args)
     if args.dry_run:
         plan = plan_resolve_conflict(prof, args.a, args.b, choice, body)

@@ -23,21 +23,22 @@ from typing import Any
 from ..core.format.profile import NotMemory, resolve_profile
 from ..core.lifecycle.plan import Plan, apply_changes
 from ..core.workspace import dreaming
+from ..i18n import _
 from ._editing import fail, guarded
 
 
 def register(sub: Any) -> None:
     help_text = "review what OpenClaw's dreaming promoted into MEMORY.md"
     p: argparse.ArgumentParser = sub.add_parser("review", help=help_text, description=help_text)
-    p.add_argument("path", metavar="PATH", help="an OpenClaw workspace")
+    p.add_argument("path", metavar="PATH", help=_("an OpenClaw workspace"))
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--accept", type=int, metavar="LINE", help="accept the promoted item on LINE")
-    group.add_argument("--reject", type=int, metavar="LINE", help="remove the promoted item on LINE")
-    group.add_argument("--edit", type=int, metavar="LINE", help="rewrite the text of the item on LINE (with --text)")
-    p.add_argument("--strip", action="store_true", help="with --accept: remove dreaming's markers and scores")
-    p.add_argument("--text", metavar="TEXT", help="the new text for --edit")
-    p.add_argument("--dry-run", action="store_true", help="show what would change, write nothing")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    group.add_argument("--accept", type=int, metavar="LINE", help=_("accept the promoted item on LINE"))
+    group.add_argument("--reject", type=int, metavar="LINE", help=_("remove the promoted item on LINE"))
+    group.add_argument("--edit", type=int, metavar="LINE", help=_("rewrite the text of the item on LINE (with --text)"))
+    p.add_argument("--strip", action="store_true", help=_("with --accept: remove dreaming's markers and scores"))
+    p.add_argument("--text", metavar="TEXT", help=_("the new text for --edit"))
+    p.add_argument("--dry-run", action="store_true", help=_("show what would change, write nothing"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     p.set_defaults(run=guarded(run))
 
 
@@ -60,13 +61,13 @@ def run(args: argparse.Namespace) -> int:
     except NotMemory as exc:
         return fail(str(exc))
     if prof.layout != "openclaw":
-        return fail(f"{args.path}: review takes an OpenClaw workspace")
+        return fail(_("%(path)s: review takes an OpenClaw workspace") % {"path": args.path})
     ws = prof.path
     queue = dreaming.review_queue(ws)
     line = args.accept or args.reject or args.edit
     if line is None:
         if args.strip or args.text is not None:
-            return fail("--strip goes with --accept, --text with --edit")
+            return fail(_("--strip goes with --accept, --text with --edit"))
         empty = None
         if not queue:
             from ..core.workspace.model import load_memory
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 doc["empty_reason"] = empty
             print(json.dumps(doc, ensure_ascii=False, indent=1))
         elif empty is not None:
-            print(f"nothing to review: {empty}")
+            print(_("nothing to review: %(why)s") % {"why": _(empty)})
         else:
             for q in queue:
                 score = q.row.score.get("score", "-")
@@ -95,9 +96,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     item = next((q for q in queue if q.row.line == line), None)
     if item is None:
-        return fail(f"no promoted item to review on line {line} of MEMORY.md")
+        return fail(_("no promoted item to review on line %(line)s of MEMORY.md") % {"line": line})
     if args.edit is not None and not args.text:
-        return fail("--edit needs --text")
+        return fail(_("--edit needs --text"))
     plan: Plan | None
     if args.reject is not None:
         plan = dreaming.reject(ws, item)

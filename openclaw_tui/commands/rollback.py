@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..i18n import _
 from ._editing import add_target, fail
 from ._plans import out, print_json
 
@@ -24,8 +25,8 @@ def register(sub: Any) -> None:
         p = sub.add_parser(name, help=help_text, description=help_text)
         add_target(p)
         p.add_argument("commit", metavar="COMMIT")
-        p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
-        p.add_argument("--json", action="store_true", help="print JSON")
+        p.add_argument("--dry-run", action="store_true", help=_("print what would change; write nothing"))
+        p.add_argument("--json", action="store_true", help=_("print JSON"))
         p.set_defaults(run=run_rollback if name == "rollback" else run_revert)
 
 
@@ -70,11 +71,11 @@ def run_rollback(args: argparse.Namespace) -> int:
     try:
         plan = plan_rollback(repo, profile, sha)
         if plan.blocked:
-            return fail(f"rollback refused: {plan.blocked}")
+            return fail(_("rollback refused: %(reason)s") % {"reason": plan.blocked})
         if not args.dry_run:
             apply_rollback(plan)
     except (Refused, GitError, ConcurrentModification, TimeoutError, OSError) as exc:
-        return fail(f"rollback refused: {exc}")
+        return fail(_("rollback refused: %(reason)s") % {"reason": exc})
     changes = plan.diff.lines()
     if args.json:
         print_json({"commit": plan.sha, "dry_run": args.dry_run, "written": not args.dry_run and not plan.empty,
@@ -103,7 +104,7 @@ def run_revert(args: argparse.Namespace) -> int:
         info = commit_info(repo, sha)
         result = revert_commit(repo, profile, sha, dry_run=args.dry_run)
     except (Refused, GitError, ConcurrentModification, TimeoutError, OSError) as exc:
-        return fail(f"revert refused: {exc}")
+        return fail(_("revert refused: %(reason)s") % {"reason": exc})
     changes = result.diff.lines()
     if args.json:
         print_json({"commit": result.sha, "dry_run": args.dry_run, "written": not args.dry_run and bool(result.files),

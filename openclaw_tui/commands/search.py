@@ -23,24 +23,25 @@ from typing import Any
 from ..core.format.places import NotMemory, locate
 from ..core.search.search import QueryError, search_path
 from ..core.userdirs import ConfigError
+from ..i18n import _, localize_error
 from ._dates import today_option
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("search", help="ranked search over every profile under PATH",
+    p = sub.add_parser("search", help=_("ranked search over every profile under PATH"),
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", metavar="PATH", help="a profile, a profiles root or an OpenClaw workspace")
-    p.add_argument("query", metavar="QUERY", help='words and/or Chinese text; "a phrase" keeps words together; tag:x filters')
-    p.add_argument("-n", type=int, default=10, metavar="N", help="show at most N results (default 10)")
-    p.add_argument("--json", action="store_true", help='print {"query": Q, "results": [...]} best first')
-    p.add_argument("--explain", action="store_true", help="show each result's text score, vector score and decay")
-    p.add_argument("--today", metavar="YYYY-MM-DD", help="the date decay counts from (default: today)")
-    p.add_argument("--tags", default="", metavar="a,b", help="only entries carrying all these tags (also tag:x in QUERY)")
+    p.add_argument("path", metavar="PATH", help=_("a profile, a profiles root or an OpenClaw workspace"))
+    p.add_argument("query", metavar="QUERY", help=_('words and/or Chinese text; "a phrase" keeps words together; tag:x filters'))
+    p.add_argument("-n", type=int, default=10, metavar="N", help=_("show at most N results (default 10)"))
+    p.add_argument("--json", action="store_true", help=_('print {"query": Q, "results": [...]} best first'))
+    p.add_argument("--explain", action="store_true", help=_("show each result's text score, vector score and decay"))
+    p.add_argument("--today", metavar="YYYY-MM-DD", help=_("the date decay counts from (default: today)"))
+    p.add_argument("--tags", default="", metavar="a,b", help=_("only entries carrying all these tags (also tag:x in QUERY)"))
     p.set_defaults(run=run)
 
 
 def _fail(reason: str) -> int:
-    print(f"openclaw-tui: {' '.join(reason.split())}", file=sys.stderr)
+    print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
     return 2
 
 

@@ -13,18 +13,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _
 from ._editing import fail
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("serve", help="the same UI in a web browser, on 127.0.0.1 only",
+    p = sub.add_parser("serve", help=_("the same UI in a web browser, on 127.0.0.1 only"),
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", nargs="?", metavar="PATH",
-                   help="a profile, a profiles root, a folder holding profiles/, or a workspace")
-    p.add_argument("--port", type=int, default=8000, metavar="N", help="port on 127.0.0.1 (default 8000; 0: any free)")
-    p.add_argument("--host", default="127.0.0.1", help="only 127.0.0.1 (or localhost) is accepted")
-    p.add_argument("--today", metavar="YYYY-MM-DD", help="fix today's date in the app (as the UI's --today)")
-    p.add_argument("--demo", action="store_true", help="serve a throwaway copy of the demo repository (as --demo)")
+                   help=_("a profile, a profiles root, a folder holding profiles/, or a workspace"))
+    p.add_argument("--port", type=int, default=8000, metavar="N", help=_("port on 127.0.0.1 (default 8000; 0: any free)"))
+    p.add_argument("--host", default="127.0.0.1", help=_("only 127.0.0.1 (or localhost) is accepted"))
+    p.add_argument("--today", metavar="YYYY-MM-DD", help=_("fix today's date in the app (as the UI's --today)"))
+    p.add_argument("--demo", action="store_true", help=_("serve a throwaway copy of the demo repository (as --demo)"))
     p.set_defaults(run=run)
 
 
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     cleanup: Path | None = None
     if args.demo:
         if args.path:
-            return fail("--demo takes no PATH")
+            return fail(_("--demo takes no PATH"))
         import shutil
         import tempfile
 
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         found = default_path(Path.cwd())
         if found is None:
-            return fail("no memory here: give a PATH (a profile, a profiles root or a workspace)")
+            return fail(_("no memory here: give a PATH (a profile, a profiles root or a workspace)"))
         path = found
     return _serve(args, path)
 

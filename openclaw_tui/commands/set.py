@@ -18,6 +18,7 @@ import yaml
 from ..core.format.edit import DELETE
 from ..core.format.yamlio import load_yaml
 from ..core.lifecycle.operations import set_entry
+from ..i18n import _
 from ._editing import fail, open_profile, register_edit
 
 
@@ -25,8 +26,8 @@ def register(sub: Any) -> None:
     p = register_edit(sub, "set", "change fields and/or the body of one entry", run)
     p.add_argument("id", metavar="ID")
     p.add_argument("assignments", nargs="*", metavar="FIELD=VALUE")
-    p.add_argument("--body-file", metavar="F", help="the new body (UTF-8 text; - reads standard input)")
-    p.add_argument("--unset", action="append", default=[], metavar="FIELD", help="remove a field (repeatable)")
+    p.add_argument("--body-file", metavar="F", help=_("the new body (UTF-8 text; - reads standard input)"))
+    p.add_argument("--unset", action="append", default=[], metavar="FIELD", help=_("remove a field (repeatable)"))
 
 
 def parse_assignment(text: str) -> tuple[str, Any]:
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return fail(str(exc))
     if not changes and body is None:
-        return fail("nothing to set: give FIELD=VALUE, --unset FIELD or --body-file F")
+        return fail(_("nothing to set: give FIELD=VALUE, --unset FIELD or --body-file F"))
     plan = set_entry(open_profile(args), args.id, changes, body)
     if plan.empty:
         print(f"{args.id}: unchanged")

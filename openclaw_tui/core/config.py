@@ -31,6 +31,9 @@ file is reported (``ConfigError``) and never half-applied.  ``openclaw-tui confi
 
     [keys]                          # action id = "key[,key...]"
     "filter" = "slash"
+
+    [ui]
+    language = "zh_CN"              # "en" or "zh_CN"; else --lang, then LC_ALL/LC_MESSAGES/LANG decide
 """
 
 from __future__ import annotations
@@ -69,12 +72,18 @@ class SearchSettings:
 
 
 @dataclass(frozen=True)
+class UISettings:
+    language: str = ""  # "" = not set here (--lang, then the locale's variables decide)
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path
     found: bool = False
     limits: Limits = field(default_factory=Limits)
     search: SearchSettings = field(default_factory=SearchSettings)
     keys: dict[str, str] = field(default_factory=dict)
+    ui: UISettings = field(default_factory=UISettings)
 
     def as_dict(self) -> dict[str, Any]:
         """The effective values, as ``openclaw-tui config --json`` prints them."""
@@ -86,6 +95,7 @@ class Config:
             "limits": {f.name: getattr(self.limits, f.name) for f in fields(Limits)},
             "search": search,
             "keys": dict(self.keys),
+            "ui": {"language": self.ui.language},
         }
 
 
@@ -116,7 +126,7 @@ def parse_config(text: str, path: Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    unknown = set(data) - {"limits", "search", "keys"}
+    unknown = set(data) - {"limits", "search", "keys", "ui"}
     if unknown:
         raise ConfigError(f"{path}: unknown section [{sorted(unknown)[0]}]")
     limits = Limits(**_typed("limits", Limits, dict(data.get("limits", {})), path))
@@ -132,7 +142,10 @@ def parse_config(text: str, path: Path) -> Config:
     keys_raw = data.get("keys", {})
     if not all(isinstance(v, str) for v in keys_raw.values()):
         raise ConfigError(f"{path}: [keys] values must be strings such as \"ctrl+f\" or \"f,slash\"")
-    return Config(path=path, found=True, limits=limits, search=search, keys=dict(keys_raw))
+    ui = UISettings(**_typed("ui", UISettings, dict(data.get("ui", {})), path))
+    if not isinstance(ui.language, str) or ui.language and ui.language.replace("-", "_").split("_")[0].lower() not in ("en", "zh"):
+        raise ConfigError(f"{path}: [ui] language must be \"en\" or \"zh_CN\", not {ui.language!r}")
+    return Config(path=path, found=True, limits=limits, search=search, keys=dict(keys_raw), ui=ui)
 
 
 def load_config(path: Path | None = None) -> Config:

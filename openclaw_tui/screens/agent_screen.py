@@ -43,6 +43,7 @@ from ..core.config import ConfigError
 from ..core.format.profile import NotMemory
 from ..core.format.rows import Location
 from ..core.search.context import AgentContext, LeftOut, Part, agent_context, resolve_root
+from ..i18n import _
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line, literal
 
@@ -121,7 +122,7 @@ class AgentScreen(Screen[AgentResult | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="agent-main"):
-            yield Input(value=self.initial, placeholder="the conversation topic (words; tags named in it select entries)",
+            yield Input(value=self.initial, placeholder=_("the conversation topic (words; tags named in it select entries)"),
                         id="agent-query")
             yield Static("", id="agent-summary", markup=False)
             with Horizontal(id="agent-body"):

@@ -32,6 +32,7 @@ from ..core.git.gitrepo import (
     switch_branch,
 )
 from ..core.git.history import BranchComparison, compare_branches
+from ..i18n import _
 from ..widgets.dialogs import AskText
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
@@ -60,7 +61,7 @@ class BranchName(AskText):
     """Ask for a new branch's name."""
 
     def __init__(self) -> None:
-        super().__init__("New branch from HEAD", "Enter creates it, escape cancels.", placeholder="branch name")
+        super().__init__("New branch from HEAD", "Enter creates it, escape cancels.", placeholder=_("branch name"))
 
 
 def comparison_header(c: BranchComparison) -> Text:
@@ -97,7 +98,7 @@ class BranchesScreen(Screen[bool]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="≡")
-        yield Static(Text("Branches", style="bold"), classes="hint", id="branches-title")
+        yield Static(Text(_("Branches"), style="bold"), classes="hint", id="branches-title")
         with Horizontal(id="branches-main"):
             yield OptionList(id="branches", classes="pane")
             yield SemanticDiffView(id="branch-compare", classes="pane")
@@ -108,9 +109,9 @@ class BranchesScreen(Screen[bool]):
         return self.query_one("#branches", OptionList)
 
     def on_mount(self) -> None:
-        self.branch_list.border_title = "Local branches"
+        self.branch_list.border_title = _("Local branches")
         view = self.query_one("#branch-compare", SemanticDiffView)
-        view.border_title = "Comparison"
+        view.border_title = _("Comparison")
         view.show_message("c compares the current branch with the highlighted one, entry by entry.")
         self.branch_list.focus()
         self._load()
@@ -216,7 +217,7 @@ class BranchesScreen(Screen[bool]):
         if b is None:
             return
         if b.name == base:
-            self.notify("Highlight another branch to compare with.", markup=False)
+            self.notify(_("Highlight another branch to compare with."), markup=False)
             return
         self.query_one("#branch-compare", SemanticDiffView).show_message(f"Comparing {base} with {b.name}…")
         self._compare(base, b.name)
@@ -239,7 +240,7 @@ class BranchesScreen(Screen[bool]):
             return
         self.comparison = message.result
         view.show(message.result.diff, comparison_header(message.result),
-                  empty="The profile is the same on both branches.")
+                  empty=_("The profile is the same on both branches."))
 
     @work(thread=True, exclusive=True, group="branches-git", description="git")
     def _git(self, what: str, name: str) -> None:

@@ -21,6 +21,7 @@ from textual.widgets import Label, Static, TextArea
 from ..actions import bindings
 from ..core.git.commitmsg import PREFIX, default_summary, format_message, left_out, profile_changes
 from ..core.git.gitrepo import GitError, as_repo, commit_paths
+from ..i18n import _
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 
@@ -57,7 +58,7 @@ class CommitScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="commit-box", classes="dialog wide"):
             yield Static(Text(f"Commit {clean_line(self.profile_path.name)}", style="bold"), classes="dialog-title")
-            yield Label("Message (generated from what changed; edit freely)", classes="field-label")
+            yield Label(_("Message (generated from what changed; edit freely)"), classes="field-label")
             yield TextArea(self.message, id="commit-message", soft_wrap=True)
             yield Static("", id="commit-error", classes="field-error")
         yield KeysFooter()
@@ -74,7 +75,7 @@ class CommitScreen(ModalScreen[str | None]):
         message = self.query_one("#commit-message", TextArea).text
         first = message.split("\n", 1)[0].strip()
         if not first:
-            self.query_one("#commit-error", Static).update(Text("The first line (summary) cannot be empty.",
+            self.query_one("#commit-error", Static).update(Text(_("The first line (summary) cannot be empty."),
                                                                 style="bold red"))
             return
         if not message.endswith("\n"):

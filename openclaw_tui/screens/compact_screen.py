@@ -31,6 +31,7 @@ from ..core.format.rawedit import EntryParts, parse_list
 from ..core.lifecycle.lifecycle import plan_compact
 from ..core.lifecycle.operations import highest_importance, merged_tags
 from ..core.lifecycle.plan import Files
+from ..i18n import _
 from ..widgets.dialogs import Ask
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
@@ -94,22 +95,22 @@ class CompactScreen(Screen[bool]):
         options = [(Text(f"{g.tag} ({len(g.ids)} active{' · compaction candidate' if g.candidate else ''})"), i)
                    for i, g in enumerate(self.groups)]
         with Vertical(id="compact-screen"):
-            yield Static(Text("Compact entries into one", style="bold"), classes="screen-title")
+            yield Static(Text(_("Compact entries into one"), style="bold"), classes="screen-title")
             yield Static(Text("Tick the entries to merge (space); the merged entry gets merged_from, the originals "
                               "are superseded and archived.", style="dim"), classes="screen-note")
             with Horizontal(id="edit-columns"):
                 with Vertical(id="compact-pick"):
-                    yield Label("Tag", classes="field-label")
+                    yield Label(_("Tag"), classes="field-label")
                     yield Select(options, value=0, allow_blank=False, id="compact-tag", compact=True)
-                    yield Label("Entries", classes="field-label")
+                    yield Label(_("Entries"), classes="field-label")
                     yield SelectionList[str](id="compact-list")
                 with Vertical(id="edit-body-pane"):
-                    yield Label("Tags and importance of the merged entry", classes="field-label")
+                    yield Label(_("Tags and importance of the merged entry"), classes="field-label")
                     with Horizontal(id="merge-meta"):
-                        yield Input("", placeholder="tags", id="compact-tags", compact=True)
+                        yield Input("", placeholder=_("tags"), id="compact-tags", compact=True)
                         yield Select([(v, v) for v in IMPORTANCE], value="medium", allow_blank=False,
                                      id="compact-importance", compact=True)
-                    yield Label("Merged text", classes="field-label")
+                    yield Label(_("Merged text"), classes="field-label")
                     yield TextArea("", language=syntax("markdown"), id="compact-body", soft_wrap=True)
             yield Static("", id="compact-problems", classes="field-error")
         yield KeysFooter()
@@ -165,11 +166,11 @@ class CompactScreen(Screen[bool]):
         entries = self.chosen()
         problems = self.query_one("#compact-problems", Static)
         if len(entries) < 2:
-            problems.update(Text("Tick two or more entries.", style="bold red"))
+            problems.update(Text(_("Tick two or more entries."), style="bold red"))
             return
         body = self.query_one("#compact-body", TextArea).text
         if not body.strip():
-            problems.update(Text("The merged entry needs a text.", style="bold red"))
+            problems.update(Text(_("The merged entry needs a text."), style="bold red"))
             return
         ids = [e.id for e in entries if e.id is not None]
         tags = parse_list(self.query_one("#compact-tags", Input).value)

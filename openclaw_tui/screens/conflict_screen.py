@@ -34,6 +34,7 @@ from ..core.lifecycle.operations import (
     merged_tags,
     plan_resolve_conflict,
 )
+from ..i18n import _
 from ..widgets.dialogs import Ask
 from ..widgets.diff_view import meta_texts, word_diff_texts
 from ..widgets.footer import KeysFooter
@@ -92,9 +93,9 @@ class ConflictScreen(Screen[bool]):
                         yield Static(meta, classes="side-meta")
                         yield Static(body, classes="side-body")
             with Vertical(id="merge-pane"):
-                yield Label("Merged entry: supersedes both (edit the text)", classes="field-label")
+                yield Label(_("Merged entry: supersedes both (edit the text)"), classes="field-label")
                 with Horizontal(id="merge-meta"):
-                    yield Input(", ".join(merged_tags([a, b])), placeholder="tags", id="merge-tags", compact=True)
+                    yield Input(", ".join(merged_tags([a, b])), placeholder=_("tags"), id="merge-tags", compact=True)
                     imp = highest_importance([a.meta.get("importance"), b.meta.get("importance")]) or "medium"
                     yield Select([(v, v) for v in IMPORTANCE], value=imp, allow_blank=False, id="merge-importance",
                                  compact=True)
@@ -134,12 +135,12 @@ class ConflictScreen(Screen[bool]):
         self.query_one("#merge-pane").display = True
         self.query_one("#merge-body", TextArea).focus()
         self.refresh_bindings()
-        self.notify("Write the merged text, then ctrl+s.")
+        self.notify(_("Write the merged text, then ctrl+s."))
 
     def action_write_merge(self) -> None:
         body = self.query_one("#merge-body", TextArea).text
         if not body.strip():
-            self.notify("The merged entry needs a text.", severity="warning")
+            self.notify(_("The merged entry needs a text."), severity="warning")
             return
         tags = parse_list(self.query_one("#merge-tags", Input).value)
         importance = self.query_one("#merge-importance", Select).value

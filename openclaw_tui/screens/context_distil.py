@@ -22,6 +22,7 @@ from ..core.format.edit import EditError
 from ..core.format.entries import decode
 from ..core.workspace.distil import distil_context_plan, line_text
 from ..core.workspace.model import parse_log
+from ..i18n import _
 from ..session import Refused
 from ..widgets.safe_text import clean_line
 from .workspace_dialogs import DIALOG_CSS
@@ -57,7 +58,7 @@ class ContextDistilPicker(ModalScreen[list[int] | None]):
     def action_apply(self) -> None:
         picked = sorted(self.query_one("#ctx-distil-lines", SelectionList).selected)
         if not picked:
-            self.notify("Tick at least one line (space).", severity="warning")
+            self.notify(_("Tick at least one line (space)."), severity="warning")
             return
         self.dismiss(picked)
 
@@ -75,13 +76,13 @@ def distil_selected_context(main: MainScreen) -> None:
     """``D`` on the main screen: the picker for the selected context file, then the write."""
     data = main.current
     if data is None or data.profile.layout != "profile":
-        main.notify("D distils a profile's contexts/ file; a workspace distils its daily logs in its view"
-                    " (W, tab 4).", severity="warning")
+        main.notify(_("D distils a profile's contexts/ file; a workspace distils its daily logs in its view"
+                      " (W, tab 4)."), severity="warning")
         return
     shown = getattr(main.file_view, "rel", None) if main._center() == "file-view" else None
     rel = shown if isinstance(shown, str) else main.current_file
     if not rel.startswith("contexts/") or rel.startswith("contexts/archive/") or not rel.endswith(".md"):
-        main.notify("Select a file under contexts/ in the tree (not the archive), then D.", severity="warning")
+        main.notify(_("Select a file under contexts/ in the tree (not the archive), then D."), severity="warning")
         return
     try:
         lines = context_lines((data.path / rel).read_bytes())

@@ -43,6 +43,7 @@ from ..core.format.rawedit import (
 from ..core.format.yamlio import render_scalar
 from ..core.lifecycle.operations import plan_set
 from ..core.lifecycle.plan import Files, Plan
+from ..i18n import _
 from ..session import EntryTarget
 from ..widgets.dialogs import Ask
 from ..widgets.footer import KeysFooter
@@ -136,13 +137,13 @@ def edit_loop(
     try:
         code, edited = run_editor(screen.app, text, line)
     except NoEditor as exc:
-        screen.notify(str(exc), title="No editor", severity="warning", markup=False)
+        screen.notify(str(exc), title=_("No editor"), severity="warning", markup=False)
         return
     if code != 0:
         screen.notify(f"The editor exited with status {code}; nothing was changed.", severity="warning")
         return
     if edited == text:
-        screen.notify("The editor made no change.")
+        screen.notify(_("The editor made no change."))
         return
     found = problems(edited)
     if not found:
@@ -153,7 +154,7 @@ def edit_loop(
         if answer == "reedit":
             edit_loop(screen, edited, line, problems, on_valid)
         else:
-            screen.notify("The edit from the editor was discarded.")
+            screen.notify(_("The edit from the editor was discarded."))
 
     message = "\n".join(f"• {clean_line(p)}" for p in found)
     screen.app.push_screen(
@@ -205,7 +206,8 @@ class EditScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         e = self.original
         with Vertical(id="edit-screen"):
-            yield Static(Text(f"Edit {clean_line(self.entry_label)}", style="bold"), classes="screen-title")
+            yield Static(Text(_("Edit %(entry)s") % {"entry": clean_line(self.entry_label)}, style="bold"),
+                         classes="screen-title")
             if self.malformed:
                 yield Static(Text(f"This block is broken: {clean_line(e.error or '')}. Fix its YAML below.",
                                   style="bold red"), classes="screen-note")
@@ -216,12 +218,12 @@ class EditScreen(Screen[bool]):
                         with VerticalScroll(id="edit-form"):
                             yield from self._form_rows(e.meta if not self.malformed else {})
                         with Vertical(id="edit-yaml"):
-                            yield Label("Frontmatter (YAML)", classes="field-label")
+                            yield Label(_("Frontmatter (YAML)"), classes="field-label")
                             yield TextArea(self.parts.frontmatter, language=syntax("yaml"), id="edit-yaml-text",
                                            show_line_numbers=True, soft_wrap=False)
                             yield Static("", id="edit-yaml-error", classes="field-error")
                 with Vertical(id="edit-body-pane"):
-                    yield Label("Body (Markdown)", classes="field-label")
+                    yield Label(_("Body (Markdown)"), classes="field-label")
                     yield TextArea(self.parts.body if self.initial_body is None else self.initial_body,
                                    language=syntax("markdown"), id="edit-body", soft_wrap=True)
             yield Static("", id="edit-problems", classes="field-error")
@@ -255,7 +257,7 @@ class EditScreen(Screen[bool]):
     def _others(meta: dict[str, Any]) -> Text:
         others = [k for k in meta if k not in FORM_ORDER and k != "id"]
         if not others:
-            return Text("Other fields: none (ctrl+t edits the YAML)", style="dim italic")
+            return Text(_("Other fields: none (ctrl+t edits the YAML)"), style="dim italic")
         return Text(f"Also kept as they are: {', '.join(clean_line(k) for k in others)} "
                     "(ctrl+t edits them as YAML)", style="dim italic")
 
@@ -417,14 +419,14 @@ class EditScreen(Screen[bool]):
 
     def action_toggle_mode(self) -> None:
         if self.malformed:
-            self.notify("A broken block can only be edited as YAML until it reads as an entry.")
+            self.notify(_("A broken block can only be edited as YAML until it reads as an entry."))
             return
         switch = self.query_one("#edit-meta-switch", ContentSwitcher)
         if self.mode == "form":
             raw, problems = self.compose_raw()
             if raw is None:
                 self._show_problems(problems)
-                self.notify("Fix the fields first.", severity="warning")
+                self.notify(_("Fix the fields first."), severity="warning")
                 return
             parts = self.base.with_raw(raw)
             self.query_one("#edit-yaml-text", TextArea).text = parts.frontmatter
@@ -436,7 +438,7 @@ class EditScreen(Screen[bool]):
             mf = parse(raw)
             if len(mf.entries) != 1 or mf.entries[0].error is not None:
                 self._show_problems(raw_problems(raw, self.original, self.taken_ids))
-                self.notify("The YAML does not read as an entry yet.", severity="warning")
+                self.notify(_("The YAML does not read as an entry yet."), severity="warning")
                 return
             self.base = self.base.with_raw(raw)
             self._fill_form(mf.entries[0].meta)
@@ -466,10 +468,10 @@ class EditScreen(Screen[bool]):
         raw, problems = self.compose_raw()
         if raw is None or problems:
             self._show_problems(problems)
-            self.notify("Not saved: " + "; ".join(problems), severity="error", markup=False)
+            self.notify(_("Not saved: ") + "; ".join(problems), severity="error", markup=False)
             return
         if raw == self.parts.raw:
-            self.notify("Nothing to save: the entry is unchanged.")
+            self.notify(_("Nothing to save: the entry is unchanged."))
             return
         try:
             files = self.host.load_files()
@@ -517,7 +519,7 @@ class EditScreen(Screen[bool]):
         """Yours / on disk side by side: keep mine, take disk or edit merged."""
         found = getattr(self, "_disk_conflict", None)
         if found is None:
-            self.notify("Nothing to compare: save first (ctrl+s).")
+            self.notify(_("Nothing to compare: save first (ctrl+s)."))
             return
         mine, disk = found
         ident = disk.id
@@ -581,7 +583,7 @@ class EditScreen(Screen[bool]):
         if self.mode != "yaml":
             self.mode = "yaml"
             self.query_one("#edit-meta-switch", ContentSwitcher).current = "edit-yaml"
-        self.notify("Loaded the entry from your editor: check it, then ctrl+s to save.")
+        self.notify(_("Loaded the entry from your editor: check it, then ctrl+s to save."))
 
     def action_close(self) -> None:
         if not self.has_unsaved_changes():

@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 from ..actions import bindings
 from ..core.git.entry_history import EntryVersion, entry_history
 from ..core.git.gitrepo import GitError, find_repo
+from ..i18n import _
 from ..widgets.conflict_pane import render_side
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
@@ -101,7 +102,7 @@ class EntryHistoryScreen(Screen[bool]):
         with Horizontal(id="history-main"):
             yield OptionList(id="versions", classes="pane")
             with VerticalScroll(id="version-detail", classes="pane"):
-                yield Static(Text("Loading…", style="dim italic"), id="version-body")
+                yield Static(Text(_("Loading…"), style="dim italic"), id="version-body")
         yield KeysFooter()
 
     @property
@@ -110,7 +111,7 @@ class EntryHistoryScreen(Screen[bool]):
 
     def on_mount(self) -> None:
         self.version_list.border_title = Text(f"Versions of {clean_line(self.entry_id)}")
-        self.query_one("#version-detail").border_title = "Version"
+        self.query_one("#version-detail").border_title = _("Version")
         self.version_list.focus()
         self._load()
 

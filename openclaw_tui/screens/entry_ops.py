@@ -31,6 +31,7 @@ from ..core.lifecycle.operations import plan_set, plan_set_many, plan_supersede
 from ..core.lifecycle.picks import archive_picks, cold_picks, compact_picks, conflict_pair
 from ..core.lifecycle.plan import Files, Plan
 from ..core.lifecycle.redact import RedactError, plan_redaction
+from ..i18n import _
 from ..session import EntryTarget, ProfileData, Refused, Session
 from ..widgets.dialogs import AskId, ConfirmWrite
 from .edit_screen import EditScreen, edit_loop
@@ -117,12 +118,12 @@ class EntryOperations:
     ) -> None:
         """Show what ``plan`` writes (diff); write it when confirmed."""
         if plan.empty:
-            self.notify("Nothing to change: the files already say that.")
+            self.notify(_("Nothing to change: the files already say that."))
             return
 
         def answered(yes: bool | None) -> None:
             if not yes:
-                self.notify("Nothing was written.")
+                self.notify(_("Nothing was written."))
                 return
             written = self.write_plan(plan, done)
             if written is not None and on_written is not None:
@@ -273,7 +274,7 @@ class EntryOperations:
         picks = archive_picks(files, picked)
         ids = list(picks.ids)
         if not ids:
-            self.notify("The picked entries are all in the archive already.")
+            self.notify(_("The picked entries are all in the archive already."))
             return
         try:
             plan = plan_archive(files, ids, self.edit_now())
@@ -293,7 +294,7 @@ class EntryOperations:
             return
         picks = cold_picks(files, picked)
         if not picks.eligible:
-            self.notify("None of the picked entries is active or cold in memories.md.", severity="warning")
+            self.notify(_("None of the picked entries is active or cold in memories.md."), severity="warning")
             return
         new, ids = picks.status, list(picks.ids)
         try:
@@ -343,7 +344,7 @@ class EntryOperations:
             return
         archived = [e.id for e in files.archive.mf.well_formed() if e.id]
         if not archived:
-            self.notify("The archive holds no entries.")
+            self.notify(_("The archive holds no entries."))
             return
 
         def chosen(ident: str | None) -> None:
@@ -428,7 +429,7 @@ class EntryOperations:
         if len(picked) >= 2:
             tags.insert(0, TagGroup(PICKED_GROUP, tuple(picked)))  # the picks (v) come first, all ticked
         if not tags:
-            self.notify("No tag is shared by two or more active entries: nothing to compact.")
+            self.notify(_("No tag is shared by two or more active entries: nothing to compact."))
             return
         self.app.push_screen(CompactScreen(self, files, tags))
 
@@ -442,7 +443,7 @@ class EntryOperations:
             self.notify(f"Cannot redact: {exc}", severity="error", markup=False)
             return
         if not reds:
-            self.notify("No unredacted secret in this profile.")
+            self.notify(_("No unredacted secret in this profile."))
             return
         from .redact_screen import RedactScreen
 
@@ -488,7 +489,7 @@ class EntryOperations:
         where = profile.name if profile is not None else "this memory"
         self.notify(f"Commit is unavailable: {where} is not in a git repository. "
                     "Run `git init` in the memory folder (or openclaw-tui --demo) to track changes.",
-                    title="No git repository", severity="warning", markup=False)
+                    title=_("No git repository"), severity="warning", markup=False)
 
     def after_commit(self) -> None:
         self.session.forget_git()

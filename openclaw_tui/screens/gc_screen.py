@@ -22,6 +22,7 @@ from textual.widgets.selection_list import Selection
 from ..actions import bindings
 from ..core.format.edit import EditError
 from ..core.lifecycle.lifecycle import GcAction, plan_gc
+from ..i18n import _
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from .edit_screen import WriteHost
@@ -92,7 +93,7 @@ class GcScreen(ModalScreen[bool]):
     def action_apply(self) -> None:
         chosen = self.chosen
         if not chosen:
-            self.notify("Nothing is ticked.", severity="warning")
+            self.notify(_("Nothing is ticked."), severity="warning")
             return
         try:
             plan = plan_gc(self.host.load_files(), chosen, self.host.edit_now())

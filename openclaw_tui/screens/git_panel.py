@@ -26,12 +26,13 @@ from ..core.git.entry_history import index_entry_history
 from ..core.git.gitrepo import GitError, SyncResult, git_available, pull, push
 from ..core.git.repo_state import RepoState, read_state
 from ..core.merge.merge_session import files_with_markers
+from ..i18n import N_, _, ngettext
 from ..session import Session
 from ..widgets.messages import GitStateRead, GitSynced
 from .review_host import ReviewHost
 
 POLL_SECONDS = 5.0
-NEEDS_GIT = "needs the memory folder to be inside a git repository (git init)"
+NEEDS_GIT = N_("needs the memory folder to be inside a git repository (git init)")
 
 
 def _relative(path: Path, base: Path) -> str:
@@ -139,8 +140,10 @@ class GitPanel:
         if not files:
             return None
         n = len(files)
-        return Text(f"{n} conflicted file{'s' if n != 1 else ''} ({files[0]}{', …' if n > 1 else ''}) — m to resolve",
-                    style="bold red")
+        more = ", …" if n > 1 else ""
+        return Text(ngettext("%(count)d conflicted file (%(file)s%(more)s) — m to resolve",
+                             "%(count)d conflicted files (%(file)s%(more)s) — m to resolve", n)
+                    % {"count": n, "file": files[0], "more": more}, style="bold red")
 
     def status_text(self) -> Text | None:
         st = self.state
@@ -149,13 +152,15 @@ class GitPanel:
         t = Text()
         if st is not None:
             t.append("⎇ ", style="dim")
-            t.append(st.branch or (f"detached {st.head[:7]}" if st.head else "no commits"), style="bold")
+            t.append(st.branch or (_("detached %(head)s") % {"head": st.head[:7]} if st.head else _("no commits")),
+                     style="bold")
             if st.ahead or st.behind:
                 t.append(f" ↑{st.ahead} ↓{st.behind}", style="dim")
             if st.dirty:
-                t.append(f" · {st.dirty} uncommitted", style="yellow")
+                t.append(" · " + _("%(count)s uncommitted") % {"count": st.dirty}, style="yellow")
             if st.operation:
-                t.append(f" · {st.operation.upper()} in progress", style="bold magenta")
+                t.append(" · " + _("%(operation)s in progress") % {"operation": st.operation.upper()},
+                         style="bold magenta")
         return t  # the conflicted files come first on the line (alert_text)
 
     def changed(self) -> None:
@@ -175,7 +180,7 @@ class GitPanel:
     def _require(self) -> RepoState | None:
         st = self.state
         if st is None:
-            self.notify("Git is not available here: this " + NEEDS_GIT + ".", severity="warning")
+            self.notify(_("Git is not available here: this ") + _(NEEDS_GIT) + ".", severity="warning")
         return st
 
     def _profile_path(self) -> Path | None:
@@ -209,7 +214,7 @@ class GitPanel:
             return
         profile = self._profile_path()
         if profile is None:
-            self.notify("Open a profile first.", severity="warning")
+            self.notify(_("Open a profile first."), severity="warning")
             return
         from .history_screen import HistoryScreen
 
@@ -222,7 +227,7 @@ class GitPanel:
         row = self.screen.selected_entry()
         ident = row.id if row is not None else None
         if profile is None or not ident:
-            self.notify("Select an entry with an id first.", severity="warning")
+            self.notify(_("Select an entry with an id first."), severity="warning")
             return
         from .entry_history_screen import EntryHistoryScreen
 
@@ -245,13 +250,13 @@ class GitPanel:
     def pull(self) -> None:
         if self._require() is None:
             return
-        self.notify("Pulling…", timeout=3)
+        self.notify(_("Pulling…"), timeout=3)
         self._sync("pull")
 
     def push(self) -> None:
         if self._require() is None:
             return
-        self.notify("Pushing…", timeout=3)
+        self.notify(_("Pushing…"), timeout=3)
         self._sync("push")
 
     def _sync(self, what: str) -> None:

@@ -16,37 +16,39 @@ from textual.widgets import Markdown, Static
 from ..actions import BY_ID, bindings
 from ..core.format.entries import parse
 from ..core.format.rows import EntryRow, fill_all, make_rows
+from ..i18n import N_, _, language
 from ..widgets.entry_table import EntryTable
 
-HELP_TEXT = (Path(__file__).with_name("help.md")).read_text(encoding="utf-8")
+HELP_TEXT = (Path(__file__).with_name("help.zh_CN.md" if language()[0] == "zh_CN" else "help.md")).read_text(
+    encoding="utf-8")  # (help.md in the language of the app: docs/i18n.md)
 
 FRIENDLY = {
-    "EntryTable": "Entry table",
-    "SourceView": "File view",
-    "FileView": "File view",
-    "AuditList": "Audit list",
-    "RefList": "References",
-    "ProfileTree": "Files",
-    "Input": "Filter box",
-    "MainScreen": "This screen",
+    "EntryTable": N_("Entry table"),
+    "SourceView": N_("File view"),
+    "FileView": N_("File view"),
+    "AuditList": N_("Audit list"),
+    "RefList": N_("References"),
+    "ProfileTree": N_("Files"),
+    "Input": N_("Filter box"),
+    "MainScreen": N_("This screen"),
 }
 
 # (id, status, importance, marks, superseded_by, explanation)
 _LEGEND: tuple[tuple[str, str, str, dict[str, str], str, str], ...] = (
-    ("mem-0001", "active", "high", {}, "", "An ordinary active entry: nothing to do."),
+    ("mem-0001", "active", "high", {}, "", N_("An ordinary active entry: nothing to do.")),
     ("mem-0007", "active", "medium", {"conflict": "mem-0012"}, "",
-     "Unresolved conflict: both sides marked, ⇄ names the other"),
-    ("mem-0012", "active", "high", {"conflict": "mem-0007"}, "", "… the other side of the same conflict"),
-    ("mem-0011", "superseded", "medium", {}, "mem-0033", "Superseded: dimmed, struck through, → its replacement"),
-    ("mem-0022", "cold", "low", {}, "", "Cold: low importance, unused for long; not loaded"),
-    ("mem-0009", "archived", "medium", {}, "", "Archived: in contexts/archive/memories.md"),
-    ("mem-0043", "active", "medium", {"expired": ""}, "", "TTL expired: still active after its ttl date"),
-    ("mem-0037", "active", "urgent", {"invalid": "importance"}, "", "Invalid field: a value outside its type"),
-    ("mem-0031", "malformed", "", {"malformed": ""}, "", "Malformed entry: unreadable frontmatter, raw text shown"),
-    ("mem-0041", "active", "medium", {"sensitive": ""}, "", "Sensitive data: unredacted phone, e-mail, key…"),
-    ("mem-0042", "active", "low", {"suspicious": ""}, "", "Suspicious instruction: text instructing the agent"),
-    ("mem-0053", "active", "high", {"dangling": "mem-0098"}, "", "Dangling reference: names an id defined nowhere"),
-    ("mem-0054", "active", "medium", {}, "", "Picked (v, *): A, c, M act on all picked entries"),
+     N_("Unresolved conflict: both sides marked, ⇄ names the other")),
+    ("mem-0012", "active", "high", {"conflict": "mem-0007"}, "", N_("… the other side of the same conflict")),
+    ("mem-0011", "superseded", "medium", {}, "mem-0033", N_("Superseded: dimmed, struck through, → its replacement")),
+    ("mem-0022", "cold", "low", {}, "", N_("Cold: low importance, unused for long; not loaded")),
+    ("mem-0009", "archived", "medium", {}, "", N_("Archived: in contexts/archive/memories.md")),
+    ("mem-0043", "active", "medium", {"expired": ""}, "", N_("TTL expired: still active after its ttl date")),
+    ("mem-0037", "active", "urgent", {"invalid": "importance"}, "", N_("Invalid field: a value outside its type")),
+    ("mem-0031", "malformed", "", {"malformed": ""}, "", N_("Malformed entry: unreadable frontmatter, raw text shown")),
+    ("mem-0041", "active", "medium", {"sensitive": ""}, "", N_("Sensitive data: unredacted phone, e-mail, key…")),
+    ("mem-0042", "active", "low", {"suspicious": ""}, "", N_("Suspicious instruction: text instructing the agent")),
+    ("mem-0053", "active", "high", {"dangling": "mem-0098"}, "", N_("Dangling reference: names an id defined nowhere")),
+    ("mem-0054", "active", "medium", {}, "", N_("Picked (v, *): A, c, M act on all picked entries")),
 )
 PICKED_IN_LEGEND = "mem-0054"
 
@@ -55,6 +57,7 @@ def legend_rows() -> list[EntryRow]:
     """Sample rows, one per mark, rendered by the real table in help."""
     parts = []
     for ident, status, imp, _marks, sup, text in _LEGEND:
+        text = _(text)
         if status == "malformed":
             parts.append(f"---\nid: {ident}\ntags: [broken\n---\n{text}\n")
             continue
@@ -98,10 +101,10 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body") as body:
-            body.border_title = "Help · Esc to close"
-            yield Static(Text("Legend: how the entry table marks entries", style="bold"), classes="help-heading")
+            body.border_title = _("Help · Esc to close")
+            yield Static(Text(_("Legend: how the entry table marks entries"), style="bold"), classes="help-heading")
             yield EntryTable(id="help-legend", hide=("tags", "timestamp"))
-            yield Static(Text("Keys that work here", style="bold"), classes="help-heading")
+            yield Static(Text(_("Keys that work here"), style="bold"), classes="help-heading")
             yield Static(bindings_table(self.groups), id="help-keys")
             yield Markdown(HELP_TEXT, id="help-text")
 
@@ -136,14 +139,14 @@ def collect_bindings(screen: object, app: object) -> list[tuple[str, list[tuple[
         action = BY_ID.get(b.id or "")
         description = b.description
         if action is not None and action.description != action.label:
-            description = f"{action.label} — {action.description}"
+            description = f"{_(action.label)} — {_(action.description)}"
         node = ab.node
         if isinstance(node, App):
-            where = "Everywhere"
+            where = _("Everywhere")
         elif isinstance(node, Screen):
-            where = FRIENDLY.get(type(node).__name__, "This screen")
+            where = _(FRIENDLY.get(type(node).__name__, "This screen"))
         else:
-            where = "Focused: " + FRIENDLY.get(type(node).__name__, type(node).__name__)
+            where = _("Focused: ") + _(FRIENDLY.get(type(node).__name__, type(node).__name__))
         key_display = app.get_key_display(b) if isinstance(app, App) else b.key
         if (where, description) in seen:
             # several keys for one action: show them together

@@ -42,6 +42,7 @@ from ..core.git.history import (
     revert_commit,
 )
 from ..core.git.patch import Patch, commit_patch
+from ..i18n import _
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from ..widgets.semantic_diff_view import PatchView, SemanticDiffView
@@ -119,13 +120,13 @@ class ConfirmDiff(ModalScreen[bool]):
                 yield Static(Text(self.detail, style="dim"), id="confirm-diff-detail")
             yield SemanticDiffView(id="confirm-diff-view", classes="pane")
             with Horizontal(id="confirm-diff-buttons"):
-                yield Button(Text("Cancel (n)"), variant="primary", id="confirm-diff-no")
+                yield Button(Text(_("Cancel (n)")), variant="primary", id="confirm-diff-no")
                 yield Button(Text(f"{self.yes} (y)"), variant="warning", id="confirm-diff-yes")
 
     def on_mount(self) -> None:
         view = self.query_one(SemanticDiffView)
-        view.border_title = "What changes"
-        view.show(self.diff, empty="Nothing would change.")
+        view.border_title = _("What changes")
+        view.show(self.diff, empty=_("Nothing would change."))
         self.query_one("#confirm-diff-no", Button).focus()
 
     def action_answer(self, answer: bool) -> None:
@@ -160,7 +161,7 @@ class HistoryScreen(Screen[bool]):
         with Horizontal(id="history-main"):
             yield OptionList(id="commits", classes="pane")
             with Vertical(id="commit-detail", classes="pane"):
-                yield Static(Text("Loading…", style="dim italic"), id="commit-header")
+                yield Static(Text(_("Loading…"), style="dim italic"), id="commit-header")
                 with ContentSwitcher(initial="semantic", id="diff-switcher"):
                     yield SemanticDiffView(id="semantic")
                     yield PatchView(id="patch")
@@ -177,8 +178,8 @@ class HistoryScreen(Screen[bool]):
         self.app.push_screen(TrendsScreen(self.profile, getattr(self.app, "today", None)))
 
     def on_mount(self) -> None:
-        self.commit_list.border_title = "Commits (newest first)"
-        self.query_one("#commit-detail").border_title = "Semantic diff"
+        self.commit_list.border_title = _("Commits (newest first)")
+        self.query_one("#commit-detail").border_title = _("Semantic diff")
         self.commit_list.focus()
         self.watch(self.commit_list, "scroll_y", self._on_scroll, init=False)
         self.page_loading = True
@@ -231,7 +232,7 @@ class HistoryScreen(Screen[bool]):
                 ol.highlighted = 0
             else:
                 self.query_one("#commit-header", Static).update(
-                    Text("No commit touched this profile yet.", style="dim italic"))
+                    Text(_("No commit touched this profile yet."), style="dim italic"))
                 self.query_one("#semantic", SemanticDiffView).show_message("")
 
     def _on_scroll(self, _old: float, _new: float) -> None:

@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -23,9 +24,13 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
+from ..i18n import N_, _, ngettext
 
 KIND_STYLE = {"added": "green", "removed": "red", "changed": "yellow", "rewritten": "yellow", "moved": "cyan",
               "appended": "green", "archived": "dim", "restored": "cyan", "superseded": "magenta"}
+# the kinds of change, for the catalog (shown with _(); the JSON of `inbox` keeps them English)
+KIND_WORDS = (N_("added"), N_("removed"), N_("changed"), N_("rewritten"), N_("moved"), N_("appended"), N_("archived"),
+              N_("restored"), N_("superseded"))
 POLL = 1.0  # seconds between looks at the folder's files for another program's writes
 
 
@@ -73,7 +78,7 @@ class InboxScreen(Screen[None]):
         self._git_dir: Path | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Reading the changes since your review…"), id="inbox-head")
+        yield Static(Text(_("Reading the changes since your review…")), id="inbox-head")
         with Horizontal(id="inbox-panes"):
             yield OptionList(id="inbox-list")
             with VerticalScroll(id="inbox-detail-pane"):
@@ -81,8 +86,8 @@ class InboxScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#inbox-list", OptionList).border_title = "Inbox"
-        self.query_one("#inbox-detail-pane").border_title = "Change"
+        self.query_one("#inbox-list", OptionList).border_title = _("Inbox")
+        self.query_one("#inbox-detail-pane").border_title = _("Change")
         self.query_one("#inbox-list").focus()
         self.reload()
         self.set_interval(POLL, self.poll)
@@ -100,7 +105,8 @@ class InboxScreen(Screen[None]):
         try:
             inbox = load_inbox(self.folder)
         except (OSError, ValueError, RuntimeError) as exc:
-            self.app.call_from_thread(self.notify, f"Cannot read the inbox: {exc}", severity="error")
+            self.app.call_from_thread(self.notify, _("Cannot read the inbox: %(error)s") % {"error": exc},
+                                 severity="error")
             return
         self.app.call_from_thread(self.show, inbox, sig)
 
@@ -120,12 +126,13 @@ class InboxScreen(Screen[None]):
         self._signature = signature
         head = Text()
         n = inbox.count
-        head.append(f"{n} change{'' if n == 1 else 's'} since your review", style="bold")
+        head.append(ngettext("%(count)d change since your review", "%(count)d changes since your review", n)
+                    % {"count": n}, style="bold")
         if inbox.mark.time:
-            head.append(f" · reviewed {inbox.mark.time}", style="dim")
+            head.append(" · " + _("reviewed %(time)s") % {"time": inbox.mark.time}, style="dim")
         head.append(f" · {inbox.folder.name}", style="dim")
         for note in inbox.notes:
-            head.append(f"\n{note}", style="yellow")
+            head.append("\n" + _(note), style="yellow")  # (the fixed notes are marked in core/inbox/mark.py)
         self.query_one("#inbox-head", Static).update(head)
         ol = self.query_one("#inbox-list", OptionList)
         keep = ol.highlighted_option.id if ol.highlighted_option is not None else None
@@ -136,15 +143,16 @@ class InboxScreen(Screen[None]):
         for c in ordered:
             if c.group != group:
                 group = c.group
-                label = Text(f"── {group} ──" if group else "── other changes ──", style="bold magenta")
+                label = Text(f"── {group} ──" if group else "── " + _("other changes") + " ──", style="bold magenta")
                 options.append(Option(label, disabled=True))
             t = Text(no_wrap=True, overflow="ellipsis")
-            t.append(f"{c.kind:<10}", style=KIND_STYLE.get(c.kind, ""))
+            kind = _(c.kind)
+            t.append(kind + " " * max(1, 10 - cell_len(kind)), style=KIND_STYLE.get(c.kind, ""))
             t.append(f"{c.what:<9} ", style="dim")
             t.append(c.title)
             options.append(Option(t, id=c.id))
         if not options:
-            options.append(Option(Text("Nothing changed since your review.", style="italic dim"), disabled=True))
+            options.append(Option(Text(_("Nothing changed since your review."), style="italic dim"), disabled=True))
         ol.add_options(options)
         ids = [o.id for o in options]
         if keep in ids:
@@ -168,11 +176,11 @@ class InboxScreen(Screen[None]):
         t = Text()
         if c is not None:
             t.append(f"{c.title}\n", style="bold")
-            t.append(f"{c.kind} {c.what} · {c.file}\n", style=KIND_STYLE.get(c.kind, ""))
+            t.append(f"{_(c.kind)} {c.what} · {c.file}\n", style=KIND_STYLE.get(c.kind, ""))
             t.append(f"{c.detail}\n")
             t.append(f"{c.who}\n", style="dim")
             if c.group:
-                t.append(f"part of {c.group} (N reverts the whole night)\n", style="magenta")
+                t.append(_("part of %(night)s (N reverts the whole night)") % {"night": c.group} + "\n", style="magenta")
             t.append("\n")
             for line in c.diff[:400]:
                 style = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
@@ -192,13 +200,13 @@ class InboxScreen(Screen[None]):
         if c is None:
             return
         approve(self.folder, [c.id])
-        self._done(f"Approved: {c.title[:60]}")
+        self._done(_("Approved: %(change)s") % {"change": c.title[:60]})
 
     def action_approve_all(self) -> None:
         from ..core.inbox.actions import approve_all
 
         approve_all(self.folder)
-        self._done("Approved everything: your review mark is now the folder as it is")
+        self._done(_("Approved everything: your review mark is now the folder as it is"))
 
     def _revert(self, ids: list[str], what: str) -> None:
         from ..core.inbox.actions import InboxError, revert_plan
@@ -212,7 +220,7 @@ class InboxScreen(Screen[None]):
         if outcome.error:
             self.notify(outcome.error, severity="error")
         else:
-            self._done(f"Reverted {what} (u undoes)")
+            self._done(_("Reverted %(change)s (u undoes)") % {"change": what})
 
     def action_revert(self) -> None:
         c = self.selected()
@@ -222,7 +230,7 @@ class InboxScreen(Screen[None]):
     def action_revert_group(self) -> None:
         c = self.selected()
         if c is None or not c.group:
-            self.notify("This change is not part of a dreaming night.", severity="warning")
+            self.notify(_("This change is not part of a dreaming night."), severity="warning")
             return
         self._revert([c.group], c.group)
 
@@ -231,7 +239,7 @@ class InboxScreen(Screen[None]):
         if outcome.error:
             self.notify(outcome.error, severity="warning")
         else:
-            self._done("Undone")
+            self._done(_("Undone"))
 
     def action_edit(self) -> None:
         from ..core.files.external_editor import NoEditor, editor_command, editor_from
@@ -241,7 +249,7 @@ class InboxScreen(Screen[None]):
             return
         editor = editor_from()
         if editor is None:
-            self.notify("Set $EDITOR (or $VISUAL) to edit a change in your editor.", severity="warning")
+            self.notify(_("Set $EDITOR (or $VISUAL) to edit a change in your editor."), severity="warning")
             return
         try:
             argv = editor_command(editor, self.folder / c.file)

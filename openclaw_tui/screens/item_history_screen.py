@@ -18,6 +18,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
+from ..i18n import _, ngettext
 
 
 class ItemHistoryScreen(Screen[None]):
@@ -35,7 +36,7 @@ class ItemHistoryScreen(Screen[None]):
         self.versions: list[Any] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"History of “{self.text}”"), id="item-history-title")
+        yield Static(Text(_("History of “%(item)s”") % {"item": self.text}), id="item-history-title")
         with Horizontal():
             yield OptionList(id="item-versions")
             with VerticalScroll(id="item-version-pane"):
@@ -68,7 +69,7 @@ class ItemHistoryScreen(Screen[None]):
             t.append(f"{v.kind:<10}")
             t.append(v.subject or "not committed", style="italic" if v.sha is None else "")
             ol.add_option(Option(t, id=str(i)))
-        ol.border_title = f"{len(versions)} version{'' if len(versions) == 1 else 's'}"
+        ol.border_title = ngettext("%(count)d version", "%(count)d versions", len(versions)) % {"count": len(versions)}
         if versions:
             ol.highlighted = 0
             self._detail(0)

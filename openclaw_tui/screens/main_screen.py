@@ -48,6 +48,7 @@ from ..core.format.rows import (
     query_problems,
     toggle_token,
 )
+from ..i18n import _, ngettext
 from ..session import ProfileData, Session
 from ..session.controller import feed_search_index
 from ..ui_adapters import write_audit_log
@@ -198,7 +199,7 @@ class MainScreen(Screen[None]):
                 with ContentSwitcher(initial="entries-pane", id="center-switcher"):
                     with Vertical(id="entries-pane"):
                         yield FilterInput(
-                            placeholder="Filter: words · status:active · imp:high · tag:preference · is:problem   (/ to focus)",
+                            placeholder=_("Filter: words · status:active · imp:high · tag:preference · is:problem   (/ to focus)"),
                             id="filter",
                             compact=True,
                         )
@@ -239,9 +240,9 @@ class MainScreen(Screen[None]):
         return self.query_one("#filter", Input)
 
     def on_mount(self) -> None:
-        self.query_one("#detail").border_title = "Entry"
-        self.files_tree.border_title = "Files"
-        self.query_one("#entries-pane").border_title = "Entries"
+        self.query_one("#detail").border_title = _("Entry")
+        self.files_tree.border_title = _("Files")
+        self.query_one("#entries-pane").border_title = _("Entries")
         self.table.focus()
         self.status.set_busy("loading", True)
         self._fit(self.app.size.width, self.app.size.height)
@@ -456,12 +457,12 @@ class MainScreen(Screen[None]):
         try:
             watcher = self.session.watch(root, changed)
         except OSError as exc:
-            self.notify(f"Changes made by other programs will not show: {exc}", severity="warning")
+            self.notify(_("Changes made by other programs will not show: %(reason)s") % {"reason": exc}, severity="warning")
             return
         if watcher.mode == "polling":
-            self.status.set_watch("watching: polling")
+            self.status.set_watch(_("watching: polling"))
         if watcher.fallback_reason:
-            self.notify(f"Watching by polling: {watcher.fallback_reason}")
+            self.notify(_("Watching by polling: %(reason)s") % {"reason": watcher.fallback_reason})
         self._catch_up()
 
     @work(thread=True, group="catch-up", description="Comparing the loaded files with disk")
@@ -499,9 +500,9 @@ class MainScreen(Screen[None]):
         """The first rows, before the whole file is parsed (no entry action works on them yet)."""
         if self.loaded:
             return
-        self.table.load(message.rows, indexed=False, placeholder="Loading…", complete=False,
+        self.table.load(message.rows, indexed=False, placeholder=_("Loading…"), complete=False,
                         raw=lambda: self._blocks)
-        self.query_one("#entries-pane").border_title = f"Entries · {message.profile.name}/memories.md"
+        self.query_one("#entries-pane").border_title = _("Entries") + f" · {message.profile.name}/memories.md"
         self.call_after_refresh(self._first_rows_shown)
 
     @on(BlocksFound)
@@ -517,7 +518,7 @@ class MainScreen(Screen[None]):
         self.status.set_busy("loading", False)
         self.call_after_refresh(self._start_after_rows)  # (already done unless the load failed early)
         if message.error is not None or message.discovery is None:
-            self.table.load([], indexed=True, placeholder=f"Cannot open: {message.error}")
+            self.table.load([], indexed=True, placeholder=_("Cannot open: %(reason)s") % {"reason": message.error})
             self.notify(message.error or "not memory", severity="error")
             return
         self.session.adopt(message.discovery, message.data)
@@ -601,8 +602,9 @@ class MainScreen(Screen[None]):
         if target is not None:
             self._show_profile(target, "memories.md")
             self.files_tree.select_file(target.path, "memories.md")
-            self.notify(f"Showing {target.profile.name}: {current.profile.name} has no finding.",
-                        title="Needs review", timeout=10)
+            self.notify(_("Showing %(shown)s: %(current)s has no finding.") % {"shown": target.profile.name,
+                                                                             "current": current.profile.name},
+                        title=_("Needs review"), timeout=10)
 
     @on(RefsReady)
     def _on_refs(self, message: RefsReady) -> None:
@@ -627,17 +629,17 @@ class MainScreen(Screen[None]):
             self.table.clear_picks()  # picks belong to one profile's list
         rows = data.files.get(file, [])
         placeholder = (
-            "This profile has no memories.md." if file not in data.files else "This file holds no entries."
+            _("This profile has no memories.md.") if file not in data.files else _("This file holds no entries.")
         )
         if data.profile.memories_error and file == "memories.md":
             placeholder = f"memories.md cannot be read: {data.profile.memories_error}"
         if data.profile.layout == "openclaw":
-            placeholder = "An OpenClaw workspace: pick a file on the left (MEMORY.md, daily logs)."
+            placeholder = _("An OpenClaw workspace: pick a file on the left (MEMORY.md, daily logs).")
         self.table.load(rows, indexed=data.indexed, keep=keep, placeholder=placeholder,
                         raw=lambda: data.raw.get(file))
         shown = self._workspace_file(data) if file not in data.files else None
         # a workspace has no memories.md: name (and show) its MEMORY.md, not a file that does not exist
-        self.query_one("#entries-pane").border_title = f"Entries · {data.profile.name}/{shown or file}"
+        self.query_one("#entries-pane").border_title = _("Entries") + f" · {data.profile.name}/{shown or file}"
         if shown is not None and self._show_text_file(data, shown):
             return
         self._show_center("entries")
@@ -734,7 +736,7 @@ class MainScreen(Screen[None]):
         row = self.table.cursor_row
         data = self.current
         self.detail.show(row, data.refs if data else None, self._lookup,
-                         empty="No entry selected." if self.loaded else "Loading…")
+                         empty=_("No entry selected.") if self.loaded else _("Loading…"))
 
     def _detail_for_id(self, ident: str | None) -> None:
         row = self._lookup(ident) if ident else None
@@ -745,8 +747,8 @@ class MainScreen(Screen[None]):
             line = fv.source.cursor + 1
             here = [f for f in data.findings or () if f.file == fv.rel and f.line == line]
         self.detail.show(row, data.refs if data else None, self._lookup,
-                         empty=f"{ident} is not defined anywhere." if ident else
-                         "Move to a line with an entry id to see that entry here.", messages=here)
+                         empty=_("%(id)s is not defined anywhere.") % {"id": ident} if ident else
+                         _("Move to a line with an entry id to see that entry here."), messages=here)
         if row is None and self._center() == "file-view":
             fv = self.file_view
             self.detail.show_file_refs(fv.rel, fv.source.refs, self._lookup)
@@ -842,7 +844,7 @@ class MainScreen(Screen[None]):
         if loc.in_memory_file and loc.id:
             row = data.by_id.get(loc.id)
             if row is None:
-                self.notify(f"{loc.id} is not defined in memories.md or the archive", severity="warning")
+                self.notify(_("%(id)s is not defined in memories.md or the archive") % {"id": loc.id}, severity="warning")
                 return False
             return self.show_entry(row)
         if loc.in_memory_file and loc.file:
@@ -862,7 +864,7 @@ class MainScreen(Screen[None]):
             self._show_profile(data, row.file)
         if not self.table.select_row(row):
             if self.filter_input.value:
-                self.notify(f"Filter cleared to show {row.id or 'the entry'}.", markup=False)
+                self.notify(_("Filter cleared to show %(entry)s.") % {"entry": row.id or _("the entry")}, markup=False)
                 self.filter_input.value = ""
                 self.table.apply_query(parse_query(""))
                 self.status.set_hint("")
@@ -895,7 +897,8 @@ class MainScreen(Screen[None]):
         if data is not self.current:
             self._show_profile(data, "memories.md")
         if not self._show_text_file(data, rel, line):
-            self.notify(f"{rel} does not exist in {data.profile.name}", severity="warning")
+            self.notify(_("%(file)s does not exist in %(profile)s") % {"file": rel, "profile": data.profile.name},
+                        severity="warning")
             return False
         self.file_view.focus_content()
         return True
@@ -961,7 +964,7 @@ class MainScreen(Screen[None]):
                 self.table.move_cursor(j, center=True)
                 self.table.focus()
                 return
-        self.notify("No entry with a problem in this view.")
+        self.notify(_("No entry with a problem in this view."))
 
     def action_next_problem(self) -> None:
         self._step_problem(1)
@@ -984,18 +987,19 @@ class MainScreen(Screen[None]):
     def action_write_audit_log(self) -> None:
         data = self.current
         if data is None or data.findings is None:
-            self.notify("The check has not finished yet.", severity="warning")
+            self.notify(_("The check has not finished yet."), severity="warning")
             return
         try:
             path = write_audit_log(data.profile, data.findings)
         except ImportError:
-            self.notify("Writing audit.log is not available in this build.", severity="error")
+            self.notify(_("Writing audit.log is not available in this build."), severity="error")
             return
         except Exception as exc:  # noqa: BLE001 - show any write error to the reviewer
-            self.notify(f"Could not write audit.log: {exc}", severity="error")
+            self.notify(_("Could not write audit.log: %(reason)s") % {"reason": exc}, severity="error")
             return
         n = len(data.findings)
-        self.notify(f"Appended {n} finding{'s' if n != 1 else ''} to {path.name}.")
+        self.notify(ngettext("Appended %(count)d finding to %(file)s.", "Appended %(count)d findings to %(file)s.", n)
+                    % {"count": n, "file": path.name})
 
     def action_reload(self) -> None:
         for path in self.order:
@@ -1027,7 +1031,8 @@ class MainScreen(Screen[None]):
         loc, folder = result
         key = self._profile_key(folder)
         if key is None:
-            self.notify(f"{folder} is not one of the open profiles.", severity="warning", markup=False)
+            self.notify(_("%(folder)s is not one of the open profiles.") % {"folder": folder}, severity="warning",
+                        markup=False)
             return
         loc = Location(loc.file, loc.line, loc.id, str(key))
         self.jump(loc, key)
@@ -1045,7 +1050,7 @@ class MainScreen(Screen[None]):
         from .agent_screen import AgentScreen
 
         if self.current is None:
-            self.notify("No profile is open.", severity="warning")
+            self.notify(_("No profile is open."), severity="warning")
             return
         self.app.push_screen(AgentScreen(self.current.path, today=self.today), self._jump_result)
 
@@ -1054,7 +1059,7 @@ class MainScreen(Screen[None]):
 
         data = self.current
         if data is None or data.profile.layout != "openclaw":
-            self.notify("The selected profile is not an OpenClaw workspace.", severity="warning")
+            self.notify(_("The selected profile is not an OpenClaw workspace."), severity="warning")
             return
         path = data.path
         # opened on this workspace: the launcher's factory knows its OpenClaw config (--openclaw-config)
@@ -1078,7 +1083,7 @@ class MainScreen(Screen[None]):
 
         hit = self.audit.highlighted_finding() if self.audit.display else None
         if hit is None:
-            self.notify("Highlight a reference finding in the audit list first (a shows it).", severity="warning")
+            self.notify(_("Highlight a reference finding in the audit list first (a shows it)."), severity="warning")
             return
         key, finding = hit
         data = self.data.get(Path(key))

@@ -38,6 +38,7 @@ from ..core.git.gitrepo import CONTINUE_LABEL, Continued, GitError, has_stash
 from ..core.merge import conflicts as cf
 from ..core.merge.conflicts import BOTH, OURS, THEIRS, ConflictItem, Edited, ResolutionError
 from ..core.merge.merge_session import FileResolution, MergeSession, choice_label
+from ..i18n import _, ngettext
 from ..session import Session
 from ..widgets.conflict_pane import ConflictPane
 from ..widgets.dialogs import Ask
@@ -94,10 +95,10 @@ class EditResolution(ModalScreen[str | None]):
                     with VerticalScroll(classes="edit-side") as side:
                         side.border_title = Text(clean_line(label))
                         side.can_focus = False
-                        yield Static(Text(clean(text)) if text is not None else Text("(not on this side)",
+                        yield Static(Text(clean(text)) if text is not None else Text(_("(not on this side)"),
                                                                                      style="italic dim"))
             yield TextArea(self.initial, id="edit-area", soft_wrap=True, show_line_numbers=True, tab_behavior="focus")
-            yield Static(Text("ctrl+s keeps this text as the result · escape cancels", style="dim"), id="edit-error")
+            yield Static(Text(_("ctrl+s keeps this text as the result · escape cancels"), style="dim"), id="edit-error")
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
@@ -139,7 +140,7 @@ class MergeScreen(Screen[bool]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="≡")
-        yield Static(Text("Looking for conflicts…", style="dim"), id="merge-banner")
+        yield Static(Text(_("Looking for conflicts…"), style="dim"), id="merge-banner")
         with Horizontal(id="merge-main"):
             yield OptionList(id="merge-items")
             yield ConflictPane(id="conflict")
@@ -168,7 +169,7 @@ class MergeScreen(Screen[bool]):
         if self.app_session is None:
             self.app_session = getattr(self.app, "session", None)  # opened directly (tests, other screens)
         self._fit(self.app.size.width)
-        self.items_list.border_title = "Conflicts"
+        self.items_list.border_title = _("Conflicts")
         self.items_list.focus()
         self.load()
 
@@ -214,7 +215,7 @@ class MergeScreen(Screen[bool]):
         t.append(clean_line(it.key), style="bold" if choice is None else "")
         label = choice_label(choice)
         if choice is None:
-            t.append(f"  {clean_line(it.description.split(': ', 1)[-1])}", style="dim")
+            t.append(f"  {clean_line(_(it.description.split(': ', 1)[-1]))}", style="dim")
         else:
             t.append(f"  → {label}", style=CHOICE_STYLE.get(label, ""))
         return t
@@ -228,7 +229,8 @@ class MergeScreen(Screen[bool]):
             t.append("  no markers: staged as it is", style="dim")
         else:
             left = f.remaining
-            t.append(f"  {left} left" if left else "  ✓ all decided", style="yellow" if left else "green")
+            t.append("  " + _("%(count)s left") % {"count": left} if left else "  " + _("✓ all decided"),
+                     style="yellow" if left else "green")
         if f.conflicts.reason:
             t.append(f"\n  by region: {clean_line(f.conflicts.reason)}", style="dim italic")
         return t
@@ -274,25 +276,26 @@ class MergeScreen(Screen[bool]):
             return
         t = Text()
         if s.operation == "merge":
-            t.append(f"Merging {clean_line(s.merging or 'another branch')}", style="bold")
+            t.append(_("Merging %(branch)s") % {"branch": clean_line(s.merging or _("another branch"))}, style="bold")
         elif s.operation:
-            t.append(f"A {s.operation} is in progress", style="bold")
+            t.append(_("A %(operation)s is in progress") % {"operation": s.operation}, style="bold")
         else:
-            t.append("Conflict markers found", style="bold")
+            t.append(_("Conflict markers found"), style="bold")
         if not s.files:
             if s.operation:
                 label = CONTINUE_LABEL.get(s.operation, "continue").lower()
                 t.append(f" · nothing left to resolve: c to {label}, A to abort", style="green")
             else:
-                t.append(" · no file has conflict markers", style="green")
+                t.append(" · " + _("no file has conflict markers"), style="green")
             banner.update(t)
             return
         left, total = s.remaining, s.total
-        t.append(f" · {left} of {total} conflict{'s' if total != 1 else ''} left", style="bold yellow" if left else "bold green")
-        t.append(f" in {len(s.files)} file{'s' if len(s.files) != 1 else ''}")
+        t.append(" · " + ngettext("%(left)s of %(total)s conflict left", "%(left)s of %(total)s conflicts left", total)
+                 % {"left": left, "total": total}, style="bold yellow" if left else "bold green")
+        t.append(" " + ngettext("in %(count)s file", "in %(count)s files", len(s.files)) % {"count": len(s.files)})
         problems = s.problems()
         if left == 0 and not problems:
-            t.append(" · c writes and stages the result", style="green")
+            t.append(" · " + _("c writes and stages the result"), style="green")
         elif left == 0 and problems:
             f, reason = problems[0]
             t.append(f" · cannot complete: {clean_line(f.display)}: {clean_line(reason)}", style="bold red")
@@ -461,7 +464,7 @@ class MergeScreen(Screen[bool]):
             if key not in s.files[fi].choices:
                 self._select(fi, key)
                 return
-        self.notify("Every conflict is decided.")
+        self.notify(_("Every conflict is decided."))
 
     def action_toggle_base(self) -> None:
         self.pane.show_base = not self.pane.show_base
@@ -470,7 +473,7 @@ class MergeScreen(Screen[bool]):
     def action_undo(self) -> None:
         sel = self._selected()
         if sel is None or not sel[0].undo():
-            self.notify("Nothing to undo in this file.")
+            self.notify(_("Nothing to undo in this file."))
             return
         self._refresh_prompts()
 
@@ -498,7 +501,7 @@ class MergeScreen(Screen[bool]):
         try:
             run_file_editor(self.app, f.path)
         except NoEditor as exc:
-            self.notify(str(exc), title="No editor", severity="warning", markup=False)
+            self.notify(str(exc), title=_("No editor"), severity="warning", markup=False)
             return
         except OSError as exc:
             self.notify(f"Cannot open the editor: {exc}", severity="error", markup=False)

@@ -25,6 +25,7 @@ from ..core.format.fields import IMPORTANCE, field_error, next_id
 from ..core.format.rawedit import parse_list
 from ..core.lifecycle.operations import Similar, plan_add, similar_entries
 from ..core.lifecycle.plan import now_iso
+from ..i18n import _
 from ..widgets.dialogs import Ask
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
@@ -60,20 +61,20 @@ class NewEntryScreen(Screen[bool]):
                          classes="screen-note")
             with Horizontal(id="edit-columns"):
                 with Vertical(id="edit-meta"):
-                    yield Label("importance", classes="field-label")
+                    yield Label(_("importance"), classes="field-label")
                     yield Select([(v, v) for v in IMPORTANCE], value="medium", allow_blank=False, id="n-importance",
                                  compact=True)
-                    yield Label("tags", classes="field-label")
-                    yield Input(placeholder="none · comma-separated, e.g. 咖啡, health", id="n-tags", compact=True)
+                    yield Label(_("tags"), classes="field-label")
+                    yield Input(placeholder=_("none · comma-separated, e.g. 咖啡, health"), id="n-tags", compact=True)
                     yield Static("", id="tag-chips")
-                    yield Label("ttl", classes="field-label")
-                    yield Input(placeholder="none · date after which it is archived, e.g. 2026-12-31",
+                    yield Label(_("ttl"), classes="field-label")
+                    yield Input(placeholder=_("none · date after which it is archived, e.g. 2026-12-31"),
                                 id="n-ttl", compact=True)
                     yield Static("", id="err-ttl", classes="field-error")
-                    yield Label("Possible duplicates", id="similar-label", classes="field-label")
+                    yield Label(_("Possible duplicates"), id="similar-label", classes="field-label")
                     yield OptionList(id="similar")
                 with Vertical(id="edit-body-pane"):
-                    yield Label("Body (Markdown)", classes="field-label")
+                    yield Label(_("Body (Markdown)"), classes="field-label")
                     yield TextArea("", language=syntax("markdown"), id="edit-body", soft_wrap=True)
             yield Static("", id="edit-problems", classes="field-error")
         yield KeysFooter()

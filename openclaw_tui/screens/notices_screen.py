@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..actions import bindings
+from ..i18n import _
 from ..widgets.footer import KeysFooter
 
 STYLE = {"error": "bold red", "warning": "yellow", "information": ""}
@@ -40,7 +41,7 @@ class NoticesScreen(ModalScreen[None]):
 
     def render_notices(self) -> Text:
         if not self.notices:
-            return Text("No notice yet.", style="italic dim")
+            return Text(_("No notice yet."), style="italic dim")
         t = Text()
         for n in self.notices:
             stamp = dt.datetime.fromtimestamp(n.at).strftime("%H:%M:%S")

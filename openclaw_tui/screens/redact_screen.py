@@ -26,6 +26,7 @@ from ..core.check.secrets import KIND_LABEL
 from ..core.format.profile import ARCHIVE_REL, Profile, load_profile
 from ..core.lifecycle.plan import Plan, now_iso
 from ..core.lifecycle.redact import RedactError, Redaction, plan_redaction, redaction_plan
+from ..i18n import _
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from .edit_screen import WriteHost
@@ -136,7 +137,7 @@ class RedactScreen(ModalScreen[bool]):
     def action_apply(self) -> None:
         chosen = self.chosen
         if not chosen:
-            self.notify("Nothing is ticked.", severity="warning")
+            self.notify(_("Nothing is ticked."), severity="warning")
             return
         try:
             plan = chosen_plan(self.profile, chosen, now_iso(self.host.edit_now()))

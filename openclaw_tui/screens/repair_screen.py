@@ -30,6 +30,7 @@ from ..core.format.edit import EditError
 from ..core.format.profile import Profile, load_profile
 from ..core.lifecycle.plan import Plan
 from ..core.lifecycle.undo import UndoStack
+from ..i18n import _
 from ..session import Session
 from ..widgets.diff_view import DiffView
 from ..widgets.footer import KeysFooter
@@ -210,14 +211,14 @@ class RepairScreen(ModalScreen[bool]):
             self.notify(f"Cannot plan: {exc}", severity="error", markup=False)
             return
         if run.plan.empty:
-            self.notify("No finding has a safe repair.", severity="warning")
+            self.notify(_("No finding has a safe repair."), severity="warning")
             return
         self.write(run.plan)
 
     def action_apply(self) -> None:
         plan = self.plan
         if plan is None or plan.empty:
-            self.notify("Nothing to write.", severity="warning")
+            self.notify(_("Nothing to write."), severity="warning")
             return
         self.write(plan)
 
@@ -252,7 +253,7 @@ class RepairScreen(ModalScreen[bool]):
 
     def action_undo(self) -> None:
         if not self.written or self.undo_stack.peek() is not self.written[-1]:
-            self.notify("Nothing written from this screen to undo.", severity="warning")
+            self.notify(_("Nothing written from this screen to undo."), severity="warning")
             return
         if self.session is not None:
             outcome = self.session.undo()

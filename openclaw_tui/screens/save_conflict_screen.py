@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ..actions import bindings
+from ..i18n import _
 from ..widgets.diff_view import word_diff_texts
 from ..widgets.footer import KeysFooter
 
@@ -42,13 +43,13 @@ class SaveConflictScreen(ModalScreen[str | None]):
                         markup=False)
             with Horizontal(id="save-conflict-sides"):
                 with VerticalScroll(classes="save-conflict-side") as yours:
-                    yours.border_title = "yours"
+                    yours.border_title = _("yours")
                     yield Static(left, id="save-conflict-mine")
                 with VerticalScroll(classes="save-conflict-side") as disk:
-                    disk.border_title = "on disk"
+                    disk.border_title = _("on disk")
                     yield Static(right, id="save-conflict-disk")
-            yield Label("m keep mine (write it over the disk's version) · d take disk (yours goes to the "
-                        "clipboard) · e edit merged · esc back", id="save-conflict-keys", markup=False)
+            yield Label(_("m keep mine (write it over the disk's version) · d take disk (yours goes to the "
+                          "clipboard) · e edit merged · esc back"), id="save-conflict-keys", markup=False)
         yield KeysFooter()
 
     def action_choose(self, choice: str) -> None:

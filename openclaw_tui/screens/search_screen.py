@@ -44,6 +44,7 @@ from ..core.search.index import Index, roots_of
 from ..core.search.rank import Hit, Results, rank
 from ..core.search.search import chain_for, ranking_for
 from ..core.search.text import QueryError
+from ..i18n import _
 from ..widgets.footer import KeysFooter
 from ..widgets.result_list import ResultList
 from ..widgets.safe_text import clean_line
@@ -137,7 +138,7 @@ class SearchScreen(Screen[SearchResult | None]):
         yield Header()
         with Vertical(id="search-main"):
             yield QueryInput(value=self.initial, placeholder='words, 中文, "a phrase", tag:x', id="search-input")
-            yield Static("opening the index…", id="search-status", markup=False)
+            yield Static(_("opening the index…"), id="search-status", markup=False)
             yield ResultList(row_height=ROW_HEIGHT, id="search-results")
             yield Static("", id="search-explain", markup=False)
         yield KeysFooter()

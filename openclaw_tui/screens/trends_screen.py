@@ -20,6 +20,7 @@ from textual.widgets import Footer, Static
 from textual_plotext import PlotextPlot
 
 from ..actions import bindings
+from ..i18n import _, ngettext
 
 
 class TrendsScreen(Screen[None]):
@@ -39,7 +40,7 @@ class TrendsScreen(Screen[None]):
         self.trends: Any = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"Memory over time · {self.folder.name} · reading the history…"), id="trends-title")
+        yield Static(Text(_("Memory over time · %(folder)s · reading the history…") % {"folder": self.folder.name}), id="trends-title")
         with Vertical(id="trends-charts"):
             yield PlotextPlot(id="chart-main")
             yield PlotextPlot(id="chart-findings")
@@ -57,16 +58,18 @@ class TrendsScreen(Screen[None]):
             result = trends(self.folder, self.limit, today=self.today)
         except (GitError, OSError, ValueError) as exc:
             self.app.call_from_thread(self.query_one("#trends-title", Static).update,
-                                      Text(f"No charts: {exc}", style="yellow"))
+                                      Text(_("No charts: %(error)s") % {"error": exc}, style="yellow"))
             return
         self.app.call_from_thread(self.draw, result)
 
     def draw(self, tr: Any) -> None:
         self.trends = tr
         n = len(tr.commits)
-        span = f"{tr.commits[0][1][:10]} → {tr.commits[-1][1][:10]}" if n else "no commits"
+        span = f"{tr.commits[0][1][:10]} → {tr.commits[-1][1][:10]}" if n else _("no commits")
         self.query_one("#trends-title", Static).update(
-            Text(f"Memory over time · {self.folder.name} · {n} commit{'' if n == 1 else 's'} · {span}"))
+            Text(ngettext("Memory over time · %(folder)s · %(count)d commit · %(span)s",
+                          "Memory over time · %(folder)s · %(count)d commits · %(span)s", n)
+                 % {"folder": self.folder.name, "count": n, "span": span}))
         x = list(range(1, n + 1))
         main = self.query_one("#chart-main", PlotextPlot)
         plt = main.plt

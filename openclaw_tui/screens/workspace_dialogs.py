@@ -14,6 +14,7 @@ from textual.widgets.selection_list import Selection
 
 from ..actions import bindings
 from ..core.workspace.model import DailyLog
+from ..i18n import _
 from ..widgets.safe_text import clean_line
 
 DIALOG_CSS = """
@@ -99,7 +100,7 @@ class DistilPicker(ModalScreen[tuple[list[int], list[int], int] | None]):
                 *(Selection(Text(f"{ln.number:>3}  {clean_line(ln.text)}"), ln.number, False) for ln in todo),
                 id="ws-distil-lines",
             )
-            yield Static(Text("Section:", style="bold"))
+            yield Static(Text(_("Section:"), style="bold"))
             yield OptionList(*(Option(Text(clean_line(s)), id=str(i)) for i, s in enumerate(self.sections)),
                              id="ws-distil-section")
 
@@ -112,7 +113,7 @@ class DistilPicker(ModalScreen[tuple[list[int], list[int], int] | None]):
         picked = sorted(self.query_one("#ws-distil-lines", SelectionList).selected)
         section = self.query_one("#ws-distil-section", OptionList).highlighted
         if not picked and not drop_rest:
-            self.notify("Tick at least one line.", severity="warning")
+            self.notify(_("Tick at least one line."), severity="warning")
             return None
         rest = [ln.number for ln in self.daily.lines if not ln.distilled and not ln.dropped and ln.number not in picked]
         return picked, rest if drop_rest else [], section if section is not None else -1

@@ -56,6 +56,7 @@ from ..core.workspace.model import (
     load_user,
 )
 from ..core.workspace.openclaw_config import OpenClawConfig, OpenClawConfigError, load_openclaw_config
+from ..i18n import _
 from ..session import Session
 from ..widgets.bootstrap_bars import BootstrapBars, preview_text
 from ..widgets.safe_text import clean, clean_line
@@ -328,7 +329,7 @@ class WorkspaceScreen(Screen[None]):
     def _show_preview(self) -> None:
         shown = [p for p in self.parts if p.kind == "bootstrap"]
         if not shown:
-            self.query_one("#ws-preview", Static).update(Text("No bootstrap files.", style="dim"))
+            self.query_one("#ws-preview", Static).update(Text(_("No bootstrap files."), style="dim"))
             return
         if self.preview_index == 0:  # start on the first cut file: that is the news
             cut = next((i for i, p in enumerate(shown) if p.truncated), 0)
@@ -399,9 +400,9 @@ class WorkspaceScreen(Screen[None]):
                                  Text(clean_line(d.status), style="green" if d.active else "dim"),
                                  Text(clean_line(d.text), style=style))))
             if not self.user.directives:  # no <!-- observed --> markers: its lines as they are, and why
-                rows.append((None, ("", "", "", Text("no markers", style="yellow"),
-                                    Text("USER.md has no <!-- observed: DATE | status: ... --> markers, so no "
-                                         "directive has a status; its lines as written (injected as they are):",
+                rows.append((None, ("", "", "", Text(_("no markers"), style="yellow"),
+                                    Text(_("USER.md has no <!-- observed: DATE | status: ... --> markers, so no "
+                                           "directive has a status; its lines as written (injected as they are):"),
                                          style="italic"))))
                 for r in self.user.rows:
                     if not self._match(r.text, " ".join(r.heading_path)):
@@ -428,10 +429,10 @@ class WorkspaceScreen(Screen[None]):
             if lg.slug is not None:  # a session note, a transcript or a topic note: said as what it is
                 note.append(classify_file(self.path, lg.rel).label + "  ", style="dim")
             if lg.rel in block:
-                note.append(f"in the session-start block ({block[lg.rel]})", style="cyan")
+                note.append(_("in the session-start block (%(part)s)") % {"part": block[lg.rel]}, style="cyan")
             elif lg.at_session_start:
-                note.append("not in the session-start block: " + skipped.get(lg.rel, "over its four newest notes"),
-                            style="dim italic")
+                note.append(_("not in the session-start block: %(why)s")
+                            % {"why": skipped.get(lg.rel, _("over its four newest notes"))}, style="dim italic")
             elif lg.age_days > 30:
                 note.append(f"{lg.age_days} days old", style="dim")
             if found:
@@ -525,8 +526,8 @@ class WorkspaceScreen(Screen[None]):
             for f in self._findings_for("USER.md", item.line, item.end_line):
                 t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
             for other in look_alikes(self.user.directives if self.user else [], item):  # a hint, not a finding
-                t.append(f"hint: shares its topic with the active directive at line {other.line}; "
-                         "if they disagree, supersede one\n", style="dim")
+                t.append(_("hint: shares its topic with the active directive at line %(line)s; "
+                           "if they disagree, supersede one") % {"line": other.line} + "\n", style="dim")
         elif isinstance(item, DailyLog):
             for f in self._findings_for(item.rel, None, None):
                 t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
@@ -540,18 +541,19 @@ class WorkspaceScreen(Screen[None]):
             lines = text.split("\n")
             t.append(clean("\n".join(lines[:40])))
             if cut or len(lines) > 40:
-                t.append("\n… (more in the file)", style="dim")
+                t.append("\n" + _("… (more in the file)"), style="dim")
         elif self.tab == "review" and not self.queue:  # an empty queue says why
             reason = dreaming.empty_reason(self.path, self.memory, self.config.dreaming_enabled)
-            t.append(f"Nothing to review: {reason}.", style="dim italic")
+            t.append(_("Nothing to review: %(why)s.") % {"why": _(reason)}, style="dim italic")
         elif isinstance(item, dreaming.QueueItem):
             t.append(clean(item.row.text) + "\n", style="bold")
             if item.source_missing:
-                t.append("review flag: source-missing (the log its marker names is gone)\n", style="red")
+                t.append(_("review flag: source-missing (the log its marker names is gone)") + "\n", style="red")
             for flag in item.row.junk:
-                t.append(f"review flag: {flag} (a reviewer would delete it from the prose: e edits)\n", style="yellow")
+                t.append(_("review flag: %(flag)s (a reviewer would delete it from the prose: e edits)") % {"flag": flag}
+                         + "\n", style="yellow")
             if item.why:
-                t.append(f"why promoted: {clean_line(item.why)}\n", style="cyan")
+                t.append(_("why promoted: %(why)s") % {"why": clean_line(item.why)} + "\n", style="cyan")
             for log, n, text in item.source_lines:
                 t.append(f"{log}:{n}  {clean_line(text)}\n", style="dim")
             rel = self.memory.rel if self.memory is not None else "MEMORY.md"
@@ -607,7 +609,7 @@ class WorkspaceScreen(Screen[None]):
         found = self.query("#ws-filter").first() if self.query("#ws-filter") else None
         box = found if isinstance(found, Input) else None
         if box is None:  # built on first use: an Input costs the first paint for nothing
-            box = Input(placeholder="filter rows (enter keeps it, escape clears)", id="ws-filter")
+            box = Input(placeholder=_("filter rows (enter keeps it, escape clears)"), id="ws-filter")
             await self.mount(box, after=self.query_one("#ws-title"))
         box.display = True
         box.focus()
@@ -644,7 +646,7 @@ class WorkspaceScreen(Screen[None]):
             self.action_supersede(ask=True)
             return
         else:
-            self.notify("Pick a MEMORY.md row or a promotion first.", severity="warning")
+            self.notify(_("Pick a MEMORY.md row or a promotion first."), severity="warning")
             return
 
         def done(text: str | None) -> None:
@@ -661,7 +663,7 @@ class WorkspaceScreen(Screen[None]):
             what = "section and everything under it" if item.kind == "section" else "item"
             self.write(lambda: remove_row(self._mem_path(), item.key, item.line), f"Removed the {what} (u puts it back).")
         else:
-            self.notify("Pick a MEMORY.md row or a promotion first.", severity="warning")
+            self.notify(_("Pick a MEMORY.md row or a promotion first."), severity="warning")
 
     def action_item_history(self) -> None:
         """The versions of the highlighted item or directive across commits (rewording followed)."""
@@ -670,14 +672,14 @@ class WorkspaceScreen(Screen[None]):
         item = self.selected()
         row = item.row if isinstance(item, dreaming.QueueItem) else item
         if not isinstance(row, (MemRow, Directive)) or not row.text:
-            self.notify("Pick a MEMORY.md item or a USER.md directive first.", severity="warning")
+            self.notify(_("Pick a MEMORY.md item or a USER.md directive first."), severity="warning")
             return
         self.app.push_screen(ItemHistoryScreen(self.path, row.text))
 
     def action_move(self) -> None:
         item = self.selected()
         if not isinstance(item, MemRow) or item.kind != "item" or self.memory is None:
-            self.notify("Pick a MEMORY.md list item to move.", severity="warning")
+            self.notify(_("Pick a MEMORY.md list item to move."), severity="warning")
             return
         sections = self.memory.sections
 
@@ -693,7 +695,7 @@ class WorkspaceScreen(Screen[None]):
     def action_supersede(self, ask: bool = False) -> None:
         item = self.selected()
         if not isinstance(item, Directive) or self.user is None:
-            self.notify("Pick a USER.md directive.", severity="warning")
+            self.notify(_("Pick a USER.md directive."), severity="warning")
             return
         path = self.user.path
 
@@ -719,7 +721,7 @@ class WorkspaceScreen(Screen[None]):
         item = self.selected()
         if not isinstance(item, DailyLog):
             await self.action_tab("logs")
-            self.notify("Pick a daily log, then D.", severity="warning")
+            self.notify(_("Pick a daily log, then D."), severity="warning")
             return
         sections = self.memory.sections if self.memory is not None else []
 
@@ -736,7 +738,7 @@ class WorkspaceScreen(Screen[None]):
     def action_remove_old(self) -> None:
         old = removable_logs(self.path, self.today)
         if not old:
-            self.notify("No fully distilled log is older than 30 days.")
+            self.notify(_("No fully distilled log is older than 30 days."))
             return
 
         def done(index: int | None) -> None:
@@ -757,7 +759,7 @@ class WorkspaceScreen(Screen[None]):
     def action_accept(self, strip: bool) -> None:
         item = self.selected()
         if not isinstance(item, dreaming.QueueItem):
-            self.notify("Pick a promotion on the Review tab.", severity="warning")
+            self.notify(_("Pick a promotion on the Review tab."), severity="warning")
             return
         self.write(lambda: dreaming.accept(self.path, item, strip=strip),
                    "Accepted" + (", machine metadata stripped." if strip else "."))
@@ -780,7 +782,7 @@ class WorkspaceScreen(Screen[None]):
     def action_commit(self) -> None:
         paths = sorted(self.changed_paths)
         if not paths:
-            self.notify("Nothing changed here to commit.")
+            self.notify(_("Nothing changed here to commit."))
             return
         summary = "workspace: " + "; ".join(self.applied_titles[-3:])
         message = summary[:72] + "\n\n" + "\n".join(f"- {t}" for t in self.applied_titles) + "\n"
@@ -790,7 +792,7 @@ class WorkspaceScreen(Screen[None]):
             self.notify(f"Commit failed: {exc}", severity="error", markup=False)
             return
         if sha is None:
-            self.notify("The workspace is not in a git repository.", severity="warning")
+            self.notify(_("The workspace is not in a git repository."), severity="warning")
             return
         self.changed_paths.clear()
         self.applied_titles.clear()

@@ -11,8 +11,10 @@ from rich.text import Text
 from textual.widgets import OptionList
 
 from ..actions import bindings
-from ..core.check.findings import SEVERITY_ORDER, SEVERITY_RANK, Finding
+from ..core.check.findings import SEVERITY_RANK, Finding
+from ..core.check.messages import localize
 from ..core.format.rows import Location, finding_location
+from ..i18n import N_, _
 from .entry_detail import LocationOption
 from .messages import Jump
 from .safe_text import clean_line
@@ -22,7 +24,7 @@ FIRST_OPTIONS = 50  # options made at once by show_groups (the audit pane shows 
 SLICE_BUDGET = 0.012  # seconds of adding further options per step (keys and paints go in between)
 SLICE_PAUSE = 0.005
 SLICE_STEP = 16
-SEVERITY_LABEL = {"error": "ERROR", "warning": "WARN ", "info": "INFO "}
+SEVERITY_LABEL = {"error": N_("ERROR"), "warning": N_("WARN "), "info": N_("INFO ")}
 
 
 def sort_findings(findings: Sequence[Finding]) -> list[Finding]:
@@ -31,7 +33,8 @@ def sort_findings(findings: Sequence[Finding]) -> list[Finding]:
 
 def summary_text(findings: Sequence[Finding]) -> str:
     c = Counter(f.severity for f in findings)
-    return ", ".join(f"{c.get(s, 0)} {s if s == 'info' else s + 's'}" for s in SEVERITY_ORDER)
+    return _("%(errors)d errors, %(warnings)d warnings, %(info)d info") % {
+        "errors": c.get("error", 0), "warnings": c.get("warning", 0), "info": c.get("info", 0)}
 
 
 def _options(specs: Sequence[LocationOption | tuple[Finding, str, int]],
@@ -42,7 +45,7 @@ def _options(specs: Sequence[LocationOption | tuple[Finding, str, int]],
 
 def finding_prompt(f: Finding, prefix: str = "", width_where: int = 0) -> Text:
     t = Text(no_wrap=True, overflow="ellipsis")
-    t.append(f" {SEVERITY_LABEL.get(f.severity, f.severity)} ", style=SEVERITY_STYLE.get(f.severity, "reverse"))
+    t.append(f" {_(SEVERITY_LABEL[f.severity]) if f.severity in SEVERITY_LABEL else f.severity} ", style=SEVERITY_STYLE.get(f.severity, "reverse"))
     where = prefix + f.file + (f":{f.line}" if f.line is not None else "")
     t.append(" ")
     t.append(clean_line(where), style="underline")
@@ -50,7 +53,7 @@ def finding_prompt(f: Finding, prefix: str = "", width_where: int = 0) -> Text:
     t.append("  ")
     t.append(f.code, style="bold")
     t.append("  ")
-    t.append(clean_line(f.message))
+    t.append(clean_line(localize(f.code, f.message)))
     return t
 
 
@@ -70,7 +73,7 @@ class AuditList(OptionList):
         super().__init__(id=id, classes=classes)
         self.findings: list[Finding] = []
         self._option_findings: list[tuple[str, Finding] | None] = []  # (profile key, finding) per option
-        self.border_title = "Audit"
+        self.border_title = _("Audit")
         self._generation = 0  # of the list being shown (a newer show_groups drops the slices still due)
         self._rest: tuple[list[LocationOption | tuple[Finding, str, int]], list[Location | None]] = ([], [])
 
@@ -131,7 +134,7 @@ class AuditList(OptionList):
         self._rest = (specs[first:], locations[first:])
         self.set_options(_options(specs[:first], locations[:first]))
         names = "" if several or not groups else f" · {groups[0].name}"
-        self.border_title = f"Audit{names} · {summary_text(self.findings)}"
+        self.border_title = _("Audit") + f"{names} · {summary_text(self.findings)}"
         self.highlighted = index
         if self._rest[0]:
             self.set_timer(SLICE_PAUSE, partial(self._add_slice, self._generation))

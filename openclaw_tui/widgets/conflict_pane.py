@@ -18,6 +18,7 @@ from textual.widgets import Static
 from ..core.diff.worddiff import entry_summary, mark_lines
 from ..core.merge.conflicts import ConflictItem, Region
 from ..core.merge.merge_session import FileResolution, choice_label
+from ..i18n import N_, _
 from .safe_text import clean_line
 
 OURS_WORD = "bold black on green3"
@@ -89,6 +90,14 @@ def _context(file: FileResolution, region_index: int) -> tuple[list[str], list[s
         while after and after[-1] == "":
             after.pop()
     return before, after
+
+
+# core.merge.conflicts.ConflictItem.description's words, for the catalog (shown through _())
+SITUATIONS = (
+    N_("changed on both sides"), N_("deleted by ours, changed by theirs"), N_("deleted by theirs, changed by ours"),
+    N_("two different entries added on both sides under this id: both kept, theirs under the next free id"),
+    N_("only in ours"), N_("only in theirs"),
+)
 
 
 def side_summary(item: ConflictItem, side: str) -> str:
@@ -188,7 +197,7 @@ class ConflictPane(Vertical):
         n = file.items.index(item) + 1 if item in file.items else 0
         head = Text()
         head.append(clean_line(item.key), style="bold")
-        head.append(f" · {clean_line(item.description.split(': ', 1)[-1])}")
+        head.append(f" · {clean_line(_(item.description.split(': ', 1)[-1]))}")
         head.append(f" · {n} of {len(file.items)} in {clean_line(file.display)}", style="dim")
         title.update(head)
         known = item.base_known
@@ -201,12 +210,12 @@ class ConflictPane(Vertical):
         ref_theirs = item.base if known else item.ours
         absent = "(deleted on this side)" if known and item.base is not None else "(not on this side)"
         self.column("ours").show(
-            f"ours · {labels[0]}", side_summary(item, "ours"),
+            _("ours") + f" · {labels[0]}", side_summary(item, "ours"),
             render_side(item.ours, ref_ours, OURS_WORD, absent=absent, before=before, after=after, changed_only=short),
             compact=short,
         )
         self.column("theirs").show(
-            f"theirs · {labels[2]}", side_summary(item, "theirs"),
+            _("theirs") + f" · {labels[2]}", side_summary(item, "theirs"),
             render_side(item.theirs, ref_theirs, THEIRS_WORD, absent=absent, before=before, after=after,
                         changed_only=short),
             compact=short,
@@ -214,17 +223,17 @@ class ConflictPane(Vertical):
         base_col.display = known and self.show_base
         if known:
             base_col.show(
-                f"base · {labels[1] or 'common ancestor'}", "",
+                _("base") + " · " + (labels[1] or _("common ancestor")), "",
                 render_side(item.base, None, BASE_WORD, absent="(not in the base: added on both sides)",
                             before=before, after=after),
             )
         self._mark_side()
         choice = file.choices.get(item.key)
         res = Text()
-        res.append("Result: ", style="bold")
+        res.append(_("Result: "), style="bold")
         if choice is None:
-            res.append("undecided", style="bold yellow")
-            res.append("  — space picks the framed side (←/→ to switch), b both, o ours, t theirs, i edit",
+            res.append(_("undecided"), style="bold yellow")
+            res.append("  " + _("— space picks the framed side (←/→ to switch), b both, o ours, t theirs, i edit"),
                        style="dim")
         else:
             res.append(choice_label(choice), style="bold green")
@@ -238,6 +247,6 @@ class ConflictPane(Vertical):
                     for ln in text.rstrip("\n").split("\n"):
                         res.append("  " + clean_line(ln) + "\n")
                 else:
-                    res.append("(removed: nothing is kept here)", style="italic dim")
+                    res.append(_("(removed: nothing is kept here)"), style="italic dim")
         res.rstrip()
         result.update(res)

@@ -23,6 +23,7 @@ from ..actions import bindings
 from ..core.check.masking import mask_all
 from ..core.lifecycle.plan import Plan
 from ..core.lifecycle.plan_summary import describe_plan, plan_diff
+from ..i18n import _
 from .diff_view import DiffView
 from .footer import KeysFooter
 from .safe_text import clean_line
@@ -77,7 +78,7 @@ class ConfirmWrite(ModalScreen[bool]):
             yield DiffView(self.diff, id="confirm-diff")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self.yes} (y)", variant="primary", id="confirm-yes")
-                yield Button("Cancel (n)", id="confirm-no")
+                yield Button(_("Cancel (n)"), id="confirm-no")
         yield KeysFooter()
 
     def on_mount(self) -> None:

@@ -24,6 +24,7 @@ from ..core.check.findings import Finding
 from ..core.format.fields import ID_RE, field_error, is_reference_field
 from ..core.format.rows import EntryRow, Location
 from ..core.format.scalars import render_scalar  # not yamlio: the pane needs no YAML module
+from ..i18n import N_, _
 from .entry_table import badge_text, status_text
 from .messages import Jump
 from .safe_text import SafeMarkdown, clean, clean_line
@@ -78,7 +79,7 @@ class EntryDetail(Horizontal):
             yield Static(id="detail-body")
             yield Static(id="detail-meta")
         with Vertical(id="detail-refs"):
-            yield Static(Text("References"), id="detail-refs-title")
+            yield Static(Text(_("References")), id="detail-refs-title")
             yield RefList(id="detail-reflist")
 
     def on_mount(self) -> None:
@@ -93,7 +94,7 @@ class EntryDetail(Horizontal):
         row: EntryRow | None,
         refs: Any = None,
         lookup: Lookup | None = None,
-        empty: str = "No entry selected.",
+        empty: str = N_("No entry selected."),
         messages: list[Finding] | None = None,
     ) -> None:
         """Show ``row``; ``refs`` has ``outgoing(id)``/``incoming(id)`` (None: still indexing)."""
@@ -103,7 +104,7 @@ class EntryDetail(Horizontal):
         body = self.query_one("#detail-body", Static)
         self.query_one("#detail-main", VerticalScroll).scroll_home(animate=False)
         if row is None:
-            title.update(Text(empty, style="dim"))
+            title.update(Text(_(empty), style="dim"))
             for w in (problems, meta, body):
                 w.update(Text())
             problems.update(self._problems(messages or []))
@@ -204,15 +205,15 @@ class EntryDetail(Horizontal):
             return Group(head, Text(clean(raw).rstrip("\n"), style="red"))
         body = row.entry.body.strip("\n")
         if not body.strip():
-            return Text("(empty body)", style="dim")
+            return Text(_("(empty body)"), style="dim")
         return SafeMarkdown(body)
 
     def _refs(self, row: EntryRow, refs: Any, lookup: Lookup) -> None:
         options: list[Option] = []
         out = self._outgoing(row, refs)
-        options.append(LocationOption(Text("Points to", style="bold"), None))
+        options.append(LocationOption(Text(_("Points to"), style="bold"), None))
         if not out:
-            options.append(LocationOption(Text("  nothing", style="dim"), None))
+            options.append(LocationOption(Text("  " + _("nothing"), style="dim"), None))
         for kind, target_id, target_file, note in out:
             t = Text("  → ")
             t.append(f"{clean_line(kind)} ", style="dim")
@@ -234,13 +235,13 @@ class EntryDetail(Horizontal):
                 t.append(f"  {clean_line(note)}", style="red")
                 options.append(LocationOption(t, None))
         options.append(LocationOption(Text(""), None))
-        options.append(LocationOption(Text("Pointed to by", style="bold"), None))
+        options.append(LocationOption(Text(_("Pointed to by"), style="bold"), None))
         if refs is None:
-            options.append(LocationOption(Text("  indexing…", style="dim italic"), None))
+            options.append(LocationOption(Text("  " + _("indexing…"), style="dim italic"), None))
         else:
             incoming = [r for r in refs.incoming(row.id) if _get(r, "source_id") != row.id] if row.id else []
             if not incoming:
-                options.append(LocationOption(Text("  nothing", style="dim"), None))
+                options.append(LocationOption(Text("  " + _("nothing"), style="dim"), None))
             for r in incoming:
                 src = _get(r, "source_id")
                 file, line, kind = _get(r, "file") or "", _get(r, "line"), _get(r, "kind") or ""
@@ -298,9 +299,9 @@ class EntryDetail(Horizontal):
             seen.add(key)
             note = ""
             if _get(r, "escapes"):
-                tfile, note = str(_get(r, "text") or ""), "leaves the profile folder"
+                tfile, note = str(_get(r, "text") or ""), _("leaves the profile folder")
             elif _get(r, "missing"):
-                note = "does not exist"
+                note = _("does not exist")
             elif tid is None and tfile is None:
                 continue
             out.append((kind, tid, tfile, note))

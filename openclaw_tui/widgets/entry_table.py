@@ -27,6 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input
 
+from .. import i18n
 from ..actions import bindings
 from ..core.format.rows import (
     MARK_LABEL,
@@ -39,6 +40,7 @@ from ..core.format.rows import (
     short_timestamp,
     sort_rows,
 )
+from ..i18n import N_
 from .safe_text import clean_line
 
 
@@ -56,13 +58,13 @@ class FilterInput(Input):
 # (key, header, min width, max width)
 COLUMNS: tuple[tuple[str, str, int, int], ...] = (
     ("flag", "", 1, 1),
-    ("id", "ID", 2, 18),
-    ("status", "Status", 6, 24),
-    ("importance", "Imp", 3, 8),
-    ("marks", "Problems", 8, 34),
-    ("tags", "Tags", 4, 24),
-    ("timestamp", "Time", 4, 16),
-    ("summary", "Summary", 10, 10_000),
+    ("id", N_("ID"), 2, 18),
+    ("status", N_("Status"), 6, 24),
+    ("importance", N_("Imp"), 3, 8),
+    ("marks", N_("Problems"), 8, 34),
+    ("tags", N_("Tags"), 4, 24),
+    ("timestamp", N_("Time"), 4, 16),
+    ("summary", N_("Summary"), 10, 10_000),
 )
 SUMMARY_MIN = 30  # cells the summary keeps while a less useful column can give way
 SORTABLE = {"id", "status", "importance", "marks", "tags", "timestamp", "summary"}
@@ -77,11 +79,16 @@ PARTIAL_SLOW_BUDGET = 0.005  # ... once the rows found fill the screen twice ove
 PARTIAL_SLOW_STEP = 0.03
 
 
+# the labels of core.format.rows.PROBLEM_MARKS, for the catalog (shown through i18n._)
+MARK_WORDS = (N_("BROKEN"), N_("GIT CONFLICT"), N_("DUP ID"), N_("DANGLING"), N_("CONFLICT"), N_("TTL EXPIRED"),
+              N_("INVALID"), N_("SECRET"), N_("INSTRUCTION?"), N_("INACTIVE REF"))
+
+
 def badge_text(mark: str, detail: str) -> str:
     """Short label of a problem mark, as shown in the Problems column."""
     if mark == "conflict":
         return "⇄ " + (detail.replace(",", " ") if detail else "CONFLICT")
-    label = MARK_LABEL.get(mark, mark.upper())
+    label = i18n._(MARK_LABEL[mark]) if mark in MARK_LABEL else mark.upper()
     if detail and mark in ("invalid", "dangling", "inactive-ref"):
         return f"{label} {detail.replace(',', ' ')}"
     return label
@@ -174,7 +181,7 @@ class EntryTable(ScrollView, can_focus=True):
         self.cursor = 0
         self.indexed = True  # all source rows filled: filtering and sorting may run
         self.complete = True  # the source is every row of the file (False: its first rows only)
-        self.placeholder = "Loading…"
+        self.placeholder = i18n._("Loading…")
         self._version = 0
         self._marks_version = 0
         self._data_version = 0  # rows or their marks changed: cached strips are stale
@@ -213,7 +220,7 @@ class EntryTable(ScrollView, can_focus=True):
         return None
 
     def load(self, rows: Sequence[EntryRow], *, indexed: bool, keep: EntryRow | str | None = None,
-             placeholder: str = "This file holds no entries.",
+             placeholder: str = N_("This file holds no entries."),
              raw: Callable[[], RawText | None] | None = None, complete: bool = True) -> None:
         """Show ``rows`` (a file's rows in file order); keep the cursor on ``keep`` if present.
 
@@ -596,7 +603,7 @@ class EntryTable(ScrollView, can_focus=True):
             if name in self.hidden_columns:
                 want[name] = 0
                 continue
-            w = max(lo, cell_len(header))
+            w = max(lo, cell_len(i18n._(header)))
             for r in rows:
                 w = max(w, cell_len(self._cell_plain(name, r)))
             want[name] = min(w, hi)
@@ -666,11 +673,11 @@ class EntryTable(ScrollView, can_focus=True):
 
     def _render_message(self, width: int) -> Strip:
         if self._partial is not None or not self.complete:
-            msg = "  Looking… (the entries are still being read)"
+            msg = "  " + i18n._("Looking… (the entries are still being read)")
         elif self._source and not self._view:
-            msg = "  No entry matches the filter. Press Esc to clear it."
+            msg = "  " + i18n._("No entry matches the filter. Press Esc to clear it.")
         else:
-            msg = "  " + self.placeholder
+            msg = "  " + i18n._(self.placeholder)
         text = Text(msg, style=self.rich_style + self._style("empty"), no_wrap=True, end="")
         text.truncate(width, pad=True)
         return Strip(text.render(self.app.console), width)
@@ -682,10 +689,10 @@ class EntryTable(ScrollView, can_focus=True):
         for (name, header, *_), w in zip(COLUMNS, widths, strict=False):
             if not w:
                 continue
-            label = header
+            label = i18n._(header) if header else ""
             style = Style()
             if name == self.sort_key:
-                label = f"{header} {'▼' if self.sort_reverse else '▲'}"
+                label = f"{label} {'▼' if self.sort_reverse else '▲'}"
                 style = sorted_style
             cell = Text(label, style=style, no_wrap=True, end="")
             cell.truncate(w, pad=True)

@@ -35,6 +35,7 @@ from ..core.check.refs import resolve_link
 from ..core.format.fields import ID_RE
 from ..core.format.profile import is_profile_dir, is_workspace_dir
 from ..core.format.rows import Location
+from ..i18n import _
 from .messages import Jump
 from .safe_text import SafeMarkdown, clean, clean_line
 
@@ -432,7 +433,7 @@ class FileView(Vertical):
 
     def action_toggle_mode(self) -> None:
         if not self.rel.endswith(".md") or self.error:
-            self.notify("Only Markdown files have a rendered view.")
+            self.notify(_("Only Markdown files have a rendered view."))
             return
         self.mode = "source" if self.mode == "rendered" else "rendered"
         self._apply_mode()

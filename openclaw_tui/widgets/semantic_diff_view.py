@@ -24,6 +24,7 @@ from ..core.format.entries import parse
 from ..core.format.yamlio import render_scalar
 from ..core.git.patch import Patch, PatchLine, side_by_side
 from ..core.git.semantic_diff import EntryChange, EntryEvent, FieldChange, ProfileDiff
+from ..i18n import _
 from .safe_text import clean_line
 
 ADDED = "green"
@@ -107,10 +108,10 @@ def change_details(change: EntryChange | None, skip: tuple[str, ...] = ()) -> li
         return []
     out = [_field_line(fc) for fc in change.fields if fc.name not in skip]
     if change.body_changed:
-        out.append(Text("    body:", style="bold"))
+        out.append(Text(_("    body:"), style="bold"))
         out.extend(body_diff_lines(_body(change.old_raw), _body(change.new_raw), "      "))
     if change.format_changed and not change.fields:
-        out.append(Text("    formatting of the frontmatter changed (no value did)", style="dim"))
+        out.append(Text(_("    formatting of the frontmatter changed (no value did)"), style="dim"))
     return out
 
 
@@ -268,9 +269,9 @@ def render_side_by_side(patch: Patch) -> RenderableType:
             )
     parts: list[RenderableType] = [table]
     if patch.truncated:
-        parts.append(Text("… the diff is longer; the rest is not shown", style="bold yellow"))
+        parts.append(Text(_("… the diff is longer; the rest is not shown"), style="bold yellow"))
     if not patch.files:
-        parts = [Text("No text change in this folder.", style="dim italic")]
+        parts = [Text(_("No text change in this folder."), style="dim italic")]
     return Group(*parts)
 
 
@@ -335,7 +336,7 @@ class PatchView(VerticalScroll):
     def _paint_patch(self) -> None:
         body = self.query_one(".diff-body", Static)
         if self.patch is None:
-            body.update(Text("Loading…", style="dim italic"))
+            body.update(Text(_("Loading…"), style="dim italic"))
         elif self.side_by_side:
             body.update(render_side_by_side(self.patch))
         else:

@@ -6,9 +6,11 @@ from rich.text import Text
 from textual.timer import Timer
 from textual.widget import Widget
 
+from ..i18n import N_, _, ngettext
 from .safe_text import clean_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+STATUS_WORDS = (N_("active"), N_("superseded"), N_("cold"), N_("archived"), N_("malformed"))  # (for the catalog)
 STATUS_STYLE = {
     "active": "green", "superseded": "dim strike", "cold": "cyan", "archived": "dim", "malformed": "bold red",
 }
@@ -121,19 +123,20 @@ class StatusBar(Widget):
                 if i:
                     t.append(" · ", style="dim")
                 t.append(f"{n} ")
-                t.append(clean_line(status), style=STATUS_STYLE.get(status, "yellow"))
+                t.append(clean_line(_(status)), style=STATUS_STYLE.get(status, "yellow"))
             if self.shown != self.total:
-                t.append(f"  │ showing {self.shown} of {self.total}", style="bold")
+                t.append("  │ " + _("showing %(shown)s of %(total)s") % {"shown": self.shown, "total": self.total},
+                         style="bold")
         if self.problems is not None:
             t.append("  │ ", style="dim")
-            t.append(f"{self.problems} with problems", style="bold yellow" if self.problems else "green")
+            t.append(_("%(count)s with problems") % {"count": self.problems}, style="bold yellow" if self.problems else "green")
         if self.extra:
             t.append("  │ ", style="dim")
             t.append(clean_line(self.extra), style="dim")
         if self.inbox is not None:
             t.append("  │ ", style="dim")
-            t.append(f"{self.inbox} change{'' if self.inbox == 1 else 's'} since your review",
-                     style="bold yellow" if self.inbox else "green")
+            t.append(ngettext("%(count)d change since your review", "%(count)d changes since your review",
+                              self.inbox) % {"count": self.inbox}, style="bold yellow" if self.inbox else "green")
         if self.repo_info is not None and self.repo_info.plain:
             t.append("  │ ", style="dim")
             t.append_text(self.repo_info)

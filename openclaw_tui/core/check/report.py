@@ -9,9 +9,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ...i18n import _
 from ..files.safe_write import locked
 from ..format.profile import Discovery, Profile
 from .findings import SEVERITY, SEVERITY_ORDER, Finding
+from .messages import SEVERITY_WORDS, localize, localize_hint
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -78,10 +80,13 @@ def to_text(discovery: Discovery, findings: Sequence[Finding], root_as_given: st
         where = display_path(f, several)
         if f.line is not None:
             where = f"{where}:{f.line}"
-        hint = f"; {f.hint}" if f.suggestions else ""
-        lines.append(f"{where}: {f.severity} {f.code} {_one_line(f.message)}{_one_line(hint)}")
+        message = _one_line(localize(f.code, f.message))
+        if f.suggestions:
+            message = _("%(message)s; %(hint)s") % {"message": message, "hint": _one_line(localize_hint(f.hint))}
+        lines.append(f"{where}: {_(SEVERITY_WORDS[f.severity])} {f.code} {message}")
     counts = summary(findings)
-    lines.append(f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info")
+    lines.append(_("%(errors)d errors, %(warnings)d warnings, %(info)d info") % {
+        "errors": counts["error"], "warnings": counts["warning"], "info": counts["info"]})
     return "\n".join(lines) + "\n"
 
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...i18n import _
 from ..check.findings import Finding
 from .entries import Entry, MemoryFile
 
@@ -46,8 +47,8 @@ PROBLEM_MARKS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 STATUS_MARKS = ("superseded", "cold", "archived")
 MARK_LABEL = {mark: label for mark, label, _ in PROBLEM_MARKS}
-MARK_ORDER = {mark: i for i, (mark, _, _) in enumerate(PROBLEM_MARKS)}
-CODE_TO_MARK = {code: mark for mark, _, codes in PROBLEM_MARKS for code in codes}
+MARK_ORDER = {mark: i for i, (mark, _label, _codes) in enumerate(PROBLEM_MARKS)}
+CODE_TO_MARK = {code: mark for mark, _label, codes in PROBLEM_MARKS for code in codes}
 
 # What each mark means, for the legend in help (mark -> explanation).
 MARK_HELP: dict[str, str] = {
@@ -382,7 +383,7 @@ def query_problems(text: str) -> list[str]:
             continue  # a plain word (or a time like 10:30)
         facet = _FACETS.get(key.lower())
         if facet is None:
-            out.append(f"{key}: is not a filter term (terms: {FILTER_TERMS})")
+            out.append(_("%(key)s: is not a filter term (terms: %(terms)s)") % {"key": key, "terms": FILTER_TERMS})
             continue
         allowed = known.get(facet)
         if allowed is None:
@@ -391,7 +392,8 @@ def query_problems(text: str) -> list[str]:
             if facet == "is" and (v in _PROBLEM_WORDS or v in _MARK_ALIASES):
                 continue
             if v not in allowed:
-                out.append(f"{key}:{v} matches nothing: {key}: takes {', '.join(allowed)}")
+                out.append(_("%(key)s:%(value)s matches nothing: %(key)s: takes %(values)s")
+                           % {"key": key, "value": v, "values": ", ".join(allowed)})
     return out
 
 

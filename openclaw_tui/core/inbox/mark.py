@@ -19,6 +19,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...i18n import N_
 from ..files.safe_write import atomic_write
 from ..git.gitrepo import (
     GitError,
@@ -142,7 +143,7 @@ def read_mark(folder: Path | str) -> Mark:
             files = {k: base64.b64decode(v) for k, v in doc["files"].items()}
             return Mark(folder, files, "data", None, None, doc.get("time"))
         except FileNotFoundError:
-            return Mark(folder, {}, "empty", note="not reviewed yet and not in git: everything is new")
+            return Mark(folder, {}, "empty", note=N_("not reviewed yet and not in git: everything is new"))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             return Mark(folder, {}, "empty", note=f"the review mark {path} cannot be read ({exc}): everything is new")
     head = head_sha(repo)
@@ -165,10 +166,10 @@ def read_mark(folder: Path | str) -> Mark:
                 base = merge
             return Mark(folder, _tree_bytes(repo, sha, folder), "snapshot", sha, base, date, note)
     if head is None:
-        return Mark(folder, {}, "empty", note=note or "not reviewed yet and nothing committed: everything is new")
+        return Mark(folder, {}, "empty", note=note or N_("not reviewed yet and nothing committed: everything is new"))
     info = _commit_info(repo, head)
     return Mark(folder, _tree_bytes(repo, head, folder), "commit", head, head, info[2] if info else None,
-                note or "not reviewed yet: showing what changed since the last commit")
+                note or N_("not reviewed yet: showing what changed since the last commit"))
 
 
 def _blob_sha(data: bytes) -> str:

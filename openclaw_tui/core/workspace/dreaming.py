@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...i18n import N_
 from ..config import cache_dir
 from ..format.entries import decode
 from ..lifecycle.plan import FileChange, Plan, apply_changes
@@ -98,21 +99,23 @@ def recall_entries(workspace: Path) -> list[dict[str, object]]:
 
 
 def empty_reason(workspace: Path | str, memory: MemoryModel | None, dreaming_enabled: bool | None) -> str:
-    """Why the review queue is empty, in words."""
+    """Why the review queue is empty, in English words (the JSON's); each is marked: text shows ``_(reason)``."""
     ws = Path(workspace)
     if memory is None:
-        return "no MEMORY.md: nothing was promoted"
+        return N_("no MEMORY.md: nothing was promoted")
     if not any(r.promoted for r in memory.items):
-        why = "no item of MEMORY.md carries a promotion marker or a [score=…] bracket"
         if dreaming_enabled is False:
-            return why + " (dreaming is off in openclaw.json)"
+            return N_("no item of MEMORY.md carries a promotion marker or a [score=…] bracket "
+                      "(dreaming is off in openclaw.json)")
         if dreaming_enabled is None:
-            return why + " (dreaming is not configured in openclaw.json, or no openclaw.json was found)"
-        return why + " (dreaming is on: it has not promoted anything yet)"
+            return N_("no item of MEMORY.md carries a promotion marker or a [score=…] bracket "
+                      "(dreaming is not configured in openclaw.json, or no openclaw.json was found)")
+        return N_("no item of MEMORY.md carries a promotion marker or a [score=…] bracket "
+                  "(dreaming is on: it has not promoted anything yet)")
     accepted, _commit = reviewed(ws)
     if accepted:
-        return "every promoted item has been reviewed (accepted items leave the queue)"
-    return "every promoted item has been reviewed"
+        return N_("every promoted item has been reviewed (accepted items leave the queue)")
+    return N_("every promoted item has been reviewed")
 
 
 def _state_path() -> Path:
