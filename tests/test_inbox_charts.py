@@ -55,7 +55,7 @@ async def test_c_on_the_history_screen_draws_the_charts(demo: Path) -> None:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, TrendsScreen) and screen.trends is not None
-        assert screen.trends.series == {"active": [12, 13], "superseded": [1, 1], "cold": [1, 1], "archived": [2, 2]}
+        assert screen.trends.series == {"active": [12, 13, 14], "superseded": [1, 1, 1], "cold": [1, 1, 1], "archived": [2, 2, 2]}
         assert len(screen.query(PlotextPlot)) == 2
         await pilot.press("escape")
         assert isinstance(app.screen, HistoryScreen)

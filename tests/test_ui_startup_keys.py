@@ -153,7 +153,7 @@ async def test_a_filter_typed_while_the_file_is_parsed_finds_its_rows_in_the_who
         await pilot.press("slash", *"29999")
         want = [r.id for r in filter_rows(every, parse_query("29999"))]
         assert want and every[first].order <= min(r.order for r in every if r.id in want)  # past the first rows
-        await until(lambda: table._partial is None and len(table.view) == len(want), "the answer", 30, 0.001)
+        await until(lambda: table._partial is None and len(table.view) == len(want), "the answer", step=0.001)
         assert not m.loaded and [r.id for r in table.view] == want
         await pilot.press("space", *"Peanuts")  # a word with case: the lowered text answers it
         want = [r.id for r in filter_rows(every, parse_query("29999 Peanuts"))]

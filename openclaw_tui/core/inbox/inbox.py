@@ -423,6 +423,12 @@ def _commits(repo: Repo, folder: Path, base: str | None, paths: list[str] | None
     return out
 
 
+def _content(raw: str | None) -> str | None:
+    """A segment's bytes without the blank lines that part it from the next: appending an entry after it
+    changes those, not the entry, and must not be told as the commit that made it."""
+    return raw.rstrip() if raw is not None else None
+
+
 def _signature(change: Change, seg: Callable[[str], dict[Key, str]], whole: Callable[[str], bytes | None]
                ) -> tuple[object, ...]:
     """What of the change's files a version holds: the bytes of its segments (or whole files)."""
@@ -432,7 +438,7 @@ def _signature(change: Change, seg: Callable[[str], dict[Key, str]], whole: Call
             sig.append(whole(u.rel))
             continue
         by = seg(u.rel)
-        sig.append((by.get(u.old) if u.old else None, by.get(u.new) if u.new else None))
+        sig.append((_content(by.get(u.old)) if u.old else None, _content(by.get(u.new)) if u.new else None))
         here = u.new if u.new in by else u.old
         if u.keep and here in by:  # moved within its section: the row before it tells the place
             keys = list(by)
