@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import select
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,3 +35,20 @@ async def until(cond: Callable[[], object], what: str = "the condition", *, pilo
 def app_for(path: Path) -> OpenClawApp:
     """The app on ``path`` with the samples' date as today."""
     return OpenClawApp(path, today=TODAY)
+
+
+def pty_reader(fd: int, out: bytearray) -> Callable[[Callable[[], object], float], bool]:
+    """``read_until(pred, seconds)``: read what a program writes to its pseudo-terminal into ``out``
+    until ``pred()`` holds (True) or the time is up or the program closed it (``pred()`` then)."""
+    def read_until(pred: Callable[[], object], seconds: float) -> bool:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if pred():
+                return True
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    out.extend(os.read(fd, 65536))
+                except OSError:
+                    break
+        return bool(pred())
+    return read_until

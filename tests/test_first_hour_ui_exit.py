@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import pty
 import re
-import select
 import signal
 import sys
-import time
 from pathlib import Path
+
+from .support import pty_reader
 
 # The program as a user starts it, with one action made to fail: pressing f2 (light/dark) raises.
 CRASHING = (
@@ -31,17 +31,7 @@ def _run_on_pty(tmp_path: Path, keys: list[bytes]) -> tuple[int, bytes]:
         os.execvpe(sys.executable, [sys.executable, "-c", CRASHING], env)
     out = bytearray()
 
-    def read_until(pred: object, seconds: float) -> bool:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            if pred():  # type: ignore[operator]
-                return True
-            if select.select([fd], [], [], 0.1)[0]:
-                try:
-                    out.extend(os.read(fd, 65536))
-                except OSError:
-                    break
-        return bool(pred())  # type: ignore[operator]
+    read_until = pty_reader(fd, out)
 
     try:
         assert read_until(lambda: b"xiaoyu" in out, 60), bytes(out[-500:])

@@ -12,6 +12,7 @@ from openclaw_tui.app import OpenClawApp
 from openclaw_tui.launch import default_path, memory_problem
 from openclaw_tui.screens.main_screen import MainScreen
 
+from .support import pty_reader
 from .ui_support import SIZE, TODAY, copy_samples, settle, write_profile
 
 
@@ -188,9 +189,7 @@ def test_quitting_a_changed_demo_on_a_terminal_asks_and_keeps_it(tmp_path: Path)
     """The whole way a user goes: `openclaw-tui --demo` on a terminal, a change, `q`, Enter."""
     import os
     import pty
-    import select
     import signal
-    import time
 
     env = dict(os.environ, TMPDIR=str(tmp_path), TERM="xterm-256color", COLUMNS="120", LINES="40")
     pid, fd = pty.fork()
@@ -198,17 +197,7 @@ def test_quitting_a_changed_demo_on_a_terminal_asks_and_keeps_it(tmp_path: Path)
         os.execvpe(sys.executable, [sys.executable, "-m", "openclaw_tui.cli", "--demo", "--today", "2026-11-30"], env)
     out = bytearray()
 
-    def read_until(pred: object, seconds: float) -> bool:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            if pred():  # type: ignore[operator]
-                return True
-            if select.select([fd], [], [], 0.1)[0]:
-                try:
-                    out.extend(os.read(fd, 65536))
-                except OSError:
-                    break
-        return bool(pred())  # type: ignore[operator]
+    read_until = pty_reader(fd, out)
 
     try:
         demos = lambda: sorted(tmp_path.glob("openclaw-demo-*"))  # noqa: E731
