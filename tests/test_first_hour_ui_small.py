@@ -25,7 +25,7 @@ def footer_keys(app: OpenClawApp) -> dict[str, bool]:
             for k in footer.query("FooterKey")}
 
 
-@pytest.mark.parametrize("key", ["", "m", "H", "W"])
+@pytest.mark.parametrize("key", ["", "m", "H", "W", "I"])
 async def test_help_and_quit_stay_in_the_footer_at_80x24(tmp_path: Path, key: str) -> None:
     app = OpenClawApp(build_demo(tmp_path / "demo"), today=TODAY, watch=False)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -20,11 +20,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
 from ..i18n import N_, _, ngettext
+from ..widgets.footer import KeysFooter
 
 KIND_STYLE = {"added": "green", "removed": "red", "changed": "yellow", "rewritten": "yellow", "moved": "cyan",
               "appended": "green", "archived": "dim", "restored": "cyan", "superseded": "magenta"}
@@ -83,7 +84,7 @@ class InboxScreen(Screen[None]):
             yield OptionList(id="inbox-list")
             with VerticalScroll(id="inbox-detail-pane"):
                 yield Static(Text(""), id="inbox-detail")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#inbox-list", OptionList).border_title = _("Inbox")

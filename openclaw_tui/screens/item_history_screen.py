@@ -14,11 +14,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
 from ..i18n import _, ngettext
+from ..widgets.footer import KeysFooter
 
 
 class ItemHistoryScreen(Screen[None]):
@@ -41,7 +42,7 @@ class ItemHistoryScreen(Screen[None]):
             yield OptionList(id="item-versions")
             with VerticalScroll(id="item-version-pane"):
                 yield Static(Text(""), id="item-version")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#item-versions").focus()

@@ -16,11 +16,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from ..actions import bindings
 from ..i18n import _, ngettext
+from ..widgets.footer import KeysFooter
 
 
 class TrendsScreen(Screen[None]):
@@ -44,7 +45,7 @@ class TrendsScreen(Screen[None]):
         with Vertical(id="trends-charts"):
             yield PlotextPlot(id="chart-main")
             yield PlotextPlot(id="chart-findings")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.compute()
