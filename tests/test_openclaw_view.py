@@ -70,3 +70,22 @@ async def test_memory_rows_in_the_cut_are_not_received(tmp_path: Path, monkeypat
         line = next(x for x in bars.splitlines() if x.startswith("MEMORY.md"))
         assert "not loaded" in line and "+" not in line
         assert screen._reception(rows[5]) == "not loaded"
+
+
+def test_the_cut_preview_counts_what_the_marker_and_the_check_count() -> None:
+    """The preview under the bars says the kept head and tail as OpenClaw's marker line and the check do."""
+    import re
+    import subprocess
+    import sys
+
+    from openclaw_tui.core.workspace.bootstrap import Limits, bootstrap_sizes
+    from openclaw_tui.widgets.bootstrap_bars import preview_text
+
+    ws = Path(__file__).resolve().parent.parent / "sample_profiles" / "workspace-zh"
+    part = next(p for p in bootstrap_sizes(ws, Limits()) if p.name == "MEMORY.md")
+    head, tail = (int(n) for n in re.search(r"kept (\d+)\+(\d+) chars", part.text).groups())  # type: ignore[union-attr]
+    shown = preview_text(part).plain
+    assert f"{head:,} characters kept before the cut" in shown and f"{tail:,} characters kept after the cut" in shown
+    out = subprocess.run([sys.executable, "-m", "openclaw_tui.cli", "check", str(ws), "--format", "json",
+                          "--today", "2026-11-30"], capture_output=True, text=True, check=False).stdout
+    assert f"kept {head:,}+{tail:,}" in out

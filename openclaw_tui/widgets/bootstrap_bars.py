@@ -94,13 +94,17 @@ def preview_text(part: InjectedPart, context_lines: int = 3) -> Text:
     end = rest.find("\n", end) + 1 if end >= 0 else len(rest)
     marker, tail = rest[:end], rest[end:]
     head_lines = head.split("\n")
-    kept = part.marker_js if part.marker_js is not None else len(head)
+    # the kept head and tail as the marker line counts them (UTF-16 units of the file), else as drawn
+    kept = part.kept[0][1] - part.kept[0][0] if part.kept else len(head)
+    after = part.kept[-1][1] - part.kept[-1][0] if len(part.kept) > 1 else None
     t.append(f"… {kept:,} characters kept before the cut, ending:\n", style="dim")
     t.append(clean("\n".join(head_lines[-context_lines:])))
     t.append(clean(marker), style="reverse bold red")
     tail_lines = tail.split("\n")
     t.append(clean("\n".join(tail_lines[: context_lines * 2])))
-    t.append(f"\n… {len(tail.encode('utf-16-le', 'surrogatepass')) // 2:,} characters kept after the cut", style="dim")
+    if after is None:
+        after = len(tail.encode("utf-16-le", "surrogatepass")) // 2
+    t.append(f"\n… {after:,} characters kept after the cut", style="dim")
     return t
 
 
