@@ -16,7 +16,6 @@ that it is installed.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import os
 import threading
@@ -164,7 +163,7 @@ def search(mem: Memory, query: str, max_results: int = 6, tags: list[str] | str 
 def locate_file(mem: Memory, path: str) -> Path:
     """The file ``path`` names as ``memory_search`` does (relative to the folder, a profile's path in front
     under a root), by ``get``'s rules: nothing outside the profile folder (``..``, absolute, a link)."""
-    from .commands.get import _pick, resolve_file
+    from .core.files.lines import pick_profile, resolve_file
 
     profiles = discover(mem.path, lazy=True).profiles
     posix = path.replace(os.sep, "/")
@@ -173,14 +172,14 @@ def locate_file(mem: Memory, path: str) -> Path:
         if p.rel not in (".", "") and posix.startswith(prefix):
             return resolve_file(p, posix[len(prefix):])
     if len(profiles) > 1 and mem.profile_name is not None:
-        return resolve_file(_pick(profiles, mem.profile_name, path)[0], path)
-    profile, rel = _pick(profiles, None, path)
+        return resolve_file(pick_profile(profiles, mem.profile_name, path)[0], path)
+    profile, rel = pick_profile(profiles, None, path)
     return resolve_file(profile, rel)
 
 
 def get(mem: Memory, path: str, from_: int | None = None, lines: int | None = None) -> dict[str, Any]:
     """``get PATH FILE --from N --lines M``: exact lines of a memory file (never outside the folder)."""
-    from .commands.get import _Refused, split_lines
+    from .core.files.lines import Refused, split_lines
 
     start = 1 if from_ is None else from_
     if start < 1:
@@ -194,7 +193,7 @@ def get(mem: Memory, path: str, from_: int | None = None, lines: int | None = No
         if file.stat().st_size > MAX_FILE_BYTES:
             raise ToolError(f"{path}: over {MAX_FILE_BYTES // 2**20} MB, too big to be memory; read it another way")
         data = file.read_bytes()
-    except _Refused as exc:
+    except Refused as exc:
         raise ToolError(one_line(exc)) from None
     all_lines = split_lines(data)
     if start > max(1, len(all_lines)):
@@ -234,22 +233,20 @@ def context(mem: Memory, query: str | None = None, tags: list[str] | str | None 
 
 def check(mem: Memory) -> dict[str, Any]:
     """``check --format json``: the findings, with the config file's limits (and a workspace's own)."""
-    from dataclasses import replace
+    from dataclasses import asdict, replace
 
-    from .commands import check as check_command
-    from .commands._limits import effective_limits
     from .core.check.check import check_discovery
     from .core.check.report import to_json
+    from .core.config import load_config
 
-    names = check_command.LIMITS
-    limits = effective_limits(argparse.Namespace(**dict.fromkeys(names)), *names)
+    limits = load_config().limits
     discovery = discover(mem.path, lazy=True)
     if discovery.kind == "workspace":
         from .core.workspace.openclaw_config import load_openclaw_config
 
         oc = load_openclaw_config(discovery.root)
         limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden})
-    findings = check_discovery(discovery, **{name: getattr(limits, name) for name in names})
+    findings = check_discovery(discovery, **asdict(limits))
     return _capped(to_json(discovery, findings, mem.path), "findings")
 
 
@@ -417,14 +414,14 @@ def memory_files(mem: Memory, limit: int = MAX_RESOURCES) -> Iterator[str]:
 
 def read_resource(mem: Memory, path: str) -> str | bytes:
     """A memory file's bytes (text when UTF-8), by the same rules as memory_get."""
-    from .commands.get import _Refused
+    from .core.files.lines import Refused
 
     try:
         file = locate_file(mem, path)
         if file.stat().st_size > MAX_RESOURCE_BYTES:
             raise ResourceError(f"{path}: over {MAX_RESOURCE_BYTES:,} bytes; read it in parts with memory_get")
         data = file.read_bytes()
-    except (_Refused, NotMemory) as exc:
+    except (Refused, NotMemory) as exc:
         raise ResourceNotFoundError(one_line(exc)) from None
     except OSError as exc:
         raise ResourceError(one_line(f"{path}: cannot be read ({exc.strerror or exc})")) from None

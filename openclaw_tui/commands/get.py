@@ -14,12 +14,11 @@ the profile folder (``..``, an absolute path, a symlink) is refused.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..core.format.profile import NotMemory, Profile, discover, inside
+from ..core.files.lines import Refused, pick_profile, resolve_file, split_lines
+from ..core.format.profile import NotMemory, discover
 from ..i18n import _, localize_error
 
 
@@ -36,56 +35,9 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-class _Refused(ValueError):
-    pass
-
-
 def _fail(reason: str) -> int:
     print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
     return 2
-
-
-def _pick(profiles: list[Profile], name: str | None, file: str) -> tuple[Profile, str]:
-    if name is not None:
-        for p in profiles:
-            if p.name == name:
-                return p, file
-        raise _Refused(f"no profile named {name}")
-    if len(profiles) == 1:
-        return profiles[0], file
-    posix = file.replace(os.sep, "/")
-    for p in profiles:
-        prefix = p.rel.rstrip("/") + "/"
-        if posix.startswith(prefix):
-            return p, posix[len(prefix):]
-    names = ", ".join(p.name for p in profiles)
-    raise _Refused(f"the path holds several profiles ({names}); choose one with --profile NAME")
-
-
-def resolve_file(profile: Profile, file: str) -> Path:
-    """The file's path, refusing anything that leaves the profile folder."""
-    rel = PurePosixPath(file.replace(os.sep, "/"))
-    if not file or rel.is_absolute() or Path(file).is_absolute():
-        raise _Refused(f"{file}: FILE must be relative to the profile folder")
-    if ".." in rel.parts:
-        raise _Refused(f"{file}: leaves the profile folder")
-    path = profile.path / Path(*rel.parts) if rel.parts else profile.path
-    if not inside(profile.path, path):
-        raise _Refused(f"{file}: leaves the profile folder (through a link)")
-    if not path.exists():
-        raise _Refused(f"{file}: no such file in profile {profile.name}")
-    if not path.is_file():
-        raise _Refused(f"{file}: not a regular file")
-    return path
-
-
-def split_lines(data: bytes) -> list[bytes]:
-    """Lines with their endings; only ``\\n`` ends a line (as in the parser)."""
-    parts = data.split(b"\n")
-    lines = [p + b"\n" for p in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -105,10 +57,10 @@ def run(args: argparse.Namespace) -> int:
         return _fail(_("--count must be at least 1 (got %(value)s)") % {"value": args.count})
     try:
         found = discover(args.path)
-        profile, rel = _pick(found.profiles, args.profile, args.file)
+        profile, rel = pick_profile(found.profiles, args.profile, args.file)
         path = resolve_file(profile, rel)
         data = path.read_bytes()
-    except (NotMemory, _Refused) as exc:
+    except (NotMemory, Refused) as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(_("%(file)s: cannot be read (%(reason)s)") % {"file": args.file, "reason": exc.strerror or exc})
