@@ -25,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 
 from openclaw_tui.core.check.check import check_profile
-from openclaw_tui.core.check.findings import SEVERITY
+from openclaw_tui.core.check.codes import CODES
 from openclaw_tui.core.format.profile import load_profile
 
 Key = tuple[str, str, str, "int | None"]
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     avoided: Counter[str] = Counter()
     cred_total = cred_found = 0
     for key, label in labels.items():
-        sev = "error" if label.get("credential") else SEVERITY[key[1]]
+        sev = "error" if label.get("credential") else CODES[key[1]].severity
         if label["verdict"] == "missed" and key not in found_keys:
             missed[f"{key[1]} ({sev})"] += 1
         if label["verdict"] == "fp" and key not in found_keys:

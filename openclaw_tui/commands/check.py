@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.check.check import check_discovery
-from ..core.check.findings import SEVERITY_RANK
+from ..core.check.codes import SEVERITY_RANK
 from ..core.check.report import append_audit_log, to_json, to_sarif, to_text
 from ..core.config import ConfigError
 from ..core.format.profile import NotMemory, discover

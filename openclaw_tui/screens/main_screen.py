@@ -1078,7 +1078,7 @@ class MainScreen(Screen[None]):
 
     def action_repair_finding(self) -> None:
         """Repair the reference finding highlighted in the audit list, writing through the session."""
-        from ..core.check.suggest import REPAIRABLE
+        from ..core.check.codes import REPAIRABLE
         from .repair_screen import RepairScreen
 
         hit = self.audit.highlighted_finding() if self.audit.display else None

@@ -11,7 +11,8 @@ from rich.text import Text
 from textual.widgets import OptionList
 
 from ..actions import bindings
-from ..core.check.findings import SEVERITY_RANK, Finding
+from ..core.check.codes import SEVERITY_RANK
+from ..core.check.findings import Finding
 from ..core.check.messages import localize
 from ..core.format.rows import Location, finding_location
 from ..i18n import N_, _

@@ -79,11 +79,6 @@ PARTIAL_SLOW_BUDGET = 0.005  # ... once the rows found fill the screen twice ove
 PARTIAL_SLOW_STEP = 0.03
 
 
-# the labels of core.format.rows.PROBLEM_MARKS, for the catalog (shown through i18n._)
-MARK_WORDS = (N_("BROKEN"), N_("GIT CONFLICT"), N_("DUP ID"), N_("DANGLING"), N_("CONFLICT"), N_("TTL EXPIRED"),
-              N_("INVALID"), N_("SECRET"), N_("INSTRUCTION?"), N_("INACTIVE REF"))
-
-
 def badge_text(mark: str, detail: str) -> str:
     """Short label of a problem mark, as shown in the Problems column."""
     if mark == "conflict":

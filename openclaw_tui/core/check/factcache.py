@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..format.entries import Entry, MemoryFile, Rescanned, _newline_of, _scan, parse, rescan_start
+from .fieldscan import field_facts
 from .refs import IdRefRow, LinkRow, MemoryRefFacts, memory_ref_parts
 from .secrets import SecretMatch
 
@@ -52,7 +53,7 @@ _MARSHAL = 2  # marshal format 2: no back-references, 5x faster to write rows wh
 _HERE = Path(__file__).resolve().parent
 # the modules whose code decides these facts: a change to any of them invalidates every cache file
 _CODE = (
-    _HERE / "check.py", _HERE / "secrets.py", _HERE / "instructions.py", _HERE / "factcache.py", _HERE / "refs.py",
+    _HERE / "fieldscan.py", _HERE / "secrets.py", _HERE / "instructions.py", _HERE / "factcache.py", _HERE / "refs.py",
     _HERE.parent / "format" / "entries.py", _HERE.parent / "format" / "fields.py",
     _HERE.parent / "format" / "yamlio.py",
 )
@@ -63,7 +64,7 @@ class Facts:
     """What the check reads from one memory file (``fresh``: not stored yet)."""
 
     mf: MemoryFile
-    exact: list[int]  # indices of the entries the field scan reads exactly (check.field_facts)
+    exact: list[int]  # indices of the entries the field scan reads exactly (fieldscan.field_facts)
     by_tag: dict[str, list[int]]  # tag -> indices of the other entries carrying it
     secrets: list[SecretMatch]
     instructions: list[tuple[str, int, int]]
@@ -311,7 +312,6 @@ def _reparse(
 
 def compute(mf: MemoryFile) -> Facts:
     """Every fact of ``mf``, read from its whole text."""
-    from .check import field_facts
     from .instructions import find_instructions
     from .secrets import TextView, find_secrets
 
@@ -355,7 +355,6 @@ def _update(
     link_rows: list[LinkRow], fences: bool,
 ) -> Facts | None:
     """The stored facts of the old file, with those of the blocks ``w`` re-read computed again."""
-    from .check import field_facts
     from .instructions import find_instructions
     from .secrets import find_secrets
 

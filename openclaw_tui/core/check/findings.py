@@ -1,38 +1,38 @@
-"""Findings of the consistency check: stable codes, severities, one record each."""
+"""Findings of the consistency check, one record each, and the repair suggestions they carry."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
-if TYPE_CHECKING:
-    from .suggest import Suggestion
+from .codes import CODES
 
-SEVERITY: dict[str, str] = {
-    "unreadable-file": "error",
-    "malformed-entry": "error",
-    "duplicate-id": "error",
-    "dangling-ref": "error",
-    "merge-conflict": "error",
-    "path-escape": "error",
-    "dangling-file": "warning",
-    "inactive-ref": "warning",
-    "unresolved-conflict": "warning",
-    "invalid-field": "warning",
-    "expired-ttl": "warning",
-    "over-capacity": "warning",
-    "sensitive-data": "warning",
-    "secret-in-history": "warning",
-    "suspicious-instruction": "warning",
-    "oversized-bootstrap": "warning",
-    "daily-log-rewritten": "warning",
-    "compaction-candidate": "info",
-    "stale-daily-log": "info",
-}
-# the reference findings ``repair`` can fix (``suggest`` attaches its suggestions to them)
-REPAIRABLE = frozenset({"dangling-ref", "inactive-ref", "dangling-file"})
-SEVERITY_ORDER = ("error", "warning", "info")
-SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITY_ORDER)}
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One way to repair a finding: ``action`` (rewrite, restore, reactivate, remove) to ``target``, and why."""
+
+    action: str
+    target: str
+    why: str
+    # where a rewrite goes: (line, first column, column past the end, new text); columns 1-based, in characters
+    edit: tuple[int, int, int, str] | None = field(default=None, compare=False)
+    kind: str = field(default="", compare=False)  # as repair.Candidate.kind: superseded, typo, file, remove…
+
+    def to_json(self) -> dict[str, str]:
+        return {"action": self.action, "target": self.target, "why": self.why}
+
+    def hint(self) -> str:
+        """The short phrase the text report adds to the finding's message."""
+        if self.action == "rewrite" and (" was superseded by " in self.why or " was compacted into " in self.why):
+            return f"{self.why}: use {self.target}"
+        if self.action == "rewrite":
+            return f"did you mean {self.target}? ({self.why})"
+        if self.action == "restore":
+            return f"restore {self.target} ({self.why})"
+        if self.action == "reactivate":
+            return f"make {self.target} active again ({self.why})"
+        return f"remove the reference ({self.why})"
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Finding:
 
     @property
     def severity(self) -> str:
-        return self.level or SEVERITY[self.code]
+        return self.level or CODES[self.code].severity
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {

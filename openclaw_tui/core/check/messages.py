@@ -65,7 +65,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     ),
 }
 
-# the hints of repair suggestions (core/check/suggest.py: Suggestion.hint)
+# the hints of repair suggestions (core/check/findings.py: Suggestion.hint)
 HINTS: tuple[str, ...] = (
     N_("%(why)s: use %(target)s"),
     N_("did you mean %(target)s? (%(why)s)"),

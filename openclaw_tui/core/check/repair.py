@@ -51,7 +51,8 @@ from ..lifecycle.lifecycle import plan_restore
 from ..lifecycle.operations import Builder
 from ..lifecycle.plan import FileChange, Files, Plan, apply_changes
 from .check import check_profile
-from .findings import REPAIRABLE, Finding
+from .codes import REPAIRABLE
+from .findings import Finding
 from .refbytes import (
     file_bytes,
     line_bounds,

@@ -12,36 +12,14 @@ from typing import Any
 from ...i18n import _
 from ..files.safe_write import locked
 from ..format.profile import Discovery, Profile
-from .findings import SEVERITY, SEVERITY_ORDER, Finding
+from .codes import CODES, SEVERITY_ORDER
+from .findings import Finding
 from .messages import SEVERITY_WORDS, localize, localize_hint
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SRCROOT = "%SRCROOT%"
-
-DESCRIPTIONS: dict[str, str] = {
-    "unreadable-file": "A profile file is not UTF-8, cannot be read, or is not a regular file.",
-    "malformed-entry": "A frontmatter-looking block that is not a YAML mapping or has no id.",
-    "duplicate-id": "An entry id is defined more than once (memories and/or archive).",
-    "dangling-ref": "A reference to an entry id that no entry defines.",
-    "merge-conflict": "Git conflict markers left in a profile file.",
-    "path-escape": "A reference or link that resolves outside the profile folder.",
-    "dangling-file": "A reference to a file of the profile that does not exist.",
-    "inactive-ref": "state.yaml references an entry that is not active.",
-    "unresolved-conflict": "Two active entries marked as conflicting.",
-    "invalid-field": "A known field holds a value outside its type.",
-    "expired-ttl": "An active entry past its ttl is still in memories.md.",
-    "over-capacity": "memories.md holds more entries than the cap.",
-    "sensitive-data": "An unredacted secret: a credential (password, API key or token, private key; an error) "
-    "or personal data (phone, e-mail, ID or card number; a warning).",
-    "secret-in-history": "A credential an earlier commit of a memory file held and the file no longer holds.",
-    "suspicious-instruction": "Text that instructs the agent rather than records a fact.",
-    "oversized-bootstrap": "A workspace bootstrap file (or all of them) over its character limit.",
-    "daily-log-rewritten": "Git history shows earlier lines of an append-only daily log changed.",
-    "compaction-candidate": "More than 5 active entries share a tag.",
-    "stale-daily-log": "A daily log older than 30 days is still in memory/.",
-}
 
 
 def summary(findings: Iterable[Finding]) -> dict[str, int]:
@@ -115,16 +93,15 @@ def to_sarif(
     """
     base = (srcroot or sarif_root(discovery.root)).resolve()
     checked = discovery.root.resolve()
-    codes = list(SEVERITY)
-    index = {c: i for i, c in enumerate(codes)}
+    index = {c: i for i, c in enumerate(CODES)}
     rules = [
         {
             "id": code,
             "name": "".join(part.capitalize() for part in code.split("-")),
-            "shortDescription": {"text": DESCRIPTIONS.get(code, code)},
-            "defaultConfiguration": {"level": SARIF_LEVEL[SEVERITY[code]]},
+            "shortDescription": {"text": c.explanation},
+            "defaultConfiguration": {"level": SARIF_LEVEL[c.severity]},
         }
-        for code in codes
+        for code, c in CODES.items()
     ]
     results = []
     for f in findings:

@@ -16,16 +16,14 @@ import difflib
 import posixpath
 import re
 from collections.abc import Callable, Container, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from ..format.entries import Entry, MemoryFile
 from ..format.fields import ids_in_value
 from ..format.profile import ARCHIVE_REL, Profile
-from .findings import (
-    REPAIRABLE as REPAIRABLE,  # its home is findings.py (the check needs it without this module)
-)
-from .findings import Finding
+from .codes import REPAIRABLE
+from .findings import Finding, Suggestion
 from .refbytes import LONG_LINE, file_bytes, line_bounds, locate, order_candidates, removal, removal_why
 from .refs import Ref
 
@@ -34,33 +32,6 @@ _MERGED_RE = re.compile(r"\nmerged_from[ \t]*:")
 _ASCII_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _WORD_BEFORE = _ASCII_WORD | frozenset("./")  # as ID_RE and the path scanner see a whole word
 _WORD_AFTER = _ASCII_WORD | frozenset("/")
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """One way to repair a finding: ``action`` (rewrite, restore, reactivate, remove) to ``target``, and why."""
-
-    action: str
-    target: str
-    why: str
-    # where a rewrite goes: (line, first column, column past the end, new text); columns 1-based, in characters
-    edit: tuple[int, int, int, str] | None = field(default=None, compare=False)
-    kind: str = field(default="", compare=False)  # as repair.Candidate.kind: superseded, typo, file, remove…
-
-    def to_json(self) -> dict[str, str]:
-        return {"action": self.action, "target": self.target, "why": self.why}
-
-    def hint(self) -> str:
-        """The short phrase the text report adds to the finding's message."""
-        if self.action == "rewrite" and (" was superseded by " in self.why or " was compacted into " in self.why):
-            return f"{self.why}: use {self.target}"
-        if self.action == "rewrite":
-            return f"did you mean {self.target}? ({self.why})"
-        if self.action == "restore":
-            return f"restore {self.target} ({self.why})"
-        if self.action == "reactivate":
-            return f"make {self.target} active again ({self.why})"
-        return f"remove the reference ({self.why})"
 
 
 # --- ids -------------------------------------------------------------------------------

@@ -26,29 +26,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...i18n import _
+from ..check.codes import CODES
 from ..check.findings import Finding
 from .entries import Entry, MemoryFile
 
 STATUS_ORDER = ("active", "superseded", "cold", "archived")
 IMPORTANCE_RANK = {"high": 0, "medium": 1, "low": 2}
 
-# Problem marks, most serious first.  (mark, label shown in the table, finding codes)
-PROBLEM_MARKS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("malformed", "BROKEN", ("malformed-entry",)),
-    ("merge-conflict", "GIT CONFLICT", ("merge-conflict",)),
-    ("duplicate", "DUP ID", ("duplicate-id",)),
-    ("dangling", "DANGLING", ("dangling-ref", "dangling-file", "path-escape")),
-    ("conflict", "CONFLICT", ("unresolved-conflict",)),
-    ("expired", "TTL EXPIRED", ("expired-ttl",)),
-    ("invalid", "INVALID", ("invalid-field",)),
-    ("sensitive", "SECRET", ("sensitive-data",)),
-    ("suspicious", "INSTRUCTION?", ("suspicious-instruction",)),
-    ("inactive-ref", "INACTIVE REF", ("inactive-ref",)),
-)
+# Problem marks, most serious first; which finding codes set each, and its label, are in check/codes.py
+PROBLEM_MARKS = ("malformed", "merge-conflict", "duplicate", "dangling", "conflict", "expired", "invalid",
+                 "sensitive", "suspicious", "inactive-ref")
 STATUS_MARKS = ("superseded", "cold", "archived")
-MARK_LABEL = {mark: label for mark, label, _ in PROBLEM_MARKS}
-MARK_ORDER = {mark: i for i, (mark, _label, _codes) in enumerate(PROBLEM_MARKS)}
-CODE_TO_MARK = {code: mark for mark, _label, codes in PROBLEM_MARKS for code in codes}
+MARK_LABEL = {c.mark: c.label for c in CODES.values() if c.mark}
+MARK_ORDER = {mark: i for i, mark in enumerate(PROBLEM_MARKS)}
+CODE_TO_MARK = {code: c.mark for code, c in CODES.items() if c.mark}
 
 # What each mark means, for the legend in help (mark -> explanation).
 MARK_HELP: dict[str, str] = {
@@ -370,7 +361,7 @@ def query_problems(text: str) -> list[str]:
     known = {
         "status": STATUSES,
         "importance": IMPORTANCE,
-        "is": ("problem", *(m for m, _l, _c in PROBLEM_MARKS), *STATUS_MARKS),
+        "is": ("problem", *PROBLEM_MARKS, *STATUS_MARKS),
     }
     try:
         tokens = shlex.split(text)
