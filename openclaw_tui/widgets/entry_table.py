@@ -23,6 +23,7 @@ from textual import events
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input
@@ -45,14 +46,12 @@ from .safe_text import clean_line
 
 
 class FilterInput(Input):
-    """The entry table's filter line.  Its text changes on every key, its size never (one line, the pane's
-    width): Textual's Input sets its scrollable width as a layout reactive, so each key re-laid out the
-    whole screen (10-50 ms at 160x50, the key's paint waited for it); here it is set without a layout."""
+    """A one-line input whose text changing repaints it, not the screen's layout.
 
-    def _watch_value(self, value: str) -> None:
-        self.set_reactive(Input.virtual_size, Size(self.content_width, 1))  # Input's own set: no change, no layout
-        super()._watch_value(value)
-        self.refresh()
+    ``Input`` sets its virtual size (the text's width, to scroll it sideways) on each change, a reactive that
+    lays out the whole screen; this input's size is fixed by the stylesheet, so nothing there depends on it."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
 
 # (key, header, min width, max width)
@@ -369,7 +368,7 @@ class EntryTable(ScrollView, can_focus=True):
             self.refresh()
         if shown or self._partial is None or now - self._grown_at >= PARTIAL_SHOW_EVERY:
             self._grown_at = now
-            self._set_height(len(grown) + 1)
+            self.virtual_size = Size(0, len(grown) + 1)  # the header and the rows
             self.post_message(self.ViewChanged(self))
 
     def apply_query(self, query: Query) -> None:
@@ -412,7 +411,7 @@ class EntryTable(ScrollView, can_focus=True):
                 view = filter_rows(self._view if narrow else self._sorted, self.query_obj)
             self._view_is_filtered_by = self.query_obj
         self._view = view
-        self._set_height(len(view) + 1)
+        self.virtual_size = Size(0, len(view) + 1)
         index = self._index_of(keep, by_id) if keep is not None else None
         self._version += 1
         self._layout_key = None
@@ -430,18 +429,6 @@ class EntryTable(ScrollView, can_focus=True):
         if row is not self._announced or self._announced_version != self._marks_version:
             self._announced, self._announced_version = row, self._marks_version
             self.post_message(self.Highlighted(self, row))
-
-    def _set_height(self, lines: int) -> None:
-        """Change the scrollable height without a screen layout (the scrollbar is always shown)."""
-        size = Size(0, lines)
-        if size == self.virtual_size:
-            return
-        if not self.is_mounted:
-            self.virtual_size = size
-            return
-        self.set_reactive(EntryTable.virtual_size, size)
-        self._scroll_update(size)
-        self.refresh()
 
     def _index_of(self, keep: EntryRow | str, by_id: bool = True) -> int | None:
         """Where ``keep`` is in the view (an id, or a row: itself, else with ``by_id`` its id)."""
@@ -539,7 +526,7 @@ class EntryTable(ScrollView, can_focus=True):
 
     # --- mouse ------------------------------------------------------------------------
 
-    async def _on_click(self, event: events.Click) -> None:
+    def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return
@@ -570,11 +557,11 @@ class EntryTable(ScrollView, can_focus=True):
         self._cache.clear()
         self._layout_key = None
 
-    def _on_focus(self, event: events.Focus) -> None:
+    def on_focus(self, event: events.Focus) -> None:
         self._cache.clear()
         self.refresh()
 
-    def _on_blur(self, event: events.Blur) -> None:
+    def on_blur(self, event: events.Blur) -> None:
         self._cache.clear()
         self.refresh()
 

@@ -299,7 +299,7 @@ class SourceView(ScrollView, can_focus=True):
         if self.cursor_refs:
             self.notify(f"{self.cursor_refs[0].label} leads nowhere: it is missing", severity="warning")
 
-    async def _on_click(self, event: events.Click) -> None:
+    def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return

@@ -39,6 +39,7 @@ class KeysFooter(Footer):
         self._pending: Screen[Any] | None = None
         self._built: tuple[Any, ...] | None = None
         self._rebuild_due = False  # a rebuild is scheduled (Textual schedules one per announcement)
+        self._keys_ready = False  # the screen's bindings were announced to Footer (it shows none before)
 
     def _keys(self, screen: Screen[Any]) -> tuple[Any, ...]:
         """What :meth:`compose` would show for ``screen``'s bindings now."""
@@ -53,7 +54,7 @@ class KeysFooter(Footer):
         )
 
     def compose(self) -> ComposeResult:
-        if self._bindings_ready:
+        if self._keys_ready:
             self._built = self._keys(self.screen)
         # Quit and Help first: the app's keys come last from Textual, and a narrow terminal cut them off
         keys = list(super().compose())
@@ -66,10 +67,11 @@ class KeysFooter(Footer):
             return
         if self._rebuild_due:
             return  # one rebuild after the next refresh answers every announcement until then
-        if self._built is not None and self._bindings_ready and self._keys(screen) == self._built:
+        if self._built is not None and self._keys(screen) == self._built:
             return  # the same keys: Textual would rebuild every key widget for nothing
         # Textual schedules the rebuild only for the focused app's own screen (it announces again on focus)
         self._rebuild_due = bool(screen.app.app_focus and self.is_attached and screen is self.screen)
+        self._keys_ready = True
         super().bindings_changed(screen)
 
     async def recompose(self) -> None:

@@ -100,21 +100,9 @@ def join(parts: Iterable[Text | str], sep: str = "") -> Text:
     return out
 
 
-_STYLE_FLAGS = (
-    "bold", "dim", "italic", "underline", "blink", "blink2", "reverse", "conceal", "strike",
-    "underline2", "frame", "encircle", "overline",
-)
-
-
 def inert_style(style: Style | None) -> Style | None:
     """The same look without a hyperlink or any ``@click``-style metadata."""
-    if style is None or (not style.link and not style._meta):  # noqa: SLF001 - Rich keeps meta private
-        return style
-    return Style(
-        color=style.color,
-        bgcolor=style.bgcolor,
-        **{flag: getattr(style, flag) for flag in _STYLE_FLAGS},
-    )
+    return None if style is None else style.clear_meta_and_links()
 
 
 class Inert:
