@@ -26,7 +26,7 @@ from pathlib import Path
 
 from openclaw_tui.core.check.check import check_profile
 from openclaw_tui.core.check.findings import SEVERITY
-from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.files.profile import load_profile
 
 Key = tuple[str, str, str, "int | None"]
 

@@ -259,7 +259,7 @@ def journal(rng: random.Random, prof: Path, outside: Path) -> str:
     import hashlib
 
     from openclaw_tui.core.files import safe_write as sw
-    from openclaw_tui.core.format.profile import load_profile
+    from openclaw_tui.core.files.profile import load_profile
     from openclaw_tui.core.lifecycle.lifecycle import plan_archive
 
     def digest(data: bytes | None) -> str | None:

@@ -34,10 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from .core.check.findings import Finding
+from .core.files.profile import NotMemory, Profile, resolve_profile
 from .core.files.safe_write import ConcurrentModification
 from .core.format.edit import EditError
 from .core.format.entries import Entry
-from .core.format.profile import NotMemory, Profile, resolve_profile
 from .core.lifecycle.operations import Similar
 from .core.lifecycle.plan import Plan, apply_changes
 from .core.lifecycle.remember import TagShare, plan_remember
@@ -143,7 +143,7 @@ class Memory:
     def check(self, today: dt.date | None = None) -> list[Finding]:
         """The consistency check's findings (the ``openclaw-tui check`` codes)."""
         from .core.check.check import check_discovery
-        from .core.format.profile import Discovery
+        from .core.files.profile import Discovery
 
         prof = self._fresh()
         kind = "workspace" if prof.layout == "openclaw" else "profile"

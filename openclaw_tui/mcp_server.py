@@ -32,7 +32,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from .core.check.secrets import find_secrets, is_credential
-from .core.format.profile import NotMemory, Profile, discover, inside, resolve_profile
+from .core.files.profile import NotMemory, Profile, discover, inside, resolve_profile
 
 # Bounds on one call's work (a request bigger than these is refused with the reason, never half-done)
 MAX_TEXT = 20_000  # characters of a body, a log line or an item

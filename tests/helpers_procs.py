@@ -15,10 +15,10 @@ import sys
 import time
 from pathlib import Path
 
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.files.safe_write import ConcurrentModification
 from openclaw_tui.core.format.edit import EditError
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.lifecycle import lifecycle, operations
 from openclaw_tui.core.lifecycle.plan import FileChange, Plan, apply_changes
 

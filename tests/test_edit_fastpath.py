@@ -120,8 +120,8 @@ def test_set_from_the_command_line_changes_one_line(tmp_path: Path) -> None:
 
 
 def test_a_lazily_loaded_profile_parses_on_first_use(tmp_path: Path) -> None:
+    from openclaw_tui.core.files.profile import resolve_profile
     from openclaw_tui.core.format.entries import parse as full_parse
-    from openclaw_tui.core.format.profile import resolve_profile
 
     prof = write_profile(tmp_path, 50)
     lazy = resolve_profile(prof, lazy=True)

@@ -14,8 +14,8 @@ import pytest
 
 from openclaw_tui.core.check.check import check_profile
 from openclaw_tui.core.config import Limits
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.lifecycle import lifecycle as lc
 from openclaw_tui.core.lifecycle import policy
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from openclaw_tui.core.format.profile import discover
+from openclaw_tui.core.files.profile import discover
 from openclaw_tui.core.search.providers import Chain, LocalProvider, OpenAIProvider, ProviderError
 from openclaw_tui.core.search.search import SearchIndex
 from tests.search_corpus import entry, write

@@ -23,7 +23,10 @@ from openclaw_tui.core.diff.textdiff import (
 from openclaw_tui.core.files.external_editor import EditorSession, NoEditor, editor_command, editor_from
 from openclaw_tui.core.format.edit import DELETE, EditError
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.rawedit import (
+from openclaw_tui.core.lifecycle.plan import Files, apply_changes
+from openclaw_tui.core.lifecycle.plan_summary import describe_plan
+from openclaw_tui.core.lifecycle.plan_summary import line_counts as file_line_counts
+from openclaw_tui.core.lifecycle.rawedit import (
     EntryParts,
     form_changes,
     id_value,
@@ -32,9 +35,6 @@ from openclaw_tui.core.format.rawedit import (
     plan_replace,
     raw_problems,
 )
-from openclaw_tui.core.lifecycle.plan import Files, apply_changes
-from openclaw_tui.core.lifecycle.plan_summary import describe_plan
-from openclaw_tui.core.lifecycle.plan_summary import line_counts as file_line_counts
 
 TEXT = (
     "# preamble\n\n"

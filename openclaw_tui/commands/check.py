@@ -17,7 +17,7 @@ from ..core.check.check import check_discovery
 from ..core.check.findings import SEVERITY_RANK
 from ..core.check.report import append_audit_log, to_json, to_sarif, to_text
 from ..core.config import ConfigError
-from ..core.format.profile import NotMemory, discover
+from ..core.files.profile import NotMemory, discover
 from ..i18n import _, localize_error
 from ._limits import add_limit_options, effective_limits
 

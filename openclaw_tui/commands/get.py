@@ -19,7 +19,7 @@ import sys
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..core.format.profile import NotMemory, Profile, discover, inside
+from ..core.files.profile import NotMemory, Profile, discover, inside
 from ..i18n import _, localize_error
 
 

@@ -38,7 +38,7 @@ from textual.worker import get_current_worker
 
 from ..actions import bindings
 from ..core.config import Config, ConfigError, load_config
-from ..core.format.profile import NotMemory
+from ..core.files.profile import NotMemory
 from ..core.format.rows import Location
 from ..core.search.index import Index, roots_of
 from ..core.search.rank import Hit, Results, rank

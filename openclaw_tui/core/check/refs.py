@@ -27,9 +27,9 @@ from urllib.parse import unquote
 
 import yaml
 
+from ..files.profile import ARCHIVE_REL, Profile, TextFile, inside
 from ..format.entries import Entry, MemoryFile
 from ..format.fields import ID_RE, REFERENCE_FIELDS, ids_in_value, is_reference_field
-from ..format.profile import ARCHIVE_REL, Profile, TextFile, inside
 from ..format.yamlio import compose_all_bounded
 
 

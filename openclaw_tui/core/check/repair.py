@@ -42,11 +42,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..files.profile import ARCHIVE_REL, Profile, load_profile
 from ..files.safe_write import read_bytes
 from ..format.blocks import Block
 from ..format.edit import DELETE, EditError
 from ..format.entries import Entry
-from ..format.profile import ARCHIVE_REL, Profile, load_profile
 from ..lifecycle.lifecycle import plan_restore
 from ..lifecycle.operations import Builder
 from ..lifecycle.plan import FileChange, Files, Plan, apply_changes

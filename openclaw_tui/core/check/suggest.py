@@ -19,9 +19,9 @@ from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..files.profile import ARCHIVE_REL, Profile
 from ..format.entries import Entry, MemoryFile
 from ..format.fields import ids_in_value
-from ..format.profile import ARCHIVE_REL, Profile
 from .findings import (
     REPAIRABLE as REPAIRABLE,  # its home is findings.py (the check needs it without this module)
 )

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..format.profile import Profile, inside
+from ..files.profile import Profile, inside
 
 Add = Callable[[str, str, "int | None", "str | None", str], None]
 

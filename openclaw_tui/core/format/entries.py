@@ -752,3 +752,18 @@ def reparse(old: MemoryFile, new_text: str, *, consume: bool = False) -> MemoryF
 def serialize(mf: MemoryFile) -> str:
     """The text of the file (without BOM), rebuilt from its parts."""
     return mf.preamble + "".join(e.raw for e in mf.entries)
+
+
+def split_trailing(raw: str) -> tuple[str, str]:
+    """(content, trailing): content runs to the end of the last non-blank line, newline included.
+
+    The blank lines after an entry separate it from the next one; they are
+    not part of what the entry says, so merges and diffs compare ``content``.
+    """
+    k = len(raw.rstrip(" \t\r\n"))
+    if k == len(raw):
+        return raw, ""
+    nl = raw.find("\n", k)
+    if nl < 0:
+        return raw, ""
+    return raw[: nl + 1], raw[nl + 1 :]

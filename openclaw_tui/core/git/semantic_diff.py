@@ -16,8 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..format.entries import MemoryFile, classify_block, decode, looks_like_frontmatter, parse
-from ..merge.merge import split_trailing
+from ..format.entries import MemoryFile, classify_block, decode, looks_like_frontmatter, parse, split_trailing
 
 MEMORIES = "memories.md"
 ARCHIVE = "contexts/archive/memories.md"

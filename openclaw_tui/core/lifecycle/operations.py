@@ -14,13 +14,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..files.profile import Profile
 from ..files.store import MemoryDoc
 from ..format.blocks import Block, edit_raw, rewrite
 from ..format.edit import DELETE, EditError, form_changes, render_entry
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile, parse
 from ..format.fields import IMPORTANCE, field_error, next_id
 from ..format.locate import ABSENT, Window, byte_offset, file_eligible, locate, sub_file, window_file
-from ..format.profile import Profile
 from .plan import FileChange, Files, Plan, apply_changes, change, now_iso
 
 Target = Profile | Files

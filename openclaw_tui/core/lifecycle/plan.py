@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..files.profile import Profile
 from ..files.safe_write import ConcurrentModification, locked, read_bytes, replace_all, write_many
 from ..files.store import MemoryDoc
 from ..format.edit import EditError
 from ..format.entries import Entry, MemoryFile, parse_bytes
-from ..format.profile import Profile
 
 RETRIES = 8
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..diff.textdiff import line_counts as _text_counts
 from ..diff.textdiff import unified_diff
-from ..format.profile import ARCHIVE_REL
+from ..files.profile import ARCHIVE_REL
 from .plan import Plan
 
 MEMORIES = "memories.md"

@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config, load_config
-from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
+from ..files.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from .index import Index, Root, roots_of, tags_as_written
 from .text import CJK, CJK_RUN, Query, QueryError, parse_query
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES
+from ..format.places import ARCHIVE_REL, indexed_rel
 from .query import (
     CJK,
     CJK_RUN,
@@ -148,15 +148,6 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
 
 def is_memory_rel(rel: str) -> bool:
     return rel in ("memories.md", ARCHIVE_REL)
-
-
-def indexed_rel(layout: str, rel: str) -> bool:
-    """Whether a file (path relative to its profile) belongs in the index."""
-    if layout == "openclaw":
-        return rel in BOOTSTRAP_NAMES or rel == "DREAMS.md" or (rel.startswith("memory/") and rel.endswith(".md"))
-    if rel in ("memories.md", ARCHIVE_REL, "identity.md", "state.yaml"):
-        return True
-    return (rel.startswith("contexts/") or rel.startswith("skills/")) and rel.endswith(".md")
 
 
 def without_surrogates(s: str) -> str:

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files.profile import Profile, inside
 from ..format.edit import EditError
 from ..format.entries import decode
 from ..format.fields import next_id
-from ..format.profile import Profile, inside
 from ..lifecycle.operations import Builder, append_new, new_entry_meta
 from ..lifecycle.plan import FileChange, Files, Plan, now_iso
 from ..lifecycle.undo import Step, write_plan, write_steps

@@ -14,10 +14,10 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..files.profile import inside
 from ..files.safe_write import ConcurrentModification
 from ..format.edit import EditError
 from ..format.entries import decode
-from ..format.profile import inside
 from ..lifecycle.plan import FileChange, Plan
 from .model import (
     BULLET_RE,

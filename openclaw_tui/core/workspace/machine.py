@@ -18,8 +18,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files.profile import inside
 from ..format.entries import decode
-from ..format.profile import inside
 
 DIARY_NAMES = ("DREAMS.md", "dreams.md")
 MACHINE_DIRS = (
