@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from openclaw_tui.core.check.masking import mask_all, mask_secret
-from openclaw_tui.core.diff.textdiff import (
+from openclaw_tui.core.diff.words import (
     MISSING,
     line_counts,
     meta_diff,

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static, TextArea
 
 from ..actions import bindings
-from ..core.diff.textdiff import meta_diff
+from ..core.diff.words import meta_diff
 from ..core.format.edit import EditError
 from ..core.format.entries import KNOWN_FIELDS, Entry
 from ..core.format.fields import IMPORTANCE

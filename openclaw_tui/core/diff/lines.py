@@ -1,6 +1,6 @@
 """Line-level differences between two texts, with the changed words inside each line.
 
-Words come from ``textdiff`` (CJK text diffs character by character).
+Words come from ``words`` (CJK text diffs character by character).
 
 ``mark_lines(text, reference)`` says, line by line, what of ``text`` is not
 in ``reference``: whole lines (added) or words inside a line (changed).
@@ -14,11 +14,11 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from ..format.entries import parse
-from . import textdiff
+from . import words
 
 Segment = tuple[str, bool]  # (text, differs from the other side)
 PAIR_SIMILARITY = 0.4  # two lines this alike are one changed line, else one removed and one added
-tokens = textdiff.tokens
+tokens = words.tokens
 
 
 def _merge(segments: list[Segment]) -> list[Segment]:
@@ -35,9 +35,9 @@ def _merge(segments: list[Segment]) -> list[Segment]:
 
 def word_diff(a: str, b: str) -> tuple[list[Segment], list[Segment]]:
     """Both texts cut into segments, each flagged when it is not in the other text."""
-    runs = textdiff.word_diff(a, b)
-    left: list[Segment] = [(r.a, r.op != textdiff.EQUAL) for r in runs]
-    right: list[Segment] = [(r.b, r.op != textdiff.EQUAL) for r in runs]
+    runs = words.word_diff(a, b)
+    left: list[Segment] = [(r.a, r.op != words.EQUAL) for r in runs]
+    right: list[Segment] = [(r.b, r.op != words.EQUAL) for r in runs]
     return _merge(left), _merge(right)
 
 
@@ -80,7 +80,7 @@ def mark_lines(text: str, reference: str | None, with_removed: bool = False) -> 
         for k in range(max(len(olds), len(refs))):
             ln = olds[k] if k < len(olds) else None
             rf = refs[k] if k < len(refs) else None
-            if ln is not None and rf is not None and textdiff.similarity(ln, rf) >= PAIR_SIMILARITY:
+            if ln is not None and rf is not None and words.similarity(ln, rf) >= PAIR_SIMILARITY:
                 segs, _ = word_diff(ln, rf)
                 out.append(LineMark(ln, True, tuple(segs)))
                 continue
