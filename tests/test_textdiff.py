@@ -11,13 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from openclaw_tui.core.check.masking import mask_all, mask_secret
+from openclaw_tui.core.diff.lines import line_counts, unified_diff
 from openclaw_tui.core.diff.words import (
     MISSING,
-    line_counts,
     meta_diff,
     similarity,
     tokens,
-    unified_diff,
     word_diff,
 )
 from openclaw_tui.core.files.external_editor import EditorSession, NoEditor, editor_command, editor_from

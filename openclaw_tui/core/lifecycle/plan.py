@@ -87,7 +87,7 @@ class Plan:
 
     def diff(self, root: Path | None = None, context: int = 3) -> str:
         """A unified diff of every file the plan changes (paths relative to ``root``)."""
-        from ..diff.words import unified_diff  # only when a diff is shown: the CLI edits start faster
+        from ..diff.lines import unified_diff  # only when a diff is shown: the CLI edits start faster
 
         out: list[str] = []
         for c in self.changes:

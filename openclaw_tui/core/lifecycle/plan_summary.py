@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..diff.words import line_counts as _text_counts
-from ..diff.words import unified_diff
+from ..diff.lines import line_counts as _text_counts
+from ..diff.lines import unified_diff
 from ..files.profile import ARCHIVE_REL
 from .plan import Plan
 
