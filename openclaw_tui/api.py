@@ -188,7 +188,7 @@ class Memory:
 
     def archive(self, *ids: str, dry_run: bool = False) -> Change:
         """Move entries of memories.md to contexts/archive/memories.md (all or none)."""
-        from .core.lifecycle.lifecycle import plan_archive
+        from .core.lifecycle.archive import plan_archive
 
         if not ids:
             raise EditError("archive: give one or more ids")
@@ -196,7 +196,7 @@ class Memory:
 
     def restore(self, entry_id: str, *, dry_run: bool = False) -> Change:
         """Move an archived entry back to memories.md (``status: active``)."""
-        from .core.lifecycle.lifecycle import plan_restore
+        from .core.lifecycle.archive import plan_restore
 
         return self._apply(plan_restore(self._fresh(), entry_id), dry_run)
 

@@ -332,7 +332,7 @@ def supersede(mem: Memory, old: str, new: str) -> dict[str, Any]:
 
 def archive(mem: Memory, id: str) -> dict[str, Any]:
     """``archive PATH ID``: the entry moves to contexts/archive/memories.md."""
-    from .core.lifecycle.lifecycle import plan_archive
+    from .core.lifecycle.archive import plan_archive
     from .core.lifecycle.plan import apply_changes
 
     with mem.write_lock:

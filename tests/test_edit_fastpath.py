@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from openclaw_tui.core.files.store import MemoryDoc
 from openclaw_tui.core.format.edit import DELETE
-from openclaw_tui.core.lifecycle.lifecycle import plan_archive
+from openclaw_tui.core.lifecycle.archive import plan_archive
 from openclaw_tui.core.lifecycle.operations import plan_set, plan_supersede
 from openclaw_tui.core.lifecycle.plan import Files, Plan
 from tests.helpers_memgen import GenFile, memory_files

@@ -16,7 +16,7 @@ from openclaw_tui.core.check.check import check_profile
 from openclaw_tui.core.config import Limits
 from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.lifecycle import lifecycle as lc
+from openclaw_tui.core.lifecycle import archive as lc
 from openclaw_tui.core.lifecycle import policy
 
 TODAY = dt.date(2025, 7, 1)

@@ -250,7 +250,7 @@ def test_a_move_interrupted_after_the_first_file_is_finished_by_the_next_command
     """The state a SIGKILL leaves between the two replacements: journal written, archive replaced only."""
     from openclaw_tui.core.files import safe_write as sw
     from openclaw_tui.core.files.profile import load_profile
-    from openclaw_tui.core.lifecycle.lifecycle import plan_archive
+    from openclaw_tui.core.lifecycle.archive import plan_archive
 
     prof = profile_copy(tmp_path)
     plan = plan_archive(load_profile(prof), ["mem-0001"])

@@ -190,7 +190,7 @@ def test_form_values_and_lists() -> None:
 
 
 def test_describe_plan_says_what_moves_where(tmp_path: Path) -> None:
-    from openclaw_tui.core.lifecycle.lifecycle import plan_archive
+    from openclaw_tui.core.lifecycle.archive import plan_archive
 
     mem = tmp_path / "memories.md"
     mem.write_text(TEXT, encoding="utf-8")

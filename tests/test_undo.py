@@ -14,7 +14,7 @@ from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.files.safe_write import ConcurrentModification
 from openclaw_tui.core.format.edit import DELETE, EditError
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.lifecycle import lifecycle as lc
+from openclaw_tui.core.lifecycle import archive as lc
 from openclaw_tui.core.lifecycle import operations as ops
 from openclaw_tui.core.lifecycle.plan import Plan
 from openclaw_tui.core.lifecycle.undo import UndoStack

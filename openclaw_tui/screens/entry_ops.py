@@ -26,7 +26,7 @@ from ..core.files.profile import ARCHIVE_REL, Profile
 from ..core.format.edit import EditError
 from ..core.format.rows import EntryRow, Location
 from ..core.git.gitrepo import GitError
-from ..core.lifecycle.lifecycle import gc_plan, plan_archive, plan_restore
+from ..core.lifecycle.archive import gc_plan, plan_archive, plan_restore
 from ..core.lifecycle.operations import plan_set, plan_set_many, plan_supersede
 from ..core.lifecycle.picks import archive_picks, cold_picks, compact_picks, conflict_pair
 from ..core.lifecycle.plan import Files, Plan

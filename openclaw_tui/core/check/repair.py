@@ -47,7 +47,7 @@ from ..files.safe_write import read_bytes
 from ..format.blocks import Block
 from ..format.edit import DELETE, EditError
 from ..format.entries import Entry
-from ..lifecycle.lifecycle import plan_restore
+from ..lifecycle.archive import plan_restore
 from ..lifecycle.operations import Builder
 from ..lifecycle.plan import FileChange, Files, Plan, apply_changes
 from .check import check_profile
