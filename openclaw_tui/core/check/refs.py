@@ -531,14 +531,11 @@ class RefIndex:
         self.refs = scan_references(source) if isinstance(source, Profile) else list(source)
         self._out: dict[str, list[Ref]] = {}
         self._in: dict[str, list[Ref]] = {}
-        self._files: dict[str, list[Ref]] = {}
         for r in self.refs:
             if r.source_id is not None:
                 self._out.setdefault(r.source_id, []).append(r)
             if r.target_id is not None:
                 self._in.setdefault(r.target_id, []).append(r)
-            if r.target_file is not None:
-                self._files.setdefault(r.target_file, []).append(r)
 
     @classmethod
     def build(cls, profile: Profile) -> RefIndex:
@@ -550,6 +547,3 @@ class RefIndex:
     def incoming(self, entry_id: str) -> list[Ref]:
         return list(self._in.get(entry_id, ()))
 
-    def to_file(self, rel: str) -> list[Ref]:
-        """References that resolve to the profile file ``rel``."""
-        return list(self._files.get(rel, ()))

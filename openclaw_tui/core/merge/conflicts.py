@@ -244,16 +244,6 @@ class Conflicts:
     _ours: MemoryFile | None = field(default=None, repr=False, compare=False)
     _theirs: MemoryFile | None = field(default=None, repr=False, compare=False)
 
-    @property
-    def ours_file(self) -> MemoryFile | None:
-        """The ours side rebuilt and parsed (entries mode only)."""
-        return self._ours
-
-    @property
-    def theirs_file(self) -> MemoryFile | None:
-        """The theirs side rebuilt and parsed (entries mode only)."""
-        return self._theirs
-
     def item(self, key: str) -> ConflictItem:
         for it in self.items:
             if it.key == key:

@@ -33,11 +33,6 @@ class FileKind:
     day: dt.date | None  # the date it is counted from, when its name carries one
     searched: bool  # our search covers it
 
-    @property
-    def search_note(self) -> str:
-        return "searched" if self.searched else "not searched"
-
-
 def _day(name: str) -> tuple[dt.date | None, str | None]:
     m = _DATED.fullmatch(name)
     if not m:

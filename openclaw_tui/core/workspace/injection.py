@@ -434,12 +434,6 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
     return out
 
 
-def bootstrap_pending(root: Path | str) -> bool:
-    """BOOTSTRAP.md is there and the workspace does not look configured (a first-run setup)."""
-    folder = Path(root)
-    return (folder / "BOOTSTRAP.md").is_file() and not looks_configured(folder)
-
-
 # --- the session-start block of daily logs ------------------------------------------------------------
 
 @dataclass
