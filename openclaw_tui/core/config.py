@@ -22,7 +22,7 @@ file is reported (``ConfigError``) and never half-applied.  ``openclaw-tui confi
     mmr_lambda = 0.7
     providers = ["local", "openai", "ollama"]   # tried in order; full text is always last
     index_on_write = false          # true: set/archive/... also update the search index (the next
-                                    # search is instant, each write of a big file pays ~0.5 s for it)
+                                    # search is instant, each write of a big file pays for it)
 
     [search.openai]                 # any OpenAI-compatible endpoint
     base_url = "http://127.0.0.1:8000/v1"

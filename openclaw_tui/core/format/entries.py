@@ -40,7 +40,7 @@ KNOWN_FIELDS: tuple[str, ...] = (
 _KNOWN = frozenset(KNOWN_FIELDS)
 
 _DELIM_RE = re.compile(r"^---[ \r]*$", re.M)
-_NL_DELIM_RE = re.compile(r"\n---[ \r]*$", re.M)  # 2x faster to search: it starts with a literal
+_NL_DELIM_RE = re.compile(r"\n---[ \r]*$", re.M)  # starts with a literal: quicker to search
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
 _FIRST_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]|$)")
 
