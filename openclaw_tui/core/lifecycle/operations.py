@@ -489,6 +489,20 @@ def merged_tags(entries: Sequence[Entry]) -> list[str]:
     return tags
 
 
+def merged_meta(ids: Sequence[str], originals: Sequence[Entry], tags: Sequence[str] | None,
+                importance: str | None) -> dict[str, Any]:
+    """The fields of an entry merged from ``originals``: ``merged_from``, their tags and highest importance
+    (unless given)."""
+    meta: dict[str, Any] = {"merged_from": list(ids)}
+    kept_tags = list(tags) if tags is not None else merged_tags(originals)
+    if kept_tags:
+        meta["tags"] = kept_tags
+    imp = importance or highest_importance([e.meta.get("importance") for e in originals])
+    if imp:
+        meta["importance"] = imp
+    return meta
+
+
 def plan_resolve_conflict(
     target: Target,
     a: str,
@@ -527,14 +541,7 @@ def plan_resolve_conflict(
     else:
         if merged_body is None:
             raise EditError("a merge needs the text of the new entry")
-        meta: dict[str, Any] = {"merged_from": [a, b]}
-        meta["tags"] = list(tags) if tags is not None else merged_tags([aentry, bentry])
-        if not meta["tags"]:
-            del meta["tags"]
-        imp = importance or highest_importance([aentry.meta.get("importance"), bentry.meta.get("importance")])
-        if imp:
-            meta["importance"] = imp
-        fields = new_entry_meta(files, meta, now_iso(now))
+        fields = new_entry_meta(files, merged_meta([a, b], [aentry, bentry], tags, importance), now_iso(now))
         new = append_new(bld, files.memories, fields, merged_body)
         _supersede_into(bld, a, new)
         _supersede_into(bld, b, new)
