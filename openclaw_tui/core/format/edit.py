@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .entries import Entry, MemoryFile
-from .scalars import render_scalar
+from .scalars import quoted, render_scalar
 
 
 class EditError(ValueError):
@@ -126,10 +126,7 @@ def _flow_item(value: Any) -> str:
         return render_value(value)
     text = render_scalar(value)
     if isinstance(value, str) and text == value and any(c in value for c in "[]{},"):
-        import yaml  # only for a value that must be quoted
-
-        dumped = yaml.dump(value, default_style='"', allow_unicode=True, width=1 << 30)
-        return dumped.split("\n...")[0].rstrip("\n")
+        return quoted(value)
     return text
 
 
