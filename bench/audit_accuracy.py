@@ -24,8 +24,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from openclaw_tui.core.check.check import check_profile
 from openclaw_tui.core.check.findings import SEVERITY
+from openclaw_tui.core.check.rules import check_profile
 from openclaw_tui.core.files.profile import load_profile
 
 Key = tuple[str, str, str, "int | None"]

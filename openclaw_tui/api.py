@@ -142,7 +142,7 @@ class Memory:
 
     def check(self, today: dt.date | None = None) -> list[Finding]:
         """The consistency check's findings (the ``openclaw-tui check`` codes)."""
-        from .core.check.check import check_discovery
+        from .core.check.rules import check_discovery
         from .core.files.profile import Discovery
 
         prof = self._fresh()

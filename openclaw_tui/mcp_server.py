@@ -238,8 +238,8 @@ def check(mem: Memory) -> dict[str, Any]:
 
     from .commands import check as check_command
     from .commands._limits import effective_limits
-    from .core.check.check import check_discovery
     from .core.check.report import to_json
+    from .core.check.rules import check_discovery
 
     names = check_command.LIMITS
     limits = effective_limits(argparse.Namespace(**dict.fromkeys(names)), *names)

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from openclaw_tui.core.check.check import check_discovery
+from openclaw_tui.core.check.rules import check_discovery
 from openclaw_tui.core.files.profile import discover
 from tests.conftest import SAMPLES
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from openclaw_tui.core.check.check import check_discovery
+from openclaw_tui.core.check.rules import check_discovery
 from openclaw_tui.core.files.profile import discover
 from openclaw_tui.core.format.entries import parse
 from openclaw_tui.core.format.yamlio import YamlTooLarge, compose_all_bounded, load_yaml, safe_load_bounded

@@ -30,8 +30,8 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Static
 
 from ..actions import bindings
-from ..core.check.check import check_profile
 from ..core.check.findings import Finding
+from ..core.check.rules import check_profile
 from ..core.config import ConfigError, Limits, load_config
 from ..core.files.profile import load_profile
 from ..core.files.safe_write import ConcurrentModification

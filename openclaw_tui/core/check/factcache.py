@@ -52,7 +52,7 @@ _MARSHAL = 2  # marshal format 2: no back-references, 5x faster to write rows wh
 _HERE = Path(__file__).resolve().parent
 # the modules whose code decides these facts: a change to any of them invalidates every cache file
 _CODE = (
-    _HERE / "check.py", _HERE / "secrets.py", _HERE / "instructions.py", _HERE / "factcache.py", _HERE / "refs.py",
+    _HERE / "rules.py", _HERE / "secrets.py", _HERE / "instructions.py", _HERE / "factcache.py", _HERE / "refs.py",
     _HERE.parent / "format" / "entries.py", _HERE.parent / "format" / "fields.py",
     _HERE.parent / "format" / "yamlio.py",
 )
@@ -311,8 +311,8 @@ def _reparse(
 
 def compute(mf: MemoryFile) -> Facts:
     """Every fact of ``mf``, read from its whole text."""
-    from .check import field_facts
     from .instructions import find_instructions
+    from .rules import field_facts
     from .secrets import TextView, find_secrets
 
     text = mf.text
@@ -355,8 +355,8 @@ def _update(
     link_rows: list[LinkRow], fences: bool,
 ) -> Facts | None:
     """The stored facts of the old file, with those of the blocks ``w`` re-read computed again."""
-    from .check import field_facts
     from .instructions import find_instructions
+    from .rules import field_facts
     from .secrets import find_secrets
 
     if any(r[0] is None for r in field_rows):

@@ -50,7 +50,6 @@ from ..format.entries import Entry
 from ..lifecycle.archive import plan_restore
 from ..lifecycle.operations import Builder
 from ..lifecycle.plan import FileChange, Files, Plan, apply_changes
-from .check import check_profile
 from .findings import REPAIRABLE, Finding
 from .refbytes import (
     file_bytes,
@@ -63,6 +62,7 @@ from .refbytes import (
     written,
 )
 from .refs import Ref, scan_references
+from .rules import check_profile
 from .suggest import (
     IdFacts,
     chain_end,
