@@ -41,7 +41,7 @@ from .core.format.entries import Entry
 from .core.lifecycle.operations import Similar
 from .core.lifecycle.plan import Plan, apply_changes
 from .core.lifecycle.remember import TagShare, plan_remember
-from .core.search.search import Hit
+from .core.search.api import Hit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ class Memory:
 
     def search(self, query: str, limit: int = 10) -> list[Hit]:
         """Ranked hits over the profile's files (the search ``openclaw-tui search`` runs)."""
-        from .core.search.search import search_profiles
+        from .core.search.api import search_profiles
 
         return search_profiles([self._fresh()], query, limit)
 

@@ -148,7 +148,7 @@ def guarded(fn: Callable[..., T]) -> Callable[..., T]:
 
 def search(mem: Memory, query: str, max_results: int = 6, tags: list[str] | str | None = None) -> dict[str, Any]:
     """``search --json``, with OpenClaw's memory_search fields (path, startLine, endLine, snippet, score)."""
-    from .core.search.search import search_path
+    from .core.search.api import search_path
 
     check_size("query", query, MAX_QUERY)
     if not 1 <= max_results <= MAX_RESULTS:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from openclaw_tui.core.search.search import search_path
+from openclaw_tui.core.search.api import search_path
 from openclaw_tui.core.search.text import indexed_rel
 from openclaw_tui.core.workspace.file_kinds import classify, classify_file
 from openclaw_tui.core.workspace.machine import machine_files

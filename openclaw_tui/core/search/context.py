@@ -557,7 +557,7 @@ def workspace_context(profile: Profile | Root, query: str = "", session: str = "
                           session_start=session_start)
     today = today or dt.date.fromisoformat(ctx.extra["rules"]["today"])
     if query.strip():
-        from .search import search_path
+        from .api import search_path
 
         try:
             found, _stats = search_path(profile.path, query, results * 4, today=today, config=config)
