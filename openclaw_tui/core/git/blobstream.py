@@ -5,9 +5,9 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from .gitrepo import GitError, Repo, git_env, git_executable
+from .gitrepo import GitError, Repo, RepoLike, as_repo, git_env, git_executable
 
 
 class BlobStream:
@@ -46,14 +46,14 @@ class BlobStream:
             for sha in self.shas:
                 header = out.readline().split()
                 if not header:
-                    raise EOFError("git cat-file stopped early")
+                    raise GitError(["cat-file", "--batch"], -1, "git cat-file stopped early")
                 if len(header) < 3 or header[1] == b"missing":
                     yield sha, None
                     continue
                 size = int(header[2])
                 data = out.read(size)
                 if len(data) < size or out.read(1) != b"\n":
-                    raise EOFError("git cat-file stopped early")
+                    raise GitError(["cat-file", "--batch"], -1, "git cat-file stopped early")
                 yield sha, data
         finally:
             self.close()
@@ -65,3 +65,9 @@ class BlobStream:
         if self.proc.stdout is not None:
             with contextlib.suppress(OSError):
                 self.proc.stdout.close()
+
+
+def read_blobs(repo: RepoLike, shas: Iterable[str]) -> dict[str, bytes]:
+    """Several blobs at once (those git has) through one ``git cat-file --batch``."""
+    wanted = list(dict.fromkeys(shas))
+    return {sha: data for sha, data in BlobStream(as_repo(repo), wanted) if data is not None} if wanted else {}

@@ -21,12 +21,12 @@ from pathlib import Path
 
 from ...i18n import N_
 from ..files.safe_write import atomic_write
+from ..git.blobstream import read_blobs
 from ..git.gitrepo import (
     Repo,
     find_repo,
     head_sha,
     is_lock_artifact,
-    read_blobs,
     run_git,
     tree_files,
 )

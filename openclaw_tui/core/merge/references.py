@@ -40,7 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..files.profile import ARCHIVE_REL
-from ..git.gitrepo import GitError, Repo, read_blobs, run_git, tree_files
+from ..git.blobstream import read_blobs
+from ..git.gitrepo import GitError, Repo, run_git, tree_files
 from ..git.threeway import id_word
 
 RECORD_REL = "openclaw-tui/merge-renumbered.json"  # inside the git folder
