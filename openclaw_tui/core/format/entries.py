@@ -45,10 +45,6 @@ _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
 _FIRST_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]|$)")
 
 
-class ParseError(ValueError):
-    """Raised when a file cannot be decoded at all (callers report it)."""
-
-
 class Entry:
     """One block of a memory file: a well-formed entry or a malformed one.
 

@@ -38,7 +38,6 @@ DEFAULT_TOTAL_MAX_CHARS = 60_000
 USER_MAX_CHARS = 4_000
 MIN_FILE_BUDGET = 64
 MIN_TRIMMED_CONTENT = 16
-MAX_BOOTSTRAP_FILE_BYTES = 2_097_152
 
 
 # --- JavaScript strings ----------------------------------------------------------------------------
