@@ -17,17 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-# every name of places is profile's too (re-exported)
+# the names of places that callers import from here (re-exported)
 from ..format.places import ARCHIVE_REL as ARCHIVE_REL
 from ..format.places import BOOTSTRAP_NAMES as BOOTSTRAP_NAMES
-from ..format.places import PROFILE_MARKERS as PROFILE_MARKERS
-from ..format.places import WORKSPACE_MARKERS as WORKSPACE_MARKERS
 from ..format.places import NotMemory as NotMemory
-from ..format.places import Place as Place
 from ..format.places import _exists as _exists
-from ..format.places import _folders as _folders
-from ..format.places import _is_dir as _is_dir
-from ..format.places import _with_workspaces as _with_workspaces
 from ..format.places import inside as inside
 from ..format.places import is_profile_dir as is_profile_dir
 from ..format.places import is_workspace_dir as is_workspace_dir
