@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any
 
 from ..files.profile import Profile
@@ -432,8 +433,6 @@ def similar_entries(
     target: Target, body: str, tags: Sequence[str] | None = None, *, threshold: float = 0.8, limit: int = 5
 ) -> list[Similar]:
     """Entries (memories.md and archive) whose text is the same or nearly the same as ``body``."""
-    from difflib import SequenceMatcher  # only here: most commands never compare texts
-
     files = Files.of(target)
     want = normalize_text(body)
     want_tags = {t.casefold() for t in tags or ()}
