@@ -24,9 +24,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from openclaw_tui.core.check.check import check_profile
 from openclaw_tui.core.check.codes import CODES
-from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.check.rules import check_profile
+from openclaw_tui.core.files.profile import load_profile
 
 Key = tuple[str, str, str, "int | None"]
 

@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from generate import write_profile  # noqa: E402
 
-from openclaw_tui.core.check import check as check_mod  # noqa: E402
+from openclaw_tui.core.check import rules as check_mod  # noqa: E402
 from openclaw_tui.core.check.repair import find_problems, plan_all_safe  # noqa: E402
 from openclaw_tui.core.check.suggest import attach  # noqa: E402
-from openclaw_tui.core.format.profile import load_profile  # noqa: E402
+from openclaw_tui.core.files.profile import load_profile  # noqa: E402
 
 TODAY = dt.date(2026, 11, 30)
 

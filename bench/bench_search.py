@@ -267,12 +267,12 @@ def set_rows(prof_path: Path, tmp: Path, n: int, grep: float) -> None:
 
 
 def bench(n: int, fresh_only: bool = False, rounds: int = 1) -> None:
+    from openclaw_tui.core.files.profile import load_profile
     from openclaw_tui.core.files.reload import reload_text
     from openclaw_tui.core.format.edit import set_fields
-    from openclaw_tui.core.format.profile import load_profile
+    from openclaw_tui.core.search.api import SearchIndex
     from openclaw_tui.core.search.index import Index, roots_of
     from openclaw_tui.core.search.rank import rank
-    from openclaw_tui.core.search.search import SearchIndex
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")

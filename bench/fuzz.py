@@ -259,8 +259,8 @@ def journal(rng: random.Random, prof: Path, outside: Path) -> str:
     import hashlib
 
     from openclaw_tui.core.files import safe_write as sw
-    from openclaw_tui.core.format.profile import load_profile
-    from openclaw_tui.core.lifecycle.lifecycle import plan_archive
+    from openclaw_tui.core.files.profile import load_profile
+    from openclaw_tui.core.lifecycle.archive import plan_archive
 
     def digest(data: bytes | None) -> str | None:
         return None if data is None else hashlib.sha256(data).hexdigest()

@@ -66,8 +66,8 @@ def bench_core(sizes: list[int], naive_sizes: list[int]) -> None:
 
 def bench_check(prof_path: Path, n: int) -> None:
     try:
-        from openclaw_tui.core.check.check import check_profile
-        from openclaw_tui.core.format.profile import load_profile
+        from openclaw_tui.core.check.rules import check_profile
+        from openclaw_tui.core.files.profile import load_profile
     except ImportError as exc:  # pragma: no cover - while the check is being built
         print(f"  check: unavailable ({exc})")
         return

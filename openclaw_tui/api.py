@@ -34,14 +34,14 @@ from pathlib import Path
 from typing import Any
 
 from .core.check.findings import Finding
+from .core.files.profile import NotMemory, Profile, resolve_profile
 from .core.files.safe_write import ConcurrentModification
 from .core.format.edit import EditError
 from .core.format.entries import Entry
-from .core.format.profile import NotMemory, Profile, resolve_profile
 from .core.lifecycle.operations import Similar
 from .core.lifecycle.plan import Plan, apply_changes
 from .core.lifecycle.remember import TagShare, plan_remember
-from .core.search.search import Hit
+from .core.search.api import Hit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ class Memory:
 
     def search(self, query: str, limit: int = 10) -> list[Hit]:
         """Ranked hits over the profile's files (the search ``openclaw-tui search`` runs)."""
-        from .core.search.search import search_profiles
+        from .core.search.api import search_profiles
 
         return search_profiles([self._fresh()], query, limit)
 
@@ -142,8 +142,8 @@ class Memory:
 
     def check(self, today: dt.date | None = None) -> list[Finding]:
         """The consistency check's findings (the ``openclaw-tui check`` codes)."""
-        from .core.check.check import check_discovery
-        from .core.format.profile import Discovery
+        from .core.check.rules import check_discovery
+        from .core.files.profile import Discovery
 
         prof = self._fresh()
         kind = "workspace" if prof.layout == "openclaw" else "profile"
@@ -188,7 +188,7 @@ class Memory:
 
     def archive(self, *ids: str, dry_run: bool = False) -> Change:
         """Move entries of memories.md to contexts/archive/memories.md (all or none)."""
-        from .core.lifecycle.lifecycle import plan_archive
+        from .core.lifecycle.archive import plan_archive
 
         if not ids:
             raise EditError("archive: give one or more ids")
@@ -196,7 +196,7 @@ class Memory:
 
     def restore(self, entry_id: str, *, dry_run: bool = False) -> Change:
         """Move an archived entry back to memories.md (``status: active``)."""
-        from .core.lifecycle.lifecycle import plan_restore
+        from .core.lifecycle.archive import plan_restore
 
         return self._apply(plan_restore(self._fresh(), entry_id), dry_run)
 

@@ -38,7 +38,7 @@ from textual.widget import Widget
 
 from .actions import bindings
 from .actions import keymap as registry_keymap
-from .core.format.profile import Discovery
+from .core.files.profile import Discovery
 from .core.format.rows import Location
 from .screens.main_screen import MainScreen
 from .session import Session

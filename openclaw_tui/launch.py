@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .core.config import ConfigError, load_config
-from .core.format.profile import NotMemory, is_profile_dir, is_workspace_dir, locate
+from .core.files.profile import NotMemory, is_profile_dir, is_workspace_dir, locate
 
 PROG = "openclaw-tui"
 

@@ -31,7 +31,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from .core.check.secrets import find_secrets, is_credential
-from .core.format.profile import NotMemory, Profile, discover, inside, resolve_profile
+from .core.files.profile import NotMemory, Profile, discover, inside, resolve_profile
 
 # Bounds on one call's work (a request bigger than these is refused with the reason, never half-done)
 MAX_TEXT = 20_000  # characters of a body, a log line or an item
@@ -147,7 +147,7 @@ def guarded(fn: Callable[..., T]) -> Callable[..., T]:
 
 def search(mem: Memory, query: str, max_results: int = 6, tags: list[str] | str | None = None) -> dict[str, Any]:
     """``search --json``, with OpenClaw's memory_search fields (path, startLine, endLine, snippet, score)."""
-    from .core.search.search import search_path
+    from .core.search.api import search_path
 
     check_size("query", query, MAX_QUERY)
     if not 1 <= max_results <= MAX_RESULTS:
@@ -235,8 +235,8 @@ def check(mem: Memory) -> dict[str, Any]:
     """``check --format json``: the findings, with the config file's limits (and a workspace's own)."""
     from dataclasses import asdict, replace
 
-    from .core.check.check import check_discovery
     from .core.check.report import to_json
+    from .core.check.rules import check_discovery
     from .core.config import load_config
 
     limits = load_config().limits
@@ -329,7 +329,7 @@ def supersede(mem: Memory, old: str, new: str) -> dict[str, Any]:
 
 def archive(mem: Memory, id: str) -> dict[str, Any]:
     """``archive PATH ID``: the entry moves to contexts/archive/memories.md."""
-    from .core.lifecycle.lifecycle import plan_archive
+    from .core.lifecycle.archive import plan_archive
     from .core.lifecycle.plan import apply_changes
 
     with mem.write_lock:

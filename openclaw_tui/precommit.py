@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .core.format.profile import is_profile_dir, is_workspace_dir
+from .core.files.profile import is_profile_dir, is_workspace_dir
 
 
 def memory_folder(file: Path, top: Path) -> Path | None:

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from .core.check.findings import Finding
 from .core.config import Limits
-from .core.format.profile import Profile
+from .core.files.profile import Profile
 
 CHECK_NICE = 10  # the check's child process runs this much nicer than the UI
 
@@ -54,7 +54,7 @@ def run_check(
             return _check_in_child(profile, today, values, cancelled)
         except OSError:
             pass  # no process could be started: check in this thread
-    from .core.check.check import check_profile
+    from .core.check.rules import check_profile
 
     try:
         return list(check_profile(profile, today=today, **values)), None
@@ -71,8 +71,8 @@ def _check_child(
     go first, the check takes what the cores have left."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(CHECK_NICE)
-    from .core.check.check import check_profile
-    from .core.format.profile import load_profile
+    from .core.check.rules import check_profile
+    from .core.files.profile import load_profile
 
     try:
         result: tuple[list[Finding], str | None] = (
@@ -88,7 +88,7 @@ def _context() -> Any:
     """Forkserver: the child is forked from a small clean server, not from this threaded UI."""
     try:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["openclaw_tui.core.check.check", "openclaw_tui.core.format.profile"])
+        ctx.set_forkserver_preload(["openclaw_tui.core.check.rules", "openclaw_tui.core.files.profile"])
         return ctx
     except ValueError:
         return multiprocessing.get_context("spawn")

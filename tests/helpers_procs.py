@@ -15,11 +15,12 @@ import sys
 import time
 from pathlib import Path
 
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.files.safe_write import ConcurrentModification
 from openclaw_tui.core.format.edit import EditError
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.profile import load_profile
-from openclaw_tui.core.lifecycle import lifecycle, operations
+from openclaw_tui.core.lifecycle import archive as lc
+from openclaw_tui.core.lifecycle import operations
 from openclaw_tui.core.lifecycle.plan import FileChange, Plan, apply_changes
 
 
@@ -72,9 +73,9 @@ def shuffle_worker(profile: Path) -> None:
         archived = parse_bytes(arc.read_bytes()).ids() if arc.exists() else []
         try:
             if ids and (n % 3 or not archived):
-                lifecycle.archive(load_profile(profile), ids[n % len(ids)])
+                lc.archive(load_profile(profile), ids[n % len(ids)])
             elif archived:
-                lifecycle.restore(load_profile(profile), archived[n % len(archived)])
+                lc.restore(load_profile(profile), archived[n % len(archived)])
         except EditError:
             pass
         n += 1

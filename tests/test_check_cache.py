@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from openclaw_tui.core.check import factcache
-from openclaw_tui.core.check.check import check_profile
+from openclaw_tui.core.check.rules import check_profile
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.profile import load_profile
 from tests.helpers_memgen import memory_files, ugly_bytes
 
 TODAY = dt.date(2026, 11, 30)

@@ -9,10 +9,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from openclaw_tui.core.check.check import check_profile
+from openclaw_tui.core.check.rules import check_profile
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.entries import KNOWN_FIELDS, parse
 from openclaw_tui.core.format.fields import field_error, ids_in_value, parse_date
-from openclaw_tui.core.format.profile import load_profile
 from tests.helpers_memgen import FIELD_LINES, memory_files
 
 TODAY = dt.date(2026, 11, 30)

@@ -7,8 +7,8 @@ import json
 import subprocess
 import sys
 
-from openclaw_tui.core.check.check import check_discovery
-from openclaw_tui.core.format.profile import discover
+from openclaw_tui.core.check.rules import check_discovery
+from openclaw_tui.core.files.profile import discover
 from tests.conftest import SAMPLES
 
 TODAY = dt.date(2026, 11, 30)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from openclaw_tui.core.check.check import check_discovery
 from openclaw_tui.core.check.findings import Finding
-from openclaw_tui.core.format.profile import discover
+from openclaw_tui.core.check.rules import check_discovery
+from openclaw_tui.core.files.profile import discover
 
 TODAY = dt.date(2026, 11, 30)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.search.context import agent_context, estimate_tokens, query_tags, render_text
 from tests.search_corpus import MEMORIES, TODAY, entry, make_profile, write
 

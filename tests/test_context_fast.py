@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from openclaw_tui.core.format.profile import TextFile, load_profile
+from openclaw_tui.core.files.profile import TextFile, load_profile
 from openclaw_tui.core.search.context import (
     AgentContext,
     LeftOut,

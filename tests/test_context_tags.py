@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.search.context import agent_context, query_tags, resolve_root
 from openclaw_tui.core.search.index import Index, roots_of, tags_as_written
 from tests.search_corpus import TODAY, entry, make_profile, write

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from openclaw_tui.core.files.profile import discover
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.profile import discover
 from openclaw_tui.core.git import history as h
 from openclaw_tui.core.git.demo import build_demo, demo_has_changes, samples_dir
 from openclaw_tui.core.git.entry_history import entry_history

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from openclaw_tui.core.files.store import MemoryDoc
 from openclaw_tui.core.format.edit import DELETE
-from openclaw_tui.core.lifecycle.lifecycle import plan_archive
+from openclaw_tui.core.lifecycle.archive import plan_archive
 from openclaw_tui.core.lifecycle.operations import plan_set, plan_supersede
 from openclaw_tui.core.lifecycle.plan import Files, Plan
 from tests.helpers_memgen import GenFile, memory_files
@@ -120,8 +120,8 @@ def test_set_from_the_command_line_changes_one_line(tmp_path: Path) -> None:
 
 
 def test_a_lazily_loaded_profile_parses_on_first_use(tmp_path: Path) -> None:
+    from openclaw_tui.core.files.profile import resolve_profile
     from openclaw_tui.core.format.entries import parse as full_parse
-    from openclaw_tui.core.format.profile import resolve_profile
 
     prof = write_profile(tmp_path, 50)
     lazy = resolve_profile(prof, lazy=True)

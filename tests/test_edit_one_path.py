@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from textual.widgets import Input, Select, Static, TextArea
 
 from openclaw_tui.app import OpenClawApp
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.edit import EditError
 from openclaw_tui.core.format.entries import Entry
-from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.format.rows import Location
 from openclaw_tui.core.lifecycle.operations import plan_set, set_entry
 from openclaw_tui.screens.edit_screen import EditScreen

@@ -11,8 +11,8 @@ from openclaw_tui.core.check import codes
 from openclaw_tui.core.check.findings import Finding
 from openclaw_tui.core.check.messages import TEMPLATES
 from openclaw_tui.core.check.report import to_sarif
+from openclaw_tui.core.files.profile import discover
 from openclaw_tui.core.format import rows
-from openclaw_tui.core.format.profile import discover
 
 ROOT = Path(__file__).resolve().parent.parent
 FINDINGS_DOC = ROOT / "docs" / "findings.md"

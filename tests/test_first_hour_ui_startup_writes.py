@@ -18,7 +18,7 @@ from .ui_support import REPO, TODAY, write_profile
 # through the write protocol (operations.add_entry: temp + fsync + os.replace under the lock).
 WRITER = """
 import sys, time
-from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.lifecycle import operations
 print("ready", flush=True)
 sys.stdin.readline()

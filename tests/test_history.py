@@ -8,11 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from openclaw_tui.core.format.entries import parse
+from openclaw_tui.core.format.entries import parse, split_trailing
 from openclaw_tui.core.git import entry_history as eh
 from openclaw_tui.core.git import history as h
 from openclaw_tui.core.git import semantic_diff as sd
-from openclaw_tui.core.merge.merge import split_trailing
 from tests.test_git_helpers import commit_all, entry, git, make_repo, memfile, write
 
 P = "profiles/xiaoyu"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.edit import EditError
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.profile import load_profile
-from openclaw_tui.core.lifecycle import lifecycle as lc
+from openclaw_tui.core.lifecycle import archive as lc
 from openclaw_tui.core.lifecycle.operations import set_entry
 
 TZ = dt.timezone(dt.timedelta(hours=8))

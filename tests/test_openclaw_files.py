@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from openclaw_tui.core.search.search import search_path
+from openclaw_tui.core.search.api import search_path
 from openclaw_tui.core.search.text import indexed_rel
 from openclaw_tui.core.workspace.file_kinds import classify, classify_file
 from openclaw_tui.core.workspace.machine import machine_files
@@ -112,7 +112,7 @@ def test_a_claude_code_memory_folder_is_named_and_not_read_as_a_workspace(tmp_pa
     (tmp_path / "root" / "proj").mkdir()
     write(tmp_path / "root" / "proj" / "CLAUDE.md", "# P\n")
     write(tmp_path / "root" / "proj" / "MEMORY.md", "# M\n")
-    from openclaw_tui.core.format.profile import locate
+    from openclaw_tui.core.files.profile import locate
 
     assert [p.rel for p in locate(tmp_path / "root")[1]] == ["p1"]
     # an OpenClaw workspace that also has a CLAUDE.md stays a workspace

@@ -8,7 +8,7 @@ import datetime as dt
 from pathlib import Path
 
 from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.search.context import agent_context
 from openclaw_tui.screens.workspace_screen import WorkspaceScreen
 from openclaw_tui.widgets.bootstrap_bars import bars_text

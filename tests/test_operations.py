@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.files.safe_write import ConcurrentModification
 from openclaw_tui.core.format.edit import DELETE, EditError
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.lifecycle import operations as ops
 from openclaw_tui.core.lifecycle.plan import Files, apply_changes
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core.check.check import check_profile
+from openclaw_tui.core.check.rules import check_profile
 from openclaw_tui.core.config import Limits
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.profile import load_profile
-from openclaw_tui.core.lifecycle import lifecycle as lc
+from openclaw_tui.core.lifecycle import archive as lc
 from openclaw_tui.core.lifecycle import policy
 
 TODAY = dt.date(2025, 7, 1)
@@ -105,12 +105,12 @@ def test_cold_boundary(tmp_path: Path) -> None:
 
 
 def test_the_defaults_are_the_configs() -> None:
-    from openclaw_tui.core.check import check
+    from openclaw_tui.core.check import rules
 
     d = Limits()
     assert policy.DEFAULTS == d
-    assert (check.DEFAULT_CAP, check.DEFAULT_COLD_DAYS, check.BOOTSTRAP_MAX_CHARS, check.BOOTSTRAP_TOTAL_MAX_CHARS,
-            check.USER_MAX_CHARS, check.STALE_LOG_DAYS) == (d.cap, d.cold_days, d.bootstrap_max_chars,
+    assert (rules.DEFAULT_CAP, rules.DEFAULT_COLD_DAYS, rules.BOOTSTRAP_MAX_CHARS, rules.BOOTSTRAP_TOTAL_MAX_CHARS,
+            rules.USER_MAX_CHARS, rules.STALE_LOG_DAYS) == (d.cap, d.cold_days, d.bootstrap_max_chars,
                                                             d.bootstrap_total_max_chars, d.user_max_chars,
                                                             d.stale_log_days)
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from openclaw_tui.core.check.redact import RedactError, apply_redaction, plan_redaction, redact_profile
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.profile import load_profile
-from openclaw_tui.core.lifecycle.redact import RedactError, apply_redaction, plan_redaction, redact_profile
 from tests.test_check_support import active, check, entry, make_profile, of
 
 PHONE = "13812345678"

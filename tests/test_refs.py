@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from openclaw_tui.core.check.refs import Ref, RefIndex, scan_references, state_values
-from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.files.profile import load_profile
 from tests.test_check_support import active, entry, line_of, make_profile
 
 

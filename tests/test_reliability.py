@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from openclaw_tui.core.check.check import check_discovery
+from openclaw_tui.core.check.rules import check_discovery
+from openclaw_tui.core.files.profile import discover
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.profile import discover
 from openclaw_tui.core.format.yamlio import YamlTooLarge, compose_all_bounded, load_yaml, safe_load_bounded
 
 from .conftest import REPO_ROOT, SAMPLES
@@ -249,8 +249,8 @@ def test_links_inside_the_profile_and_a_linked_profile_folder_still_work(tmp_pat
 def test_a_move_interrupted_after_the_first_file_is_finished_by_the_next_command(tmp_path: Path) -> None:
     """The state a SIGKILL leaves between the two replacements: journal written, archive replaced only."""
     from openclaw_tui.core.files import safe_write as sw
-    from openclaw_tui.core.format.profile import load_profile
-    from openclaw_tui.core.lifecycle.lifecycle import plan_archive
+    from openclaw_tui.core.files.profile import load_profile
+    from openclaw_tui.core.lifecycle.archive import plan_archive
 
     prof = profile_copy(tmp_path)
     plan = plan_archive(load_profile(prof), ["mem-0001"])

@@ -15,8 +15,8 @@ from openclaw_tui.core.check.repair import (
     plan_repair,
     together,
 )
+from openclaw_tui.core.files.profile import Profile, load_profile
 from openclaw_tui.core.format.edit import EditError
-from openclaw_tui.core.format.profile import Profile, load_profile
 from openclaw_tui.core.lifecycle.plan import apply_changes
 from openclaw_tui.core.lifecycle.undo import UndoStack
 from tests.test_check_support import TODAY, active, check, entry, make_profile, of

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core.format.profile import discover, load_profile
-from openclaw_tui.core.search.search import QueryError, SearchIndex, index_text, parse_query, text_chunks
+from openclaw_tui.core.files.profile import discover, load_profile
+from openclaw_tui.core.search.api import QueryError, SearchIndex, index_text, parse_query, text_chunks
 from tests.search_corpus import write
 
 

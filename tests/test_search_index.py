@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core.config import cache_dir
-from openclaw_tui.core.format.profile import discover
+from openclaw_tui.core.files.profile import discover
+from openclaw_tui.core.search.api import SearchIndex, search_path
 from openclaw_tui.core.search.index import SCHEMA, Index, index_path_for, roots_of
-from openclaw_tui.core.search.search import SearchIndex, search_path
 from tests.search_corpus import MEMORIES, entry, make_profile, write
 
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core.format.profile import discover
+from openclaw_tui.core.files.profile import discover
+from openclaw_tui.core.search.api import SearchIndex
 from openclaw_tui.core.search.providers import Chain, LocalProvider
-from openclaw_tui.core.search.search import SearchIndex
 from tests.search_corpus import entry, write
 
 np = pytest.importorskip("numpy")

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from openclaw_tui.core.format.profile import discover
+from openclaw_tui.core.files.profile import discover
+from openclaw_tui.core.search.api import SearchIndex
 from openclaw_tui.core.search.providers import Chain, LocalProvider, OpenAIProvider, ProviderError
-from openclaw_tui.core.search.search import SearchIndex
 from tests.search_corpus import entry, write
 
 # a toy embedding: one dimension per concept, the same for both languages

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core.config import SearchSettings
-from openclaw_tui.core.format.profile import discover
+from openclaw_tui.core.files.profile import discover
+from openclaw_tui.core.search.api import SearchIndex, parse_query, ranking_for, roots_of
 from openclaw_tui.core.search.rank import Ranking, decay_factor, ranking_from
-from openclaw_tui.core.search.search import SearchIndex, parse_query, ranking_for, roots_of
 from tests.search_corpus import TODAY, make_profile, write
 
 DAY = dt.date.fromisoformat(TODAY)

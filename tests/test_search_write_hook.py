@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from openclaw_tui.core.files import safe_write
 from openclaw_tui.core.files.safe_write import replace_all
+from openclaw_tui.core.search.api import search_path
 from openclaw_tui.core.search.index import Index, index_path_for, indexes_covering, roots_of
-from openclaw_tui.core.search.search import search_path
 from tests.search_corpus import entry, write
 
 COLUMNS = ("b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.line + c.rend_line, c.ident, c.kind, c.day, c.hash, t.raw, c.tags, c.status,"

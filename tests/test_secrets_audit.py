@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from openclaw_tui.core.check.check import check_profile
-from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.check.rules import check_profile
+from openclaw_tui.core.files.profile import load_profile
 from tests.test_git_helpers import commit_all, make_repo, write
 
 PASSWORD = "Zq9vLm2Rt77"  # synthetic

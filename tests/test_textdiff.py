@@ -11,19 +11,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from openclaw_tui.core.check.masking import mask_all, mask_secret
-from openclaw_tui.core.diff.textdiff import (
+from openclaw_tui.core.diff.lines import line_counts, unified_diff
+from openclaw_tui.core.diff.words import (
     MISSING,
-    line_counts,
     meta_diff,
     similarity,
     tokens,
-    unified_diff,
     word_diff,
 )
 from openclaw_tui.core.files.external_editor import EditorSession, NoEditor, editor_command, editor_from
 from openclaw_tui.core.format.edit import DELETE, EditError
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.rawedit import (
+from openclaw_tui.core.lifecycle.plan import Files, apply_changes
+from openclaw_tui.core.lifecycle.plan_summary import describe_plan
+from openclaw_tui.core.lifecycle.plan_summary import line_counts as file_line_counts
+from openclaw_tui.core.lifecycle.rawedit import (
     EntryParts,
     form_changes,
     id_value,
@@ -32,9 +34,6 @@ from openclaw_tui.core.format.rawedit import (
     plan_replace,
     raw_problems,
 )
-from openclaw_tui.core.lifecycle.plan import Files, apply_changes
-from openclaw_tui.core.lifecycle.plan_summary import describe_plan
-from openclaw_tui.core.lifecycle.plan_summary import line_counts as file_line_counts
 
 TEXT = (
     "# preamble\n\n"
@@ -191,7 +190,7 @@ def test_form_values_and_lists() -> None:
 
 
 def test_describe_plan_says_what_moves_where(tmp_path: Path) -> None:
-    from openclaw_tui.core.lifecycle.lifecycle import plan_archive
+    from openclaw_tui.core.lifecycle.archive import plan_archive
 
     mem = tmp_path / "memories.md"
     mem.write_text(TEXT, encoding="utf-8")

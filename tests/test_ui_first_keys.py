@@ -107,8 +107,8 @@ async def test_the_app_as_its_own_process_freezes_what_start_up_built_out_of_the
 
 async def test_a_filter_typed_while_the_blocks_are_found_shows_the_rows_of_each_run_then_of_the_whole_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openclaw_tui.core.files.profile import load_profile
     from openclaw_tui.core.format import spans
-    from openclaw_tui.core.format.profile import load_profile
     from openclaw_tui.core.format.rows import fill_all, filter_rows, parse_query
     from openclaw_tui.session import ProfileData
 

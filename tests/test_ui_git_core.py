@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core.diff.worddiff import entry_summary, mark_lines, word_diff
+from openclaw_tui.core.diff.lines import entry_summary, mark_lines, word_diff
 from openclaw_tui.core.files.safe_write import ConcurrentModification
 from openclaw_tui.core.format.entries import parse
 from openclaw_tui.core.git.patch import commit_patch, parse_patch, side_by_side

@@ -75,8 +75,8 @@ def test_what_opens(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("kind", ["missing", "file", "empty", "plain-folder", "profile", "root", "holder", "workspace"])
 def test_the_launcher_and_the_commands_discover_alike(tmp_path: Path, kind: str) -> None:
-    """One discovery (core.format.profile.locate): the UI opens exactly what the commands accept."""
-    from openclaw_tui.core.format.profile import NotMemory, discover, locate
+    """One discovery (core.files.profile.locate): the UI opens exactly what the commands accept."""
+    from openclaw_tui.core.files.profile import NotMemory, discover, locate
 
     root = copy_samples(tmp_path)
     target = {"profile": root / "xiaoyu", "root": root, "holder": root.parent}.get(kind, tmp_path / "x")
@@ -235,7 +235,7 @@ def test_a_bad_config_file_stops_the_ui_before_it_starts(tmp_path: Path) -> None
 
 def test_the_ui_s_check_uses_the_config_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from openclaw_tui.core.config import Limits
-    from openclaw_tui.core.format.profile import load_profile
+    from openclaw_tui.core.files.profile import load_profile
     from openclaw_tui.ui_adapters import run_check
 
     prof = write_profile(tmp_path, "p", "".join(f"---\nid: mem-{i:04d}\n---\nx\n" for i in range(1, 4)))

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.check.check import check_profile
+from openclaw_tui.core.check.rules import check_profile
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.lifecycle.operations import plan_set
 from openclaw_tui.screens.main_screen import MainScreen
 

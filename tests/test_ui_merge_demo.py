@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
-from openclaw_tui.core.check.check import check_profile
+from openclaw_tui.core.check.rules import check_profile
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.format.yamlio import load_yaml
 from openclaw_tui.core.git.demo import build_demo, samples_dir
 from openclaw_tui.core.merge.conflicts import has_markers, parse_conflicts

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.profile import load_profile
-from openclaw_tui.core.lifecycle.lifecycle import plan_archive
+from openclaw_tui.core.lifecycle.archive import plan_archive
 from openclaw_tui.core.lifecycle.operations import plan_set_many
 from openclaw_tui.core.lifecycle.plan import apply_changes
 from openclaw_tui.screens.compact_screen import CompactScreen

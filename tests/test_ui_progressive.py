@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from openclaw_tui.app import OpenClawApp
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.files.safe_write import atomic_write, locked
 from openclaw_tui.core.files.store import MemoryDoc
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.format.rows import RawText, fill_all, filter_rows, make_rows, parse_query
 from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.session import ProfileData, Session

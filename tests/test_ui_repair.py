@@ -8,9 +8,9 @@ from pathlib import Path
 from textual.app import App
 from textual.widgets import OptionList
 
-from openclaw_tui.core.check.check import check_profile
 from openclaw_tui.core.check.findings import Finding
-from openclaw_tui.core.format.profile import Profile, load_profile
+from openclaw_tui.core.check.rules import check_profile
+from openclaw_tui.core.files.profile import Profile, load_profile
 from openclaw_tui.core.lifecycle.undo import UndoStack
 from openclaw_tui.screens.repair_screen import RepairScreen
 from openclaw_tui.widgets.diff_view import DiffView

@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from openclaw_tui.core.files.profile import discover
 from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher
-from openclaw_tui.core.format.profile import discover
 from openclaw_tui.core.lifecycle.operations import plan_set
 from openclaw_tui.core.lifecycle.picks import archive_picks, cold_picks, compact_picks, conflict_pair
 from openclaw_tui.core.lifecycle.plan import Files

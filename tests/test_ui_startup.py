@@ -28,7 +28,7 @@ DEFERRED = (
     "rich.markdown",  # the entry pane's Markdown, rendered after the rows
     "markdown_it",
     "pygments",  # the file view's highlighting (rich.syntax), when a file is first shown
-    "openclaw_tui.core.lifecycle.redact",  # its error class, when a write is first made
+    "openclaw_tui.core.check.redact",  # its error class, when a write is first made
 )
 # imported by the loader thread right after the first rows (so the UI thread never pays for them)
 WARMED = ("openclaw_tui.screens.entry_ops", "openclaw_tui.screens.git_panel")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from openclaw_tui.core.format.profile import load_profile
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.rows import RawText, fill_all, filter_rows, parse_query
 from openclaw_tui.session import ProfileData, Session
 

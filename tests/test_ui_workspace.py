@@ -248,7 +248,7 @@ async def test_a_bare_workspace_and_every_key_without_a_selection(tmp_path: Path
 async def test_W_opens_a_workspace_that_sits_among_profiles(tmp_path: Path) -> None:
     """The bundled samples' layout: PATH holds profiles/ and two workspaces beside it; the tree lists
     all four and W opens the selected workspace (check of the same PATH still lists the profiles only)."""
-    from openclaw_tui.core.format.profile import locate
+    from openclaw_tui.core.files.profile import locate
     from openclaw_tui.core.format.rows import Location
     from openclaw_tui.screens.main_screen import MainScreen
 
@@ -333,8 +333,8 @@ async def test_profile_distil_flow_compares_bytes_and_undoes(tmp_path: Path) -> 
     as the core routine writes), the file moves to contexts/archive/, nothing else changes; u undoes."""
     import datetime as dt
 
+    from openclaw_tui.core.files.profile import load_profile
     from openclaw_tui.core.format.entries import parse_bytes
-    from openclaw_tui.core.format.profile import load_profile
     from openclaw_tui.core.format.rows import Location
     from openclaw_tui.core.workspace.distil import distil_context
     from openclaw_tui.screens.context_distil import ContextDistilPicker

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.files.safe_write import ConcurrentModification
 from openclaw_tui.core.format.edit import DELETE, EditError
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.profile import load_profile
-from openclaw_tui.core.lifecycle import lifecycle as lc
+from openclaw_tui.core.lifecycle import archive as lc
 from openclaw_tui.core.lifecycle import operations as ops
 from openclaw_tui.core.lifecycle.plan import Plan
 from openclaw_tui.core.lifecycle.undo import UndoStack

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core.files import watch
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.files.safe_write import atomic_write, locked
 from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher, classify
-from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.lifecycle.operations import plan_add, plan_set
 from openclaw_tui.core.lifecycle.plan import apply_changes
 

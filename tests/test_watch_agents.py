@@ -9,11 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from openclaw_tui.core.files.profile import ARCHIVE_REL
 from openclaw_tui.core.files.reload import reload_doc
 from openclaw_tui.core.files.store import MemoryDoc
 from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.profile import ARCHIVE_REL
 from openclaw_tui.core.lifecycle.operations import plan_set
 from openclaw_tui.core.lifecycle.plan import Files, apply_changes
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.edit import EditError
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.lifecycle.plan import apply_changes
 from openclaw_tui.core.lifecycle.undo import UndoStack
 from openclaw_tui.core.workspace import dreaming

@@ -153,7 +153,7 @@ def test_workspaces_under_a_root_are_part_of_it(tmp_path: Path) -> None:
     """A root's workspaces beside its profiles are part of it (the spec), for check and search as in the UI."""
     import pytest
 
-    from openclaw_tui.core.format.profile import NotMemory, locate
+    from openclaw_tui.core.files.profile import NotMemory, locate
 
     (tmp_path / "p1").mkdir()
     (tmp_path / "p1" / "memories.md").write_text("", encoding="utf-8")

@@ -7,9 +7,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..core.files.profile import NotMemory, Profile, resolve_profile
 from ..core.files.safe_write import ConcurrentModification
 from ..core.format.edit import EditError
-from ..core.format.profile import NotMemory, Profile, resolve_profile
 from ..i18n import _, localize_error
 
 

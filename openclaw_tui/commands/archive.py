@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 from ..core.files.safe_write import digest_early
-from ..core.lifecycle.lifecycle import archive, restore
+from ..core.lifecycle.archive import archive, restore
 from ._editing import open_profile, register_edit
 
 

@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.check.check import check_discovery
 from ..core.check.codes import SEVERITY_RANK
 from ..core.check.report import append_audit_log, to_json, to_sarif, to_text
+from ..core.check.rules import check_discovery
 from ..core.config import ConfigError
-from ..core.format.profile import NotMemory, discover
+from ..core.files.profile import NotMemory, discover
 from ..i18n import _, localize_error
 from ._limits import add_limit_options, effective_limits
 

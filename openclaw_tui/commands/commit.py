@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.format.profile import NotMemory, resolve_profile
+    from ..core.files.profile import NotMemory, resolve_profile
     from ..core.git.commitmsg import NothingToCommit, build_message, commit_profile, left_out
     from ..core.git.gitrepo import GitError, find_repo, git_available
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.lifecycle.lifecycle import compact, plan_compact
+from ..core.lifecycle.archive import compact, plan_compact
 from ..core.lifecycle.plan import Files
 from ..core.lifecycle.remember import tag_sharers
 from ..i18n import _

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.config import ConfigError
-from ..core.format.profile import NotMemory
+from ..core.files.profile import NotMemory
 from ..core.search.context import agent_context, render_json, render_text, resolve_root
 from ..i18n import _, localize_error
 from ._dates import today_option

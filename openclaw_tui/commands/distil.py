@@ -15,8 +15,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..core.files.profile import NotMemory, resolve_profile
 from ..core.format.edit import EditError
-from ..core.format.profile import NotMemory, resolve_profile
 from ..core.lifecycle.plan import apply_changes
 from ..i18n import _
 from ._editing import fail, guarded

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from ..core.config import ConfigError
-from ..core.lifecycle.lifecycle import gc_apply, gc_plan, remaining_over_cap
+from ..core.lifecycle.archive import gc_apply, gc_plan, remaining_over_cap
 from ..i18n import _
 from ._editing import fail, open_profile, register_edit
 from ._limits import add_limit_options, effective_limits

@@ -18,7 +18,7 @@ import sys
 from typing import Any
 
 from ..core.files.lines import Refused, pick_profile, resolve_file, split_lines
-from ..core.format.profile import NotMemory, discover
+from ..core.files.profile import NotMemory, discover
 from ..i18n import _, localize_error
 
 

@@ -52,7 +52,7 @@ def hook_text(repo_root: Path, profiles: list[Any]) -> str:
 
 def install_hook(repo: Any, path: Path) -> str | None:
     """Write the post-commit hook; returns what was done, None when it was already there. Raises ValueError."""
-    from ..core.format.profile import NotMemory, discover
+    from ..core.files.profile import NotMemory, discover
     from ..core.git.gitrepo import git_text
 
     try:

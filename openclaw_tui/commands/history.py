@@ -49,7 +49,7 @@ def _commit_json(info: Any) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.format.profile import NotMemory, resolve_profile
+    from ..core.files.profile import NotMemory, resolve_profile
     from ..core.git.entry_history import entry_history, index_entry_history
     from ..core.git.gitrepo import GitError, find_repo, git_available
     from ..core.git.history import commit_semantic_diff, log_page

@@ -61,7 +61,7 @@ def render(inbox: Any, diff: bool = False) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.format.profile import resolve_profile
+    from ..core.files.profile import resolve_profile
     from ..core.git.gitrepo import GitError
     from ..core.inbox import actions
     from ..core.inbox.inbox import load_inbox

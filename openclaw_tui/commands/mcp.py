@@ -39,7 +39,7 @@ def _fail(reason: str) -> int:
 def run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("mcp") is None:
         return _fail(_("mcp needs the MCP SDK: pip install 'openclaw-tui[mcp]'"))
-    from ..core.format.profile import NotMemory
+    from ..core.files.profile import NotMemory
     from ..mcp_server import serve
 
     if args.commit:

@@ -98,7 +98,7 @@ def _apply_picks(session: Any, picks: list[str], suggested: bool, rest: str | No
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..core.diff.textdiff import unified_diff
+    from ..core.diff.lines import unified_diff
     from ..core.files.safe_write import ConcurrentModification
     from ..core.git.gitrepo import GitError
     from ..core.merge.conflicts import ResolutionError

@@ -56,8 +56,8 @@ def _sibling_ids(pathname: str) -> set[str]:
     """Ids of the other memory file of the same profile in the work tree (memories.md <-> archive)."""
     from pathlib import Path
 
+    from ..core.files.profile import ARCHIVE_REL
     from ..core.format.entries import decode, parse
-    from ..core.format.profile import ARCHIVE_REL
 
     if not pathname:
         return set()
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
               "(set up by `openclaw-tui git-setup`); by hand, give three files: BASE OURS THEIRS", file=sys.stderr)
         return 2
     try:
-        from ..core.merge.merge import Labels, run_driver
+        from ..core.git.threeway import Labels, run_driver
 
         try:
             size = int(args.marker_size)

@@ -13,8 +13,8 @@ import argparse
 import sys
 from typing import Any
 
-from ..core.format.profile import resolve_profile
-from ..core.lifecycle.redact import RedactError, plan_redaction, redact_profile
+from ..core.check.redact import RedactError, plan_redaction, redact_profile
+from ..core.files.profile import resolve_profile
 from ..i18n import _
 from ._editing import add_target, fail, guarded
 

@@ -45,7 +45,7 @@ def register(sub: Any) -> None:
 
 
 def _profile(args: argparse.Namespace) -> Any:
-    from ..core.format.profile import resolve_profile
+    from ..core.files.profile import resolve_profile
 
     return resolve_profile(args.path, args.profile)
 

@@ -20,7 +20,7 @@ import argparse
 import json
 from typing import Any
 
-from ..core.format.profile import NotMemory, resolve_profile
+from ..core.files.profile import NotMemory, resolve_profile
 from ..core.lifecycle.plan import Plan, apply_changes
 from ..core.workspace import dreaming
 from ..i18n import _

@@ -32,7 +32,7 @@ def register(sub: Any) -> None:
 
 def _open(args: argparse.Namespace) -> tuple[Any, Any, str] | str:
     """(repo, profile, the commit's full sha) for ``args``, or why not (one line)."""
-    from ..core.format.profile import NotMemory, resolve_profile
+    from ..core.files.profile import NotMemory, resolve_profile
     from ..core.git.gitrepo import find_repo, git_available
 
     try:

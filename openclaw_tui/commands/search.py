@@ -21,7 +21,7 @@ import sys
 from typing import Any
 
 from ..core.format.places import NotMemory, locate
-from ..core.search.search import QueryError, search_path
+from ..core.search.api import QueryError, search_path
 from ..core.userdirs import ConfigError
 from ..i18n import _, localize_error
 from ._dates import today_option

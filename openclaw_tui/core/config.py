@@ -22,7 +22,7 @@ file is reported (``ConfigError``) and never half-applied.  ``openclaw-tui confi
     mmr_lambda = 0.7
     providers = ["local", "openai", "ollama"]   # tried in order; full text is always last
     index_on_write = false          # true: set/archive/... also update the search index (the next
-                                    # search is instant, each write of a big file pays ~0.5 s for it)
+                                    # search is instant, each write of a big file pays for it)
 
     [search.openai]                 # any OpenAI-compatible endpoint
     base_url = "http://127.0.0.1:8000/v1"
@@ -39,6 +39,7 @@ file is reported (``ConfigError``) and never half-applied.  ``openclaw-tui confi
 from __future__ import annotations
 
 import sys
+import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -120,8 +121,6 @@ def _typed(section: str, cls: type, raw: dict[str, Any], path: Path) -> dict[str
 
 def parse_config(text: str, path: Path) -> Config:
     """A config from the text of a TOML file (``path`` only names it in messages)."""
-    import tomllib  # here: most runs have no config file
-
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -40,7 +40,7 @@ from textual.widgets.option_list import Option
 
 from ..actions import bindings
 from ..core.config import ConfigError
-from ..core.format.profile import NotMemory
+from ..core.files.profile import NotMemory
 from ..core.format.rows import Location
 from ..core.search.context import AgentContext, LeftOut, Part, agent_context, resolve_root
 from ..i18n import _

@@ -27,10 +27,10 @@ from ..core.check.findings import Finding
 from ..core.format.edit import EditError
 from ..core.format.entries import Entry
 from ..core.format.fields import IMPORTANCE
-from ..core.format.rawedit import EntryParts, parse_list
-from ..core.lifecycle.lifecycle import plan_compact
+from ..core.lifecycle.archive import plan_compact
 from ..core.lifecycle.operations import highest_importance, merged_tags
 from ..core.lifecycle.plan import Files
+from ..core.lifecycle.rawedit import EntryParts, parse_list
 from ..i18n import _
 from ..widgets.dialogs import Ask
 from ..widgets.footer import KeysFooter

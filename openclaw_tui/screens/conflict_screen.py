@@ -20,11 +20,10 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static, TextArea
 
 from ..actions import bindings
-from ..core.diff.textdiff import meta_diff
+from ..core.diff.words import meta_diff
 from ..core.format.edit import EditError
 from ..core.format.entries import KNOWN_FIELDS, Entry
 from ..core.format.fields import IMPORTANCE
-from ..core.format.rawedit import EntryParts, parse_list
 from ..core.lifecycle.operations import (
     KEEP_BOTH,
     KEEP_LEFT,
@@ -34,6 +33,7 @@ from ..core.lifecycle.operations import (
     merged_tags,
     plan_resolve_conflict,
 )
+from ..core.lifecycle.rawedit import EntryParts, parse_list
 from ..i18n import _
 from ..widgets.dialogs import Ask
 from ..widgets.diff_view import meta_texts, word_diff_texts

@@ -30,7 +30,10 @@ from ..core.format.blocks import edit_raw
 from ..core.format.edit import DELETE, EditError, normalise_newlines
 from ..core.format.entries import Entry, parse
 from ..core.format.fields import IMPORTANCE, STATUSES, field_error
-from ..core.format.rawedit import (
+from ..core.format.yamlio import render_scalar
+from ..core.lifecycle.operations import plan_set
+from ..core.lifecycle.plan import Files, Plan
+from ..core.lifecycle.rawedit import (
     EntryParts,
     form_changes,
     format_list,
@@ -40,9 +43,6 @@ from ..core.format.rawedit import (
     plan_replace,
     raw_problems,
 )
-from ..core.format.yamlio import render_scalar
-from ..core.lifecycle.operations import plan_set
-from ..core.lifecycle.plan import Files, Plan
 from ..i18n import _
 from ..session import EntryTarget
 from ..widgets.dialogs import Ask

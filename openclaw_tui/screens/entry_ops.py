@@ -21,16 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from ..core.check.findings import Finding
+from ..core.check.redact import RedactError, plan_redaction
+from ..core.files.profile import ARCHIVE_REL, Profile
 from ..core.format.edit import EditError
-from ..core.format.profile import ARCHIVE_REL, Profile
-from ..core.format.rawedit import normalize_raw, plan_replace, raw_problems
 from ..core.format.rows import EntryRow, Location
 from ..core.git.gitrepo import GitError
-from ..core.lifecycle.lifecycle import gc_plan, plan_archive, plan_restore
+from ..core.lifecycle.archive import gc_plan, plan_archive, plan_restore
 from ..core.lifecycle.operations import plan_set, plan_set_many, plan_supersede
 from ..core.lifecycle.picks import archive_picks, cold_picks, compact_picks, conflict_pair
 from ..core.lifecycle.plan import Files, Plan
-from ..core.lifecycle.redact import RedactError, plan_redaction
+from ..core.lifecycle.rawedit import normalize_raw, plan_replace, raw_problems
 from ..i18n import _
 from ..session import EntryTarget, ProfileData, Refused, Session
 from ..widgets.dialogs import AskId, ConfirmWrite

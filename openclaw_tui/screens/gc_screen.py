@@ -21,7 +21,7 @@ from textual.widgets.selection_list import Selection
 
 from ..actions import bindings
 from ..core.format.edit import EditError
-from ..core.lifecycle.lifecycle import GcAction, plan_gc
+from ..core.lifecycle.archive import GcAction, plan_gc
 from ..i18n import _
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line

@@ -38,7 +38,7 @@ from textual.worker import get_current_worker
 
 from ..actions import bindings
 from ..core.check.findings import Finding
-from ..core.format.profile import Discovery, NotMemory, Profile
+from ..core.files.profile import Discovery, NotMemory, Profile
 from ..core.format.rows import (
     MEMORY_FILES,
     EntryRow,
@@ -660,7 +660,7 @@ class MainScreen(Screen[None]):
             path = data.path / rel
             if not path.is_file():
                 return False
-            from ..core.format.profile import TextFile
+            from ..core.files.profile import TextFile
 
             tf = TextFile.read(data.path, path)
         self.file_view.show_file(data.path, tf.rel, tf.text, data.known, line=line, error=tf.error,

@@ -22,9 +22,9 @@ from textual.widgets.option_list import Option
 from ..actions import bindings
 from ..core.format.edit import EditError
 from ..core.format.fields import IMPORTANCE, field_error, next_id
-from ..core.format.rawedit import parse_list
 from ..core.lifecycle.operations import Similar, plan_add, similar_entries
 from ..core.lifecycle.plan import now_iso
+from ..core.lifecycle.rawedit import parse_list
 from ..i18n import _
 from ..widgets.dialogs import Ask
 from ..widgets.footer import KeysFooter

@@ -22,10 +22,10 @@ from textual.widgets.selection_list import Selection
 
 from ..actions import bindings
 from ..core.check.masking import mask_all, mask_secret
+from ..core.check.redact import RedactError, Redaction, plan_redaction, redaction_plan
 from ..core.check.secrets import KIND_LABEL
-from ..core.format.profile import ARCHIVE_REL, Profile, load_profile
+from ..core.files.profile import ARCHIVE_REL, Profile, load_profile
 from ..core.lifecycle.plan import Plan, now_iso
-from ..core.lifecycle.redact import RedactError, Redaction, plan_redaction, redaction_plan
 from ..i18n import _
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line

@@ -25,9 +25,9 @@ from textual.widgets.option_list import Option
 from ..actions import bindings
 from ..core.check.findings import Finding
 from ..core.check.repair import Candidate, Problem, find_problems, plan_all_safe, plan_repair, together
+from ..core.files.profile import Profile, load_profile
 from ..core.files.safe_write import ConcurrentModification
 from ..core.format.edit import EditError
-from ..core.format.profile import Profile, load_profile
 from ..core.lifecycle.plan import Plan
 from ..core.lifecycle.undo import UndoStack
 from ..i18n import _

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..core.check.findings import Finding
-from ..core.format.profile import Profile
+from ..core.files.profile import Profile
 from ..core.format.rows import EntryRow, Location
 from ..widgets.entry_table import EntryTable
 from ..widgets.status_bar import StatusBar

@@ -38,11 +38,11 @@ from textual.worker import get_current_worker
 
 from ..actions import bindings
 from ..core.config import Config, ConfigError, load_config
-from ..core.format.profile import NotMemory
+from ..core.files.profile import NotMemory
 from ..core.format.rows import Location
+from ..core.search.api import chain_for, ranking_for
 from ..core.search.index import Index, roots_of
 from ..core.search.rank import Hit, Results, rank
-from ..core.search.search import chain_for, ranking_for
 from ..core.search.text import QueryError
 from ..i18n import _
 from ..widgets.footer import KeysFooter

@@ -30,12 +30,12 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Static
 
 from ..actions import bindings
-from ..core.check.check import check_profile
 from ..core.check.findings import Finding
+from ..core.check.rules import check_profile
 from ..core.config import ConfigError, Limits, load_config
+from ..core.files.profile import load_profile
 from ..core.files.safe_write import ConcurrentModification
 from ..core.format.edit import EditError
-from ..core.format.profile import load_profile
 from ..core.lifecycle.plan import Plan
 from ..core.workspace import dreaming
 from ..core.workspace.bootstrap import InjectedPart, inject_preview

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.files.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
 from ..core.files.reload import IdDiff, diff_ids, nearest_surviving, summary
 from ..core.files.safe_write import ConcurrentModification, index_writes
 from ..core.format.edit import EditError
 from ..core.format.entries import Entry
-from ..core.format.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
 from ..core.format.rows import (
     MEMORY_FILES,
     BlockRows,
@@ -494,7 +494,7 @@ class Session:
     def write(self, plan: Plan) -> WriteOutcome:
         """Write ``plan`` (undoable) through the core's safe path."""
         # not at start-up: it imports YAML and the secret scan
-        from ..core.lifecycle.redact import RedactError
+        from ..core.check.redact import RedactError
 
         self._expect([(c.path, c.after) for c in plan.changes if c.changed] + [(p, None) for p in plan.removed])
         try:

@@ -10,10 +10,10 @@ from operator import attrgetter
 from pathlib import Path
 
 from ..core.check.findings import Finding
+from ..core.files.profile import ARCHIVE_REL, Profile
 from ..core.files.reload import ChangedRegion
 from ..core.files.store import MemoryDoc
 from ..core.format.entries import Entry, MemoryFile, parse, reparse
-from ..core.format.profile import ARCHIVE_REL, Profile
 from ..core.format.rows import EntryRow, RawText, make_rows, problem_count, status_counts
 from ..ui_adapters import RefIndexLike
 

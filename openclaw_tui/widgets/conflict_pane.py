@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from ..core.diff.worddiff import entry_summary, mark_lines
+from ..core.diff.lines import entry_summary, mark_lines
 from ..core.merge.conflicts import ConflictItem, Region
 from ..core.merge.merge_session import FileResolution, choice_label
 from ..i18n import N_, _

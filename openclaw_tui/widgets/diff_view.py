@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ..core.diff.textdiff import DELETE, EQUAL, INSERT, MISSING, FieldPair, word_diff
+from ..core.diff.words import DELETE, EQUAL, INSERT, MISSING, FieldPair, word_diff
 from ..core.format.yamlio import render_scalar
 from .safe_text import clean, clean_line
 

@@ -32,8 +32,8 @@ from textual.widgets import ContentSwitcher, Static
 
 from ..actions import bindings
 from ..core.check.refs import resolve_link
+from ..core.files.profile import is_profile_dir, is_workspace_dir
 from ..core.format.fields import ID_RE
-from ..core.format.profile import is_profile_dir, is_workspace_dir
 from ..core.format.rows import Location
 from ..i18n import _
 from .messages import Jump

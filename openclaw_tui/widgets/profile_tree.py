@@ -11,7 +11,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ..actions import bindings
-from ..core.format.profile import ARCHIVE_REL, Profile
+from ..core.files.profile import ARCHIVE_REL, Profile
 from .safe_text import clean_line
 
 

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ..core.diff.worddiff import Segment, word_diff
+from ..core.diff.lines import Segment, word_diff
 from ..core.format.entries import parse
 from ..core.format.yamlio import render_scalar
 from ..core.git.patch import Patch, PatchLine, side_by_side

@@ -1,1 +1,1 @@
-"""The consistency check: findings, references, secrets, instructions, reports."""
+"""The consistency check: findings, references, secrets, redaction, instructions, reports."""

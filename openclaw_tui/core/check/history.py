@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..format.profile import BOOTSTRAP_NAMES, Profile
+from ..files.profile import BOOTSTRAP_NAMES, Profile
 from .secrets import KIND_LABEL, find_secrets
 
 # what "memory files" means per layout: the files the agent remembers with

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 from typing import Protocol, TypeVar
 
-from ..format.profile import ARCHIVE_REL, Profile
+from ..files.profile import ARCHIVE_REL, Profile
 from .refs import Ref
 
 

@@ -27,9 +27,9 @@ from urllib.parse import unquote
 
 import yaml
 
+from ..files.profile import ARCHIVE_REL, Profile, TextFile, inside
 from ..format.entries import Entry, MemoryFile
 from ..format.fields import ID_RE, REFERENCE_FIELDS, ids_in_value, is_reference_field
-from ..format.profile import ARCHIVE_REL, Profile, TextFile, inside
 from ..format.yamlio import compose_all_bounded
 
 
@@ -56,7 +56,7 @@ _KEY_AT_LINE_START = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:")
 # ID_RE, but starting with its literal so that the engine can skip ahead quickly
 FAST_ID_RE = re.compile(r"mem-(?<![A-Za-z0-9_-]mem-)[0-9]+(?![A-Za-z0-9_-])")
 _SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-# (an image's "!" is not matched: the same targets, and a pattern starting with "[" is searched 4x faster)
+# (an image's "!" is not matched: the same targets, and a pattern starting with "[" is quicker to search)
 _INLINE_LINK_RE = re.compile(
     r"""\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]
         \([ \t]*(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)
@@ -531,14 +531,11 @@ class RefIndex:
         self.refs = scan_references(source) if isinstance(source, Profile) else list(source)
         self._out: dict[str, list[Ref]] = {}
         self._in: dict[str, list[Ref]] = {}
-        self._files: dict[str, list[Ref]] = {}
         for r in self.refs:
             if r.source_id is not None:
                 self._out.setdefault(r.source_id, []).append(r)
             if r.target_id is not None:
                 self._in.setdefault(r.target_id, []).append(r)
-            if r.target_file is not None:
-                self._files.setdefault(r.target_file, []).append(r)
 
     @classmethod
     def build(cls, profile: Profile) -> RefIndex:
@@ -550,6 +547,3 @@ class RefIndex:
     def incoming(self, entry_id: str) -> list[Ref]:
         return list(self._in.get(entry_id, ()))
 
-    def to_file(self, rel: str) -> list[Ref]:
-        """References that resolve to the profile file ``rel``."""
-        return list(self._files.get(rel, ()))

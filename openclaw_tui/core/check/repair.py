@@ -42,15 +42,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..files.profile import ARCHIVE_REL, Profile, load_profile
 from ..files.safe_write import read_bytes
 from ..format.blocks import Block
 from ..format.edit import DELETE, EditError
 from ..format.entries import Entry
-from ..format.profile import ARCHIVE_REL, Profile, load_profile
-from ..lifecycle.lifecycle import plan_restore
+from ..lifecycle.archive import plan_restore
 from ..lifecycle.operations import Builder
 from ..lifecycle.plan import FileChange, Files, Plan, apply_changes
-from .check import check_profile
 from .codes import REPAIRABLE
 from .findings import Finding
 from .refbytes import (
@@ -64,6 +63,7 @@ from .refbytes import (
     written,
 )
 from .refs import Ref, scan_references
+from .rules import check_profile
 from .suggest import (
     IdFacts,
     chain_end,

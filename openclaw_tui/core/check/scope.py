@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..format.profile import Profile, TextFile
+from ..files.profile import Profile, TextFile
 
 TEXT_SUFFIXES = (".md", ".markdown", ".yaml", ".yml", ".json", ".txt")
 _SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "site-packages", "__pycache__"})

@@ -19,9 +19,9 @@ from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..files.profile import ARCHIVE_REL, Profile
 from ..format.entries import Entry, MemoryFile
 from ..format.fields import ids_in_value
-from ..format.profile import ARCHIVE_REL, Profile
 from .codes import REPAIRABLE
 from .findings import Finding, Suggestion
 from .refbytes import LONG_LINE, file_bytes, line_bounds, locate, order_candidates, removal, removal_why

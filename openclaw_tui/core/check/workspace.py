@@ -1,4 +1,4 @@
-"""Layout B checks beyond the spec's table rows that check.py runs for every workspace.
+"""Layout B checks beyond the spec's table rows that rules.py runs for every workspace.
 
 - ``dangling-file``: a distil reference ``<!-- source: memory/….md:N -->`` in MEMORY.md whose log
   is gone (dreaming's promotion markers are references already, refs.py).
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..format.profile import Profile, inside
+from ..files.profile import Profile, inside
 
 Add = Callable[[str, str, "int | None", "str | None", str], None]
 

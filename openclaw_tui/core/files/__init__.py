@@ -1,1 +1,1 @@
-"""Files on disk: safe writes, loading, watching, reloading, the external editor."""
+"""Files on disk: profiles and their folders, safe writes, loading, watching, reloading, the external editor."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
-from ..format.profile import Profile, inside
+from .profile import Profile, inside
 
 
 class Refused(ValueError):

@@ -4,8 +4,7 @@
 ``entries.reparse``) and ``diff_ids`` compares entries by id without
 touching the unchanged ones: both texts share a common prefix and suffix,
 and the entries lying wholly inside them are checked to sit at the same
-offsets (plain list comparisons) instead of comparing their text.  One
-changed entry in a 100k-entry file reloads in well under 300 ms.
+offsets (plain list comparisons) instead of comparing their text.
 
 ``summary`` words a diff for the status bar and ``nearest_surviving``
 picks the selection after the selected entry disappeared.

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .entries import Entry, MemoryFile
-from .scalars import render_scalar
+from .scalars import quoted, render_scalar
 
 
 class EditError(ValueError):
@@ -126,10 +126,7 @@ def _flow_item(value: Any) -> str:
         return render_value(value)
     text = render_scalar(value)
     if isinstance(value, str) and text == value and any(c in value for c in "[]{},"):
-        import yaml  # only for a value that must be quoted
-
-        dumped = yaml.dump(value, default_style='"', allow_unicode=True, width=1 << 30)
-        return dumped.split("\n...")[0].rstrip("\n")
+        return quoted(value)
     return text
 
 
@@ -200,15 +197,6 @@ def set_fields(mf: MemoryFile, entry_id: str, changes: Mapping[str, Any]) -> str
     return text[: entry.fm_start] + new_fm + text[entry.fm_end :]
 
 
-def set_frontmatter(mf: MemoryFile, entry_id: str, frontmatter: str) -> str:
-    """Replace the whole frontmatter text of one entry (raw YAML edit)."""
-    entry = _entry(mf, entry_id)
-    nl = entry_newline(entry)
-    if frontmatter and not frontmatter.endswith("\n"):
-        frontmatter += nl
-    return mf.text[: entry.fm_start] + frontmatter + mf.text[entry.fm_end :]
-
-
 def normalise_newlines(text: str, nl: str) -> str:
     text = text.replace("\r\n", "\n")
     return text.replace("\n", nl) if nl != "\n" else text
@@ -257,17 +245,3 @@ def append_entry(mf: MemoryFile, entry_text: str) -> str:
     return text + normalise_newlines(entry_text, mf.newline)
 
 
-def insert_raw(mf: MemoryFile, raw: str) -> str:
-    """Append an existing block's raw text (moving an entry between files), keeping its bytes."""
-    text = mf.text
-    if text and not text.endswith("\n"):
-        text += mf.newline
-    return text + raw
-
-
-def remove_entry(mf: MemoryFile, entry_id: str) -> tuple[str, str]:
-    """Remove one entry; returns (new text, the removed raw text)."""
-    entry = _entry(mf, entry_id)
-    raw = entry.raw
-    text = mf.text[: entry.start] + mf.text[entry.end :]
-    return text, raw

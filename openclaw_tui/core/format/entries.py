@@ -40,13 +40,9 @@ KNOWN_FIELDS: tuple[str, ...] = (
 _KNOWN = frozenset(KNOWN_FIELDS)
 
 _DELIM_RE = re.compile(r"^---[ \r]*$", re.M)
-_NL_DELIM_RE = re.compile(r"\n---[ \r]*$", re.M)  # 2x faster to search: it starts with a literal
+_NL_DELIM_RE = re.compile(r"\n---[ \r]*$", re.M)  # starts with a literal: quicker to search
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
 _FIRST_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]|$)")
-
-
-class ParseError(ValueError):
-    """Raised when a file cannot be decoded at all (callers report it)."""
 
 
 class Entry:
@@ -752,3 +748,18 @@ def reparse(old: MemoryFile, new_text: str, *, consume: bool = False) -> MemoryF
 def serialize(mf: MemoryFile) -> str:
     """The text of the file (without BOM), rebuilt from its parts."""
     return mf.preamble + "".join(e.raw for e in mf.entries)
+
+
+def split_trailing(raw: str) -> tuple[str, str]:
+    """(content, trailing): content runs to the end of the last non-blank line, newline included.
+
+    The blank lines after an entry separate it from the next one; they are
+    not part of what the entry says, so merges and diffs compare ``content``.
+    """
+    k = len(raw.rstrip(" \t\r\n"))
+    if k == len(raw):
+        return raw, ""
+    nl = raw.find("\n", k)
+    if nl < 0:
+        return raw, ""
+    return raw[: nl + 1], raw[nl + 1 :]

@@ -70,7 +70,7 @@ def file_eligible(text: str, data: bytes | None = None) -> bool:
     hay: str | bytes = text if data is None else data
     for needle in ("```", "~~~", "\\"):
         n: str | bytes = needle if data is None else needle.encode()
-        if n[:1] in hay and n in hay:  # type: ignore[operator]  # one character: a memchr, 10x faster
+        if n[:1] in hay and n in hay:  # type: ignore[operator]  # the first character alone is a quick memchr
             return False
     return True
 

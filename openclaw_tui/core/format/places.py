@@ -174,3 +174,12 @@ def _with_workspaces(prefix: str, children: list[Path]) -> list[Place]:
         elif is_workspace_dir(c):
             out.append(Place(c, prefix + c.name, "openclaw"))
     return out
+
+
+def indexed_rel(layout: str, rel: str) -> bool:
+    """Whether a file (path relative to its profile) belongs in the index."""
+    if layout == "openclaw":
+        return rel in BOOTSTRAP_NAMES or rel == "DREAMS.md" or (rel.startswith("memory/") and rel.endswith(".md"))
+    if rel in ("memories.md", ARCHIVE_REL, "identity.md", "state.yaml"):
+        return True
+    return (rel.startswith("contexts/") or rel.startswith("skills/")) and rel.endswith(".md")

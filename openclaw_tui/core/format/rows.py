@@ -470,7 +470,7 @@ class RawText:
     def _blocks_with(self, hay: str, word: str) -> Iterator[int]:
         """The blocks ``word`` starts in, in order: remembered from a search run to its end (a key taken back),
         else looked for among those of a shorter word it starts with, searched to its end in the same text (a
-        key typed on), else in the whole text (~10 ms at 100k entries: each key of a sparse filter paid it)."""
+        key typed on), else in the whole text."""
         known = self.found.get(word)
         if known is not None:
             return iter(known)
@@ -553,14 +553,14 @@ class BlockRows(Sequence[EntryRow]):
         return row
 
 
-LOWER_SLICE = 1 << 16  # characters lowered at a time by lower_in_slices (~0.5 ms)
+LOWER_SLICE = 1 << 16  # characters lowered at a time by lower_in_slices
 
 
 def lower_in_slices(text: str, size: int = LOWER_SLICE, pause: Callable[[], None] | None = None) -> str:
     """``text.lower()``, made a slice of whole lines at a time with the interpreter lock let go in between
     (``pause()`` between slices: a worker sleeps there while the person types; default: let go only).
 
-    A 21 MB ``lower()`` holds the lock ~150 ms: the UI thread would wait that long for a key.  Equal to
+    One ``lower()`` of a big file would hold the lock while the person types.  Equal to
     ``text.lower()``: slices end after a newline, and the one context-dependent rule (the final sigma)
     does not look across a newline."""
     if len(text) <= size:

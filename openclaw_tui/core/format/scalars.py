@@ -47,6 +47,11 @@ def render_scalar(value: Any) -> str:
         and "]" not in text
     ):
         return text
+    return quoted(text)
+
+
+def quoted(text: str) -> str:
+    """``text`` as a double-quoted YAML scalar on one line."""
     import yaml  # only for a value that must be quoted: plain values need no YAML library
 
     dumped = yaml.dump(text, default_style='"', allow_unicode=True, width=1 << 30)

@@ -38,21 +38,20 @@ def _pause_every(pause: Callable[[], None] | None, step: int) -> Callable[[int],
 def block_starts(text: str, pause: Callable[[], None] | None = None) -> list[int] | None:
     """The start of every block of ``text`` (a memory file's text, without its BOM), in order, as
     ``entries.parse`` finds them; None when the file is not of the simple kind described above (then
-    only the parse can say): :func:`block_starts_in_parts`'s last answer, scanned in one part (~0.15 s at 100k
-    entries); ``pause()`` runs between its steps."""
+    only the parse can say): :func:`block_starts_in_parts`'s last answer, scanned in one part; ``pause()``
+    runs between its steps."""
     # one part longer than the text: its only answer is the last one
     found = next(block_starts_in_parts(text, pause, part=len(text) + 1))
     return None if found is None else found[0]
 
 
-FENCE_SLICE = 1 << 22  # characters looked through for a code fence at a time (~5 ms: 1M entries are ~200M)
+FENCE_SLICE = 1 << 22  # characters looked through for a code fence between two pauses
 
 
 def fenced(text: str, pause: Callable[[], None] | None = None, size: int = FENCE_SLICE, start: int = 0,
            stop: int | None = None) -> bool:
     """A code fence (```` ``` ```` or ``~~~``) starts in ``text[start:stop]``, looked for a slice at a time with
-    ``pause()`` in between (one search of a 1M-entry file held the interpreter lock ~0.3 s: the UI thread's
-    ``/`` waited for it)."""
+    ``pause()`` in between, so that a UI thread waiting for the interpreter lock gets it."""
     stop = len(text) if stop is None else stop
     for at in range(start, stop, size):
         end = min(at + size, stop) + 2  # a fence across the slice's end is in this slice
@@ -63,7 +62,7 @@ def fenced(text: str, pause: Callable[[], None] | None = None, size: int = FENCE
     return False
 
 
-PART = 1 << 21  # characters scanned before the first answer of block_starts_in_parts (~1/9 of a 100k-entry file)
+PART = 1 << 21  # characters scanned before the first answer of block_starts_in_parts
 
 
 def block_starts_in_parts(text: str, pause: Callable[[], None] | None = None,
@@ -79,8 +78,7 @@ def block_starts_in_parts(text: str, pause: Callable[[], None] | None = None,
     parse reads what follows it: None then comes after the runs before it), and ``end`` is a start whose
     frontmatter closes (a last delimiter without one opens nothing, and the block before it then runs to the
     end of the text).
-    ``pause()`` runs between parts.  A filter typed while a 100k-entry file is scanned finds the rows of its
-    first part from ~1/9 of the scan on."""
+    ``pause()`` runs between parts: a filter typed during the scan finds the rows of the first part."""
     if text.startswith(BOM):
         yield None
         return

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from .scalars import _NON_STRING, _PLAIN_SAFE, render_scalar  # noqa: F401 - written without YAML there
+from .scalars import render_scalar as render_scalar  # the UI's import of it
 
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

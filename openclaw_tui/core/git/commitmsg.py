@@ -62,7 +62,7 @@ def left_out(repo: RepoLike, profile: Any, include: Sequence[str] = ()) -> list[
 
 
 def _left(st: RepoStatus | None, rel: str, folder: Path, include: Sequence[str]) -> list[str]:
-    from ..format.profile import is_profile_dir, is_workspace_dir
+    from ..files.profile import is_profile_dir, is_workspace_dir
 
     prefix = rel + "/" if rel else ""
     named = {_named(folder, n) for n in include}

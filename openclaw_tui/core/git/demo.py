@@ -31,9 +31,8 @@ import openclaw_tui
 
 from ..files.safe_write import atomic_write
 from ..format.edit import DELETE, render_entry, set_body, set_fields
-from ..format.entries import MemoryFile, parse_bytes
+from ..format.entries import MemoryFile, parse_bytes, split_trailing
 from ..format.fields import next_id
-from ..merge.merge import split_trailing
 from .commitmsg import default_summary, format_message, profile_changes
 from .gitrepo import ATTRIBUTES_LINE, Repo, commit_paths, install_merge_driver, is_lock_artifact, run_git
 

@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..format.entries import classify_block, decode, parse
-from ..merge.merge import split_trailing
+from ..format.entries import classify_block, decode, parse, split_trailing
 from .blobstream import BlobStream
 from .entry_index import EntryIndex, Pair, Touched, touched_ids
 from .gitrepo import Repo, RepoLike, as_repo, run_git

@@ -360,28 +360,6 @@ def tree_files(repo: RepoLike, rev: str, rel: str) -> dict[str, tuple[str, str]]
     return found
 
 
-def read_blobs(repo: RepoLike, shas: Iterable[str]) -> dict[str, bytes]:
-    """Several blobs at once through one ``git cat-file --batch``."""
-    r = as_repo(repo)
-    wanted = list(dict.fromkeys(shas))
-    if not wanted:
-        return {}
-    proc = run_git(["cat-file", "--batch"], r.root, input="".join(s + "\n" for s in wanted).encode())
-    out = proc.stdout
-    found: dict[str, bytes] = {}
-    pos = 0
-    for sha in wanted:
-        nl = out.index(b"\n", pos)
-        header = out[pos:nl].split()
-        pos = nl + 1
-        if len(header) < 3 or header[1] == b"missing":
-            continue
-        size = int(header[2])
-        found[sha] = out[pos : pos + size]
-        pos += size + 1
-    return found
-
-
 # --- changing the repository ----------------------------------------------------------------
 
 

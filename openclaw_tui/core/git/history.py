@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..merge.merge import Labels, merge_bytes, merge_plain
 from .commitmsg import is_memory_file
 from .gitrepo import (
     BranchInfo,
@@ -52,6 +51,7 @@ from .semantic_diff import (
     profile_events,
     semantic_diff,
 )
+from .threeway import Labels, merge_bytes, merge_plain
 
 NULL_SHA = "0" * 40
 

@@ -16,8 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..format.entries import MemoryFile, classify_block, decode, looks_like_frontmatter, parse
-from ..merge.merge import split_trailing
+from ..format.entries import MemoryFile, classify_block, decode, looks_like_frontmatter, parse, split_trailing
 
 MEMORIES = "memories.md"
 ARCHIVE = "contexts/archive/memories.md"
@@ -78,20 +77,6 @@ class EntryChange:
     @property
     def field_names(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields)
-
-    def _status(self, raw: str | None) -> str | None:
-        if raw is None:
-            return None
-        mf = parse(raw)
-        return mf.entries[0].status if mf.entries and not mf.entries[0].error else None
-
-    @property
-    def old_status(self) -> str | None:
-        return self._status(self.old_raw)
-
-    @property
-    def new_status(self) -> str | None:
-        return self._status(self.new_raw)
 
     @property
     def status_change(self) -> tuple[str, str] | None:

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diff.textdiff import similarity, unified_diff, word_diff
+from ..diff.lines import unified_diff
+from ..diff.words import similarity, word_diff
 from ..format.entries import decode, parse
 from ..format.places import is_profile_dir
 from ..git.gitrepo import Repo, find_repo, head_sha, read_blob, run_git

@@ -3,7 +3,7 @@
 A workspace's history is file-level in git; this follows one row through the versions of its file
 (newest first): in each older version the row is the segment with the same key, else the same text
 under another heading (moved), else the most similar text of the same kind (rewritten, by
-``textdiff.similarity``).  Where the row stops being found, the commit after that added it.
+``diff.words.similarity``).  Where the row stops being found, the commit after that added it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..diff.textdiff import similarity
+from ..diff.words import similarity
 from ..format.entries import decode
 from ..git.gitrepo import GitError, find_repo, read_blob
 from .inbox import REWORD, _commits, render_words

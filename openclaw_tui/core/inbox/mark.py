@@ -21,13 +21,12 @@ from pathlib import Path
 
 from ...i18n import N_
 from ..files.safe_write import atomic_write
+from ..git.blobstream import read_blobs
 from ..git.gitrepo import (
-    GitError,
     Repo,
     find_repo,
     head_sha,
     is_lock_artifact,
-    read_blobs,
     run_git,
     tree_files,
 )
@@ -218,14 +217,3 @@ def write_mark(folder: Path | str, files: dict[str, bytes], parent: str | None =
     return Mark(folder, dict(files), "snapshot", sha, head, _now())
 
 
-def clear_mark(folder: Path | str) -> None:
-    """Forget the folder's review mark (the next look starts from the first-time mark again)."""
-    folder = Path(folder).absolute()
-    repo = find_repo(folder)
-    if repo is None:
-        _data_file(folder).unlink(missing_ok=True)
-        return
-    try:
-        run_git(["update-ref", "-d", ref_name(repo, folder)], repo.root)
-    except GitError:
-        pass

@@ -62,8 +62,8 @@ def _exported(repo_root: Path, sha: str, prefix: str) -> Iterator[Path | None]:
 
 
 def _findings(folder: Path | None, today: dt.date | None, release: str | None) -> int:
-    from ..check.check import check_discovery
-    from ..format.profile import Discovery, load_profile
+    from ..check.rules import check_discovery
+    from ..files.profile import Discovery, load_profile
 
     if folder is None:
         return 0

@@ -1,1 +1,1 @@
-"""Changing entries: edits as plans, lifecycle rules, redaction, undo."""
+"""Changing entries: edits as plans (raw edits too), archive and gc rules, undo."""

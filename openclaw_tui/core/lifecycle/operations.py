@@ -12,15 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any
 
+from ..files.profile import Profile
 from ..files.store import MemoryDoc
 from ..format.blocks import Block, edit_raw, rewrite
 from ..format.edit import DELETE, EditError, form_changes, render_entry
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile, parse
 from ..format.fields import IMPORTANCE, field_error, next_id
 from ..format.locate import ABSENT, Window, byte_offset, file_eligible, locate, sub_file, window_file
-from ..format.profile import Profile
 from .plan import FileChange, Files, Plan, apply_changes, change, now_iso
 
 Target = Profile | Files
@@ -432,8 +433,6 @@ def similar_entries(
     target: Target, body: str, tags: Sequence[str] | None = None, *, threshold: float = 0.8, limit: int = 5
 ) -> list[Similar]:
     """Entries (memories.md and archive) whose text is the same or nearly the same as ``body``."""
-    from difflib import SequenceMatcher  # only here: most commands never compare texts
-
     files = Files.of(target)
     want = normalize_text(body)
     want_tags = {t.casefold() for t in tags or ()}
@@ -489,6 +488,20 @@ def merged_tags(entries: Sequence[Entry]) -> list[str]:
     return tags
 
 
+def merged_meta(ids: Sequence[str], originals: Sequence[Entry], tags: Sequence[str] | None,
+                importance: str | None) -> dict[str, Any]:
+    """The fields of an entry merged from ``originals``: ``merged_from``, their tags and highest importance
+    (unless given)."""
+    meta: dict[str, Any] = {"merged_from": list(ids)}
+    kept_tags = list(tags) if tags is not None else merged_tags(originals)
+    if kept_tags:
+        meta["tags"] = kept_tags
+    imp = importance or highest_importance([e.meta.get("importance") for e in originals])
+    if imp:
+        meta["importance"] = imp
+    return meta
+
+
 def plan_resolve_conflict(
     target: Target,
     a: str,
@@ -527,14 +540,7 @@ def plan_resolve_conflict(
     else:
         if merged_body is None:
             raise EditError("a merge needs the text of the new entry")
-        meta: dict[str, Any] = {"merged_from": [a, b]}
-        meta["tags"] = list(tags) if tags is not None else merged_tags([aentry, bentry])
-        if not meta["tags"]:
-            del meta["tags"]
-        imp = importance or highest_importance([aentry.meta.get("importance"), bentry.meta.get("importance")])
-        if imp:
-            meta["importance"] = imp
-        fields = new_entry_meta(files, meta, now_iso(now))
+        fields = new_entry_meta(files, merged_meta([a, b], [aentry, bentry], tags, importance), now_iso(now))
         new = append_new(bld, files.memories, fields, merged_body)
         _supersede_into(bld, a, new)
         _supersede_into(bld, b, new)

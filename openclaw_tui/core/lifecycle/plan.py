@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..files.profile import Profile
 from ..files.safe_write import ConcurrentModification, locked, read_bytes, replace_all, write_many
 from ..files.store import MemoryDoc
 from ..format.edit import EditError
 from ..format.entries import Entry, MemoryFile, parse_bytes
-from ..format.profile import Profile
 
 RETRIES = 8
 
@@ -87,7 +87,7 @@ class Plan:
 
     def diff(self, root: Path | None = None, context: int = 3) -> str:
         """A unified diff of every file the plan changes (paths relative to ``root``)."""
-        from ..diff.textdiff import unified_diff  # only when a diff is shown: the CLI edits start faster
+        from ..diff.lines import unified_diff  # only when a diff is shown: the CLI edits start faster
 
         out: list[str] = []
         for c in self.changes:
@@ -96,7 +96,7 @@ class Plan:
             name = c.path.relative_to(root).as_posix() if root is not None else c.path.as_posix()
             before = "" if c.before is None else c.before.decode("utf-8", "replace")
             after = c.after.decode("utf-8", "replace")
-            # textdiff's chunked matcher: difflib alone takes seconds on big files of repeated lines
+            # diff.words' chunked matcher: difflib alone takes seconds on big files of repeated lines
             out.append(unified_diff(before, after, "/dev/null" if c.before is None else f"a/{name}", f"b/{name}", n=context))
         return "".join(out)  # each part already ends every line with a newline
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..diff.textdiff import line_counts as _text_counts
-from ..diff.textdiff import unified_diff
-from ..format.profile import ARCHIVE_REL
+from ..diff.lines import line_counts as _text_counts
+from ..diff.lines import unified_diff
+from ..files.profile import ARCHIVE_REL
 from .plan import Plan
 
 MEMORIES = "memories.md"

@@ -1,1 +1,1 @@
-"""Merging memory branches: the id-aware merge driver, conflict markers, merge sessions."""
+"""Merging memory branches: conflict markers, merge sessions, references renumbered by a merge."""

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Literal
 
 from ..format.edit import set_fields
-from ..format.entries import MemoryFile, decode, parse
+from ..format.entries import MemoryFile, decode, parse, split_trailing
 from ..format.fields import ids_in_value, next_id
-from .merge import entry_contents, split_trailing, typical_separator
+from ..git.threeway import entry_contents, typical_separator
 
 OURS = "ours"
 THEIRS = "theirs"
@@ -244,16 +244,6 @@ class Conflicts:
     _ours: MemoryFile | None = field(default=None, repr=False, compare=False)
     _theirs: MemoryFile | None = field(default=None, repr=False, compare=False)
 
-    @property
-    def ours_file(self) -> MemoryFile | None:
-        """The ours side rebuilt and parsed (entries mode only)."""
-        return self._ours
-
-    @property
-    def theirs_file(self) -> MemoryFile | None:
-        """The theirs side rebuilt and parsed (entries mode only)."""
-        return self._theirs
-
     def item(self, key: str) -> ConflictItem:
         for it in self.items:
             if it.key == key:
@@ -429,7 +419,7 @@ def _as_both(ours_key: str, theirs_text: str, taken: set[str]) -> str:
 
 def _renumbered(old: str, theirs_text: str, taken: set[str], renames: dict[str, str] | None) -> str:
     """Theirs' addition under the next free id (its own mentions of the id follow it)."""
-    from .merge import id_word
+    from ..git.threeway import id_word
 
     new = renames[old] if renames is not None and old in renames else next_id(taken)
     taken.add(new)
@@ -515,7 +505,7 @@ def _render_entries(
     conflicts: Conflicts, choices: Mapping[str, Choice], taken: set[str],
     theirs_added: set[str] | None = None, renames: dict[str, str] | None = None,
 ) -> str:
-    from .merge import id_word
+    from ..git.threeway import id_word
 
     o_mf, t_mf = conflicts._ours, conflicts._theirs
     assert o_mf is not None and t_mf is not None

@@ -39,9 +39,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..format.profile import ARCHIVE_REL
-from ..git.gitrepo import GitError, Repo, read_blobs, run_git, tree_files
-from .merge import id_word
+from ..files.profile import ARCHIVE_REL
+from ..git.blobstream import read_blobs
+from ..git.gitrepo import GitError, Repo, run_git, tree_files
+from ..git.threeway import id_word
 
 RECORD_REL = "openclaw-tui/merge-renumbered.json"  # inside the git folder
 MAX_FILE_BYTES = 16 * 1024 * 1024  # larger files are not scanned for references

@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config, load_config
-from ..format.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
+from ..files.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from .index import Index, Root, roots_of, tags_as_written
 from .text import CJK, CJK_RUN, Query, QueryError, parse_query
 
@@ -557,7 +557,7 @@ def workspace_context(profile: Profile | Root, query: str = "", session: str = "
                           session_start=session_start)
     today = today or dt.date.fromisoformat(ctx.extra["rules"]["today"])
     if query.strip():
-        from .search import search_path
+        from .api import search_path
 
         try:
             found, _stats = search_path(profile.path, query, results * 4, today=today, config=config)

@@ -18,7 +18,7 @@ from ..workspace.injection import CURRENT_RELEASE, js_sha256, now_dates, startup
 from .context import AgentContext, LeftOut, Part, estimate_tokens
 
 if TYPE_CHECKING:
-    from ..format.profile import Profile
+    from ..files.profile import Profile
     from .index import Root
 
 

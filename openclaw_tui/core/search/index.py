@@ -113,10 +113,10 @@ if TYPE_CHECKING:  # the parser is imported only when a file has to be (re-)inde
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
     from typing import Any
 
+    from ..files.profile import Profile
     from ..files.reload import ChangedRegion
     from ..files.store import MemoryDoc
     from ..format.entries import Entry, MemoryFile
-    from ..format.profile import Profile
 
 
 def _parser() -> Any:

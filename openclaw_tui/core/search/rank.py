@@ -34,7 +34,9 @@ Ties are ordered by profile, file and place.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
+from array import array
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -113,8 +115,6 @@ class Hit:
         s = f"{self.score:.2f}" if self.score >= 0.01 or self.score == 0 else f"{self.score:.2g}"
         if self.decay >= 0.995 or not self.date:
             return s
-        import datetime as dt  # (only here: a fresh ``search`` process does not import it)
-
         factor = f"{self.decay:.2g}" if self.decay >= 0.01 else f"{self.decay:.1g}"
         try:
             days = ((today or dt.date.today()) - dt.date.fromisoformat(self.date)).days
@@ -197,22 +197,16 @@ class Results:
 
 
 def _pack(v: Vector) -> bytes:
-    from array import array  # (vectors only: a search without them loads neither array nor math)
-
     return array("f", v).tobytes()
 
 
 def _unpack(b: bytes) -> Vector:
-    from array import array
-
     a = array("f")
     a.frombytes(b)
     return list(a)
 
 
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:
-    import math
-
     return math.fsum(x * y for x, y in zip(a, b, strict=False))
 
 

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..format.places import ARCHIVE_REL, BOOTSTRAP_NAMES
+from ..format.places import ARCHIVE_REL, indexed_rel
 from .query import (
     CJK,
     CJK_RUN,
@@ -85,12 +84,12 @@ def _kind(e: Entry) -> str:
     return "malformed" if e.error is not None else "entry"
 
 
-@lru_cache(maxsize=1)
-def _chunk_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """Blank line, heading, list item, fence, YAML top-level key: compiled when a file is first cut into chunks
-    (a fresh ``search`` on a current index cuts none, and compiling them was ~3% of it)."""
-    return (re.compile(r"[ \t\r]*"), re.compile(r" {0,3}#{1,6}(?:[ \t]|$)"), re.compile(r" ?(?:[-*+]|\d{1,9}[.)])[ \t]"),
-            re.compile(r" {0,3}(`{3,}|~{3,})"), re.compile(r"[^\s#\-][^\n]*?:(?:[ \t]|\r?$)"))
+# Where a chunk ends: a blank line, a heading, a list item, a fence, a YAML top-level key.
+_BLANK_RE = re.compile(r"[ \t\r]*")
+_HEADING_RE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_ITEM_RE = re.compile(r" ?(?:[-*+]|\d{1,9}[.)])[ \t]")
+_FENCE_RE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_YAML_TOP_KEY_RE = re.compile(r"[^\s#\-][^\n]*?:(?:[ \t]|\r?$)")
 
 
 def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
@@ -102,7 +101,6 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
     paragraph right before or after it; fenced code stays whole; long runs
     are cut every ``MAX_CHUNK_LINES`` lines.
     """
-    blank_re, heading_re, item_re, fence_re, yaml_top_key_re = _chunk_patterns()
     pos = 0
     line = 0
     start = -1
@@ -116,17 +114,17 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
         line += 1
         row = text[pos:nxt].rstrip("\n")
         if fence is not None:
-            m = fence_re.match(row)
+            m = _FENCE_RE.match(row)
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not row[m.end():].strip():
                 fence = None
-        elif blank_re.fullmatch(row):
+        elif _BLANK_RE.fullmatch(row):
             if start >= 0:
                 yield Chunk(start, pos, start, start_line, line - 1, None, "text")
                 start = -1
         else:
             splits = (
-                bool(yaml_top_key_re.match(row)) if yaml
-                else bool(heading_re.match(row) or item_re.match(row) or row.startswith("<!-- observed:"))
+                bool(_YAML_TOP_KEY_RE.match(row)) if yaml
+                else bool(_HEADING_RE.match(row) or _ITEM_RE.match(row) or row.startswith("<!-- observed:"))
             )
             marker = not yaml and row.lstrip().startswith("<!--")
             if only_markers and not row.startswith("<!-- observed:"):
@@ -138,7 +136,7 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
                 start, start_line, only_markers = pos, line, marker
             elif not marker:
                 only_markers = False
-            m = None if yaml else fence_re.match(row)
+            m = None if yaml else _FENCE_RE.match(row)
             if m:
                 fence = m.group(1)
         pos = nxt
@@ -148,15 +146,6 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
 
 def is_memory_rel(rel: str) -> bool:
     return rel in ("memories.md", ARCHIVE_REL)
-
-
-def indexed_rel(layout: str, rel: str) -> bool:
-    """Whether a file (path relative to its profile) belongs in the index."""
-    if layout == "openclaw":
-        return rel in BOOTSTRAP_NAMES or rel == "DREAMS.md" or (rel.startswith("memory/") and rel.endswith(".md"))
-    if rel in ("memories.md", ARCHIVE_REL, "identity.md", "state.yaml"):
-        return True
-    return (rel.startswith("contexts/") or rel.startswith("skills/")) and rel.endswith(".md")
 
 
 def without_surrogates(s: str) -> str:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Limits
+from ..files.profile import inside
 from ..format.entries import decode
-from ..format.profile import inside
 from .injection import (
     CURRENT_RELEASE,
     RETIRED_FILES,

@@ -20,15 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files.profile import Profile, inside
 from ..format.edit import EditError
 from ..format.entries import decode
 from ..format.fields import next_id
-from ..format.profile import Profile, inside
 from ..lifecycle.operations import Builder, append_new, new_entry_meta
 from ..lifecycle.plan import FileChange, Files, Plan, now_iso
 from ..lifecycle.undo import Step, write_plan, write_steps
-from .edits import encode, ending_before, insert_bodies, text_plan
-from .model import load_daily_logs, parse_log, parse_memory_text
+from .edits import encode, ending_before, insert_into_section, text_plan
+from .model import load_daily_logs, parse_log
 
 _TIME_RE = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])?\s*(?:\d{1,2}:\d{2}\s+)?")
 
@@ -95,13 +95,8 @@ def distil_plan(
     def build() -> Plan:
         before = mem.read_bytes() if mem.exists() else None
         text, bom, _ok = decode(before) if before is not None else ("", False, True)
-        rows = parse_memory_text(text)
-        target = None
-        if section_key is not None:
-            target = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
-            if target is None:
-                raise EditError(f"no section {section_key!r} in {memory_rel}")
-        new_text = insert_bodies(text, target, rows, bodies) if bodies else text
+        inserted = insert_into_section(text, section_key, bodies, f" in {memory_rel}")  # checks the section
+        new_text = inserted if bodies else text
         mark = mark_log(log, list(picked), dropped)
         plan = Plan(
             f"distil {len(picked)} line(s) of {log_rel}",

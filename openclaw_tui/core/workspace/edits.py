@@ -14,10 +14,10 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..files.profile import inside
 from ..files.safe_write import ConcurrentModification
 from ..format.edit import EditError
 from ..format.entries import decode
-from ..format.profile import inside
 from ..lifecycle.plan import FileChange, Plan
 from .model import (
     BULLET_RE,
@@ -187,17 +187,22 @@ def row_title(key: str) -> str:
     return key.split(" :: ", 1)[-1][:40]
 
 
+def insert_into_section(text: str, section_key: str | None, bodies: Sequence[str], where: str = "") -> str:
+    """``text`` with new items (one per body) at the end of section ``section_key`` (None: of the file)."""
+    rows = parse_memory_text(text)
+    target = None
+    if section_key is not None:
+        target = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
+        if target is None:
+            raise EditError(f"no section {section_key!r}{where}")
+    return insert_bodies(text, target, rows, bodies)
+
+
 def append_items(path: Path, section_key: str | None, bodies: Sequence[str], *, title: str = "") -> Plan:
     """Append new items (one per body) to a section of MEMORY.md (None: the end of the file)."""
 
     def transform(text: str) -> str:
-        rows = parse_memory_text(text)
-        target = None
-        if section_key is not None:
-            target = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
-            if target is None:
-                raise EditError(f"no section {section_key!r}")
-        return insert_bodies(text, target, rows, bodies)
+        return insert_into_section(text, section_key, bodies)
 
     return text_plan(path, title or f"add {len(bodies)} item(s)", transform, create=True)
 

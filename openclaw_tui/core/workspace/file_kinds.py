@@ -1,5 +1,5 @@
 """What each file OpenClaw writes in a workspace is, from its place and name: one answer per file,
-shared by the views, including whether our ``search`` covers it (``search.text.indexed_rel``, the
+shared by the views, including whether our ``search`` covers it (``format.places.indexed_rel``, the
 rule the index itself follows) and the date it is counted from (decay, staleness).
 
 - ``memory/YYYY-MM-DD.md``: the daily log (append-only);
@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..search.text import indexed_rel
+from ..format.places import indexed_rel
 from .injection import BOOTSTRAP_FILES, RETIRED_FILES
 
 _DATED = re.compile(r"(\d{4}-\d{2}-\d{2})(?:-(.+))?\.md")
@@ -32,11 +32,6 @@ class FileKind:
     label: str  # in words
     day: dt.date | None  # the date it is counted from, when its name carries one
     searched: bool  # our search covers it
-
-    @property
-    def search_note(self) -> str:
-        return "searched" if self.searched else "not searched"
-
 
 def _day(name: str) -> tuple[dt.date | None, str | None]:
     m = _DATED.fullmatch(name)

@@ -38,7 +38,6 @@ DEFAULT_TOTAL_MAX_CHARS = 60_000
 USER_MAX_CHARS = 4_000
 MIN_FILE_BUDGET = 64
 MIN_TRIMMED_CONTENT = 16
-MAX_BOOTSTRAP_FILE_BYTES = 2_097_152
 
 
 # --- JavaScript strings ----------------------------------------------------------------------------
@@ -432,12 +431,6 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
         else:
             item.reason = "loaded in full" + (" (main session only)" if name == "MEMORY.md" else "")
     return out
-
-
-def bootstrap_pending(root: Path | str) -> bool:
-    """BOOTSTRAP.md is there and the workspace does not look configured (a first-run setup)."""
-    folder = Path(root)
-    return (folder / "BOOTSTRAP.md").is_file() and not looks_configured(folder)
 
 
 # --- the session-start block of daily logs ------------------------------------------------------------

@@ -11,8 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from ..files.profile import inside
 from ..format.edit import EditError
-from ..format.profile import inside
 from ..lifecycle.plan import Plan
 from .edits import item_line, text_plan
 from .model import newline_of

@@ -18,8 +18,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files.profile import inside
 from ..format.entries import decode
-from ..format.profile import inside
 
 DIARY_NAMES = ("DREAMS.md", "dreams.md")
 MACHINE_DIRS = (
@@ -29,7 +29,6 @@ MACHINE_DIRS = (
     ("memory/imports", "import", "imported material, machine-written; not a daily log"),
 )
 DIARY_MEANING = "the dream diary: what each dreaming sweep looked at and promoted, for you to review"
-NOT_LOADED = "not loaded into the prompt; read-only here"
 LIMIT = 2_000  # files listed at most (a runaway machine folder must not stall the view)
 
 

@@ -164,10 +164,6 @@ class MemoryModel:
     def find(self, key: str) -> MemRow | None:
         return next((r for r in self.rows if r.key == key), None)
 
-    def at_line(self, line: int) -> MemRow | None:
-        return next((r for r in self.rows if r.kind != "section" and r.line <= line <= r.end_line), None)
-
-
 def _meta(row: MemRow, first_line_text: str, tail_text: str) -> None:
     m = TRAIL_META_RE.search(tail_text)
     if m:
@@ -369,11 +365,6 @@ class UserModel:
     directives: list[Directive]
     rows: list[MemRow]  # the rest of USER.md as MEMORY.md-like rows
 
-    @property
-    def directives_section(self) -> MemRow | None:
-        return next((r for r in self.rows if r.kind == "section" and "directive" in r.text.lower()), None)
-
-
 def parse_directives(text: str) -> list[Directive]:
     lines = split_lines(text)
     out: list[Directive] = []
@@ -439,10 +430,6 @@ class DailyLog:
     lines: list[LogLine]  # the content lines (list items and text; headings, blanks and comments left out)
     at_session_start: bool = False  # today's or yesterday's
     age_days: int = 0
-
-    @property
-    def distilled_lines(self) -> set[int]:
-        return {ln.number for ln in self.lines if ln.distilled}
 
     @property
     def fully_distilled(self) -> bool:

@@ -18,12 +18,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..files.store import MemoryDoc
-from ..lifecycle.operations import Builder, Target
-from ..lifecycle.plan import Files, Plan
-from .blocks import Block, raw_newline
-from .edit import DELETE, EditError, changed_value, form_changes, normalise_newlines
-from .entries import Entry, parse
-from .fields import field_error
+from ..format.blocks import Block, raw_newline
+from ..format.edit import DELETE, EditError, changed_value, form_changes, normalise_newlines
+from ..format.entries import Entry, parse
+from ..format.fields import field_error
+from .operations import Builder, Target
+from .plan import Files, Plan
 
 _SPLIT = (",", "，", "、")
 

@@ -17,25 +17,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-# every name of places is profile's too (re-exported)
-from .places import ARCHIVE_REL as ARCHIVE_REL
-from .places import BOOTSTRAP_NAMES as BOOTSTRAP_NAMES
-from .places import PROFILE_MARKERS as PROFILE_MARKERS
-from .places import WORKSPACE_MARKERS as WORKSPACE_MARKERS
-from .places import NotMemory as NotMemory
-from .places import Place as Place
-from .places import _exists as _exists
-from .places import _folders as _folders
-from .places import _is_dir as _is_dir
-from .places import _with_workspaces as _with_workspaces
-from .places import inside as inside
-from .places import is_profile_dir as is_profile_dir
-from .places import is_workspace_dir as is_workspace_dir
-from .places import locate as locate
-from .places import present as present
+# the names of places that callers import from here (re-exported)
+from ..format.places import ARCHIVE_REL as ARCHIVE_REL
+from ..format.places import BOOTSTRAP_NAMES as BOOTSTRAP_NAMES
+from ..format.places import NotMemory as NotMemory
+from ..format.places import _exists as _exists
+from ..format.places import inside as inside
+from ..format.places import is_profile_dir as is_profile_dir
+from ..format.places import is_workspace_dir as is_workspace_dir
+from ..format.places import locate as locate
+from ..format.places import present as present
 
 if TYPE_CHECKING:  # imported where used: locating profiles (search, context) parses nothing
-    from ..files.store import MemoryDoc
+    from .store import MemoryDoc
 
 @dataclass
 class TextFile:
@@ -60,7 +54,7 @@ class TextFile:
         except OSError as exc:
             return cls(rel, path, error=f"cannot be read: {exc.strerror or exc}")
 
-        from .entries import decode  # here: locating profiles (a fresh ``search``) imports no parser
+        from ..format.entries import decode  # here: locating profiles (a fresh ``search``) imports no parser
 
         text, bom, ok = decode(data)
         return cls(rel, path, data, text, ok, None if ok else "not valid UTF-8")
@@ -146,7 +140,7 @@ def _md_files(root: Path, folder: Path, skip: set[Path] | None = None) -> list[T
 
 
 def _load_doc(profile_path: Path, path: Path, lazy: bool = False) -> tuple[MemoryDoc | None, str | None]:
-    from ..files.store import MemoryDoc
+    from .store import MemoryDoc
 
     if not present(path):
         return None, None
@@ -167,7 +161,7 @@ def load_profile(path: Path, rel: str = ".", layout: str | None = None, *, lazy:
     if layout is None:
         layout = "profile" if is_profile_dir(path) or not is_workspace_dir(path) else "openclaw"
     prof = Profile(name=path.name, path=path, rel=rel, layout=layout)
-    from ..files.safe_write import confine, recover
+    from .safe_write import confine, recover
 
     confine(path)  # nothing below it is ever written through a link that leaves it
     recover(path)  # finish a move between files that a crash interrupted (see safe_write)

@@ -16,10 +16,10 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Protocol
 
 from ..config import Limits
+from ..files.profile import ARCHIVE_REL, Discovery, Profile, TextFile
 from ..files.store import MemoryDoc
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile
 from ..format.fields import field_error, ids_in_value
-from ..format.profile import ARCHIVE_REL, Discovery, Profile, TextFile
 from ..format.yamlio import alias_problem
 from ..lifecycle.policy import DEFAULTS, over_cap, ttl_passed
 from ..workspace.injection import CURRENT_RELEASE

@@ -23,9 +23,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..format.entries import MemoryFile, decode, parse
+from ..format.entries import MemoryFile, decode, parse, split_trailing
 from ..format.fields import next_id
-from ..git.gitrepo import GitError, git_available, run_git
+from .gitrepo import GitError, git_available, run_git
 
 STYLES = ("merge", "diff3", "zdiff3")
 
@@ -59,21 +59,6 @@ class MergeResult:
 
 
 # --- entry text: content and trailing blank lines -------------------------------------------
-
-def split_trailing(raw: str) -> tuple[str, str]:
-    """(content, trailing): content runs to the end of the last non-blank line, newline included.
-
-    The blank lines after an entry separate it from the next one; they are
-    not part of what the entry says, so merges and diffs compare ``content``.
-    """
-    k = len(raw.rstrip(" \t\r\n"))
-    if k == len(raw):
-        return raw, ""
-    nl = raw.find("\n", k)
-    if nl < 0:
-        return raw, ""
-    return raw[: nl + 1], raw[nl + 1 :]
-
 
 def entry_contents(mf: MemoryFile) -> dict[str, str]:
     """Id -> content (trailing blank lines removed) of every well-formed entry."""

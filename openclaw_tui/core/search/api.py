@@ -44,8 +44,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ..config import Config
+    from ..files.profile import Profile
     from ..format.entries import MemoryFile
-    from ..format.profile import Profile
     from .providers import Chain
 
 __all__ = [

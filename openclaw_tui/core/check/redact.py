@@ -23,13 +23,13 @@ from typing import Any
 
 import yaml
 
-from ..check.refs import EntryLocator, LineCounter
-from ..check.secrets import PLACEHOLDER_RE, TextView, find_secrets
+from ..files.profile import ARCHIVE_REL, Profile, TextFile
 from ..files.safe_write import ConcurrentModification, read_bytes
 from ..format.entries import BOM, MemoryFile
-from ..format.profile import ARCHIVE_REL, Profile, TextFile
 from ..format.yamlio import compose_all_bounded, safe_load_bounded
-from .plan import FileChange, Plan, apply_changes, now_iso
+from ..lifecycle.plan import FileChange, Plan, apply_changes, now_iso
+from .refs import EntryLocator, LineCounter
+from .secrets import PLACEHOLDER_RE, TextView, find_secrets
 
 SECRETS_REFS = "secrets_refs.yaml"
 

@@ -30,8 +30,7 @@ from .operations import (
     Target,
     append_new,
     check_values,
-    highest_importance,
-    merged_tags,
+    merged_meta,
     new_entry_meta,
 )
 from .plan import Files, Plan, apply_changes, now_iso
@@ -247,15 +246,8 @@ def plan_compact(
     files = Files.of(target)
     b = Builder(files, f"compact {', '.join(ids)}")
     originals = [b.entry(i, where="memories")[2] for i in ids]
-    meta: dict[str, Any] = {"merged_from": ids}
-    meta["tags"] = list(tags) if tags is not None else merged_tags(originals)
-    if not meta["tags"]:
-        del meta["tags"]
-    imp = importance or highest_importance([e.meta.get("importance") for e in originals])
-    if imp:
-        meta["importance"] = imp
     stamp = now_iso(now)
-    fields = new_entry_meta(files, meta, stamp)
+    fields = new_entry_meta(files, merged_meta(ids, originals, tags, importance), stamp)
     new = str(fields["id"])
     b.plan.title = f"compact {', '.join(ids)} into {new}"
     for i in ids:
@@ -267,12 +259,6 @@ def plan_compact(
     return plan
 
 
-def compact(
-    target: Target,
-    ids: Sequence[str],
-    body: str,
-    tags: Sequence[str] | None = None,
-    importance: str | None = None,
-    now: dt.datetime | None = None,
-) -> Plan:
+def compact(target: Target, ids: Sequence[str], body: str, tags: Sequence[str] | None = None,
+            importance: str | None = None, now: dt.datetime | None = None) -> Plan:
     return apply_changes(plan_compact(target, ids, body, tags, importance, now))
