@@ -66,7 +66,7 @@ class CellHelpFormatter(argparse.HelpFormatter):
             prefix = argparse._("usage: ")  # type: ignore[attr-defined]
         stand_in = "u" * cell_len(prefix)
         text = super()._format_usage(usage, actions, groups, stand_in)[len(stand_in):]
-        width = self._width - self._current_indent  # type: ignore[attr-defined]
+        width = self._width - self._current_indent
         if all(cell_len(line) <= width for line in (stand_in + text).splitlines()):
             return prefix + text
         # a part wider than what is left after the program's name: every line under the prefix instead
