@@ -224,7 +224,9 @@ def localize_error(text: str) -> str:
     """An error of the core (a line for stderr) in the language in use (English: as it is)."""
     if catalog() is None:
         return text
-    return recognise(ERRORS, text) or text
+    from .core.phrases import localize  # the phrases the core builds into its errors
+
+    return recognise(ERRORS, text) or localize(text)
 
 
 def pgettext(context: str, message: str) -> str:

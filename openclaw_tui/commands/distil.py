@@ -132,11 +132,13 @@ def _print(args: argparse.Namespace, out: dict[str, Any]) -> None:
             return
     for key in ("items", "added", "removed"):
         for v in out.get(key, []):
-            print(f"{'would remove' if dry and key == 'removed' else key}: {v}")
+            label = {"items": _("item: %(value)s"), "added": _("added: %(value)s"),
+                     "removed": _("would remove: %(value)s") if dry else _("removed: %(value)s")}[key]
+            print(label % {"value": v})
     if "removed" in out and not out["removed"]:
         print(_("nothing to remove: no fully distilled daily log is older than 30 days"))
     if out.get("archive"):
         print(_("would move %(file)s to %(archive)s") % {"file": args.context, "archive": out["archive"]} if dry
               else _("moved to %(archive)s") % {"archive": out["archive"]})
     if out.get("commit"):
-        print(f"commit {out['commit'][:10]}")
+        print(_("commit %(sha)s") % {"sha": out["commit"][:10]})

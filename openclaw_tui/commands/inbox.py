@@ -18,7 +18,8 @@ import json
 import sys
 from typing import Any
 
-from ..i18n import _, ngettext
+from ..core import phrases
+from ..i18n import N_, _, ngettext
 from ._editing import fail, guarded
 
 
@@ -36,6 +37,10 @@ def register(sub: Any) -> None:
     p.set_defaults(run=guarded(run))
 
 
+# the kinds of review mark (core/inbox/mark.py: Mark.kind) that the listing names
+MARK_KINDS = (N_("commit"), N_("snapshot"), N_("data"))
+
+
 def _out(text: str) -> None:
     sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
     sys.stdout.buffer.flush()
@@ -44,17 +49,18 @@ def _out(text: str) -> None:
 def render(inbox: Any, diff: bool = False) -> str:
     """The inbox as text (the CLI's listing)."""
     n = inbox.count
+    mark = (f"{_(inbox.mark.kind)} {inbox.mark.sha[:12] if inbox.mark.sha else ''} {inbox.mark.time or ''}"
+            .replace("  ", " ").strip())
     lines = [ngettext("%(count)d change since your review", "%(count)d changes since your review", n) % {"count": n}
-             + (f" (mark: {inbox.mark.kind} {inbox.mark.sha[:12] if inbox.mark.sha else ''} {inbox.mark.time or ''})"
-                .replace("  ", " ").replace(" )", ")") if inbox.mark.kind != "empty" else "")]
+             + (_(" (mark: %(mark)s)") % {"mark": mark} if inbox.mark.kind != "empty" else "")]
     lines += [_("note: %(note)s") % {"note": _(note)} for note in inbox.notes]
     group = None
     for c in sorted(inbox.changes, key=lambda c: (c.group or "", )) if inbox.groups() else inbox.changes:
         if c.group != group:
             group = c.group
-            lines.append(f"[{group}]" if group else "")
-        lines.append(f"  {c.id}  {c.kind} {c.what}  {c.file}  {c.title}")
-        lines.append(f"      {c.detail} · {c.who}")
+            lines.append(f"[{phrases.localize(group)}]" if group else "")
+        lines.append(f"  {c.id}  {phrases.change_kind(c.kind, c.what)}  {c.file}  {c.title}")
+        lines.append(f"      {phrases.localize(c.detail)} · {phrases.localize(c.who)}")
         if diff:
             lines += ["      " + d for d in c.diff]
     return "\n".join(lines) + "\n"

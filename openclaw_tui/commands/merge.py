@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..i18n import _
+from ..core import phrases
+from ..i18n import _, ngettext
 from ._editing import fail
 from ._plans import out, print_json
 
@@ -58,16 +59,21 @@ def _listing(session: Any) -> str:
 
     lines: list[str] = []
     if session.operation:
-        lines.append(f"{session.operation} in progress" + (f": {session.merging}" if session.merging else ""))
+        lines.append(_("%(operation)s in progress") % {"operation": session.operation}
+                     + (f": {session.merging}" if session.merging else ""))
     for f in session.files:
-        lines.append(f"{f.display}: {len(f.items)} conflict{'s' if len(f.items) != 1 else ''}"
-                     + ("" if f.conflicts.mode == "entries" else f" (by region: {f.conflicts.reason or 'not memory'})"))
+        n = len(f.items)
+        lines.append(f"{f.display}: " + ngettext("%(count)d conflict", "%(count)d conflicts", n) % {"count": n}
+                     + ("" if f.conflicts.mode == "entries" else _(" (by region: %(reason)s)")
+                        % {"reason": phrases.localize(f.conflicts.reason or "not memory")}))
         for it in f.items:
             hint = suggestion(it)
-            lines.append(f"  {it.description} (line {it.line})" + (f"; suggested: {hint}" if hint else ""))
-    lines += [n for f in session.files for n in f.collision_notes()]
-    lines += [f"when written, references rewritten: {n}" for n in session.reference_notes()]
-    lines.append(f"{session.remaining} conflict{'s' if session.remaining != 1 else ''} left")
+            lines.append(f"  {phrases.localize(it.description)} " + _("(line %(line)s)") % {"line": it.line}
+                         + (_("; suggested: %(side)s") % {"side": hint} if hint else ""))
+    lines += [phrases.localize(n) for f in session.files for n in f.collision_notes()]
+    lines += [_("when written, references rewritten: %(note)s") % {"note": n} for n in session.reference_notes()]
+    lines.append(ngettext("%(count)d conflict left", "%(count)d conflicts left", session.remaining)
+                 % {"count": session.remaining})
     return "\n".join(lines) + "\n"
 
 
@@ -116,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             if session.operation is None:
                 return fail(_("no merge in progress"))
             session.abort()
-            out(f"{session.operation} aborted\n")
+            out(_("%(operation)s aborted") % {"operation": session.operation} + "\n")
             return 0
         problem = _apply_picks(session, args.pick, args.suggested, args.rest)
         if problem:
@@ -128,10 +134,10 @@ def run(args: argparse.Namespace) -> int:
                             "renumbered": [n for f in session.files for n in f.collision_notes()],
                             "references": session.reference_notes()})
             else:
-                out(_listing(session) if session.files else "no conflicts\n")
+                out(_listing(session) if session.files else _("no conflicts") + "\n")
             return 1 if session.remaining else 0
         if session.remaining:
-            out(_listing(session) + "nothing written: decide every item (--pick, --suggested, --rest)\n")
+            out(_listing(session) + _("nothing written: decide every item (--pick, --suggested, --rest)") + "\n")
             return 1
         bad = session.problems()
         if bad:
@@ -144,24 +150,24 @@ def run(args: argparse.Namespace) -> int:
                     before = f.data.decode("utf-8", "surrogateescape")
                     text += unified_diff(before, f.result_bytes().decode("utf-8", "surrogateescape"),
                                          f"a/{f.display}", f"b/{f.display}")
-            out(text + "(dry run: nothing written)\n")
+            out(text + _("(dry run: nothing written)") + "\n")
             return 0
         written = session.complete() if session.files else []
-        lines = [f"resolved {f.display}" for f in session.files if f.path in written]
-        lines += [n for f in session.files for n in f.collision_notes()]
-        lines += [f"references rewritten: {n}" for n in session.reference_notes_done]
+        lines = [_("resolved %(file)s") % {"file": f.display} for f in session.files if f.path in written]
+        lines += [phrases.localize(n) for f in session.files for n in f.collision_notes()]
+        lines += [_("references rewritten: %(note)s") % {"note": n} for n in session.reference_notes_done]
         if args.commit:
             left = session.unmerged_left()
             if left:
-                out("\n".join(lines + [f"still unmerged: {', '.join(left)}"]) + "\n")
+                out("\n".join(lines + [_("still unmerged: %(files)s") % {"files": ", ".join(left)}]) + "\n")
                 return 1
             done = session.conclude(args.message)
-            lines.append(f"{done.operation} concluded: {done.sha[:7]}"
-                         + (f"; {done.still} stopped again" if done.still else ""))
+            lines.append(_("%(operation)s concluded: %(sha)s") % {"operation": done.operation, "sha": done.sha[:7]}
+                         + (_("; %(operation)s stopped again") % {"operation": done.still} if done.still else ""))
             if done.still:
                 out("\n".join(lines) + "\n")
                 return 1
-        out("\n".join(lines) + "\n" if lines else "nothing to write\n")
+        out("\n".join(lines) + "\n" if lines else _("nothing to write") + "\n")
         return 0
     except (ResolutionError, GitError, ConcurrentModification, TimeoutError, OSError) as exc:
         return fail(str(exc))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..core import phrases
 from ..i18n import _
 from ._editing import add_target, fail
 from ._plans import out, print_json
@@ -71,11 +72,11 @@ def run_rollback(args: argparse.Namespace) -> int:
     try:
         plan = plan_rollback(repo, profile, sha)
         if plan.blocked:
-            return fail(_("rollback refused: %(reason)s") % {"reason": plan.blocked})
+            return fail(_("rollback refused: %(reason)s") % {"reason": phrases.localize(str(plan.blocked))})
         if not args.dry_run:
             apply_rollback(plan)
     except (Refused, GitError, ConcurrentModification, TimeoutError, OSError) as exc:
-        return fail(_("rollback refused: %(reason)s") % {"reason": exc})
+        return fail(_("rollback refused: %(reason)s") % {"reason": phrases.localize(str(exc))})
     changes = plan.diff.lines()
     if args.json:
         print_json({"commit": plan.sha, "dry_run": args.dry_run, "written": not args.dry_run and not plan.empty,
@@ -104,7 +105,7 @@ def run_revert(args: argparse.Namespace) -> int:
         info = commit_info(repo, sha)
         result = revert_commit(repo, profile, sha, dry_run=args.dry_run)
     except (Refused, GitError, ConcurrentModification, TimeoutError, OSError) as exc:
-        return fail(_("revert refused: %(reason)s") % {"reason": exc})
+        return fail(_("revert refused: %(reason)s") % {"reason": phrases.localize(str(exc))})
     changes = result.diff.lines()
     if args.json:
         print_json({"commit": result.sha, "dry_run": args.dry_run, "written": not args.dry_run and bool(result.files),

@@ -20,10 +20,11 @@ import json
 import sys
 from typing import Any
 
+from ..core import phrases
 from ..core.format.places import NotMemory, locate
 from ..core.search.search import QueryError, search_path
 from ..core.userdirs import ConfigError
-from ..i18n import _, localize_error
+from ..i18n import _, localize_error, ngettext
 from ._dates import today_option
 
 
@@ -52,7 +53,7 @@ def _out(text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.n < 1:
-        return _fail(f"-n must be at least 1 (got {args.n})")
+        return _fail(_("-n must be at least 1 (got %(n)s)") % {"n": args.n})
     tags = [t.strip() for t in args.tags.split(",") if t.strip()]
     try:
         today = today_option(args.today)
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     profiles = len(found)
     hits = results.hits
     if results.failures:  # a provider was configured and did not answer: say so, the results are still good
-        print(f"openclaw-tui: note: {results.note}", file=sys.stderr)
+        print("openclaw-tui: " + _("note: %(note)s") % {"note": phrases.localize(results.note)}, file=sys.stderr)
     if args.json:
         doc = {"query": args.query, "results": [h.to_json() for h in hits], "provider": results.provider,
                "note": results.note, "ranking": results.ranking.as_dict()}
@@ -76,15 +77,18 @@ def run(args: argparse.Namespace) -> int:
     lines: list[str] = []
     if args.explain:
         r = results.ranking
-        lines.append(f"ranking: text {r.text_weight:g} + vector {r.vector_weight:g}, half-life {r.half_life_days:g} days, "
-                     f"MMR lambda {r.mmr_lambda:g} ({r.source}); {results.note}")
+        lines.append(_("ranking: text %(text)s + vector %(vector)s, half-life %(days)s days, MMR lambda %(mmr)s "
+                       "(%(source)s); %(note)s")
+                     % {"text": f"{r.text_weight:g}", "vector": f"{r.vector_weight:g}", "days": f"{r.half_life_days:g}",
+                        "mmr": f"{r.mmr_lambda:g}", "source": phrases.localize(r.source),
+                        "note": phrases.localize(results.note)})
     for h in hits:
         where = f"{h.profile_rel}/{h.file}" if several and h.profile_rel != "." else h.file
         span = f"{h.start_line}" if h.start_line == h.end_line else f"{h.start_line}-{h.end_line}"
-        lines.append(f"{where}:{span}  {h.id or '-'}  {h.readable(today)}")
+        lines.append(f"{where}:{span}  {h.id or '-'}  {phrases.localize(h.readable(today))}")
         lines.append(f"    {h.snippet}")
         if args.explain:
-            lines.append(f"    why: {h.explain()}")
-    lines.append(f"{len(hits)} result{'' if len(hits) == 1 else 's'}")
+            lines.append("    " + _("why: %(why)s") % {"why": phrases.localize(h.explain())})
+    lines.append(ngettext("%(count)d result", "%(count)d results", len(hits)) % {"count": len(hits)})
     _out("\n".join(lines) + "\n")
     return 0
