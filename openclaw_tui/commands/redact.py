@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     bad = sorted(n for n in skip if not 1 <= n <= len(every))
     if bad:
         return fail(f"--skip {bad[0]}: there are {len(every)} secrets to redact")
-    out = "".join(f"{r.describe()}{' skipped' if n in skip else ''}\n" for n, r in enumerate(every, 1))
+    out = "".join(f"{r.describe()}{' ' + _('skipped') if n in skip else ''}\n" for n, r in enumerate(every, 1))
     sys.stdout.write(out)  # the list comes before anything is written
     sys.stdout.flush()
     try:

@@ -15,7 +15,7 @@ import argparse
 from typing import Any
 
 from ..core import phrases
-from ..i18n import _
+from ..i18n import N_, _
 from ._editing import add_target, fail
 from ._plans import out, print_json
 
@@ -60,6 +60,10 @@ def _commit(repo: Any, rev: str) -> str | None:
     return r.stdout.decode().strip() if r.returncode == 0 else None
 
 
+# what a rollback does to a file (core/git/history.py: FileRestore.action)
+ACTIONS = (N_("restore"), N_("create"), N_("delete"))
+
+
 def run_rollback(args: argparse.Namespace) -> int:
     from ..core.files.safe_write import ConcurrentModification
     from ..core.git.gitrepo import GitError
@@ -82,12 +86,13 @@ def run_rollback(args: argparse.Namespace) -> int:
         print_json({"commit": plan.sha, "dry_run": args.dry_run, "written": not args.dry_run and not plan.empty,
                     "files": [{"path": f.path, "action": f.action} for f in plan.files], "changes": changes})
         return 0
-    verb = "would " if args.dry_run else ""
-    text = "".join(f"{f.path}: {verb}{f.action}\n" for f in plan.files)
-    text += "".join(f"  {line}\n" for line in changes)
-    text += (f"{plan.commit.short}: the profile already matches it\n" if plan.empty else
-             f"{'would roll' if args.dry_run else 'rolled'} back to {plan.commit.short} ({plan.commit.subject}); "
-             "not committed\n")
+    said = _("%(path)s: would %(action)s") if args.dry_run else _("%(path)s: %(action)s")
+    text = "".join(said % {"path": f.path, "action": _(f.action)} + "\n" for f in plan.files)
+    text += "".join(f"  {phrases.localize(line)}\n" for line in changes)
+    done = {"commit": plan.commit.short, "subject": plan.commit.subject}
+    text += (_("%(commit)s: the profile already matches it") % done if plan.empty else
+             (_("would roll back to %(commit)s (%(subject)s); not committed") if args.dry_run
+              else _("rolled back to %(commit)s (%(subject)s); not committed")) % done) + "\n"
     out(text)
     return 0
 
@@ -111,10 +116,12 @@ def run_revert(args: argparse.Namespace) -> int:
         print_json({"commit": result.sha, "dry_run": args.dry_run, "written": not args.dry_run and bool(result.files),
                     "files": list(result.files), "changes": changes})
         return 0
-    text = "".join(f"  {line}\n" for line in changes)
+    text = "".join(f"  {phrases.localize(line)}\n" for line in changes)
+    done = {"commit": info.short, "subject": info.subject}
     if not result.files:
-        text += f"{info.short}: nothing of it is left to undo in the profile\n"
+        text += _("%(commit)s: nothing of it is left to undo in the profile") % done + "\n"
     else:
-        text += f"{'would revert' if args.dry_run else 'reverted'} {info.short} ({info.subject}); not committed\n"
+        text += (_("would revert %(commit)s (%(subject)s); not committed") if args.dry_run
+                 else _("reverted %(commit)s (%(subject)s); not committed")) % done + "\n"
     out(text)
     return 0

@@ -155,6 +155,7 @@ WORDS: tuple[str, ...] = (
     N_("changed on both sides"), N_("deleted by ours, changed by theirs"), N_("deleted by theirs, changed by ours"),
     N_("two different entries added on both sides under this id: both kept, theirs under the next free id"),
     N_("only in ours"), N_("only in theirs"), N_("not memory"),
+    N_("same text"), N_("nearly the same text"), N_("same tags, similar text"),
     N_("1 day"), N_("defaults"), N_("session start"), N_("a later turn"),
     N_("an older OpenClaw release"), N_("main"), N_("shared"), N_("subagent"), N_("cron"),
     N_("an older OpenClaw release (TOOLS.md and HEARTBEAT.md injected, 70/20 cut), "
