@@ -19,7 +19,7 @@ import argparse
 from typing import Any
 
 from ..core import phrases
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ._editing import fail
 from ._plans import out, print_json
 
@@ -42,6 +42,10 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+# the git operations a merge can be part of (core/git: status().operation)
+OPERATIONS = (N_("merge"), N_("rebase"), N_("cherry-pick"), N_("revert"))
+
+
 def _items_json(session: Any) -> list[dict[str, Any]]:
     from ..core.merge.conflicts import suggestion
 
@@ -59,7 +63,7 @@ def _listing(session: Any) -> str:
 
     lines: list[str] = []
     if session.operation:
-        lines.append(_("%(operation)s in progress") % {"operation": session.operation}
+        lines.append(_("%(operation)s in progress") % {"operation": _(session.operation)}
                      + (f": {session.merging}" if session.merging else ""))
     for f in session.files:
         n = len(f.items)
@@ -122,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             if session.operation is None:
                 return fail(_("no merge in progress"))
             session.abort()
-            out(_("%(operation)s aborted") % {"operation": session.operation} + "\n")
+            out(_("%(operation)s aborted") % {"operation": _(session.operation)} + "\n")
             return 0
         problem = _apply_picks(session, args.pick, args.suggested, args.rest)
         if problem:
@@ -162,8 +166,8 @@ def run(args: argparse.Namespace) -> int:
                 out("\n".join(lines + [_("still unmerged: %(files)s") % {"files": ", ".join(left)}]) + "\n")
                 return 1
             done = session.conclude(args.message)
-            lines.append(_("%(operation)s concluded: %(sha)s") % {"operation": done.operation, "sha": done.sha[:7]}
-                         + (_("; %(operation)s stopped again") % {"operation": done.still} if done.still else ""))
+            lines.append(_("%(operation)s concluded: %(sha)s") % {"operation": _(done.operation), "sha": done.sha[:7]}
+                         + (_("; %(operation)s stopped again") % {"operation": _(done.still)} if done.still else ""))
             if done.still:
                 out("\n".join(lines) + "\n")
                 return 1

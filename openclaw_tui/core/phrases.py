@@ -96,6 +96,12 @@ TEMPLATES: tuple[str, ...] = (
     N_("OpenClaw %(release)s (current release)"),
     N_("today's log, loaded at session start"),
     N_("yesterday's log, loaded at session start"),
+    N_("today's log, %(how)s (session start)"),
+    N_("yesterday's log, %(how)s (session start)"),
+    N_("%(date)s's log, %(how)s (session start)"),
+    N_("%(file)s is loaded only in the main, private session"),
+    N_("sub-agent sessions get AGENTS.md only"),
+    N_("cron runs get AGENTS.md, SOUL.md, IDENTITY.md and USER.md"),
     N_("session-start block: %(chars)s chars in all (%(header)s of them the runtime's header and separators), "
        "within maxTotalChars %(max)s"),
     N_("full text only (%(why)s)"),
