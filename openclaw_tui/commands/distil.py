@@ -36,7 +36,7 @@ def _numbers(text: str | None) -> list[int]:
 
 def register(sub: Any) -> None:
     help_text = "distil daily-log (or context) lines into long-term memory"
-    p: argparse.ArgumentParser = sub.add_parser("distil", help=help_text, description=help_text)
+    p: argparse.ArgumentParser = sub.add_parser("distil", help=_(help_text), description=_(help_text))
     p.add_argument("path", metavar="PATH", help=_("an OpenClaw workspace, or a profile folder"))
     p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
     p.add_argument("--log", metavar="FILE", help=_("the daily log, e.g. memory/2026-10-12.md"))

@@ -30,7 +30,7 @@ from ._editing import fail, guarded
 
 def register(sub: Any) -> None:
     help_text = "review what OpenClaw's dreaming promoted into MEMORY.md"
-    p: argparse.ArgumentParser = sub.add_parser("review", help=help_text, description=help_text)
+    p: argparse.ArgumentParser = sub.add_parser("review", help=_(help_text), description=_(help_text))
     p.add_argument("path", metavar="PATH", help=_("an OpenClaw workspace"))
     group = p.add_mutually_exclusive_group()
     group.add_argument("--accept", type=int, metavar="LINE", help=_("accept the promoted item on LINE"))

@@ -23,7 +23,7 @@ from ._plans import out, print_json
 def register(sub: Any) -> None:
     for name, help_text in (("rollback", "restore the profile folder as it was at COMMIT"),
                             ("revert", "undo what COMMIT did to the profile")):
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=_(help_text), description=_(help_text))
         add_target(p)
         p.add_argument("commit", metavar="COMMIT")
         p.add_argument("--dry-run", action="store_true", help=_("print what would change; write nothing"))
