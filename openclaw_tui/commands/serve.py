@@ -89,8 +89,9 @@ def _serve(args: argparse.Namespace, path: Path) -> int:
     token = new_token()
 
     def announce(port: int) -> None:
-        print(f"serving {path} on http://127.0.0.1:{port}/?token={token}", flush=True)
-        print("open that URL in a browser; Ctrl+C stops", flush=True)
+        print(_("serving %(path)s on %(url)s") % {"path": path, "url": f"http://127.0.0.1:{port}/?token={token}"},
+              flush=True)
+        print(_("open that URL in a browser; Ctrl+C stops"), flush=True)
 
     serve(app_command(path, args.today), sock, token, f"openclaw-tui {path.resolve().name}", announce)
     sys.stdout.flush()
