@@ -12,14 +12,14 @@ import pytest
 from rich.cells import cell_len
 
 from openclaw_tui import cli, i18n
-from openclaw_tui.cli_help import CellRawDescriptionFormatter, wrap_cells
+from openclaw_tui.cli_help import wrap_cells
 from openclaw_tui.core.check.findings import SEVERITY
 
 # words of --help that are names: tools, formats, field values, shells, agent and session kinds, sides
 NAMES = set("""
     openclaw openclaw-tui json sarif text error warning info never active superseded archived cold high medium
     bash fish main shared subagent cron ours theirs both git github utf-8 yaml toml mcp stdio http https
-    token tokens localhost markdown agents doctor memory_search memory_get language manual merge post-commit
+    token tokens shell ctrl localhost markdown agents doctor memory_search memory_get language manual merge post-commit
 """.split()) | set(SEVERITY)
 
 
@@ -73,23 +73,23 @@ def test_a_real_process_wraps_its_chinese_help_to_columns() -> None:
 
 
 def test_every_option_help_is_chinese() -> None:
-    """Each option's and argument's help in Chinese: no English word but names (options, metavars, keys,
-    file names, codes, values to type)."""
+    """Each option's and argument's help and each description in Chinese: no English word but names
+    (options, metavars, keys, file names, codes, values to type, the command line quoted in backticks)."""
     i18n.set_language("zh_CN")
     try:
         parser = cli.build_parser()[0]
         sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         helps = [(name, a.help) for name, p in [("openclaw-tui", parser), *sub.choices.items()]
                  for a in p._actions if a.help and a.help != argparse.SUPPRESS]
-        helps += [(name, p.description) for name, p in sub.choices.items()
-                  if p.description and p.formatter_class is not CellRawDescriptionFormatter]
+        helps += [(name, p.description) for name, p in sub.choices.items() if p.description]
     finally:
         i18n.set_language("en")
         i18n.catalog()
     english = []
     for name, text in helps:
         # names and values the reader types or reads as they are
-        bare = re.sub(r"`[^`]*`|\{[^}]*\}|\[[^\]]*\]|\S*[/._=:%]\S*|(?<![\w-])--?\w[\w-]*|\b[A-Z][A-Z0-9_]+\b", " ", text)
+        text = re.sub(r"(?m)^    .*$", " ", text)  # an indented line: an example command
+        bare = re.sub(r"``.*?``|`[^`]*`|\{[^}]*\}|\[[^\]]*\]|\S*[/._=:%]\S*|(?<![\w-])--?\w[\w-]*|\b[A-Z][A-Z0-9_]+\b", " ", text)
         words = [w for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", bare) if w.lower() not in NAMES]
         if words:
             english.append((name, words, text))

@@ -1,4 +1,19 @@
-"""`openclaw-tui context PATH [--query TEXT] [--tags a,b] [--session main|shared|subagent|cron]
+"""The ``context`` sub-command; DESCRIPTION below is what its --help says."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..core.config import ConfigError
+from ..core.format.profile import NotMemory
+from ..core.search.context import agent_context, render_json, render_text, resolve_root
+from ..i18n import N_, _, localize_error
+from ._dates import today_option
+
+DESCRIPTION = N_("""`openclaw-tui context PATH [--query TEXT] [--tags a,b] [--session main|shared|subagent|cron]
 [--session-start|--turn] [--today DATE] [--json]`.
 
 What the agent would load before it answers, for a conversation topic, from
@@ -11,25 +26,12 @@ older release's rules only when the workspace's openclaw.json selects one),
 the session-start block of daily logs, then the search results for the query.  Each part with its file, lines, characters and
 an estimated token count; the total against the budget; and what the topic
 touches that is left out, with the reason.  Read-only.
-"""
-
-from __future__ import annotations
-
-import argparse
-import sys
-from pathlib import Path
-from typing import Any
-
-from ..core.config import ConfigError
-from ..core.format.profile import NotMemory
-from ..core.search.context import agent_context, render_json, render_text, resolve_root
-from ..i18n import _, localize_error
-from ._dates import today_option
+""")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("context", help=_("what the agent would load for a topic (layers, tokens, what is left out)"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile folder, a profiles root (with --profile) or a workspace"))
     p.add_argument("--query", default="", metavar="TEXT", help=_("the conversation topic"))
     p.add_argument("--tags", default="", metavar="a,b", help=_("tags the topic selects (besides tags named in the query)"))

@@ -1,15 +1,4 @@
-"""`openclaw-tui get PATH FILE [--line N] [--count M] [--profile NAME]`: exact lines of a profile file.
-
-``--from N --lines M`` are accepted as the same as ``--line N --count M``
-(the names of OpenClaw's ``memory_get``); giving both spellings of one is refused.
-
-FILE is relative to the profile folder (``memories.md``,
-``contexts/archive/memories.md``, ``state.yaml``...); with a profiles root
-it may also start with the profile's path as ``search`` prints it
-(``profiles/xiaoyu/memories.md``).  The bytes are printed as they are in
-the file (line endings, BOM, invalid UTF-8 included).  A FILE that leaves
-the profile folder (``..``, an absolute path, a symlink) is refused.
-"""
+"""The ``get`` sub-command; DESCRIPTION below is what its --help says."""
 
 from __future__ import annotations
 
@@ -20,12 +9,25 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..core.format.profile import NotMemory, Profile, discover, inside
-from ..i18n import _, localize_error
+from ..i18n import N_, _, localize_error
+
+DESCRIPTION = N_("""`openclaw-tui get PATH FILE [--line N] [--count M] [--profile NAME]`: exact lines of a profile file.
+
+``--from N --lines M`` are accepted as the same as ``--line N --count M``
+(the names of OpenClaw's ``memory_get``); giving both spellings of one is refused.
+
+FILE is relative to the profile folder (``memories.md``,
+``contexts/archive/memories.md``, ``state.yaml``...); with a profiles root
+it may also start with the profile's path as ``search`` prints it
+(``profiles/xiaoyu/memories.md``).  The bytes are printed as they are in
+the file (line endings, BOM, invalid UTF-8 included).  A FILE that leaves
+the profile folder (``..``, an absolute path, a symlink) is refused.
+""")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("get", help=_("print exact lines of a memory file"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile folder, or a profiles root (with --profile)"))
     p.add_argument("file", metavar="FILE", help=_("the file, relative to the profile folder"))
     p.add_argument("--line", type=int, default=None, metavar="N", help=_("first line to print (1-based, default 1)"))

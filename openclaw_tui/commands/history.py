@@ -1,4 +1,17 @@
-"""`openclaw-tui history PATH [--entry ID] [-n N] [--skip K] [--json] [--index]`: the profile's git history.
+"""The ``history`` sub-command; DESCRIPTION below is what its --help says."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..core import phrases
+from ..i18n import N_, _, ngettext
+from ._editing import fail
+
+DESCRIPTION = N_("""`openclaw-tui history PATH [--entry ID] [-n N] [--skip K] [--json] [--index]`: the profile's git history.
 
 Without ``--entry``: the commits that touched the profile, newest first,
 each with what it did entry by entry (``mem-0013: added``,
@@ -10,23 +23,12 @@ adds each version's text.  ``--index`` brings the entry-history index
 pairs of versions it added, which suits a ``post-commit`` hook.
 Read-only for the memory files.  Exit 0, or 2 (not a profile, not in a git
 repository).
-"""
-
-from __future__ import annotations
-
-import argparse
-import json
-import sys
-from typing import Any
-
-from ..core import phrases
-from ..i18n import _, ngettext
-from ._editing import fail
+""")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("history", help=_("commits that touched a profile, or one entry's versions"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile folder, or a profiles root with --profile"))
     p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
     p.add_argument("--entry", metavar="ID", help=_("the versions of this entry instead of the commit list"))

@@ -1,15 +1,4 @@
-"""`openclaw-tui inbox PATH [--json] [--diff]`: what changed in a profile or workspace since your review.
-
-Each change: its id, what it is (an entry added, a MEMORY.md item moved, lines appended to a daily log,
-a file changed...), and who made it (the commit's author, date and subject, or "not committed, written
-at ...").  A night of dreaming is one group, named "dreaming DATE".
-
-``--approve ID...`` takes those changes into your review mark (the mark's copy of each entry or item
-becomes the folder's, byte for byte); ``--approve --all`` moves the mark to the folder as it is now.
-``--revert ID...`` gives the folder's copy back the mark's bytes (one entry, item or file each; a group
-name reverts the whole night).  The mark is a snapshot commit under ``refs/openclaw-tui/reviewed/`` in
-git, or a file in your data folder outside git.  Exit 0, or 2 (bad PATH or ID, a file changed meanwhile).
-"""
+"""The ``inbox`` sub-command; DESCRIPTION below is what its --help says."""
 
 from __future__ import annotations
 
@@ -22,10 +11,23 @@ from ..core import phrases
 from ..i18n import N_, _, ngettext
 from ._editing import fail, guarded
 
+DESCRIPTION = N_("""`openclaw-tui inbox PATH [--json] [--diff]`: what changed in a profile or workspace since your review.
+
+Each change: its id, what it is (an entry added, a MEMORY.md item moved, lines appended to a daily log,
+a file changed...), and who made it (the commit's author, date and subject, or "not committed, written
+at ...").  A night of dreaming is one group, named "dreaming DATE".
+
+``--approve ID...`` takes those changes into your review mark (the mark's copy of each entry or item
+becomes the folder's, byte for byte); ``--approve --all`` moves the mark to the folder as it is now.
+``--revert ID...`` gives the folder's copy back the mark's bytes (one entry, item or file each; a group
+name reverts the whole night).  The mark is a snapshot commit under ``refs/openclaw-tui/reviewed/`` in
+git, or a file in your data folder outside git.  Exit 0, or 2 (bad PATH or ID, a file changed meanwhile).
+""")
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser("inbox", help=_("what the agent changed since your review; approve or revert it"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile folder or workspace, or a profiles root with --profile"))
     p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
     act = p.add_mutually_exclusive_group()

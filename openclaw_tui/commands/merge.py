@@ -1,4 +1,16 @@
-"""`openclaw-tui merge PATH`: resolve the conflicts of a git merge in memory files, as the merge screen does.
+"""The ``merge`` sub-command; DESCRIPTION below is what its --help says."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..core import phrases
+from ..i18n import N_, _, ngettext
+from ._editing import fail
+from ._plans import out, print_json
+
+DESCRIPTION = N_("""`openclaw-tui merge PATH`: resolve the conflicts of a git merge in memory files, as the merge screen does.
 
 With no option: list what is conflicted under PATH (memory files by entry
 id, other files by region), each item with the side that alone changed it
@@ -11,24 +23,14 @@ decided, else nothing is written (exit 1).  Then each file is written
 concludes the merge (or cherry-pick, revert, rebase step).  ``--dry-run``
 prints the resulting diff and writes nothing; ``--abort`` runs
 ``git merge --abort``.
-"""
-
-from __future__ import annotations
-
-import argparse
-from typing import Any
-
-from ..core import phrases
-from ..i18n import N_, _, ngettext
-from ._editing import fail
-from ._plans import out, print_json
+""")
 
 SIDES = ("ours", "theirs", "both")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("merge", help=_("list and resolve merge conflicts in memory files"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile folder or a profiles root inside the repository"))
     p.add_argument("--pick", action="append", default=[], metavar="KEY=SIDE",
                    help=_("decide one item: ours, theirs or both (repeatable)"))

@@ -1,17 +1,4 @@
-"""`openclaw-tui search PATH QUERY [-n N] [--json] [--explain] [--today DATE]`: ranked search (Chinese included).
-
-Every profile under PATH is searched: entries of memories.md and the archive,
-contexts, skills, identity.md, state.yaml (and an OpenClaw workspace's
-Markdown files).  Every whitespace-separated part of QUERY must match its
-words (or, with an embedding provider configured, mean the same).
-Ranking: BM25 fused with vector similarity when a provider answers, times a
-temporal decay for dated entries and daily logs, then MMR for diversity
-(weights in the config file; a workspace's own OpenClaw settings win).
-``--explain`` shows each result's text score, vector score and decay factor.
-
-Read-only for the memory: the index lives in the user's cache folder and is
-brought up to date (changed files only) on each run.
-"""
+"""The ``search`` sub-command; DESCRIPTION below is what its --help says."""
 
 from __future__ import annotations
 
@@ -24,13 +11,28 @@ from ..core import phrases
 from ..core.format.places import NotMemory, locate
 from ..core.search.search import QueryError, search_path
 from ..core.userdirs import ConfigError
-from ..i18n import _, localize_error, ngettext
+from ..i18n import N_, _, localize_error, ngettext
 from ._dates import today_option
+
+DESCRIPTION = N_("""`openclaw-tui search PATH QUERY [-n N] [--json] [--explain] [--today DATE]`: ranked search (Chinese included).
+
+Every profile under PATH is searched: entries of memories.md and the archive,
+contexts, skills, identity.md, state.yaml (and an OpenClaw workspace's
+Markdown files).  Every whitespace-separated part of QUERY must match its
+words (or, with an embedding provider configured, mean the same).
+Ranking: BM25 fused with vector similarity when a provider answers, times a
+temporal decay for dated entries and daily logs, then MMR for diversity
+(weights in the config file; a workspace's own OpenClaw settings win).
+``--explain`` shows each result's text score, vector score and decay factor.
+
+Read-only for the memory: the index lives in the user's cache folder and is
+brought up to date (changed files only) on each run.
+""")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("search", help=_("ranked search over every profile under PATH"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile, a profiles root or an OpenClaw workspace"))
     p.add_argument("query", metavar="QUERY", help=_('words and/or Chinese text; "a phrase" keeps words together; tag:x filters'))
     p.add_argument("-n", type=int, default=10, metavar="N", help=_("show at most N results (default 10)"))

@@ -1,10 +1,4 @@
-"""`openclaw-tui serve [PATH] [--port N] [--host 127.0.0.1]`: the UI in a web browser.
-
-Binds 127.0.0.1 only (any other ``--host`` is refused, exit 2); for a remote
-machine, forward the port over SSH.  Prints the URL with a fresh random
-access token; requests without it are refused (403).  Each browser session
-runs its own app process on PATH.  Runs until interrupted (Ctrl+C).
-"""
+"""The ``serve`` sub-command; DESCRIPTION below is what its --help says."""
 
 from __future__ import annotations
 
@@ -13,13 +7,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..i18n import _
+from ..i18n import N_, _
 from ._editing import fail
+
+DESCRIPTION = N_("""`openclaw-tui serve [PATH] [--port N] [--host 127.0.0.1]`: the UI in a web browser.
+
+Binds 127.0.0.1 only (any other ``--host`` is refused, exit 2); for a remote
+machine, forward the port over SSH.  Prints the URL with a fresh random
+access token; requests without it are refused (403).  Each browser session
+runs its own app process on PATH.  Runs until interrupted (Ctrl+C).
+""")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("serve", help=_("the same UI in a web browser, on 127.0.0.1 only"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", nargs="?", metavar="PATH",
                    help=_("a profile, a profiles root, a folder holding profiles/, or a workspace"))
     p.add_argument("--port", type=int, default=8000, metavar="N", help=_("port on 127.0.0.1 (default 8000; 0: any free)"))
