@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from openclaw_tui.cli import LISTED
 from openclaw_tui.core.check.findings import SEVERITY
 
 # codes are never translated: the finding codes, and the review queue's flags (core/workspace/model.py: junk)
@@ -30,7 +31,8 @@ PERSON = {"GIT_AUTHOR_NAME": "小雨", "GIT_AUTHOR_EMAIL": "x@example.invalid",
 
 # words that are names, not prose: field names and values, config keys, OpenClaw's setting and tool names,
 # technical terms a Chinese reader of developer tools reads as they are, secret and instruction kinds, git's
-# own names (git config keys, a merge's "branch 'NAME'" from MERGE_MSG), a field diff's None
+# own names (git config keys, a merge's "branch 'NAME'" from MERGE_MSG), a field diff's None, session kinds and
+# sub-command names
 KEYS = set("""
     status active superseded archived cold importance high medium timestamp source manual tags last_hit ttl
     superseded_by merged_from conflict context contexts body
@@ -38,7 +40,8 @@ KEYS = set("""
     maxFileBytes memory_search doctor
     ours theirs both phone email password apikey idcard card override exfiltrate
     merge openclaw-memory name driver exclude gitattributes info lock post-commit git config None branch
-""".split())
+    main shared subagent cron
+""".split()) | {name for listed in LISTED.values() for name, _help in listed}  # the sub-commands' names
 
 
 def english_words(text: str, allowed: set[str]) -> list[str]:
@@ -123,6 +126,11 @@ TEXT_COMMANDS: list[tuple[tuple[str, ...], int]] = [
     (("inbox", X), 0), (("inbox", X, "--diff"), 0), (("inbox", W), 0),
     (("rollback", X, "HEAD", "--dry-run"), 2),
     (("git-setup", "."), 0),
+    # errors (exit 2, one line on stderr)
+    (("repair", X, "--finding", "99", *TODAY), 2), (("get", X, "memories.md", "--line", "99999"), 2),
+    (("compact", X, "--tag", "没有", "--body-file", "body.md"), 2), (("context", X, "--session", "cron"), 2),
+    (("merge", ".", "--pick", "bad"), 2), (("serve", "--host", "0.0.0.0"), 2), (("redact", X, "--skip", "99"), 2),
+    (("distil", W, "--log", "memory/2026-11-29.md", "--lines", "x"), 2), (("search", X, "咖啡", "-n", "0"), 2),
 ]
 
 

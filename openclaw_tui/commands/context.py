@@ -77,12 +77,12 @@ def run(args: argparse.Namespace) -> int:
             oc = oc or Path(args.path) / "openclaw.json"
             named = agent_workspaces(load_openclaw_config(Path(args.path), oc))
             if args.agent.lower() not in named:
-                return _fail(f"{oc}: names no workspace for agent {args.agent!r} "
-                             f"(agents with one: {', '.join(sorted(named)) or 'none'})")
+                return _fail(_("%(file)s: names no workspace for agent %(agent)s (agents with one: %(agents)s)")
+                             % {"file": oc, "agent": repr(args.agent), "agents": ", ".join(sorted(named)) or "-"})
             path = str(named[args.agent.lower()])
         profile = resolve_root(path, args.profile)  # read through the search index, not parsed
         if profile.layout != "openclaw" and args.session == "cron":
-            return _fail("--session cron applies to an OpenClaw workspace only")
+            return _fail(_("--session cron applies to an OpenClaw workspace only"))
         ctx = agent_context(profile, args.query, tags, args.session, today=today, openclaw_config=oc,
                             session_start=args.session_start)
     except (NotMemory, ConfigError, OpenClawConfigError, ValueError) as exc:

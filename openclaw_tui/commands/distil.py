@@ -28,9 +28,9 @@ def _numbers(text: str | None) -> list[int]:
     try:
         out = [int(x) for x in text.replace(" ", "").split(",") if x]
     except ValueError:
-        raise EditError(f"{text!r} is not a list of line numbers such as 2,3,7") from None
+        raise EditError(_("%(value)r is not a list of line numbers such as 2,3,7") % {"value": text}) from None
     if any(n < 1 for n in out):
-        raise EditError("line numbers start at 1")
+        raise EditError(_("line numbers start at 1"))
     return out
 
 
@@ -59,12 +59,13 @@ def _section_key(ws: Path, title: str | None) -> str | None:
 
     mem = load_memory(ws)
     if mem is None:
-        raise EditError("the workspace has no MEMORY.md; leave out --section to start one")
+        raise EditError(_("the workspace has no MEMORY.md; leave out --section to start one"))
     secs = mem.sections
     exact = [s for s in secs if s.key == title or " › ".join(s.heading_path) == title]
     named = exact or [s for s in secs if s.text == title]
     if len(named) != 1:
-        raise EditError(f"no section {title!r} in MEMORY.md" if not named else f"{title!r} names {len(named)} sections; give its heading path")
+        raise EditError(_("no section %(title)r in MEMORY.md") % {"title": title} if not named else
+                        _("%(title)r names %(count)d sections; give its heading path") % {"title": title, "count": len(named)})
     return named[0].key
 
 

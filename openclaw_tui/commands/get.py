@@ -9,7 +9,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..core.format.profile import NotMemory, Profile, discover, inside
-from ..i18n import N_, _, localize_error
+from ..i18n import N_, _, localize_error, ngettext
 
 DESCRIPTION = N_("""`openclaw-tui get PATH FILE [--line N] [--count M] [--profile NAME]`: exact lines of a profile file.
 
@@ -116,7 +116,9 @@ def run(args: argparse.Namespace) -> int:
         return _fail(_("%(file)s: cannot be read (%(reason)s)") % {"file": args.file, "reason": exc.strerror or exc})
     lines = split_lines(data)
     if args.line > max(1, len(lines)):
-        return _fail(f"{args.file} has {len(lines)} line{'' if len(lines) == 1 else 's'}; --line {args.line} is past its end")
+        return _fail(ngettext("%(file)s has %(count)d line; --line %(line)s is past its end",
+                              "%(file)s has %(count)d lines; --line %(line)s is past its end", len(lines))
+                     % {"file": args.file, "count": len(lines), "line": args.line})
     end = len(lines) if args.count is None else min(len(lines), args.line - 1 + args.count)
     sys.stdout.buffer.write(b"".join(lines[args.line - 1 : end]))
     sys.stdout.buffer.flush()

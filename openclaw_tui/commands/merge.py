@@ -88,14 +88,15 @@ def _apply_picks(session: Any, picks: list[str], suggested: bool, rest: str | No
     for pick in picks:
         key, eq, side = pick.rpartition("=")
         if not eq or not key or side not in SIDES:
-            return f"--pick {pick!r}: expected KEY=ours, KEY=theirs or KEY=both"
+            return f"--pick {pick!r}: " + _("expected KEY=ours, KEY=theirs or KEY=both")
         fname, colon, bare = key.rpartition(":")
         targets = [f for f in session.files if any(it.key == (bare if colon else key) for it in f.items)
                    and (not colon or f.display == fname or f.display.endswith("/" + fname))]
         if not targets:
-            return f"--pick {pick!r}: no conflict item {key!r} under this path"
+            return f"--pick {pick!r}: " + _("no conflict item %(key)r under this path") % {"key": key}
         if len(targets) > 1:
-            return f"--pick {pick!r}: {key!r} is in several files ({', '.join(t.display for t in targets)}); use FILE:KEY"
+            return f"--pick {pick!r}: " + _("%(key)r is in several files (%(files)s); use FILE:KEY") % {
+                "key": key, "files": ", ".join(t.display for t in targets)}
         targets[0].choose(bare if colon else key, side)
     for f in session.files:
         if suggested:
@@ -148,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
         bad = session.problems()
         if bad:
             f, reason = bad[0]
-            return fail(f"{f.display}: {reason}")
+            return fail(f"{f.display}: {phrases.localize(reason)}")
         if args.dry_run:
             text = ""
             for f in session.files:

@@ -66,10 +66,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         chosen = next((p for p in problems if p.number == args.finding), None)
         if chosen is None:
-            return fail(f"no finding {args.finding}: there {'is' if len(problems) == 1 else 'are'} {len(problems)}")
+            return fail(ngettext("no finding %(n)s: there is %(count)d", "no finding %(n)s: there are %(count)d", len(problems))
+                        % {"n": args.finding, "count": len(problems)})
         k = args.candidate or 1
         if not 1 <= k <= len(chosen.candidates):
-            return fail(f"finding {chosen.number} has {len(chosen.candidates)} candidate(s), not {k}")
+            return fail(_("finding %(n)s has %(count)d candidate(s), not %(k)s")
+                        % {"n": chosen.number, "count": len(chosen.candidates), "k": k})
         cand = chosen.candidates[k - 1]
         group = [chosen] if args.only else together(problems, chosen, cand)
         plan = plan_repair(profile, group, cand)

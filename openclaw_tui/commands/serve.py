@@ -36,9 +36,9 @@ def run(args: argparse.Namespace) -> int:
     from ..webserve import allowed_host
 
     if not allowed_host(args.host):
-        return fail(f"--host {args.host}: serve binds 127.0.0.1 only; forward the port over SSH for remote use")
+        return fail(f"--host {args.host}: " + _("serve binds 127.0.0.1 only; forward the port over SSH for remote use"))
     if not 0 <= args.port <= 65535:
-        return fail(f"--port {args.port}: not a port number")
+        return fail(f"--port {args.port}: " + _("not a port number"))
     cleanup: Path | None = None
     if args.demo:
         if args.path:
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             path = build_demo(cleanup)
         except Exception as exc:  # noqa: BLE001 - one clear line, no traceback
             shutil.rmtree(cleanup, ignore_errors=True)
-            return fail(f"cannot build the demo: {exc}")
+            return fail(_("cannot build the demo: %(reason)s") % {"reason": exc})
         try:
             return _serve(args, path)
         finally:
@@ -80,14 +80,15 @@ def _serve(args: argparse.Namespace, path: Path) -> int:
         try:
             dt.date.fromisoformat(args.today)
         except ValueError:
-            return fail(f"--today: {args.today!r} is not a date (YYYY-MM-DD)")
+            return fail("--today: " + _("%(value)r is not a date (YYYY-MM-DD)") % {"value": args.today})
 
     from ..webserve import app_command, bind, new_token, serve
 
     try:
         sock = bind(args.port)
     except OSError as exc:
-        return fail(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}")
+        return fail(_("cannot listen on %(address)s: %(reason)s") % {"address": f"127.0.0.1:{args.port}",
+                                                                     "reason": exc.strerror or exc})
     token = new_token()
 
     def announce(port: int) -> None:
