@@ -131,6 +131,11 @@ TEXT_COMMANDS: list[tuple[tuple[str, ...], int]] = [
     (("compact", X, "--tag", "没有", "--body-file", "body.md"), 2), (("context", X, "--session", "cron"), 2),
     (("merge", ".", "--pick", "bad"), 2), (("serve", "--host", "0.0.0.0"), 2), (("redact", X, "--skip", "99"), 2),
     (("distil", W, "--log", "memory/2026-11-29.md", "--lines", "x"), 2), (("search", X, "咖啡", "-n", "0"), 2),
+    (("set", X, "mem-9999", "importance=high"), 2), (("set", X, "mem-0001", "importance=urgent"), 2),
+    (("supersede", X, "mem-0001", "mem-0001"), 2), (("supersede", X, "mem-0001", "mem-0048"), 2),
+    (("archive", X, "mem-9999"), 2), (("restore", X, "mem-0001"), 2),
+    (("add", X, "--body", "新的", "--conflict", "mem-9999", "--dry-run"), 2),
+    (("inbox", X, "--approve", "mem-9999"), 2), (("get", X, "../x.md"), 2), (("rollback", X, "abc1234"), 2),
 ]
 
 

@@ -52,7 +52,7 @@ def _pick(profiles: list[Profile], name: str | None, file: str) -> tuple[Profile
         for p in profiles:
             if p.name == name:
                 return p, file
-        raise _Refused(f"no profile named {name}")
+        raise _Refused(_("no profile named %(name)s") % {"name": name})
     if len(profiles) == 1:
         return profiles[0], file
     posix = file.replace(os.sep, "/")
@@ -61,23 +61,23 @@ def _pick(profiles: list[Profile], name: str | None, file: str) -> tuple[Profile
         if posix.startswith(prefix):
             return p, posix[len(prefix):]
     names = ", ".join(p.name for p in profiles)
-    raise _Refused(f"the path holds several profiles ({names}); choose one with --profile NAME")
+    raise _Refused(_("the path holds several profiles (%(names)s); choose one with --profile NAME") % {"names": names})
 
 
 def resolve_file(profile: Profile, file: str) -> Path:
     """The file's path, refusing anything that leaves the profile folder."""
     rel = PurePosixPath(file.replace(os.sep, "/"))
     if not file or rel.is_absolute() or Path(file).is_absolute():
-        raise _Refused(f"{file}: FILE must be relative to the profile folder")
+        raise _Refused(_("%(file)s: FILE must be relative to the profile folder") % {"file": file})
     if ".." in rel.parts:
-        raise _Refused(f"{file}: leaves the profile folder")
+        raise _Refused(_("%(file)s: leaves the profile folder") % {"file": file})
     path = profile.path / Path(*rel.parts) if rel.parts else profile.path
     if not inside(profile.path, path):
-        raise _Refused(f"{file}: leaves the profile folder (through a link)")
+        raise _Refused(_("%(file)s: leaves the profile folder (through a link)") % {"file": file})
     if not path.exists():
-        raise _Refused(f"{file}: no such file in profile {profile.name}")
+        raise _Refused(_("%(file)s: no such file in profile %(name)s") % {"file": file, "name": profile.name})
     if not path.is_file():
-        raise _Refused(f"{file}: not a regular file")
+        raise _Refused(_("%(file)s: not a regular file") % {"file": file})
     return path
 
 

@@ -44,10 +44,10 @@ def _open(args: argparse.Namespace) -> tuple[Any, Any, str] | str:
         return "git is not installed"
     repo = find_repo(profile.path)
     if repo is None:
-        return f"{args.path}: not inside a git repository"
+        return _("%(path)s: not inside a git repository") % {"path": args.path}
     sha = _commit(repo, args.commit)
     if sha is None:
-        return f"{args.commit}: no such commit"
+        return _("%(commit)s: no such commit") % {"commit": args.commit}
     return repo, profile, sha
 
 
