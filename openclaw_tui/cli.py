@@ -58,7 +58,16 @@ LISTED: dict[str, tuple[tuple[str, str], ...]] = {
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse that exits 2 with a one-line reason."""
+    """argparse that exits 2 with a one-line reason, and wraps ``--help`` by terminal cells (CJK is two
+    cells wide): a sub-command asking for argparse's raw-description formatter gets its cell-wide kin."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from .cli_help import CellHelpFormatter, CellRawDescriptionFormatter
+
+        kind = kwargs.get("formatter_class", argparse.HelpFormatter)
+        kwargs["formatter_class"] = {argparse.HelpFormatter: CellHelpFormatter,
+                                     argparse.RawDescriptionHelpFormatter: CellRawDescriptionFormatter}.get(kind, kind)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message}\n")

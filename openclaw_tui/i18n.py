@@ -217,6 +217,14 @@ ERRORS: tuple[str, ...] = (
     N_("%(path)s: cannot be listed (%(reason)s)"),
     N_("%(path)s: no profile named %(name)s"),
     N_("%(path)s: holds several profiles (%(names)s); choose one with --profile NAME"),
+    # core/files/lines.py: Refused (get's file rules)
+    N_("no profile named %(name)s"),
+    N_("the path holds several profiles (%(names)s); choose one with --profile NAME"),
+    N_("%(file)s: FILE must be relative to the profile folder"),
+    N_("%(file)s: leaves the profile folder (through a link)"),
+    N_("%(file)s: leaves the profile folder"),
+    N_("%(file)s: no such file in profile %(name)s"),
+    N_("%(file)s: not a regular file"),
 )
 
 
@@ -224,7 +232,9 @@ def localize_error(text: str) -> str:
     """An error of the core (a line for stderr) in the language in use (English: as it is)."""
     if catalog() is None:
         return text
-    return recognise(ERRORS, text) or text
+    from .core.phrases import localize  # the phrases the core builds into its errors
+
+    return recognise(ERRORS, text) or localize(text)
 
 
 def pgettext(context: str, message: str) -> str:

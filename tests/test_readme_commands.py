@@ -100,8 +100,19 @@ def _shim(folder: Path) -> Path:
     return folder
 
 
-def test_every_command_of_the_table_runs_as_written(work: Path, tmp_path: Path) -> None:
-    env = dict(os.environ, PATH=f"{_shim(tmp_path / 'bin')}{os.pathsep}{os.environ['PATH']}")
+def _env(tmp_path: Path, lang: str) -> dict[str, str]:
+    """The environment of the commands: openclaw-tui on PATH, ``lang`` the language (LANG, nothing over it)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANGUAGE")}
+    return dict(env, LANG=lang, PATH=f"{_shim(tmp_path / 'bin')}{os.pathsep}{os.environ['PATH']}")
+
+
+# the README's commands run as written in English and in Chinese (their machine output does not change)
+LANGS = pytest.mark.parametrize("lang", ["C.UTF-8", "zh_CN.UTF-8"])
+
+
+@LANGS
+def test_every_command_of_the_table_runs_as_written(work: Path, tmp_path: Path, lang: str) -> None:
+    env = _env(tmp_path, lang)
     _, names = build_parser()
     ran: list[tuple[str, int]] = []
     skipped: list[str] = []
@@ -154,10 +165,11 @@ def shell_blocks() -> list[tuple[str, str]]:
     return out
 
 
-def test_every_shell_block_of_the_readme_and_docs_runs_as_written(work: Path, tmp_path: Path) -> None:
+@LANGS
+def test_every_shell_block_of_the_readme_and_docs_runs_as_written(work: Path, tmp_path: Path, lang: str) -> None:
     found = shell_blocks()
     assert {name for name, _ in found} >= {"README.md", "agents.md"}
-    env = dict(os.environ, PATH=f"{_shim(tmp_path / 'bin')}{os.pathsep}{os.environ['PATH']}")
+    env = _env(tmp_path, lang)
     skipped: list[str] = []
     failures: list[str] = []
     for name, command in found:

@@ -48,7 +48,7 @@ def guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
 
 
 def register_edit(sub: Any, name: str, help_text: str, run: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
-    p: argparse.ArgumentParser = sub.add_parser(name, help=help_text, description=help_text)
+    p: argparse.ArgumentParser = sub.add_parser(name, help=_(help_text), description=_(help_text))
     add_target(p)
     p.set_defaults(run=guarded(run))
     return p

@@ -12,14 +12,15 @@ import argparse
 from typing import Any
 
 from ..core.config import Limits, load_config, with_limits
+from ..i18n import N_, _
 
 HELP = {
-    "cap": "most entries memories.md may hold",
-    "cold_days": "days without a hit before a low entry turns cold",
-    "bootstrap_max_chars": "characters a bootstrap file may hold",
-    "bootstrap_total_max_chars": "characters all bootstrap files may hold together",
-    "user_max_chars": "characters USER.md may hold",
-    "stale_log_days": "days before a daily log counts as stale",
+    "cap": N_("most entries memories.md may hold"),
+    "cold_days": N_("days without a hit before a low entry turns cold"),
+    "bootstrap_max_chars": N_("characters a bootstrap file may hold"),
+    "bootstrap_total_max_chars": N_("characters all bootstrap files may hold together"),
+    "user_max_chars": N_("characters USER.md may hold"),
+    "stale_log_days": N_("days before a daily log counts as stale"),
 }
 
 
@@ -30,7 +31,7 @@ def count(text: str) -> int:
     except ValueError:
         value = -1
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+        raise argparse.ArgumentTypeError(_("%(value)r is not a whole number >= 0") % {"value": text})
     return value
 
 
@@ -40,7 +41,8 @@ def add_limit_options(p: argparse.ArgumentParser, *names: str) -> None:
     for name in names:
         p.add_argument(
             "--" + name.replace("_", "-"), dest=name, type=count, default=None, metavar="N",
-            help=f"{HELP[name]} (default: the config file's, else {getattr(defaults, name)})",
+            help=_("%(what)s (default: the config file's, else %(default)s)")
+            % {"what": _(HELP[name]), "default": getattr(defaults, name)},
         )
 
 

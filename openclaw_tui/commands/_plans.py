@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..core import phrases
 from ..core.lifecycle.plan import Plan
+from ..i18n import _
 
 
 def out(text: str) -> None:
@@ -43,9 +45,9 @@ def print_json(doc: Any) -> None:
 
 def plan_text(plan: Plan, root: Path, dry_run: bool) -> str:
     """The plan's entry lines (as a commit body says them); under --dry-run, its diff too."""
-    lines = [line.removeprefix("- ") for line in plan.commit_lines()]
+    lines = [phrases.localize(line.removeprefix("- ")) for line in plan.commit_lines()]
     text = "".join(line + "\n" for line in lines)
     if dry_run and not plan.empty:
         text += plan.diff(root)
-        text += "(dry run: nothing written)\n"
+        text += _("(dry run: nothing written)") + "\n"
     return text

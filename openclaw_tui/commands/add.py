@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..core import phrases
 from ..core.lifecycle.plan import apply_changes
 from ..core.lifecycle.remember import plan_remember
 from ..i18n import _
@@ -61,13 +62,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = f"{result.id}\n"
         if result.skipped:
-            text += f"not written: {result.id} already says the same\n"
+            text += _("not written: %(id)s already says the same") % {"id": result.id} + "\n"
         for s in result.duplicates:
-            text += f"possible duplicate: {s.id} ({s.reason}, {s.score:.2f})\n"
+            text += _("possible duplicate: %(id)s (%(reason)s, %(score)s)") % {
+                "id": s.id, "reason": phrases.localize(s.reason), "score": f"{s.score:.2f}"} + "\n"
         for other in result.declared:
-            text += f"conflict: {other} (--conflict)\n"
+            text += _("conflict: %(id)s (--conflict)") % {"id": other} + "\n"
         for c in result.conflicts:
-            text += f"shares tags with: {c.id} ({', '.join(c.tags)})\n"
+            text += _("shares tags with: %(id)s (%(tags)s)") % {"id": c.id, "tags": ", ".join(c.tags)} + "\n"
         if args.dry_run:
             text += plan_text(result.plan, prof.path, True)
         out(text)

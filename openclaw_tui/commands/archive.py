@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.files.safe_write import digest_early
 from ..core.lifecycle.archive import archive, restore
+from ..i18n import _
 from ._editing import open_profile, register_edit
 
 
@@ -29,11 +30,11 @@ def run(args: argparse.Namespace) -> int:
         digest_early(profile.memories.data)  # the move's journal names memories.md's bytes: hash them meanwhile
     archive(profile, ids)
     for ident in ids:
-        print(f"{ident}: archived")
+        print(_("%(id)s: archived") % {"id": ident})
     return 0
 
 
 def run_restore(args: argparse.Namespace) -> int:
     restore(open_profile(args), args.id)
-    print(f"{args.id}: restored")
+    print(_("%(id)s: restored") % {"id": args.id})
     return 0

@@ -15,7 +15,7 @@ from typing import Any
 from ..core.lifecycle.archive import compact, plan_compact
 from ..core.lifecycle.plan import Files
 from ..core.lifecycle.remember import tag_sharers
-from ..i18n import _
+from ..i18n import _, ngettext
 from ._editing import fail, open_profile, register_edit
 from ._plans import out, plan_json, plan_text, print_json
 from .add import split_list
@@ -40,13 +40,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return fail(str(exc))
     if not body.strip():
-        return fail(f"{args.body_file}: the merged entry has no text")
+        return fail(_("%(file)s: the merged entry has no text") % {"file": args.body_file})
     prof = open_profile(args)
     if args.tag is not None:
         ids = [s.id for s in tag_sharers(Files.of(prof), [args.tag])]
         if len(ids) < 2:
-            return fail(f"--tag {args.tag}: {len(ids)} active entr{'y' if len(ids) == 1 else 'ies'} "
-                        "in memories.md carry it; compaction needs two or more")
+            return fail("--tag " + args.tag + ": " + ngettext(
+                "%(count)d active entry in memories.md carries it; compaction needs two or more",
+                "%(count)d active entries in memories.md carry it; compaction needs two or more", len(ids))
+                % {"count": len(ids)})
     else:
         ids = split_list(args.ids)
     tags = split_list(args.tags) if args.tags is not None else None

@@ -1,4 +1,14 @@
-"""`openclaw-tui completion bash|zsh|fish`: print a shell completion script.
+"""The ``completion`` sub-command; DESCRIPTION below is what its --help says."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..i18n import N_, _
+from ._plans import out
+
+DESCRIPTION = N_("""`openclaw-tui completion bash|zsh|fish`: print a shell completion script.
 
 Generated from the command line parser itself, so every sub-command and
 option is in it.  Install, for example::
@@ -6,15 +16,7 @@ option is in it.  Install, for example::
     openclaw-tui completion bash > ~/.local/share/bash-completion/completions/openclaw-tui
     openclaw-tui completion zsh > "${fpath[1]}/_openclaw-tui"
     openclaw-tui completion fish > ~/.config/fish/completions/openclaw-tui.fish
-"""
-
-from __future__ import annotations
-
-import argparse
-from typing import Any
-
-from ..i18n import _
-from ._plans import out
+""")
 
 PROG = "openclaw-tui"
 TOP_OPTIONS = ("--demo", "--today", "--help")
@@ -22,7 +24,7 @@ TOP_OPTIONS = ("--demo", "--today", "--help")
 
 def register(sub: Any) -> None:
     p = sub.add_parser("completion", help=_("print a bash, zsh or fish completion script"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("shell", choices=("bash", "zsh", "fish"))
     p.set_defaults(run=run)
 

@@ -1,4 +1,19 @@
-"""`openclaw-tui context PATH [--query TEXT] [--tags a,b] [--session main|shared|subagent|cron]
+"""The ``context`` sub-command; DESCRIPTION below is what its --help says."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..core.config import ConfigError
+from ..core.files.profile import NotMemory
+from ..core.search.context import agent_context, render_json, render_text, resolve_root
+from ..i18n import N_, _, localize_error
+from ._dates import today_option
+
+DESCRIPTION = N_("""`openclaw-tui context PATH [--query TEXT] [--tags a,b] [--session main|shared|subagent|cron]
 [--session-start|--turn] [--today DATE] [--json]`.
 
 What the agent would load before it answers, for a conversation topic, from
@@ -11,25 +26,12 @@ older release's rules only when the workspace's openclaw.json selects one),
 the session-start block of daily logs, then the search results for the query.  Each part with its file, lines, characters and
 an estimated token count; the total against the budget; and what the topic
 touches that is left out, with the reason.  Read-only.
-"""
-
-from __future__ import annotations
-
-import argparse
-import sys
-from pathlib import Path
-from typing import Any
-
-from ..core.config import ConfigError
-from ..core.files.profile import NotMemory
-from ..core.search.context import agent_context, render_json, render_text, resolve_root
-from ..i18n import _, localize_error
-from ._dates import today_option
+""")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("context", help=_("what the agent would load for a topic (layers, tokens, what is left out)"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile folder, a profiles root (with --profile) or a workspace"))
     p.add_argument("--query", default="", metavar="TEXT", help=_("the conversation topic"))
     p.add_argument("--tags", default="", metavar="a,b", help=_("tags the topic selects (besides tags named in the query)"))
@@ -75,12 +77,12 @@ def run(args: argparse.Namespace) -> int:
             oc = oc or Path(args.path) / "openclaw.json"
             named = agent_workspaces(load_openclaw_config(Path(args.path), oc))
             if args.agent.lower() not in named:
-                return _fail(f"{oc}: names no workspace for agent {args.agent!r} "
-                             f"(agents with one: {', '.join(sorted(named)) or 'none'})")
+                return _fail(_("%(file)s: names no workspace for agent %(agent)s (agents with one: %(agents)s)")
+                             % {"file": oc, "agent": repr(args.agent), "agents": ", ".join(sorted(named)) or "-"})
             path = str(named[args.agent.lower()])
         profile = resolve_root(path, args.profile)  # read through the search index, not parsed
         if profile.layout != "openclaw" and args.session == "cron":
-            return _fail("--session cron applies to an OpenClaw workspace only")
+            return _fail(_("--session cron applies to an OpenClaw workspace only"))
         ctx = agent_context(profile, args.query, tags, args.session, today=today, openclaw_config=oc,
                             session_start=args.session_start)
     except (NotMemory, ConfigError, OpenClawConfigError, ValueError) as exc:

@@ -28,15 +28,15 @@ def _numbers(text: str | None) -> list[int]:
     try:
         out = [int(x) for x in text.replace(" ", "").split(",") if x]
     except ValueError:
-        raise EditError(f"{text!r} is not a list of line numbers such as 2,3,7") from None
+        raise EditError(_("%(value)r is not a list of line numbers such as 2,3,7") % {"value": text}) from None
     if any(n < 1 for n in out):
-        raise EditError("line numbers start at 1")
+        raise EditError(_("line numbers start at 1"))
     return out
 
 
 def register(sub: Any) -> None:
     help_text = "distil daily-log (or context) lines into long-term memory"
-    p: argparse.ArgumentParser = sub.add_parser("distil", help=help_text, description=help_text)
+    p: argparse.ArgumentParser = sub.add_parser("distil", help=_(help_text), description=_(help_text))
     p.add_argument("path", metavar="PATH", help=_("an OpenClaw workspace, or a profile folder"))
     p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
     p.add_argument("--log", metavar="FILE", help=_("the daily log, e.g. memory/2026-10-12.md"))
@@ -59,12 +59,13 @@ def _section_key(ws: Path, title: str | None) -> str | None:
 
     mem = load_memory(ws)
     if mem is None:
-        raise EditError("the workspace has no MEMORY.md; leave out --section to start one")
+        raise EditError(_("the workspace has no MEMORY.md; leave out --section to start one"))
     secs = mem.sections
     exact = [s for s in secs if s.key == title or " › ".join(s.heading_path) == title]
     named = exact or [s for s in secs if s.text == title]
     if len(named) != 1:
-        raise EditError(f"no section {title!r} in MEMORY.md" if not named else f"{title!r} names {len(named)} sections; give its heading path")
+        raise EditError(_("no section %(title)r in MEMORY.md") % {"title": title} if not named else
+                        _("%(title)r names %(count)d sections; give its heading path") % {"title": title, "count": len(named)})
     return named[0].key
 
 
@@ -132,11 +133,13 @@ def _print(args: argparse.Namespace, out: dict[str, Any]) -> None:
             return
     for key in ("items", "added", "removed"):
         for v in out.get(key, []):
-            print(f"{'would remove' if dry and key == 'removed' else key}: {v}")
+            label = {"items": _("item: %(value)s"), "added": _("added: %(value)s"),
+                     "removed": _("would remove: %(value)s") if dry else _("removed: %(value)s")}[key]
+            print(label % {"value": v})
     if "removed" in out and not out["removed"]:
         print(_("nothing to remove: no fully distilled daily log is older than 30 days"))
     if out.get("archive"):
         print(_("would move %(file)s to %(archive)s") % {"file": args.context, "archive": out["archive"]} if dry
               else _("moved to %(archive)s") % {"archive": out["archive"]})
     if out.get("commit"):
-        print(f"commit {out['commit'][:10]}")
+        print(_("commit %(sha)s") % {"sha": out["commit"][:10]})

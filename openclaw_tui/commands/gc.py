@@ -13,9 +13,10 @@ import datetime as dt
 import sys
 from typing import Any
 
+from ..core import phrases
 from ..core.config import ConfigError
 from ..core.lifecycle.archive import gc_apply, gc_plan, remaining_over_cap
-from ..i18n import _
+from ..i18n import _, ngettext
 from ._editing import fail, open_profile, register_edit
 from ._limits import add_limit_options, effective_limits
 
@@ -48,13 +49,12 @@ def run(args: argparse.Namespace) -> int:
         line = action.describe()
         if args.dry_run:
             line = line.replace(": archived (", ": would be archived (", 1).replace(": cold (", ": would become cold (", 1)
-        print(line)
+        print(phrases.localize(line))
     over = remaining_over_cap(prof, actions, limits.cap)
     if over:
-        print(
-            f"openclaw-tui: memories.md stays {over} entr{'y' if over == 1 else 'ies'} over the cap of {limits.cap}"
-            " (no low entries left to archive)",
-            file=sys.stderr,
-        )
+        print("openclaw-tui: " + ngettext(
+            "memories.md stays %(over)d entry over the cap of %(cap)d (no low entries left to archive)",
+            "memories.md stays %(over)d entries over the cap of %(cap)d (no low entries left to archive)", over)
+            % {"over": over, "cap": limits.cap}, file=sys.stderr)
         return 1
     return 0

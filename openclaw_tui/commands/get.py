@@ -1,4 +1,16 @@
-"""`openclaw-tui get PATH FILE [--line N] [--count M] [--profile NAME]`: exact lines of a profile file.
+"""The ``get`` sub-command; DESCRIPTION below is what its --help says."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..core.files.lines import Refused, pick_profile, resolve_file, split_lines
+from ..core.files.profile import NotMemory, discover
+from ..i18n import N_, _, localize_error, ngettext
+
+DESCRIPTION = N_("""`openclaw-tui get PATH FILE [--line N] [--count M] [--profile NAME]`: exact lines of a profile file.
 
 ``--from N --lines M`` are accepted as the same as ``--line N --count M``
 (the names of OpenClaw's ``memory_get``); giving both spellings of one is refused.
@@ -9,22 +21,12 @@ it may also start with the profile's path as ``search`` prints it
 (``profiles/xiaoyu/memories.md``).  The bytes are printed as they are in
 the file (line endings, BOM, invalid UTF-8 included).  A FILE that leaves
 the profile folder (``..``, an absolute path, a symlink) is refused.
-"""
-
-from __future__ import annotations
-
-import argparse
-import sys
-from typing import Any
-
-from ..core.files.lines import Refused, pick_profile, resolve_file, split_lines
-from ..core.files.profile import NotMemory, discover
-from ..i18n import _, localize_error
+""")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("get", help=_("print exact lines of a memory file"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile folder, or a profiles root (with --profile)"))
     p.add_argument("file", metavar="FILE", help=_("the file, relative to the profile folder"))
     p.add_argument("--line", type=int, default=None, metavar="N", help=_("first line to print (1-based, default 1)"))
@@ -66,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
         return _fail(_("%(file)s: cannot be read (%(reason)s)") % {"file": args.file, "reason": exc.strerror or exc})
     lines = split_lines(data)
     if args.line > max(1, len(lines)):
-        return _fail(f"{args.file} has {len(lines)} line{'' if len(lines) == 1 else 's'}; --line {args.line} is past its end")
+        return _fail(ngettext("%(file)s has %(count)d line; --line %(line)s is past its end",
+                              "%(file)s has %(count)d lines; --line %(line)s is past its end", len(lines))
+                     % {"file": args.file, "count": len(lines), "line": args.line})
     end = len(lines) if args.count is None else min(len(lines), args.line - 1 + args.count)
     sys.stdout.buffer.write(b"".join(lines[args.line - 1 : end]))
     sys.stdout.buffer.flush()

@@ -81,7 +81,8 @@ def install_hook(repo: Any, path: Path) -> str | None:
     hooks.mkdir(parents=True, exist_ok=True)
     atomic_write(hook, text.encode("utf-8"))
     hook.chmod(0o755)
-    return f"post-commit hook {'updated' if current is not None else 'installed'}: {hook}"
+    return (_("post-commit hook updated: %(hook)s") if current is not None
+            else _("post-commit hook installed: %(hook)s")) % {"hook": hook}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,10 +112,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if changed:
         for line in changed:
-            print(f"set {line}")
-        print(f"merge driver installed in {repo.root}")
+            print(_("set %(what)s") % {"what": line})
+        print(_("merge driver installed in %(folder)s") % {"folder": repo.root})
     else:
-        print(f"merge driver already installed in {repo.root}")
+        print(_("merge driver already installed in %(folder)s") % {"folder": repo.root})
     if args.hooks:
-        print(hook_done or "post-commit hook already installed")
+        print(hook_done or _("post-commit hook already installed"))
     return 0

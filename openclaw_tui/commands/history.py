@@ -1,4 +1,17 @@
-"""`openclaw-tui history PATH [--entry ID] [-n N] [--skip K] [--json] [--index]`: the profile's git history.
+"""The ``history`` sub-command; DESCRIPTION below is what its --help says."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..core import phrases
+from ..i18n import N_, _, ngettext
+from ._editing import fail
+
+DESCRIPTION = N_("""`openclaw-tui history PATH [--entry ID] [-n N] [--skip K] [--json] [--index]`: the profile's git history.
 
 Without ``--entry``: the commits that touched the profile, newest first,
 each with what it did entry by entry (``mem-0013: added``,
@@ -10,22 +23,12 @@ adds each version's text.  ``--index`` brings the entry-history index
 pairs of versions it added, which suits a ``post-commit`` hook.
 Read-only for the memory files.  Exit 0, or 2 (not a profile, not in a git
 repository).
-"""
-
-from __future__ import annotations
-
-import argparse
-import json
-import sys
-from typing import Any
-
-from ..i18n import _
-from ._editing import fail
+""")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("history", help=_("commits that touched a profile, or one entry's versions"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile folder, or a profiles root with --profile"))
     p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
     p.add_argument("--entry", metavar="ID", help=_("the versions of this entry instead of the commit list"))
@@ -71,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
         if args.index:
             added = index_entry_history(repo, profile)
             _out(json.dumps({"indexed": added}) + "\n" if args.json else
-                 f"{added} pair{'' if added == 1 else 's'} of versions indexed\n")
+                 ngettext("%(count)d pair of versions indexed", "%(count)d pairs of versions indexed", added)
+                 % {"count": added} + "\n")
             return 0
         if args.entry:
             versions = entry_history(repo, profile, args.entry, args.n or None)
@@ -88,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
     lines: list[str] = []
     for c, d in zip(commits, diffs, strict=True):
         lines.append(f"{c.short}  {c.date[:10]}  {c.author}  {c.subject}")
-        lines += [f"    {line}" for line in d.lines()]
-    lines.append(f"{len(commits)} commit{'' if len(commits) == 1 else 's'}")
+        lines += [f"    {phrases.localize(line)}" for line in d.lines()]
+    lines.append(ngettext("%(count)d commit", "%(count)d commits", len(commits)) % {"count": len(commits)})
     _out("\n".join(lines) + "\n")
     return 0
 
@@ -104,13 +108,14 @@ def _print_versions(args: argparse.Namespace, versions: list[Any]) -> int:
         return 0
     lines: list[str] = []
     for v in versions:
-        what = v.kind
+        what = _(v.kind)
         details = v.change.describe() if v.change is not None else ""
         if details:
-            what += f" ({details})"
+            what += _(" (%(details)s)") % {"details": phrases.localize(details)}
         where = f"  [{v.file}]" if v.file and v.file != "memories.md" else ""
         lines.append(f"{v.commit.short}  {v.commit.date[:10]}  {what}{where}  {v.commit.subject}")
-    lines.append(f"{len(versions)} version{'' if len(versions) == 1 else 's'} of {args.entry}")
+    lines.append(ngettext("%(count)d version of %(id)s", "%(count)d versions of %(id)s", len(versions))
+                 % {"count": len(versions), "id": args.entry})
     _out("\n".join(lines) + "\n")
     return 0
 
@@ -130,8 +135,8 @@ def _print_item(args: argparse.Namespace, folder: Any) -> int:
         return 0
     lines = []
     for v in versions:
-        who = f"{v.sha[:8]}  {(v.date or '')[:10]}  {v.author}  {v.subject}" if v.sha else "not committed"
-        lines.append(f"{who}\n    {v.kind} [{v.file} › {' › '.join(v.heading_path)}]  {v.diff or v.text}")
-    lines.append(f"{len(versions)} version{'' if len(versions) == 1 else 's'}")
+        who = f"{v.sha[:8]}  {(v.date or '')[:10]}  {v.author}  {v.subject}" if v.sha else _("not committed")
+        lines.append(f"{who}\n    {_(v.kind)} [{v.file} › {' › '.join(v.heading_path)}]  {v.diff or v.text}")
+    lines.append(ngettext("%(count)d version", "%(count)d versions", len(versions)) % {"count": len(versions)})
     _out("\n".join(lines) + "\n")
     return 0

@@ -1,4 +1,17 @@
-"""`openclaw-tui inbox PATH [--json] [--diff]`: what changed in a profile or workspace since your review.
+"""The ``inbox`` sub-command; DESCRIPTION below is what its --help says."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..core import phrases
+from ..i18n import N_, _, ngettext
+from ._editing import fail, guarded
+
+DESCRIPTION = N_("""`openclaw-tui inbox PATH [--json] [--diff]`: what changed in a profile or workspace since your review.
 
 Each change: its id, what it is (an entry added, a MEMORY.md item moved, lines appended to a daily log,
 a file changed...), and who made it (the commit's author, date and subject, or "not committed, written
@@ -9,22 +22,12 @@ becomes the folder's, byte for byte); ``--approve --all`` moves the mark to the 
 ``--revert ID...`` gives the folder's copy back the mark's bytes (one entry, item or file each; a group
 name reverts the whole night).  The mark is a snapshot commit under ``refs/openclaw-tui/reviewed/`` in
 git, or a file in your data folder outside git.  Exit 0, or 2 (bad PATH or ID, a file changed meanwhile).
-"""
-
-from __future__ import annotations
-
-import argparse
-import json
-import sys
-from typing import Any
-
-from ..i18n import _, ngettext
-from ._editing import fail, guarded
+""")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("inbox", help=_("what the agent changed since your review; approve or revert it"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile folder or workspace, or a profiles root with --profile"))
     p.add_argument("--profile", metavar="NAME", help=_("the profile when PATH holds several"))
     act = p.add_mutually_exclusive_group()
@@ -36,6 +39,10 @@ def register(sub: Any) -> None:
     p.set_defaults(run=guarded(run))
 
 
+# the kinds of review mark (core/inbox/mark.py: Mark.kind) that the listing names
+MARK_KINDS = (N_("commit"), N_("snapshot"), N_("data"))
+
+
 def _out(text: str) -> None:
     sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
     sys.stdout.buffer.flush()
@@ -44,17 +51,18 @@ def _out(text: str) -> None:
 def render(inbox: Any, diff: bool = False) -> str:
     """The inbox as text (the CLI's listing)."""
     n = inbox.count
+    mark = (f"{_(inbox.mark.kind)} {inbox.mark.sha[:12] if inbox.mark.sha else ''} {inbox.mark.time or ''}"
+            .replace("  ", " ").strip())
     lines = [ngettext("%(count)d change since your review", "%(count)d changes since your review", n) % {"count": n}
-             + (f" (mark: {inbox.mark.kind} {inbox.mark.sha[:12] if inbox.mark.sha else ''} {inbox.mark.time or ''})"
-                .replace("  ", " ").replace(" )", ")") if inbox.mark.kind != "empty" else "")]
+             + (_(" (mark: %(mark)s)") % {"mark": mark} if inbox.mark.kind != "empty" else "")]
     lines += [_("note: %(note)s") % {"note": _(note)} for note in inbox.notes]
     group = None
     for c in sorted(inbox.changes, key=lambda c: (c.group or "", )) if inbox.groups() else inbox.changes:
         if c.group != group:
             group = c.group
-            lines.append(f"[{group}]" if group else "")
-        lines.append(f"  {c.id}  {c.kind} {c.what}  {c.file}  {c.title}")
-        lines.append(f"      {c.detail} · {c.who}")
+            lines.append(f"[{phrases.localize(group)}]" if group else "")
+        lines.append(f"  {c.id}  {phrases.change_kind(c.kind, c.what)}  {c.file}  {c.title}")
+        lines.append(f"      {phrases.localize(c.detail)} · {phrases.localize(c.who)}")
         if diff:
             lines += ["      " + d for d in c.diff]
     return "\n".join(lines) + "\n"

@@ -1,13 +1,4 @@
-"""`openclaw-tui mcp PATH [--allow-write] [--commit] [--profile NAME]`: the memory as an MCP server (stdio).
-
-Agents reach the same memory as people do, through the same routines: search,
-exact lines, the context the agent loads, the check's findings; with
---allow-write, new entries (duplicates returned instead of written), supersede
-and archive (layout A), or a daily-log line and a MEMORY.md item (layout B),
-each through the write protocol, credentials refused. --commit commits each
-write with the spec's commit message. Needs the SDK: pip install 'openclaw-tui[mcp]'.
-See docs/mcp.md.
-"""
+"""The ``mcp`` sub-command; DESCRIPTION below is what its --help says."""
 
 from __future__ import annotations
 
@@ -16,13 +7,24 @@ import importlib.util
 import sys
 from typing import Any
 
-from ..i18n import _, localize_error
+from ..i18n import N_, _, localize_error
+
+DESCRIPTION = N_("""`openclaw-tui mcp PATH [--allow-write] [--commit] [--profile NAME]`: the memory as an MCP server (stdio).
+
+Agents reach the same memory as people do, through the same routines: search,
+exact lines, the context the agent loads, the check's findings; with
+--allow-write, new entries (duplicates returned instead of written), supersede
+and archive (layout A), or a daily-log line and a MEMORY.md item (layout B),
+each through the write protocol, credentials refused. --commit commits each
+write with the spec's commit message. Needs the SDK: pip install 'openclaw-tui[mcp]'.
+See docs/mcp.md.
+""")
 
 HELP = "serve the memory to agents over MCP (stdio): search, get, context, check; writes with --allow-write"
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("mcp", help=HELP, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser("mcp", help=HELP, description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile, a profiles root or an OpenClaw workspace"))
     p.add_argument("--allow-write", action="store_true",
                    help=_("offer the writing tools (default: read-only)"))

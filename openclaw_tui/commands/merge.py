@@ -1,4 +1,16 @@
-"""`openclaw-tui merge PATH`: resolve the conflicts of a git merge in memory files, as the merge screen does.
+"""The ``merge`` sub-command; DESCRIPTION below is what its --help says."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..core import phrases
+from ..i18n import N_, _, ngettext
+from ._editing import fail
+from ._plans import out, print_json
+
+DESCRIPTION = N_("""`openclaw-tui merge PATH`: resolve the conflicts of a git merge in memory files, as the merge screen does.
 
 With no option: list what is conflicted under PATH (memory files by entry
 id, other files by region), each item with the side that alone changed it
@@ -11,23 +23,14 @@ decided, else nothing is written (exit 1).  Then each file is written
 concludes the merge (or cherry-pick, revert, rebase step).  ``--dry-run``
 prints the resulting diff and writes nothing; ``--abort`` runs
 ``git merge --abort``.
-"""
-
-from __future__ import annotations
-
-import argparse
-from typing import Any
-
-from ..i18n import _
-from ._editing import fail
-from ._plans import out, print_json
+""")
 
 SIDES = ("ours", "theirs", "both")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("merge", help=_("list and resolve merge conflicts in memory files"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile folder or a profiles root inside the repository"))
     p.add_argument("--pick", action="append", default=[], metavar="KEY=SIDE",
                    help=_("decide one item: ours, theirs or both (repeatable)"))
@@ -39,6 +42,10 @@ def register(sub: Any) -> None:
     p.add_argument("--dry-run", action="store_true", help=_("print the resolved diff; write nothing"))
     p.add_argument("--json", action="store_true", help=_("print JSON"))
     p.set_defaults(run=run)
+
+
+# the git operations a merge can be part of (core/git: status().operation)
+OPERATIONS = (N_("merge"), N_("rebase"), N_("cherry-pick"), N_("revert"))
 
 
 def _items_json(session: Any) -> list[dict[str, Any]]:
@@ -58,16 +65,21 @@ def _listing(session: Any) -> str:
 
     lines: list[str] = []
     if session.operation:
-        lines.append(f"{session.operation} in progress" + (f": {session.merging}" if session.merging else ""))
+        lines.append(_("%(operation)s in progress") % {"operation": _(session.operation)}
+                     + (f": {session.merging}" if session.merging else ""))
     for f in session.files:
-        lines.append(f"{f.display}: {len(f.items)} conflict{'s' if len(f.items) != 1 else ''}"
-                     + ("" if f.conflicts.mode == "entries" else f" (by region: {f.conflicts.reason or 'not memory'})"))
+        n = len(f.items)
+        lines.append(f"{f.display}: " + ngettext("%(count)d conflict", "%(count)d conflicts", n) % {"count": n}
+                     + ("" if f.conflicts.mode == "entries" else _(" (by region: %(reason)s)")
+                        % {"reason": phrases.localize(f.conflicts.reason or "not memory")}))
         for it in f.items:
             hint = suggestion(it)
-            lines.append(f"  {it.description} (line {it.line})" + (f"; suggested: {hint}" if hint else ""))
-    lines += [n for f in session.files for n in f.collision_notes()]
-    lines += [f"when written, references rewritten: {n}" for n in session.reference_notes()]
-    lines.append(f"{session.remaining} conflict{'s' if session.remaining != 1 else ''} left")
+            lines.append(f"  {phrases.localize(it.description)} " + _("(line %(line)s)") % {"line": it.line}
+                         + (_("; suggested: %(side)s") % {"side": hint} if hint else ""))
+    lines += [phrases.localize(n) for f in session.files for n in f.collision_notes()]
+    lines += [_("when written, references rewritten: %(note)s") % {"note": n} for n in session.reference_notes()]
+    lines.append(ngettext("%(count)d conflict left", "%(count)d conflicts left", session.remaining)
+                 % {"count": session.remaining})
     return "\n".join(lines) + "\n"
 
 
@@ -76,14 +88,15 @@ def _apply_picks(session: Any, picks: list[str], suggested: bool, rest: str | No
     for pick in picks:
         key, eq, side = pick.rpartition("=")
         if not eq or not key or side not in SIDES:
-            return f"--pick {pick!r}: expected KEY=ours, KEY=theirs or KEY=both"
+            return f"--pick {pick!r}: " + _("expected KEY=ours, KEY=theirs or KEY=both")
         fname, colon, bare = key.rpartition(":")
         targets = [f for f in session.files if any(it.key == (bare if colon else key) for it in f.items)
                    and (not colon or f.display == fname or f.display.endswith("/" + fname))]
         if not targets:
-            return f"--pick {pick!r}: no conflict item {key!r} under this path"
+            return f"--pick {pick!r}: " + _("no conflict item %(key)r under this path") % {"key": key}
         if len(targets) > 1:
-            return f"--pick {pick!r}: {key!r} is in several files ({', '.join(t.display for t in targets)}); use FILE:KEY"
+            return f"--pick {pick!r}: " + _("%(key)r is in several files (%(files)s); use FILE:KEY") % {
+                "key": key, "files": ", ".join(t.display for t in targets)}
         targets[0].choose(bare if colon else key, side)
     for f in session.files:
         if suggested:
@@ -116,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
             if session.operation is None:
                 return fail(_("no merge in progress"))
             session.abort()
-            out(f"{session.operation} aborted\n")
+            out(_("%(operation)s aborted") % {"operation": _(session.operation)} + "\n")
             return 0
         problem = _apply_picks(session, args.pick, args.suggested, args.rest)
         if problem:
@@ -128,15 +141,15 @@ def run(args: argparse.Namespace) -> int:
                             "renumbered": [n for f in session.files for n in f.collision_notes()],
                             "references": session.reference_notes()})
             else:
-                out(_listing(session) if session.files else "no conflicts\n")
+                out(_listing(session) if session.files else _("no conflicts") + "\n")
             return 1 if session.remaining else 0
         if session.remaining:
-            out(_listing(session) + "nothing written: decide every item (--pick, --suggested, --rest)\n")
+            out(_listing(session) + _("nothing written: decide every item (--pick, --suggested, --rest)") + "\n")
             return 1
         bad = session.problems()
         if bad:
             f, reason = bad[0]
-            return fail(f"{f.display}: {reason}")
+            return fail(f"{f.display}: {phrases.localize(reason)}")
         if args.dry_run:
             text = ""
             for f in session.files:
@@ -144,24 +157,24 @@ def run(args: argparse.Namespace) -> int:
                     before = f.data.decode("utf-8", "surrogateescape")
                     text += unified_diff(before, f.result_bytes().decode("utf-8", "surrogateescape"),
                                          f"a/{f.display}", f"b/{f.display}")
-            out(text + "(dry run: nothing written)\n")
+            out(text + _("(dry run: nothing written)") + "\n")
             return 0
         written = session.complete() if session.files else []
-        lines = [f"resolved {f.display}" for f in session.files if f.path in written]
-        lines += [n for f in session.files for n in f.collision_notes()]
-        lines += [f"references rewritten: {n}" for n in session.reference_notes_done]
+        lines = [_("resolved %(file)s") % {"file": f.display} for f in session.files if f.path in written]
+        lines += [phrases.localize(n) for f in session.files for n in f.collision_notes()]
+        lines += [_("references rewritten: %(note)s") % {"note": n} for n in session.reference_notes_done]
         if args.commit:
             left = session.unmerged_left()
             if left:
-                out("\n".join(lines + [f"still unmerged: {', '.join(left)}"]) + "\n")
+                out("\n".join(lines + [_("still unmerged: %(files)s") % {"files": ", ".join(left)}]) + "\n")
                 return 1
             done = session.conclude(args.message)
-            lines.append(f"{done.operation} concluded: {done.sha[:7]}"
-                         + (f"; {done.still} stopped again" if done.still else ""))
+            lines.append(_("%(operation)s concluded: %(sha)s") % {"operation": _(done.operation), "sha": done.sha[:7]}
+                         + (_("; %(operation)s stopped again") % {"operation": _(done.still)} if done.still else ""))
             if done.still:
                 out("\n".join(lines) + "\n")
                 return 1
-        out("\n".join(lines) + "\n" if lines else "nothing to write\n")
+        out("\n".join(lines) + "\n" if lines else _("nothing to write") + "\n")
         return 0
     except (ResolutionError, GitError, ConcurrentModification, TimeoutError, OSError) as exc:
         return fail(str(exc))

@@ -13,6 +13,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..core import phrases
 from ..i18n import _
 
 _UNEXPANDED = {"%S", "%X", "%Y", "%P", "%L"}  # placeholders an older git leaves as they are
@@ -111,12 +112,14 @@ def _references_elsewhere(pathname: str, ours: bytes, theirs: bytes, renumbered:
         return False
     write_record(repo, pathname, ours, theirs, renumbered)
     if rules is None:
-        where = "the profile's other files could not be checked for references to it (the commits merged are unknown)"
+        where = _("the profile's other files could not be checked for references to it (the commits merged are "
+                  "unknown)")
     else:
-        where = "references to it were added in " + ", ".join(r.path for r in rules)
+        where = _("references to it were added in %(files)s") % {"files": ", ".join(r.path for r in rules)}
     hint = profile or "."
-    print(f"openclaw-tui: {pathname}: {where}; the merge stops here: run `openclaw-tui merge {hint} --commit` "
-          "(or the app's merge screen) to rewrite them and conclude", file=sys.stderr)
+    print(f"openclaw-tui: {pathname}: " + _("%(where)s; the merge stops here: run %(command)s (or the app's merge "
+                                            "screen) to rewrite them and conclude")
+          % {"where": where, "command": f"`openclaw-tui merge {hint} --commit`"}, file=sys.stderr)
     return True
 
 
@@ -134,8 +137,9 @@ def _placeholder(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     literal = _placeholder(args)
     if literal is not None:  # refused before anything is read or written (it would create a file named %A)
-        print(f"openclaw-tui merge-driver: {literal} is a placeholder git fills in when it runs the driver "
-              "(set up by `openclaw-tui git-setup`); by hand, give three files: BASE OURS THEIRS", file=sys.stderr)
+        print("openclaw-tui merge-driver: " + _("%(literal)s is a placeholder git fills in when it runs the driver "
+                                                 "(set up by `openclaw-tui git-setup`); by hand, give three files: "
+                                                 "BASE OURS THEIRS") % {"literal": literal}, file=sys.stderr)
         return 2
     try:
         from ..core.git.threeway import Labels, run_driver
@@ -159,11 +163,11 @@ def run(args: argparse.Namespace) -> int:
         code = run_driver(args.base, args.ours, args.theirs, labels=labels, marker_size=size,
                           reserved=_sibling_ids(pathname), notes=notes, renumbered=renumbered)
         for note in notes:
-            print(f"openclaw-tui: {pathname or 'memories.md'}: {note}", file=sys.stderr)
+            print(f"openclaw-tui: {pathname or 'memories.md'}: {phrases.localize(note)}", file=sys.stderr)
         if renumbered and _references_elsewhere(pathname, ours_before, theirs_data, renumbered):
             code = 1
         if code:
-            print(f"openclaw-tui: conflicts left in {pathname or args.ours}", file=sys.stderr)
+            print("openclaw-tui: " + _("conflicts left in %(file)s") % {"file": pathname or args.ours}, file=sys.stderr)
         return code
     except BaseException:  # noqa: BLE001 - git must never see a crash (>128) from its merge driver
         return 1

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core.check.redact import RedactError, plan_redaction, redact_profile
 from ..core.files.profile import resolve_profile
-from ..i18n import _
+from ..i18n import _, ngettext
 from ._editing import add_target, fail, guarded
 
 
@@ -41,8 +41,9 @@ def run(args: argparse.Namespace) -> int:
     skip = set(args.skip)
     bad = sorted(n for n in skip if not 1 <= n <= len(every))
     if bad:
-        return fail(f"--skip {bad[0]}: there are {len(every)} secrets to redact")
-    out = "".join(f"{r.describe()}{' skipped' if n in skip else ''}\n" for n, r in enumerate(every, 1))
+        return fail(f"--skip {bad[0]}: " + ngettext("there is %(count)d secret to redact", "there are %(count)d secrets to redact",
+                                              len(every)) % {"count": len(every)})
+    out = "".join(f"{r.describe()}{' ' + _('skipped') if n in skip else ''}\n" for n, r in enumerate(every, 1))
     sys.stdout.write(out)  # the list comes before anything is written
     sys.stdout.flush()
     try:

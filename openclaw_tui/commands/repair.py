@@ -17,6 +17,7 @@ import json
 import sys
 from typing import Any
 
+from ..core import phrases
 from ..core.check.messages import SEVERITY_WORDS, localize
 from ..core.check.repair import Problem, find_problems, plan_all_safe, plan_repair, together
 from ..core.lifecycle.plan import Plan, apply_changes
@@ -65,10 +66,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         chosen = next((p for p in problems if p.number == args.finding), None)
         if chosen is None:
-            return fail(f"no finding {args.finding}: there {'is' if len(problems) == 1 else 'are'} {len(problems)}")
+            return fail(ngettext("no finding %(n)s: there is %(count)d", "no finding %(n)s: there are %(count)d", len(problems))
+                        % {"n": args.finding, "count": len(problems)})
         k = args.candidate or 1
         if not 1 <= k <= len(chosen.candidates):
-            return fail(f"finding {chosen.number} has {len(chosen.candidates)} candidate(s), not {k}")
+            return fail(_("finding %(n)s has %(count)d candidate(s), not %(k)s")
+                        % {"n": chosen.number, "count": len(chosen.candidates), "k": k})
         cand = chosen.candidates[k - 1]
         group = [chosen] if args.only else together(problems, chosen, cand)
         plan = plan_repair(profile, group, cand)
@@ -94,7 +97,7 @@ def _list(problems: list[Problem], as_json: bool) -> int:
             out.append("    " + _("no candidate: edit the reference by hand"))
         for k, c in enumerate(p.candidates, start=1):
             mark = "  " + _("(safe)") if c.safe else ""
-            out.append(f"    {k}. {' '.join(c.describe().split())}{mark}")
+            out.append(f"    {k}. {' '.join(phrases.localize(c.describe()).split())}{mark}")
             if c.action == "restore-git" and c.text:
                 out.extend("       | " + row for row in c.text.splitlines())
     safe = sum(1 for p in problems if p.safe is not None)
@@ -120,9 +123,9 @@ def _report(plan: Plan, profile: Any, repaired: list[int], left: list[int], args
         return
     if args.dry_run:
         sys.stdout.write(diff)
-        print(_("%(title)s (dry run: nothing written)") % {"title": plan.title})
+        print(_("%(title)s (dry run: nothing written)") % {"title": phrases.localize(plan.title)})
     else:
-        print(plan.title if not plan.empty else _("nothing to repair"))
+        print(phrases.localize(plan.title) if not plan.empty else _("nothing to repair"))
     if left:
         print(ngettext("left: finding %(numbers)s", "left: findings %(numbers)s", len(left))
               % {"numbers": ", ".join(map(str, left))})

@@ -60,5 +60,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"a": args.a, "b": args.b, "choice": choice, **plan_json(plan, prof.path, args.dry_run)})
     else:
-        out(plan_text(plan, prof.path, args.dry_run) or f"{args.a} / {args.b}: nothing to change\n")
+        out(plan_text(plan, prof.path, args.dry_run) or _("%(a)s / %(b)s: nothing to change") % {"a": args.a, "b": args.b} + "\n")
     return 0

@@ -20,6 +20,7 @@ import argparse
 import json
 from typing import Any
 
+from ..core import phrases
 from ..core.files.profile import NotMemory, resolve_profile
 from ..core.lifecycle.plan import Plan, apply_changes
 from ..core.workspace import dreaming
@@ -29,7 +30,7 @@ from ._editing import fail, guarded
 
 def register(sub: Any) -> None:
     help_text = "review what OpenClaw's dreaming promoted into MEMORY.md"
-    p: argparse.ArgumentParser = sub.add_parser("review", help=help_text, description=help_text)
+    p: argparse.ArgumentParser = sub.add_parser("review", help=_(help_text), description=_(help_text))
     p.add_argument("path", metavar="PATH", help=_("an OpenClaw workspace"))
     group = p.add_mutually_exclusive_group()
     group.add_argument("--accept", type=int, metavar="LINE", help=_("accept the promoted item on LINE"))
@@ -88,11 +89,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             for q in queue:
                 score = q.row.score.get("score", "-")
-                src = ", ".join(f"{f}:{n}" for f, n, _t in q.source_lines) or ("source gone" if q.source_missing else "")
-                flags = "".join(f"  review flag: {f}" for f in q.flags)
-                print(f"MEMORY.md:{q.row.line}  score {score}  {q.row.text}  [{src}]{flags}")
+                src = ", ".join(f"{f}:{n}" for f, n, _t in q.source_lines) or (_("source gone") if q.source_missing else "")
+                flags = "".join("  " + _("review flag: %(flag)s") % {"flag": f} for f in q.flags)
+                print(f"MEMORY.md:{q.row.line}  " + _("score %(score)s") % {"score": score} + f"  {q.row.text}  [{src}]{flags}")
                 if q.recall:
-                    print(f"    why: {q.why}")
+                    print("    " + _("why: %(why)s") % {"why": phrases.localize(q.why)})
         return 0
     item = next((q for q in queue if q.row.line == line), None)
     if item is None:
@@ -120,7 +121,9 @@ def run(args: argparse.Namespace) -> int:
     elif "diff" in out:
         print(out["diff"], end="")
     else:
-        print(f"MEMORY.md:{line}: {out['done']}ed" if out["done"] != "edit" else f"MEMORY.md:{line}: edited")
+        done = {"accept": _("MEMORY.md:%(line)s: accepted"), "reject": _("MEMORY.md:%(line)s: rejected"),
+                "edit": _("MEMORY.md:%(line)s: edited")}[out["done"]]
+        print(done % {"line": line})
     return 0
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..i18n import _
+from ..core import phrases
+from ..i18n import N_, _
 from ._editing import add_target, fail
 from ._plans import out, print_json
 
@@ -22,7 +23,7 @@ from ._plans import out, print_json
 def register(sub: Any) -> None:
     for name, help_text in (("rollback", "restore the profile folder as it was at COMMIT"),
                             ("revert", "undo what COMMIT did to the profile")):
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=_(help_text), description=_(help_text))
         add_target(p)
         p.add_argument("commit", metavar="COMMIT")
         p.add_argument("--dry-run", action="store_true", help=_("print what would change; write nothing"))
@@ -43,10 +44,10 @@ def _open(args: argparse.Namespace) -> tuple[Any, Any, str] | str:
         return "git is not installed"
     repo = find_repo(profile.path)
     if repo is None:
-        return f"{args.path}: not inside a git repository"
+        return _("%(path)s: not inside a git repository") % {"path": args.path}
     sha = _commit(repo, args.commit)
     if sha is None:
-        return f"{args.commit}: no such commit"
+        return _("%(commit)s: no such commit") % {"commit": args.commit}
     return repo, profile, sha
 
 
@@ -57,6 +58,10 @@ def _commit(repo: Any, rev: str) -> str | None:
         return None
     r = run_git(["rev-parse", "--verify", "-q", rev + "^{commit}"], repo.root, check=False)
     return r.stdout.decode().strip() if r.returncode == 0 else None
+
+
+# what a rollback does to a file (core/git/history.py: FileRestore.action)
+ACTIONS = (N_("restore"), N_("create"), N_("delete"))
 
 
 def run_rollback(args: argparse.Namespace) -> int:
@@ -71,22 +76,23 @@ def run_rollback(args: argparse.Namespace) -> int:
     try:
         plan = plan_rollback(repo, profile, sha)
         if plan.blocked:
-            return fail(_("rollback refused: %(reason)s") % {"reason": plan.blocked})
+            return fail(_("rollback refused: %(reason)s") % {"reason": phrases.localize(str(plan.blocked))})
         if not args.dry_run:
             apply_rollback(plan)
     except (Refused, GitError, ConcurrentModification, TimeoutError, OSError) as exc:
-        return fail(_("rollback refused: %(reason)s") % {"reason": exc})
+        return fail(_("rollback refused: %(reason)s") % {"reason": phrases.localize(str(exc))})
     changes = plan.diff.lines()
     if args.json:
         print_json({"commit": plan.sha, "dry_run": args.dry_run, "written": not args.dry_run and not plan.empty,
                     "files": [{"path": f.path, "action": f.action} for f in plan.files], "changes": changes})
         return 0
-    verb = "would " if args.dry_run else ""
-    text = "".join(f"{f.path}: {verb}{f.action}\n" for f in plan.files)
-    text += "".join(f"  {line}\n" for line in changes)
-    text += (f"{plan.commit.short}: the profile already matches it\n" if plan.empty else
-             f"{'would roll' if args.dry_run else 'rolled'} back to {plan.commit.short} ({plan.commit.subject}); "
-             "not committed\n")
+    said = _("%(path)s: would %(action)s") if args.dry_run else _("%(path)s: %(action)s")
+    text = "".join(said % {"path": f.path, "action": _(f.action)} + "\n" for f in plan.files)
+    text += "".join(f"  {phrases.localize(line)}\n" for line in changes)
+    done = {"commit": plan.commit.short, "subject": plan.commit.subject}
+    text += (_("%(commit)s: the profile already matches it") % done if plan.empty else
+             (_("would roll back to %(commit)s (%(subject)s); not committed") if args.dry_run
+              else _("rolled back to %(commit)s (%(subject)s); not committed")) % done) + "\n"
     out(text)
     return 0
 
@@ -104,16 +110,18 @@ def run_revert(args: argparse.Namespace) -> int:
         info = commit_info(repo, sha)
         result = revert_commit(repo, profile, sha, dry_run=args.dry_run)
     except (Refused, GitError, ConcurrentModification, TimeoutError, OSError) as exc:
-        return fail(_("revert refused: %(reason)s") % {"reason": exc})
+        return fail(_("revert refused: %(reason)s") % {"reason": phrases.localize(str(exc))})
     changes = result.diff.lines()
     if args.json:
         print_json({"commit": result.sha, "dry_run": args.dry_run, "written": not args.dry_run and bool(result.files),
                     "files": list(result.files), "changes": changes})
         return 0
-    text = "".join(f"  {line}\n" for line in changes)
+    text = "".join(f"  {phrases.localize(line)}\n" for line in changes)
+    done = {"commit": info.short, "subject": info.subject}
     if not result.files:
-        text += f"{info.short}: nothing of it is left to undo in the profile\n"
+        text += _("%(commit)s: nothing of it is left to undo in the profile") % done + "\n"
     else:
-        text += f"{'would revert' if args.dry_run else 'reverted'} {info.short} ({info.subject}); not committed\n"
+        text += (_("would revert %(commit)s (%(subject)s); not committed") if args.dry_run
+                 else _("reverted %(commit)s (%(subject)s); not committed")) % done + "\n"
     out(text)
     return 0

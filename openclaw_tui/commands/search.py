@@ -1,4 +1,20 @@
-"""`openclaw-tui search PATH QUERY [-n N] [--json] [--explain] [--today DATE]`: ranked search (Chinese included).
+"""The ``search`` sub-command; DESCRIPTION below is what its --help says."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..core import phrases
+from ..core.format.places import NotMemory, locate
+from ..core.search.api import QueryError, search_path
+from ..core.userdirs import ConfigError
+from ..i18n import N_, _, localize_error, ngettext
+from ._dates import today_option
+
+DESCRIPTION = N_("""`openclaw-tui search PATH QUERY [-n N] [--json] [--explain] [--today DATE]`: ranked search (Chinese included).
 
 Every profile under PATH is searched: entries of memories.md and the archive,
 contexts, skills, identity.md, state.yaml (and an OpenClaw workspace's
@@ -11,25 +27,12 @@ temporal decay for dated entries and daily logs, then MMR for diversity
 
 Read-only for the memory: the index lives in the user's cache folder and is
 brought up to date (changed files only) on each run.
-"""
-
-from __future__ import annotations
-
-import argparse
-import json
-import sys
-from typing import Any
-
-from ..core.format.places import NotMemory, locate
-from ..core.search.api import QueryError, search_path
-from ..core.userdirs import ConfigError
-from ..i18n import _, localize_error
-from ._dates import today_option
+""")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("search", help=_("ranked search over every profile under PATH"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile, a profiles root or an OpenClaw workspace"))
     p.add_argument("query", metavar="QUERY", help=_('words and/or Chinese text; "a phrase" keeps words together; tag:x filters'))
     p.add_argument("-n", type=int, default=10, metavar="N", help=_("show at most N results (default 10)"))
@@ -52,7 +55,7 @@ def _out(text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.n < 1:
-        return _fail(f"-n must be at least 1 (got {args.n})")
+        return _fail(_("-n must be at least 1 (got %(n)s)") % {"n": args.n})
     tags = [t.strip() for t in args.tags.split(",") if t.strip()]
     try:
         today = today_option(args.today)
@@ -66,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     profiles = len(found)
     hits = results.hits
     if results.failures:  # a provider was configured and did not answer: say so, the results are still good
-        print(f"openclaw-tui: note: {results.note}", file=sys.stderr)
+        print("openclaw-tui: " + _("note: %(note)s") % {"note": phrases.localize(results.note)}, file=sys.stderr)
     if args.json:
         doc = {"query": args.query, "results": [h.to_json() for h in hits], "provider": results.provider,
                "note": results.note, "ranking": results.ranking.as_dict()}
@@ -76,15 +79,18 @@ def run(args: argparse.Namespace) -> int:
     lines: list[str] = []
     if args.explain:
         r = results.ranking
-        lines.append(f"ranking: text {r.text_weight:g} + vector {r.vector_weight:g}, half-life {r.half_life_days:g} days, "
-                     f"MMR lambda {r.mmr_lambda:g} ({r.source}); {results.note}")
+        lines.append(_("ranking: text %(text)s + vector %(vector)s, half-life %(days)s days, MMR lambda %(mmr)s "
+                       "(%(source)s); %(note)s")
+                     % {"text": f"{r.text_weight:g}", "vector": f"{r.vector_weight:g}", "days": f"{r.half_life_days:g}",
+                        "mmr": f"{r.mmr_lambda:g}", "source": phrases.localize(r.source),
+                        "note": phrases.localize(results.note)})
     for h in hits:
         where = f"{h.profile_rel}/{h.file}" if several and h.profile_rel != "." else h.file
         span = f"{h.start_line}" if h.start_line == h.end_line else f"{h.start_line}-{h.end_line}"
-        lines.append(f"{where}:{span}  {h.id or '-'}  {h.readable(today)}")
+        lines.append(f"{where}:{span}  {h.id or '-'}  {phrases.localize(h.readable(today))}")
         lines.append(f"    {h.snippet}")
         if args.explain:
-            lines.append(f"    why: {h.explain()}")
-    lines.append(f"{len(hits)} result{'' if len(hits) == 1 else 's'}")
+            lines.append("    " + _("why: %(why)s") % {"why": phrases.localize(h.explain())})
+    lines.append(ngettext("%(count)d result", "%(count)d results", len(hits)) % {"count": len(hits)})
     _out("\n".join(lines) + "\n")
     return 0

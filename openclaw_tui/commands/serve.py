@@ -1,10 +1,4 @@
-"""`openclaw-tui serve [PATH] [--port N] [--host 127.0.0.1]`: the UI in a web browser.
-
-Binds 127.0.0.1 only (any other ``--host`` is refused, exit 2); for a remote
-machine, forward the port over SSH.  Prints the URL with a fresh random
-access token; requests without it are refused (403).  Each browser session
-runs its own app process on PATH.  Runs until interrupted (Ctrl+C).
-"""
+"""The ``serve`` sub-command; DESCRIPTION below is what its --help says."""
 
 from __future__ import annotations
 
@@ -13,13 +7,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..i18n import _
+from ..i18n import N_, _
 from ._editing import fail
+
+DESCRIPTION = N_("""`openclaw-tui serve [PATH] [--port N] [--host 127.0.0.1]`: the UI in a web browser.
+
+Binds 127.0.0.1 only (any other ``--host`` is refused, exit 2); for a remote
+machine, forward the port over SSH.  Prints the URL with a fresh random
+access token; requests without it are refused (403).  Each browser session
+runs its own app process on PATH.  Runs until interrupted (Ctrl+C).
+""")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("serve", help=_("the same UI in a web browser, on 127.0.0.1 only"),
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", nargs="?", metavar="PATH",
                    help=_("a profile, a profiles root, a folder holding profiles/, or a workspace"))
     p.add_argument("--port", type=int, default=8000, metavar="N", help=_("port on 127.0.0.1 (default 8000; 0: any free)"))
@@ -34,9 +36,9 @@ def run(args: argparse.Namespace) -> int:
     from ..webserve import allowed_host
 
     if not allowed_host(args.host):
-        return fail(f"--host {args.host}: serve binds 127.0.0.1 only; forward the port over SSH for remote use")
+        return fail(f"--host {args.host}: " + _("serve binds 127.0.0.1 only; forward the port over SSH for remote use"))
     if not 0 <= args.port <= 65535:
-        return fail(f"--port {args.port}: not a port number")
+        return fail(f"--port {args.port}: " + _("not a port number"))
     cleanup: Path | None = None
     if args.demo:
         if args.path:
@@ -51,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             path = build_demo(cleanup)
         except Exception as exc:  # noqa: BLE001 - one clear line, no traceback
             shutil.rmtree(cleanup, ignore_errors=True)
-            return fail(f"cannot build the demo: {exc}")
+            return fail(_("cannot build the demo: %(reason)s") % {"reason": exc})
         try:
             return _serve(args, path)
         finally:
@@ -78,19 +80,21 @@ def _serve(args: argparse.Namespace, path: Path) -> int:
         try:
             dt.date.fromisoformat(args.today)
         except ValueError:
-            return fail(f"--today: {args.today!r} is not a date (YYYY-MM-DD)")
+            return fail("--today: " + _("%(value)r is not a date (YYYY-MM-DD)") % {"value": args.today})
 
     from ..webserve import app_command, bind, new_token, serve
 
     try:
         sock = bind(args.port)
     except OSError as exc:
-        return fail(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}")
+        return fail(_("cannot listen on %(address)s: %(reason)s") % {"address": f"127.0.0.1:{args.port}",
+                                                                     "reason": exc.strerror or exc})
     token = new_token()
 
     def announce(port: int) -> None:
-        print(f"serving {path} on http://127.0.0.1:{port}/?token={token}", flush=True)
-        print("open that URL in a browser; Ctrl+C stops", flush=True)
+        print(_("serving %(path)s on %(url)s") % {"path": path, "url": f"http://127.0.0.1:{port}/?token={token}"},
+              flush=True)
+        print(_("open that URL in a browser; Ctrl+C stops"), flush=True)
 
     serve(app_command(path, args.today), sock, token, f"openclaw-tui {path.resolve().name}", announce)
     sys.stdout.flush()

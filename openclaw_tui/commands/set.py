@@ -74,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(_("nothing to set: give FIELD=VALUE, --unset FIELD or --body-file F"))
     plan = set_entry(open_profile(args), args.id, changes, body)
     if plan.empty:
-        print(f"{args.id}: unchanged")
+        print(_("%(id)s: unchanged") % {"id": args.id})
     else:
         for entry_id, what in plan.changed.items():
-            print(f"{entry_id}: changed {', '.join(what)}")
+            print(_("%(id)s: changed %(fields)s") % {"id": entry_id, "fields": ", ".join(what)})
     return 0

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from ..core.lifecycle.operations import supersede
+from ..i18n import _
 from ._editing import open_profile, register_edit
 
 
@@ -17,6 +18,6 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     plan = supersede(open_profile(args), args.old, args.new)
-    state = "already " if plan.empty else ""
-    print(f"{args.old}: {state}superseded by {args.new}")
+    said = _("%(old)s: already superseded by %(new)s") if plan.empty else _("%(old)s: superseded by %(new)s")
+    print(said % {"old": args.old, "new": args.new})
     return 0

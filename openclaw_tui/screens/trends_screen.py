@@ -64,6 +64,8 @@ class TrendsScreen(Screen[None]):
         self.app.call_from_thread(self.draw, result)
 
     def draw(self, tr: Any) -> None:
+        from ..core.inbox.trends import label
+
         self.trends = tr
         n = len(tr.commits)
         span = f"{tr.commits[0][1][:10]} → {tr.commits[-1][1][:10]}" if n else _("no commits")
@@ -80,10 +82,10 @@ class TrendsScreen(Screen[None]):
                   else "Bootstrap characters per file and in total, against the limits")
         for name, ys in tr.series.items():
             if n:
-                plt.plot(x, ys, label=name, marker="braille")
+                plt.plot(x, ys, label=label(name), marker="braille")
         for name, value in tr.limits.items():
             plt.hline(value)
-            plt.text(f"limit {name} {value:,}", x=1, y=value)
+            plt.text(f"limit {label(name)} {value:,}", x=1, y=value)
         plt.xlabel("commit (oldest → newest)")
         main.refresh()
         found = self.query_one("#chart-findings", PlotextPlot)

@@ -55,6 +55,10 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     ),
     "compaction-candidate": (N_("tag %(tag)s is on %(count)s active entries: %(ids)s"),),
     "oversized-bootstrap": (
+        N_("%(file)s has %(size)s characters as OpenClaw counts them (UTF-16 units), over its "
+           "%(limit)s-character limit (%(rules)s); %(gets)s"),
+        N_("the bootstrap files reach the total of %(total)s characters as OpenClaw counts them "
+           "(UTF-16 units, %(rules)s): %(gets)s"),
         N_("%(file)s has %(size)s characters, over the %(limit)s-character limit; the agent truncates it"),
         N_("the bootstrap files hold %(total)s characters together, over the total of %(max)s; "
            "the agent truncates from %(file)s on"),
@@ -89,6 +93,11 @@ def _word(value: str) -> str:
     """A value that is one of WORDS (or starts with one, "superseded (superseded by mem-0051)"), translated."""
     for word in WORDS:
         if value == word or value.startswith(word + " "):
+            rest = value[len(word) + 1:]
+            if rest.startswith("(") and rest.endswith(")"):  # "superseded (superseded by mem-0051)"
+                from .. import phrases
+
+                return _(word) + _(" (%(details)s)") % {"details": phrases.localize(rest[1:-1])}
             return _(word) + value[len(word):]
     return value
 
@@ -97,6 +106,10 @@ def localize(code: str, message: str) -> str:
     """``message`` of a finding of ``code`` in the language in use (English: unchanged)."""
     if catalog() is None:
         return message
+    if code == "oversized-bootstrap":  # its values are phrases the check builds (no memory text)
+        from .. import phrases
+
+        return recognise(TEMPLATES[code], message, phrases.localize) or message
     return _fill(TEMPLATES.get(code, ()), message) or message
 
 
@@ -104,4 +117,6 @@ def localize_hint(hint: str) -> str:
     """A repair suggestion's hint in the language in use."""
     if catalog() is None or not hint:
         return hint
-    return _fill(HINTS, hint) or hint
+    from .. import phrases
+
+    return recognise(HINTS, hint, lambda value: _word(value) if value in WORDS else phrases.localize(value)) or hint

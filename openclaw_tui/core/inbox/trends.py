@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...i18n import N_, _
 from ..config import Limits
 from ..format.entries import parse_bytes
 from ..git.gitrepo import GitError, find_repo, read_blob, run_git
@@ -24,6 +25,14 @@ from ..workspace.injection import CURRENT_RELEASE
 from .inbox import _commits, layout_of
 
 MEMORIES, ARCHIVE = "memories.md", "contexts/archive/memories.md"
+# the names of series and limit lines that are words, not file names (they stay English in the JSON)
+WORDS = (N_("active"), N_("superseded"), N_("cold"), N_("archived"), N_("malformed"), N_("compacted"),
+         N_("total"), N_("per file"))
+
+
+def label(name: str) -> str:
+    """A series' or a limit line's name as the chart shows it, in the reader's language."""
+    return _(name) if name in WORDS else name
 
 
 @dataclass

@@ -59,6 +59,7 @@ from json.encoder import encode_basestring as _encode_str  # the C encoder json.
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...i18n import N_, _, ngettext
 from ..config import Config, load_config
 from ..files.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from .index import Index, Root, roots_of, tags_as_written
@@ -707,42 +708,56 @@ def _thousands(n: int) -> str:
 
 
 def render_text(ctx: AgentContext) -> str:
-    """The plain-text report of ``openclaw-tui context``."""
+    """The plain-text report of ``openclaw-tui context``, in the reader's language (its JSON stays English)."""
+    from ..phrases import localize as say
+
     out: list[str] = []
-    head = f"layout {ctx.layout} ({'profile' if ctx.layout == 'A' else 'OpenClaw workspace'}) {ctx.profile}"
+    head = (_("layout A (profile) %(name)s") if ctx.layout == "A"
+            else _("layout B (OpenClaw workspace) %(name)s")) % {"name": ctx.profile}
     if ctx.layout == "B":
-        head += f", {ctx.session} session"
+        head += _(", %(session)s session") % {"session": _(ctx.session)}
         if "rules" in ctx.extra:
-            head += f", {ctx.extra['rules']['moment']}"
+            head += _(", ") + say(ctx.extra["rules"]["moment"])
     if ctx.query:
-        head += f", query {ctx.query!r}"
+        head += _(", query %(query)s") % {"query": repr(ctx.query)}
     if ctx.tags:
-        head += f", tags {', '.join(ctx.tags)}"
+        head += _(", tags %(tags)s") % {"tags": ", ".join(ctx.tags)}
     out.append(head)
-    lim = ", ".join(f"{k} {v:,}" for k, v in ctx.limits.items() if isinstance(v, int))
-    out.append(f"limits: {lim} (from {ctx.limits.get('source', 'defaults')})")
+    lim = _(", ").join(f"{k} {v:,}" for k, v in ctx.limits.items() if isinstance(v, int))
+    out.append(_("limits: %(limits)s (from %(source)s)") % {"limits": lim,
+                                                           "source": say(ctx.limits.get("source", "defaults"))})
     if "rules" in ctx.extra:
-        out.append(f"rules: {ctx.extra['rules']['label']}; sizes in UTF-16 units")
-    titles = {"fixed": "1. fixed payload", "memories": "2. memories", "contexts": "3. context files",
-              "bootstrap": "bootstrap files (as injected)", "daily": "daily logs (session-start block)",
-              "search": "search results"}
+        out.append(_("rules: %(rules)s; sizes in UTF-16 units") % {"rules": say(ctx.extra["rules"]["label"])})
+    titles = {"fixed": N_("1. fixed payload"), "memories": N_("2. memories"), "contexts": N_("3. context files"),
+              "bootstrap": N_("bootstrap files (as injected)"), "daily": N_("daily logs (session-start block)"),
+              "search": N_("search results")}
+    truncated = _("TRUNCATED")
     for layer, parts in ctx.layers():
         chars = sum(p.chars for p in parts)
-        out.append(f"{titles.get(layer, layer)}: {len(parts)} part{'s' if len(parts) != 1 else ''}, "
-                   f"{chars:,} chars, ~{sum(p.tokens_est for p in parts):,} tokens")
+        out.append(_("%(layer)s: %(parts)s, %(chars)s chars, ~%(tokens)s tokens")
+                   % {"layer": _(titles[layer]) if layer in titles else layer,
+                      "parts": ngettext("%(count)d part", "%(count)d parts", len(parts)) % {"count": len(parts)},
+                      "chars": f"{chars:,}", "tokens": f"{sum(p.tokens_est for p in parts):,}"})
         out += [f"  {p.file}:{p.start_line if p.start_line == p.end_line else f'{p.start_line}-{p.end_line}'}  "
-                f"{p.id or '-'}  {_thousands(p.chars)} chars  ~{_thousands(p.tokens_est)} tokens"
-                f"{'  TRUNCATED' if p.truncated else ''}  {p.reason}" for p in parts]
+                f"{p.id or '-'}  "
+                + _("%(chars)s chars  ~%(tokens)s tokens") % {"chars": _thousands(p.chars),
+                                                               "tokens": _thousands(p.tokens_est)}
+                + ("  " + truncated if p.truncated else "") + f"  {say(p.reason)}" for p in parts]
     if not ctx.parts:
-        out.append("nothing is loaded")
+        out.append(_("nothing is loaded"))
     if ctx.left_out:
-        out.append(f"left out: {len(ctx.left_out)}")
+        out.append(_("left out: %(count)s") % {"count": len(ctx.left_out)})
         for x in ctx.left_out:
-            out.append(f"  {x.id or x.file}  {x.reason}" + (f"  ({x.detail})" if x.detail else "")
+            out.append(f"  {x.id or x.file}  {say(x.reason)}" + (f"  ({say(x.detail)})" if x.detail else "")
                        + (f"  {x.file}:{x.line}" if x.id else ""))
     for n in ctx.notes:
-        out.append(f"note: {n}")
+        out.append(_("note: %(note)s") % {"note": say(n)})
     budget = ctx.budget_chars
-    against = f" of a {budget:,}-character budget ({100 * ctx.total_chars / budget:.0f}%)" if budget else ""
-    out.append(f"total: {ctx.total_chars:,} chars, ~{ctx.total_tokens:,} tokens (estimate){against}")
+    total = {"chars": f"{ctx.total_chars:,}", "tokens": f"{ctx.total_tokens:,}"}
+    if budget:
+        out.append(_("total: %(chars)s chars, ~%(tokens)s tokens (estimate) of a %(budget)s-character budget "
+                     "(%(percent)s%%)") % {**total, "budget": f"{budget:,}",
+                                           "percent": f"{100 * ctx.total_chars / budget:.0f}"})
+    else:
+        out.append(_("total: %(chars)s chars, ~%(tokens)s tokens (estimate)") % total)
     return "\n".join(out) + "\n"
