@@ -187,7 +187,8 @@ def p95(times: Sequence[float]) -> float:
 
 def screen_only(n: int, runs: int) -> None:
     """The search screen's keystroke-to-results figures alone (after the index is built), ``runs`` times."""
-    from openclaw_tui.core.search.index import Index, roots_of
+    from openclaw_tui.core.search.index import Index
+    from openclaw_tui.core.search.index_files import roots_of
     from openclaw_tui.core.search.rank import rank
     from openclaw_tui.screens.search_screen import LIMIT
 
@@ -270,7 +271,8 @@ def bench(n: int, fresh_only: bool = False, rounds: int = 1) -> None:
     from openclaw_tui.core.files.reload import reload_text
     from openclaw_tui.core.format.edit import set_fields
     from openclaw_tui.core.format.profile import load_profile
-    from openclaw_tui.core.search.index import Index, roots_of
+    from openclaw_tui.core.search.index import Index
+    from openclaw_tui.core.search.index_files import roots_of
     from openclaw_tui.core.search.rank import rank
     from openclaw_tui.core.search.search import SearchIndex
 
@@ -362,7 +364,7 @@ def bench(n: int, fresh_only: bool = False, rounds: int = 1) -> None:
         search_after = statistics.median([cli("search", str(prof_path), "agent", "--json") for _ in range(3)])
         row("openclaw-tui search right after (the racy file re-hashed)", search_after)
         # the app's reload worker feeds the index (from what it had loaded and what it re-read)
-        from openclaw_tui.core.search.index import note_reloaded
+        from openclaw_tui.core.search.index_feed import note_reloaded
         before_prof = load_profile(prof_path)
         mem_path.write_bytes(original)
         after_prof = load_profile(prof_path)

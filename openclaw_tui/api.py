@@ -41,6 +41,7 @@ from .core.format.profile import NotMemory, Profile, resolve_profile
 from .core.lifecycle.operations import Similar
 from .core.lifecycle.plan import Plan, apply_changes
 from .core.lifecycle.remember import TagShare, plan_remember
+from .core.search.index_feed import follow_writes
 from .core.search.search import Hit
 
 TYPE_CHECKING = False
@@ -88,6 +89,7 @@ class Memory:
         self._path = Path(path)
         self._name = profile
         self.profile = resolve_profile(self._path, profile)
+        follow_writes()
 
     def __repr__(self) -> str:
         return f"Memory({str(self.path)!r}, layout={self.profile.layout!r})"

@@ -14,9 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from openclaw_tui.core.files import safe_write
 from openclaw_tui.core.files.safe_write import replace_all
-from openclaw_tui.core.search.index import Index, index_path_for, indexes_covering, roots_of
+from openclaw_tui.core.search.index import Index
+from openclaw_tui.core.search.index_cache import index_path_for, indexes_covering
+from openclaw_tui.core.search.index_feed import index_writes
+from openclaw_tui.core.search.index_files import roots_of
 from openclaw_tui.core.search.search import search_path
 from tests.search_corpus import entry, write
 
@@ -28,9 +30,9 @@ COLUMNS = ("b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.li
 def writes_feed_the_index() -> Iterator[None]:
     """As in the CLI with ``[search] index_on_write = true`` (a Session made by an earlier test of this process
     turned it off: the app's way)."""
-    safe_write.index_writes(True)
+    index_writes(True)
     yield
-    safe_write.index_writes(None)
+    index_writes(None)
 
 
 def test_the_app_leaves_it_to_its_reload_worker(tmp_path: Path) -> None:

@@ -40,7 +40,8 @@ from ..actions import bindings
 from ..core.config import Config, ConfigError, load_config
 from ..core.format.profile import NotMemory
 from ..core.format.rows import Location
-from ..core.search.index import Index, roots_of
+from ..core.search.index import Index
+from ..core.search.index_files import roots_of
 from ..core.search.rank import Hit, Results, rank
 from ..core.search.search import chain_for, ranking_for
 from ..core.search.text import QueryError

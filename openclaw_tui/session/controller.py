@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.files.reload import IdDiff, diff_ids, nearest_surviving, summary
-from ..core.files.safe_write import ConcurrentModification, index_writes
+from ..core.files.safe_write import ConcurrentModification
 from ..core.format.edit import EditError
 from ..core.format.entries import Entry
 from ..core.format.profile import ARCHIVE_REL, Discovery, NotMemory, Profile, discover, load_profile
@@ -43,6 +43,7 @@ from ..core.git.gitrepo import GitError, find_repo
 from ..core.lifecycle.picks import find_block
 from ..core.lifecycle.plan import Files, Plan
 from ..core.lifecycle.undo import UndoStack
+from ..core.search.index_feed import index_writes, note_reloaded
 from ..ui_adapters import build_refs, run_check
 from .profiles import ProfileData, no_gc, preview_rows, reread_docs
 
@@ -105,8 +106,6 @@ class _OwnOperation:
 def feed_search_index(before: Profile, after: Profile) -> None:
     """The search indexes covering a re-read profile take its changed files (issue 13; best-effort, this thread)."""
     try:
-        from ..core.search.index import note_reloaded
-
         note_reloaded(before, after)
     except Exception:  # noqa: BLE001 - an index is a cache: the search screen's refresh reads the files anyway
         pass

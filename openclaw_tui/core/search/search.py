@@ -22,8 +22,10 @@ import datetime as dt
 import sqlite3
 from typing import TYPE_CHECKING
 
-from .index import Index, Root, Stats, roots_of
+from .index import Index, Stats
+from .index_files import roots_of
 from .rank import Hit, Ranking, Results, rank, ranking_from
+from .reader import Root
 from .text import (
     CJK,
     MAX_CHUNK_LINES,
