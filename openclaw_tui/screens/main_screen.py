@@ -50,7 +50,7 @@ from ..core.format.rows import (
 )
 from ..i18n import _, ngettext
 from ..session import ProfileData, Session
-from ..session.controller import feed_search_index
+from ..session.watching import feed_search_index
 from ..ui_adapters import write_audit_log
 from ..widgets.audit_list import AuditGroup, AuditList
 from ..widgets.entry_detail import EntryDetail
