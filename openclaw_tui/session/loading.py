@@ -12,7 +12,7 @@ from ..core.format.profile import Discovery, Profile, discover, load_profile
 from ..core.format.rows import BlockRows, EntryRow, RawText, apply_findings, fill_all, lower_in_slices
 from ..core.format.spans import block_starts_in_parts, parse_in_steps
 from ..ui_adapters import build_refs, run_check
-from .profiles import ProfileData, no_gc, preview_rows, reread_docs
+from .profiles import ProfileData, preview_rows, reread_docs
 
 INDEX_CHUNK = 500  # rows filled between two looks at the keyboard (~10 ms: a key waits no longer for the thread)
 
@@ -81,8 +81,7 @@ class Loading:
         for p in profiles:
             doc, raw = p.memories, blocks.get(p.path)
             if doc is not None and raw is not None and raw.text is doc.text and not doc.parsed:
-                with no_gc():
-                    doc.adopt(parse_in_steps(doc.text, doc.bom, raw.starts, pause=self._parse_pause))
+                doc.adopt(parse_in_steps(doc.text, doc.bom, raw.starts, pause=self._parse_pause))
         datas = self.read(profiles)
         for data in datas:
             made, raw = data.raw.get("memories.md"), blocks.get(data.path)
@@ -95,13 +94,12 @@ class Loading:
         """Rows for each profile, each file with its text's positions (:class:`RawText`, not lowered) for a
         filter typed before the rows are indexed: made here, not by the table on the UI thread. (Worker
         thread.)"""
-        with no_gc():
-            datas = [ProfileData(p) for p in profiles]
-            for data in datas:
-                for file, rows in data.files.items():
-                    if rows:
-                        data.raw[file] = RawText(rows, lower=False)
-            return datas
+        datas = [ProfileData(p) for p in profiles]
+        for data in datas:
+            for file, rows in data.files.items():
+                if rows:
+                    data.raw[file] = RawText(rows, lower=False)
+        return datas
 
     def _parse_pause(self) -> None:
         self.yield_to_user()
@@ -118,12 +116,10 @@ class Loading:
         """
         if previous is None or previous.profile.layout != profile.layout:
             fresh = load_profile(profile.path, profile.rel, profile.layout)
-            with no_gc():
-                return ProfileData(fresh)
+            return ProfileData(fresh)
         fresh = load_profile(profile.path, profile.rel, profile.layout, lazy=True)
         reread_docs(fresh, previous.profile)
-        with no_gc():
-            return ProfileData(fresh, previous)
+        return ProfileData(fresh, previous)
 
     # --- the person first: background work waits while they type ---------------------------
 
@@ -153,14 +149,13 @@ class Loading:
             if rows and not all(r.filled for r in rows[-1:]) and (made is None or made.low is None):
                 self.yield_to_user(cancelled)
                 data.raw[file] = RawText(rows, pause=lambda: self.yield_to_user(cancelled))
-        with no_gc():
-            for rows in data.files.values():
-                for start in range(0, len(rows), INDEX_CHUNK):
-                    self.yield_to_user(cancelled)
-                    self.wait_for_reload(data.path, cancelled)  # the re-read goes first; it keeps these rows
-                    if cancelled():
-                        return False
-                    fill_all(rows[start : start + INDEX_CHUNK])
+        for rows in data.files.values():
+            for start in range(0, len(rows), INDEX_CHUNK):
+                self.yield_to_user(cancelled)
+                self.wait_for_reload(data.path, cancelled)  # the re-read goes first; it keeps these rows
+                if cancelled():
+                    return False
+                fill_all(rows[start : start + INDEX_CHUNK])
         data.indexed = True
         data.raw = {}
         return True
