@@ -71,4 +71,3 @@ class FilterAndSort(Screen[None]):
 
     def action_prev_problem(self) -> None:
         self._step_problem(-1)
-

@@ -378,4 +378,3 @@ class ProfileLoading(Screen[None]):
             return
         if message.data is self.current:
             self._refresh_detail()
-

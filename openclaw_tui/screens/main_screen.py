@@ -66,7 +66,6 @@ NARROW = 100  # columns: below this the file tree starts hidden (t shows it)
 DETAIL_TYPING_PAUSE = 0.2  # seconds without a filter key before the entry pane shows the row under the cursor
 
 
-
 class MainScreen(FilterAndSort, ProfileLoading):
     """Browse every memory, see what is wrong at a glance, audit references."""
 

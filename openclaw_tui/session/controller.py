@@ -143,4 +143,3 @@ class Session(Loading, Writing, Watching):
 
 __all__ = ["EntryTarget", "ExternalChange", "NotMemory", "ProfileData", "Refused", "Session", "WriteOutcome",
            "relevant"]
-

@@ -175,4 +175,3 @@ class Loading:
     def index_refs(data: ProfileData) -> None:
         data.refs = build_refs(data.profile)
         data.refs_stale = False
-

@@ -53,7 +53,6 @@ def feed_search_index(before: Profile, after: Profile) -> None:
         pass
 
 
-
 class Watching:
     """The watching part of ``Session``: the watcher, own operations, external changes and reloads (the app's
     own writes are announced by ``Writing._expect``)."""
@@ -258,8 +257,6 @@ class Watching:
         return out
 
 
-
-
 def relevant(rel: str) -> bool:
     """A changed file worth a reload: not a lock file, not the audit log the check appends to."""
     name = rel.rsplit("/", 1)[-1]
@@ -290,4 +287,3 @@ def _inside(path: Path, folder: Path) -> bool:
     except ValueError:
         return False
     return True
-

@@ -161,4 +161,3 @@ class Writing:
         except OSError as exc:
             return WriteOutcome(error=f"Cannot redo: {exc}")
         return WriteOutcome(plan)
-

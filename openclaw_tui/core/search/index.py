@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING, Any
 
 from .index_cache import FOLDER_NOTE, forget_gone_folders, index_path_for
 from .index_edit import IndexEdits
-from .index_files import files_of, profile_contents, read_indexed
-from .index_rows import _SCHEMA_SQL, _kept_mtime, _parser, _pieces
+from .index_files import _parser, files_of, profile_contents, read_indexed
+from .index_rows import _SCHEMA_SQL, _kept_mtime, _pieces
 from .reader import SCHEMA, Root, _connect, _like, _schema_of
 from .text import Query, indexed_rel, is_memory_rel, without_surrogates
 
@@ -60,8 +60,6 @@ class Stats:
     deleted: int = 0
     removed_files: int = 0
     rebuilt: str | None = None  # why the database was (re)created: "missing", "outdated schema", "corrupt"
-
-
 
 
 class Index(IndexEdits):
@@ -168,7 +166,6 @@ class Index(IndexEdits):
             if self.path is not None:
                 with self._file_lock():
                     self._remove_files()
-            self._held.clear()
             self._best_cache.clear()
             self._best_gen = None
             self._db = self._open()
@@ -176,11 +173,6 @@ class Index(IndexEdits):
 
     def close(self) -> None:
         with self._lock:
-            try:
-                if any(h.dirty for h in self._held.values()):
-                    self.flush()  # the places the UI's fast path kept in memory: the next process reads them
-            except (OSError, sqlite3.Error):
-                pass
             try:
                 self._db.close()
             except sqlite3.Error:
@@ -316,7 +308,6 @@ class Index(IndexEdits):
                 stats.read += 1
                 digest = hashlib.sha1(data).hexdigest()
                 mtime = _kept_mtime(st.st_mtime_ns, now)
-                held = self._held.get(path)
                 if old is not None and old[2] == digest:
                     db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, mtime, key))
                     continue
@@ -328,20 +319,16 @@ class Index(IndexEdits):
                     continue
                 if not utf8:
                     text = without_surrogates(text)  # the index holds valid UTF-8 only; offsets are kept
-                if held is not None and held.text == text:
-                    if held.dirty:
-                        self._flush_held(db, key, held)
-                elif (held is None and old is not None and is_memory_rel(rel)
+                if (old is not None and is_memory_rel(rel)
                       and (counts := self._window_from_rows(db, key, text, old[2] if utf8 else None, _bom, data)) is not None):
                     stats.reindexed += 1  # another program changed entries: only those are read again
                     stats.inserted += counts[0]
                     stats.deleted += counts[1]
-                elif old is None and held is None and (ins := self._index_new(db, rel, key, text)) is not None:
+                elif old is None and (ins := self._index_new(db, rel, key, text)) is not None:
                     stats.reindexed += 1
                     stats.inserted += ins
                 else:
-                    _t, pieces, mf = _pieces(rel, text)
-                    ins, dele = self._reindex(db, root, rel, path, text, pieces, mf, keep=held is not None)
+                    ins, dele = self._reindex(db, key, text, _pieces(rel, text)[1])
                     stats.reindexed += 1
                     stats.inserted += ins
                     stats.deleted += dele
@@ -351,7 +338,7 @@ class Index(IndexEdits):
                 self._drop_file(db, gone)
                 stats.removed_files += 1
 
-    # -- content given by the caller (the UI) --
+    # -- content given by the caller (loaded profiles) --
 
     def add_profile(self, profile: Profile) -> None:
         """Index every searchable file of an already loaded profile (appended to the covered profiles)."""
@@ -440,8 +427,7 @@ class Index(IndexEdits):
                     done = self._window_from_rows(db, key, text, row[0], _bom) is not None
             if not done:
                 content: str | MemoryFile = parsed() if parsed is not None and is_memory_rel(rel) else text
-                _t, pieces, mf = _pieces(rel, content)
-                self._reindex(db, owner, rel, Path(key), text, pieces, mf, keep=False)
+                self._reindex(db, key, text, _pieces(rel, content)[1])
             db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)",
                        (key, str(owner.path), rel, st.st_size, mtime, digest))
         return True
@@ -466,25 +452,15 @@ class Index(IndexEdits):
 
     def _set_content(self, db: sqlite3.Connection, root: Root, rel: str, path: Path, content: str | MemoryFile) -> None:
         text = content if isinstance(content, str) else content.text
-        held = self._held.get(path)
         key = str(path)
-        if held is not None and held.text == text:
-            return
-        if (held is not None and held.memory and not isinstance(content, str) and is_memory_rel(rel)
-                and self._update_memory(db, key, held, content)):
-            pass
-        else:
-            _t, pieces, mf = _pieces(rel, content)
-            self._reindex(db, root, rel, path, text, pieces, mf, keep=True)
-        # the file's bytes were not read here: the next refresh hashes them (and finds the rows current)
-        db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, -1, -1, NULL)", (key, str(root.path), rel))
-
-    def flush(self) -> None:
-        """Write the places the UI's fast path kept in memory (call when idle)."""
-        with self._write() as db:
-            for path, held in self._held.items():
-                if held.dirty:
-                    self._flush_held(db, str(path), held)
+        self._reindex(db, key, text, _pieces(rel, content)[1])
+        # the bytes were not read here: the hash is the text's in UTF-8, so a refresh finding those bytes
+        # only records their size and mtime (a BOM or invalid UTF-8 makes it re-read the changed entries)
+        try:
+            digest: str | None = hashlib.sha1(text.encode("utf-8")).hexdigest()
+        except UnicodeEncodeError:
+            digest = None
+        db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, -1, -1, ?)", (key, str(root.path), rel, digest))
 
     # -- reading --
 
@@ -530,18 +506,7 @@ class Index(IndexEdits):
                " ORDER BY c.blk, c.rstart")
         with self._lock:
             rows: list[Any] = self._db.execute(sql, [*like, *margs, str(key), *like, *like, *margs]).fetchall()
-            held = self._held.get(key)
-            fixes = {d.rowid: d for d in held.docs} if held is not None and held.dirty else {}
-        if not fixes:
-            return rows
-        out = []
-        for ident, line, end_line, st, imp, tg, by, rowid, raw, m in rows:
-            d = fixes.get(rowid)
-            if d is not None:
-                line, end_line = d.line, d.end_line
-            out.append((ident, line, end_line, st, imp, tg, by, rowid, raw, m))
-        out.sort(key=lambda r: r[1])
-        return out
+        return rows
 
     def statuses(self, path: Path, ids: Sequence[str]) -> dict[str, str]:
         """The status of entries of a memory file by id."""
@@ -580,17 +545,7 @@ class Index(IndexEdits):
         key = Path(path).absolute()
         with self._lock:
             rows = self._db.execute(
-                "SELECT c.rowid, b.off + c.rstart, b.off + c.rend, b.line + c.rline, c.ident, c.kind, d.body"
+                "SELECT b.off + c.rstart, b.off + c.rend, b.line + c.rline, c.ident, c.kind, d.body"
                 " FROM chunks c JOIN blocks b ON b.blk = c.blk"
                 " JOIN docs d ON d.rowid = c.rowid WHERE c.path = ?", (str(key),)).fetchall()
-            held = self._held.get(key)
-            fixes = {d.rowid: d for d in held.docs} if held is not None and held.dirty else {}
-        out = []
-        for rowid, start, end, line, ident, kind, body in rows:
-            d = fixes.get(rowid)
-            if d is not None:
-                start, end, line = d.start, d.end, d.line
-            out.append((start, end, line, ident, kind, body))
-        out.sort()
-        return out
-
+        return sorted(rows)

@@ -45,7 +45,6 @@ def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path
     return gone
 
 
-
 def indexes_covering(path: Path | str) -> list[Path]:
     """The index databases that exist for the folders above ``path`` (the ones a write to it concerns)."""
     from ..userdirs import cache_dir
@@ -59,4 +58,3 @@ def indexes_covering(path: Path | str) -> list[Path]:
         if db.is_file():
             out.append(db)
     return out
-

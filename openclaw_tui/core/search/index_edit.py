@@ -1,24 +1,18 @@
 """Re-indexing a memory file around an edit: only the entries near it are read again, the rows after it move
-with their blocks.  The old text comes from the write (``before``), from the UI's held copy, or from the stored
-rows (``_edit_around``: found by binary search over the places, checked against the indexed bytes' SHA-1)."""
+with their blocks.  The old text comes from the write (``before``) or from the stored rows (``_edit_around``:
+found by binary search over the places, checked against the indexed bytes' SHA-1)."""
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
-from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
+from .index_files import _parser
 from .index_rows import (
-    _END,
-    _START,
     IndexRows,
     _block_at,
-    _Doc,
-    _Held,
     _last_line,
-    _memory_pieces,
-    _parser,
     _Piece,
     _rows_in,
     chunk_hash,
@@ -28,7 +22,7 @@ from .reader import _JOIN
 if TYPE_CHECKING:
 
     from ..files.reload import ChangedRegion
-    from ..format.entries import Entry, MemoryFile
+    from ..format.entries import Entry
 
 
 class _Edit:
@@ -83,7 +77,6 @@ def _digest_around_is(text: str, data: bytes | None, bom: bool, edit: _Edit, dig
     h.update(old_mid)
     h.update(view[len(data) - tail :])
     return h.hexdigest() == digest
-
 
 
 class IndexEdits(IndexRows):
@@ -309,80 +302,5 @@ class IndexEdits(IndexRows):
         self._insert(db, key, text, new, hashes, [w] * len(new))
         return len(new), len(gone)
 
-    def _update_memory(self, db: sqlite3.Connection, key: str, f: _Held, mf: MemoryFile) -> bool:
-        """Re-index only the blocks around the changed region (as ``reload._Window``); False: cannot."""
-        from ..files.reload import ChangedRegion
-
-        old_text, text = f.text, mf.text
-        edit = ChangedRegion(old_text, text)
-        pre = f.docs[:1] if f.docs and f.docs[0].kind == "preamble" else []
-        olds, es = f.docs[len(pre):], mf.entries
-        ia, ja = bisect_right(olds, edit.line, key=_END), bisect_right(es, edit.line, key=_END)
-        ib = max(ia, bisect_left(olds, edit.z_old + 1, key=_START))
-        jb = max(ja, bisect_left(es, edit.z_new + 1, key=_START))
-        if ia != ja or len(olds) - ib != len(es) - jb:
-            return False
-        kind = _kind
-        if ia and (olds[ia - 1].start, olds[ia - 1].end, olds[ia - 1].id, olds[ia - 1].kind) != (
-                es[ja - 1].start, es[ja - 1].end, es[ja - 1].id, kind(es[ja - 1])):
-            return False
-        if ib < len(olds) and (olds[ib].start - edit.z_old, olds[ib].id, olds[ib].kind) != (
-                es[jb].start - edit.z_new, es[jb].id, kind(es[jb])):
-            return False
-        same_preamble = old_text[: f.preamble_end] == text[: mf.preamble_end]
-        # inside the window, blocks whose text did not change keep their rows (matched by hash)
-        window = olds[ia:ib]
-        pool: dict[str, list[_Doc]] = {}
-        for i in range(0, len(window), 500):
-            part = window[i : i + 500]
-            by_id = {d.rowid: d for d in part}
-            for rowid, h in db.execute(
-                    f"SELECT rowid, hash FROM chunks WHERE rowid IN ({','.join('?' * len(part))})",
-                    [d.rowid for d in part]):
-                pool.setdefault(h, []).append(by_id[rowid])
-        for lst in pool.values():
-            lst.reverse()
-        mid_pieces = _memory_pieces(mf, es[ja:jb], preamble=False)
-        middle_opt: list[_Doc | None] = []
-        fresh: list[_Piece] = []
-        hashes: list[str] = []
-        for piece in mid_pieces:
-            h = chunk_hash(text[piece.start:piece.end])
-            same = pool.get(h)
-            if same:
-                d = same.pop()
-                if (d.start, d.line) != (piece.start, piece.line):
-                    f.dirty = True
-                middle_opt.append(_Doc(d.rowid, piece))
-            else:
-                fresh.append(piece)
-                hashes.append(h)
-                middle_opt.append(None)
-        self._delete_rows(db, key, [d.rowid for lst in pool.values() for d in lst]
-                          + [d.rowid for d in ([] if same_preamble else pre)])
-        f.text = text
-        f.preamble_end = mf.preamble_end
-        it = iter(self._insert(db, key, text, fresh, hashes))
-        middle = [d if d is not None else _Doc(next(it), p) for d, p in zip(middle_opt, mid_pieces, strict=True)]
-        tail = olds[ib:]
-        if tail:
-            delta = edit.z_new - edit.z_old
-            lines = text.count("\n", edit.line, edit.z_new) - old_text.count("\n", edit.line, edit.z_old)
-            if delta or lines:
-                for d in tail:
-                    d.start += delta
-                    d.end += delta
-                    d.body_start += delta
-                    d.line += lines
-                    d.end_line += lines
-                f.dirty = True  # the database still has the old places of the tail: ``rows`` corrects them
-        if not same_preamble:
-            pre_pieces = _memory_pieces(mf, [], preamble=True)
-            pre = [_Doc(r, p) for r, p in zip(self._insert(db, key, text, pre_pieces), pre_pieces, strict=True)]
-        f.docs = pre + olds[:ia] + middle + tail
-        return True
-
-
 def _kind(e: Entry) -> str:
     return "malformed" if e.error is not None else "entry"
-

@@ -107,4 +107,3 @@ def _loaded_files(prof: Profile | None) -> dict[str, tuple[Path, bytes | None, C
 
 def _parse_of(doc: MemoryDoc) -> Callable[[], MemoryFile]:
     return lambda: doc.mf
-

@@ -13,18 +13,26 @@ from .reader import Root
 from .text import indexed_rel, is_memory_rel
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..format.entries import MemoryFile
     from ..format.profile import Profile
 
-# a daily log's name, also under memory/archive/ (dated by its name, so decay applies); compiled when indexed
+# a daily log's name, also under memory/archive/ (dated by its name, so decay applies)
 _DAILY = r"memory/(?:archive/(?:[^/]+/)*)?(\d{4}-\d{2}-\d{2})(?:[-_][^/]*)?\.md"
+
+
+def _parser() -> Any:
+    """The memory-file parser, imported when a file has to be read (a current index parses nothing)."""
+    from ..format import entries
+
+    return entries
 
 
 def roots_of(path: Path | str) -> list[Root]:
     """The profiles under ``path`` as ``discover`` finds them, without reading their files (NotMemory)."""
     _kind, found = locate(path)
     return [Root(Path(folder).absolute().name, rel, Path(folder).absolute(), layout) for folder, rel, layout in found]
-
 
 
 def _walk_md(root: Path, folder: Path) -> Iterator[Path]:
@@ -66,7 +74,6 @@ def files_of(root: Root) -> list[tuple[str, Path]]:
     return out
 
 
-
 def day_of_rel(rel: str) -> int | None:
     from ..format.fields import parse_date
 
@@ -75,7 +82,6 @@ def day_of_rel(rel: str) -> int | None:
         return None
     d = parse_date(m.group(1))
     return d.toordinal() if d is not None else None
-
 
 
 def read_indexed(owner: Root, path: Path, rel: str) -> str | None:
@@ -87,7 +93,7 @@ def read_indexed(owner: Root, path: Path, rel: str) -> str | None:
         data = path.read_bytes()
     except OSError:
         return None
-    text, _bom, ok = _decode(data)
+    text, _bom, ok = _parser().decode(data)
     if not ok and not is_memory_rel(rel):
         return None
     return str(text)
@@ -100,9 +106,3 @@ def profile_contents(profile: Profile) -> Iterator[tuple[str, Path, str | Memory
     for f in profile.text_files():
         if f.error is None and f.data is not None and indexed_rel(profile.layout, f.rel):
             yield f.rel, f.path, f.text
-
-
-def _decode(data: bytes) -> tuple[str, bool, bool]:
-    from ..format.entries import decode
-
-    return decode(data)

@@ -14,22 +14,15 @@ import sqlite3
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .index_files import day_of_rel
-from .reader import _JOIN, _PLACES, DAY_SHIFT, Reader, Root, racy_window
+from .index_files import _parser, day_of_rel
+from .reader import _JOIN, _PLACES, DAY_SHIFT, Reader, racy_window
 from .text import Chunk, clean, has_surrogates, index_text, is_memory_rel, text_chunks
 
 if TYPE_CHECKING:
     from ..format.entries import Entry, MemoryFile
 
-
-def _parser() -> Any:
-    from ..format import entries
-
-    return entries
 
 BLOCK_ROWS = 256  # rows per block of a file at a first build or a whole re-index (``_new_blocks``)
 INSERT_BATCH = 2048  # rows inserted at once by ``_insert`` (its text made for them only)
@@ -53,10 +46,8 @@ CREATE TABLE tagnames(path TEXT, tag TEXT, n INTEGER, PRIMARY KEY(path, tag)) WI
 """
 
 
-
 def chunk_hash(raw: str) -> str:
     return hashlib.sha1(raw.encode("utf-8", "surrogatepass")).hexdigest()[:20]
-
 
 
 @dataclass(slots=True)
@@ -145,34 +136,6 @@ def _pieces(rel: str, content: str | MemoryFile) -> tuple[str, list[_Piece], Mem
     return text, [_Piece(c.start, c.end, c.body_start, c.line, c.end_line, c.id, c.kind, day) for c in chunks], None
 
 
-class _Doc:
-    """A chunk of a file held in memory (the UI's fast path): its rowid and place."""
-
-    __slots__ = ("rowid", "start", "end", "body_start", "line", "end_line", "id", "kind")
-
-    def __init__(self, rowid: int, p: _Piece) -> None:
-        self.rowid = rowid
-        self.start, self.end, self.body_start = p.start, p.end, p.body_start
-        self.line, self.end_line, self.id, self.kind = p.line, p.end_line, p.id, p.kind
-
-
-_START = attrgetter("start")
-_END = attrgetter("end")
-
-
-class _Held:
-    """A file whose text the index holds (given by the UI), for re-indexing around an edit."""
-
-    __slots__ = ("text", "docs", "preamble_end", "memory", "dirty")
-
-    def __init__(self, text: str, docs: list[_Doc], preamble_end: int, memory: bool) -> None:
-        self.text = text
-        self.docs = docs
-        self.preamble_end = preamble_end
-        self.memory = memory
-        self.dirty = False  # the places of some rows in the database are behind ``docs``
-
-
 def _kept_mtime(mtime_ns: int, read_at_ns: int) -> int:
     """The mtime to record for a file read at ``read_at_ns``, or -1 when a change within the same tick of its
     file system's clock could leave it as it is (git's "racy" rule): such a file is hashed again next time.
@@ -227,7 +190,6 @@ def _rows_in(db: sqlite3.Connection, key: str, lo: int, hi: int, columns: str) -
                       (key, first[0] if first else 0, last[0], lo, hi)).fetchall()
 
 
-
 class IndexRows(Reader):
     """Writing a file's rows: inserted in batches, matched to the stored ones by hash, deleted with their tags."""
 
@@ -239,7 +201,6 @@ class IndexRows(Reader):
         db.execute("DELETE FROM blocks WHERE path = ?", (path,))
         db.execute("DELETE FROM tagnames WHERE path = ?", (path,))
         db.execute("DELETE FROM files WHERE path = ?", (path,))
-        self._held.pop(Path(path), None)
 
     def _index_new(self, db: sqlite3.Connection, rel: str, key: str, text: str) -> int | None:
         """Index a file that has no rows yet (a first build): rows inserted, or None when it has some.
@@ -258,18 +219,8 @@ class IndexRows(Reader):
             pieces = _pieces(rel, text)[1]
         return len(self._insert(db, key, text, pieces))
 
-    def _flush_held(self, db: sqlite3.Connection, key: str, held: _Held) -> None:
-        blocks = _new_blocks(db, key, [(d.start, d.line) for d in held.docs])
-        db.executemany("UPDATE chunks SET blk = ?, rstart = ?, rend = ?, body_off = ?, rline = ?, rend_line = ?"
-                       " WHERE rowid = ?", [(blk, d.start - off, d.end - off, d.body_start - d.start, d.line - bl,
-                                             d.end_line - bl, d.rowid) for d, (blk, off, bl) in zip(held.docs, blocks,
-                                                                                                     strict=True)])
-        held.dirty = False
-
-    def _reindex(self, db: sqlite3.Connection, root: Root, rel: str, path: Path, text: str, pieces: list[_Piece],
-                 mf: MemoryFile | None, keep: bool) -> tuple[int, int]:
+    def _reindex(self, db: sqlite3.Connection, key: str, text: str, pieces: list[_Piece]) -> tuple[int, int]:
         """Re-index one file: chunks are matched to the stored ones by the hash of their text."""
-        key = str(path)
         pool: dict[str, list[tuple[int, int, int, int, int, int]]] = {}
         for rowid, h, start, end, body_off, line, end_line in db.execute(
                 f"SELECT c.rowid, c.hash, {_PLACES} FROM {_JOIN} WHERE c.path = ? ORDER BY c.blk, c.rstart", (key,)):
@@ -277,10 +228,7 @@ class IndexRows(Reader):
         for lst in pool.values():
             lst.reverse()
         if not pool:  # a file indexed for the first time: nothing to match (``_insert`` hashes batch by batch)
-            rowids_new = self._insert(db, key, text, pieces)
-            if keep:
-                self._held[path] = _Held(text, [_Doc(r, p) for r, p in zip(rowids_new, pieces, strict=True)],
-                                         mf.preamble_end if mf else 0, mf is not None)
+            self._insert(db, key, text, pieces)
             return len(pieces), 0
         moved: list[tuple[int, int, int, int, int, int]] = []
         new: list[_Piece] = []
@@ -308,10 +256,7 @@ class IndexRows(Reader):
                 "UPDATE chunks SET blk = ?, rstart = ?, rend = ?, body_off = ?, rline = ?, rend_line = ? WHERE rowid = ?",
                 [(blk, p.start - off, p.end - off, p.body_start - p.start, p.line - bl, p.end_line - bl, r)
                  for p, (blk, off, bl), r in zip(pieces, blocks, kept, strict=True) if r])
-        rowids = iter(self._insert(db, key, text, new, hashes, new_blocks))
-        if keep:
-            full = [_Doc(r or next(rowids), p) for r, p in zip(kept, pieces, strict=True)]
-            self._held[path] = _Held(text, full, mf.preamble_end if mf else 0, mf is not None)
+        self._insert(db, key, text, new, hashes, new_blocks)
         return len(new), len(gone)
 
     def _delete_rows(self, db: sqlite3.Connection, key: str, rowids: Sequence[int]) -> None:

@@ -109,7 +109,6 @@ def _schema_of(db: sqlite3.Connection) -> int | None:
         return -1
 
 
-
 class Reader:
     """Queries over an open index database ``db`` (at ``path``; None: in memory).
 
@@ -122,7 +121,6 @@ class Reader:
         self.path = path
         self._db = db
         self._lock = RLock()
-        self._held: dict[Any, Any] = {}  # (``Index``: the UI's in-memory places, by file)
         self._best_cache: dict[tuple[str, tuple[str, ...]],
                                tuple[float | None, list[tuple[int, float]] | None]] = {}
         self._best_gen: tuple[int, int] | None = None
@@ -346,18 +344,11 @@ class Reader:
                     f" c.kind, c.day, c.hash, t.raw FROM {_JOIN} JOIN files f ON f.path = c.path"
                     " JOIN texts t ON t.rowid = c.rowid"
                     f" WHERE c.rowid IN ({','.join('?' * len(part))})", part).fetchall()
-            fixes: dict[int, Any] = {}  # (``index._Doc``: a place the UI holds in memory)
-            for held in self._held.values():
-                if held.dirty:
-                    fixes.update((d.rowid, d) for d in held.docs)
         paths: dict[str, Any] = {}
         for rowid, path, prof, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw in found:
             root = roots.get(prof)
             if root is None:
                 continue
-            d = fixes.get(rowid)
-            if d is not None:
-                start, end, line, end_line = d.start, d.end, d.line, d.end_line
             p = paths.get(path)
             if p is None:
                 p = paths[path] = self.make_path(path)
