@@ -193,12 +193,8 @@ class Index(IndexEdits):
                 self._to_wal(db)
 
     def _to_wal(self, db: sqlite3.Connection) -> None:
-        """A new database's first write transaction (a first build) ran with SQLite's rollback journal: into a
-        file that was empty, it writes each page once, where WAL mode writes it twice (to the WAL, then back
-        at the checkpoint: 200 MB at 100k entries, which made the wall time of a first build grow faster than
-        its CPU time).  Then WAL mode, for readers beside a writer.  Another process holding the new database
-        open (between its creation and the build) keeps it in WAL mode from the start: then nothing changes.
-        """
+        """WAL mode (readers beside a writer) after a new database's first write, which ran with the rollback
+        journal: into an empty file that writes each page once, where WAL mode writes it twice."""
         self._unjournaled = False
         try:
             db.execute("PRAGMA journal_mode=WAL")
@@ -313,7 +309,7 @@ class Index(IndexEdits):
                     continue
                 text, _bom, utf8 = _parser().decode(data)
                 if old is None:
-                    del data  # (a first build at 1M entries: 200 MB not held while the text is indexed)
+                    del data  # (a first build: the bytes are not held while the text is indexed)
                 if not utf8 and not is_memory_rel(rel):
                     self._drop_file(db, key)  # a text file that is not UTF-8 is not searched (as the check reports it)
                     continue
@@ -493,7 +489,7 @@ class Index(IndexEdits):
             most = self._db.execute("SELECT coalesce(sum(size), 0) <= 2 * coalesce(sum(size * (path = ?)), 0)"
                                     " FROM files", (str(key),)).fetchone()[0]
         # most of the index (a big memories.md): one pass over the table, then a sort, reads it in ~half the
-        # time of the index of places (a lookup of the table by rowid per row: ~0.3 s at 100k entries)
+        # time of the index of places (a lookup of the table by rowid per row)
         source = "chunks c NOT INDEXED" if most else "chunks c"
         loaded = f"{status} = 'active' AND (importance = 'high' OR {tagmatch})"
         sql = (f"SELECT ident, b.line + c.rline, b.line + c.rend_line, {status}, importance, tags, sup_by, c.rowid,"

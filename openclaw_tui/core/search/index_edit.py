@@ -90,8 +90,7 @@ class IndexEdits(IndexRows):
 
         With ``old_digest`` (the SHA-1 of the bytes the rows were made from, ``bom``: whether they began
         with one), the old text is first put together from the new one and the few rows an edit changed
-        (``_edit_around``, ``data``: the new bytes when at hand): at 100k entries, reading every row's text
-        took ~0.5 s, and putting the whole old text together ~0.2 s."""
+        (``_edit_around``, ``data``: the new bytes when at hand), so that not every row's text is read."""
         if old_digest is not None:
             found = self._edit_around(db, key, text, old_digest, bom, data)
             if found is not None:
@@ -136,7 +135,7 @@ class IndexEdits(IndexRows):
         (the caller reads every row), never a wrong text.  Nor does an edit that keeps the length (the rows after it then look
         unchanged in place: comparing every row's hash in Python took longer than reading every row).
         The check hashes the new bytes (``data``, else ``text`` encoded) around the old rows' text, read in
-        place: putting the whole old text together and encoding it took ~0.2 s of a 100k-entry file.
+        place, without putting the whole old text together.
         """
         probe = db.cursor()
 
@@ -263,8 +262,7 @@ class IndexEdits(IndexRows):
         pieces = [_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
                          e.id, _kind(e), None, entry=e if e.error is None else None) for e in middle]
         # the rows of the window go to the block of its first one (W); the rows after it move with their
-        # blocks: W's own by its rows, the blocks after it by their base (a few hundred rows at 100k entries,
-        # where every row after the edit was rewritten: ~0.15 s, and as much again to write it to the WAL and back)
+        # blocks: W's own by its rows, the blocks after it by their base (a few hundred rows, not every row after it)
         w = _block_at(db, key, start)
         if w is None:
             return None

@@ -76,7 +76,7 @@ _intern = sys.intern
 
 def _entry_fields(e: Entry) -> tuple[int | None, str | None, tuple[str | None, str | None, str | None]]:
     """(day, tags "|a|b|", (status, importance, superseded_by)) of an entry, its fields read once and not
-    kept on it (``peek_meta``): a first build of 1M entries would otherwise keep 1M dicts (~1.5 GB)."""
+    kept on it (``peek_meta``): a first build would otherwise keep a dict per entry."""
     from ..format.fields import parse_date
 
     if e.error is not None:
@@ -92,7 +92,7 @@ def _entry_fields(e: Entry) -> tuple[int | None, str | None, tuple[str | None, s
     if key is not None and kept != tags:  # the names as written follow the case-folded ones (``tags_as_written``)
         key += "|" + "|".join(kept) + "|"
     status, imp, by = meta.get("status"), meta.get("importance"), meta.get("superseded_by")
-    # a few values repeated by every entry: one string each (1M entries' copies weigh ~100 MB)
+    # a few values repeated by every entry: one string each
     return (d.toordinal() if d is not None else None, key,
             (_intern(status) if isinstance(status, str) else "active", _intern(imp) if isinstance(imp, str) else None,
              by if isinstance(by, str) else None))
@@ -140,10 +140,7 @@ def _kept_mtime(mtime_ns: int, read_at_ns: int) -> int:
     """The mtime to record for a file read at ``read_at_ns``, or -1 when a change within the same tick of its
     file system's clock could leave it as it is (git's "racy" rule): such a file is hashed again next time.
 
-    The window is the clock's tick: 2 s for an mtime that has no part below the millisecond (a coarse file
-    system: a change one second later may keep it), 25 ms for a nanosecond one (the kernel stamps files
-    with its coarse clock, 1-10 ms a tick; ``now`` is taken before the file is read).  A search right after an edit then trusts the stat of a file written
-    a fraction of a second ago instead of reading and hashing all of it again.
+    The window is the clock's tick (``reader.racy_window``; ``read_at_ns`` is taken before the file is read).
     """
     return mtime_ns if mtime_ns < read_at_ns - racy_window(mtime_ns) else -1
 
@@ -292,13 +289,9 @@ class IndexRows(Reader):
         ``blocks``: (blk, off, line) of each piece's block; by default, a file with no rows yet is cut into
         new blocks (its pieces are all of it, in file order), else each piece goes to the block of its place.
 
-        The rows go in by rowid, ``INSERT_BATCH`` at a time.  In rowid order, FTS5 flushes its pending
-        terms only when they fill its hash table: a rowid lower than the one before makes it flush at
-        once, and the file order of a memory's days (``DAY_SHIFT``) made a first build write ~one
-        segment per few hundred entries, then merge them again and again (the time per entry grew with
-        the size).  The tables' b-trees are appended to instead of written all over.  The text, the
-        indexed text and the hash of a batch are made for that batch only (a first build at 1M entries
-        held ~1 GB of them at once).
+        The rows go in by rowid, ``INSERT_BATCH`` at a time: in rowid order FTS5 flushes its pending terms
+        only when they fill its hash table (a lower rowid makes it flush at once), and the tables' b-trees are
+        appended to.  The text, indexed text and hash of a batch are made for that batch only.
         """
         if not pieces:
             return []

@@ -25,19 +25,17 @@ if TYPE_CHECKING:
 SCHEMA = 12  # 12: no ``best`` table; 11: logs under memory/archive/ dated by their names
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
-PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096): a 1M-entry build's WAL holds 4x fewer
+PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096): fewer pages for a big build's WAL
 CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
 KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``_best_bm25``)
 FIRST_PAGE = 64  # matches read at once, newest first, by ``match_decayed`` (the same size up to ``EVEN_READ``)
 EVEN_READ = 1024  # matches read in pages of ``FIRST_PAGE`` before each page doubles: a query whose stop comes
-#                   early (most do, after 50-600 matches at 100k entries) reads no more than a page past it
+#                   early (most do) reads no more than a page past it
 
 # a chunk's places: its block's + its own (``_PLACES``, with ``_JOIN``)
 RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
 RACY_FINE_NS = 25_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's coarse clock, one
-#                           tick (1-10 ms) behind: 2.5 ticks; a file read that long after its mtime cannot
-#                           change again and keep it (100 ms made a search right after `archive` hash the whole
-#                           memories.md again, 0.07 s instead of 0.03 at 100k entries: bench/e2e.py's rounds)
+#                           tick (1-10 ms) behind: 2.5 ticks
 
 
 _PLACES = "b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.line + c.rend_line"
