@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime as dt
 import threading
 import time
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -138,10 +137,6 @@ class MainScreen(FilterAndSort, ProfileLoading):
     @property
     def watcher(self) -> Any:
         return self.session.watcher
-
-    @property
-    def undo_stack(self) -> Any:
-        return self.session.undo_stack
 
     # --- layout -----------------------------------------------------------------------
 
@@ -749,7 +744,3 @@ class MainScreen(FilterAndSort, ProfileLoading):
 
     def known_ids(self) -> list[str]:
         return self.session.known_ids()
-
-    def counts_by_code(self) -> Counter[str]:
-        data = self.current
-        return Counter(f.code for f in (data.findings or [])) if data else Counter()
