@@ -10,6 +10,7 @@ soon as the file is parsed; filters, counts and marks arrive when ready.
 from __future__ import annotations
 
 import gc
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -23,7 +24,7 @@ from textual.worker import get_current_worker
 from ..core.format.profile import NotMemory, Profile
 from ..core.format.rows import RawText
 from ..i18n import _
-from ..session import ProfileData
+from ..session import ProfileData, Session
 from ..session.watching import feed_search_index
 from ..widgets.footer import KeysFooter
 from ..widgets.messages import (
@@ -71,6 +72,16 @@ def warm_up(pause: Callable[[], None] = lambda: None) -> None:
 
 class ProfileLoading(Screen[None]):
     """Loading, re-reading and watching the profiles of ``MainScreen`` (which shows what they bring)."""
+
+    session: Session
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loaded = False
+        self._attention_done = False
+        self._preview_shown = threading.Event()
+        self._started_after_rows = False  # see _start_after_rows
+        self._blocks: RawText | None = None  # memories.md over all its blocks, until it is parsed (_load)
 
     def _first_rows_shown(self) -> None:
         """The first rows are painted: the loader goes on (see :meth:`_load`), and what the app built so far,

@@ -18,7 +18,6 @@ Extension points for other screens: :meth:`selected_entry`,
 from __future__ import annotations
 
 import datetime as dt
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,7 +35,6 @@ from ..core.format.rows import (
     MEMORY_FILES,
     EntryRow,
     Location,
-    RawText,
     parse_query,
 )
 from ..i18n import _, ngettext
@@ -77,15 +75,10 @@ class MainScreen(FilterAndSort, ProfileLoading):
         self.session = session or Session(path, discovery, today)
         self._ops: EntryOperations | None = None  # made on first use (see ops, git, warm_up)
         self._git: GitPanel | None = None
-        self.loaded = False
         self.first_paint_at: float | None = None
-        self._attention_done = False
         self._detail_due = False  # the entry pane follows the cursor once the keys pause (while typing)
         self._typed_at = 0.0  # time.monotonic() of the last cursor move a filter key made
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
-        self._preview_shown = threading.Event()
-        self._started_after_rows = False  # see _start_after_rows
-        self._blocks: RawText | None = None  # memories.md over all its blocks, until it is parsed (_load)
 
     # --- the pieces the screen delegates to (imported once the first rows are on screen) ---
 
