@@ -12,9 +12,9 @@ For each size, in one run, in a throwaway cache folder:
   ``grep -r -c`` of the same files (goal: within 4x), the two interleaved with
   the floors (``fresh_rounds``: medians of 7 rounds);
 - in-app queries on the open index (goal: p95 < 50 ms);
-- one changed entry re-indexed: the UI's path (``update_file`` with the
-  reloaded parse; goal < 100 ms) and the CLI's path (a refresh that reads,
-  hashes and re-parses the changed file);
+- one changed entry re-indexed: the app's path (its reload worker's
+  ``note_reloaded``) and the CLI's path (a refresh that reads, hashes and
+  re-parses the changed file);
 - ``openclaw-tui context`` end to end (goal < 1 s).
 """
 
@@ -187,7 +187,8 @@ def p95(times: Sequence[float]) -> float:
 
 def screen_only(n: int, runs: int) -> None:
     """The search screen's keystroke-to-results figures alone (after the index is built), ``runs`` times."""
-    from openclaw_tui.core.search.index import Index, roots_of
+    from openclaw_tui.core.search.index import Index
+    from openclaw_tui.core.search.index_files import roots_of
     from openclaw_tui.core.search.rank import rank
     from openclaw_tui.screens.search_screen import LIMIT
 
@@ -268,10 +269,8 @@ def set_rows(prof_path: Path, tmp: Path, n: int, grep: float) -> None:
 
 def bench(n: int, fresh_only: bool = False, rounds: int = 1) -> None:
     from openclaw_tui.core.files.profile import load_profile
-    from openclaw_tui.core.files.reload import reload_text
-    from openclaw_tui.core.format.edit import set_fields
-    from openclaw_tui.core.search.api import SearchIndex
-    from openclaw_tui.core.search.index import Index, roots_of
+    from openclaw_tui.core.search.index import Index
+    from openclaw_tui.core.search.index_files import roots_of
     from openclaw_tui.core.search.rank import rank
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -362,7 +361,7 @@ def bench(n: int, fresh_only: bool = False, rounds: int = 1) -> None:
         search_after = statistics.median([cli("search", str(prof_path), "agent", "--json") for _ in range(3)])
         row("openclaw-tui search right after (the racy file re-hashed)", search_after)
         # the app's reload worker feeds the index (from what it had loaded and what it re-read)
-        from openclaw_tui.core.search.index import note_reloaded
+        from openclaw_tui.core.search.index_feed import note_reloaded
         before_prof = load_profile(prof_path)
         mem_path.write_bytes(original)
         after_prof = load_profile(prof_path)
@@ -372,21 +371,6 @@ def bench(n: int, fresh_only: bool = False, rounds: int = 1) -> None:
             "  (off the event loop)")
         del before_prof, after_prof
 
-        # one changed entry: the UI's path (the reloaded parse handed over)
-        prof = load_profile(prof_path)
-        assert prof.memories is not None
-        t0 = time.perf_counter()
-        ui = SearchIndex.build([prof], Index.for_folder(prof_path))
-        row("UI: open the index with the loaded profile (hash-matched)", time.perf_counter() - t0)
-        mf = prof.memories.mf
-        target = f"mem-{n // 2:06d}"
-        text = set_fields(mf, target, {"tags": ["benchmark", "edited"]})
-        new_mf = reload_text(mf, text.encode(), consume=True).mf
-        t0 = time.perf_counter()
-        ui.update_file(prof.memories_path, new_mf)
-        row("UI: one changed entry re-indexed (update_file, reloaded mf)", time.perf_counter() - t0, 0.1)
-        assert [h.id for h in ui.search("benchmark edited", 5)] == [target]
-        ui.close()
         set_rows(prof_path, Path(tmp), n, grep)
 
         # the agent context

@@ -42,6 +42,7 @@ from .core.lifecycle.operations import Similar
 from .core.lifecycle.plan import Plan, apply_changes
 from .core.lifecycle.remember import TagShare, plan_remember
 from .core.search.api import Hit
+from .core.search.index_feed import follow_writes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -88,6 +89,7 @@ class Memory:
         self._path = Path(path)
         self._name = profile
         self.profile = resolve_profile(self._path, profile)
+        follow_writes()
 
     def __repr__(self) -> str:
         return f"Memory({str(self.path)!r}, layout={self.profile.layout!r})"

@@ -126,7 +126,7 @@ class OpenClawApp(App[int]):
         self.notices: deque[Notice] = deque(maxlen=NOTICES_KEPT)
         self.user_active = False
         # the app is its process's own (launch sets it): what start-up built is frozen out of the cycle collector
-        # once the first rows are on screen (see MainScreen._freeze_heap); never in tests, which run many apps
+        # once the first rows are on screen (ProfileLoading._first_rows_shown); never in tests, which run many apps
         self.freeze_heap = False
         self.theme = DARK_THEME
         self.start_screen: Callable[[], Screen[Any]] | None = None  # pushed over the main one at start

@@ -136,6 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return launch_ui(argv)
     args = parser.parse_args(argv)
+    from .core.search.index_feed import follow_writes
+
+    follow_writes()  # commands that write keep the search indexes current when the config asks for it
     return _run(args.run, args)
 
 

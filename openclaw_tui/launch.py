@@ -113,10 +113,7 @@ def launch_ui(argv: Sequence[str]) -> int:
     # Worker threads (parsing, indexing) share the interpreter lock with the event loop, which gives it
     # up at every wait: with the default 5 ms a keystroke or a paint queues behind them again and again.
     sys.setswitchinterval(0.001)
-    app.freeze_heap = True  # its start-up's objects are never walked by the cycle collector (MainScreen._freeze_heap)
-    import gc
-
-    gc.freeze()  # nor the modules imported so far (a full collection before the first rows walked them: ~40 ms)
+    app.freeze_heap = True  # what start-up built is frozen out of the cycle collector after the first rows
     loop = asyncio.new_event_loop()
     executor = ThreadPoolExecutor()  # the thread workers' pool, ours to shut down without waiting (below)
     loop.set_default_executor(executor)

@@ -32,6 +32,7 @@ from pydantic import Field
 
 from .core.check.secrets import find_secrets, is_credential
 from .core.files.profile import NotMemory, Profile, discover, inside, resolve_profile
+from .core.search.index_feed import follow_writes
 
 # Bounds on one call's work (a request bigger than these is refused with the reason, never half-done)
 MAX_TEXT = 20_000  # characters of a body, a log line or an item
@@ -106,6 +107,7 @@ class Memory:
         self.allow_write = allow_write
         self.commit = commit
         self.write_lock = threading.Lock()  # (other processes are kept out by the files' locks)
+        follow_writes()
         found = discover(path, lazy=True)  # NotMemory: the command says so and exits 2
         self.kind = found.kind
         self.layouts = {p.layout for p in found.profiles}

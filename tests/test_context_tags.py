@@ -10,7 +10,9 @@ from pathlib import Path
 
 from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.search.context import agent_context, query_tags, resolve_root
-from openclaw_tui.core.search.index import Index, roots_of, tags_as_written
+from openclaw_tui.core.search.index import Index
+from openclaw_tui.core.search.index_files import roots_of
+from openclaw_tui.core.search.index_rows import tags_as_written
 from tests.search_corpus import TODAY, entry, make_profile, write
 
 DAY = dt.date.fromisoformat(TODAY)

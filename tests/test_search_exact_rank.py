@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from openclaw_tui.core.search.index import Index, roots_of
+from openclaw_tui.core.search.index import Index
+from openclaw_tui.core.search.index_files import roots_of
 from openclaw_tui.core.search.rank import Ranking, _Cand, decay_factor, mmr, order_key, rank
 from openclaw_tui.core.search.text import parse_query, split_tags
 from tests.search_corpus import entry, write
@@ -93,7 +94,7 @@ def test_a_bm25_cap_before_the_decay_would_have_lost_the_recent_entry(tmp_path: 
 
 def test_every_rowid_carries_its_day(tmp_path: Path) -> None:
     """The SQL decay reads the day from the rowid: it must be the chunk's day, after edits too."""
-    from openclaw_tui.core.search.index import DAY_SHIFT
+    from openclaw_tui.core.search.reader import DAY_SHIFT
 
     prof = corpus(tmp_path)
     index = Index(None)
@@ -132,7 +133,7 @@ def _mmr_reference(cands: list[_Cand], limit: int, lam: float) -> list[_Cand]:
        st.integers(1, 12), st.sampled_from([0.0, 0.3, 0.7, 0.99]))
 @settings(max_examples=300, deadline=None)
 def test_mmr_picks_what_the_textbook_loop_picks(items: list[tuple[float, set[str]]], limit: int, lam: float) -> None:
-    from openclaw_tui.core.search.index import Root, Row
+    from openclaw_tui.core.search.reader import Root, Row
 
     root = Root("p", ".", Path("/p"), "profile")
     cands = []
@@ -282,72 +283,3 @@ def test_the_stop_is_exact_at_a_tie_and_a_near_tie_on_the_same_day(tmp_path: Pat
     finally:
         index.close()
         index_mod.FIRST_PAGE = saved
-
-
-def test_a_fresh_process_reads_the_best_bm25_another_one_kept_until_any_write(tmp_path: Path) -> None:
-    """Kept beside the index (``<db>.best``) under the witness every write renews: a new connection (a fresh
-    ``search`` process) takes the value kept there instead of scoring every match again, and the database
-    is not written; after any write transaction a value kept before is of another index and never read."""
-    import sqlite3
-
-    from openclaw_tui.core.search.index import BEST_FILE
-
-    p = tmp_path / "prof"
-    write(p / "memories.md", "".join(entry(f"mem-{i:04d}", f"coffee {'filler ' * (i % 5)}",
-                                           timestamp=(TODAY - dt.timedelta(days=i)).isoformat()) for i in range(40)))
-    db = tmp_path / "index.sqlite3"
-    side = Path(str(db) + BEST_FILE)
-    q = parse_query("coffee")
-    first = Index(db)
-    try:
-        first.refresh(roots_of(p))
-        _got, best = first.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)
-    finally:
-        first.close()
-    raw = sqlite3.connect(db, isolation_level=None)
-    (witness,) = raw.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()
-    assert raw.execute("SELECT count(*) FROM best").fetchone()[0] == 0  # nothing written into the index
-    assert side.read_text(encoding="utf-8") == f"{witness}\n{q.fts}\t{best!r}\nend\n"
-    side.write_text(f"{witness}\n{q.fts}\t123.5\nend\n", encoding="utf-8")  # what a fresh process reads, made visible
-    fresh = Index(db)
-    try:
-        assert fresh.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)[1] == 123.5
-        with (p / "memories.md").open("a", encoding="utf-8") as f:
-            f.write(entry("mem-9000", "coffee coffee coffee", timestamp="2020-01-01"))
-        fresh.refresh(roots_of(p))  # a write: a new witness, the kept values are of the old index
-        assert raw.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()[0] != witness
-    finally:
-        fresh.close()
-    again = Index(db)
-    try:
-        got, best2 = again.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)
-        assert best2 == max(s for _r, s in again.match(q, 10**9)) > best
-        assert set(got) == _brute(again, "coffee", 5, TODAY, 30.0)[0]
-    finally:
-        again.close()
-    (witness2,) = raw.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()
-    assert side.read_text(encoding="utf-8") == f"{witness2}\n{q.fts}\t{best2!r}\nend\n"
-    # a file cut short (a crash before its data reached the disk) or of another witness is not read
-    for bad in (f"{witness2}\n{q.fts}\t123.5\n", f"{witness2}\n{q.fts}\t12", "", f"{witness}\n{q.fts}\t123.5\nend\n",
-                f"{witness2}\n{q.fts} 123.5\nend\n", f"{witness2}\n{q.fts}\tx\nend\n"):
-        side.write_text(bad, encoding="utf-8")
-        other = Index(db)
-        try:
-            assert other.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)[1] == best2
-        finally:
-            other.close()
-    # an index no write of this version witnessed keeps the value in its ``best`` table, as before
-    raw.execute("DELETE FROM meta WHERE key = 'written'")
-    side.unlink()
-    old = Index(db)
-    try:
-        assert old.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)[1] == best2
-    finally:
-        old.close()
-    assert raw.execute("SELECT query, value FROM best").fetchall() == [(q.fts, best2)] and not side.exists()
-    raw.execute("UPDATE best SET value = 99.5")
-    old = Index(db)
-    try:
-        assert old.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)[1] == 99.5
-    finally:
-        old.close()

@@ -120,8 +120,9 @@ def test_the_search_records_compare_hash_pickle_and_copy(tmp_path) -> None:
     import pickle
     from pathlib import Path
 
-    from openclaw_tui.core.search.index import Root, Row, Stats
+    from openclaw_tui.core.search.index import Stats
     from openclaw_tui.core.search.rank import Hit, Ranking, Results
+    from openclaw_tui.core.search.reader import Root, Row
     from openclaw_tui.core.search.text import Chunk, parse_query
 
     root = Root("p", ".", Path("/x/p"), "profile")
@@ -199,8 +200,9 @@ def test_the_files_a_search_checks_are_those_resolving_every_path_gave(tmp_path)
     import os
     from pathlib import Path
 
+    from openclaw_tui.core.format import places
     from openclaw_tui.core.format.places import ARCHIVE_REL, inside
-    from openclaw_tui.core.search import index as ix
+    from openclaw_tui.core.search import index_files as ix
     from openclaw_tui.core.search.text import indexed_rel
 
     def walk(root: Path, folder: Path) -> list[Path]:
@@ -218,7 +220,7 @@ def test_the_files_a_search_checks_are_those_resolving_every_path_gave(tmp_path)
     def resolved(root: ix.Root) -> list[tuple[str, Path]]:  # files_of as it was: every path resolved
         base = root.path
         if root.layout == "openclaw":
-            cands = [base / n for n in (*ix.BOOTSTRAP_NAMES, "DREAMS.md")] + walk(base, base / "memory")
+            cands = [base / n for n in (*places.BOOTSTRAP_NAMES, "DREAMS.md")] + walk(base, base / "memory")
         else:
             cands = [base / "memories.md", base / ARCHIVE_REL, base / "identity.md", base / "state.yaml"]
             cands += [p for p in walk(base, base / "contexts") if p != base / ARCHIVE_REL] + walk(base, base / "skills")

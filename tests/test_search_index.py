@@ -15,7 +15,10 @@ import pytest
 from openclaw_tui.core.config import cache_dir
 from openclaw_tui.core.files.profile import discover
 from openclaw_tui.core.search.api import SearchIndex, search_path
-from openclaw_tui.core.search.index import SCHEMA, Index, index_path_for, roots_of
+from openclaw_tui.core.search.index import Index
+from openclaw_tui.core.search.index_cache import index_path_for
+from openclaw_tui.core.search.index_files import roots_of
+from openclaw_tui.core.search.reader import SCHEMA
 from tests.search_corpus import MEMORIES, entry, make_profile, write
 
 
@@ -249,7 +252,7 @@ def test_the_index_of_a_folder_that_is_gone_is_forgotten_when_another_is_made(tm
     up to ten times its memory), never one whose folder exists, nor one without a note (an older version's)."""
     import shutil
 
-    from openclaw_tui.core.search.index import FOLDER_NOTE, forget_gone_folders
+    from openclaw_tui.core.search.index_cache import FOLDER_NOTE, forget_gone_folders
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     a, b, c = (make_profile(tmp_path / name) for name in ("a", "b", "c"))
@@ -259,9 +262,7 @@ def test_the_index_of_a_folder_that_is_gone_is_forgotten_when_another_is_made(tm
         idx.close()
     db_a, db_b, db_c = (index_path_for(p) for p in (a, b, c))
     assert Path(str(db_a) + FOLDER_NOTE).read_text(encoding="utf-8") == os.path.realpath(a)
-    from openclaw_tui.core.search.reader import BEST_FILE
-
-    for side in (BEST_FILE, ".folders"):  # the caches kept beside it go with it (.folders: older versions)
+    for side in (".best", ".folders"):  # the caches kept beside it go with it (older versions)
         Path(str(db_a) + side).write_bytes(b"x")
     old = db_a.parent / "0123456789abcdef.sqlite3"  # made before notes existed
     old.write_bytes(b"")

@@ -10,8 +10,11 @@ import pytest
 
 from openclaw_tui.core.format import entries
 from openclaw_tui.core.format.fields import parse_date
-from openclaw_tui.core.search import index as index_mod
-from openclaw_tui.core.search.index import DAY_SHIFT, Index, roots_of
+from openclaw_tui.core.search import index_rows as index_mod
+from openclaw_tui.core.search.index import Index
+from openclaw_tui.core.search.index_files import roots_of
+from openclaw_tui.core.search.reader import DAY_SHIFT
+from openclaw_tui.core.search.text import index_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import write_profile  # noqa: E402
@@ -43,7 +46,7 @@ def test_first_build_rows_are_those_of_the_parse_across_batches(tmp_path: Path,
             assert day == d.toordinal() and rowid >> DAY_SHIFT == day
             assert tags == "|" + "|".join(t.casefold() for t in e.tags) + "|"
             assert (status, importance) == (e.status, e.meta["importance"])
-            assert body == index_mod.index_text(raw)
+            assert body == index_text(raw)
             for t in e.tags:
                 counts[t.casefold()] = counts.get(t.casefold(), 0) + 1
         assert dict(idx._db.execute("SELECT tag, n FROM tagnames WHERE path = ?", (str(mem),)).fetchall()) == counts

@@ -5,7 +5,6 @@ out nothing; and a query typed before an older one's results were painted never 
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import threading
 from pathlib import Path
 from typing import Any
@@ -233,23 +232,6 @@ async def test_a_new_query_before_the_old_one_was_painted_shows_only_its_own_res
         await until(lambda: screen.listed_query == "抹茶", pilot=pilot)
         assert results.result_count == 1 and [h.file for h in screen.hits] == ["identity.md"]
         assert "identity.md" in widget_text(results)
-
-
-async def test_what_the_app_holds_when_the_screen_opens_is_frozen_out_of_collections(tmp_path: Path) -> None:
-    """(Full collections of it during typing held up a key or a paint by 30-40 ms, one query in ten.)"""
-    folder = corpus(tmp_path)
-    gc.collect()
-    before = gc.get_freeze_count()
-    try:
-        for own in (False, True):
-            screen = SearchScreen(folder, today=DAY)
-            host = Host(screen)
-            host.freeze_heap = own  # type: ignore[attr-defined]  # launch sets it; a test's app never freezes
-            async with host.run_test(size=SIZE) as pilot:
-                await until(lambda s=screen: s.ready, pilot=pilot)  # type: ignore[misc]
-                assert (gc.get_freeze_count() > before) is own
-    finally:
-        gc.unfreeze()  # (this process runs other tests)
 
 
 async def test_an_older_query_answered_late_never_replaces_the_newer_one_s_results(tmp_path: Path,

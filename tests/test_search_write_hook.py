@@ -14,10 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from openclaw_tui.core.files import safe_write
 from openclaw_tui.core.files.safe_write import replace_all
 from openclaw_tui.core.search.api import search_path
-from openclaw_tui.core.search.index import Index, index_path_for, indexes_covering, roots_of
+from openclaw_tui.core.search.index import Index
+from openclaw_tui.core.search.index_cache import index_path_for, indexes_covering
+from openclaw_tui.core.search.index_feed import index_writes
+from openclaw_tui.core.search.index_files import roots_of
 from tests.search_corpus import entry, write
 
 COLUMNS = ("b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.line + c.rend_line, c.ident, c.kind, c.day, c.hash, t.raw, c.tags, c.status,"
@@ -28,9 +30,9 @@ COLUMNS = ("b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.li
 def writes_feed_the_index() -> Iterator[None]:
     """As in the CLI with ``[search] index_on_write = true`` (a Session made by an earlier test of this process
     turned it off: the app's way)."""
-    safe_write.index_writes(True)
+    index_writes(True)
     yield
-    safe_write.index_writes(None)
+    index_writes(None)
 
 
 def test_the_app_leaves_it_to_its_reload_worker(tmp_path: Path) -> None:
@@ -185,6 +187,30 @@ def test_the_cli_s_own_write_reaches_every_index_above_the_file(tmp_path: Path) 
                                                                tmp_path)
         (tmp_path / "fresh.sqlite3").unlink()
     assert not list(prof.rglob("*.sqlite3*"))  # the index is never inside the memory
+
+
+@pytest.mark.parametrize("writer", ["python api", "mcp server"])
+def test_the_api_s_and_the_mcp_server_s_writes_reach_the_index(tmp_path: Path, writer: str) -> None:
+    """Each in a process of its own, as users run them, with ``[search] index_on_write = true``."""
+    config = tmp_path / "config.toml"
+    config.write_text("[search]\nindex_on_write = true\n", encoding="utf-8")
+    prof = profile(tmp_path)
+    db = indexed(prof)
+    mem = prof / "memories.md"
+    if writer == "python api":
+        code = ("import sys; from openclaw_tui.api import Memory; "
+                "Memory(sys.argv[1]).update('mem-0007', text='Now about oolong 乌龙。\\n')")
+    else:
+        code = ("import sys; from openclaw_tui import mcp_server as m; "
+                "print(m.archive(m.Memory(sys.argv[1], None, allow_write=True, commit=False), 'mem-0007'))")
+    out = subprocess.run([sys.executable, "-c", code, str(prof)], capture_output=True, text=True, check=False,
+                         env=dict(os.environ, OPENCLAW_TUI_CONFIG=str(config)))
+    assert out.returncode == 0, out.stderr
+    assert rows_of(db, mem) == fresh_rows(prof, mem, tmp_path)
+    idx = Index.for_folder(prof)
+    stats = idx.refresh(roots_of(prof))
+    idx.close()
+    assert stats.reindexed == 0 and stats.inserted == 0
 
 
 def test_an_index_behind_the_file_is_left_to_the_refresh(tmp_path: Path) -> None:

@@ -62,7 +62,7 @@ def test_the_reference_index_of_a_version_being_re_read_waits_for_the_re_read(tm
 def test_a_reload_is_worded_and_counted_by_its_worker_and_pending_until_its_data_is_in(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from openclaw_tui.core.files.profile import load_profile
     from openclaw_tui.core.files.watch import ChangeBatch
-    from openclaw_tui.session.controller import external_notices
+    from openclaw_tui.session.watching import external_notices
 
     from .ui_support import write_profile
 

@@ -35,7 +35,7 @@ async def test_commit_message_lists_what_changed_and_can_be_edited(repo_prof: Pa
         await select(pilot, main, "mem-0043")
         await press(pilot, "A")
         await press(pilot, "y")
-        assert main.check_action("commit", ()) is True
+        assert main.check_action("ops", ("commit",)) is True
         await press(pilot, "C")
         screen = app.screen
         assert isinstance(screen, CommitScreen)
@@ -84,9 +84,9 @@ async def test_commit_is_unavailable_outside_git_with_a_hint(tmp_path: Path) -> 
     prof = tmp_path / "xiaoyu"
     shutil.copytree(XIAOYU, prof)
     async with opened(prof) as (pilot, app, main):
-        assert main.check_action("commit", ()) is None  # shown disabled
+        assert main.check_action("ops", ("commit",)) is None  # shown disabled
         active = main.active_bindings.get("C")
-        assert active is not None and active.binding.action == "commit" and not active.enabled
+        assert active is not None and active.binding.action == "ops('commit')" and not active.enabled
         await press(pilot, "C")
         assert app.screen is main
         assert any("not in a git repository" in n and "git init" in n for n in notifications(app))

@@ -25,7 +25,7 @@ screen = MainScreen(Path(sys.argv[1]))
 before = "openclaw_tui.screens.entry_ops" in sys.modules
 assert screen.check_action("focus_filter", ()) is not False
 after_slash = "openclaw_tui.screens.entry_ops" in sys.modules
-screen.check_action("edit_entry", ())  # an entry action: its piece answers (and is imported for it)
+screen.check_action("ops", ("edit_entry",))  # an entry action: its piece answers (and is imported for it)
 print(before, after_slash, "openclaw_tui.screens.entry_ops" in sys.modules)
 """
 

@@ -34,8 +34,8 @@ async def test_status_bar_shows_branch_uncommitted_files_and_merge(tmp_path: Pat
         status = str(m.status.render())
         assert "⎇ main" in status and "2 uncommitted" in status
         assert "MERGE" not in status and "conflicted" not in status
-        assert m.check_action("git_history", ()) is True
-        assert m.check_action("git_merge", ()) is False  # nothing to resolve: hidden
+        assert m.check_action("git", ("history",)) is True
+        assert m.check_action("git", ("merge",)) is False  # nothing to resolve: hidden
         assert not [n for n in app._notifications if "merge conflicts" in n.message]  # noqa: SLF001
 
 
@@ -48,8 +48,8 @@ async def test_without_a_repository_nothing_is_shown_and_git_actions_are_disable
         m = main_of(app)
         status = str(m.status.render())
         assert "⎇" not in status and "uncommitted" not in status
-        for action in ("git_history", "git_entry_history", "git_branches", "git_pull", "git_push"):
-            assert m.check_action(action, ()) is None, action  # dimmed, with a tooltip saying why
+        for action in ("history", "entry_history", "branches", "pull", "push"):
+            assert m.check_action("git", (action,)) is None, action  # dimmed, with a tooltip saying why
         await pilot.press("H")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)  # nothing opened

@@ -251,6 +251,6 @@ async def test_the_app_indexes_entry_history_in_the_background_and_after_new_com
         commit_all(root, "an agent's commit")
         main = app.screen
         assert isinstance(main, MainScreen)
-        main.git_refresh()
+        main.git.refresh()
         await settle(pilot)
         assert len(EntryIndex(index_file)) == indexed + 1  # HEAD moved: the new commit is indexed

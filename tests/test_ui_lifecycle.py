@@ -439,8 +439,8 @@ async def test_entry_actions_need_a_profile_not_a_workspace(tmp_path: Path) -> N
     ws = tmp_path / "workspace"
     shutil.copytree(SAMPLES / "workspace", ws)
     async with opened(ws) as (pilot, app, main):
-        assert main.check_action("edit_entry", ()) is False
-        assert main.check_action("gc_preview", ()) is False
+        assert main.check_action("ops", ("edit_entry",)) is False
+        assert main.check_action("ops", ("gc_preview",)) is False
         await press(pilot, "e")
         assert app.screen is main
     assert parse_bytes(b"").entries == []

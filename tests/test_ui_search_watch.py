@@ -11,7 +11,9 @@ from pathlib import Path
 from textual.widgets import Input
 
 from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.search.index import Index, index_path_for, roots_of
+from openclaw_tui.core.search.index import Index
+from openclaw_tui.core.search.index_cache import index_path_for
+from openclaw_tui.core.search.index_files import roots_of
 from openclaw_tui.screens.search_screen import SearchScreen
 
 from .test_ui_live import main, memories, shows, started, wait_for

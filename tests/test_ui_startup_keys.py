@@ -119,23 +119,6 @@ async def test_a_version_replaced_by_a_re_read_is_freed_without_waiting_for_a_fu
             gc.enable()
 
 
-def test_a_large_read_is_frozen_out_of_the_cycle_collectors_walk_and_a_small_one_is_not(tmp_path: Path) -> None:
-    import gc
-
-    small = generate_profile(tmp_path / "s", 50)
-    large = generate_profile(tmp_path / "l", 20_000)
-    gc.unfreeze()
-    try:
-        datas = Session.read([load_profile(small, lazy=True)])
-        assert gc.get_freeze_count() == 0  # a few objects: collected as usual
-        datas = Session.read([load_profile(large, lazy=True)])
-        frozen = gc.get_freeze_count()
-        assert frozen > 20_000  # the rows and blocks of 20k entries are no longer walked
-        assert len(datas[0].files["memories.md"]) == 20_000 and gc.isenabled()
-    finally:
-        gc.unfreeze()
-
-
 async def test_a_filter_typed_while_the_file_is_parsed_finds_its_rows_in_the_whole_file(tmp_path: Path) -> None:
     """Before the parse, the filter looks through every block of the file (not only the first rows shown):
     its answer is exactly ``filter_rows``' over the whole parse, rows past the first screenfuls included;

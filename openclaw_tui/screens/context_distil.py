@@ -28,7 +28,8 @@ from ..widgets.safe_text import clean_line
 from .workspace_dialogs import DIALOG_CSS
 
 if TYPE_CHECKING:
-    from .main_screen import MainScreen
+    from ..session import Session
+    from .review_host import ReviewHost
 
 
 class ContextDistilPicker(ModalScreen[list[int] | None]):
@@ -72,15 +73,13 @@ def context_lines(data: bytes) -> list[tuple[int, str]]:
     return [(ln.number, line_text(ln.text)) for ln in parse_log(text) if line_text(ln.text)]
 
 
-def distil_selected_context(main: MainScreen) -> None:
-    """``D`` on the main screen: the picker for the selected context file, then the write."""
-    data = main.current
+def distil_selected_context(main: ReviewHost, session: Session, rel: str) -> None:
+    """``D`` on the main screen: the picker for the context file ``rel`` (the one shown), then the write."""
+    data = session.current
     if data is None or data.profile.layout != "profile":
         main.notify(_("D distils a profile's contexts/ file; a workspace distils its daily logs in its view"
                       " (W, tab 4)."), severity="warning")
         return
-    shown = getattr(main.file_view, "rel", None) if main._center() == "file-view" else None
-    rel = shown if isinstance(shown, str) else main.current_file
     if not rel.startswith("contexts/") or rel.startswith("contexts/archive/") or not rel.endswith(".md"):
         main.notify(_("Select a file under contexts/ in the tree (not the archive), then D."), severity="warning")
         return
@@ -92,7 +91,6 @@ def distil_selected_context(main: MainScreen) -> None:
     if not lines:
         main.notify(f"{rel} has no line to distil.", severity="warning", markup=False)
         return
-    session = main.session
 
     def done(picked: list[int] | None) -> None:
         if not picked:

@@ -173,7 +173,7 @@ class GitPanel:
     def available(self, action: str) -> bool | None:
         if not self.ready:
             return True  # not known yet: the action itself says why when it cannot run
-        if action == "git_merge":
+        if action == "merge":
             return True if self.conflicted or (self.state is not None and self.state.operation) else False
         return True if self.state is not None else None
 

@@ -2,16 +2,13 @@
 
 State lives in the session (``self.session``, :class:`openclaw_tui.session.Session`):
 the loaded profiles, the selection, the undo stack, writes, reloads and the
-watcher.  This screen runs the slow session calls in thread workers, handles
-each message they post once, and renders.  Its keys come from the action
-registry (``actions.py``, scope ``"main"``); the actions that change memory
-files are in :class:`EntryOperations` (``entry_ops.py``) and the git ones in
-:class:`GitPanel` (``git_panel.py``), each a plain object the screen delegates to.
-
-Everything slow runs in thread workers that end by posting a message:
-loading (discover + parse), indexing (every row's fields and haystack),
-the consistency check and the reference index.  The table is usable as
-soon as the file is parsed; filters, counts and marks arrive when ready.
+watcher.  The screen's loading pipeline (thread workers and their results) is
+:class:`ProfileLoading` (``main_loading.py``) and its filter and sort
+:class:`FilterAndSort` (``main_filter.py``), both bases of :class:`MainScreen`.
+Its keys come from the action registry (``actions.py``, scope ``"main"``); the
+actions that change memory files run as ``ops('<name>')`` on
+:class:`EntryOperations` (``entry_ops.py``) and the git ones as ``git('<name>')``
+on :class:`GitPanel` (``git_panel.py``), each a plain object the screen delegates to.
 
 Extension points for other screens: :meth:`selected_entry`,
 :meth:`selected_profile`, :meth:`reload_profile`, :meth:`refresh_after_write`,
@@ -21,36 +18,27 @@ Extension points for other screens: :meth:`selected_entry`,
 from __future__ import annotations
 
 import datetime as dt
-import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Header, Input, Tree
-from textual.worker import get_current_worker
 
 from ..actions import bindings
 from ..core.check.findings import Finding
-from ..core.files.profile import Discovery, NotMemory, Profile
+from ..core.files.profile import Discovery, Profile
 from ..core.format.rows import (
     MEMORY_FILES,
     EntryRow,
     Location,
-    RawText,
     parse_query,
-    query_problems,
-    toggle_token,
 )
 from ..i18n import _, ngettext
 from ..session import ProfileData, Session
-from ..session.controller import feed_search_index
 from ..ui_adapters import write_audit_log
 from ..widgets.audit_list import AuditGroup, AuditList
 from ..widgets.entry_detail import EntryDetail
@@ -58,61 +46,24 @@ from ..widgets.entry_table import EntryTable, FilterInput
 from ..widgets.file_view import FileView, SourceView
 from ..widgets.footer import KeysFooter
 from ..widgets.messages import (
-    Checked,
-    FilesChanged,
     GitStateRead,
     GitSynced,
-    Indexed,
     Jump,
-    Loaded,
-    Previewed,
-    ProfileReloaded,
-    RefsReady,
 )
 from ..widgets.profile_tree import NodeInfo, ProfileTree
 from ..widgets.status_bar import StatusBar
-from .review_host import ENTRY_ACTIONS, GIT_ACTIONS
+from .main_filter import FilterAndSort
+from .main_loading import ProfileLoading
 
 if TYPE_CHECKING:
     from .entry_ops import EntryOperations
     from .git_panel import GitPanel
 
 NARROW = 100  # columns: below this the file tree starts hidden (t shows it)
-PREVIEW_WAIT = 1.0  # seconds the loader waits for the first rows to be painted before parsing the rest
-REFS_SETTLE = 1.0  # seconds a re-read profile keeps its previous reference index before rebuilding it
 DETAIL_TYPING_PAUSE = 0.2  # seconds without a filter key before the entry pane shows the row under the cursor
 
 
-class BlocksFound(Message):
-    """The loader found where every block of the first memories.md starts (before parsing it); ``part``: where
-    the blocks of a run of its first blocks start (the scan goes on)."""
-
-    def __init__(self, part: bool = False) -> None:
-        super().__init__()
-        self.part = part
-
-
-# Modules the first rows do not wait for, imported by the loader thread once they are on screen, so
-# that neither the first paint nor the UI thread later (the footer asks the entry actions whether they
-# are available) pays for them.  tests/test_ui_startup.py checks they are not imported before.
-DEFERRED_MODULES = (
-    "openclaw_tui.screens.entry_ops",
-    "openclaw_tui.screens.git_panel",
-    "rich.markdown",  # the entry pane's first body (~40 ms: it landed on the UI thread as the first key came)
-)
-
-
-def warm_up(pause: Callable[[], None] = lambda: None) -> None:
-    """Import :data:`DEFERRED_MODULES` (worker thread), ``pause()`` before each (the person typing goes first:
-    an import holds the interpreter for a few hundred milliseconds)."""
-    import importlib
-
-    for name in DEFERRED_MODULES:
-        pause()
-        importlib.import_module(name)
-
-
-class MainScreen(Screen[None]):
+class MainScreen(FilterAndSort, ProfileLoading):
     """Browse every memory, see what is wrong at a glance, audit references."""
 
     CSS_PATH = "main_screen.tcss"
@@ -124,15 +75,10 @@ class MainScreen(Screen[None]):
         self.session = session or Session(path, discovery, today)
         self._ops: EntryOperations | None = None  # made on first use (see ops, git, warm_up)
         self._git: GitPanel | None = None
-        self.loaded = False
         self.first_paint_at: float | None = None
-        self._attention_done = False
         self._detail_due = False  # the entry pane follows the cursor once the keys pause (while typing)
         self._typed_at = 0.0  # time.monotonic() of the last cursor move a filter key made
         self._tree_choice: bool | None = None  # the reviewer's t (None: follow the width)
-        self._preview_shown = threading.Event()
-        self._started_after_rows = False  # see _start_after_rows
-        self._blocks: RawText | None = None  # memories.md over all its blocks, until it is parsed (_load)
 
     # --- the pieces the screen delegates to (imported once the first rows are on screen) ---
 
@@ -184,10 +130,6 @@ class MainScreen(Screen[None]):
     @property
     def watcher(self) -> Any:
         return self.session.watcher
-
-    @property
-    def undo_stack(self) -> Any:
-        return self.session.undo_stack
 
     # --- layout -----------------------------------------------------------------------
 
@@ -277,34 +219,6 @@ class MainScreen(Screen[None]):
         """The first frame is on screen."""
         self.first_paint_at = time.perf_counter()  # for bench/bench_ui.py
 
-    def _first_rows_shown(self) -> None:
-        """The first rows are painted: the loader goes on (see :meth:`_load`)."""
-        self._preview_shown.set()
-        self._freeze_heap()
-
-    def _freeze_heap(self) -> None:
-        """Move every object made so far (Textual's, the modules', the widgets', the first rows) out of the cycle
-        collector's walk (``gc.freeze``), when the app is its process's own (``app.freeze_heap``, set by launch).
-        They live as long as the app; a full collection walked them all, 40-80 ms of the UI thread at 100k
-        entries, and one came during the first filter keys of every launch (a key waited for it)."""
-        if getattr(self.app, "freeze_heap", False):
-            import gc
-
-            gc.freeze()
-
-    def _start_after_rows(self) -> None:
-        """The first rows are on screen and the loader has imported what comes next (:func:`warm_up`;
-        or the load ended): what waited for them starts now -- the footer's keys (their availability
-        asks the entry actions and the git panel) and the git state (its conflict-marker scan reads
-        every memory file) -- so neither holds the interpreter while the person waits for the rows,
-        nor waits for the loader's imports on the UI thread."""
-        if self._started_after_rows or not self.is_attached:
-            return
-        self._started_after_rows = True
-        self._freeze_heap()  # and what the loader imported meanwhile (the entry actions, the git panel)
-        self.query_one(KeysFooter).release()
-        self.git.start()
-
     # --- extension points -------------------------------------------------------------
 
     def selected_entry(self) -> EntryRow | None:
@@ -321,297 +235,10 @@ class MainScreen(Screen[None]):
     def has_unsaved_changes(self) -> bool:
         return False
 
-    def refresh_after_write(self) -> None:
-        """Call after writing files of the current profile: reload, re-index, re-check."""
-        if self.current is not None:
-            self.reload_profile(self.current.path)
-
-    def reload_profile(self, profile_path: Path) -> None:
-        """Re-read a profile (then re-index and re-check it)."""
-        started = self.session.begin_reload(Path(profile_path))
-        if started is None:
-            return
-        profile, gen = started
-        self.status.set_busy("reloading", True)
-        data = self.data.get(profile.path)
-        self._reload([(profile, data)], self.current_file if data is self.current else None, gen)
-
-    def reload_for_plan(self, profiles: Sequence[Path]) -> None:
-        """Reload the profiles a write touched (the current one when none is loaded)."""
-        if not profiles:
-            self.refresh_after_write()
-        for path in profiles:
-            self.reload_profile(path)
-
-    # --- workers ----------------------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="load", description="Reading the memory files")
-    def _load(self) -> None:
-        try:
-            found = self.session.discover(lazy=True)
-        except NotMemory as exc:
-            self.post_message(Loaded(None, [], str(exc)))
-            return
-        if found.profiles:  # the first screenful first: parsing 100k entries takes a second
-            first = found.profiles[0]
-            rows = self.session.preview(first)
-            if rows:
-                self.post_message(Previewed(first, rows))
-                # parse once they are on screen: this thread would take the interpreter lock from the paint
-                self._preview_shown.wait(PREVIEW_WAIT)
-                self.session.yield_to_user()  # a filter typed on the first rows goes first
-                # then every block of the file, before it is parsed: a filter typed meanwhile finds its rows
-                # in the whole file (the parse then yields to the keys: none of them waits for it)
-                blocks = self.session.blocks(first, rows, on_part=self._found_part)
-                if blocks is not None:
-                    self._blocks = blocks
-                    self.post_message(BlocksFound())
-                    self.session.lower(blocks)
-        warm_up(self.session.yield_to_user)
-        self.call_later(self._start_after_rows)  # (posts a message: safe from this thread)
-        self.post_message(Loaded(found, self.session.read_found(found.profiles)))
-
-    def _found_part(self, raw: RawText) -> None:
-        """A run of the first file's first blocks, found while the scan goes on (loader thread)."""
-        self._blocks = raw
-        self.post_message(BlocksFound(part=True))
-
-    @work(thread=True, group="reload", description="Re-reading a profile")
-    def _reload(self, what: list[tuple[Profile, ProfileData | None]], keep_file: str | None, gen: int) -> None:
-        """Re-read ``what`` (the profile and its data as shown), emptied once read: a finished worker can
-        live on in a reference cycle until a full collection, and must not keep a 100k-entry version
-        (text, bytes and blocks: ~90 MB) alive with it."""
-        profile, previous = what.pop()
-        data = self.session.read_again(profile, previous)
-        del previous
-        self.session.prepare_reload(data)
-        self.post_message(ProfileReloaded(data, keep_file, gen))
-        feed_search_index(profile, data.profile)  # after the rows are on their way: the index can wait
-
-    def _gone(self, data: ProfileData, worker: Any) -> bool:
-        """The worker was cancelled, or ``data`` was re-read since (its work would be thrown away)."""
-        return bool(worker.is_cancelled) or (self.session.stale(data) and data.path in self.session.data)
-
-    @work(thread=True, group="background", description="Indexing")
-    def _background(self, queue: list[ProfileData]) -> None:
-        """Per profile, in turn: fill every row (filters), then index references.
-
-        One thread for all of it: the UI thread shares the interpreter lock with
-        it, and several CPU-bound threads at once would slow the UI down more.
-        The check runs meanwhile in a child process (:meth:`_checks`).
-        """
-        worker = get_current_worker()
-        try:
-            self._index_and_refs(queue, worker)
-        finally:
-            queue.clear()  # this worker object may outlive its run (see _reload): it keeps no data
-
-    def _index_and_refs(self, queue: list[ProfileData], worker: Any) -> None:
-        for data in queue:
-            if not data.indexed and not self._gone(data, worker):
-                if self.session.index(data, lambda d=data: self._gone(d, worker)):  # type: ignore[misc]
-                    self.post_message(Indexed(data))
-        for data in queue:
-            if data.refs_stale and not self._gone(data, worker):
-                time.sleep(REFS_SETTLE)  # an agent writing again soon would make this index stale at once
-            if (data.refs is None or data.refs_stale) and not self._gone(data, worker):
-                self.session.yield_to_user(lambda d=data: self._gone(d, worker))  # type: ignore[misc]
-                self.session.wait_for_reload(data.path, lambda d=data: self._gone(d, worker))  # type: ignore[misc]
-                if self._gone(data, worker):
-                    continue  # re-read meanwhile: the newer version's run indexes it
-                self.session.index_refs(data)
-                self.post_message(RefsReady(data))
-
-    @work(thread=True, group="check", description="Checking")
-    def _checks(self, queue: list[ProfileData]) -> None:
-        """Run the check of each profile in a child process (this thread only waits for it), from the
-        start: on a second core it is done while this process still fills the rows.  A profile re-read
-        meanwhile stops its run (its child is killed)."""
-        worker = get_current_worker()
-        try:
-            for data in queue:
-                if (data.findings is None or data.findings_stale) and not self._gone(data, worker):
-                    self.session.check(data, cancelled=lambda d=data: self._gone(d, worker))  # type: ignore[misc]
-                    self.post_message(Checked(data))
-        finally:
-            queue.clear()  # see _background
-
-    def _start_background(self, datas: list[ProfileData]) -> None:
-        self.status.set_busy("indexing", not self.session.all_indexed())
-        self.status.set_busy("checking", True)
-        current = [d for d in datas if d is self.current]
-        queue = current + [d for d in datas if d is not self.current]
-        self._checks(list(queue))
-        self._background(queue)
-
-    # --- watching the folder ----------------------------------------------------------
-
-    def _start_watcher(self, root: Path) -> None:
-        """Reload a profile when another program (an agent, an editor, git) changes its files."""
-        if not self.session.watch_enabled or self.session.watcher is not None:
-            return
-
-        def changed(batch: Any) -> None:  # on the watcher's thread: only post
-            self.post_message(FilesChanged(batch))
-
-        try:
-            watcher = self.session.watch(root, changed)
-        except OSError as exc:
-            self.notify(_("Changes made by other programs will not show: %(reason)s") % {"reason": exc}, severity="warning")
-            return
-        if watcher.mode == "polling":
-            self.status.set_watch(_("watching: polling"))
-        if watcher.fallback_reason:
-            self.notify(_("Watching by polling: %(reason)s") % {"reason": watcher.fallback_reason})
-        self._catch_up()
-
-    @work(thread=True, group="catch-up", description="Comparing the loaded files with disk")
-    def _catch_up(self) -> None:
-        """Writes made between the first read and the watcher's start raised no event: every loaded
-        file is compared with disk once the watcher runs, and what differs reloads as any change does."""
-        batch = self.session.missed_changes()
-        if batch is not None:
-            self.post_message(FilesChanged(batch))
-
-    def on_unmount(self) -> None:
-        self.session.stop_watching()
-
-    @on(FilesChanged)
-    def _on_files_changed(self, message: FilesChanged) -> None:
-        for change in self.session.changes(message.batch):
-            notice = change.notice()
-            if notice:
-                self.notify(notice)
-            self.reload_profile(change.profile)
-        self.count_inbox(force=True)
-
-    def own_operation(self, what: str) -> None:
-        """A git operation of the app starts: its file events are not another program's."""
-        self.session.own_operation(what)
-
-    def end_own_operation(self) -> None:
-        for path in self.session.end_own_operation():
-            self.reload_profile(path)
-
-    # --- worker results (each message has one handler: this screen's) ----------------------
-
-    @on(Previewed)
-    def _on_previewed(self, message: Previewed) -> None:
-        """The first rows, before the whole file is parsed (no entry action works on them yet)."""
-        if self.loaded:
-            return
-        self.table.load(message.rows, indexed=False, placeholder=_("Loading…"), complete=False,
-                        raw=lambda: self._blocks)
-        self.query_one("#entries-pane").border_title = _("Entries") + f" · {message.profile.name}/memories.md"
-        self.call_after_refresh(self._first_rows_shown)
-
-    @on(BlocksFound)
-    def _on_blocks(self, message: BlocksFound) -> None:
-        """Every block of the file is found (or a run of its first blocks): a filter typed on the first rows looks
-        through all of them (unless, for a run, the rows it shows are already its answer's first rows)."""
-        if not self.loaded and not (message.part and self.table.shows_enough()):
-            self.table.refilter()
-
-    @on(Loaded)
-    def _on_loaded(self, message: Loaded) -> None:
-        self._blocks = None  # the parse's rows from now on
-        self.status.set_busy("loading", False)
-        self.call_after_refresh(self._start_after_rows)  # (already done unless the load failed early)
-        if message.error is not None or message.discovery is None:
-            self.table.load([], indexed=True, placeholder=_("Cannot open: %(reason)s") % {"reason": message.error})
-            self.notify(message.error or "not memory", severity="error")
-            return
-        self.session.adopt(message.discovery, message.data)
-        self.files_tree.show_profiles([d.profile for d in message.data])
-        self._show_audit()
-        root = message.discovery.root
-        self.app.sub_title = root.resolve().name or str(root)
-        self.loaded = True
-        first = message.data[0] if message.data else None
-        if first is not None:
-            self._show_profile(first, "memories.md")
-        self._start_background(list(message.data))
-        self._start_watcher(root)
-        self.git.index_if_moved()
-
     @on(EntryTable.PicksChanged)
     def _on_picks_changed(self, _message: EntryTable.PicksChanged) -> None:
         self._update_status()
         self.refresh_bindings()
-
-    @on(ProfileReloaded)
-    def _on_reloaded(self, message: ProfileReloaded) -> None:
-        data: ProfileData = message.data
-        accepted = self.session.accept_reload(data, message.gen)
-        if accepted is None:
-            return  # a newer reload of this profile is on its way
-        old, notices = accepted
-        if not self.session.reloading:
-            self.status.set_busy("reloading", False)
-        self.files_tree.show_profiles([d.profile for d in self.session.profiles()])
-        for notice in notices:
-            self.notify(notice)
-        if self.current is data:
-            file = message.keep_file or self.current_file
-            row = self.table.cursor_row
-            keep = self.session.kept_row(old, data, file, row) if old is not None else row
-            self._show_profile(data, file, keep=keep)
-        self._start_background([data])
-        self.ops.after_reload(data)
-        self.git.refresh()
-
-    @on(Indexed)
-    def _on_indexed(self, message: Indexed) -> None:
-        if self.session.stale(message.data):
-            return
-        if self.session.all_indexed():
-            self.status.set_busy("indexing", False)
-        if message.data is self.current:
-            self.table.set_indexed()
-            self._update_status()
-
-    @on(Checked)
-    def _on_checked(self, message: Checked) -> None:
-        data = message.data
-        if self.session.stale(data):
-            return
-        if self.session.all_checked():
-            self.status.set_busy("checking", False)
-        self.files_tree.set_problem_counts(data.path, data.counts_by_file())
-        self._show_audit()
-        if data is self.current:
-            self.table.marks_changed()
-            self._refresh_detail()
-            self._update_status()
-        if self.session.all_checked():
-            self._show_where_attention_is_needed()
-
-    def _show_where_attention_is_needed(self) -> None:
-        """Opened on several profiles and nothing touched yet: show the one with findings.
-
-        A reviewer opening a profiles root lands on the first profile; when it
-        is clean and another one is not, the other one is what they came for.
-        """
-        if self._attention_done or getattr(self.app, "user_active", True) or len(self.order) < 2:
-            return
-        self._attention_done = True
-        current = self.current
-        if current is None or current.serious() or self._center() != "entries-pane":
-            return
-        target = self.session.most_serious()
-        if target is not None:
-            self._show_profile(target, "memories.md")
-            self.files_tree.select_file(target.path, "memories.md")
-            self.notify(_("Showing %(shown)s: %(current)s has no finding.") % {"shown": target.profile.name,
-                                                                             "current": current.profile.name},
-                        title=_("Needs review"), timeout=10)
-
-    @on(RefsReady)
-    def _on_refs(self, message: RefsReady) -> None:
-        if self.session.stale(message.data):
-            return
-        if message.data is self.current:
-            self._refresh_detail()
 
     @on(GitStateRead)
     def _on_git_state(self, message: GitStateRead) -> None:
@@ -794,16 +421,6 @@ class MainScreen(Screen[None]):
     def _on_view_changed(self, event: EntryTable.ViewChanged) -> None:
         self._update_status()
 
-    @on(Input.Changed, "#filter")
-    def _on_filter(self, event: Input.Changed) -> None:
-        self.session.user_typed()
-        self.table.apply_query(parse_query(event.value))
-        self.status.set_hint(" · ".join(query_problems(event.value)))
-
-    @on(Input.Submitted, "#filter")
-    def _on_filter_submit(self, event: Input.Submitted) -> None:
-        self.table.focus()
-
     @on(Tree.NodeSelected)
     def _on_tree_selected(self, event: Tree.NodeSelected[NodeInfo]) -> None:
         info = event.node.data
@@ -905,13 +522,6 @@ class MainScreen(Screen[None]):
 
     # --- actions ----------------------------------------------------------------------
 
-    def action_focus_filter(self) -> None:
-        if self._center() != "entries-pane":
-            self._show_center("entries")
-            self._update_status()
-        self.session.user_typed()  # keys follow at once: background work and the key bar's rebuild wait
-        self.filter_input.focus()
-
     def action_focus_entries(self) -> None:
         self._show_center("entries")
         self.table.focus()
@@ -930,47 +540,6 @@ class MainScreen(Screen[None]):
             self.table.focus()
         elif self.focused is not self.table:
             self.table.focus()
-
-    def action_toggle_problems(self) -> None:
-        self.set_filter(toggle_token(self.filter_input.value, "is:problem"))
-
-    def set_filter(self, text: str) -> None:
-        """Replace the filter text (the table follows through Input.Changed)."""
-        if self._center() != "entries-pane":
-            self._show_center("entries")
-        self.filter_input.value = text
-        self.table.apply_query(parse_query(text))
-        self.status.set_hint(" · ".join(query_problems(text)))
-
-    def add_filter_token(self, token: str) -> None:
-        parts = self.filter_input.value.split()
-        if token not in parts:
-            self.set_filter(" ".join([*parts, token]))
-
-    def sort_by(self, key: str, reverse: bool = False) -> None:
-        self.table.sort_by(key, reverse)
-        self._update_status()
-
-    def _step_problem(self, step: int) -> None:
-        view = self.table.view
-        if not view:
-            return
-        n = len(view)
-        i = self.table.cursor
-        for k in range(1, n + 1):
-            j = (i + step * k) % n
-            if view[j].problem:
-                self._show_center("entries")
-                self.table.move_cursor(j, center=True)
-                self.table.focus()
-                return
-        self.notify(_("No entry with a problem in this view."))
-
-    def action_next_problem(self) -> None:
-        self._step_problem(1)
-
-    def action_prev_problem(self) -> None:
-        self._step_problem(-1)
 
     def action_toggle_audit(self) -> None:
         """Show and focus the audit list; hide it when it already has focus."""
@@ -1100,87 +669,31 @@ class MainScreen(Screen[None]):
     # --- the registry's actions that other pieces carry out ------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ENTRY_ACTIONS:
-            return self.ops.available(action)
-        if action in GIT_ACTIONS:
-            return self.git.available(action)
+        if action == "ops":
+            return self.ops.available(str(parameters[0]))
+        if action == "git":
+            return self.git.available(str(parameters[0]))
         if action == "open_workspace":
             return self.current is not None and self.current.profile.layout == "openclaw"
         return super().check_action(action, parameters)
 
-    def action_edit_entry(self) -> None:
-        self.ops.edit_entry()
+    def action_ops(self, name: str) -> None:
+        """An entry action of the registry (``ops('archive_entry')``): :class:`EntryOperations` carries it out."""
+        getattr(self.ops, name)()
+
+    def action_git(self, name: str) -> None:
+        """A git action of the registry (``git('history')``): :class:`GitPanel` carries it out."""
+        getattr(self.git, name)()
 
     def action_distil_context(self) -> None:
         from .context_distil import distil_selected_context
 
-        distil_selected_context(self)
+        distil_selected_context(self, self.session, self.shown_file())
 
-    def action_external_edit(self) -> None:
-        self.ops.external_edit()
-
-    def action_new_entry(self) -> None:
-        self.ops.new_entry()
-
-    def action_resolve_conflict(self) -> None:
-        self.ops.resolve_conflict()
-
-    def action_supersede(self) -> None:
-        self.ops.supersede()
-
-    def action_archive_entry(self) -> None:
-        self.ops.archive_entry()
-
-    def action_restore_entry(self) -> None:
-        self.ops.restore_entry()
-
-    def action_toggle_cold(self) -> None:
-        self.ops.toggle_cold()
-
-    def action_gc_preview(self) -> None:
-        self.ops.gc_preview()
-
-    def action_compact(self) -> None:
-        self.ops.compact()
-
-    def action_redact(self) -> None:
-        self.ops.redact()
-
-    def action_undo(self) -> None:
-        self.ops.undo()
-
-    def action_redo(self) -> None:
-        self.ops.redo()
-
-    def action_commit(self) -> None:
-        self.ops.commit()
-
-    def action_commit_unavailable(self) -> None:
-        self.ops.commit_unavailable()
-
-    def action_git_history(self) -> None:
-        self.git.history()
-
-    def action_git_entry_history(self) -> None:
-        self.git.entry_history()
-
-    def action_git_branches(self) -> None:
-        self.git.branches()
-
-    def action_git_merge(self) -> None:
-        self.git.merge()
-
-    def action_git_pull(self) -> None:
-        self.git.pull()
-
-    def action_git_push(self) -> None:
-        self.git.push()
-
-    def open_merge_screen(self) -> None:
-        self.git.merge()
-
-    def git_refresh(self, announce: bool = False, scan: bool = True) -> None:
-        self.git.refresh(announce, scan)
+    def shown_file(self) -> str:
+        """The file shown in the centre: the file view's, else the entry table's."""
+        shown = getattr(self.file_view, "rel", None) if self._center() == "file-view" else None
+        return shown if isinstance(shown, str) else self.current_file
 
     # --- for the command palette and help ---------------------------------------------
 
@@ -1224,7 +737,3 @@ class MainScreen(Screen[None]):
 
     def known_ids(self) -> list[str]:
         return self.session.known_ids()
-
-    def counts_by_code(self) -> Counter[str]:
-        data = self.current
-        return Counter(f.code for f in (data.findings or [])) if data else Counter()

@@ -16,15 +16,13 @@ from ..core.format.rows import EntryRow, Location
 from ..widgets.entry_table import EntryTable
 from ..widgets.status_bar import StatusBar
 
-# The actions each piece carries out for the screen (``MainScreen.check_action`` asks the piece whether one is
-# available).  Named here, not in the pieces' modules: the screen checks every key's action against them, and
-# importing a piece for that (the editing screens, the lifecycle operations: ~0.3 s) held the first key, ``/``.
+# The entry actions ``EntryOperations`` carries out (the registry runs them as ``ops('<name>')``).  Named here,
+# not in its module: importing it (the editing screens, the lifecycle operations: ~0.3 s) held the first key.
 ENTRY_ACTIONS = frozenset({
     "edit_entry", "external_edit", "new_entry", "resolve_conflict", "supersede", "archive_entry",
     "restore_entry", "toggle_cold", "gc_preview", "compact", "redact", "undo", "redo", "commit",
     "commit_unavailable",
 })
-GIT_ACTIONS = ("git_history", "git_entry_history", "git_branches", "git_merge", "git_pull", "git_push")
 
 
 class ReviewHost(Protocol):

@@ -18,7 +18,6 @@ escape dismisses it with None.
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import sqlite3
 import time
 from pathlib import Path
@@ -41,7 +40,8 @@ from ..core.config import Config, ConfigError, load_config
 from ..core.files.profile import NotMemory
 from ..core.format.rows import Location
 from ..core.search.api import chain_for, ranking_for
-from ..core.search.index import Index, roots_of
+from ..core.search.index import Index
+from ..core.search.index_files import roots_of
 from ..core.search.rank import Hit, Results, rank
 from ..core.search.text import QueryError
 from ..i18n import _
@@ -166,16 +166,6 @@ class SearchScreen(Screen[SearchResult | None]):
         except (NotMemory, ConfigError, OSError) as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
-        # What the app holds by now (its widgets, the profiles shown, this screen) lives on while one types:
-        # collected once and frozen, the cycle collector no longer walks it.  A full collection walked it every
-        # ~0.5 s of typing (each search's rows, strips and messages fill the young generations), 30-40 ms with
-        # the interpreter lock held: a key or a paint waited that long, one query in ten (as in
-        # ``session.profiles.no_gc``).  Here, while the status says the index is opening.  Only when the app is
-        # its process's own (``app.freeze_heap``, set by launch): a test process runs many apps, and what it
-        # froze of one would never be collected.
-        if getattr(self.app, "freeze_heap", False):
-            gc.collect()
-            gc.freeze()
         self._config = config
         self._refreshed = time.monotonic()
         self._several = len(roots) > 1

@@ -1,7 +1,8 @@
 """The UI's session layer: plain Python (no Textual) between the screens and the core.
 
-``Session`` (controller.py) owns what is loaded, what is selected, the undo
-stack, writes, reloads and the watcher's own-write expectations;
+``Session`` (controller.py, with its parts loading.py, writing.py and
+watching.py) owns what is loaded, what is selected, the undo stack, writes,
+reloads and the watcher's own-write expectations;
 ``ProfileData`` (profiles.py) is one loaded profile as the UI shows it.
 """
 

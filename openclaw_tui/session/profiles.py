@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
 from operator import attrgetter
 from pathlib import Path
 
@@ -19,28 +16,6 @@ from ..ui_adapters import RefIndexLike
 
 _START, _END = attrgetter("start"), attrgetter("end")
 MEMORY_DOCS = (("memories.md", "memories"), (ARCHIVE_REL, "archive"))  # file -> Profile attribute
-
-
-FREEZE_AFTER = 20_000  # objects made by one no_gc() block past which they are frozen (see no_gc)
-
-
-@contextlib.contextmanager
-def no_gc() -> Iterator[None]:
-    """Build many small objects without cycles: collecting meanwhile would only cost time.
-
-    When the block made many (a 100k-entry file's blocks and rows), they are frozen at its end
-    (``gc.freeze``): they live as long as the profile is shown and are freed by their last reference as
-    before, but the cycle collector no longer walks them.  Walking them held the interpreter lock
-    80-200 ms at a time on the UI thread at 100k, a key or a paint waited that long."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            if gc.get_count()[0] > FREEZE_AFTER:
-                gc.freeze()
-            gc.enable()
 
 
 # Rows kept from the previous version of a file, re-pointed at their blocks in the new parse when the
@@ -163,8 +138,7 @@ def reread_docs(fresh: Profile, previous: Profile) -> None:
         if new.text == old.text and new.data == old.data:
             setattr(fresh, attr, old)
         else:
-            with no_gc():
-                new.adopt(reparse(old.mf, new.text))
+            new.adopt(reparse(old.mf, new.text))
 
 
 def _block(e: Entry, shift: int) -> tuple[object, ...]:

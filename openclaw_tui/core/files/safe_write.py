@@ -42,6 +42,8 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from . import write_hooks
+
 
 class ConcurrentModification(RuntimeError):
     """The file changed on disk since it was read, and the edit cannot be re-applied."""
@@ -291,43 +293,7 @@ def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]], *, veri
     if not todo:
         return
     _replace_all(todo, verify)
-    _written(todo)
-
-
-_INDEX_WRITES: list[bool | None] = [None]
-
-
-def index_writes(on: bool | None) -> None:
-    """Whether writes update the search indexes right away.  None (a command): the user's config decides,
-    ``[search] index_on_write`` (off by default: at 100k entries it costs a ``set`` about as much as the
-    whole write, and the next ``search`` re-indexes the changed entries itself).  The app turns it off: its
-    reload worker feeds the indexes off the event loop (``session.controller.feed_search_index``)."""
-    _INDEX_WRITES[0] = on
-
-
-def _index_on_write() -> bool:
-    on = _INDEX_WRITES[0]
-    if on is None:
-        try:
-            from ..config import load_config
-
-            on = load_config().search.index_on_write
-        except Exception:  # noqa: BLE001 - a broken config file is reported by the commands that read it
-            on = False
-        _INDEX_WRITES[0] = on
-    return on
-
-
-def _written(todo: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
-    """Tell the search indexes in the user's cache folder what was written (best-effort, never fails a write)."""
-    if not _index_on_write():
-        return
-    try:
-        from ..search.index import note_written
-
-        note_written(todo)
-    except Exception:  # noqa: BLE001 - an index is a cache: the next search refreshes it from the files
-        pass
+    write_hooks.notify(todo)
 
 
 def _replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]], verify: bool) -> None:

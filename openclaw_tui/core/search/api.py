@@ -10,10 +10,10 @@ callers use:
   folder's persistent index brought up to date (only changed files are
   read), then ranked with the user's settings (and a workspace's own
   OpenClaw settings, which win).  Never writes inside the memory folder.
-- ``SearchIndex``: an index the UI fills from loaded profiles
-  (``build(profiles)``, ``update_file(path)`` after the watcher reported a
-  change, ``search(query, limit)``).  In memory by default, or over a
-  persistent ``Index``.  Thread-safe.
+- ``SearchIndex``: an index filled from loaded profiles (``build(profiles)``,
+  ``update_file(path)`` after a change, ``search(query, limit)``; the Python
+  API's ``Memory.search``).  In memory by default, or over a persistent
+  ``Index``.  Thread-safe.
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ import datetime as dt
 import sqlite3
 from typing import TYPE_CHECKING
 
-from .index import Index, Root, Stats, roots_of
+from .index import Index, Stats
+from .index_files import roots_of
 from .rank import Hit, Ranking, Results, rank, ranking_from
+from .reader import Root
 from .text import (
     CJK,
     MAX_CHUNK_LINES,
@@ -79,7 +81,7 @@ def chain_for(config: Config | None = None) -> Chain:
 
 
 class SearchIndex:
-    """An index over loaded profiles for the UI; see the module docstring."""
+    """An index over loaded profiles; see the module docstring."""
 
     def __init__(self, index: Index | None = None) -> None:
         self.index = index if index is not None else Index(None)

@@ -62,7 +62,10 @@ from typing import TYPE_CHECKING, Any
 from ...i18n import N_, _, ngettext
 from ..config import Config, load_config
 from ..files.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
-from .index import Index, Root, roots_of, tags_as_written
+from .index import Index
+from .index_files import roots_of
+from .index_rows import tags_as_written
+from .reader import Root
 from .text import CJK, CJK_RUN, Query, QueryError, parse_query
 
 if TYPE_CHECKING:
@@ -415,7 +418,7 @@ def _source_of_profile(profile: Profile) -> _Source:
 
 def _source_of_root(root: Root) -> _Source:
     """The index brought up to date (only changed files are read), small files read as they are."""
-    from .index import files_of
+    from .index_files import files_of
 
     idx = Index.for_folder(root.path)
     try:

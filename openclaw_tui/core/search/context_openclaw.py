@@ -19,7 +19,7 @@ from .context import AgentContext, LeftOut, Part, estimate_tokens
 
 if TYPE_CHECKING:
     from ..files.profile import Profile
-    from .index import Root
+    from .reader import Root
 
 
 def workspace_parts(profile: Profile | Root, query: str, session: str, *, config: Config, today: dt.date | None,

@@ -22,24 +22,20 @@ if TYPE_CHECKING:
 
     from .text import Query
 
-SCHEMA = 11  # 11: logs under memory/archive/ dated by their names; 10: a chunk's places are kept relative to its block's (``blocks``): an edit shifts a few blocks
+SCHEMA = 12  # 12: no ``best`` table; 11: logs under memory/archive/ dated by their names
 DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
 BUSY_TIMEOUT_MS = 30_000
-PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096): a 1M-entry build's WAL holds 4x fewer
+PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096): fewer pages for a big build's WAL
 CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
 KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``_best_bm25``)
 FIRST_PAGE = 64  # matches read at once, newest first, by ``match_decayed`` (the same size up to ``EVEN_READ``)
 EVEN_READ = 1024  # matches read in pages of ``FIRST_PAGE`` before each page doubles: a query whose stop comes
-#                   early (most do, after 50-600 matches at 100k entries) reads no more than a page past it
+#                   early (most do) reads no more than a page past it
 
 # a chunk's places: its block's + its own (``_PLACES``, with ``_JOIN``)
 RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
 RACY_FINE_NS = 25_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's coarse clock, one
-#                           tick (1-10 ms) behind: 2.5 ticks; a file read that long after its mtime cannot
-#                           change again and keep it (100 ms made a search right after `archive` hash the whole
-#                           memories.md again, 0.07 s instead of 0.03 at 100k entries: bench/e2e.py's rounds)
-BEST_FILE = ".best"  # beside each index: the best BM25 of the queries asked of it (``_stored_best``)
-BEST_KEPT = 256  # queries kept there
+#                           tick (1-10 ms) behind: 2.5 ticks
 
 
 _PLACES = "b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.line + c.rend_line"
@@ -111,7 +107,6 @@ def _schema_of(db: sqlite3.Connection) -> int | None:
         return -1
 
 
-
 class Reader:
     """Queries over an open index database ``db`` (at ``path``; None: in memory).
 
@@ -124,7 +119,6 @@ class Reader:
         self.path = path
         self._db = db
         self._lock = RLock()
-        self._held: dict[Any, Any] = {}  # (``Index``: the UI's in-memory places, by file)
         self._best_cache: dict[tuple[str, tuple[str, ...]],
                                tuple[float | None, list[tuple[int, float]] | None]] = {}
         self._best_gen: tuple[int, int] | None = None
@@ -267,8 +261,7 @@ class Reader:
         the tag filter reads every match's chunk, once.
 
         One pass of SQLite's bm25 over every match, remembered until the index changes: a write on this
-        connection (``total_changes``) or a commit by another (``PRAGMA data_version``).  Without tags the
-        value is also kept in the index file (``_stored_best``) for the next process asking the same query.
+        connection (``total_changes``) or a commit by another (``PRAGMA data_version``).
         """
         (version,) = self._db.execute("PRAGMA data_version").fetchone()
         gen = (self._db.total_changes, int(version))
@@ -286,60 +279,14 @@ class Reader:
             if len(every) > KEEP_FILTERED:
                 every = None
         else:
-            best = self._stored_best(q.fts, source, r, where, args)
+            found = self._db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
+                                     [q.fts, *args]).fetchone()
+            best = None if found is None else -float(found[0])
         kept_rows = sum(len(e) for _b, e in self._best_cache.values() if e is not None)
         if len(self._best_cache) >= 256 or kept_rows + len(every or ()) > 4 * KEEP_FILTERED:
             self._best_cache.clear()  # (bounded: a few queries' filtered matches, a few hundred best values)
         self._best_cache[key] = (best, every)
         return best, every
-
-    def _stored_best(self, fts: str, source: str, r: str, where: str, args: list[Any]) -> float | None:
-        """The best BM25 of every match of ``fts`` (no tag filter), as kept by another process (or this one) that
-        asked the same query of the index as it is; else one pass of SQLite's bm25, then kept.
-
-        Kept in a small file beside the index (``<db>.best``: ``_read_best``), under the witness that every
-        write transaction renews (``meta.written``, set by ``_write``): a value kept under another witness is
-        of another index and never read.  Keeping it there writes nothing into the database, so a fresh
-        ``search`` asking a new query commits nothing and its close checkpoints nothing (two fsyncs that
-        the machine's load made the slowest part of it).  An index that no write of this version has
-        witnessed yet keeps the value in its ``best`` table, as before (a commit, when the index is free).
-        """
-        db = self._db
-        side = None if self.path is None else str(self.path) + BEST_FILE
-        db.execute("BEGIN")  # one snapshot: the witness (or the commits counted) and the docs read
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()
-            witness = str(row[0]) if row is not None and row[0] else None
-            if witness is not None and side is not None:
-                kept = _read_best(side, witness)
-                if fts in kept:
-                    return kept[fts]
-            else:
-                stored = db.execute("SELECT value FROM best WHERE query = ?", (fts,)).fetchone()
-                if stored is not None:
-                    return None if stored[0] is None else float(stored[0])
-            (changes,) = db.execute("PRAGMA data_version").fetchone()
-            found = db.execute(f"SELECT bm25(docs) FROM {source}{where} ORDER BY bm25(docs) LIMIT 1",
-                               [fts, *args]).fetchone()
-        finally:
-            db.execute("COMMIT")
-        best = None if found is None else -float(found[0])
-        if witness is not None and side is not None:
-            _keep_best(side, witness, fts, best)
-            return best
-        db.execute("PRAGMA busy_timeout=0")
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:  # only when no other process committed since it was computed
-                if db.execute("PRAGMA data_version").fetchone()[0] == changes:
-                    db.execute("INSERT OR REPLACE INTO best VALUES (?, ?)", (fts, best))
-            finally:
-                db.execute("COMMIT")
-        except sqlite3.OperationalError:
-            pass  # busy or read-only: the value is not kept, the answer is the same
-        finally:
-            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        return best
 
     def _match_decayed_all(self, q: Query | None, limit: int, tags: Sequence[str], today: int,
                            half_life_days: float) -> tuple[list[tuple[int, float]], float]:
@@ -395,18 +342,11 @@ class Reader:
                     f" c.kind, c.day, c.hash, t.raw FROM {_JOIN} JOIN files f ON f.path = c.path"
                     " JOIN texts t ON t.rowid = c.rowid"
                     f" WHERE c.rowid IN ({','.join('?' * len(part))})", part).fetchall()
-            fixes: dict[int, Any] = {}  # (``index._Doc``: a place the UI holds in memory)
-            for held in self._held.values():
-                if held.dirty:
-                    fixes.update((d.rowid, d) for d in held.docs)
         paths: dict[str, Any] = {}
         for rowid, path, prof, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw in found:
             root = roots.get(prof)
             if root is None:
                 continue
-            d = fixes.get(rowid)
-            if d is not None:
-                start, end, line, end_line = d.start, d.end, d.line, d.end_line
             p = paths.get(path)
             if p is None:
                 p = paths[path] = self.make_path(path)
@@ -438,44 +378,6 @@ class Reader:
         return out
 
 
-def _read_best(side: str, witness: str) -> dict[str, float | None]:
-    """The best BM25s kept in ``side`` under ``witness`` ({} when it is missing, of another witness or not whole).
-
-    The file: the witness, then one ``FTS<TAB>VALUE`` line per query (``-``: no match), then ``end``.  It is
-    a cache beside the index in the user's cache folder, never memory: written whole to a temporary file and
-    renamed over (``_keep_best``), without fsync; a file a crash left cut short or empty lacks its last line
-    and is not read.
-    """
-    try:
-        with open(side, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-    except (OSError, UnicodeDecodeError):
-        return {}
-    if len(lines) < 3 or lines[0] != witness or lines[-2:] != ["end", ""]:
-        return {}
-    out: dict[str, float | None] = {}
-    for line in lines[1:-2]:
-        fts, tab, value = line.rpartition("\t")
-        if not tab:
-            return {}
-        try:
-            out[fts] = None if value == "-" else float(value)
-        except ValueError:
-            return {}
-    return out
-
-
-def _keep_best(side: str, witness: str, fts: str, best: float | None) -> None:
-    """Add one query's best BM25 to ``side`` (see ``_read_best``): the last ``BEST_KEPT`` queries are kept."""
-    if "\t" in fts or "\n" in fts or "\r" in fts:
-        return
-    kept = _read_best(side, witness)
-    kept.pop(fts, None)
-    kept[fts] = best
-    lines = [f"{q}\t{'-' if v is None else repr(v)}\n" for q, v in list(kept.items())[-BEST_KEPT:]]
-    _write_side(side, (witness + "\n" + "".join(lines) + "end\n").encode("utf-8", "surrogatepass"))
-
-
 def _math_functions(db: sqlite3.Connection) -> None:
     """``pow`` and ``max`` for the decay in SQL: SQLite's own when built with its math functions, else Python's."""
     try:
@@ -496,22 +398,3 @@ def racy_window(stamp_ns: int) -> int:
     its clock's tick (git's "racy" rule): 2 s for a stamp with no part below the millisecond (a coarse file
     system), 25 ms for a nanosecond one (the kernel's coarse clock, 1-10 ms a tick)."""
     return RACY_NS if stamp_ns % 1_000_000 == 0 else RACY_FINE_NS
-
-
-def _write_side(side: str, data: bytes) -> None:
-    """A cache file beside the index (``.best``), written whole to a private temporary file and
-    renamed over: a reader finds the old one or the new one.  No fsync (a cache: a file a crash cut short is
-    not whole, and its reader ignores it).  A read-only or full cache folder: nothing is kept, never an error."""
-    tmp = f"{side}.{os.getpid()}.tmp"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # (memory text and names: private)
-        try:
-            os.write(fd, data)
-        finally:
-            os.close(fd)
-        os.replace(tmp, side)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass

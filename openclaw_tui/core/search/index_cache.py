@@ -1,0 +1,60 @@
+"""The index databases in the user's cache folder: where a searched folder's index lives, which indexes cover
+a file, and the forgetting of indexes whose folder is gone."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from ..format.places import present
+from .reader import index_file_for
+
+
+def index_path_for(folder: Path | str) -> Path:
+    """The database file of a searched folder, in the user's cache folder."""
+    return Path(index_file_for(folder))
+
+
+FOLDER_NOTE = ".folder"  # beside each index: the searched folder's real path (``forget_gone_folders``)
+
+
+def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path]:
+    """Delete the indexes of searched folders that no longer exist, as named by the note beside each one.
+
+    An index weighs up to ten times its memory, and a folder searched once (a
+    copy, a temporary checkout, a demo) would otherwise keep its index in the cache folder for good.
+    ``Index.for_folder`` calls this when it creates a database.  An index with no note (made by an older
+    version) is left alone; so is ``keep``.  Returns the indexes deleted.
+    """
+    gone: list[Path] = []
+    for note in search_dir.glob(f"*.sqlite3{FOLDER_NOTE}"):
+        db = Path(str(note)[: -len(FOLDER_NOTE)])
+        try:
+            folder = note.read_bytes().decode("utf-8", "surrogateescape")
+        except OSError:
+            continue
+        if db == keep or not os.path.isabs(folder) or present(Path(folder)):  # unreadable just now: kept
+            continue
+        for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, ".best", ".folders"):  # (.best, .folders: left by older versions)
+            try:
+                os.unlink(str(db) + suffix)
+            except OSError:
+                pass
+        gone.append(db)
+    return gone
+
+
+def indexes_covering(path: Path | str) -> list[Path]:
+    """The index databases that exist for the folders above ``path`` (the ones a write to it concerns)."""
+    from ..userdirs import cache_dir
+
+    base = cache_dir() / "search"
+    if not base.is_dir():
+        return []
+    out = []
+    for folder in Path(os.path.realpath(path)).parents:
+        db = base / f"{hashlib.sha1(str(folder).encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.sqlite3"
+        if db.is_file():
+            out.append(db)
+    return out
