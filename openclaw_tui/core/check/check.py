@@ -20,7 +20,6 @@ from ..files.store import MemoryDoc
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile
 from ..format.fields import field_error, ids_in_value
 from ..format.profile import ARCHIVE_REL, Discovery, Profile, TextFile
-from ..format.yamlio import alias_problem
 from ..lifecycle.policy import DEFAULTS, over_cap, ttl_passed
 from ..workspace.injection import CURRENT_RELEASE
 from . import factcache
@@ -332,7 +331,11 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
     ] + profile.contexts + profile.skills
     readable: list[TextFile] = [f for f in texts if not _file_problem(add, f.rel, f.error, f.utf8)]
     for f in readable:  # an alias bomb is refused unread (its text is still scanned line by line)
-        bomb = alias_problem(f.text) if f.rel.endswith((".yaml", ".yml")) else None
+        bomb = None
+        if f.rel.endswith((".yaml", ".yml")):
+            from ..format.yamlio import alias_problem  # the YAML library only when a profile holds YAML files
+
+            bomb = alias_problem(f.text)
         if bomb:
             add("unreadable-file", f.rel, None, None, f"{f.rel}: {bomb}")
 
