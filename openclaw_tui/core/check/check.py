@@ -634,24 +634,20 @@ _HUNK_RE = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 def _rewritten_logs(profile: Profile, add: Add) -> None:
     """daily-log-rewritten: a commit changed or removed earlier lines of a daily log still present.
 
-    One ``git log -p`` of ``memory/`` (read-only: no optional locks).  Appending, also to a last
-    line that had no newline, is not a rewrite; deleting a whole log is not either (spec: logs are
-    distilled, then removed).
+    One ``git log -p --relative`` of ``memory/`` run in the workspace (read-only: no optional locks;
+    paths relative to the workspace; outside a repository git fails and nothing is reported).
+    Appending, also to a last line that had no newline, is not a rewrite; deleting a whole log is not
+    either (spec: logs are distilled, then removed).
     """
     logs = {f.rel for f in profile.daily_logs if _DAILY_LOG_RE.fullmatch(f.rel)}
     if not logs:
         return
-    from ..git.gitrepo import GitError, find_repo, run_git
+    from ..git.gitrepo import GitError, run_git
 
-    repo = find_repo(profile.path)
-    if repo is None:
-        return
-    prefix = repo.rel(profile.path)
-    prefix = prefix + "/" if prefix else ""
     try:
         proc = run_git(
-            ["log", "-p", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--unified=0",
-             "--format=commit %H %as", "--", "memory/"],
+            ["log", "-p", "--relative", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
+             "--unified=0", "--format=commit %H %as", "--", "memory/"],
             profile.path, env={"GIT_OPTIONAL_LOCKS": "0"}, check=False,
         )
     except GitError:
@@ -688,7 +684,7 @@ def _rewritten_logs(profile: Profile, add: Add) -> None:
             old_missing = raw == "--- /dev/null"
         elif raw.startswith("+++ "):
             name = raw[4:]
-            rel = name[2:].removeprefix(prefix) if name.startswith("b/") and name[2:].startswith(prefix) else None
+            rel = name[2:] if name.startswith("b/") else None
             path = rel if rel in logs and not old_missing else None
         elif raw.startswith("@@"):
             m = _HUNK_RE.match(raw)
