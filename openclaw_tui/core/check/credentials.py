@@ -174,7 +174,6 @@ _PLACEHOLDER_VALUE_RE = re.compile(
       | (?:xxx+|changeme|example|sample|dummy|placeholder|redacted|hidden|masked|none|null|todo|tbd)
     )$"""
 )
-_CJK_RE = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 
 def _strip_value(raw: str, start: int) -> tuple[str, int, bool]:
@@ -183,6 +182,11 @@ def _strip_value(raw: str, start: int) -> tuple[str, int, bool]:
         return raw[1:-1].strip(), start + 1 + (len(raw[1:-1]) - len(raw[1:-1].lstrip())), True
     value = raw.rstrip(".,:;*_~")
     return value, start, False
+
+
+def _has_cjk(value: str) -> bool:
+    """Whether ``value`` holds a CJK character or full-width form (U+3000-U+9FFF, U+FF00-U+FFEF)."""
+    return not value.isascii() and any("\u3000" <= c <= "\u9fff" or "\uff00" <= c <= "\uffef" for c in value)
 
 
 def _looks_secret(value: str, *, quoted: bool, label: str, strong_sep: bool, login_before: bool = False) -> bool:
@@ -195,7 +199,7 @@ def _looks_secret(value: str, *, quoted: bool, label: str, strong_sep: bool, log
         return False
     if v.endswith((".md", ".json", ".yaml", ".yml", ".txt", ".env", ".py", ".sh")):
         return False
-    if _CJK_RE.search(v) or (" " in v and not quoted) or v[0] in "-([{<$%" or _NOT_SECRET_RE.search(v):
+    if _has_cjk(v) or (" " in v and not quoted) or v[0] in "-([{<$%" or _NOT_SECRET_RE.search(v):
         return False
     letters = sum(c.isalpha() for c in v)
     digits = sum(c.isdigit() for c in v)
