@@ -44,7 +44,8 @@ Clocks (``time.perf_counter`` in this process):
   starts when that write has returned and stops at the first capture whose row shows the new value; p95;
 - the search screen, keystroke to results: ``bench_search.keystroke_to_results`` in a child process
   (the screen headless, its debounce 1 ms, over the current index of the profile): from the input's
-  new value to that query's results painted, 10 kinds of query, each 3 times; p95.
+  new value to that query's results painted, 10 kinds of query, each 3 times; p95 (beside it, the p95 of
+  the same keys echoed by a bare Input: Textual's own floor at the machine's load).
 - Growth (``--growth``): every figure above at each size, three rounds; the first-ever ``check`` and
   ``search`` (no cached facts, no index) are round 1's plus two more, each run with an empty cache
   folder, median of the three.
@@ -423,17 +424,20 @@ def measure_ui(prof: Path, *, keys: bool = True, writes: int = 10, timeout: floa
 # --- the search screen --------------------------------------------------------------------
 
 
-def measure_search_screen(prof: Path) -> list[float]:
-    """Keystroke to results painted on the search screen (``bench_search.keystroke_to_results``), in a child
-    process: Textual and the open index stay out of this one."""
+def measure_search_screen(prof: Path) -> tuple[list[float], list[float]]:
+    """Keystroke to results painted on the search screen (``bench_search.keystroke_to_results``) and its floor,
+    the same keys echoed by a bare Input and a line (``keystroke_floor``), in a child process: Textual and the
+    open index stay out of this one."""
     code = ("import json, sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); import bench_search; "
-            "shown, _ = bench_search.keystroke_to_results(Path(sys.argv[2])); print(json.dumps(shown))")
+            "shown, _ = bench_search.keystroke_to_results(Path(sys.argv[2])); "
+            "print(json.dumps([shown, bench_search.keystroke_floor()]))")
     out = subprocess.run([PY, "-c", code, str(HERE), str(prof)], capture_output=True, text=True, env=env(),
                          check=False)
     if out.returncode != 0 or not out.stdout.strip():
         print(f"search screen: exit {out.returncode}: {out.stderr[-500:]}", file=sys.stderr)
-        return []
-    return [float(t) for t in json.loads(out.stdout.strip().splitlines()[-1])]
+        return [], []
+    shown, floor = json.loads(out.stdout.strip().splitlines()[-1])
+    return [float(t) for t in shown], [float(t) for t in floor]
 
 
 # --- report ------------------------------------------------------------------------------
@@ -489,7 +493,7 @@ def table_100k(n: int, runs: int, ui: bool, writes: int, launches: int = 3, scre
         if ui and shutil.which("tmux"):
             # one launch is one sample of the start-up race (where the full parse meets the keys); several are pooled
             launched = [measure_ui(prof, writes=writes) for _ in range(launches)]
-        shown = measure_search_screen(prof) if screen else []
+        shown, echo = measure_search_screen(prof) if screen else ([], [])
         size_mb = (prof / "memories.md").stat().st_size / 1e6
     F, Q = c["F"].median, c["Q"].median
     bad = {k: v.codes for k, v in c.items() if k not in ("F", "Q") and not v.codes <= {0, 1}}
@@ -549,7 +553,8 @@ def table_100k(n: int, runs: int, ui: bool, writes: int, launches: int = 3, scre
         if r.keys:  # which keys are slow matters more than their p95 alone
             emit("  keys (ms, in the order typed): " + " ".join(f"{k * 1000:.0f}" for k in r.keys))
     if shown:
-        emit(f"- search screen: median {ms(statistics.median(shown))}, max {ms(max(shown))}")
+        emit(f"- search screen: median {ms(statistics.median(shown))}, max {ms(max(shown))}; its floor, the same keys "
+             f"echoed by a bare Input and a line: p95 {ms(p95(echo)) if echo else 'none'}")
     emit("- peak RSS: " + ", ".join(f"{k} {v.peak_mb:.0f} MB" for k, v in c.items()))
     return out
 
