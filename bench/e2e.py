@@ -21,13 +21,16 @@ measured in the same run and interleaved with the figures so both see the same l
 Clocks (``time.perf_counter`` in this process):
 
 - a command: starts just before the process is spawned (inside GNU ``time``, which reports its peak
-  RSS), stops when it has exited and its output was read from a pipe; median of ``--runs``; each round
-  runs F, Q, ``check``, ``check`` again, then set/supersede/archive (which change memories.md), so the
+  RSS), stops when it has exited and its output was read from a pipe; median of ``--runs`` rounds; each
+  round runs F, ``check``, ``check`` again, then set/supersede/archive (which change memories.md), so the
   first ``check`` of a round always reads a file it has not seen (its fact cache misses: the cold figure)
   and "check again" reads the same bytes (core/check/factcache.py answers); then ``search`` twice: the
   first re-indexes the entries those edits changed (reported), the second finds the index current (the
   goal), then a word the index was never asked (a new one each round); ``--help``; ``check`` and
-  ``context`` of the workspace;
+  ``context`` of the workspace.  Each command with a goal against Q runs right after a Q of its own, and
+  its ratio is the median of the rounds' ratios: a short process on a loaded machine swings by tens of
+  milliseconds, and a pair of neighbours sees the same load.  The CPU time of each process (user and
+  system, from ``getrusage``) is reported beside, as a ratio to its floor's: the load changes it least;
 - the UI is launched ``--launches`` times (default 3): one launch is one sample of the race between
   start-up work and the person; first id is the median of the launches, keystrokes and writes are
   pooled and their p95 taken over all of them;
@@ -64,6 +67,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -93,9 +97,11 @@ F_CODE = (
     "parts = re.split(r'(?m)^---[ \\r]*$', text)\n"
 )
 Q_CODE = "import argparse, json, pathlib, re, sqlite3, dataclasses, datetime, hashlib"
+PAIRED = ("search", "search new word", "--help", "check workspace", "context workspace")  # goals against Q
 DOC = ROOT / "docs" / "performance.md"
 MARKER = "<!-- written by bench/e2e.py: everything below this line is replaced by its next full run -->"
-NEW_WORDS = ["Obsidian", "Rust", "Dana", "standups", "recipes", "reports", "exercises", "syncs"]  # in generate.EN
+NEW_WORDS = ["Obsidian", "Rust", "Dana", "standups", "recipes", "reports", "exercises", "syncs", "meetings",
+             "Monday", "allergic", "suggesting", "learning", "manager", "Fridays", "dislikes"]  # in generate.EN
 KEYS = [*"99999", *["BSpace"] * 4, *"8765", *["BSpace"] * 3, *"4321"]  # 20 keys, every one changes the table
 
 
@@ -133,28 +139,33 @@ GNU_TIME = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exi
 RSS_FILE = Path(tempfile.gettempdir()) / f"openclaw-e2e-rss-{os.getpid()}"
 
 
-def spawn(argv: Sequence[str], extra_env: dict[str, str] | None = None) -> tuple[float, int, int]:
-    """Run ``argv``; return (seconds from spawn to exit, exit status, its peak RSS in KB).
+def spawn(argv: Sequence[str], extra_env: dict[str, str] | None = None) -> tuple[float, int, int, float]:
+    """Run ``argv``; return (seconds from spawn to exit, exit status, its peak RSS in KB, CPU seconds).
 
     Its standard output goes to a pipe that this process reads to the end, as a person's terminal or a
     script does.
 
     The peak RSS comes from GNU time wrapped around the command: Linux counts a child's memory
     before ``exec`` in its ``ru_maxrss``, which would be this (big) process's.  Without GNU time: 0.
+    The CPU seconds (user and system, the command and the processes it waited for) are what the machine's
+    load changes least.
     """
     wrapped = [GNU_TIME, "-f", "%M", "-o", str(RSS_FILE), *argv] if GNU_TIME else list(argv)
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen(wrapped, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**env(), **(extra_env or {})})
     proc.communicate()  # its output read, as a terminal or a script reads it
     code = proc.returncode
     seconds = time.perf_counter() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = cpu1.ru_utime - cpu0.ru_utime + cpu1.ru_stime - cpu0.ru_stime
     rss = 0
     if GNU_TIME:
         try:
             rss = int(RSS_FILE.read_text().split()[-1])
         except (OSError, ValueError, IndexError):
             rss = 0
-    return seconds, code, rss
+    return seconds, code, rss, cpu
 
 
 SCRIPT = Path(PY).with_name("openclaw-tui")  # the console script a person runs (PYTHONPATH picks this tree)
@@ -171,15 +182,21 @@ class Series:
     times: list[float] = field(default_factory=list)
     rss: list[int] = field(default_factory=list)
     codes: set[int] = field(default_factory=set)
+    cpu: list[float] = field(default_factory=list)
 
-    def add(self, result: tuple[float, int, int]) -> None:
+    def add(self, result: tuple[float, int, int, float]) -> None:
         self.times.append(result[0])
         self.codes.add(result[1])
         self.rss.append(result[2])
+        self.cpu.append(result[3])
 
     @property
     def median(self) -> float:
         return statistics.median(self.times)
+
+    @property
+    def median_cpu(self) -> float:
+        return statistics.median(self.cpu)
 
     @property
     def peak_mb(self) -> float:
@@ -218,7 +235,6 @@ def measure_cli(prof: Path, runs: int, n: int, ws: Path) -> dict[str, Series]:
     values = ("high", "low")
     return interleaved(runs, [
         ("F", lambda i: [PY, "-c", F_CODE, str(mem)]),
-        ("Q", lambda i: [PY, "-c", Q_CODE]),
         ("check", lambda i: cli("check", str(prof), "--format", "json", "--today", TODAY)),
         ("check again", lambda i: cli("check", str(prof), "--format", "json", "--today", TODAY)),
         ("set", lambda i: cli("set", str(prof), target, f"importance={values[i % 2]}")),
@@ -227,11 +243,18 @@ def measure_cli(prof: Path, runs: int, n: int, ws: Path) -> dict[str, Series]:
         # the first search after set/supersede/archive changed memories.md re-indexes what changed; the
         # next one finds the index current (the goal is for a current index)
         ("search after edits", lambda i: cli("search", str(prof), WORD, "-n", "5")),
+        # each figure with a goal against Q runs right after a Q of its own (``PAIRED``): their ratio is taken
+        # round by round, so a change of the shared machine's pace lands on both
+        (f"Q {PAIRED[0]}", lambda i: [PY, "-c", Q_CODE]),
         ("search", lambda i: cli("search", str(prof), WORD, "-n", "5")),
         # the index current, a query it was never asked (its best BM25 not kept yet: one bm25 pass over its matches)
+        (f"Q {PAIRED[1]}", lambda i: [PY, "-c", Q_CODE]),
         ("search new word", lambda i: cli("search", str(prof), NEW_WORDS[i % len(NEW_WORDS)], "-n", "5")),
+        (f"Q {PAIRED[2]}", lambda i: [PY, "-c", Q_CODE]),
         ("--help", lambda i: cli("--help")),
+        (f"Q {PAIRED[3]}", lambda i: [PY, "-c", Q_CODE]),
         ("check workspace", lambda i: cli("check", str(ws), "--today", TODAY)),
+        (f"Q {PAIRED[4]}", lambda i: [PY, "-c", Q_CODE]),
         ("context workspace", lambda i: cli("context", str(ws), "--query", WS_QUERY, "--today", TODAY)),
     ])
 
@@ -454,13 +477,15 @@ def ms(seconds: float) -> str:
 
 
 def line(what: str, figure: float | None, floor_name: str, floor: float | None, goal: float | None,
-         unit_goal: str) -> str:
+         unit_goal: str, ratio: float | None = None, cpu_ratio: float | None = None) -> str:
+    """A row of the table; ``ratio`` defaults to figure / floor."""
     if figure is None:
-        return f"| {what} | none (timeout or failure) | | | {unit_goal} | NOT MET |"
+        return f"| {what} | none (timeout or failure) | | | | {unit_goal} | NOT MET |"
     if floor is None:
-        return f"| {what} | {ms(figure)} | — | — | {unit_goal} | {verdict(figure, goal)} |"
-    ratio = figure / floor
-    return (f"| {what} | {ms(figure)} | {floor_name} = {ms(floor)} | {ratio:.2f}x | {unit_goal} | "
+        return f"| {what} | {ms(figure)} | — | — | — | {unit_goal} | {verdict(figure, goal)} |"
+    ratio = figure / floor if ratio is None else ratio
+    cpu = f"{cpu_ratio:.2f}x" if cpu_ratio is not None else "—"
+    return (f"| {what} | {ms(figure)} | {floor_name} = {ms(floor)} | {ratio:.2f}x | {cpu} | {unit_goal} | "
             f"{verdict(ratio, goal)} |")
 
 
@@ -495,34 +520,50 @@ def table_100k(n: int, runs: int, ui: bool, writes: int, launches: int = 3, scre
             launched = [measure_ui(prof, writes=writes) for _ in range(launches)]
         shown, echo = measure_search_screen(prof) if screen else ([], [])
         size_mb = (prof / "memories.md").stat().st_size / 1e6
-    F, Q = c["F"].median, c["Q"].median
-    bad = {k: v.codes for k, v in c.items() if k not in ("F", "Q") and not v.codes <= {0, 1}}
+    F = c["F"].median
+    q_all = [t for name in PAIRED for t in c[f"Q {name}"].times]
+    Q = statistics.median(q_all)
+    bad = {k: v.codes for k, v in c.items() if k != "F" and not k.startswith("Q ") and not v.codes <= {0, 1}}
+
+    def vs_f(what: str, name: str, goal: float | None, unit_goal: str, figure: float | None = None) -> str:
+        s = c[name]
+        return line(what, s.median if figure is None else figure, "F", F, goal, unit_goal,
+                    cpu_ratio=s.median_cpu / c["F"].median_cpu if figure is None else None)
+
+    def vs_q(what: str, name: str, goal: float, unit_goal: str) -> str:
+        s, q = c[name], c[f"Q {name}"]
+        ratio = statistics.median([a / b for a, b in zip(s.times, q.times, strict=True)])
+        return line(what, s.median, "Q", q.median, goal, unit_goal, ratio=ratio, cpu_ratio=s.median_cpu / q.median_cpu)
+
     load_after = os.getloadavg()
     emit(f"Run of {started} on {machine()}; load average (1, 5, 15 min) {', '.join(f'{x:.2f}' for x in load_before)} "
          f"before, {', '.join(f'{x:.2f}' for x in load_after)} after.")
     emit()
-    emit(f"{n:,} entries ({size_mb:.0f} MB memories.md); medians of {runs} fresh processes; floors F = "
-         f"{ms(F)} (split memories.md in Python), Q = {ms(Q)} (`python -c \"{Q_CODE}\"`).")
+    emit(f"{n:,} entries ({size_mb:.0f} MB memories.md); medians of {runs} rounds of fresh processes; floors "
+         f"F = {ms(F)} (split memories.md in Python), Q = {ms(Q)} (`python -c \"{Q_CODE}\"`, median of all its "
+         f"runs; a figure with a goal against Q is set beside the Q run just before it in each round, and its "
+         f"ratio is the median of the rounds' ratios). CPU ratio: the median CPU time (user and system) of the "
+         f"command against its floor's.")
     emit()
-    emit("| what a user runs | figure | floor | ratio | goal | |")
-    emit("|---|---|---|---|---|---|")
-    emit(line(f"`search PROFILE {WORD}` (fresh process, index current)", c["search"].median, "Q", Q, 2.5, "≤ 2.5x Q"))
-    emit(line("`search PROFILE WORD`, a word never asked of the index (index current)", c["search new word"].median,
-              "Q", Q, 2.5, "≤ 2.5x Q"))
-    emit(line("`--help`", c["--help"].median, "Q", Q, 1.5, "≤ 1.5x Q"))
-    emit(line("`check sample_profiles/workspace-zh`", c["check workspace"].median, "Q", Q, 3, "≤ 3x Q"))
-    emit(line(f"`context sample_profiles/workspace-zh --query {WS_QUERY}`", c["context workspace"].median, "Q", Q, 3,
-              "≤ 3x Q"))
-    emit(line("`check PROFILE --format json`", c["check"].median, "F", F, 3, "≤ 3x F"))
-    emit(line("the same `check` again (file unchanged: cached facts)", c["check again"].median, "F", F, 3, "≤ 3x F"))
-    emit(line("`set PROFILE ID importance=…`", c["set"].median, "F", F, 1, "≤ 1x F"))
-    emit(line("`supersede PROFILE OLD NEW`", c["supersede"].median, "F", F, 1, "≤ 1x F"))
-    emit(line("`archive PROFILE ID`", c["archive"].median, "F", F, 1, "≤ 1x F"))
-    emit(line(f"`search PROFILE {WORD}` right after those edits (re-indexes them)", c["search after edits"].median,
-              "Q", Q, None, "— (reported)"))
-    emit(line("`check` the first time (no cached facts: round 1)", c["check"].times[0], "F", F, None, "— (reported)"))
-    emit(line(f"`search PROFILE {WORD}` the first time (builds the index: round 1)", c["search after edits"].times[0],
-              "F", F, None, "— (reported)"))
+    emit("| what a user runs | figure | floor | ratio | CPU ratio | goal | |")
+    emit("|---|---|---|---|---|---|---|")
+    emit(vs_q(f"`search PROFILE {WORD}` (fresh process, index current)", "search", 2.5, "≤ 2.5x Q"))
+    emit(vs_q("`search PROFILE WORD`, a word never asked of the index (index current)", "search new word", 2.5,
+              "≤ 2.5x Q"))
+    emit(vs_q("`--help`", "--help", 1.5, "≤ 1.5x Q"))
+    emit(vs_q("`check sample_profiles/workspace-zh`", "check workspace", 3, "≤ 3x Q"))
+    emit(vs_q(f"`context sample_profiles/workspace-zh --query {WS_QUERY}`", "context workspace", 3, "≤ 3x Q"))
+    emit(vs_f("`check PROFILE --format json`", "check", 3, "≤ 3x F"))
+    emit(vs_f("the same `check` again (file unchanged: cached facts)", "check again", 3, "≤ 3x F"))
+    emit(vs_f("`set PROFILE ID importance=…`", "set", 1, "≤ 1x F"))
+    emit(vs_f("`supersede PROFILE OLD NEW`", "supersede", 1, "≤ 1x F"))
+    emit(vs_f("`archive PROFILE ID`", "archive", 1, "≤ 1x F"))
+    emit(vs_f(f"`search PROFILE {WORD}` right after those edits (re-indexes them)", "search after edits", None,
+              "— (reported)"))
+    emit(vs_f("`check` the first time (no cached facts: round 1)", "check", None, "— (reported)",
+              figure=c["check"].times[0]))
+    emit(vs_f(f"`search PROFILE {WORD}` the first time (builds the index: round 1)", "search after edits", None,
+              "— (reported)", figure=c["search after edits"].times[0]))
     if launched:
         firsts = [r.first_id for r in launched]
         first = statistics.median(firsts) if None not in firsts else None  # type: ignore[type-var]
@@ -534,7 +575,7 @@ def table_100k(n: int, runs: int, ui: bool, writes: int, launches: int = 3, scre
         emit(line(f"UI: external write to the row on screen, p95 of {len(ws)}", p95(ws) if ws else None, "", None,
                   None, "—"))
     elif ui:
-        emit("| UI | tmux not installed | | | | |")
+        emit("| UI | tmux not installed | | | | | |")
     if screen:
         emit(line(f"search screen: keystroke to results painted, p95 of {len(shown)}", p95(shown) if shown else None,
                   "", None, 0.05, "≤ 50 ms p95"))
@@ -555,7 +596,7 @@ def table_100k(n: int, runs: int, ui: bool, writes: int, launches: int = 3, scre
     if shown:
         emit(f"- search screen: median {ms(statistics.median(shown))}, max {ms(max(shown))}; its floor, the same keys "
              f"echoed by a bare Input and a line: p95 {ms(p95(echo)) if echo else 'none'}")
-    emit("- peak RSS: " + ", ".join(f"{k} {v.peak_mb:.0f} MB" for k, v in c.items()))
+    emit("- peak RSS: " + ", ".join(f"{k} {v.peak_mb:.0f} MB" for k, v in c.items() if not k.startswith("Q ")))
     return out
 
 
@@ -576,12 +617,12 @@ def growth(sizes: Sequence[int], runs: int, ui: bool) -> None:
         with tempfile.TemporaryDirectory(prefix="openclaw-e2e-") as tmp:
             prof = write_profile(Path(tmp), n)
             c = measure_cli(prof, runs, n, workspace_copy(Path(tmp)))
-            figures = {k: (v.median, v.peak_mb) for k, v in c.items()}
+            figures = {k: (v.median, v.peak_mb) for k, v in c.items() if not k.startswith("Q ") or k == f"Q {PAIRED[0]}"}
             # round 1 meets a profile nobody has seen: no cached facts, no search index (the median hides it);
             # a single sample swings with the machine's load, so two more, each with an empty cache folder
             cold = {"check": Series(), "search after edits": Series()}
             for name in cold:
-                cold[name].add((c[name].times[0], 0, c[name].rss[0]))
+                cold[name].add((c[name].times[0], 0, c[name].rss[0], c[name].cpu[0]))
             for _ in range(2):
                 with tempfile.TemporaryDirectory(prefix="openclaw-e2e-cache-") as cache:
                     fresh = {"XDG_CACHE_HOME": cache}
@@ -609,7 +650,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="10k entries, 3 rounds, one UI launch; writes no doc")
     ap.add_argument("--entries", type=int, default=100_000)
-    ap.add_argument("--runs", type=int, default=5, help="fresh processes per command (median)")
+    ap.add_argument("--runs", type=int, default=7, help="rounds of fresh processes (medians)")
     ap.add_argument("--writes", type=int, default=10, help="external writes in the UI (p95)")
     ap.add_argument("--no-ui", action="store_true", help="skip the UI measures")
     ap.add_argument("--no-screen", action="store_true", help="skip the search screen's keystrokes")
