@@ -642,7 +642,7 @@ def _rewritten_logs(profile: Profile, add: Add) -> None:
     logs = {f.rel for f in profile.daily_logs if _DAILY_LOG_RE.fullmatch(f.rel)}
     if not logs:
         return
-    from ..git.gitrepo import GitError, run_git
+    from ..git.run import GitError, run_git  # not gitrepo: one git process needs no repository model
 
     try:
         proc = run_git(
