@@ -22,7 +22,6 @@ from ..format.fields import field_error, ids_in_value
 from ..format.profile import ARCHIVE_REL, Discovery, Profile, TextFile
 from ..lifecycle.policy import DEFAULTS, over_cap, ttl_passed
 from ..workspace.injection import CURRENT_RELEASE
-from . import factcache
 from .findings import REPAIRABLE, Finding
 from .instructions import find_instructions
 from .refs import EntryLocator, LineCounter, scan_references
@@ -30,6 +29,7 @@ from .secrets import CREDENTIAL_KINDS, KIND_LABEL, SecretMatch, TextView, find_s
 
 if TYPE_CHECKING:
     from ..workspace.bootstrap import InjectedPart
+    from . import factcache
 
 MEMORIES_REL = "memories.md"
 # the limits' defaults are core.config.Limits' (a config file and options override them)
@@ -322,6 +322,8 @@ Located = tuple[str, Entry]  # (file, entry)
 
 
 def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> None:
+    from . import factcache  # memories.md's cache: a workspace has none
+
     cached: dict[str, factcache.Facts | None] = {}
     docs: dict[str, MemoryDoc] = {}
     mem = _memory_file(add, MEMORIES_REL, profile.memories, profile.memories_error, cached, docs)
@@ -469,6 +471,8 @@ def _memory_file(
     facts = None
     if not doc.parsed and doc.data is not None:  # a document parsed before (the UI's) is never cached
         docs[rel] = doc
+        from . import factcache
+
         facts = factcache.facts(doc.path, doc.data, doc.text, doc.bom)  # None: a small file
         if facts is not None:
             doc.adopt(facts.mf)
