@@ -27,8 +27,8 @@ Clocks (``time.perf_counter`` in this process):
   and "check again" reads the same bytes (core/check/factcache.py answers); then ``search`` twice: the
   first re-indexes the entries those edits changed (reported), the second finds the index current (the
   goal), then a word the index was never asked (a new one each round); ``--help``; ``check`` and
-  ``context`` of the workspace.  Each command with a goal against Q runs right after a Q of its own, and
-  its ratio is the median of the rounds' ratios: a short process on a loaded machine swings by tens of
+  ``context`` of the workspace.  Each command with a goal runs right after a run of its floor (F or Q),
+  and its ratio is the median of the rounds' ratios: a short process on a loaded machine swings by tens of
   milliseconds, and a pair of neighbours sees the same load.  The CPU time of each process (user and
   system, from ``getrusage``) is reported beside, as a ratio to its floor's: the load changes it least;
 - the UI is launched ``--launches`` times (default 3): one launch is one sample of the race between
@@ -97,7 +97,8 @@ F_CODE = (
     "parts = re.split(r'(?m)^---[ \\r]*$', text)\n"
 )
 Q_CODE = "import argparse, json, pathlib, re, sqlite3, dataclasses, datetime, hashlib"
-PAIRED = ("search", "search new word", "--help", "check workspace", "context workspace")  # goals against Q
+PAIRED_Q = ("search", "search new word", "--help", "check workspace", "context workspace")  # goals against Q
+PAIRED_F = ("check", "check again", "set", "supersede", "archive")  # goals against F
 DOC = ROOT / "docs" / "performance.md"
 MARKER = "<!-- written by bench/e2e.py: everything below this line is replaced by its next full run -->"
 NEW_WORDS = ["Obsidian", "Rust", "Dana", "standups", "recipes", "reports", "exercises", "syncs", "meetings",
@@ -233,28 +234,34 @@ def measure_cli(prof: Path, runs: int, n: int, ws: Path) -> dict[str, Series]:
     mem = prof / "memories.md"
     target = f"mem-{n // 2:06d}"
     values = ("high", "low")
+    f_run: Callable[[int], list[str]] = lambda i: [PY, "-c", F_CODE, str(mem)]  # noqa: E731
+    q_run: Callable[[int], list[str]] = lambda i: [PY, "-c", Q_CODE]  # noqa: E731
+    # each figure with a goal runs right after a run of its floor (``PAIRED_F``, ``PAIRED_Q``): their ratio is
+    # taken round by round, so a change of the shared machine's pace lands on both
     return interleaved(runs, [
-        ("F", lambda i: [PY, "-c", F_CODE, str(mem)]),
+        ("F check", f_run),
         ("check", lambda i: cli("check", str(prof), "--format", "json", "--today", TODAY)),
+        ("F check again", f_run),
         ("check again", lambda i: cli("check", str(prof), "--format", "json", "--today", TODAY)),
+        ("F set", f_run),
         ("set", lambda i: cli("set", str(prof), target, f"importance={values[i % 2]}")),
+        ("F supersede", f_run),
         ("supersede", lambda i: cli("supersede", str(prof), f"mem-{n // 2 + 11 + i:06d}", f"mem-{n // 2 + 31 + i:06d}")),
+        ("F archive", f_run),
         ("archive", lambda i: cli("archive", str(prof), f"mem-{n // 2 + 61 + i:06d}")),
         # the first search after set/supersede/archive changed memories.md re-indexes what changed; the
         # next one finds the index current (the goal is for a current index)
         ("search after edits", lambda i: cli("search", str(prof), WORD, "-n", "5")),
-        # each figure with a goal against Q runs right after a Q of its own (``PAIRED``): their ratio is taken
-        # round by round, so a change of the shared machine's pace lands on both
-        (f"Q {PAIRED[0]}", lambda i: [PY, "-c", Q_CODE]),
+        ("Q search", q_run),
         ("search", lambda i: cli("search", str(prof), WORD, "-n", "5")),
         # the index current, a query it was never asked (its best BM25 not kept yet: one bm25 pass over its matches)
-        (f"Q {PAIRED[1]}", lambda i: [PY, "-c", Q_CODE]),
+        ("Q search new word", q_run),
         ("search new word", lambda i: cli("search", str(prof), NEW_WORDS[i % len(NEW_WORDS)], "-n", "5")),
-        (f"Q {PAIRED[2]}", lambda i: [PY, "-c", Q_CODE]),
+        ("Q --help", q_run),
         ("--help", lambda i: cli("--help")),
-        (f"Q {PAIRED[3]}", lambda i: [PY, "-c", Q_CODE]),
+        ("Q check workspace", q_run),
         ("check workspace", lambda i: cli("check", str(ws), "--today", TODAY)),
-        (f"Q {PAIRED[4]}", lambda i: [PY, "-c", Q_CODE]),
+        ("Q context workspace", q_run),
         ("context workspace", lambda i: cli("context", str(ws), "--query", WS_QUERY, "--today", TODAY)),
     ])
 
@@ -520,50 +527,47 @@ def table_100k(n: int, runs: int, ui: bool, writes: int, launches: int = 3, scre
             launched = [measure_ui(prof, writes=writes) for _ in range(launches)]
         shown, echo = measure_search_screen(prof) if screen else ([], [])
         size_mb = (prof / "memories.md").stat().st_size / 1e6
-    F = c["F"].median
-    q_all = [t for name in PAIRED for t in c[f"Q {name}"].times]
-    Q = statistics.median(q_all)
-    bad = {k: v.codes for k, v in c.items() if k != "F" and not k.startswith("Q ") and not v.codes <= {0, 1}}
+    F = statistics.median([t for name in PAIRED_F for t in c[f"F {name}"].times])
+    Q = statistics.median([t for name in PAIRED_Q for t in c[f"Q {name}"].times])
+    f_cpu = statistics.median([t for name in PAIRED_F for t in c[f"F {name}"].cpu])
+    floors = [f"{f} {name}" for f, names in (("F", PAIRED_F), ("Q", PAIRED_Q)) for name in names]
+    bad = {k: v.codes for k, v in c.items() if k not in floors and not v.codes <= {0, 1}}
 
-    def vs_f(what: str, name: str, goal: float | None, unit_goal: str, figure: float | None = None) -> str:
-        s = c[name]
-        return line(what, s.median if figure is None else figure, "F", F, goal, unit_goal,
-                    cpu_ratio=s.median_cpu / c["F"].median_cpu if figure is None else None)
+    def paired(what: str, name: str, floor: str, goal: float, unit_goal: str) -> str:
+        s, f = c[name], c[f"{floor} {name}"]
+        ratio = statistics.median([a / b for a, b in zip(s.times, f.times, strict=True)])
+        return line(what, s.median, floor, f.median, goal, unit_goal, ratio=ratio, cpu_ratio=s.median_cpu / f.median_cpu)
 
-    def vs_q(what: str, name: str, goal: float, unit_goal: str) -> str:
-        s, q = c[name], c[f"Q {name}"]
-        ratio = statistics.median([a / b for a, b in zip(s.times, q.times, strict=True)])
-        return line(what, s.median, "Q", q.median, goal, unit_goal, ratio=ratio, cpu_ratio=s.median_cpu / q.median_cpu)
-
+    def reported(what: str, figure: float, cpu: float | None) -> str:
+        return line(what, figure, "F", F, None, "— (reported)", cpu_ratio=None if cpu is None else cpu / f_cpu)
     load_after = os.getloadavg()
     emit(f"Run of {started} on {machine()}; load average (1, 5, 15 min) {', '.join(f'{x:.2f}' for x in load_before)} "
          f"before, {', '.join(f'{x:.2f}' for x in load_after)} after.")
     emit()
     emit(f"{n:,} entries ({size_mb:.0f} MB memories.md); medians of {runs} rounds of fresh processes; floors "
-         f"F = {ms(F)} (split memories.md in Python), Q = {ms(Q)} (`python -c \"{Q_CODE}\"`, median of all its "
-         f"runs; a figure with a goal against Q is set beside the Q run just before it in each round, and its "
-         f"ratio is the median of the rounds' ratios). CPU ratio: the median CPU time (user and system) of the "
+         f"F = {ms(F)} (split memories.md in Python), Q = {ms(Q)} (`python -c \"{Q_CODE}\"`), medians of all their "
+         f"runs. A figure with a goal is set beside the run of its floor just before it in each round, and its "
+         f"ratio is the median of the rounds' ratios. CPU ratio: the median CPU time (user and system) of the "
          f"command against its floor's.")
     emit()
     emit("| what a user runs | figure | floor | ratio | CPU ratio | goal | |")
     emit("|---|---|---|---|---|---|---|")
-    emit(vs_q(f"`search PROFILE {WORD}` (fresh process, index current)", "search", 2.5, "≤ 2.5x Q"))
-    emit(vs_q("`search PROFILE WORD`, a word never asked of the index (index current)", "search new word", 2.5,
-              "≤ 2.5x Q"))
-    emit(vs_q("`--help`", "--help", 1.5, "≤ 1.5x Q"))
-    emit(vs_q("`check sample_profiles/workspace-zh`", "check workspace", 3, "≤ 3x Q"))
-    emit(vs_q(f"`context sample_profiles/workspace-zh --query {WS_QUERY}`", "context workspace", 3, "≤ 3x Q"))
-    emit(vs_f("`check PROFILE --format json`", "check", 3, "≤ 3x F"))
-    emit(vs_f("the same `check` again (file unchanged: cached facts)", "check again", 3, "≤ 3x F"))
-    emit(vs_f("`set PROFILE ID importance=…`", "set", 1, "≤ 1x F"))
-    emit(vs_f("`supersede PROFILE OLD NEW`", "supersede", 1, "≤ 1x F"))
-    emit(vs_f("`archive PROFILE ID`", "archive", 1, "≤ 1x F"))
-    emit(vs_f(f"`search PROFILE {WORD}` right after those edits (re-indexes them)", "search after edits", None,
-              "— (reported)"))
-    emit(vs_f("`check` the first time (no cached facts: round 1)", "check", None, "— (reported)",
-              figure=c["check"].times[0]))
-    emit(vs_f(f"`search PROFILE {WORD}` the first time (builds the index: round 1)", "search after edits", None,
-              "— (reported)", figure=c["search after edits"].times[0]))
+    emit(paired(f"`search PROFILE {WORD}` (fresh process, index current)", "search", "Q", 2.5, "≤ 2.5x Q"))
+    emit(paired("`search PROFILE WORD`, a word never asked of the index (index current)", "search new word", "Q",
+                2.5, "≤ 2.5x Q"))
+    emit(paired("`--help`", "--help", "Q", 1.5, "≤ 1.5x Q"))
+    emit(paired("`check sample_profiles/workspace-zh`", "check workspace", "Q", 3, "≤ 3x Q"))
+    emit(paired(f"`context sample_profiles/workspace-zh --query {WS_QUERY}`", "context workspace", "Q", 3,
+                "≤ 3x Q"))
+    emit(paired("`check PROFILE --format json`", "check", "F", 3, "≤ 3x F"))
+    emit(paired("the same `check` again (file unchanged: cached facts)", "check again", "F", 3, "≤ 3x F"))
+    emit(paired("`set PROFILE ID importance=…`", "set", "F", 1, "≤ 1x F"))
+    emit(paired("`supersede PROFILE OLD NEW`", "supersede", "F", 1, "≤ 1x F"))
+    emit(paired("`archive PROFILE ID`", "archive", "F", 1, "≤ 1x F"))
+    after = c["search after edits"]
+    emit(reported(f"`search PROFILE {WORD}` right after those edits (re-indexes them)", after.median, after.median_cpu))
+    emit(reported("`check` the first time (no cached facts: round 1)", c["check"].times[0], None))
+    emit(reported(f"`search PROFILE {WORD}` the first time (builds the index: round 1)", after.times[0], None))
     if launched:
         firsts = [r.first_id for r in launched]
         first = statistics.median(firsts) if None not in firsts else None  # type: ignore[type-var]
@@ -596,7 +600,8 @@ def table_100k(n: int, runs: int, ui: bool, writes: int, launches: int = 3, scre
     if shown:
         emit(f"- search screen: median {ms(statistics.median(shown))}, max {ms(max(shown))}; its floor, the same keys "
              f"echoed by a bare Input and a line: p95 {ms(p95(echo)) if echo else 'none'}")
-    emit("- peak RSS: " + ", ".join(f"{k} {v.peak_mb:.0f} MB" for k, v in c.items() if not k.startswith("Q ")))
+    shown = [k for k in c if k not in floors or k in (floors[0], floors[len(PAIRED_F)])]  # one F, one Q
+    emit("- peak RSS: " + ", ".join(f"{k} {c[k].peak_mb:.0f} MB" for k in shown))
     return out
 
 
@@ -617,7 +622,8 @@ def growth(sizes: Sequence[int], runs: int, ui: bool) -> None:
         with tempfile.TemporaryDirectory(prefix="openclaw-e2e-") as tmp:
             prof = write_profile(Path(tmp), n)
             c = measure_cli(prof, runs, n, workspace_copy(Path(tmp)))
-            figures = {k: (v.median, v.peak_mb) for k, v in c.items() if not k.startswith("Q ") or k == f"Q {PAIRED[0]}"}
+            figures = {k: (v.median, v.peak_mb) for k, v in c.items()
+                       if not k.startswith(("F ", "Q ")) or k in (f"F {PAIRED_F[0]}", f"Q {PAIRED_Q[0]}")}
             # round 1 meets a profile nobody has seen: no cached facts, no search index (the median hides it);
             # a single sample swings with the machine's load, so two more, each with an empty cache folder
             cold = {"check": Series(), "search after edits": Series()}
