@@ -151,3 +151,19 @@ def snapshot(folder: Path) -> dict[str, bytes | None]:
         p.relative_to(folder).as_posix(): (p.read_bytes() if p.is_file() else None)
         for p in sorted(folder.rglob("*"))
     }
+
+
+def test_daily_log_rewritten_through_a_symlinked_workspace(tmp_path: Path) -> None:
+    """A workspace reached through a symlink (~/.openclaw/workspace -> a folder inside a repository)."""
+    repo = tmp_path / "repo"
+    ws = repo / "agents" / "main"
+    (ws / "memory").mkdir(parents=True)
+    git(repo, "init", "-q")
+    log = ws / "memory" / "2026-11-28.md"
+    log.write_text("- 09:00 one\n- 10:00 two\n")
+    commit_all(ws, "day log")
+    log.write_text("- 09:00 one\n- 10:00 TWO (edited)\n")
+    commit_all(ws, "edit")
+    link = tmp_path / "workspace"
+    link.symlink_to(ws, target_is_directory=True)
+    assert where(check(link), "daily-log-rewritten") == [("memory/2026-11-28.md", 2, None)]

@@ -1,5 +1,5 @@
-"""The fast ``context`` (a fresh CLI process reading the search index, --json by template) says, byte for byte,
-what the full path says (the profile loaded and parsed, ``json.dumps`` with ``indent=2``)."""
+"""The fast ``context`` (a fresh CLI process reading the search index) says, byte for byte, what the full path
+says (the profile loaded and parsed, ``json.dumps`` with ``indent=2``)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,8 @@ from hypothesis import strategies as st
 
 from openclaw_tui.core.files.profile import TextFile, load_profile
 from openclaw_tui.core.search.context import (
-    AgentContext,
-    LeftOut,
-    Part,
     _task_text,
     agent_context,
-    render_json,
     render_text,
 )
 from tests.search_corpus import TODAY, write
@@ -111,40 +107,6 @@ def test_workspace_cli_is_the_full_path_byte_for_byte(tmp_path: Path) -> None:
     assert cli(ws, "--query", "偏好", "--today", TODAY).decode("utf-8") == render_text(full)
     assert cli(ws, "--query", "偏好", "--today", TODAY, "--json").decode("utf-8") == \
         json.dumps(full.to_json(), ensure_ascii=False, indent=2) + "\n"
-
-
-_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12) | st.sampled_from(
-    ["", '"', "\\", "\n", "\t\x00\x1f\x7f", "咖啡", "\u2028", "😀", "tag 咖啡 (low)"])
-_INT = st.integers(-10**12, 10**12)
-
-
-class _Sub(str):
-    pass
-
-
-def _part(draw: st.DrawFn) -> Part:
-    return Part(draw(_TEXT), draw(_TEXT), draw(_INT), draw(_INT), draw(st.none() | _TEXT), draw(_INT), draw(_INT),
-                draw(st.booleans()), draw(_TEXT))
-
-
-@st.composite
-def contexts(draw: st.DrawFn) -> AgentContext:
-    limits = draw(st.dictionaries(_TEXT, st.none() | _TEXT | _INT | st.booleans() | st.floats(allow_nan=True)
-                                  | st.builds(_Sub, _TEXT), max_size=4))
-    ctx = AgentContext(draw(st.sampled_from(["A", "B", "C"])), draw(_TEXT), draw(_TEXT), Path("/x"), draw(_TEXT),
-                       draw(st.lists(_TEXT, max_size=3)), limits, notes=draw(st.lists(_TEXT, max_size=3)))
-    ctx.parts = [_part(draw) for _ in range(draw(st.integers(0, 4)))]
-    ctx.left_out = [LeftOut(draw(st.none() | _TEXT), draw(_TEXT), draw(_TEXT), draw(_INT), draw(_TEXT))
-                    for _ in range(draw(st.integers(0, 4)))]
-    return ctx
-
-
-@settings(max_examples=300, deadline=None, database=None)
-@given(contexts())
-def test_render_json_is_json_dumps_indent_2(ctx: AgentContext) -> None:
-    """Any strings (quotes, controls, CJK, emoji, line separators), numbers, None, empty lists, odd limit values
-    (floats, NaN, a str subclass: the fallback): the same bytes as ``json.dumps``."""
-    assert render_json(ctx) == json.dumps(ctx.to_json(), ensure_ascii=False, indent=2) + "\n"
 
 
 def test_a_task_key_spelled_with_an_escape_still_names_the_task() -> None:

@@ -186,3 +186,14 @@ def test_what_the_total_leaves_is_clamped_with_an_ellipsis(tmp_path: Path) -> No
     a, s = inject_preview(ws, limits, include_daily=False)
     assert s.truncated and s.limit == 300 and s.limit_kind == "total"
     assert s.chars_injected == 300 and s.text.endswith("…") and a.chars_injected + s.chars_injected == 1200
+
+
+@pytest.mark.parametrize("text", ["", "plain", "中文，全角！", "emoji 😀 and 𠀀", "\U0010ffff", "a\ud800b", "\udc00"])
+def test_js_strings_as_javascript_indexes_and_encodes_them(text: str) -> None:
+    """UTF-16 units for characters outside the BMP; a lone surrogate encodes as U+FFFD (as Node's Buffer)."""
+    from openclaw_tui.core.workspace.injection import from_js, js_utf8, to_js
+
+    js = to_js(text)
+    assert len(js) == len(text.encode("utf-16-le", "surrogatepass")) // 2
+    assert from_js(js) == text
+    assert js_utf8(js) == "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text).encode("utf-8")

@@ -19,23 +19,16 @@ Words that say where a secret is kept or that it is gone, placeholders (``{{secr
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import json
+import os
 import re
 from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
 
-from detect_secrets.plugins.aws import AWSKeyDetector
-from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
-from detect_secrets.plugins.github_token import GitHubTokenDetector
-from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
-from detect_secrets.plugins.jwt import JwtTokenDetector
-from detect_secrets.plugins.mailchimp import MailchimpDetector
-from detect_secrets.plugins.npm import NpmDetector
-from detect_secrets.plugins.openai import OpenAIDetector
-from detect_secrets.plugins.pypi_token import PypiTokenDetector
-from detect_secrets.plugins.sendgrid import SendGridDetector
-from detect_secrets.plugins.slack import SlackDetector
-from detect_secrets.plugins.square_oauth import SquareOAuthDetector
-from detect_secrets.plugins.stripe import StripeDetector
-from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from ..userdirs import cache_folder
 
 Span = tuple[str, int, int]
 
@@ -46,21 +39,22 @@ Span = tuple[str, int, int]
 # plugins (prose), IBM/Cloudant/SoftLayer/Artifactory (short generic prefixes such as "cl" or "AP"
 # that fire on ordinary words), Twilio (no boundary: fires inside hex ids), Discord (no literal
 # part), BasicAuth (URL passwords are read below, with placeholders told apart), public IPs.
-_PLUGINS: tuple[tuple[type, tuple[bytes, ...]], ...] = (
-    (AWSKeyDetector, (b"A3T", b"ABIA", b"ACCA", b"AKIA", b"ASIA")),
-    (AzureStorageKeyDetector, (b"AccountKey=",)),
-    (GitHubTokenDetector, (b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_")),
-    (GitLabTokenDetector, (b"gl", b"GR1348941")),
-    (JwtTokenDetector, (b"eyJ",)),
-    (MailchimpDetector, (b"-us",)),
-    (NpmDetector, (b"_authToken",)),
-    (OpenAIDetector, (b"T3BlbkFJ",)),
-    (PypiTokenDetector, (b"pypi-",)),
-    (SendGridDetector, (b"SG.",)),
-    (SlackDetector, (b"xox", b"hooks.slack.com")),
-    (SquareOAuthDetector, (b"sq0csp-",)),
-    (StripeDetector, (b"k_live_",)),
-    (TelegramBotTokenDetector, ()),  # anchored on digits below
+# (module of ``detect_secrets.plugins``, class, anchors)
+_PLUGINS: tuple[tuple[str, str, tuple[bytes, ...]], ...] = (
+    ("aws", "AWSKeyDetector", (b"A3T", b"ABIA", b"ACCA", b"AKIA", b"ASIA")),
+    ("azure_storage_key", "AzureStorageKeyDetector", (b"AccountKey=",)),
+    ("github_token", "GitHubTokenDetector", (b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_")),
+    ("gitlab_token", "GitLabTokenDetector", (b"gl", b"GR1348941")),
+    ("jwt", "JwtTokenDetector", (b"eyJ",)),
+    ("mailchimp", "MailchimpDetector", (b"-us",)),
+    ("npm", "NpmDetector", (b"_authToken",)),
+    ("openai", "OpenAIDetector", (b"T3BlbkFJ",)),
+    ("pypi_token", "PypiTokenDetector", (b"pypi-",)),
+    ("sendgrid", "SendGridDetector", (b"SG.",)),
+    ("slack", "SlackDetector", (b"xox", b"hooks.slack.com")),
+    ("square_oauth", "SquareOAuthDetector", (b"sq0csp-",)),
+    ("stripe", "StripeDetector", (b"k_live_",)),
+    ("telegram_token", "TelegramBotTokenDetector", ()),  # anchored on digits below
 )
 # formats the catalogue lacks: keys of current model providers and services notes name most
 _EXTRA_FORMATS: tuple[tuple[str, tuple[bytes, ...]], ...] = (
@@ -78,18 +72,63 @@ _E = r"(?![A-Za-z0-9_])"
 TELEGRAM_ANCHOR = b"00000000:"  # in the text with every digit made 0
 
 
-def _catalogue() -> list[tuple[re.Pattern[str], tuple[bytes, ...]]]:
-    out: list[tuple[re.Pattern[str], tuple[bytes, ...]]] = []
-    for plugin, anchors in _PLUGINS:
-        for rx in plugin.denylist:  # type: ignore[attr-defined]
-            if plugin is AWSKeyDetector and not rx.pattern.startswith("(?:A3T"):
+PATTERNS_CACHE = "detect-secrets-patterns.json"
+
+
+def _plugin_patterns() -> list[tuple[str, int, tuple[bytes, ...]]]:
+    """(pattern, flags, anchors) of every plugin regex, in ``_PLUGINS`` order.
+
+    Importing a plugin imports detect-secrets' whole scanner and ``requests``, so the patterns are kept
+    in the user's cache folder, keyed by the path, size and mtime of the plugin files they came from (a
+    new detect-secrets version has new files); a missing, stale or damaged cache file is rebuilt.
+    """
+    spec = importlib.util.find_spec("detect_secrets")  # where it is, without running its __init__
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("detect_secrets")
+    folder = Path(spec.submodule_search_locations[0]) / "plugins"
+    key = []
+    for module, _, _ in _PLUGINS:
+        file = folder / f"{module}.py"
+        st = file.stat()
+        key.append([str(file), st.st_size, st.st_mtime_ns])
+    path = Path(cache_folder()) / PATTERNS_CACHE
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        if kept["key"] == key:
+            return [(p, f, _PLUGINS[i][2]) for i, p, f in kept["patterns"]]
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        pass
+    found: list[tuple[int, str, int]] = []
+    for i, (module, name, _) in enumerate(_PLUGINS):
+        plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), name)
+        for rx in plugin.denylist:
+            if name == "AWSKeyDetector" and not rx.pattern.startswith("(?:A3T"):
                 continue  # the second AWS pattern is a keyword rule: the labels below cover it
-            out.append((re.compile(f"{_B}(?:{rx.pattern}){_E}", rx.flags & ~re.UNICODE), anchors))
-    out.extend((re.compile(f"{_B}(?:{p}){_E}"), anchors) for p, anchors in _EXTRA_FORMATS)
+            found.append((i, rx.pattern, rx.flags & ~re.UNICODE))
+    try:  # temp file + os.replace: another process never reads half a file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"key": key, "patterns": found}), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return [(p, f, _PLUGINS[i][2]) for i, p, f in found]
+
+
+@cache
+def _formats() -> list[tuple[str, int, tuple[bytes, ...]]]:
+    """The token catalogue: (pattern, flags, anchors), each pattern compiled only when its anchors occur."""
+    out = [(f"{_B}(?:{p}){_E}", flags, anchors) for p, flags, anchors in _plugin_patterns()]
+    out.extend((f"{_B}(?:{p}){_E}", 0, anchors) for p, anchors in _EXTRA_FORMATS)
     return out
 
 
-_FORMATS = _catalogue()
+def _jwt_valid(token: str) -> bool:
+    """detect-secrets' own JWT check (its module imported only when a text holds a JWT-shaped token)."""
+    from detect_secrets.plugins.jwt import JwtTokenDetector
+
+    return bool(JwtTokenDetector.is_formally_valid(token))
+
 
 # --- labels ----------------------------------------------------------------------------------
 
@@ -100,9 +139,10 @@ _KEY = (
     r"|app[ _-]?secret|(?:auth|access|refresh|bot|api|bearer)[ _-]?token|token|secret|bearer|密钥|秘钥|令牌|api密钥"
 )
 _PRIV = r"private[ _-]?key|私钥"
+# a Chinese label starts with one of 密口秘令私 (a CJK range under re.I is slow to compile)
 _LABEL_RE = re.compile(
     rf"""(?ix)
-    (?:(?<![A-Za-z0-9])(?P<dash>--?|/)?(?=[A-Za-z])|(?=[\u4e00-\u9fff]))(?P<label>{_PRIV}|{_PW_STRONG}|{_KEY}|{_PW_WEAK})(?![A-Za-z0-9_])["']?
+    (?:(?<![A-Za-z0-9])(?P<dash>--?|/)?(?=[A-Za-z])|(?=[密口秘令私]))(?P<label>{_PRIV}|{_PW_STRONG}|{_KEY}|{_PW_WEAK})(?![A-Za-z0-9_])["']?
     (?P<sep>
         [ \t]*(?:\*\*|__)?[ \t]*(?:[:=：]|\|)[ \t]*(?:\*\*|__)?[ \t]*      # label: value, **Label:** value, | cell |
       | [ \t]*(?:\*\*|__)[ \t]+                                        # **Password** value
@@ -134,7 +174,6 @@ _PLACEHOLDER_VALUE_RE = re.compile(
       | (?:xxx+|changeme|example|sample|dummy|placeholder|redacted|hidden|masked|none|null|todo|tbd)
     )$"""
 )
-_CJK_RE = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 
 def _strip_value(raw: str, start: int) -> tuple[str, int, bool]:
@@ -143,6 +182,11 @@ def _strip_value(raw: str, start: int) -> tuple[str, int, bool]:
         return raw[1:-1].strip(), start + 1 + (len(raw[1:-1]) - len(raw[1:-1].lstrip())), True
     value = raw.rstrip(".,:;*_~")
     return value, start, False
+
+
+def _has_cjk(value: str) -> bool:
+    """Whether ``value`` holds a CJK character or full-width form (U+3000-U+9FFF, U+FF00-U+FFEF)."""
+    return not value.isascii() and any("\u3000" <= c <= "\u9fff" or "\uff00" <= c <= "\uffef" for c in value)
 
 
 def _looks_secret(value: str, *, quoted: bool, label: str, strong_sep: bool, login_before: bool = False) -> bool:
@@ -155,7 +199,7 @@ def _looks_secret(value: str, *, quoted: bool, label: str, strong_sep: bool, log
         return False
     if v.endswith((".md", ".json", ".yaml", ".yml", ".txt", ".env", ".py", ".sh")):
         return False
-    if _CJK_RE.search(v) or (" " in v and not quoted) or v[0] in "-([{<$%" or _NOT_SECRET_RE.search(v):
+    if _has_cjk(v) or (" " in v and not quoted) or v[0] in "-([{<$%" or _NOT_SECRET_RE.search(v):
         return False
     letters = sum(c.isalpha() for c in v)
     digits = sum(c.isdigit() for c in v)
@@ -316,10 +360,13 @@ def find_credentials(text: str, windows: Windows | None = None) -> list[Span]:
     whole = [(0, len(text))]
     if "PRIVATE KEY" in text:
         out.extend(("private-key", m.start(), m.end()) for m in _PRIVATE_BLOCK_RE.finditer(text))
-    for rx, anchors in _FORMATS:
+    for pattern, flags, anchors in _formats():
         spans = whole if windows is None else windows(anchors or (TELEGRAM_ANCHOR,), False)
+        if not spans:
+            continue
+        rx = re.compile(pattern, flags)  # compiled once: ``re`` keeps its recent patterns
         for m in (m for a, b in spans for m in rx.finditer(text, a, b)):
-            if rx.pattern.startswith(f"{_B}(?:eyJ") and not JwtTokenDetector.is_formally_valid(m.group()):
+            if pattern.startswith(f"{_B}(?:eyJ") and not _jwt_valid(m.group()):
                 continue
             if not _token_ok(text, m.start(), m.end()):
                 continue

@@ -25,12 +25,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import unquote
 
-import yaml
-
 from ..files.profile import ARCHIVE_REL, Profile, TextFile, inside
 from ..format.entries import Entry, MemoryFile
 from ..format.fields import ID_RE, REFERENCE_FIELDS, ids_in_value, is_reference_field
-from ..format.yamlio import compose_all_bounded
 
 
 @dataclass(frozen=True)
@@ -408,7 +405,6 @@ def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bo
 # --- state.yaml ------------------------------------------------------------------------
 
 
-_StateLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR_TAG = "tag:yaml.org,2002:str"
 
 
@@ -417,8 +413,12 @@ def state_values(text: str) -> list[tuple[int, str, int]] | None:
 
     Keys are skipped.  None when the text is not valid YAML.
     """
+    import yaml  # imported here: a check with no state.yaml (a workspace) needs no YAML library
+
+    from ..format.yamlio import compose_all_bounded
+
     try:
-        docs = compose_all_bounded(text, _StateLoader)  # an alias bomb: YamlTooLarge
+        docs = compose_all_bounded(text, getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # an alias bomb: YamlTooLarge
     except (yaml.YAMLError, RecursionError):
         return None
     values: list[tuple[int, str, int]] = []

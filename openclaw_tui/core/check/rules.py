@@ -20,10 +20,8 @@ from ..files.profile import ARCHIVE_REL, Discovery, Profile, TextFile
 from ..files.store import MemoryDoc
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile
 from ..format.fields import field_error, ids_in_value
-from ..format.yamlio import alias_problem
 from ..lifecycle.policy import DEFAULTS, over_cap, ttl_passed
 from ..workspace.injection import CURRENT_RELEASE
-from . import factcache
 from .codes import REPAIRABLE
 from .fieldscan import field_facts
 from .findings import Finding
@@ -33,6 +31,7 @@ from .secrets import CREDENTIAL_KINDS, KIND_LABEL, SecretMatch, TextView, find_s
 
 if TYPE_CHECKING:
     from ..workspace.bootstrap import InjectedPart
+    from . import factcache
 
 MEMORIES_REL = "memories.md"
 # the limits' defaults are core.config.Limits' (a config file and options override them)
@@ -232,6 +231,8 @@ Located = tuple[str, Entry]  # (file, entry)
 
 
 def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> None:
+    from . import factcache  # memories.md's cache: a workspace has none
+
     cached: dict[str, factcache.Facts | None] = {}
     docs: dict[str, MemoryDoc] = {}
     mem = _memory_file(add, MEMORIES_REL, profile.memories, profile.memories_error, cached, docs)
@@ -241,7 +242,11 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
     ] + profile.contexts + profile.skills
     readable: list[TextFile] = [f for f in texts if not _file_problem(add, f.rel, f.error, f.utf8)]
     for f in readable:  # an alias bomb is refused unread (its text is still scanned line by line)
-        bomb = alias_problem(f.text) if f.rel.endswith((".yaml", ".yml")) else None
+        bomb = None
+        if f.rel.endswith((".yaml", ".yml")):
+            from ..format.yamlio import alias_problem  # the YAML library only when a profile holds YAML files
+
+            bomb = alias_problem(f.text)
         if bomb:
             add("unreadable-file", f.rel, None, None, f"{f.rel}: {bomb}")
 
@@ -375,6 +380,8 @@ def _memory_file(
     facts = None
     if not doc.parsed and doc.data is not None:  # a document parsed before (the UI's) is never cached
         docs[rel] = doc
+        from . import factcache
+
         facts = factcache.facts(doc.path, doc.data, doc.text, doc.bom)  # None: a small file
         if facts is not None:
             doc.adopt(facts.mf)
@@ -540,24 +547,20 @@ _HUNK_RE = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 def _rewritten_logs(profile: Profile, add: Add) -> None:
     """daily-log-rewritten: a commit changed or removed earlier lines of a daily log still present.
 
-    One ``git log -p`` of ``memory/`` (read-only: no optional locks).  Appending, also to a last
-    line that had no newline, is not a rewrite; deleting a whole log is not either (spec: logs are
-    distilled, then removed).
+    One ``git log -p --relative`` of ``memory/`` run in the workspace (read-only: no optional locks;
+    paths relative to the workspace; outside a repository git fails and nothing is reported).
+    Appending, also to a last line that had no newline, is not a rewrite; deleting a whole log is not
+    either (spec: logs are distilled, then removed).
     """
     logs = {f.rel for f in profile.daily_logs if _DAILY_LOG_RE.fullmatch(f.rel)}
     if not logs:
         return
-    from ..git.gitrepo import GitError, find_repo, run_git
+    from ..git.run import GitError, run_git  # not gitrepo: one git process needs no repository model
 
-    repo = find_repo(profile.path)
-    if repo is None:
-        return
-    prefix = repo.rel(profile.path)
-    prefix = prefix + "/" if prefix else ""
     try:
         proc = run_git(
-            ["log", "-p", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--unified=0",
-             "--format=commit %H %as", "--", "memory/"],
+            ["log", "-p", "--relative", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
+             "--unified=0", "--format=commit %H %as", "--", "memory/"],
             profile.path, env={"GIT_OPTIONAL_LOCKS": "0"}, check=False,
         )
     except GitError:
@@ -594,7 +597,7 @@ def _rewritten_logs(profile: Profile, add: Add) -> None:
             old_missing = raw == "--- /dev/null"
         elif raw.startswith("+++ "):
             name = raw[4:]
-            rel = name[2:].removeprefix(prefix) if name.startswith("b/") and name[2:].startswith(prefix) else None
+            rel = name[2:] if name.startswith("b/") else None
             path = rel if rel in logs and not old_missing else None
         elif raw.startswith("@@"):
             m = _HUNK_RE.match(raw)

@@ -130,10 +130,13 @@ class TextView:
         return self._digits
 
     def hits(self, hay: bytes, needles: tuple[bytes, ...]) -> list[int]:
-        """Byte offsets of every needle in ``hay``."""
+        """Byte offsets of every needle in ``hay`` (non-overlapping)."""
         out: list[int] = []
         for needle in needles:
-            out.extend(m.start() for m in _literal(needle).finditer(hay))
+            at = hay.find(needle)
+            while at >= 0:
+                out.append(at)
+                at = hay.find(needle, at + len(needle))
         return out
 
     def to_chars(self, offsets: list[int]) -> list[int]:
@@ -177,15 +180,6 @@ class TextView:
 
 _ID_BEFORE_RE = re.compile(r"(?i)(?:\bid|\bno\.|编号|订单号?|单号)[ \t:#：=]*$")
 _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
-_LITERALS: dict[bytes, re.Pattern[bytes]] = {}
-
-
-def _literal(needle: bytes) -> re.Pattern[bytes]:
-    """A pattern for ``needle``; it may be a regex that starts with a literal (``gh(?:p_|o_)``)."""
-    rx = _LITERALS.get(needle)
-    if rx is None:
-        rx = _LITERALS[needle] = re.compile(needle if needle.startswith(b"(?x)") else re.escape(needle))
-    return rx
 
 
 _DIGIT_ANCHORS = (b"00000000000", b"0000 0000", b"0000-0000")

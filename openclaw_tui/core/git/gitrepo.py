@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -21,80 +20,15 @@ from pathlib import Path
 
 from ..files.lock_exclude import EXCLUDE_LINES, LOCK_SUFFIXES
 from ..files.safe_write import atomic_write
+from .run import GitError as GitError  # re-exported: every git caller's names stay here
+from .run import git_available as git_available
+from .run import git_env as git_env
+from .run import git_executable as git_executable
+from .run import git_text as git_text
+from .run import run_git as run_git
 
 DRIVER_NAME = "openclaw-memory"
 ATTRIBUTES_LINE = f"memories.md merge={DRIVER_NAME}"
-
-
-class GitError(RuntimeError):
-    """A git command failed; the message is git's first line of complaint."""
-
-    def __init__(self, args: Sequence[str], returncode: int, stderr: str) -> None:
-        self.git_args = list(args)
-        self.returncode = returncode
-        self.stderr = stderr
-        lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
-        reason = next((ln for ln in lines if ln.startswith(("fatal:", "error:"))), lines[0] if lines else "")
-        for prefix in ("fatal: ", "error: "):
-            reason = reason.removeprefix(prefix)
-        super().__init__(reason or f"git {' '.join(args[:2])} failed (exit {returncode})")
-
-
-@functools.lru_cache(maxsize=1)
-def git_executable() -> str | None:
-    return shutil.which("git")
-
-
-def git_available() -> bool:
-    return git_executable() is not None
-
-
-def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update({
-        "LC_ALL": "C",
-        "LANGUAGE": "C",
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_PAGER": "cat",
-        "PAGER": "cat",
-        "GIT_EDITOR": "true",
-        "GIT_MERGE_AUTOEDIT": "no",
-    })
-    if extra:
-        env.update(extra)
-    return env
-
-
-def run_git(
-    args: Sequence[str],
-    cwd: Path | str,
-    *,
-    input: bytes | None = None,
-    check: bool = True,
-    env: Mapping[str, str] | None = None,
-    timeout: float | None = None,
-) -> subprocess.CompletedProcess[bytes]:
-    """Run ``git ARGS`` in ``cwd``; raise GitError on failure when ``check``."""
-    exe = git_executable()
-    if exe is None:
-        raise GitError(list(args), 127, "git is not installed")
-    cmd = [exe, "-c", "core.quotepath=false", *args]
-    try:
-        proc = subprocess.run(
-            cmd, cwd=str(cwd), input=input, capture_output=True, env=git_env(env), timeout=timeout,
-            stdin=None if input is not None else subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise GitError(list(args), 127, str(exc)) from exc
-    if check and proc.returncode != 0:
-        raise GitError(list(args), proc.returncode, proc.stderr.decode("utf-8", "replace"))
-    return proc
-
-
-def git_text(args: Sequence[str], cwd: Path | str, **kw: object) -> str:
-    """stdout of ``git ARGS`` as text with the final newline removed."""
-    proc = run_git(args, cwd, **kw)  # type: ignore[arg-type]
-    return proc.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
 
 
 @functools.lru_cache(maxsize=1)

@@ -41,8 +41,7 @@ selected by ``work`` and shown as ``Work``).
 
 At 100k entries a third of them are high, so the answer itself is ~35k parts
 (4 MB of text): the rows are read as the index gives them (no object per
-row), and ``--json`` is written by a template per part (``render_json``) rather than by ``json``'s
-pure-Python indenting encoder.  ``bench/bench_context.py`` prints the figures.
+row).  ``bench/bench_context.py`` prints the figures.
 """
 
 from __future__ import annotations
@@ -55,7 +54,6 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from json.encoder import encode_basestring as _encode_str  # the C encoder json.dumps uses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -174,16 +172,13 @@ class AgentContext:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return self._doc([p.to_json() for p in self.parts], [x.to_json() for x in self.left_out])
-
-    def _doc(self, parts: Any, left_out: Any) -> dict[str, Any]:
         return {
             # the layout names of ``check --format json`` ("profile", "openclaw"); the text says A/B
             "layout": {"A": "profile", "B": "openclaw"}.get(self.layout, self.layout),
             "session": self.session,
             "limits": self.limits,
-            "parts": parts,
-            "left_out": left_out,
+            "parts": [p.to_json() for p in self.parts],
+            "left_out": [x.to_json() for x in self.left_out],
             "total": {"chars": self.total_chars, "tokens_est": self.total_tokens},
             "profile": self.profile,
             "query": self.query,
@@ -624,85 +619,8 @@ def resolve_root(path: Path | str, name: str | None = None) -> Root:
     return roots[0]
 
 
-class _Encoded(str):
-    """JSON text already written out for its place in the document."""
-
-
-_JSON_CONST: dict[Any, str] = {None: "null", True: "true", False: "false"}
-
-
-def _json(o: Any, ind: str) -> str:
-    """``json.dumps(o, ensure_ascii=False, indent=2)`` at the indentation ``ind`` ("\\n" and two spaces a level)."""
-    t = type(o)
-    if t is str:
-        return _encode_str(o)
-    if t is _Encoded:
-        return str(o)
-    if t is int:
-        return int.__repr__(o)
-    if o is None or t is bool:
-        return _JSON_CONST[o]
-    if t is dict:
-        if not o:
-            return "{}"
-        inner = ind + "  "
-        if not all(type(k) is str for k in o):
-            raise TypeError("a key that is not a string")
-        return "{" + ",".join([f"{inner}{_encode_str(k)}: {_json(v, inner)}" for k, v in o.items()]) + ind + "}"
-    if t is list:
-        if not o:
-            return "[]"
-        inner = ind + "  "
-        return "[" + ",".join([inner + _json(v, inner) for v in o]) + ind + "]"
-    raise TypeError(f"not written by the fast path: {t.__name__}")
-
-
-class _EncodedOnce(dict[str, str]):
-    """Strings as JSON, each encoded once: layers, files and reasons repeat (a hit is a dict lookup in C)."""
-
-    def __missing__(self, key: str) -> str:
-        out = self[key] = _encode_str(key)
-        return out
-
-
-def _parts_json(parts: Sequence[Part], s: _EncodedOnce) -> str:
-    """The "parts" list as ``json.dumps`` indents it at the first level: one template a part (``Part.to_json``);
-    the numbers are exact ints (``render_json`` checks), formatted as ``int.__repr__`` does."""
-    if not parts:
-        return "[]"
-    i = "\n      "
-    return "[" + ",".join([
-        f'\n    {{{i}"layer": {s[p.layer]},{i}"file": {s[p.file]},{i}"start_line": {p.start_line},'
-        f'{i}"end_line": {p.end_line},{i}"id": {"null" if p.id is None else _encode_str(p.id)},'
-        f'{i}"chars": {p.chars},{i}"tokens_est": {p.tokens_est},'
-        f'{i}"truncated": {"true" if p.truncated else "false"},{i}"reason": {s[p.reason]}\n    }}'
-        for p in parts]) + "\n  ]"
-
-
-def _left_out_json(left_out: Sequence[LeftOut], s: _EncodedOnce) -> str:
-    """The "left_out" list as ``json.dumps`` indents it at the first level (``LeftOut.to_json``)."""
-    if not left_out:
-        return "[]"
-    i = "\n      "
-    return "[" + ",".join([
-        f'\n    {{{i}"id": {"null" if x.id is None else _encode_str(x.id)},{i}"reason": {s[x.reason]},'
-        f'{i}"file": {s[x.file]},{i}"line": {x.line}'
-        + (f',{i}"detail": {s[x.detail]}\n    }}' if x.detail else "\n    }")
-        for x in left_out]) + "\n  ]"
-
-
 def render_json(ctx: AgentContext) -> str:
-    """``openclaw-tui context --json``: ``json.dumps(ctx.to_json(), ensure_ascii=False, indent=2)`` and a newline,
-    byte for byte (tested), without the pure-Python encoder that ``indent`` means: at 100k entries the tens of
-    thousands of parts are written by one template each, in a fifth of the time."""
-    memo = _EncodedOnce()
-    if all(type(p.start_line) is type(p.end_line) is type(p.chars) is type(p.tokens_est) is int
-           and type(p.truncated) is bool for p in ctx.parts) and all(type(x.line) is int for x in ctx.left_out):
-        try:
-            return _json(ctx._doc(_Encoded(_parts_json(ctx.parts, memo)), _Encoded(_left_out_json(ctx.left_out, memo))),
-                         "\n") + "\n"
-        except TypeError:
-            pass
+    """``openclaw-tui context --json``: the parts and left-out entries as indented JSON and a newline."""
     return json.dumps(ctx.to_json(), ensure_ascii=False, indent=2) + "\n"
 
 

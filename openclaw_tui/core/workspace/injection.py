@@ -44,7 +44,7 @@ MIN_TRIMMED_CONTENT = 16
 
 def to_js(text: str) -> str:
     """``text`` with each character outside the BMP as its UTF-16 surrogate pair (JS indexing)."""
-    if text.isascii() or all(ord(c) < 0x10000 for c in text):
+    if not text or max(text) < "\U00010000":  # no character outside the BMP
         return text
     return "".join(
         c if ord(c) < 0x10000 else chr(0xD800 + ((ord(c) - 0x10000) >> 10)) + chr(0xDC00 + ((ord(c) - 0x10000) & 0x3FF))
@@ -58,7 +58,11 @@ def from_js(text: str) -> str:
 
 def js_utf8(text: str) -> bytes:
     """The UTF-8 bytes JavaScript gives for a JS string (a lone surrogate as U+FFFD)."""
-    return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in from_js(text)).encode("utf-8")
+    text = from_js(text)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text).encode("utf-8")
 
 
 def js_sha256(text: str) -> str:
