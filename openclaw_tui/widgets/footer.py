@@ -24,6 +24,8 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from ..i18n import _
+
 ALWAYS_SHOWN = ("quit", "help", "app.quit", "app.help")  # the footer's first keys, whatever the width
 
 TYPING_WAIT = 0.3  # seconds without a filter key before the key bar is rebuilt
@@ -57,6 +59,9 @@ class KeysFooter(Footer):
             self._built = self._keys(self.screen)
         # Quit and Help first: the app's keys come last from Textual, and a narrow terminal cut them off
         keys = list(super().compose())
+        for key in keys:  # the labels in the language in use now, not the one the screen classes were built in
+            if getattr(key, "description", ""):
+                key.description = _(key.description)
         first = [k for k in keys if getattr(k, "action", None) in ALWAYS_SHOWN]  # FooterKey's
         yield from first + [k for k in keys if k not in first]
 
