@@ -43,6 +43,7 @@ from ..core.git.gitrepo import GitError, find_repo
 from ..core.lifecycle.picks import find_block
 from ..core.lifecycle.plan import Files, Plan
 from ..core.lifecycle.undo import UndoStack
+from ..i18n import _
 from ..ui_adapters import build_refs, run_check
 from .profiles import ProfileData, no_gc, preview_rows, reread_docs
 
@@ -72,6 +73,7 @@ class WriteOutcome:
     plan: Plan | None = None
     error: str | None = None
     stale: bool = False
+    nothing: bool = False  # nothing to undo or redo (a note, not an error)
 
     @property
     def ok(self) -> bool:
@@ -92,8 +94,10 @@ class ExternalChange:
         """The notice for the files that are not worded by id after the reload."""
         if not self.files:
             return None
-        shown = ", ".join(self.files[:3]) + (f" and {len(self.files) - 3} more" if len(self.files) > 3 else "")
-        return f"{self.name}: {shown} changed by another program; reloaded."
+        shown = ", ".join(self.files[:3])
+        if len(self.files) > 3:
+            shown = _("%(files)s and %(n)s more") % {"files": shown, "n": len(self.files) - 3}
+        return _("%(profile)s: %(files)s changed by another program; reloaded.") % {"profile": self.name, "files": shown}
 
 
 @dataclass
@@ -432,9 +436,9 @@ class Session:
         """The current profile when its memory files can be edited (layout A). Raises Refused."""
         data = self.current
         if data is None:
-            raise Refused("No profile is open.")
+            raise Refused(_("No profile is open."))
         if data.profile.layout != "profile":
-            raise Refused("This is an OpenClaw workspace: it has no memories.md entries to edit.")
+            raise Refused(_("This is an OpenClaw workspace: it has no memories.md entries to edit."))
         return data.profile
 
     def editable(self) -> bool:
@@ -457,9 +461,9 @@ class Session:
         (``Refused.args[1]`` is True when the block changed on disk: reload)."""
         self.edit_profile()
         if row is None:
-            raise Refused("Select an entry first.")
+            raise Refused(_("Select an entry first."))
         if row.malformed and well_formed:
-            raise Refused("This block is broken; fix it first with e (edit).")
+            raise Refused(_("This block is broken; fix it first with e (edit)."))
         try:
             files = self.files()
         except (EditError, OSError) as exc:
@@ -468,7 +472,8 @@ class Session:
         doc = files.archive if file == "archive" else files.memories
         entry = find_block(doc.mf.entries, row.entry)
         if entry is None:
-            raise Refused(f"{row.id or 'The block'} changed on disk; reloading.", True)
+            raise Refused(_("%(id)s changed on disk; reloading.") % {"id": row.id} if row.id
+                          else _("The block changed on disk; reloading."), True)
         return files, EntryTarget(file, row.file, entry)
 
     def entry_by_id(self, entry_id: str) -> tuple[Files, EntryTarget]:
@@ -477,7 +482,7 @@ class Session:
             entry = next((e for e in doc.mf.entries if e.id == entry_id and e.error is None), None)
             if entry is not None:
                 return files, EntryTarget(file, rel, entry)
-        raise Refused(f"{entry_id} is not defined.")
+        raise Refused(_("%(id)s is not defined.") % {"id": entry_id})
 
     # --- writes ------------------------------------------------------------------------------
 
@@ -500,10 +505,10 @@ class Session:
         try:
             written = self.undo_stack.apply(plan)
         except ConcurrentModification as exc:
-            return WriteOutcome(error=f"Not written: {exc}. Another program changed the file after the preview; "
-                                "look again (ctrl+r) and retry.", stale=True)
+            return WriteOutcome(error=_("Not written: %(why)s. Another program changed the file after the preview; "
+                                        "look again (ctrl+r) and retry.") % {"why": exc}, stale=True)
         except (EditError, RedactError, OSError) as exc:
-            return WriteOutcome(error=f"Not written: {exc}")
+            return WriteOutcome(error=_("Not written: %(why)s") % {"why": exc})
         if written is not plan:
             self._expect([(c.path, c.after) for c in written.changes if c.changed])
         return WriteOutcome(written)
@@ -511,29 +516,30 @@ class Session:
     def undo(self) -> WriteOutcome:
         plan = self.undo_stack.peek()
         if plan is None:
-            return WriteOutcome(error="Nothing to undo in this session.")
+            return WriteOutcome(error=_("Nothing to undo in this session."), nothing=True)
         self._expect([(c.path, c.before) for c in plan.changes if c.changed] + list(plan.removed.items()))
         try:
             self.undo_stack.undo()
         except ConcurrentModification as exc:
-            return WriteOutcome(error=f"Cannot undo “{plan.title}”: {exc.path.name} changed on disk since it was "
-                                "written. Nothing was changed.")
+            return WriteOutcome(error=_("Cannot undo “%(title)s”: %(file)s changed on disk since it was written. "
+                                        "Nothing was changed.") % {"title": plan.title, "file": exc.path.name})
         except OSError as exc:
-            return WriteOutcome(error=f"Cannot undo: {exc}")
+            return WriteOutcome(error=_("Cannot undo: %(why)s") % {"why": exc})
         return WriteOutcome(plan)
 
     def redo(self) -> WriteOutcome:
         if not self.undo_stack.can_redo:
-            return WriteOutcome(error="Nothing to redo.")
+            return WriteOutcome(error=_("Nothing to redo."), nothing=True)
         nxt = self.undo_stack.peek_redo()
         if nxt is not None:
             self._expect([(c.path, c.after) for c in nxt.changes if c.changed] + [(p, None) for p in nxt.removed])
         try:
             plan = self.undo_stack.redo()
         except ConcurrentModification as exc:
-            return WriteOutcome(error=f"Cannot redo: {exc.path.name} changed on disk since. Nothing was changed.")
+            return WriteOutcome(error=_("Cannot redo: %(file)s changed on disk since. Nothing was changed.")
+                                % {"file": exc.path.name})
         except OSError as exc:
-            return WriteOutcome(error=f"Cannot redo: {exc}")
+            return WriteOutcome(error=_("Cannot redo: %(why)s") % {"why": exc})
         return WriteOutcome(plan)
 
     # --- git ---------------------------------------------------------------------------------
