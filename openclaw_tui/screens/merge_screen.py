@@ -519,7 +519,7 @@ class MergeScreen(Screen[bool]):
         try:
             run_file_editor(self.app, f.path)
         except NoEditor as exc:
-            self.notify(str(exc), title=_("No editor"), severity="warning", markup=False)
+            self.notify(_(str(exc)), title=_("No editor"), severity="warning", markup=False)
             return
         except OSError as exc:
             self.notify(_("Cannot open the editor: %(why)s") % {"why": exc}, severity="error", markup=False)

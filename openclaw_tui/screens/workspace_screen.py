@@ -64,6 +64,22 @@ from ..widgets.safe_text import clean, clean_line
 from ..widgets.ws_rows import Cell, RowsView
 from .workspace_dialogs import DistilPicker, PickOne, TextPrompt
 
+# what each of dreaming's files is (core/workspace/machine.py: MACHINE_DIRS, DIARY_MEANING)
+MEANINGS = (
+    N_("dreaming's machine state (recall store, phase signals, ingestion checkpoints, locks)"),
+    N_("a dreaming phase report (light, REM or deep sweep), machine-written"),
+    N_("imported material, machine-written; not a daily log"),
+    N_("the dream diary: what each dreaming sweep looked at and promoted, for you to review"),
+)
+
+
+def machine_what(mf: MachineFile) -> str:
+    """``MachineFile.what`` in the language in use."""
+    what = (_("%(meaning)s; not loaded into the prompt, searched; read-only here") if mf.searched
+            else _("%(meaning)s; not loaded into the prompt, not searched; read-only here"))
+    return what % {"meaning": _(mf.meaning)}
+
+
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 TABS = ("boot", "mem", "user", "logs", "review", "dreams")
 TAB_LABELS = {"boot": N_("Bootstrap"), "mem": "MEMORY.md", "user": "USER.md", "logs": N_("Daily logs"),
@@ -465,7 +481,7 @@ class WorkspaceScreen(Screen[None]):
             if not self._match(mf.rel, mf.meaning, marks=frozenset({mf.kind})):
                 continue
             rows.append((mf, (Text(clean_line(mf.rel), style="bold" if mf.kind == "diary" else ""),
-                              _size_text(mf.size), Text(clean_line(mf.what), style="dim"))))
+                              _size_text(mf.size), Text(clean_line(machine_what(mf)), style="dim"))))
         if self.machine_more:
             rows.append((None, (Text(_("… %(n)s more files not listed") % {"n": f"{self.machine_more:,}"}, style="dim"),
                                 "", "")))
@@ -542,7 +558,7 @@ class WorkspaceScreen(Screen[None]):
                 t.append(f"{mark}{ln.number:>3} {clean_line(ln.text)}\n", style="dim" if (ln.distilled or ln.dropped) else "")
         elif isinstance(item, MachineFile):
             t.append(f"{clean_line(item.rel)}  {_size_text(item.size)}\n", style="bold")
-            t.append(item.what + "\n", style="dim")
+            t.append(machine_what(item) + "\n", style="dim")
             text, cut = machine_preview(self.path, item.rel)
             lines = text.split("\n")
             t.append(clean("\n".join(lines[:40])))
