@@ -80,6 +80,7 @@ def machine_what(mf: MachineFile) -> str:
     return what % {"meaning": _(mf.meaning)}
 
 
+RECEPTION = (N_("received"), N_("partly"), N_("not received"), N_("not loaded"))  # _reception's answers, shown
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 TABS = ("boot", "mem", "user", "logs", "review", "dreams")
 TAB_LABELS = {"boot": N_("Bootstrap"), "mem": "MEMORY.md", "user": "USER.md", "logs": N_("Daily logs"),
