@@ -426,7 +426,7 @@ class FileView(Vertical):
         else:
             n = len(self.source.refs)
             bad = sum(1 for spans in self.source.refs.values() for s in spans if not s.ok)
-            header.append("  " + (_("rendered") if self.mode == "rendered" else _("source")), style="italic")
+            header.append("  " + (_("rendered") if self.mode == "rendered" else _("source text")), style="italic")
             header.append("  · " + ngettext("%(n)s line with references", "%(n)s lines with references", n) % {"n": n},
                           style="dim")
             if bad:
