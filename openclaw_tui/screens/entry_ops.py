@@ -34,6 +34,7 @@ from ..core.lifecycle.redact import RedactError, plan_redaction
 from ..i18n import N_, _, ngettext
 from ..session import EntryTarget, ProfileData, Refused, Session
 from ..widgets.dialogs import AskId, ConfirmWrite
+from ..widgets.plan_text import plan_title
 from .edit_screen import EditScreen, edit_loop
 from .review_host import ENTRY_ACTIONS, ReviewHost
 
@@ -473,7 +474,7 @@ class EntryOperations:
                         timeout=10)
             return
         self.screen.reload_for_plan(self.session.profiles_touched(outcome.plan))
-        self.notify(done % {"title": outcome.plan.title}, markup=False)
+        self.notify(done % {"title": plan_title(outcome.plan.title)}, markup=False)
 
     # --- commit -----------------------------------------------------------------------------
 

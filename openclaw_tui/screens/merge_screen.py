@@ -20,6 +20,7 @@ are written and staged; git keeps the stash entry, and the notice says so.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rich.text import Text
@@ -38,7 +39,7 @@ from ..core.git.gitrepo import CONTINUE_LABEL, Continued, GitError, has_stash
 from ..core.merge import conflicts as cf
 from ..core.merge.conflicts import BOTH, OURS, THEIRS, ConflictItem, Edited, ResolutionError
 from ..core.merge.merge_session import FileResolution, MergeSession, choice_label
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, catalog, ngettext, recognise
 from ..session import Session
 from ..widgets.conflict_pane import ConflictPane, choice_word
 from ..widgets.dialogs import Ask
@@ -53,6 +54,25 @@ OPERATION = {"merge": N_("merge"), "rebase": N_("rebase"), "am": N_("patch serie
 CONCLUDE = {"merge": N_("Conclude the merge"), "cherry-pick": N_("Commit the cherry-pick"),
             "revert": N_("Commit the revert"), "rebase": N_("Continue the rebase"),
             "am": N_("Continue applying the patches")}
+
+
+# the notes of core/merge/merge_session.py (collision_notes, reference_notes), as the screen shows them
+NOTES = (
+    N_("%(file)s: %(old)s was added on both sides as two different entries: both kept, theirs is now %(new)s"),
+    N_("%(file)s: %(n)s line their branch added now name %(names)s"),
+    N_("%(file)s: %(n)s lines their branch added now name %(names)s"),
+)
+
+
+def merge_note(note: str) -> str:
+    """A note of the merge session in the language in use (English: as it is)."""
+    if catalog() is None:
+        return note
+
+    def was(value: str) -> str:  # "mem-0055 (was mem-0054)"
+        return re.sub(r"\(was (\S+?)\)", lambda m: _("(was %(old)s)") % {"old": m.group(1)}, value)
+
+    return recognise(NOTES, note, was) or note
 
 
 def operation(op: str) -> str:
@@ -209,8 +229,8 @@ class MergeScreen(Screen[bool]):
         self.current = None
         self._rebuild()
         self._first_open()
-        notes = [n for f in self.session.files for n in f.collision_notes()]
-        notes += [_("%(note)s (when written)") % {"note": n} for n in message.reference_notes]
+        notes = [merge_note(n) for f in self.session.files for n in f.collision_notes()]
+        notes += [_("%(note)s (when written)") % {"note": merge_note(n)} for n in message.reference_notes]
         if notes:  # ids both branches added: both entries kept, theirs renumbered (decided, but said)
             self.notify("\n".join(notes), markup=False, timeout=12)
 
@@ -290,7 +310,10 @@ class MergeScreen(Screen[bool]):
             return
         t = Text()
         if s.operation == "merge":
-            t.append(_("Merging %(branch)s") % {"branch": clean_line(s.merging or _("another branch"))}, style="bold")
+            merging = s.merging or ""
+            named = re.fullmatch(r"branch '(.+)'", merging)  # git's "branch 'agent-thread-b'"
+            what = _("branch %(name)s") % {"name": named.group(1)} if named else merging or _("another branch")
+            t.append(_("Merging %(branch)s") % {"branch": clean_line(what)}, style="bold")
         elif s.operation:
             t.append(_("A %(operation)s is in progress") % {"operation": s.operation}, style="bold")
         else:
@@ -584,7 +607,7 @@ class MergeScreen(Screen[bool]):
         if s is not None and s.repo is not None and s.operation is None and has_stash(s.repo):
             note = " " + _("A stash that did not apply cleanly stays in git stash list: drop it once you are done.")
         refs = "" if s is None or not s.reference_notes_done else (
-            "\n" + _("References to renumbered entries rewritten:") + "\n" + "\n".join(s.reference_notes_done))
+            "\n" + _("References to renumbered entries rewritten:") + "\n" + "\n".join(merge_note(n) for n in s.reference_notes_done))
         written = (ngettext("%(n)s file written and staged.", "%(n)s files written and staged.", n) if staged
                    else ngettext("%(n)s file written.", "%(n)s files written.", n)) % {"n": n}
         self.notify(f"{written}{note}{refs}", markup=False,

@@ -32,10 +32,11 @@ from ..core.format.edit import EditError
 from ..core.format.profile import Profile, load_profile
 from ..core.lifecycle.plan import Plan
 from ..core.lifecycle.undo import UndoStack
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, catalog, ngettext, recognise
 from ..session import Session
 from ..widgets.diff_view import DiffView
 from ..widgets.footer import KeysFooter
+from ..widgets.plan_text import plan_title
 from ..widgets.safe_text import clean_line
 
 KIND_STYLE = {
@@ -53,9 +54,24 @@ KIND_LABEL = {
 }
 
 
+# the commonest reasons of a candidate (core/check/suggest.py, refbytes.py: removal_why); others stay English
+WHYS = (
+    N_("drop this line of state.yaml"), N_("drop this path from state.yaml"), N_("unlink: keep the link's text"),
+    N_("drop it from %(field)s"), N_("%(id)s was superseded by %(new)s (then %(chain)s)"),
+    N_("%(id)s was superseded by %(new)s"), N_("%(id)s was compacted into %(new)s"),
+)
+
+
+def why_text(why: str) -> str:
+    """A candidate's reason in the language in use (English: as it is)."""
+    if catalog() is None:
+        return why
+    return recognise(WHYS, why) or why
+
+
 def describe(c: Candidate) -> str:
-    """``Candidate.describe()`` in the language in use (its ``why`` is the core's)."""
-    values = {"target": c.target, "why": c.why, "commit": getattr(c, "commit", "")}
+    """``Candidate.describe()`` in the language in use."""
+    values = {"target": c.target, "why": why_text(c.why), "commit": getattr(c, "commit", "")}
     if c.action == "rewrite":
         return _("rewrite to %(target)s: %(why)s") % values
     if c.action == "restore":
@@ -212,7 +228,7 @@ class RepairScreen(ModalScreen[bool]):
         more = (ngettext("%(n)s finding naming %(target)s", "%(n)s findings naming %(target)s", len(group))
                 % {"n": len(group), "target": target} if len(group) > 1 else _("this finding"))
         self.show_status(_("%(title)s — repairs %(what)s. enter applies, o toggles all alike / only this one.")
-                         % {"title": self.plan.title, "what": more}, "")
+                         % {"title": plan_title(self.plan.title), "what": more}, "")
 
     def show_status(self, message: str, style: str) -> None:
         self.query_one("#repair-status", Static).update(Text(clean_line(message), style=style))
@@ -276,7 +292,7 @@ class RepairScreen(ModalScreen[bool]):
         self.written.append(written)
         if self.on_written is not None:
             self.on_written(written)
-        self.pending_status = (_("Written: %(title)s  (u undoes)") % {"title": written.title}, "bold green")
+        self.pending_status = (_("Written: %(title)s  (u undoes)") % {"title": plan_title(written.title)}, "bold green")
         self.load()
 
     def action_undo(self) -> None:
@@ -299,7 +315,7 @@ class RepairScreen(ModalScreen[bool]):
         self.written.pop()
         if self.on_written is not None:
             self.on_written(plan)
-        self.pending_status = (_("Undone: %(title)s") % {"title": plan.title}, "bold yellow")
+        self.pending_status = (_("Undone: %(title)s") % {"title": plan_title(plan.title)}, "bold yellow")
         self.load()
 
     def action_close(self) -> None:

@@ -44,7 +44,7 @@ from ..core.search.index import Index, roots_of
 from ..core.search.rank import Hit, Results, rank
 from ..core.search.search import chain_for, ranking_for
 from ..core.search.text import QueryError
-from ..i18n import _, ngettext
+from ..i18n import N_, _, catalog, ngettext, recognise
 from ..widgets.footer import KeysFooter
 from ..widgets.result_list import ResultList
 from ..widgets.safe_text import clean_line
@@ -70,13 +70,25 @@ def hit_prompt(h: Hit, several: bool) -> Text:
     t.append(f":{span} ", style="dim")
     if h.id:
         t.append(clean_line(h.id) + " ", style="bold yellow")
-    t.append(h.readable(), style="green")
+    t.append(localized(SCORES, h.readable()), style="green")
     t.append("\n    ")
     snippet = Text(clean_line(h.snippet))
     for a, b in h.highlights:
         snippet.stylize("bold reverse", a, b)
     t.append_text(snippet)
     return t
+
+
+# the search's notes and a score's age (core/search/rank.py: NO_PROVIDER, Hit.readable; providers.py: note)
+NOTES = (N_("full text only: no embedding provider configured"), N_("full text + vectors (%(provider)s)"),
+         N_("full text only (%(why)s)"))
+SCORES = (N_("%(score)s (×%(factor)s, %(n)s day old)"), N_("%(score)s (×%(factor)s, %(n)s days old)"),
+          N_("%(score)s (×%(factor)s, %(n)s months old)"), N_("%(score)s (×%(factor)s, %(n)s years old)"))
+
+
+def localized(templates: tuple[str, ...], text: str) -> str:
+    """A text of the search core in the language in use (English, or no template matches: as it is)."""
+    return text if catalog() is None else recognise(templates, text) or text
 
 
 def explain_text(h: Hit) -> Text:
@@ -253,7 +265,7 @@ class SearchScreen(Screen[SearchResult | None]):
             return
         took = time.perf_counter() - t0
         note = ngettext("%(n)s result in %(ms)s ms; %(note)s", "%(n)s results in %(ms)s ms; %(note)s", len(results.hits)) % {
-            "n": len(results.hits), "ms": f"{took * 1000:.0f}", "note": results.note}
+            "n": len(results.hits), "ms": f"{took * 1000:.0f}", "note": localized(NOTES, results.note)}
         self.app.call_from_thread(self._show, results.hits, results, note, value)
 
     def _show(self, hits: list[Hit], results: Results | None, note: str, value: str) -> None:

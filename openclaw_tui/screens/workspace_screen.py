@@ -57,9 +57,10 @@ from ..core.workspace.model import (
     load_user,
 )
 from ..core.workspace.openclaw_config import OpenClawConfig, OpenClawConfigError, load_openclaw_config
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, catalog, ngettext, recognise
 from ..session import Session
 from ..widgets.bootstrap_bars import BootstrapBars, preview_text
+from ..widgets.plan_text import plan_title
 from ..widgets.safe_text import clean, clean_line
 from ..widgets.ws_rows import Cell, RowsView
 from .workspace_dialogs import DistilPicker, PickOne, TextPrompt
@@ -71,6 +72,21 @@ MEANINGS = (
     N_("imported material, machine-written; not a daily log"),
     N_("the dream diary: what each dreaming sweep looked at and promoted, for you to review"),
 )
+
+
+# what a file under memory/ is (core/workspace/file_kinds.py: classify's labels)
+KIND_LABELS = (
+    N_("a bootstrap file"), N_("not injected by the current release"), N_("the dream diary (dreaming's review notes)"),
+    N_("a workspace file"), N_("dreaming's machine state"), N_("a dreaming report (%(phase)s phase)"),
+    N_("material imported from %(tool)s"), N_("an archived log, dated by its name"), N_("an archived log, undated"),
+    N_("the daily log"), N_("a session transcript"), N_("a session note (%(slug)s)"), N_("a session note on %(slug)s"),
+    N_("a note under memory/"),
+)
+
+
+def kind_label(label: str) -> str:
+    """A file kind's label in the language in use."""
+    return recognise(KIND_LABELS, label) or label if catalog() is not None else label
 
 
 def machine_what(mf: MachineFile) -> str:
@@ -448,7 +464,7 @@ class WorkspaceScreen(Screen[None]):
                 continue
             note = Text()
             if lg.slug is not None:  # a session note, a transcript or a topic note: said as what it is
-                note.append(classify_file(self.path, lg.rel).label + "  ", style="dim")
+                note.append(kind_label(classify_file(self.path, lg.rel).label) + "  ", style="dim")
             if lg.rel in block:
                 note.append(_("in the session-start block (%(part)s)") % {"part": block[lg.rel]}, style="cyan")
             elif lg.at_session_start:
@@ -804,7 +820,7 @@ class WorkspaceScreen(Screen[None]):
             error = outcome.error or ""
             self.notify(error, severity="information" if outcome.nothing else "error", timeout=10, markup=False)
             return
-        self.notify(done % {"title": outcome.plan.title}, markup=False)
+        self.notify(done % {"title": plan_title(outcome.plan.title)}, markup=False)
         self.reload()
 
     def action_commit(self) -> None:

@@ -45,6 +45,7 @@ from ..core.lifecycle.plan import Files, Plan
 from ..core.lifecycle.undo import UndoStack
 from ..i18n import _
 from ..ui_adapters import build_refs, run_check
+from ..widgets.plan_text import plan_title
 from .profiles import ProfileData, no_gc, preview_rows, reread_docs
 
 IGNORED_NAMES = ("audit.log",)  # written by the check itself: never news
@@ -522,7 +523,7 @@ class Session:
             self.undo_stack.undo()
         except ConcurrentModification as exc:
             return WriteOutcome(error=_("Cannot undo “%(title)s”: %(file)s changed on disk since it was written. "
-                                        "Nothing was changed.") % {"title": plan.title, "file": exc.path.name})
+                                        "Nothing was changed.") % {"title": plan_title(plan.title), "file": exc.path.name})
         except OSError as exc:
             return WriteOutcome(error=_("Cannot undo: %(why)s") % {"why": exc})
         return WriteOutcome(plan)

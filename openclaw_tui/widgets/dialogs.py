@@ -26,6 +26,7 @@ from ..core.lifecycle.plan_summary import describe_plan, plan_diff
 from ..i18n import _
 from .diff_view import DiffView
 from .footer import KeysFooter
+from .plan_text import plan_line, plan_title
 from .safe_text import clean_line
 
 MAX_SUMMARY = 10
@@ -52,7 +53,7 @@ class ConfirmWrite(ModalScreen[bool]):
         super().__init__()
         self.plan = plan
         self.root = root
-        self.heading = title or plan.title
+        self.heading = title or plan_title(plan.title)
         self.notes = list(notes)
         self.secrets = list(secrets)  # (value, kind) masked wherever they appear in the diff
         self.yes = yes or _("Write")
@@ -66,7 +67,7 @@ class ConfirmWrite(ModalScreen[bool]):
         with Vertical(id="confirm-write", classes="dialog wide"):
             yield Static(Text(clean_line(self.heading), style="bold"), classes="dialog-title")
             lines = Text()
-            items = [*self.notes, *describe_plan(self.plan, self.root)]
+            items = [*self.notes, *(plan_line(line) for line in describe_plan(self.plan, self.root))]
             if len(items) > MAX_SUMMARY:
                 items = [*items[: MAX_SUMMARY - 1], _("… and %(n)s more (see the diff)") % {"n": len(items) - MAX_SUMMARY + 1}]
             for line in items:
