@@ -121,7 +121,7 @@ class ConfirmDiff(ModalScreen[bool]):
             yield SemanticDiffView(id="confirm-diff-view", classes="pane")
             with Horizontal(id="confirm-diff-buttons"):
                 yield Button(Text(_("Cancel (n)")), variant="primary", id="confirm-diff-no")
-                yield Button(Text(f"{self.yes} (y)"), variant="warning", id="confirm-diff-yes")
+                yield Button(Text(_("%(label)s (y)") % {"label": self.yes}), variant="warning", id="confirm-diff-yes")
 
     def on_mount(self) -> None:
         view = self.query_one(SemanticDiffView)

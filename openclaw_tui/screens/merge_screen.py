@@ -312,7 +312,7 @@ class MergeScreen(Screen[bool]):
         if s.operation == "merge":
             merging = s.merging or ""
             named = re.fullmatch(r"branch '(.+)'", merging)  # git's "branch 'agent-thread-b'"
-            what = _("branch %(name)s") % {"name": named.group(1)} if named else merging or _("another branch")
+            what = _("branch '%(name)s'") % {"name": named.group(1)} if named else merging or _("another branch")
             t.append(_("Merging %(branch)s") % {"branch": clean_line(what)}, style="bold")
         elif s.operation:
             t.append(_("A %(operation)s is in progress") % {"operation": s.operation}, style="bold")

@@ -78,7 +78,7 @@ class ConfirmWrite(ModalScreen[bool]):
             yield Static(lines, id="confirm-summary")
             yield DiffView(self.diff, id="confirm-diff")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(f"{self.yes} (y)", variant="primary", id="confirm-yes")
+                yield Button(_("%(label)s (y)") % {"label": self.yes}, variant="primary", id="confirm-yes")
                 yield Button(_("Cancel (n)"), id="confirm-no")
         yield KeysFooter()
 

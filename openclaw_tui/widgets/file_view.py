@@ -35,7 +35,7 @@ from ..core.check.refs import resolve_link
 from ..core.format.fields import ID_RE
 from ..core.format.profile import is_profile_dir, is_workspace_dir
 from ..core.format.rows import Location
-from ..i18n import _, ngettext
+from ..i18n import _, ngettext, pgettext
 from .messages import Jump
 from .safe_text import SafeMarkdown, clean, clean_line
 
@@ -426,7 +426,7 @@ class FileView(Vertical):
         else:
             n = len(self.source.refs)
             bad = sum(1 for spans in self.source.refs.values() for s in spans if not s.ok)
-            header.append("  " + (_("rendered") if self.mode == "rendered" else _("source text")), style="italic")
+            header.append("  " + (_("rendered") if self.mode == "rendered" else pgettext("file view", "source")), style="italic")
             header.append("  · " + ngettext("%(n)s line with references", "%(n)s lines with references", n) % {"n": n},
                           style="dim")
             if bad:

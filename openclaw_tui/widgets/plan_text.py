@@ -41,7 +41,9 @@ LINES: tuple[str, ...] = (
     N_("%(file)s: new file"),
     N_("%(file)s: +%(added)s −%(removed)s lines"),
     N_("%(id)s: changed"),
+    N_("%(id)s: %(what)s"),  # the fields that changed (names kept), "body"
 )
+LINE_WORDS = {"body": N_("body"), "changed": N_("changed")}
 
 
 def plan_title(title: str) -> str:
@@ -58,5 +60,5 @@ def plan_line(line: str) -> str:
     """One line of a write's summary in the language in use (English: as it is)."""
     if catalog() is None or not line:
         return line
-    found = recognise(LINES, line)
+    found = recognise(LINES, line, lambda v: ", ".join(_(LINE_WORDS[w]) if w in LINE_WORDS else w for w in v.split(", ")))
     return found if found is not None else line
