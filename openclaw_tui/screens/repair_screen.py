@@ -62,11 +62,28 @@ WHYS = (
 )
 
 
+# a near id's reason: "; "-joined bits (core/check/suggest.py: near_id_reasons, near_ids)
+NEAR_BITS = (N_("%(how)s from %(id)s"), N_("it is %(state)s"), N_("shares %(labels)s"), N_("one of %(n)s as near"))
+SLIPS = (N_("two characters swapped"), N_("one digit different"), N_("one character dropped"), N_("one digit added"))
+TWO_SLIPS = N_("two slips (%(first)s, then %(second)s)")
+
+
+def _slip(how: str) -> str:
+    if how in SLIPS:
+        return _(how)
+    return recognise((TWO_SLIPS,), how, lambda v: _(v) if v in SLIPS else v) or how
+
+
 def why_text(why: str) -> str:
     """A candidate's reason in the language in use (English: as it is)."""
     if catalog() is None:
         return why
-    return recognise(WHYS, why) or why
+    found = recognise(WHYS, why)
+    if found is not None:
+        return found
+    bits = why.split("; ")
+    done = [recognise(NEAR_BITS, bit, _slip) for bit in bits]
+    return _("; ").join(d if d is not None else b for d, b in zip(done, bits, strict=True))
 
 
 def describe(c: Candidate) -> str:

@@ -84,6 +84,25 @@ KIND_LABELS = (
 )
 
 
+# why dreaming promoted an item (core/workspace/dreaming.py: QueueItem.why): "; "-joined bits, then where from
+WHY_BITS = (
+    N_("recalled %(n)sx"), N_("avg score %(score)s"), N_("max %(score)s"), N_("%(n)s distinct queries"),
+    N_("on %(n)s days"), N_("%(daily)s daily, %(grounded)s grounded signals"), N_("concepts %(tags)s"),
+)
+WHY_FROM = (N_("%(why)s (memory/.dreams/short-term-recall.json)"), N_("%(why)s (its [score=…] bracket)"))
+
+
+def promoted_why(why: str) -> str:
+    """``QueueItem.why`` in the language in use (the bracket's own keys, score and recalls, stay)."""
+    if catalog() is None:
+        return why
+
+    def bits(text: str) -> str:
+        return _("; ").join(recognise(WHY_BITS, bit) or bit for bit in text.split("; "))
+
+    return recognise(WHY_FROM, why, bits) or why
+
+
 def kind_label(label: str) -> str:
     """A file kind's label in the language in use."""
     return recognise(KIND_LABELS, label) or label if catalog() is not None else label
@@ -592,7 +611,7 @@ class WorkspaceScreen(Screen[None]):
                 t.append(_("review flag: %(flag)s (a reviewer would delete it from the prose: e edits)") % {"flag": flag}
                          + "\n", style="yellow")
             if item.why:
-                t.append(_("why promoted: %(why)s") % {"why": clean_line(item.why)} + "\n", style="cyan")
+                t.append(_("why promoted: %(why)s") % {"why": clean_line(promoted_why(item.why))} + "\n", style="cyan")
             for log, n, text in item.source_lines:
                 t.append(f"{log}:{n}  {clean_line(text)}\n", style="dim")
             rel = self.memory.rel if self.memory is not None else "MEMORY.md"
