@@ -292,6 +292,13 @@ class OpenClawApp(App[int]):
         cls = getattr(importlib.import_module(module), name)
         self.push_screen(cls(self.session))
 
+    def action_command_palette(self) -> None:
+        """Textual's command palette, its prompt in the language in use."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=_("Search for commands…")))
+
     def action_notices(self) -> None:
         from .screens.notices_screen import NoticesScreen
 

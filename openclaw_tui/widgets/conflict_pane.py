@@ -46,7 +46,7 @@ def summary_text(summary: str) -> str:
         if part in SUMMARY_WORDS:
             parts.append(_(part))
         elif mark in ("added)", "removed)"):
-            parts.append(name + " " + (_("(added)") if mark == "added)" else _("(removed)")))
+            parts.append((_("%(field)s (added)") if mark == "added)" else _("%(field)s (removed)")) % {"field": name})
         else:
             parts.append(part)
     return _(", ").join(parts)

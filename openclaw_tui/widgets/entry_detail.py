@@ -58,6 +58,15 @@ def _get(ref: Any, name: str) -> Any:
     return getattr(ref, name, None)
 
 
+# where a reference is written (core/check/refs.py: Ref.kind); a field's name (conflict, superseded_by...) stays
+REF_KIND = {"identity": N_("identity"), "skill": N_("skill"), "state": N_("state"), "context": N_("context"),
+            "link": N_("link"), "state-path": N_("state path")}
+
+
+def ref_kind(kind: object) -> str:
+    return _(REF_KIND[kind]) if isinstance(kind, str) and kind in REF_KIND else clean_line(str(kind))
+
+
 def _target_state(lookup: Lookup, ident: str) -> tuple[str, str]:
     """(label, style) of the entry ``ident`` as a reference target."""
     row = lookup(ident)
@@ -216,7 +225,7 @@ class EntryDetail(Horizontal):
             options.append(LocationOption(Text("  " + _("nothing"), style="dim"), None))
         for kind, target_id, target_file, note in out:
             t = Text("  → ")
-            t.append(f"{clean_line(kind)} ", style="dim")
+            t.append(f"{ref_kind(kind)} ", style="dim")
             if target_id:
                 state, style = _target_state(lookup, target_id)
                 t.append(clean_line(target_id), style="bold underline")
@@ -248,7 +257,7 @@ class EntryDetail(Horizontal):
                 t = Text("  ← ")
                 if src:
                     t.append(clean_line(str(src)), style="bold underline")
-                    t.append(f" {clean_line(str(kind))}", style="dim")
+                    t.append(f" {ref_kind(kind)}", style="dim")
                     other = lookup(str(src))
                     if other is not None:
                         t.append(f"  {other.status}", style="green" if other.status == "active" else "dim")
@@ -257,7 +266,7 @@ class EntryDetail(Horizontal):
                     where = f"{file}:{line}" if line else file
                     t.append(clean_line(where), style="underline")
                     if kind:
-                        t.append(f"  {clean_line(str(kind))}", style="dim")
+                        t.append(f"  {ref_kind(kind)}", style="dim")
                     loc = Location(file, line, None)
                 options.append(LocationOption(t, loc))
         rl = self.ref_list
