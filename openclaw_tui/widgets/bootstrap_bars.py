@@ -78,8 +78,8 @@ def bars_text(parts: Sequence[InjectedPart], limits: Limits, source: str, sessio
     t.append(_("%(file)s per file, %(total)s total, USER.md %(user)s")  # the cap the release applies
              % {"file": f"{limits.bootstrap_max_chars:,}", "total": f"{limits.bootstrap_total_max_chars:,}",
                 "user": f"{own_limit('USER.md', limits, release):,}"})
-    t.append(" (" + (_("from %(source)s") % {"source": clean_line(source)} if source != "defaults" else _("defaults")) + ")",
-             style="dim")
+    where = _("from %(source)s") % {"source": clean_line(source)} if source != "defaults" else _("defaults")
+    t.append(" " + _("(%(source)s)") % {"source": where}, style="dim")
     t.append(" · " + _("%(session)s session · sizes in UTF-16 units, as OpenClaw counts") % {"session": session_word(session)} + "\n",
              style="dim")
     for p in parts:
