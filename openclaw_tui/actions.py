@@ -637,7 +637,7 @@ def bindings(scope: str) -> list[BindingType]:
         Binding(
             a.keys,
             a.action,
-            _(a.label) if a.label else "",
+            a.label,  # English: the footer and the help translate it where they show it (widgets/footer.py)
             show=a.show,
             priority=a.priority,
             id=a.id,

@@ -40,6 +40,7 @@ from .actions import bindings
 from .actions import keymap as registry_keymap
 from .core.files.profile import Discovery
 from .core.format.rows import Location
+from .i18n import _
 from .screens.main_screen import MainScreen
 from .session import Session
 
@@ -74,8 +75,8 @@ def _confirm_quit_class() -> type[Screen[str]]:
         """Asked before quitting with an unsaved edit (answers "quit" or "stay")."""
 
         def __init__(self) -> None:
-            super().__init__("An edit is not saved. Quit anyway and lose it?", "",
-                             [("y", "Quit", "quit", "error"), ("n", "Stay", "stay", "primary")])
+            super().__init__(_("An edit is not saved. Quit anyway and lose it?"), "",
+                             [("y", _("Quit"), "quit", "error"), ("n", _("Stay"), "stay", "primary")])
 
     return ConfirmQuit
 
@@ -144,11 +145,11 @@ class OpenClawApp(App[int]):
             try:
                 keys = load_config().keys
             except ConfigError as exc:
-                self.notify(f"Key bindings: {exc}", severity="warning", timeout=10)
+                self.notify(_("Key bindings: %(problem)s") % {"problem": exc}, severity="warning", timeout=10, markup=False)
                 keys = {}
         remap, problems = registry_keymap(keys)
         for problem in problems:
-            self.notify(f"Key bindings: {problem}", severity="warning", timeout=10)
+            self.notify(_("Key bindings: %(problem)s") % {"problem": problem}, severity="warning", timeout=10, markup=False)
         if remap:
             self.set_keymap(remap)
         if self.start_screen is not None:
@@ -290,6 +291,13 @@ class OpenClawApp(App[int]):
         module, _, name = target.partition(":")
         cls = getattr(importlib.import_module(module), name)
         self.push_screen(cls(self.session))
+
+    def action_command_palette(self) -> None:
+        """Textual's command palette, its prompt in the language in use."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=_("Search for commands…")))
 
     def action_notices(self) -> None:
         from .screens.notices_screen import NoticesScreen

@@ -69,7 +69,7 @@ def _id_commands(provider: Provider, query: str) -> list[Command]:
     out: list[Command] = []
     for ident in ids():
         if q in ident.lower():
-            out.append((f"Go to {ident}", "select this entry", partial(jump, Location(None, None, ident))))
+            out.append((_("Go to %(id)s") % {"id": ident}, _("select this entry"), partial(jump, Location(None, None, ident))))
             if len(out) >= 20:
                 break
     return out

@@ -43,15 +43,16 @@ from ..core.config import ConfigError
 from ..core.files.profile import NotMemory
 from ..core.format.rows import Location
 from ..core.search.context import AgentContext, LeftOut, Part, agent_context, resolve_root
-from ..i18n import _
+from ..i18n import N_, _
+from ..widgets.bootstrap_bars import reason_text, session_word
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line, literal
 
 DEBOUNCE = 0.2
 PAGE = 100  # rows of a layer (or of the left-out list) shown before a "more" row
-LAYER_TITLES = {"fixed": "1 · fixed payload", "memories": "2 · memories", "contexts": "3 · context files",
-                "bootstrap": "bootstrap files, as injected", "daily": "daily logs at session start",
-                "search": "search results"}
+LAYER_TITLES = {"fixed": N_("1 · fixed payload"), "memories": N_("2 · memories"), "contexts": N_("3 · context files"),
+                "bootstrap": N_("bootstrap files, as injected"), "daily": N_("daily logs at session start"),
+                "search": N_("search results")}
 
 AgentResult = tuple[Location, Path]
 
@@ -63,10 +64,10 @@ def part_prompt(p: Part) -> Text:
     t.append(f":{span} ", style="dim")
     if p.id:
         t.append(clean_line(p.id) + " ", style="bold yellow")
-    t.append(f"{p.chars:,} ch ~{p.tokens_est:,} tok ", style="green")
+    t.append(_("%(chars)s ch ~%(tokens)s tok") % {"chars": f"{p.chars:,}", "tokens": f"{p.tokens_est:,}"} + " ", style="green")
     if p.truncated:
-        t.append("TRUNCATED ", style="bold red")
-    t.append(clean_line(p.reason), style="dim")
+        t.append(_("TRUNCATED") + " ", style="bold red")
+    t.append(clean_line(reason_text(p.reason)), style="dim")
     return t
 
 
@@ -82,18 +83,24 @@ def left_prompt(x: LeftOut) -> Text:
 
 def summary(ctx: AgentContext) -> Text:
     t = Text()
-    kind = "profile" if ctx.layout == "A" else f"OpenClaw workspace, {ctx.session} session"
-    t.append(f"layout {ctx.layout} ({kind}) {clean_line(ctx.profile)}", style="bold")
+    kind = _("profile") if ctx.layout == "A" else _("OpenClaw workspace, %(session)s session") % {
+        "session": session_word(ctx.session)}
+    t.append(_("layout %(layout)s (%(kind)s) %(profile)s") % {"layout": ctx.layout, "kind": kind,
+                                                               "profile": clean_line(ctx.profile)}, style="bold")
     if ctx.tags:
-        t.append(f"  tags {clean_line(', '.join(ctx.tags))}", style="yellow")
-    t.append(f"\ntotal {ctx.total_chars:,} chars, ~{ctx.total_tokens:,} tokens (estimate)")
+        t.append("  " + _("tags %(tags)s") % {"tags": clean_line(", ".join(ctx.tags))}, style="yellow")
+    t.append("\n" + _("total %(chars)s chars, ~%(tokens)s tokens (estimate)") % {"chars": f"{ctx.total_chars:,}",
+                                                                                 "tokens": f"{ctx.total_tokens:,}"})
     if ctx.budget_chars:
         share = 100 * ctx.total_chars / ctx.budget_chars
-        t.append(f" of a {ctx.budget_chars:,}-character budget ({share:.0f}%)",
+        t.append(" " + _("of a %(budget)s-character budget (%(share)s%%)") % {"budget": f"{ctx.budget_chars:,}",
+                                                                             "share": f"{share:.0f}"},
                  style="bold red" if share > 100 else "")
-    t.append(f"  limits from {clean_line(str(ctx.limits.get('source', 'defaults')))}", style="dim")
+    source = str(ctx.limits.get("source", "defaults"))
+    t.append("  " + _("limits from %(source)s") % {"source": clean_line(source) if source != "defaults" else _("defaults")},
+             style="dim")
     if ctx.left_out:
-        t.append(f"  {len(ctx.left_out)} left out", style="red")
+        t.append("  " + _("%(n)s left out") % {"n": len(ctx.left_out)}, style="red")
     return t
 
 
@@ -132,7 +139,7 @@ class AgentScreen(Screen[AgentResult | None]):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = f"what the agent sees: {self.profile_path}"
+        self.sub_title = _("what the agent sees: %(folder)s") % {"folder": self.profile_path}
         self.query_one("#agent-query", Input).focus()
         self._compute(self.initial, self.session)
 
@@ -166,7 +173,7 @@ class AgentScreen(Screen[AgentResult | None]):
 
     def _failed(self, message: str) -> None:
         self.error = message
-        self.query_one("#agent-summary", Static).update(f"cannot read: {message}")
+        self.query_one("#agent-summary", Static).update(Text(_("cannot read: %(why)s") % {"why": message}))
 
     def _show(self, ctx: AgentContext) -> None:
         self.context = ctx
@@ -192,21 +199,23 @@ class AgentScreen(Screen[AgentResult | None]):
                 items.append(Option(prompt(r), id=str(len(self.rows))))
                 self.rows.append(r)
             if len(rows) > n:
-                what = "parts in this layer" if key != "left out" else "left out"
-                items.append(Option(Text(f"  … {len(rows) - n:,} more {what} (enter: show {PAGE} more)",
-                                         style="italic"), id=f"more:{key}"))
+                more = (_("… %(n)s more parts in this layer (enter: show %(page)s more)") if key != "left out"
+                        else _("… %(n)s more left out (enter: show %(page)s more)"))
+                items.append(Option(Text("  " + more % {"n": f"{len(rows) - n:,}", "page": PAGE}, style="italic"),
+                                    id=f"more:{key}"))
 
         for layer, parts in ctx.layers():
             chars = sum(p.chars for p in parts)
-            head = Text(f"{LAYER_TITLES.get(layer, layer)}  ({len(parts):,}, {chars:,} ch, "
-                        f"~{sum(p.tokens_est for p in parts):,} tok)", style="bold")
+            head = Text(_(LAYER_TITLES.get(layer, layer)) + "  (" + _("%(n)s, %(chars)s ch, ~%(tokens)s tok")
+                        % {"n": f"{len(parts):,}", "chars": f"{chars:,}", "tokens": f"{sum(p.tokens_est for p in parts):,}"}
+                        + ")", style="bold")
             items.append(Option(head, disabled=True))
             some(layer, parts, part_prompt)
         if ctx.left_out:
-            items.append(Option(Text(f"left out ({len(ctx.left_out):,})", style="bold red"), disabled=True))
+            items.append(Option(Text(_("left out (%(n)s)") % {"n": f"{len(ctx.left_out):,}"}, style="bold red"), disabled=True))
             some("left out", ctx.left_out, left_prompt)
         for n in ctx.notes:
-            items.append(Option(Text(f"note: {clean_line(n)}", style="dim italic"), disabled=True))
+            items.append(Option(Text(_("note: %(note)s") % {"note": clean_line(n)}, style="dim italic"), disabled=True))
         options.add_options(items)
         if first:
             keep = next((k for k, o in enumerate(options.options) if not o.disabled), None)
@@ -219,16 +228,18 @@ class AgentScreen(Screen[AgentResult | None]):
         pane = self.query_one("#agent-detail", Static)
         if isinstance(row, Part):
             t = Text()
-            t.append(f"{clean_line(row.file)} lines {row.start_line}-{row.end_line}: {clean_line(row.reason)}\n\n",
-                     style="bold")
+            t.append(_("%(file)s lines %(first)s-%(last)s: %(why)s") % {"file": clean_line(row.file), "first": row.start_line,
+                     "last": row.end_line, "why": clean_line(reason_text(row.reason))} + "\n\n", style="bold")
             t.append_text(literal(row.text))
             pane.update(t)
         elif isinstance(row, LeftOut):
             t = Text()
-            t.append(f"{clean_line(row.id or row.file)}: left out ({clean_line(row.reason)})\n", style="bold red")
+            t.append(_("%(what)s: left out (%(why)s)") % {"what": clean_line(row.id or row.file), "why": clean_line(row.reason)}
+                     + "\n", style="bold red")
             if row.detail:
                 t.append(clean_line(row.detail) + "\n")
-            t.append(f"\n{clean_line(row.file)}:{row.line} — enter opens it to fix it", style="dim")
+            t.append("\n" + _("%(place)s — enter opens it to fix it") % {"place": f"{clean_line(row.file)}:{row.line}"},
+                     style="dim")
             pane.update(t)
 
     def _row(self, option: Option) -> Part | LeftOut | None:

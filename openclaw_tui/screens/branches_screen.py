@@ -32,7 +32,7 @@ from ..core.git.gitrepo import (
     switch_branch,
 )
 from ..core.git.history import BranchComparison, compare_branches
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..widgets.dialogs import AskText
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
@@ -61,23 +61,24 @@ class BranchName(AskText):
     """Ask for a new branch's name."""
 
     def __init__(self) -> None:
-        super().__init__("New branch from HEAD", "Enter creates it, escape cancels.", placeholder=_("branch name"))
+        super().__init__(_("New branch from HEAD"), _("Enter creates it, escape cancels."), placeholder=_("branch name"))
 
 
 def comparison_header(c: BranchComparison) -> Text:
     t = Text()
     t.append(f"{clean_line(c.base)} → {clean_line(c.other)}", style="bold")
     n = len(c.diff.events)
-    t.append(f"   {n} entr{'y differs' if n == 1 else 'ies differ'}", style="yellow" if n else "green")
+    t.append("   " + ngettext("%(n)s entry differs", "%(n)s entries differ", n) % {"n": n}, style="yellow" if n else "green")
     t.append("\n")
     for label, commits in ((c.base, c.only_base), (c.other, c.only_other)):
-        t.append(f"only on {clean_line(label)}: {len(commits)} commit{'s' if len(commits) != 1 else ''}", style="dim")
+        t.append(ngettext("only on %(branch)s: %(n)s commit", "only on %(branch)s: %(n)s commits", len(commits))
+                 % {"branch": clean_line(label), "n": len(commits)}, style="dim")
         for ci in commits[:5]:
             t.append(f"\n  {ci.short} {clean_line(ci.subject)}", style="dim")
         if len(commits) > 5:
-            t.append(f"\n  … {len(commits) - 5} more", style="dim")
+            t.append("\n  " + _("… %(n)s more") % {"n": len(commits) - 5}, style="dim")
         t.append("\n")
-    t.append("(read as: what changes in the profile going from the first branch to the second)", style="dim italic")
+    t.append(_("(read as: what changes in the profile going from the first branch to the second)"), style="dim italic")
     return t
 
 
@@ -112,7 +113,7 @@ class BranchesScreen(Screen[bool]):
         self.branch_list.border_title = _("Local branches")
         view = self.query_one("#branch-compare", SemanticDiffView)
         view.border_title = _("Comparison")
-        view.show_message("c compares the current branch with the highlighted one, entry by entry.")
+        view.show_message(_("c compares the current branch with the highlighted one, entry by entry."))
         self.branch_list.focus()
         self._load()
 
@@ -127,7 +128,7 @@ class BranchesScreen(Screen[bool]):
     def _load(self) -> None:
         repo = self._find_repo()
         if repo is None:
-            self.post_message(BranchesLoaded([], "not inside a git repository"))
+            self.post_message(BranchesLoaded([], _("not inside a git repository")))
             return
         try:
             self.post_message(BranchesLoaded(list_branches(repo)))
@@ -139,7 +140,7 @@ class BranchesScreen(Screen[bool]):
         t.append("✓ " if b.current else "  ", style="bold green")
         t.append(clean_line(b.name), style="bold" if b.current else "")
         if b.name == self.base:
-            t.append(" [base]", style="magenta")
+            t.append(" " + _("[base]"), style="magenta")
         if b.upstream:
             t.append(f" → {clean_line(b.upstream)}", style="dim")
         t.append(f"  {b.sha[:7]} {clean_line(b.subject)}", style="dim")
@@ -148,7 +149,7 @@ class BranchesScreen(Screen[bool]):
     @on(BranchesLoaded)
     def _on_loaded(self, message: BranchesLoaded) -> None:
         if message.error is not None:
-            self.query_one("#branch-compare", SemanticDiffView).show_message(f"No branches: {message.error}")
+            self.query_one("#branch-compare", SemanticDiffView).show_message(_("No branches: %(why)s") % {"why": message.error})
             return
         self.branches = message.branches
         ol = self.branch_list
@@ -159,7 +160,7 @@ class BranchesScreen(Screen[bool]):
             ol.highlighted = min(keep or 0, len(self.branches) - 1)
         current = self.current_name()
         self.query_one("#branches-title", Static).update(
-            Text(f"Branches · on {current}" if current else "Branches · HEAD is detached", style="bold"))
+            Text(_("Branches · on %(branch)s") % {"branch": current} if current else _("Branches · HEAD is detached"), style="bold"))
 
     def current_name(self) -> str | None:
         return next((b.name for b in self.branches if b.current), None)
@@ -187,7 +188,7 @@ class BranchesScreen(Screen[bool]):
         if b is None:
             return
         if b.current:
-            self.notify(f"Already on {b.name}.", markup=False)
+            self.notify(_("Already on %(branch)s.") % {"branch": b.name}, markup=False)
             return
         self._git("switch", b.name)
 
@@ -204,8 +205,8 @@ class BranchesScreen(Screen[bool]):
             return
         self.base = None if self.base == b.name else b.name
         self._refresh_prompts()
-        self.notify(f"Comparisons now start from {self.base}." if self.base else
-                    "Comparisons start from the current branch again.", markup=False)
+        self.notify(_("Comparisons now start from %(branch)s.") % {"branch": self.base} if self.base else
+                    _("Comparisons start from the current branch again."), markup=False)
 
     def _refresh_prompts(self) -> None:
         for b in self.branches:
@@ -219,7 +220,7 @@ class BranchesScreen(Screen[bool]):
         if b.name == base:
             self.notify(_("Highlight another branch to compare with."), markup=False)
             return
-        self.query_one("#branch-compare", SemanticDiffView).show_message(f"Comparing {base} with {b.name}…")
+        self.query_one("#branch-compare", SemanticDiffView).show_message(_("Comparing %(base)s with %(other)s…") % {"base": base, "other": b.name})
         self._compare(base, b.name)
 
     @work(thread=True, exclusive=True, group="branches-compare", description="Comparing branches")
@@ -236,7 +237,7 @@ class BranchesScreen(Screen[bool]):
     def _on_compared(self, message: Compared) -> None:
         view = self.query_one("#branch-compare", SemanticDiffView)
         if message.result is None:
-            view.show_message(f"Cannot compare: {message.error}")
+            view.show_message(_("Cannot compare: %(why)s") % {"why": message.error})
             return
         self.comparison = message.result
         view.show(message.result.diff, comparison_header(message.result),
@@ -259,11 +260,12 @@ class BranchesScreen(Screen[bool]):
 
     @on(BranchDone)
     def _on_done(self, message: BranchDone) -> None:
-        verb = "switch to" if message.what == "switch" else "create"
+        values = {"branch": message.name, "why": message.error}
         if message.error is not None:
-            self.notify(f"Cannot {verb} {message.name}: {message.error}", severity="error", markup=False, timeout=10)
+            failed = _("Cannot switch to %(branch)s: %(why)s") if message.what == "switch" else _("Cannot create %(branch)s: %(why)s")
+            self.notify(failed % values, severity="error", markup=False, timeout=10)
             return
-        self.notify(f"Switched to {message.name}." if message.what == "switch" else f"Created {message.name}.",
+        self.notify((_("Switched to %(branch)s.") if message.what == "switch" else _("Created %(branch)s.")) % values,
                     markup=False)
         if message.what == "switch":
             self.changed = True

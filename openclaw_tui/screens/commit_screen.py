@@ -57,7 +57,7 @@ class CommitScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="commit-box", classes="dialog wide"):
-            yield Static(Text(f"Commit {clean_line(self.profile_path.name)}", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Commit %(profile)s") % {"profile": clean_line(self.profile_path.name)}, style="bold"), classes="dialog-title")
             yield Label(_("Message (generated from what changed; edit freely)"), classes="field-label")
             yield TextArea(self.message, id="commit-message", soft_wrap=True)
             yield Static("", id="commit-error", classes="field-error")
@@ -85,9 +85,9 @@ class CommitScreen(ModalScreen[str | None]):
             sha = commit_paths(repo, repo.rel(self.profile_path), message, leave=left_out(repo, self.profile_path))
         except GitError as exc:
             self.query_one("#commit-error", Static).update(Text(f"git: {clean_line(str(exc))}", style="bold red"))
-            self.notify(f"Commit failed: {exc}", severity="error", markup=False)
+            self.notify(_("Commit failed: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
-        self.notify(f"Committed {sha[:10]}: {first}", markup=False)
+        self.notify(_("Committed %(sha)s: %(summary)s") % {"sha": sha[:10], "summary": first}, markup=False)
         self.host.after_commit()
         self.dismiss(sha)
 

@@ -31,7 +31,7 @@ from ..core.lifecycle.archive import plan_compact
 from ..core.lifecycle.operations import highest_importance, merged_tags
 from ..core.lifecycle.plan import Files
 from ..core.lifecycle.rawedit import EntryParts, parse_list
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..widgets.dialogs import Ask
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
@@ -92,12 +92,12 @@ class CompactScreen(Screen[bool]):
         self.prefilled = ""  # the text last put in the body, to tell whether the reviewer edited it
 
     def compose(self) -> ComposeResult:
-        options = [(Text(f"{g.tag} ({len(g.ids)} active{' · compaction candidate' if g.candidate else ''})"), i)
-                   for i, g in enumerate(self.groups)]
+        options = [(Text((_("%(tag)s (%(n)s active · compaction candidate)") if g.candidate else _("%(tag)s (%(n)s active)"))
+                         % {"tag": g.tag, "n": len(g.ids)}), i) for i, g in enumerate(self.groups)]
         with Vertical(id="compact-screen"):
             yield Static(Text(_("Compact entries into one"), style="bold"), classes="screen-title")
-            yield Static(Text("Tick the entries to merge (space); the merged entry gets merged_from, the originals "
-                              "are superseded and archived.", style="dim"), classes="screen-note")
+            yield Static(Text(_("Tick the entries to merge (space); the merged entry gets merged_from, the originals "
+                                "are superseded and archived."), style="dim"), classes="screen-note")
             with Horizontal(id="edit-columns"):
                 with Vertical(id="compact-pick"):
                     yield Label(_("Tag"), classes="field-label")
@@ -129,7 +129,7 @@ class CompactScreen(Screen[bool]):
             prompt.append(ident, style="bold")
             blocked = ident in self.blocked
             if blocked:
-                prompt.append("  duplicate id in the archive: fix that first", style="bold red")
+                prompt.append("  " + _("duplicate id in the archive: fix that first"), style="bold red")
             else:
                 prompt.append(f"  {e.meta.get('importance', '')!s:<6} ", style="dim")
                 prompt.append(clean_line(e.first_line())[:70])
@@ -178,10 +178,11 @@ class CompactScreen(Screen[bool]):
         try:
             plan = plan_compact(self.host.load_files(), ids, body, tags, importance, self.host.edit_now())
         except (EditError, OSError) as exc:
-            problems.update(Text(f"Cannot compact: {clean_line(str(exc))}", style="bold red"))
+            problems.update(Text(_("Cannot compact: %(why)s") % {"why": clean_line(str(exc))}, style="bold red"))
             return
         problems.update("")
-        self.host.confirm_write(plan, done=f"Compacted {len(ids)} entries into {plan.new_id}.",
+        self.host.confirm_write(plan, done=ngettext("Compacted %(n)s entry into %(id)s.", "Compacted %(n)s entries into %(id)s.",
+                                                    len(ids)) % {"n": len(ids), "id": plan.new_id},
                                 on_written=lambda _p: self.dismiss(True))
 
     def action_close(self) -> None:
@@ -193,5 +194,5 @@ class CompactScreen(Screen[bool]):
             if answer == "discard":
                 self.dismiss(False)
 
-        self.app.push_screen(Ask("Discard the merged text?", "The merged entry is not written.",
-                                 [("k", "Keep editing", "keep"), ("d", "Discard", "discard")]), answered)
+        self.app.push_screen(Ask(_("Discard the merged text?"), _("The merged entry is not written."),
+                                 [("k", _("Keep editing"), "keep"), ("d", _("Discard"), "discard")]), answered)

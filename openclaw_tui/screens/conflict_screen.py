@@ -34,7 +34,7 @@ from ..core.lifecycle.operations import (
     plan_resolve_conflict,
 )
 from ..core.lifecycle.rawedit import EntryParts, parse_list
-from ..i18n import _
+from ..i18n import N_, _, ngettext
 from ..widgets.dialogs import Ask
 from ..widgets.diff_view import meta_texts, word_diff_texts
 from ..widgets.footer import KeysFooter
@@ -47,10 +47,10 @@ class ConflictHost(WriteHost, Protocol):
 
 
 DONE = {
-    KEEP_LEFT: "Kept {a}; {b} is superseded by it.",
-    KEEP_RIGHT: "Kept {b}; {a} is superseded by it.",
-    KEEP_BOTH: "Kept both {a} and {b}; the conflict link is removed.",
-    MERGE: "Wrote {new}, which supersedes {a} and {b}.",
+    KEEP_LEFT: N_("Kept %(a)s; %(b)s is superseded by it."),
+    KEEP_RIGHT: N_("Kept %(b)s; %(a)s is superseded by it."),
+    KEEP_BOTH: N_("Kept both %(a)s and %(b)s; the conflict link is removed."),
+    MERGE: N_("Wrote %(new)s, which supersedes %(a)s and %(b)s."),
 }
 
 
@@ -81,15 +81,20 @@ class ConflictScreen(Screen[bool]):
         lbody, rbody = word_diff_texts(EntryParts.of(a).body, EntryParts.of(b).body)
         differing = sum(1 for p in pairs if p.differs)
         with Vertical(id="conflict-screen"):
-            yield Static(Text(f"Conflict {clean_line(a.id or '')} ⇄ {clean_line(b.id or '')}", style="bold"),
-                         classes="screen-title")
-            yield Static(Text(f"{differing} field{'s' if differing != 1 else ''} differ (highlighted); words only "
-                              "on one side are marked. Left is the older entry.", style="dim"), classes="screen-note")
+            yield Static(Text(_("Conflict %(a)s ⇄ %(b)s") % {"a": clean_line(a.id or ""), "b": clean_line(b.id or "")},
+                              style="bold"), classes="screen-title")
+            yield Static(Text(ngettext("%(n)s field differs (highlighted); words only on one side are marked. "
+                                       "Left is the older entry.",
+                                       "%(n)s fields differ (highlighted); words only on one side are marked. "
+                                       "Left is the older entry.", differing) % {"n": differing}, style="dim"),
+                         classes="screen-note")
             with Horizontal(id="conflict-sides"):
                 for side, entry, meta, body in (("left", a, lmeta, lbody), ("right", b, rmeta, rbody)):
                     with VerticalScroll(id=f"conflict-{side}", classes="conflict-side"):
-                        yield Static(Text.assemble((f"{side.upper()}  ", "dim"), (clean_line(entry.id or ""), "bold"),
-                                                   f"  line {entry.line} · {entry.status}"), classes="side-title")
+                        yield Static(Text.assemble(((_("LEFT") if side == "left" else _("RIGHT")) + "  ", "dim"),
+                                                   (clean_line(entry.id or ""), "bold"),
+                                                   "  " + _("line %(n)s") % {"n": entry.line} + f" · {entry.status}"),
+                                     classes="side-title")
                         yield Static(meta, classes="side-meta")
                         yield Static(body, classes="side-body")
             with Vertical(id="merge-pane"):
@@ -122,9 +127,9 @@ class ConflictScreen(Screen[bool]):
         try:
             plan = plan_resolve_conflict(self.host.load_files(), a, b, choice, now=self.host.edit_now(), **kw)
         except (EditError, OSError) as exc:
-            self.notify(f"Cannot resolve: {exc}", severity="error", markup=False)
+            self.notify(_("Cannot resolve: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
-        done = DONE[choice].format(a=a, b=b, new=plan.new_id or "a new entry")
+        done = _(DONE[choice]) % {"a": a, "b": b, "new": plan.new_id or _("a new entry")}
         self.host.confirm_write(plan, done=done, on_written=lambda _p: self.dismiss(True))
 
     def action_choose(self, choice: str) -> None:
@@ -161,5 +166,5 @@ class ConflictScreen(Screen[bool]):
             if answer == "discard":
                 self.dismiss(False)
 
-        self.app.push_screen(Ask("Discard the merged text?", "The merged entry you wrote is not saved.",
-                                 [("k", "Keep it", "keep"), ("d", "Discard", "discard")]), answered)
+        self.app.push_screen(Ask(_("Discard the merged text?"), _("The merged entry you wrote is not saved."),
+                                 [("k", _("Keep it"), "keep"), ("d", _("Discard"), "discard")]), answered)

@@ -22,7 +22,7 @@ from ..core.format.edit import EditError
 from ..core.format.entries import decode
 from ..core.workspace.distil import distil_context_plan, line_text
 from ..core.workspace.model import parse_log
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..session import Refused
 from ..widgets.safe_text import clean_line
 from .workspace_dialogs import DIALOG_CSS
@@ -45,9 +45,9 @@ class ContextDistilPicker(ModalScreen[list[int] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="ws-dialog", id="ctx-distil-box"):
-            yield Static(Text(f"Distil {self.rel} into memories.md: tick the lines worth keeping (space), ctrl+s."
-                              " Each becomes an entry (source: the file and line); the file then moves to"
-                              " contexts/archive/.", style="bold"))
+            yield Static(Text(_("Distil %(file)s into memories.md: tick the lines worth keeping (space), ctrl+s. "
+                                "Each becomes an entry (source: the file and line); the file then moves to "
+                                "contexts/archive/.") % {"file": self.rel}, style="bold"))
             yield SelectionList[int](
                 *(Selection(Text(f"{n:>3}  {clean_line(t)}"), n, False) for n, t in self.lines),
                 id="ctx-distil-lines",
@@ -86,10 +86,11 @@ def distil_selected_context(main: ReviewHost, session: Session, rel: str) -> Non
     try:
         lines = context_lines((data.path / rel).read_bytes())
     except OSError as exc:
-        main.notify(f"Cannot read {rel}: {exc.strerror or exc}", severity="error", markup=False)
+        main.notify(_("Cannot read %(file)s: %(why)s") % {"file": rel, "why": exc.strerror or exc}, severity="error",
+                    markup=False)
         return
     if not lines:
-        main.notify(f"{rel} has no line to distil.", severity="warning", markup=False)
+        main.notify(_("%(file)s has no line to distil.") % {"file": rel}, severity="warning", markup=False)
         return
 
     def done(picked: list[int] | None) -> None:
@@ -98,15 +99,18 @@ def distil_selected_context(main: ReviewHost, session: Session, rel: str) -> Non
         try:
             plan = distil_context_plan(session.fresh_profile(), rel, picked, now=session.now())
         except (EditError, Refused, OSError) as exc:
-            main.notify(f"Not distilled: {exc}", severity="error", markup=False, timeout=10)
+            main.notify(_("Not distilled: %(why)s") % {"why": exc}, severity="error", markup=False, timeout=10)
             return
         outcome = session.write(plan)
         if outcome.plan is None:
-            main.notify(outcome.error or "Not written.", severity="error", markup=False, timeout=10)
+            main.notify(outcome.error or _("Not written."), severity="error", markup=False, timeout=10)
             return
         main.reload_for_plan(session.profiles_touched(outcome.plan))
         ids = ", ".join(outcome.plan.added)
-        main.notify(f"Distilled {len(picked)} line(s) of {rel} into memories.md ({ids}); the file moved to"
-                    f" contexts/archive/  (u undoes)", markup=False)
+        main.notify(ngettext("Distilled %(n)s line of %(file)s into memories.md (%(ids)s); the file moved to "
+                             "contexts/archive/  (u undoes)",
+                             "Distilled %(n)s lines of %(file)s into memories.md (%(ids)s); the file moved to "
+                             "contexts/archive/  (u undoes)", len(picked)) % {"n": len(picked), "file": rel, "ids": ids},
+                    markup=False)
 
     main.app.push_screen(ContextDistilPicker(rel, lines), done)

@@ -43,24 +43,24 @@ from ..core.lifecycle.rawedit import (
     plan_replace,
     raw_problems,
 )
-from ..i18n import _
+from ..i18n import N_, _
 from ..session import EntryTarget
 from ..widgets.dialogs import Ask
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 
 TEXT_FIELDS: dict[str, str] = {
-    "timestamp": "date-time with offset, e.g. 2025-06-01T14:32:00+08:00",
-    "source": "where it came from, e.g. chat#3412",
-    "ttl": "none · date, e.g. 2026-12-31",
-    "last_hit": "none · date, e.g. 2026-11-28",
-    "archived_at": "none · date-time, e.g. 2026-11-30T10:00:00+08:00",
+    "timestamp": N_("date-time with offset, e.g. 2025-06-01T14:32:00+08:00"),
+    "source": N_("where it came from, e.g. chat#3412"),
+    "ttl": N_("none · date, e.g. 2026-12-31"),
+    "last_hit": N_("none · date, e.g. 2026-11-28"),
+    "archived_at": N_("none · date-time, e.g. 2026-11-30T10:00:00+08:00"),
 }
 SELECT_FIELDS: dict[str, tuple[str, ...]] = {"importance": IMPORTANCE, "status": STATUSES}
 ID_FIELDS: dict[str, str] = {
-    "conflict": "none · id(s), e.g. mem-0007",
-    "superseded_by": "none · id, e.g. mem-0013",
-    "merged_from": "none · ids, e.g. mem-0002, mem-0006",
+    "conflict": N_("none · id(s), e.g. mem-0007"),
+    "superseded_by": N_("none · id, e.g. mem-0013"),
+    "merged_from": N_("none · ids, e.g. mem-0002, mem-0006"),
 }
 FORM_ORDER = ("timestamp", "source", "importance", "status", "tags", "ttl", "last_hit", "conflict",
               "superseded_by", "merged_from", "archived_at")
@@ -116,7 +116,7 @@ def run_file_editor(app: App[Any], path: Path, line: int | None = None) -> int:
     editor's exit status. Raises NoEditor when neither is set: there is no silent fallback."""
     editor = editor_from()
     if editor is None:
-        raise NoEditor("set $VISUAL or $EDITOR to edit in your own editor")
+        raise NoEditor(_("set $VISUAL or $EDITOR to edit in your own editor"))
     argv = editor_command(editor, path, line)
     session = EditorSession("")
     try:
@@ -137,10 +137,10 @@ def edit_loop(
     try:
         code, edited = run_editor(screen.app, text, line)
     except NoEditor as exc:
-        screen.notify(str(exc), title=_("No editor"), severity="warning", markup=False)
+        screen.notify(_(str(exc)), title=_("No editor"), severity="warning", markup=False)
         return
     if code != 0:
-        screen.notify(f"The editor exited with status {code}; nothing was changed.", severity="warning")
+        screen.notify(_("The editor exited with status %(code)s; nothing was changed.") % {"code": code}, severity="warning")
         return
     if edited == text:
         screen.notify(_("The editor made no change."))
@@ -158,8 +158,8 @@ def edit_loop(
 
     message = "\n".join(f"• {clean_line(p)}" for p in found)
     screen.app.push_screen(
-        Ask("The edited entry cannot be saved", message + "\n\nRe-edit it, or discard the edit?",
-            [("r", "Re-edit", "reedit"), ("d", "Discard", "discard")]),
+        Ask(_("The edited entry cannot be saved"), message + "\n\n" + _("Re-edit it, or discard the edit?"),
+            [("r", _("Re-edit"), "reedit"), ("d", _("Discard"), "discard")]),
         answered,
     )
 
@@ -201,7 +201,8 @@ class EditScreen(Screen[bool]):
     @property
     def entry_label(self) -> str:
         e = self.original
-        return f"{e.id or 'malformed block'} · {self.target.rel} line {e.line}"
+        return _("%(id)s · %(file)s line %(line)s") % {"id": e.id or _("malformed block"), "file": self.target.rel,
+                                                      "line": e.line}
 
     def compose(self) -> ComposeResult:
         e = self.original
@@ -209,7 +210,7 @@ class EditScreen(Screen[bool]):
             yield Static(Text(_("Edit %(entry)s") % {"entry": clean_line(self.entry_label)}, style="bold"),
                          classes="screen-title")
             if self.malformed:
-                yield Static(Text(f"This block is broken: {clean_line(e.error or '')}. Fix its YAML below.",
+                yield Static(Text(_("This block is broken: %(why)s. Fix its YAML below.") % {"why": clean_line(e.error or "")},
                                   style="bold red"), classes="screen-note")
             with Horizontal(id="edit-columns"):
                 with Vertical(id="edit-meta"):
@@ -240,12 +241,12 @@ class EditScreen(Screen[bool]):
             if name in SELECT_FIELDS:
                 options = [(v, v) for v in SELECT_FIELDS[name]]
                 if name in meta and value not in SELECT_FIELDS[name]:
-                    options.append((f"{_shown(value)} (invalid)", _shown(value)))
+                    options.append((_("%(value)s (invalid)") % {"value": _shown(value)}, _shown(value)))
                 initial: Any = _shown(value) if name in meta else Select.NULL
-                yield Select(options, value=initial, allow_blank=True, prompt="(not set)", id=f"f-{name}",
+                yield Select(options, value=initial, allow_blank=True, prompt=_("(not set)"), id=f"f-{name}",
                              compact=True)
             else:
-                placeholder = TEXT_FIELDS.get(name) or ID_FIELDS.get(name) or "none · comma-separated, e.g. 咖啡, health"
+                placeholder = _(TEXT_FIELDS.get(name) or ID_FIELDS.get(name) or N_("none · comma-separated, e.g. 咖啡, health"))
                 yield Input(_shown(value) if name in meta else "", placeholder=placeholder, id=f"f-{name}",
                             compact=True)
                 if name == "tags":
@@ -258,8 +259,8 @@ class EditScreen(Screen[bool]):
         others = [k for k in meta if k not in FORM_ORDER and k != "id"]
         if not others:
             return Text(_("Other fields: none (ctrl+t edits the YAML)"), style="dim italic")
-        return Text(f"Also kept as they are: {', '.join(clean_line(k) for k in others)} "
-                    "(ctrl+t edits them as YAML)", style="dim italic")
+        return Text(_("Also kept as they are: %(fields)s (ctrl+t edits them as YAML)")
+                    % {"fields": ", ".join(clean_line(k) for k in others)}, style="dim italic")
 
     def on_mount(self) -> None:
         first = "#edit-yaml-text" if self.malformed else "#edit-body"
@@ -322,7 +323,7 @@ class EditScreen(Screen[bool]):
             return None
         old = self.original.meta if not self.malformed else {}
         if name in old and old[name] == value:
-            return "warning", f"{error} (already so; kept unless you change it)"
+            return "warning", _("%(error)s (already so; kept unless you change it)") % {"error": error}
         return "error", error
 
     def _refresh_form_errors(self) -> None:
@@ -413,7 +414,7 @@ class EditScreen(Screen[bool]):
 
     def _show_problems(self, problems: Sequence[str]) -> None:
         self.query_one("#edit-problems", Static).update(
-            Text("Cannot save: " + "; ".join(clean_line(p) for p in problems), style="bold red"))
+            Text(_("Cannot save: ") + "; ".join(clean_line(p) for p in problems), style="bold red"))
 
     # --- actions --------------------------------------------------------------------------
 
@@ -456,7 +457,7 @@ class EditScreen(Screen[bool]):
             if isinstance(w, Select):
                 value = _shown(meta[name]) if name in meta else None
                 if value is not None and value not in SELECT_FIELDS[name]:
-                    w.set_options([*((v, v) for v in SELECT_FIELDS[name]), (f"{value} (invalid)", value)])
+                    w.set_options([*((v, v) for v in SELECT_FIELDS[name]), (_("%(value)s (invalid)") % {"value": value}, value)])
                 w.value = value if value is not None else Select.NULL
             elif isinstance(w, Input):
                 w.value = _shown(meta[name]) if name in meta else ""
@@ -486,16 +487,16 @@ class EditScreen(Screen[bool]):
         except (EditError, OSError) as exc:
             hint = ""
             if isinstance(exc, EditError) and self._changed_on_disk(raw):
-                hint = " (ctrl+o: compare yours with the version on disk)"
+                hint = " " + _("(ctrl+o: compare yours with the version on disk)")
             self._show_problems([f"{exc}{hint}"])
-            self.notify(f"Not saved: {exc}{hint}", severity="error", markup=False)
+            self.notify(_("Not saved: %(why)s") % {"why": f"{exc}{hint}"}, severity="error", markup=False)
             return
         new_id = parse(raw).entries[0].id or ""
         notes = []
         if self.original.id and new_id != self.original.id:
-            notes.append(f"the id changes from {self.original.id} to {new_id}: references to "
-                         f"{self.original.id} elsewhere are not renamed")
-        self.host.confirm_write(plan, done=f"Saved {new_id} ({self.target.rel}).", notes=notes,
+            notes.append(_("the id changes from %(old)s to %(new)s: references to %(old)s elsewhere are not renamed")
+                         % {"old": self.original.id, "new": new_id})
+        self.host.confirm_write(plan, done=_("Saved %(id)s (%(file)s).") % {"id": new_id, "file": self.target.rel}, notes=notes,
                                 on_written=lambda _plan: self.dismiss(True))
 
     def _changed_on_disk(self, mine: str) -> bool:
@@ -531,20 +532,21 @@ class EditScreen(Screen[bool]):
                     plan = plan_replace(self.host.load_files(), self.target.file, disk.raw, mine,
                                         entry_id=ident, line=disk.line)
                 except (EditError, OSError) as exc:
-                    self.notify(f"Not saved: {exc}", severity="error", markup=False)
+                    self.notify(_("Not saved: %(why)s") % {"why": exc}, severity="error", markup=False)
                     return
-                self.host.confirm_write(plan, done=f"Saved {ident} over the version on disk ({self.target.rel}).",
+                self.host.confirm_write(plan, done=_("Saved %(id)s over the version on disk (%(file)s).")
+                                        % {"id": ident, "file": self.target.rel},
                                         on_written=lambda _plan: self.dismiss(True))
             elif choice == "disk":
                 self.app.copy_to_clipboard(mine)
-                self.notify(f"Kept {ident} as it is on disk; your version is in the clipboard.", markup=False)
+                self.notify(_("Kept %(id)s as it is on disk; your version is in the clipboard.") % {"id": ident}, markup=False)
                 self.dismiss(False)
             elif choice == "merge":  # keep your values, now saved against the disk's version
                 self.original = disk
                 self.parts = self.base = EntryParts.of(disk)
                 self._disk_conflict = None
                 self._clear_problems()
-                self.notify(f"Editing {ident} against its version on disk: merge, then save.", markup=False)
+                self.notify(_("Editing %(id)s against its version on disk: merge, then save.") % {"id": ident}, markup=False)
 
         self.app.push_screen(SaveConflictScreen(self.entry_label, mine, disk.raw), answered)
 
@@ -595,7 +597,7 @@ class EditScreen(Screen[bool]):
                 self.dismiss(False)
 
         self.app.push_screen(
-            Ask("Discard the changes?", f"The edit of {self.original.id or 'this block'} is not saved.",
-                [("k", "Keep editing", "keep"), ("d", "Discard", "discard")]),
+            Ask(_("Discard the changes?"), _("The edit of %(id)s is not saved.") % {"id": self.original.id or _("this block")},
+                [("k", _("Keep editing"), "keep"), ("d", _("Discard"), "discard")]),
             answered,
         )

@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 from ..actions import bindings
 from ..core.git.entry_history import EntryVersion, entry_history
 from ..core.git.gitrepo import GitError, find_repo
-from ..i18n import _
+from ..i18n import N_, _, ngettext
 from ..widgets.conflict_pane import render_side
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
@@ -40,13 +40,24 @@ class VersionsLoaded(Message):
         self.versions, self.error = versions, error
 
 
+VERSION_KIND = {"added": N_("added"), "changed": N_("changed"), "archived": N_("archived"), "restored": N_("restored"),
+                "removed": N_("removed"), "superseded": N_("superseded")}
+
+
+def _what(change: object) -> str:
+    """A change's field names (kept) and body / formatting (translated)."""
+    words = {"body": _("body"), "formatting": _("formatting")}
+    what = change.describe()  # type: ignore[attr-defined]
+    return ", ".join(words.get(w, w) for w in what.split(", ")) if what else ""
+
+
 def describe(v: EntryVersion) -> str:
     if v.kind == "changed" and v.change is not None:
-        what = v.change.describe()
-        return f"changed ({what})" if what else "changed"
+        what = _what(v.change)
+        return _("changed (%(what)s)") % {"what": what} if what else _("changed")
     if v.kind in ("archived", "restored") and v.change is not None and v.change.describe():
-        return f"{v.kind}, changed ({v.change.describe()})"
-    return v.kind
+        return _("%(kind)s, changed (%(what)s)") % {"kind": _(VERSION_KIND[v.kind]), "what": _what(v.change)}
+    return _(VERSION_KIND.get(v.kind, v.kind))
 
 
 def version_prompt(v: EntryVersion) -> Text:
@@ -75,10 +86,10 @@ def version_text(v: EntryVersion) -> Text:
         t.append("\n")
     t.append("\n")
     if v.raw is None:
-        t.append("The entry does not exist after this commit. As it was before:\n", style="italic")
+        t.append(_("The entry does not exist after this commit. As it was before:") + "\n", style="italic")
         t.append_text(render_side(v.previous, None, NEW_WORD))
     else:
-        t.append("The entry after this commit (changed lines marked ▍):\n", style="italic dim")
+        t.append(_("The entry after this commit (changed lines marked ▍):") + "\n", style="italic dim")
         t.append_text(render_side(v.raw, v.previous, NEW_WORD))
     return t
 
@@ -97,7 +108,7 @@ class EntryHistoryScreen(Screen[bool]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="≡")
-        yield Static(Text(f"History of {self.entry_id} in {self.profile.name}", style="bold"), classes="hint",
+        yield Static(Text(_("History of %(id)s in %(profile)s") % {"id": self.entry_id, "profile": self.profile.name}, style="bold"), classes="hint",
                      id="entry-history-title")
         with Horizontal(id="history-main"):
             yield OptionList(id="versions", classes="pane")
@@ -110,7 +121,7 @@ class EntryHistoryScreen(Screen[bool]):
         return self.query_one("#versions", OptionList)
 
     def on_mount(self) -> None:
-        self.version_list.border_title = Text(f"Versions of {clean_line(self.entry_id)}")
+        self.version_list.border_title = Text(_("Versions of %(id)s") % {"id": clean_line(self.entry_id)})
         self.query_one("#version-detail").border_title = _("Version")
         self.version_list.focus()
         self._load()
@@ -119,7 +130,7 @@ class EntryHistoryScreen(Screen[bool]):
     def _load(self) -> None:
         repo = find_repo(self.profile)
         if repo is None:
-            self.post_message(VersionsLoaded([], "this profile is not inside a git repository"))
+            self.post_message(VersionsLoaded([], _("this profile is not inside a git repository")))
             return
         try:
             versions = entry_history(repo, self.profile, self.entry_id)
@@ -132,17 +143,18 @@ class EntryHistoryScreen(Screen[bool]):
     def _on_loaded(self, message: VersionsLoaded) -> None:
         body = self.query_one("#version-body", Static)
         if message.error is not None:
-            body.update(Text(f"No history: {message.error}", style="bold red"))
+            body.update(Text(_("No history: %(why)s") % {"why": message.error}, style="bold red"))
             return
         self.versions = message.versions
         ol = self.version_list
         ol.add_options(Option(version_prompt(v), id=str(i)) for i, v in enumerate(self.versions))
         n = len(self.versions)
-        ol.border_title = Text(f"{n} version{'s' if n != 1 else ''} of {clean_line(self.entry_id)}")
+        ol.border_title = Text(ngettext("%(n)s version of %(id)s", "%(n)s versions of %(id)s", n)
+                               % {"n": n, "id": clean_line(self.entry_id)})
         if n:
             ol.highlighted = 0
         else:
-            body.update(Text(f"No commit created or changed {self.entry_id} (it may not be committed yet).",
+            body.update(Text(_("No commit created or changed %(id)s (it may not be committed yet).") % {"id": self.entry_id},
                              style="dim italic"))
 
     @on(OptionList.OptionHighlighted, "#versions")

@@ -31,19 +31,20 @@ from ..core.lifecycle.operations import plan_set, plan_set_many, plan_supersede
 from ..core.lifecycle.picks import archive_picks, cold_picks, compact_picks, conflict_pair
 from ..core.lifecycle.plan import Files, Plan
 from ..core.lifecycle.rawedit import normalize_raw, plan_replace, raw_problems
-from ..i18n import _
+from ..i18n import N_, _, ngettext
 from ..session import EntryTarget, ProfileData, Refused, Session
 from ..widgets.dialogs import AskId, ConfirmWrite
+from ..widgets.plan_text import plan_title
 from .edit_screen import EditScreen, edit_loop
 from .review_host import ENTRY_ACTIONS, ReviewHost
 
 WORKSPACE_HIDDEN = ENTRY_ACTIONS - {"undo", "redo", "commit", "commit_unavailable"}
 
-PICKED_GROUP = "picked entries"
+PICKED_GROUP = N_("picked entries")
 
 
 def _plural(n: int) -> str:
-    return f"{n} entr{'y' if n == 1 else 'ies'}"
+    return ngettext("%(n)s entry", "%(n)s entries", n) % {"n": n}
 
 
 class EntryOperations:
@@ -135,14 +136,14 @@ class EntryOperations:
         """Write ``plan`` now (undoable); returns what was written, None when refused."""
         outcome = self.session.write(plan)
         if outcome.plan is None:
-            self.notify(outcome.error or "Not written.", severity="error", timeout=10)
+            self.notify(outcome.error or _("Not written."), severity="error", timeout=10)
             if outcome.stale:
                 self.screen.refresh_after_write()
             return None
         written = outcome.plan
         self._show_after_reload = written.new_id or next(iter(written.restored), None)
         self.screen.reload_for_plan(self.session.profiles_touched(written))
-        self.notify(f"{done}  (u undoes)")
+        self.notify(_("%(done)s  (u undoes)") % {"done": done})
         return written
 
     def after_reload(self, data: ProfileData) -> None:
@@ -190,9 +191,10 @@ class EntryOperations:
                 plan = plan_replace(self.load_files(), target.file, entry.raw, edited,
                                     entry_id=entry.id if entry.error is None else None, line=entry.line)
             except (Refused, EditError, OSError) as exc:
-                self.notify(f"Not saved: {exc}", severity="error", markup=False)
+                self.notify(_("Not saved: %(why)s") % {"why": exc}, severity="error", markup=False)
                 return
-            self.confirm_write(plan, done=f"Saved {entry.id or 'the block'} from your editor.")
+            self.confirm_write(plan, done=_("Saved %(id)s from your editor.") % {"id": entry.id} if entry.id
+                               else _("Saved the block from your editor."))
 
         edit_loop(self.screen, text, 1, problems, valid)
 
@@ -221,7 +223,7 @@ class EntryOperations:
         files, target = found
         pair = conflict_pair(files, target.entry)
         if pair is None:
-            self.notify(f"{target.entry.id} has no conflict: link with another entry.", markup=False)
+            self.notify(_("%(id)s has no conflict: link with another entry.") % {"id": target.entry.id}, markup=False)
             return
         from .conflict_screen import ConflictScreen
 
@@ -237,7 +239,7 @@ class EntryOperations:
         old = target.entry.id
         assert old is not None
         if target.file == "archive":
-            self.notify(f"{old} is archived; restore it first (R).", severity="warning", markup=False)
+            self.notify(_("%(id)s is archived; restore it first (R).") % {"id": old}, severity="warning", markup=False)
             return
         live = [e.id for e in files.memories.mf.well_formed()
                 if e.id and e.id != old and e.status not in ("superseded", "archived")]
@@ -248,13 +250,15 @@ class EntryOperations:
             try:
                 plan = plan_supersede(self.load_files(), old, new)
             except (Refused, EditError, OSError) as exc:
-                self.notify(f"Cannot supersede: {exc}", severity="error", markup=False)
+                self.notify(_("Cannot supersede: %(why)s") % {"why": exc}, severity="error", markup=False)
                 return
-            self.confirm_write(plan, done=f"{old} is superseded by {new}.")
+            self.confirm_write(plan, done=_("%(old)s is superseded by %(new)s.") % {"old": old, "new": new})
 
         self.app.push_screen(
-            AskId(f"Supersede {old}", f"Which entry replaces {old}? (one of the {len(live)} live entries)",
-                  known=live),
+            AskId(_("Supersede %(id)s") % {"id": old},
+                  ngettext("Which entry replaces %(id)s? (one of the %(n)s live entries)",
+                           "Which entry replaces %(id)s? (one of the %(n)s live entries)", len(live))
+                  % {"id": old, "n": len(live)}, known=live),
             chosen,
         )
 
@@ -279,12 +283,14 @@ class EntryOperations:
         try:
             plan = plan_archive(files, ids, self.edit_now())
         except (Refused, EditError, OSError) as exc:
-            self.notify(f"Cannot archive: {exc}", severity="error")
+            self.notify(_("Cannot archive: %(why)s") % {"why": exc}, severity="error")
             return
-        notes = [f"{_plural(len(ids))} move to contexts/archive/memories.md: " + ", ".join(ids)]
+        notes = [_("%(entries)s move to contexts/archive/memories.md: %(ids)s")
+                 % {"entries": _plural(len(ids)), "ids": ", ".join(ids)}]
         if picks.already:
-            notes.append(f"already in the archive, left alone: {', '.join(picks.already)}")
-        self.confirm_write(plan, done=f"Archived {_plural(len(ids))}.", notes=notes, on_written=self._clear_picks)
+            notes.append(_("already in the archive, left alone: %(ids)s") % {"ids": ", ".join(picks.already)})
+        self.confirm_write(plan, done=_("Archived %(entries)s.") % {"entries": _plural(len(ids))}, notes=notes,
+                           on_written=self._clear_picks)
 
     def _cold_picked(self, picked: list[str]) -> None:
         try:
@@ -300,12 +306,14 @@ class EntryOperations:
         try:
             plan = plan_set_many(files, ids, {"status": new})
         except (Refused, EditError, OSError) as exc:
-            self.notify(f"Cannot change the status: {exc}", severity="error")
+            self.notify(_("Cannot change the status: %(why)s") % {"why": exc}, severity="error")
             return
-        notes = [f"{_plural(len(ids))}: status → {new} (they stay in memories.md)"]
+        notes = [_("%(entries)s: status → %(status)s (they stay in memories.md)")
+                 % {"entries": _plural(len(ids)), "status": new}]
         if picks.skipped:
-            notes.append(f"not active or cold, left alone: {', '.join(picks.skipped)}")
-        self.confirm_write(plan, done=f"{len(ids)} entr{'y is' if len(ids) == 1 else 'ies are'} {new} now.",
+            notes.append(_("not active or cold, left alone: %(ids)s") % {"ids": ", ".join(picks.skipped)})
+        self.confirm_write(plan, done=ngettext("%(n)s entry is %(status)s now.", "%(n)s entries are %(status)s now.",
+                                               len(ids)) % {"n": len(ids), "status": new},
                            notes=notes, on_written=self._clear_picks)
 
     def archive_entry(self) -> None:
@@ -320,14 +328,14 @@ class EntryOperations:
         ident = target.entry.id
         assert ident is not None
         if target.file == "archive":
-            self.notify(f"{ident} is already in the archive.", markup=False)
+            self.notify(_("%(id)s is already in the archive.") % {"id": ident}, markup=False)
             return
         try:
             plan = plan_archive(files, ident, self.edit_now())
         except (Refused, EditError, OSError) as exc:
-            self.notify(f"Cannot archive: {exc}", severity="error", markup=False)
+            self.notify(_("Cannot archive: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
-        self.confirm_write(plan, done=f"Archived {ident} (contexts/archive/memories.md).")
+        self.confirm_write(plan, done=_("Archived %(id)s (contexts/archive/memories.md).") % {"id": ident})
 
     def restore_entry(self) -> None:
         profile = self.edit_profile()
@@ -352,8 +360,9 @@ class EntryOperations:
                 self.restore_by_id(ident)
 
         self.app.push_screen(
-            AskId("Restore by id", f"Which archived entry goes back to memories.md? ({len(archived)} archived: "
-                  f"{', '.join(archived[:6])}{'…' if len(archived) > 6 else ''})", known=archived),
+            AskId(_("Restore by id"), _("Which archived entry goes back to memories.md? (%(n)s archived: %(ids)s)")
+                  % {"n": len(archived), "ids": ", ".join(archived[:6]) + ("…" if len(archived) > 6 else "")},
+                  known=archived),
             chosen,
         )
 
@@ -361,9 +370,9 @@ class EntryOperations:
         try:
             plan = plan_restore(self.load_files(), ident)
         except (Refused, EditError, OSError) as exc:
-            self.notify(f"Cannot restore: {exc}", severity="error", markup=False)
+            self.notify(_("Cannot restore: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
-        self.confirm_write(plan, done=f"Restored {ident} to memories.md.")
+        self.confirm_write(plan, done=_("Restored %(id)s to memories.md.") % {"id": ident})
 
     def toggle_cold(self) -> None:
         picked = self._picked()
@@ -378,20 +387,21 @@ class EntryOperations:
         ident = entry.id
         assert ident is not None
         if target.file == "archive":
-            self.notify(f"{ident} is archived; restore it first (R).", severity="warning", markup=False)
+            self.notify(_("%(id)s is archived; restore it first (R).") % {"id": ident}, severity="warning", markup=False)
             return
         if entry.status not in ("active", "cold"):
-            self.notify(f"{ident} is {entry.status}; only active and cold entries switch.", severity="warning",
-                        markup=False)
+            self.notify(_("%(id)s is %(status)s; only active and cold entries switch.")
+                        % {"id": ident, "status": entry.status}, severity="warning", markup=False)
             return
         new = "active" if entry.status == "cold" else "cold"
         try:
             plan = plan_set(files, ident, {"status": new})
         except (Refused, EditError, OSError) as exc:
-            self.notify(f"Cannot change the status: {exc}", severity="error", markup=False)
+            self.notify(_("Cannot change the status: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
-        self.confirm_write(plan, done=f"{ident} is {new} now.",
-                           notes=[f"{ident}: status {entry.status} → {new} (stays in memories.md)"])
+        self.confirm_write(plan, done=_("%(id)s is %(status)s now.") % {"id": ident, "status": new},
+                           notes=[_("%(id)s: status %(old)s → %(new)s (stays in memories.md)")
+                                  % {"id": ident, "old": entry.status, "new": new}])
 
     def gc_preview(self) -> None:
         if self.edit_profile() is None:
@@ -403,8 +413,8 @@ class EntryOperations:
             self.notify(str(exc), severity="error", markup=False)
             return
         if not actions:
-            self.notify(f"GC on {self.edit_today().isoformat()}: nothing to move (no expired TTL, cold or "
-                        "over-capacity entry).")
+            self.notify(_("GC on %(date)s: nothing to move (no expired TTL, cold or over-capacity entry).")
+                        % {"date": self.edit_today().isoformat()})
             return
         from .gc_screen import GcScreen
 
@@ -427,7 +437,7 @@ class EntryOperations:
         tags = candidate_tags(files, findings, prefer)
         picked = compact_picks(files, self._picked())
         if len(picked) >= 2:
-            tags.insert(0, TagGroup(PICKED_GROUP, tuple(picked)))  # the picks (v) come first, all ticked
+            tags.insert(0, TagGroup(_(PICKED_GROUP), tuple(picked)))  # the picks (v) come first, all ticked
         if not tags:
             self.notify(_("No tag is shared by two or more active entries: nothing to compact."))
             return
@@ -440,7 +450,7 @@ class EntryOperations:
             profile = self.load_profile_fresh()
             reds = plan_redaction(profile)
         except (Refused, RedactError, EditError, OSError) as exc:
-            self.notify(f"Cannot redact: {exc}", severity="error", markup=False)
+            self.notify(_("Cannot redact: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
         if not reds:
             self.notify(_("No unredacted secret in this profile."))
@@ -452,19 +462,19 @@ class EntryOperations:
     # --- undo -----------------------------------------------------------------------------
 
     def undo(self) -> None:
-        self._step(self.session.undo(), "Undone: {}  (U redoes)")
+        self._step(self.session.undo(), _("Undone: %(title)s  (U redoes)"))
 
     def redo(self) -> None:
-        self._step(self.session.redo(), "Redone: {}")
+        self._step(self.session.redo(), _("Redone: %(title)s"))
 
     def _step(self, outcome: Any, done: str) -> None:
         """After an undo or redo: reload what it touched and say so (or why nothing happened)."""
         if outcome.plan is None:
-            self.notify(outcome.error or "", severity="information" if "Nothing" in (outcome.error or "") else "error",
+            self.notify(outcome.error or "", severity="information" if outcome.nothing else "error",
                         timeout=10)
             return
         self.screen.reload_for_plan(self.session.profiles_touched(outcome.plan))
-        self.notify(done.format(outcome.plan.title))
+        self.notify(done % {"title": plan_title(outcome.plan.title)}, markup=False)
 
     # --- commit -----------------------------------------------------------------------------
 
@@ -477,18 +487,19 @@ class EntryOperations:
         try:
             message = commit_message(profile.path)
         except GitError as exc:
-            self.notify(f"Cannot commit: {exc}", severity="error", markup=False)
+            self.notify(_("Cannot commit: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
         if message is None:
-            self.notify(f"Nothing to commit in {profile.name}: the files match the last commit.", markup=False)
+            self.notify(_("Nothing to commit in %(profile)s: the files match the last commit.") % {"profile": profile.name},
+                        markup=False)
             return
         self.app.push_screen(CommitScreen(self, profile.path, message))
 
     def commit_unavailable(self) -> None:
         profile = self.screen.selected_profile()
-        where = profile.name if profile is not None else "this memory"
-        self.notify(f"Commit is unavailable: {where} is not in a git repository. "
-                    "Run `git init` in the memory folder (or openclaw-tui --demo) to track changes.",
+        where = profile.name if profile is not None else _("this memory")
+        self.notify(_("Commit is unavailable: %(where)s is not in a git repository. "
+                      "Run `git init` in the memory folder (or openclaw-tui --demo) to track changes.") % {"where": where},
                     title=_("No git repository"), severity="warning", markup=False)
 
     def after_commit(self) -> None:

@@ -11,6 +11,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -22,12 +23,12 @@ from textual.widgets.selection_list import Selection
 from ..actions import bindings
 from ..core.format.edit import EditError
 from ..core.lifecycle.archive import GcAction, plan_gc
-from ..i18n import _
+from ..i18n import N_, _
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from .edit_screen import WriteHost
 
-KIND_LABEL = {"ttl": "archive · TTL", "cap": "archive · cap", "cold": "cold"}
+KIND_LABEL = {"ttl": N_("archive · TTL"), "cap": N_("archive · cap"), "cold": N_("cold")}
 KIND_STYLE = {"ttl": "bold red", "cap": "bold magenta", "cold": "bold cyan"}
 
 
@@ -37,7 +38,8 @@ class GcHost(WriteHost, Protocol):
 
 def action_prompt(action: GcAction, summary: str = "") -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(f"{KIND_LABEL.get(action.kind, action.kind):<15}", style=KIND_STYLE.get(action.kind, "bold"))
+    label = _(KIND_LABEL.get(action.kind, action.kind))
+    text.append(label + " " * max(1, 15 - cell_len(label)), style=KIND_STYLE.get(action.kind, "bold"))
     text.append(clean_line(action.id), style="bold")
     text.append(f"  {clean_line(action.reason)}")
     if summary:
@@ -63,9 +65,10 @@ class GcScreen(ModalScreen[bool]):
         firsts = {e.id: e.first_line() for e in files.memories.mf.well_formed()}
         moves = sum(1 for a in self.actions if a.moves)
         with Vertical(id="gc-box", classes="dialog wide"):
-            yield Static(Text(f"GC preview for {self.today.isoformat()}", style="bold"), classes="dialog-title")
-            yield Static(Text(f"{moves} to the archive, {len(self.actions) - moves} to mark cold. "
-                              "Untick what should stay (space), then ctrl+s.", style="dim"), classes="dialog-message")
+            yield Static(Text(_("GC preview for %(date)s") % {"date": self.today.isoformat()}, style="bold"),
+                         classes="dialog-title")
+            yield Static(Text(_("%(moves)s to the archive, %(cold)s to mark cold. Untick what should stay (space), then ctrl+s.")
+                              % {"moves": moves, "cold": len(self.actions) - moves}, style="dim"), classes="dialog-message")
             yield SelectionList[int](
                 *(Selection(action_prompt(a, firsts.get(a.id, "")), i, True) for i, a in enumerate(self.actions)),
                 id="gc-list",
@@ -82,7 +85,8 @@ class GcScreen(ModalScreen[bool]):
 
     @on(SelectionList.SelectedChanged)
     def _changed(self, event: SelectionList.SelectedChanged[int]) -> None:
-        self.query_one("#gc-box").border_subtitle = f"{len(self.chosen)} of {len(self.actions)} ticked"
+        self.query_one("#gc-box").border_subtitle = _("%(n)s of %(total)s ticked") % {"n": len(self.chosen),
+                                                                                      "total": len(self.actions)}
 
     def action_all(self) -> None:
         self.query_one("#gc-list", SelectionList).select_all()
@@ -98,11 +102,11 @@ class GcScreen(ModalScreen[bool]):
         try:
             plan = plan_gc(self.host.load_files(), chosen, self.host.edit_now())
         except (EditError, OSError) as exc:
-            self.notify(f"Cannot apply: {exc}", severity="error", markup=False)
+            self.notify(_("Cannot apply: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
         moved = sum(1 for a in chosen if a.moves)
         cold = len(chosen) - moved
-        self.host.confirm_write(plan, done=f"GC: {moved} archived, {cold} marked cold.",
+        self.host.confirm_write(plan, done=_("GC: %(moved)s archived, %(cold)s marked cold.") % {"moved": moved, "cold": cold},
                                 on_written=lambda _p: self.dismiss(True))
 
     def action_close(self) -> None:

@@ -137,7 +137,7 @@ def collect_bindings(screen: object, app: object) -> list[tuple[str, list[tuple[
         if not b.description or b.system or (b.id is None and b.action not in _TEXTUAL_KEPT):
             continue  # bindings without an id are Textual's own scrolling/focus plumbing
         action = BY_ID.get(b.id or "")
-        description = b.description
+        description = _(b.description)
         if action is not None and action.description != action.label:
             description = f"{_(action.label)} — {_(action.description)}"
         node = ab.node

@@ -93,8 +93,8 @@ def commit_header(c: CommitInfo) -> Text:
     t = Text()
     t.append(c.sha, style="bold yellow")
     if c.is_merge:
-        t.append("  merge of " + ", ".join(p[:7] for p in c.parents), style="magenta")
-        t.append(" (changes shown against the first parent)", style="dim")
+        t.append("  " + _("merge of %(parents)s") % {"parents": ", ".join(p[:7] for p in c.parents)}, style="magenta")
+        t.append(" " + _("(changes shown against the first parent)"), style="dim")
     t.append("\n")
     t.append(f"{clean_line(c.author)} <{clean_line(c.email)}>  ", style="cyan")
     t.append(c.date.replace("T", " "), style="dim")
@@ -109,9 +109,9 @@ class ConfirmDiff(ModalScreen[bool]):
     CSS_PATH = ["git_common.tcss", "history_screen.tcss"]
     BINDINGS = bindings("confirm-diff")
 
-    def __init__(self, title: str, diff: ProfileDiff | None, detail: str = "", yes: str = "Apply and commit") -> None:
+    def __init__(self, title: str, diff: ProfileDiff | None, detail: str = "", yes: str | None = None) -> None:
         super().__init__()
-        self.title_text, self.diff, self.detail, self.yes = title, diff, detail, yes
+        self.title_text, self.diff, self.detail, self.yes = title, diff, detail, yes or _("Apply and commit")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-diff-box"):
@@ -121,7 +121,7 @@ class ConfirmDiff(ModalScreen[bool]):
             yield SemanticDiffView(id="confirm-diff-view", classes="pane")
             with Horizontal(id="confirm-diff-buttons"):
                 yield Button(Text(_("Cancel (n)")), variant="primary", id="confirm-diff-no")
-                yield Button(Text(f"{self.yes} (y)"), variant="warning", id="confirm-diff-yes")
+                yield Button(Text(_("%(label)s (y)") % {"label": self.yes}), variant="warning", id="confirm-diff-yes")
 
     def on_mount(self) -> None:
         view = self.query_one(SemanticDiffView)
@@ -157,7 +157,7 @@ class HistoryScreen(Screen[bool]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="≡")
-        yield Static(Text(f"History of {self.profile.name}", style="bold"), id="history-title", classes="hint")
+        yield Static(Text(_("History of %(profile)s") % {"profile": self.profile.name}, style="bold"), id="history-title", classes="hint")
         with Horizontal(id="history-main"):
             yield OptionList(id="commits", classes="pane")
             with Vertical(id="commit-detail", classes="pane"):
@@ -196,7 +196,7 @@ class HistoryScreen(Screen[bool]):
     def _load_page(self, skip: int) -> None:
         repo = self._find_repo()
         if repo is None:
-            self.post_message(PageLoaded(skip, [], "this profile is not inside a git repository"))
+            self.post_message(PageLoaded(skip, [], _("this profile is not inside a git repository")))
             return
         try:
             commits = log_page(repo, self.profile, skip, PAGE)
@@ -216,7 +216,7 @@ class HistoryScreen(Screen[bool]):
         self.page_loading = False
         if message.error is not None:
             self.exhausted = True
-            self.query_one("#commit-header", Static).update(Text(f"No history: {message.error}", style="bold red"))
+            self.query_one("#commit-header", Static).update(Text(_("No history: %(why)s") % {"why": message.error}, style="bold red"))
             return
         if message.skip != len(self.commits):
             return  # a stale page (the list was reloaded meanwhile)
@@ -226,7 +226,7 @@ class HistoryScreen(Screen[bool]):
         ol = self.commit_list
         ol.add_options(Option(commit_prompt(c), id=c.sha) for c in message.commits)
         total = f"{len(self.commits)}{'' if self.exhausted else '+'}"
-        ol.border_title = f"Commits (newest first) · {total}"
+        ol.border_title = _("Commits (newest first) · %(count)s") % {"count": total}
         if message.skip == 0:
             if self.commits:
                 ol.highlighted = 0
@@ -268,8 +268,8 @@ class HistoryScreen(Screen[bool]):
         if sha in self.diffs:
             self._render_commit(sha)
             return
-        self.query_one("#semantic", SemanticDiffView).show_message("Loading…")
-        self.query_one("#patch", PatchView).show_message("Loading…")
+        self.query_one("#semantic", SemanticDiffView).show_message(_("Loading…"))
+        self.query_one("#patch", PatchView).show_message(_("Loading…"))
         self._load_commit(sha)
 
     @work(thread=True, exclusive=True, group="history-commit", description="Reading a commit")
@@ -289,7 +289,7 @@ class HistoryScreen(Screen[bool]):
     def _on_commit(self, message: CommitLoaded) -> None:
         if message.error is not None:
             if message.sha == self.current:
-                self.query_one("#semantic", SemanticDiffView).show_message(f"Cannot read it: {message.error}")
+                self.query_one("#semantic", SemanticDiffView).show_message(_("Cannot read it: %(why)s") % {"why": message.error})
             return
         assert message.diff is not None and message.patch is not None
         self.diffs[message.sha] = message.diff
@@ -306,8 +306,8 @@ class HistoryScreen(Screen[bool]):
         self.query_one("#diff-switcher", ContentSwitcher).current = self.view
         patch = self.query_one("#patch", PatchView)
         self.query_one("#commit-detail").border_title = (
-            "Semantic diff" if self.view == "semantic" else
-            f"Text diff · {'side by side' if patch.side_by_side else 'unified'}")
+            _("Semantic diff") if self.view == "semantic" else
+            _("Text diff · %(layout)s") % {"layout": _("side by side") if patch.side_by_side else _("unified")})
 
     def action_toggle_layout(self) -> None:
         patch = self.query_one("#patch", PatchView)
@@ -316,7 +316,7 @@ class HistoryScreen(Screen[bool]):
             self.action_toggle_view()
         else:
             self.query_one("#commit-detail").border_title = (
-                f"Text diff · {'side by side' if patch.side_by_side else 'unified'}")
+                _("Text diff · %(layout)s") % {"layout": _("side by side") if patch.side_by_side else _("unified")})
 
     # --- rollback and revert --------------------------------------------------------------
 
@@ -340,7 +340,7 @@ class HistoryScreen(Screen[bool]):
             else:
                 result = revert_commit(repo, self.profile, sha, dry_run=True)
                 self.post_message(Planned(what, sha, result.diff, None, None if result.files else
-                                          "this commit changed nothing that is still there to undo"))
+                                          _("this commit changed nothing that is still there to undo")))
         except (Refused, GitError) as exc:
             self.post_message(Planned(what, sha, None, None, str(exc)))
 
@@ -348,20 +348,21 @@ class HistoryScreen(Screen[bool]):
     def _on_planned(self, message: Planned) -> None:
         info = self._info(message.sha)
         short = info.short if info else message.sha[:7]
-        verb = "Roll back" if message.what == "rollback" else "Revert"
         if message.refused is not None:
-            self.notify(f"{verb} refused: {message.refused}", severity="error", markup=False, timeout=10)
+            refused = _("Roll back refused: %(why)s") if message.what == "rollback" else _("Revert refused: %(why)s")
+            self.notify(refused % {"why": message.refused}, severity="error", markup=False, timeout=10)
             return
         if message.plan is not None and message.plan.empty:
-            self.notify(f"The profile already is as it was at {short}.", markup=False)
+            self.notify(_("The profile already is as it was at %(commit)s.") % {"commit": short}, markup=False)
             return
+        values = {"profile": self.profile.name, "commit": short, "subject": info.subject if info else ""}
         if message.what == "rollback":
-            title = f"Roll {self.profile.name} back to {short}?"
-            detail = (f"Every file of the profile folder is restored as it was at {short} "
-                      f"({info.subject if info else ''}), then committed.")
+            title = _("Roll %(profile)s back to %(commit)s?") % values
+            detail = _("Every file of the profile folder is restored as it was at %(commit)s (%(subject)s), "
+                       "then committed.") % values
         else:
-            title = f"Revert {short} in {self.profile.name}?"
-            detail = f"Undo what {short} did to the profile ({info.subject if info else ''}), then commit."
+            title = _("Revert %(commit)s in %(profile)s?") % values
+            detail = _("Undo what %(commit)s did to the profile (%(subject)s), then commit.") % values
 
         def done(yes: bool | None) -> None:
             if yes:
@@ -393,11 +394,12 @@ class HistoryScreen(Screen[bool]):
     @on(Applied)
     def _on_applied(self, message: Applied) -> None:
         if message.error is not None:
-            self.notify(f"Not done: {message.error}", severity="error", markup=False, timeout=10)
+            self.notify(_("Not done: %(why)s") % {"why": message.error}, severity="error", markup=False, timeout=10)
             return
         self.changed = True
-        done = "Rolled back" if message.what == "rollback" else "Reverted"
-        self.notify(f"{done} and committed as {(message.sha or '')[:7]}.", markup=False)
+        done = (_("Rolled back and committed as %(sha)s.") if message.what == "rollback"
+                else _("Reverted and committed as %(sha)s."))
+        self.notify(done % {"sha": (message.sha or "")[:7]}, markup=False)
         self.reload()
 
     def reload(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -18,8 +19,10 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..widgets.footer import KeysFooter
+
+ITEM_KIND = {"added": N_("added"), "changed": N_("changed"), "rewritten": N_("rewritten"), "moved": N_("moved")}
 
 
 class ItemHistoryScreen(Screen[None]):
@@ -66,9 +69,10 @@ class ItemHistoryScreen(Screen[None]):
         ol.clear_options()
         for i, v in enumerate(versions):
             t = Text(no_wrap=True, overflow="ellipsis")
-            t.append(f"{(v.date or 'now')[:10]}  ", style="dim")
-            t.append(f"{v.kind:<10}")
-            t.append(v.subject or "not committed", style="italic" if v.sha is None else "")
+            t.append(f"{(v.date or _('now'))[:10]}  ", style="dim")
+            kind = _(ITEM_KIND.get(v.kind, v.kind))
+            t.append(kind + " " * max(1, 10 - cell_len(kind)))
+            t.append(v.subject or _("not committed"), style="italic" if v.sha is None else "")
             ol.add_option(Option(t, id=str(i)))
         ol.border_title = ngettext("%(count)d version", "%(count)d versions", len(versions)) % {"count": len(versions)}
         if versions:
@@ -84,8 +88,8 @@ class ItemHistoryScreen(Screen[None]):
             return
         v = self.versions[i]
         t = Text()
-        t.append(f"{v.kind} · {v.file} › {' › '.join(v.heading_path)}\n", style="bold")
-        t.append((f"{v.author}, {v.date}, {v.sha[:8]} {v.subject}" if v.sha else "not committed") + "\n\n", style="dim")
+        t.append(f"{_(ITEM_KIND.get(v.kind, v.kind))} · {v.file} › {' › '.join(v.heading_path)}\n", style="bold")
+        t.append((f"{v.author}, {v.date}, {v.sha[:8]} {v.subject}" if v.sha else _("not committed")) + "\n\n", style="dim")
         t.append(v.text + "\n")
         if v.diff:
             t.append("\n" + v.diff + "\n", style="yellow")

@@ -301,7 +301,7 @@ class ProfileLoading(Screen[None]):
         self.call_after_refresh(self._start_after_rows)  # (already done unless the load failed early)
         if message.error is not None or message.discovery is None:
             self.table.load([], indexed=True, placeholder=_("Cannot open: %(reason)s") % {"reason": message.error})
-            self.notify(message.error or "not memory", severity="error")
+            self.notify(message.error or _("not memory"), severity="error", markup=False)
             return
         self.session.adopt(message.discovery, message.data)
         self.files_tree.show_profiles([d.profile for d in message.data])

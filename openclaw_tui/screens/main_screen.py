@@ -37,7 +37,7 @@ from ..core.format.rows import (
     Location,
     parse_query,
 )
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..session import ProfileData, Session
 from ..ui_adapters import write_audit_log
 from ..widgets.audit_list import AuditGroup, AuditList
@@ -61,6 +61,11 @@ if TYPE_CHECKING:
 
 NARROW = 100  # columns: below this the file tree starts hidden (t shows it)
 DETAIL_TYPING_PAUSE = 0.2  # seconds without a filter key before the entry pane shows the row under the cursor
+
+
+# the entry table's sort keys as the status bar and the palette name them
+SORT_LABEL = {"order": N_("file order"), "id": "id", "status": N_("status"), "importance": N_("importance"),
+              "marks": N_("problems"), "tags": N_("tags"), "timestamp": N_("timestamp"), "summary": N_("summary")}
 
 
 class MainScreen(FilterAndSort, ProfileLoading):
@@ -259,7 +264,7 @@ class MainScreen(FilterAndSort, ProfileLoading):
             _("This profile has no memories.md.") if file not in data.files else _("This file holds no entries.")
         )
         if data.profile.memories_error and file == "memories.md":
-            placeholder = f"memories.md cannot be read: {data.profile.memories_error}"
+            placeholder = _("memories.md cannot be read: %(why)s") % {"why": data.profile.memories_error}
         if data.profile.layout == "openclaw":
             placeholder = _("An OpenClaw workspace: pick a file on the left (MEMORY.md, daily logs).")
         self.table.load(rows, indexed=data.indexed, keep=keep, placeholder=placeholder,
@@ -320,10 +325,11 @@ class MainScreen(FilterAndSort, ProfileLoading):
             where = f"{data.profile.name} · {self.file_view.rel}"
         counts, problems = data.status_counts(self.current_file)
         sort = self.table.sort_key
-        extra = "" if sort == "order" else f"sorted by {sort}{' ▼' if self.table.sort_reverse else ''}"
+        extra = "" if sort == "order" else (_("sorted by %(key)s") % {"key": _(SORT_LABEL.get(sort, sort))}
+                                            + (" ▼" if self.table.sort_reverse else ""))
         picked = len(self.table.picked_ids)
         if picked:
-            extra = " · ".join(x for x in (f"{picked} picked (V clears)", extra) if x)
+            extra = " · ".join(x for x in (_("%(n)s picked (V clears)") % {"n": picked}, extra) if x)
         self.status.set_state(where, counts, self.table.row_count, len(rows), problems, extra)
         self.count_inbox()
 
@@ -657,7 +663,8 @@ class MainScreen(FilterAndSort, ProfileLoading):
         key, finding = hit
         data = self.data.get(Path(key))
         if data is None or finding.code not in REPAIRABLE:
-            self.notify(f"{finding.code} has no repair here: f repairs {', '.join(sorted(REPAIRABLE))}.",
+            self.notify(_("%(code)s has no repair here: f repairs %(codes)s.") % {"code": finding.code,
+                                                                                  "codes": ", ".join(sorted(REPAIRABLE))},
                         severity="warning", markup=False)
             return
         self.app.push_screen(RepairScreen(data.profile, finding, session=self.session, today=self.today,
@@ -702,36 +709,43 @@ class MainScreen(FilterAndSort, ProfileLoading):
         cmds: list[tuple[str, str, Any]] = []
         data = self.current
         for status in ("active", "superseded", "cold", "archived"):
-            cmds.append((f"Filter: status {status}", f"Show only {status} entries",
+            cmds.append((_("Filter: status %(status)s") % {"status": status},
+                         _("Show only %(status)s entries") % {"status": status},
                          lambda s=status: self.add_filter_token(f"status:{s}")))
         for imp in ("high", "medium", "low"):
-            cmds.append((f"Filter: importance {imp}", f"Show only {imp}-importance entries",
+            cmds.append((_("Filter: importance %(importance)s") % {"importance": imp},
+                         _("Show only %(importance)s-importance entries") % {"importance": imp},
                          lambda s=imp: self.add_filter_token(f"imp:{s}")))
-        for mark, label in (("conflict", "unresolved conflicts"), ("expired", "expired TTL"),
-                            ("invalid", "invalid fields"), ("malformed", "malformed entries"),
-                            ("sensitive", "sensitive data"), ("suspicious", "suspicious instructions")):
-            cmds.append((f"Filter: {label}", f"Show only entries with {label}",
+        for mark, label in (("conflict", N_("unresolved conflicts")), ("expired", N_("expired TTL")),
+                            ("invalid", N_("invalid fields")), ("malformed", N_("malformed entries")),
+                            ("sensitive", N_("sensitive data")), ("suspicious", N_("suspicious instructions"))):
+            cmds.append((_("Filter: %(what)s") % {"what": _(label)}, _("Show only entries with %(what)s") % {"what": _(label)},
                          lambda m=mark: self.add_filter_token(f"is:{m}")))
-        cmds.append(("Filter: clear", "Show every entry", lambda: self.set_filter("")))
+        cmds.append((_("Filter: clear"), _("Show every entry"), lambda: self.set_filter("")))
         for key in ("order", "id", "status", "importance", "marks", "tags", "timestamp", "summary"):
-            label = "file order" if key == "order" else ("problems" if key == "marks" else key)
-            cmds.append((f"Sort by {label}", f"Sort the entries by {label}", lambda k=key: self.sort_by(k)))
+            label = _(SORT_LABEL[key])
+            cmds.append((_("Sort by %(key)s") % {"key": label}, _("Sort the entries by %(key)s") % {"key": label},
+                         lambda k=key: self.sort_by(k)))
             if key != "order":
-                cmds.append((f"Sort by {label} (descending)", f"Sort the entries by {label}, reversed",
+                cmds.append((_("Sort by %(key)s (descending)") % {"key": label},
+                             _("Sort the entries by %(key)s, reversed") % {"key": label},
                              lambda k=key: self.sort_by(k, True)))
         if data is not None and data.indexed:
             from ..core.format.rows import all_tags
 
             for tag, n in all_tags(data.files.get(self.current_file, []))[:300]:
-                cmds.append((f"Filter: tag {tag}", f"{n} entries tagged {tag}",
+                cmds.append((_("Filter: tag %(tag)s") % {"tag": tag},
+                             ngettext("%(n)s entry tagged %(tag)s", "%(n)s entries tagged %(tag)s", n) % {"n": n, "tag": tag},
                              lambda t=tag: self.add_filter_token(f"tag:{t}" if " " not in t else f'"tag:{t}"')))
         for p in self.order:
             d = self.data[p]
-            cmds.append((f"Open profile {d.profile.name}", f"List the entries of {d.profile.name}",
+            cmds.append((_("Open profile %(profile)s") % {"profile": d.profile.name},
+                         _("List the entries of %(profile)s") % {"profile": d.profile.name},
                          lambda d=d: self._show_profile(d, "memories.md")))
         if data is not None:
             for f in data.profile.text_files():
-                cmds.append((f"Open file {f.rel}", f"Show {f.rel} of {data.profile.name}",
+                cmds.append((_("Open file %(file)s") % {"file": f.rel},
+                             _("Show %(file)s of %(profile)s") % {"file": f.rel, "profile": data.profile.name},
                              lambda rel=f.rel: self.open_file(rel)))
         return cmds
 

@@ -20,6 +20,7 @@ are written and staged; git keeps the stash entry, and the notice says so.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rich.text import Text
@@ -38,15 +39,48 @@ from ..core.git.gitrepo import CONTINUE_LABEL, Continued, GitError, has_stash
 from ..core.merge import conflicts as cf
 from ..core.merge.conflicts import BOTH, OURS, THEIRS, ConflictItem, Edited, ResolutionError
 from ..core.merge.merge_session import FileResolution, MergeSession, choice_label
-from ..i18n import _, ngettext
+from ..i18n import N_, _, catalog, ngettext, recognise
 from ..session import Session
-from ..widgets.conflict_pane import ConflictPane
+from ..widgets.conflict_pane import ConflictPane, choice_word
 from ..widgets.dialogs import Ask
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean, clean_line
 
 NARROW = 120  # columns: below this the panes stack vertically
 CHOICE_STYLE = {"ours": "green", "theirs": "blue", "both": "magenta", "edited": "cyan"}
+# git's operations and their conclusions, as said here (core/git/gitrepo.py: CONTINUE_LABEL's keys)
+OPERATION = {"merge": N_("merge"), "rebase": N_("rebase"), "am": N_("patch series"), "cherry-pick": N_("cherry-pick"),
+             "revert": N_("revert")}
+CONCLUDE = {"merge": N_("Conclude the merge"), "cherry-pick": N_("Commit the cherry-pick"),
+            "revert": N_("Commit the revert"), "rebase": N_("Continue the rebase"),
+            "am": N_("Continue applying the patches")}
+
+
+# the notes of core/merge/merge_session.py (collision_notes, reference_notes), as the screen shows them
+NOTES = (
+    N_("%(file)s: %(old)s was added on both sides as two different entries: both kept, theirs is now %(new)s"),
+    N_("%(file)s: %(n)s line their branch added now name %(names)s"),
+    N_("%(file)s: %(n)s lines their branch added now name %(names)s"),
+)
+
+
+def merge_note(note: str) -> str:
+    """A note of the merge session in the language in use (English: as it is)."""
+    if catalog() is None:
+        return note
+
+    def was(value: str) -> str:  # "mem-0055 (was mem-0054)"
+        return re.sub(r"\(was (\S+?)\)", lambda m: _("(was %(old)s)") % {"old": m.group(1)}, value)
+
+    return recognise(NOTES, note, was) or note
+
+
+def operation(op: str) -> str:
+    return _(OPERATION.get(op, op))
+
+
+def conclude_label(op: str) -> str:
+    return _(CONCLUDE[op]) if op in CONCLUDE else CONTINUE_LABEL.get(op, op)
 
 
 class SessionLoaded(Message):
@@ -109,7 +143,7 @@ class EditResolution(ModalScreen[str | None]):
             text += "\n"
         reason = cf.validate_edit(self.item, text)
         if reason:
-            self.query_one("#edit-error", Static).update(Text(f"Not kept: {reason}", style="bold red"))
+            self.query_one("#edit-error", Static).update(Text(_("Not kept: %(why)s") % {"why": reason}, style="bold red"))
             return
         self.dismiss(text)
 
@@ -188,15 +222,15 @@ class MergeScreen(Screen[bool]):
     @on(SessionLoaded)
     def _on_loaded(self, message: SessionLoaded) -> None:
         if message.session is None:
-            self.query_one("#merge-banner", Static).update(Text(f"Cannot read the conflicts: {message.error}",
-                                                                style="bold red"))
+            self.query_one("#merge-banner", Static).update(Text(_("Cannot read the conflicts: %(why)s")
+                                                                % {"why": message.error}, style="bold red"))
             return
         self.session = message.session
         self.current = None
         self._rebuild()
         self._first_open()
-        notes = [n for f in self.session.files for n in f.collision_notes()]
-        notes += [f"{n} (when written)" for n in message.reference_notes]
+        notes = [merge_note(n) for f in self.session.files for n in f.collision_notes()]
+        notes += [_("%(note)s (when written)") % {"note": merge_note(n)} for n in message.reference_notes]
         if notes:  # ids both branches added: both entries kept, theirs renumbered (decided, but said)
             self.notify("\n".join(notes), markup=False, timeout=12)
 
@@ -217,22 +251,22 @@ class MergeScreen(Screen[bool]):
         if choice is None:
             t.append(f"  {clean_line(_(it.description.split(': ', 1)[-1]))}", style="dim")
         else:
-            t.append(f"  → {label}", style=CHOICE_STYLE.get(label, ""))
+            t.append(f"  → {choice_word(label)}", style=CHOICE_STYLE.get(label, ""))
         return t
 
     def _file_prompt(self, f: FileResolution) -> Text:
         t = Text()
         t.append(clean_line(f.display), style="bold underline")
         if f.data is None:
-            t.append("  deleted on one side", style="yellow")
+            t.append("  " + _("deleted on one side"), style="yellow")
         elif not f.items:
-            t.append("  no markers: staged as it is", style="dim")
+            t.append("  " + _("no markers: staged as it is"), style="dim")
         else:
             left = f.remaining
             t.append("  " + _("%(count)s left") % {"count": left} if left else "  " + _("✓ all decided"),
                      style="yellow" if left else "green")
         if f.conflicts.reason:
-            t.append(f"\n  by region: {clean_line(f.conflicts.reason)}", style="dim italic")
+            t.append("\n  " + _("by region: %(why)s") % {"why": clean_line(f.conflicts.reason)}, style="dim italic")
         return t
 
     def _rebuild(self) -> None:
@@ -276,15 +310,18 @@ class MergeScreen(Screen[bool]):
             return
         t = Text()
         if s.operation == "merge":
-            t.append(_("Merging %(branch)s") % {"branch": clean_line(s.merging or _("another branch"))}, style="bold")
+            merging = s.merging or ""
+            named = re.fullmatch(r"branch '(.+)'", merging)  # git's "branch 'agent-thread-b'"
+            what = _("branch '%(name)s'") % {"name": named.group(1)} if named else merging or _("another branch")
+            t.append(_("Merging %(branch)s") % {"branch": clean_line(what)}, style="bold")
         elif s.operation:
             t.append(_("A %(operation)s is in progress") % {"operation": s.operation}, style="bold")
         else:
             t.append(_("Conflict markers found"), style="bold")
         if not s.files:
             if s.operation:
-                label = CONTINUE_LABEL.get(s.operation, "continue").lower()
-                t.append(f" · nothing left to resolve: c to {label}, A to abort", style="green")
+                t.append(" · " + _("nothing left to resolve: c: %(conclude)s, A: abort")
+                         % {"conclude": conclude_label(s.operation)}, style="green")
             else:
                 t.append(" · " + _("no file has conflict markers"), style="green")
             banner.update(t)
@@ -298,7 +335,8 @@ class MergeScreen(Screen[bool]):
             t.append(" · " + _("c writes and stages the result"), style="green")
         elif left == 0 and problems:
             f, reason = problems[0]
-            t.append(f" · cannot complete: {clean_line(f.display)}: {clean_line(reason)}", style="bold red")
+            t.append(" · " + _("cannot complete: %(file)s: %(why)s") % {"file": clean_line(f.display), "why": clean_line(reason)},
+                     style="bold red")
         banner.update(t)
 
     def _selected(self) -> tuple[FileResolution, ConflictItem] | None:
@@ -439,9 +477,11 @@ class MergeScreen(Screen[bool]):
             if text is not None:
                 self._decide(Edited(text))
 
-        title = f"The result for {item.key} in {f.display} (starts from the current choice, else ours)"
+        title = (_("The result for %(item)s in %(file)s (starts from the current choice, else ours)")
+                 % {"item": item.key, "file": f.display})
         labels = f.labels
-        self.app.push_screen(EditResolution(item, start, title, (f"ours · {labels[0]}", f"theirs · {labels[2]}")), done)
+        self.app.push_screen(EditResolution(item, start, title, (_("ours · %(label)s") % {"label": labels[0]},
+                                                                 _("theirs · %(label)s") % {"label": labels[2]})), done)
 
     def action_move(self, step: int) -> None:
         ol = self.items_list
@@ -482,8 +522,9 @@ class MergeScreen(Screen[bool]):
         if s is None:
             return
         n = sum(f.accept_suggestions() for f in s.files)
-        self.notify(f"Took the changed side for {n} conflict{'s' if n != 1 else ''} only one side changed."
-                    if n else "No conflict has an obvious side (the base is unknown or both sides changed).")
+        self.notify(ngettext("Took the changed side for %(n)s conflict only one side changed.",
+                             "Took the changed side for %(n)s conflicts only one side changed.", n) % {"n": n}
+                    if n else _("No conflict has an obvious side (the base is unknown or both sides changed)."))
         self._refresh_prompts()
 
     def action_open_editor(self) -> None:
@@ -501,10 +542,10 @@ class MergeScreen(Screen[bool]):
         try:
             run_file_editor(self.app, f.path)
         except NoEditor as exc:
-            self.notify(str(exc), title=_("No editor"), severity="warning", markup=False)
+            self.notify(_(str(exc)), title=_("No editor"), severity="warning", markup=False)
             return
         except OSError as exc:
-            self.notify(f"Cannot open the editor: {exc}", severity="error", markup=False)
+            self.notify(_("Cannot open the editor: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
         try:
             after = f.path.read_bytes()
@@ -518,7 +559,7 @@ class MergeScreen(Screen[bool]):
         s.files[fi] = FileResolution.load(f.path, f.display, f.unmerged)
         s.files[fi].extra_ids = f.extra_ids
         if f.choices:
-            self.notify(f"{f.display} changed in the editor: its choices here were reset.", markup=False)
+            self.notify(_("%(file)s changed in the editor: its choices here were reset.") % {"file": f.display}, markup=False)
         self.current = None
         self._rebuild()
         self._first_open()
@@ -555,19 +596,21 @@ class MergeScreen(Screen[bool]):
     @on(Completed)
     def _on_completed(self, message: Completed) -> None:
         if message.error is not None:
-            self.notify(f"Nothing was written: {message.error}", severity="error", markup=False, timeout=10)
+            self.notify(_("Nothing was written: %(why)s") % {"why": message.error}, severity="error", markup=False, timeout=10)
             return
         self.written = True
         self.changed_repo = True
         n = len(message.written or [])
         s = self.session
-        staged = " and staged" if s is not None and s.repo is not None else ""
+        staged = s is not None and s.repo is not None
         note = ""
         if s is not None and s.repo is not None and s.operation is None and has_stash(s.repo):
-            note = " A stash that did not apply cleanly stays in git stash list: drop it once you are done."
+            note = " " + _("A stash that did not apply cleanly stays in git stash list: drop it once you are done.")
         refs = "" if s is None or not s.reference_notes_done else (
-            "\nReferences to renumbered entries rewritten:\n" + "\n".join(s.reference_notes_done))
-        self.notify(f"{n} file{'s' if n != 1 else ''} written{staged}.{note}{refs}", markup=False,
+            "\n" + _("References to renumbered entries rewritten:") + "\n" + "\n".join(merge_note(n) for n in s.reference_notes_done))
+        written = (ngettext("%(n)s file written and staged.", "%(n)s files written and staged.", n) if staged
+                   else ngettext("%(n)s file written.", "%(n)s files written.", n)) % {"n": n}
+        self.notify(f"{written}{note}{refs}", markup=False,
                     timeout=12 if note or refs else 5)
         if s is not None and s.operation in CONTINUE_LABEL:
             self._offer_conclusion()
@@ -580,13 +623,14 @@ class MergeScreen(Screen[bool]):
             self.dismiss(self.changed_repo)
             return
         op = s.operation
-        how = {"rebase": "git rebase --continue: the next commits are replayed, and it may stop again",
-               "am": "git am --continue"}.get(op, f"commits the {op} with git's message")
-        detail = f"{CONTINUE_LABEL[op]}: {how}. Abort puts every file back as it was before the {op}."
+        how = {"rebase": _("git rebase --continue: the next commits are replayed, and it may stop again"),
+               "am": "git am --continue"}.get(op) or _("commits the %(operation)s with git's message") % {"operation": operation(op)}
+        detail = (_("%(conclude)s: %(how)s. Abort puts every file back as it was before the %(operation)s.")
+                  % {"conclude": conclude_label(op), "how": how, "operation": operation(op)})
         answers = [
-            ("L", "Later", "later", "default"),
-            ("A", f"Abort {op}", "abort", "error"),
-            ("y", CONTINUE_LABEL[op], "conclude", "success"),
+            ("L", _("Later"), "later", "default"),
+            ("A", _("Abort %(operation)s") % {"operation": operation(op)}, "abort", "error"),
+            ("y", conclude_label(op), "conclude", "success"),
         ]
 
         def done(answer: str | None) -> None:
@@ -597,7 +641,7 @@ class MergeScreen(Screen[bool]):
             else:
                 self.dismiss(self.changed_repo)
 
-        self.app.push_screen(Ask("The conflicts are resolved and staged.", detail, answers), done)
+        self.app.push_screen(Ask(_("The conflicts are resolved and staged."), detail, answers), done)
 
     def action_abort(self) -> None:
         self._confirm_abort()
@@ -606,15 +650,15 @@ class MergeScreen(Screen[bool]):
         s = self.session
         if s is None or s.repo is None or not s.operation:
             return
-        detail = (f"git {s.operation} --abort puts every file back as it was before the {s.operation}; "
-                  "the choices made here are dropped.")
+        detail = (_("git %(command)s --abort puts every file back as it was before the %(operation)s; "
+                    "the choices made here are dropped.") % {"command": s.operation, "operation": operation(s.operation)})
 
         def done(answer: str | None) -> None:
             if answer == "abort":
                 self._run_git("abort")
 
-        self.app.push_screen(Ask(f"Abort the {s.operation}?", detail, [("n", "Keep resolving", "no", "primary"),
-                                                                      ("y", "Abort", "abort", "error")]), done)
+        self.app.push_screen(Ask(_("Abort the %(operation)s?") % {"operation": operation(s.operation)}, detail,
+                                 [("n", _("Keep resolving"), "no", "primary"), ("y", _("Abort"), "abort", "error")]), done)
 
     def _run_git(self, what: str) -> None:
         if self.app_session is not None:
@@ -652,17 +696,19 @@ class MergeScreen(Screen[bool]):
         done = message.done
         if message.what == "conclude" and done is not None and done.still:
             n = len(done.conflicted)
-            self.notify(f"The {done.still} stopped again at its next commit: {n} conflicted "
-                        f"file{'s' if n != 1 else ''}. Press m to resolve {'them' if n != 1 else 'it'}.",
+            self.notify(ngettext("The %(operation)s stopped again at its next commit: %(n)s conflicted file. "
+                                 "Press m to resolve it.",
+                                 "The %(operation)s stopped again at its next commit: %(n)s conflicted files. "
+                                 "Press m to resolve them.", n) % {"operation": operation(done.still), "n": n},
                         severity="warning", markup=False, timeout=15)
         elif message.what == "conclude" and done is not None:
-            what = {"merge": "Merge concluded", "rebase": "Rebase finished", "am": "Patches applied"}.get(
-                done.operation, f"{done.operation.capitalize()} committed")
-            self.notify(f"{what}: {done.sha[:7]}.", markup=False)
+            what = {"merge": _("Merge concluded"), "rebase": _("Rebase finished"), "am": _("Patches applied")}.get(
+                done.operation) or _("%(operation)s committed") % {"operation": operation(done.operation)}
+            self.notify(_("%(what)s: %(sha)s.") % {"what": what, "sha": done.sha[:7]}, markup=False)
         else:
             op = self.session.operation if self.session is not None else None
-            self.notify(f"{(op or 'merge').capitalize()} aborted: the files are as they were before it.",
-                        markup=False)
+            self.notify(_("Aborted the %(operation)s: the files are as they were before it.")
+                        % {"operation": operation(op or "merge")}, markup=False)
         self.dismiss(True)
 
     def app_session_reload(self, path: Path) -> None:
@@ -678,5 +724,5 @@ class MergeScreen(Screen[bool]):
             if answer == "leave":
                 self.dismiss(self.changed_repo)
 
-        self.app.push_screen(Ask("Leave without writing? The choices made here are dropped (the files are untouched).",
-                                 "", [("n", "Stay", "stay", "primary"), ("y", "Leave", "leave", "error")]), done)
+        self.app.push_screen(Ask(_("Leave without writing? The choices made here are dropped (the files are untouched)."),
+                                 "", [("n", _("Stay"), "stay", "primary"), ("y", _("Leave"), "leave", "error")]), done)

@@ -25,7 +25,7 @@ from ..core.format.fields import IMPORTANCE, field_error, next_id
 from ..core.lifecycle.operations import Similar, plan_add, similar_entries
 from ..core.lifecycle.plan import now_iso
 from ..core.lifecycle.rawedit import parse_list
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..widgets.dialogs import Ask
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
@@ -56,8 +56,8 @@ class NewEntryScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         stamp = now_iso(self.host.edit_now())
         with Vertical(id="new-entry"):
-            yield Static(Text(f"New entry {self.new_id} · memories.md", style="bold"), classes="screen-title")
-            yield Static(Text(f"timestamp {stamp} (now) · source manual · status active", style="dim"),
+            yield Static(Text(_("New entry %(id)s · memories.md") % {"id": self.new_id}, style="bold"), classes="screen-title")
+            yield Static(Text(_("timestamp %(stamp)s (now) · source manual · status active") % {"stamp": stamp}, style="dim"),
                          classes="screen-note")
             with Horizontal(id="edit-columns"):
                 with Vertical(id="edit-meta"):
@@ -107,7 +107,7 @@ class NewEntryScreen(Screen[bool]):
                 problems.append(error)
             meta["ttl"] = ttl
         if not self.body().strip():
-            problems.append("write the memory in the body first")
+            problems.append(_("write the memory in the body first"))
         return meta, problems
 
     def has_unsaved_changes(self) -> bool:
@@ -160,7 +160,7 @@ class NewEntryScreen(Screen[bool]):
         meta, problems = self.meta()
         problem_box = self.query_one("#edit-problems", Static)
         if problems:
-            problem_box.update(Text("Cannot save: " + "; ".join(problems), style="bold red"))
+            problem_box.update(Text(_("Cannot save: ") + "; ".join(problems), style="bold red"))
             return
         problem_box.update("")
         draft = (self.body(), tuple(self.tags()))
@@ -168,8 +168,10 @@ class NewEntryScreen(Screen[bool]):
             self.checked_for = draft
             if self.find_similar():
                 problem_box.update(Text(
-                    f"{len(self.similar)} existing entr{'y looks' if len(self.similar) == 1 else 'ies look'} "
-                    "like this one: Enter on one to update it instead, or ctrl+s again to add anyway.",
+                    ngettext("%(n)s existing entry looks like this one: Enter on one to update it instead, "
+                             "or ctrl+s again to add anyway.",
+                             "%(n)s existing entries look like this one: Enter on one to update it instead, "
+                             "or ctrl+s again to add anyway.", len(self.similar)) % {"n": len(self.similar)},
                     style="bold yellow"))
                 self.query_one("#similar", OptionList).focus()
                 self.query_one("#similar", OptionList).highlighted = 0
@@ -177,10 +179,11 @@ class NewEntryScreen(Screen[bool]):
         try:
             plan = plan_add(self.host.load_files(), meta, self.body(), self.host.edit_now())
         except (EditError, OSError) as exc:
-            problem_box.update(Text(f"Cannot save: {clean_line(str(exc))}", style="bold red"))
+            problem_box.update(Text(_("Cannot save: %(why)s") % {"why": clean_line(str(exc))}, style="bold red"))
             return
         new = plan.new_id or self.new_id
-        self.host.confirm_write(plan, done=f"Added {new} to memories.md.", on_written=lambda _p: self.dismiss(True))
+        self.host.confirm_write(plan, done=_("Added %(id)s to memories.md.") % {"id": new},
+                                on_written=lambda _p: self.dismiss(True))
 
     def action_close(self) -> None:
         if not self.has_unsaved_changes():
@@ -191,5 +194,5 @@ class NewEntryScreen(Screen[bool]):
             if answer == "discard":
                 self.dismiss(False)
 
-        self.app.push_screen(Ask("Discard the new entry?", "The new entry is not saved.",
-                                 [("k", "Keep editing", "keep"), ("d", "Discard", "discard")]), answered)
+        self.app.push_screen(Ask(_("Discard the new entry?"), _("The new entry is not saved."),
+                                 [("k", _("Keep editing"), "keep"), ("d", _("Discard"), "discard")]), answered)

@@ -35,7 +35,7 @@ class NoticesScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="notices-body") as body:
-            body.border_title = f"Notices · {len(self.notices)} · Esc closes"
+            body.border_title = _("Notices · %(n)s · Esc closes") % {"n": len(self.notices)}
             yield Static(self.render_notices(), id="notices-text")
         yield KeysFooter()
 

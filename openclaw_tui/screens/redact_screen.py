@@ -26,7 +26,7 @@ from ..core.check.redact import RedactError, Redaction, plan_redaction, redactio
 from ..core.check.secrets import KIND_LABEL
 from ..core.files.profile import ARCHIVE_REL, Profile, load_profile
 from ..core.lifecycle.plan import Plan, now_iso
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..widgets.footer import KeysFooter
 from ..widgets.safe_text import clean_line
 from .edit_screen import WriteHost
@@ -84,7 +84,7 @@ def chosen_plan(profile: Profile, chosen: Sequence[Redaction], when: str | None 
         fresh = load_profile(profile.path, profile.rel, profile.layout)
         again = [r for r in plan_redaction(fresh) if _key(r) in keys]
         if len(again) != len(chosen):
-            raise RedactError("the secrets changed on disk since the preview")
+            raise RedactError(_("the secrets changed on disk since the preview"))
         return chosen_plan(fresh, again, when)
 
     plan.rebuild = rebuild
@@ -108,11 +108,14 @@ class RedactScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         texts = _texts(self.profile)
         with Vertical(id="redact-box", classes="dialog wide"):
-            yield Static(Text(f"Redact secrets · {clean_line(self.profile.name)}", style="bold"),
+            yield Static(Text(_("Redact secrets · %(profile)s") % {"profile": clean_line(self.profile.name)}, style="bold"),
                          classes="dialog-title")
-            yield Static(Text(f"{len(self.redactions)} unredacted secret{'s' if len(self.redactions) != 1 else ''}. "
-                              "Ticked ones become placeholders; secrets_refs.yaml records only a SHA-256 of each "
-                              "value.", style="dim"), classes="dialog-message")
+            n = len(self.redactions)
+            yield Static(Text(ngettext("%(n)s unredacted secret. Ticked ones become placeholders; secrets_refs.yaml "
+                                       "records only a SHA-256 of each value.",
+                                       "%(n)s unredacted secrets. Ticked ones become placeholders; secrets_refs.yaml "
+                                       "records only a SHA-256 of each value.", n) % {"n": n}, style="dim"),
+                         classes="dialog-message")
             yield SelectionList[int](
                 *(Selection(redaction_prompt(r, masked_line(texts.get(r.file, ""), r, self.secrets)), i, True)
                   for i, r in enumerate(self.redactions)),
@@ -142,11 +145,12 @@ class RedactScreen(ModalScreen[bool]):
         try:
             plan = chosen_plan(self.profile, chosen, now_iso(self.host.edit_now()))
         except (RedactError, OSError) as exc:
-            self.notify(f"Cannot redact: {exc}", severity="error", markup=False)
+            self.notify(_("Cannot redact: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
         n = len(chosen)
-        self.host.confirm_write(plan, done=f"Redacted {n} secret{'s' if n != 1 else ''}; recorded in "
-                                "secrets_refs.yaml.", secrets=self.secrets, on_written=lambda _p: self.dismiss(True))
+        self.host.confirm_write(plan, done=ngettext("Redacted %(n)s secret; recorded in secrets_refs.yaml.",
+                                                    "Redacted %(n)s secrets; recorded in secrets_refs.yaml.", n) % {"n": n},
+                                secrets=self.secrets, on_written=lambda _p: self.dismiss(True))
 
     def action_close(self) -> None:
         self.dismiss(False)

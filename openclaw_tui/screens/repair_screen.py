@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -24,16 +25,18 @@ from textual.widgets.option_list import Option
 
 from ..actions import bindings
 from ..core.check.findings import Finding
+from ..core.check.messages import localize
 from ..core.check.repair import Candidate, Problem, find_problems, plan_all_safe, plan_repair, together
 from ..core.files.profile import Profile, load_profile
 from ..core.files.safe_write import ConcurrentModification
 from ..core.format.edit import EditError
 from ..core.lifecycle.plan import Plan
 from ..core.lifecycle.undo import UndoStack
-from ..i18n import _
+from ..i18n import N_, _, catalog, ngettext, recognise
 from ..session import Session
 from ..widgets.diff_view import DiffView
 from ..widgets.footer import KeysFooter
+from ..widgets.plan_text import plan_title
 from ..widgets.safe_text import clean_line
 
 KIND_STYLE = {
@@ -43,6 +46,60 @@ KIND_STYLE = {
 }
 
 
+# the kinds of candidate, as the list shows them (the key stays the core's)
+KIND_LABEL = {
+    "superseded": N_("superseded"), "archive": N_("archive"), "merged": N_("merged"), "git": "git",
+    "git-file": N_("git file"), "cold": N_("cold"), "typo": N_("typo"), "context": N_("context"),
+    "file": N_("file"), "remove": N_("remove"), "chain": N_("chain"),
+}
+
+
+# the commonest reasons of a candidate (core/check/suggest.py, refbytes.py: removal_why); others stay English
+WHYS = (
+    N_("drop this line of state.yaml"), N_("drop this path from state.yaml"), N_("unlink: keep the link's text"),
+    N_("drop it from %(field)s"), N_("%(id)s was superseded by %(new)s (then %(chain)s)"),
+    N_("%(id)s was superseded by %(new)s"), N_("%(id)s was compacted into %(new)s"),
+)
+
+
+# a near id's reason: "; "-joined bits (core/check/suggest.py: near_id_reasons, near_ids)
+NEAR_BITS = (N_("%(how)s from %(id)s"), N_("it is %(state)s"), N_("shares %(labels)s"), N_("one of %(n)s as near"))
+SLIPS = (N_("two characters swapped"), N_("one digit different"), N_("one character dropped"), N_("one digit added"))
+TWO_SLIPS = N_("two slips (%(first)s, then %(second)s)")
+
+
+def _slip(how: str) -> str:
+    if how in SLIPS:
+        return _(how)
+    return recognise((TWO_SLIPS,), how, lambda v: _(v) if v in SLIPS else v) or how
+
+
+def why_text(why: str) -> str:
+    """A candidate's reason in the language in use (English: as it is)."""
+    if catalog() is None:
+        return why
+    found = recognise(WHYS, why)
+    if found is not None:
+        return found
+    bits = why.split("; ")
+    done = [recognise(NEAR_BITS, bit, _slip) for bit in bits]
+    return _("; ").join(d if d is not None else b for d, b in zip(done, bits, strict=True))
+
+
+def describe(c: Candidate) -> str:
+    """``Candidate.describe()`` in the language in use."""
+    values = {"target": c.target, "why": why_text(c.why), "commit": getattr(c, "commit", "")}
+    if c.action == "rewrite":
+        return _("rewrite to %(target)s: %(why)s") % values
+    if c.action == "restore":
+        return _("restore %(target)s from the archive: %(why)s") % values
+    if c.action in ("restore-git", "restore-file"):
+        return _("restore %(target)s from commit %(commit)s: %(why)s") % values
+    if c.action == "reactivate":
+        return _("make %(target)s active: %(why)s") % values
+    return _("remove the reference: %(why)s") % values
+
+
 def same_finding(a: Finding, b: Finding) -> bool:
     return (a.code, a.file, a.line, a.id, a.message) == (b.code, b.file, b.line, b.id, b.message)
 
@@ -50,10 +107,11 @@ def same_finding(a: Finding, b: Finding) -> bool:
 def candidate_prompt(k: int, c: Candidate) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{k}. ", style="dim")
-    text.append(f"{c.kind:<10}", style=KIND_STYLE.get(c.kind, "bold"))
-    text.append(clean_line(c.describe()))
+    label = _(KIND_LABEL.get(c.kind, c.kind))
+    text.append(label + " " * max(1, 10 - cell_len(label)), style=KIND_STYLE.get(c.kind, "bold"))
+    text.append(clean_line(describe(c)))
     if c.safe:
-        text.append("  safe", style="bold green")
+        text.append("  " + _("safe"), style="bold green")
     return text
 
 
@@ -108,7 +166,7 @@ class RepairScreen(ModalScreen[bool]):
 
     def on_mount(self) -> None:
         self.show_title()
-        self.show_status("Looking for repairs…", "dim italic")
+        self.show_status(_("Looking for repairs…"), "dim italic")
         self.load()
         self.query_one("#repair-candidates", OptionList).focus()
 
@@ -137,20 +195,20 @@ class RepairScreen(ModalScreen[bool]):
         title = Text()
         f = self.finding
         where = f"{f.file}:{f.line}" if f.line is not None else f.file
-        title.append(f"Repair {f.code}", style="bold")
+        title.append(_("Repair %(code)s") % {"code": f.code}, style="bold")
         title.append(f"  {clean_line(where)}\n", style="dim")
-        title.append(clean_line(f.message))
+        title.append(clean_line(localize(f.code, f.message)))
         self.query_one("#repair-title", Static).update(title)
 
     def show_candidates(self) -> None:
         options = self.query_one("#repair-candidates", OptionList)
         options.clear_options()
         if self.problem is None:
-            self.show_status("This finding is gone: the files no longer have it.", "green")
+            self.show_status(_("This finding is gone: the files no longer have it."), "green")
             self.query_one("#repair-diff", DiffView).show("")
             return
         if not self.problem.candidates:
-            self.show_status("No candidate: edit the reference by hand.", "yellow")
+            self.show_status(_("No candidate: edit the reference by hand."), "yellow")
         options.add_options(Option(candidate_prompt(k, c), id=str(k)) for k, c in enumerate(self.problem.candidates, 1))
         options.highlighted = 0 if self.problem.candidates else None
         self.preview()
@@ -180,11 +238,14 @@ class RepairScreen(ModalScreen[bool]):
             self.plan = plan_repair(self.profile, group, cand)
         except (EditError, OSError) as exc:
             view.show("")
-            self.show_status(f"Cannot preview: {exc}", "red")
+            self.show_status(_("Cannot preview: %(why)s") % {"why": exc}, "red")
             return
         view.show(self.plan.diff(self.profile.path))
-        more = f"{len(group)} findings naming {self.problem.target if self.problem else ''}" if len(group) > 1 else "this finding"
-        self.show_status(f"{self.plan.title} — repairs {more}. enter applies, o toggles all alike / only this one.", "")
+        target = self.problem.target if self.problem else ""
+        more = (ngettext("%(n)s finding naming %(target)s", "%(n)s findings naming %(target)s", len(group))
+                % {"n": len(group), "target": target} if len(group) > 1 else _("this finding"))
+        self.show_status(_("%(title)s — repairs %(what)s. enter applies, o toggles all alike / only this one.")
+                         % {"title": plan_title(self.plan.title), "what": more}, "")
 
     def show_status(self, message: str, style: str) -> None:
         self.query_one("#repair-status", Static).update(Text(clean_line(message), style=style))
@@ -208,7 +269,7 @@ class RepairScreen(ModalScreen[bool]):
         try:
             run = plan_all_safe(self.profile, self.problems, today=self.today)
         except (EditError, OSError) as exc:
-            self.notify(f"Cannot plan: {exc}", severity="error", markup=False)
+            self.notify(_("Cannot plan: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
         if run.plan.empty:
             self.notify(_("No finding has a safe repair."), severity="warning")
@@ -226,7 +287,7 @@ class RepairScreen(ModalScreen[bool]):
         if self.session is not None:
             outcome = self.session.write(plan)
             if outcome.plan is None:
-                self.notify(outcome.error or "Not written.", severity="error", markup=False, timeout=10)
+                self.notify(outcome.error or _("Not written."), severity="error", markup=False, timeout=10)
                 if outcome.stale:
                     self.load()
                 return
@@ -235,12 +296,12 @@ class RepairScreen(ModalScreen[bool]):
         try:
             written = self.undo_stack.apply(plan)
         except ConcurrentModification as exc:
-            self.notify(f"Not written: {exc}. The file changed since the preview; look again.",
+            self.notify(_("Not written: %(why)s. The file changed since the preview; look again.") % {"why": exc},
                         severity="error", markup=False, timeout=10)
             self.load()
             return
         except (EditError, OSError) as exc:
-            self.notify(f"Not written: {exc}", severity="error", markup=False, timeout=10)
+            self.notify(_("Not written: %(why)s") % {"why": exc}, severity="error", markup=False, timeout=10)
             return
         self._written(written)
 
@@ -248,7 +309,7 @@ class RepairScreen(ModalScreen[bool]):
         self.written.append(written)
         if self.on_written is not None:
             self.on_written(written)
-        self.pending_status = (f"Written: {written.title}  (u undoes)", "bold green")
+        self.pending_status = (_("Written: %(title)s  (u undoes)") % {"title": plan_title(written.title)}, "bold green")
         self.load()
 
     def action_undo(self) -> None:
@@ -258,19 +319,20 @@ class RepairScreen(ModalScreen[bool]):
         if self.session is not None:
             outcome = self.session.undo()
             if outcome.plan is None:
-                self.notify(outcome.error or "Cannot undo.", severity="error", markup=False)
+                self.notify(outcome.error or _("Cannot undo."), severity="error", markup=False)
                 return
             plan = outcome.plan
         else:
             try:
                 plan = self.undo_stack.undo()
             except ConcurrentModification as exc:
-                self.notify(f"Cannot undo: {exc.path.name} changed on disk since.", severity="error", markup=False)
+                self.notify(_("Cannot undo: %(file)s changed on disk since.") % {"file": exc.path.name}, severity="error",
+                            markup=False)
                 return
         self.written.pop()
         if self.on_written is not None:
             self.on_written(plan)
-        self.pending_status = (f"Undone: {plan.title}", "bold yellow")
+        self.pending_status = (_("Undone: %(title)s") % {"title": plan_title(plan.title)}, "bold yellow")
         self.load()
 
     def action_close(self) -> None:

@@ -39,7 +39,7 @@ class SaveConflictScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         left, right = word_diff_texts(self.mine, self.disk)
         with Vertical(id="save-conflict-box"):
-            yield Label(f"{self.label} changed on disk while you edited it.", id="save-conflict-title",
+            yield Label(_("%(entry)s changed on disk while you edited it.") % {"entry": self.label}, id="save-conflict-title",
                         markup=False)
             with Horizontal(id="save-conflict-sides"):
                 with VerticalScroll(classes="save-conflict-side") as yours:

@@ -44,7 +44,7 @@ from ..core.search.index import Index
 from ..core.search.index_files import roots_of
 from ..core.search.rank import Hit, Results, rank
 from ..core.search.text import QueryError
-from ..i18n import _
+from ..i18n import N_, _, catalog, ngettext, recognise
 from ..widgets.footer import KeysFooter
 from ..widgets.result_list import ResultList
 from ..widgets.safe_text import clean_line
@@ -70,7 +70,7 @@ def hit_prompt(h: Hit, several: bool) -> Text:
     t.append(f":{span} ", style="dim")
     if h.id:
         t.append(clean_line(h.id) + " ", style="bold yellow")
-    t.append(h.readable(), style="green")
+    t.append(localized(SCORES, h.readable()), style="green")
     t.append("\n    ")
     snippet = Text(clean_line(h.snippet))
     for a, b in h.highlights:
@@ -79,19 +79,32 @@ def hit_prompt(h: Hit, several: bool) -> Text:
     return t
 
 
+# the search's notes and a score's age (core/search/rank.py: NO_PROVIDER, Hit.readable; providers.py: note)
+NOTES = (N_("full text only: no embedding provider configured"), N_("full text + vectors (%(provider)s)"),
+         N_("full text only (%(why)s)"))
+SCORES = (N_("%(score)s (×%(factor)s, %(n)s day old)"), N_("%(score)s (×%(factor)s, %(n)s days old)"),
+          N_("%(score)s (×%(factor)s, %(n)s months old)"), N_("%(score)s (×%(factor)s, %(n)s years old)"))
+
+
+def localized(templates: tuple[str, ...], text: str) -> str:
+    """A text of the search core in the language in use (English, or no template matches: as it is)."""
+    return text if catalog() is None else recognise(templates, text) or text
+
+
 def explain_text(h: Hit) -> Text:
     t = Text(no_wrap=True, overflow="ellipsis")  # two lines, always: the pane's height is fixed
-    t.append(f"{clean_line(h.openclaw_path)}  lines {h.start_line}-{h.end_line}", style="bold")
+    t.append(clean_line(h.openclaw_path) + "  " + _("lines %(first)s-%(last)s") % {"first": h.start_line, "last": h.end_line},
+             style="bold")
     if h.id:
         t.append(f"  {clean_line(h.id)}", style="yellow")
-    t.append("\nwhy here: ")
-    t.append(f"text {h.text_score:.3f}", style="cyan")
+    t.append("\n" + _("why here: "))
+    t.append(_("text %(score)s") % {"score": f"{h.text_score:.3f}"}, style="cyan")
     t.append(f" (bm25 {h.bm25:.2f})  ")
-    t.append("vector " + ("-" if h.vector_score is None else f"{h.vector_score:.3f}"), style="magenta")
+    t.append(_("vector %(score)s") % {"score": "-" if h.vector_score is None else f"{h.vector_score:.3f}"}, style="magenta")
     t.append("  ")
-    t.append(f"decay {h.decay:.3f}", style="yellow")
-    t.append(f" ({'from ' + h.date if h.date else 'undated: never decays'})")
-    t.append(f"  = score {h.score:.3f}", style="bold green")
+    t.append(_("decay %(factor)s") % {"factor": f"{h.decay:.3f}"}, style="yellow")
+    t.append(" (" + (_("from %(date)s") % {"date": h.date} if h.date else _("undated: never decays")) + ")")
+    t.append("  = " + _("score %(score)s") % {"score": f"{h.score:.3f}"}, style="bold green")
     return t
 
 
@@ -137,14 +150,14 @@ class SearchScreen(Screen[SearchResult | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="search-main"):
-            yield QueryInput(value=self.initial, placeholder='words, 中文, "a phrase", tag:x', id="search-input")
+            yield QueryInput(value=self.initial, placeholder=_('words, 中文, "a phrase", tag:x'), id="search-input")
             yield Static(_("opening the index…"), id="search-status", markup=False)
             yield ResultList(row_height=ROW_HEIGHT, id="search-results")
             yield Static("", id="search-explain", markup=False)
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = f"search {self.path}"
+        self.sub_title = _("search %(folder)s") % {"folder": self.path}
         self.query_one("#search-input", Input).focus()
         self._open()
 
@@ -169,17 +182,18 @@ class SearchScreen(Screen[SearchResult | None]):
         self._config = config
         self._refreshed = time.monotonic()
         self._several = len(roots) > 1
-        note = f"{len(index):,} chunks indexed in {time.perf_counter() - t0:.2f} s"
+        note = _("%(n)s chunks indexed in %(seconds)s s") % {"n": f"{len(index):,}", "seconds": f"{time.perf_counter() - t0:.2f}"}
         if stats.rebuilt:
-            note += f" (index {stats.rebuilt}: built)"
+            note += " " + _("(index %(why)s: built)") % {"why": stats.rebuilt}
         elif stats.reindexed:
-            note += f" ({stats.reindexed} changed file{'s' if stats.reindexed != 1 else ''} re-indexed)"
+            note += " " + ngettext("(%(n)s changed file re-indexed)", "(%(n)s changed files re-indexed)", stats.reindexed) % {
+                "n": stats.reindexed}
         self.app.call_from_thread(self._opened, index, note)
 
     def _failed(self, message: str) -> None:
         self.error = message
         # the message may name a file or quote memory text: plain text, never markup (one line: no layout)
-        self.query_one("#search-status", Static).update(Text(f"cannot search: {message}"), layout=False)
+        self.query_one("#search-status", Static).update(Text(_("cannot search: %(why)s") % {"why": message}), layout=False)
 
     def _opened(self, index: Index, note: str) -> None:
         self.index = index
@@ -240,7 +254,8 @@ class SearchScreen(Screen[SearchResult | None]):
         if get_current_worker().is_cancelled:  # another key came meanwhile: that query's results are the ones shown
             return
         took = time.perf_counter() - t0
-        note = f"{len(results.hits)} result{'s' if len(results.hits) != 1 else ''} in {took * 1000:.0f} ms; {results.note}"
+        note = ngettext("%(n)s result in %(ms)s ms; %(note)s", "%(n)s results in %(ms)s ms; %(note)s", len(results.hits)) % {
+            "n": len(results.hits), "ms": f"{took * 1000:.0f}", "note": localized(NOTES, results.note)}
         self.app.call_from_thread(self._show, results.hits, results, note, value)
 
     def _show(self, hits: list[Hit], results: Results | None, note: str, value: str) -> None:
@@ -254,7 +269,7 @@ class SearchScreen(Screen[SearchResult | None]):
             several = self._several
             self.query_one("#search-results", ResultList).set_results(len(hits),
                                                                       lambda i: hit_prompt(hits[i], several))
-            self.query_one("#search-status", Static).update(Text(note or "type to search"), layout=False)
+            self.query_one("#search-status", Static).update(Text(note or _("type to search")), layout=False)
             self._explain(0)
         self.call_after_refresh(self._painted, hits, value)
 

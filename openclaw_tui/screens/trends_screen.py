@@ -11,6 +11,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -30,6 +31,7 @@ class TrendsScreen(Screen[None]):
     TrendsScreen #trends-charts { height: 1fr; }
     TrendsScreen #chart-main { height: 2fr; }
     TrendsScreen #chart-findings { height: 1fr; }
+    TrendsScreen .chart-caption { height: auto; padding: 0 1; display: none; }
     """
     BINDINGS = bindings("trends")
 
@@ -43,7 +45,9 @@ class TrendsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Text(_("Memory over time · %(folder)s · reading the history…") % {"folder": self.folder.name}), id="trends-title")
         with Vertical(id="trends-charts"):
+            yield Static(id="chart-main-caption", classes="chart-caption")
             yield PlotextPlot(id="chart-main")
+            yield Static(id="chart-findings-caption", classes="chart-caption")
             yield PlotextPlot(id="chart-findings")
         yield KeysFooter()
 
@@ -78,25 +82,43 @@ class TrendsScreen(Screen[None]):
         plt = main.plt
         plt.clear_data()
         plt.clear_figure()
-        plt.title("Entries by status per commit" if tr.layout == "profile"
-                  else "Bootstrap characters per file and in total, against the limits")
+        xlabel = _("commit (oldest → newest)")
+        limits = [_("limit %(name)s %(value)s") % {"name": label(name), "value": f"{value:,}"}
+                  for name, value in tr.limits.items()]
         for name, ys in tr.series.items():
             if n:
                 plt.plot(x, ys, label=label(name), marker="braille")
-        for name, value in tr.limits.items():
+        for value in tr.limits.values():
             plt.hline(value)
-            plt.text(f"limit {label(name)} {value:,}", x=1, y=value)
-        plt.xlabel("commit (oldest → newest)")
+        self._label(main, _("Entries by status per commit") if tr.layout == "profile"
+                    else _("Bootstrap characters per file and in total, against the limits"), xlabel, limits,
+                    list(tr.limits.values()))
         main.refresh()
         found = self.query_one("#chart-findings", PlotextPlot)
         fp = found.plt
         fp.clear_data()
         fp.clear_figure()
-        fp.title("Findings of check per commit")
         if n and tr.findings:
             fp.bar(x, tr.findings)
-        fp.xlabel("commit (oldest → newest)")
+        self._label(found, _("Findings of check per commit"), xlabel)
         found.refresh()
+
+    def _label(self, plot: PlotextPlot, title: str, xlabel: str, notes: list[str] | None = None,
+               at: list[int] | None = None) -> None:
+        """The chart's title, axis label and notes: drawn by plotext when every character is one cell wide, else
+        (Chinese) in a caption line above the chart (plotext gives each character one cell: a wide one would
+        push the rest of its row over the edge)."""
+        notes = notes or []
+        caption = self.query_one(f"#{plot.id}-caption", Static)
+        if all(cell_len(s) == len(s) for s in (title, xlabel, *notes)):
+            plot.plt.title(title)
+            plot.plt.xlabel(xlabel)
+            for note, y in zip(notes, at or [], strict=False):
+                plot.plt.text(note, x=1, y=y)
+            caption.display = False
+            return
+        caption.update(Text(" · ".join([title, *notes, _("x: %(axis)s") % {"axis": xlabel}]), style="bold"))
+        caption.display = True
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -93,8 +93,8 @@ class DistilPicker(ModalScreen[tuple[list[int], list[int], int] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="ws-dialog", id="ws-distil-box"):
-            yield Static(Text(f"Distil {self.daily.rel} into MEMORY.md: tick lines (space), pick a section,"
-                              " ctrl+s", style="bold"))
+            yield Static(Text(_("Distil %(file)s into MEMORY.md: tick lines (space), pick a section, ctrl+s")
+                              % {"file": self.daily.rel}, style="bold"))
             todo = [ln for ln in self.daily.lines if not ln.distilled and not ln.dropped]
             yield SelectionList[int](
                 *(Selection(Text(f"{ln.number:>3}  {clean_line(ln.text)}"), ln.number, False) for ln in todo),

@@ -31,6 +31,7 @@ from textual.widgets import ContentSwitcher, Input, Static
 
 from ..actions import bindings
 from ..core.check.findings import Finding
+from ..core.check.messages import localize
 from ..core.check.rules import check_profile
 from ..core.config import ConfigError, Limits, load_config
 from ..core.files.profile import load_profile
@@ -56,25 +57,77 @@ from ..core.workspace.model import (
     load_user,
 )
 from ..core.workspace.openclaw_config import OpenClawConfig, OpenClawConfigError, load_openclaw_config
-from ..i18n import _
+from ..i18n import N_, _, catalog, ngettext, recognise
 from ..session import Session
 from ..widgets.bootstrap_bars import BootstrapBars, preview_text
+from ..widgets.plan_text import plan_title
 from ..widgets.safe_text import clean, clean_line
 from ..widgets.ws_rows import Cell, RowsView
 from .workspace_dialogs import DistilPicker, PickOne, TextPrompt
 
+# what each of dreaming's files is (core/workspace/machine.py: MACHINE_DIRS, DIARY_MEANING)
+MEANINGS = (
+    N_("dreaming's machine state (recall store, phase signals, ingestion checkpoints, locks)"),
+    N_("a dreaming phase report (light, REM or deep sweep), machine-written"),
+    N_("imported material, machine-written; not a daily log"),
+    N_("the dream diary: what each dreaming sweep looked at and promoted, for you to review"),
+)
+
+
+# what a file under memory/ is (core/workspace/file_kinds.py: classify's labels)
+KIND_LABELS = (
+    N_("a bootstrap file"), N_("not injected by the current release"), N_("the dream diary (dreaming's review notes)"),
+    N_("a workspace file"), N_("dreaming's machine state"), N_("a dreaming report (%(phase)s phase)"),
+    N_("material imported from %(tool)s"), N_("an archived log, dated by its name"), N_("an archived log, undated"),
+    N_("the daily log"), N_("a session transcript"), N_("a session note (%(slug)s)"), N_("a session note on %(slug)s"),
+    N_("a note under memory/"),
+)
+
+
+# why dreaming promoted an item (core/workspace/dreaming.py: QueueItem.why): "; "-joined bits, then where from
+WHY_BITS = (
+    N_("recalled %(n)sx"), N_("avg score %(score)s"), N_("max %(score)s"), N_("%(n)s distinct queries"),
+    N_("on %(n)s days"), N_("%(daily)s daily, %(grounded)s grounded signals"), N_("concepts %(tags)s"),
+)
+WHY_FROM = (N_("%(why)s (memory/.dreams/short-term-recall.json)"), N_("%(why)s (its [score=…] bracket)"))
+
+
+def promoted_why(why: str) -> str:
+    """``QueueItem.why`` in the language in use (the bracket's own keys, score and recalls, stay)."""
+    if catalog() is None:
+        return why
+
+    def bits(text: str) -> str:
+        return _("; ").join(recognise(WHY_BITS, bit) or bit for bit in text.split("; "))
+
+    return recognise(WHY_FROM, why, bits) or why
+
+
+def kind_label(label: str) -> str:
+    """A file kind's label in the language in use."""
+    return recognise(KIND_LABELS, label) or label if catalog() is not None else label
+
+
+def machine_what(mf: MachineFile) -> str:
+    """``MachineFile.what`` in the language in use."""
+    what = (_("%(meaning)s; not loaded into the prompt, searched; read-only here") if mf.searched
+            else _("%(meaning)s; not loaded into the prompt, not searched; read-only here"))
+    return what % {"meaning": _(mf.meaning)}
+
+
+RECEPTION = (N_("received"), N_("partly"), N_("not received"), N_("not loaded"))  # _reception's answers, shown
 SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 TABS = ("boot", "mem", "user", "logs", "review", "dreams")
-TAB_LABELS = {"boot": "Bootstrap", "mem": "MEMORY.md", "user": "USER.md", "logs": "Daily logs", "review": "Review",
-              "dreams": "Dreams"}
+TAB_LABELS = {"boot": N_("Bootstrap"), "mem": "MEMORY.md", "user": "USER.md", "logs": N_("Daily logs"),
+              "review": N_("Review"), "dreams": N_("Dreams")}
 # the key line at the bottom, per tab (a plain line: Textual's Footer costs more than the rows)
 KEYS = {
-    "boot": "1-6 tabs  n next file  s session  / filter  u undo  C commit  esc back  f1 help",
-    "mem": "e edit  m move  x remove  / filter  u undo  C commit  1-6 tabs  esc back",
-    "user": "S supersede (with a new directive)  + add  / filter  u undo  C commit  esc back",
-    "logs": "D distil the log  R remove old distilled logs  / filter  u undo  C commit  esc back",
-    "review": "a accept  A accept, strip metadata  x reject  e edit  u undo  C commit  esc back",
-    "dreams": "read-only: shown, never written  / filter  1-6 tabs  esc back",
+    "boot": N_("1-6 tabs  n next file  s session  / filter  u undo  C commit  esc back  f1 help"),
+    "mem": N_("e edit  m move  x remove  / filter  u undo  C commit  1-6 tabs  esc back"),
+    "user": N_("S supersede (with a new directive)  + add  / filter  u undo  C commit  esc back"),
+    "logs": N_("D distil the log  R remove old distilled logs  / filter  u undo  C commit  esc back"),
+    "review": N_("a accept  A accept, strip metadata  x reject  e edit  u undo  C commit  esc back"),
+    "dreams": N_("read-only: shown, never written  / filter  1-6 tabs  esc back"),
 }
 
 
@@ -175,11 +228,11 @@ class WorkspaceScreen(Screen[None]):
             return Vertical(BootstrapBars(id="ws-bars"), VerticalScroll(Static(id="ws-preview"), id="ws-preview-scroll"),
                             id="boot")
         headers, widths = {
-            "mem": (["!", "line", "section", "meta", "item"], [2, 5, 24, 18]),
-            "user": (["!", "line", "observed", "status", "directive"], [2, 5, 10, 10]),
-            "logs": (["!", "log", "lines", "distilled", "chars", "note"], [2, 20, 5, 9, 8]),
-            "review": (["!", "line", "score", "flag", "source", "item"], [2, 5, 6, 8, 24]),
-            "dreams": (["file", "size", "what it is"], [40, 10]),
+            "mem": (["!", _("line"), _("section"), _("meta"), _("item")], [2, 5, 24, 18]),
+            "user": (["!", _("line"), _("observed"), _("status"), _("directive")], [2, 5, 10, 10]),
+            "logs": (["!", _("log"), _("lines"), _("distilled"), _("chars"), _("note")], [2, 20, 5, 9, 8]),
+            "review": (["!", _("line"), _("score"), _("flag"), _("source"), _("item")], [2, 5, 6, 8, 24]),
+            "dreams": ([_("file"), _("size"), _("what it is")], [40, 10]),
         }[tab]
         return Vertical(RowsView(headers, widths, id=f"ws-{tab}"), id=tab)
 
@@ -280,17 +333,19 @@ class WorkspaceScreen(Screen[None]):
     def refresh_view(self) -> None:
         cfg = self.config
         title = Text(no_wrap=True, overflow="ellipsis")
-        title.append("OpenClaw workspace ", style="bold")
+        title.append(_("OpenClaw workspace") + " ", style="bold")
         title.append(clean_line(self.path.name))
-        title.append(f"  limits: {'openclaw.json' if cfg.found else 'defaults'}", style="dim")
-        if cfg.found and cfg.generation != "unknown":
-            title.append(f" ({cfg.generation} memory settings)", style="dim")
-        title.append(f"  rules: OpenClaw {cfg.release}" if cfg.release != "older" else "  rules: older release",
+        title.append("  " + _("limits: %(where)s") % {"where": "openclaw.json" if cfg.found else _("defaults")},
                      style="dim")
+        if cfg.found and cfg.generation != "unknown":
+            title.append(" " + _("(%(generation)s memory settings)") % {"generation": cfg.generation}, style="dim")
+        title.append("  " + (_("rules: OpenClaw %(release)s") % {"release": cfg.release} if cfg.release != "older"
+                             else _("rules: older release")), style="dim")
         if self.queue:
-            title.append(f"  {len(self.queue)} promotion(s) to review", style="bold yellow")
+            title.append("  " + ngettext("%(n)s promotion to review", "%(n)s promotions to review", len(self.queue))
+                         % {"n": len(self.queue)}, style="bold yellow")
         if self.filter_text:
-            title.append(f"  filter: {clean_line(self.filter_text)}", style="bold cyan")
+            title.append("  " + _("filter: %(text)s") % {"text": clean_line(self.filter_text)}, style="bold cyan")
         self.query_one("#ws-title", Static).update(title)
         for tab in TABS:
             if self._built(tab):
@@ -369,19 +424,19 @@ class WorkspaceScreen(Screen[None]):
         found = self._findings_for(rel, r.line - len(r.markers), r.end_line) if self.by_file.get(rel) else []
         badge: Cell = self._badge(found) if found else ""
         got = self._reception(r)
-        cut: Cell = (got if got != "partly" else "partly received", "bold red" if got == "not received" else "yellow")
+        cut: Cell = (_(got) if got != "partly" else _("partly received"), "bold red" if got == "not received" else "yellow")
         if r.kind == "section":
             return (badge, str(r.line), "", cut if got in ("partly", "not received") else "",
                     (("#" * r.level) + " " + r.text, "bold"))
         meta = [] if got not in ("partly", "not received") else [cut[0]]
         if r.promotions:
-            meta.append("promoted")
+            meta.append(_("promoted"))
         if r.score:
-            meta.append(f"score {r.score.get('score', '?')}")
+            meta.append(_("score %(score)s") % {"score": r.score.get("score", "?")})
         if r.importance is not None:
-            meta.append(f"imp {r.importance:g}")
+            meta.append(_("imp %(importance)s") % {"importance": f"{r.importance:g}"})
         if r.source:
-            meta.append(f"from {r.source}")
+            meta.append(_("from %(source)s") % {"source": r.source})
         section = " › ".join(r.heading_path[1:] or r.heading_path)
         meta_style = cut[1] if got in ("partly", "not received") else "dim"
         return (badge, str(r.line), (section, "dim"), (", ".join(meta), meta_style),
@@ -415,7 +470,8 @@ class WorkspaceScreen(Screen[None]):
     def _fill_logs(self) -> None:
         rows: list[tuple[Any, tuple[Cell, ...]]] = []
         daily = [p for p in self._injected() if p.kind == "daily"]
-        block = {p.file: f"{p.chars_injected:,} chars" + (", cut" if p.truncated else "") for p in daily if p.loaded}
+        block = {p.file: (_("%(n)s chars, cut") if p.truncated else _("%(n)s chars")) % {"n": f"{p.chars_injected:,}"}
+                 for p in daily if p.loaded}
         skipped = {p.file: p.reason for p in daily if not p.loaded}
         for lg in reversed(self.logs):
             found = self._findings_for(lg.rel, None, None)
@@ -427,14 +483,14 @@ class WorkspaceScreen(Screen[None]):
                 continue
             note = Text()
             if lg.slug is not None:  # a session note, a transcript or a topic note: said as what it is
-                note.append(classify_file(self.path, lg.rel).label + "  ", style="dim")
+                note.append(kind_label(classify_file(self.path, lg.rel).label) + "  ", style="dim")
             if lg.rel in block:
                 note.append(_("in the session-start block (%(part)s)") % {"part": block[lg.rel]}, style="cyan")
             elif lg.at_session_start:
                 note.append(_("not in the session-start block: %(why)s")
                             % {"why": skipped.get(lg.rel, _("over its four newest notes"))}, style="dim italic")
             elif lg.age_days > 30:
-                note.append(f"{lg.age_days} days old", style="dim")
+                note.append(_("%(n)s days old") % {"n": lg.age_days}, style="dim")
             if found:
                 note.append(("  " if note else "") + ", ".join(sorted({f.code for f in found})), style="yellow")
             done = sum(1 for ln in lg.lines if ln.distilled or ln.dropped)
@@ -461,9 +517,10 @@ class WorkspaceScreen(Screen[None]):
             if not self._match(mf.rel, mf.meaning, marks=frozenset({mf.kind})):
                 continue
             rows.append((mf, (Text(clean_line(mf.rel), style="bold" if mf.kind == "diary" else ""),
-                              _size_text(mf.size), Text(clean_line(mf.what), style="dim"))))
+                              _size_text(mf.size), Text(clean_line(machine_what(mf)), style="dim"))))
         if self.machine_more:
-            rows.append((None, (Text(f"… {self.machine_more:,} more files not listed", style="dim"), "", "")))
+            rows.append((None, (Text(_("… %(n)s more files not listed") % {"n": f"{self.machine_more:,}"}, style="dim"),
+                                "", "")))
         self._fill("#ws-dreams", "dreams", rows)
 
     # --- selection and detail -------------------------------------------------------------
@@ -496,14 +553,14 @@ class WorkspaceScreen(Screen[None]):
     def _show_tabs(self) -> None:
         line = Text(no_wrap=True, overflow="ellipsis")
         for i, (tab, label) in enumerate(TAB_LABELS.items(), 1):
-            line.append(f" {i} {label} ", style="reverse bold" if tab == self.tab else "dim")
+            line.append(f" {i} {_(label)} ", style="reverse bold" if tab == self.tab else "dim")
             line.append(" ")
         self.query_one("#ws-tabline", Static).update(line)
 
     def _show_keys(self) -> None:
         line = Text(no_wrap=True, overflow="ellipsis")
-        for part in KEYS.get(self.tab, "").split("  "):
-            key, _, what = part.partition(" ")
+        for part in _(KEYS.get(self.tab, "")).split("  "):
+            key, _sep, what = part.partition(" ")
             line.append(key, style="bold")
             line.append(f" {what}  ")
         self.query_one("#ws-keys", Static).update(line)
@@ -514,29 +571,30 @@ class WorkspaceScreen(Screen[None]):
         t = Text()
         if isinstance(item, MemRow):
             t.append(" › ".join(clean_line(h) for h in item.heading_path), style="bold")
-            t.append(f"  line {item.line}\n", style="dim")
+            t.append("  " + _("line %(n)s") % {"n": item.line} + "\n", style="dim")
             t.append(clean(item.text) + "\n")
             for m in [*item.markers, *item.metadata]:
                 t.append(clean_line(m) + "\n", style="dim")
             for f in self._findings_for(self.memory.rel if self.memory else "MEMORY.md", item.line - len(item.markers), item.end_line):
-                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+                t.append(f"{f.code}: {clean_line(localize(f.code, f.message))}\n", style=SEV_STYLE[f.severity])
         elif isinstance(item, Directive):
-            t.append(f"observed {clean_line(item.observed)} · {clean_line(item.status)}  line {item.line}\n", style="bold")
+            t.append(_("observed %(date)s · %(status)s  line %(line)s") % {"date": clean_line(item.observed),
+                     "status": clean_line(item.status), "line": item.line} + "\n", style="bold")
             t.append(clean(item.text) + "\n")
             for f in self._findings_for("USER.md", item.line, item.end_line):
-                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+                t.append(f"{f.code}: {clean_line(localize(f.code, f.message))}\n", style=SEV_STYLE[f.severity])
             for other in look_alikes(self.user.directives if self.user else [], item):  # a hint, not a finding
                 t.append(_("hint: shares its topic with the active directive at line %(line)s; "
                            "if they disagree, supersede one") % {"line": other.line} + "\n", style="dim")
         elif isinstance(item, DailyLog):
             for f in self._findings_for(item.rel, None, None):
-                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
+                t.append(f"{f.code}: {clean_line(localize(f.code, f.message))}\n", style=SEV_STYLE[f.severity])
             for ln in item.lines:
                 mark = "✓ " if ln.distilled else "– " if ln.dropped else "  "
                 t.append(f"{mark}{ln.number:>3} {clean_line(ln.text)}\n", style="dim" if (ln.distilled or ln.dropped) else "")
         elif isinstance(item, MachineFile):
             t.append(f"{clean_line(item.rel)}  {_size_text(item.size)}\n", style="bold")
-            t.append(item.what + "\n", style="dim")
+            t.append(machine_what(item) + "\n", style="dim")
             text, cut = machine_preview(self.path, item.rel)
             lines = text.split("\n")
             t.append(clean("\n".join(lines[:40])))
@@ -553,13 +611,13 @@ class WorkspaceScreen(Screen[None]):
                 t.append(_("review flag: %(flag)s (a reviewer would delete it from the prose: e edits)") % {"flag": flag}
                          + "\n", style="yellow")
             if item.why:
-                t.append(_("why promoted: %(why)s") % {"why": clean_line(item.why)} + "\n", style="cyan")
+                t.append(_("why promoted: %(why)s") % {"why": clean_line(promoted_why(item.why))} + "\n", style="cyan")
             for log, n, text in item.source_lines:
                 t.append(f"{log}:{n}  {clean_line(text)}\n", style="dim")
             rel = self.memory.rel if self.memory is not None else "MEMORY.md"
             for f in self._findings_for(rel, item.row.line - len(item.row.markers), item.row.end_line):
-                t.append(f"{f.code}: {clean_line(f.message)}\n", style=SEV_STYLE[f.severity])
-            t.append("a accept · A accept and strip metadata · x reject · e edit", style="dim italic")
+                t.append(f"{f.code}: {clean_line(localize(f.code, f.message))}\n", style=SEV_STYLE[f.severity])
+            t.append(_("a accept · A accept and strip metadata · x reject · e edit"), style="dim italic")
         self.query_one("#ws-detail", Static).update(t)
 
     # --- writing ---------------------------------------------------------------------------
@@ -576,13 +634,13 @@ class WorkspaceScreen(Screen[None]):
         try:
             plan = make()
         except (EditError, ConcurrentModification, OSError) as exc:
-            self.notify(f"Not written: {exc}", severity="error", markup=False)
+            self.notify(_("Not written: %(why)s") % {"why": exc}, severity="error", markup=False)
             self.reload()
             return False
         if plan is not None and not plan.empty:
             outcome = self.store.write(plan)
             if outcome.plan is None:
-                self.notify(outcome.error or "Not written.", severity="error", markup=False, timeout=10)
+                self.notify(outcome.error or _("Not written."), severity="error", markup=False, timeout=10)
                 self.reload()
                 return False
             # the files to commit: the workspace's (an accept's review record lives in the cache)
@@ -651,17 +709,18 @@ class WorkspaceScreen(Screen[None]):
 
         def done(text: str | None) -> None:
             if text is not None and text.strip() and text != row.text:
-                self.write(lambda: edit_row(self._mem_path(), row.key, text, row.line), "Saved.")
+                self.write(lambda: edit_row(self._mem_path(), row.key, text, row.line), _("Saved."))
 
-        self.app.push_screen(TextPrompt("Edit the text (metadata stays)", row.text), done)
+        self.app.push_screen(TextPrompt(_("Edit the text (metadata stays)"), row.text), done)
 
     def action_remove(self) -> None:
         item = self.selected()
         if isinstance(item, dreaming.QueueItem):
-            self.write(lambda: dreaming.reject(self.path, item), "Rejected: removed from MEMORY.md (u puts it back).")
+            self.write(lambda: dreaming.reject(self.path, item), _("Rejected: removed from MEMORY.md (u puts it back)."))
         elif isinstance(item, MemRow):
-            what = "section and everything under it" if item.kind == "section" else "item"
-            self.write(lambda: remove_row(self._mem_path(), item.key, item.line), f"Removed the {what} (u puts it back).")
+            done = (_("Removed the section and everything under it (u puts it back).") if item.kind == "section"
+                    else _("Removed the item (u puts it back)."))
+            self.write(lambda: remove_row(self._mem_path(), item.key, item.line), done)
         else:
             self.notify(_("Pick a MEMORY.md row or a promotion first."), severity="warning")
 
@@ -687,9 +746,9 @@ class WorkspaceScreen(Screen[None]):
             if index is not None:
                 target = sections[index]
                 self.write(lambda: move_item(self._mem_path(), item.key, target.key, item.line),
-                           f"Moved to {target.text}.")
+                           _("Moved to %(section)s.") % {"section": target.text})
 
-        self.app.push_screen(PickOne("Move to the end of which section?",
+        self.app.push_screen(PickOne(_("Move to the end of which section?"),
                                      [" › ".join(s.heading_path) for s in sections]), done)
 
     def action_supersede(self, ask: bool = False) -> None:
@@ -704,18 +763,18 @@ class WorkspaceScreen(Screen[None]):
                 return
             new = text.strip() or None
             self.write(lambda: supersede_directive(path, item.line, item.text, new, self.today),
-                       "Superseded" + (", with the new directive after it." if new else "."))
+                       _("Superseded, with the new directive after it.") if new else _("Superseded."))
 
-        self.app.push_screen(TextPrompt("Supersede: the new directive (empty: only mark this one superseded)", ""), done)
+        self.app.push_screen(TextPrompt(_("Supersede: the new directive (empty: only mark this one superseded)"), ""), done)
 
     def action_add_directive(self) -> None:
         path = self.path / "USER.md"
 
         def done(text: str | None) -> None:
             if text and text.strip():
-                self.write(lambda: add_directive(path, text, self.today), "Directive added.")
+                self.write(lambda: add_directive(path, text, self.today), _("Directive added."))
 
-        self.app.push_screen(TextPrompt("New USER.md directive", ""), done)
+        self.app.push_screen(TextPrompt(_("New USER.md directive"), ""), done)
 
     async def action_distil(self) -> None:
         item = self.selected()
@@ -731,7 +790,8 @@ class WorkspaceScreen(Screen[None]):
             lines, dropped, index = res
             key = sections[index].key if 0 <= index < len(sections) else None
             self.write(lambda: distil_plan(self.path, item.rel, lines, key, dropped=dropped).plan,
-                       f"Distilled {len(lines)} line(s) of {item.rel}.")
+                       ngettext("Distilled %(n)s line of %(file)s.", "Distilled %(n)s lines of %(file)s.", len(lines))
+                       % {"n": len(lines), "file": item.rel})
 
         self.app.push_screen(DistilPicker(item, [" › ".join(s.heading_path) for s in sections]), done)
 
@@ -747,14 +807,17 @@ class WorkspaceScreen(Screen[None]):
             try:
                 sha = remove_logs(self.path, old)
             except (EditError, ConcurrentModification, OSError) as exc:
-                self.notify(f"Not removed: {exc}", severity="error", markup=False)
+                self.notify(_("Not removed: %(why)s") % {"why": exc}, severity="error", markup=False)
             else:
-                where = f"commit {sha[:10]}" if sha else "not in git: removed for good"
-                self.notify(f"Removed {len(old)} distilled log(s) ({where}).", markup=False)
+                where = _("commit %(sha)s") % {"sha": sha[:10]} if sha else _("not in git: removed for good")
+                self.notify(ngettext("Removed %(n)s distilled log (%(where)s).", "Removed %(n)s distilled logs (%(where)s).",
+                                     len(old)) % {"n": len(old), "where": where}, markup=False)
             self.reload()
 
-        self.app.push_screen(PickOne(f"Remove {len(old)} fully distilled log(s) older than 30 days? Git keeps them.",
-                                     [f"Remove and commit: {', '.join(old)}", "Cancel"]), done)
+        question = ngettext("Remove %(n)s fully distilled log older than 30 days? Git keeps it.",
+                            "Remove %(n)s fully distilled logs older than 30 days? Git keeps them.", len(old))
+        self.app.push_screen(PickOne(question % {"n": len(old)},
+                                     [_("Remove and commit: %(files)s") % {"files": ", ".join(old)}, _("Cancel")]), done)
 
     def action_accept(self, strip: bool) -> None:
         item = self.selected()
@@ -762,21 +825,21 @@ class WorkspaceScreen(Screen[None]):
             self.notify(_("Pick a promotion on the Review tab."), severity="warning")
             return
         self.write(lambda: dreaming.accept(self.path, item, strip=strip),
-                   "Accepted" + (", machine metadata stripped." if strip else "."))
+                   _("Accepted, machine metadata stripped.") if strip else _("Accepted."))
 
     def action_undo(self) -> None:
-        self._step(self.store.undo(), "Undone: {}  (U redoes)")
+        self._step(self.store.undo(), _("Undone: %(title)s  (U redoes)"))
 
     def action_redo(self) -> None:
-        self._step(self.store.redo(), "Redone: {}")
+        self._step(self.store.redo(), _("Redone: %(title)s"))
 
     def _step(self, outcome: Any, done: str) -> None:
         """As the main screen's undo (screens/entry_ops.py): the same session, the same notices."""
         if outcome.plan is None:
             error = outcome.error or ""
-            self.notify(error, severity="information" if "Nothing" in error else "error", timeout=10, markup=False)
+            self.notify(error, severity="information" if outcome.nothing else "error", timeout=10, markup=False)
             return
-        self.notify(done.format(outcome.plan.title), markup=False)
+        self.notify(done % {"title": plan_title(outcome.plan.title)}, markup=False)
         self.reload()
 
     def action_commit(self) -> None:
@@ -789,14 +852,14 @@ class WorkspaceScreen(Screen[None]):
         try:
             sha = commit_files(self.path, paths, message)
         except Exception as exc:  # a git failure is shown, never raised into the UI
-            self.notify(f"Commit failed: {exc}", severity="error", markup=False)
+            self.notify(_("Commit failed: %(why)s") % {"why": exc}, severity="error", markup=False)
             return
         if sha is None:
             self.notify(_("The workspace is not in a git repository."), severity="warning")
             return
         self.changed_paths.clear()
         self.applied_titles.clear()
-        self.notify(f"Committed {sha[:10]}.", markup=False)
+        self.notify(_("Committed %(sha)s.") % {"sha": sha[:10]}, markup=False)
 
     def action_close(self) -> None:
         found = self.query("#ws-filter")

@@ -14,6 +14,7 @@ from ..core.files.reload import IdDiff, diff_ids, nearest_surviving, summary
 from ..core.format.rows import MEMORY_FILES, EntryRow
 from ..core.lifecycle.plan import Plan
 from ..core.search.index_feed import note_reloaded
+from ..i18n import _
 from .profiles import ProfileData
 
 IGNORED_NAMES = ("audit.log",)  # written by the check itself: never news
@@ -35,8 +36,10 @@ class ExternalChange:
         """The notice for the files that are not worded by id after the reload."""
         if not self.files:
             return None
-        shown = ", ".join(self.files[:3]) + (f" and {len(self.files) - 3} more" if len(self.files) > 3 else "")
-        return f"{self.name}: {shown} changed by another program; reloaded."
+        shown = ", ".join(self.files[:3])
+        if len(self.files) > 3:
+            shown = _("%(files)s and %(n)s more") % {"files": shown, "n": len(self.files) - 3}
+        return _("%(profile)s: %(files)s changed by another program; reloaded.") % {"profile": self.name, "files": shown}
 
 
 @dataclass

@@ -16,6 +16,8 @@ from ..core.format.rows import EntryRow
 from ..core.lifecycle.picks import find_block
 from ..core.lifecycle.plan import Files, Plan
 from ..core.lifecycle.undo import UndoStack
+from ..i18n import _
+from ..widgets.plan_text import plan_title
 from .profiles import ProfileData
 
 
@@ -39,6 +41,7 @@ class WriteOutcome:
     plan: Plan | None = None
     error: str | None = None
     stale: bool = False
+    nothing: bool = False  # nothing to undo or redo (a note, not an error)
 
     @property
     def ok(self) -> bool:
@@ -58,9 +61,9 @@ class Writing:
         """The current profile when its memory files can be edited (layout A). Raises Refused."""
         data = self.current
         if data is None:
-            raise Refused("No profile is open.")
+            raise Refused(_("No profile is open."))
         if data.profile.layout != "profile":
-            raise Refused("This is an OpenClaw workspace: it has no memories.md entries to edit.")
+            raise Refused(_("This is an OpenClaw workspace: it has no memories.md entries to edit."))
         return data.profile
 
     def editable(self) -> bool:
@@ -83,9 +86,9 @@ class Writing:
         (``Refused.args[1]`` is True when the block changed on disk: reload)."""
         self.edit_profile()
         if row is None:
-            raise Refused("Select an entry first.")
+            raise Refused(_("Select an entry first."))
         if row.malformed and well_formed:
-            raise Refused("This block is broken; fix it first with e (edit).")
+            raise Refused(_("This block is broken; fix it first with e (edit)."))
         try:
             files = self.files()
         except (EditError, OSError) as exc:
@@ -94,7 +97,8 @@ class Writing:
         doc = files.archive if file == "archive" else files.memories
         entry = find_block(doc.mf.entries, row.entry)
         if entry is None:
-            raise Refused(f"{row.id or 'The block'} changed on disk; reloading.", True)
+            raise Refused(_("%(id)s changed on disk; reloading.") % {"id": row.id} if row.id
+                          else _("The block changed on disk; reloading."), True)
         return files, EntryTarget(file, row.file, entry)
 
     def entry_by_id(self, entry_id: str) -> tuple[Files, EntryTarget]:
@@ -103,7 +107,7 @@ class Writing:
             entry = next((e for e in doc.mf.entries if e.id == entry_id and e.error is None), None)
             if entry is not None:
                 return files, EntryTarget(file, rel, entry)
-        raise Refused(f"{entry_id} is not defined.")
+        raise Refused(_("%(id)s is not defined.") % {"id": entry_id})
 
     # --- writes ------------------------------------------------------------------------------
 
@@ -126,10 +130,10 @@ class Writing:
         try:
             written = self.undo_stack.apply(plan)
         except ConcurrentModification as exc:
-            return WriteOutcome(error=f"Not written: {exc}. Another program changed the file after the preview; "
-                                "look again (ctrl+r) and retry.", stale=True)
+            return WriteOutcome(error=_("Not written: %(why)s. Another program changed the file after the preview; "
+                                        "look again (ctrl+r) and retry.") % {"why": exc}, stale=True)
         except (EditError, RedactError, OSError) as exc:
-            return WriteOutcome(error=f"Not written: {exc}")
+            return WriteOutcome(error=_("Not written: %(why)s") % {"why": exc})
         if written is not plan:
             self._expect([(c.path, c.after) for c in written.changes if c.changed])
         return WriteOutcome(written)
@@ -137,27 +141,28 @@ class Writing:
     def undo(self) -> WriteOutcome:
         plan = self.undo_stack.peek()
         if plan is None:
-            return WriteOutcome(error="Nothing to undo in this session.")
+            return WriteOutcome(error=_("Nothing to undo in this session."), nothing=True)
         self._expect([(c.path, c.before) for c in plan.changes if c.changed] + list(plan.removed.items()))
         try:
             self.undo_stack.undo()
         except ConcurrentModification as exc:
-            return WriteOutcome(error=f"Cannot undo “{plan.title}”: {exc.path.name} changed on disk since it was "
-                                "written. Nothing was changed.")
+            return WriteOutcome(error=_("Cannot undo “%(title)s”: %(file)s changed on disk since it was written. "
+                                        "Nothing was changed.") % {"title": plan_title(plan.title), "file": exc.path.name})
         except OSError as exc:
-            return WriteOutcome(error=f"Cannot undo: {exc}")
+            return WriteOutcome(error=_("Cannot undo: %(why)s") % {"why": exc})
         return WriteOutcome(plan)
 
     def redo(self) -> WriteOutcome:
         if not self.undo_stack.can_redo:
-            return WriteOutcome(error="Nothing to redo.")
+            return WriteOutcome(error=_("Nothing to redo."), nothing=True)
         nxt = self.undo_stack.peek_redo()
         if nxt is not None:
             self._expect([(c.path, c.after) for c in nxt.changes if c.changed] + [(p, None) for p in nxt.removed])
         try:
             plan = self.undo_stack.redo()
         except ConcurrentModification as exc:
-            return WriteOutcome(error=f"Cannot redo: {exc.path.name} changed on disk since. Nothing was changed.")
+            return WriteOutcome(error=_("Cannot redo: %(file)s changed on disk since. Nothing was changed.")
+                                % {"file": exc.path.name})
         except OSError as exc:
-            return WriteOutcome(error=f"Cannot redo: {exc}")
+            return WriteOutcome(error=_("Cannot redo: %(why)s") % {"why": exc})
         return WriteOutcome(plan)

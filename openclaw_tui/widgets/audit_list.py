@@ -112,7 +112,7 @@ class AuditList(OptionList):
         self.findings = [f for f, _, _ in items]
         width = min(48, max((len(pre + f.file) + len(str(f.line or "")) + 1 for f, _, pre in items), default=0))
         if not items and not pending:
-            specs.append(LocationOption(Text(" No findings: the memory is consistent.", style="green"), None))
+            specs.append(LocationOption(Text(" " + _("No findings: the memory is consistent."), style="green"), None))
             locations.append(None)
             owners.append(None)
         for f, profile, prefix in items:
@@ -120,7 +120,8 @@ class AuditList(OptionList):
             locations.append(finding_location(f, profile))
             owners.append((profile, f))
         if pending:
-            specs.append(LocationOption(Text(f" checking {', '.join(pending)}…", style="dim italic"), None))
+            specs.append(LocationOption(Text(" " + _("checking %(what)s…") % {"what": ", ".join(pending)}, style="dim italic"),
+                                        None))
             locations.append(None)
             owners.append(None)
         self._option_findings = owners

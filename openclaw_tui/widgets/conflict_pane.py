@@ -28,12 +28,36 @@ CONTEXT_LINES = 3
 SHORT = 34  # terminal rows under which each side shows only its changed lines (the app's -short breakpoint)
 
 
+# the words of a choice and of a side's summary (core/merge, core/diff/worddiff.py: entry_summary)
+CHOICE_WORD = {"ours": N_("ours"), "theirs": N_("theirs"), "both": N_("both"), "edited": N_("edited")}
+SUMMARY_WORDS = {w: w for w in (N_("deleted"), N_("new"), N_("text changed"), N_("unchanged"), N_("formatting only"),
+                                N_("body"), N_("added"), N_("changed"), N_("absent"), N_("only here"))}
+
+
+def choice_word(label: str) -> str:
+    return _(CHOICE_WORD.get(label, label))
+
+
+def summary_text(summary: str) -> str:
+    """``importance, last_hit (added), body`` in the language in use (field names stay)."""
+    parts = []
+    for part in summary.split(", ") if summary else []:
+        name, _sep, mark = part.partition(" (")
+        if part in SUMMARY_WORDS:
+            parts.append(_(part))
+        elif mark in ("added)", "removed)"):
+            parts.append((_("%(field)s (added)") if mark == "added)" else _("%(field)s (removed)")) % {"field": name})
+        else:
+            parts.append(part)
+    return _(", ").join(parts)
+
+
 def render_side(
     text: str | None,
     reference: str | None,
     word_style: str,
     *,
-    absent: str = "(not on this side)",
+    absent: str | None = None,
     before: list[str] | None = None,
     after: list[str] | None = None,
     changed_only: bool = False,
@@ -48,9 +72,9 @@ def render_side(
     for ln in before or []:
         out.append("  " + clean_line(ln) + "\n", style="dim")
     if text is None:
-        out.append(absent + "\n", style="italic dim")
+        out.append((absent or _("(not on this side)")) + "\n", style="italic dim")
     elif text == "":
-        out.append("(empty)\n", style="italic dim")
+        out.append(_("(empty)") + "\n", style="italic dim")
     else:
         for mark in mark_lines(text, reference, with_removed=True):
             if mark.removed:
@@ -106,13 +130,14 @@ def side_summary(item: ConflictItem, side: str) -> str:
     other = item.theirs if side == "ours" else item.ours
     if item.base_known:
         if item.base is None and text is not None:
-            return "added"
+            return _("added")
         what = entry_summary(text, item.base) if item.kind == "entry" else ("changed" if text != item.base else "unchanged")
-        return what
+        return summary_text(what)
     if text is None:
-        return "absent"
+        return _("absent")
     if item.kind == "entry":
-        return "differs in: " + entry_summary(text, other) if other is not None else "only here"
+        return (_("differs in: %(what)s") % {"what": summary_text(entry_summary(text, other))} if other is not None
+                else _("only here"))
     return ""
 
 
@@ -186,7 +211,7 @@ class ConflictPane(Vertical):
         result = self.query_one("#conflict-result-body", Static)
         base_col = self.column("base")
         if file is None or item is None:
-            msg = "No conflict here." if file is None or file.data is not None else "This file was deleted on one side."
+            msg = _("No conflict here.") if file is None or file.data is not None else _("This file was deleted on one side.")
             title.update(Text(msg, style="dim italic"))
             for s in ("ours", "base", "theirs"):
                 self.column(s).show(s, "", Text(""))
@@ -198,7 +223,8 @@ class ConflictPane(Vertical):
         head = Text()
         head.append(clean_line(item.key), style="bold")
         head.append(f" · {clean_line(_(item.description.split(': ', 1)[-1]))}")
-        head.append(f" · {n} of {len(file.items)} in {clean_line(file.display)}", style="dim")
+        head.append(" · " + _("%(n)s of %(total)s in %(file)s") % {"n": n, "total": len(file.items),
+                                                                   "file": clean_line(file.display)}, style="dim")
         title.update(head)
         known = item.base_known
         if item.kind == "text":
@@ -208,7 +234,7 @@ class ConflictPane(Vertical):
         short = self.app.size.height < SHORT  # a few lines per side: only what each side changed
         ref_ours = item.base if known else item.theirs
         ref_theirs = item.base if known else item.ours
-        absent = "(deleted on this side)" if known and item.base is not None else "(not on this side)"
+        absent = _("(deleted on this side)") if known and item.base is not None else _("(not on this side)")
         self.column("ours").show(
             _("ours") + f" · {labels[0]}", side_summary(item, "ours"),
             render_side(item.ours, ref_ours, OURS_WORD, absent=absent, before=before, after=after, changed_only=short),
@@ -224,7 +250,7 @@ class ConflictPane(Vertical):
         if known:
             base_col.show(
                 _("base") + " · " + (labels[1] or _("common ancestor")), "",
-                render_side(item.base, None, BASE_WORD, absent="(not in the base: added on both sides)",
+                render_side(item.base, None, BASE_WORD, absent=_("(not in the base: added on both sides)"),
                             before=before, after=after),
             )
         self._mark_side()
@@ -236,12 +262,12 @@ class ConflictPane(Vertical):
             res.append("  " + _("— space picks the framed side (←/→ to switch), b both, o ours, t theirs, i edit"),
                        style="dim")
         else:
-            res.append(choice_label(choice), style="bold green")
-            res.append("   (z undoes)\n", style="dim")
+            res.append(choice_word(choice_label(choice)), style="bold green")
+            res.append("   " + _("(z undoes)") + "\n", style="dim")
             try:
                 text = file.preview(item.key)
             except Exception as exc:  # noqa: BLE001 - shown to the reviewer, never lost
-                res.append(f"cannot show the result: {exc}", style="bold red")
+                res.append(_("cannot show the result: %(why)s") % {"why": exc}, style="bold red")
             else:
                 if text:
                     for ln in text.rstrip("\n").split("\n"):

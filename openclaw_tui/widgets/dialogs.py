@@ -26,6 +26,7 @@ from ..core.lifecycle.plan_summary import describe_plan, plan_diff
 from ..i18n import _
 from .diff_view import DiffView
 from .footer import KeysFooter
+from .plan_text import plan_line, plan_title
 from .safe_text import clean_line
 
 MAX_SUMMARY = 10
@@ -47,15 +48,15 @@ class ConfirmWrite(ModalScreen[bool]):
         title: str | None = None,
         notes: Sequence[str] = (),
         secrets: Iterable[tuple[str, str]] = (),
-        yes: str = "Write",
+        yes: str | None = None,
     ) -> None:
         super().__init__()
         self.plan = plan
         self.root = root
-        self.heading = title or plan.title
+        self.heading = title or plan_title(plan.title)
         self.notes = list(notes)
         self.secrets = list(secrets)  # (value, kind) masked wherever they appear in the diff
-        self.yes = yes
+        self.yes = yes or _("Write")
 
     @property
     def diff(self) -> str:
@@ -66,9 +67,9 @@ class ConfirmWrite(ModalScreen[bool]):
         with Vertical(id="confirm-write", classes="dialog wide"):
             yield Static(Text(clean_line(self.heading), style="bold"), classes="dialog-title")
             lines = Text()
-            items = [*self.notes, *describe_plan(self.plan, self.root)]
+            items = [*self.notes, *(plan_line(line) for line in describe_plan(self.plan, self.root))]
             if len(items) > MAX_SUMMARY:
-                items = [*items[: MAX_SUMMARY - 1], f"… and {len(items) - MAX_SUMMARY + 1} more (see the diff)"]
+                items = [*items[: MAX_SUMMARY - 1], _("… and %(n)s more (see the diff)") % {"n": len(items) - MAX_SUMMARY + 1}]
             for line in items:
                 lines.append("• ", style="dim")
                 lines.append(clean_line(mask_all(line, self.secrets) if self.secrets else line))
@@ -77,7 +78,7 @@ class ConfirmWrite(ModalScreen[bool]):
             yield Static(lines, id="confirm-summary")
             yield DiffView(self.diff, id="confirm-diff")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(f"{self.yes} (y)", variant="primary", id="confirm-yes")
+                yield Button(_("%(label)s (y)") % {"label": self.yes}, variant="primary", id="confirm-yes")
                 yield Button(_("Cancel (n)"), id="confirm-no")
         yield KeysFooter()
 
@@ -176,7 +177,7 @@ class AskText(ModalScreen[str | None]):
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         value = event.value.strip()
-        problem = self.check(value) if self.check is not None else (None if value else "Type something first.")
+        problem = self.check(value) if self.check is not None else (None if value else _("Type something first."))
         if problem:
             self.query_one("#ask-text-error", Static).update(Text(problem))
             return
@@ -196,7 +197,7 @@ class AskId(AskText):
 
     def _check_id(self, ident: str) -> str | None:
         if not ident or any(c.isspace() for c in ident):
-            return "Type one entry id, e.g. mem-0012."
+            return _("Type one entry id, e.g. mem-0012.")
         if self.known and ident not in self.known:
-            return f"{clean_line(ident)} is not one of the ids here."
+            return _("%(id)s is not one of the ids here.") % {"id": clean_line(ident)}
         return None

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from ..core.diff.words import DELETE, EQUAL, INSERT, MISSING, FieldPair, word_diff
 from ..core.format.yamlio import render_scalar
+from ..i18n import _
 from .safe_text import clean, clean_line
 
 ADDED = "green"
@@ -33,11 +34,12 @@ def diff_text(diff: str, max_lines: int = MAX_LINES) -> Text:
     """A unified diff, one colored line per diff line (``+`` green, ``-`` red, ``@@`` cyan)."""
     out = Text(no_wrap=False)
     if not diff:
-        out.append("(no change)", style="dim italic")
+        out.append(_("(no change)"), style="dim italic")
         return out
     lines = diff.splitlines()
     if len(lines) > max_lines:
-        out.append(f"(showing the first {max_lines} of {len(lines)} diff lines)\n", style="bold yellow")
+        out.append(_("(showing the first %(shown)s of %(total)s diff lines)") % {"shown": max_lines, "total": len(lines)}
+                   + "\n", style="bold yellow")
         lines = lines[:max_lines]
     for line in lines:
         if line.startswith(("+++", "---")):

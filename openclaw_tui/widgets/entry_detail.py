@@ -58,11 +58,20 @@ def _get(ref: Any, name: str) -> Any:
     return getattr(ref, name, None)
 
 
+# where a reference is written (core/check/refs.py: Ref.kind); a field's name (conflict, superseded_by...) stays
+REF_KIND = {"identity": N_("identity"), "skill": N_("skill"), "state": N_("state"), "context": N_("context"),
+            "link": N_("link"), "state-path": N_("state path")}
+
+
+def ref_kind(kind: object) -> str:
+    return _(REF_KIND[kind]) if isinstance(kind, str) and kind in REF_KIND else clean_line(str(kind))
+
+
 def _target_state(lookup: Lookup, ident: str) -> tuple[str, str]:
     """(label, style) of the entry ``ident`` as a reference target."""
     row = lookup(ident)
     if row is None:
-        return "missing", "bold red"
+        return _("missing"), "bold red"
     row.fill()
     if row.status == "active":
         return "active", "green"
@@ -123,9 +132,9 @@ class EntryDetail(Horizontal):
 
     def show_file_refs(self, rel: str, refs: dict[int, list[Any]], lookup: Lookup) -> None:
         """List every reference found in file ``rel`` (line -> spans), each one jumpable."""
-        options: list[Option] = [LocationOption(Text(f"In {clean_line(rel)}", style="bold"), None)]
+        options: list[Option] = [LocationOption(Text(_("In %(file)s") % {"file": clean_line(rel)}, style="bold"), None)]
         if not refs:
-            options.append(LocationOption(Text("  no references", style="dim"), None))
+            options.append(LocationOption(Text("  " + _("no references"), style="dim"), None))
         for n in sorted(refs):
             for span in refs[n]:
                 t = Text(f"  {n + 1:>4}  ", style="dim")
@@ -136,7 +145,7 @@ class EntryDetail(Horizontal):
                 else:
                     t.append(clean_line(span.label), style="underline" if span.ok else "bold red")
                     if not span.ok:
-                        t.append("  missing or outside the profile", style="red")
+                        t.append("  " + _("missing or outside the profile"), style="red")
                 options.append(LocationOption(t, span.target if span.ok else None))
         rl = self.ref_list
         rl.set_options(options)
@@ -177,7 +186,7 @@ class EntryDetail(Horizontal):
         if row.malformed:
             if row.messages:
                 return Text()
-            return Text(f"Malformed: {row.error or 'unreadable frontmatter'}", style="bold red")
+            return Text(_("Malformed: %(why)s") % {"why": row.error or _("unreadable frontmatter")}, style="bold red")
         grid = Table.grid(padding=(0, 1))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
@@ -192,7 +201,7 @@ class EntryDetail(Horizontal):
             if err or name in invalid:
                 key_style = "bold yellow"
                 value_text.stylize("yellow")
-                value_text.append(f"  ✗ {clean_line(err or 'invalid')}", style="italic yellow")
+                value_text.append(f"  ✗ {clean_line(err or _('invalid'))}", style="italic yellow")
             elif is_reference_field(name):
                 value_text.stylize("underline")
             grid.add_row(Text(clean_line(name), style=key_style or "bold"), value_text)
@@ -201,7 +210,7 @@ class EntryDetail(Horizontal):
     def _body(self, row: EntryRow) -> RenderableType:
         if row.malformed:
             raw = row.entry.raw
-            head = Text("Raw text of the block (kept byte for byte, not interpreted):", style="bold red")
+            head = Text(_("Raw text of the block (kept byte for byte, not interpreted):"), style="bold red")
             return Group(head, Text(clean(raw).rstrip("\n"), style="red"))
         body = row.entry.body.strip("\n")
         if not body.strip():
@@ -216,7 +225,7 @@ class EntryDetail(Horizontal):
             options.append(LocationOption(Text("  " + _("nothing"), style="dim"), None))
         for kind, target_id, target_file, note in out:
             t = Text("  → ")
-            t.append(f"{clean_line(kind)} ", style="dim")
+            t.append(f"{ref_kind(kind)} ", style="dim")
             if target_id:
                 state, style = _target_state(lookup, target_id)
                 t.append(clean_line(target_id), style="bold underline")
@@ -248,7 +257,7 @@ class EntryDetail(Horizontal):
                 t = Text("  ← ")
                 if src:
                     t.append(clean_line(str(src)), style="bold underline")
-                    t.append(f" {clean_line(str(kind))}", style="dim")
+                    t.append(f" {ref_kind(kind)}", style="dim")
                     other = lookup(str(src))
                     if other is not None:
                         t.append(f"  {other.status}", style="green" if other.status == "active" else "dim")
@@ -257,7 +266,7 @@ class EntryDetail(Horizontal):
                     where = f"{file}:{line}" if line else file
                     t.append(clean_line(where), style="underline")
                     if kind:
-                        t.append(f"  {clean_line(str(kind))}", style="dim")
+                        t.append(f"  {ref_kind(kind)}", style="dim")
                     loc = Location(file, line, None)
                 options.append(LocationOption(t, loc))
         rl = self.ref_list

@@ -35,7 +35,7 @@ from ..core.check.refs import resolve_link
 from ..core.files.profile import is_profile_dir, is_workspace_dir
 from ..core.format.fields import ID_RE
 from ..core.format.rows import Location
-from ..i18n import _
+from ..i18n import _, ngettext, pgettext
 from .messages import Jump
 from .safe_text import SafeMarkdown, clean, clean_line
 
@@ -297,7 +297,8 @@ class SourceView(ScrollView, can_focus=True):
                 self.post_message(Jump(span.target))
                 return
         if self.cursor_refs:
-            self.notify(f"{self.cursor_refs[0].label} leads nowhere: it is missing", severity="warning")
+            self.notify(_("%(ref)s leads nowhere: it is missing") % {"ref": self.cursor_refs[0].label}, severity="warning",
+                        markup=False)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -327,7 +328,8 @@ class SourceView(ScrollView, can_focus=True):
                 if span.target is not None:
                     self.post_message(Jump(span.target))
                 else:
-                    self.notify(f"{span.label} leads nowhere: it is missing", severity="warning")
+                    self.notify(_("%(ref)s leads nowhere: it is missing") % {"ref": span.label}, severity="warning",
+                                markup=False)
                 return
 
     def render_line(self, y: int) -> Strip:
@@ -420,15 +422,16 @@ class FileView(Vertical):
         header = Text()
         header.append(f" {clean_line(self.rel)} ", style="bold reverse")
         if self.error:
-            header.append(f"  cannot be shown: {clean_line(self.error)}", style="bold red")
+            header.append("  " + _("cannot be shown: %(why)s") % {"why": clean_line(self.error)}, style="bold red")
         else:
             n = len(self.source.refs)
             bad = sum(1 for spans in self.source.refs.values() for s in spans if not s.ok)
-            header.append(f"  {self.mode}", style="italic")
-            header.append(f"  · {n} line{'s' if n != 1 else ''} with references", style="dim")
+            header.append("  " + (_("rendered") if self.mode == "rendered" else pgettext("file view", "source")), style="italic")
+            header.append("  · " + ngettext("%(n)s line with references", "%(n)s lines with references", n) % {"n": n},
+                          style="dim")
             if bad:
-                header.append(f"  · {bad} dangling", style="bold red")
-            header.append("  · m: rendered/source · Enter: follow · ]/[: next/prev ref · Esc: back", style="dim")
+                header.append("  · " + _("%(n)s dangling") % {"n": bad}, style="bold red")
+            header.append("  · " + _("m: rendered/source · Enter: follow · ]/[: next/prev ref · Esc: back"), style="dim")
         self.query_one("#file-header", Static).update(header)
 
     def action_toggle_mode(self) -> None:

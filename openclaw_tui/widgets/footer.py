@@ -20,9 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+
+from ..i18n import _
 
 ALWAYS_SHOWN = ("quit", "help", "app.quit", "app.help")  # the footer's first keys, whatever the width
 
@@ -58,8 +62,32 @@ class KeysFooter(Footer):
             self._built = self._keys(self.screen)
         # Quit and Help first: the app's keys come last from Textual, and a narrow terminal cut them off
         keys = list(super().compose())
+        for key in keys:  # the registry's English labels (actions.bindings) in the language in use
+            if getattr(key, "description", ""):
+                key.description = _(key.description)
         first = [k for k in keys if getattr(k, "action", None) in ALWAYS_SHOWN]  # FooterKey's
         yield from first + [k for k in keys if k not in first]
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit_keys)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        for key in self.query("FooterKey"):
+            key.display = True
+        self.call_after_refresh(self._fit_keys)
+
+    def _fit_keys(self) -> None:
+        """Hide the keys that run under the palette key when their labels hold wide (CJK) characters: the
+        compositor would split a two-cell character where a hidden key's edge falls, blanking it in the palette
+        key's own label ("^p   板").  (ASCII labels are cut as Textual cuts them.)"""
+        keys = list(self.query("FooterKey"))  # (Textual's FooterKey: its label is ``description``)
+        if all(cell_len(getattr(k, "description", "")) == len(getattr(k, "description", "")) for k in keys):
+            return
+        palette = [k for k in keys if k.has_class("-command-palette")]
+        limit = palette[0].region.x if palette else self.region.right
+        for key in keys:
+            if key not in palette and key.display and key.region.right > limit:
+                key.display = False
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         if self.held:
@@ -84,6 +112,7 @@ class KeysFooter(Footer):
         if self._built is not None and self.is_attached and self._keys(self.screen) == self._built:
             return  # changed back meanwhile
         await super().recompose()
+        self.call_after_refresh(self._fit_keys)
 
     def release(self) -> None:
         """Show the keys (once; later calls do nothing)."""

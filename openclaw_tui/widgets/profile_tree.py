@@ -12,6 +12,7 @@ from textual.widgets.tree import TreeNode
 
 from ..actions import bindings
 from ..core.files.profile import ARCHIVE_REL, Profile
+from ..i18n import _
 from .safe_text import clean_line
 
 
@@ -78,7 +79,7 @@ class ProfileTree(Tree[NodeInfo]):
         if prof.identity is not None:
             self._leaf(pnode, "identity.md", NodeInfo(p, "file", "identity.md"))
         n = prof.entry_count()
-        label = f"memories.md ({n})" if prof.memories is not None else "memories.md (missing)"
+        label = f"memories.md ({n})" if prof.memories is not None else "memories.md " + _("(missing)")
         self._leaf(pnode, label, NodeInfo(p, "memories", "memories.md"), "bold" if prof.memories else "dim")
         if prof.state is not None:
             self._leaf(pnode, "state.yaml", NodeInfo(p, "file", "state.yaml"))
@@ -127,7 +128,7 @@ class ProfileTree(Tree[NodeInfo]):
             node.set_label(label)
 
     def find_node(self, profile: Path, rel: str) -> TreeNode[NodeInfo] | None:
-        for (prof, _kind, r), (node, _) in self._labels.items():
+        for (prof, _kind, r), (node, _label) in self._labels.items():
             if prof == profile and r == rel:
                 return node
         return None

@@ -17,6 +17,8 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
+from ..i18n import _
+
 
 def _build_table() -> dict[int, str]:
     table: dict[int, str] = {}
@@ -55,7 +57,8 @@ def cut_long_lines(text: str, limit: int = LONG_LINE) -> str:
     if all(len(line) <= limit for line in lines):
         return text
     return "\n".join(
-        line if len(line) <= limit else f"{line[:limit]} … [line cut: {len(line):,} characters]" for line in lines
+        line if len(line) <= limit else f"{line[:limit]} … " + _("[line cut: %(n)s characters]") % {"n": f"{len(line):,}"}
+        for line in lines
     )
 
 
@@ -75,7 +78,7 @@ def clean_line(text: str) -> str:
     if text.endswith("\r"):
         text = text[:-1]
     if len(text) > LONG_LINE:
-        text = f"{text[:LONG_LINE]} … [{len(text):,} characters]"
+        text = f"{text[:LONG_LINE]} … " + _("[%(n)s characters]") % {"n": f"{len(text):,}"}
     return text.translate(_LINE_TABLE)
 
 

@@ -24,7 +24,7 @@ from ..core.format.entries import parse
 from ..core.format.yamlio import render_scalar
 from ..core.git.patch import Patch, PatchLine, side_by_side
 from ..core.git.semantic_diff import EntryChange, EntryEvent, FieldChange, ProfileDiff
-from ..i18n import _
+from ..i18n import N_, _
 from .safe_text import clean_line
 
 ADDED = "green"
@@ -54,10 +54,10 @@ def _field_line(fc: FieldChange) -> Text:
     t.append(": ")
     if fc.old is None:
         t.append(_value(fc.new), style=ADDED)
-        t.append("  (added)", style="dim")
+        t.append("  " + _("(added)"), style="dim")
     elif fc.new is None:
         t.append(_value(fc.old), style=f"{REMOVED} strike")
-        t.append("  (removed)", style="dim")
+        t.append("  " + _("(removed)"), style="dim")
     else:
         old, new = _value(fc.old), _value(fc.new)
         a, b = word_diff(old, new)
@@ -120,11 +120,43 @@ def _first_line(raw: str | None) -> str:
     return clean_line(body.split("\n", 1)[0])[:100] if body else ""
 
 
+# an entry event's kinds and a change's words (core/git/semantic_diff.py: EntryEvent.describe)
+EVENT_KIND = {"added": N_("added"), "changed": N_("changed"), "superseded": N_("superseded"), "archived": N_("archived"),
+              "restored": N_("restored"), "removed": N_("removed")}
+FILE_STATUS = {"added": N_("added"), "changed": N_("changed"), "deleted": N_("deleted"), "renamed": N_("renamed")}
+
+
+def _parts(change: Any, skip: tuple[str, ...] = ()) -> list[str]:
+    parts = [f for f in (change.field_names if change is not None else ()) if f not in skip]
+    if change is not None and change.body_changed:
+        parts.append(_("body"))
+    return parts
+
+
+def describe_event(ev: EntryEvent) -> str:
+    """``EntryEvent.describe()`` in the language in use (field names stay)."""
+    parts = _parts(ev.change)
+    if not parts and ev.change is not None and ev.change.format_changed:
+        parts = [_("formatting")]
+    if ev.kind == "changed":
+        return _("changed (%(what)s)") % {"what": ", ".join(parts)} if parts else _("changed")
+    if ev.kind == "superseded":
+        text = _("superseded by %(id)s") % {"id": ev.superseded_by} if ev.superseded_by else _("superseded")
+        rest = _parts(ev.change, ("status", "superseded_by"))
+        return text + (_(", changed (%(what)s)") % {"what": ", ".join(rest)} if rest else "")
+    if ev.kind == "archived":
+        return (_("superseded by %(id)s, archived") % {"id": ev.superseded_by} if ev.superseded_by
+                else _("archived"))
+    if ev.kind == "added" and ev.file != "memories.md" and ev.describe() == "added to the archive":
+        return _("added to the archive")
+    return _(EVENT_KIND.get(ev.kind, ev.kind))
+
+
 def event_lines(ev: EntryEvent) -> list[Text]:
     mark, style = KIND_STYLE.get(ev.kind, ("•", "bold"))
     head = Text(f"{mark} ", style=style)
     head.append(clean_line(ev.id), style="bold")
-    head.append(f"  {clean_line(ev.describe())}", style=style.replace("bold ", ""))
+    head.append(f"  {clean_line(describe_event(ev))}", style=style.replace("bold ", ""))
     if ev.file not in ("memories.md",) and ev.kind not in ("archived",):
         head.append(f"  [{clean_line(ev.file)}]", style="dim")
     lines = [head]
@@ -139,8 +171,9 @@ def event_lines(ev: EntryEvent) -> list[Text]:
     return lines
 
 
-def render_profile_diff(diff: ProfileDiff | None, empty: str = "No entry or file changed.") -> Text:
+def render_profile_diff(diff: ProfileDiff | None, empty: str | None = None) -> Text:
     """The semantic diff as text: one block per entry event, then the files."""
+    empty = empty or _("No entry or file changed.")
     if diff is None:
         return Text(empty, style="dim italic")
     out = Text()
@@ -148,8 +181,8 @@ def render_profile_diff(diff: ProfileDiff | None, empty: str = "No entry or file
     for ev in diff.events:
         counts[ev.kind] = counts.get(ev.kind, 0) + 1
     if counts:
-        out.append("Entries: ", style="bold")
-        out.append(", ".join(f"{n} {k}" for k, n in counts.items()))
+        out.append(_("Entries: "), style="bold")
+        out.append(", ".join(f"{n} {_(EVENT_KIND.get(k, k))}" for k, n in counts.items()))
         out.append("\n\n")
     for ev in diff.events:
         for line in event_lines(ev):
@@ -159,18 +192,19 @@ def render_profile_diff(diff: ProfileDiff | None, empty: str = "No entry or file
     if others:
         if diff.events:
             out.append("\n")
-        out.append("Files:\n", style="bold")
+        out.append(_("Files:") + "\n", style="bold")
         for f in others:
             style = {"added": ADDED, "deleted": REMOVED}.get(f.status, "yellow")
-            row = f"  {clean_line(f.path)}: {f.status}"
+            row = f"  {clean_line(f.path)}: {_(FILE_STATUS.get(f.status, f.status))}"
             if f.old_path:
-                row += f" (from {clean_line(f.old_path)})"
+                row += " " + _("(from %(path)s)") % {"path": clean_line(f.old_path)}
             out.append(row + "\n", style=style)
     for name, d in (("memories.md", diff.memories), ("archive", diff.archive)):
         if d.preamble_changed:
-            out.append(f"\n{name}: the text before the first entry changed\n", style="yellow")
+            out.append("\n" + _("%(file)s: the text before the first entry changed") % {"file": name} + "\n", style="yellow")
         if d.malformed_changed:
-            out.append(f"\n{name}: malformed blocks changed (see the text diff)\n", style="bold red")
+            out.append("\n" + _("%(file)s: malformed blocks changed (see the text diff)") % {"file": name} + "\n",
+                       style="bold red")
     if not out.plain:
         return Text(empty, style="dim italic")
     out.rstrip()
@@ -225,9 +259,9 @@ def render_unified(patch: Patch) -> Text:
                 i += 1
         out.append("\n")
     if patch.truncated:
-        out.append("… the diff is longer; the rest is not shown\n", style="bold yellow")
+        out.append(_("… the diff is longer; the rest is not shown") + "\n", style="bold yellow")
     if not patch.files:
-        out.append("No text change in this folder.", style="dim italic")
+        out.append(_("No text change in this folder."), style="dim italic")
     out.rstrip()
     return out
 
@@ -289,7 +323,7 @@ class SemanticDiffView(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(Text(""), classes="diff-body")
 
-    def show(self, diff: ProfileDiff | None, header: Text | None = None, empty: str = "No entry or file changed.") -> None:
+    def show(self, diff: ProfileDiff | None, header: Text | None = None, empty: str | None = None) -> None:
         self.diff = diff
         body = render_profile_diff(diff, empty)
         text = Text()
