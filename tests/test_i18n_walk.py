@@ -8,12 +8,12 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from openclaw_tui.core.check.rules import check_profile
-from openclaw_tui.core.files.profile import load_profile
 from rich.cells import cell_len
 
 from openclaw_tui import i18n
 from openclaw_tui.app import OpenClawApp
+from openclaw_tui.core.check.rules import check_profile
+from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.git.demo import build_demo
 from openclaw_tui.screens.repair_screen import RepairScreen
 from openclaw_tui.screens.workspace_screen import WorkspaceScreen
