@@ -118,9 +118,3 @@ def test_two_agents_remembering_at_once_lose_nothing(atlas: Path) -> None:
     now = {e.id: e.body.strip() for e in parse_bytes((atlas / "memories.md").read_bytes()).well_formed()}
     assert {f"fact {w}-{i}" for w in (1, 2) for i in range(15)} <= set(now.values())
     assert all(now[i].startswith("fact ") for i in ids)
-
-
-def test_the_api_imports_no_textual() -> None:
-    code = "import sys, openclaw_tui.api\nprint(sorted(m for m in sys.modules if m.split('.')[0] == 'textual'))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
