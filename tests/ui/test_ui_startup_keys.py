@@ -9,10 +9,13 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from openclaw_tui.core.format.profile import load_profile
 from openclaw_tui.core.format.rows import RawText, fill_all, filter_rows, parse_query
 from openclaw_tui.session import ProfileData, Session
-from tests.ui.test_ui_progressive import generate_profile, review, table_alone, until
+from tests.support import until
+from tests.ui.test_ui_progressive import generate_profile, review, table_alone
 
 
 def test_the_loader_makes_the_text_positions_a_filter_searches_before_the_index(tmp_path: Path) -> None:
@@ -202,11 +205,13 @@ async def test_a_filter_key_repaints_without_laying_the_screen_out_again(tmp_pat
         assert inp.region.x <= inp.cursor_screen_offset.x <= inp.region.right  # (as with Textual's Input)
 
 
-async def test_the_key_bar_follows_the_focus_and_is_not_rebuilt_when_its_keys_did_not_change(tmp_path: Path) -> None:
+async def test_the_key_bar_follows_the_focus_and_is_not_rebuilt_when_its_keys_did_not_change(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``/`` announced the bindings two or three times for one change; each rebuilt the key bar (~50 ms)."""
     from textual.widgets._footer import FooterKey
 
-    from openclaw_tui.widgets.footer import TYPING_WAIT, KeysFooter
+    from openclaw_tui.widgets import footer as footer_module
+    from openclaw_tui.widgets.footer import KeysFooter
 
     prof = generate_profile(tmp_path, 50)
     async with review(prof) as (app, pilot, m):
@@ -215,11 +220,16 @@ async def test_the_key_bar_follows_the_focus_and_is_not_rebuilt_when_its_keys_di
         await until(lambda: bool(footer.query(FooterKey)), "the key bar's keys (built after the first rows)")
         await pilot.pause(0.2)
         on_table = [k.action for k in footer.query(FooterKey)]
+        # while the keys come the typing never pauses (however slow the machine), then it is over at once
+        monkeypatch.setattr(footer_module, "TYPING_WAIT", 3600.0)
         await pilot.press("slash", "1")
         await pilot.pause(0.1)
         # "/" then keys: the filter's keys wait until the typing pauses (the rebuild held the first key)
         assert [k.action for k in footer.query(FooterKey)] == on_table
-        await pilot.pause(TYPING_WAIT + 0.2)
+        monkeypatch.setattr(footer_module, "TYPING_WAIT", 0.0)  # the keys pause
+        footer.call_later(footer.recompose)  # (the rebuild due in an hour, asked now, on the footer's loop)
+        await until(lambda: [k.action for k in footer.query(FooterKey)] != on_table, "the filter's keys",
+                    pilot=pilot)
         on_filter = [k.action for k in footer.query(FooterKey)]
         assert on_filter and on_filter != on_table  # the filter's keys are shown
         shown = list(footer.query(FooterKey))
