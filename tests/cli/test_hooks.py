@@ -116,6 +116,7 @@ def _installed_or_skip(r: subprocess.CompletedProcess[str], env: dict[str, str])
         pytest.fail(r.stdout + r.stderr + text[-3000:])
 
 
+@pytest.mark.slow  # pre-commit builds its own environment
 @pytest.mark.timeout(900)
 def test_pre_commit_try_repo_fails_on_a_dangling_reference_and_passes_without(
     memrepo: Path, hook_source: tuple[Path, dict[str, str]]
@@ -138,6 +139,7 @@ def test_pre_commit_try_repo_fails_on_a_dangling_reference_and_passes_without(
     assert "openclaw-tui memory check" in good.stdout and "Passed" in good.stdout
 
 
+@pytest.mark.slow  # pre-commit builds its own environment
 @pytest.mark.timeout(900)
 def test_an_installed_pre_commit_hook_blocks_the_commit(
     memrepo: Path, hook_source: tuple[Path, dict[str, str]]

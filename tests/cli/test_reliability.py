@@ -293,6 +293,7 @@ def test_crash_before_the_journal_leaves_the_old_files_and_the_next_writer_remov
     assert not any(Path(s).exists() for s in stale) and other.exists()
 
 
+@pytest.mark.slow
 def test_sigkill_of_real_moves_leaves_a_consistent_profile(tmp_path: Path) -> None:
     """Small CI version of bench/crash.py (30 trials at 100k there)."""
     sys.path.insert(0, str(REPO_ROOT / "bench"))

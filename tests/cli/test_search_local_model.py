@@ -135,6 +135,7 @@ def st_model(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow  # builds a sentence-transformers model
 def test_our_loader_reads_a_sentence_transformers_folder_offline(st_model: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HUB_DISABLE_PROGRESS_BARS", "TQDM_DISABLE",
                  "TRANSFORMERS_VERBOSITY"):
@@ -146,6 +147,7 @@ def test_our_loader_reads_a_sentence_transformers_folder_offline(st_model: Path,
     assert sum(x * y for x, y in zip(a, c, strict=True)) < 0.1
 
 
+@pytest.mark.slow  # builds a sentence-transformers model
 def test_the_cli_and_the_index_use_a_sentence_transformers_model(st_model: Path, profile: Path,
                                                                  tmp_path: Path) -> None:
     """In a fresh process, offline: the configured folder answers, its vectors are cached by model, and

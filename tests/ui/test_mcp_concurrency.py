@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import anyio
+import pytest
 
 from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.format.entries import parse_bytes
@@ -26,6 +27,7 @@ def bodies(client: str, count: int) -> list[str]:
             for _ in range(count)]
 
 
+@pytest.mark.slow
 async def test_two_clients_write_200_entries_while_the_app_watches(tmp_path: Path) -> None:
     prof = tmp_path / "xiaoyu"
     shutil.copytree(SAMPLES / "profiles" / "xiaoyu", prof)

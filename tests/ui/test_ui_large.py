@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from openclaw_tui.app import OpenClawApp
 from openclaw_tui.screens.main_screen import MainScreen
 from tests.support import until
@@ -16,6 +18,7 @@ from generate import write_profile  # noqa: E402
 N = 100_000
 
 
+@pytest.mark.slow
 async def test_100k_entries_open_and_scroll_to_the_end(tmp_path: Path) -> None:
     prof = write_profile(tmp_path, N, "big")
     app = OpenClawApp(prof, today=TODAY)

@@ -240,6 +240,7 @@ print("done")
 """
 
 
+@pytest.mark.slow
 async def test_an_agent_appending_while_the_app_saves_loses_nothing(prof: Path, tmp_path: Path) -> None:
     script = tmp_path / "agent.py"
     script.write_text(AGENT, encoding="utf-8")

@@ -9,6 +9,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.files.safe_write import atomic_write, locked
 from openclaw_tui.core.files.store import MemoryDoc
@@ -129,6 +131,7 @@ def test_raw_text_candidates_hold_every_match(tmp_path: Path) -> None:
 # --- the app ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_rows_show_before_the_full_parse_and_end_as_a_plain_load(tmp_path: Path) -> None:
     prof = generate_profile(tmp_path, 40_000)
     expected = full_rows(prof)
@@ -148,6 +151,7 @@ async def test_rows_show_before_the_full_parse_and_end_as_a_plain_load(tmp_path:
         assert shown(table.view) == expected
 
 
+@pytest.mark.slow
 async def test_a_filter_typed_during_start_up_gives_the_right_rows(tmp_path: Path) -> None:
     prof = generate_profile(tmp_path, 60_000)
     every = ProfileData(load_profile(prof)).files["memories.md"]

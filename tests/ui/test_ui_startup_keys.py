@@ -34,6 +34,7 @@ def test_the_loader_makes_the_text_positions_a_filter_searches_before_the_index(
     assert [r.id for r in filter_rows(cands, q)] == [r.id for r in filter_rows(every, q)]
 
 
+@pytest.mark.slow
 async def test_a_filter_typed_on_the_first_rows_meets_the_full_parse_with_exactly_its_rows(tmp_path: Path) -> None:
     prof = generate_profile(tmp_path, 30_000)
     every = ProfileData(load_profile(prof)).files["memories.md"]
@@ -138,6 +139,7 @@ def test_a_large_read_is_frozen_out_of_the_cycle_collectors_walk_and_a_small_one
         gc.unfreeze()
 
 
+@pytest.mark.slow
 async def test_a_filter_typed_while_the_file_is_parsed_finds_its_rows_in_the_whole_file(tmp_path: Path) -> None:
     """Before the parse, the filter looks through every block of the file (not only the first rows shown):
     its answer is exactly ``filter_rows``' over the whole parse, rows past the first screenfuls included;

@@ -13,6 +13,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from openclaw_tui.core.format.entries import parse_bytes
 from tests.helpers_procs import version_text
 
@@ -30,6 +32,7 @@ def _kill(proc: subprocess.Popen[bytes]) -> bytes:
     return out
 
 
+@pytest.mark.slow
 def test_killed_writer_leaves_an_old_or_new_version(tmp_path: Path) -> None:
     rng = random.Random(1234)
     path = tmp_path / "p" / "memories.md"
@@ -52,6 +55,7 @@ def test_killed_writer_leaves_an_old_or_new_version(tmp_path: Path) -> None:
         assert parse_bytes(data).ids() == [f"mem-{i:04d}" for i in range(1, 401)]
 
 
+@pytest.mark.slow
 def test_killed_archive_restore_loop_never_loses_an_entry(tmp_path: Path) -> None:
     rng = random.Random(99)
     p = tmp_path / "assistant"

@@ -11,6 +11,7 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ import fuzz  # noqa: E402
 CHEAP = tuple(k for k in fuzz.CLASSES if k != "long-line")
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
 @given(kind=st.sampled_from(CHEAP), seed=st.integers(0, 2**32 - 1))
 def test_hostile_inputs_never_break_the_commands(tmp_path_factory, kind: str, seed: int) -> None:  # type: ignore[no-untyped-def]
@@ -32,6 +34,7 @@ def test_hostile_inputs_never_break_the_commands(tmp_path_factory, kind: str, se
     assert not failures, f"{kind} ({what}): {failures}"
 
 
+@pytest.mark.slow
 def test_a_5mb_line_and_every_class_once(tmp_path: Path) -> None:
     failures, kinds, details = fuzz.fuzz(len(fuzz.CLASSES), 11, tmp_path, say=lambda _line: None)
     assert set(kinds) == set(fuzz.CLASSES)

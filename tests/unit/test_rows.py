@@ -245,6 +245,7 @@ def test_finding_locations():
     assert Location(None, None, "mem-1").in_memory_file
 
 
+@pytest.mark.slow
 def test_filtering_100k_rows():
     rows = rows_of(memories_text(100_000))
     assert len(rows) == 100_000

@@ -113,12 +113,14 @@ def _run_sequence(data: st.DataObject, memories: bytes, archive: bytes | None) -
             assert stack.peek() is not None
 
 
+@pytest.mark.slow
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_random_operations_then_undo_restore_the_bytes(data: st.DataObject) -> None:
     _run_sequence(data, SIMPLE.encode(), None)
 
 
+@pytest.mark.slow
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(memory_files(max_blocks=6), st.one_of(st.none(), memory_files(max_blocks=3)), st.data())
 def test_random_operations_on_ugly_files_then_undo(gen: GenFile, arc: GenFile | None, data: st.DataObject) -> None:

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from openclaw_tui.core.files.reload import reload_doc
 from openclaw_tui.core.files.store import MemoryDoc
 from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher
@@ -72,6 +74,7 @@ def check_file(path: Path, edited: dict[str, str], appended: set[str]) -> None:
     assert mf.preamble == "# Memory\n\n"
 
 
+@pytest.mark.slow
 def test_two_processes_commit_concurrently_without_losing_anything(tmp_path: Path) -> None:
     path = tmp_path / "profiles" / "assistant" / "memories.md"
     seed(path, 40)

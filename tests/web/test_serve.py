@@ -187,6 +187,7 @@ def test_each_session_runs_the_app_on_the_absolute_path(tmp_path: Path) -> None:
     assert "--today 2026-12-01" in cmd
 
 
+@pytest.mark.slow  # a browser: run by .ci/run after the README's command
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian package 'chromium'; .ci/run installs it)")
 def test_the_app_in_headless_chromium(server: tuple[str, subprocess.Popen[str]], profile: Path, tmp_path: Path) -> None:
     playwright = pytest.importorskip("playwright.sync_api", reason="the playwright package drives Chromium")
