@@ -14,7 +14,7 @@ from openclaw_tui.screens.main_screen import MainScreen
 from openclaw_tui.widgets.safe_text import LONG_LINE, clean, clean_line
 from tests.cli.test_reliability import alias_bomb
 from tests.conftest import SAMPLES
-from tests.support import until
+from tests.support import pty_reader, until
 from tests.ui_support import SIZE, TODAY, widget_text
 
 LONG = 5_000_000
@@ -97,13 +97,9 @@ def test_the_real_program_leaves_at_once_on_q(tmp_path: Path) -> None:
     if pid == 0:  # the child: the real program
         os.environ.update(TERM="xterm-256color", PYTHONPATH=str(REPO_ROOT))
         os.execv(sys.executable, [sys.executable, "-m", "openclaw_tui.cli", str(prof)])
-    seen = b""
+    seen = bytearray()
     try:
-        deadline = time.monotonic() + 60
-        while b"mem-0001" not in seen and time.monotonic() < deadline:
-            if select.select([fd], [], [], 0.1)[0]:
-                seen += os.read(fd, 65536)
-        assert b"mem-0001" in seen, "the UI did not show the profile"
+        assert pty_reader(fd, seen)(lambda: b"mem-0001" in seen, 60), "the UI did not show the profile"
         time.sleep(1.0)
         start = time.monotonic()
         os.write(fd, b"q")
