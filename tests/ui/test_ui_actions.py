@@ -207,6 +207,6 @@ async def test_a_registry_action_opens_a_new_screen_with_the_session(root: Path)
     app = OpenClawApp(root / "xiaoyu", today=TODAY)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        await app.run_action("open_screen('tests.test_ui_actions:Probe')")
+        await app.run_action("open_screen('tests.ui.test_ui_actions:Probe')")
         await pilot.pause()
         assert isinstance(app.screen, Probe) and app.screen.session is app.session
