@@ -193,6 +193,7 @@ UGLIES = st.builds(
 PROPERTY = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(u=UGLIES)
 def test_a_save_without_a_change_writes_nothing(tmp_path_factory: pytest.TempPathFactory, u: Ugly) -> None:
@@ -219,6 +220,7 @@ def test_a_save_without_a_change_writes_nothing(tmp_path_factory: pytest.TempPat
 @PROPERTY
 @given(u=UGLIES, importance=st.sampled_from(["high", "low"]), tag=_TEXT.filter(lambda t: not set(t) & set(",，、")),
        more=st.one_of(st.none(), _TEXT))
+@pytest.mark.slow
 def test_a_form_change_is_the_set_change(tmp_path_factory: pytest.TempPathFactory, u: Ugly, importance: str,
                                          tag: str, more: str | None) -> None:
     prof = profile(tmp_path_factory.mktemp("form"), u)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from textual.geometry import Region
 from textual.widget import Widget
@@ -39,6 +40,7 @@ def _no_actions(widget: Widget) -> None:
         assert "@click" not in style.meta, f"an action in {widget}: {seg.text!r}"
 
 
+@pytest.mark.slow  # clicks every cell of the lines with markup
 async def test_markup_in_memory_text_is_shown_literally_and_clicks_do_nothing(tmp_path: Path) -> None:
     prof = write_profile(tmp_path, "evil", MEMORIES,
                          {"state.yaml": "focus: '[@click=app.quit]mem-0001[/]'\n",
