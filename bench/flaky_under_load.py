@@ -24,11 +24,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT = [
-    "tests/test_ui_live.py::test_selection_is_kept_across_an_external_change_to_another_entry",
-    "tests/test_ui_live.py::test_selection_moves_to_the_nearest_entry_when_it_is_deleted",
-    "tests/test_ui_live.py::test_forced_polling_is_shown_and_still_reloads",
-    "tests/test_ui_search_watch.py::test_an_external_write_reaches_the_index_and_the_search_screen",
-    "tests/test_watch.py::test_noise_is_not_reported",
+    "tests/ui/test_ui_live.py::test_selection_is_kept_across_an_external_change_to_another_entry",
+    "tests/ui/test_ui_live.py::test_selection_moves_to_the_nearest_entry_when_it_is_deleted",
+    "tests/ui/test_ui_live.py::test_forced_polling_is_shown_and_still_reloads",
+    "tests/ui/test_ui_search_watch.py::test_an_external_write_reaches_the_index_and_the_search_screen",
+    "tests/unit/test_watch.py::test_noise_is_not_reported",
 ]
 
 

@@ -25,7 +25,7 @@ Read-only commands write nothing, except that any command finishes a move a cras
 
 Run as root, it re-executes itself without capabilities (``setpriv``) so
 that mode-000 files really cannot be read.  Not run in CI; the property
-test in tests/test_fuzz.py runs the same cases on a small budget.
+test in tests/unit/test_fuzz.py runs the same cases on a small budget.
 """
 
 from __future__ import annotations

@@ -13,8 +13,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from openclaw_tui.app import OpenClawApp
-
-from .ui_support import TODAY
+from tests.ui_support import TODAY
 
 
 async def until(cond: Callable[[], object], what: str = "the condition", *, pilot: Pilot[Any] | None = None,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_profiles"
@@ -46,7 +47,12 @@ def write_profile(root: Path, name: str, memories: str, files: dict[str, str] | 
 async def settle(pilot: Pilot[object], rounds: int = 3) -> None:
     """Wait until the background workers are done and their messages handled."""
     for _ in range(rounds):
-        await pilot.app.workers.wait_for_complete()
+        while True:
+            try:
+                await pilot.app.workers.wait_for_complete()
+                break
+            except WorkerCancelled:  # an exclusive worker replaced by a newer one: wait for the others
+                continue
         await pilot.pause()
 
 
