@@ -2,7 +2,7 @@
 
 The repository keeps only the ``.po`` (text, reviewable); a wheel is built once and installed many times, so
 the compile happens here, at build time, and an installed app needs no Babel.  A source checkout compiles
-on first use instead (openclaw_tui/i18n.py).
+on first use instead (openclaw_tui/core/i18n.py).
 """
 
 from __future__ import annotations

@@ -33,8 +33,8 @@ sys.path.insert(0, str(HERE.parent))
 from generate import write_profile  # noqa: E402
 from timing import timed  # noqa: E402
 
-from openclaw_tui.core.format.rows import BlockRows, RawText, filter_rows, parse_query  # noqa: E402
 from openclaw_tui.core.format.spans import block_starts, block_starts_in_parts  # noqa: E402
+from openclaw_tui.ui.rows import BlockRows, RawText, filter_rows, parse_query  # noqa: E402
 
 
 def floor_f(path: Path) -> None:

@@ -113,7 +113,7 @@ def agent_view(folder: Path, query: str, runs: int) -> None:
 
     from textual.app import App
 
-    from openclaw_tui.screens.agent_screen import AgentScreen
+    from openclaw_tui.ui.screens.workspace.agent_screen import AgentScreen
 
     held: list[float] = []
     real_show = AgentScreen._show

@@ -98,7 +98,7 @@ def keystroke_to_results(folder: Path, rounds: int = 3) -> tuple[list[float], li
     from textual.app import App
     from textual.widgets import Input
 
-    from openclaw_tui.screens import search_screen
+    from openclaw_tui.ui.screens.search import search_screen
 
     search_screen.DEBOUNCE = 0.001  # (0 is refused by the timer)
     screen = search_screen.SearchScreen(folder)
@@ -190,7 +190,7 @@ def screen_only(n: int, runs: int) -> None:
     from openclaw_tui.core.search.index import Index
     from openclaw_tui.core.search.index_files import roots_of
     from openclaw_tui.core.search.rank import rank
-    from openclaw_tui.screens.search_screen import LIMIT
+    from openclaw_tui.ui.screens.search.search_screen import LIMIT
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")

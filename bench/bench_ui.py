@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generate import write_profile  # noqa: E402
 
-from openclaw_tui.core.format.rows import filter_rows, parse_query  # noqa: E402
+from openclaw_tui.ui.rows import filter_rows, parse_query  # noqa: E402
 
 SIZE = (160, 50)
 
@@ -61,8 +61,8 @@ async def _repainted(screen) -> float:
 
 
 async def measure(n: int, folder: Path) -> dict[str, float]:
-    from openclaw_tui.app import OpenClawApp
-    from openclaw_tui.screens.main_screen import MainScreen
+    from openclaw_tui.ui.app import OpenClawApp
+    from openclaw_tui.ui.screens.review.main_screen import MainScreen
 
     prof = write_profile(folder, n, f"p{n}")
     out: dict[str, float] = {}

@@ -77,9 +77,9 @@ def bare(ws: Path) -> float:
 
 
 async def open_view(ws: Path, runs: int, bare_times: list[float] | None = None) -> list[float]:
-    from openclaw_tui.app import OpenClawApp
-    from openclaw_tui.screens.workspace_screen import WorkspaceScreen
-    from openclaw_tui.widgets.ws_rows import RowsView
+    from openclaw_tui.ui.app import OpenClawApp
+    from openclaw_tui.ui.screens.workspace.workspace_screen import WorkspaceScreen
+    from openclaw_tui.ui.widgets.ws_rows import RowsView
 
     out = []
     app = OpenClawApp(ws, today=TODAY, watch=False)

@@ -320,7 +320,7 @@ def poll(predicate: Callable[[list[str]], bool], timeout: float, capture: bool =
 def expected_filters(mem: Path) -> list[tuple[str, list[str]]]:
     """(filter text, ids it must list) after each of KEYS, by the core's own filter."""
     from openclaw_tui.core.files.store import MemoryDoc
-    from openclaw_tui.core.format.rows import fill_all, filter_rows, make_rows, parse_query
+    from openclaw_tui.ui.rows import fill_all, filter_rows, make_rows, parse_query
 
     rows = make_rows(MemoryDoc.load(mem).mf, "memories.md")
     fill_all(rows)

@@ -10,8 +10,8 @@ import datetime as dt
 import tempfile
 from pathlib import Path
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.git.demo import build_demo
+from openclaw_tui.ui.app import OpenClawApp
 
 OUT = Path(__file__).resolve().parent / "screenshot.svg"
 TODAY = dt.date(2026, 11, 30)  # the samples' dates, so the marks shown do not depend on the day it runs

@@ -12,11 +12,11 @@ from pathlib import Path
 
 
 async def main_screen_text(lang: str, width: int, height: int, keys: tuple[str, ...] = ()) -> str:
-    from openclaw_tui import i18n
+    from openclaw_tui.core import i18n
 
     i18n.set_language(lang)
-    from openclaw_tui.app import OpenClawApp
     from openclaw_tui.core.git.demo import build_demo
+    from openclaw_tui.ui.app import OpenClawApp
 
     with tempfile.TemporaryDirectory() as tmp:
         root = build_demo(Path(tmp) / "demo")

@@ -12,7 +12,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from openclaw_tui.app import OpenClawApp
+from openclaw_tui.ui.app import OpenClawApp
 from tests.ui_support import TODAY
 
 

@@ -58,7 +58,7 @@ async def settle(pilot: Pilot[object], rounds: int = 3) -> None:
 
 async def open_merge_screen(pilot: Pilot[object]) -> tuple[object, list[str]]:
     """Press ``m`` on a loaded app and wait for the merge screen; returns it and the notices so far."""
-    from openclaw_tui.screens.merge_screen import MergeScreen
+    from openclaw_tui.ui.screens.merge.merge_screen import MergeScreen
 
     app = pilot.app
     await settle(pilot)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..i18n import N_, _, catalog
+from .i18n import N_, _, catalog
 
 TEMPLATES: tuple[str, ...] = (
     # an entry's change (core/lifecycle/plan.py: commit_lines, core/git/semantic_diff.py: describe)

@@ -11,7 +11,7 @@ def registered(name: str) -> list[tuple[str, str | None]]:
     """(sub-command, help) as the module ``name`` of COMMANDS really registers them."""
     parser = cli.ArgumentParser(prog="x")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=cli.ArgumentParser)
-    importlib.import_module(f"openclaw_tui.commands.{name}").register(sub)
+    importlib.import_module(f"openclaw_tui.cli.commands.{name}").register(sub)
     return [(a.dest, a.help) for a in sub._choices_actions]
 
 

@@ -12,7 +12,7 @@ from openclaw_tui.core.check.findings import Finding
 from openclaw_tui.core.check.messages import TEMPLATES
 from openclaw_tui.core.check.report import to_sarif
 from openclaw_tui.core.files.profile import discover
-from openclaw_tui.core.format import rows
+from openclaw_tui.ui import rows
 
 ROOT = Path(__file__).resolve().parents[2]
 FINDINGS_DOC = ROOT / "docs" / "findings.md"

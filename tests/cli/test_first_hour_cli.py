@@ -42,7 +42,7 @@ def test_merge_driver_refuses_gits_literal_placeholders(tmp_path: Path) -> None:
     assert "placeholder" in res.stderr and "BASE OURS THEIRS" in res.stderr, res.stderr
     assert list(tmp_path.iterdir()) == []  # no file named %A
     # the module git-setup installs refuses it the same way
-    res = subprocess.run([sys.executable, "-m", "openclaw_tui.commands.merge_driver", "base", "%A", "theirs"],
+    res = subprocess.run([sys.executable, "-m", "openclaw_tui.cli.commands.merge_driver", "base", "%A", "theirs"],
                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert res.returncode == 2 and "%A is a placeholder" in res.stderr and list(tmp_path.iterdir()) == []
 

@@ -208,7 +208,7 @@ def test_git_setup_writes_the_root_attributes_and_local_config_once(repo: Path) 
     assert (repo / ".gitattributes").read_text() == "*.png binary\nmemories.md merge=openclaw-memory\n"
     assert not (repo / P / ".gitattributes").exists()
     driver = git(repo, "config", "--local", "merge.openclaw-memory.driver").strip()
-    assert "-m openclaw_tui.commands.merge_driver --marker-size %L" in driver and driver.endswith(" %O %A %B %P") and sys.executable in driver
+    assert "-m openclaw_tui.cli.commands.merge_driver --marker-size %L" in driver and driver.endswith(" %O %A %B %P") and sys.executable in driver
     assert git(repo, "config", "--local", "merge.openclaw-memory.name").strip()
     assert git(repo, "check-attr", "merge", "--", f"{P}/contexts/archive/memories.md").strip().endswith(
         "merge: openclaw-memory")

@@ -48,7 +48,7 @@ DANGLING = "\nSee mem-0999 for the runbook.\n"
 
 
 def test_the_hook_checks_each_memory_folder_holding_a_staged_file(memrepo: Path) -> None:
-    hook = [sys.executable, "-m", "openclaw_tui.precommit", "--fail-on", "error"]
+    hook = [sys.executable, "-m", "openclaw_tui.cli.precommit", "--fail-on", "error"]
     ok = run([*hook, "profiles/atlas/memories.md", "profiles/beta/skills/work.md", "README.md"], memrepo)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert ok.stdout.count("0 errors") == 2  # atlas and beta, each once; README.md is not memory

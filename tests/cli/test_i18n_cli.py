@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui import cli, i18n
+from openclaw_tui import cli
+from openclaw_tui.core import i18n
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_profiles"
 ATLAS = SAMPLES / "profiles" / "atlas"
@@ -118,7 +119,7 @@ def test_repair_lists_in_chinese_and_its_json_stays() -> None:
 
 
 def test_serve_starts_each_session_in_its_own_language() -> None:
-    from openclaw_tui.webserve import app_command
+    from openclaw_tui.web.serve import app_command
 
     i18n.set_language("zh_CN")
     try:

@@ -1,4 +1,4 @@
-"""``--help`` wraps by terminal cells: a CJK character is two cells wide (openclaw_tui/cli_help.py)."""
+"""``--help`` wraps by terminal cells: a CJK character is two cells wide (openclaw_tui/cli/help_format.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import sys
 import pytest
 from rich.cells import cell_len
 
-from openclaw_tui import cli, i18n
-from openclaw_tui.cli_help import wrap_cells
+from openclaw_tui import cli
+from openclaw_tui.cli.help_format import wrap_cells
+from openclaw_tui.core import i18n
 from openclaw_tui.core.check.codes import CODES
 
 # words of --help that are names: tools, formats, field values, shells, agent and session kinds, sides

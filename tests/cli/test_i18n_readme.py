@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from openclaw_tui.actions import ACTIONS
+from openclaw_tui.ui.actions import ACTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 ZH = (ROOT / "README.zh-CN.md").read_text(encoding="utf-8")

@@ -372,7 +372,7 @@ def test_the_module_git_setup_installs_runs_alone_and_stays_below_129(tmp_path: 
 
     o, a, b = _files(tmp_path, BASE.encode(), _append(BASE, entry("mem-0004", "o")).encode(),
                      _append(BASE, entry("mem-0005", "t")).encode())
-    run = [sys.executable, "-m", "openclaw_tui.commands.merge_driver"]
+    run = [sys.executable, "-m", "openclaw_tui.cli.commands.merge_driver"]
     res = subprocess.run([*run, "--marker-size", "7", str(o), str(a), str(b), "'x/memories.md'"], cwd=tmp_path,
                          capture_output=True)
     assert res.returncode == 0 and parse(a.read_text()).ids()[-2:] == ["mem-0004", "mem-0005"]

@@ -89,7 +89,7 @@ def test_a_claude_code_memory_folder_is_named_and_not_read_as_a_workspace(tmp_pa
     import subprocess
     import sys
 
-    from openclaw_tui.launch import memory_problem
+    from openclaw_tui.ui.launch import memory_problem
 
     mem = tmp_path / ".claude" / "projects" / "-home-me-proj" / "memory"
     write(mem / "MEMORY.md", "- [Testing](testing.md): how we test\n" + "x" * 30_000 + "\n")

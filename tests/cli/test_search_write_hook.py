@@ -36,7 +36,7 @@ def writes_feed_the_index() -> Iterator[None]:
 
 
 def test_the_app_leaves_it_to_its_reload_worker(tmp_path: Path) -> None:
-    from openclaw_tui.session.controller import Session
+    from openclaw_tui.ui.session.controller import Session
 
     prof = profile(tmp_path)
     db = indexed(prof)

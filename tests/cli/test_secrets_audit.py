@@ -86,7 +86,7 @@ def test_not_secrets_in_a_workspace_raise_nothing(tmp_path: Path) -> None:
 def test_the_pre_commit_hook_blocks_a_credential(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
     workspace(repo / "ws", {"MEMORY.md": "# Memory\n", "memory/2026-12-01.md": "- met Bob\n"})
-    hook = [sys.executable, "-m", "openclaw_tui.precommit", "--fail-on", "error"]
+    hook = [sys.executable, "-m", "openclaw_tui.cli.precommit", "--fail-on", "error"]
     ok = subprocess.run([*hook, "ws/memory/2026-12-01.md"], cwd=repo, capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     write(repo / "ws" / "memory" / "2026-12-01.md", f"- met Bob\n- router 密码：{PASSWORD}\n")
@@ -199,7 +199,7 @@ def test_links_follow_commonmark_and_workspace_paths(tmp_path: Path) -> None:
 
 
 def test_the_file_view_uses_the_checks_rule(tmp_path: Path) -> None:
-    from openclaw_tui.widgets.file_view import find_refs
+    from openclaw_tui.ui.widgets.file_view import find_refs
 
     ws = workspace(tmp_path / "ws", {
         "MEMORY.md": "# M\n",

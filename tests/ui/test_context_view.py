@@ -9,8 +9,8 @@ from pathlib import Path
 from textual.app import App
 from textual.widgets import OptionList, Static
 
-from openclaw_tui.screens import agent_screen
-from openclaw_tui.screens.agent_screen import PAGE, AgentScreen
+from openclaw_tui.ui.screens.workspace import agent_screen
+from openclaw_tui.ui.screens.workspace.agent_screen import PAGE, AgentScreen
 from tests.search_corpus import entry, write
 from tests.support import until
 from tests.ui.test_ui_search_agent import DAY

@@ -22,15 +22,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import Input, Select, Static, TextArea
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.edit import EditError
 from openclaw_tui.core.format.entries import Entry
-from openclaw_tui.core.format.rows import Location
 from openclaw_tui.core.lifecycle.operations import plan_set, set_entry
-from openclaw_tui.screens.edit_screen import EditScreen
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.widgets.dialogs import ConfirmWrite
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.rows import Location
+from openclaw_tui.ui.screens.edit.edit_screen import EditScreen
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.widgets.dialogs import ConfirmWrite
 from tests.ui.test_ui_edit_support import notifications, press, select
 from tests.ui_support import SIZE, TODAY, settle
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from openclaw_tui.app import OpenClawApp
+from openclaw_tui.ui.app import OpenClawApp
 from tests.ui.test_ui_workspace import open_ws
 from tests.ui_support import SAMPLES, TODAY, settle, widget_text
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from textual.geometry import Region
 
-from openclaw_tui.app import DARK_THEME, LIGHT_THEME, OpenClawApp
 from openclaw_tui.core.git.demo import build_demo
-from openclaw_tui.widgets.contrast import AA, contrast, readable
+from openclaw_tui.ui.app import DARK_THEME, LIGHT_THEME, OpenClawApp
+from openclaw_tui.ui.widgets.contrast import AA, contrast, readable
 from tests.ui_support import TODAY, settle
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.format.rows import MARK_HELP, fill_all
 from openclaw_tui.core.git.demo import build_demo
-from openclaw_tui.widgets.entry_table import badge_text
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.rows import MARK_HELP, fill_all
+from openclaw_tui.ui.widgets.entry_table import badge_text
 from tests.ui_support import TODAY, settle
 
 

@@ -14,7 +14,7 @@ from tests.support import pty_reader
 # The program as a user starts it, with one action made to fail: pressing f2 (light/dark) raises.
 CRASHING = (
     "import sys\n"
-    "from openclaw_tui.app import OpenClawApp\n"
+    "from openclaw_tui.ui.app import OpenClawApp\n"
     "def boom(self):\n"
     "    raise RuntimeError('planted failure 24-20')\n"
     "OpenClawApp.action_toggle_theme = boom\n"

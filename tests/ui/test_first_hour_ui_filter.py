@@ -6,9 +6,9 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.format.rows import parse_query, query_problems
 from openclaw_tui.core.git.demo import build_demo
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.rows import parse_query, query_problems
 from tests.ui_support import TODAY, settle, widget_text
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, OptionList, TextArea
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.git.demo import build_demo
-from openclaw_tui.screens.workspace_screen import WorkspaceScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.workspace.workspace_screen import WorkspaceScreen
 from tests.ui_support import SAMPLES, TODAY, settle
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from textual.command import CommandList, CommandPalette
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.git.demo import build_demo
+from openclaw_tui.ui.app import OpenClawApp
 from tests.ui_support import TODAY, settle
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.screens.workspace_screen import WorkspaceScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.workspace.workspace_screen import WorkspaceScreen
 from tests.ui_support import REPO, SAMPLES, TODAY, settle
 
 

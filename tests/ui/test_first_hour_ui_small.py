@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Footer
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.git.demo import build_demo
-from openclaw_tui.screens.help_screen import bindings_table
-from openclaw_tui.widgets.entry_table import COLUMNS, SUMMARY_MIN
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.review.help_screen import bindings_table
+from openclaw_tui.ui.widgets.entry_table import COLUMNS, SUMMARY_MIN
 from tests.ui_support import TODAY, settle, widget_text
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openclaw_tui.app import LIGHT_THEME, OpenClawApp
 from openclaw_tui.core.git.demo import build_demo
+from openclaw_tui.ui.app import LIGHT_THEME, OpenClawApp
 from tests.ui_support import TODAY, settle
 
 

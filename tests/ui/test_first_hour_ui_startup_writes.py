@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.app import OpenClawApp
+from openclaw_tui.ui.app import OpenClawApp
 from tests.support import until
 from tests.ui.test_ui_live import memories, view_ids
 from tests.ui_support import REPO, TODAY, write_profile

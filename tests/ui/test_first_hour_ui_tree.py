@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openclaw_tui.app import OpenClawApp
+from openclaw_tui.ui.app import OpenClawApp
 from tests.ui_support import TODAY, copy_samples, settle
 
 

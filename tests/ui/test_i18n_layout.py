@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from openclaw_tui import i18n
-from openclaw_tui.app import OpenClawApp
+from openclaw_tui.core import i18n
 from openclaw_tui.core.git.demo import build_demo
-from openclaw_tui.widgets.entry_table import COLUMNS, SUMMARY_MIN
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.widgets.entry_table import COLUMNS, SUMMARY_MIN
 from tests.ui_support import TODAY, settle
 
 ORDER = ["timestamp", "tags", "importance"]

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui import i18n
-from openclaw_tui.app import OpenClawApp
+from openclaw_tui.core import i18n
 from openclaw_tui.core.git.demo import build_demo
-from openclaw_tui.screens.workspace_screen import WorkspaceScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.workspace.workspace_screen import WorkspaceScreen
 from tests.ui.test_ui_snapshots import _steady_cursors as steady_cursors
 from tests.ui_support import TODAY, settle
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from openclaw_tui import i18n
-from openclaw_tui.actions import ACTIONS
+from openclaw_tui.core import i18n
+from openclaw_tui.ui.actions import ACTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADERS = {"en": ("ID", "Status", "Imp", "Problems", "Tags", "Time", "Summary"),

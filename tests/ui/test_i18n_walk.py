@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from openclaw_tui import i18n
-from openclaw_tui.app import OpenClawApp
+from openclaw_tui.core import i18n
 from openclaw_tui.core.check.rules import check_profile
 from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.git.demo import build_demo
-from openclaw_tui.screens.repair_screen import RepairScreen
-from openclaw_tui.screens.workspace_screen import WorkspaceScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.edit.repair_screen import RepairScreen
+from openclaw_tui.ui.screens.workspace.workspace_screen import WorkspaceScreen
 from tests.i18n_english import Memory, english
 from tests.ui_support import TODAY, settle
 

@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 from textual_plotext import PlotextPlot
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.config import Limits
 from openclaw_tui.core.git.demo import build_demo
 from openclaw_tui.core.inbox.trends import trends
 from openclaw_tui.core.workspace.bootstrap import inject_preview
 from openclaw_tui.core.workspace.injection import CURRENT_RELEASE
-from openclaw_tui.screens.history_screen import HistoryScreen
-from openclaw_tui.screens.trends_screen import TrendsScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.git.history_screen import HistoryScreen
+from openclaw_tui.ui.screens.inbox.trends_screen import TrendsScreen
 from tests.ui_support import TODAY, settle
 
 

@@ -57,9 +57,9 @@ def test_no_such_item(ws: Path) -> None:
 
 
 async def test_l_on_the_workspace_screen_shows_the_items_versions(ws: Path) -> None:
-    from openclaw_tui.app import OpenClawApp
-    from openclaw_tui.screens.item_history_screen import ItemHistoryScreen
-    from openclaw_tui.screens.workspace_screen import WorkspaceScreen
+    from openclaw_tui.ui.app import OpenClawApp
+    from openclaw_tui.ui.screens.inbox.item_history_screen import ItemHistoryScreen
+    from openclaw_tui.ui.screens.workspace.workspace_screen import WorkspaceScreen
     from tests.ui_support import TODAY, settle
 
     app = OpenClawApp(ws, today=TODAY)

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList, Static
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.files.safe_write import atomic_write
 from openclaw_tui.core.inbox import actions
 from openclaw_tui.core.inbox.inbox import load_inbox
-from openclaw_tui.screens.inbox_screen import InboxScreen
-from openclaw_tui.widgets.status_bar import StatusBar
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.inbox.inbox_screen import InboxScreen
+from openclaw_tui.ui.widgets.status_bar import StatusBar
 from tests.inbox_helpers import agent_commit, replace, repo_with
 from tests.support import until
 from tests.ui_support import TODAY, settle

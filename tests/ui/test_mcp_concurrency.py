@@ -9,8 +9,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.format.entries import parse_bytes
+from openclaw_tui.ui.app import OpenClawApp
 from tests.mcp_support import SAMPLES, call, connect
 from tests.support import until
 from tests.ui.test_ui_live import started, view_ids

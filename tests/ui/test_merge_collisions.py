@@ -96,8 +96,8 @@ def test_strip_conflict_comments_keeps_the_rest() -> None:
 
 
 async def test_merge_screen_says_which_addition_was_renumbered(tmp_path: Path) -> None:
-    from openclaw_tui.app import OpenClawApp
-    from openclaw_tui.screens.merge_screen import MergeScreen
+    from openclaw_tui.ui.app import OpenClawApp
+    from openclaw_tui.ui.screens.merge.merge_screen import MergeScreen
     from tests.ui_support import SIZE, TODAY, open_merge_screen
 
     repo = _setup(tmp_path)

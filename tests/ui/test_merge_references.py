@@ -162,8 +162,8 @@ def test_a_stale_record_of_an_aborted_merge_is_ignored(tmp_path: Path) -> None:
 
 async def test_merge_screen_rewrites_the_references_and_says_so(tmp_path: Path) -> None:
     """The UI flow after the driver stopped: m, c (write), y (conclude)."""
-    from openclaw_tui.app import OpenClawApp
-    from openclaw_tui.screens.merge_screen import MergeScreen
+    from openclaw_tui.ui.app import OpenClawApp
+    from openclaw_tui.ui.screens.merge.merge_screen import MergeScreen
     from tests.ui_support import SIZE, TODAY, notices, open_merge_screen, settle
 
     repo = _setup(tmp_path, driver=True)

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.screens.workspace_screen import WorkspaceScreen
-from openclaw_tui.widgets.bootstrap_bars import BootstrapBars
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.workspace.workspace_screen import WorkspaceScreen
+from openclaw_tui.ui.widgets.bootstrap_bars import BootstrapBars
 from tests.ui_support import TODAY, settle
 
 EMOJI = "😀"  # one code point, two UTF-16 units

@@ -7,11 +7,11 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.search.context import agent_context
-from openclaw_tui.screens.workspace_screen import WorkspaceScreen
-from openclaw_tui.widgets.bootstrap_bars import bars_text
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.workspace.workspace_screen import WorkspaceScreen
+from openclaw_tui.ui.widgets.bootstrap_bars import bars_text
 from tests.ui_support import settle
 
 TODAY = dt.date(2026, 11, 20)
@@ -78,7 +78,7 @@ def test_the_cut_preview_counts_what_the_marker_and_the_check_count() -> None:
     import sys
 
     from openclaw_tui.core.workspace.bootstrap import Limits, bootstrap_sizes
-    from openclaw_tui.widgets.bootstrap_bars import preview_text
+    from openclaw_tui.ui.widgets.bootstrap_bars import preview_text
 
     ws = Path(__file__).resolve().parents[2] / "sample_profiles" / "workspace-zh"
     part = next(p for p in bootstrap_sizes(ws, Limits()) if p.name == "MEMORY.md")

@@ -14,10 +14,10 @@ from textual.app import App
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from openclaw_tui.core.format.rows import Location
-from openclaw_tui.screens import search_screen
-from openclaw_tui.screens.search_screen import LIMIT, ROW_HEIGHT, SearchScreen, hit_prompt
-from openclaw_tui.widgets.result_list import PAD, ResultList
+from openclaw_tui.ui.rows import Location
+from openclaw_tui.ui.screens.search import search_screen
+from openclaw_tui.ui.screens.search.search_screen import LIMIT, ROW_HEIGHT, SearchScreen, hit_prompt
+from openclaw_tui.ui.widgets.result_list import PAD, ResultList
 from tests.search_corpus import TODAY, entry, write
 from tests.support import until
 from tests.ui_support import SIZE, widget_text

@@ -11,22 +11,22 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-import openclaw_tui.screens
-import openclaw_tui.widgets
-from openclaw_tui import actions
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.commands_palette import ScreenCommands, _binding_commands
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.screens.notices_screen import NoticesScreen
+import openclaw_tui.ui.screens
+import openclaw_tui.ui.widgets
+from openclaw_tui.ui import actions
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.palette import ScreenCommands, _binding_commands
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.screens.review.notices_screen import NoticesScreen
 from tests.ui_support import TODAY, copy_samples, settle, widget_text
 
 KEYS_DOC = Path(__file__).resolve().parents[2] / "docs" / "keys.md"
 
 
 def _classes_with_bindings() -> list[type]:
-    mods = ["openclaw_tui.app"]
-    for pkg in (openclaw_tui.screens, openclaw_tui.widgets):
-        mods += [f"{pkg.__name__}.{m.name}" for m in pkgutil.iter_modules(pkg.__path__)]
+    mods = ["openclaw_tui.ui.app"]
+    for pkg in (openclaw_tui.ui.screens, openclaw_tui.ui.widgets):
+        mods += [m.name for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".") if not m.ispkg]
     out = []
     for name in mods:
         mod = importlib.import_module(name)
@@ -53,7 +53,7 @@ def test_every_binding_of_every_screen_and_widget_is_a_registry_action() -> None
 
 def test_the_keys_page_is_the_registry() -> None:
     text = KEYS_DOC.read_text(encoding="utf-8")
-    assert text == actions.keys_page(), "docs/keys.md is stale: python -m openclaw_tui.actions > docs/keys.md"
+    assert text == actions.keys_page(), "docs/keys.md is stale: python -m openclaw_tui.ui.actions > docs/keys.md"
     for a in actions.ACTIONS:
         if a.group and a.label:
             assert f"| {a.label} |" in text

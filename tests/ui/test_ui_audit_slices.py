@@ -8,8 +8,8 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 
 from openclaw_tui.core.check.findings import Finding
-from openclaw_tui.widgets import audit_list
-from openclaw_tui.widgets.audit_list import AuditGroup, AuditList, finding_prompt
+from openclaw_tui.ui.widgets import audit_list
+from openclaw_tui.ui.widgets.audit_list import AuditGroup, AuditList, finding_prompt
 from tests.support import until
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from textual.widgets import Input, OptionList
 
-from openclaw_tui.screens.branches_screen import BranchesScreen, BranchName
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.widgets.semantic_diff_view import SemanticDiffView
+from openclaw_tui.ui.screens.git.branches_screen import BranchesScreen, BranchName
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.widgets.semantic_diff_view import SemanticDiffView
 from tests.cli.test_git_helpers import commit_all, git
 from tests.support import app_for
 from tests.ui_support import SIZE, settle

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
-from openclaw_tui.screens.commit_screen import CommitScreen
+from openclaw_tui.ui.screens.git.commit_screen import CommitScreen
 from tests.cli.test_git_helpers import git, make_repo
 from tests.ui.test_ui_edit_support import XIAOYU, notifications, opened, press, select, type_text
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, OptionList, Select, Static, TextArea
 
-from openclaw_tui.app import ConfirmQuit, OpenClawApp
-from openclaw_tui.core.format.rows import Location
-from openclaw_tui.screens.edit_screen import EditScreen
-from openclaw_tui.screens.new_entry_screen import NewEntryScreen
-from openclaw_tui.widgets.dialogs import Ask, ConfirmWrite
+from openclaw_tui.ui.app import ConfirmQuit, OpenClawApp
+from openclaw_tui.ui.rows import Location
+from openclaw_tui.ui.screens.edit.edit_screen import EditScreen
+from openclaw_tui.ui.screens.edit.new_entry_screen import NewEntryScreen
+from openclaw_tui.ui.widgets.dialogs import Ask, ConfirmWrite
 from tests.ui.test_ui_edit_support import (
     MEM,
     STAMP,

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
-from openclaw_tui.screens.edit_screen import EditScreen
-from openclaw_tui.widgets.dialogs import Ask, ConfirmWrite
+from openclaw_tui.ui.screens.edit.edit_screen import EditScreen
+from openclaw_tui.ui.widgets.dialogs import Ask, ConfirmWrite
 from tests.ui.test_ui_edit_support import (
     MEM,
     changes,

@@ -18,12 +18,12 @@ from textual import events
 from textual.keys import _character_to_key
 from textual.pilot import Pilot
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.check.rules import check_profile
 from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.rows import Location
-from openclaw_tui.screens.main_screen import MainScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.rows import Location
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
 from tests.ui_support import SAMPLES, SIZE, TODAY, settle
 
 XIAOYU = SAMPLES / "profiles" / "xiaoyu"

@@ -16,14 +16,14 @@ from tests.ui.test_ui_progressive import generate_profile, review
 PROBE = r"""
 import sys
 from pathlib import Path
-from openclaw_tui.screens.main_screen import MainScreen
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
 
 screen = MainScreen(Path(sys.argv[1]))
-before = "openclaw_tui.screens.entry_ops" in sys.modules
+before = "openclaw_tui.ui.screens.review.entry_ops" in sys.modules
 assert screen.check_action("focus_filter", ()) is not False
-after_slash = "openclaw_tui.screens.entry_ops" in sys.modules
+after_slash = "openclaw_tui.ui.screens.review.entry_ops" in sys.modules
 screen.check_action("ops", ("edit_entry",))  # an entry action: its piece answers (and is imported for it)
-print(before, after_slash, "openclaw_tui.screens.entry_ops" in sys.modules)
+print(before, after_slash, "openclaw_tui.ui.screens.review.entry_ops" in sys.modules)
 """
 
 
@@ -36,7 +36,7 @@ def test_a_key_that_is_not_an_entry_action_does_not_import_the_entry_actions(tmp
 
 async def test_the_entry_pane_waits_while_keys_go_into_the_filter(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from openclaw_tui.screens import main_screen
+    from openclaw_tui.ui.screens.review import main_screen
 
     # while the keys come the pause never ends (however slow the machine), then it is over at once
     monkeypatch.setattr(main_screen, "DETAIL_TYPING_PAUSE", 3600.0)
@@ -83,7 +83,7 @@ async def test_the_app_as_its_own_process_freezes_what_start_up_built_out_of_the
         tmp_path: Path) -> None:
     import gc
 
-    from openclaw_tui.app import OpenClawApp
+    from openclaw_tui.ui.app import OpenClawApp
     from tests.ui_support import SIZE, TODAY
 
     prof = generate_profile(tmp_path, 300)
@@ -105,8 +105,8 @@ async def test_a_filter_typed_while_the_blocks_are_found_shows_the_rows_of_each_
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from openclaw_tui.core.files.profile import load_profile
     from openclaw_tui.core.format import spans
-    from openclaw_tui.core.format.rows import fill_all, filter_rows, parse_query
-    from openclaw_tui.session import ProfileData
+    from openclaw_tui.ui.rows import fill_all, filter_rows, parse_query
+    from openclaw_tui.ui.session import ProfileData
     from tests.ui_support import widget_text
 
     monkeypatch.setattr(spans, "PART", 150_000)  # runs of ~800 blocks (the preview reads ~700)

@@ -7,11 +7,11 @@ from pathlib import Path
 from textual.widgets import OptionList
 
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.rows import Location
-from openclaw_tui.screens.entry_history_screen import EntryHistoryScreen
-from openclaw_tui.screens.history_screen import PAGE, ConfirmDiff, HistoryScreen
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.widgets.semantic_diff_view import PatchView, SemanticDiffView
+from openclaw_tui.ui.rows import Location
+from openclaw_tui.ui.screens.git.entry_history_screen import EntryHistoryScreen
+from openclaw_tui.ui.screens.git.history_screen import PAGE, ConfirmDiff, HistoryScreen
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.widgets.semantic_diff_view import PatchView, SemanticDiffView
 from tests.cli.test_git_helpers import commit_all, git
 from tests.support import app_for
 from tests.ui_support import SIZE, settle

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.screens.main_screen import MainScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
 from tests.support import until
 from tests.ui_support import SIZE, TODAY, widget_text
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.launch import default_path, memory_problem
-from openclaw_tui.screens.main_screen import MainScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.launch import default_path, memory_problem
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
 from tests.support import pty_reader
 from tests.ui_support import SIZE, TODAY, copy_samples, settle, write_profile
 
@@ -104,7 +104,7 @@ def test_the_launcher_and_the_commands_discover_alike(tmp_path: Path, kind: str)
 
 
 async def test_the_demo_opens_with_its_pending_merge(tmp_path: Path) -> None:
-    from openclaw_tui.ui_adapters import build_demo
+    from openclaw_tui.ui.adapters import build_demo
 
     path = build_demo(tmp_path / "demo")  # git and the samples are requirements: any failure here is a failure
     assert memory_problem(path) is None
@@ -144,8 +144,8 @@ def _asked(answer: str | BaseException) -> tuple[list[str], object]:
 
 
 def test_an_unchanged_demo_is_deleted_without_a_question(tmp_path: Path) -> None:
-    from openclaw_tui.launch import finish_demo
-    from openclaw_tui.ui_adapters import build_demo
+    from openclaw_tui.ui.adapters import build_demo
+    from openclaw_tui.ui.launch import finish_demo
 
     demo = build_demo(tmp_path / "demo")
     (demo / "profiles" / "xiaoyu" / "memories.md.lock").write_bytes(b"")  # the app's lock files are no change
@@ -158,8 +158,8 @@ def test_an_unchanged_demo_is_deleted_without_a_question(tmp_path: Path) -> None
                                          (EOFError(), True), (KeyboardInterrupt(), True)])
 def test_a_changed_demo_is_asked_about(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                        answer: str | BaseException, kept: bool) -> None:
-    from openclaw_tui.launch import KEEP_QUESTION, finish_demo
-    from openclaw_tui.ui_adapters import build_demo
+    from openclaw_tui.ui.adapters import build_demo
+    from openclaw_tui.ui.launch import KEEP_QUESTION, finish_demo
 
     demo = build_demo(tmp_path / "demo")
     mem = demo / "profiles" / "atlas" / "memories.md"
@@ -173,8 +173,8 @@ def test_a_changed_demo_is_asked_about(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_the_ui_s_answer_wins_and_no_terminal_means_delete(tmp_path: Path) -> None:
-    from openclaw_tui.launch import finish_demo
-    from openclaw_tui.ui_adapters import build_demo
+    from openclaw_tui.ui.adapters import build_demo
+    from openclaw_tui.ui.launch import finish_demo
 
     for keep in (True, False, None):
         demo = build_demo(tmp_path / f"demo-{keep}")
@@ -235,7 +235,7 @@ def test_a_bad_config_file_stops_the_ui_before_it_starts(tmp_path: Path) -> None
 def test_the_ui_s_check_uses_the_config_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from openclaw_tui.core.config import Limits
     from openclaw_tui.core.files.profile import load_profile
-    from openclaw_tui.ui_adapters import run_check
+    from openclaw_tui.ui.adapters import run_check
 
     prof = write_profile(tmp_path, "p", "".join(f"---\nid: mem-{i:04d}\n---\nx\n" for i in range(1, 4)))
     config = tmp_path / "config.toml"

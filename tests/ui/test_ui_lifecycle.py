@@ -16,12 +16,12 @@ from textual.widget import Widget
 from textual.widgets import Input, SelectionList, Static, TextArea
 
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.format.rows import Location
-from openclaw_tui.screens.compact_screen import CompactScreen
-from openclaw_tui.screens.conflict_screen import ConflictScreen
-from openclaw_tui.screens.gc_screen import GcScreen
-from openclaw_tui.screens.redact_screen import RedactScreen
-from openclaw_tui.widgets.dialogs import AskId, ConfirmWrite
+from openclaw_tui.ui.rows import Location
+from openclaw_tui.ui.screens.edit.compact_screen import CompactScreen
+from openclaw_tui.ui.screens.edit.conflict_screen import ConflictScreen
+from openclaw_tui.ui.screens.edit.gc_screen import GcScreen
+from openclaw_tui.ui.screens.edit.redact_screen import RedactScreen
+from openclaw_tui.ui.widgets.dialogs import AskId, ConfirmWrite
 from tests.ui.test_ui_edit_support import (
     ARC,
     MEM,

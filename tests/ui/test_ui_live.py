@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.check.rules import check_profile
 from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.entries import parse_bytes
 from openclaw_tui.core.lifecycle.operations import plan_set
-from openclaw_tui.screens.main_screen import MainScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
 from tests.support import until
 from tests.ui_support import SIZE, TODAY, settle, widget_text, write_profile
 
@@ -288,9 +288,9 @@ async def test_an_agent_appending_while_the_app_saves_loses_nothing(prof: Path, 
 async def test_saving_over_an_entry_changed_on_disk_shows_yours_and_disk(prof: Path, choice: str) -> None:
     from textual.widgets import Static
 
-    from openclaw_tui.screens.edit_screen import EditScreen
-    from openclaw_tui.screens.save_conflict_screen import SaveConflictScreen
-    from openclaw_tui.widgets.dialogs import ConfirmWrite
+    from openclaw_tui.ui.screens.edit.edit_screen import EditScreen
+    from openclaw_tui.ui.screens.edit.save_conflict_screen import SaveConflictScreen
+    from openclaw_tui.ui.widgets.dialogs import ConfirmWrite
 
     app = OpenClawApp(prof, today=TODAY, watch=False)
     async with app.run_test(size=SIZE) as pilot:

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from openclaw_tui.app import ConfirmQuit, OpenClawApp
-from openclaw_tui.core.format.rows import Location
-from openclaw_tui.screens.help_screen import HelpScreen
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.widgets.entry_detail import LocationOption
-from openclaw_tui.widgets.entry_table import EntryTable, status_text
-from openclaw_tui.widgets.file_view import SourceView
+from openclaw_tui.ui.app import ConfirmQuit, OpenClawApp
+from openclaw_tui.ui.rows import Location
+from openclaw_tui.ui.screens.review.help_screen import HelpScreen
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.widgets.entry_detail import LocationOption
+from openclaw_tui.ui.widgets.entry_table import EntryTable, status_text
+from openclaw_tui.ui.widgets.file_view import SourceView
 from tests.support import app_for, until
 from tests.ui_support import SIZE, copy_samples, settle, widget_text
 

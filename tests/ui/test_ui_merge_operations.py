@@ -12,9 +12,9 @@ from pathlib import Path
 
 from openclaw_tui.core.format.entries import parse
 from openclaw_tui.core.merge.conflicts import has_markers
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.screens.merge_screen import MergeScreen
-from openclaw_tui.widgets.dialogs import Ask
+from openclaw_tui.ui.screens.merge.merge_screen import MergeScreen
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.widgets.dialogs import Ask
 from tests.cli.test_git_helpers import commit_all, git
 from tests.support import app_for
 from tests.ui_support import SIZE, settle

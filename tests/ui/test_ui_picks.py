@@ -15,9 +15,9 @@ from openclaw_tui.core.format.entries import parse_bytes
 from openclaw_tui.core.lifecycle.archive import plan_archive
 from openclaw_tui.core.lifecycle.operations import plan_set_many
 from openclaw_tui.core.lifecycle.plan import apply_changes
-from openclaw_tui.screens.compact_screen import CompactScreen
-from openclaw_tui.widgets.dialogs import ConfirmWrite
-from openclaw_tui.widgets.entry_table import EntryTable
+from openclaw_tui.ui.screens.edit.compact_screen import CompactScreen
+from openclaw_tui.ui.widgets.dialogs import ConfirmWrite
+from openclaw_tui.ui.widgets.entry_table import EntryTable
 from tests.ui.test_ui_edit_support import (
     ARC,
     MEM,

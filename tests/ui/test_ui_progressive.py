@@ -11,23 +11,23 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.files.safe_write import atomic_write, locked
 from openclaw_tui.core.files.store import MemoryDoc
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.rows import RawText, fill_all, filter_rows, make_rows, parse_query
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.session import ProfileData, Session
-from openclaw_tui.session.profiles import preview_rows
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.rows import RawText, fill_all, filter_rows, make_rows, parse_query
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.session import ProfileData, Session
+from openclaw_tui.ui.session.profiles import preview_rows
 from tests.ui_support import SIZE, TODAY, widget_text, write_profile
 
 if TYPE_CHECKING:
     from textual.pilot import Pilot
 
     from openclaw_tui.core.format.entries import MemoryFile
-    from openclaw_tui.core.format.rows import EntryRow
-    from openclaw_tui.widgets.entry_table import EntryTable
+    from openclaw_tui.ui.rows import EntryRow
+    from openclaw_tui.ui.widgets.entry_table import EntryTable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from generate import write_profile as generate_profile  # noqa: E402
@@ -223,7 +223,7 @@ async def table_alone(tmp_path: Path, n: int) -> AsyncIterator[tuple[EntryTable,
     and its rows, all filled (what a filter must give, by ``filter_rows``)."""
     from textual.app import App, ComposeResult
 
-    from openclaw_tui.widgets.entry_table import EntryTable
+    from openclaw_tui.ui.widgets.entry_table import EntryTable
 
     prof = generate_profile(tmp_path, n)
     mf = load_profile(prof).memories.mf  # type: ignore[union-attr]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.widgets.safe_text import LONG_LINE, clean, clean_line
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.widgets.safe_text import LONG_LINE, clean, clean_line
 from tests.cli.test_reliability import alias_bomb
 from tests.conftest import SAMPLES
 from tests.support import pty_reader, until

@@ -12,8 +12,8 @@ from openclaw_tui.core.check.findings import Finding
 from openclaw_tui.core.check.rules import check_profile
 from openclaw_tui.core.files.profile import Profile, load_profile
 from openclaw_tui.core.lifecycle.undo import UndoStack
-from openclaw_tui.screens.repair_screen import RepairScreen
-from openclaw_tui.widgets.diff_view import DiffView
+from openclaw_tui.ui.screens.edit.repair_screen import RepairScreen
+from openclaw_tui.ui.widgets.diff_view import DiffView
 from tests.ui_support import SAMPLES, SIZE, settle, widget_text
 from tests.unit.test_check_support import TODAY, active, make_profile
 
@@ -105,12 +105,12 @@ class AuditHost(App[None]):
         self.undo = UndoStack()
 
     def compose(self):  # type: ignore[no-untyped-def]
-        from openclaw_tui.widgets.audit_list import AuditList
+        from openclaw_tui.ui.widgets.audit_list import AuditList
 
         yield AuditList(id="audit")
 
     def on_mount(self) -> None:
-        from openclaw_tui.widgets.audit_list import AuditGroup, AuditList
+        from openclaw_tui.ui.widgets.audit_list import AuditGroup, AuditList
 
         audit = self.query_one(AuditList)
         audit.show_groups([AuditGroup(str(self.profile.path), self.profile.name,
@@ -118,7 +118,7 @@ class AuditHost(App[None]):
         audit.focus()
 
     def action_repair_finding(self) -> None:
-        from openclaw_tui.widgets.audit_list import AuditList
+        from openclaw_tui.ui.widgets.audit_list import AuditList
 
         hit = self.query_one(AuditList).highlighted_finding()
         if hit is not None:
@@ -126,7 +126,7 @@ class AuditHost(App[None]):
 
 
 async def test_repair_from_the_audit_list_with_undo(tmp_path: Path) -> None:
-    from openclaw_tui.widgets.audit_list import AuditList
+    from openclaw_tui.ui.widgets.audit_list import AuditList
 
     prof_dir = tmp_path / "xiaoyu"
     shutil.copytree(SAMPLES / "profiles" / "xiaoyu", prof_dir)

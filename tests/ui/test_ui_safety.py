@@ -9,9 +9,9 @@ from rich.console import Console
 from textual.geometry import Region
 from textual.widget import Widget
 
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.widgets.safe_text import SafeMarkdown, clean, clean_line
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.widgets.safe_text import SafeMarkdown, clean, clean_line
 from tests.ui_support import SIZE, TODAY, settle, widget_text, write_profile
 
 EVIL_BODY = (

@@ -11,11 +11,11 @@ from textual.app import App
 from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
-from openclaw_tui.core.format.rows import Location
-from openclaw_tui.screens import search_screen
-from openclaw_tui.screens.agent_screen import AgentScreen
-from openclaw_tui.screens.search_screen import SearchScreen
-from openclaw_tui.widgets.result_list import ResultList
+from openclaw_tui.ui.rows import Location
+from openclaw_tui.ui.screens.search import search_screen
+from openclaw_tui.ui.screens.search.search_screen import SearchScreen
+from openclaw_tui.ui.screens.workspace.agent_screen import AgentScreen
+from openclaw_tui.ui.widgets.result_list import ResultList
 from tests.search_corpus import TODAY, entry, make_profile, write
 from tests.support import until
 from tests.ui_support import SIZE, widget_text

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.search.index import Index
 from openclaw_tui.core.search.index_cache import index_path_for
 from openclaw_tui.core.search.index_files import roots_of
-from openclaw_tui.screens.search_screen import SearchScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.search.search_screen import SearchScreen
 from tests.support import until
 from tests.ui.test_ui_live import main, memories, shows, started
 from tests.ui_support import SIZE, TODAY, settle, write_profile

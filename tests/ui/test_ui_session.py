@@ -16,8 +16,8 @@ from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher
 from openclaw_tui.core.lifecycle.operations import plan_set
 from openclaw_tui.core.lifecycle.picks import archive_picks, cold_picks, compact_picks, conflict_pair
 from openclaw_tui.core.lifecycle.plan import Files
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.session import Session
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.session import Session
 from tests.cli.test_git_helpers import commit_all, git
 from tests.support import app_for, until
 from tests.ui.test_ui_merge_operations import conclude, resolve_all

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.core.format.rows import Location
-from openclaw_tui.screens.main_screen import MainScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.rows import Location
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
 from tests.ui_support import TODAY, copy_samples, settle
 
 SNAP_SIZE = (140, 40)

@@ -11,27 +11,27 @@ from tests.ui_support import copy_samples
 
 # not needed to paint the first rows (each one is imported later, on first use or by the loader thread)
 DEFERRED = (
-    "openclaw_tui.screens.entry_ops",  # entry actions: editing screens, lifecycle operations
-    "openclaw_tui.screens.edit_screen",
-    "openclaw_tui.screens.git_panel",  # the git state, started once the rows are shown
+    "openclaw_tui.ui.screens.review.entry_ops",  # entry actions: editing screens, lifecycle operations
+    "openclaw_tui.ui.screens.edit.edit_screen",
+    "openclaw_tui.ui.screens.review.git_panel",  # the git state, started once the rows are shown
     "openclaw_tui.core.git.entry_history",
     "openclaw_tui.core.merge.merge_session",
-    "openclaw_tui.screens.help_screen",
-    "openclaw_tui.commands_palette",
-    "openclaw_tui.widgets.dialogs",
+    "openclaw_tui.ui.screens.review.help_screen",
+    "openclaw_tui.ui.palette",
+    "openclaw_tui.ui.widgets.dialogs",
     "rich.markdown",  # the entry pane's Markdown, rendered after the rows
     "markdown_it",
     "pygments",  # the file view's highlighting (rich.syntax), when a file is first shown
     "openclaw_tui.core.check.redact",  # its error class, when a write is first made
 )
 # imported by the loader thread right after the first rows (so the UI thread never pays for them)
-WARMED = ("openclaw_tui.screens.entry_ops", "openclaw_tui.screens.git_panel")
+WARMED = ("openclaw_tui.ui.screens.review.entry_ops", "openclaw_tui.ui.screens.review.git_panel")
 
 PROBE = r"""
 import asyncio, json, sys
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.widgets.footer import KeysFooter
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.widgets.footer import KeysFooter
 
 seen = {}
 first_rows_shown = MainScreen._first_rows_shown
@@ -71,7 +71,7 @@ def test_first_rows_are_painted_before_what_they_do_not_need(tmp_path: Path) -> 
     at_first_rows = set(seen["modules"])
     assert seen["rows"] > 0  # the probe ran when rows were on screen...
     assert not seen["loaded"]  # ... the preview's, before the whole file was parsed
-    assert "openclaw_tui.widgets.entry_table" in at_first_rows
+    assert "openclaw_tui.ui.widgets.entry_table" in at_first_rows
     assert [m for m in DEFERRED if m in at_first_rows] == []
     assert seen["footer_keys"] == 0  # the footer's keys came after the rows...
     assert seen["footer_keys_after"] > 5  # ... and did come
@@ -80,8 +80,8 @@ def test_first_rows_are_painted_before_what_they_do_not_need(tmp_path: Path) -> 
 
 
 async def test_the_footer_is_not_rebuilt_when_its_keys_stay_the_same(tmp_path: Path) -> None:
-    from openclaw_tui.app import OpenClawApp
-    from openclaw_tui.widgets.footer import KeysFooter
+    from openclaw_tui.ui.app import OpenClawApp
+    from openclaw_tui.ui.widgets.footer import KeysFooter
     from tests.ui_support import settle
 
     app = OpenClawApp(copy_samples(tmp_path) / "xiaoyu", watch=False)

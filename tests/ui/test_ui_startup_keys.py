@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core.files.profile import load_profile
-from openclaw_tui.core.format.rows import RawText, fill_all, filter_rows, parse_query
-from openclaw_tui.session import ProfileData, Session
+from openclaw_tui.ui.rows import RawText, fill_all, filter_rows, parse_query
+from openclaw_tui.ui.session import ProfileData, Session
 from tests.support import until
 from tests.ui.test_ui_progressive import generate_profile, review, table_alone
 
@@ -84,7 +84,7 @@ def test_a_re_read_of_an_indexed_version_is_indexed_without_looking_at_every_row
 
 
 async def test_a_key_fills_the_screen_first_and_the_rest_of_its_answer_follows_in_small_steps(tmp_path: Path) -> None:
-    from openclaw_tui.core.format.rows import make_rows
+    from openclaw_tui.ui.rows import make_rows
 
     async with table_alone(tmp_path, 20_000) as (table, mf, every):
         rows = make_rows(mf, "memories.md")
@@ -195,8 +195,8 @@ async def test_the_key_bar_follows_the_focus_and_is_not_rebuilt_when_its_keys_di
     """``/`` announced the bindings two or three times for one change; each rebuilt the key bar (~50 ms)."""
     from textual.widgets._footer import FooterKey
 
-    from openclaw_tui.widgets import footer as footer_module
-    from openclaw_tui.widgets.footer import KeysFooter
+    from openclaw_tui.ui.widgets import footer as footer_module
+    from openclaw_tui.ui.widgets.footer import KeysFooter
 
     prof = generate_profile(tmp_path, 50)
     async with review(prof) as (app, pilot, m):

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.commands_palette import ScreenCommands, _binding_commands
-from openclaw_tui.core.format.rows import Location
-from openclaw_tui.screens.agent_screen import AgentScreen
-from openclaw_tui.screens.main_screen import MainScreen
-from openclaw_tui.screens.repair_screen import RepairScreen
-from openclaw_tui.screens.search_screen import SearchScreen
-from openclaw_tui.screens.workspace_screen import WorkspaceScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.palette import ScreenCommands, _binding_commands
+from openclaw_tui.ui.rows import Location
+from openclaw_tui.ui.screens.edit.repair_screen import RepairScreen
+from openclaw_tui.ui.screens.review.main_screen import MainScreen
+from openclaw_tui.ui.screens.search.search_screen import SearchScreen
+from openclaw_tui.ui.screens.workspace.agent_screen import AgentScreen
+from openclaw_tui.ui.screens.workspace.workspace_screen import WorkspaceScreen
 from tests.support import until
 from tests.ui_support import SIZE, TODAY, copy_samples, samples, settle
 

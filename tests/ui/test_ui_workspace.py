@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.app import OpenClawApp
-from openclaw_tui.screens.workspace_dialogs import DistilPicker
-from openclaw_tui.screens.workspace_screen import WorkspaceScreen
+from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.workspace.workspace_dialogs import DistilPicker
+from openclaw_tui.ui.screens.workspace.workspace_screen import WorkspaceScreen
 from tests.ui_support import SAMPLES, TODAY, settle
 
 
@@ -248,8 +248,8 @@ async def test_W_opens_a_workspace_that_sits_among_profiles(tmp_path: Path) -> N
     """The bundled samples' layout: PATH holds profiles/ and two workspaces beside it; the tree lists
     all four and W opens the selected workspace (check of the same PATH still lists the profiles only)."""
     from openclaw_tui.core.files.profile import locate
-    from openclaw_tui.core.format.rows import Location
-    from openclaw_tui.screens.main_screen import MainScreen
+    from openclaw_tui.ui.rows import Location
+    from openclaw_tui.ui.screens.review.main_screen import MainScreen
 
     root = tmp_path / "samples"
     shutil.copytree(SAMPLES, root)
@@ -284,8 +284,8 @@ async def test_W_opens_a_workspace_that_sits_among_profiles(tmp_path: Path) -> N
 async def test_one_undo_for_the_workspace_view_and_the_main_screen(tmp_path: Path) -> None:
     """The view writes through the app's session: u in the view and u on the main screen undo the
     same writes, with the same notices."""
-    from openclaw_tui.core.format.rows import Location
-    from openclaw_tui.screens.main_screen import MainScreen
+    from openclaw_tui.ui.rows import Location
+    from openclaw_tui.ui.screens.review.main_screen import MainScreen
 
     root = tmp_path / "samples"
     shutil.copytree(SAMPLES, root)
@@ -334,10 +334,10 @@ async def test_profile_distil_flow_compares_bytes_and_undoes(tmp_path: Path) -> 
 
     from openclaw_tui.core.files.profile import load_profile
     from openclaw_tui.core.format.entries import parse_bytes
-    from openclaw_tui.core.format.rows import Location
     from openclaw_tui.core.workspace.distil import distil_context
-    from openclaw_tui.screens.context_distil import ContextDistilPicker
-    from openclaw_tui.screens.main_screen import MainScreen
+    from openclaw_tui.ui.rows import Location
+    from openclaw_tui.ui.screens.review.context_distil import ContextDistilPicker
+    from openclaw_tui.ui.screens.review.main_screen import MainScreen
 
     root = tmp_path / "profiles"
     shutil.copytree(SAMPLES / "profiles", root)
@@ -366,7 +366,7 @@ async def test_profile_distil_flow_compares_bytes_and_undoes(tmp_path: Path) -> 
         assert m.jump(Location(rel), path)
         await settle(pilot)
         assert m.file_view.rel == rel
-        from openclaw_tui.commands_palette import ScreenCommands, _binding_commands
+        from openclaw_tui.ui.palette import ScreenCommands, _binding_commands
 
         offered = {name: text for name, text, _cb in _binding_commands(ScreenCommands(m, None))}
         assert "key: D" in offered["Distil context"] and "contexts/archive/" in offered["Distil context"]

@@ -9,10 +9,10 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from openclaw_tui import i18n
+from openclaw_tui.core import i18n
 from openclaw_tui.core.check import messages
 
-PACKAGE = Path(i18n.__file__).parent
+PACKAGE = Path(i18n.__file__).parent.parent  # openclaw_tui/
 PO = PACKAGE / "locale" / "zh_CN" / "LC_MESSAGES" / "openclaw_tui.po"
 PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdirf]")
 

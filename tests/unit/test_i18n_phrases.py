@@ -6,8 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from openclaw_tui import i18n
-from openclaw_tui.core import phrases
+from openclaw_tui.core import i18n, phrases
 from openclaw_tui.core.inbox.trends import label
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from openclaw_tui.core.check.findings import Finding
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.rows import (
+from openclaw_tui.ui.rows import (
     Location,
     all_tags,
     apply_findings,
@@ -255,7 +255,7 @@ def test_filtering_100k_rows():
 
 
 def test_narrowing_queries_can_refilter_the_previous_result():
-    from openclaw_tui.core.format.rows import narrows
+    from openclaw_tui.ui.rows import narrows
 
     assert narrows(parse_query("mem-00"), parse_query("mem-0"))
     assert narrows(parse_query("mem-0 coffee"), parse_query("mem-0"))

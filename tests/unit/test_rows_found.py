@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.rows import (
+from openclaw_tui.core.format.spans import block_starts
+from openclaw_tui.ui.rows import (
     BlockRows,
     RawText,
     fill_all,
@@ -17,7 +18,6 @@ from openclaw_tui.core.format.rows import (
     make_rows,
     parse_query,
 )
-from openclaw_tui.core.format.spans import block_starts
 from tests.ui.test_ui_progressive import generate_profile
 
 KEYS = [*"19999", *["BSpace"] * 4, *"8765", *["BSpace"] * 3, *"432", "BSpace", "-", *"mem", *["BSpace"] * 4]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from openclaw_tui.core.format.rows import lower_in_slices
+from openclaw_tui.ui.rows import lower_in_slices
 
 
 def test_equal_to_lower_for_every_slice_size() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from openclaw_tui.session.controller import Session
+from openclaw_tui.ui.session.controller import Session
 
 
 def test_background_work_sleeps_while_keys_come_and_resumes_after_the_pause() -> None:
@@ -61,7 +61,7 @@ def test_the_reference_index_of_a_version_being_re_read_waits_for_the_re_read(tm
 def test_a_reload_is_worded_and_counted_by_its_worker_and_pending_until_its_data_is_in(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from openclaw_tui.core.files.profile import load_profile
     from openclaw_tui.core.files.watch import ChangeBatch
-    from openclaw_tui.session.watching import external_notices
+    from openclaw_tui.ui.session.watching import external_notices
     from tests.ui_support import write_profile
 
     prof = write_profile(tmp_path, "p", "---\nid: a\nstatus: active\n---\nA.\n\n---\nid: b\n---\nB.\n")

@@ -13,15 +13,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from openclaw_tui.core.format.entries import Entry, decode, parse
-from openclaw_tui.core.format.rows import (
-    BlockRows,
-    RawText,
-    fill_all,
-    filter_rows,
-    lower_in_slices,
-    make_rows,
-    parse_query,
-)
 from openclaw_tui.core.format.spans import (
     Lines,
     block_starts,
@@ -30,6 +21,15 @@ from openclaw_tui.core.format.spans import (
     fenced,
     parse_in_steps,
     start_lines,
+)
+from openclaw_tui.ui.rows import (
+    BlockRows,
+    RawText,
+    fill_all,
+    filter_rows,
+    lower_in_slices,
+    make_rows,
+    parse_query,
 )
 from tests.helpers_memgen import SOUP, memory_files
 from tests.ui.test_ui_progressive import generate_profile

@@ -8,13 +8,13 @@ import importlib
 import inspect
 import pkgutil
 
-import openclaw_tui.screens
-import openclaw_tui.widgets
+import openclaw_tui.ui.screens
+import openclaw_tui.ui.widgets
 
 
 def ui_modules() -> list[str]:
-    names = ["openclaw_tui.app", "openclaw_tui.commands_palette"]
-    for package in (openclaw_tui.screens, openclaw_tui.widgets):
+    names = ["openclaw_tui.ui.app", "openclaw_tui.ui.palette"]
+    for package in (openclaw_tui.ui.screens, openclaw_tui.ui.widgets):
         names += [info.name for info in pkgutil.iter_modules(package.__path__, package.__name__ + ".")]
     return names
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openclaw_tui.app import OpenClawApp
 from openclaw_tui.core.format.edit import set_body, set_fields
 from openclaw_tui.core.format.entries import parse
+from openclaw_tui.ui.app import OpenClawApp
 from tests.cli.test_git_helpers import commit_all, git, make_repo
 from tests.ui_support import copy_samples
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.webserve import app_command
+from openclaw_tui.web.serve import app_command
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
 CHROMIUM_FLAGS = [

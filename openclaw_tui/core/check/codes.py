@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...i18n import N_
+from ..i18n import N_
 
 SEVERITY_ORDER = ("error", "warning", "info")
 SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITY_ORDER)}

@@ -8,7 +8,7 @@ the msgid of its translation.  A message no template matches is shown as it is.
 
 from __future__ import annotations
 
-from ...i18n import N_, _, catalog, recognise
+from ..i18n import N_, _, catalog, recognise
 
 # code -> templates of its message, most specific first
 TEMPLATES: dict[str, tuple[str, ...]] = {

@@ -9,9 +9,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ...i18n import _
 from ..files.profile import Discovery, Profile
 from ..files.safe_write import locked
+from ..i18n import _
 from .codes import CODES, SEVERITY_ORDER
 from .findings import Finding
 from .messages import SEVERITY_WORDS, localize, localize_hint

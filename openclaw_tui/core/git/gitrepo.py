@@ -427,7 +427,7 @@ def driver_command() -> str:
     It runs the driver module directly (the same code as ``openclaw-tui
     merge-driver``) so that nothing else of the program is imported.
     """
-    cmd = f"{shlex.quote(sys.executable)} -m openclaw_tui.commands.merge_driver --marker-size %L"
+    cmd = f"{shlex.quote(sys.executable)} -m openclaw_tui.cli.commands.merge_driver --marker-size %L"
     if git_version() >= (2, 44):  # since git 2.44: %S base, %X ours, %Y theirs (labels, shell-quoted)
         cmd += " --base-label %S --ours-label %X --theirs-label %Y"
     return cmd + " %O %A %B %P"  # git shell-quotes %P itself

@@ -19,7 +19,6 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...i18n import N_
 from ..files.safe_write import atomic_write
 from ..git.blobstream import read_blobs
 from ..git.gitrepo import (
@@ -30,6 +29,7 @@ from ..git.gitrepo import (
     run_git,
     tree_files,
 )
+from ..i18n import N_
 
 REF_PREFIX = "refs/openclaw-tui/reviewed/"
 DATA_ENV = "OPENCLAW_TUI_DATA"

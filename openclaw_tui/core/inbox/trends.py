@@ -17,10 +17,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...i18n import N_, _
 from ..config import Limits
 from ..format.entries import parse_bytes
 from ..git.gitrepo import GitError, find_repo, read_blob, run_git
+from ..i18n import N_, _
 from ..workspace.injection import CURRENT_RELEASE
 from .inbox import _commits, layout_of
 

@@ -57,9 +57,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...i18n import N_, _, ngettext
 from ..config import Config, load_config
 from ..files.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
+from ..i18n import N_, _, ngettext
 from .index import Index
 from .index_files import roots_of
 from .index_rows import tags_as_written

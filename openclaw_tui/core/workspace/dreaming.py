@@ -17,9 +17,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...i18n import N_
 from ..config import cache_dir
 from ..format.entries import decode
+from ..i18n import N_
 from ..lifecycle.plan import FileChange, Plan, apply_changes
 from .edits import edit_row, remove_row, row_title, strip_metadata
 from .model import MemoryModel, MemRow, load_memory, parse_log, parse_memory_text

@@ -1,0 +1,73 @@
+"""``openclaw-memory-check [CHECK OPTIONS] FILE...``: the pre-commit hook.
+
+pre-commit passes the staged files; each one inside a profile folder or an
+OpenClaw workspace brings that folder in, and ``openclaw-tui check`` runs
+once per folder with the options given (``.pre-commit-hooks.yaml`` gives
+``--fail-on error``).  Files outside any memory folder are ignored.  Exit
+status: the highest of the checks' (0 clean, 1 a finding at or above
+--fail-on, 2 a check could not run).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..core.files.profile import is_profile_dir, is_workspace_dir
+
+
+def memory_folder(file: Path, top: Path) -> Path | None:
+    """The nearest folder holding ``file`` that is a profile or a workspace (not above ``top``)."""
+    folder = file.parent
+    top = top.resolve()
+    while True:
+        if is_profile_dir(folder) or is_workspace_dir(folder):
+            # the archive (contexts/archive/memories.md) belongs to the profile two levels up
+            if folder.name == "archive" and folder.parent.name == "contexts" and is_profile_dir(folder.parent.parent):
+                return folder.parent.parent
+            return folder
+        resolved = folder.resolve()
+        if resolved == top or resolved == resolved.parent or folder == folder.parent:
+            return None
+        folder = folder.parent
+
+
+def split_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(check options, files): options start with ``-``; ``--fail-on`` and the like take the next word."""
+    with_value = {"--fail-on", "--format", "--today", "--cap", "--cold-days", "--bootstrap-max-chars",
+                  "--bootstrap-total-max-chars", "--user-max-chars"}
+    options: list[str] = []
+    files: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        if arg == "--":
+            files.extend(it)
+        elif arg in with_value:
+            options += [arg, next(it, "")]
+        elif arg.startswith("-"):
+            options.append(arg)
+        else:
+            files.append(arg)
+    return options, files
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from . import main as cli_main
+
+    options, files = split_args(list(sys.argv[1:] if argv is None else argv))
+    top = Path.cwd()
+    folders: list[Path] = []
+    for name in files:
+        folder = memory_folder(Path(name), top)
+        if folder is not None and folder not in folders:
+            folders.append(folder)
+    status = 0
+    for folder in folders:
+        sys.stdout.flush()
+        status = max(status, cli_main(["check", str(folder), *options]))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

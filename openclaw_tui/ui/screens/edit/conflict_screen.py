@@ -1,0 +1,170 @@
+"""Resolve a conflict between two entries side by side.
+
+The two entries linked by ``conflict:`` stand next to each other (the one
+earlier in memories.md on the left): fields that differ are highlighted on
+both sides, and the bodies are compared word by word (Chinese and Japanese
+character by character).  Choices: keep left (the right one becomes
+superseded by it), keep right, keep both (the ``conflict`` link is removed),
+or merge: write one new entry, prefilled with both texts, that supersedes
+both.  Every choice shows the diff of the file before it is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Input, Label, Select, Static, TextArea
+
+from ....core.diff.words import meta_diff
+from ....core.format.edit import EditError
+from ....core.format.entries import KNOWN_FIELDS, Entry
+from ....core.format.fields import IMPORTANCE
+from ....core.i18n import N_, _, ngettext
+from ....core.lifecycle.operations import (
+    KEEP_BOTH,
+    KEEP_LEFT,
+    KEEP_RIGHT,
+    MERGE,
+    highest_importance,
+    merged_tags,
+    plan_resolve_conflict,
+)
+from ....core.lifecycle.rawedit import EntryParts, parse_list
+from ...actions import bindings
+from ...widgets.dialogs import Ask
+from ...widgets.diff_view import meta_texts, word_diff_texts
+from ...widgets.footer import KeysFooter
+from ...widgets.safe_text import clean_line
+from .edit_screen import WriteHost, syntax
+
+
+class ConflictHost(WriteHost, Protocol):
+    def edit_now(self) -> Any: ...
+
+
+DONE = {
+    KEEP_LEFT: N_("Kept %(a)s; %(b)s is superseded by it."),
+    KEEP_RIGHT: N_("Kept %(b)s; %(a)s is superseded by it."),
+    KEEP_BOTH: N_("Kept both %(a)s and %(b)s; the conflict link is removed."),
+    MERGE: N_("Wrote %(new)s, which supersedes %(a)s and %(b)s."),
+}
+
+
+def merged_body(left: Entry, right: Entry) -> str:
+    """Both bodies, one after the other, as the start of a merged text."""
+    a, b = EntryParts.of(left).body.strip("\n"), EntryParts.of(right).body.strip("\n")
+    return f"{a}\n{b}" if a and b else a or b
+
+
+class ConflictScreen(Screen[bool]):
+    """Two conflicting entries side by side and the four ways out."""
+
+    CSS_PATH = ["edit_dialogs.tcss", "edit_screen.tcss"]
+
+    BINDINGS = bindings("conflict")
+
+    def __init__(self, host: ConflictHost, left: Entry, right: Entry) -> None:
+        super().__init__()
+        self.host = host
+        self.left = left
+        self.right = right
+        self.merging = False
+
+    def compose(self) -> ComposeResult:
+        a, b = self.left, self.right
+        pairs = meta_diff(a.meta, b.meta, order=KNOWN_FIELDS, skip=("id",))
+        lmeta, rmeta = meta_texts(pairs)
+        lbody, rbody = word_diff_texts(EntryParts.of(a).body, EntryParts.of(b).body)
+        differing = sum(1 for p in pairs if p.differs)
+        with Vertical(id="conflict-screen"):
+            yield Static(Text(_("Conflict %(a)s ⇄ %(b)s") % {"a": clean_line(a.id or ""), "b": clean_line(b.id or "")},
+                              style="bold"), classes="screen-title")
+            yield Static(Text(ngettext("%(n)s field differs (highlighted); words only on one side are marked. "
+                                       "Left is the older entry.",
+                                       "%(n)s fields differ (highlighted); words only on one side are marked. "
+                                       "Left is the older entry.", differing) % {"n": differing}, style="dim"),
+                         classes="screen-note")
+            with Horizontal(id="conflict-sides"):
+                for side, entry, meta, body in (("left", a, lmeta, lbody), ("right", b, rmeta, rbody)):
+                    with VerticalScroll(id=f"conflict-{side}", classes="conflict-side"):
+                        yield Static(Text.assemble(((_("LEFT") if side == "left" else _("RIGHT")) + "  ", "dim"),
+                                                   (clean_line(entry.id or ""), "bold"),
+                                                   "  " + _("line %(n)s") % {"n": entry.line} + f" · {entry.status}"),
+                                     classes="side-title")
+                        yield Static(meta, classes="side-meta")
+                        yield Static(body, classes="side-body")
+            with Vertical(id="merge-pane"):
+                yield Label(_("Merged entry: supersedes both (edit the text)"), classes="field-label")
+                with Horizontal(id="merge-meta"):
+                    yield Input(", ".join(merged_tags([a, b])), placeholder=_("tags"), id="merge-tags", compact=True)
+                    imp = highest_importance([a.meta.get("importance"), b.meta.get("importance")]) or "medium"
+                    yield Select([(v, v) for v in IMPORTANCE], value=imp, allow_blank=False, id="merge-importance",
+                                 compact=True)
+                yield TextArea(merged_body(a, b), language=syntax("markdown"), id="merge-body", soft_wrap=True)
+        yield KeysFooter()
+
+    def on_mount(self) -> None:
+        self.query_one("#merge-pane").display = False
+        self.query_one("#conflict-left").focus()
+
+    def has_unsaved_changes(self) -> bool:
+        return self.query_one("#merge-body", TextArea).text != merged_body(self.left, self.right)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "write_merge":
+            return self.merging
+        return True
+
+    # --- actions --------------------------------------------------------------------------
+
+    def _plan(self, choice: str, **kw: Any) -> None:
+        a, b = self.left.id, self.right.id
+        assert a is not None and b is not None
+        try:
+            plan = plan_resolve_conflict(self.host.load_files(), a, b, choice, now=self.host.edit_now(), **kw)
+        except (EditError, OSError) as exc:
+            self.notify(_("Cannot resolve: %(why)s") % {"why": exc}, severity="error", markup=False)
+            return
+        done = _(DONE[choice]) % {"a": a, "b": b, "new": plan.new_id or _("a new entry")}
+        self.host.confirm_write(plan, done=done, on_written=lambda _p: self.dismiss(True))
+
+    def action_choose(self, choice: str) -> None:
+        self._plan(choice)
+
+    def action_merge(self) -> None:
+        self.merging = True
+        self.query_one("#merge-pane").display = True
+        self.query_one("#merge-body", TextArea).focus()
+        self.refresh_bindings()
+        self.notify(_("Write the merged text, then ctrl+s."))
+
+    def action_write_merge(self) -> None:
+        body = self.query_one("#merge-body", TextArea).text
+        if not body.strip():
+            self.notify(_("The merged entry needs a text."), severity="warning")
+            return
+        tags = parse_list(self.query_one("#merge-tags", Input).value)
+        importance = self.query_one("#merge-importance", Select).value
+        self._plan(MERGE, merged_body=body, tags=tags, importance=str(importance))
+
+    def action_close(self) -> None:
+        if self.merging:
+            self.merging = False
+            self.query_one("#merge-pane").display = False
+            self.query_one("#conflict-left").focus()
+            self.refresh_bindings()
+            return
+        if not self.has_unsaved_changes():
+            self.dismiss(False)
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "discard":
+                self.dismiss(False)
+
+        self.app.push_screen(Ask(_("Discard the merged text?"), _("The merged entry you wrote is not saved."),
+                                 [("k", _("Keep it"), "keep"), ("d", _("Discard"), "discard")]), answered)

@@ -1,0 +1,56 @@
+"""Saving an entry that another program changed meanwhile: yours and the disk's side by side.
+
+Dismissed with ``"mine"`` (write yours over the disk's version of that entry),
+``"disk"`` (drop yours; it is copied to the clipboard), ``"merge"`` (keep
+editing yours against the disk's version) or None (back to editing).
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from ....core.i18n import _
+from ...actions import bindings
+from ...widgets.diff_view import word_diff_texts
+from ...widgets.footer import KeysFooter
+
+
+class SaveConflictScreen(ModalScreen[str | None]):
+    """``yours / on disk`` for one entry, with the three ways out."""
+
+    DEFAULT_CSS = """
+    SaveConflictScreen { align: center middle; }
+    SaveConflictScreen #save-conflict-box { width: 95%; height: 85%; border: thick $warning; background: $surface; }
+    SaveConflictScreen #save-conflict-title { padding: 0 1; text-style: bold; }
+    SaveConflictScreen #save-conflict-sides { height: 1fr; }
+    SaveConflictScreen .save-conflict-side { width: 1fr; border: round $primary; padding: 0 1; }
+    SaveConflictScreen #save-conflict-keys { padding: 0 1; color: $text-muted; }
+    """
+
+    BINDINGS = bindings("save-conflict")
+
+    def __init__(self, label: str, mine: str, disk: str) -> None:
+        super().__init__()
+        self.label, self.mine, self.disk = label, mine, disk
+
+    def compose(self) -> ComposeResult:
+        left, right = word_diff_texts(self.mine, self.disk)
+        with Vertical(id="save-conflict-box"):
+            yield Label(_("%(entry)s changed on disk while you edited it.") % {"entry": self.label}, id="save-conflict-title",
+                        markup=False)
+            with Horizontal(id="save-conflict-sides"):
+                with VerticalScroll(classes="save-conflict-side") as yours:
+                    yours.border_title = _("yours")
+                    yield Static(left, id="save-conflict-mine")
+                with VerticalScroll(classes="save-conflict-side") as disk:
+                    disk.border_title = _("on disk")
+                    yield Static(right, id="save-conflict-disk")
+            yield Label(_("m keep mine (write it over the disk's version) · d take disk (yours goes to the "
+                          "clipboard) · e edit merged · esc back"), id="save-conflict-keys", markup=False)
+        yield KeysFooter()
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice or None)

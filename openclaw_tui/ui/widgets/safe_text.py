@@ -1,0 +1,138 @@
+"""Showing memory text harmlessly: never as markup, never as live escapes or links.
+
+Memory files are written by an agent and may hold anything: Rich/Textual markup
+(``[@click=app.quit]``), ANSI escapes, bidi overrides, bytes that were not
+UTF-8.  Everything shown on screen goes through :func:`clean` and is wrapped in
+``rich.text.Text`` (never ``Text.from_markup``).  Markdown bodies are rendered
+by :class:`SafeMarkdown`, which strips links and action metadata from every
+segment, so nothing in a memory can be clicked into running an action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+
+from ...core.i18n import _
+
+
+def _build_table() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for code in range(0x20):
+        if code in (0x09, 0x0A):
+            continue
+        table[code] = chr(0x2400 + code)  # U+2400 control pictures: ␀ … ␟ (ESC → ␛)
+    table[0x7F] = "\u2421"  # ␡
+    for code in range(0x80, 0xA0):
+        table[code] = f"\\x{code:02x}"  # C1 controls (0x9b is a one-byte CSI)
+    for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C):
+        table[code] = f"<U+{code:04X}>"  # bidi controls that could reorder what is shown
+    for code in range(0xDC80, 0xDD00):
+        table[code] = f"\\x{code - 0xDC00:02x}"  # bytes that were not UTF-8 (surrogateescape)
+    for code in (0x2028, 0x2029):
+        table[code] = f"<U+{code:04X}>"
+    return table
+
+
+_TABLE = _build_table()
+_LINE_TABLE = dict(_TABLE)
+_LINE_TABLE[0x09] = " "
+_LINE_TABLE[0x0A] = "\u2424"  # ␤ in single-line cells
+
+
+# A line longer than this is shown cut, with its length: wrapping megabytes of one line would
+# hold the UI thread for minutes (an agent can write a 5 MB line; the file itself is untouched).
+LONG_LINE = 2000
+
+
+def cut_long_lines(text: str, limit: int = LONG_LINE) -> str:
+    """``text`` with every line over ``limit`` characters cut, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    lines = text.split("\n")
+    if all(len(line) <= limit for line in lines):
+        return text
+    return "\n".join(
+        line if len(line) <= limit else f"{line[:limit]} … " + _("[line cut: %(n)s characters]") % {"n": f"{len(line):,}"}
+        for line in lines
+    )
+
+
+def clean(text: str) -> str:
+    """``text`` with control characters made visible; ``\\n`` and ``\\t`` kept; long lines cut.
+
+    ``\\r\\n`` becomes ``\\n`` (line endings are not content); a lone ``\\r``
+    shows as ␍.
+    """
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
+    return cut_long_lines(text).translate(_TABLE)
+
+
+def clean_line(text: str) -> str:
+    """One line for a table cell: controls visible, tabs as spaces, no newlines, cut when long."""
+    if text.endswith("\r"):
+        text = text[:-1]
+    if len(text) > LONG_LINE:
+        text = f"{text[:LONG_LINE]} … " + _("[%(n)s characters]") % {"n": f"{len(text):,}"}
+    return text.translate(_LINE_TABLE)
+
+
+def literal(text: str, style: str | Style = "") -> Text:
+    """A Text showing ``text`` exactly (after :func:`clean`); never parsed as markup."""
+    return Text(clean(text), style=style)
+
+
+def literal_line(text: str, style: str | Style = "") -> Text:
+    return Text(clean_line(text), style=style, no_wrap=True, overflow="ellipsis")
+
+
+def join(parts: Iterable[Text | str], sep: str = "") -> Text:
+    """Concatenate Text pieces; plain ``str`` pieces are taken literally."""
+    out = Text()
+    first = True
+    for part in parts:
+        if not first and sep:
+            out.append(sep)
+        first = False
+        out.append(part if isinstance(part, Text) else Text(part))
+    return out
+
+
+def inert_style(style: Style | None) -> Style | None:
+    """The same look without a hyperlink or any ``@click``-style metadata."""
+    return None if style is None else style.clear_meta_and_links()
+
+
+class Inert:
+    """Wrap any Rich renderable so that none of its segments carry links or actions."""
+
+    def __init__(self, renderable: RenderableType) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.renderable, options):
+            text, style, control = segment
+            if control:
+                continue  # a renderable never gets to move the cursor or set the title
+            yield Segment(text, inert_style(style))
+
+
+class SafeMarkdown(Inert):
+    """A memory body rendered as Markdown: links shown as text, nothing actionable.
+
+    Rich builds Markdown output from markdown-it tokens with ``Text`` objects,
+    so ``[bold]`` or ``[@click=…]`` in the source stays literal; links are
+    rendered as ``text (url)``; any remaining link or meta is stripped by
+    :class:`Inert`.
+    """
+
+    def __init__(self, markdown: str, code_theme: str = "ansi_dark") -> None:
+        from rich.markdown import Markdown  # markdown-it and all: not imported before it is needed
+
+        self.source = clean(markdown)
+        super().__init__(Markdown(self.source, hyperlinks=False, code_theme=code_theme, inline_code_lexer=None))
