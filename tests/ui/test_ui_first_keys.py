@@ -60,6 +60,29 @@ async def test_the_entry_pane_waits_while_keys_go_into_the_filter(tmp_path: Path
         assert shown == [first]
 
 
+async def test_a_check_or_references_arriving_while_keys_go_into_the_filter_do_not_render_the_entry_pane(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openclaw_tui.ui.screens.review import main_screen
+    from openclaw_tui.ui.widgets.messages import Checked, RefsReady
+
+    monkeypatch.setattr(main_screen, "DETAIL_TYPING_PAUSE", 3600.0)
+    prof = generate_profile(tmp_path, 300)
+    async with review(prof) as (_app, pilot, m):
+        await until(lambda: m.loaded and m.table.indexed and m.current.findings is not None, "the rows and the check")
+        await pilot.pause(0.5)
+        shown: list[object] = []
+        refresh = m._refresh_detail
+        m._refresh_detail = lambda: (shown.append(m.table.cursor_row), refresh())[1]  # type: ignore[method-assign]
+        await pilot.press("slash", "7")
+        m.post_message(Checked(m.current))  # the background check and references land while the person types
+        m.post_message(RefsReady(m.current))
+        await pilot.pause(0.3)
+        assert shown == [], "the entry pane was rendered while the person was typing"
+        monkeypatch.setattr(main_screen, "DETAIL_TYPING_PAUSE", 0.0)
+        m._detail_after_typing()
+        await until(lambda: bool(shown), "the entry pane once the keys pause", timeout=30)
+
+
 async def test_the_entry_pane_waits_for_the_loaders_imports_while_the_filter_is_focused_on_the_first_rows(
         tmp_path: Path) -> None:
     prof = generate_profile(tmp_path, 3_000)  # more than the preview reads: the loader goes on after it

@@ -358,7 +358,8 @@ class ProfileLoading(Screen[None]):
         self._show_audit()
         if data is self.current:
             self.table.marks_changed()
-            self._refresh_detail()
+            if not self._detail_due:  # keys are going into the filter: the pane waits for their pause
+                self._refresh_detail()
             self._update_status()
         if self.session.all_checked():
             self._show_where_attention_is_needed()
@@ -387,5 +388,5 @@ class ProfileLoading(Screen[None]):
     def _on_refs(self, message: RefsReady) -> None:
         if self.session.stale(message.data):
             return
-        if message.data is self.current:
+        if message.data is self.current and not self._detail_due:  # (typing: the pane waits for the pause)
             self._refresh_detail()
