@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 
 from ...core.check.masking import mask_all
@@ -144,6 +145,20 @@ class Ask(ModalScreen[str | None]):
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(event.button.name)
+
+
+def close_or_ask(screen: Screen[Any], unsaved: bool, title: str, message: str, keep: str | None = None) -> None:
+    """Close an editing screen (``dismiss(False)``), asking first whether to discard its unsaved text."""
+    if not unsaved:
+        screen.dismiss(False)
+        return
+
+    def answered(answer: str | None) -> None:
+        if answer == "discard":
+            screen.dismiss(False)
+
+    screen.app.push_screen(Ask(title, message, [("k", keep or _("Keep editing"), "keep"), ("d", _("Discard"), "discard")]),
+                           answered)
 
 
 class AskText(ModalScreen[str | None]):

@@ -32,7 +32,7 @@ from ....core.lifecycle.operations import highest_importance, merged_tags
 from ....core.lifecycle.plan import Files
 from ....core.lifecycle.rawedit import EntryParts, parse_list
 from ...actions import bindings
-from ...widgets.dialogs import Ask
+from ...widgets.dialogs import close_or_ask
 from ...widgets.footer import KeysFooter
 from ...widgets.safe_text import clean_line
 from .edit_screen import WriteHost, syntax
@@ -186,13 +186,5 @@ class CompactScreen(Screen[bool]):
                                 on_written=lambda _p: self.dismiss(True))
 
     def action_close(self) -> None:
-        if not self.has_unsaved_changes():
-            self.dismiss(False)
-            return
-
-        def answered(answer: str | None) -> None:
-            if answer == "discard":
-                self.dismiss(False)
-
-        self.app.push_screen(Ask(_("Discard the merged text?"), _("The merged entry is not written."),
-                                 [("k", _("Keep editing"), "keep"), ("d", _("Discard"), "discard")]), answered)
+        close_or_ask(self, self.has_unsaved_changes(), _("Discard the merged text?"),
+                     _("The merged entry is not written."))

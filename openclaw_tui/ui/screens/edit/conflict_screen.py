@@ -35,7 +35,7 @@ from ....core.lifecycle.operations import (
 )
 from ....core.lifecycle.rawedit import EntryParts, parse_list
 from ...actions import bindings
-from ...widgets.dialogs import Ask
+from ...widgets.dialogs import close_or_ask
 from ...widgets.diff_view import meta_texts, word_diff_texts
 from ...widgets.footer import KeysFooter
 from ...widgets.safe_text import clean_line
@@ -158,13 +158,5 @@ class ConflictScreen(Screen[bool]):
             self.query_one("#conflict-left").focus()
             self.refresh_bindings()
             return
-        if not self.has_unsaved_changes():
-            self.dismiss(False)
-            return
-
-        def answered(answer: str | None) -> None:
-            if answer == "discard":
-                self.dismiss(False)
-
-        self.app.push_screen(Ask(_("Discard the merged text?"), _("The merged entry you wrote is not saved."),
-                                 [("k", _("Keep it"), "keep"), ("d", _("Discard"), "discard")]), answered)
+        close_or_ask(self, self.has_unsaved_changes(), _("Discard the merged text?"),
+                     _("The merged entry you wrote is not saved."), keep=_("Keep it"))

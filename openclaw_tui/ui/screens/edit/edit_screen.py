@@ -45,7 +45,7 @@ from ....core.lifecycle.rawedit import (
 )
 from ...actions import bindings
 from ...session import EntryTarget
-from ...widgets.dialogs import Ask
+from ...widgets.dialogs import Ask, close_or_ask
 from ...widgets.footer import KeysFooter
 from ...widgets.safe_text import clean_line
 
@@ -588,16 +588,5 @@ class EditScreen(Screen[bool]):
         self.notify(_("Loaded the entry from your editor: check it, then ctrl+s to save."))
 
     def action_close(self) -> None:
-        if not self.has_unsaved_changes():
-            self.dismiss(False)
-            return
-
-        def answered(answer: str | None) -> None:
-            if answer == "discard":
-                self.dismiss(False)
-
-        self.app.push_screen(
-            Ask(_("Discard the changes?"), _("The edit of %(id)s is not saved.") % {"id": self.original.id or _("this block")},
-                [("k", _("Keep editing"), "keep"), ("d", _("Discard"), "discard")]),
-            answered,
-        )
+        close_or_ask(self, self.has_unsaved_changes(), _("Discard the changes?"),
+                     _("The edit of %(id)s is not saved.") % {"id": self.original.id or _("this block")})

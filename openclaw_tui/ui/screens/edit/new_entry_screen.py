@@ -26,7 +26,7 @@ from ....core.lifecycle.operations import Similar, plan_add, similar_entries
 from ....core.lifecycle.plan import now_iso
 from ....core.lifecycle.rawedit import parse_list
 from ...actions import bindings
-from ...widgets.dialogs import Ask
+from ...widgets.dialogs import close_or_ask
 from ...widgets.footer import KeysFooter
 from ...widgets.safe_text import clean_line
 from .edit_screen import WriteHost, syntax
@@ -186,13 +186,5 @@ class NewEntryScreen(Screen[bool]):
                                 on_written=lambda _p: self.dismiss(True))
 
     def action_close(self) -> None:
-        if not self.has_unsaved_changes():
-            self.dismiss(False)
-            return
-
-        def answered(answer: str | None) -> None:
-            if answer == "discard":
-                self.dismiss(False)
-
-        self.app.push_screen(Ask(_("Discard the new entry?"), _("The new entry is not saved."),
-                                 [("k", _("Keep editing"), "keep"), ("d", _("Discard"), "discard")]), answered)
+        close_or_ask(self, self.has_unsaved_changes(), _("Discard the new entry?"),
+                     _("The new entry is not saved."))
