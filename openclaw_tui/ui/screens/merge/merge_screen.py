@@ -702,7 +702,8 @@ class MergeScreen(Screen[bool]):
                                  "Press m to resolve them.", n) % {"operation": operation(done.still), "n": n},
                         severity="warning", markup=False, timeout=15)
         elif message.what == "conclude" and done is not None:
-            what = {"merge": _("Merge concluded"), "rebase": _("Rebase finished"), "am": _("Patches applied")}.get(
+            what = {"merge": _("Merge concluded"), "rebase": _("Rebase finished"), "am": _("Patches applied"),
+                    "cherry-pick": _("Cherry-pick committed"), "revert": _("Revert committed")}.get(
                 done.operation) or _("%(operation)s committed") % {"operation": operation(done.operation)}
             self.notify(_("%(what)s: %(sha)s.") % {"what": what, "sha": done.sha[:7]}, markup=False)
         else:
