@@ -228,15 +228,6 @@ ERRORS: tuple[str, ...] = (
 )
 
 
-def localize_error(text: str) -> str:
-    """An error of the core (a line for stderr) in the language in use (English: as it is)."""
-    if catalog() is None:
-        return text
-    from .phrases import localize  # the phrases the core builds into its errors
-
-    return recognise(ERRORS, text) or localize(text)
-
-
 def pgettext(context: str, message: str) -> str:
     """``message`` in the language in use, told apart from the same English word by ``context``."""
     translations = catalog()

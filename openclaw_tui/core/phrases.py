@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .i18n import N_, _, catalog
+from .i18n import ERRORS, N_, _, catalog, recognise
 
 TEMPLATES: tuple[str, ...] = (
     # an entry's change (core/lifecycle/plan.py: commit_lines, core/git/semantic_diff.py: describe)
@@ -207,6 +207,13 @@ def localize(text: str) -> str:
     if catalog() is None or not text:
         return text
     return _phrase(text, 0)
+
+
+def localize_error(text: str) -> str:
+    """An error of the core (a line for stderr) in the language in use (English: as it is)."""
+    if catalog() is None:
+        return text
+    return recognise(ERRORS, text) or localize(text)
 
 
 def _phrase(text: str, depth: int) -> str:

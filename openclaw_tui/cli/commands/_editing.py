@@ -10,7 +10,8 @@ from typing import Any
 from ...core.files.profile import NotMemory, Profile, resolve_profile
 from ...core.files.safe_write import ConcurrentModification
 from ...core.format.edit import EditError
-from ...core.i18n import _, localize_error
+from ...core.i18n import _
+from ...core.phrases import localize_error
 
 
 def add_target(p: argparse.ArgumentParser) -> None:

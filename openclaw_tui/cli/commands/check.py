@@ -18,7 +18,8 @@ from ...core.check.report import append_audit_log, to_json, to_sarif, to_text
 from ...core.check.rules import check_discovery
 from ...core.config import ConfigError
 from ...core.files.profile import NotMemory, discover
-from ...core.i18n import _, localize_error
+from ...core.i18n import _
+from ...core.phrases import localize_error
 from ._limits import add_limit_options, effective_limits
 
 FAIL_ON = ("error", "warning", "info", "never")

@@ -16,7 +16,8 @@ import sys
 from typing import Any
 
 from ...core.config import ENV_FILE, Config, ConfigError, config_path, load_config
-from ...core.i18n import _, language, localize_error
+from ...core.i18n import _, language
+from ...core.phrases import localize_error
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 

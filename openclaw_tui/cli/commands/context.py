@@ -9,7 +9,8 @@ from typing import Any
 
 from ...core.config import ConfigError
 from ...core.files.profile import NotMemory
-from ...core.i18n import N_, _, localize_error
+from ...core.i18n import N_, _
+from ...core.phrases import localize_error
 from ...core.search.context import agent_context, render_json, render_text, resolve_root
 from ._dates import today_option
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from ...core.files.lines import Refused, pick_profile, resolve_file, split_lines
 from ...core.files.profile import NotMemory, discover
-from ...core.i18n import N_, _, localize_error, ngettext
+from ...core.i18n import N_, _, ngettext
+from ...core.phrases import localize_error
 
 DESCRIPTION = N_("""`openclaw-tui get PATH FILE [--line N] [--count M] [--profile NAME]`: exact lines of a profile file.
 

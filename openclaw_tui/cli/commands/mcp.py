@@ -7,7 +7,8 @@ import importlib.util
 import sys
 from typing import Any
 
-from ...core.i18n import N_, _, localize_error
+from ...core.i18n import N_, _
+from ...core.phrases import localize_error
 
 DESCRIPTION = N_("""`openclaw-tui mcp PATH [--allow-write] [--commit] [--profile NAME]`: the memory as an MCP server (stdio).
 

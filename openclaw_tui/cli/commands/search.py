@@ -9,7 +9,8 @@ from typing import Any
 
 from ...core import phrases
 from ...core.format.places import NotMemory, locate
-from ...core.i18n import N_, _, localize_error, ngettext
+from ...core.i18n import N_, _, ngettext
+from ...core.phrases import localize_error
 from ...core.search.api import QueryError, search_path
 from ...core.userdirs import ConfigError
 from ._dates import today_option

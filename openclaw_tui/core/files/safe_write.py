@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from . import write_hooks
+from .lock_exclude import EXCLUDE_LINES, git_common_dir
 
 
 class ConcurrentModification(RuntimeError):
@@ -145,8 +146,6 @@ def locked(*paths: Path, timeout: float | None = None) -> Iterator[None]:
             fd = os.open(lock_path(p), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
             fds.append(fd)
             if created:  # a first lock file in this folder: keep it (and the others) out of git status
-                from .lock_exclude import exclude_locks
-
                 exclude_locks(p.parent)
             deadline = None if timeout is None else time.monotonic() + timeout
             while True:
@@ -222,6 +221,31 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         raise
     fsync_dir(path.parent)
+
+
+def exclude_locks(folder: Path) -> list[str]:
+    """Add the lock patterns missing from ``info/exclude`` of the repository holding ``folder``;
+    returns the lines added (none outside a repository, or when it cannot be written)."""
+    common = git_common_dir(folder)
+    if common is None or not common.is_dir():
+        return []
+    exclude = common / "info" / "exclude"
+    with contextlib.suppress(OSError):  # a read-only repository keeps its status as it is
+        try:
+            data = exclude.read_bytes()
+        except FileNotFoundError:
+            data = b""
+        have = {line.strip() for line in data.splitlines()}
+        missing = [line for line in EXCLUDE_LINES if line.encode() not in have]
+        if not missing:
+            return []
+        nl = b"\r\n" if b"\r\n" in data else b"\n"
+        sep = b"" if not data or data.endswith(b"\n") else nl
+        exclude.parent.mkdir(exist_ok=True)
+        # atomic, but no lock file of its own: that is git's folder, not memory
+        atomic_write(exclude, data + sep + b"".join(line.encode() + nl for line in missing))
+        return missing
+    return []
 
 
 def _digest(data: bytes | None) -> str | None:
