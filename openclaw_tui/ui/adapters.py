@@ -63,7 +63,7 @@ def run_check(
 
 
 def _check_child(
-    path: str, rel: str, layout: str, today: dt.date | None, limits: dict[str, int], conn: Any
+    path: str, rel: str, layout: str, today: dt.date | None, limits: dict[str, Any], conn: Any
 ) -> None:
     """In the child process: load the profile from disk, check it, send back (findings, note).
 
@@ -115,7 +115,7 @@ def _real_stderr() -> Any:
 
 
 def _check_in_child(
-    profile: Profile, today: dt.date | None, limits: dict[str, int], cancelled: Callable[[], bool]
+    profile: Profile, today: dt.date | None, limits: dict[str, Any], cancelled: Callable[[], bool]
 ) -> tuple[list[Finding], str | None]:
     ctx = _context()
     receive, send = ctx.Pipe(duplex=False)

@@ -68,7 +68,7 @@ class Notice:
     severity: str
 
 
-def _confirm_quit_class() -> type[Screen[str]]:
+def _confirm_quit_class() -> type[Screen[str | None]]:
     from .widgets.dialogs import Ask
 
     class ConfirmQuit(Ask):
@@ -296,7 +296,8 @@ class OpenClawApp(App[int]):
         """Textual's command palette, its prompt in the language in use."""
         from textual.command import CommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        # Textual types is_open's argument App[object], and App is invariant in its result (ours: int)
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(CommandPalette(id="--command-palette", placeholder=_("Search for commands…")))
 
     def action_notices(self) -> None:

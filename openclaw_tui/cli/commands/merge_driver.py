@@ -128,7 +128,8 @@ def _placeholder(args: argparse.Namespace) -> str | None:
     files' names, so this is the driver run by hand from a copied command line."""
     import re
 
-    for value in (args.base, args.ours, args.theirs):
+    values: tuple[str, str, str] = (args.base, args.ours, args.theirs)
+    for value in values:
         if re.fullmatch(r"%[A-Za-z]", value):
             return value
     return None

@@ -7,6 +7,7 @@ import datetime as dt
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...core.files.profile import Discovery, Profile, discover, load_profile
 from ...core.format.spans import block_starts_in_parts, parse_in_steps
@@ -27,6 +28,9 @@ class Loading:
     data: dict[Path, ProfileData]
     _blocks: dict[Path, RawText]
     _typed_at: float
+    if TYPE_CHECKING:  # what Watching and Session provide (for the type checker only)
+        def wait_for_reload(self, path: Path, cancelled: Callable[[], bool] = lambda: False) -> None: ...
+        def stale(self, data: ProfileData) -> bool: ...
 
     def discover(self, *, lazy: bool = False) -> Discovery:
         """The profiles under the opened path (``lazy``: memory files read, not parsed yet). Raises

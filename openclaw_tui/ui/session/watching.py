@@ -4,10 +4,10 @@ and git operations, and the reloads they start (with generations: a late result 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.files.profile import ARCHIVE_REL, Profile
 from ...core.files.reload import IdDiff, diff_ids, nearest_surviving, summary
@@ -70,6 +70,8 @@ class Watching:
     _reloading: set[Path]
     _external: dict[Path, ProfileData]
     _own: list[_OwnOperation]
+    if TYPE_CHECKING:  # what Writing provides (for the type checker only)
+        def _expect(self, changes: Sequence[tuple[Path, bytes | None]]) -> None: ...
 
     def begin_reload(self, path: Path) -> tuple[Profile, int] | None:
         """Start re-reading a profile: its current Profile and the generation the result must carry."""

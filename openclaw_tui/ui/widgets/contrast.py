@@ -83,7 +83,7 @@ class MinimumContrast(LineFilter):
                 continue
             if style.reverse:
                 fg, bg = bg, fg
-            fixed = readable(tuple(fg), tuple(bg), self.minimum)  # type: ignore[arg-type]
+            fixed = readable(tuple(fg), tuple(bg), self.minimum)
             if fixed == tuple(fg):
                 out.append(seg)
                 continue

@@ -18,7 +18,7 @@ entries on a loaded machine).  This footer
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from rich.cells import cell_len
 from textual import events
@@ -31,6 +31,13 @@ from ...core.i18n import _
 ALWAYS_SHOWN = ("quit", "help", "app.quit", "app.help")  # the footer's first keys, whatever the width
 
 TYPING_WAIT = 0.3  # seconds without a filter key before the key bar is rebuilt
+
+
+@runtime_checkable
+class _Labelled(Protocol):
+    """Textual's FooterKey (its module is private): its label is ``description``."""
+
+    description: str
 
 
 class KeysFooter(Footer):
@@ -63,7 +70,7 @@ class KeysFooter(Footer):
         # Quit and Help first: the app's keys come last from Textual, and a narrow terminal cut them off
         keys = list(super().compose())
         for key in keys:  # the registry's English labels (actions.bindings) in the language in use
-            if getattr(key, "description", ""):
+            if isinstance(key, _Labelled) and key.description:
                 key.description = _(key.description)
         first = [k for k in keys if getattr(k, "action", None) in ALWAYS_SHOWN]  # FooterKey's
         yield from first + [k for k in keys if k not in first]

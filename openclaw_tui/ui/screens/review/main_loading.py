@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.message import Message
@@ -23,7 +23,7 @@ from textual.worker import get_current_worker
 
 from ....core.files.profile import NotMemory, Profile
 from ....core.i18n import _
-from ...rows import RawText
+from ...rows import EntryRow, RawText
 from ...session import ProfileData, Session
 from ...session.watching import feed_search_index
 from ...widgets.footer import KeysFooter
@@ -36,6 +36,13 @@ from ...widgets.messages import (
     ProfileReloaded,
     RefsReady,
 )
+
+if TYPE_CHECKING:
+    from ...widgets.entry_table import EntryTable
+    from ...widgets.profile_tree import ProfileTree
+    from ...widgets.status_bar import StatusBar
+    from .entry_ops import EntryOperations
+    from .git_panel import GitPanel
 
 PREVIEW_WAIT = 1.0  # seconds the loader waits for the first rows to be painted before parsing the rest
 REFS_SETTLE = 1.0  # seconds a re-read profile keeps its previous reference index before rebuilding it
@@ -74,6 +81,32 @@ class ProfileLoading(Screen[None]):
     """Loading, re-reading and watching the profiles of ``MainScreen`` (which shows what they bring)."""
 
     session: Session
+    _detail_due: bool
+    if TYPE_CHECKING:  # what MainScreen provides (for the type checker only)
+        @property
+        def ops(self) -> EntryOperations: ...
+        @property
+        def git(self) -> GitPanel: ...
+        @property
+        def data(self) -> dict[Path, ProfileData]: ...
+        @property
+        def order(self) -> list[Path]: ...
+        @property
+        def current(self) -> ProfileData | None: ...
+        @property
+        def current_file(self) -> str: ...
+        @property
+        def table(self) -> EntryTable: ...
+        @property
+        def files_tree(self) -> ProfileTree: ...
+        @property
+        def status(self) -> StatusBar: ...
+        def _show_profile(self, data: ProfileData, file: str, keep: EntryRow | str | None = None) -> None: ...
+        def _show_audit(self) -> None: ...
+        def _center(self) -> str: ...
+        def _update_status(self) -> None: ...
+        def _refresh_detail(self) -> None: ...
+        def count_inbox(self, force: bool = False) -> None: ...
 
     def __init__(self) -> None:
         super().__init__()

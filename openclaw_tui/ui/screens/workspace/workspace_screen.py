@@ -424,7 +424,7 @@ class WorkspaceScreen(Screen[None]):
         found = self._findings_for(rel, r.line - len(r.markers), r.end_line) if self.by_file.get(rel) else []
         badge: Cell = self._badge(found) if found else ""
         got = self._reception(r)
-        cut: Cell = (_(got) if got != "partly" else _("partly received"), "bold red" if got == "not received" else "yellow")
+        cut: tuple[str, str] = (_(got) if got != "partly" else _("partly received"), "bold red" if got == "not received" else "yellow")
         if r.kind == "section":
             return (badge, str(r.line), "", cut if got in ("partly", "not received") else "",
                     (("#" * r.level) + " " + r.text, "bold"))
