@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core.files.profile import load_profile
-from openclaw_tui.core.search.context import agent_context, estimate_tokens, query_tags, render_text
+from openclaw_tui.core.search.context import agent_context, query_tags, render_text
+from openclaw_tui.core.search.context_model import estimate_tokens
 from tests.search_corpus import MEMORIES, TODAY, entry, make_profile, write
 
 DAY = dt.date.fromisoformat(TODAY)

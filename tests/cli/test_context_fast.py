@@ -181,7 +181,7 @@ def test_token_estimate_is_its_definition(text: str) -> None:
     import math
     import re
 
-    from openclaw_tui.core.search.context import estimate_tokens
+    from openclaw_tui.core.search.context_model import estimate_tokens
     from openclaw_tui.core.search.text import CJK
 
     cjk = len(re.findall(f"[{CJK}]", text))

@@ -48,23 +48,22 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import math
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config, load_config
 from ..files.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from ..i18n import N_, _, ngettext
+from .context_model import AgentContext, LeftOut, Part, estimate_tokens
 from .index import Index
 from .index_files import roots_of
 from .index_rows import tags_as_written
 from .reader import Root
-from .text import CJK, CJK_RUN, Query, QueryError, parse_query
+from .text import CJK_RUN, Query, QueryError, parse_query
 
 if TYPE_CHECKING:
     from ..format.entries import Entry
@@ -75,117 +74,8 @@ _TASK_KEY_RE = re.compile(r"task|任务", re.IGNORECASE)
 LAYOUT_NAMES = {"profile": "A", "openclaw": "B"}
 
 
-@lru_cache(maxsize=1)
-def _other_non_ascii_re() -> re.Pattern[str]:
-    """A character neither ASCII nor CJK (compiled when first needed: the CJK ranges take milliseconds)."""
-    return re.compile(f"[^\x00-\x7f{CJK}]")
-
-
-def estimate_tokens(text: str) -> int:
-    """A rough token count (labelled as an estimate wherever shown): CJK 1 per character, else 1 per 4.
-
-    The CJK characters are the non-ASCII ones (counted by the ASCII codec, in C) less the few others
-    (punctuation, accents): a third of the time of collecting the CJK runs.
-    """
-    if text.isascii():
-        cjk = 0
-    else:
-        cjk = len(text) - len(text.encode("ascii", "ignore")) - len(_other_non_ascii_re().findall(text))
-    return math.ceil(cjk + (len(text) - cjk) / 4)
-
-
 def _lines(text: str) -> int:
     return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
-
-
-@dataclass(slots=True)
-class Part:
-    """One piece of what the agent loads."""
-
-    layer: str  # A: "fixed", "memories", "contexts"; B: "bootstrap", "daily", "search"
-    file: str  # relative to the profile or workspace folder
-    start_line: int
-    end_line: int
-    id: str | None
-    chars: int
-    tokens_est: int
-    truncated: bool
-    reason: str
-    text: str = ""  # the text as the agent gets it (injected copy for truncated files)
-    path: Path | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"layer": self.layer, "file": self.file, "start_line": self.start_line, "end_line": self.end_line,
-                "id": self.id, "chars": self.chars, "tokens_est": self.tokens_est, "truncated": self.truncated,
-                "reason": self.reason}
-
-
-@dataclass(slots=True)
-class LeftOut:
-    """Something the topic touches that the agent will not load, and why."""
-
-    id: str | None
-    reason: str
-    file: str
-    line: int
-    detail: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "reason": self.reason, "file": self.file, "line": self.line}
-        if self.detail:
-            out["detail"] = self.detail
-        return out
-
-
-@dataclass
-class AgentContext:
-    layout: str  # "A" or "B"
-    session: str
-    profile: str  # the profile or workspace name
-    path: Path
-    query: str
-    tags: list[str]
-    limits: dict[str, Any]
-    parts: list[Part] = field(default_factory=list)
-    left_out: list[LeftOut] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)  # layout B: the release's rules, injected bytes
-
-    @property
-    def total_chars(self) -> int:
-        return sum(p.chars for p in self.parts)
-
-    @property
-    def total_tokens(self) -> int:
-        return sum(p.tokens_est for p in self.parts)
-
-    @property
-    def budget_chars(self) -> int:
-        return int(self.limits.get("bootstrap_total_max_chars") or 0)
-
-    def layers(self) -> list[tuple[str, list[Part]]]:
-        out: list[tuple[str, list[Part]]] = []
-        for p in self.parts:
-            if not out or out[-1][0] != p.layer:
-                out.append((p.layer, []))
-            out[-1][1].append(p)
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            # the layout names of ``check --format json`` ("profile", "openclaw"); the text says A/B
-            "layout": {"A": "profile", "B": "openclaw"}.get(self.layout, self.layout),
-            "session": self.session,
-            "limits": self.limits,
-            "parts": [p.to_json() for p in self.parts],
-            "left_out": [x.to_json() for x in self.left_out],
-            "total": {"chars": self.total_chars, "tokens_est": self.total_tokens},
-            "profile": self.profile,
-            "query": self.query,
-            "tags": self.tags,
-            "notes": self.notes,
-            **self.extra,
-        }
 
 
 # --- layout A -----------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import Config
 from ..workspace.injection import CURRENT_RELEASE, js_sha256, now_dates, startup_block, to_js
-from .context import AgentContext, LeftOut, Part, estimate_tokens
+from .context_model import AgentContext, LeftOut, Part, estimate_tokens
 
 if TYPE_CHECKING:
     from ..files.profile import Profile

@@ -41,7 +41,8 @@ from textual.widgets.option_list import Option
 from ....core.config import ConfigError
 from ....core.files.profile import NotMemory
 from ....core.i18n import N_, _
-from ....core.search.context import AgentContext, LeftOut, Part, agent_context, resolve_root
+from ....core.search.context import agent_context, resolve_root
+from ....core.search.context_model import AgentContext, LeftOut, Part
 from ...actions import bindings
 from ...rows import Location
 from ...widgets.bootstrap_bars import reason_text, session_word
