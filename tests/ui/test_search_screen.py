@@ -10,14 +10,18 @@ from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
 from textual.app import App
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widgets import Input, Static
 
 from openclaw_tui.ui.rows import Location
 from openclaw_tui.ui.screens.search import search_screen
 from openclaw_tui.ui.screens.search.search_screen import LIMIT, ROW_HEIGHT, SearchScreen, hit_prompt
-from openclaw_tui.ui.widgets.result_list import PAD, ResultList
+from openclaw_tui.ui.widgets.result_list import PAD, ResultList, line_strip, render_rows
 from tests.search_corpus import TODAY, entry, write
 from tests.support import until
 from tests.ui_support import SIZE, widget_text
@@ -27,7 +31,7 @@ LONG = "coffee " + " ".join(f"word{i:03d}" for i in range(60))  # wider than any
 
 
 class Host(App[None]):
-    def __init__(self, screen: SearchScreen) -> None:
+    def __init__(self, screen: Screen[Any]) -> None:
         super().__init__()
         self.first = screen
         self.result: object = None
@@ -281,3 +285,23 @@ async def test_a_failure_naming_a_folder_shows_its_name_as_plain_text(tmp_path: 
         assert shown.startswith("cannot search: ") and "[@click=app.quit] [bold]x" in shown
         assert pilot.app.is_running
 
+
+
+def test_a_drawn_line_is_the_text_over_the_line_style_padded_and_cut_to_the_width() -> None:
+    """As Textual's strip operations make it: a blank cell, the text with the line's style under its own, blank
+    cells to the width; cut at the width when the list is narrower than that."""
+    text = Text("memories.md", style="cyan") + Text(":3 ") + Text("mem-0001 ", style="bold yellow")
+    text += Text("\n    用户不能摄入咖啡因 coffee", style="italic")
+    text.stylize("bold reverse", len(text.plain) - 6, len(text.plain))
+    base = Style(color="white", bgcolor="black")
+    lit = base + Style(color="black", bgcolor="blue", bold=True)
+
+    def cells(strip: Strip) -> list[tuple[str, Style | None]]:
+        return [(ch, seg.style) for seg in strip for ch in seg.text]
+    for width in (1, 2, 3, 9, 30, 80):
+        row = render_rows([text], max(1, width - 2 * PAD), 3, Console(width=200))[0]
+        for line in row:
+            for style in (base, lit):
+                want = Strip.join([Strip.blank(PAD), Strip(*line)]).apply_style(style).crop_extend(0, width, style)
+                got = line_strip(line, width, style)
+                assert cells(got) == cells(want) and got.cell_length == want.cell_length == width

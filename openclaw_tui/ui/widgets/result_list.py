@@ -29,26 +29,39 @@ from ..actions import bindings
 
 PAD = 1  # blank cells left and right of each line (as an option list's padding)
 
-Row = tuple[Strip, ...]
+Line = tuple[list[Segment], int]  # a line of a result's text: its segments (unstyled by the list) and cells
+Row = tuple[Line, ...]
 
 
 def render_rows(texts: Sequence[Text], width: int, height: int, console: Console) -> list[Row]:
-    """Each text's first ``height`` lines as strips of at most ``width`` cells (cut with an ellipsis)."""
+    """Each text's first ``height`` lines as segments of at most ``width`` cells (cut with an ellipsis)."""
     rows: list[Row] = []
     width = max(1, width)
     for text in texts:
         lines = text.split("\n", allow_blank=True)
-        strips: list[Strip] = []
+        row: list[Line] = []
         for i in range(height):
             if i >= len(lines):
-                strips.append(Strip([], 0))
+                row.append(([], 0))
                 continue
             line = lines[i]
             line.truncate(width, overflow="ellipsis")
             segments = [s for s in line.render(console) if s.text]
-            strips.append(Strip(segments, Segment.get_line_length(segments)))
-        rows.append(tuple(strips))
+            row.append((segments, Segment.get_line_length(segments)))
+        rows.append(tuple(row))
     return rows
+
+
+def line_strip(line: Line, width: int, style: Style) -> Strip:
+    """A drawn line of the list: ``PAD`` blank cells, the text's segments over ``style``, then blank cells to
+    ``width`` (cut there), made as one ``Strip`` (each strip holds its own caches: fewer made, less to collect)."""
+    segments, cells = line
+    drawn = [Segment(" " * PAD, style), *Segment.apply_style(segments, style)]
+    used = PAD + cells
+    if used < width:
+        drawn.append(Segment(" " * (width - used), style))
+    strip = Strip(drawn, max(used, width))
+    return strip if used <= width else strip.crop(0, width)
 
 
 class ResultList(ScrollView, can_focus=True):
@@ -192,8 +205,7 @@ class ResultList(ScrollView, can_focus=True):
             if row is None:
                 row = self.rows[index] = render_rows([self._prompt(index)], self._rows_width, self.row_height,
                                                      self.app.console)[0]
-            strip = Strip.join([Strip.blank(PAD), row[part]]).apply_style(style)
-            strip = self._lines[key] = strip.crop_extend(0, width, style)
+            strip = self._lines[key] = line_strip(row[part], width, style)
         return strip
 
     # -- moving --
