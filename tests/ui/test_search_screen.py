@@ -13,7 +13,8 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
-from textual.app import App
+from textual import on
+from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widgets import Input, Static
@@ -305,3 +306,36 @@ def test_a_drawn_line_is_the_text_over_the_line_style_padded_and_cut_to_the_widt
                 want = Strip.join([Strip.blank(PAD), Strip(*line)]).apply_style(style).crop_extend(0, width, style)
                 got = line_strip(line, width, style)
                 assert cells(got) == cells(want) and got.cell_length == want.cell_length == width
+
+
+class ListScreen(Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawn: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        yield ResultList(row_height=ROW_HEIGHT)
+
+    @on(ResultList.Drawn)
+    def note(self, event: ResultList.Drawn) -> None:
+        self.drawn.append(event.generation)
+
+
+async def test_the_list_says_once_when_each_set_of_results_was_first_drawn_whole() -> None:
+    """``Drawn`` follows the frame that drew the whole list with those results: once per ``set_results`` (not
+    for a line repainted under the mouse or the highlight moving)."""
+    screen = ListScreen()
+    async with Host(screen).run_test(size=(60, 20)) as pilot:
+        results = screen.query_one(ResultList)
+        await pilot.pause()
+        assert screen.drawn == [] and results.generation == 0
+        results.set_results(5, lambda i: Text(f"result {i}\n    snippet {i}"))
+        await until(lambda: screen.drawn, pilot=pilot)
+        assert screen.drawn == [1] and "result 4" in widget_text(results)
+        await pilot.hover(ResultList, offset=(4, 1 + ROW_HEIGHT))
+        results.highlight(2)
+        await pilot.pause(0.1)
+        assert results.highlighted == 2 and screen.drawn == [1]
+        results.set_results(0, lambda i: Text())
+        await until(lambda: len(screen.drawn) == 2, pilot=pilot)
+        assert screen.drawn == [1, 2] and "result" not in widget_text(results)

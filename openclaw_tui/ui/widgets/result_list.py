@@ -6,7 +6,8 @@ list's width (``render_rows``) when it is first drawn, so only the results on sc
 drawn lines are kept until the results, the width or the style change.
 
 Keys as in an ``OptionList`` (up, down, home, end, page up/down, enter); a click highlights and selects.
-``Highlighted(index)`` and ``Selected(index)`` are posted as ``OptionList`` posts its option messages.
+``Highlighted(index)`` and ``Selected(index)`` are posted as ``OptionList`` posts its option messages;
+``Drawn(generation)`` once the results of a ``set_results`` call were first drawn whole.
 """
 
 from __future__ import annotations
@@ -113,6 +114,18 @@ class ResultList(ScrollView, can_focus=True):
     class Selected(_AtIndex):
         """Enter (or a click) on result ``index``."""
 
+    class Drawn(Message):
+        """The results of ``set_results`` call ``generation`` were drawn, the whole list, in a frame."""
+
+        def __init__(self, result_list: ResultList, generation: int) -> None:
+            super().__init__()
+            self.result_list = result_list
+            self.generation = generation
+
+        @property
+        def control(self) -> ResultList:
+            return self.result_list
+
     def __init__(self, *, row_height: int = 2, id: str | None = None) -> None:
         super().__init__(id=id)
         self.row_height = row_height
@@ -125,6 +138,8 @@ class ResultList(ScrollView, can_focus=True):
         # the width and the styles of the lines: plain, highlighted, under the mouse
         self._look: tuple[int, Style, Style, Style] = (0, Style.null(), Style.null(), Style.null())
         self._lines: dict[tuple[int, int, bool, bool], Strip] = {}  # (result, line, highlighted, hover): drawn
+        self.generation = 0  # set_results calls so far
+        self._drawn = 0  # the last generation drawn whole (``Drawn`` posted)
 
     # -- sizes --
 
@@ -155,6 +170,7 @@ class ResultList(ScrollView, can_focus=True):
         """Show ``count`` results from the top, ``prompt(i)`` making result i's text when it is first drawn;
         ``highlighted`` highlighted (posting no message: the caller shows what goes with it)."""
         self._count, self._prompt = count, prompt
+        self.generation += 1
         self._hover = None
         self.rows = [None] * count
         self._rows_width = self.text_width
@@ -189,7 +205,13 @@ class ResultList(ScrollView, can_focus=True):
         if look != self._look:
             self._look = look
             self._lines.clear()
-        return super().render_lines(crop)
+        lines = super().render_lines(crop)
+        if self._drawn != self.generation and crop.contains_region(self.outer_size.region):
+            # the compositor draws a frame and writes it before any message is handled: once ``Drawn`` is,
+            # these results are on screen (a callback after refresh may run before the list's refresh arrives)
+            self._drawn = self.generation
+            self.post_message(self.Drawn(self, self.generation))
+        return lines
 
     def render_line(self, y: int) -> Strip:
         width, base, highlighted, hover = self._look
