@@ -23,6 +23,7 @@ from textual import events
 from textual.binding import BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -95,6 +96,9 @@ class ResultList(ScrollView, can_focus=True):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = bindings("results")  # an option list's keys
+    # the scroll range (the results' lines) repaints, never lays out the screen: the list's own size is set by
+    # the stylesheet, and ``_fit`` gives the scrollbar its range (as a layout would, the whole screen re-arranged)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     class _AtIndex(Message):
         """Something happened at result ``index`` of ``result_list``."""
@@ -185,6 +189,7 @@ class ResultList(ScrollView, can_focus=True):
         size = Size(self.scrollable_content_region.width, self._count * self.row_height)
         if self.virtual_size != size:
             self.virtual_size = size
+            self.vertical_scrollbar.window_virtual_size = size.height
 
     def on_resize(self, event: events.Resize) -> None:
         if self._rows_width != self.text_width:
