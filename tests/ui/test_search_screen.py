@@ -10,14 +10,19 @@ from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len
-from textual.app import App
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widgets import Input, Static
 
 from openclaw_tui.ui.rows import Location
 from openclaw_tui.ui.screens.search import search_screen
 from openclaw_tui.ui.screens.search.search_screen import LIMIT, ROW_HEIGHT, SearchScreen, hit_prompt
-from openclaw_tui.ui.widgets.result_list import PAD, ResultList
+from openclaw_tui.ui.widgets.result_list import PAD, ResultList, line_strip, render_rows
 from tests.search_corpus import TODAY, entry, write
 from tests.support import until
 from tests.ui_support import SIZE, widget_text
@@ -27,7 +32,7 @@ LONG = "coffee " + " ".join(f"word{i:03d}" for i in range(60))  # wider than any
 
 
 class Host(App[None]):
-    def __init__(self, screen: SearchScreen) -> None:
+    def __init__(self, screen: Screen[Any]) -> None:
         super().__init__()
         self.first = screen
         self.result: object = None
@@ -165,10 +170,11 @@ async def test_the_result_under_the_mouse_is_lit_and_a_click_opens_it(tmp_path: 
                           tmp_path / "prof")
 
 
-async def test_typing_a_query_lays_out_the_screen_only_when_the_number_of_results_changes(
+async def test_typing_a_query_lays_out_nothing_even_when_the_number_of_results_changes(
         tmp_path: Path, monkeypatch: Any) -> None:
     """Each key typed in a plain ``Input`` re-arranges the whole screen; the query box keeps its size, and the
-    list's scroll range (public ``virtual_size``) changes only with the number of results."""
+    list's scroll range (public ``virtual_size``), which changes with the number of results, repaints the list
+    and its scrollbar only."""
     monkeypatch.setattr(search_screen, "DEBOUNCE", 0.01)
     screen = SearchScreen(corpus(tmp_path), today=DAY)
     async with Host(screen).run_test(size=SIZE) as pilot:
@@ -184,17 +190,20 @@ async def test_typing_a_query_lays_out_the_screen_only_when_the_number_of_result
             show(hits, *rest)
 
         monkeypatch.setattr(screen, "_show", observe)
+        results = screen.query_one("#search-results", ResultList)
         for word in ("coffee", "note 7"):
             for key in word:
                 await pilot.press("space" if key == " " else key)
                 await pilot.pause(0.03)  # (a search for each key, most of them)
             await until(lambda word=word: screen.listed_query == word and bool(screen.hits), pilot=pilot)
+            assert results.vertical_scrollbar.window_virtual_size == len(screen.hits) * ROW_HEIGHT
             for _ in word:
                 await pilot.press("backspace")
             await until(lambda: screen.listed_query == "", pilot=pilot)
         changes = sum(1 for before, after in zip(counts, counts[1:], strict=False) if before != after)
         keys = 2 * len("coffee") + 2 * len("note 7")
-        assert 0 < len(layouts) <= changes < keys
+        assert layouts == [] and 0 < changes < keys
+        assert results.vertical_scrollbar.window_virtual_size == results.virtual_size.height == 0
         assert screen.searches >= 2
 
 
@@ -281,3 +290,56 @@ async def test_a_failure_naming_a_folder_shows_its_name_as_plain_text(tmp_path: 
         assert shown.startswith("cannot search: ") and "[@click=app.quit] [bold]x" in shown
         assert pilot.app.is_running
 
+
+
+def test_a_drawn_line_is_the_text_over_the_line_style_padded_and_cut_to_the_width() -> None:
+    """As Textual's strip operations make it: a blank cell, the text with the line's style under its own, blank
+    cells to the width; cut at the width when the list is narrower than that."""
+    text = Text("memories.md", style="cyan") + Text(":3 ") + Text("mem-0001 ", style="bold yellow")
+    text += Text("\n    用户不能摄入咖啡因 coffee", style="italic")
+    text.stylize("bold reverse", len(text.plain) - 6, len(text.plain))
+    base = Style(color="white", bgcolor="black")
+    lit = base + Style(color="black", bgcolor="blue", bold=True)
+
+    def cells(strip: Strip) -> list[tuple[str, Style | None]]:
+        return [(ch, seg.style) for seg in strip for ch in seg.text]
+    for width in (1, 2, 3, 9, 30, 80):
+        row = render_rows([text], max(1, width - 2 * PAD), 3, Console(width=200))[0]
+        for line in row:
+            for style in (base, lit):
+                want = Strip.join([Strip.blank(PAD), Strip(*line)]).apply_style(style).crop_extend(0, width, style)
+                got = line_strip(line, width, style)
+                assert cells(got) == cells(want) and got.cell_length == want.cell_length == width
+
+
+class ListScreen(Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawn: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        yield ResultList(row_height=ROW_HEIGHT)
+
+    @on(ResultList.Drawn)
+    def note(self, event: ResultList.Drawn) -> None:
+        self.drawn.append(event.generation)
+
+
+async def test_the_list_says_once_when_each_set_of_results_was_first_drawn_whole() -> None:
+    """``Drawn`` follows the frame that drew the whole list with those results: once per ``set_results`` (not
+    for a line repainted under the mouse or the highlight moving)."""
+    screen = ListScreen()
+    async with Host(screen).run_test(size=(60, 20)) as pilot:
+        results = screen.query_one(ResultList)
+        await pilot.pause()
+        assert screen.drawn == [] and results.generation == 0
+        results.set_results(5, lambda i: Text(f"result {i}\n    snippet {i}"))
+        await until(lambda: screen.drawn, pilot=pilot)
+        assert screen.drawn == [1] and "result 4" in widget_text(results)
+        await pilot.hover(ResultList, offset=(4, 1 + ROW_HEIGHT))
+        results.highlight(2)
+        await pilot.pause(0.1)
+        assert results.highlighted == 2 and screen.drawn == [1]
+        results.set_results(0, lambda i: Text())
+        await until(lambda: len(screen.drawn) == 2, pilot=pilot)
+        assert screen.drawn == [1, 2] and "result" not in widget_text(results)

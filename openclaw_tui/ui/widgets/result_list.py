@@ -6,7 +6,8 @@ list's width (``render_rows``) when it is first drawn, so only the results on sc
 drawn lines are kept until the results, the width or the style change.
 
 Keys as in an ``OptionList`` (up, down, home, end, page up/down, enter); a click highlights and selects.
-``Highlighted(index)`` and ``Selected(index)`` are posted as ``OptionList`` posts its option messages.
+``Highlighted(index)`` and ``Selected(index)`` are posted as ``OptionList`` posts its option messages;
+``Drawn(generation)`` once the results of a ``set_results`` call were first drawn whole.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from textual import events
 from textual.binding import BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -29,26 +31,39 @@ from ..actions import bindings
 
 PAD = 1  # blank cells left and right of each line (as an option list's padding)
 
-Row = tuple[Strip, ...]
+Line = tuple[list[Segment], int]  # a line of a result's text: its segments (unstyled by the list) and cells
+Row = tuple[Line, ...]
 
 
 def render_rows(texts: Sequence[Text], width: int, height: int, console: Console) -> list[Row]:
-    """Each text's first ``height`` lines as strips of at most ``width`` cells (cut with an ellipsis)."""
+    """Each text's first ``height`` lines as segments of at most ``width`` cells (cut with an ellipsis)."""
     rows: list[Row] = []
     width = max(1, width)
     for text in texts:
         lines = text.split("\n", allow_blank=True)
-        strips: list[Strip] = []
+        row: list[Line] = []
         for i in range(height):
             if i >= len(lines):
-                strips.append(Strip([], 0))
+                row.append(([], 0))
                 continue
             line = lines[i]
             line.truncate(width, overflow="ellipsis")
             segments = [s for s in line.render(console) if s.text]
-            strips.append(Strip(segments, Segment.get_line_length(segments)))
-        rows.append(tuple(strips))
+            row.append((segments, Segment.get_line_length(segments)))
+        rows.append(tuple(row))
     return rows
+
+
+def line_strip(line: Line, width: int, style: Style) -> Strip:
+    """A drawn line of the list: ``PAD`` blank cells, the text's segments over ``style``, then blank cells to
+    ``width`` (cut there), made as one ``Strip`` (each strip holds its own caches: fewer made, less to collect)."""
+    segments, cells = line
+    drawn = [Segment(" " * PAD, style), *Segment.apply_style(segments, style)]
+    used = PAD + cells
+    if used < width:
+        drawn.append(Segment(" " * (width - used), style))
+    strip = Strip(drawn, max(used, width))
+    return strip if used <= width else strip.crop(0, width)
 
 
 class ResultList(ScrollView, can_focus=True):
@@ -81,6 +96,9 @@ class ResultList(ScrollView, can_focus=True):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = bindings("results")  # an option list's keys
+    # the scroll range (the results' lines) repaints, never lays out the screen: the list's own size is set by
+    # the stylesheet, and ``_fit`` gives the scrollbar its range (as a layout would, the whole screen re-arranged)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     class _AtIndex(Message):
         """Something happened at result ``index`` of ``result_list``."""
@@ -100,6 +118,18 @@ class ResultList(ScrollView, can_focus=True):
     class Selected(_AtIndex):
         """Enter (or a click) on result ``index``."""
 
+    class Drawn(Message):
+        """The results of ``set_results`` call ``generation`` were drawn, the whole list, in a frame."""
+
+        def __init__(self, result_list: ResultList, generation: int) -> None:
+            super().__init__()
+            self.result_list = result_list
+            self.generation = generation
+
+        @property
+        def control(self) -> ResultList:
+            return self.result_list
+
     def __init__(self, *, row_height: int = 2, id: str | None = None) -> None:
         super().__init__(id=id)
         self.row_height = row_height
@@ -112,6 +142,8 @@ class ResultList(ScrollView, can_focus=True):
         # the width and the styles of the lines: plain, highlighted, under the mouse
         self._look: tuple[int, Style, Style, Style] = (0, Style.null(), Style.null(), Style.null())
         self._lines: dict[tuple[int, int, bool, bool], Strip] = {}  # (result, line, highlighted, hover): drawn
+        self.generation = 0  # set_results calls so far
+        self._drawn = 0  # the last generation drawn whole (``Drawn`` posted)
 
     # -- sizes --
 
@@ -142,6 +174,7 @@ class ResultList(ScrollView, can_focus=True):
         """Show ``count`` results from the top, ``prompt(i)`` making result i's text when it is first drawn;
         ``highlighted`` highlighted (posting no message: the caller shows what goes with it)."""
         self._count, self._prompt = count, prompt
+        self.generation += 1
         self._hover = None
         self.rows = [None] * count
         self._rows_width = self.text_width
@@ -156,6 +189,7 @@ class ResultList(ScrollView, can_focus=True):
         size = Size(self.scrollable_content_region.width, self._count * self.row_height)
         if self.virtual_size != size:
             self.virtual_size = size
+            self.vertical_scrollbar.window_virtual_size = size.height
 
     def on_resize(self, event: events.Resize) -> None:
         if self._rows_width != self.text_width:
@@ -176,7 +210,13 @@ class ResultList(ScrollView, can_focus=True):
         if look != self._look:
             self._look = look
             self._lines.clear()
-        return super().render_lines(crop)
+        lines = super().render_lines(crop)
+        if self._drawn != self.generation and crop.contains_region(self.outer_size.region):
+            # the compositor draws a frame and writes it before any message is handled: once ``Drawn`` is,
+            # these results are on screen (a callback after refresh may run before the list's refresh arrives)
+            self._drawn = self.generation
+            self.post_message(self.Drawn(self, self.generation))
+        return lines
 
     def render_line(self, y: int) -> Strip:
         width, base, highlighted, hover = self._look
@@ -192,8 +232,7 @@ class ResultList(ScrollView, can_focus=True):
             if row is None:
                 row = self.rows[index] = render_rows([self._prompt(index)], self._rows_width, self.row_height,
                                                      self.app.console)[0]
-            strip = Strip.join([Strip.blank(PAD), row[part]]).apply_style(style)
-            strip = self._lines[key] = strip.crop_extend(0, width, style)
+            strip = self._lines[key] = line_strip(row[part], width, style)
         return strip
 
     # -- moving --

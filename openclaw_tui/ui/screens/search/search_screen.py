@@ -146,6 +146,7 @@ class SearchScreen(Screen[SearchResult | None]):
         self._refreshed = 0.0
         self._several = False
         self._explained: tuple[Hit | None, int] | None = None  # what the explanation pane shows
+        self._drawing: tuple[int, list[Hit], str] = (-1, [], "")  # the list's generation showing these (hits, query)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -267,11 +268,17 @@ class SearchScreen(Screen[SearchResult | None]):
         with self.app.batch_update():  # one frame: the list, the status and the explanation together
             # every result at once, each made when first drawn (those on screen, in this frame): one repaint
             several = self._several
-            self.query_one("#search-results", ResultList).set_results(len(hits),
-                                                                      lambda i: hit_prompt(hits[i], several))
+            results_list = self.query_one("#search-results", ResultList)
+            results_list.set_results(len(hits), lambda i: hit_prompt(hits[i], several))
+            self._drawing = (results_list.generation, hits, value)
             self.query_one("#search-status", Static).update(Text(note or _("type to search")), layout=False)
             self._explain(0)
-        self.call_after_refresh(self._painted, hits, value)
+
+    @on(ResultList.Drawn, "#search-results")
+    def _drawn(self, event: ResultList.Drawn) -> None:
+        generation, hits, value = self._drawing
+        if event.generation == generation:
+            self._painted(hits, value)
 
     def _painted(self, hits: list[Hit], value: str) -> None:
         """The query's results are on screen, all of them in the list (unless another query came since)."""
