@@ -81,7 +81,6 @@ class ProfileLoading(Screen[None]):
     """Loading, re-reading and watching the profiles of ``MainScreen`` (which shows what they bring)."""
 
     session: Session
-    _detail_due: bool
     if TYPE_CHECKING:  # what MainScreen provides (for the type checker only)
         @property
         def ops(self) -> EntryOperations: ...
@@ -105,7 +104,7 @@ class ProfileLoading(Screen[None]):
         def _show_audit(self) -> None: ...
         def _center(self) -> str: ...
         def _update_status(self) -> None: ...
-        def _refresh_detail(self) -> None: ...
+        def _refresh_detail_when_idle(self) -> None: ...
         def count_inbox(self, force: bool = False) -> None: ...
 
     def __init__(self) -> None:
@@ -391,8 +390,7 @@ class ProfileLoading(Screen[None]):
         self._show_audit()
         if data is self.current:
             self.table.marks_changed()
-            if not self._detail_due:  # keys are going into the filter: the pane waits for their pause
-                self._refresh_detail()
+            self._refresh_detail_when_idle()
             self._update_status()
         if self.session.all_checked():
             self._show_where_attention_is_needed()
@@ -421,5 +419,5 @@ class ProfileLoading(Screen[None]):
     def _on_refs(self, message: RefsReady) -> None:
         if self.session.stale(message.data):
             return
-        if message.data is self.current and not self._detail_due:  # (typing: the pane waits for the pause)
-            self._refresh_detail()
+        if message.data is self.current:
+            self._refresh_detail_when_idle()

@@ -400,6 +400,16 @@ class MainScreen(FilterAndSort, ProfileLoading):
                 self._detail_due = True
                 self.set_timer(DETAIL_TYPING_PAUSE, self._detail_after_typing)
 
+    def _refresh_detail_when_idle(self) -> None:
+        """Render the entry pane now, or once the keys pause when the filter has the focus (a check or the
+        references landing while the person types must not take the event loop the next key needs)."""
+        if self.filter_input.has_focus or self._detail_due:
+            if not self._detail_due:
+                self._detail_due = True
+                self.set_timer(DETAIL_TYPING_PAUSE, self._detail_after_typing)
+            return
+        self._refresh_detail()
+
     def _detail_after_typing(self) -> None:
         """The entry under the cursor, once the keys pause: rendering it (and painting it) after every key
         held the event loop the next key needed, for an entry the person had typed past."""
