@@ -13,13 +13,14 @@ import argparse
 import re
 
 # a CJK character (with the closing punctuation that must stay on its line), a run of spaces, or a word
-_TOKEN = re.compile(
+# (patterns as strings: re compiles and caches them when help is first printed, not on every command)
+_TOKEN = (
     r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f][，。、；：！？）」』》〉】”’…\uff09\uff0c\uff1a\uff1b]*"
     r"|\s+"
     r"|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+"
 )
 # a part of a usage line, as argparse cuts them: an optional [...], a group (...), or a word
-_USAGE_PART = re.compile(r"\(.*?\)+(?=\s|$)|\[.*?\]+(?=\s|$)|\S+")
+_USAGE_PART = r"\(.*?\)+(?=\s|$)|\[.*?\]+(?=\s|$)|\S+"
 
 
 def wrap_cells(text: str, width: int) -> list[str]:
@@ -30,7 +31,7 @@ def wrap_cells(text: str, width: int) -> list[str]:
     width = max(width, 2)
     lines: list[str] = []
     line, used = "", 0
-    for token in _TOKEN.findall(" ".join(text.split())):
+    for token in re.findall(_TOKEN, " ".join(text.split())):
         if token.isspace():
             if line:
                 line, used = line + " ", used + 1
@@ -70,7 +71,7 @@ class CellHelpFormatter(argparse.HelpFormatter):
         if all(cell_len(line) <= width for line in (stand_in + text).splitlines()):
             return prefix + text
         # a part wider than what is left after the program's name: every line under the prefix instead
-        parts = _USAGE_PART.findall(text)
+        parts = re.findall(_USAGE_PART, text)
         lines, line = [], ""
         for part in parts:
             if line and cell_len(stand_in + line + " " + part) > width:

@@ -39,7 +39,6 @@ file is reported (``ConfigError``) and never half-applied.  ``openclaw-tui confi
 from __future__ import annotations
 
 import sys
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -121,6 +120,8 @@ def _typed(section: str, cls: type, raw: dict[str, Any], path: Path) -> dict[str
 
 def parse_config(text: str, path: Path) -> Config:
     """A config from the text of a TOML file (``path`` only names it in messages)."""
+    import tomllib  # only when there is a config file to read
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from ..files.profile import Discovery, Profile
-from ..files.safe_write import locked
 from ..i18n import _
 from .codes import CODES, SEVERITY_ORDER
 from .findings import Finding
@@ -186,6 +185,8 @@ def append_audit_log(profile: Profile, findings: Iterable[Finding], when: dt.dat
     when = when or dt.datetime.now(dt.UTC)
     data = "".join(audit_line(f, when) + "\n" for f in mine).encode("utf-8")
     path = profile.audit_log_path
+    from ..files.safe_write import locked  # only here: a plain check writes nothing
+
     with locked(path):
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
