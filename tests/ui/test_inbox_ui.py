@@ -128,3 +128,15 @@ async def test_the_palette_offers_the_inbox(ws: Path) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, InboxScreen) and app.screen.count == 2
+
+
+async def test_a_count_that_arrives_after_the_status_bar_is_gone_is_dropped(ws: Path) -> None:
+    # the counting thread can outlive the screen's widgets when the app closes meanwhile
+    app = OpenClawApp(ws, today=TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        main = app.screen
+        await main.query_one(StatusBar).remove()
+        main._inbox_counted(main.current.path, 3)  # type: ignore[attr-defined]
+        await pilot.pause()
+    assert app.return_code in (None, 0)

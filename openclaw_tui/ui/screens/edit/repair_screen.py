@@ -38,6 +38,7 @@ from ...widgets.diff_view import DiffView
 from ...widgets.footer import KeysFooter
 from ...widgets.plan_text import plan_title
 from ...widgets.safe_text import clean_line
+from ...workers import call_if_attached
 
 KIND_STYLE = {
     "superseded": "bold green", "archive": "bold green", "merged": "bold green", "git": "bold green",
@@ -179,7 +180,7 @@ class RepairScreen(ModalScreen[bool]):
     def _find(self) -> None:
         profile = load_profile(self.profile.path, self.profile.rel, self.profile.layout)
         problems = find_problems(profile, today=self.today, history=self.history)
-        self.app.call_from_thread(self._found, profile, problems)
+        call_if_attached(self, self._found, profile, problems)
 
     def _found(self, profile: Profile, problems: list[Problem]) -> None:
         self.profile = profile

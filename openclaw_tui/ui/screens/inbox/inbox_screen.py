@@ -26,6 +26,7 @@ from textual.widgets.option_list import Option
 from ....core.i18n import N_, _, ngettext
 from ...actions import bindings
 from ...widgets.footer import KeysFooter
+from ...workers import call_if_attached
 
 KIND_STYLE = {"added": "green", "removed": "red", "changed": "yellow", "rewritten": "yellow", "moved": "cyan",
               "appended": "green", "archived": "dim", "restored": "cyan", "superseded": "magenta"}
@@ -106,17 +107,16 @@ class InboxScreen(Screen[None]):
         try:
             inbox = load_inbox(self.folder)
         except (OSError, ValueError, RuntimeError) as exc:
-            self.app.call_from_thread(self.notify, _("Cannot read the inbox: %(error)s") % {"error": exc},
-                                 severity="error")
+            call_if_attached(self, self.notify, _("Cannot read the inbox: %(error)s") % {"error": exc}, severity="error")
             return
-        self.app.call_from_thread(self.show, inbox, sig)
+        call_if_attached(self, self.show, inbox, sig)
 
     @work(thread=True, exclusive=True, group="inbox-poll")
     def poll(self) -> None:
         """Reload when the agent (or anyone) wrote to the folder since the last look."""
         if self._signature is not None and folder_signature(self.folder, self._git_dir) != self._signature:
             self._signature = None
-            self.app.call_from_thread(self.reload)
+            call_if_attached(self, self.reload)
 
     @property
     def count(self) -> int:

@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from ....core.i18n import N_, _, ngettext
 from ...actions import bindings
 from ...widgets.footer import KeysFooter
+from ...workers import call_if_attached
 
 ITEM_KIND = {"added": N_("added"), "changed": N_("changed"), "rewritten": N_("rewritten"), "moved": N_("moved")}
 
@@ -59,9 +60,10 @@ class ItemHistoryScreen(Screen[None]):
         try:
             versions = item_history(self.folder, self.text)
         except (NoItem, GitError, OSError) as exc:
-            self.app.call_from_thread(self.query_one("#item-version", Static).update, Text(str(exc), style="yellow"))
+            note = Text(str(exc), style="yellow")
+            call_if_attached(self, lambda: self.query_one("#item-version", Static).update(note))
             versions = []
-        self.app.call_from_thread(self.show, versions)
+        call_if_attached(self, self.show, versions)
 
     def show(self, versions: list[Any]) -> None:
         self.versions = versions

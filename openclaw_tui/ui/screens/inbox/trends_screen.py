@@ -23,6 +23,7 @@ from textual_plotext import PlotextPlot
 from ....core.i18n import _, ngettext
 from ...actions import bindings
 from ...widgets.footer import KeysFooter
+from ...workers import call_if_attached
 
 
 class TrendsScreen(Screen[None]):
@@ -62,10 +63,10 @@ class TrendsScreen(Screen[None]):
         try:
             result = trends(self.folder, self.limit, today=self.today)
         except (GitError, OSError, ValueError) as exc:
-            self.app.call_from_thread(self.query_one("#trends-title", Static).update,
-                                      Text(_("No charts: %(error)s") % {"error": exc}, style="yellow"))
+            note = Text(_("No charts: %(error)s") % {"error": exc}, style="yellow")
+            call_if_attached(self, lambda: self.query_one("#trends-title", Static).update(note))
             return
-        self.app.call_from_thread(self.draw, result)
+        call_if_attached(self, self.draw, result)
 
     def draw(self, tr: Any) -> None:
         from ....core.inbox.trends import label

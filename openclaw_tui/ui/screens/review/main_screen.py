@@ -52,6 +52,7 @@ from ...widgets.messages import (
 )
 from ...widgets.profile_tree import NodeInfo, ProfileTree
 from ...widgets.status_bar import StatusBar
+from ...workers import call_if_attached
 from .main_filter import FilterAndSort
 from .main_loading import ProfileLoading
 
@@ -348,11 +349,12 @@ class MainScreen(FilterAndSort, ProfileLoading):
             count: int | None = load_inbox(path).count
         except (OSError, ValueError, RuntimeError):
             count = None
-        self.app.call_from_thread(self._inbox_counted, path, count)
+        call_if_attached(self, self._inbox_counted, path, count)
 
     def _inbox_counted(self, path: Path, count: int | None) -> None:
         if self.current is not None and self.current.path == path:
-            self.status.set_inbox(count)
+            for bar in self.query("#status").results(StatusBar):  # none once the app closes (the worker outlived it)
+                bar.set_inbox(count)
 
     def _center(self) -> str:
         return self.query_one("#center-switcher", ContentSwitcher).current or "entries-pane"

@@ -48,6 +48,7 @@ from ...rows import Location
 from ...widgets.footer import KeysFooter
 from ...widgets.result_list import ResultList
 from ...widgets.safe_text import clean_line
+from ...workers import call_if_attached
 
 DEBOUNCE = 0.15
 REFRESH_SECONDS = 2.0
@@ -178,7 +179,7 @@ class SearchScreen(Screen[SearchResult | None]):
             stats = index.refresh(roots)
             chain_for(config)  # (its providers' module imported here, 3 ms, not by the first query typed)
         except (NotMemory, ConfigError, OSError) as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            call_if_attached(self, self._failed, str(exc))
             return
         self._config = config
         self._refreshed = time.monotonic()
@@ -189,7 +190,7 @@ class SearchScreen(Screen[SearchResult | None]):
         elif stats.reindexed:
             note += " " + ngettext("(%(n)s changed file re-indexed)", "(%(n)s changed files re-indexed)", stats.reindexed) % {
                 "n": stats.reindexed}
-        self.app.call_from_thread(self._opened, index, note)
+        call_if_attached(self, self._opened, index, note)
 
     def _failed(self, message: str) -> None:
         self.error = message
@@ -247,17 +248,17 @@ class SearchScreen(Screen[SearchResult | None]):
                            today=self.today)
         except QueryError as exc:
             if not get_current_worker().is_cancelled:
-                self.app.call_from_thread(self._show, [], None, str(exc), value)
+                call_if_attached(self, self._show, [], None, str(exc), value)
             return
         except (NotMemory, OSError, sqlite3.Error) as exc:  # (a damaged index is rebuilt by the next refresh)
-            self.app.call_from_thread(self._failed, str(exc))
+            call_if_attached(self, self._failed, str(exc))
             return
         if get_current_worker().is_cancelled:  # another key came meanwhile: that query's results are the ones shown
             return
         took = time.perf_counter() - t0
         note = ngettext("%(n)s result in %(ms)s ms; %(note)s", "%(n)s results in %(ms)s ms; %(note)s", len(results.hits)) % {
             "n": len(results.hits), "ms": f"{took * 1000:.0f}", "note": localized(NOTES, results.note)}
-        self.app.call_from_thread(self._show, results.hits, results, note, value)
+        call_if_attached(self, self._show, results.hits, results, note, value)
 
     def _show(self, hits: list[Hit], results: Results | None, note: str, value: str) -> None:
         self.hits = hits

@@ -48,6 +48,7 @@ from ...rows import Location
 from ...widgets.bootstrap_bars import reason_text, session_word
 from ...widgets.footer import KeysFooter
 from ...widgets.safe_text import clean_line, literal
+from ...workers import call_if_attached
 
 DEBOUNCE = 0.2
 PAGE = 100  # rows of a layer (or of the left-out list) shown before a "more" row
@@ -167,10 +168,10 @@ class AgentScreen(Screen[AgentResult | None]):
             root = resolve_root(self.profile_path)  # read through the search index: fast at 100k entries
             ctx = agent_context(root, query, self.tags, session, today=self.today)
         except (NotMemory, ConfigError, OSError, ValueError) as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            call_if_attached(self, self._failed, str(exc))
             return
         if (query, session) == self.wanted:  # else another topic was asked for meanwhile: its worker shows it
-            self.app.call_from_thread(self._show, ctx)
+            call_if_attached(self, self._show, ctx)
 
     def _failed(self, message: str) -> None:
         self.error = message

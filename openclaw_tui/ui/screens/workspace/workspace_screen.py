@@ -63,6 +63,7 @@ from ...widgets.bootstrap_bars import BootstrapBars, preview_text
 from ...widgets.plan_text import plan_title
 from ...widgets.safe_text import clean, clean_line
 from ...widgets.ws_rows import Cell, RowsView
+from ...workers import call_if_attached
 from .workspace_dialogs import DistilPicker, PickOne, TextPrompt
 
 # what each of dreaming's files is (core/workspace/machine.py: MACHINE_DIRS, DIARY_MEANING)
@@ -288,7 +289,7 @@ class WorkspaceScreen(Screen[None]):
             bootstrap_total_max_chars=limits.bootstrap_total_max_chars, user_max_chars=limits.user_max_chars,
             release=self.config.release,
         )
-        self.app.call_from_thread(self._rest_loaded, generation, logs, queue, findings, machine)
+        call_if_attached(self, self._rest_loaded, generation, logs, queue, findings, machine)
 
     def _rest_loaded(
         self, generation: int, logs: list[DailyLog], queue: list[dreaming.QueueItem], findings: list[Finding],
