@@ -11,7 +11,7 @@ from openclaw_tui.core.format.entries import parse
 from openclaw_tui.core.git import history as h
 from openclaw_tui.core.git.demo import build_demo, demo_has_changes, samples_dir
 from openclaw_tui.core.git.entry_history import entry_history
-from openclaw_tui.core.git.gitrepo import conclude_merge, find_repo, mark_resolved, status
+from openclaw_tui.core.git.gitrepo import conclude_merge, find_repo, status
 from openclaw_tui.core.merge import conflicts as c
 from tests.cli.test_git_helpers import git
 
@@ -73,11 +73,11 @@ def test_demo_conflict_pairs_by_entry_and_resolves(tmp_path: Path) -> None:
     before = parse(c.parse_conflicts(mem.read_text()).side("ours") or "")
     after = parse(out)
     assert len([e for e in after.entries if e.error]) == len([e for e in before.entries if e.error])
-    c.save(mem, conf, out)
+    mem.write_bytes(out.encode())
     state = demo / XI / "state.yaml"
     sconf = c.load(state)
-    c.save(state, sconf, c.render_resolution(sconf, {it.key: c.OURS for it in sconf.items}))
-    mark_resolved(demo, [mem, state])
+    state.write_bytes(c.render_resolution(sconf, {it.key: c.OURS for it in sconf.items}).encode())
+    git(demo, "add", "--", str(mem), str(state))
     conclude_merge(demo)
     st = status(demo)
     assert st is not None and st.operation is None and not st.dirty

@@ -219,7 +219,6 @@ def test_git_setup_writes_the_root_attributes_and_local_config_once(repo: Path) 
     assert snapshot == ((repo / ".gitattributes").read_bytes(), (repo / ".git/config").read_bytes(),
                         (repo / ".git/info/exclude").read_bytes())
     assert git(repo, "status", "--porcelain") == " M .gitattributes\n"  # left uncommitted
-    assert g.merge_driver_installed(repo)
 
 
 def test_git_setup_outside_a_repository_exits_2(tmp_path: Path) -> None:

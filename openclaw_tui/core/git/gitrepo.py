@@ -14,7 +14,7 @@ import os
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -318,14 +318,6 @@ def commit_paths(repo: RepoLike, rel: str, message: str, *, env: Mapping[str, st
     return sha
 
 
-def mark_resolved(repo: RepoLike, paths: Iterable[Path | str]) -> None:
-    """``git add`` resolved files (after a merge conflict was settled)."""
-    r = as_repo(repo)
-    rels = [rel_path(r, p) for p in paths]
-    if rels:
-        run_git(["add", "--", *rels], r.root)
-
-
 def strip_conflict_comments(message: str) -> str:
     """``message`` without git's commented ``# Conflicts:`` block (and the comment lines after it)."""
     out: list[str] = []
@@ -478,15 +470,6 @@ def install_merge_driver(repo: RepoLike) -> list[str]:
         if _ensure_line(exclude, line):
             changed.append(f"info/exclude: {line}")
     return changed
-
-
-def merge_driver_installed(repo: RepoLike) -> bool:
-    r = as_repo(repo)
-    try:
-        out = git_text(["check-attr", "merge", "--", "memories.md"], r.root)
-    except GitError:
-        return False
-    return out.endswith(f": {DRIVER_NAME}") and _config_get(r, f"merge.{DRIVER_NAME}.driver") is not None
 
 
 # --- branches -------------------------------------------------------------------------------

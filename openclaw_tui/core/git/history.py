@@ -20,37 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from .commitmsg import is_memory_file
-from .gitrepo import (
-    BranchInfo,
-    Repo,
-    RepoLike,
-    SyncResult,
-    as_repo,
-    create_branch,
-    current_branch,
-    list_branches,
-    pull,
-    push,
-    read_blob,
-    rel_path,
-    run_git,
-    status,
-    switch_branch,
-    tree_files,
-)
-from .semantic_diff import (
-    ARCHIVE,
-    MEMORIES,
-    EntryChange,
-    EntryEvent,
-    FieldChange,
-    FileChange,
-    ProfileDiff,
-    SemanticDiff,
-    profile_diff,
-    profile_events,
-    semantic_diff,
-)
+from .gitrepo import Repo, RepoLike, as_repo, read_blob, rel_path, run_git, status, tree_files
+from .semantic_diff import ARCHIVE, MEMORIES, FileChange, ProfileDiff, profile_diff
 from .threeway import Labels, merge_bytes, merge_plain
 
 NULL_SHA = "0" * 40
@@ -297,13 +268,6 @@ def apply_rollback(plan: RollbackPlan) -> list[str]:
     return [f.path for f in plan.files]
 
 
-def rollback_profile(repo: RepoLike, profile: Any, sha: str) -> RollbackPlan:
-    """Plan and apply a rollback in one go; returns the plan that was applied."""
-    plan = plan_rollback(repo, profile, sha)
-    apply_rollback(plan)
-    return plan
-
-
 @dataclass(frozen=True)
 class RevertResult:
     sha: str
@@ -412,11 +376,7 @@ def compare_branches(repo: RepoLike, profile: Any, base: str, other: str, limit:
 
 
 __all__ = [
-    "CommitInfo", "log_page", "commit_info", "FieldChange", "EntryChange", "SemanticDiff", "semantic_diff",
-    "EntryEvent", "FileChange", "ProfileDiff", "profile_events", "profile_diff", "CommitDiff",
-    "commit_semantic_diff", "diff_revs", "FileRestore",
-    "RollbackPlan", "plan_rollback", "apply_rollback", "rollback_profile", "RevertResult", "revert_commit",
+    "CommitInfo", "log_page", "commit_info", "ProfileDiff", "CommitDiff", "commit_semantic_diff", "diff_revs",
+    "RollbackPlan", "plan_rollback", "apply_rollback", "RevertResult", "revert_commit",
     "BranchComparison", "compare_branches", "Refused", "MEMORIES", "ARCHIVE",
-    # repository operations the history screens offer, defined in gitrepo
-    "BranchInfo", "list_branches", "create_branch", "switch_branch", "current_branch", "SyncResult", "pull", "push",
 ]

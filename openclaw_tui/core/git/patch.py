@@ -59,31 +59,14 @@ class Patch:
     truncated: bool = False
 
 
-def _diff_args(rel: str) -> list[str]:
-    return ["--no-color", "--no-ext-diff", "--no-textconv", "-M", "--", rel or "."]
-
-
 def commit_patch(repo: RepoLike, sha: str, path: str = "", max_lines: int = MAX_LINES) -> Patch:
     """The unified diff of ``path`` (a profile folder; "" = everything) in commit ``sha``."""
     r = as_repo(repo)
     rel = rel_path(r, path) if path else ""
     parents = run_git(["rev-list", "--parents", "-n", "1", sha], r.root).stdout.decode().split()[1:]
-    if parents:
-        args = ["diff", parents[0], sha, *_diff_args(rel)]
-    else:
-        args = ["diff-tree", "-p", "--root", sha, *_diff_args(rel)]
-    return _read(r.root, args, max_lines)
-
-
-def revs_patch(repo: RepoLike, old: str, new: str, path: str = "", max_lines: int = MAX_LINES) -> Patch:
-    """The unified diff of ``path`` between two revisions."""
-    r = as_repo(repo)
-    rel = rel_path(r, path) if path else ""
-    return _read(r.root, ["diff", old, new, *_diff_args(rel)], max_lines)
-
-
-def _read(root: object, args: list[str], max_lines: int) -> Patch:
-    out = run_git(args, root).stdout.decode("utf-8", "surrogateescape")  # type: ignore[arg-type]
+    args = ["diff", parents[0], sha] if parents else ["diff-tree", "-p", "--root", sha]
+    args += ["--no-color", "--no-ext-diff", "--no-textconv", "-M", "--", rel or "."]
+    out = run_git(args, r.root).stdout.decode("utf-8", "surrogateescape")
     lines = out.split("\n")
     truncated = len(lines) > max_lines
     if truncated:
@@ -206,6 +189,3 @@ def side_by_side(files: list[FilePatch]) -> list[SideRow]:
             _pair(rows, minus, plus)
     return rows
 
-
-__all__ = ["PatchLine", "Hunk", "FilePatch", "Patch", "commit_patch", "revs_patch", "parse_patch", "SideRow",
-           "side_by_side", "MAX_LINES"]

@@ -58,6 +58,3 @@ def read_state(folder: Path | str, scope: Path | str | None = None) -> RepoState
     dirty = sum(1 for f in whole.files if not prefix or f.path.startswith(prefix) or f.path == rel)
     return RepoState(repo, whole.branch, whole.head, dirty, whole.operation, whole.conflicted,
                      whole.ahead, whole.behind, whole.upstream)
-
-
-__all__ = ["RepoState", "read_state"]

@@ -403,9 +403,3 @@ def run_driver(
     except BaseException:  # noqa: BLE001
         pass
     return 1
-
-
-__all__ = [
-    "Labels", "MergeResult", "merge_bytes", "merge_by_id", "merge_plain", "merge_plain_text", "run_driver",
-    "conflict_style", "conflict_region", "split_trailing", "entry_contents", "whole_file_conflict",
-]

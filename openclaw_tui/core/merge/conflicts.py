@@ -602,11 +602,3 @@ def load(path: Path | str) -> Conflicts:
     text, bom, _ok = decode(data)
     c = analyze(text, p.name, _attribute_marker_size(p))
     return Conflicts(c.name, c.conflict, c.mode, c.items, c.reason, bom, data, c._ours, c._theirs)
-
-
-def save(path: Path | str, conflicts: Conflicts, text: str) -> bytes:
-    """Write the resolved text over the file if it still holds what ``load`` read (else refuse)."""
-    from ..files.safe_write import write_if_unchanged
-
-    data = (("\ufeff" if conflicts.bom else "") + text).encode("utf-8", "surrogateescape")
-    return write_if_unchanged(Path(path), conflicts.data, data)

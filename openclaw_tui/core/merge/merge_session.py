@@ -316,7 +316,6 @@ class MergeSession:
     operation: str | None
     files: list[FileResolution]
     merging: str | None = None  # what is being merged ("branch 'agent-thread-b'")
-    concluded: bool = False
     reference_notes_done: list[str] = field(default_factory=list)  # what complete() rewrote, to tell the user
     last_written: list[tuple[Path, bytes]] = field(default_factory=list)  # the exact bytes complete() wrote
 
@@ -488,7 +487,6 @@ class MergeSession:
         if self.repo is None:
             raise GitError(["commit"], 128, "not inside a git repository")
         done = continue_operation(self.repo, message)
-        self.concluded = done.still is None
         clear_record(self.repo)  # the driver's renumberings belonged to the step just concluded
         return done
 
@@ -578,9 +576,3 @@ def choice_label(choice: Choice | None) -> str:
     if isinstance(choice, Edited):
         return "edited"
     return {OURS: "ours", THEIRS: "theirs", BOTH: "both"}.get(choice, str(choice))
-
-
-__all__ = [
-    "FileResolution", "MergeSession", "files_with_markers", "their_name", "choice_label", "is_yaml",
-    "OURS", "THEIRS", "BOTH", "Edited", "ResolutionError",
-]

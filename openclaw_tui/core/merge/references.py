@@ -300,9 +300,3 @@ def recorded_renumberings(repo: Repo) -> dict[str, list[tuple[str, str]]]:
         if isinstance(path, str) and ok:
             found[path] = ok
     return found
-
-
-__all__ = [
-    "Sides", "RefRule", "current_sides", "driver_sides", "rebase_sides", "sides_match", "reference_rules", "apply_rule", "profile_rel",
-    "write_record", "read_record", "clear_record", "recorded_renumberings", "blob_id", "is_memory_rel",
-]
