@@ -43,6 +43,13 @@ def _profile_path(profile: Any) -> Path:
     return Path(getattr(profile, "path", profile)).absolute()
 
 
+def read_file(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+
+
 def is_memory_file(rel: str, workspace: bool = False) -> bool:
     """A memory file by its path in the memory folder (spec, Layouts A and B): an untracked one is
     committed with the folder's changes; any other untracked file waits until it is named."""
@@ -106,12 +113,7 @@ def profile_changes(repo: RepoLike, profile: Any, include: Sequence[str] = ()) -
 
     def pair(name: str) -> tuple[bytes | None, bytes | None]:
         full = f"{prefix}{name}"
-        old = read_blob(r, "HEAD", full) if has_head else None
-        try:
-            new: bytes | None = (folder / name).read_bytes()
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            new = None
-        return old, new
+        return read_blob(r, "HEAD", full) if has_head else None, read_file(folder / name)
 
     (om, nm), (oa, na) = pair(MEMORIES), pair(ARCHIVE)
     return profile_diff(om, oa, nm, na, files)

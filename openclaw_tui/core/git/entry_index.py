@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .gitrepo import GitError, RepoLike, common_dir
@@ -36,52 +36,37 @@ _STEP = 1 << 15
 _ID_KEY = b"\nid:"
 
 
+def _agreeing(same: Callable[[int, int], bool], limit: int) -> int:
+    """The largest ``n <= limit`` such that ``same(0, n)``, where ``same(i, j)`` compares bytes ``i..j``."""
+    i = 0
+    while i < limit:
+        step = min(_STEP, limit - i)
+        if not same(i, i + step):
+            break
+        i += step
+    else:
+        return limit
+    lo, hi = i, i + step  # the first difference lies in [lo, hi)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if same(lo, mid + 1):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 def common_prefix(a: Buf, b: Buf) -> int:
     """Length of the longest common prefix (compared in C, without copying either side)."""
-    n, i = min(len(a), len(b)), 0
-    mb = memoryview(b)
-    try:
-        while i < n:
-            step = min(_STEP, n - i)
-            if not a.startswith(mb[i : i + step], i):
-                break
-            i += step
-        else:
-            return n
-        lo, hi = i, i + step  # the first difference lies in [lo, hi)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if a.startswith(mb[lo : mid + 1], lo):
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo
-    finally:
-        mb.release()
+    with memoryview(b) as mb:
+        return _agreeing(lambda i, j: a.startswith(mb[i:j], i), min(len(a), len(b)))
 
 
 def common_suffix(a: Buf, b: Buf, limit: int) -> int:
     """Length of the longest common suffix, at most ``limit``."""
-    la, lb, i = len(a), len(b), 0
-    mb = memoryview(b)
-    try:
-        while i < limit:
-            step = min(_STEP, limit - i)
-            if not a.endswith(mb[lb - i - step : lb - i], 0, la - i):
-                break
-            i += step
-        else:
-            return limit
-        lo, hi = i, i + step  # the suffix length lies in [lo, hi)
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if a.endswith(mb[lb - mid : lb - lo], 0, la - lo):
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
-    finally:
-        mb.release()
+    la, lb = len(a), len(b)
+    with memoryview(b) as mb:
+        return _agreeing(lambda i, j: a.endswith(mb[lb - j : lb - i], 0, la - i), limit)
 
 
 def _ids_around(data: Buf, a: int, b: int) -> set[str] | None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .commitmsg import is_memory_file
+from .commitmsg import is_memory_file, read_file
 from .gitrepo import Repo, RepoLike, as_repo, read_blob, rel_path, run_git, status, tree_files
 from .semantic_diff import ARCHIVE, MEMORIES, FileChange, ProfileDiff, profile_diff
 from .threeway import Labels, merge_bytes, merge_plain
@@ -78,10 +78,13 @@ def log_page(repo: RepoLike, path: Any = "", skip: int = 0, limit: int = 50) -> 
         return []
     target = getattr(path, "path", path)
     rel = rel_path(r, target) if str(target) else ""
-    args = ["log", f"--format={LOG_FORMAT}", "-n", str(max(0, limit)), f"--skip={max(0, skip)}", "HEAD"]
-    if rel:
-        args += ["--", rel]
-    out = run_git(args, r.root).stdout.decode("utf-8", "replace")
+    return _log(r, ["-n", str(max(0, limit)), f"--skip={max(0, skip)}", "HEAD"], rel)
+
+
+def _log(repo: Repo, args: list[str], rel: str) -> list[CommitInfo]:
+    """``git log ARGS`` limited to the path ``rel`` ("" = everything), parsed."""
+    args = ["log", f"--format={LOG_FORMAT}", *args] + (["--", rel] if rel else [])
+    out = run_git(args, repo.root).stdout.decode("utf-8", "replace")
     return [commit_from(chunk.strip("\n")) for chunk in out.split("\x1e") if chunk.strip()]
 
 
@@ -127,34 +130,28 @@ def _tree_changes(repo: Repo, old: str | None, new: str, rel: str) -> list[FileC
     return sorted(changes, key=lambda c: c.path)
 
 
+def _commits_diff(r: Repo, rel: str, old: str | None, new: str) -> ProfileDiff:
+    """The profile ``rel`` from commit ``old`` (None: before the first commit) to commit ``new``."""
+    def blobs(rev: str | None) -> list[bytes | None]:
+        return [read_blob(r, rev, profile_file(rel, name)) if rev else None for name in (MEMORIES, ARCHIVE)]
+
+    (om, oa), (nm, na) = blobs(old), blobs(new)
+    return profile_diff(om, oa, nm, na, _tree_changes(r, old, new, rel))
+
+
 def commit_semantic_diff(repo: RepoLike, sha: str, profile: Any) -> CommitDiff:
     """What commit ``sha`` did to the profile (against its first parent)."""
     r = as_repo(repo)
     info = commit_info(r, sha)
-    rel = profile_rel(r, profile)
-    parent = info.parents[0] if info.parents else None
-    mem, arch = profile_file(rel, MEMORIES), profile_file(rel, ARCHIVE)
-
-    def blob(rev: str | None, path: str) -> bytes | None:
-        return read_blob(r, rev, path) if rev else None
-
-    diff = profile_diff(
-        blob(parent, mem), blob(parent, arch), blob(info.sha, mem), blob(info.sha, arch),
-        _tree_changes(r, parent, info.sha, rel),
-    )
-    return CommitDiff(info, diff)
+    return CommitDiff(info, _commits_diff(r, profile_rel(r, profile), info.parents[0] if info.parents else None, info.sha))
 
 
 def diff_revs(repo: RepoLike, profile: Any, old_rev: str, new_rev: str) -> ProfileDiff:
     """The profile's difference between two revisions (branches, tags, shas)."""
     r = as_repo(repo)
-    rel = profile_rel(r, profile)
-    mem, arch = profile_file(rel, MEMORIES), profile_file(rel, ARCHIVE)
-    old_sha = run_git(["rev-parse", "--verify", f"{old_rev}^{{commit}}"], r.root).stdout.decode().strip()
-    new_sha = run_git(["rev-parse", "--verify", f"{new_rev}^{{commit}}"], r.root).stdout.decode().strip()
-    files = _tree_changes(r, old_sha, new_sha, rel)
-    return profile_diff(read_blob(r, old_sha, mem), read_blob(r, old_sha, arch),
-                        read_blob(r, new_sha, mem), read_blob(r, new_sha, arch), files)
+    old_sha, new_sha = (run_git(["rev-parse", "--verify", f"{rev}^{{commit}}"], r.root).stdout.decode().strip()
+                        for rev in (old_rev, new_rev))
+    return _commits_diff(r, profile_rel(r, profile), old_sha, new_sha)
 
 
 # --- rollback and revert ------------------------------------------------------------------------------
@@ -216,32 +213,29 @@ def plan_rollback(repo: RepoLike, profile: Any, sha: str) -> RollbackPlan:
     for path in sorted(set(now) | set(then)):
         if now.get(path) == then.get(path):
             continue
-        current = _read_file(r.path(path))
+        current = read_file(r.path(path))
         target = read_blob(r, info.sha, path) if path in then else None
         action = "create" if path not in now else "delete" if path not in then else "restore"
         files.append(FileRestore(path.removeprefix(prefix), action, current, target))
     in_the_way = [f.path for f in files if f.action == "create" and f.current is not None]
     if in_the_way and blocked is None:  # an untracked file (left out of commits) where the commit has one
         blocked = f"{in_the_way[0]} is an untracked file the rollback would replace; commit or move it first"
-    by = {f.path: f for f in files}
+    changes = [FileChange(f.path, {"create": "added", "delete": "deleted"}.get(f.action, "changed")) for f in files]
+    diff = _writes_diff(r.path(rel), {f.path: (f.current, f.target) for f in files}, changes)
+    return RollbackPlan(r, rel, info.sha, info, tuple(files), diff, blocked)
 
+
+def _writes_diff(folder: Path, writes: dict[str, tuple[bytes | None, bytes | None]],
+                 files: Sequence[FileChange]) -> ProfileDiff:
+    """What writing ``writes`` (profile-relative path -> (now, after)) does to the profile in ``folder``."""
     def pair(name: str) -> tuple[bytes | None, bytes | None]:
-        f = by.get(name)
-        if f is None:
-            data = _read_file(r.path(profile_file(rel, name)))
-            return data, data
-        return f.current, f.target
+        if name in writes:
+            return writes[name]
+        data = read_file(folder / name)
+        return data, data
 
     (om, nm), (oa, na) = pair(MEMORIES), pair(ARCHIVE)
-    changes = [FileChange(f.path, {"create": "added", "delete": "deleted"}.get(f.action, "changed")) for f in files]
-    return RollbackPlan(r, rel, info.sha, info, tuple(files), profile_diff(om, oa, nm, na, changes), blocked)
-
-
-def _read_file(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
+    return profile_diff(om, oa, nm, na, files)
 
 
 def _write_files(changes: Sequence[tuple[Path, bytes | None, bytes | None]]) -> None:
@@ -290,6 +284,7 @@ def revert_commit(repo: RepoLike, profile: Any, sha: str, *, dry_run: bool = Fal
     parent = info.parents[0] if info.parents else None
     changes = _tree_changes(r, parent, info.sha, rel)
     writes: list[tuple[Path, bytes | None, bytes | None]] = []
+    by_path: dict[str, tuple[bytes | None, bytes | None]] = {}
     conflicts: list[str] = []
     labels = Labels("current", info.short, f"before {info.short}")
     for ch in changes:
@@ -298,7 +293,7 @@ def revert_commit(repo: RepoLike, profile: Any, sha: str, *, dry_run: bool = Fal
             full = profile_file(rel, path)
             base = read_blob(r, info.sha, full)
             theirs = read_blob(r, parent, full) if parent else None
-            ours = _read_file(r.path(full))
+            ours = read_file(r.path(full))
             if base == theirs:
                 continue
             if ours == base:
@@ -321,22 +316,11 @@ def revert_commit(repo: RepoLike, profile: Any, sha: str, *, dry_run: bool = Fal
                     continue
                 result = data
             writes.append((r.path(full), ours, result))
+            by_path[path] = (ours, result)
     if conflicts:
         raise Refused(f"reverting {info.short} conflicts with later changes in {', '.join(conflicts)}; nothing written")
-    prefix = rel + "/" if rel else ""
-    by = {str(p): (old, new) for p, old, new in writes}
-
-    def pair(name: str) -> tuple[bytes | None, bytes | None]:
-        p = str(r.path(profile_file(rel, name)))
-        if p in by:
-            return by[p]
-        data = _read_file(Path(p))
-        return data, data
-
-    (om, nm), (oa, na) = pair(MEMORIES), pair(ARCHIVE)
-    rels = tuple(r.rel(p).removeprefix(prefix) for p, _, _ in writes)
-    files = [FileChange(x, "changed") for x in rels]
-    diff = profile_diff(om, oa, nm, na, files)
+    rels = tuple(by_path)
+    diff = _writes_diff(r.path(rel), by_path, [FileChange(x, "changed") for x in rels])
     if not dry_run and writes:
         _write_files(writes)
     return RevertResult(info.sha, rels, diff)
@@ -355,14 +339,6 @@ class BranchComparison:
     diff: ProfileDiff  # the profile on ``base`` -> on ``other``
 
 
-def _range_log(repo: Repo, spec: str, rel: str, limit: int) -> tuple[CommitInfo, ...]:
-    args = ["log", f"--format={LOG_FORMAT}", "-n", str(limit), spec]
-    if rel:
-        args += ["--", rel]
-    out = run_git(args, repo.root).stdout.decode("utf-8", "replace")
-    return tuple(commit_from(c.strip("\n")) for c in out.split("\x1e") if c.strip())
-
-
 def compare_branches(repo: RepoLike, profile: Any, base: str, other: str, limit: int = 200) -> BranchComparison:
     """How the profile differs between two branches (or any revisions), entry by entry."""
     r = as_repo(repo)
@@ -370,7 +346,8 @@ def compare_branches(repo: RepoLike, profile: Any, base: str, other: str, limit:
     mb = run_git(["merge-base", base, other], r.root, check=False).stdout.decode().strip() or None
     return BranchComparison(
         base, other, mb,
-        _range_log(r, f"{other}..{base}", rel, limit), _range_log(r, f"{base}..{other}", rel, limit),
+        tuple(_log(r, ["-n", str(limit), f"{other}..{base}"], rel)),
+        tuple(_log(r, ["-n", str(limit), f"{base}..{other}"], rel)),
         diff_revs(r, profile, base, other),
     )
 

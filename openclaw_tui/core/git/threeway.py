@@ -82,16 +82,8 @@ def _marker_line(char: str, size: int, label: str, nl: str) -> str:
 
 def whole_file_conflict(ours: bytes, theirs: bytes, labels: Labels, marker_size: int = 7) -> bytes:
     """The last resort: all of ours against all of theirs in one conflict region."""
-    def ended(data: bytes) -> bytes:
-        return data if not data or data.endswith(b"\n") else data + b"\n"
-
-    return (
-        _marker_line("<", marker_size, labels.ours, "\n").encode("utf-8", "surrogateescape")
-        + ended(ours)
-        + ("=" * marker_size + "\n").encode()
-        + ended(theirs)
-        + _marker_line(">", marker_size, labels.theirs, "\n").encode("utf-8", "surrogateescape")
-    )
+    o, t = ours.decode("utf-8", "surrogateescape"), theirs.decode("utf-8", "surrogateescape")
+    return conflict_region(o, None, t, labels, marker_size, "merge", "\n").encode("utf-8", "surrogateescape")
 
 
 def merge_plain(
@@ -235,9 +227,7 @@ def merge_by_id(
         for e in mf.entries[:-1]:
             separators[e.id or ""] = split_trailing(e.raw)[1]
 
-    def trailing_of(key: str) -> str | None:
-        return separators.get(key)
-
+    trailing_of = separators.get
     def conflict(key: str, o: str | None, b: str | None, t: str | None) -> _Item:
         conflict_ids.append(key)
         return _Item(key, conflict_region(o, b, t, labels, marker_size, style, nl), None)
@@ -277,12 +267,8 @@ def merge_by_id(
     items = kept + ours_added + theirs_added
 
     sep = typical_separator(o_mf, t_mf, b_mf)
-    if o_mf.entries:
-        eof_trailing = split_trailing(o_mf.entries[-1].raw)[1]
-    elif t_mf.entries:
-        eof_trailing = split_trailing(t_mf.entries[-1].raw)[1]
-    else:
-        eof_trailing = ""
+    final = (o_mf.entries or t_mf.entries)[-1:]
+    eof_trailing = split_trailing(final[0].raw)[1] if final else ""
     if preamble and not preamble.endswith("\n") and items:
         preamble += nl
     parts = [preamble]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -66,6 +66,9 @@ class Region:
     base_line: int | None
     theirs_line: int
 
+    def section(self, which: Side) -> str:
+        return self.ours if which == "ours" else self.theirs if which == "theirs" else self.base or ""
+
 
 @dataclass(frozen=True)
 class ConflictText:
@@ -85,13 +88,7 @@ class ConflictText:
         """The whole file as that side had it (None for base when a region lacks its base)."""
         if which == "base" and not self.has_base:
             return None
-        out: list[str] = []
-        for p in self.parts:
-            if isinstance(p, str):
-                out.append(p)
-            else:
-                out.append(p.ours if which == "ours" else p.theirs if which == "theirs" else p.base or "")
-        return "".join(out)
+        return "".join(p if isinstance(p, str) else p.section(which) for p in self.parts)
 
 
 _OPEN_RE = re.compile(r"(<+)(?:[ \t](.*?))?[ \t]*\r?\n?")
@@ -125,7 +122,7 @@ def parse_conflicts(text: str, min_size: int = 7) -> ConflictText:
     n = len(lines)
     while i < n:
         m = _OPEN_RE.fullmatch(lines[i]) if lines[i].startswith("<" * min_size) else None
-        region = _read_region(lines, i, len(m.group(1)), len(parts)) if m else None
+        region = _read_region(lines, i, len(m.group(1)), sum(isinstance(p, Region) for p in parts)) if m else None
         if region is None:
             plain.append(lines[i])
             i += 1
@@ -138,16 +135,7 @@ def parse_conflicts(text: str, min_size: int = 7) -> ConflictText:
         i = after
     if plain:
         parts.append("".join(plain))
-    # renumber regions in order
-    numbered: list[str | Region] = []
-    k = 0
-    for p in parts:
-        if isinstance(p, Region):
-            p = Region(k, p.marker_size, p.ours, p.base, p.theirs, p.ours_label, p.base_label, p.theirs_label,
-                       p.start_line, p.end_line, p.ours_line, p.base_line, p.theirs_line)
-            k += 1
-        numbered.append(p)
-    return ConflictText(text, tuple(numbered))
+    return ConflictText(text, tuple(parts))
 
 
 def _read_region(lines: list[str], start: int, size: int, index: int) -> tuple[Region, int] | None:
@@ -245,10 +233,7 @@ class Conflicts:
     _theirs: MemoryFile | None = field(default=None, repr=False, compare=False)
 
     def item(self, key: str) -> ConflictItem:
-        for it in self.items:
-            if it.key == key:
-                return it
-        raise KeyError(key)
+        return {it.key: it for it in self.items}[key]
 
 
 def is_memory_file(name: str) -> bool:
@@ -311,7 +296,7 @@ def _region_spans(ct: ConflictText, which: Side) -> list[tuple[int, int, int]]:
         if isinstance(p, str):
             pos += len(p)
             continue
-        chunk = p.ours if which == "ours" else p.theirs if which == "theirs" else p.base or ""
+        chunk = p.section(which)
         spans.append((pos, pos + len(chunk), p.index))
         pos += len(chunk)
     return spans
@@ -600,5 +585,4 @@ def load(path: Path | str) -> Conflicts:
     p = Path(path)
     data = p.read_bytes()
     text, bom, _ok = decode(data)
-    c = analyze(text, p.name, _attribute_marker_size(p))
-    return Conflicts(c.name, c.conflict, c.mode, c.items, c.reason, bom, data, c._ours, c._theirs)
+    return replace(analyze(text, p.name, _attribute_marker_size(p)), bom=bom, data=data)

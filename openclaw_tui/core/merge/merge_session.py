@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -132,8 +132,7 @@ class FileResolution:
                 base_ids, ours_ids, theirs_ids = stages
                 theirs_added = theirs_ids - base_ids - ours_ids
                 analyzed = cf.analyze(decode(c.data or b"")[0], path.name, c.conflict.regions[0].marker_size, base_ids)
-                c = Conflicts(c.name, analyzed.conflict, analyzed.mode, analyzed.items, analyzed.reason, c.bom, c.data,
-                              analyzed._ours, analyzed._theirs)
+                c = replace(analyzed, name=c.name, bom=c.bom, data=c.data)
         f = cls(path, display, c, c.data, unmerged, theirs_added=theirs_added)
         # only entries of the base can be in content conflict: two entries both sides added under one
         # id are both kept (decided here, and said); an entry one side alone added is kept
