@@ -11,10 +11,7 @@ from .gitrepo import GitError, Repo, RepoLike, as_repo, git_env, git_executable
 
 
 class BlobStream:
-    """Stream the blobs ``shas`` out of one ``git cat-file --batch`` process, one at a time.
-
-    The requests are written by a thread while the answers are read, so neither pipe fills up.
-    """
+    """Blobs out of one ``git cat-file --batch`` process; a thread writes the requests so no pipe fills up."""
 
     def __init__(self, repo: Repo, shas: list[str]) -> None:
         exe = git_executable()

@@ -1,18 +1,7 @@
-"""Commit messages made from what actually changed in a profile, and committing it.
+"""Commit messages made from what changed in a profile, and committing it.
 
-The message follows the spec (a summary given with its own type prefix, such
-as ``fix: …``, replaces the first line as it is)::
-
-    feat(mem): <one-line summary>
-
-    - mem-0013: added
-    - mem-0007: superseded by mem-0013
-    - contexts/2024-06-03_planning.md: added
-    - state.yaml: changed
-
-Entries are compared by id between HEAD and the working tree of
-``memories.md`` and ``contexts/archive/memories.md``; other files are
-listed from ``git status`` of the profile folder.
+The message is ``feat(mem): <summary>`` (a summary with its own type prefix, ``fix: …``, is taken as
+given), a blank line, then one ``- mem-0013: added`` / ``- state.yaml: changed`` line per entry and file.
 """
 
 from __future__ import annotations
@@ -143,10 +132,8 @@ def has_type(summary: str) -> bool:
 
 
 def format_message(summary: str, diff: ProfileDiff) -> str:
-    """``feat(mem): <summary>``, a blank line, then one ``- `` line per entry and file.
-
-    A summary that has its own type prefix (``fix: typo in mem-0012``) is the first
-    line as given, with no ``feat(mem):`` in front.
+    """``feat(mem): <summary>`` (or a summary with its own type prefix, as given), a blank line,
+    then one ``- `` line per entry and file.
     """
     if has_type(summary):
         head = "\n".join(line.rstrip() for line in summary.strip().splitlines())
@@ -169,9 +156,8 @@ def commit_profile(
 ) -> str:
     """Commit the profile folder's changes (and nothing else) with a generated message; returns the sha.
 
-    Untracked files other than memory files are left out unless named in ``include`` (``left_out``).
-    Raises GitError when the folder is not in a repository, NothingToCommit
-    when it has no change.
+    Untracked files that are not memory files are left out unless named in ``include``.  Raises
+    GitError outside a repository, NothingToCommit when nothing changed.
     """
     folder = _profile_path(profile)
     r: Repo = as_repo(repo if repo is not None else folder)

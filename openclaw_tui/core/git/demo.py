@@ -1,22 +1,8 @@
 """The ``--demo`` repository: the bundled samples with a believable git history.
 
-``build_demo(dest)`` copies the sample profiles into ``dest``, makes it a git
-repository (local identity, the machine's git config ignored while building)
-and replays a short history: an import, agent commits, a ``work-persona``
-branch merged back (its agent left an unresolved ``conflict:`` pair), then two diverging edits of the same entry on ``main``
-(a human review) and ``agent-thread-b`` (another agent thread).  Merging
-them with plain git (not the id-aware driver) leaves a pending merge with
-conflict markers in ``profiles/xiaoyu/memories.md`` and ``state.yaml``.
-
-The repository is set up as ``openclaw-tui git-setup`` sets one up: the
-``.gitattributes`` line is part of the first commit (its driver is only
-configured after the merge, so the merge above stays a plain git one), and the
-driver and the lock-file excludes are installed at the end, so the lock files
-the app leaves never show in ``git status``.
-
-``demo_has_changes(folder)`` tells whether anything a user can change (the
-files, the index, HEAD, branches, a pending merge) differs from the demo as it
-was built, so quitting can ask before the folder is deleted.
+``build_demo`` replays a short history (agent commits, a merged branch) and ends in a pending plain-git
+merge of two threads that edited the same entry, with the merge driver installed afterwards as
+``git-setup`` does.  ``demo_has_changes`` tells whether a user changed anything, so quitting can ask.
 """
 
 from __future__ import annotations
@@ -315,13 +301,8 @@ BASELINE = "openclaw-tui/demo-state"  # under .git: the digest of the demo as bu
 
 
 def demo_state(root: Path) -> str:
-    """A digest of what a user can change in the demo repository at ``root``.
-
-    The working tree (every file outside ``.git`` but the safe-write lock files,
-    links by their target), the index with its conflict stages, HEAD, every
-    ref and a pending merge.  What the app keeps under ``.git`` for itself
-    (the entry index) and lock files are not changes.
-    """
+    """A digest of what a user can change in the demo at ``root``: the work tree (lock files aside),
+    the index, HEAD, refs and a pending merge."""
     root = Path(root)
     h = hashlib.sha256()
     for here, dirs, names in os.walk(root):

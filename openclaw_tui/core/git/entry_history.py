@@ -1,10 +1,7 @@
-"""One entry's history ("blame by id"): every commit that created, changed, moved or removed it.
+"""One entry's history ("blame by id") across memories.md and the archive.
 
-Follows the entry between memories.md and the archive.  Reads the blobs of
-the two files through ``git cat-file --batch`` streams, looking only at the
-lines around the entry's ``id:`` line; ``entry_index`` remembers which
-entries each pair of versions touched, so a later query reads only the
-versions where the entry may have changed.
+Blobs come through ``git cat-file --batch``; only the text around the entry's ``id:`` line is read, and
+versions that ``entry_index`` says cannot have touched the entry are skipped.
 """
 
 from __future__ import annotations
@@ -52,8 +49,7 @@ class EntryVersion:
 def find_entry_raw(data: bytes | bytearray, entry_id: str, id_re: re.Pattern[bytes] | None = None) -> str | None:
     """The content (trailing blank lines removed) of entry ``entry_id`` in a memory file's bytes.
 
-    Looks around the ``id:`` line instead of parsing the whole file when the
-    file is simple enough for that to be certain; else parses it.
+    Reads only around the ``id:`` line when that is certain to give the entry; else parses the file.
     """
     idb = entry_id.encode()
     pos = data.find(idb)
@@ -80,12 +76,7 @@ def find_entry_raw(data: bytes | bytearray, entry_id: str, id_re: re.Pattern[byt
 
 
 class _EntryFinder:
-    """``find_entry_raw`` with a memory: a version usually holds the entry where the last one did.
-
-    Looks for the previous version's exact text near its previous place
-    first (a few kilobytes instead of megabytes), and checks it is still a
-    whole entry there; only when that fails does it search the whole blob.
-    """
+    """``find_entry_raw`` that first looks for the previous version's text near its previous place."""
 
     def __init__(self, entry_id: str) -> None:
         self.entry_id = entry_id
@@ -232,13 +223,8 @@ def entry_history(
 ) -> list[EntryVersion]:
     """Every commit that created or changed ``entry_id`` (newest first), with each version.
 
-    Follows the entry between memories.md and the archive.  Commits whose
-    pairs of versions the index (``entry_index``) says cannot have touched
-    the entry are skipped without reading; the others' blobs are read once
-    through ``git cat-file --batch``, looking only around the entry's
-    ``id:`` line.  A few unindexed pairs read this way are indexed on the
-    way; a history that is mostly unindexed is read without (the app runs
-    ``index_entry_history`` in the background for that).
+    Commits the index says cannot have touched the entry are skipped unread; a few unindexed pairs
+    read on the way are indexed (``index_entry_history`` does the rest in the background).
     """
     r = as_repo(repo)
     if no_commits(r):
@@ -285,12 +271,9 @@ def entry_history(
 def index_entry_history(
     repo: RepoLike, profile: Any, should_stop: Callable[[], bool] | None = None, batch: int = 200,
 ) -> int:
-    """Index every pair of versions of the profile's memory files not indexed yet; returns how many.
+    """Index the pairs of versions of the profile's memory files not indexed yet; returns how many.
 
-    Run it in the background (the app does, when it opens a repository):
-    afterwards any entry's history reads only the commits that may have
-    touched it.  ``should_stop`` is asked before each blob; what was indexed
-    by then is kept.
+    ``should_stop`` is asked before each blob; what was indexed by then is kept.
     """
     r = as_repo(repo)
     if no_commits(r):

@@ -1,21 +1,7 @@
 """Which entries a change between two versions of a memory file may have touched, remembered.
 
-One entry's history must look at every version of memories.md and the
-archive: on a 10k-entry file with 1,000 commits that is 2 GB out of
-``git cat-file``, about a second of CPU for git alone.  Almost every
-commit touches one or two entries, though, and which ones is cheap to
-work out while the two versions are at hand:
-
-- ``touched_ids(old, new)``: the ids of every entry the bytes that differ
-  could belong to (a superset; ``None`` when the file is too unusual to
-  tell locally: fenced code, a malformed block near the change...).
-- ``EntryIndex``: those answers kept by the pair of blob ids in a SQLite
-  file in the repository's git folder (``.git/openclaw-tui/entry-index.sqlite``).
-  Blob ids name content, so an answer never goes stale and needs no
-  invalidation; deleting the file only makes the next history slower.
-
-With the index, an entry's history reads only the versions of the commits
-that may have touched the entry.
+``touched_ids`` works it out while both versions are at hand; ``EntryIndex`` keeps the answers by pair of
+blob ids in SQLite under the git folder. Blob ids name content, so an answer never goes stale.
 """
 
 from __future__ import annotations
@@ -101,10 +87,8 @@ def _ids_around(data: Buf, a: int, b: int) -> set[str] | None:
 def touched_ids(old: Buf | None, new: Buf | None) -> Touched:
     """Every entry id whose text may differ between two versions of a memory file (None: cannot tell).
 
-    The versions are compared byte for byte from both ends; the stretch
-    that differs is widened to whole entries on each side (from entry
-    starts that are certain) and parsed.  A superset: a neighbour of the
-    change may be named too.
+    The stretch that differs, widened to whole entries from certain entry starts, is parsed; a
+    neighbour of the change may be named too.
     """
     if old is None or new is None:
         return None  # a created or deleted file: every entry in it

@@ -1,10 +1,7 @@
-"""The git repository that holds a memory folder, and what state it is in.
+"""The git repository holding a memory folder: status, objects, commits, the merge driver, branches, sync.
 
-All git work goes through ``run_git`` (a subprocess; no pager, no prompt,
-stable English output).  The query functions degrade gracefully: without
-git installed, or outside a repository, they return None or empty results
-instead of raising.  Commands that change the repository (commit, merge,
-switch...) raise ``GitError`` with git's own one-line reason.
+Queries return None or empty results without git or a repository; commands that change the repository
+raise ``GitError`` with git's one-line reason.
 """
 
 from __future__ import annotations
@@ -201,8 +198,7 @@ def operation_in_progress(repo: Repo) -> str | None:
 def status(path: Path | str, pathspec: Path | str | None = None) -> RepoStatus | None:
     """Branch, HEAD, operation in progress and changed files (under ``pathspec``, else everywhere).
 
-    ``path`` is any path inside the repository; None when there is no repository.
-    Lock files of the safe-write protocol are left out.
+    None when ``path`` is not in a repository.  Lock files of the safe-write protocol are left out.
     """
     repo = find_repo(path)
     if repo is None:
@@ -299,11 +295,8 @@ def tree_files(repo: RepoLike, rev: str, rel: str) -> dict[str, tuple[str, str]]
 
 def commit_paths(repo: RepoLike, rel: str, message: str, *, env: Mapping[str, str] | None = None,
                  leave: Sequence[str] = ()) -> str:
-    """Stage everything under ``rel`` (lock files excluded, and the untracked files ``leave`` names,
-    relative to ``rel``) and commit only that; returns the sha.
-
-    Other staged changes of the repository are left staged and out of the commit.
-    """
+    """Stage everything under ``rel`` (but lock files and the untracked files ``leave`` names, relative
+    to ``rel``) and commit only that, leaving other staged changes staged; returns the sha."""
     r = as_repo(repo)
     spec = rel or "."
     excludes = [f":(exclude,glob){rel + '/' if rel else ''}**/*{s}" for s in LOCK_SUFFIXES]
@@ -378,9 +371,8 @@ class Continued:
 def continue_operation(repo: RepoLike, message: str | None = None) -> Continued:
     """Finish what stopped on conflicts once they are resolved and staged.
 
-    A merge, cherry-pick or revert is committed (``message`` or git's own);
-    a rebase or ``git am`` continues, and may stop again at a later commit:
-    ``still`` and ``conflicted`` then say so.
+    A merge, cherry-pick or revert is committed; a rebase or ``git am`` continues and may stop at a
+    later conflict (``still`` and ``conflicted`` say so).
     """
     r = as_repo(repo)
     st = status(r.root)
@@ -414,11 +406,7 @@ def has_stash(repo: RepoLike) -> bool:
 
 
 def driver_command() -> str:
-    """The ``merge.openclaw-memory.driver`` value: this Python, so it works from any venv.
-
-    It runs the driver module directly (the same code as ``openclaw-tui
-    merge-driver``) so that nothing else of the program is imported.
-    """
+    """The ``merge.openclaw-memory.driver`` value: this Python running the driver module alone."""
     cmd = f"{shlex.quote(sys.executable)} -m openclaw_tui.cli.commands.merge_driver --marker-size %L"
     if git_version() >= (2, 44):  # since git 2.44: %S base, %X ours, %Y theirs (labels, shell-quoted)
         cmd += " --base-label %S --ours-label %X --theirs-label %Y"
@@ -448,10 +436,8 @@ def _ensure_line(path: Path, line: str) -> bool:
 def install_merge_driver(repo: RepoLike) -> list[str]:
     """Install the id-aware merge driver; returns what changed (empty when already installed).
 
-    Writes ``memories.md merge=openclaw-memory`` into the root ``.gitattributes``
-    (left uncommitted), sets ``merge.openclaw-memory.{name,driver}`` in the
-    repository's own config, and keeps lock files out of ``git status``
-    through ``.git/info/exclude``.
+    The root ``.gitattributes`` line (left uncommitted), the repository's own config, and the lock files
+    in ``.git/info/exclude``.
     """
     r = as_repo(repo)
     changed: list[str] = []

@@ -1,13 +1,4 @@
-"""A profile's git history, read by entry: what each commit did to which entry.
-
-- ``log_page``: commits touching a path, newest first, one page at a time.
-- ``commit_semantic_diff`` / ``diff_revs``: what a commit (or between two
-  revisions) did to the profile, entry by entry (the comparison itself is
-  ``semantic_diff``; one entry's history is ``entry_history``).
-- ``plan_rollback`` / ``apply_rollback``, ``revert_commit``: undo at the
-  level of one profile folder.
-- ``compare_branches``; branches and sync (``list_branches``, ``switch_branch``,
-  ``pull``, ``push``...) are defined in ``gitrepo`` and re-exported here.
+"""A profile's git history read by entry: log pages, what a commit did, rollback, revert, branch comparison.
 
 Every function returns dataclasses; nothing here prints or prompts.
 """
@@ -68,11 +59,7 @@ def profile_file(rel: str, name: str) -> str:
 
 
 def log_page(repo: RepoLike, path: Any = "", skip: int = 0, limit: int = 50) -> list[CommitInfo]:
-    """Commits touching ``path`` (a Profile, a folder or a file; "" = everything), newest first.
-
-    One ``git log -n LIMIT --skip SKIP`` per page: the first page of a
-    10,000-commit history costs milliseconds.
-    """
+    """Commits touching ``path`` (a Profile, a folder or a file; "" = everything), newest first, one page."""
     r = as_repo(repo)
     if no_commits(r):
         return []
@@ -272,8 +259,7 @@ class RevertResult:
 def revert_commit(repo: RepoLike, profile: Any, sha: str, *, dry_run: bool = False) -> RevertResult:
     """Undo what commit ``sha`` did to the profile's files (left uncommitted).
 
-    Each file is merged 3-way (memory files by entry id): later changes to the
-    same entries make it refuse, writing nothing.
+    Each file is merged 3-way (memory files by entry id); any conflict refuses, writing nothing.
     """
     r = as_repo(repo)
     rel = profile_rel(r, profile)

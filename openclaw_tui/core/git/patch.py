@@ -1,10 +1,6 @@
-"""The plain text diff of a commit (or between two revisions), parsed for display.
+"""The unified diff of a commit, parsed into files, hunks and numbered lines, and paired side by side.
 
-``commit_patch`` asks git for the unified diff of a profile folder in one
-commit (against its first parent); ``parse_patch`` reads it into files,
-hunks and lines with their numbers; ``side_by_side`` pairs removed and added
-lines into rows for a two-column view.  Big patches are cut at
-``max_lines`` lines (``Patch.truncated`` says so): a screen never needs more.
+Big patches are cut at ``max_lines`` lines (``Patch.truncated`` says so).
 """
 
 from __future__ import annotations

@@ -1,10 +1,4 @@
-"""What the status bar says about the repository holding the memory folder.
-
-``read_state(folder)`` gives the branch, how many files of the folder are
-uncommitted, the operation in progress (merge, rebase, cherry-pick...) and
-the conflicted paths; None when git is missing or the folder is not in a
-repository (the UI then shows nothing and disables its git actions).
-"""
+"""What the status bar says about the repository holding the memory folder (None: no git, no repository)."""
 
 from __future__ import annotations
 

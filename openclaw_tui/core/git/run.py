@@ -1,7 +1,6 @@
-"""Running git: ``run_git`` (a subprocess; no pager, no prompt, stable English output) and ``GitError``.
+"""Running git (``run_git``: no pager, no prompt, English output) and ``GitError``.
 
-Kept apart from ``gitrepo`` (which re-exports every name) so that a command needing one git process
-does not load the repository model.
+Apart from ``gitrepo`` (which re-exports them) so that a command needing one git process loads little.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""Two versions of a memory file compared by entry id, and a profile's two files together.
+"""Two versions of a memory file compared by entry id (``semantic_diff``), and a profile's memories.md and
+archive together (``profile_diff``), where a move between them reads as archived or restored.
 
-- ``semantic_diff``: added / removed / changed entries (with the fields that
-  changed), parsing only the stretches that differ.
-- ``profile_diff`` / ``profile_events``: memories.md and the archive
-  together, so a move reads as ``archived`` / ``restored``.
-
-Pure functions over bytes: no git here (``history`` feeds it blobs).
+Pure functions over bytes: ``history`` feeds them blobs.
 """
 
 from __future__ import annotations
@@ -169,9 +165,7 @@ def block_kind(data: Buf, opener: int, closer: int) -> str:
 def _is_entry_start(data: Buf, d: int, lo: int, hi: int) -> bool:
     """Is the ``---`` line at ``d`` certainly an entry start, judging only from ``data[lo:hi]``?
 
-    It is when the block before it (from the previous ``---``) is plain text,
-    so the parser tests ``d`` as an opener, and its own block up to the next
-    ``---`` (inside the range) is an entry or a malformed block.
+    It is when the block before it is plain text and its own block is an entry or a malformed block.
     """
     prev = next(delims_before(data, d), None)
     if prev is not None:
@@ -189,11 +183,9 @@ Span = tuple[int, int]
 
 
 def _chunks(data: Buf) -> tuple[list[bytes], list[bytes], list[int]] | None:
-    """The file cut before every ``\nid:``: (pieces, the id text after each cut, cumulative piece lengths).
+    """The file cut before every ``\nid:``: (pieces, the id text after each cut, cumulative lengths).
 
-    Piece ``k + 1`` starts with the text of key ``k``; the cut before it is at
-    ``lengths[k] + 4 * k``.  None when an id text repeats (a duplicate id, or
-    an ``id:`` line in a body): then the pieces cannot be paired.
+    None when an id text repeats: then the pieces cannot be paired.
     """
     chunks = (bytes(data) if isinstance(data, bytearray) else data).split(b"\nid:")
     keys = _ID_KEY_RE.findall(data)  # not stripped: a changed spacing only widens the windows
@@ -222,10 +214,8 @@ def _common_run(a: list[bytes], b: list[bytes]) -> int:
 
 
 def _entry_spans(data: Buf, lengths: list[int], picked: list[int], with_preamble: bool) -> list[Span] | None:
-    """From the entry start of each picked key to the next key's entry start, runs merged.
-
-    ``with_preamble`` adds the span from the top of the file to the first entry.
-    """
+    """Spans from each picked key's entry start to the next one's, runs merged (``with_preamble``: and
+    the top of the file to the first entry)."""
     keys = len(lengths) - 1
     raw: list[Span] = []
     if with_preamble:
@@ -257,12 +247,8 @@ def opener_of(data: Buf, id_line: int) -> int | None:
 def _windows(old: Buf, new: Buf) -> list[Window]:
     """Slices of both files, cut at entry starts, that hold every entry that may differ.
 
-    Both files are cut before each ``id:`` line; a piece then holds one
-    entry's id line, the rest of it, and the head (``---``...) of the next.
-    An entry certainly did not change when its piece and the piece before
-    it are the same bytes in both files; every other entry goes into a
-    window.  Anything unusual (fences, a repeated id, an entry start that
-    cannot be told locally) gives one window over everything.
+    An entry did not change when its piece and the one before it are the same bytes in both files.
+    Anything unusual (fences, a repeated id, an uncertain entry start) gives one window over everything.
     """
     full = [(0, len(old), 0, len(new))]
     if has_fence(old) or has_fence(new):
@@ -355,8 +341,7 @@ def _entry_change(eid: str, old: Any, new: Any, old_off: int, new_off: int) -> E
 def semantic_diff(old: bytes | None, new: bytes | None) -> SemanticDiff:
     """Compare two versions of a memory file by entry id (None: the file did not exist).
 
-    Only the stretches that differ are parsed (cut at entry starts), so a
-    few changes in a 100k-entry file cost little.
+    Only the stretches that differ are parsed.
     """
     old_b, new_b = old or b"", new or b""
     if old_b == new_b:

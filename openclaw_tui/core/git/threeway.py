@@ -1,17 +1,9 @@
 """Three-way merge of memory files by entry id (the core of ``openclaw-tui merge-driver``).
 
-Entries are matched by id, not by line: entries added on either side are all
-kept (ours' additions, then theirs', at the end, in their order), a change
-made on one side is taken, the same change made on both sides is taken once,
-and an entry changed differently on both sides (or deleted on one side and
-changed on the other) is wrapped alone in standard conflict markers.  Two
-entries *added* on both sides under the same id (each branch took the next
-free id on its own) are two memories, not one changed twice: both are kept,
-theirs under the next id free in all three versions (and ``reserved``, the
-archive's ids), and the references theirs added to it follow; the result
-lists each renumbering so the user is told.  The preamble, and any input
-with malformed blocks, non-UTF-8 bytes or duplicate ids, merges as plain
-text through ``git merge-file``.
+Additions on both sides are kept, a one-sided change is taken, an entry changed differently on both sides
+(or deleted on one) is wrapped alone in conflict markers.  Two different entries added under one id are
+both kept, theirs under the next free id.  Input that cannot be merged by id merges as text
+(``git merge-file``).
 """
 
 from __future__ import annotations
@@ -176,9 +168,7 @@ def renumber_additions(
 ) -> tuple[str, list[tuple[str, str]]]:
     """Theirs' text with each id both sides added (differently) renumbered; and the renumberings.
 
-    An entry's own occurrences of the id move with it; in theirs' other
-    entries a reference moves when that side added it (the entry is new
-    there, or its base version did not name the id).
+    A reference in theirs' other entries follows when that side added it.
     """
     b_c, o_c, t_c = entry_contents(base), entry_contents(ours), entry_contents(theirs)
     collided = [k for k, t in t_c.items() if k not in b_c and k in o_c and o_c[k] != t]
@@ -360,8 +350,7 @@ def run_driver(
 ) -> int:
     """Merge the three files into ``ours_path``; 0 clean, 1 conflicts. Never raises, never > 1.
 
-    ``notes`` receives a line per addition renumbered because both sides took its id,
-    ``renumbered`` the (id, new id) pairs themselves.
+    ``notes`` and ``renumbered`` receive the renumbered additions (as lines, as pairs).
     """
     base = ours = theirs = b""
     try:

@@ -1,14 +1,8 @@
 """Files left with git conflict markers, and resolving them.
 
-``parse_conflicts(text)`` reads conflict regions of any marker size and
-style (default, diff3, zdiff3).  ``analyze(text, name)`` turns them into
-items to decide: for ``memories.md`` one item per entry id whose versions
-differ (each side's full text is rebuilt and parsed, so a region that cuts
-through an entry still pairs whole entries), for other files one item per
-region.  Choices are ``OURS``, ``THEIRS``, ``BOTH`` or ``Edited(text)``;
-``render_resolution`` builds the resolved text and ``remaining`` counts the
-items still open.  Everything here is pure: callers write the result with
-``save`` (compare-and-swap) and then ``gitrepo.mark_resolved``.
+``parse_conflicts`` reads regions of any marker size and style; ``analyze`` turns them into items to
+decide (one per entry id for memories.md, one per region elsewhere); ``render_resolution`` builds the
+resolved text from the choices.  Pure: nothing here writes.
 """
 
 from __future__ import annotations
@@ -111,9 +105,7 @@ def has_markers(text: str, min_size: int = 7) -> bool:
 def parse_conflicts(text: str, min_size: int = 7) -> ConflictText:
     """Split ``text`` into plain text and conflict regions (unterminated markers stay text).
 
-    A region opens with a line of N ``<`` (N >= ``min_size``; git's default
-    size is 7, a ``conflict-marker-size`` attribute may set another) and
-    needs the ``=`` and ``>`` lines of exactly N characters to close.
+    A region opens with N >= ``min_size`` ``<`` and closes with ``=`` and ``>`` lines of exactly N.
     """
     lines = text.splitlines(keepends=True)
     parts: list[str | Region] = []
@@ -243,9 +235,7 @@ def is_memory_file(name: str) -> bool:
 def analyze(text: str, name: str = "memories.md", min_size: int = 7, base_ids: set[str] | None = None) -> Conflicts:
     """The decisions a conflicted file asks for (by entry id for memories.md, else by region).
 
-    ``base_ids``: the ids of the common ancestor's version when known (git's
-    stage 1), so that an id both sides added is told from one both changed
-    even without a base section in the markers.
+    ``base_ids``: the base version's ids when known (git's stage 1), to tell an id both sides added.
     """
     bom = text.startswith("\ufeff")
     if bom:
@@ -267,12 +257,8 @@ def analyze(text: str, name: str = "memories.md", min_size: int = 7, base_ids: s
 
 
 def _entries_blocker(ct: ConflictText) -> str | None:
-    """Why the file cannot be resolved entry by entry (None when it can).
-
-    Malformed blocks and repeated ids are fine as long as both sides have
-    them alike: they stay where they are.  When they differ, only the
-    regions themselves can be decided.
-    """
+    """Why the file cannot be resolved entry by entry (None when it can): malformed blocks or
+    repeated ids that differ between the two sides."""
     sides = {side: parse(ct.side(side) or "") for side in ("ours", "theirs")}
     for side, mf in sides.items():
         if has_markers(mf.text):
@@ -351,11 +337,7 @@ def _analyze_entries(name: str, ct: ConflictText, bom: bool, base_ids: set[str] 
 
 
 def suggestion(item: ConflictItem) -> Choice | None:
-    """The obvious choice when the base shows only one side changed (None: a person must decide).
-
-    An entry only one side added gets that side (it is kept); one only one
-    side changed gets the changed version.
-    """
+    """The obvious choice when the base shows only one side changed (None: a person must decide)."""
     if item.collision:
         return BOTH
     if not item.base_known:
@@ -451,12 +433,9 @@ def render_resolution(
 ) -> str:
     """The resolved file's text (without BOM). Every item needs a choice.
 
-    ``extra_ids`` are ids defined elsewhere (the archive), so that an entry
-    kept with ``BOTH`` gets an id no other entry has.  An id both sides
-    added (``collision``) kept with ``BOTH`` gives theirs the next free id;
-    the references theirs added to it follow (in theirs' additions inside
-    the conflict regions, and in the entries ``theirs_added`` names).
-    ``renames`` receives each (id, new id).
+    ``extra_ids``: ids defined elsewhere (the archive) that a kept entry must not take.  An id both
+    sides added kept with ``BOTH`` gives theirs the next free id, and the references theirs added
+    (in the regions and in the entries ``theirs_added`` names) follow; ``renames`` receives each pair.
     """
     missing = [it.key for it in conflicts.items if it.key not in choices]
     if missing:

@@ -1,14 +1,7 @@
-"""A merge being resolved by a reviewer: the conflicted files, the choices so far, the result.
+"""A merge being resolved by a reviewer: every conflicted file, the choices so far, the result.
 
-``MergeSession.open(scope, folders)`` finds every file with conflict markers
-in the given profile folders plus every path git lists as unmerged, and
-analyzes each (``core.conflicts``: memories files by entry id, others by
-region).  Choices are kept in memory with an undo stack; nothing is written
-until ``complete()``, which renders every file, checks the results (no
-marker left, memory files without new malformed blocks, YAML that loads
-without duplicate keys), writes them all compare-and-swapped under their
-locks, and stages them.  ``conclude()`` commits the merge, ``abort()`` runs
-``git merge --abort``.  Nothing here imports the UI.
+Choices stay in memory (with undo) until ``complete()`` checks the results and writes them all,
+compare-and-swapped, then stages them; ``conclude()`` commits, ``abort()`` aborts.
 """
 
 from __future__ import annotations

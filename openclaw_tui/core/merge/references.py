@@ -1,33 +1,10 @@
 """References that follow a renumbered addition into the profile's other files (state.yaml, contexts/…).
 
-When both branches added an entry under the same id, the merge keeps both
-and gives theirs the next free id (``merge.renumber_additions``).  A
-reference to that id which *their* branch added elsewhere in the profile
-(``focus: mem-0054`` in ``state.yaml``, a link in ``contexts/*.md``) meant
-their entry, so it must take the new id too; references ours added, and
-lines the base already had, stay as they are.
-
-git runs the merge driver once per ``memories.md`` and merges the other
-files itself (often without any driver: a file only their branch changed
-is simply taken), so the driver cannot fix those files.  Instead:
-
-* the driver looks, in the commits being merged, for lines their branch
-  added that name a renumbered id in the profile's other files
-  (``reference_rules``; the commits come from ``GITHEAD_<sha>`` in a merge or
-  ``rebase-merge/done`` in a rebase, and are used only when their versions of
-  the file are exactly the ones git handed the driver).  None: the merge
-  stays clean.  Some, or the commits cannot be told (a cherry-pick): it leaves a record in the git
-  folder (``write_record``) and reports the file as conflicted, so git stops
-  before committing;
-* the merge session (the ``merge`` command and the merge screen) reads that
-  record, adds the renumberings it made itself (ids both sides added, left
-  in conflict markers by a plain git merge), rewrites those lines in the
-  work tree together with the resolved files, stages them, says which
-  references it rewrote, and removes the record when it concludes.
-
-A line is rewritten when it is one of their added lines (present on their
-side, absent from the base's and from ours' version of that file); the id
-is replaced as a whole word only.
+When both branches added an entry under one id, theirs takes the next free id; a line *their* branch
+added elsewhere in the profile that names the id meant their entry, so it takes the new id too.  git
+merges those files itself, so the driver leaves a record in the git folder (``write_record``) and reports
+a conflict; the merge session reads it, rewrites those lines (``reference_rules``, ``apply_rule``) with
+the resolved files, and clears it when it concludes.
 """
 
 from __future__ import annotations
@@ -278,12 +255,8 @@ def _stage_blobs(repo: Repo) -> dict[str, dict[int, str]]:
 
 
 def recorded_renumberings(repo: Repo) -> dict[str, list[tuple[str, str]]]:
-    """memories.md path -> renumberings the driver recorded for the merge now in progress.
-
-    An entry counts only while git still lists that file as unmerged with
-    the very ours and theirs versions the driver merged (a record left by an
-    aborted merge is ignored).
-    """
+    """memories.md path -> renumberings the driver recorded, while git still lists that file unmerged
+    with the very ours and theirs versions the driver merged."""
     entries = read_record(repo)
     if not entries:
         return {}
