@@ -126,16 +126,11 @@ def default_summary(diff: ProfileDiff, name: str = "") -> str:
     return f"{name}: {text}" if name else text
 
 
-def has_type(summary: str) -> bool:
-    """True when ``summary`` already starts with a type prefix (``fix: …``, ``feat(x)!: …``)."""
-    return TYPED_RE.match(summary.lstrip()) is not None
-
-
 def format_message(summary: str, diff: ProfileDiff) -> str:
     """``feat(mem): <summary>`` (or a summary with its own type prefix, as given), a blank line,
     then one ``- `` line per entry and file.
     """
-    if has_type(summary):
+    if TYPED_RE.match(summary.lstrip()):
         head = "\n".join(line.rstrip() for line in summary.strip().splitlines())
     else:
         head = PREFIX + (" ".join(summary.split()).removeprefix(PREFIX.strip()).strip() or "update memory")

@@ -40,22 +40,15 @@ def samples_dir() -> Path | None:
     return None
 
 
-def _isolated_env() -> dict[str, str]:
-    """Environment for building: no global or system git config can change the result."""
-    return {
-        "GIT_CONFIG_GLOBAL": "/dev/null",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_ATTR_NOSYSTEM": "1",
-    }
+# no global or system git config can change the demo
+ISOLATED = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "GIT_ATTR_NOSYSTEM": "1"}
 
 
 def _who(author: tuple[str, str], date: str) -> dict[str, str]:
-    env = _isolated_env()
-    env.update({
-        "GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1], "GIT_AUTHOR_DATE": date,
+    return {
+        **ISOLATED, "GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1], "GIT_AUTHOR_DATE": date,
         "GIT_COMMITTER_NAME": author[0], "GIT_COMMITTER_EMAIL": author[1], "GIT_COMMITTER_DATE": date,
-    })
-    return env
+    }
 
 
 class _Builder:
@@ -64,7 +57,7 @@ class _Builder:
         self.repo = Repo(root, root / ".git")
 
     def git(self, *args: str, env: Mapping[str, str] | None = None, check: bool = True) -> int:
-        return run_git(list(args), self.root, env=env or _isolated_env(), check=check).returncode
+        return run_git(list(args), self.root, env=env or ISOLATED, check=check).returncode
 
     def read(self, rel: str) -> bytes | None:
         p = self.root / rel
@@ -321,7 +314,7 @@ def demo_state(root: Path) -> str:
     for args in (["ls-files", "-s"], ["for-each-ref", "--format=%(refname) %(objectname)"],
                  ["rev-parse", "-q", "--verify", "HEAD"], ["symbolic-ref", "-q", "HEAD"],
                  ["rev-parse", "-q", "--verify", "MERGE_HEAD"]):
-        proc = run_git(args, root, check=False, env=_isolated_env())
+        proc = run_git(args, root, check=False, env=ISOLATED)
         h.update(b"G " + " ".join(args).encode() + b"\0" + proc.stdout + b"\0")
     return h.hexdigest()
 

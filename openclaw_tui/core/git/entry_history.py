@@ -131,8 +131,12 @@ INDEX_ON_THE_WAY = 64  # a query indexes the unindexed pairs it reads when there
 Changes = dict[str, tuple[str, str]]  # MEMORIES / ARCHIVE -> (old blob, new blob); NULL_SHA when absent
 
 
-def _log(r: Repo, mem: str, arch: str, max_commits: int | None = None) -> list[tuple[CommitInfo, Changes]]:
+def _log(r: Repo, profile: Any, max_commits: int | None = None) -> list[tuple[CommitInfo, Changes]]:
     """Commits (newest first, first-parent diffs) that changed either memory file, with the blobs."""
+    if no_commits(r):
+        return []
+    rel = profile_rel(r, profile)
+    mem, arch = profile_file(rel, MEMORIES), profile_file(rel, ARCHIVE)
     args = ["log", f"--format={LOG_FORMAT}", "--raw", "--no-abbrev", "--diff-merges=first-parent", "HEAD"]
     if max_commits is not None:
         args[1:1] = ["-n", str(max_commits)]
@@ -227,10 +231,9 @@ def entry_history(
     read on the way are indexed (``index_entry_history`` does the rest in the background).
     """
     r = as_repo(repo)
-    if no_commits(r):
+    commits = _log(r, profile, max_commits)
+    if not commits:
         return []
-    rel = profile_rel(r, profile)
-    commits = _log(r, profile_file(rel, MEMORIES), profile_file(rel, ARCHIVE), max_commits)
     index = EntryIndex.for_repo(r) if use_index else None
     try:
         known = index.lookup(p for _, ch in commits for p in ch.values() if _indexable(p)) if index else {}
@@ -276,10 +279,9 @@ def index_entry_history(
     ``should_stop`` is asked before each blob; what was indexed by then is kept.
     """
     r = as_repo(repo)
-    if no_commits(r):
+    commits = _log(r, profile)
+    if not commits:
         return 0
-    rel = profile_rel(r, profile)
-    commits = _log(r, profile_file(rel, MEMORIES), profile_file(rel, ARCHIVE))
     index = EntryIndex.for_repo(r)
     done = 0
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -34,12 +35,8 @@ def git_version() -> tuple[int, ...]:
         out = git_text(["version"], ".")
     except GitError:
         return (0,)
-    parts: list[int] = []
-    for piece in out.split()[-1].split("."):
-        if not piece.isdigit():
-            break
-        parts.append(int(piece))
-    return tuple(parts) or (0,)
+    m = re.match(r"\d+(?:\.\d+)*", out.split()[-1])  # "2.39.2.windows.1" -> (2, 39, 2)
+    return tuple(map(int, m.group().split("."))) if m else (0,)
 
 
 # --- the repository ------------------------------------------------------------------------
@@ -178,21 +175,18 @@ class RepoStatus:
         return tuple(f for f in self.files if not f.untracked)
 
 
+# what git leaves in its folder while an operation is stopped, first match wins
+_OPERATIONS = (
+    ("rebase-merge", "rebase"), ("rebase-apply/applying", "am"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
+    ("CHERRY_PICK_HEAD", "cherry-pick"), ("REVERT_HEAD", "revert"), ("BISECT_LOG", "bisect"),
+)
+
+
 def operation_in_progress(repo: Repo) -> str | None:
-    g = repo.git_dir
-    if (g / "rebase-merge").is_dir():
-        return "rebase"
-    if (g / "rebase-apply").is_dir():
-        return "am" if (g / "rebase-apply" / "applying").exists() else "rebase"
-    if (g / "MERGE_HEAD").exists():
-        return "merge"
-    if (g / "CHERRY_PICK_HEAD").exists():
-        return "cherry-pick"
-    if (g / "REVERT_HEAD").exists():
-        return "revert"
-    if (g / "BISECT_LOG").exists():
-        return "bisect"
-    return None
+    return next((op for name, op in _OPERATIONS if (repo.git_dir / name).exists()), None)
+
+
+_PATH_FIELD = {"1": 8, "2": 9, "u": 10}  # ``git status --porcelain=v2``: fields before the path
 
 
 def status(path: Path | str, pathspec: Path | str | None = None) -> RepoStatus | None:
@@ -236,17 +230,13 @@ def status(path: Path | str, pathspec: Path | str | None = None) -> RepoStatus |
                 ahead, behind = abs(int(a or 0)), abs(int(b or 0))
             continue
         kind = rec[0]
-        if kind == "1":
-            parts = rec.split(" ", 8)
-            files.append(FileStatus(parts[8], parts[1][0], parts[1][1]))
-        elif kind == "2":
-            parts = rec.split(" ", 9)
-            orig = records[i] if i < len(records) else None
-            i += 1
-            files.append(FileStatus(parts[9], parts[1][0], parts[1][1], orig))
-        elif kind == "u":
-            parts = rec.split(" ", 10)
-            files.append(FileStatus(parts[10], parts[1][0], parts[1][1]))
+        if kind in _PATH_FIELD:  # ordinary, renamed and unmerged entries
+            parts = rec.split(" ", _PATH_FIELD[kind])
+            orig = None
+            if kind == "2":  # a rename: the original path is the next record
+                orig = records[i] if i < len(records) else None
+                i += 1
+            files.append(FileStatus(parts[-1], parts[1][0], parts[1][1], orig))
         elif kind == "?":
             files.append(FileStatus(rec[2:], "?", "?"))
     files = [f for f in files if not is_lock_artifact(f.path)]

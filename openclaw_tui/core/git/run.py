@@ -37,19 +37,10 @@ def git_available() -> bool:
 
 
 def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update({
-        "LC_ALL": "C",
-        "LANGUAGE": "C",
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_PAGER": "cat",
-        "PAGER": "cat",
-        "GIT_EDITOR": "true",
-        "GIT_MERGE_AUTOEDIT": "no",
-    })
-    if extra:
-        env.update(extra)
-    return env
+    return {
+        **os.environ, "LC_ALL": "C", "LANGUAGE": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "PAGER": "cat",
+        "GIT_EDITOR": "true", "GIT_MERGE_AUTOEDIT": "no", **(extra or {}),
+    }
 
 
 def run_git(

@@ -319,12 +319,8 @@ def parse_slice(data: Buf, a: int, b: int) -> MemoryFile:
 
 
 def _field_changes(old: dict[str, Any], new: dict[str, Any]) -> tuple[FieldChange, ...]:
-    out = []
-    for key in list(old) + [k for k in new if k not in old]:
-        if key in old and key in new and old[key] == new[key]:
-            continue
-        out.append(FieldChange(key, old.get(key), new.get(key)))
-    return tuple(out)
+    keys = list(old) + [k for k in new if k not in old]
+    return tuple(FieldChange(k, old.get(k), new.get(k)) for k in keys if not (k in old and k in new and old[k] == new[k]))
 
 
 def _entry_change(eid: str, old: Any, new: Any, old_off: int, new_off: int) -> EntryChange:
@@ -464,13 +460,8 @@ class ProfileDiff:
 _EVENT_ORDER = {"added": 0, "superseded": 1, "changed": 2, "archived": 3, "restored": 4, "removed": 5}
 
 
-def _superseded_by(change: EntryChange | None) -> str | None:
-    if change is None:
-        return None
-    for f in change.fields:
-        if f.name == "superseded_by" and isinstance(f.new, str):
-            return f.new
-    return None
+def _superseded_by(change: EntryChange) -> str | None:
+    return next((f.new for f in change.fields if f.name == "superseded_by" and isinstance(f.new, str)), None)
 
 
 def _meta_of(raw: str | None) -> dict[str, Any]:

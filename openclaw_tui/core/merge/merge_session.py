@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 
+from ..files.profile import ARCHIVE_REL
 from ..files.safe_write import write_many
 from ..format.entries import decode, parse
 from ..format.yamlio import compose_bounded
@@ -41,7 +42,6 @@ from .references import (
 
 SKIP_NAMES = ("audit.log",)
 MAX_SCAN_BYTES = 256 * 1024 * 1024
-ARCHIVE_REL = "contexts/archive/memories.md"
 
 
 def _has_marker_bytes(data: bytes) -> bool:
@@ -274,17 +274,12 @@ class FileResolution:
         return None
 
 
-def _merge_heads(repo: Repo) -> list[str]:
-    path = repo.git_dir / "MERGE_HEAD"
-    try:
-        return path.read_text(encoding="utf-8").split()
-    except OSError:
-        return []
-
-
 def their_name(repo: Repo) -> str | None:
     """The branch (or commit) being merged in, for display."""
-    heads = _merge_heads(repo)
+    try:
+        heads = (repo.git_dir / "MERGE_HEAD").read_text(encoding="utf-8").split()
+    except OSError:
+        return None
     if not heads:
         return None
     try:
@@ -337,7 +332,7 @@ class MergeSession:
         for f in self.files:
             if not f.is_memory:
                 continue
-            profile = f.path.parent.parent.parent if f.path.as_posix().endswith(ARCHIVE_REL) else f.path.parent
+            profile = _profile_of(f.path)
             sibling = profile / ARCHIVE_REL if f.path.parent == profile else profile / "memories.md"
             f.extra_ids = _ids_of(sibling)
 
@@ -394,12 +389,7 @@ class MergeSession:
         return sum(len(f.items) for f in self.files)
 
     def problems(self) -> list[tuple[FileResolution, str]]:
-        out: list[tuple[FileResolution, str]] = []
-        for f in self.files:
-            reason = f.problem()
-            if reason:
-                out.append((f, reason))
-        return out
+        return [(f, reason) for f in self.files for reason in [f.problem()] if reason]
 
     def can_complete(self) -> bool:
         return bool(self.files) and not self.problems()

@@ -9,6 +9,7 @@ the resolved files, and clears it when it concludes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -52,8 +53,7 @@ def profile_rel(memory_rel: str) -> str:
     """The profile folder (repository-relative, "" for the root) of a memories.md path."""
     p = memory_rel.strip("/")
     if p == ARCHIVE_REL or p.endswith("/" + ARCHIVE_REL):
-        p = p[: -len(ARCHIVE_REL)].rstrip("/")
-        return p
+        return p[: -len(ARCHIVE_REL)].rstrip("/")
     return p.rpartition("/")[0]
 
 
@@ -74,23 +74,23 @@ def _merge_base(repo: Repo, a: str, b: str) -> str | None:
     return out[0] if proc.returncode == 0 and out else None
 
 
+def _sides(repo: Repo, head: str, merge: bool) -> Sides | None:
+    """HEAD against ``head``: based on their merge base (a merge), else on ``head``'s parent (a replayed commit)."""
+    ours, theirs = _rev(repo, "HEAD"), _rev(repo, head)
+    if ours is None or theirs is None:
+        return None
+    return Sides(_merge_base(repo, ours, theirs) if merge else _rev(repo, theirs + "^"), ours, theirs)
+
+
 def current_sides(repo: Repo) -> Sides | None:
     """The commits of the merge, cherry-pick or rebase step in progress (None: none, or a revert)."""
-    ours = _rev(repo, "HEAD")
-    if ours is None:
-        return None
     for name in ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REBASE_HEAD"):
         try:
             heads = (repo.git_dir / name).read_text(encoding="ascii", errors="replace").split()
         except OSError:
             continue
-        if len(heads) != 1:
-            return None  # an octopus merge: not told apart
-        theirs = _rev(repo, heads[0])
-        if theirs is None:
-            return None
-        base = _merge_base(repo, ours, theirs) if name == "MERGE_HEAD" else _rev(repo, theirs + "^")
-        return Sides(base, ours, theirs)
+        # an octopus merge is not told apart
+        return _sides(repo, heads[0], name == "MERGE_HEAD") if len(heads) == 1 else None
     return None
 
 
@@ -98,12 +98,7 @@ def driver_sides(repo: Repo, environ: Mapping[str, str] | None = None) -> Sides 
     """The commits as the merge driver sees them: ``git merge`` exports GITHEAD_<sha> for what it merges."""
     env = os.environ if environ is None else environ
     heads = [k[len("GITHEAD_"):] for k in env if k.startswith("GITHEAD_")]
-    if len(heads) != 1:
-        return None
-    ours, theirs = _rev(repo, "HEAD"), _rev(repo, heads[0])
-    if ours is None or theirs is None:
-        return None
-    return Sides(_merge_base(repo, ours, theirs), ours, theirs)
+    return _sides(repo, heads[0], True) if len(heads) == 1 else None
 
 
 def rebase_sides(repo: Repo) -> Sides | None:
@@ -116,10 +111,7 @@ def rebase_sides(repo: Repo) -> Sides | None:
     steps = [ln.split() for ln in done.splitlines() if ln.strip() and not ln.startswith("#")]
     if not steps or len(steps[-1]) < 2 or steps[-1][0] not in ("pick", "p", "reword", "r", "edit", "e"):
         return None
-    ours, theirs = _rev(repo, "HEAD"), _rev(repo, steps[-1][1])
-    if ours is None or theirs is None:
-        return None
-    return Sides(_rev(repo, theirs + "^"), ours, theirs)
+    return _sides(repo, steps[-1][1], False)
 
 
 def sides_match(repo: Repo, sides: Sides, path: str, ours: bytes, theirs: bytes) -> bool:
@@ -236,10 +228,8 @@ def write_record(repo: Repo, path: str, ours: bytes, theirs: bytes, renumbered: 
 
 
 def clear_record(repo: Repo) -> None:
-    try:
+    with contextlib.suppress(OSError):
         record_path(repo).unlink()
-    except OSError:
-        pass
 
 
 def _stage_blobs(repo: Repo) -> dict[str, dict[int, str]]:
