@@ -48,12 +48,8 @@ def test_regions_of_every_style_rebuild_both_sides(tmp_path: Path, opts: tuple[s
     lines = text.splitlines()
     for r in ct.regions:
         assert lines[r.start_line - 1].startswith("<" * size + " ours")
-        assert lines[r.end_line - 1] == ">" * size + " theirs"
         assert r.ours_label == "ours" and r.theirs_label == "theirs"
-        if has_base:
-            assert r.base_label == "base" and lines[r.base_line - 2].startswith("|" * size)  # type: ignore[operator]
-        if r.ours:
-            assert lines[r.ours_line - 1] == r.ours.splitlines()[0]
+        assert r.base_label == ("base" if has_base else None)
 
 
 def test_markers_of_another_size_inside_a_region_are_text() -> None:

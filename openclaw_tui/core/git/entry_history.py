@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,11 +170,6 @@ def _request_order(pairs: Iterable[Pair]) -> list[str]:
     return list(dict.fromkeys(sha for old, new in pairs for sha in (new, old) if sha != NULL_SHA))
 
 
-def _split(shas: list[str], parts: int) -> list[list[str]]:
-    size = -(-len(shas) // parts)
-    return [shas[i : i + size] for i in range(0, len(shas), size)]
-
-
 def _stream(
     repo: Repo, shas: list[str], entry_id: str | None, unknown: set[Pair], parallel: bool,
     should_stop: Callable[[], bool] | None = None,
@@ -201,24 +196,14 @@ def _stream(
                         answers[pair] = touched_ids(side[pair[0]], side[pair[1]])
             prev_sha, prev = sha, data
 
-    parts = _split(shas, 2) if parallel and len(shas) >= 64 and (os.cpu_count() or 1) >= 2 else [shas]
-    if len(parts) < 2:
+    if not (parallel and len(shas) >= 64 and (os.cpu_count() or 1) >= 2):
         work(shas)
         return found, answers
-    errors: list[BaseException] = []
-
-    def guarded(part: list[str]) -> None:
-        try:
-            work(part)
-        except BaseException as exc:  # noqa: BLE001 - re-raised below in the caller's thread
-            errors.append(exc)
-
-    helper = threading.Thread(target=guarded, args=(parts[1],), daemon=True)
-    helper.start()
-    guarded(parts[0])
-    helper.join()
-    if errors:
-        raise errors[0]
+    half = (len(shas) + 1) // 2
+    with ThreadPoolExecutor(1) as pool:  # two halves at once; a failure in either is raised here
+        helper = pool.submit(work, shas[half:])
+        work(shas[:half])
+        helper.result()
     return found, answers
 
 

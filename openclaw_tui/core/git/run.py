@@ -17,7 +17,6 @@ class GitError(RuntimeError):
     """A git command failed; the message is git's first line of complaint."""
 
     def __init__(self, args: Sequence[str], returncode: int, stderr: str) -> None:
-        self.git_args = list(args)
         self.returncode = returncode
         self.stderr = stderr
         lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]

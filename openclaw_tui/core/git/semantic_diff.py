@@ -297,12 +297,8 @@ def _id_elsewhere(data: Buf, entry_id: str, spans: list[tuple[int, int]]) -> boo
     """Does an ``id:`` line for ``entry_id`` appear outside the given (sorted) spans?"""
     idb = entry_id.encode()
     id_re = id_line_re(entry_id)
-    gaps, last = [], 0
-    for lo, hi in spans:
-        gaps.append((last, lo))
-        last = hi
-    gaps.append((last, len(data)))
-    for a, b in gaps:
+    bounds = [0, *itertools.chain.from_iterable(spans), len(data)]
+    for a, b in zip(bounds[::2], bounds[1::2], strict=True):
         pos = data.find(idb, a, b)
         while pos >= 0:
             ls = data.rfind(b"\n", 0, pos) + 1

@@ -44,7 +44,7 @@ class ResolutionError(ValueError):
 
 @dataclass(frozen=True)
 class Region:
-    """One conflict region. Line numbers are 1-based lines of the conflicted file."""
+    """One conflict region of the conflicted file."""
 
     index: int
     marker_size: int
@@ -55,10 +55,6 @@ class Region:
     base_label: str | None
     theirs_label: str
     start_line: int  # the ``<<<<<<<`` line
-    end_line: int  # the ``>>>>>>>`` line
-    ours_line: int  # first line of the ours text
-    base_line: int | None
-    theirs_line: int
 
     def section(self, which: Side) -> str:
         return self.ours if which == "ours" else self.theirs if which == "theirs" else self.base or ""
@@ -131,42 +127,31 @@ def parse_conflicts(text: str, min_size: int = 7) -> ConflictText:
 
 
 def _read_region(lines: list[str], start: int, size: int, index: int) -> tuple[Region, int] | None:
-    _, ours_label = _marker(lines[start], "<", size)
+    """The region whose ``<`` marker is line ``start`` (0-based), and the line after it; None: not closed."""
     sections: dict[str, list[str]] = {"ours": []}
-    starts: dict[str, int] = {"ours": start + 2}
-    labels: dict[str, str] = {"ours": ours_label}
+    labels: dict[str, str] = {"ours": _marker(lines[start], "<", size)[1]}
     current = "ours"
-    i = start + 1
-    while i < len(lines):
+    for i in range(start + 1, len(lines)):
         line = lines[i]
         if current == "ours":
             ok, label = _marker(line, "|", size)
             if ok:
-                current, labels["base"], starts["base"] = "base", label, i + 2
-                sections["base"] = []
-                i += 1
+                current, labels["base"], sections["base"] = "base", label, []
                 continue
         if current in ("ours", "base"):
             ok, label = _marker(line, "=", size)
             if ok and not label:
-                current, starts["theirs"] = "theirs", i + 2
-                sections["theirs"] = []
-                i += 1
+                current, sections["theirs"] = "theirs", []
                 continue
         if current == "theirs":
             ok, label = _marker(line, ">", size)
             if ok:
-                reg = Region(
-                    index, size, "".join(sections["ours"]),
-                    "".join(sections["base"]) if "base" in sections else None,
-                    "".join(sections["theirs"]), labels["ours"], labels.get("base"), label,
-                    start + 1, i + 1, starts["ours"], starts.get("base"), starts["theirs"],
-                )
-                return reg, i + 1
+                base = "".join(sections["base"]) if "base" in sections else None
+                return Region(index, size, "".join(sections["ours"]), base, "".join(sections["theirs"]),
+                              labels["ours"], labels.get("base"), label, start + 1), i + 1
         if _marker(line, "<", size)[0]:
             return None  # a new region opens before this one closed: not a region
         sections[current].append(line)
-        i += 1
     return None
 
 
