@@ -170,11 +170,10 @@ def build_demo(dest: Path) -> Path:
     # 1. the state a few weeks earlier: the last entries not written yet
     final_xi = b.read(xi_mem)
     early_xi, xi_tail = _hold_back(final_xi, 2)
-    if early_xi is not None and _mf(early_xi).get("mem-0001") is not None:
-        mf = _mf(early_xi)
-        entry = mf.get("mem-0001")
-        if entry is not None and "last_hit" in entry.meta:
-            early_xi = _encode(mf, set_fields(mf, "mem-0001", {"last_hit": DELETE}))
+    mf = _mf(early_xi)
+    entry = mf.get("mem-0001")
+    if early_xi is not None and entry is not None and "last_hit" in entry.meta:
+        early_xi = _encode(mf, set_fields(mf, "mem-0001", {"last_hit": DELETE}))
     early_at, at_tail = _hold_back(b.read(at_mem), 1)
     held = {rel: b.read(rel) for rel in (review_rel, daily_rel)}
     b.write(xi_mem, early_xi)

@@ -112,7 +112,10 @@ class EntryIndex:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
-        self.db = self._open(path)
+        try:
+            self.db = self._prepare(sqlite3.connect(path or ":memory:", timeout=5, check_same_thread=False))
+        except sqlite3.Error:  # unreadable or read-only: in memory (slower histories, nothing wrong)
+            self.db = self._prepare(sqlite3.connect(":memory:", check_same_thread=False))
 
     @classmethod
     def for_repo(cls, repo: RepoLike) -> EntryIndex:
@@ -122,15 +125,6 @@ class EntryIndex:
         except (OSError, GitError):
             return cls(None)
         return cls(folder / "entry-index.sqlite")
-
-    @staticmethod
-    def _open(path: Path | None) -> sqlite3.Connection:
-        if path is not None:
-            try:
-                return EntryIndex._prepare(sqlite3.connect(path, timeout=5, check_same_thread=False))
-            except sqlite3.Error:
-                pass  # unreadable or read-only: fall back to memory (slower histories, nothing wrong)
-        return EntryIndex._prepare(sqlite3.connect(":memory:", check_same_thread=False))
 
     @staticmethod
     def _prepare(db: sqlite3.Connection) -> sqlite3.Connection:

@@ -316,14 +316,18 @@ def strip_conflict_comments(message: str) -> str:
     return "".join(out).rstrip("\n") + "\n" if "".join(out).strip() else ""
 
 
+def _refuse_conflicts(st: RepoStatus, args: list[str]) -> None:
+    if st.conflicted:
+        raise GitError(args, 1, f"{len(st.conflicted)} file(s) still have conflicts: {', '.join(st.conflicted)}")
+
+
 def conclude_merge(repo: RepoLike, message: str | None = None) -> str:
     """Commit the merge in progress once no file is left unmerged; returns the new sha."""
     r = as_repo(repo)
     st = status(r.root)
     if st is None or st.operation not in ("merge", "cherry-pick", "revert"):
         raise GitError(["commit"], 1, "no merge is in progress")
-    if st.conflicted:
-        raise GitError(["commit"], 1, f"{len(st.conflicted)} file(s) still have conflicts: {', '.join(st.conflicted)}")
+    _refuse_conflicts(st, ["commit"])
     if not message:  # git's prepared message, without the "# Conflicts:" list it adds for the editor
         try:
             prepared = (r.git_dir / "MERGE_MSG").read_text(encoding="utf-8", errors="surrogateescape")
@@ -373,9 +377,8 @@ def continue_operation(repo: RepoLike, message: str | None = None) -> Continued:
         return Continued(conclude_merge(r, message), op)
     if op not in ("rebase", "am"):
         raise GitError([op, "--continue"], 1, f"a {op} cannot be continued from here")
-    if st is not None and st.conflicted:
-        raise GitError([op, "--continue"], 1,
-                       f"{len(st.conflicted)} file(s) still have conflicts: {', '.join(st.conflicted)}")
+    if st is not None:
+        _refuse_conflicts(st, [op, "--continue"])
     proc = run_git([op, "--continue"], r.root, check=False)
     after = status(r.root)
     still = after.operation if after is not None else None
@@ -547,9 +550,7 @@ def pull(repo: RepoLike) -> SyncResult:
     proc = run_git(["merge", "--no-edit", "--no-stat", ref], r.root, check=False)
     text = (proc.stdout + proc.stderr).decode("utf-8", "replace")
     if proc.returncode == 0:
-        if "Already up to date" in text:
-            return SyncResult(True, f"already up to date with {ref}")
-        return SyncResult(True, f"merged {ref}")
+        return SyncResult(True, f"already up to date with {ref}" if "Already up to date" in text else f"merged {ref}")
     st = status(r.root)
     conflicts = st.conflicted if st else ()
     if conflicts:

@@ -76,10 +76,10 @@ class EntryChange:
 
     @property
     def status_change(self) -> tuple[str, str] | None:
-        for f in self.fields:
-            if f.name == "status":
-                return (str(f.old) if f.old is not None else "active", str(f.new) if f.new is not None else "active")
-        return None
+        f = next((f for f in self.fields if f.name == "status"), None)
+        if f is None:
+            return None
+        return (str(f.old) if f.old is not None else "active", str(f.new) if f.new is not None else "active")
 
     def describe(self) -> str:
         parts = list(self.field_names) + (["body"] if self.body_changed else [])
@@ -481,11 +481,8 @@ def profile_events(mem: SemanticDiff, arch: SemanticDiff) -> tuple[EntryEvent, .
     events: list[EntryEvent] = []
     mem_removed = {c.id: c for c in mem.removed}
     arch_removed = {c.id: c for c in arch.removed}
-    moved_in_archive: set[str] = set()
-    moved_to_memories: set[str] = set()
     for c in arch.added:
         if c.id in mem_removed:
-            moved_in_archive.add(c.id)
             change = move_change(c.id, mem_removed[c.id].old_raw or "", c.new_raw or "")
             sup = _meta_of(c.new_raw).get("superseded_by")
             was = _meta_of(mem_removed[c.id].old_raw).get("superseded_by")
@@ -494,7 +491,6 @@ def profile_events(mem: SemanticDiff, arch: SemanticDiff) -> tuple[EntryEvent, .
             events.append(EntryEvent(c.id, "added", ARCHIVE, c))
     for c in mem.added:
         if c.id in arch_removed:
-            moved_to_memories.add(c.id)
             change = move_change(c.id, arch_removed[c.id].old_raw or "", c.new_raw or "")
             events.append(EntryEvent(c.id, "restored", MEMORIES, change))
         else:
@@ -506,12 +502,10 @@ def profile_events(mem: SemanticDiff, arch: SemanticDiff) -> tuple[EntryEvent, .
                 events.append(EntryEvent(c.id, "superseded", where, c, _superseded_by(c)))
             else:
                 events.append(EntryEvent(c.id, "changed", where, c))
-    for c in mem.removed:
-        if c.id not in moved_in_archive:
-            events.append(EntryEvent(c.id, "removed", MEMORIES, c))
-    for c in arch.removed:
-        if c.id not in moved_to_memories:
-            events.append(EntryEvent(c.id, "removed", ARCHIVE, c))
+    # a removal the other file added back is the move above
+    for diff, where, other in ((mem, MEMORIES, arch), (arch, ARCHIVE, mem)):
+        moved = {c.id for c in other.added}
+        events += [EntryEvent(c.id, "removed", where, c) for c in diff.removed if c.id not in moved]
     events.sort(key=lambda e: _EVENT_ORDER.get(e.kind, 9))  # stable: file order within a kind
     return tuple(events)
 

@@ -106,14 +106,6 @@ def merge_plain(
     return whole_file_conflict(ours, theirs, labels, marker_size), 1, "whole"
 
 
-def merge_plain_text(base: str, ours: str, theirs: str, labels: Labels, marker_size: int, style: str) -> tuple[str, int]:
-    data, conflicts, _ = merge_plain(
-        base.encode("utf-8", "surrogateescape"), ours.encode("utf-8", "surrogateescape"),
-        theirs.encode("utf-8", "surrogateescape"), labels, marker_size, style,
-    )
-    return data.decode("utf-8", "surrogateescape"), conflicts
-
-
 # --- the merge by id -------------------------------------------------------------------------
 
 
@@ -209,7 +201,9 @@ def merge_by_id(
     nl = o_mf.newline
     b_c, o_c, t_c = entry_contents(b_mf), entry_contents(o_mf), entry_contents(t_mf)
 
-    preamble, conflicts = merge_plain_text(b_mf.preamble, o_mf.preamble, t_mf.preamble, labels, marker_size, style)
+    b_pre, o_pre, t_pre = (mf.preamble.encode("utf-8", "surrogateescape") for mf in (b_mf, o_mf, t_mf))
+    data, conflicts, _ = merge_plain(b_pre, o_pre, t_pre, labels, marker_size, style)
+    preamble = data.decode("utf-8", "surrogateescape")
     conflict_ids: list[str] = []
 
     separators: dict[str, str] = {}  # id -> blank lines after it (where it is not the last entry)

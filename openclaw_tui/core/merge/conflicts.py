@@ -287,7 +287,7 @@ def _analyze_entries(name: str, ct: ConflictText, bom: bool, base_ids: set[str] 
     b_mf = parse(base_text) if base_text is not None else None
     base_ok = b_mf is not None
     o_c, t_c = entry_contents(o_mf), entry_contents(t_mf)
-    b_c = entry_contents(b_mf) if b_mf is not None and base_ok else {}
+    b_c = entry_contents(b_mf) if b_mf is not None else {}
     regions = {r.index: r for r in ct.regions}
     o_spans, t_spans = _region_spans(ct, "ours"), _region_spans(ct, "theirs")
 
@@ -304,7 +304,7 @@ def _analyze_entries(name: str, ct: ConflictText, bom: bool, base_ids: set[str] 
     if o_mf.preamble != t_mf.preamble:
         idx = _region_of(o_spans, 0, len(o_mf.preamble)) or 0
         items.append(ConflictItem(
-            "preamble", "text", o_mf.preamble, b_mf.preamble if b_mf is not None and base_ok else None,
+            "preamble", "text", o_mf.preamble, b_mf.preamble if b_mf is not None else None,
             t_mf.preamble, base_ok, regions[idx].start_line, idx,
         ))
     keys = list(o_c) + [k for k in t_c if k not in o_c]
