@@ -24,7 +24,7 @@ class Refused(RuntimeError):
 
 # --- commits -----------------------------------------------------------------------------------
 
-LOG_FORMAT = "%x1e%H%x00%h%x00%P%x00%an%x00%ae%x00%aI%x00%at%x00%s"
+LOG_FORMAT = "%x1e%H%x00%h%x00%P%x00%an%x00%ae%x00%aI%x00%s"
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,6 @@ class CommitInfo:
     author: str
     email: str
     date: str  # ISO 8601 with the author's offset
-    timestamp: int
     subject: str
 
     @property
@@ -46,7 +45,7 @@ class CommitInfo:
 def commit_from(header: str) -> CommitInfo:
     f = header.split("\0")
     short = f[1][:7] if len(f[1]) == 40 else f[1]  # --no-abbrev (used with --raw) also widens %h
-    return CommitInfo(f[0], short, tuple(f[2].split()), f[3], f[4], f[5], int(f[6] or 0), f[7] if len(f) > 7 else "")
+    return CommitInfo(f[0], short, tuple(f[2].split()), f[3], f[4], f[5], f[6] if len(f) > 6 else "")
 
 
 def profile_rel(repo: Repo, profile: Any) -> str:

@@ -29,6 +29,10 @@ class Labels:
     theirs: str = "theirs"
 
 
+def renumber_note(old: str, new: str) -> str:
+    return f"{old} was added on both sides as two different entries: both kept, theirs is now {new}"
+
+
 @dataclass(frozen=True)
 class MergeResult:
     data: bytes
@@ -40,10 +44,7 @@ class MergeResult:
 
     def notes(self) -> list[str]:
         """One line per renumbered addition, to tell the user."""
-        return [
-            f"{old} was added on both sides as two different entries: both kept, theirs is now {new}"
-            for old, new in self.renumbered
-        ]
+        return [renumber_note(old, new) for old, new in self.renumbered]
 
     @property
     def clean(self) -> bool:
@@ -304,8 +305,6 @@ def merge_bytes(
 
 def conflict_style(cwd: Path | str | None = None) -> str:
     """``merge.conflictStyle`` as git sees it from ``cwd`` ("merge" when unset or unknown)."""
-    if not git_available():
-        return "merge"
     try:
         proc = run_git(["config", "--get", "merge.conflictStyle"], cwd or os.getcwd(), check=False)
     except GitError:

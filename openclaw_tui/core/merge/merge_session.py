@@ -28,6 +28,7 @@ from ..git.gitrepo import (
     run_git,
     status,
 )
+from ..git.threeway import renumber_note
 from . import conflicts as cf
 from .conflicts import BOTH, OURS, THEIRS, Choice, ConflictItem, Conflicts, Edited, ResolutionError
 from .references import (
@@ -149,10 +150,7 @@ class FileResolution:
 
     def collision_notes(self) -> list[str]:
         """One line per renumbered addition, to tell the user."""
-        return [
-            f"{self.display}: {old} was added on both sides as two different entries: both kept, theirs is now {new}"
-            for old, new in self.renumbered().items()
-        ]
+        return [f"{self.display}: {renumber_note(old, new)}" for old, new in self.renumbered().items()]
 
     @property
     def items(self) -> tuple[ConflictItem, ...]:
@@ -214,11 +212,7 @@ class FileResolution:
 
     def _taken(self) -> set[str]:
         c = self.conflicts
-        ids: set[str] = set(self.extra_ids)
-        for mf in (c._ours, c._theirs):
-            if mf is not None:
-                ids |= set(mf.ids())
-        return ids
+        return set(self.extra_ids).union(*(mf.ids() for mf in (c._ours, c._theirs) if mf is not None))
 
     def preview(self, key: str) -> str | None:
         """The text the current choice puts in place of the item (None: not decided)."""
@@ -261,13 +255,8 @@ class FileResolution:
             return str(exc)
         if cf.has_markers(text):
             return "conflict markers remain in the result"
-        if self.is_memory:
-            bad = [e for e in parse(text).entries if e.error]
-            before = {e.raw for e in parse(self.conflicts.conflict.side("ours") or "").entries if e.error}
-            new_bad = [e for e in bad if e.raw not in before]
-            if new_bad:
-                return f"the result has a malformed block at line {new_bad[0].line}: {new_bad[0].error}"
-        elif is_yaml(self.path):
+        # a memory file's new malformed blocks were refused by result_text
+        if is_yaml(self.path):
             reason = _yaml_problem(text)
             if reason is not None and _yaml_problem(self.conflicts.conflict.side("ours") or "") is None:
                 return reason
@@ -544,17 +533,9 @@ def _ids_of(path: Path) -> set[str]:
     ct = cf.parse_conflicts(text)
     if not ct.regions:
         return set(parse(text).ids())
-    ids: set[str] = set()
-    for side in ("ours", "theirs", "base"):
-        s = ct.side(side)
-        if s is not None:
-            ids |= set(parse(s).ids())
-    return ids
+    return {i for side in ("ours", "theirs", "base") for i in parse(ct.side(side) or "").ids()}
 
 
 def choice_label(choice: Choice | None) -> str:
-    if choice is None:
-        return "undecided"
-    if isinstance(choice, Edited):
-        return "edited"
-    return {OURS: "ours", THEIRS: "theirs", BOTH: "both"}.get(choice, str(choice))
+    """undecided, edited, or the side chosen (ours, theirs, both)."""
+    return "undecided" if choice is None else "edited" if isinstance(choice, Edited) else choice
