@@ -89,14 +89,13 @@ def profile_changes(repo: RepoLike, profile: Any, include: Sequence[str] = ()) -
     files: list[FileChange] = []
     leave = set(_left(st, rel, folder, include))
     for f in st.files if st is not None else ():
-        if f.path.removeprefix(prefix) in leave:
-            continue
-        kind = f.kind
         path = f.path.removeprefix(prefix)
-        if kind == "renamed" and f.orig_path:
+        if path in leave:
+            continue
+        if f.kind == "renamed" and f.orig_path:
             files.append(FileChange(path, "renamed", f.orig_path.removeprefix(prefix)))
         else:
-            files.append(FileChange(path, "changed" if kind == "conflicted" else kind))
+            files.append(FileChange(path, "changed" if f.kind == "conflicted" else f.kind))
     files.sort(key=lambda c: c.path)
     has_head = head_sha(r) is not None
 

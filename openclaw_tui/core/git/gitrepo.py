@@ -112,8 +112,7 @@ def head_sha(repo: RepoLike) -> str | None:
 
 def is_lock_artifact(rel: str) -> bool:
     """A ``<file>.lock`` left by the safe-write protocol (never committed)."""
-    name = rel.rsplit("/", 1)[-1]
-    return name.endswith(LOCK_SUFFIXES)
+    return rel.endswith(LOCK_SUFFIXES)
 
 
 # --- status ---------------------------------------------------------------------------------

@@ -129,7 +129,8 @@ def commit_semantic_diff(repo: RepoLike, sha: str, profile: Any) -> CommitDiff:
     """What commit ``sha`` did to the profile (against its first parent)."""
     r = as_repo(repo)
     info = commit_info(r, sha)
-    return CommitDiff(info, _commits_diff(r, profile_rel(r, profile), info.parents[0] if info.parents else None, info.sha))
+    parent = info.parents[0] if info.parents else None
+    return CommitDiff(info, _commits_diff(r, profile_rel(r, profile), parent, info.sha))
 
 
 def diff_revs(repo: RepoLike, profile: Any, old_rev: str, new_rev: str) -> ProfileDiff:

@@ -316,7 +316,8 @@ def parse_slice(data: Buf, a: int, b: int) -> MemoryFile:
 
 def _field_changes(old: dict[str, Any], new: dict[str, Any]) -> tuple[FieldChange, ...]:
     keys = list(old) + [k for k in new if k not in old]
-    return tuple(FieldChange(k, old.get(k), new.get(k)) for k in keys if not (k in old and k in new and old[k] == new[k]))
+    changed = [k for k in keys if not (k in old and k in new and old[k] == new[k])]
+    return tuple(FieldChange(k, old.get(k), new.get(k)) for k in changed)
 
 
 def _entry_change(eid: str, old: Any, new: Any, old_off: int, new_off: int) -> EntryChange:

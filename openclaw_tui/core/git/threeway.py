@@ -241,12 +241,8 @@ def merge_by_id(
         if t is None or t == b:
             continue
         item = conflict(key, None, b, t)
-        pos = 0
-        for prev in reversed(base_order[:idx]):
-            found = next((i for i, it in enumerate(kept) if it.key == prev), None)
-            if found is not None:
-                pos = found + 1
-                break
+        kept_at = {it.key: i for i, it in enumerate(kept)}
+        pos = next((kept_at[prev] + 1 for prev in reversed(base_order[:idx]) if prev in kept_at), 0)
         kept.insert(pos, item)
     theirs_added = [_Item(k, t, trailing_of(k)) for k, t in t_c.items() if k not in b_c and k not in o_c]
     items = kept + ours_added + theirs_added

@@ -106,21 +106,19 @@ def parse_conflicts(text: str, min_size: int = 7) -> ConflictText:
     lines = text.splitlines(keepends=True)
     parts: list[str | Region] = []
     plain: list[str] = []
-    i = 0
-    n = len(lines)
-    while i < n:
+    i = count = 0
+    while i < len(lines):
         m = _OPEN_RE.fullmatch(lines[i]) if lines[i].startswith("<" * min_size) else None
-        region = _read_region(lines, i, len(m.group(1)), sum(isinstance(p, Region) for p in parts)) if m else None
+        region = _read_region(lines, i, len(m.group(1)), count) if m else None
         if region is None:
             plain.append(lines[i])
             i += 1
             continue
-        reg, after = region
         if plain:
             parts.append("".join(plain))
             plain = []
-        parts.append(reg)
-        i = after
+        parts.append(region[0])
+        i, count = region[1], count + 1
     if plain:
         parts.append("".join(plain))
     return ConflictText(text, tuple(parts))

@@ -45,10 +45,6 @@ SKIP_NAMES = ("audit.log",)
 MAX_SCAN_BYTES = 256 * 1024 * 1024
 
 
-def _has_marker_bytes(data: bytes) -> bool:
-    return data.startswith(b"<<<<<<<") or b"\n<<<<<<<" in data
-
-
 def files_with_markers(folder: Path) -> list[Path]:
     """Regular files under ``folder`` (hidden folders and lock files skipped) holding conflict regions."""
     found: list[Path] = []
@@ -64,7 +60,8 @@ def files_with_markers(folder: Path) -> list[Path]:
                 data = path.read_bytes()
             except OSError:
                 continue
-            if _has_marker_bytes(data) and cf.has_markers(decode(data)[0]):
+            # a byte search first: most files have no marker to parse for
+            if (data.startswith(b"<<<<<<<") or b"\n<<<<<<<" in data) and cf.has_markers(decode(data)[0]):
                 found.append(path)
     return found
 
@@ -91,10 +88,6 @@ def _yaml_problem(text: str) -> str | None:
         elif isinstance(n, yaml.SequenceNode):
             stack.extend(n.value)
     return None
-
-
-def is_yaml(path: Path) -> bool:
-    return path.suffix.lower() in (".yaml", ".yml")
 
 
 @dataclass
@@ -256,7 +249,7 @@ class FileResolution:
         if cf.has_markers(text):
             return "conflict markers remain in the result"
         # a memory file's new malformed blocks were refused by result_text
-        if is_yaml(self.path):
+        if self.path.suffix.lower() in (".yaml", ".yml"):
             reason = _yaml_problem(text)
             if reason is not None and _yaml_problem(self.conflicts.conflict.side("ours") or "") is None:
                 return reason

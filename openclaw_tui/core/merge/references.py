@@ -75,7 +75,7 @@ def _merge_base(repo: Repo, a: str, b: str) -> str | None:
 
 
 def _sides(repo: Repo, head: str, merge: bool) -> Sides | None:
-    """HEAD against ``head``: based on their merge base (a merge), else on ``head``'s parent (a replayed commit)."""
+    """HEAD against ``head``, based on their merge base (a merge) or on ``head``'s parent (a replayed commit)."""
     ours, theirs = _rev(repo, "HEAD"), _rev(repo, head)
     if ours is None or theirs is None:
         return None
@@ -184,19 +184,11 @@ def reference_rules(
 
 def apply_rule(data: bytes, rule: RefRule) -> tuple[bytes, int]:
     """``data`` with the rule's lines rewritten (line endings kept); and how many lines changed."""
-    text = data.decode("utf-8", "surrogateescape")
-    out: list[str] = []
-    count = 0
-    for raw in text.splitlines(keepends=True):
-        body = raw.rstrip("\r\n")
-        end = raw[len(body):]
-        new = rule.lines.get(body)
-        if new is not None:
-            count += 1
-            out.append(new + end)
-        else:
-            out.append(raw)
-    return "".join(out).encode("utf-8", "surrogateescape"), count
+    lines = data.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    bodies = [raw.rstrip("\r\n") for raw in lines]
+    out = [rule.lines[body] + raw[len(body):] if body in rule.lines else raw
+           for raw, body in zip(lines, bodies, strict=True)]
+    return "".join(out).encode("utf-8", "surrogateescape"), sum(body in rule.lines for body in bodies)
 
 
 # --- the record the driver leaves for the session --------------------------------------------
