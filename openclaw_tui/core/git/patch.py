@@ -5,6 +5,7 @@ Big patches are cut at ``max_lines`` lines (``Patch.truncated`` says so).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -43,9 +44,8 @@ class FilePatch:
     @property
     def counts(self) -> tuple[int, int]:
         """(lines added, lines removed)."""
-        plus = sum(1 for h in self.hunks for ln in h.lines if ln.kind == "+")
-        minus = sum(1 for h in self.hunks for ln in h.lines if ln.kind == "-")
-        return plus, minus
+        kinds = [ln.kind for h in self.hunks for ln in h.lines]
+        return kinds.count("+"), kinds.count("-")
 
 
 @dataclass
@@ -156,8 +156,7 @@ class SideRow:
 
 
 def _pair(rows: list[SideRow], minus: list[PatchLine], plus: list[PatchLine]) -> None:
-    for k in range(max(len(minus), len(plus))):
-        rows.append(SideRow("change", minus[k] if k < len(minus) else None, plus[k] if k < len(plus) else None))
+    rows.extend(SideRow("change", old, new) for old, new in itertools.zip_longest(minus, plus))
     minus.clear()
     plus.clear()
 
