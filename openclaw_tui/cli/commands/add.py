@@ -19,8 +19,9 @@ from ...core import phrases
 from ...core.i18n import _
 from ...core.lifecycle.plan import apply_changes
 from ...core.lifecycle.remember import plan_remember
-from ._editing import fail, open_profile, register_edit
-from ._plans import out, plan_text, print_json
+from ._editing import open_profile, register_edit
+from ._output import fail, out, print_json
+from ._plans import plan_text
 from .set import read_body
 
 

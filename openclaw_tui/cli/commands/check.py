@@ -19,8 +19,8 @@ from ...core.check.rules import check_discovery
 from ...core.config import ConfigError
 from ...core.files.profile import NotMemory, discover
 from ...core.i18n import _
-from ...core.phrases import localize_error
 from ._limits import add_limit_options, effective_limits
+from ._output import fail
 
 FAIL_ON = ("error", "warning", "info", "never")
 LIMITS = ("cap", "cold_days", "bootstrap_max_chars", "bootstrap_total_max_chars", "user_max_chars", "stale_log_days")
@@ -59,8 +59,7 @@ def run(args: argparse.Namespace) -> int:
         limits = effective_limits(args, *LIMITS)
         discovery = discover(args.path, lazy=True)  # check.py parses, or takes a cached parse
     except (ConfigError, NotMemory) as exc:
-        print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
     release = None
     if discovery.kind == "workspace":
         from dataclasses import replace
@@ -70,8 +69,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             oc = load_openclaw_config(discovery.root, Path(args.openclaw_config) if args.openclaw_config else None)
         except OpenClawConfigError as exc:
-            print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
-            return 2
+            return fail(str(exc))
         limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden if getattr(args, n) is None})
         release = oc.release  # the release whose rules size the bootstrap files, as ``context`` uses
     findings = check_discovery(discovery, today=args.today, history=args.history, release=release, **{name: getattr(limits, name) for name in LIMITS})

@@ -16,8 +16,9 @@ from ...core.i18n import _, ngettext
 from ...core.lifecycle.archive import compact, plan_compact
 from ...core.lifecycle.plan import Files
 from ...core.lifecycle.remember import tag_sharers
-from ._editing import fail, open_profile, register_edit
-from ._plans import out, plan_json, plan_text, print_json
+from ._editing import open_profile, register_edit
+from ._output import fail, out, print_json
+from ._plans import plan_json, plan_text
 from .add import split_list
 from .set import read_body
 

@@ -19,7 +19,8 @@ from ...core.files.profile import NotMemory, resolve_profile
 from ...core.format.edit import EditError
 from ...core.i18n import _
 from ...core.lifecycle.plan import apply_changes
-from ._editing import fail, guarded
+from ._editing import guarded
+from ._output import fail
 
 
 def _numbers(text: str | None) -> list[int]:

@@ -17,8 +17,9 @@ from ...core import phrases
 from ...core.config import ConfigError
 from ...core.i18n import _, ngettext
 from ...core.lifecycle.archive import gc_apply, gc_plan, remaining_over_cap
-from ._editing import fail, open_profile, register_edit
+from ._editing import open_profile, register_edit
 from ._limits import add_limit_options, effective_limits
+from ._output import fail
 
 
 def _date(text: str) -> dt.date:

@@ -16,7 +16,8 @@ from typing import Any
 from ...core.check.redact import RedactError, plan_redaction, redact_profile
 from ...core.files.profile import resolve_profile
 from ...core.i18n import _, ngettext
-from ._editing import add_target, fail, guarded
+from ._editing import add_target, guarded
+from ._output import fail
 
 
 def register(sub: Any) -> None:

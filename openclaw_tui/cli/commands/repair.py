@@ -22,7 +22,8 @@ from ...core.check.messages import SEVERITY_WORDS, localize
 from ...core.check.repair import Problem, find_problems, plan_all_safe, plan_repair, together
 from ...core.i18n import _, ngettext
 from ...core.lifecycle.plan import Plan, apply_changes
-from ._editing import add_target, fail, guarded
+from ._editing import add_target, guarded
+from ._output import fail
 from .check import _date
 
 

@@ -20,8 +20,9 @@ from ...core.lifecycle.operations import (
     plan_resolve_conflict,
     resolve_conflict,
 )
-from ._editing import fail, open_profile, register_edit
-from ._plans import out, plan_json, plan_text, print_json
+from ._editing import open_profile, register_edit
+from ._output import fail, out, print_json
+from ._plans import plan_json, plan_text
 from .set import read_body
 
 

@@ -25,7 +25,8 @@ from ...core.files.profile import NotMemory, resolve_profile
 from ...core.i18n import _
 from ...core.lifecycle.plan import Plan, apply_changes
 from ...core.workspace import dreaming
-from ._editing import fail, guarded
+from ._editing import guarded
+from ._output import fail
 
 
 def register(sub: Any) -> None:

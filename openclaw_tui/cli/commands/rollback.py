@@ -16,8 +16,8 @@ from typing import Any
 
 from ...core import phrases
 from ...core.i18n import N_, _
-from ._editing import add_target, fail
-from ._plans import out, print_json
+from ._editing import add_target
+from ._output import fail, out, print_json
 
 
 def register(sub: Any) -> None:

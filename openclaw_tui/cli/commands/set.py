@@ -19,7 +19,8 @@ from ...core.format.edit import DELETE
 from ...core.format.yamlio import load_yaml
 from ...core.i18n import _
 from ...core.lifecycle.operations import set_entry
-from ._editing import fail, open_profile, register_edit
+from ._editing import open_profile, register_edit
+from ._output import fail
 
 
 def register(sub: Any) -> None:
