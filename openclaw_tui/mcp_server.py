@@ -1,17 +1,9 @@
 """``openclaw-tui mcp PATH``: the memory under PATH as an MCP server (stdio), on the official SDK.
 
-The tools are the command line's own routines, with OpenClaw's field names where it has them:
-``memory_search`` is ``search --json``, ``memory_get`` is ``get``, ``memory_context`` is
-``context --json``, ``memory_check`` is ``check --format json``. With ``--allow-write``: layout A
-``memory_remember`` (the ``add`` routine: duplicates and tag sharers first, written only when none
-is a duplicate or ``force``), ``memory_supersede`` and ``memory_archive``; layout B
-``memory_append_log`` and ``memory_add_item``. Every write goes through the write protocol
-(``lifecycle.plan.apply_changes``: lock, compare, atomic replace) and refuses a credential
-(the spec's Secrets rules). The memory files are resources (read-only).
-
-Errors are tool errors (``isError``) carrying the CLI's one-line reason; every call's work is bounded
-(sizes and result counts are capped). This module imports the SDK: ``commands/mcp.py`` checks first
-that it is installed.
+The tools are the command line's own routines (search, get, context, check; with ``--allow-write`` add,
+supersede and archive, or a daily-log line and a MEMORY.md item), with OpenClaw's field names where it has
+them; every write goes through the write protocol and refuses a credential.  The memory files are read-only
+resources.  Errors are tool errors carrying the CLI's one-line reason; every call's work is bounded.
 """
 
 from __future__ import annotations
@@ -163,8 +155,7 @@ def search(mem: Memory, query: str, max_results: int = 6, tags: list[str] | str 
 
 
 def locate_file(mem: Memory, path: str) -> Path:
-    """The file ``path`` names as ``memory_search`` does (relative to the folder, a profile's path in front
-    under a root), by ``get``'s rules: nothing outside the profile folder (``..``, absolute, a link)."""
+    """The file ``path`` names as ``memory_search`` does, by ``get``'s rules (nothing outside the profile folder)."""
     from .core.files.lines import pick_profile, resolve_file
 
     profiles = discover(mem.path, lazy=True).profiles
@@ -256,10 +247,8 @@ def check(mem: Memory) -> dict[str, Any]:
 
 
 def _commit(mem: Memory, profile: Profile, summary: str | None) -> dict[str, Any]:
-    """With --commit: commit the profile folder's change with the spec's message (``commit``: the short sha).
-
-    The write is done either way: a commit that fails is told as ``commit_error``, not as the call's error.
-    """
+    """With --commit: commit the profile folder's change (``commit``: the short sha); a failed commit is told as
+    ``commit_error``, the write stands."""
     if not mem.commit:
         return {"commit": None}
     from .core.git.commitmsg import NothingToCommit, commit_profile
@@ -399,8 +388,7 @@ def add_item(mem: Memory, section: str, text: str) -> dict[str, Any]:
 
 
 def memory_files(mem: Memory, limit: int = MAX_RESOURCES) -> Iterator[str]:
-    """The memory files under the folder, as ``memory_get`` names them (hidden folders and links that leave
-    the folder skipped)."""
+    """The memory files under the folder, as ``memory_get`` names them (no hidden folders, no links leaving it)."""
     root = mem.root
     count = 0
     for folder, dirs, files in os.walk(root):

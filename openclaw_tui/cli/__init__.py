@@ -199,11 +199,8 @@ def _run(run: Any, args: Any) -> int:
 
 
 def _tell_recovered() -> None:
-    """A move between files that a crash interrupted was finished on the way: say so (stderr, never stdout).
-
-    Only a process that loaded the write module can have finished one (a plain ``search`` never does: it
-    does not pay ~8 ms to import it only to learn that).
-    """
+    """Say on stderr that a move between files a crash interrupted was finished (only a process that loaded
+    the write module can have finished one)."""
     writes = sys.modules.get("openclaw_tui.core.files.safe_write")
     if writes is None:
         return

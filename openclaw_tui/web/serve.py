@@ -1,17 +1,8 @@
 """The UI in a web browser: ``textual-serve`` behind an access token, on 127.0.0.1 only.
 
-Every browser session (every websocket) starts its own app process
-(``python -m openclaw_tui.cli PATH``), as textual-serve does.  What this
-module adds to it:
-
-* the listening socket is bound to 127.0.0.1 and nothing else;
-* a random token is required on every request: in the URL
-  (``/?token=...``) the first time, after which the page's own requests
-  (its scripts, the websocket) carry it in a cookie set for that host only;
-  a request with neither, or with a wrong one, gets 403;
-* the ``Host`` header must name a loopback address (no DNS rebinding);
-* the page's websocket and static URLs are built from the ``Host`` the
-  browser used, so an SSH forward to another local port works.
+Every websocket starts its own app process, as textual-serve does.  Added here: the socket binds 127.0.0.1
+only; every request needs the token (in the URL once, then in a cookie for that host) else 403; the ``Host``
+header must name a loopback address (no DNS rebinding); the page's URLs follow the ``Host`` the browser used.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """`openclaw-tui check PATH`: the consistency check (read-only unless --write-audit-log).
 
-Exit 0 when no finding reaches --fail-on (default: error), 1 when one does,
-2 when the check could not run (no such path, not memory, bad --today).
+Exit 0 when no finding reaches --fail-on, 1 when one does, 2 when the check could not run.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""`openclaw-tui commit PATH [FILE ...] [-m SUMMARY] [--profile NAME]`: commit a profile's changes.
+"""`openclaw-tui commit PATH [FILE ...]`: commit a profile's changes with a message listing them entry by entry.
 
-What is committed: the changes to tracked files and the new memory files of the profile folder, and
-the untracked FILEs named; other untracked files (an ``audit.log``) are left, and named on stderr.
-
-The message is ``feat(mem): <summary>`` followed by one line per entry and
-file that changed (made from the actual change, entry by entry).  Exit 0
-committed, 1 nothing to commit, 2 not a profile or not in a git repository.
+Untracked files other than memory files are left out unless named (and said on stderr).
+Exit 0 committed, 1 nothing to commit, 2 not a profile or not in a git repository.
 """
 
 from __future__ import annotations
@@ -32,7 +28,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from ...core.files.profile import NotMemory, resolve_profile
     from ...core.git.commitmsg import NothingToCommit, build_message, commit_profile, left_out
-    from ...core.git.gitrepo import GitError, find_repo, git_available
+    from ...core.git.gitrepo import GitError, find_repo, git_available, git_text
 
     try:
         profile = resolve_profile(args.path, args.profile)
@@ -67,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     except GitError as exc:
         print("openclaw-tui: " + _("commit failed: %(reason)s") % {"reason": exc}, file=sys.stderr)
         return 1
-    print(f"{sha[:12]} {build_summary_line(repo, sha)}")
+    print(f"{sha[:12]} {git_text(['log', '-1', '--format=%s', sha], repo.root)}")
     _tell_left(left)
     return 0
 
@@ -77,9 +73,3 @@ def _tell_left(left: list[str]) -> None:
     if left:
         print("openclaw-tui: " + _("left uncommitted (untracked, not memory files; name them to commit them): "
                                    "%(files)s") % {"files": ", ".join(left)}, file=sys.stderr)
-
-
-def build_summary_line(repo: Any, sha: str) -> str:
-    from ...core.git.gitrepo import git_text
-
-    return git_text(["log", "-1", "--format=%s", sha], repo.root)

@@ -1,11 +1,4 @@
-"""`openclaw-tui compact PATH (--tag T | --ids A,B,...) --body-file F`: several entries become one.
-
-The entries (every active entry of memories.md tagged T, or the ids given)
-are replaced by one new entry with F's text and ``merged_from``; they become
-superseded by it and move to the archive.  Tags default to the union of
-theirs, importance to the highest.  ``--dry-run`` prints the diff and writes
-nothing.
-"""
+"""`openclaw-tui compact PATH (--tag T | --ids A,B,...) --body-file F`: several entries become one new entry."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""`openclaw-tui config [--json]`: where the settings file is and the values in effect.
-
-Prints the config file's path (and whether it exists), then the effective
-settings as TOML that can be pasted into that file (``--json``: one JSON
-object, ``core.config.Config.as_dict``).  A config file that cannot be used
-exits 2 with one line naming the file and the reason.
-"""
+"""`openclaw-tui config [--json]`: the config file's path and the settings in effect, as TOML (or JSON)."""
 
 from __future__ import annotations
 

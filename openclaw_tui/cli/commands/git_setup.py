@@ -1,17 +1,6 @@
-"""`openclaw-tui git-setup PATH`: install the id-aware merge driver for memories.md.
+"""`openclaw-tui git-setup PATH [--hooks]`: install the id-aware merge driver (and a post-commit hook).
 
-Adds ``memories.md merge=openclaw-memory`` to the repository root's
-``.gitattributes`` (left uncommitted) and sets
-``merge.openclaw-memory.{name,driver}`` in the repository's own config (the
-driver runs this very Python, so it works from a venv that is not on PATH);
-the safe-write lock files go into ``.git/info/exclude``.  Running it twice
-changes nothing.
-
-``--hooks`` (opt-in) also installs a ``post-commit`` hook that runs
-``openclaw-tui history P --index`` for each profile P under PATH, keeping the
-entry-history index current; it never fails a commit.  A ``post-commit``
-hook that openclaw-tui did not write is left alone (exit 2, the line to add
-printed).
+Running it twice changes nothing; a ``post-commit`` hook openclaw-tui did not write is left alone (exit 2).
 """
 
 from __future__ import annotations

@@ -1,10 +1,4 @@
-"""`openclaw-tui resolve PATH A B --keep A|B|both` (or `--merge-file F`): settle a conflict between two entries.
-
-``--keep A``: B becomes superseded by A; ``--keep B``: the reverse;
-``--keep both``: both stay, the ``conflict:`` naming the other is dropped;
-``--merge-file F``: a new entry with F's text (``merged_from: [A, B]``)
-supersedes both.  ``--dry-run`` prints the diff and writes nothing.
-"""
+"""`openclaw-tui resolve PATH A B --keep A|B|both` (or `--merge-file F`): settle a conflict between two entries."""
 
 from __future__ import annotations
 

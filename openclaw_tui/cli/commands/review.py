@@ -1,18 +1,4 @@
-"""`openclaw-tui review WORKSPACE`: what dreaming promoted into MEMORY.md, and the verdicts.
-
-    review WS [--json]                       # the queue: line, score, source log lines, review flags
-    review WS --accept LINE [--strip]        # accept (optionally removing dreaming's metadata)
-    review WS --reject LINE                  # remove the item from MEMORY.md
-    review WS --edit LINE --text TEXT        # rewrite its text (metadata stays)
-
-LINE is the item's line in MEMORY.md as the queue lists it.  A queued item whose text carries
-what a reviewer would delete in its prose gets a review flag: ``raw-candidate`` (a candidate line,
-a log's time stamp or ``memory/…md:N``), ``shell-command``, ``score-in-text`` (score text inside the
-prose; dreaming's trailing ``[score=…]`` is metadata and flags nothing): edit it.  The flags are the
-review's, not findings of ``check``.  ``why`` gives the item's recall counts from
-``memory/.dreams/short-term-recall.json`` when present; an empty queue says why it is empty.  ``--dry-run`` shows the diff of a
-reject/edit/strip and writes nothing.
-"""
+"""`openclaw-tui review WORKSPACE`: the queue of what dreaming promoted into MEMORY.md, and the verdicts on it."""
 
 from __future__ import annotations
 

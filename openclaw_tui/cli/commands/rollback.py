@@ -1,13 +1,4 @@
-"""`openclaw-tui rollback PATH COMMIT` and `openclaw-tui revert PATH COMMIT`: undo in git, one profile at a time.
-
-rollback restores every file of the profile folder as it was at COMMIT
-(what ``git checkout COMMIT -- profiles/x/`` does, files added since
-deleted); revert undoes what COMMIT did to the profile, merging memory files
-by entry id, and refuses (nothing written) where later changes touch the
-same entries.  Both leave the result uncommitted (``openclaw-tui commit``
-records it) and refuse over uncommitted changes in the profile.  Exit 0,
-or 2 (refused, unknown commit, not in git).
-"""
+"""`openclaw-tui rollback PATH COMMIT` and `revert PATH COMMIT`: undo in git, one profile at a time, uncommitted."""
 
 from __future__ import annotations
 

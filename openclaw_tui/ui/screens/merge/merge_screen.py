@@ -1,21 +1,8 @@
-"""Resolving merge conflicts: every conflicted file, entry by entry or hunk by hunk.
+"""Resolving merge conflicts: every conflicted file, entry by entry (memory files) or region by region.
 
-The list on the left holds the conflicted files and, under each, what has to
-be decided: for ``memories.md`` (and the archive) one item per entry id whose
-versions differ, for other files one item per conflict region.  The pane
-shows the item side by side (ours | base | theirs) with the changed fields
-and words highlighted, and the result of the choice.
-
-Keys follow lazygit's merge panel: ``space`` picks the framed side (←/→ or
-h/l switch it), ``b`` keeps both, ``o``/``t`` take ours/theirs, ``enter``
-edits the result, ``↑/↓ j/k`` move, ``n/p`` jump to the next/previous
-undecided conflict, ``z`` undoes, ``e`` opens the file in $EDITOR.  Nothing
-is written until ``c`` (enabled once nothing is left and every result
-parses): then every file is written compare-and-swapped and staged, and what
-stopped can be finished or aborted: a merge, cherry-pick or revert is
-committed with git's message, a rebase continues (and may stop again at a
-later commit).  Conflicts with no operation behind them (``git stash pop``)
-are written and staged; git keeps the stash entry, and the notice says so.
+Keys follow lazygit's merge panel.  Nothing is written until ``c`` (once every item is decided and every
+result parses): the files are written compare-and-swapped and staged, then the merge, cherry-pick, revert or
+rebase step can be concluded or aborted.
 """
 
 from __future__ import annotations
