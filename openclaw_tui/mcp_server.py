@@ -24,6 +24,7 @@ from pydantic import Field
 
 from .core.check.secrets import find_secrets, is_credential
 from .core.files.profile import NotMemory, Profile, discover, inside, resolve_profile
+from .core.lifecycle.plan import apply_changes
 from .core.search.index_feed import follow_writes
 
 # Bounds on one call's work (a request bigger than these is refused with the reason, never half-done)
@@ -281,7 +282,6 @@ def _profile_for_entries(mem: Memory) -> Profile:
 def remember(mem: Memory, body: str, tags: list[str] | str | None = None, importance: str | None = None,
              source: str = "agent", conflict: str | list[str] | None = None, force: bool = False) -> dict[str, Any]:
     """The ``add`` routine: duplicates and tag sharers first; written when none is a duplicate (or ``force``)."""
-    from .core.lifecycle.plan import apply_changes
     from .core.lifecycle.remember import plan_remember
 
     check_size("body", body)
@@ -308,7 +308,6 @@ def remember(mem: Memory, body: str, tags: list[str] | str | None = None, import
 def supersede(mem: Memory, old: str, new: str) -> dict[str, Any]:
     """``supersede PATH OLD NEW``: OLD becomes superseded, superseded_by: NEW."""
     from .core.lifecycle.operations import plan_supersede
-    from .core.lifecycle.plan import apply_changes
 
     with mem.write_lock:
         profile = _profile_for_entries(mem)
@@ -321,7 +320,6 @@ def supersede(mem: Memory, old: str, new: str) -> dict[str, Any]:
 def archive(mem: Memory, id: str) -> dict[str, Any]:
     """``archive PATH ID``: the entry moves to contexts/archive/memories.md."""
     from .core.lifecycle.archive import plan_archive
-    from .core.lifecycle.plan import apply_changes
 
     with mem.write_lock:
         profile = _profile_for_entries(mem)
@@ -337,7 +335,6 @@ def _workspace(mem: Memory) -> Profile:
 
 def append_log(mem: Memory, text: str) -> dict[str, Any]:
     """Append ``- HH:MM text`` to today's daily log (memory/YYYY-MM-DD.md), append-only."""
-    from .core.lifecycle.plan import apply_changes
     from .core.workspace.logappend import append_log as plan_append
 
     check_size("text", text)
@@ -370,7 +367,6 @@ def _section_key(path: Path, section: str) -> str:
 
 def add_item(mem: Memory, section: str, text: str) -> dict[str, Any]:
     """A new list item at the end of a MEMORY.md section (the rest of the file untouched)."""
-    from .core.lifecycle.plan import apply_changes
     from .core.workspace.edits import append_items
 
     check_size("text", text)

@@ -16,15 +16,9 @@ from typing import Any, NoReturn
 
 from ..core.i18n import N_, _
 
-COMMANDS = (
-    "check", "set", "supersede", "archive", "gc", "redact", "commit",
-    "git_setup", "merge_driver", "search", "get", "history", "config", "add", "resolve", "compact",
-    "rollback", "merge", "completion", "serve", "repair", "distil", "review", "context", "mcp", "inbox",
-)
-
-# What each module of COMMANDS registers (sub-command name, help), in its order: ``--help`` and every
-# sub-command are parsed without importing the other modules (and the core they pull in).  A module missing
-# here is simply imported; tests/test_cli_lazy.py proves the table equals what the modules register.
+# What each module of cli/commands registers (sub-command name, help), in --help's order: ``--help`` and
+# every sub-command are parsed without importing the other modules (and the core they pull in);
+# tests/test_cli_lazy.py proves the table equals what the modules register.
 LISTED: dict[str, tuple[tuple[str, str], ...]] = {
     "check": (("check", N_("check a profile, a profiles root or a workspace for consistency")),),
     "set": (("set", N_("change fields and/or the body of one entry")),),
@@ -55,6 +49,7 @@ LISTED: dict[str, tuple[tuple[str, str], ...]] = {
     "mcp": (("mcp", N_("serve the memory to agents over MCP (stdio): search, get, context, check; writes with --allow-write")),),
     "inbox": (("inbox", N_("what the agent changed since your review; approve or revert it")),),
 }
+COMMANDS = tuple(LISTED)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -109,9 +104,8 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
             ui.add_argument(option, metavar=metavar, help=_(help_text))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser, prog="openclaw-tui")
     for name in COMMANDS:
-        listed = LISTED.get(name) if lazy else None
-        if listed is not None and all(sub_name != command for sub_name, _ in listed):
-            for sub_name, help_text in listed:
+        if lazy and all(sub_name != command for sub_name, _ in LISTED[name]):
+            for sub_name, help_text in LISTED[name]:
                 sub.add_parser(sub_name, help=_(help_text), add_help=False)
             continue
         module = _command_module(name)

@@ -25,7 +25,7 @@ def register(sub: Any) -> None:
 def _open(args: argparse.Namespace) -> tuple[Any, Any, str] | str:
     """(repo, profile, the commit's full sha) for ``args``, or why not (one line)."""
     from ...core.files.profile import NotMemory, resolve_profile
-    from ...core.git.gitrepo import find_repo, git_available
+    from ...core.git.gitrepo import find_repo, git_available, run_git
 
     try:
         profile = resolve_profile(args.path, args.profile)
@@ -36,19 +36,12 @@ def _open(args: argparse.Namespace) -> tuple[Any, Any, str] | str:
     repo = find_repo(profile.path)
     if repo is None:
         return _("%(path)s: not inside a git repository") % {"path": args.path}
-    sha = _commit(repo, args.commit)
-    if sha is None:
-        return _("%(commit)s: no such commit") % {"commit": args.commit}
-    return repo, profile, sha
-
-
-def _commit(repo: Any, rev: str) -> str | None:
-    from ...core.git.gitrepo import run_git
-
-    if not rev or rev.startswith("-"):
-        return None
-    r = run_git(["rev-parse", "--verify", "-q", rev + "^{commit}"], repo.root, check=False)
-    return r.stdout.decode().strip() if r.returncode == 0 else None
+    rev = args.commit
+    found = None if not rev or rev.startswith("-") else run_git(["rev-parse", "--verify", "-q", rev + "^{commit}"],
+                                                                repo.root, check=False)
+    if found is None or found.returncode != 0:
+        return _("%(commit)s: no such commit") % {"commit": rev}
+    return repo, profile, found.stdout.decode().strip()
 
 
 # what a rollback does to a file (core/git/history.py: FileRestore.action)

@@ -295,19 +295,20 @@ class HistoryScreen(Screen[bool]):
     def action_toggle_view(self) -> None:
         self.view = "patch" if self.view == "semantic" else "semantic"
         self.query_one("#diff-switcher", ContentSwitcher).current = self.view
-        patch = self.query_one("#patch", PatchView)
-        self.query_one("#commit-detail").border_title = (
-            _("Semantic diff") if self.view == "semantic" else
-            _("Text diff · %(layout)s") % {"layout": _("side by side") if patch.side_by_side else _("unified")})
+        self._title_detail()
 
     def action_toggle_layout(self) -> None:
-        patch = self.query_one("#patch", PatchView)
-        patch.toggle_layout()
+        self.query_one("#patch", PatchView).toggle_layout()
         if self.view != "patch":
             self.action_toggle_view()
         else:
-            self.query_one("#commit-detail").border_title = (
-                _("Text diff · %(layout)s") % {"layout": _("side by side") if patch.side_by_side else _("unified")})
+            self._title_detail()
+
+    def _title_detail(self) -> None:
+        side_by_side = self.query_one("#patch", PatchView).side_by_side
+        self.query_one("#commit-detail").border_title = (
+            _("Semantic diff") if self.view == "semantic" else
+            _("Text diff · %(layout)s") % {"layout": _("side by side") if side_by_side else _("unified")})
 
     # --- rollback and revert --------------------------------------------------------------
 

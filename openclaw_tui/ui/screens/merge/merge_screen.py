@@ -360,14 +360,23 @@ class MergeScreen(Screen[bool]):
         s = self.session
         return [(fi, it.key) for fi, f in enumerate(s.files) for it in f.items] if s else []
 
-    def _first_open(self) -> None:
+    def _next_undecided(self, step: int = 1, *, from_start: bool = False) -> bool:
+        """Select the next undecided item from the current one (or from the start), going round; False: none."""
         s = self.session
-        if s is None:
-            return
-        for fi, key in self._all_items():
+        items = self._all_items()
+        if s is None or not items:
+            return False
+        pos = items.index(self.current) if self.current in items and not from_start else -1
+        for k in range(1, len(items) + 1):
+            fi, key = items[(pos + step * k) % len(items)]
             if key not in s.files[fi].choices:
                 self._select(fi, key)
-                return
+                return True
+        return False
+
+    def _first_open(self) -> None:
+        if self.session is None or self._next_undecided(from_start=True):
+            return
         items = self._all_items()
         if items:
             self._select(*items[0])
@@ -424,19 +433,7 @@ class MergeScreen(Screen[bool]):
             self.notify(f"{item.key}: {exc}", severity="error", markup=False)
             return
         self._refresh_prompts()
-        self._advance()
-
-    def _advance(self) -> None:
-        """To the next undecided item (this file first), if any."""
-        s = self.session
-        if s is None or self.current is None:
-            return
-        items = self._all_items()
-        pos = items.index(self.current) if self.current in items else -1
-        for fi, key in items[pos + 1:] + items[: pos + 1]:
-            if key not in s.files[fi].choices:
-                self._select(fi, key)
-                return
+        self._next_undecided()
 
     def action_side(self, side: str) -> None:
         self.side = side
@@ -478,20 +475,8 @@ class MergeScreen(Screen[bool]):
             ol.action_cursor_up()
 
     def action_next_open(self, step: int) -> None:
-        s = self.session
-        if s is None:
-            return
-        items = self._all_items()
-        if not items:
-            return
-        pos = items.index(self.current) if self.current in items else -1
-        n = len(items)
-        for k in range(1, n + 1):
-            fi, key = items[(pos + step * k) % n]
-            if key not in s.files[fi].choices:
-                self._select(fi, key)
-                return
-        self.notify(_("Every conflict is decided."))
+        if self._all_items() and not self._next_undecided(step):
+            self.notify(_("Every conflict is decided."))
 
     def action_toggle_base(self) -> None:
         self.pane.show_base = not self.pane.show_base
