@@ -110,11 +110,8 @@ class Memory:
 
     def get(self, entry_id: str) -> Entry | None:
         """One entry by id, from memories.md or else the archive."""
-        for archived in (False, True):
-            for e in self.entries(archived=archived):
-                if e.id == entry_id:
-                    return e
-        return None
+        return next((e for archived in (False, True) for e in self.entries(archived=archived) if e.id == entry_id),
+                    None)
 
     def search(self, query: str, limit: int = 10) -> list[Hit]:
         """Ranked hits over the profile's files (the search ``openclaw-tui search`` runs)."""

@@ -92,11 +92,10 @@ def run(args: argparse.Namespace) -> int:
         plan = dreaming.reject(ws, item)
     elif args.edit is not None:
         plan = dreaming.edit(ws, item, args.text)
+    elif args.dry_run:
+        plan = dreaming.strip_plan(ws, item) if args.strip else None
     else:
-        if args.dry_run:
-            plan = dreaming.strip_plan(ws, item) if args.strip else None
-        else:
-            plan = dreaming.accept(ws, item, strip=args.strip)
+        plan = dreaming.accept(ws, item, strip=args.strip)
     out: dict[str, Any] = {"line": line, "dry_run": args.dry_run}
     if plan is not None and args.dry_run:
         out["diff"] = plan.diff(ws)
@@ -112,6 +111,3 @@ def run(args: argparse.Namespace) -> int:
                 "edit": _("MEMORY.md:%(line)s: edited")}[out["done"]]
         print(done % {"line": line})
     return 0
-
-
-

@@ -657,9 +657,8 @@ class MergeScreen(Screen[bool]):
 
     @on(GitDone)
     def _on_git_done(self, message: GitDone) -> None:
-        if self.app_session is not None:
-            for path in self.app_session.end_own_operation():
-                self.app_session_reload(path)
+        if self.app_session is not None and self.app_session.end_own_operation():
+            self.changed_repo = True  # profiles git changed: the review screen reloads them once this one closes
         if message.error is not None:
             self.notify(f"git: {message.error}", severity="error", markup=False, timeout=10)
             return
@@ -683,10 +682,6 @@ class MergeScreen(Screen[bool]):
             self.notify(_("Aborted the %(operation)s: the files are as they were before it.")
                         % {"operation": operation(op or "merge")}, markup=False)
         self.dismiss(True)
-
-    def app_session_reload(self, path: Path) -> None:
-        """A profile the git operation changed (reloaded by the review screen once this one closes)."""
-        self.changed_repo = True
 
     def action_close(self) -> None:
         if not self.has_unsaved_changes():
