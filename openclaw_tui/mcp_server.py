@@ -107,9 +107,14 @@ class Memory:
         if profile is not None and all(p.name != profile for p in found.profiles):
             raise NotMemory(f"{path}: no profile named {profile}")
 
-    def target(self) -> Profile:
-        """The one profile or workspace a write (or the context) is for, read afresh."""
-        return resolve_profile(self.path, self.profile_name, lazy=True)
+    def target(self, layout: str) -> Profile:
+        """The one profile (``layout`` "profile") or workspace ("openclaw") a write is for, read afresh."""
+        profile = resolve_profile(self.path, self.profile_name, lazy=True)
+        if profile.layout != layout:
+            raise ToolError(f"{self.path}: an OpenClaw workspace has no memories.md entries to edit"
+                            if layout == "profile" else
+                            f"{self.path}: a profile keeps no daily logs or MEMORY.md; use memory_remember")
+        return profile
 
 
 def guarded(fn: Callable[..., T]) -> Callable[..., T]:
@@ -272,13 +277,6 @@ def _written(mem: Memory, plan: Any, profile: Profile, summary: str | None = Non
             "changes": [line.removeprefix("- ") for line in plan.commit_lines()], **_commit(mem, profile, summary)}
 
 
-def _profile_for_entries(mem: Memory) -> Profile:
-    profile = mem.target()
-    if profile.layout != "profile":
-        raise ToolError(f"{mem.path}: an OpenClaw workspace has no memories.md entries to edit")
-    return profile
-
-
 def remember(mem: Memory, body: str, tags: list[str] | str | None = None, importance: str | None = None,
              source: str = "agent", conflict: str | list[str] | None = None, force: bool = False) -> dict[str, Any]:
     """The ``add`` routine: duplicates and tag sharers first; written when none is a duplicate (or ``force``)."""
@@ -289,7 +287,7 @@ def remember(mem: Memory, body: str, tags: list[str] | str | None = None, import
     wanted = _tags(tags)
     refuse_credentials(body=body, tags=",".join(wanted), source=source)
     with mem.write_lock:
-        profile = _profile_for_entries(mem)
+        profile = mem.target("profile")
         result = plan_remember(profile, body, tags=wanted, importance=importance, source=source or None,
                                conflict=conflict)
         doc = result.to_json()
@@ -310,7 +308,7 @@ def supersede(mem: Memory, old: str, new: str) -> dict[str, Any]:
     from .core.lifecycle.operations import plan_supersede
 
     with mem.write_lock:
-        profile = _profile_for_entries(mem)
+        profile = mem.target("profile")
         plan = apply_changes(plan_supersede(profile, old, new))
         if plan.empty:
             return {"written": False, "reason": f"{old}: already superseded by {new}"}
@@ -322,15 +320,8 @@ def archive(mem: Memory, id: str) -> dict[str, Any]:
     from .core.lifecycle.archive import plan_archive
 
     with mem.write_lock:
-        profile = _profile_for_entries(mem)
+        profile = mem.target("profile")
         return _written(mem, apply_changes(plan_archive(profile, [id])), profile)
-
-
-def _workspace(mem: Memory) -> Profile:
-    profile = mem.target()
-    if profile.layout != "openclaw":
-        raise ToolError(f"{mem.path}: a profile keeps no daily logs or MEMORY.md; use memory_remember")
-    return profile
 
 
 def append_log(mem: Memory, text: str) -> dict[str, Any]:
@@ -340,7 +331,7 @@ def append_log(mem: Memory, text: str) -> dict[str, Any]:
     check_size("text", text)
     refuse_credentials(text=text)
     with mem.write_lock:
-        ws = _workspace(mem)
+        ws = mem.target("openclaw")
         plan = apply_changes(plan_append(ws.path, text))
         return _written(mem, plan, ws, plan.title)
 
@@ -373,7 +364,7 @@ def add_item(mem: Memory, section: str, text: str) -> dict[str, Any]:
     check_size("section", section, 500)
     refuse_credentials(section=section, text=text)
     with mem.write_lock:
-        ws = _workspace(mem)
+        ws = mem.target("openclaw")
         path = ws.path / "MEMORY.md"
         key = _section_key(path, section)
         plan = apply_changes(append_items(path, key, [text], title=f"add an item to {section}"))

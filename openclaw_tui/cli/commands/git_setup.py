@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.i18n import _
+from ._output import fail
 
 
 def register(sub: Any) -> None:
@@ -82,8 +83,7 @@ def run(args: argparse.Namespace) -> int:
         print("openclaw-tui: " + _("%(path)s: no such file or folder") % {"path": path}, file=sys.stderr)
         return 2
     if not git_available():
-        print("openclaw-tui: " + _("git is not installed"), file=sys.stderr)
-        return 2
+        return fail(_("git is not installed"))
     repo = find_repo(path)
     if repo is None:
         print("openclaw-tui: " + _("%(path)s: not inside a git repository") % {"path": path}, file=sys.stderr)
