@@ -108,8 +108,7 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
             for sub_name, help_text in LISTED[name]:
                 sub.add_parser(sub_name, help=_(help_text), add_help=False)
             continue
-        module = _command_module(name)
-        module.register(sub)
+        importlib.import_module(f"openclaw_tui.cli.commands.{name}").register(sub)
     return parser, set(sub.choices)
 
 
@@ -133,7 +132,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..core.search.index_feed import follow_writes
 
     follow_writes()  # commands that write keep the search indexes current when the config asks for it
-    return _run(args.run, args)
+    try:
+        return int(args.run(args))
+    except BrokenPipeError:
+        return 0
+    finally:
+        _tell_recovered()
 
 
 def _mistyped_command(word: str, names: set[str]) -> str | None:
@@ -177,19 +181,6 @@ def _take_lang(argv: list[str]) -> list[str]:
         i += 1
     i18n.catalog()  # the language's catalog, and argparse's words in it (nothing to load for English)
     return out
-
-
-def _command_module(name: str) -> Any:
-    return importlib.import_module(f"openclaw_tui.cli.commands.{name}")
-
-
-def _run(run: Any, args: Any) -> int:
-    try:
-        return int(run(args))
-    except BrokenPipeError:
-        return 0
-    finally:
-        _tell_recovered()
 
 
 def _tell_recovered() -> None:

@@ -35,12 +35,8 @@ def allowed_host(host: str) -> bool:
     return host in LOOPBACK_HOSTS
 
 
+# a ``Host`` naming a loopback address (and nothing else: it is written into the page)
 LOOPBACK_HOST_HEADER = re.compile(r"(127\.0\.0\.1|localhost|\[::1\])(:[0-9]{1,5})?")
-
-
-def _loopback_header(host_header: str) -> bool:
-    """A ``Host`` naming a loopback address (and nothing else: it is written into the page)."""
-    return LOOPBACK_HOST_HEADER.fullmatch(host_header) is not None
 
 
 class TokenServer(Server):
@@ -82,7 +78,7 @@ class TokenServer(Server):
 
     @web.middleware
     async def guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        if not _loopback_header(request.host):
+        if LOOPBACK_HOST_HEADER.fullmatch(request.host) is None:
             return web.Response(status=403, text="forbidden: not a loopback host\n")
         if not self._token_ok(request):
             return web.Response(status=403, text="forbidden: a valid token is required\n")
