@@ -161,11 +161,9 @@ class Memory:
         """
         result = plan_remember(self._fresh(), text, tags=tags, importance=importance, source=source,
                                conflict=conflict, extra=fields, skip_duplicate=skip_duplicate)
-        if result.skipped:
-            change = Change.of(result.plan, False, self.path)
-            return Remembered(result.id, False, tuple(result.duplicates), tuple(result.conflicts), change)
-        change = self._apply(result.plan, dry_run)
-        new_id = change.new_id or result.id  # a plan rebuilt on newer files took the next free id then
+        change = self._apply(result.plan, dry_run or result.skipped)
+        # skipped: the same entry's id; else a plan rebuilt on newer files took the next free id then
+        new_id = result.id if result.skipped else change.new_id or result.id
         return Remembered(new_id, change.written, tuple(result.duplicates), tuple(result.conflicts), change)
 
     def supersede(self, old: str, new: str, *, dry_run: bool = False) -> Change:
