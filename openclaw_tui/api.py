@@ -11,18 +11,9 @@
     for hit in mem.search("coffee"):
         print(hit.id, hit.score, hit.snippet)
 
-Every write goes through the same core functions as ``openclaw-tui`` (the
-CLI and the UI) and the same write protocol: the files are read afresh,
-the change is computed, then written under ``fcntl.flock`` on
-``<file>.lock`` with a compare-and-swap against what was read (temp file,
-fsync, ``os.replace``); another writer's change in between is merged by
-entry id or refused, never lost.  Bad input raises ``EditError`` (a
-``ValueError``) and writes nothing.  ``dry_run=True`` computes a change
-without writing it (``Change.diff`` shows it).
-
-This module imports no Textual.  ``examples/agent_writer.py`` is the
-standard-library-only variant for agents that cannot depend on this package;
-``examples/api_example.py`` runs this API end to end.
+Every write goes through the core functions and the write protocol the CLI and the UI use (another
+writer's change in between is merged by entry id or refused, never lost).  Bad input raises ``EditError``
+(a ``ValueError``) and writes nothing; ``dry_run=True`` computes a change without writing it.
 """
 
 from __future__ import annotations
@@ -86,9 +77,7 @@ class Memory:
     """One profile (or OpenClaw workspace) opened for reading and writing; files are re-read on each call."""
 
     def __init__(self, path: Path | str, profile: str | None = None) -> None:
-        self._path = Path(path)
-        self._name = profile
-        self.profile = resolve_profile(self._path, profile)
+        self.profile = resolve_profile(Path(path), profile)
         follow_writes()
 
     def __repr__(self) -> str:
@@ -121,11 +110,8 @@ class Memory:
 
     def get(self, entry_id: str) -> Entry | None:
         """One entry by id, from memories.md or else the archive."""
-        for archived in (False, True):
-            for e in self.entries(archived=archived):
-                if e.id == entry_id:
-                    return e
-        return None
+        return next((e for archived in (False, True) for e in self.entries(archived=archived) if e.id == entry_id),
+                    None)
 
     def search(self, query: str, limit: int = 10) -> list[Hit]:
         """Ranked hits over the profile's files (the search ``openclaw-tui search`` runs)."""
@@ -175,11 +161,9 @@ class Memory:
         """
         result = plan_remember(self._fresh(), text, tags=tags, importance=importance, source=source,
                                conflict=conflict, extra=fields, skip_duplicate=skip_duplicate)
-        if result.skipped:
-            change = Change.of(result.plan, False, self.path)
-            return Remembered(result.id, False, tuple(result.duplicates), tuple(result.conflicts), change)
-        change = self._apply(result.plan, dry_run)
-        new_id = change.new_id or result.id  # a plan rebuilt on newer files took the next free id then
+        change = self._apply(result.plan, dry_run or result.skipped)
+        # skipped: the same entry's id; else a plan rebuilt on newer files took the next free id then
+        new_id = result.id if result.skipped else change.new_id or result.id
         return Remembered(new_id, change.written, tuple(result.duplicates), tuple(result.conflicts), change)
 
     def supersede(self, old: str, new: str, *, dry_run: bool = False) -> Change:

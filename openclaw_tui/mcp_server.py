@@ -1,17 +1,9 @@
 """``openclaw-tui mcp PATH``: the memory under PATH as an MCP server (stdio), on the official SDK.
 
-The tools are the command line's own routines, with OpenClaw's field names where it has them:
-``memory_search`` is ``search --json``, ``memory_get`` is ``get``, ``memory_context`` is
-``context --json``, ``memory_check`` is ``check --format json``. With ``--allow-write``: layout A
-``memory_remember`` (the ``add`` routine: duplicates and tag sharers first, written only when none
-is a duplicate or ``force``), ``memory_supersede`` and ``memory_archive``; layout B
-``memory_append_log`` and ``memory_add_item``. Every write goes through the write protocol
-(``lifecycle.plan.apply_changes``: lock, compare, atomic replace) and refuses a credential
-(the spec's Secrets rules). The memory files are resources (read-only).
-
-Errors are tool errors (``isError``) carrying the CLI's one-line reason; every call's work is bounded
-(sizes and result counts are capped). This module imports the SDK: ``commands/mcp.py`` checks first
-that it is installed.
+The tools are the command line's own routines (search, get, context, check; with ``--allow-write`` add,
+supersede and archive, or a daily-log line and a MEMORY.md item), with OpenClaw's field names where it has
+them; every write goes through the write protocol and refuses a credential.  The memory files are read-only
+resources.  Errors are tool errors carrying the CLI's one-line reason; every call's work is bounded.
 """
 
 from __future__ import annotations
@@ -32,6 +24,7 @@ from pydantic import Field
 
 from .core.check.secrets import find_secrets, is_credential
 from .core.files.profile import NotMemory, Profile, discover, inside, resolve_profile
+from .core.lifecycle.plan import apply_changes
 from .core.search.index_feed import follow_writes
 
 # Bounds on one call's work (a request bigger than these is refused with the reason, never half-done)
@@ -114,9 +107,14 @@ class Memory:
         if profile is not None and all(p.name != profile for p in found.profiles):
             raise NotMemory(f"{path}: no profile named {profile}")
 
-    def target(self) -> Profile:
-        """The one profile or workspace a write (or the context) is for, read afresh."""
-        return resolve_profile(self.path, self.profile_name, lazy=True)
+    def target(self, layout: str) -> Profile:
+        """The one profile (``layout`` "profile") or workspace ("openclaw") a write is for, read afresh."""
+        profile = resolve_profile(self.path, self.profile_name, lazy=True)
+        if profile.layout != layout:
+            raise ToolError(f"{self.path}: an OpenClaw workspace has no memories.md entries to edit"
+                            if layout == "profile" else
+                            f"{self.path}: a profile keeps no daily logs or MEMORY.md; use memory_remember")
+        return profile
 
 
 def guarded(fn: Callable[..., T]) -> Callable[..., T]:
@@ -163,8 +161,7 @@ def search(mem: Memory, query: str, max_results: int = 6, tags: list[str] | str 
 
 
 def locate_file(mem: Memory, path: str) -> Path:
-    """The file ``path`` names as ``memory_search`` does (relative to the folder, a profile's path in front
-    under a root), by ``get``'s rules: nothing outside the profile folder (``..``, absolute, a link)."""
+    """The file ``path`` names as ``memory_search`` does, by ``get``'s rules (nothing outside the profile folder)."""
     from .core.files.lines import pick_profile, resolve_file
 
     profiles = discover(mem.path, lazy=True).profiles
@@ -256,10 +253,8 @@ def check(mem: Memory) -> dict[str, Any]:
 
 
 def _commit(mem: Memory, profile: Profile, summary: str | None) -> dict[str, Any]:
-    """With --commit: commit the profile folder's change with the spec's message (``commit``: the short sha).
-
-    The write is done either way: a commit that fails is told as ``commit_error``, not as the call's error.
-    """
+    """With --commit: commit the profile folder's change (``commit``: the short sha); a failed commit is told as
+    ``commit_error``, the write stands."""
     if not mem.commit:
         return {"commit": None}
     from .core.git.commitmsg import NothingToCommit, commit_profile
@@ -282,17 +277,9 @@ def _written(mem: Memory, plan: Any, profile: Profile, summary: str | None = Non
             "changes": [line.removeprefix("- ") for line in plan.commit_lines()], **_commit(mem, profile, summary)}
 
 
-def _profile_for_entries(mem: Memory) -> Profile:
-    profile = mem.target()
-    if profile.layout != "profile":
-        raise ToolError(f"{mem.path}: an OpenClaw workspace has no memories.md entries to edit")
-    return profile
-
-
 def remember(mem: Memory, body: str, tags: list[str] | str | None = None, importance: str | None = None,
              source: str = "agent", conflict: str | list[str] | None = None, force: bool = False) -> dict[str, Any]:
     """The ``add`` routine: duplicates and tag sharers first; written when none is a duplicate (or ``force``)."""
-    from .core.lifecycle.plan import apply_changes
     from .core.lifecycle.remember import plan_remember
 
     check_size("body", body)
@@ -300,7 +287,7 @@ def remember(mem: Memory, body: str, tags: list[str] | str | None = None, import
     wanted = _tags(tags)
     refuse_credentials(body=body, tags=",".join(wanted), source=source)
     with mem.write_lock:
-        profile = _profile_for_entries(mem)
+        profile = mem.target("profile")
         result = plan_remember(profile, body, tags=wanted, importance=importance, source=source or None,
                                conflict=conflict)
         doc = result.to_json()
@@ -319,10 +306,9 @@ def remember(mem: Memory, body: str, tags: list[str] | str | None = None, import
 def supersede(mem: Memory, old: str, new: str) -> dict[str, Any]:
     """``supersede PATH OLD NEW``: OLD becomes superseded, superseded_by: NEW."""
     from .core.lifecycle.operations import plan_supersede
-    from .core.lifecycle.plan import apply_changes
 
     with mem.write_lock:
-        profile = _profile_for_entries(mem)
+        profile = mem.target("profile")
         plan = apply_changes(plan_supersede(profile, old, new))
         if plan.empty:
             return {"written": False, "reason": f"{old}: already superseded by {new}"}
@@ -332,29 +318,20 @@ def supersede(mem: Memory, old: str, new: str) -> dict[str, Any]:
 def archive(mem: Memory, id: str) -> dict[str, Any]:
     """``archive PATH ID``: the entry moves to contexts/archive/memories.md."""
     from .core.lifecycle.archive import plan_archive
-    from .core.lifecycle.plan import apply_changes
 
     with mem.write_lock:
-        profile = _profile_for_entries(mem)
+        profile = mem.target("profile")
         return _written(mem, apply_changes(plan_archive(profile, [id])), profile)
-
-
-def _workspace(mem: Memory) -> Profile:
-    profile = mem.target()
-    if profile.layout != "openclaw":
-        raise ToolError(f"{mem.path}: a profile keeps no daily logs or MEMORY.md; use memory_remember")
-    return profile
 
 
 def append_log(mem: Memory, text: str) -> dict[str, Any]:
     """Append ``- HH:MM text`` to today's daily log (memory/YYYY-MM-DD.md), append-only."""
-    from .core.lifecycle.plan import apply_changes
     from .core.workspace.logappend import append_log as plan_append
 
     check_size("text", text)
     refuse_credentials(text=text)
     with mem.write_lock:
-        ws = _workspace(mem)
+        ws = mem.target("openclaw")
         plan = apply_changes(plan_append(ws.path, text))
         return _written(mem, plan, ws, plan.title)
 
@@ -381,14 +358,13 @@ def _section_key(path: Path, section: str) -> str:
 
 def add_item(mem: Memory, section: str, text: str) -> dict[str, Any]:
     """A new list item at the end of a MEMORY.md section (the rest of the file untouched)."""
-    from .core.lifecycle.plan import apply_changes
     from .core.workspace.edits import append_items
 
     check_size("text", text)
     check_size("section", section, 500)
     refuse_credentials(section=section, text=text)
     with mem.write_lock:
-        ws = _workspace(mem)
+        ws = mem.target("openclaw")
         path = ws.path / "MEMORY.md"
         key = _section_key(path, section)
         plan = apply_changes(append_items(path, key, [text], title=f"add an item to {section}"))
@@ -399,8 +375,7 @@ def add_item(mem: Memory, section: str, text: str) -> dict[str, Any]:
 
 
 def memory_files(mem: Memory, limit: int = MAX_RESOURCES) -> Iterator[str]:
-    """The memory files under the folder, as ``memory_get`` names them (hidden folders and links that leave
-    the folder skipped)."""
+    """The memory files under the folder, as ``memory_get`` names them (no hidden folders, no links leaving it)."""
     root = mem.root
     count = 0
     for folder, dirs, files in os.walk(root):

@@ -16,15 +16,9 @@ from typing import Any, NoReturn
 
 from ..core.i18n import N_, _
 
-COMMANDS = (
-    "check", "set", "supersede", "archive", "gc", "redact", "commit",
-    "git_setup", "merge_driver", "search", "get", "history", "config", "add", "resolve", "compact",
-    "rollback", "merge", "completion", "serve", "repair", "distil", "review", "context", "mcp", "inbox",
-)
-
-# What each module of COMMANDS registers (sub-command name, help), in its order: ``--help`` and every
-# sub-command are parsed without importing the other modules (and the core they pull in).  A module missing
-# here is simply imported; tests/test_cli_lazy.py proves the table equals what the modules register.
+# What each module of cli/commands registers (sub-command name, help), in --help's order: ``--help`` and
+# every sub-command are parsed without importing the other modules (and the core they pull in);
+# tests/test_cli_lazy.py proves the table equals what the modules register.
 LISTED: dict[str, tuple[tuple[str, str], ...]] = {
     "check": (("check", N_("check a profile, a profiles root or a workspace for consistency")),),
     "set": (("set", N_("change fields and/or the body of one entry")),),
@@ -55,6 +49,7 @@ LISTED: dict[str, tuple[tuple[str, str], ...]] = {
     "mcp": (("mcp", N_("serve the memory to agents over MCP (stdio): search, get, context, check; writes with --allow-write")),),
     "inbox": (("inbox", N_("what the agent changed since your review; approve or revert it")),),
 }
+COMMANDS = tuple(LISTED)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -109,13 +104,11 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
             ui.add_argument(option, metavar=metavar, help=_(help_text))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser, prog="openclaw-tui")
     for name in COMMANDS:
-        listed = LISTED.get(name) if lazy else None
-        if listed is not None and all(sub_name != command for sub_name, _ in listed):
-            for sub_name, help_text in listed:
+        if lazy and all(sub_name != command for sub_name, _ in LISTED[name]):
+            for sub_name, help_text in LISTED[name]:
                 sub.add_parser(sub_name, help=_(help_text), add_help=False)
             continue
-        module = _command_module(name)
-        module.register(sub)
+        importlib.import_module(f"openclaw_tui.cli.commands.{name}").register(sub)
     return parser, set(sub.choices)
 
 
@@ -139,7 +132,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..core.search.index_feed import follow_writes
 
     follow_writes()  # commands that write keep the search indexes current when the config asks for it
-    return _run(args.run, args)
+    try:
+        return int(args.run(args))
+    except BrokenPipeError:
+        return 0
+    finally:
+        _tell_recovered()
 
 
 def _mistyped_command(word: str, names: set[str]) -> str | None:
@@ -185,25 +183,9 @@ def _take_lang(argv: list[str]) -> list[str]:
     return out
 
 
-def _command_module(name: str) -> Any:
-    return importlib.import_module(f"openclaw_tui.cli.commands.{name}")
-
-
-def _run(run: Any, args: Any) -> int:
-    try:
-        return int(run(args))
-    except BrokenPipeError:
-        return 0
-    finally:
-        _tell_recovered()
-
-
 def _tell_recovered() -> None:
-    """A move between files that a crash interrupted was finished on the way: say so (stderr, never stdout).
-
-    Only a process that loaded the write module can have finished one (a plain ``search`` never does: it
-    does not pay ~8 ms to import it only to learn that).
-    """
+    """Say on stderr that a move between files a crash interrupted was finished (only a process that loaded
+    the write module can have finished one)."""
     writes = sys.modules.get("openclaw_tui.core.files.safe_write")
     if writes is None:
         return

@@ -1,10 +1,6 @@
-"""``--help`` wrapped by terminal cells: a CJK character is two cells wide, so argparse's wrapping by
-characters (textwrap) lets a Chinese line run past the terminal's edge.
+"""``--help`` wrapped by terminal cells (a CJK character is two cells wide; argparse counts characters).
 
-``CellHelpFormatter`` wraps help and descriptions by ``rich.cells.cell_len``; ``CellRawDescriptionFormatter``
-keeps a description's own line breaks (as ``argparse.RawDescriptionHelpFormatter``) and wraps only a line
-wider than the terminal.  Chinese text has no spaces: a line may break between any two CJK characters, but
-not before the closing punctuation that follows one (，。、；：）…).
+A line may break between two CJK characters, not before the closing punctuation that follows one.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """``openclaw-memory-check [CHECK OPTIONS] FILE...``: the pre-commit hook.
 
-pre-commit passes the staged files; each one inside a profile folder or an
-OpenClaw workspace brings that folder in, and ``openclaw-tui check`` runs
-once per folder with the options given (``.pre-commit-hooks.yaml`` gives
-``--fail-on error``).  Files outside any memory folder are ignored.  Exit
-status: the highest of the checks' (0 clean, 1 a finding at or above
---fail-on, 2 a check could not run).
+``openclaw-tui check`` runs once per profile or workspace holding a staged file; files outside any are ignored.
+Exit status: the highest of the checks'.
 """
 
 from __future__ import annotations

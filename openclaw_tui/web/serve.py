@@ -1,17 +1,8 @@
 """The UI in a web browser: ``textual-serve`` behind an access token, on 127.0.0.1 only.
 
-Every browser session (every websocket) starts its own app process
-(``python -m openclaw_tui.cli PATH``), as textual-serve does.  What this
-module adds to it:
-
-* the listening socket is bound to 127.0.0.1 and nothing else;
-* a random token is required on every request: in the URL
-  (``/?token=...``) the first time, after which the page's own requests
-  (its scripts, the websocket) carry it in a cookie set for that host only;
-  a request with neither, or with a wrong one, gets 403;
-* the ``Host`` header must name a loopback address (no DNS rebinding);
-* the page's websocket and static URLs are built from the ``Host`` the
-  browser used, so an SSH forward to another local port works.
+Every websocket starts its own app process, as textual-serve does.  Added here: the socket binds 127.0.0.1
+only; every request needs the token (in the URL once, then in a cookie for that host) else 403; the ``Host``
+header must name a loopback address (no DNS rebinding); the page's URLs follow the ``Host`` the browser used.
 """
 
 from __future__ import annotations
@@ -44,12 +35,8 @@ def allowed_host(host: str) -> bool:
     return host in LOOPBACK_HOSTS
 
 
+# a ``Host`` naming a loopback address (and nothing else: it is written into the page)
 LOOPBACK_HOST_HEADER = re.compile(r"(127\.0\.0\.1|localhost|\[::1\])(:[0-9]{1,5})?")
-
-
-def _loopback_header(host_header: str) -> bool:
-    """A ``Host`` naming a loopback address (and nothing else: it is written into the page)."""
-    return LOOPBACK_HOST_HEADER.fullmatch(host_header) is not None
 
 
 class TokenServer(Server):
@@ -91,7 +78,7 @@ class TokenServer(Server):
 
     @web.middleware
     async def guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        if not _loopback_header(request.host):
+        if LOOPBACK_HOST_HEADER.fullmatch(request.host) is None:
             return web.Response(status=403, text="forbidden: not a loopback host\n")
         if not self._token_ok(request):
             return web.Response(status=403, text="forbidden: a valid token is required\n")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +10,7 @@ from ...core.files.profile import NotMemory, Profile, resolve_profile
 from ...core.files.safe_write import ConcurrentModification
 from ...core.format.edit import EditError
 from ...core.i18n import _
-from ...core.phrases import localize_error
+from ._output import fail
 
 
 def add_target(p: argparse.ArgumentParser) -> None:
@@ -25,12 +24,6 @@ def open_profile(args: argparse.Namespace) -> Profile:
     if prof.layout != "profile":
         raise NotMemory(f"{args.path}: an OpenClaw workspace has no memories.md entries to edit")
     return prof
-
-
-def fail(reason: str) -> int:
-    """One line on stderr, exit status 2 (nothing was written)."""
-    print(f"openclaw-tui: {' '.join(localize_error(str(reason)).split())}", file=sys.stderr)
-    return 2
 
 
 def guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:

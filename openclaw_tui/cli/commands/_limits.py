@@ -1,10 +1,4 @@
-"""The limits a command runs with: the user's config file, then the options given on the command line.
-
-Commands declare their limit options with ``add_limit_options`` (default None:
-"not given"); ``effective_limits`` reads the config file once and lets every
-option that was given win.  A config file that cannot be used is a usage error
-(exit 2, one line), raised as ``ConfigError``.
-"""
+"""The limits a command runs with: the config file's, with the options given on the command line over them."""
 
 from __future__ import annotations
 

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from ...core import phrases
 from ...core.i18n import _
 from ...core.lifecycle.plan import Plan
-
-
-def out(text: str) -> None:
-    """Write UTF-8 to stdout whatever the locale (memory text is often not ASCII)."""
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-    sys.stdout.buffer.flush()
 
 
 def rel(path: Path, root: Path) -> str:
@@ -37,10 +29,6 @@ def plan_json(plan: Plan, root: Path, dry_run: bool) -> dict[str, Any]:
         "changed": {k: list(v) for k, v in plan.changed.items()},
         "files": [rel(p, root) for p in plan.files],
     }
-
-
-def print_json(doc: Any) -> None:
-    out(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
 
 
 def plan_text(plan: Plan, root: Path, dry_run: bool) -> str:

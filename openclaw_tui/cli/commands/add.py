@@ -1,13 +1,6 @@
-"""`openclaw-tui add PATH --body TEXT [--tags a,b] [--importance I] [--source S] [--conflict ID]`.
+"""`openclaw-tui add PATH --body TEXT`: append one entry (next id), listing duplicate and conflict candidates.
 
-The write step of the profile design: dedupe, then conflict detection, then
-write.  Appends one entry (next free id, timestamp now, ``status: active``)
-to memories.md under the write protocol and prints its id on the first line;
-then lists the active entries that look like duplicates and the active
-entries that share a tag (candidates for ``conflict:``).  ``--skip-duplicate``
-writes nothing when an active entry already has the same text (exit 1, that
-entry's id printed).  ``--dry-run`` prints the same and the diff, writes
-nothing.
+``--skip-duplicate`` writes nothing (exit 1, that entry's id printed) when an active entry has the same text.
 """
 
 from __future__ import annotations
@@ -19,8 +12,9 @@ from ...core import phrases
 from ...core.i18n import _
 from ...core.lifecycle.plan import apply_changes
 from ...core.lifecycle.remember import plan_remember
-from ._editing import fail, open_profile, register_edit
-from ._plans import out, plan_text, print_json
+from ._editing import open_profile, register_edit
+from ._output import fail, out, print_json
+from ._plans import plan_text
 from .set import read_body
 
 

@@ -1,9 +1,4 @@
-"""`openclaw-tui archive PATH ID [ID...]` and `openclaw-tui restore PATH ID`.
-
-archive moves entries of memories.md (their exact bytes, plus ``status:
-archived`` and ``archived_at``) to contexts/archive/memories.md, all or
-none; restore moves one back (``status: active``, ``archived_at`` dropped).
-"""
+"""`openclaw-tui archive PATH ID...` (all or none) and `openclaw-tui restore PATH ID`: moves to and from the archive."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """`openclaw-tui check PATH`: the consistency check (read-only unless --write-audit-log).
 
-Exit 0 when no finding reaches --fail-on (default: error), 1 when one does,
-2 when the check could not run (no such path, not memory, bad --today).
+Exit 0 when no finding reaches --fail-on, 1 when one does, 2 when the check could not run.
 """
 
 from __future__ import annotations
@@ -19,8 +18,8 @@ from ...core.check.rules import check_discovery
 from ...core.config import ConfigError
 from ...core.files.profile import NotMemory, discover
 from ...core.i18n import _
-from ...core.phrases import localize_error
 from ._limits import add_limit_options, effective_limits
+from ._output import fail
 
 FAIL_ON = ("error", "warning", "info", "never")
 LIMITS = ("cap", "cold_days", "bootstrap_max_chars", "bootstrap_total_max_chars", "user_max_chars", "stale_log_days")
@@ -59,8 +58,7 @@ def run(args: argparse.Namespace) -> int:
         limits = effective_limits(args, *LIMITS)
         discovery = discover(args.path, lazy=True)  # check.py parses, or takes a cached parse
     except (ConfigError, NotMemory) as exc:
-        print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
     release = None
     if discovery.kind == "workspace":
         from dataclasses import replace
@@ -70,8 +68,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             oc = load_openclaw_config(discovery.root, Path(args.openclaw_config) if args.openclaw_config else None)
         except OpenClawConfigError as exc:
-            print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
-            return 2
+            return fail(str(exc))
         limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden if getattr(args, n) is None})
         release = oc.release  # the release whose rules size the bootstrap files, as ``context`` uses
     findings = check_discovery(discovery, today=args.today, history=args.history, release=release, **{name: getattr(limits, name) for name in LIMITS})

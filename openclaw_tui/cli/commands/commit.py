@@ -1,11 +1,7 @@
-"""`openclaw-tui commit PATH [FILE ...] [-m SUMMARY] [--profile NAME]`: commit a profile's changes.
+"""`openclaw-tui commit PATH [FILE ...]`: commit a profile's changes with a message listing them entry by entry.
 
-What is committed: the changes to tracked files and the new memory files of the profile folder, and
-the untracked FILEs named; other untracked files (an ``audit.log``) are left, and named on stderr.
-
-The message is ``feat(mem): <summary>`` followed by one line per entry and
-file that changed (made from the actual change, entry by entry).  Exit 0
-committed, 1 nothing to commit, 2 not a profile or not in a git repository.
+Untracked files other than memory files are left out unless named (and said on stderr).
+Exit 0 committed, 1 nothing to commit, 2 not a profile or not in a git repository.
 """
 
 from __future__ import annotations
@@ -16,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.i18n import _
+from ._output import fail
 
 
 def register(sub: Any) -> None:
@@ -32,7 +29,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from ...core.files.profile import NotMemory, resolve_profile
     from ...core.git.commitmsg import NothingToCommit, build_message, commit_profile, left_out
-    from ...core.git.gitrepo import GitError, find_repo, git_available
+    from ...core.git.gitrepo import GitError, find_repo, git_available, git_text
 
     try:
         profile = resolve_profile(args.path, args.profile)
@@ -40,8 +37,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"openclaw-tui: {exc}", file=sys.stderr)
         return 2
     if not git_available():
-        print("openclaw-tui: " + _("git is not installed"), file=sys.stderr)
-        return 2
+        return fail(_("git is not installed"))
     repo = find_repo(profile.path)
     if repo is None:
         print("openclaw-tui: " + _("%(path)s: not inside a git repository") % {"path": args.path}, file=sys.stderr)
@@ -67,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     except GitError as exc:
         print("openclaw-tui: " + _("commit failed: %(reason)s") % {"reason": exc}, file=sys.stderr)
         return 1
-    print(f"{sha[:12]} {build_summary_line(repo, sha)}")
+    print(f"{sha[:12]} {git_text(['log', '-1', '--format=%s', sha], repo.root)}")
     _tell_left(left)
     return 0
 
@@ -77,9 +73,3 @@ def _tell_left(left: list[str]) -> None:
     if left:
         print("openclaw-tui: " + _("left uncommitted (untracked, not memory files; name them to commit them): "
                                    "%(files)s") % {"files": ", ".join(left)}, file=sys.stderr)
-
-
-def build_summary_line(repo: Any, sha: str) -> str:
-    from ...core.git.gitrepo import git_text
-
-    return git_text(["log", "-1", "--format=%s", sha], repo.root)

@@ -1,11 +1,4 @@
-"""`openclaw-tui compact PATH (--tag T | --ids A,B,...) --body-file F`: several entries become one.
-
-The entries (every active entry of memories.md tagged T, or the ids given)
-are replaced by one new entry with F's text and ``merged_from``; they become
-superseded by it and move to the archive.  Tags default to the union of
-theirs, importance to the highest.  ``--dry-run`` prints the diff and writes
-nothing.
-"""
+"""`openclaw-tui compact PATH (--tag T | --ids A,B,...) --body-file F`: several entries become one new entry."""
 
 from __future__ import annotations
 
@@ -16,8 +9,9 @@ from ...core.i18n import _, ngettext
 from ...core.lifecycle.archive import compact, plan_compact
 from ...core.lifecycle.plan import Files
 from ...core.lifecycle.remember import tag_sharers
-from ._editing import fail, open_profile, register_edit
-from ._plans import out, plan_json, plan_text, print_json
+from ._editing import open_profile, register_edit
+from ._output import fail, out, print_json
+from ._plans import plan_json, plan_text
 from .add import split_list
 from .set import read_body
 

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ...core.i18n import N_, _
-from ._plans import out
+from ._output import out
 
 DESCRIPTION = N_("""`openclaw-tui completion bash|zsh|fish`: print a shell completion script.
 

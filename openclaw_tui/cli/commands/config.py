@@ -1,10 +1,4 @@
-"""`openclaw-tui config [--json]`: where the settings file is and the values in effect.
-
-Prints the config file's path (and whether it exists), then the effective
-settings as TOML that can be pasted into that file (``--json``: one JSON
-object, ``core.config.Config.as_dict``).  A config file that cannot be used
-exits 2 with one line naming the file and the reason.
-"""
+"""`openclaw-tui config [--json]`: the config file's path and the settings in effect, as TOML (or JSON)."""
 
 from __future__ import annotations
 
@@ -17,7 +11,7 @@ from typing import Any
 
 from ...core.config import ENV_FILE, Config, ConfigError, config_path, load_config
 from ...core.i18n import _, language
-from ...core.phrases import localize_error
+from ._output import fail
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -67,8 +61,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config()
     except ConfigError as exc:
-        print(f"openclaw-tui: {' '.join(localize_error(str(exc)).split())}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
     if args.json:
         sys.stdout.write(json.dumps(config.as_dict(), ensure_ascii=False, indent=2) + "\n")
         return 0

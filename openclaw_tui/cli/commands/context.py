@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from ...core.config import ConfigError
 from ...core.files.profile import NotMemory
 from ...core.i18n import N_, _
-from ...core.phrases import localize_error
 from ...core.search.context import agent_context, render_json, render_text, resolve_root
 from ._dates import today_option
+from ._output import fail, out
 
 DESCRIPTION = N_("""`openclaw-tui context PATH [--query TEXT] [--tags a,b] [--session main|shared|subagent|cron]
 [--session-start|--turn] [--today DATE] [--json]`.
@@ -56,16 +55,11 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _fail(reason: str) -> int:
-    print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         today = today_option(args.today)
     except ValueError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     tags = [t.strip() for t in args.tags.split(",") if t.strip()]
     try:
         from ...core.workspace.openclaw_config import OpenClawConfigError
@@ -78,17 +72,16 @@ def run(args: argparse.Namespace) -> int:
             oc = oc or Path(args.path) / "openclaw.json"
             named = agent_workspaces(load_openclaw_config(Path(args.path), oc))
             if args.agent.lower() not in named:
-                return _fail(_("%(file)s: names no workspace for agent %(agent)s (agents with one: %(agents)s)")
+                return fail(_("%(file)s: names no workspace for agent %(agent)s (agents with one: %(agents)s)")
                              % {"file": oc, "agent": repr(args.agent), "agents": ", ".join(sorted(named)) or "-"})
             path = str(named[args.agent.lower()])
         profile = resolve_root(path, args.profile)  # read through the search index, not parsed
         if profile.layout != "openclaw" and args.session == "cron":
-            return _fail(_("--session cron applies to an OpenClaw workspace only"))
+            return fail(_("--session cron applies to an OpenClaw workspace only"))
         ctx = agent_context(profile, args.query, tags, args.session, today=today, openclaw_config=oc,
                             session_start=args.session_start)
     except (NotMemory, ConfigError, OpenClawConfigError, ValueError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     text = render_json(ctx) if args.json else render_text(ctx)
-    sys.stdout.buffer.write(text.encode("utf-8", "replace"))
-    sys.stdout.buffer.flush()
+    out(text, "replace")
     return 0

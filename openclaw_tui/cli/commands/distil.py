@@ -1,11 +1,4 @@
-"""`openclaw-tui distil PATH ...`: daily-log lines into MEMORY.md, or context lines into memories.md.
-
-    distil WORKSPACE --log memory/2026-10-12.md --lines 2,3 --section "决定 (Decisions)" [--drop 4]
-    distil WORKSPACE --remove-old [--today DATE]      # fully distilled logs older than 30 days, one commit
-    distil PROFILE --context contexts/2025-06-01.md --lines 3,5 [--keep-context]
-
-``--dry-run`` prints what would change (a diff) and writes nothing; ``--json`` prints a summary.
-"""
+"""`openclaw-tui distil PATH ...`: daily-log lines into MEMORY.md, or context lines into memories.md."""
 
 from __future__ import annotations
 
@@ -19,7 +12,8 @@ from ...core.files.profile import NotMemory, resolve_profile
 from ...core.format.edit import EditError
 from ...core.i18n import _
 from ...core.lifecycle.plan import apply_changes
-from ._editing import fail, guarded
+from ._editing import guarded
+from ._output import fail
 
 
 def _numbers(text: str | None) -> list[int]:

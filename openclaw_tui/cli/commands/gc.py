@@ -1,9 +1,6 @@
-"""`openclaw-tui gc PATH [--dry-run] [--today DATE] [--cold-days N] [--cap N]`.
+"""`openclaw-tui gc PATH`: apply the TTL, cold and cap rules; one line per entry moved or marked.
 
-Applies the TTL, cold and cap rules (``core/lifecycle/policy.py``, the ones the
-check reports) and prints one line per entry moved or marked.  The limits come
-from the config file (``openclaw-tui config``) unless given as options.  Exit 1 when memories.md is still over the cap afterwards (no
-``low`` entries left to archive).
+Exit 1 when memories.md is still over the cap afterwards (no ``low`` entries left to archive).
 """
 
 from __future__ import annotations
@@ -17,8 +14,9 @@ from ...core import phrases
 from ...core.config import ConfigError
 from ...core.i18n import _, ngettext
 from ...core.lifecycle.archive import gc_apply, gc_plan, remaining_over_cap
-from ._editing import fail, open_profile, register_edit
+from ._editing import open_profile, register_edit
 from ._limits import add_limit_options, effective_limits
+from ._output import fail
 
 
 def _date(text: str) -> dt.date:

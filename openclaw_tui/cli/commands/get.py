@@ -9,7 +9,7 @@ from typing import Any
 from ...core.files.lines import Refused, pick_profile, resolve_file, split_lines
 from ...core.files.profile import NotMemory, discover
 from ...core.i18n import N_, _, ngettext
-from ...core.phrases import localize_error
+from ._output import fail
 
 DESCRIPTION = N_("""`openclaw-tui get PATH FILE [--line N] [--count M] [--profile NAME]`: exact lines of a profile file.
 
@@ -38,38 +38,33 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _fail(reason: str) -> int:
-    print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     if args.from_ is not None:
         if args.line is not None:
-            return _fail(_("give --line or --from, not both"))
+            return fail(_("give --line or --from, not both"))
         args.line = args.from_
     if args.lines is not None:
         if args.count is not None:
-            return _fail(_("give --count or --lines, not both"))
+            return fail(_("give --count or --lines, not both"))
         args.count = args.lines
     if args.line is None:
         args.line = 1
     if args.line < 1:
-        return _fail(_("--line must be at least 1 (got %(value)s)") % {"value": args.line})
+        return fail(_("--line must be at least 1 (got %(value)s)") % {"value": args.line})
     if args.count is not None and args.count < 1:
-        return _fail(_("--count must be at least 1 (got %(value)s)") % {"value": args.count})
+        return fail(_("--count must be at least 1 (got %(value)s)") % {"value": args.count})
     try:
         found = discover(args.path)
         profile, rel = pick_profile(found.profiles, args.profile, args.file)
         path = resolve_file(profile, rel)
         data = path.read_bytes()
     except (NotMemory, Refused) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except OSError as exc:
-        return _fail(_("%(file)s: cannot be read (%(reason)s)") % {"file": args.file, "reason": exc.strerror or exc})
+        return fail(_("%(file)s: cannot be read (%(reason)s)") % {"file": args.file, "reason": exc.strerror or exc})
     lines = split_lines(data)
     if args.line > max(1, len(lines)):
-        return _fail(ngettext("%(file)s has %(count)d line; --line %(line)s is past its end",
+        return fail(ngettext("%(file)s has %(count)d line; --line %(line)s is past its end",
                               "%(file)s has %(count)d lines; --line %(line)s is past its end", len(lines))
                      % {"file": args.file, "count": len(lines), "line": args.line})
     end = len(lines) if args.count is None else min(len(lines), args.line - 1 + args.count)

@@ -1,17 +1,6 @@
-"""`openclaw-tui git-setup PATH`: install the id-aware merge driver for memories.md.
+"""`openclaw-tui git-setup PATH [--hooks]`: install the id-aware merge driver (and a post-commit hook).
 
-Adds ``memories.md merge=openclaw-memory`` to the repository root's
-``.gitattributes`` (left uncommitted) and sets
-``merge.openclaw-memory.{name,driver}`` in the repository's own config (the
-driver runs this very Python, so it works from a venv that is not on PATH);
-the safe-write lock files go into ``.git/info/exclude``.  Running it twice
-changes nothing.
-
-``--hooks`` (opt-in) also installs a ``post-commit`` hook that runs
-``openclaw-tui history P --index`` for each profile P under PATH, keeping the
-entry-history index current; it never fails a commit.  A ``post-commit``
-hook that openclaw-tui did not write is left alone (exit 2, the line to add
-printed).
+Running it twice changes nothing; a ``post-commit`` hook openclaw-tui did not write is left alone (exit 2).
 """
 
 from __future__ import annotations
@@ -23,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.i18n import _
+from ._output import fail
 
 
 def register(sub: Any) -> None:
@@ -93,8 +83,7 @@ def run(args: argparse.Namespace) -> int:
         print("openclaw-tui: " + _("%(path)s: no such file or folder") % {"path": path}, file=sys.stderr)
         return 2
     if not git_available():
-        print("openclaw-tui: " + _("git is not installed"), file=sys.stderr)
-        return 2
+        return fail(_("git is not installed"))
     repo = find_repo(path)
     if repo is None:
         print("openclaw-tui: " + _("%(path)s: not inside a git repository") % {"path": path}, file=sys.stderr)

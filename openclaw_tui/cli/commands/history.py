@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from ...core import phrases
 from ...core.i18n import N_, _, ngettext
-from ._editing import fail
+from ._output import fail, out, print_json
 
 DESCRIPTION = N_("""`openclaw-tui history PATH [--entry ID] [-n N] [--skip K] [--json] [--index]`: the profile's git history.
 
@@ -41,11 +40,6 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _out(text: str) -> None:
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-    sys.stdout.buffer.flush()
-
-
 def _commit_json(info: Any) -> dict[str, Any]:
     return {"sha": info.sha, "date": info.date, "author": info.author, "subject": info.subject,
             "parents": list(info.parents)}
@@ -73,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.index:
             added = index_entry_history(repo, profile)
-            _out(json.dumps({"indexed": added}) + "\n" if args.json else
+            out(json.dumps({"indexed": added}) + "\n" if args.json else
                  ngettext("%(count)d pair of versions indexed", "%(count)d pairs of versions indexed", added)
                  % {"count": added} + "\n")
             return 0
@@ -87,14 +81,14 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"git: {exc}")
     if args.json:
         doc = [{**_commit_json(c), "changes": d.lines()} for c, d in zip(commits, diffs, strict=True)]
-        _out(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        print_json(doc)
         return 0
     lines: list[str] = []
     for c, d in zip(commits, diffs, strict=True):
         lines.append(f"{c.short}  {c.date[:10]}  {c.author}  {c.subject}")
         lines += [f"    {phrases.localize(line)}" for line in d.lines()]
     lines.append(ngettext("%(count)d commit", "%(count)d commits", len(commits)) % {"count": len(commits)})
-    _out("\n".join(lines) + "\n")
+    out("\n".join(lines) + "\n")
     return 0
 
 
@@ -104,7 +98,7 @@ def _print_versions(args: argparse.Namespace, versions: list[Any]) -> int:
                 "fields": list(v.change.field_names) if v.change else [],
                 "body_changed": bool(v.change and v.change.body_changed), "text": v.raw}
                for v in versions]
-        _out(json.dumps({"id": args.entry, "versions": doc}, ensure_ascii=False, indent=2) + "\n")
+        print_json({"id": args.entry, "versions": doc})
         return 0
     lines: list[str] = []
     for v in versions:
@@ -116,7 +110,7 @@ def _print_versions(args: argparse.Namespace, versions: list[Any]) -> int:
         lines.append(f"{v.commit.short}  {v.commit.date[:10]}  {what}{where}  {v.commit.subject}")
     lines.append(ngettext("%(count)d version of %(id)s", "%(count)d versions of %(id)s", len(versions))
                  % {"count": len(versions), "id": args.entry})
-    _out("\n".join(lines) + "\n")
+    out("\n".join(lines) + "\n")
     return 0
 
 
@@ -130,13 +124,12 @@ def _print_item(args: argparse.Namespace, folder: Any) -> int:
     except (NoItem, GitError) as exc:
         return fail(str(exc))
     if args.json:
-        _out(json.dumps({"item": args.item, "versions": [v.to_json() for v in versions]}, ensure_ascii=False,
-                        indent=2) + "\n")
+        print_json({"item": args.item, "versions": [v.to_json() for v in versions]})
         return 0
     lines = []
     for v in versions:
         who = f"{v.sha[:8]}  {(v.date or '')[:10]}  {v.author}  {v.subject}" if v.sha else _("not committed")
         lines.append(f"{who}\n    {_(v.kind)} [{v.file} › {' › '.join(v.heading_path)}]  {v.diff or v.text}")
     lines.append(ngettext("%(count)d version", "%(count)d versions", len(versions)) % {"count": len(versions)})
-    _out("\n".join(lines) + "\n")
+    out("\n".join(lines) + "\n")
     return 0

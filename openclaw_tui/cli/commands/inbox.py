@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from ...core import phrases
 from ...core.i18n import N_, _, ngettext
-from ._editing import fail, guarded
+from ._editing import guarded
+from ._output import fail, out
 
 DESCRIPTION = N_("""`openclaw-tui inbox PATH [--json] [--diff]`: what changed in a profile or workspace since your review.
 
@@ -41,11 +41,6 @@ def register(sub: Any) -> None:
 
 # the kinds of review mark (core/inbox/mark.py: Mark.kind) that the listing names
 MARK_KINDS = (N_("commit"), N_("snapshot"), N_("data"))
-
-
-def _out(text: str) -> None:
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-    sys.stdout.buffer.flush()
 
 
 def render(inbox: Any, diff: bool = False) -> str:
@@ -85,13 +80,13 @@ def run(args: argparse.Namespace) -> int:
             mark = actions.approve_all(folder) if args.all else actions.approve(folder, args.approve)
             left = load_inbox(folder).count
             doc = {"approved": before - left, "left": left, "mark": mark.sha}
-            _out(json.dumps(doc) + "\n" if args.json else _("%(approved)d approved, %(left)d left") % {"approved": before - left, "left": left} + "\n")
+            out(json.dumps(doc) + "\n" if args.json else _("%(approved)d approved, %(left)d left") % {"approved": before - left, "left": left} + "\n")
             return 0
         if args.revert:
             plan = actions.revert(folder, args.revert)
             left = load_inbox(folder).count
             files = [str(p.relative_to(folder)) for p in plan.files]
-            _out(json.dumps({"reverted": args.revert, "files": files, "left": left}) + "\n" if args.json
+            out(json.dumps({"reverted": args.revert, "files": files, "left": left}) + "\n" if args.json
                  else _("reverted %(changes)s (%(files)s); %(left)d left")
                  % {"changes": ", ".join(args.revert), "files": ", ".join(files), "left": left} + "\n")
             return 0
@@ -100,5 +95,5 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     except GitError as exc:
         return fail(f"git: {exc}")
-    _out(json.dumps(inbox.to_json(), ensure_ascii=False, indent=1) + "\n" if args.json else render(inbox, args.diff))
+    out(json.dumps(inbox.to_json(), ensure_ascii=False, indent=1) + "\n" if args.json else render(inbox, args.diff))
     return 0

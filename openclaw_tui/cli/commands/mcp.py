@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import sys
 from typing import Any
 
 from ...core.i18n import N_, _
-from ...core.phrases import localize_error
+from ._output import fail
 
 DESCRIPTION = N_("""`openclaw-tui mcp PATH [--allow-write] [--commit] [--profile NAME]`: the memory as an MCP server (stdio).
 
@@ -34,30 +33,25 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _fail(reason: str) -> int:
-    print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("mcp") is None:
-        return _fail(_("mcp needs the MCP SDK: pip install 'openclaw-tui[mcp]'"))
+        return fail(_("mcp needs the MCP SDK: pip install 'openclaw-tui[mcp]'"))
     from ...core.files.profile import NotMemory
     from ...mcp_server import serve
 
     if args.commit:
         if not args.allow_write:
-            return _fail(_("--commit commits writes: give --allow-write too"))
+            return fail(_("--commit commits writes: give --allow-write too"))
         from ...core.git.gitrepo import find_repo, git_available
 
         if not git_available():
-            return _fail(_("git is not installed"))
+            return fail(_("git is not installed"))
         if find_repo(args.path) is None:
-            return _fail(_("%(path)s: not inside a git repository (needed by --commit)") % {"path": args.path})
+            return fail(_("%(path)s: not inside a git repository (needed by --commit)") % {"path": args.path})
     try:
         serve(args.path, profile=args.profile, allow_write=args.allow_write, commit=args.commit)
     except NotMemory as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except KeyboardInterrupt:
         return 0
     return 0

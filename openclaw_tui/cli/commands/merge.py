@@ -7,8 +7,7 @@ from typing import Any
 
 from ...core import phrases
 from ...core.i18n import N_, _, ngettext
-from ._editing import fail
-from ._plans import out, print_json
+from ._output import fail, out, print_json
 
 DESCRIPTION = N_("""`openclaw-tui merge PATH`: resolve the conflicts of a git merge in memory files, as the merge screen does.
 

@@ -1,10 +1,6 @@
 """`openclaw-tui merge-driver BASE OURS THEIRS [PATHNAME]`: git's merge driver for memories.md.
 
-git calls it as ``... merge-driver --marker-size %L [-S %S -X %X -Y %Y] %O %A %B %P``
-(``%S`` names the base, ``%X`` our side, ``%Y`` theirs, as git documents them).
-The result goes into OURS.  Exit 0 clean, 1 conflicts left; never above 128
-(anything unexpected falls back to a plain-text merge, at worst whole-file
-conflict markers).
+The result goes into OURS.  Exit 0 clean, 1 conflicts left; never above 128 (git must see no crash).
 """
 
 from __future__ import annotations
@@ -83,11 +79,9 @@ def _read(path: str) -> bytes:
 
 
 def _references_elsewhere(pathname: str, ours: bytes, theirs: bytes, renumbered: list[tuple[str, str]]) -> bool:
-    """Whether the merge must stop so the session rewrites references their branch added to a renumbered id
-    in the profile's other files (state.yaml, contexts/...).  git merges those files itself, so the driver
-    cannot: it leaves a record in the git folder and reports a conflict (the file itself has no markers);
-    ``openclaw-tui merge PATH --commit`` or the merge screen rewrites them and concludes.  False when their
-    branch added no such reference (the merge stays clean)."""
+    """Whether the merge must stop so that references their branch added to a renumbered id, in files git
+    merges itself, get rewritten (by ``openclaw-tui merge PATH --commit`` or the merge screen): a record is
+    left in the git folder and a conflict reported.  False when their branch added no such reference."""
     import os
 
     from ...core.git.gitrepo import find_repo
@@ -124,15 +118,10 @@ def _references_elsewhere(pathname: str, ours: bytes, theirs: bytes, renumbered:
 
 
 def _placeholder(args: argparse.Namespace) -> str | None:
-    """A file argument given as git's literal placeholder (``%A``): git replaces them with temporary
-    files' names, so this is the driver run by hand from a copied command line."""
+    """A file argument given as git's literal placeholder (``%A``): the driver run by hand from a copied command line."""
     import re
 
-    values: tuple[str, str, str] = (args.base, args.ours, args.theirs)
-    for value in values:
-        if re.fullmatch(r"%[A-Za-z]", value):
-            return value
-    return None
+    return next((v for v in (args.base, args.ours, args.theirs) if re.fullmatch(r"%[A-Za-z]", v)), None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -175,11 +164,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run as ``python -m openclaw_tui.cli.commands.merge_driver ...``: what git-setup installs.
-
-    Only this module and the merge core are imported, so a broken or slow
-    import elsewhere in the program cannot fail a merge.
-    """
+    """``python -m openclaw_tui.cli.commands.merge_driver ...`` (what git-setup installs): only the merge core is
+    imported, so nothing broken elsewhere in the program can fail a merge."""
     try:
         parser = argparse.ArgumentParser(prog="openclaw-tui merge-driver")
         _arguments(parser)

@@ -1,11 +1,4 @@
-"""`openclaw-tui redact PATH [--profile NAME] [--dry-run] [--skip N ...]`: replace secrets by placeholders.
-
-Lists every secret the check reports before it writes, one line each: ``file:line kind
-placeholder`` (never the value), ``skipped`` after the ones ``--skip N`` leaves out (N: the
-line's position in the list, 1 for the first).  Then it
-replaces the others and records each placeholder with the SHA-256 of its value in
-``secrets_refs.yaml``.  ``--dry-run`` prints the same list and writes nothing.
-"""
+"""`openclaw-tui redact PATH [--dry-run] [--skip N ...]`: list the secrets, then replace them by placeholders."""
 
 from __future__ import annotations
 
@@ -16,7 +9,8 @@ from typing import Any
 from ...core.check.redact import RedactError, plan_redaction, redact_profile
 from ...core.files.profile import resolve_profile
 from ...core.i18n import _, ngettext
-from ._editing import add_target, fail, guarded
+from ._editing import add_target, guarded
+from ._output import fail
 
 
 def register(sub: Any) -> None:

@@ -1,13 +1,6 @@
-"""`openclaw-tui repair PATH [--finding N [--candidate K] | --all-safe] [--dry-run] [--json]`.
+"""`openclaw-tui repair PATH [--finding N [--candidate K] | --all-safe]`: repair dangling and inactive references.
 
-With no action: lists every dangling-ref, inactive-ref and dangling-file
-finding with its numbered candidate repairs, best first (writes nothing).
-``--finding N`` applies candidate K (default 1) of finding N, and the same
-repair to every other finding naming the same target; ``--all-safe``
-applies every repair that has one certain candidate (superseded chain,
-archive restore, compactor, git restore).  ``--dry-run`` prints the diff
-and writes nothing.  Exit 0 when no reference problem is left, 1 when one
-is (or, with no action, when there is any), 2 on bad usage or input.
+Exit 0 when no reference problem is left, 1 when one is (with no action: when there is any), 2 bad usage.
 """
 
 from __future__ import annotations
@@ -22,7 +15,8 @@ from ...core.check.messages import SEVERITY_WORDS, localize
 from ...core.check.repair import Problem, find_problems, plan_all_safe, plan_repair, together
 from ...core.i18n import _, ngettext
 from ...core.lifecycle.plan import Plan, apply_changes
-from ._editing import add_target, fail, guarded
+from ._editing import add_target, guarded
+from ._output import fail
 from .check import _date
 
 

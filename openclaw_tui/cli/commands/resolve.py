@@ -1,10 +1,4 @@
-"""`openclaw-tui resolve PATH A B --keep A|B|both` (or `--merge-file F`): settle a conflict between two entries.
-
-``--keep A``: B becomes superseded by A; ``--keep B``: the reverse;
-``--keep both``: both stay, the ``conflict:`` naming the other is dropped;
-``--merge-file F``: a new entry with F's text (``merged_from: [A, B]``)
-supersedes both.  ``--dry-run`` prints the diff and writes nothing.
-"""
+"""`openclaw-tui resolve PATH A B --keep A|B|both` (or `--merge-file F`): settle a conflict between two entries."""
 
 from __future__ import annotations
 
@@ -20,8 +14,9 @@ from ...core.lifecycle.operations import (
     plan_resolve_conflict,
     resolve_conflict,
 )
-from ._editing import fail, open_profile, register_edit
-from ._plans import out, plan_json, plan_text, print_json
+from ._editing import open_profile, register_edit
+from ._output import fail, out, print_json
+from ._plans import plan_json, plan_text
 from .set import read_body
 
 

@@ -1,18 +1,4 @@
-"""`openclaw-tui review WORKSPACE`: what dreaming promoted into MEMORY.md, and the verdicts.
-
-    review WS [--json]                       # the queue: line, score, source log lines, review flags
-    review WS --accept LINE [--strip]        # accept (optionally removing dreaming's metadata)
-    review WS --reject LINE                  # remove the item from MEMORY.md
-    review WS --edit LINE --text TEXT        # rewrite its text (metadata stays)
-
-LINE is the item's line in MEMORY.md as the queue lists it.  A queued item whose text carries
-what a reviewer would delete in its prose gets a review flag: ``raw-candidate`` (a candidate line,
-a log's time stamp or ``memory/…md:N``), ``shell-command``, ``score-in-text`` (score text inside the
-prose; dreaming's trailing ``[score=…]`` is metadata and flags nothing): edit it.  The flags are the
-review's, not findings of ``check``.  ``why`` gives the item's recall counts from
-``memory/.dreams/short-term-recall.json`` when present; an empty queue says why it is empty.  ``--dry-run`` shows the diff of a
-reject/edit/strip and writes nothing.
-"""
+"""`openclaw-tui review WORKSPACE`: the queue of what dreaming promoted into MEMORY.md, and the verdicts on it."""
 
 from __future__ import annotations
 
@@ -25,7 +11,8 @@ from ...core.files.profile import NotMemory, resolve_profile
 from ...core.i18n import _
 from ...core.lifecycle.plan import Plan, apply_changes
 from ...core.workspace import dreaming
-from ._editing import fail, guarded
+from ._editing import guarded
+from ._output import fail
 
 
 def register(sub: Any) -> None:
@@ -105,11 +92,10 @@ def run(args: argparse.Namespace) -> int:
         plan = dreaming.reject(ws, item)
     elif args.edit is not None:
         plan = dreaming.edit(ws, item, args.text)
+    elif args.dry_run:
+        plan = dreaming.strip_plan(ws, item) if args.strip else None
     else:
-        if args.dry_run:
-            plan = dreaming.strip_plan(ws, item) if args.strip else None
-        else:
-            plan = dreaming.accept(ws, item, strip=args.strip)
+        plan = dreaming.accept(ws, item, strip=args.strip)
     out: dict[str, Any] = {"line": line, "dry_run": args.dry_run}
     if plan is not None and args.dry_run:
         out["diff"] = plan.diff(ws)
@@ -125,6 +111,3 @@ def run(args: argparse.Namespace) -> int:
                 "edit": _("MEMORY.md:%(line)s: edited")}[out["done"]]
         print(done % {"line": line})
     return 0
-
-
-

@@ -1,13 +1,4 @@
-"""`openclaw-tui rollback PATH COMMIT` and `openclaw-tui revert PATH COMMIT`: undo in git, one profile at a time.
-
-rollback restores every file of the profile folder as it was at COMMIT
-(what ``git checkout COMMIT -- profiles/x/`` does, files added since
-deleted); revert undoes what COMMIT did to the profile, merging memory files
-by entry id, and refuses (nothing written) where later changes touch the
-same entries.  Both leave the result uncommitted (``openclaw-tui commit``
-records it) and refuse over uncommitted changes in the profile.  Exit 0,
-or 2 (refused, unknown commit, not in git).
-"""
+"""`openclaw-tui rollback PATH COMMIT` and `revert PATH COMMIT`: undo in git, one profile at a time, uncommitted."""
 
 from __future__ import annotations
 
@@ -16,8 +7,8 @@ from typing import Any
 
 from ...core import phrases
 from ...core.i18n import N_, _
-from ._editing import add_target, fail
-from ._plans import out, print_json
+from ._editing import add_target
+from ._output import fail, out, print_json
 
 
 def register(sub: Any) -> None:
@@ -34,7 +25,7 @@ def register(sub: Any) -> None:
 def _open(args: argparse.Namespace) -> tuple[Any, Any, str] | str:
     """(repo, profile, the commit's full sha) for ``args``, or why not (one line)."""
     from ...core.files.profile import NotMemory, resolve_profile
-    from ...core.git.gitrepo import find_repo, git_available
+    from ...core.git.gitrepo import find_repo, git_available, run_git
 
     try:
         profile = resolve_profile(args.path, args.profile)
@@ -45,19 +36,12 @@ def _open(args: argparse.Namespace) -> tuple[Any, Any, str] | str:
     repo = find_repo(profile.path)
     if repo is None:
         return _("%(path)s: not inside a git repository") % {"path": args.path}
-    sha = _commit(repo, args.commit)
-    if sha is None:
-        return _("%(commit)s: no such commit") % {"commit": args.commit}
-    return repo, profile, sha
-
-
-def _commit(repo: Any, rev: str) -> str | None:
-    from ...core.git.gitrepo import run_git
-
-    if not rev or rev.startswith("-"):
-        return None
-    r = run_git(["rev-parse", "--verify", "-q", rev + "^{commit}"], repo.root, check=False)
-    return r.stdout.decode().strip() if r.returncode == 0 else None
+    rev = args.commit
+    found = None if not rev or rev.startswith("-") else run_git(["rev-parse", "--verify", "-q", rev + "^{commit}"],
+                                                                repo.root, check=False)
+    if found is None or found.returncode != 0:
+        return _("%(commit)s: no such commit") % {"commit": rev}
+    return repo, profile, found.stdout.decode().strip()
 
 
 # what a rollback does to a file (core/git/history.py: FileRestore.action)

@@ -10,10 +10,10 @@ from typing import Any
 from ...core import phrases
 from ...core.format.places import NotMemory, locate
 from ...core.i18n import N_, _, ngettext
-from ...core.phrases import localize_error
 from ...core.search.api import QueryError, search_path
 from ...core.userdirs import ConfigError
 from ._dates import today_option
+from ._output import fail, out
 
 DESCRIPTION = N_("""`openclaw-tui search PATH QUERY [-n N] [--json] [--explain] [--today DATE]`: ranked search (Chinese included).
 
@@ -44,29 +44,19 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _fail(reason: str) -> int:
-    print(f"openclaw-tui: {' '.join(localize_error(reason).split())}", file=sys.stderr)
-    return 2
-
-
-def _out(text: str) -> None:
-    sys.stdout.buffer.write(text.encode("utf-8", "replace"))
-    sys.stdout.buffer.flush()
-
-
 def run(args: argparse.Namespace) -> int:
     if args.n < 1:
-        return _fail(_("-n must be at least 1 (got %(n)s)") % {"n": args.n})
+        return fail(_("-n must be at least 1 (got %(n)s)") % {"n": args.n})
     tags = [t.strip() for t in args.tags.split(",") if t.strip()]
     try:
         today = today_option(args.today)
     except ValueError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     try:
         _kind, found = locate(args.path)
         results, _stats = search_path(args.path, args.query, args.n, today=today, tags=tags)
     except (NotMemory, QueryError, ConfigError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     profiles = len(found)
     hits = results.hits
     if results.failures:  # a provider was configured and did not answer: say so, the results are still good
@@ -74,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         doc = {"query": args.query, "results": [h.to_json() for h in hits], "provider": results.provider,
                "note": results.note, "ranking": results.ranking.as_dict()}
-        _out(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        out(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", "replace")
         return 0
     several = profiles > 1
     lines: list[str] = []
@@ -93,5 +83,5 @@ def run(args: argparse.Namespace) -> int:
         if args.explain:
             lines.append("    " + _("why: %(why)s") % {"why": phrases.localize(h.explain())})
     lines.append(ngettext("%(count)d result", "%(count)d results", len(hits)) % {"count": len(hits)})
-    _out("\n".join(lines) + "\n")
+    out("\n".join(lines) + "\n", "replace")
     return 0

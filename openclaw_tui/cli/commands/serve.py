@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.i18n import N_, _
-from ._editing import fail
+from ._output import fail
 
 DESCRIPTION = N_("""`openclaw-tui serve [PATH] [--port N] [--host 127.0.0.1]`: the UI in a web browser.
 

@@ -1,10 +1,4 @@
-"""`openclaw-tui set PATH ID FIELD=VALUE... [--body-file F] [--unset FIELD]`: edit one entry.
-
-VALUE is read as a YAML scalar or flow list (``tags=[a, b]``, ``ttl=2025-12-31``).
-A known field gets only a valid value (else exit 2, nothing written); a
-trailing comment on the line survives; setting the current value writes
-nothing.
-"""
+"""`openclaw-tui set PATH ID FIELD=VALUE... [--body-file F] [--unset FIELD]`: edit one entry (VALUE read as YAML)."""
 
 from __future__ import annotations
 
@@ -19,7 +13,8 @@ from ...core.format.edit import DELETE
 from ...core.format.yamlio import load_yaml
 from ...core.i18n import _
 from ...core.lifecycle.operations import set_entry
-from ._editing import fail, open_profile, register_edit
+from ._editing import open_profile, register_edit
+from ._output import fail
 
 
 def register(sub: Any) -> None:

@@ -1,11 +1,5 @@
-"""Branches: list them, create one, switch (when the work tree is clean), compare two by entry.
-
-``enter`` switches to the highlighted branch (git refuses while files are
-changed or a merge is in progress, and the reason is shown); ``n`` creates a
-branch from HEAD; ``c`` compares the current branch with the highlighted one
-(``m`` marks another branch as the base of the comparison): which entries
-were added, changed, superseded, archived or removed, and the commits only
-on each side.
+"""Branches: list them, create one, switch (git refuses on a dirty work tree: the reason is shown), and
+compare two by entry.
 """
 
 from __future__ import annotations

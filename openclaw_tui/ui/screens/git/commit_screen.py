@@ -1,11 +1,4 @@
-"""Commit the profile's changes with the spec's message, editable first.
-
-The message is generated from what actually changed since HEAD (entries by
-id across memories.md and the archive, other files by git status):
-``feat(mem): <summary>``, a blank line, ``- mem-0013: added``...  The
-reviewer edits it in a TextArea; ``ctrl+s`` commits the profile folder
-(and nothing else of the repository).
-"""
+"""Commit the profile's changes with the spec's message, generated from what changed and editable first."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""Blame by id: every commit that created or changed one entry, with each version.
-
-The list holds one line per commit (newest first): when, who, what it did
-to the entry (``created``, ``changed (importance, body)``, ``archived``…).
-The pane shows, for the highlighted version, what changed (each field's old
-and new value, the body's changed words) and the whole entry as it was after
-that commit, its changed lines marked.  The entry is followed between
-``memories.md`` and the archive.
-"""
+"""Blame by id: every commit that created or changed one entry (followed into the archive), with each version."""
 
 from __future__ import annotations
 

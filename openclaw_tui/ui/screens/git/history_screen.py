@@ -1,14 +1,5 @@
-"""The history of one profile: its commits (newest first), what each did to the entries.
-
-The commit list loads a page at a time in a thread worker (the first page
-at once, the next when the cursor or the scroll nears the end), so ten
-thousand commits cost no more to open than ten.  For the highlighted commit
-the pane shows the semantic diff (entries added, changed — which fields,
-body —, superseded, archived, removed; files) or, with ``d``, the text diff,
-unified or side by side (``s``).  ``r`` rolls the profile folder back to the
-commit, ``v`` reverts only that commit's changes: both preview the semantic
-diff first, refuse when the profile has uncommitted changes, and commit the
-result with the usual ``feat(mem):`` message.
+"""The history of one profile: its commits (newest first, loaded a page at a time), what each did to the
+entries, its text diff; rollback and revert, each previewed first and committed.
 """
 
 from __future__ import annotations
@@ -304,19 +295,20 @@ class HistoryScreen(Screen[bool]):
     def action_toggle_view(self) -> None:
         self.view = "patch" if self.view == "semantic" else "semantic"
         self.query_one("#diff-switcher", ContentSwitcher).current = self.view
-        patch = self.query_one("#patch", PatchView)
-        self.query_one("#commit-detail").border_title = (
-            _("Semantic diff") if self.view == "semantic" else
-            _("Text diff · %(layout)s") % {"layout": _("side by side") if patch.side_by_side else _("unified")})
+        self._title_detail()
 
     def action_toggle_layout(self) -> None:
-        patch = self.query_one("#patch", PatchView)
-        patch.toggle_layout()
+        self.query_one("#patch", PatchView).toggle_layout()
         if self.view != "patch":
             self.action_toggle_view()
         else:
-            self.query_one("#commit-detail").border_title = (
-                _("Text diff · %(layout)s") % {"layout": _("side by side") if patch.side_by_side else _("unified")})
+            self._title_detail()
+
+    def _title_detail(self) -> None:
+        side_by_side = self.query_one("#patch", PatchView).side_by_side
+        self.query_one("#commit-detail").border_title = (
+            _("Semantic diff") if self.view == "semantic" else
+            _("Text diff · %(layout)s") % {"layout": _("side by side") if side_by_side else _("unified")})
 
     # --- rollback and revert --------------------------------------------------------------
 

@@ -1,10 +1,6 @@
-"""The review inbox (``I``): what the agent changed since your review, change by change.
+"""The review inbox (``I``): what the agent changed since your review, to approve or revert change by change.
 
-Each change shows what it is and who made it (a commit, or "not committed, written at …"); ``a``
-approves it (the review mark takes it), ``v`` reverts it (the folder's copy goes back to the mark's
-bytes; ``u`` undoes), ``N`` reverts the whole dreaming night it belongs to, ``A`` approves everything,
-``e`` opens its file in $EDITOR.  The list reloads when the folder changes while the screen is open.
-Memory text is shown as ``rich.text.Text``, never as markup.
+The list reloads when the folder changes while the screen is open.
 """
 
 from __future__ import annotations

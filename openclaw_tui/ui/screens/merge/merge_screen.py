@@ -1,21 +1,8 @@
-"""Resolving merge conflicts: every conflicted file, entry by entry or hunk by hunk.
+"""Resolving merge conflicts: every conflicted file, entry by entry (memory files) or region by region.
 
-The list on the left holds the conflicted files and, under each, what has to
-be decided: for ``memories.md`` (and the archive) one item per entry id whose
-versions differ, for other files one item per conflict region.  The pane
-shows the item side by side (ours | base | theirs) with the changed fields
-and words highlighted, and the result of the choice.
-
-Keys follow lazygit's merge panel: ``space`` picks the framed side (←/→ or
-h/l switch it), ``b`` keeps both, ``o``/``t`` take ours/theirs, ``enter``
-edits the result, ``↑/↓ j/k`` move, ``n/p`` jump to the next/previous
-undecided conflict, ``z`` undoes, ``e`` opens the file in $EDITOR.  Nothing
-is written until ``c`` (enabled once nothing is left and every result
-parses): then every file is written compare-and-swapped and staged, and what
-stopped can be finished or aborted: a merge, cherry-pick or revert is
-committed with git's message, a rebase continues (and may stop again at a
-later commit).  Conflicts with no operation behind them (``git stash pop``)
-are written and staged; git keeps the stash entry, and the notice says so.
+Keys follow lazygit's merge panel.  Nothing is written until ``c`` (once every item is decided and every
+result parses): the files are written compare-and-swapped and staged, then the merge, cherry-pick, revert or
+rebase step can be concluded or aborted.
 """
 
 from __future__ import annotations
@@ -373,14 +360,23 @@ class MergeScreen(Screen[bool]):
         s = self.session
         return [(fi, it.key) for fi, f in enumerate(s.files) for it in f.items] if s else []
 
-    def _first_open(self) -> None:
+    def _next_undecided(self, step: int = 1, *, from_start: bool = False) -> bool:
+        """Select the next undecided item from the current one (or from the start), going round; False: none."""
         s = self.session
-        if s is None:
-            return
-        for fi, key in self._all_items():
+        items = self._all_items()
+        if s is None or not items:
+            return False
+        pos = items.index(self.current) if self.current in items and not from_start else -1
+        for k in range(1, len(items) + 1):
+            fi, key = items[(pos + step * k) % len(items)]
             if key not in s.files[fi].choices:
                 self._select(fi, key)
-                return
+                return True
+        return False
+
+    def _first_open(self) -> None:
+        if self.session is None or self._next_undecided(from_start=True):
+            return
         items = self._all_items()
         if items:
             self._select(*items[0])
@@ -437,19 +433,7 @@ class MergeScreen(Screen[bool]):
             self.notify(f"{item.key}: {exc}", severity="error", markup=False)
             return
         self._refresh_prompts()
-        self._advance()
-
-    def _advance(self) -> None:
-        """To the next undecided item (this file first), if any."""
-        s = self.session
-        if s is None or self.current is None:
-            return
-        items = self._all_items()
-        pos = items.index(self.current) if self.current in items else -1
-        for fi, key in items[pos + 1:] + items[: pos + 1]:
-            if key not in s.files[fi].choices:
-                self._select(fi, key)
-                return
+        self._next_undecided()
 
     def action_side(self, side: str) -> None:
         self.side = side
@@ -491,20 +475,8 @@ class MergeScreen(Screen[bool]):
             ol.action_cursor_up()
 
     def action_next_open(self, step: int) -> None:
-        s = self.session
-        if s is None:
-            return
-        items = self._all_items()
-        if not items:
-            return
-        pos = items.index(self.current) if self.current in items else -1
-        n = len(items)
-        for k in range(1, n + 1):
-            fi, key = items[(pos + step * k) % n]
-            if key not in s.files[fi].choices:
-                self._select(fi, key)
-                return
-        self.notify(_("Every conflict is decided."))
+        if self._all_items() and not self._next_undecided(step):
+            self.notify(_("Every conflict is decided."))
 
     def action_toggle_base(self) -> None:
         self.pane.show_base = not self.pane.show_base
@@ -685,9 +657,8 @@ class MergeScreen(Screen[bool]):
 
     @on(GitDone)
     def _on_git_done(self, message: GitDone) -> None:
-        if self.app_session is not None:
-            for path in self.app_session.end_own_operation():
-                self.app_session_reload(path)
+        if self.app_session is not None and self.app_session.end_own_operation():
+            self.changed_repo = True  # profiles git changed: the review screen reloads them once this one closes
         if message.error is not None:
             self.notify(f"git: {message.error}", severity="error", markup=False, timeout=10)
             return
@@ -711,10 +682,6 @@ class MergeScreen(Screen[bool]):
             self.notify(_("Aborted the %(operation)s: the files are as they were before it.")
                         % {"operation": operation(op or "merge")}, markup=False)
         self.dismiss(True)
-
-    def app_session_reload(self, path: Path) -> None:
-        """A profile the git operation changed (reloaded by the review screen once this one closes)."""
-        self.changed_repo = True
 
     def action_close(self) -> None:
         if not self.has_unsaved_changes():

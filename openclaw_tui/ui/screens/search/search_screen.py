@@ -1,18 +1,8 @@
 """Search across every file as you type, ranked the way the agent ranks.
 
-``SearchScreen(path)`` stands alone: push it on any app.  It opens the
-folder's persistent index (the one ``openclaw-tui search`` uses, in the
-user's cache folder), brings it up to date in a worker (only changed files
-are read; again before a query when the last refresh is older than
-``REFRESH_SECONDS``, so outside edits are seen), and ranks each query in a
-worker after a short pause in typing.  Each result shows its file, lines,
-id, score and snippet; the pane below explains the highlighted one (text
-score, vector score, decay) and the status line says which embedding
-provider answered, or why the results are full text only.
-
-Enter dismisses the screen with ``(Location, profile folder)`` so the caller
-can open the entry or the file at the line (``app.jump_to(*result)``);
-escape dismisses it with None.
+``SearchScreen(path)`` stands alone: push it on any app.  The index (the one ``openclaw-tui search`` uses)
+is brought up to date in a worker, and again before a query when the last refresh is older than
+``REFRESH_SECONDS``.  Enter dismisses the screen with ``(Location, profile folder)``, escape with None.
 """
 
 from __future__ import annotations
@@ -110,12 +100,8 @@ def explain_text(h: Hit) -> Text:
 
 
 class QueryInput(Input):
-    """The query box: an ``Input`` whose text changing repaints the box, not the layout of the screen.
-
-    An ``Input`` sets its virtual size (the text's width, for scrolling it sideways) on each change, and that
-    reactive asks for a layout of the whole screen: each key typed re-arranged and re-drew every widget (6-9 ms
-    at 120x40), and the results, ready a few ms later, waited for the frame after.  This box's size is fixed
-    by the stylesheet (``width: 100%``, ``height: 3``), so nothing in the layout depends on its text."""
+    """The query box: typing repaints the box, not the layout of the screen (its size is fixed by the
+    stylesheet, so nothing in the layout depends on its text)."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
