@@ -11,6 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..core.files.profile import is_profile_dir, is_workspace_dir
+from .commands.check import LIMITS
+
+# check's options that take a value (the limits included), so the value is not taken for a staged file
+WITH_VALUE = {"--fail-on", "--format", "--today", "--openclaw-config", *("--" + n.replace("_", "-") for n in LIMITS)}
 
 
 def memory_folder(file: Path, top: Path) -> Path | None:
@@ -31,15 +35,13 @@ def memory_folder(file: Path, top: Path) -> Path | None:
 
 def split_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     """(check options, files): options start with ``-``; ``--fail-on`` and the like take the next word."""
-    with_value = {"--fail-on", "--format", "--today", "--cap", "--cold-days", "--bootstrap-max-chars",
-                  "--bootstrap-total-max-chars", "--user-max-chars"}
     options: list[str] = []
     files: list[str] = []
     it = iter(argv)
     for arg in it:
         if arg == "--":
             files.extend(it)
-        elif arg in with_value:
+        elif arg in WITH_VALUE:
             options += [arg, next(it, "")]
         elif arg.startswith("-"):
             options.append(arg)

@@ -210,3 +210,15 @@ def test_git_setup_hooks_follows_core_hooks_path(memrepo: Path) -> None:
     assert r.returncode == 0, r.stderr
     text = (memrepo / ".githooks" / "post-commit").read_text(encoding="utf-8")
     assert "history profiles/atlas --index" in text and "beta" not in text
+
+
+def test_the_hook_takes_every_value_of_checks_options_as_a_value_not_a_file() -> None:
+    from openclaw_tui.cli import build_parser
+    from openclaw_tui.cli.precommit import split_args
+
+    parser, _ = build_parser("check", lazy=True)
+    sub = next(a for a in parser._actions if a.dest == "command").choices["check"]  # type: ignore[attr-defined]
+    valued = [a.option_strings[-1] for a in sub._actions if a.option_strings and a.nargs != 0]
+    assert "--stale-log-days" in valued and "--openclaw-config" in valued
+    for option in valued:
+        assert split_args([option, "7", "MEMORY.md"]) == ([option, "7"], ["MEMORY.md"]), option
