@@ -155,3 +155,9 @@ def test_an_empty_review_queue_says_why_in_chinese_and_its_json_stays(tmp_path: 
     english = run("review", str(tmp_path), "--json").stdout
     assert "no item of MEMORY.md carries a promotion marker" in english
     assert run("review", str(tmp_path), "--json", lang="zh_CN.UTF-8").stdout == english
+
+
+@pytest.mark.parametrize("command", ["commit", "history", "rollback"])
+def test_a_folder_that_is_not_memory_is_told_in_chinese(command: str, tmp_path: Path) -> None:
+    out = run(command, str(tmp_path), lang="zh_CN.UTF-8")
+    assert out.returncode == 2 and has_chinese(out.stderr) and "not a profile" not in out.stderr, out.stderr

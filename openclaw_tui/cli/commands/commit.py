@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.i18n import _
+from ...core.phrases import localize_error
 from ._output import fail
 
 
@@ -34,8 +35,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         profile = resolve_profile(args.path, args.profile)
     except NotMemory as exc:
-        print(f"openclaw-tui: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
     if not git_available():
         return fail(_("git is not installed"))
     repo = find_repo(profile.path)
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         sha = commit_profile(profile, args.summary, repo=repo, include=args.files)
     except NothingToCommit as exc:
-        print(f"openclaw-tui: {exc}", file=sys.stderr)
+        print(f"openclaw-tui: {localize_error(str(exc))}", file=sys.stderr)
         _tell_left(left)
         return 1
     except GitError as exc:
