@@ -1,17 +1,7 @@
-"""The lifecycle of entries (nothing is ever deleted): archive, restore, gc, compaction.
+"""The lifecycle of entries (nothing is ever deleted): archive, restore, gc (rules: ``policy``), compaction.
 
-- archive: move an entry's raw block (not a copy) to ``contexts/archive/memories.md``
-  with ``status: archived`` and ``archived_at``; restore moves it back with the id alone.
-- gc: TTL (passed ``ttl`` -> archive), cold (``low`` entries not hit for N days ->
-  ``status: cold`` in place), cap (over N entries -> oldest ``low`` to the archive);
-  the rules themselves are ``policy.py``'s, shared with the check.
-- compaction: one new entry with ``merged_from``; the originals become
-  ``superseded`` and move to the archive.
-
-A move writes the destination first and then the source, both under their
-locks with compare-and-swap, so a crash in between duplicates an entry and
-never loses one.  ``plan_*`` functions write nothing (preview); the others
-apply the plan and return it.
+A move writes the destination first and then the source, so a crash in between duplicates an
+entry and never loses one.  ``plan_*`` functions write nothing; the others apply the plan.
 """
 
 from __future__ import annotations
@@ -25,14 +15,7 @@ from ..format.blocks import Block, edit_raw
 from ..format.edit import DELETE, EditError
 from ..format.entries import Entry
 from ..format.fields import id_number, parse_date, parse_datetime
-from .operations import (
-    Builder,
-    Target,
-    append_new,
-    check_values,
-    merged_meta,
-    new_entry_meta,
-)
+from .operations import Builder, Target, append_new, check_values, merged_meta, new_entry_meta
 from .plan import Files, Plan, apply_changes, now_iso
 from .policy import DEFAULTS, cold_since, over_cap, ttl_passed
 

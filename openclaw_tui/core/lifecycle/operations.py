@@ -44,11 +44,10 @@ class NotFound(EditError):
 class Builder:
     """Collects block edits on the two memory files, then renders them into one Plan.
 
-    With ``sparse``, an entry of a file not parsed yet (a lazily loaded ``MemoryDoc``) is found by
-    ``locate.locate`` without parsing the others: the builder then works on a *window* of the file
-    (the entries found and their neighbours, at their true offsets), which ``blocks.rewrite`` needs and
-    no more.  Anything a window cannot do (an append, a new code fence, an unsure locate) parses the
-    whole file first; the edits made so far carry over by offset.
+    With ``sparse``, an entry of a file not parsed yet is found by ``locate.locate`` and the builder
+    works on a *window* of the file (the entries found and their neighbours, at their true offsets).
+    Anything a window cannot do (an append, a new code fence, an unsure locate) parses the whole
+    file first; the edits made so far carry over by offset.
     """
 
     def __init__(self, files: Files, title: str, *, sparse: bool = False) -> None:
@@ -173,10 +172,9 @@ class Builder:
             self.touch(doc, block.id)
 
     def _spliced(self, doc: MemoryDoc, edits: Mapping[int, Sequence[Block]]) -> FileChange | bool | None:
-        """A windowed file's change: only the window's text is rewritten, and its bytes spliced in.
+        """A windowed file's change: only the window's text is rewritten and its bytes spliced in.
 
-        Re-joining and re-encoding 30 MB would cost more than the edit.  False: nothing changes;
-        None: do it the whole-file way.
+        False: nothing changes; None: do it the whole-file way.
         """
         windows = self._windows.get(id(doc))
         if not windows or not edits or doc.data is None or not doc.utf8:
@@ -490,8 +488,7 @@ def merged_tags(entries: Sequence[Entry]) -> list[str]:
 
 def merged_meta(ids: Sequence[str], originals: Sequence[Entry], tags: Sequence[str] | None,
                 importance: str | None) -> dict[str, Any]:
-    """The fields of an entry merged from ``originals``: ``merged_from``, their tags and highest importance
-    (unless given)."""
+    """``merged_from``, the tags and the highest importance of ``originals`` (unless given)."""
     meta: dict[str, Any] = {"merged_from": list(ids)}
     kept_tags = list(tags) if tags is not None else merged_tags(originals)
     if kept_tags:
@@ -503,15 +500,8 @@ def merged_meta(ids: Sequence[str], originals: Sequence[Entry], tags: Sequence[s
 
 
 def plan_resolve_conflict(
-    target: Target,
-    a: str,
-    b: str,
-    choice: str,
-    merged_body: str | None = None,
-    *,
-    tags: Sequence[str] | None = None,
-    importance: str | None = None,
-    now: Any = None,
+    target: Target, a: str, b: str, choice: str, merged_body: str | None = None, *,
+    tags: Sequence[str] | None = None, importance: str | None = None, now: Any = None,
 ) -> Plan:
     """Resolve ``a`` (left) vs ``b`` (right): keep-left, keep-right, keep-both or merge (spec: conflicts)."""
     if choice not in CHOICES:
@@ -552,15 +542,8 @@ def plan_resolve_conflict(
 
 
 def resolve_conflict(
-    target: Target,
-    a: str,
-    b: str,
-    choice: str,
-    merged_body: str | None = None,
-    *,
-    tags: Sequence[str] | None = None,
-    importance: str | None = None,
-    now: Any = None,
+    target: Target, a: str, b: str, choice: str, merged_body: str | None = None, *,
+    tags: Sequence[str] | None = None, importance: str | None = None, now: Any = None,
 ) -> Plan:
     return apply_changes(
         plan_resolve_conflict(target, a, b, choice, merged_body, tags=tags, importance=importance, now=now)

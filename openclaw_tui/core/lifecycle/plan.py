@@ -1,12 +1,7 @@
-"""Planned changes to memory files: compute the new bytes first, write them later.
+"""Planned changes to memory files: compute the new bytes first (a ``Plan``, to show), write them later.
 
-Every editing operation builds a ``Plan`` (each touched file's bytes before
-and after, and what happened to which entry) without writing anything, so a
-UI can show the diff first.  ``apply_changes`` writes a plan through
-``safe_write.write_many``: under all the files' locks, compare-and-swap on
-each, in the plan's order (additions to the archive before removals from
-``memories.md``, so a crash in between duplicates and never loses).  If a
-file changed meanwhile and none of the entries the plan touches did, the
+``apply_changes`` writes a plan through ``safe_write.write_many`` (all locks, compare-and-swap, in
+the plan's order).  If a file changed meanwhile and none of the entries the plan touches did, the
 plan is rebuilt on the new content and tried again.
 """
 
@@ -23,7 +18,7 @@ from ..files.profile import Profile
 from ..files.safe_write import ConcurrentModification, locked, read_bytes, replace_all, write_many
 from ..files.store import MemoryDoc
 from ..format.edit import EditError
-from ..format.entries import Entry, MemoryFile, parse_bytes
+from ..format.entries import MemoryFile, parse_bytes
 
 RETRIES = 8
 
@@ -157,19 +152,12 @@ def index_of(mf: MemoryFile, entry_id: str) -> int | None:
     return None
 
 
-def entry_at(doc: MemoryDoc, k: int) -> Entry:
-    return doc.mf.entries[k]
-
-
 def change(doc: MemoryDoc, text: str) -> FileChange:
     return FileChange(doc.path, doc.data, doc.render(text))
 
 
 def now_iso(now: dt.datetime | None = None) -> str:
-    """``now`` (default: the current local time) with its UTC offset, ISO 8601 to the second.
-
-    A naive ``now`` is local time; an aware one keeps its own offset.
-    """
+    """``now`` (default: the current local time; naive = local) with its UTC offset, ISO 8601 to the second."""
     moment = now if now is not None else dt.datetime.now()
     if moment.tzinfo is None:
         moment = moment.astimezone()
