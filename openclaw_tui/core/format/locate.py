@@ -1,20 +1,14 @@
 """Find one entry of a big memory file without parsing the others.
 
-``locate(text, id)`` returns a *window*: the first well-formed entry with
-that id and its neighbours (the entry before it and the one after it), as
-``Entry`` objects with the very offsets a full ``parse`` gives them, or
-``ABSENT`` when no well-formed entry has that id.  It reads only the blocks
-around each place the id occurs: an edit of one entry of a 100k-entry file
-then costs about what reading the file costs.
+``locate(text, id)`` returns a *window*: the first well-formed entry with that id and its
+neighbours, as ``Entry`` objects with the very offsets a full ``parse`` gives them, or ``ABSENT``
+when no well-formed entry has that id.  It reads only the blocks around each place the id occurs.
 
-Where it cannot be sure it answers ``None`` and the caller parses the whole
-file: a file with a code-fence line (a fence can hide a ``---`` line far
-away), with a backslash (a YAML escape could spell an id without writing
-it), an id with whitespace or of digits alone (YAML reads ``0x10`` as 16),
-or a walk that finds no resynchronisation point nearby.  Without fences,
-whether a ``---`` line opens a block depends only on the blocks just before
-it: after a stretch that is not frontmatter, the next ``---`` always opens
-one.  ``tests/test_locate.py`` proves the window equals the full parse.
+Where it cannot be sure it answers ``None`` and the caller parses the whole file: a code-fence line
+(a fence can hide a ``---`` line far away), a backslash (a YAML escape could spell the id), an id
+with whitespace or of digits alone (YAML reads ``0x10`` as 16), or no resynchronisation point
+nearby.  Without fences, whether a ``---`` line opens a block depends only on the blocks just
+before it: after a stretch that is not frontmatter, the next ``---`` always opens one.
 """
 
 from __future__ import annotations
@@ -124,13 +118,16 @@ class _Reader:
         self._kind[d] = result
         return result
 
+    def _step(self, limit: int) -> None:
+        self.steps += 1
+        if self.steps > limit:
+            raise _Unsure
+
     def opens(self, d: int) -> bool:
         """True when the scan takes the ``---`` line at ``d`` as an opening line."""
         flips = 0
         while True:
-            self.steps += 1
-            if self.steps > MAX_STEPS:
-                raise _Unsure
+            self._step(MAX_STEPS)
             p = self.prev_delim(d)
             if p is None:
                 return flips % 2 == 0  # the first ``---`` line of the file opens
@@ -160,9 +157,7 @@ class _Reader:
         """Start of the first entry at or after ``pos`` (a place where the scan looks for an opening line)."""
         d = self.next_delim(pos)
         while d is not None:
-            self.steps += 1
-            if self.steps > 4 * MAX_STEPS:
-                raise _Unsure
+            self._step(4 * MAX_STEPS)
             close = self.next_delim(d + 1)
             if close is None:
                 return None
@@ -175,9 +170,7 @@ class _Reader:
         """Start of the entry just before the one at ``start`` (None: it is the first)."""
         d = self.prev_delim(start)
         while d is not None:
-            self.steps += 1
-            if self.steps > 4 * MAX_STEPS:
-                raise _Unsure
+            self._step(4 * MAX_STEPS)
             nxt = self.next_delim(d + 1)
             if nxt is not None and self.opens(d) and self.block(d, nxt)[0] != "text":
                 return d
