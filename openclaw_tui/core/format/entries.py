@@ -43,6 +43,7 @@ _DELIM_RE = re.compile(r"^---[ \r]*$", re.M)
 _NL_DELIM_RE = re.compile(r"\n---[ \r]*$", re.M)  # starts with a literal: quicker to search
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
 _FIRST_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]|$)")
+_STEP = 1 << 15  # characters compared at once by common_prefix / common_suffix
 
 
 class Entry:
@@ -711,26 +712,34 @@ def reparse_window(
                       newline=_newline_of(new_text), failed_fence=failed), window
 
 
-def _common_prefix(x: str, y: str) -> int:
+def common_prefix(x: str, y: str) -> int:
     n = min(len(x), len(y))
-    step = 1 << 15
     a = 0
-    while a + step <= n and x[a : a + step] == y[a : a + step]:
-        a += step
-    while a < n and x[a] == y[a]:
-        a += 1
-    return a
+    while a + _STEP <= n and x[a : a + _STEP] == y[a : a + _STEP]:
+        a += _STEP
+    lo, hi = a, min(n, a + _STEP)  # x[:lo] == y[:lo]; find the first difference in [lo, hi)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if x[lo:mid] == y[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
-def _common_suffix(x: str, y: str, limit: int) -> int:
-    step = 1 << 15
+def common_suffix(x: str, y: str, limit: int) -> int:
     lx, ly = len(x), len(y)
     k = 0
-    while k + step <= limit and x[lx - k - step : lx - k] == y[ly - k - step : ly - k]:
-        k += step
-    while k < limit and x[lx - k - 1] == y[ly - k - 1]:
-        k += 1
-    return k
+    while k + _STEP <= limit and x[lx - k - _STEP : lx - k] == y[ly - k - _STEP : ly - k]:
+        k += _STEP
+    lo, hi = k, min(limit, k + _STEP)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if x[lx - mid : lx - lo] == y[ly - mid : ly - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def reparse(old: MemoryFile, new_text: str, *, consume: bool = False) -> MemoryFile:
@@ -740,8 +749,8 @@ def reparse(old: MemoryFile, new_text: str, *, consume: bool = False) -> MemoryF
     """
     if new_text == old.text:
         return old
-    a = _common_prefix(old.text, new_text)
-    suffix = _common_suffix(old.text, new_text, min(len(old.text), len(new_text)) - a)
+    a = common_prefix(old.text, new_text)
+    suffix = common_suffix(old.text, new_text, min(len(old.text), len(new_text)) - a)
     return reparse_edit(old, new_text, a, len(old.text) - suffix, len(new_text) - suffix, consume=consume)
 
 
