@@ -1,10 +1,7 @@
 """Editing entries: set fields or the body, supersede, add, resolve a conflict.
 
-Every ``plan_*`` function computes a ``Plan`` and writes nothing (show
-``plan.diff()`` first); the function of the same name without ``plan_``
-applies it through the safe write path and returns it.  Operations take a
-``Profile`` (or ``plan.Files``); invalid input raises ``EditError`` (a
-``ValueError``) and nothing is written.
+Every ``plan_*`` function computes a ``Plan`` and writes nothing; the function of the same name
+without ``plan_`` applies it and returns it.  Invalid input raises ``EditError``, nothing written.
 """
 
 from __future__ import annotations

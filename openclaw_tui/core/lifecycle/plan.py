@@ -81,17 +81,16 @@ class Plan:
         return lines
 
     def diff(self, root: Path | None = None, context: int = 3) -> str:
-        """A unified diff of every file the plan changes (paths relative to ``root``)."""
+        """A unified diff of every file the plan changes (paths relative to ``root``; fast on big files)."""
         from ..diff.lines import unified_diff  # only when a diff is shown: the CLI edits start faster
 
         out: list[str] = []
         for c in self.changes:
             if not c.changed:
                 continue
-            name = c.path.relative_to(root).as_posix() if root is not None else c.path.as_posix()
+            name = rel_name(c.path, root) if root is not None else c.path.as_posix()
             before = "" if c.before is None else c.before.decode("utf-8", "replace")
             after = c.after.decode("utf-8", "replace")
-            # diff.words' chunked matcher: difflib alone takes seconds on big files of repeated lines
             out.append(unified_diff(before, after, "/dev/null" if c.before is None else f"a/{name}", f"b/{name}", n=context))
         return "".join(out)  # each part already ends every line with a newline
 
@@ -154,6 +153,13 @@ def index_of(mf: MemoryFile, entry_id: str) -> int | None:
 
 def change(doc: MemoryDoc, text: str) -> FileChange:
     return FileChange(doc.path, doc.data, doc.render(text))
+
+
+def rel_name(path: Path, root: Path | None) -> str:
+    """``path`` relative to ``root``, or its name alone when it is not below it."""
+    if root is not None and path.is_relative_to(root):
+        return path.relative_to(root).as_posix()
+    return path.name
 
 
 def now_iso(now: dt.datetime | None = None) -> str:

@@ -1,14 +1,7 @@
 """Writing a new memory the way the profile design says: dedupe, then conflict detection, then write.
 
-``plan_remember`` looks for entries with the same or nearly the same text
-(``operations.similar_entries``) and for active entries that share a tag
-with the new one (the candidates for a ``conflict:``), then plans the
-append with ``operations.plan_add`` (next free id, timestamp, source,
-status).  Nothing is written until ``remember`` (or
-``plan.apply_changes``) applies the plan; a rebuilt plan (another writer
-added an entry meanwhile) takes the next free id then, so read the id from
-the plan that was written.  ``openclaw-tui add`` and ``openclaw_tui.api``
-both come through here.
+A rebuilt plan (another writer added an entry meanwhile) takes the next free id, so read the id
+from the plan that was written.
 """
 
 from __future__ import annotations
