@@ -1,13 +1,5 @@
-"""Profiles and layouts: what a folder of agent memory holds.
-
-Layout A (``layout == "profile"``): a profile folder with identity.md,
-memories.md, state.yaml, contexts/, contexts/archive/memories.md, skills/,
-audit.log and secrets_refs.yaml.  Layout B (``layout == "openclaw"``): an
-OpenClaw workspace with bootstrap files, MEMORY.md and memory/ daily logs.
-
-``discover(path)`` finds the profiles under a path as the spec defines:
-a profile, a profiles root, a folder holding ``profiles/``, or a workspace.
-"""
+"""Profiles and layouts: what a folder of agent memory holds (layout ``"profile"`` or ``"openclaw"``),
+loaded; ``discover(path)`` finds and loads the profiles under a path as the spec defines."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Minimal text edits of a parsed memory file.
-
-Every function takes a ``MemoryFile`` and returns the new text of the whole
-file (without BOM); only the bytes of the edited entry change, and inside it
-only the lines of the edited field(s).  Callers write the result through
-``core.store`` (locked, atomic, compare-and-swap).
-"""
+"""Minimal text edits of a parsed memory file: each function returns the new text of the whole file
+(without BOM) in which only the edited entry's edited lines changed."""
 
 from __future__ import annotations
 

@@ -1,16 +1,10 @@
 """Lossless parsing of ``memories.md`` (and the archive, same grammar).
 
-A file is a *preamble* followed by *blocks*.  Every block is either a
-well-formed entry (``---`` / YAML mapping with an ``id`` / ``---`` / body) or
-a malformed one (a frontmatter-looking block that is not a mapping or has no
-``id``), kept byte for byte.  ``MemoryFile.text`` is always exactly the
-preamble plus every block's raw text, so serialising an unedited parse gives
-back the very same bytes.
-
-Speed matters (100k entries must parse in well under two seconds), so the
-delimiter and fence lines are found with regular expressions over the whole
-text and the frontmatter is read by a small line scanner; PyYAML (C loader)
-only handles blocks the scanner does not understand.
+A file is a *preamble* followed by *blocks*: well-formed entries (``---`` / YAML mapping with an
+``id`` / ``---`` / body) or malformed ones, kept byte for byte.  ``MemoryFile.text`` is exactly the
+preamble plus every block's raw text, so an unedited parse gives back the very same bytes.
+Delimiter and fence lines are found by regular expressions over the whole text and frontmatter
+is read by a line scanner; PyYAML only reads blocks the scanner does not understand.
 """
 
 from __future__ import annotations
@@ -49,9 +43,8 @@ _STEP = 1 << 15  # characters compared at once by common_prefix / common_suffix
 class Entry:
     """One block of a memory file: a well-formed entry or a malformed one.
 
-    Offsets are character offsets into ``text_ref`` (the whole file's text,
-    shared, never copied).  ``meta`` (field values) and ``key_lines`` (field
-    -> 1-based line) are read from the frontmatter on first use.
+    Offsets are character offsets into ``text_ref`` (the whole file's text, shared).  ``meta`` and
+    ``key_lines`` (field -> 1-based line) are read from the frontmatter on first use.
     """
 
     __slots__ = (
@@ -110,8 +103,7 @@ class Entry:
                 _key_lines_by_regex(block, 1))
 
     def peek_meta(self) -> dict[str, Any]:
-        """The field values, read without keeping them when they were not read yet (reading every
-        entry once, as the review list does, then costs no memory per entry)."""
+        """The field values, read without keeping them when they were not read yet."""
         return self._meta if self._meta is not None else self._read()[0]
 
     @property
@@ -228,11 +220,7 @@ class MemoryFile:
 
 
 def decode(data: bytes) -> tuple[str, bool, bool]:
-    """Return (text without BOM, had_bom, is_valid_utf8).
-
-    Invalid bytes survive as surrogate escapes, so even a non-UTF-8 file
-    round-trips byte for byte.
-    """
+    """(text without BOM, had_bom, is_valid_utf8); invalid bytes survive as surrogate escapes."""
     bom = data.startswith(b"\xef\xbb\xbf")
     if bom:
         data = data[3:]
@@ -371,11 +359,8 @@ def _simple_id(block: str) -> str | None:
 
 
 def classify_block(block: str, first_line: int) -> tuple[str, str | None, dict[str, Any] | None, dict[str, int] | None, str | None]:
-    """Return (kind, id, meta, key_lines, error) with kind in entry/malformed/text.
-
-    For simple blocks (the common case) meta and key_lines are None: the
-    entry reads them on first use.
-    """
+    """(kind, id, meta, key_lines, error), kind entry/malformed/text; meta and key_lines are None for
+    simple blocks (the entry reads them on first use)."""
     if _SIMPLE_BLOCK_RE.fullmatch(block):
         ident = _simple_id(block)
         if ident is not None:
@@ -476,11 +461,9 @@ def _scan(
 ) -> tuple[list[Entry], int | None, int | None]:
     """Find the blocks of ``text`` from ``start`` (a line start with no fence open).
 
-    Returns (entries, synced_at, failed_fence): with ``sync``, the scan stops
-    at the first entry starting at a position in ``sync`` (that entry is not
-    returned; ``synced_at`` is its position).  ``fences``: whether the text has a fence-like
-    run (```` ``` ```` or ``~~~``), when the caller knows (None: search it).  ``failed_fence`` is the first
-    fence opener that found no closer (it matters to incremental re-parses).
+    Returns (entries, synced_at, failed_fence): with ``sync``, the scan stops at (and does not
+    return) the first entry starting at a position in ``sync``.  ``fences``: whether the text has a
+    fence-like run, when the caller knows.  ``failed_fence``: the first fence opener with no closer.
     """
     if sync is None and start == 0:
         full = [m.start() + 1 for m in _NL_DELIM_RE.finditer(text)]
@@ -611,14 +594,9 @@ def _clone(e: Entry) -> Entry:
 def reparse_edit(
     old: MemoryFile, new_text: str, a: int, b_old: int, b_new: int, *, consume: bool = False
 ) -> MemoryFile:
-    """Parse ``new_text`` = old.text[:a] + X + old.text[b_old:] re-reading only what can have changed.
-
-    ``X`` spans ``[a, b_new)`` in the new text.  The result equals
-    ``parse(new_text)``: blocks before the edit are kept (re-pointed at the
-    new text), the edited region is scanned until it meets an unchanged entry
-    start, and the blocks after it are shifted.  With ``consume`` the old
-    file's Entry objects are reused (faster; ``old`` must not be used again),
-    else they are copied.
+    """Parse ``new_text`` = old.text[:a] + X + old.text[b_old:] (X spans ``[a, b_new)``), re-reading
+    only what can have changed; equals ``parse(new_text)``.  With ``consume`` the old file's Entry
+    objects are reused (``old`` must not be used again), else they are copied.
     """
     return reparse_window(old, new_text, a, b_old, b_new, consume=consume)[0]
 
@@ -627,9 +605,9 @@ def reparse_edit(
 class Rescanned:
     """Where ``reparse_window`` re-read the text: everything outside is the old parse, moved.
 
-    New entries ``[first, first + count)`` replace old entries ``[first, old_end)``; the text
-    re-read is ``[start, stop)`` of the new text (``stop - shift`` in the old one), which begins
-    at line ``line``; the entries after it moved by ``shift`` characters and ``line_shift`` lines.
+    New entries ``[first, first + count)`` replace old ``[first, old_end)``; the text re-read is
+    ``[start, stop)`` of the new text, from line ``line``; the entries after it moved by ``shift``
+    characters and ``line_shift`` lines.
     """
 
     first: int
@@ -743,10 +721,8 @@ def common_suffix(x: str, y: str, limit: int) -> int:
 
 
 def reparse(old: MemoryFile, new_text: str, *, consume: bool = False) -> MemoryFile:
-    """Parse ``new_text`` incrementally from ``old`` (same result as a full parse).
-
-    With ``consume``, ``old`` is taken over and must not be used again.
-    """
+    """Parse ``new_text`` incrementally from ``old`` (same result as a full parse; ``consume``: as
+    ``reparse_edit``)."""
     if new_text == old.text:
         return old
     a = common_prefix(old.text, new_text)
@@ -760,11 +736,8 @@ def serialize(mf: MemoryFile) -> str:
 
 
 def split_trailing(raw: str) -> tuple[str, str]:
-    """(content, trailing): content runs to the end of the last non-blank line, newline included.
-
-    The blank lines after an entry separate it from the next one; they are
-    not part of what the entry says, so merges and diffs compare ``content``.
-    """
+    """(content, trailing): content runs to the end of the last non-blank line, newline included
+    (the blank lines after it separate entries; merges and diffs compare ``content``)."""
     k = len(raw.rstrip(" \t\r\n"))
     if k == len(raw):
         return raw, ""
