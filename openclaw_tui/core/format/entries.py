@@ -40,6 +40,7 @@ _FIRST_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]|$)")
 _STEP = 1 << 15  # characters compared at once by common_prefix / common_suffix
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class Entry:
     """One block of a memory file: a well-formed entry or a malformed one.
 
@@ -47,37 +48,17 @@ class Entry:
     ``key_lines`` (field -> 1-based line) are read from the frontmatter on first use.
     """
 
-    __slots__ = (
-        "start", "end", "line", "fm_start", "fm_end", "body_start", "id", "error", "text_ref",
-        "_meta", "_key_lines",
-    )
-
-    def __init__(
-        self,
-        start: int,
-        end: int,
-        line: int,
-        fm_start: int,
-        fm_end: int,
-        body_start: int,
-        id: str | None,
-        text_ref: str,
-        meta: dict[str, Any] | None = None,
-        key_lines: dict[str, int] | None = None,
-        error: str | None = None,
-    ) -> None:
-        # key_lines are stored relative: 1 = the first frontmatter line
-        self.start = start  # char offset of the opening ``---`` line
-        self.end = end  # char offset just past the block (next block or EOF)
-        self.line = line  # 1-based line number of the opening ``---``
-        self.fm_start = fm_start  # first frontmatter char
-        self.fm_end = fm_end  # char offset of the closing ``---`` line
-        self.body_start = body_start  # just past the closing ``---`` line
-        self.id = id
-        self.text_ref = text_ref
-        self._meta = meta
-        self._key_lines = key_lines
-        self.error = error  # set on malformed blocks
+    start: int  # the opening ``---`` line
+    end: int  # just past the block (next block or EOF)
+    line: int  # 1-based line number of the opening ``---``
+    fm_start: int  # first frontmatter char
+    fm_end: int  # the closing ``---`` line
+    body_start: int  # just past the closing ``---`` line
+    id: str | None
+    text_ref: str
+    _meta: dict[str, Any] | None = None
+    _key_lines: dict[str, int] | None = None  # relative: 1 = the first frontmatter line
+    error: str | None = None  # set on malformed blocks
 
     def __repr__(self) -> str:
         kind = "Malformed" if self.error else "Entry"
