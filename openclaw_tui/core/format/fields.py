@@ -15,7 +15,6 @@ REFERENCE_FIELDS = ("conflict", "superseded_by", "merged_from")
 ID_RE = re.compile(r"(?<![A-Za-z0-9_-])mem-[0-9]+(?![A-Za-z0-9_-])")
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _DATETIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?")
-_OFFSET_RE = re.compile(r".*(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$")
 
 
 def is_reference_field(name: str) -> bool:

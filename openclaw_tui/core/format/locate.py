@@ -69,11 +69,6 @@ def file_eligible(text: str, data: bytes | None = None) -> bool:
     return True
 
 
-def eligible(text: str, entry_id: str, data: bytes | None = None) -> bool:
-    """True when ``locate`` can answer for this text and id."""
-    return id_eligible(entry_id) and file_eligible(text, data)
-
-
 class _Reader:
     def __init__(self, text: str) -> None:
         self.text = text

@@ -16,7 +16,7 @@ from ..format.edit import DELETE, EditError
 from ..format.entries import Entry
 from ..format.fields import id_number, parse_date, parse_datetime
 from .operations import Builder, Target, append_new, check_values, merged_meta, new_entry_meta
-from .plan import Files, Plan, apply_changes, now_iso
+from .plan import Files, Plan, applying, now_iso
 from .policy import DEFAULTS, cold_since, over_cap, ttl_passed
 
 # --- archive / restore ------------------------------------------------------------------
@@ -57,8 +57,7 @@ def plan_archive(target: Target, entry_id: str | Sequence[str], now: dt.datetime
     return plan
 
 
-def archive(target: Target, entry_id: str | Sequence[str], now: dt.datetime | None = None) -> Plan:
-    return apply_changes(plan_archive(target, entry_id, now))
+archive = applying(plan_archive)
 
 
 def _restore_position(entries: Sequence[Entry], entry_id: str) -> int | None:
@@ -102,8 +101,7 @@ def plan_restore(target: Target, entry_id: str) -> Plan:
     return plan
 
 
-def restore(target: Target, entry_id: str) -> Plan:
-    return apply_changes(plan_restore(target, entry_id))
+restore = applying(plan_restore)
 
 
 # --- gc ---------------------------------------------------------------------------------
@@ -207,8 +205,7 @@ def plan_gc(target: Target, actions: Sequence[GcAction], now: dt.datetime | None
     return plan
 
 
-def gc_apply(target: Target, actions: Sequence[GcAction], now: dt.datetime | None = None) -> Plan:
-    return apply_changes(plan_gc(target, actions, now))
+gc_apply = applying(plan_gc)
 
 
 # --- compaction -------------------------------------------------------------------------
@@ -242,6 +239,4 @@ def plan_compact(
     return plan
 
 
-def compact(target: Target, ids: Sequence[str], body: str, tags: Sequence[str] | None = None,
-            importance: str | None = None, now: dt.datetime | None = None) -> Plan:
-    return apply_changes(plan_compact(target, ids, body, tags, importance, now))
+compact = applying(plan_compact)

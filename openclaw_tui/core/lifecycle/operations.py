@@ -19,7 +19,7 @@ from ..format.edit import DELETE, EditError, form_changes, render_entry
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile, parse
 from ..format.fields import IMPORTANCE, field_error, next_id
 from ..format.locate import ABSENT, Window, byte_offset, file_eligible, locate, sub_file, window_file
-from .plan import FileChange, Files, Plan, apply_changes, change, now_iso
+from .plan import FileChange, Files, Plan, applying, change, now_iso
 
 Target = Profile | Files
 KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
@@ -299,8 +299,7 @@ def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: st
     return plan
 
 
-def set_entry(target: Target, entry_id: str, changes: Mapping[str, Any], body: str | None = None) -> Plan:
-    return apply_changes(plan_set(target, entry_id, changes, body))
+set_entry = applying(plan_set)
 
 
 def plan_set_many(target: Target, entry_ids: Sequence[str], changes: Mapping[str, Any]) -> Plan:
@@ -353,8 +352,7 @@ def plan_supersede(target: Target, old: str, new: str) -> Plan:
     return plan
 
 
-def supersede(target: Target, old: str, new: str) -> Plan:
-    return apply_changes(plan_supersede(target, old, new))
+supersede = applying(plan_supersede)
 
 
 # --- add ------------------------------------------------------------------------------
@@ -402,8 +400,7 @@ def plan_add(target: Target, meta: Mapping[str, Any], body: str, now: Any = None
     return plan
 
 
-def add_entry(target: Target, meta: Mapping[str, Any], body: str, now: Any = None) -> Plan:
-    return apply_changes(plan_add(target, meta, body, now))
+add_entry = applying(plan_add)
 
 
 @dataclass(frozen=True)
@@ -497,8 +494,15 @@ def merged_meta(ids: Sequence[str], originals: Sequence[Entry], tags: Sequence[s
 
 
 def plan_resolve_conflict(
-    target: Target, a: str, b: str, choice: str, merged_body: str | None = None, *,
-    tags: Sequence[str] | None = None, importance: str | None = None, now: Any = None,
+    target: Target,
+    a: str,
+    b: str,
+    choice: str,
+    merged_body: str | None = None,
+    *,
+    tags: Sequence[str] | None = None,
+    importance: str | None = None,
+    now: Any = None,
 ) -> Plan:
     """Resolve ``a`` (left) vs ``b`` (right): keep-left, keep-right, keep-both or merge (spec: conflicts)."""
     if choice not in CHOICES:
@@ -538,13 +542,7 @@ def plan_resolve_conflict(
     return plan
 
 
-def resolve_conflict(
-    target: Target, a: str, b: str, choice: str, merged_body: str | None = None, *,
-    tags: Sequence[str] | None = None, importance: str | None = None, now: Any = None,
-) -> Plan:
-    return apply_changes(
-        plan_resolve_conflict(target, a, b, choice, merged_body, tags=tags, importance=importance, now=now)
-    )
+resolve_conflict = applying(plan_resolve_conflict)
 
 
 __all__ = [

@@ -13,14 +13,16 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ParamSpec
 
 from ..files.profile import Profile
 from ..files.safe_write import ConcurrentModification, locked, read_bytes, replace_all, write_many
 from ..files.store import MemoryDoc
 from ..format.edit import EditError
-from ..format.entries import MemoryFile, parse_bytes
+from ..format.entries import parse_bytes
 
 RETRIES = 8
+P = ParamSpec("P")
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,7 @@ class Files:
     def find(self, entry_id: str) -> tuple[MemoryDoc, int] | None:
         """The first well-formed entry with this id: memories.md first, then the archive."""
         for doc in self.docs():
-            k = index_of(doc.mf, entry_id)
+            k = next((k for k, e in enumerate(doc.mf.entries) if e.id == entry_id and e.error is None), None)
             if k is not None:
                 return doc, k
         return None
@@ -142,13 +144,6 @@ class Files:
     def all_ids(self) -> set[str]:
         """Every id in both files, malformed blocks' readable ids included."""
         return {e.id for doc in self.docs() for e in doc.mf.entries if e.id is not None}
-
-
-def index_of(mf: MemoryFile, entry_id: str) -> int | None:
-    for k, e in enumerate(mf.entries):
-        if e.id == entry_id and e.error is None:
-            return k
-    return None
 
 
 def change(doc: MemoryDoc, text: str) -> FileChange:
@@ -216,6 +211,15 @@ def apply_changes(plan: Plan) -> Plan:
             _check_untouched(plan, fresh)
             plan = fresh
     return _apply_locked(plan)
+
+
+def applying(plan_of: Callable[P, Plan]) -> Callable[P, Plan]:
+    """The operation that builds ``plan_of(...)`` and writes it; it returns the plan written."""
+
+    def apply(*args: P.args, **kwargs: P.kwargs) -> Plan:
+        return apply_changes(plan_of(*args, **kwargs))
+
+    return apply
 
 
 def _apply_locked(plan: Plan) -> Plan:
