@@ -23,11 +23,7 @@ class NoEditor(RuntimeError):
 
 def editor_from(env: Mapping[str, str] | None = None) -> str | None:
     env = os.environ if env is None else env
-    for name in ("VISUAL", "EDITOR"):
-        value = env.get(name, "").strip()
-        if value:
-            return value
-    return None
+    return next((value for name in ("VISUAL", "EDITOR") if (value := env.get(name, "").strip())), None)
 
 
 def editor_command(editor: str, path: Path, line: int | None = None) -> list[str]:

@@ -177,10 +177,8 @@ def _load_workspace(prof: Profile) -> None:
         p = path / name
         if present(p):
             prof.bootstrap.append(TextFile.read(path, p))
-    for extra in ("DREAMS.md",):
-        p = path / extra
-        if _exists(p):
-            prof.other.append(TextFile.read(path, p))
+    if _exists(path / "DREAMS.md"):
+        prof.other.append(TextFile.read(path, path / "DREAMS.md"))
     prof.daily_logs = _md_files(path, path / "memory")
 
 

@@ -152,10 +152,7 @@ class Entry:
         return []
 
     def first_line(self) -> str:
-        for line in self.body.splitlines():
-            if line.strip():
-                return line.strip()
-        return ""
+        return next((s for line in self.body.splitlines() if (s := line.strip())), "")
 
 
 @dataclass(slots=True)
@@ -191,10 +188,7 @@ class MemoryFile:
         return found
 
     def get(self, entry_id: str) -> Entry | None:
-        for e in self.entries:
-            if e.id == entry_id and e.error is None:
-                return e
-        return None
+        return next((e for e in self.entries if e.id == entry_id and e.error is None), None)
 
     def ids(self) -> list[str]:
         return [e.id for e in self.entries if e.id is not None and e.error is None]
@@ -318,11 +312,8 @@ def looks_like_frontmatter(block: str) -> bool:
 
 
 def _id_text(value: Any) -> str | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, (str, int)):
-        s = str(value).strip()
-        return s or None
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return str(value).strip() or None
     return None
 
 

@@ -467,17 +467,11 @@ def _without(value: Any, other: str) -> Any:
 
 
 def highest_importance(values: Sequence[Any]) -> str | None:
-    ranked = [v for v in IMPORTANCE if v in values]  # IMPORTANCE is high, medium, low
-    return ranked[0] if ranked else None
+    return next((v for v in IMPORTANCE if v in values), None)  # IMPORTANCE is high, medium, low
 
 
 def merged_tags(entries: Sequence[Entry]) -> list[str]:
-    tags: list[str] = []
-    for e in entries:
-        for t in e.tags:
-            if t not in tags:
-                tags.append(t)
-    return tags
+    return list(dict.fromkeys(t for e in entries for t in e.tags))
 
 
 def merged_meta(ids: Sequence[str], originals: Sequence[Entry], tags: Sequence[str] | None,

@@ -51,12 +51,7 @@ def cold_picks(files: Files, picked: Sequence[str]) -> PickedCold:
 
 def compact_picks(files: Files, picked: Sequence[str]) -> list[str]:
     """The picks compaction can merge: well-formed active entries of memories.md."""
-    out: list[str] = []
-    for i in picked:
-        e = files.memories.mf.get(i)
-        if e is not None and e.status == "active" and not e.error:
-            out.append(i)
-    return out
+    return [i for i in picked if (e := files.memories.mf.get(i)) is not None and e.status == "active" and not e.error]
 
 
 def conflict_pair(files: Files, entry: Entry) -> tuple[Entry, Entry] | None:

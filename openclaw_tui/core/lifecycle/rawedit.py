@@ -187,12 +187,7 @@ def parse_list(text: str) -> list[str]:
     """Items of a comma-separated list (``,``, ``，`` or ``、``), stripped, empty ones and repeats dropped."""
     for sep in _SPLIT[1:]:
         text = text.replace(sep, ",")
-    out: list[str] = []
-    for part in text.split(","):
-        item = part.strip()
-        if item and item not in out:
-            out.append(item)
-    return out
+    return list(dict.fromkeys(item for part in text.split(",") if (item := part.strip())))
 
 
 def format_list(value: Any) -> str:
