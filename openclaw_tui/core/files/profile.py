@@ -86,9 +86,7 @@ class Profile:
 
     def text_files(self) -> Iterator[TextFile]:
         """Every non-memory file of the profile that was looked at."""
-        for f in (self.identity, self.state, self.secrets_refs):
-            if f is not None:
-                yield f
+        yield from (f for f in (self.identity, self.state, self.secrets_refs) if f is not None)
         yield from self.contexts
         yield from self.skills
         yield from self.bootstrap
@@ -96,9 +94,7 @@ class Profile:
         yield from self.other
 
     def entry_count(self) -> int:
-        if self.memories is None:
-            return 0
-        return sum(1 for _ in self.memories.mf.well_formed())
+        return 0 if self.memories is None else sum(1 for _ in self.memories.mf.well_formed())
 
     def reload(self) -> Profile:
         return load_profile(self.path, self.rel, self.layout)

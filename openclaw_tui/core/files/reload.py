@@ -56,13 +56,10 @@ class ChangedRegion:
 
 
 class _Window:
-    """A parse seen around an edit: the *head* blocks end before the edited line, the *tail*
-    blocks start inside the common suffix; only the blocks in between are read.
-
-    Two parses sharing that prefix and suffix have the same head when its size and last block
-    agree, and the same tail when its first block starts at the same distance from the end with
-    the same id (a parse started at an entry start does not depend on the text before it).
-    """
+    """A parse seen around an edit: the *head* blocks end before the edited line, the *tail* blocks
+    start inside the common suffix; only the blocks in between are read.  Two parses sharing that
+    prefix and suffix have the same head when its size and last block agree, and the same tail when
+    its first block starts at the same distance from the end with the same id."""
 
     __slots__ = ("entries", "text", "ia", "ib", "head", "tail", "mid", "preamble")
 
@@ -156,10 +153,8 @@ def _widen(old: MemoryFile, new: MemoryFile, edit: ChangedRegion, o: _Window, n:
 
 
 def diff_ids(old: MemoryFile, new: MemoryFile) -> IdDiff:
-    """Entries added, changed and removed between two parses (the first well-formed entry of each id).
-
-    Both parses must be intact (a parse given to ``reparse(..., consume=True)`` is not).
-    """
+    """Entries added, changed and removed between two parses (the first well-formed entry of each id);
+    both parses must be intact (a parse given to ``reparse(..., consume=True)`` is not)."""
     if old.text == new.text and old.preamble_end == new.preamble_end and len(old.entries) == len(new.entries):
         return IdDiff()
     edit = ChangedRegion(old.text, new.text)
@@ -170,10 +165,8 @@ def diff_ids(old: MemoryFile, new: MemoryFile) -> IdDiff:
 
 
 def reload_text(old: MemoryFile, data: bytes, *, consume: bool = False) -> Reloaded:
-    """Parse the file's new bytes incrementally from ``old`` and say what changed by id.
-
-    With ``consume`` the old parse's objects are reused; ``old`` must not be used afterwards.
-    """
+    """Parse the file's new bytes incrementally from ``old`` and say what changed by id (``consume``:
+    the old parse's objects are reused; ``old`` must not be used afterwards)."""
     text, bom, ok = decode(data)
     if text == old.text:
         return Reloaded(old, IdDiff(), ok) if bom == old.bom else Reloaded(replace(old, bom=bom), IdDiff(other=True), ok)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .edit import EditError, set_body, set_fields
-from .entries import MemoryFile, parse
+from .entries import MemoryFile, _newline_of, parse
 
 _FENCE_LINE_RE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.M)
 
@@ -26,13 +26,6 @@ class Block:
 
     raw: str
     id: str | None
-
-
-def raw_newline(raw: str, default: str = "\n") -> str:
-    nl = raw.find("\n")
-    if nl < 0:
-        return default
-    return "\r\n" if nl > 0 and raw[nl - 1] == "\r" else "\n"
 
 
 def _single(raw: str, entry_id: str) -> MemoryFile:
@@ -66,10 +59,8 @@ def _expect_ok(kind: str, got: Sequence[tuple[str, str | None, bool]], want: Seq
 
 
 def rewrite(mf: MemoryFile, edits: Mapping[int, Sequence[Block]], append: Sequence[Block] = ()) -> str:
-    """New text of ``mf`` with block ``k`` replaced by ``edits[k]`` (empty: removed) and ``append`` added.
-
-    Every block but the file's last gets a line ending if it lacks one.
-    """
+    """New text of ``mf`` with block ``k`` replaced by ``edits[k]`` (empty: removed) and ``append`` added;
+    every block but the file's last gets a line ending if it lacks one."""
     blocks = mf.entries
     n = len(blocks)
     text = mf.text
@@ -82,7 +73,7 @@ def rewrite(mf: MemoryFile, edits: Mapping[int, Sequence[Block]], append: Sequen
         if text and not text.endswith("\n"):
             if n and (n - 1) not in todo:
                 last = blocks[n - 1]
-                todo[n - 1] = [Block(last.raw + raw_newline(last.raw, mf.newline), last.id if last.error is None else None)]
+                todo[n - 1] = [Block(last.raw + _newline_of(last.raw, mf.newline), last.id if last.error is None else None)]
             elif not n:
                 prefix_fix = mf.newline
     if not todo:
@@ -106,7 +97,7 @@ def rewrite(mf: MemoryFile, edits: Mapping[int, Sequence[Block]], append: Sequen
         run = [blk for k in cluster for blk in todo[k]]
         keep = len(run) - 1 if after is None else -1  # the file's last block keeps its ending as it is
         new = written[a] = [
-            blk if blk.raw.endswith("\n") or i == keep else Block(blk.raw + raw_newline(blk.raw, mf.newline), blk.id)
+            blk if blk.raw.endswith("\n") or i == keep else Block(blk.raw + _newline_of(blk.raw, mf.newline), blk.id)
             for i, blk in enumerate(run)
         ]
         segment = "".join(blk.raw for blk in new)

@@ -217,8 +217,11 @@ def parse(text: str, bom: bool = False) -> MemoryFile:
     return _parse(text, bom)
 
 
-def _newline_of(text: str) -> str:
+def _newline_of(text: str, default: str = "\n") -> str:
+    """The line ending of ``text``'s first line (``default`` when it has none)."""
     i = text.find("\n")
+    if i < 0:
+        return default
     return "\r\n" if i > 0 and text[i - 1] == "\r" else "\n"
 
 
@@ -596,10 +599,8 @@ def rescan_start(
     starts: list[int], fm_start: Callable[[int], int], line: Callable[[int], int], preamble_end: int,
     failed_fence: int | None, a: int,
 ) -> tuple[int, int, int]:
-    """(index, offset, line) of the first block a change of the text from offset ``a`` on may alter.
-
-    ``starts``: the blocks' starts; ``fm_start(k)``, ``line(k)``: block ``k``'s frontmatter start and line.
-    """
+    """(index, offset, line) of the first block a change of the text from offset ``a`` on may alter
+    (``fm_start(k)``, ``line(k)``: block ``k``'s frontmatter start and line)."""
     # the block holding ``a`` (or one holding an unclosed fence before it)
     lo = a if failed_fence is None else min(a, failed_fence)
     i = bisect.bisect_right(starts, lo) - 1

@@ -175,10 +175,7 @@ class _Reader:
 
 def locate(text: str, entry_id: str, data: bytes | None = None, *, checked: bool = False) -> Window | str | None:
     """The entry before (if any), the entry, the entry after (if any); ``ABSENT``; or None (parse it all).
-
-    ``data``, the bytes ``text`` was decoded from, only makes the first checks faster; ``checked``: the
-    caller knows ``file_eligible(text)`` holds.
-    """
+    ``data`` (the bytes of ``text``) makes the first checks faster; ``checked``: ``file_eligible`` holds."""
     if not id_eligible(entry_id) or not (checked or file_eligible(text, data)):
         return None
     reader = _Reader(text)
@@ -228,11 +225,8 @@ def _window(reader: _Reader, d: int) -> Window:
 
 
 def window_file(text: str, bom: bool, windows: list[Window]) -> MemoryFile:
-    """A ``MemoryFile`` over the whole text holding only the entries of ``windows`` (merged, in order).
-
-    Only block rewrites of entries whose neighbours it holds may use it (``blocks.rewrite``); its
-    preamble is right when it holds the file's first entry.
-    """
+    """A ``MemoryFile`` over the whole text holding only the entries of ``windows`` (merged, in order),
+    for ``blocks.rewrite`` of entries whose neighbours it holds."""
     merged = {e.start: e for w in windows for e in w.entries}
     entries = [merged[k] for k in sorted(merged)]
     first = any(w.first for w in windows)

@@ -96,10 +96,8 @@ def claude_code_memory(path: Path) -> str | None:
 
 
 class Place(namedtuple("Place", ("path", "rel", "layout"))):
-    """Where a profile or workspace is, before anything of it is read (unpacks as (path, rel, layout)).
-
-    ``path``: a Path; ``rel``: as ``Profile.rel``, "." or "profiles/NAME"; ``layout``: "profile" or "openclaw".
-    """
+    """Where a profile or workspace is, before anything of it is read (``rel``: as ``Profile.rel``;
+    ``layout``: "profile" or "openclaw")."""
 
     __slots__ = ()
     path: Path

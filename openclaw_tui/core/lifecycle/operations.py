@@ -169,10 +169,8 @@ class Builder:
             self.touch(doc, block.id)
 
     def _spliced(self, doc: MemoryDoc, edits: Mapping[int, Sequence[Block]]) -> FileChange | bool | None:
-        """A windowed file's change: only the window's text is rewritten and its bytes spliced in.
-
-        False: nothing changes; None: do it the whole-file way.
-        """
+        """A windowed file's change, the window's text rewritten and its bytes spliced in (False:
+        nothing changes; None: do it the whole-file way)."""
         windows = self._windows.get(id(doc))
         if not windows or not edits or doc.data is None or not doc.utf8:
             return None
@@ -274,10 +272,8 @@ def _plain(value: Any) -> bool:
 
 def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: str | None = None, *,
              expect: str | None = None) -> Plan:
-    """Set fields (``edit.DELETE`` removes one) and/or the body of one entry (memories.md or archive).
-
-    ``expect`` is the entry's raw text as the caller read it (an edit form): EditError when it changed since.
-    """
+    """Set fields (``edit.DELETE`` removes one) and/or the body of one entry (memories.md or archive);
+    ``expect``: the entry's raw text as the caller read it (EditError when it changed since)."""
     files = Files.of(target)
     b = Builder(files, f"edit {entry_id}", sparse=True)
     doc, k, entry = b.entry(entry_id)

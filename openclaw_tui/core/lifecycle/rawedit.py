@@ -11,9 +11,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..files.store import MemoryDoc
-from ..format.blocks import Block, raw_newline
+from ..format.blocks import Block
 from ..format.edit import DELETE, EditError, changed_value, form_changes, normalise_newlines
-from ..format.entries import Entry, parse
+from ..format.entries import Entry, _newline_of, parse
 from ..format.fields import field_error
 from .operations import Builder, Target
 from .plan import Files, Plan
@@ -43,7 +43,7 @@ class EntryParts:
             text[entry.fm_end : entry.body_start],
             content,
             body[len(content) :],
-            raw_newline(entry.raw),
+            _newline_of(entry.raw),
         )
 
     @property
@@ -75,7 +75,7 @@ class EntryParts:
 
 def normalize_raw(new_raw: str, old_raw: str) -> str:
     """An edited raw block with the old block's line endings and trailing blank lines."""
-    nl = raw_newline(old_raw)
+    nl = _newline_of(old_raw)
     text = normalise_newlines(new_raw, nl)
     trailing = old_raw[len(old_raw.rstrip("\r\n")) :]
     return text.rstrip("\r\n") + trailing
