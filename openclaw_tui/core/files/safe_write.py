@@ -63,11 +63,8 @@ def _within(real: str, real_root: str) -> bool:
 
 
 def check_confined(path: Path) -> None:
-    """Raise WriteOutside when ``path`` lies in a confined folder but its real path does not.
-
-    The innermost declared folder holding ``path`` (links not followed) is its memory folder; the
-    path, its lock file and its folder, links resolved, must stay in that folder's real path.
-    """
+    """Raise WriteOutside when ``path``, its lock file or its folder, links resolved, leaves the real
+    path of the innermost confined folder holding ``path`` (as written)."""
     p = Path(os.path.abspath(path))
     roots = [r for r in _ROOTS if p.is_relative_to(r)]
     if not roots:
@@ -113,11 +110,8 @@ def _journal_near(path: Path) -> Path | None:
 
 @contextlib.contextmanager
 def locked(*paths: Path, timeout: float | None = None) -> Iterator[None]:
-    """Hold exclusive flocks on the ``.lock`` files of ``paths`` (sorted, no deadlock).
-
-    Every path is confined first (``WriteOutside``: no lock file is created); once locked, stale
-    temp files of each are removed.
-    """
+    """Hold exclusive flocks on the ``.lock`` files of ``paths`` (sorted, no deadlock); every path is
+    confined first (no lock file is created), and once locked its stale temp files are removed."""
     import time
 
     for p in paths:
@@ -166,9 +160,8 @@ def fsync_dir(folder: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -284,10 +277,9 @@ def _journal_of(paths: Sequence[Path]) -> Path:
 def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]], *, verify: bool = False) -> None:
     """Write (or, for None, delete) several files crash-consistently; the caller holds their locks.
 
-    ``todo`` holds (path, bytes now, new bytes).  One file: an atomic write.  Several: temp files,
-    then the journal (the commit point), then the replacements, then the journal is removed.
-    ``verify`` (several files): each file is compared with its "bytes now" after the temp files and
-    before the journal (ConcurrentModification, nothing written, when one differs).
+    ``todo`` holds (path, bytes now, new bytes).  Several files: temp files, then the journal (the
+    commit point), then the replacements.  ``verify``: each file is compared with its "bytes now"
+    after the temp files and before the journal (ConcurrentModification, nothing written).
     """
     todo = [(Path(p), before, after) for p, before, after in todo if before != after]
     for p, _, _ in todo:
@@ -344,10 +336,8 @@ def _roll_forward(
     *, checked: bool = False,
 ) -> None:
     """Replace each file of a journal by its new version, unless it already has it (idempotent).
-
-    ``known``: the (old, new) bytes of each record, when the caller wrote its temp files just now
-    (compared directly, not hashed); ``checked``: the caller compared the files with the old bytes.
-    """
+    ``known``: each record's (old, new) bytes, when the caller wrote its temp files just now (compared,
+    not hashed); ``checked``: the caller compared the files with the old bytes."""
     for i, r in enumerate(records):
         p = folder / str(r["path"])
         tmp = p.parent / str(r["tmp"]) if r["tmp"] else None
@@ -402,11 +392,8 @@ def _read_journal(journal: Path) -> list[dict[str, str | None]] | None:
 
 
 def recover(folder: Path, timeout: float = 10.0) -> bool:
-    """Finish a multi-file write a crash interrupted in ``folder`` (see ``replace_all``).
-
-    True when a journal was completed.  Takes the locks of the files it names; a journal that cannot
-    be read or files that cannot be locked are left for a later run.
-    """
+    """Finish a multi-file write a crash interrupted in ``folder``, under the locks of its files; True
+    when a journal was completed (one that cannot be read or locked is left for a later run)."""
     journal = Path(folder) / JOURNAL
     if not os.path.lexists(journal):
         return False
@@ -467,10 +454,7 @@ def write_if_unchanged(
     rebase: Callable[[bytes | None], bytes] | None = None,
 ) -> bytes:
     """Write ``new`` if the file still holds ``expected`` (None: must not exist); returns the bytes written.
-
-    When the file changed meanwhile, ``rebase(current)`` gives the bytes to write instead (it raises
-    ConcurrentModification when it cannot); without ``rebase`` the write is refused.
-    """
+    Else ``rebase(current)`` gives the bytes to write (or raises); without it ConcurrentModification."""
     path = Path(path)
     with locked(path):
         _recover_near([path])
@@ -487,11 +471,8 @@ def write_if_unchanged(
 
 
 def write_many(changes: Sequence[tuple[Path, bytes | None, bytes]]) -> None:
-    """Write several files under all their locks, each compare-and-swapped first.
-
-    Nothing is written unless every file still holds its expected bytes.  Files are written in the
-    order given: additions (the archive) before removals, so that a crash duplicates, never loses.
-    """
+    """Write several files under all their locks, nothing unless every file still holds its expected
+    bytes, in the order given: additions (the archive) before removals, so a crash never loses."""
     paths = [Path(p) for p, _, _ in changes]
     with locked(*paths):
         _recover_near(paths)

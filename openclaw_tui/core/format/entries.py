@@ -42,11 +42,8 @@ _STEP = 1 << 15  # characters compared at once by common_prefix / common_suffix
 
 @dataclass(slots=True, eq=False, repr=False)
 class Entry:
-    """One block of a memory file: a well-formed entry or a malformed one.
-
-    Offsets are character offsets into ``text_ref`` (the whole file's text, shared).  ``meta`` and
-    ``key_lines`` (field -> 1-based line) are read from the frontmatter on first use.
-    """
+    """One block of a memory file, well-formed or malformed: character offsets into ``text_ref`` (the
+    whole text, shared); ``meta`` and ``key_lines`` are read from the frontmatter on first use."""
 
     start: int  # the opening ``---`` line
     end: int  # just past the block (next block or EOF)
@@ -578,12 +575,9 @@ def reparse_edit(
 
 @dataclass(slots=True)
 class Rescanned:
-    """Where ``reparse_window`` re-read the text: everything outside is the old parse, moved.
-
-    New entries ``[first, first + count)`` replace old ``[first, old_end)``; the text re-read is
-    ``[start, stop)`` of the new text, from line ``line``; the entries after it moved by ``shift``
-    characters and ``line_shift`` lines.
-    """
+    """Where ``reparse_window`` re-read the text (everything outside is the old parse, moved): new
+    entries ``[first, first + count)`` replace old ``[first, old_end)``; the text re-read is ``[start,
+    stop)``, from line ``line``; the entries after it moved by ``shift`` chars, ``line_shift`` lines."""
 
     first: int
     count: int

@@ -235,11 +235,8 @@ def window_file(text: str, bom: bool, windows: list[Window]) -> MemoryFile:
 
 
 def byte_offset(text: str, data: bytes, window: Window, entry_id: str, x: int) -> int | None:
-    """Offset in ``data`` (the UTF-8 bytes ``text`` was decoded from, BOM removed) of char offset ``x``.
-
-    UTF-8 is self-synchronising: the nth occurrence of the id in the text is its nth occurrence in the
-    bytes, so only the text between that anchor and ``x`` is encoded.  None: the anchor is not there.
-    """
+    """Offset in ``data`` (the UTF-8 bytes of ``text``, BOM removed) of char offset ``x``, found from the
+    window's nth occurrence of the id (UTF-8 is self-synchronising); None: the anchor is not there."""
     needle = entry_id.encode("utf-8")
     b = -1
     for _ in range(window.nth + 1):

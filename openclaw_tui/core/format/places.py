@@ -106,12 +106,10 @@ class Place(namedtuple("Place", ("path", "rel", "layout"))):
 
 
 def locate(path: Path | str, *, workspaces: bool = False) -> tuple[str, list[Place]]:
-    """What ``path`` is (``"profile"``, ``"root"`` or ``"workspace"``) and its profiles, reading no file.
-
-    The one place that decides what a path holds; raises NotMemory.  A root's profiles are the
-    folders directly inside it that are profiles or OpenClaw workspaces; a folder holding
-    ``profiles/`` is read as that root.  ``workspaces=True`` (the UI) also lists the workspaces
-    beside that ``profiles/`` folder (the bundled samples).
+    """What ``path`` is (``"profile"``, ``"root"`` or ``"workspace"``) and its profiles, reading no file;
+    raises NotMemory.  A root's profiles are the folders directly inside it that are profiles or
+    OpenClaw workspaces; a folder holding ``profiles/`` is read as that root.  ``workspaces=True``
+    (the UI) also lists the workspaces beside that ``profiles/`` folder (the bundled samples).
     """
     given = Path(path)
     try:

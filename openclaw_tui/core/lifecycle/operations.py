@@ -42,9 +42,8 @@ class Builder:
     """Collects block edits on the two memory files, then renders them into one Plan.
 
     With ``sparse``, an entry of a file not parsed yet is found by ``locate.locate`` and the builder
-    works on a *window* of the file (the entries found and their neighbours, at their true offsets).
-    Anything a window cannot do (an append, a new code fence, an unsure locate) parses the whole
-    file first; the edits made so far carry over by offset.
+    works on a *window* of the file; anything a window cannot do (an append, a new code fence, an
+    unsure locate) parses the whole file first (the edits made so far carry over by offset).
     """
 
     def __init__(self, files: Files, title: str, *, sparse: bool = False) -> None:
