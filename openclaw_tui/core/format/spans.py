@@ -129,32 +129,18 @@ def start_lines(text: str, starts: list[int], pause: Callable[[], None] | None =
     return out
 
 
-class Lines:
-    """Line numbers of positions asked for in increasing order, counted from the last one asked."""
-
-    __slots__ = ("text", "at", "line")
-
-    def __init__(self, text: str) -> None:
-        self.text, self.at, self.line = text, 0, 1
-
-    def of(self, pos: int) -> int:
-        if pos < self.at:
-            self.at, self.line = 0, 1
-        self.line += self.text.count("\n", self.at, pos)
-        self.at = pos
-        return self.line
-
-
 def parse_in_steps(text: str, bom: bool, starts: list[int], pause: Callable[[], None] | None = None,
                    step: int = STEP) -> MemoryFile:
     """``entries.parse(text, bom)`` (for ``starts`` from :func:`block_starts`), parsed ``step`` blocks at a
     time with ``pause()`` in between."""
     entries: list[Entry] = []
-    lines = Lines(text)
+    line, at = 1, 0
     for a in range(0, len(starts), step):
         b = a + step
         sync = {starts[b]} if b < len(starts) else None
-        found, _, _ = _scan(text, starts[a], lines.of(starts[a]), sync, fences=False)
+        line += text.count("\n", at, starts[a])
+        at = starts[a]
+        found, _, _ = _scan(text, at, line, sync, fences=False)
         entries += found
         if pause is not None and sync is not None:
             pause()
