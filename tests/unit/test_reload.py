@@ -7,18 +7,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from openclaw_tui.core.files.reload import (
-    IdDiff,
-    common_prefix,
-    common_suffix,
-    diff_ids,
-    nearest_surviving,
-    reload_doc,
-    reload_text,
-    summary,
-)
-from openclaw_tui.core.files.store import MemoryDoc
-from openclaw_tui.core.format.entries import MemoryFile, parse
+from openclaw_tui.core.files.reload import IdDiff, diff_ids, nearest_surviving, reload_text, summary
+from openclaw_tui.core.format.entries import MemoryFile, common_prefix, common_suffix, parse
 
 
 def entry(i: int, body: str = "", **fields: str) -> str:
@@ -152,21 +142,6 @@ def test_reload_keeps_or_changes_the_bom() -> None:
     r = reload_text(parse(text), ("\ufeff" + text + entry(3)).encode())
     assert r.mf.bom and r.mf.to_bytes() == ("\ufeff" + text + entry(3)).encode()
     assert r.diff.added == ("mem-0003",)
-
-
-def test_reload_doc_reads_the_file_and_handles_deletion(tmp_path: Path) -> None:
-    path = tmp_path / "memories.md"
-    path.write_text(doc(1, 2), encoding="utf-8")
-    d0 = MemoryDoc.load(path)
-    path.write_text(doc(1, 2, 3), encoding="utf-8")
-    d1, diff = reload_doc(d0)
-    assert diff.added == ("mem-0003",) and d1.data == path.read_bytes() and d1.mf.ids()[-1] == "mem-0003"
-    path.unlink()
-    d2, diff = reload_doc(d1)
-    assert d2.data is None and set(diff.removed) == {"mem-0001", "mem-0002", "mem-0003"}
-    path.write_text(doc(4), encoding="utf-8")
-    _d3, diff = reload_doc(d2)
-    assert diff.added == ("mem-0004",)
 
 
 FRAGMENTS = [

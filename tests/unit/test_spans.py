@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from openclaw_tui.core.format.entries import Entry, decode, parse
 from openclaw_tui.core.format.spans import (
-    Lines,
     block_starts,
     block_starts_in_parts,
     entry_at,
@@ -54,8 +53,8 @@ def same_as_parse(text: str, step: int = 3) -> bool:
     assert [key(e) for e in stepped.entries] == [key(e) for e in mf.entries]
     assert (stepped.preamble_end, stepped.newline, stepped.failed_fence, stepped.text) == (
         mf.preamble_end, mf.newline, mf.failed_fence, mf.text)
-    lines = Lines(text)
-    assert [key(entry_at(text, starts, i, lines.of(s))) for i, s in enumerate(starts)] == [key(e) for e in mf.entries]
+    lines = start_lines(text, starts)
+    assert [key(entry_at(text, starts, i, lines[i])) for i in range(len(starts))] == [key(e) for e in mf.entries]
     assert start_lines(text, starts, pause=lambda: None) == [e.line for e in mf.entries]
     return True
 

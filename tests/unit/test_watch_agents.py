@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core.files.profile import ARCHIVE_REL
-from openclaw_tui.core.files.reload import reload_doc
+from openclaw_tui.core.files.reload import reload_text
 from openclaw_tui.core.files.store import MemoryDoc
 from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher
 from openclaw_tui.core.format.entries import parse_bytes
@@ -130,13 +130,15 @@ def test_the_core_sees_an_agent_append(tmp_path: Path) -> None:
             b = batches.get(timeout=TIMEOUT)
             seen |= b.paths
             assert not b.own
-    new_doc, diff = reload_doc(doc)
+    data = path.read_bytes()
+    r = reload_text(doc.mf, data)
+    new, diff = r.mf, r.diff
     assert diff.added == ("mem-0008",) and not diff.changed and not diff.removed
-    e = new_doc.mf.get("mem-0008")
-    assert e is not None and not list(new_doc.mf.malformed())
+    e = new.get("mem-0008")
+    assert e is not None and not list(new.malformed())
     assert e.meta["importance"] == "high" and e.tags == ["咖啡", "health"] and e.meta["source"] == "chat#3412"
     assert e.status == "active" and e.body == "用户现在只喝低因咖啡。\n\nSee mem-0002.\n"
-    assert new_doc.data is not None and doc.data is not None and new_doc.data.startswith(doc.data)
+    assert doc.data is not None and data.startswith(doc.data)
     assert (tmp_path / "assistant" / "memories.md.lock").exists()
     assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
 

@@ -1,10 +1,5 @@
-"""Editing text in the user's own editor (``$VISUAL``, else ``$EDITOR``).
-
-``EditorSession`` writes the text to a private temporary file, runs the
-editor on it (at a line when the editor understands ``+N`` or ``file:N``),
-and reads the result back.  Nothing here touches the memory files: the
-caller validates the text and writes it through the safe path.
-"""
+"""Editing text in the user's own editor (``$VISUAL``, else ``$EDITOR``) through a private temporary
+file; the caller validates the result and writes it through the safe path."""
 
 from __future__ import annotations
 
@@ -28,11 +23,7 @@ class NoEditor(RuntimeError):
 
 def editor_from(env: Mapping[str, str] | None = None) -> str | None:
     env = os.environ if env is None else env
-    for name in ("VISUAL", "EDITOR"):
-        value = env.get(name, "").strip()
-        if value:
-            return value
-    return None
+    return next((value for name in ("VISUAL", "EDITOR") if (value := env.get(name, "").strip())), None)
 
 
 def editor_command(editor: str, path: Path, line: int | None = None) -> list[str]:

@@ -1,9 +1,5 @@
-"""Exact lines of a memory file, by the rules of ``get`` and MCP's ``memory_get``.
-
-A file is named relative to its profile folder (or with the profile's path in
-front under a root); anything that leaves the folder (``..``, an absolute path,
-a symlink) is refused with ``Refused``.
-"""
+"""Exact lines of a memory file, by the rules of ``get`` and MCP's ``memory_get``: a file is named
+relative to its profile folder; anything that leaves it is refused with ``Refused``."""
 
 from __future__ import annotations
 

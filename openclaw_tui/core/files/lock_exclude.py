@@ -1,16 +1,10 @@
-"""Keeping the write protocol's lock files out of ``git status``.
-
-The ``<file>.lock`` files stay beside what they lock (the protocol); their patterns go into the
-repository's own ``.git/info/exclude`` (never a tracked file such as ``.gitignore``) when a write
-first creates a lock file there (``safe_write.exclude_locks``).  Found without running git: a write
-must not wait on a subprocess.
-"""
+"""Keeping the write protocol's lock files out of ``git status``: their patterns go into the
+repository's ``.git/info/exclude`` (``safe_write.exclude_locks``), found without running git."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-# Lock files that the safe-write protocol leaves beside the files it writes.
 LOCK_SUFFIXES = (".md.lock", ".yaml.lock", ".yml.lock", ".log.lock", ".json.lock", ".txt.lock")
 EXCLUDE_LINES = tuple(f"*{s}" for s in LOCK_SUFFIXES)
 

@@ -1,13 +1,5 @@
-"""Profiles and layouts: what a folder of agent memory holds.
-
-Layout A (``layout == "profile"``): a profile folder with identity.md,
-memories.md, state.yaml, contexts/, contexts/archive/memories.md, skills/,
-audit.log and secrets_refs.yaml.  Layout B (``layout == "openclaw"``): an
-OpenClaw workspace with bootstrap files, MEMORY.md and memory/ daily logs.
-
-``discover(path)`` finds the profiles under a path as the spec defines:
-a profile, a profiles root, a folder holding ``profiles/``, or a workspace.
-"""
+"""Profiles and layouts: what a folder of agent memory holds (layout ``"profile"`` or ``"openclaw"``),
+loaded; ``discover(path)`` finds and loads the profiles under a path as the spec defines."""
 
 from __future__ import annotations
 
@@ -94,9 +86,7 @@ class Profile:
 
     def text_files(self) -> Iterator[TextFile]:
         """Every non-memory file of the profile that was looked at."""
-        for f in (self.identity, self.state, self.secrets_refs):
-            if f is not None:
-                yield f
+        yield from (f for f in (self.identity, self.state, self.secrets_refs) if f is not None)
         yield from self.contexts
         yield from self.skills
         yield from self.bootstrap
@@ -104,9 +94,7 @@ class Profile:
         yield from self.other
 
     def entry_count(self) -> int:
-        if self.memories is None:
-            return 0
-        return sum(1 for _ in self.memories.mf.well_formed())
+        return 0 if self.memories is None else sum(1 for _ in self.memories.mf.well_formed())
 
     def reload(self) -> Profile:
         return load_profile(self.path, self.rel, self.layout)
@@ -185,10 +173,8 @@ def _load_workspace(prof: Profile) -> None:
         p = path / name
         if present(p):
             prof.bootstrap.append(TextFile.read(path, p))
-    for extra in ("DREAMS.md",):
-        p = path / extra
-        if _exists(p):
-            prof.other.append(TextFile.read(path, p))
+    if _exists(path / "DREAMS.md"):
+        prof.other.append(TextFile.read(path, path / "DREAMS.md"))
     prof.daily_logs = _md_files(path, path / "memory")
 
 

@@ -1,13 +1,8 @@
 """Reloading a memory file another program changed: what changed, by id, quickly.
 
-``reload_text(old, data)`` re-parses only the changed region (through
-``entries.reparse``) and ``diff_ids`` compares entries by id without
-touching the unchanged ones: both texts share a common prefix and suffix,
-and the entries lying wholly inside them are checked to sit at the same
-offsets (plain list comparisons) instead of comparing their text.
-
-``summary`` words a diff for the status bar and ``nearest_surviving``
-picks the selection after the selected entry disappeared.
+``reload_text`` re-parses only the changed region and ``diff_ids`` compares entries by id without
+touching the unchanged ones: the entries wholly inside the common prefix and suffix are checked to
+sit at the same offsets instead of comparing their text.
 """
 
 from __future__ import annotations
@@ -16,13 +11,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
-from pathlib import Path
 
-from ..format.entries import Entry, MemoryFile, decode, parse, reparse_edit
-from .safe_write import read_bytes
-from .store import MemoryDoc
-
-_CHUNK = 1 << 15
+from ..format.entries import Entry, MemoryFile, common_prefix, common_suffix, decode, parse, reparse_edit
 
 
 @dataclass(frozen=True)
@@ -54,36 +44,6 @@ _END = attrgetter("end")
 _ID = attrgetter("id")
 
 
-def common_prefix(x: str, y: str) -> int:
-    n = min(len(x), len(y))
-    a = 0
-    while a + _CHUNK <= n and x[a : a + _CHUNK] == y[a : a + _CHUNK]:
-        a += _CHUNK
-    lo, hi = a, min(n, a + _CHUNK)  # x[:lo] == y[:lo]; find the first difference in [lo, hi)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if x[lo:mid] == y[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def common_suffix(x: str, y: str, limit: int) -> int:
-    lx, ly = len(x), len(y)
-    k = 0
-    while k + _CHUNK <= limit and x[lx - k - _CHUNK : lx - k] == y[ly - k - _CHUNK : ly - k]:
-        k += _CHUNK
-    lo, hi = k, min(limit, k + _CHUNK)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if x[lx - mid : lx - lo] == y[ly - mid : ly - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
 class ChangedRegion:
     """Where two texts differ: after ``line`` (a line start) and before ``z_old`` / ``z_new``."""
 
@@ -96,14 +56,10 @@ class ChangedRegion:
 
 
 class _Window:
-    """A parse seen around an edit: the *head* blocks end before the edited line, the *tail*
-    blocks start inside the common suffix; only the blocks in between are read.
-
-    Two parses of texts sharing that prefix and suffix have the same head when
-    the head's size and last block agree, and the same tail when the first tail
-    block starts at the same distance from the end with the same id: a parse
-    started at an entry start does not depend on the text before it.
-    """
+    """A parse seen around an edit: the *head* blocks end before the edited line, the *tail* blocks
+    start inside the common suffix; only the blocks in between are read.  Two parses sharing that
+    prefix and suffix have the same head when its size and last block agree, and the same tail when
+    its first block starts at the same distance from the end with the same id."""
 
     __slots__ = ("entries", "text", "ia", "ib", "head", "tail", "mid", "preamble")
 
@@ -197,11 +153,8 @@ def _widen(old: MemoryFile, new: MemoryFile, edit: ChangedRegion, o: _Window, n:
 
 
 def diff_ids(old: MemoryFile, new: MemoryFile) -> IdDiff:
-    """Entries added, changed and removed between two parses (the first well-formed entry of each id).
-
-    Only the blocks around the changed region are compared.  Both parses must
-    be intact (a parse given to ``reparse(..., consume=True)`` is not).
-    """
+    """Entries added, changed and removed between two parses (the first well-formed entry of each id);
+    both parses must be intact (a parse given to ``reparse(..., consume=True)`` is not)."""
     if old.text == new.text and old.preamble_end == new.preamble_end and len(old.entries) == len(new.entries):
         return IdDiff()
     edit = ChangedRegion(old.text, new.text)
@@ -212,11 +165,8 @@ def diff_ids(old: MemoryFile, new: MemoryFile) -> IdDiff:
 
 
 def reload_text(old: MemoryFile, data: bytes, *, consume: bool = False) -> Reloaded:
-    """Parse the file's new bytes incrementally from ``old`` and say what changed by id.
-
-    With ``consume`` the old parse's objects are reused (faster); ``old``
-    must not be used afterwards.
-    """
+    """Parse the file's new bytes incrementally from ``old`` and say what changed by id (``consume``:
+    the old parse's objects are reused; ``old`` must not be used afterwards)."""
     text, bom, ok = decode(data)
     if text == old.text:
         return Reloaded(old, IdDiff(), ok) if bom == old.bom else Reloaded(replace(old, bom=bom), IdDiff(other=True), ok)
@@ -230,23 +180,6 @@ def reload_text(old: MemoryFile, data: bytes, *, consume: bool = False) -> Reloa
         intact = old if not consume else parse(old.text, bom=old.bom)
         before, after = _widen(intact, new, edit, before, after)
     return Reloaded(new, _diff(before, after), ok)
-
-
-def reload_doc(doc: MemoryDoc, data: bytes | None = None, *, consume: bool = False) -> tuple[MemoryDoc, IdDiff]:
-    """Re-read ``doc``'s file (or take ``data``): the new document and what changed by id.
-
-    With ``consume`` the old document's parse is taken over (do not use ``doc`` afterwards).
-    """
-    if data is None:
-        data = read_bytes(doc.path)
-    if data is None:  # the file is gone: every entry was removed
-        empty = MemoryDoc.from_bytes(doc.path, None)
-        return empty, IdDiff(removed=tuple(doc.mf.by_id()), other=bool(doc.mf.preamble) or any(doc.mf.malformed()))
-    if doc.data is None:
-        new_doc = MemoryDoc.from_bytes(doc.path, data)
-        return new_doc, diff_ids(doc.mf, new_doc.mf)
-    r = reload_text(doc.mf, data, consume=consume)
-    return MemoryDoc(Path(doc.path), data, r.mf, r.utf8), r.diff
 
 
 def summary(name: str, diff: IdDiff, who: str = "another program") -> str:

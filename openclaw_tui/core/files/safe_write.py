@@ -1,31 +1,20 @@
 """Atomic, locked, compare-and-swap file writes.
 
-The protocol (shared with agents that write the same files):
+The protocol (shared with agents that write the same files): take an exclusive ``fcntl.flock`` on
+``<file>.lock`` beside the file; re-read the file and compare it with the bytes the writer loaded;
+write a temp file in the same folder, fsync, ``os.replace`` it over the file, fsync the folder;
+release the lock (the lock file stays).  The lock is never held while waiting on a person.
 
-1. take an exclusive ``fcntl.flock`` on ``<file>.lock`` beside the file;
-2. re-read the file and compare it with the bytes the writer loaded;
-3. write a temp file in the same folder, flush, fsync, ``os.replace`` it
-   over the file, fsync the folder;
-4. release the lock (the lock file stays).
+Guards at this single write path, so that no command can forget them:
 
-Nobody holds the lock while waiting on a person: the lock is taken only
-around steps 2-3.
-
-Three guards live here, at the single write path, so that no command can
-forget them:
-
-- *confinement*: a file, lock or temp file whose real path (symlinks
-  resolved) leaves the memory folder it belongs to (``confine``) is never
-  created or written: ``WriteOutside`` (an OSError; the CLI exits 2);
-- *stale temp files*: a writer holding a file's lock removes the
-  ``.<name>.*.tmp`` files a killed writer left beside it (no writer can be
-  using them: temp files are only written under the lock);
-- *journal*: a change to several files (a move between memories.md and the
-  archive) first writes every new version as a temp file, then an intent
-  record (``.openclaw-tui.journal`` in their common folder) naming them,
-  then replaces the files.  A crash before the record leaves the old files;
-  after it, ``recover`` (run whenever a profile is loaded, and by the next
-  writer of those files) finishes the replacements.  Either way, never an
+- *confinement*: a file, lock or temp file whose real path leaves its memory folder (``confine``)
+  is never written: ``WriteOutside`` (an OSError; the CLI exits 2);
+- *stale temp files*: a writer holding a file's lock removes the ``.<name>.*.tmp`` files a killed
+  writer left beside it (temp files are only written under the lock);
+- *journal*: a change to several files (a move between memories.md and the archive) writes every
+  new version as a temp file, then an intent record (``.openclaw-tui.journal`` in their common
+  folder), then replaces the files.  A crash before the record leaves the old files; after it,
+  ``recover`` (on loading a profile, and by the next writer) finishes the replacements.  Never an
   entry in both files.
 """
 
@@ -74,13 +63,8 @@ def _within(real: str, real_root: str) -> bool:
 
 
 def check_confined(path: Path) -> None:
-    """Raise WriteOutside when ``path`` lies in a confined folder but its real path does not.
-
-    The innermost declared folder holding ``path`` (as written, links not
-    followed) is its memory folder; the path, its lock file and its folder
-    (where the temp file goes), with every link resolved, must stay in that
-    folder's real path.
-    """
+    """Raise WriteOutside when ``path``, its lock file or its folder, links resolved, leaves the real
+    path of the innermost confined folder holding ``path`` (as written)."""
     p = Path(os.path.abspath(path))
     roots = [r for r in _ROOTS if p.is_relative_to(r)]
     if not roots:
@@ -126,12 +110,8 @@ def _journal_near(path: Path) -> Path | None:
 
 @contextlib.contextmanager
 def locked(*paths: Path, timeout: float | None = None) -> Iterator[None]:
-    """Hold exclusive flocks on the ``.lock`` files of ``paths`` (sorted, no deadlock).
-
-    Every path is checked against its memory folder first (``WriteOutside``:
-    no lock file is created anywhere); once locked, stale temp files of each
-    are removed.
-    """
+    """Hold exclusive flocks on the ``.lock`` files of ``paths`` (sorted, no deadlock); every path is
+    confined first (no lock file is created), and once locked its stale temp files are removed."""
     import time
 
     for p in paths:
@@ -180,9 +160,8 @@ def fsync_dir(folder: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -285,11 +264,7 @@ _EARLY: dict[int, tuple[bytes, _Digests]] = {}  # id(bytes) -> (those bytes, the
 
 
 def digest_early(data: bytes | None) -> None:
-    """Start hashing ``data`` now, in a thread: a journaled write whose old bytes it is finds it done.
-
-    For a command that will move entries between two big files (their journal names each file's
-    bytes by digest): the hash then runs while the command still reads and plans.
-    """
+    """Start hashing ``data`` now, in a thread: a journaled write whose old bytes it is finds it done."""
     if data is not None and len(data) >= _Digests.BIG and id(data) not in _EARLY:
         _EARLY[id(data)] = (data, _Digests([data]))
 
@@ -302,14 +277,9 @@ def _journal_of(paths: Sequence[Path]) -> Path:
 def replace_all(todo: Sequence[tuple[Path, bytes | None, bytes | None]], *, verify: bool = False) -> None:
     """Write (or, for None, delete) several files crash-consistently; the caller holds their locks.
 
-    ``todo`` holds (path, bytes now, new bytes).  One file: an atomic write.
-    Several: every new version is written to a temp file first, then the
-    journal naming them (the commit point), then the files are replaced in
-    order and the journal removed.  A crash leaves either the old files and
-    no journal, or a journal that ``recover`` completes.  ``verify`` (several
-    files): each file is compared with its "bytes now" after the temp files
-    are written and before the journal (ConcurrentModification, nothing
-    written, when one differs), and not read again before it is replaced.
+    ``todo`` holds (path, bytes now, new bytes).  Several files: temp files, then the journal (the
+    commit point), then the replacements.  ``verify``: each file is compared with its "bytes now"
+    after the temp files and before the journal (ConcurrentModification, nothing written).
     """
     todo = [(Path(p), before, after) for p, before, after in todo if before != after]
     for p, _, _ in todo:
@@ -366,49 +336,33 @@ def _roll_forward(
     *, checked: bool = False,
 ) -> None:
     """Replace each file of a journal by its new version, unless it already has it (idempotent).
-
-    ``known``: the (old, new) bytes of each record, when the caller wrote its temp files just now
-    (then the files are compared with them, not hashed again, and the temp files are not re-read);
-    ``checked``: the caller compared the files with the old bytes just before the journal.
-    """
+    ``known``: each record's (old, new) bytes, when the caller wrote its temp files just now (compared,
+    not hashed); ``checked``: the caller compared the files with the old bytes."""
     for i, r in enumerate(records):
         p = folder / str(r["path"])
         tmp = p.parent / str(r["tmp"]) if r["tmp"] else None
         if known is not None:
             before, after = known[i]
             now = before if checked else read_bytes(p)
-            if now == after or now != before:  # done already, or changed by someone who ignored the lock
-                if tmp is not None:
-                    with contextlib.suppress(OSError):
-                        os.unlink(tmp)
-                continue
-            if tmp is None:
-                os.unlink(p)
-            else:
-                os.replace(tmp, p)
-            fsync_dir(p.parent)
-            continue
-        current = _digest(read_bytes(p))
-        if current == r["after"] or current != r["before"]:
-            # done already, or changed by someone who ignored the lock: the file as it is stays
+            skip = now == after or now != before
+        else:
+            current = _digest(read_bytes(p))
+            skip = current == r["after"] or current != r["before"]
+        if skip:  # done already, or changed by someone who ignored the lock: the file as it is stays
             if tmp is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
             continue
         if tmp is None:
             os.unlink(p)
-        elif _digest(read_bytes(tmp)) == r["after"]:
+        elif known is not None or _digest(read_bytes(tmp)) == r["after"]:
             os.replace(tmp, p)
         fsync_dir(p.parent)
 
 
 def _read_journal(journal: Path) -> list[dict[str, str | None]] | None:
-    """The records of a journal, or None when it is not one this module wrote.
-
-    A journal is only trusted as far as it can be: a regular file (not a
-    link), naming files below its own folder (no ``..``, no absolute path,
-    no link out) and temp files beside them with this module's names.
-    """
+    """The records of a journal, or None when it is not one this module wrote: a regular file naming
+    files below its own folder (no ``..``, absolute path or link out) and temp files with our names."""
     try:
         if not os.path.isfile(journal) or os.path.islink(journal):
             return None
@@ -438,12 +392,8 @@ def _read_journal(journal: Path) -> list[dict[str, str | None]] | None:
 
 
 def recover(folder: Path, timeout: float = 10.0) -> bool:
-    """Finish a multi-file write a crash interrupted in ``folder`` (see ``replace_all``).
-
-    Returns True when a journal was completed.  Takes the locks of the files
-    it names (waiting for a live writer to finish); a journal that cannot be
-    read or files that cannot be locked are left for a later run.
-    """
+    """Finish a multi-file write a crash interrupted in ``folder``, under the locks of its files; True
+    when a journal was completed (one that cannot be read or locked is left for a later run)."""
     journal = Path(folder) / JOURNAL
     if not os.path.lexists(journal):
         return False
@@ -456,15 +406,20 @@ def recover(folder: Path, timeout: float = 10.0) -> bool:
             records = _read_journal(journal) if os.path.lexists(journal) else None
             if records is None:  # the writer finished meanwhile
                 return False
-            _roll_forward(Path(folder), records)
-            os.unlink(journal)
-            fsync_dir(Path(folder))
-            _RECOVERED.append(Path(folder))
+            _finish(journal, records)
             for p in paths:
                 _remove_stale_temps(p)
     except (OSError, TimeoutError):
         return False
     return True
+
+
+def _finish(journal: Path, records: list[dict[str, str | None]]) -> None:
+    """Roll a journal forward and remove it (the caller holds the locks of the files it names)."""
+    _roll_forward(journal.parent, records)
+    os.unlink(journal)
+    fsync_dir(journal.parent)
+    _RECOVERED.append(journal.parent)
 
 
 def take_recovered() -> list[Path]:
@@ -486,10 +441,7 @@ def _recover_near(paths: Sequence[Path]) -> None:
             continue
         named = {Path(os.path.abspath(journal.parent / str(r["path"]))) for r in records}
         if named <= held:
-            _roll_forward(journal.parent, records)
-            os.unlink(journal)
-            fsync_dir(journal.parent)
-            _RECOVERED.append(journal.parent)
+            _finish(journal, records)
         else:
             raise ConcurrentModification(p, "an interrupted write of other files must be finished first; open it again")
 
@@ -501,12 +453,8 @@ def write_if_unchanged(
     *,
     rebase: Callable[[bytes | None], bytes] | None = None,
 ) -> bytes:
-    """Write ``new`` if the file still holds ``expected`` (None: must not exist).
-
-    When the file changed meanwhile, ``rebase(current)`` is asked for the bytes
-    to write instead (it raises ConcurrentModification when it cannot);
-    without ``rebase`` the write is refused.  Returns the bytes written.
-    """
+    """Write ``new`` if the file still holds ``expected`` (None: must not exist); returns the bytes written.
+    Else ``rebase(current)`` gives the bytes to write (or raises); without it ConcurrentModification."""
     path = Path(path)
     with locked(path):
         _recover_near([path])
@@ -523,12 +471,8 @@ def write_if_unchanged(
 
 
 def write_many(changes: Sequence[tuple[Path, bytes | None, bytes]]) -> None:
-    """Write several files under all their locks, each compare-and-swapped first.
-
-    Nothing is written unless every file still holds its expected bytes.
-    Files are written in the order given: put additions (the archive) before
-    removals (memories.md) so that a crash in between duplicates, never loses.
-    """
+    """Write several files under all their locks, nothing unless every file still holds its expected
+    bytes, in the order given: additions (the archive) before removals, so a crash never loses."""
     paths = [Path(p) for p, _, _ in changes]
     with locked(*paths):
         _recover_near(paths)

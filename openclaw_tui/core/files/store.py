@@ -1,10 +1,5 @@
-"""Loading memory files: a ``MemoryDoc`` remembers the exact bytes it was loaded from.
-
-Writing is not done here: every change is a ``core.lifecycle.plan.Plan``
-written by ``apply_changes`` (compare-and-swap under the files' locks,
-rebuilt by entry id when another program changed a file meanwhile), the one
-write path of the app, the commands and the tests alike.
-"""
+"""Loading memory files: a ``MemoryDoc`` remembers the exact bytes it was loaded from (writes go
+through ``core.lifecycle.plan.apply_changes``)."""
 
 from __future__ import annotations
 
@@ -62,10 +57,8 @@ class MemoryDoc:
     def from_bytes(
         cls, path: Path, data: bytes | None, previous: MemoryFile | None = None, *, lazy: bool = False
     ) -> MemoryDoc:
-        """Parse ``data``; with ``previous`` (same file, earlier version) only the changed region is re-read.
-
-        With ``lazy``, nothing is parsed until ``mf`` is first used (an edit of one entry may never need it).
-        """
+        """Parse ``data``; with ``previous`` (same file, earlier version) only the changed region is
+        re-read; with ``lazy``, nothing is parsed until ``mf`` is first used."""
         text, bom, ok = decode(data or b"")
         if previous is not None and previous.bom == bom:
             return cls(Path(path), data, reparse(previous, text), ok)

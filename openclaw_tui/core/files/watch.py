@@ -1,36 +1,17 @@
 """Watching the opened folder while an agent writes to it.
 
-``MemoryWatcher(root, on_change)`` runs a watchdog observer on ``root``
-(recursive) and calls ``on_change(ChangeBatch)`` once a burst of events has
-been quiet for ``debounce`` seconds (never later than ``max_delay`` after
-the burst began, however long it lasts).
+``MemoryWatcher(root, on_change)`` calls ``on_change(ChangeBatch)`` once a burst of events has been
+quiet for ``debounce`` seconds (never later than ``max_delay`` after it began).  **The callback runs
+on the watcher's own thread**: a Textual app must post a message there, not touch widgets; it must
+return quickly (batches are not delivered concurrently).
 
-**The callback runs on the watcher's own thread**, never on the caller's:
-a Textual app must not touch widgets there; post a message instead
-(``app.post_message`` / ``widget.post_message`` are thread-safe).  The
-callback must return quickly; batches are not delivered concurrently.
+Noise is dropped (``classify``): lock and temp files of the write protocol, editor droppings and
+everything under ``.git`` except ``HEAD``, ``MERGE_HEAD``, ``index`` and ``refs/heads/*``, which set
+``ChangeBatch.git``.  A path announced with ``expect_write(path, data)`` whose file holds exactly
+``data`` goes to ``ChangeBatch.own``; a batch with nothing else is not delivered.
 
-Noise is dropped: lock files (``*.lock``), temp files of atomic saves
-(``.name.*.tmp``; ``.name.*.pending`` and ``.openclaw-tui.journal`` of a
-move between files), editor droppings (vim's ``4913`` probe, ``*~``,
-``.swp``/``.swo``/``.swx``, emacs ``.#name``) and everything under
-``.git`` except ``HEAD``, ``MERGE_HEAD``, ``index`` and ``refs/heads/*``,
-which set ``ChangeBatch.git`` (a checkout, merge, commit, stash...).
-
-Save patterns seen in the wild all end up as the final path in
-``ChangeBatch.paths``: an atomic rename (``tmp -> memories.md``, no
-Modified event at all), vim's backup-rename-then-write, delete then
-recreate, in-place writes, and many files at once (git checkout).
-
-The app's own writes: ``expect_write(path, data)`` before (or right after)
-writing.  When the batch for that path arrives and the file holds exactly
-``data``, the path goes to ``ChangeBatch.own`` instead of ``paths``; a
-batch with nothing else is not delivered at all.
-
-When the native (inotify) observer cannot start, e.g. ``ENOSPC`` (the
-``fs.inotify.max_user_watches`` limit), or ``OPENCLAW_TUI_POLLING=1`` is
-set, a ``PollingObserver`` is used; ``mode`` says which ("inotify",
-"native" on other systems, or "polling") and ``fallback_reason`` why.
+When the native observer cannot start (e.g. ``ENOSPC``) or ``OPENCLAW_TUI_POLLING=1`` is set, a
+``PollingObserver`` is used; ``mode`` says which and ``fallback_reason`` why.
 """
 
 from __future__ import annotations
@@ -60,13 +41,9 @@ EDITOR_SUFFIXES = ("~", ".swp", ".swo", ".swx", ".lock")
 
 NATIVE_OBSERVER: Callable[[], BaseObserver] = Observer  # replaced in tests to simulate a failure
 
-# watchdog 7's recursive inotify watch group registers a folder of a tree made at once (``mkdir -p a/b/c``, a
-# copy, git making .git/objects/ab) twice when its walk of the new parent and the folder's own create event
-# both find it, and warns "Callback with id ... already exists for watch ... It will be Overwritten" (a
-# RuntimeWarning, on the inotify thread: over the app's screen, or in a test's warnings, now and then).  That
-# warning says nothing there: the id is id() of the group and the watch holds the group itself, so an id that
-# is already on a watch is the same live group, and the "overwrite" puts back the very same callback.  Only
-# that message, from that module, is ignored; every other warning of watchdog still shows.
+# watchdog's recursive inotify group registers a folder of a tree made at once (``mkdir -p``) twice and
+# warns "Callback with id ... already exists for watch" on its thread (over the app's screen); the
+# "overwrite" puts back the very same callback, so that one message, from that module, is ignored.
 _REREGISTERED = r"Callback with id '\d+' already exists for watch "
 _REREGISTERED_MODULE = r"watchdog\.observers\.inotify\Z"
 

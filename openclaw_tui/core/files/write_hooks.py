@@ -1,8 +1,5 @@
-"""Subscribers told of every write ``safe_write.replace_all`` made (the search indexes keep up through one).
-
-The write path knows nothing of its subscribers: a cache that wants to follow the files subscribes here,
-and a subscriber that fails never fails the write (the files are already replaced).
-"""
+"""Subscribers told of every write ``safe_write.replace_all`` made (the search indexes keep up through
+one); a subscriber that fails never fails the write."""
 
 from __future__ import annotations
 

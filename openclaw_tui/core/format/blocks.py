@@ -1,16 +1,10 @@
 """Verified rewrites of whole blocks of a memory file.
 
-``rewrite`` replaces, removes or inserts blocks (entries) of a parsed file
-and returns the new text, touching no other byte.  It then proves that the
-new text parses into exactly the intended blocks: around each edited run it
-re-parses the run with its neighbours (a ``---`` left at the end of a body
-could pair with the next entry's opening line), and when a new block holds
-a code-fence line, which can hide text far away, it re-parses the whole
-file.  A rewrite that would change how anything else parses raises
-``EditError`` instead.
-
-``edit_raw`` edits one entry's raw text on its own (fields and/or body), so
-editing an entry costs the same in a file of ten entries or of 100,000.
+``rewrite`` replaces, removes or inserts blocks and returns the new text, touching no other byte,
+then proves the new text parses into exactly the intended blocks: each edited run is re-parsed
+with its neighbours (a ``---`` left at the end of a body could pair with the next opening line),
+and the whole file when a new block holds a code-fence line.  A rewrite that would change how
+anything else parses raises ``EditError``.  ``edit_raw`` edits one entry's raw text on its own.
 """
 
 from __future__ import annotations
@@ -21,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .edit import EditError, set_body, set_fields
-from .entries import MemoryFile, parse
+from .entries import MemoryFile, _newline_of, parse
 
 _FENCE_LINE_RE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.M)
 
@@ -32,13 +26,6 @@ class Block:
 
     raw: str
     id: str | None
-
-
-def raw_newline(raw: str, default: str = "\n") -> str:
-    nl = raw.find("\n")
-    if nl < 0:
-        return default
-    return "\r\n" if nl > 0 and raw[nl - 1] == "\r" else "\n"
 
 
 def _single(raw: str, entry_id: str) -> MemoryFile:
@@ -72,10 +59,8 @@ def _expect_ok(kind: str, got: Sequence[tuple[str, str | None, bool]], want: Seq
 
 
 def rewrite(mf: MemoryFile, edits: Mapping[int, Sequence[Block]], append: Sequence[Block] = ()) -> str:
-    """New text of ``mf`` with block ``k`` replaced by ``edits[k]`` (empty: removed) and ``append`` added.
-
-    Every block but the file's last gets a line ending if it lacks one.
-    """
+    """New text of ``mf`` with block ``k`` replaced by ``edits[k]`` (empty: removed) and ``append`` added;
+    every block but the file's last gets a line ending if it lacks one."""
     blocks = mf.entries
     n = len(blocks)
     text = mf.text
@@ -88,7 +73,7 @@ def rewrite(mf: MemoryFile, edits: Mapping[int, Sequence[Block]], append: Sequen
         if text and not text.endswith("\n"):
             if n and (n - 1) not in todo:
                 last = blocks[n - 1]
-                todo[n - 1] = [Block(last.raw + raw_newline(last.raw, mf.newline), last.id if last.error is None else None)]
+                todo[n - 1] = [Block(last.raw + _newline_of(last.raw, mf.newline), last.id if last.error is None else None)]
             elif not n:
                 prefix_fix = mf.newline
     if not todo:
@@ -101,7 +86,7 @@ def rewrite(mf: MemoryFile, edits: Mapping[int, Sequence[Block]], append: Sequen
         else:
             clusters.append([k])
     pieces: list[str] = []
-    expected_all: list[str] | None = None
+    written: dict[int, list[Block]] = {}  # first key of a run -> the run's blocks as written
     pos = 0
     fenced = False
     for cluster in clusters:
@@ -109,11 +94,12 @@ def rewrite(mf: MemoryFile, edits: Mapping[int, Sequence[Block]], append: Sequen
         start = blocks[a].start if a < n else len(text)
         end = blocks[b].end if b < n else len(text)
         after = b + 1 if b + 1 < n else None  # the unchanged block after the run
-        new = [blk for k in cluster for blk in todo[k]]
-        at_end = after is None
-        for i, blk in enumerate(new):
-            if not blk.raw.endswith("\n") and not (at_end and i == len(new) - 1):
-                new[i] = Block(blk.raw + raw_newline(blk.raw, mf.newline), blk.id)
+        run = [blk for k in cluster for blk in todo[k]]
+        keep = len(run) - 1 if after is None else -1  # the file's last block keeps its ending as it is
+        new = written[a] = [
+            blk if blk.raw.endswith("\n") or i == keep else Block(blk.raw + _newline_of(blk.raw, mf.newline), blk.id)
+            for i, blk in enumerate(run)
+        ]
         segment = "".join(blk.raw for blk in new)
         fix = prefix_fix if a == 0 else ""
         fenced = fenced or bool(_FENCE_LINE_RE.search(segment))
@@ -132,30 +118,13 @@ def rewrite(mf: MemoryFile, edits: Mapping[int, Sequence[Block]], append: Sequen
     new_text = "".join(pieces)
     if fenced:
         # a fence line can pair with one anywhere in the file: check the whole file
-        expected_all = []
+        expected_all: list[str] = []
         for k in range(n + 1):
-            if k in todo:
-                expected_all.extend(blk.raw for blk in _fixed(todo, k, n, clusters, mf.newline))
-            elif k < n:
+            if k in written:
+                expected_all.extend(blk.raw for blk in written[k])
+            elif k < n and k not in todo:
                 expected_all.append(blocks[k].raw)
         full = parse(new_text)
         if full.preamble != mf.preamble + prefix_fix or [e.raw for e in full.entries] != expected_all:
             raise EditError("the edit would change how the rest of the file parses (an unbalanced code fence?)")
     return new_text
-
-
-def _fixed(todo: Mapping[int, Sequence[Block]], k: int, n: int, clusters: list[list[int]], nl: str) -> list[Block]:
-    """The blocks written for key ``k``, line endings fixed as ``rewrite`` does."""
-    cluster = next(c for c in clusters if k in c)
-    at_end = cluster[-1] + 1 >= n
-    out: list[Block] = []
-    for kk in cluster:
-        out.extend(todo[kk])
-    fixed = [
-        Block(b.raw + raw_newline(b.raw, nl), b.id)
-        if not b.raw.endswith("\n") and not (at_end and i == len(out) - 1)
-        else b
-        for i, b in enumerate(out)
-    ]
-    offset = sum(len(todo[kk]) for kk in cluster if kk < k)
-    return fixed[offset : offset + len(todo[k])]

@@ -1,10 +1,5 @@
-"""Minimal text edits of a parsed memory file.
-
-Every function takes a ``MemoryFile`` and returns the new text of the whole
-file (without BOM); only the bytes of the edited entry change, and inside it
-only the lines of the edited field(s).  Callers write the result through
-``core.store`` (locked, atomic, compare-and-swap).
-"""
+"""Minimal text edits of a parsed memory file: each function returns the new text of the whole file
+(without BOM) in which only the edited entry's edited lines changed."""
 
 from __future__ import annotations
 
@@ -12,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .entries import Entry, MemoryFile
+from .entries import Entry, MemoryFile, _newline_of
 from .scalars import quoted, render_scalar
 
 
@@ -28,12 +23,6 @@ def _entry(mf: MemoryFile, entry_id: str) -> Entry:
     if entry is None:
         raise EditError(f"no entry with id {entry_id}")
     return entry
-
-
-def entry_newline(entry: Entry) -> str:
-    text = entry.text_ref
-    nl = text.find("\n", entry.start)
-    return "\r\n" if nl > 0 and text[nl - 1] == "\r" else "\n"
 
 
 def _split_lines(text: str) -> list[str]:
@@ -156,7 +145,7 @@ def form_changes(old: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str,
 def set_fields(mf: MemoryFile, entry_id: str, changes: Mapping[str, Any]) -> str:
     """Set (or with ``DELETE`` remove) top-level fields of one entry."""
     entry = _entry(mf, entry_id)
-    nl = entry_newline(entry)
+    nl = _newline_of(entry.raw)
     lines = _split_lines(entry.frontmatter)
     spans = field_spans(entry.frontmatter)
     replacements: list[tuple[int, int, list[str]]] = []
@@ -204,7 +193,7 @@ def normalise_newlines(text: str, nl: str) -> str:
 
 def set_body(mf: MemoryFile, entry_id: str, body: str) -> str:
     entry = _entry(mf, entry_id)
-    nl = entry_newline(entry)
+    nl = _newline_of(entry.raw)
     body = normalise_newlines(body, nl)
     is_last = entry.end == len(mf.text)
     if body and not body.endswith("\n") and (not is_last or mf.text.endswith("\n")):

@@ -1,16 +1,10 @@
 """Lossless parsing of ``memories.md`` (and the archive, same grammar).
 
-A file is a *preamble* followed by *blocks*.  Every block is either a
-well-formed entry (``---`` / YAML mapping with an ``id`` / ``---`` / body) or
-a malformed one (a frontmatter-looking block that is not a mapping or has no
-``id``), kept byte for byte.  ``MemoryFile.text`` is always exactly the
-preamble plus every block's raw text, so serialising an unedited parse gives
-back the very same bytes.
-
-Speed matters (100k entries must parse in well under two seconds), so the
-delimiter and fence lines are found with regular expressions over the whole
-text and the frontmatter is read by a small line scanner; PyYAML (C loader)
-only handles blocks the scanner does not understand.
+A file is a *preamble* followed by *blocks*: well-formed entries (``---`` / YAML mapping with an
+``id`` / ``---`` / body) or malformed ones, kept byte for byte.  ``MemoryFile.text`` is exactly the
+preamble plus every block's raw text, so an unedited parse gives back the very same bytes.
+Delimiter and fence lines are found by regular expressions over the whole text and frontmatter
+is read by a line scanner; PyYAML only reads blocks the scanner does not understand.
 """
 
 from __future__ import annotations
@@ -43,47 +37,25 @@ _DELIM_RE = re.compile(r"^---[ \r]*$", re.M)
 _NL_DELIM_RE = re.compile(r"\n---[ \r]*$", re.M)  # starts with a literal: quicker to search
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
 _FIRST_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]|$)")
+_STEP = 1 << 15  # characters compared at once by common_prefix / common_suffix
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class Entry:
-    """One block of a memory file: a well-formed entry or a malformed one.
+    """One block of a memory file, well-formed or malformed: character offsets into ``text_ref`` (the
+    whole text, shared); ``meta`` and ``key_lines`` are read from the frontmatter on first use."""
 
-    Offsets are character offsets into ``text_ref`` (the whole file's text,
-    shared, never copied).  ``meta`` (field values) and ``key_lines`` (field
-    -> 1-based line) are read from the frontmatter on first use.
-    """
-
-    __slots__ = (
-        "start", "end", "line", "fm_start", "fm_end", "body_start", "id", "error", "text_ref",
-        "_meta", "_key_lines",
-    )
-
-    def __init__(
-        self,
-        start: int,
-        end: int,
-        line: int,
-        fm_start: int,
-        fm_end: int,
-        body_start: int,
-        id: str | None,
-        text_ref: str,
-        meta: dict[str, Any] | None = None,
-        key_lines: dict[str, int] | None = None,
-        error: str | None = None,
-    ) -> None:
-        # key_lines are stored relative: 1 = the first frontmatter line
-        self.start = start  # char offset of the opening ``---`` line
-        self.end = end  # char offset just past the block (next block or EOF)
-        self.line = line  # 1-based line number of the opening ``---``
-        self.fm_start = fm_start  # first frontmatter char
-        self.fm_end = fm_end  # char offset of the closing ``---`` line
-        self.body_start = body_start  # just past the closing ``---`` line
-        self.id = id
-        self.text_ref = text_ref
-        self._meta = meta
-        self._key_lines = key_lines
-        self.error = error  # set on malformed blocks
+    start: int  # the opening ``---`` line
+    end: int  # just past the block (next block or EOF)
+    line: int  # 1-based line number of the opening ``---``
+    fm_start: int  # first frontmatter char
+    fm_end: int  # the closing ``---`` line
+    body_start: int  # just past the closing ``---`` line
+    id: str | None
+    text_ref: str
+    _meta: dict[str, Any] | None = None
+    _key_lines: dict[str, int] | None = None  # relative: 1 = the first frontmatter line
+    error: str | None = None  # set on malformed blocks
 
     def __repr__(self) -> str:
         kind = "Malformed" if self.error else "Entry"
@@ -109,8 +81,7 @@ class Entry:
                 _key_lines_by_regex(block, 1))
 
     def peek_meta(self) -> dict[str, Any]:
-        """The field values, read without keeping them when they were not read yet (reading every
-        entry once, as the review list does, then costs no memory per entry)."""
+        """The field values, read without keeping them when they were not read yet."""
         return self._meta if self._meta is not None else self._read()[0]
 
     @property
@@ -178,10 +149,7 @@ class Entry:
         return []
 
     def first_line(self) -> str:
-        for line in self.body.splitlines():
-            if line.strip():
-                return line.strip()
-        return ""
+        return next((s for line in self.body.splitlines() if (s := line.strip())), "")
 
 
 @dataclass(slots=True)
@@ -217,21 +185,14 @@ class MemoryFile:
         return found
 
     def get(self, entry_id: str) -> Entry | None:
-        for e in self.entries:
-            if e.id == entry_id and e.error is None:
-                return e
-        return None
+        return next((e for e in self.entries if e.id == entry_id and e.error is None), None)
 
     def ids(self) -> list[str]:
         return [e.id for e in self.entries if e.id is not None and e.error is None]
 
 
 def decode(data: bytes) -> tuple[str, bool, bool]:
-    """Return (text without BOM, had_bom, is_valid_utf8).
-
-    Invalid bytes survive as surrogate escapes, so even a non-UTF-8 file
-    round-trips byte for byte.
-    """
+    """(text without BOM, had_bom, is_valid_utf8); invalid bytes survive as surrogate escapes."""
     bom = data.startswith(b"\xef\xbb\xbf")
     if bom:
         data = data[3:]
@@ -253,8 +214,11 @@ def parse(text: str, bom: bool = False) -> MemoryFile:
     return _parse(text, bom)
 
 
-def _newline_of(text: str) -> str:
+def _newline_of(text: str, default: str = "\n") -> str:
+    """The line ending of ``text``'s first line (``default`` when it has none)."""
     i = text.find("\n")
+    if i < 0:
+        return default
     return "\r\n" if i > 0 and text[i - 1] == "\r" else "\n"
 
 
@@ -348,11 +312,8 @@ def looks_like_frontmatter(block: str) -> bool:
 
 
 def _id_text(value: Any) -> str | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, (str, int)):
-        s = str(value).strip()
-        return s or None
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return str(value).strip() or None
     return None
 
 
@@ -370,11 +331,8 @@ def _simple_id(block: str) -> str | None:
 
 
 def classify_block(block: str, first_line: int) -> tuple[str, str | None, dict[str, Any] | None, dict[str, int] | None, str | None]:
-    """Return (kind, id, meta, key_lines, error) with kind in entry/malformed/text.
-
-    For simple blocks (the common case) meta and key_lines are None: the
-    entry reads them on first use.
-    """
+    """(kind, id, meta, key_lines, error), kind entry/malformed/text; meta and key_lines are None for
+    simple blocks (the entry reads them on first use)."""
     if _SIMPLE_BLOCK_RE.fullmatch(block):
         ident = _simple_id(block)
         if ident is not None:
@@ -475,11 +433,9 @@ def _scan(
 ) -> tuple[list[Entry], int | None, int | None]:
     """Find the blocks of ``text`` from ``start`` (a line start with no fence open).
 
-    Returns (entries, synced_at, failed_fence): with ``sync``, the scan stops
-    at the first entry starting at a position in ``sync`` (that entry is not
-    returned; ``synced_at`` is its position).  ``fences``: whether the text has a fence-like
-    run (```` ``` ```` or ``~~~``), when the caller knows (None: search it).  ``failed_fence`` is the first
-    fence opener that found no closer (it matters to incremental re-parses).
+    Returns (entries, synced_at, failed_fence): with ``sync``, the scan stops at (and does not
+    return) the first entry starting at a position in ``sync``.  ``fences``: whether the text has a
+    fence-like run, when the caller knows.  ``failed_fence``: the first fence opener with no closer.
     """
     if sync is None and start == 0:
         full = [m.start() + 1 for m in _NL_DELIM_RE.finditer(text)]
@@ -610,26 +566,18 @@ def _clone(e: Entry) -> Entry:
 def reparse_edit(
     old: MemoryFile, new_text: str, a: int, b_old: int, b_new: int, *, consume: bool = False
 ) -> MemoryFile:
-    """Parse ``new_text`` = old.text[:a] + X + old.text[b_old:] re-reading only what can have changed.
-
-    ``X`` spans ``[a, b_new)`` in the new text.  The result equals
-    ``parse(new_text)``: blocks before the edit are kept (re-pointed at the
-    new text), the edited region is scanned until it meets an unchanged entry
-    start, and the blocks after it are shifted.  With ``consume`` the old
-    file's Entry objects are reused (faster; ``old`` must not be used again),
-    else they are copied.
+    """Parse ``new_text`` = old.text[:a] + X + old.text[b_old:] (X spans ``[a, b_new)``), re-reading
+    only what can have changed; equals ``parse(new_text)``.  With ``consume`` the old file's Entry
+    objects are reused (``old`` must not be used again), else they are copied.
     """
     return reparse_window(old, new_text, a, b_old, b_new, consume=consume)[0]
 
 
 @dataclass(slots=True)
 class Rescanned:
-    """Where ``reparse_window`` re-read the text: everything outside is the old parse, moved.
-
-    New entries ``[first, first + count)`` replace old entries ``[first, old_end)``; the text
-    re-read is ``[start, stop)`` of the new text (``stop - shift`` in the old one), which begins
-    at line ``line``; the entries after it moved by ``shift`` characters and ``line_shift`` lines.
-    """
+    """Where ``reparse_window`` re-read the text (everything outside is the old parse, moved): new
+    entries ``[first, first + count)`` replace old ``[first, old_end)``; the text re-read is ``[start,
+    stop)``, from line ``line``; the entries after it moved by ``shift`` chars, ``line_shift`` lines."""
 
     first: int
     count: int
@@ -645,10 +593,8 @@ def rescan_start(
     starts: list[int], fm_start: Callable[[int], int], line: Callable[[int], int], preamble_end: int,
     failed_fence: int | None, a: int,
 ) -> tuple[int, int, int]:
-    """(index, offset, line) of the first block a change of the text from offset ``a`` on may alter.
-
-    ``starts``: the blocks' starts; ``fm_start(k)``, ``line(k)``: block ``k``'s frontmatter start and line.
-    """
+    """(index, offset, line) of the first block a change of the text from offset ``a`` on may alter
+    (``fm_start(k)``, ``line(k)``: block ``k``'s frontmatter start and line)."""
     # the block holding ``a`` (or one holding an unclosed fence before it)
     lo = a if failed_fence is None else min(a, failed_fence)
     i = bisect.bisect_right(starts, lo) - 1
@@ -711,37 +657,43 @@ def reparse_window(
                       newline=_newline_of(new_text), failed_fence=failed), window
 
 
-def _common_prefix(x: str, y: str) -> int:
+def common_prefix(x: str, y: str) -> int:
     n = min(len(x), len(y))
-    step = 1 << 15
     a = 0
-    while a + step <= n and x[a : a + step] == y[a : a + step]:
-        a += step
-    while a < n and x[a] == y[a]:
-        a += 1
-    return a
+    while a + _STEP <= n and x[a : a + _STEP] == y[a : a + _STEP]:
+        a += _STEP
+    lo, hi = a, min(n, a + _STEP)  # x[:lo] == y[:lo]; find the first difference in [lo, hi)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if x[lo:mid] == y[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
-def _common_suffix(x: str, y: str, limit: int) -> int:
-    step = 1 << 15
+def common_suffix(x: str, y: str, limit: int) -> int:
     lx, ly = len(x), len(y)
     k = 0
-    while k + step <= limit and x[lx - k - step : lx - k] == y[ly - k - step : ly - k]:
-        k += step
-    while k < limit and x[lx - k - 1] == y[ly - k - 1]:
-        k += 1
-    return k
+    while k + _STEP <= limit and x[lx - k - _STEP : lx - k] == y[ly - k - _STEP : ly - k]:
+        k += _STEP
+    lo, hi = k, min(limit, k + _STEP)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if x[lx - mid : lx - lo] == y[ly - mid : ly - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def reparse(old: MemoryFile, new_text: str, *, consume: bool = False) -> MemoryFile:
-    """Parse ``new_text`` incrementally from ``old`` (same result as a full parse).
-
-    With ``consume``, ``old`` is taken over and must not be used again.
-    """
+    """Parse ``new_text`` incrementally from ``old`` (same result as a full parse; ``consume``: as
+    ``reparse_edit``)."""
     if new_text == old.text:
         return old
-    a = _common_prefix(old.text, new_text)
-    suffix = _common_suffix(old.text, new_text, min(len(old.text), len(new_text)) - a)
+    a = common_prefix(old.text, new_text)
+    suffix = common_suffix(old.text, new_text, min(len(old.text), len(new_text)) - a)
     return reparse_edit(old, new_text, a, len(old.text) - suffix, len(new_text) - suffix, consume=consume)
 
 
@@ -751,11 +703,8 @@ def serialize(mf: MemoryFile) -> str:
 
 
 def split_trailing(raw: str) -> tuple[str, str]:
-    """(content, trailing): content runs to the end of the last non-blank line, newline included.
-
-    The blank lines after an entry separate it from the next one; they are
-    not part of what the entry says, so merges and diffs compare ``content``.
-    """
+    """(content, trailing): content runs to the end of the last non-blank line, newline included
+    (the blank lines after it separate entries; merges and diffs compare ``content``)."""
     k = len(raw.rstrip(" \t\r\n"))
     if k == len(raw):
         return raw, ""

@@ -15,7 +15,6 @@ REFERENCE_FIELDS = ("conflict", "superseded_by", "merged_from")
 ID_RE = re.compile(r"(?<![A-Za-z0-9_-])mem-[0-9]+(?![A-Za-z0-9_-])")
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _DATETIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?")
-_OFFSET_RE = re.compile(r".*(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$")
 
 
 def is_reference_field(name: str) -> bool:
@@ -117,9 +116,5 @@ def id_number(entry_id: str) -> int | None:
 
 def next_id(existing: Any) -> str:
     """Highest ``mem-N`` number + 1, zero-padded to 4 digits."""
-    top = 0
-    for ident in existing:
-        n = id_number(ident) if isinstance(ident, str) else None
-        if n is not None and n > top:
-            top = n
-    return f"mem-{top + 1:04d}"
+    numbers = (id_number(ident) for ident in existing if isinstance(ident, str))
+    return f"mem-{max((n for n in numbers if n is not None), default=0) + 1:04d}"

@@ -1,20 +1,14 @@
 """Find one entry of a big memory file without parsing the others.
 
-``locate(text, id)`` returns a *window*: the first well-formed entry with
-that id and its neighbours (the entry before it and the one after it), as
-``Entry`` objects with the very offsets a full ``parse`` gives them, or
-``ABSENT`` when no well-formed entry has that id.  It reads only the blocks
-around each place the id occurs: an edit of one entry of a 100k-entry file
-then costs about what reading the file costs.
+``locate(text, id)`` returns a *window*: the first well-formed entry with that id and its
+neighbours, as ``Entry`` objects with the very offsets a full ``parse`` gives them, or ``ABSENT``
+when no well-formed entry has that id.  It reads only the blocks around each place the id occurs.
 
-Where it cannot be sure it answers ``None`` and the caller parses the whole
-file: a file with a code-fence line (a fence can hide a ``---`` line far
-away), with a backslash (a YAML escape could spell an id without writing
-it), an id with whitespace or of digits alone (YAML reads ``0x10`` as 16),
-or a walk that finds no resynchronisation point nearby.  Without fences,
-whether a ``---`` line opens a block depends only on the blocks just before
-it: after a stretch that is not frontmatter, the next ``---`` always opens
-one.  ``tests/test_locate.py`` proves the window equals the full parse.
+Where it cannot be sure it answers ``None`` and the caller parses the whole file: a code-fence line
+(a fence can hide a ``---`` line far away), a backslash (a YAML escape could spell the id), an id
+with whitespace or of digits alone (YAML reads ``0x10`` as 16), or no resynchronisation point
+nearby.  Without fences, whether a ``---`` line opens a block depends only on the blocks just
+before it: after a stretch that is not frontmatter, the next ``---`` always opens one.
 """
 
 from __future__ import annotations
@@ -75,11 +69,6 @@ def file_eligible(text: str, data: bytes | None = None) -> bool:
     return True
 
 
-def eligible(text: str, entry_id: str, data: bytes | None = None) -> bool:
-    """True when ``locate`` can answer for this text and id."""
-    return id_eligible(entry_id) and file_eligible(text, data)
-
-
 class _Reader:
     def __init__(self, text: str) -> None:
         self.text = text
@@ -124,13 +113,16 @@ class _Reader:
         self._kind[d] = result
         return result
 
+    def _step(self, limit: int) -> None:
+        self.steps += 1
+        if self.steps > limit:
+            raise _Unsure
+
     def opens(self, d: int) -> bool:
         """True when the scan takes the ``---`` line at ``d`` as an opening line."""
         flips = 0
         while True:
-            self.steps += 1
-            if self.steps > MAX_STEPS:
-                raise _Unsure
+            self._step(MAX_STEPS)
             p = self.prev_delim(d)
             if p is None:
                 return flips % 2 == 0  # the first ``---`` line of the file opens
@@ -160,9 +152,7 @@ class _Reader:
         """Start of the first entry at or after ``pos`` (a place where the scan looks for an opening line)."""
         d = self.next_delim(pos)
         while d is not None:
-            self.steps += 1
-            if self.steps > 4 * MAX_STEPS:
-                raise _Unsure
+            self._step(4 * MAX_STEPS)
             close = self.next_delim(d + 1)
             if close is None:
                 return None
@@ -175,9 +165,7 @@ class _Reader:
         """Start of the entry just before the one at ``start`` (None: it is the first)."""
         d = self.prev_delim(start)
         while d is not None:
-            self.steps += 1
-            if self.steps > 4 * MAX_STEPS:
-                raise _Unsure
+            self._step(4 * MAX_STEPS)
             nxt = self.next_delim(d + 1)
             if nxt is not None and self.opens(d) and self.block(d, nxt)[0] != "text":
                 return d
@@ -187,10 +175,7 @@ class _Reader:
 
 def locate(text: str, entry_id: str, data: bytes | None = None, *, checked: bool = False) -> Window | str | None:
     """The entry before (if any), the entry, the entry after (if any); ``ABSENT``; or None (parse it all).
-
-    ``data``, the bytes ``text`` was decoded from, only makes the first checks faster; ``checked``: the
-    caller knows ``file_eligible(text)`` holds.
-    """
+    ``data`` (the bytes of ``text``) makes the first checks faster; ``checked``: ``file_eligible`` holds."""
     if not id_eligible(entry_id) or not (checked or file_eligible(text, data)):
         return None
     reader = _Reader(text)
@@ -240,11 +225,8 @@ def _window(reader: _Reader, d: int) -> Window:
 
 
 def window_file(text: str, bom: bool, windows: list[Window]) -> MemoryFile:
-    """A ``MemoryFile`` over the whole text holding only the entries of ``windows`` (merged, in order).
-
-    Only block rewrites of entries whose neighbours it holds may use it (``blocks.rewrite``); its
-    preamble is right when it holds the file's first entry.
-    """
+    """A ``MemoryFile`` over the whole text holding only the entries of ``windows`` (merged, in order),
+    for ``blocks.rewrite`` of entries whose neighbours it holds."""
     merged = {e.start: e for w in windows for e in w.entries}
     entries = [merged[k] for k in sorted(merged)]
     first = any(w.first for w in windows)
@@ -253,11 +235,8 @@ def window_file(text: str, bom: bool, windows: list[Window]) -> MemoryFile:
 
 
 def byte_offset(text: str, data: bytes, window: Window, entry_id: str, x: int) -> int | None:
-    """Offset in ``data`` (the UTF-8 bytes ``text`` was decoded from, BOM removed) of char offset ``x``.
-
-    UTF-8 is self-synchronising: the nth occurrence of the id in the text is its nth occurrence in the
-    bytes, so only the text between that anchor and ``x`` is encoded.  None: the anchor is not there.
-    """
+    """Offset in ``data`` (the UTF-8 bytes of ``text``, BOM removed) of char offset ``x``, found from the
+    window's nth occurrence of the id (UTF-8 is self-synchronising); None: the anchor is not there."""
     needle = entry_id.encode("utf-8")
     b = -1
     for _ in range(window.nth + 1):

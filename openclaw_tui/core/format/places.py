@@ -68,10 +68,9 @@ _CLAUDE_KEYS = ("type:", "metadata:")
 
 
 def claude_code_memory(path: Path) -> str | None:
-    """What a Claude Code memory folder is, in words, or None: a folder with ``CLAUDE.md``, or one
-    under ``.claude/`` (``~/.claude/projects/<project>/memory/``) or beside ``MEMORY.md`` whose
-    topic files open with ``type:``/``metadata:`` front matter.  Not an OpenClaw workspace: its limits
-    and rules do not apply.  A folder with OpenClaw's own AGENTS.md or SOUL.md is never one."""
+    """What a Claude Code memory folder is, in words, or None: a folder with ``CLAUDE.md``, or one under
+    ``.claude/`` or beside ``MEMORY.md`` whose topic files open with ``type:``/``metadata:`` front
+    matter.  A folder with OpenClaw's own AGENTS.md or SOUL.md is never one."""
     if _exists(path / "AGENTS.md") or _exists(path / "SOUL.md"):
         return None
     if _exists(path / "CLAUDE.md"):
@@ -97,10 +96,8 @@ def claude_code_memory(path: Path) -> str | None:
 
 
 class Place(namedtuple("Place", ("path", "rel", "layout"))):
-    """Where a profile or workspace is, before anything of it is read (unpacks as (path, rel, layout)).
-
-    ``path``: a Path; ``rel``: as ``Profile.rel``, "." or "profiles/NAME"; ``layout``: "profile" or "openclaw".
-    """
+    """Where a profile or workspace is, before anything of it is read (``rel``: as ``Profile.rel``;
+    ``layout``: "profile" or "openclaw")."""
 
     __slots__ = ()
     path: Path
@@ -109,16 +106,10 @@ class Place(namedtuple("Place", ("path", "rel", "layout"))):
 
 
 def locate(path: Path | str, *, workspaces: bool = False) -> tuple[str, list[Place]]:
-    """What ``path`` is (``"profile"``, ``"root"`` or ``"workspace"``) and its profiles, reading no file.
-
-    The one place that decides what a path holds (``discover`` loads what this
-    finds; the UI's launcher asks it before starting).  Raises NotMemory.
-
-    A root is what the spec says: the folders directly inside it that are profiles or OpenClaw
-    workspaces (layout ``"openclaw"``), each read with its own layout (a folder whose folders are
-    only workspaces is a root of them); other folders are skipped; a folder holding ``profiles/``
-    is read as that root.  ``workspaces=True`` (the UI) also lists the workspaces that sit beside
-    that ``profiles/`` folder (the bundled samples).
+    """What ``path`` is (``"profile"``, ``"root"`` or ``"workspace"``) and its profiles, reading no file;
+    raises NotMemory.  A root's profiles are the folders directly inside it that are profiles or
+    OpenClaw workspaces; a folder holding ``profiles/`` is read as that root.  ``workspaces=True``
+    (the UI) also lists the workspaces beside that ``profiles/`` folder (the bundled samples).
     """
     given = Path(path)
     try:

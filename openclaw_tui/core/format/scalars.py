@@ -1,8 +1,5 @@
-"""How a field value is written as one line of YAML (``render_scalar``), without loading a YAML library.
-
-PyYAML is imported only to quote a value that cannot be written plain: an edit of a plain value
-(``status: archived``) never loads it, which keeps the command line's edits quick to start.
-"""
+"""How a field value is written as one line of YAML (``render_scalar``); PyYAML is imported only to
+quote a value that cannot be written plain, so plain edits start quickly."""
 
 from __future__ import annotations
 

@@ -1,18 +1,11 @@
 """Where each block of a memory file starts, found before the file is parsed (and the parse in steps).
 
-A memory file whose every block opens with a delimiter line followed by an ``id:`` line, with no
-code-fence run anywhere (```` ``` ```` or ``~~~``), pairs its delimiter lines one after the other: the
-first of each pair opens a block, the second closes its frontmatter.  The parser (``entries._scan``)
-does exactly that for such a file: a block whose first frontmatter line is ``id:`` always looks like
-frontmatter, so it is an entry or a malformed entry, never text that would shift the pairing.  Then
-the block starts are known from one regular-expression pass over the text (:func:`block_starts`), and:
-
-- any one block is parsed alone, exactly as the whole file's parse reads it (:func:`entry_at`): a
-  parse started at an entry start does not depend on the text before it;
-- the whole file is parsed in steps between those starts (:func:`parse_in_steps`), equal to
-  :func:`entries.parse`, with a pause between steps (a UI thread waiting for the interpreter lock).
-
-For any other file :func:`block_starts` answers None and the caller parses the whole file as usual.
+In a file whose every block opens with a delimiter line then an ``id:`` line, with no code-fence
+run, the delimiter lines pair one after the other (an ``id:`` block always looks like frontmatter,
+so it never shifts the pairing): one regular-expression pass finds the block starts
+(:func:`block_starts`); then any one block parses alone (:func:`entry_at`) and the whole file in
+steps with pauses between (:func:`parse_in_steps`), both exactly as ``entries.parse``.  For any
+other file :func:`block_starts` answers None and the caller parses the whole file.
 """
 
 from __future__ import annotations
@@ -27,19 +20,9 @@ _ID_FIRST_RE = re.compile(r"---[ \r]*\nid[ \t]*:(?:[ \t]|\r?$)", re.M)  # a deli
 STEP = 4096  # blocks between two pauses (start_lines), blocks parsed per step (parse_in_steps)
 
 
-def _pause_every(pause: Callable[[], None] | None, step: int) -> Callable[[int], None]:
-    def maybe(i: int) -> None:
-        if pause is not None and i % step == step - 1:
-            pause()
-
-    return maybe
-
-
 def block_starts(text: str, pause: Callable[[], None] | None = None) -> list[int] | None:
-    """The start of every block of ``text`` (a memory file's text, without its BOM), in order, as
-    ``entries.parse`` finds them; None when the file is not of the simple kind described above (then
-    only the parse can say): :func:`block_starts_in_parts`'s last answer, scanned in one part; ``pause()``
-    runs between its steps."""
+    """The start of every block of ``text`` (without its BOM), as ``entries.parse`` finds them; None
+    when the file is not of the simple kind above.  ``pause()`` runs between steps."""
     # one part longer than the text: its only answer is the last one
     found = next(block_starts_in_parts(text, pause, part=len(text) + 1))
     return None if found is None else found[0]
@@ -50,8 +33,8 @@ FENCE_SLICE = 1 << 22  # characters looked through for a code fence between two 
 
 def fenced(text: str, pause: Callable[[], None] | None = None, size: int = FENCE_SLICE, start: int = 0,
            stop: int | None = None) -> bool:
-    """A code fence (```` ``` ```` or ``~~~``) starts in ``text[start:stop]``, looked for a slice at a time with
-    ``pause()`` in between, so that a UI thread waiting for the interpreter lock gets it."""
+    """A code fence (```` ``` ```` or ``~~~``) starts in ``text[start:stop]``, looked for a slice at a time
+    with ``pause()`` in between."""
     stop = len(text) if stop is None else stop
     for at in range(start, stop, size):
         end = min(at + size, stop) + 2  # a fence across the slice's end is in this slice
@@ -67,18 +50,14 @@ PART = 1 << 21  # characters scanned before the first answer of block_starts_in_
 
 def block_starts_in_parts(text: str, pause: Callable[[], None] | None = None,
                           part: int | None = None) -> Iterator[tuple[list[int], list[int], int | None] | None]:
-    """:func:`block_starts` as the scan goes, with their :func:`start_lines`: after about ``part`` characters,
-    then twice as many more, and so on, ``(starts, lines, end)`` for the blocks found so far whose end is known
-    (``end``: where the next block starts), each answer a longer run of the same starts; the last one is
-    :func:`block_starts`'s whole answer with ``end`` None.  None instead (once, then nothing) when only the
-    parse can say.
+    """:func:`block_starts` as the scan goes: after about ``part`` characters, then twice as many more,
+    and so on, ``(starts, lines, end)`` for the blocks found so far whose end is known (``end``: where
+    the next block starts), each a longer run of the same starts; the last is the whole answer with
+    ``end`` None.  None instead (once, then nothing) when only the parse can say.
 
-    A run is exact: the parse of a block does not depend on the text after it (the text up to ``end`` has no
-    code fence, and each start checked so far opens with an id line; a fence further on only changes how the
-    parse reads what follows it: None then comes after the runs before it), and ``end`` is a start whose
-    frontmatter closes (a last delimiter without one opens nothing, and the block before it then runs to the
-    end of the text).
-    ``pause()`` runs between parts: a filter typed during the scan finds the rows of the first part."""
+    A run is exact: the text up to ``end`` has no code fence and each start opens with an id line (a
+    fence further on only changes what follows it), and ``end`` is a start whose frontmatter closes.
+    ``pause()`` runs between parts."""
     if text.startswith(BOM):
         yield None
         return
@@ -126,15 +105,9 @@ def block_starts_in_parts(text: str, pause: Callable[[], None] | None = None,
     yield starts, lines, None
 
 
-def _line_after(text: str, start: int, line: int, at: int) -> int:
-    """The line number at ``at`` given the one at ``start`` (``start <= at``)."""
-    return line + text.count("\n", start, at)
-
-
 def entry_at(text: str, starts: list[int], i: int, line: int, end: int | None = None) -> Entry:
-    """Block ``i`` of ``text`` (``starts`` from :func:`block_starts`, or a run of them followed by the start
-    ``end``: :func:`block_starts_in_parts`; ``line``: the line it starts on), exactly as
-    ``entries.parse(text)`` reads it."""
+    """Block ``i`` of ``text`` (``starts``: from :func:`block_starts`, or a run followed by the start
+    ``end``; ``line``: the line it starts on), exactly as ``entries.parse(text)`` reads it."""
     sync = {starts[i + 1]} if i + 1 < len(starts) else ({end} if end is not None else None)
     found, _, _ = _scan(text, starts[i], line, sync, fences=False)
     entry = found[0]
@@ -146,29 +119,14 @@ def entry_at(text: str, starts: list[int], i: int, line: int, end: int | None = 
 def start_lines(text: str, starts: list[int], pause: Callable[[], None] | None = None) -> list[int]:
     """The line number each of ``starts`` (increasing positions) is on; ``pause()`` every few thousand."""
     out: list[int] = []
-    line, at, count, maybe = 1, 0, text.count, _pause_every(pause, STEP)
+    line, at, count = 1, 0, text.count
     for i, pos in enumerate(starts):
         line += count("\n", at, pos)
         at = pos
         out.append(line)
-        maybe(i)
+        if pause is not None and i % STEP == STEP - 1:
+            pause()
     return out
-
-
-class Lines:
-    """Line numbers of positions asked for in increasing order, counted from the last one asked."""
-
-    __slots__ = ("text", "at", "line")
-
-    def __init__(self, text: str) -> None:
-        self.text, self.at, self.line = text, 0, 1
-
-    def of(self, pos: int) -> int:
-        if pos < self.at:
-            self.at, self.line = 0, 1
-        self.line = _line_after(self.text, self.at, self.line, pos)
-        self.at = pos
-        return self.line
 
 
 def parse_in_steps(text: str, bom: bool, starts: list[int], pause: Callable[[], None] | None = None,
@@ -176,11 +134,13 @@ def parse_in_steps(text: str, bom: bool, starts: list[int], pause: Callable[[], 
     """``entries.parse(text, bom)`` (for ``starts`` from :func:`block_starts`), parsed ``step`` blocks at a
     time with ``pause()`` in between."""
     entries: list[Entry] = []
-    lines = Lines(text)
+    line, at = 1, 0
     for a in range(0, len(starts), step):
         b = a + step
         sync = {starts[b]} if b < len(starts) else None
-        found, _, _ = _scan(text, starts[a], lines.of(starts[a]), sync, fences=False)
+        line += text.count("\n", at, starts[a])
+        at = starts[a]
+        found, _, _ = _scan(text, at, line, sync, fences=False)
         entries += found
         if pause is not None and sync is not None:
             pause()

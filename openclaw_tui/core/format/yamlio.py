@@ -1,9 +1,5 @@
-"""YAML helpers shared by the parser and the editors.
-
-Values are loaded the way PyYAML's safe loader does, except that dates and
-timestamps stay strings: the memory format treats them as text with a
-pattern, and keeping the text avoids normalising what the author wrote.
-"""
+"""YAML helpers shared by the parser and the editors: PyYAML's safe loading, except that dates and
+timestamps stay the strings the author wrote."""
 
 from __future__ import annotations
 
@@ -44,13 +40,8 @@ class YamlTooLarge(yaml.YAMLError):
 
 
 def check_expansion(node: Any, limit: int = MAX_ALIAS_EXPANSION) -> None:
-    """Raise YamlTooLarge when walking ``node`` through its aliases would visit too many nodes.
-
-    The composer shares an aliased node instead of copying it, so the node
-    graph stays small; anything that walks it (a reference scan, a
-    constructed value printed or compared) pays for every expansion.  Sizes
-    are counted once per distinct node, so this is linear in the document.
-    """
+    """Raise YamlTooLarge when walking ``node`` through its aliases would visit too many nodes
+    (anything walking the shared node graph pays for every expansion); linear in the document."""
     if node is None:
         return
     sizes: dict[int, int] = {}
@@ -117,10 +108,8 @@ def compose_bounded(text: str, loader: type[Any] = _BaseLoader) -> Any:
 
 
 def load_yaml(text: str, loader: type[Any] | None = None) -> Any:
-    """Load one YAML document with dates kept as text (safe tags only).
-
-    Raises yaml.YAMLError, YamlTooLarge for an alias bomb.
-    """
+    """Load one YAML document with dates kept as text (safe tags only); raises yaml.YAMLError
+    (YamlTooLarge for an alias bomb)."""
     ld = (loader or TextDateLoader)(text)
     try:
         node = ld.get_single_node()

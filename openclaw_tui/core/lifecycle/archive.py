@@ -1,17 +1,7 @@
-"""The lifecycle of entries (nothing is ever deleted): archive, restore, gc, compaction.
+"""The lifecycle of entries (nothing is ever deleted): archive, restore, gc (rules: ``policy``), compaction.
 
-- archive: move an entry's raw block (not a copy) to ``contexts/archive/memories.md``
-  with ``status: archived`` and ``archived_at``; restore moves it back with the id alone.
-- gc: TTL (passed ``ttl`` -> archive), cold (``low`` entries not hit for N days ->
-  ``status: cold`` in place), cap (over N entries -> oldest ``low`` to the archive);
-  the rules themselves are ``policy.py``'s, shared with the check.
-- compaction: one new entry with ``merged_from``; the originals become
-  ``superseded`` and move to the archive.
-
-A move writes the destination first and then the source, both under their
-locks with compare-and-swap, so a crash in between duplicates an entry and
-never loses one.  ``plan_*`` functions write nothing (preview); the others
-apply the plan and return it.
+A move writes the destination first and then the source, so a crash in between duplicates an
+entry and never loses one.  ``plan_*`` functions write nothing; the others apply the plan.
 """
 
 from __future__ import annotations
@@ -25,15 +15,8 @@ from ..format.blocks import Block, edit_raw
 from ..format.edit import DELETE, EditError
 from ..format.entries import Entry
 from ..format.fields import id_number, parse_date, parse_datetime
-from .operations import (
-    Builder,
-    Target,
-    append_new,
-    check_values,
-    merged_meta,
-    new_entry_meta,
-)
-from .plan import Files, Plan, apply_changes, now_iso
+from .operations import Builder, Target, append_new, check_values, merged_meta, new_entry_meta
+from .plan import Files, Plan, applying, now_iso
 from .policy import DEFAULTS, cold_since, over_cap, ttl_passed
 
 # --- archive / restore ------------------------------------------------------------------
@@ -74,8 +57,7 @@ def plan_archive(target: Target, entry_id: str | Sequence[str], now: dt.datetime
     return plan
 
 
-def archive(target: Target, entry_id: str | Sequence[str], now: dt.datetime | None = None) -> Plan:
-    return apply_changes(plan_archive(target, entry_id, now))
+archive = applying(plan_archive)
 
 
 def _restore_position(entries: Sequence[Entry], entry_id: str) -> int | None:
@@ -119,8 +101,7 @@ def plan_restore(target: Target, entry_id: str) -> Plan:
     return plan
 
 
-def restore(target: Target, entry_id: str) -> Plan:
-    return apply_changes(plan_restore(target, entry_id))
+restore = applying(plan_restore)
 
 
 # --- gc ---------------------------------------------------------------------------------
@@ -224,8 +205,7 @@ def plan_gc(target: Target, actions: Sequence[GcAction], now: dt.datetime | None
     return plan
 
 
-def gc_apply(target: Target, actions: Sequence[GcAction], now: dt.datetime | None = None) -> Plan:
-    return apply_changes(plan_gc(target, actions, now))
+gc_apply = applying(plan_gc)
 
 
 # --- compaction -------------------------------------------------------------------------
@@ -259,6 +239,4 @@ def plan_compact(
     return plan
 
 
-def compact(target: Target, ids: Sequence[str], body: str, tags: Sequence[str] | None = None,
-            importance: str | None = None, now: dt.datetime | None = None) -> Plan:
-    return apply_changes(plan_compact(target, ids, body, tags, importance, now))
+compact = applying(plan_compact)

@@ -1,10 +1,7 @@
 """Editing entries: set fields or the body, supersede, add, resolve a conflict.
 
-Every ``plan_*`` function computes a ``Plan`` and writes nothing (show
-``plan.diff()`` first); the function of the same name without ``plan_``
-applies it through the safe write path and returns it.  Operations take a
-``Profile`` (or ``plan.Files``); invalid input raises ``EditError`` (a
-``ValueError``) and nothing is written.
+Every ``plan_*`` function computes a ``Plan`` and writes nothing; the function of the same name
+without ``plan_`` applies it and returns it.  Invalid input raises ``EditError``, nothing written.
 """
 
 from __future__ import annotations
@@ -22,7 +19,7 @@ from ..format.edit import DELETE, EditError, form_changes, render_entry
 from ..format.entries import KNOWN_FIELDS, Entry, MemoryFile, parse
 from ..format.fields import IMPORTANCE, field_error, next_id
 from ..format.locate import ABSENT, Window, byte_offset, file_eligible, locate, sub_file, window_file
-from .plan import FileChange, Files, Plan, apply_changes, change, now_iso
+from .plan import FileChange, Files, Plan, applying, change, now_iso
 
 Target = Profile | Files
 KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
@@ -44,11 +41,9 @@ class NotFound(EditError):
 class Builder:
     """Collects block edits on the two memory files, then renders them into one Plan.
 
-    With ``sparse``, an entry of a file not parsed yet (a lazily loaded ``MemoryDoc``) is found by
-    ``locate.locate`` without parsing the others: the builder then works on a *window* of the file
-    (the entries found and their neighbours, at their true offsets), which ``blocks.rewrite`` needs and
-    no more.  Anything a window cannot do (an append, a new code fence, an unsure locate) parses the
-    whole file first; the edits made so far carry over by offset.
+    With ``sparse``, an entry of a file not parsed yet is found by ``locate.locate`` and the builder
+    works on a *window* of the file; anything a window cannot do (an append, a new code fence, an
+    unsure locate) parses the whole file first (the edits made so far carry over by offset).
     """
 
     def __init__(self, files: Files, title: str, *, sparse: bool = False) -> None:
@@ -173,11 +168,8 @@ class Builder:
             self.touch(doc, block.id)
 
     def _spliced(self, doc: MemoryDoc, edits: Mapping[int, Sequence[Block]]) -> FileChange | bool | None:
-        """A windowed file's change: only the window's text is rewritten, and its bytes spliced in.
-
-        Re-joining and re-encoding 30 MB would cost more than the edit.  False: nothing changes;
-        None: do it the whole-file way.
-        """
+        """A windowed file's change, the window's text rewritten and its bytes spliced in (False:
+        nothing changes; None: do it the whole-file way)."""
         windows = self._windows.get(id(doc))
         if not windows or not edits or doc.data is None or not doc.utf8:
             return None
@@ -279,10 +271,8 @@ def _plain(value: Any) -> bool:
 
 def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: str | None = None, *,
              expect: str | None = None) -> Plan:
-    """Set fields (``edit.DELETE`` removes one) and/or the body of one entry (memories.md or archive).
-
-    ``expect`` is the entry's raw text as the caller read it (an edit form): EditError when it changed since.
-    """
+    """Set fields (``edit.DELETE`` removes one) and/or the body of one entry (memories.md or archive);
+    ``expect``: the entry's raw text as the caller read it (EditError when it changed since)."""
     files = Files.of(target)
     b = Builder(files, f"edit {entry_id}", sparse=True)
     doc, k, entry = b.entry(entry_id)
@@ -304,8 +294,7 @@ def plan_set(target: Target, entry_id: str, changes: Mapping[str, Any], body: st
     return plan
 
 
-def set_entry(target: Target, entry_id: str, changes: Mapping[str, Any], body: str | None = None) -> Plan:
-    return apply_changes(plan_set(target, entry_id, changes, body))
+set_entry = applying(plan_set)
 
 
 def plan_set_many(target: Target, entry_ids: Sequence[str], changes: Mapping[str, Any]) -> Plan:
@@ -358,8 +347,7 @@ def plan_supersede(target: Target, old: str, new: str) -> Plan:
     return plan
 
 
-def supersede(target: Target, old: str, new: str) -> Plan:
-    return apply_changes(plan_supersede(target, old, new))
+supersede = applying(plan_supersede)
 
 
 # --- add ------------------------------------------------------------------------------
@@ -407,8 +395,7 @@ def plan_add(target: Target, meta: Mapping[str, Any], body: str, now: Any = None
     return plan
 
 
-def add_entry(target: Target, meta: Mapping[str, Any], body: str, now: Any = None) -> Plan:
-    return apply_changes(plan_add(target, meta, body, now))
+add_entry = applying(plan_add)
 
 
 @dataclass(frozen=True)
@@ -475,23 +462,16 @@ def _without(value: Any, other: str) -> Any:
 
 
 def highest_importance(values: Sequence[Any]) -> str | None:
-    ranked = [v for v in IMPORTANCE if v in values]  # IMPORTANCE is high, medium, low
-    return ranked[0] if ranked else None
+    return next((v for v in IMPORTANCE if v in values), None)  # IMPORTANCE is high, medium, low
 
 
 def merged_tags(entries: Sequence[Entry]) -> list[str]:
-    tags: list[str] = []
-    for e in entries:
-        for t in e.tags:
-            if t not in tags:
-                tags.append(t)
-    return tags
+    return list(dict.fromkeys(t for e in entries for t in e.tags))
 
 
 def merged_meta(ids: Sequence[str], originals: Sequence[Entry], tags: Sequence[str] | None,
                 importance: str | None) -> dict[str, Any]:
-    """The fields of an entry merged from ``originals``: ``merged_from``, their tags and highest importance
-    (unless given)."""
+    """``merged_from``, the tags and the highest importance of ``originals`` (unless given)."""
     meta: dict[str, Any] = {"merged_from": list(ids)}
     kept_tags = list(tags) if tags is not None else merged_tags(originals)
     if kept_tags:
@@ -551,20 +531,7 @@ def plan_resolve_conflict(
     return plan
 
 
-def resolve_conflict(
-    target: Target,
-    a: str,
-    b: str,
-    choice: str,
-    merged_body: str | None = None,
-    *,
-    tags: Sequence[str] | None = None,
-    importance: str | None = None,
-    now: Any = None,
-) -> Plan:
-    return apply_changes(
-        plan_resolve_conflict(target, a, b, choice, merged_body, tags=tags, importance=importance, now=now)
-    )
+resolve_conflict = applying(plan_resolve_conflict)
 
 
 __all__ = [

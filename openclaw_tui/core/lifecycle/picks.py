@@ -1,9 +1,5 @@
-"""Rules for operations on several picked entries, and the conflict pair of an entry.
-
-The review screen lets a reviewer pick entries (``v``) and archive, cool or
-compact them together; these functions decide which picks an operation takes
-and which it leaves alone (and why), so every front end applies one rule.
-"""
+"""Which picked entries an operation on several takes and which it leaves alone (one rule for every
+front end), and the conflict pair of an entry."""
 
 from __future__ import annotations
 
@@ -55,19 +51,12 @@ def cold_picks(files: Files, picked: Sequence[str]) -> PickedCold:
 
 def compact_picks(files: Files, picked: Sequence[str]) -> list[str]:
     """The picks compaction can merge: well-formed active entries of memories.md."""
-    out: list[str] = []
-    for i in picked:
-        e = files.memories.mf.get(i)
-        if e is not None and e.status == "active" and not e.error:
-            out.append(i)
-    return out
+    return [i for i in picked if (e := files.memories.mf.get(i)) is not None and e.status == "active" and not e.error]
 
 
 def conflict_pair(files: Files, entry: Entry) -> tuple[Entry, Entry] | None:
-    """``entry`` and the entry it conflicts with (either side naming the other), earlier in the file first.
-
-    An unresolved pair (both active) is preferred.
-    """
+    """``entry`` and the entry it conflicts with (either side naming the other; an unresolved pair
+    preferred), earlier in the file first."""
     ident = entry.id
     if ident is None:
         return None

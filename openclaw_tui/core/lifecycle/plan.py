@@ -1,12 +1,7 @@
-"""Planned changes to memory files: compute the new bytes first, write them later.
+"""Planned changes to memory files: compute the new bytes first (a ``Plan``, to show), write them later.
 
-Every editing operation builds a ``Plan`` (each touched file's bytes before
-and after, and what happened to which entry) without writing anything, so a
-UI can show the diff first.  ``apply_changes`` writes a plan through
-``safe_write.write_many``: under all the files' locks, compare-and-swap on
-each, in the plan's order (additions to the archive before removals from
-``memories.md``, so a crash in between duplicates and never loses).  If a
-file changed meanwhile and none of the entries the plan touches did, the
+``apply_changes`` writes a plan through ``safe_write.write_many`` (all locks, compare-and-swap, in
+the plan's order).  If a file changed meanwhile and none of the entries the plan touches did, the
 plan is rebuilt on the new content and tried again.
 """
 
@@ -18,14 +13,16 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ParamSpec
 
 from ..files.profile import Profile
 from ..files.safe_write import ConcurrentModification, locked, read_bytes, replace_all, write_many
 from ..files.store import MemoryDoc
 from ..format.edit import EditError
-from ..format.entries import Entry, MemoryFile, parse_bytes
+from ..format.entries import parse_bytes
 
 RETRIES = 8
+P = ParamSpec("P")
 
 
 @dataclass(frozen=True)
@@ -86,17 +83,16 @@ class Plan:
         return lines
 
     def diff(self, root: Path | None = None, context: int = 3) -> str:
-        """A unified diff of every file the plan changes (paths relative to ``root``)."""
+        """A unified diff of every file the plan changes (paths relative to ``root``; fast on big files)."""
         from ..diff.lines import unified_diff  # only when a diff is shown: the CLI edits start faster
 
         out: list[str] = []
         for c in self.changes:
             if not c.changed:
                 continue
-            name = c.path.relative_to(root).as_posix() if root is not None else c.path.as_posix()
+            name = rel_name(c.path, root) if root is not None else c.path.as_posix()
             before = "" if c.before is None else c.before.decode("utf-8", "replace")
             after = c.after.decode("utf-8", "replace")
-            # diff.words' chunked matcher: difflib alone takes seconds on big files of repeated lines
             out.append(unified_diff(before, after, "/dev/null" if c.before is None else f"a/{name}", f"b/{name}", n=context))
         return "".join(out)  # each part already ends every line with a newline
 
@@ -140,7 +136,7 @@ class Files:
     def find(self, entry_id: str) -> tuple[MemoryDoc, int] | None:
         """The first well-formed entry with this id: memories.md first, then the archive."""
         for doc in self.docs():
-            k = index_of(doc.mf, entry_id)
+            k = next((k for k, e in enumerate(doc.mf.entries) if e.id == entry_id and e.error is None), None)
             if k is not None:
                 return doc, k
         return None
@@ -150,26 +146,19 @@ class Files:
         return {e.id for doc in self.docs() for e in doc.mf.entries if e.id is not None}
 
 
-def index_of(mf: MemoryFile, entry_id: str) -> int | None:
-    for k, e in enumerate(mf.entries):
-        if e.id == entry_id and e.error is None:
-            return k
-    return None
-
-
-def entry_at(doc: MemoryDoc, k: int) -> Entry:
-    return doc.mf.entries[k]
-
-
 def change(doc: MemoryDoc, text: str) -> FileChange:
     return FileChange(doc.path, doc.data, doc.render(text))
 
 
-def now_iso(now: dt.datetime | None = None) -> str:
-    """``now`` (default: the current local time) with its UTC offset, ISO 8601 to the second.
+def rel_name(path: Path, root: Path | None) -> str:
+    """``path`` relative to ``root``, or its name alone when it is not below it."""
+    if root is not None and path.is_relative_to(root):
+        return path.relative_to(root).as_posix()
+    return path.name
 
-    A naive ``now`` is local time; an aware one keeps its own offset.
-    """
+
+def now_iso(now: dt.datetime | None = None) -> str:
+    """``now`` (default: the current local time; naive = local) with its UTC offset, ISO 8601 to the second."""
     moment = now if now is not None else dt.datetime.now()
     if moment.tzinfo is None:
         moment = moment.astimezone()
@@ -222,6 +211,15 @@ def apply_changes(plan: Plan) -> Plan:
             _check_untouched(plan, fresh)
             plan = fresh
     return _apply_locked(plan)
+
+
+def applying(plan_of: Callable[P, Plan]) -> Callable[P, Plan]:
+    """The operation that builds ``plan_of(...)`` and writes it; it returns the plan written."""
+
+    def apply(*args: P.args, **kwargs: P.kwargs) -> Plan:
+        return apply_changes(plan_of(*args, **kwargs))
+
+    return apply
 
 
 def _apply_locked(plan: Plan) -> Plan:

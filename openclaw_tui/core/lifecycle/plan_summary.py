@@ -1,29 +1,15 @@
-"""What a plan will do, in words a reviewer checks before confirming.
-
-``describe_plan`` lists each entry the plan touches and where it goes
-(``mem-0043: memories.md → contexts/archive/memories.md``) and each file
-whose bytes change, with how many lines are added and removed.
-"""
+"""What a plan will do, in words a reviewer checks before confirming: each entry touched and where
+it goes (``mem-0043: memories.md → contexts/archive/memories.md``), each file changed (+/− lines)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from ..diff.lines import line_counts as _text_counts
-from ..diff.lines import unified_diff
 from ..files.profile import ARCHIVE_REL
-from .plan import Plan
+from .plan import Plan, rel_name
 
 MEMORIES = "memories.md"
-
-
-def _rel(path: Path, root: Path | None) -> str:
-    if root is not None:
-        try:
-            return path.relative_to(root).as_posix()
-        except ValueError:
-            pass
-    return path.name
 
 
 def _text(data: bytes | None) -> str:
@@ -33,18 +19,6 @@ def _text(data: bytes | None) -> str:
 def line_counts(before: bytes | None, after: bytes) -> tuple[int, int]:
     """(lines added, lines removed) between two versions of a file."""
     return _text_counts(_text(before), _text(after))
-
-
-def plan_diff(plan: Plan, root: Path | None = None, context: int = 3) -> str:
-    """The unified diff of every file the plan changes (like ``Plan.diff``, fast on big files)."""
-    out: list[str] = []
-    for c in plan.changes:
-        if not c.changed:
-            continue
-        name = _rel(c.path, root) if root is not None else c.path.as_posix()
-        out.append(unified_diff(_text(c.before), _text(c.after), "/dev/null" if c.before is None else f"a/{name}",
-                                f"b/{name}", context))
-    return "".join(out)
 
 
 def describe_plan(plan: Plan, root: Path | None = None) -> list[str]:
@@ -76,5 +50,5 @@ def describe_plan(plan: Plan, root: Path | None = None) -> list[str]:
             continue
         added, removed = line_counts(c.before, c.after)
         state = "new file" if c.before is None else f"+{added} −{removed} lines"
-        lines.append(f"{_rel(c.path, root)}: {state}")
+        lines.append(f"{rel_name(c.path, root)}: {state}")
     return lines

@@ -1,16 +1,7 @@
 """The lifecycle rules, once: TTL, cold and cap (spec: Lifecycle).
 
-Both the consistency check (``expired-ttl``, ``over-capacity``) and gc (which
-acts on them) ask these functions, so the two can never disagree on an entry.
-The limits' defaults are those of ``core.config.Limits`` (cap 200, cold 90
-days), which a user's config file and command-line options override.
-
-- **TTL**: an ``active`` entry whose ``ttl`` (a date, or a date-time read as
-  its date) is before today has passed its TTL; on the ttl's own day it has not.
-- **Cold**: an ``active`` ``low`` entry not hit (by ``last_hit``, else
-  ``timestamp``) for ``cold_days`` days or more turns cold.
-- **Cap**: ``memories.md`` holding more than ``cap`` well-formed entries is over
-  capacity by the difference.
+Both the check (``expired-ttl``, ``over-capacity``) and gc ask these functions, so the two never
+disagree on an entry.  Defaults are ``core.config.Limits``'.
 """
 
 from __future__ import annotations
@@ -34,7 +25,7 @@ class ColdSince:
 
 
 def ttl_passed(entry: Entry, today: dt.date) -> dt.date | None:
-    """The entry's ttl when it is active and its ttl has passed on ``today``, else None."""
+    """The entry's ttl when it is active and its ttl (a date-time read as its date) is before ``today``."""
     if entry.status != "active":
         return None
     expires = parse_date(entry.meta.get("ttl"))

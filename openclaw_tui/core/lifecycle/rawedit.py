@@ -1,15 +1,8 @@
 """Editing one entry as text: its frontmatter as YAML and its body, or its whole raw block.
 
-The edit form gives ``form_changes`` (the fields that differ) to ``set``'s
-``plan_set``.  A raw edit (YAML, ``$EDITOR``) produces the entry's new text;
-``raw_problems`` says what is wrong with it (one well-formed entry, a free
-id, valid values for the known fields it changes) and ``plan_replace``
-builds the plan that swaps that one block, nothing else, in
-``memories.md`` or the archive.  Malformed blocks can be replaced too, which
-is how a broken entry gets fixed by hand.
-
-The blank lines that separate an entry from the next one are not part of
-what the reviewer edits: ``EntryParts`` keeps them aside and puts them back.
+``raw_problems`` says what is wrong with an edited block and ``plan_replace`` swaps that one block
+(a malformed one too: how a broken entry is fixed by hand).  The blank lines after an entry are not
+part of what the reviewer edits: ``EntryParts`` keeps them aside and puts them back.
 """
 
 from __future__ import annotations
@@ -18,9 +11,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..files.store import MemoryDoc
-from ..format.blocks import Block, raw_newline
+from ..format.blocks import Block
 from ..format.edit import DELETE, EditError, changed_value, form_changes, normalise_newlines
-from ..format.entries import Entry, parse
+from ..format.entries import Entry, _newline_of, parse
 from ..format.fields import field_error
 from .operations import Builder, Target
 from .plan import Files, Plan
@@ -50,7 +43,7 @@ class EntryParts:
             text[entry.fm_end : entry.body_start],
             content,
             body[len(content) :],
-            raw_newline(entry.raw),
+            _newline_of(entry.raw),
         )
 
     @property
@@ -82,7 +75,7 @@ class EntryParts:
 
 def normalize_raw(new_raw: str, old_raw: str) -> str:
     """An edited raw block with the old block's line endings and trailing blank lines."""
-    nl = raw_newline(old_raw)
+    nl = _newline_of(old_raw)
     text = normalise_newlines(new_raw, nl)
     trailing = old_raw[len(old_raw.rstrip("\r\n")) :]
     return text.rstrip("\r\n") + trailing
@@ -92,11 +85,8 @@ def normalize_raw(new_raw: str, old_raw: str) -> str:
 
 
 def raw_problems(new_raw: str, old: Entry | None, taken_ids: set[str]) -> list[str]:
-    """What prevents ``new_raw`` from replacing ``old`` (empty when it can be saved).
-
-    A known field's invalid value blocks the save only when the edit set or
-    changed it: a value that was already there is left alone.
-    """
+    """What prevents ``new_raw`` from replacing ``old`` (empty when it can be saved); a known field's
+    invalid value blocks the save only when the edit set or changed it."""
     mf = parse(new_raw)
     if not mf.entries or mf.preamble.strip():
         return ["the text must start with a --- line followed by the fields (id: …) and a closing ---"]
@@ -162,8 +152,8 @@ def plan_replace(
 ) -> Plan:
     """Replace one block of ``memories.md`` (``file="memories"``) or the archive by ``new_raw``.
 
-    ``entry_id`` names a well-formed entry (None for a malformed block, found
-    by its raw text).  Raises EditError when ``new_raw`` cannot be saved.
+    ``entry_id`` names a well-formed entry (None: a malformed block, found by its raw text).
+    Raises EditError when ``new_raw`` cannot be saved.
     """
     files = Files.of(target)
     doc = files.memories if file == "memories" else files.archive
@@ -197,12 +187,7 @@ def parse_list(text: str) -> list[str]:
     """Items of a comma-separated list (``,``, ``，`` or ``、``), stripped, empty ones and repeats dropped."""
     for sep in _SPLIT[1:]:
         text = text.replace(sep, ",")
-    out: list[str] = []
-    for part in text.split(","):
-        item = part.strip()
-        if item and item not in out:
-            out.append(item)
-    return out
+    return list(dict.fromkeys(item for part in text.split(",") if (item := part.strip())))
 
 
 def format_list(value: Any) -> str:

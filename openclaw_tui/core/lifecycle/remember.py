@@ -1,25 +1,18 @@
 """Writing a new memory the way the profile design says: dedupe, then conflict detection, then write.
 
-``plan_remember`` looks for entries with the same or nearly the same text
-(``operations.similar_entries``) and for active entries that share a tag
-with the new one (the candidates for a ``conflict:``), then plans the
-append with ``operations.plan_add`` (next free id, timestamp, source,
-status).  Nothing is written until ``remember`` (or
-``plan.apply_changes``) applies the plan; a rebuilt plan (another writer
-added an entry meanwhile) takes the next free id then, so read the id from
-the plan that was written.  ``openclaw-tui add`` and ``openclaw_tui.api``
-both come through here.
+A rebuilt plan (another writer added an entry meanwhile) takes the next free id, so read the id
+from the plan that was written.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..format.edit import EditError
 from .operations import Similar, Target, plan_add, similar_entries
-from .plan import Files, Plan, apply_changes
+from .plan import Files, Plan
 
 
 @dataclass(frozen=True)
@@ -123,12 +116,4 @@ def plan_remember(
     return Remembered(plan, duplicates, tag_sharers(files, tags), declared=conflict_ids)
 
 
-def remember(target: Target, body: str, **kwargs: Any) -> Remembered:
-    """``plan_remember`` and write it under the write protocol (the id is the written plan's)."""
-    result = plan_remember(target, body, **kwargs)
-    if result.skipped:
-        return result
-    return replace(result, plan=apply_changes(result.plan))
-
-
-__all__ = ["Remembered", "TagShare", "plan_remember", "remember", "tag_sharers"]
+__all__ = ["Remembered", "TagShare", "plan_remember", "tag_sharers"]

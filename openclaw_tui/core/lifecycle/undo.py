@@ -1,10 +1,7 @@
 """Undo and redo of applied plans, through the same locked compare-and-swap path.
 
-``UndoStack.apply(plan)`` writes a plan and remembers it; ``undo()`` puts
-back the bytes each file had before (a file the plan created is removed
-again) and ``redo()`` writes the plan once more.  Both refuse with
-``ConcurrentModification``, writing nothing, when a file no longer holds
-the bytes the plan left (or found): another program changed it meanwhile.
+Both refuse with ``ConcurrentModification``, writing nothing, when a file no longer holds the bytes
+the plan left (or found): another program changed it meanwhile.
 """
 
 from __future__ import annotations
@@ -14,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..files.safe_write import ConcurrentModification, locked, read_bytes, replace_all
-from .plan import FileChange, Plan, apply_changes
+from .plan import Plan, apply_changes
 
 
 @dataclass(frozen=True)
@@ -38,28 +35,20 @@ def write_steps(steps: Sequence[Step]) -> None:
         replace_all([(s.path, s.expected, s.new) for s in todo])  # journaled: a crash never half-undoes
 
 
-def undo_steps(changes: Sequence[FileChange]) -> list[Step]:
-    """Steps that undo ``changes``, in reverse order (what a move added is removed last)."""
-    return [Step(c.path, c.after, c.before) for c in reversed(changes) if c.changed]
-
-
-def redo_steps(changes: Sequence[FileChange]) -> list[Step]:
-    return [Step(c.path, c.before, c.after) for c in changes if c.changed]
-
-
 def plan_steps(plan: Plan, *, undo: bool = False) -> list[Step]:
     """The steps that write ``plan`` (or undo it), the files it removes included: a removed file
-    goes last when writing (after its copy exists) and comes back first when undoing."""
-    gone = [Step(p, data, None) for p, data in plan.removed.items()]
+    goes last when writing (after its copy exists) and comes back first when undoing; undone
+    changes go in reverse order (what a move added is removed last)."""
     if undo:
-        return [Step(s.path, s.new, s.expected) for s in gone] + undo_steps(plan.changes)
-    return redo_steps(plan.changes) + gone
+        return ([Step(p, None, data) for p, data in plan.removed.items()]
+                + [Step(c.path, c.after, c.before) for c in reversed(plan.changes) if c.changed])
+    return [Step(c.path, c.before, c.after) for c in plan.changes if c.changed] + [
+        Step(p, data, None) for p, data in plan.removed.items()]
 
 
 def write_plan(plan: Plan, retries: int = 3) -> Plan:
-    """Write ``plan``: through ``apply_changes`` (rebuilt on newer files when it has ``rebuild``),
-    or, when it removes files, as one journaled all-or-nothing write, rebuilt and retried when a
-    file changed meanwhile.  Returns the plan written."""
+    """Write ``plan`` (``apply_changes``, or one journaled all-or-nothing write when it removes files,
+    rebuilt and retried when a file changed meanwhile); returns the plan written."""
     if not plan.removed:
         return apply_changes(plan)
     for c in plan.changes:  # a move's destination folder (contexts/archive/) may not exist yet

@@ -23,7 +23,7 @@ from textual.widgets import Button, Input, Static
 from ...core.check.masking import mask_all
 from ...core.i18n import _
 from ...core.lifecycle.plan import Plan
-from ...core.lifecycle.plan_summary import describe_plan, plan_diff
+from ...core.lifecycle.plan_summary import describe_plan
 from ..actions import bindings
 from .diff_view import DiffView
 from .footer import KeysFooter
@@ -61,7 +61,7 @@ class ConfirmWrite(ModalScreen[bool]):
 
     @property
     def diff(self) -> str:
-        text = plan_diff(self.plan, self.root)
+        text = self.plan.diff(self.root)
         return mask_all(text, self.secrets) if self.secrets else text
 
     def compose(self) -> ComposeResult:
