@@ -11,8 +11,8 @@ callers use:
   read), then ranked with the user's settings (and a workspace's own
   OpenClaw settings, which win).  Never writes inside the memory folder.
 - ``SearchIndex``: an index filled from loaded profiles (``build(profiles)``,
-  ``update_file(path)`` after a change, ``search(query, limit)``; the Python
-  API's ``Memory.search``).  In memory by default, or over a persistent
+  ``index.update_file(path)`` after a change, ``search(query, limit)``; the
+  Python API's ``Memory.search``).  In memory by default, or over a persistent
   ``Index``.  Thread-safe.
 """
 
@@ -35,7 +35,6 @@ from .text import (
     QueryError,
     index_text,
     indexed_rel,
-    memory_chunks,
     parse_query,
     split_tags,
     text_chunks,
@@ -47,12 +46,11 @@ if TYPE_CHECKING:
 
     from ..config import Config
     from ..files.profile import Profile
-    from ..format.entries import MemoryFile
     from .providers import Chain
 
 __all__ = [
     "CJK", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Hit", "Query", "QueryError", "Ranking", "Results",
-    "SearchIndex", "index_text", "indexed_rel", "memory_chunks", "parse_query", "ranking_for", "search_path",
+    "SearchIndex", "index_text", "indexed_rel", "parse_query", "ranking_for", "search_path",
     "search_profiles", "text_chunks",
 ]
 
@@ -93,7 +91,7 @@ class SearchIndex:
     def build(cls, profiles: Iterable[Profile], index: Index | None = None) -> SearchIndex:
         idx = cls(index)
         for p in profiles:
-            idx.add_profile(p)
+            idx.index.add_profile(p)
         return idx
 
     def __len__(self) -> int:
@@ -101,21 +99,6 @@ class SearchIndex:
 
     def close(self) -> None:
         self.index.close()
-
-    def add_profile(self, profile: Profile) -> None:
-        self.index.add_profile(profile)
-
-    def remove_profile(self, path: Path | str) -> None:
-        self.index.remove_profile(path)
-
-    def update_file(self, path: Path | str, content: str | MemoryFile | None = None) -> bool:
-        return self.index.update_file(path, content)
-
-    def remove_file(self, path: Path | str) -> None:
-        self.index.remove_file(path)
-
-    def documents(self, path: Path | str) -> list[tuple[int, int, int, str | None, str, str]]:
-        return self.index.documents(path)
 
     def search(self, query: str | Query, limit: int = 20, today: dt.date | None = None,
                tags: Sequence[str] = ()) -> list[Hit]:

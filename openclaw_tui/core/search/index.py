@@ -39,7 +39,7 @@ from .index_cache import FOLDER_NOTE, forget_gone_folders, index_path_for
 from .index_edit import IndexEdits
 from .index_files import _parser, files_of, profile_contents, read_indexed
 from .index_rows import _SCHEMA_SQL, _kept_mtime, _pieces
-from .reader import SCHEMA, Root, _connect, _like, _schema_of
+from .reader import SCHEMA, Root, _connect, _in_batches, _like, _schema_of
 from .text import Query, indexed_rel, is_memory_rel, without_surrogates
 
 if TYPE_CHECKING:
@@ -78,7 +78,6 @@ class Index(IndexEdits):
         self.opened_as: str | None = None  # "missing", "outdated schema", "corrupt" when (re)created
         self._unjournaled = False  # a new database not yet in WAL mode: its first write is the build (``_write``)
         super().__init__(path, self._open())
-        self._roots: dict[Path, Root] = {}
 
     @classmethod
     def for_folder(cls, folder: Path | str) -> Index:
@@ -159,10 +158,7 @@ class Index(IndexEdits):
     def recover(self) -> None:
         """After SQLite reported the file damaged: replace it by an empty index (the caller refreshes)."""
         with self._lock:
-            try:
-                self._db.close()
-            except sqlite3.Error:
-                pass
+            self.close()
             if self.path is not None:
                 with self._file_lock():
                     self._remove_files()
@@ -170,13 +166,6 @@ class Index(IndexEdits):
             self._best_gen = None
             self._db = self._open()
             self.opened_as = "corrupt"
-
-    def close(self) -> None:
-        with self._lock:
-            try:
-                self._db.close()
-            except sqlite3.Error:
-                pass
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -203,11 +192,6 @@ class Index(IndexEdits):
 
     # -- profiles --
 
-    def set_roots(self, roots: Sequence[Root]) -> None:
-        """The profiles this index covers, in display order; files of others are dropped."""
-        with self._write() as db:
-            self._set_roots(db, roots)
-
     def _set_roots(self, db: sqlite3.Connection, roots: Sequence[Root]) -> int:
         keep = {str(r.path) for r in roots}
         dropped = 0
@@ -216,7 +200,6 @@ class Index(IndexEdits):
                 dropped += self._drop_profile(db, old)
         db.executemany("INSERT OR REPLACE INTO profiles VALUES (?, ?, ?, ?, ?)",
                        [(str(r.path), r.name, r.rel, r.layout, i) for i, r in enumerate(roots)])
-        self._roots = {r.path: r for r in roots}
         return dropped
 
     def _drop_profile(self, db: sqlite3.Connection, path: str) -> int:
@@ -242,7 +225,6 @@ class Index(IndexEdits):
         for attempt in (1, 2):
             try:
                 if self._current(roots, stats):
-                    self._roots = {r.path: r for r in roots}
                     return stats  # nothing to write: no transaction, so closing checkpoints nothing
                 with self._write() as db:
                     stats.removed_files += self._set_roots(db, roots)
@@ -442,10 +424,6 @@ class Index(IndexEdits):
             return None
         return best
 
-    def remove_file(self, path: Path | str) -> None:
-        with self._write() as db:
-            self._drop_file(db, str(Path(path).absolute()))
-
     def _set_content(self, db: sqlite3.Connection, root: Root, rel: str, path: Path, content: str | MemoryFile) -> None:
         text = content if isinstance(content, str) else content.text
         key = str(path)
@@ -506,31 +484,14 @@ class Index(IndexEdits):
 
     def statuses(self, path: Path, ids: Sequence[str]) -> dict[str, str]:
         """The status of entries of a memory file by id."""
-        out: dict[str, str] = {}
         with self._lock:
-            for i in range(0, len(ids), 500):
-                part = list(ids[i : i + 500])
-                out.update(self._db.execute(
-                    "SELECT ident, coalesce(status, 'active') FROM chunks WHERE path = ? AND kind = 'entry'"
-                    f" AND ident IN ({','.join('?' * len(part))})", [str(Path(path).absolute()), *part]).fetchall())
-        return out
+            return dict(_in_batches(self._db, "SELECT ident, coalesce(status, 'active') FROM chunks WHERE path = ?"
+                                    " AND kind = 'entry' AND ident IN ({})", ids, str(Path(path).absolute())))
 
     def raws(self, rowids: Sequence[int]) -> dict[int, str]:
         """The stored text of chunks by rowid."""
-        out: dict[int, str] = {}
         with self._lock:
-            for i in range(0, len(rowids), 500):
-                part = list(rowids[i : i + 500])
-                out.update(self._db.execute(
-                    f"SELECT rowid, raw FROM texts WHERE rowid IN ({','.join('?' * len(part))})", part).fetchall())
-        return out
-
-    def match_any(self, q: Query) -> set[int]:
-        """Rowids of the chunks holding any part of the query (its parts OR-ed)."""
-        with self._lock:
-            rows = self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?",
-                                    (q.fts_any,)).fetchall()
-        return {int(r) for (r,) in rows}
+            return dict(_in_batches(self._db, "SELECT rowid, raw FROM texts WHERE rowid IN ({})", rowids))
 
     def put_vectors(self, model: str, items: Iterable[tuple[str, bytes]]) -> None:
         with self._write() as db:

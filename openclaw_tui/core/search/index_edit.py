@@ -12,7 +12,7 @@ from .index_files import _parser
 from .index_rows import (
     IndexRows,
     _block_at,
-    _last_line,
+    _entry_piece,
     _Piece,
     _rows_in,
     chunk_hash,
@@ -20,9 +20,7 @@ from .index_rows import (
 from .reader import _JOIN
 
 if TYPE_CHECKING:
-
     from ..files.reload import ChangedRegion
-    from ..format.entries import Entry
 
 
 class _Edit:
@@ -110,16 +108,6 @@ class IndexEdits(IndexRows):
 
         old = "".join(parts)
         return self._window(db, key, len(old), text, ChangedRegion(old, text))
-
-    @classmethod
-    def _old_text_around_edit(cls, db: sqlite3.Connection, key: str, text: str, old_digest: str, bom: bool
-                              ) -> str | None:
-        """The text a file held when its rows were made (``_edit_around``), put together (tests, diagnostics)."""
-        found = cls._edit_around(db, key, text, old_digest, bom)
-        if found is None:
-            return None
-        _old_len, edit = found
-        return text[: edit.at] + edit.old_mid + text[edit.new_end :]
 
     @staticmethod
     def _edit_around(db: sqlite3.Connection, key: str, text: str, old_digest: str, bom: bool,
@@ -259,8 +247,7 @@ class IndexEdits(IndexRows):
                                                                  "b.off + c.rstart, c.rowid, c.hash"))]
         for rowid, h in between:
             pool.setdefault(h, []).append(rowid)
-        pieces = [_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
-                         e.id, _kind(e), None, entry=e if e.error is None else None) for e in middle]
+        pieces = [_entry_piece(text, e) for e in middle]
         # the rows of the window go to the block of its first one (W); the rows after it move with their
         # blocks: W's own by its rows, the blocks after it by their base (a few hundred rows, not every row after it)
         w = _block_at(db, key, start)
@@ -299,6 +286,3 @@ class IndexEdits(IndexRows):
                        " WHERE rowid = ?", moved)
         self._insert(db, key, text, new, hashes, [w] * len(new))
         return len(new), len(gone)
-
-def _kind(e: Entry) -> str:
-    return "malformed" if e.error is not None else "entry"

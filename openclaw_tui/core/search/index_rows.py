@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .index_files import _parser, day_of_rel
-from .reader import _JOIN, _PLACES, DAY_SHIFT, Reader, racy_window
-from .text import Chunk, clean, has_surrogates, index_text, is_memory_rel, text_chunks
+from .reader import _JOIN, _PLACES, DAY_SHIFT, Reader, _in_batches, racy_window
+from .text import Chunk, _last_line, clean, has_surrogates, index_text, is_memory_rel, text_chunks
 
 if TYPE_CHECKING:
     from ..format.entries import Entry, MemoryFile
@@ -110,19 +110,16 @@ def tags_as_written(tags: str | None) -> tuple[str, ...]:
     return tuple(filter(None, (written or folded).split("|")))
 
 
-def _last_line(text: str, start: int, end: int, line: int) -> int:
-    return line + text[start:end].rstrip(" \t\r\n").count("\n")
+def _entry_piece(text: str, e: Entry) -> _Piece:
+    return _Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
+                  e.id, "malformed" if e.error is not None else "entry", None, entry=e if e.error is None else None)
 
 
-def _memory_pieces(mf: MemoryFile, entries: Sequence[Entry] | None = None, preamble: bool = True) -> list[_Piece]:
+def _memory_pieces(mf: MemoryFile) -> list[_Piece]:
     text = mf.text
-    out: list[_Piece] = []
-    if preamble and mf.preamble.strip():
-        out.append(_Piece(0, mf.preamble_end, 0, 1, _last_line(text, 0, mf.preamble_end, 1), None, "preamble", None))
-    for e in mf.entries if entries is None else entries:
-        out.append(_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
-                          e.id, "malformed" if e.error is not None else "entry", None,
-                          entry=e if e.error is None else None))
+    out = [_entry_piece(text, e) for e in mf.entries]
+    if mf.preamble.strip():
+        out.insert(0, _Piece(0, mf.preamble_end, 0, 1, _last_line(text, 0, mf.preamble_end, 1), None, "preamble", None))
     return out
 
 
@@ -259,11 +256,7 @@ class IndexRows(Reader):
     def _delete_rows(self, db: sqlite3.Connection, key: str, rowids: Sequence[int]) -> None:
         if not rowids:
             return
-        tags: list[str | None] = []
-        for i in range(0, len(rowids), 500):
-            part = list(rowids[i : i + 500])
-            tags += [t for (t,) in db.execute(
-                f"SELECT tags FROM chunks WHERE rowid IN ({','.join('?' * len(part))})", part)]
+        tags = [t for (t,) in _in_batches(db, "SELECT tags FROM chunks WHERE rowid IN ({})", rowids)]
         self._count_tags(db, key, tags, -1)
         db.executemany("DELETE FROM docs WHERE rowid = ?", [(r,) for r in rowids])
         db.executemany("DELETE FROM texts WHERE rowid = ?", [(r,) for r in rowids])

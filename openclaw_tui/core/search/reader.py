@@ -135,38 +135,10 @@ class Reader:
             rows = self._db.execute("SELECT path, name, rel, layout FROM profiles ORDER BY ord").fetchall()
         return [Root(name, rel, self.make_path(path), layout) for path, name, rel, layout in rows]
 
-    def _root_map(self) -> dict[str, Root]:
-        return {str(r.path): r for r in self.roots()}
-
     def __len__(self) -> int:
         with self._lock:
             (n,) = self._db.execute("SELECT count(*) FROM chunks").fetchone()
         return int(n)
-
-    def match(self, q: Query | None, limit: int, tags: Sequence[str] = ()) -> list[tuple[int, float]]:
-        """(rowid, BM25 score, higher is better) of the best ``limit`` chunks matching the query.
-
-        With ``tags``, only entries carrying every one of them; with no query, all such
-        entries (score 1.0, in file order).
-        """
-        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
-        args: list[Any] = [_like(t) for t in tags]
-        with self._lock:
-            if q is None:
-                if not tags:
-                    return []
-                rows = self._db.execute(
-                    f"SELECT c.rowid, -1.0 FROM chunks c WHERE 1 {where} ORDER BY c.path, c.blk, c.rstart LIMIT ?",
-                    [*args, limit]).fetchall()
-            elif tags:
-                rows = self._db.execute(
-                    "SELECT d.rowid, bm25(docs) FROM docs d CROSS JOIN chunks c ON c.rowid = d.rowid"
-                    f" WHERE docs MATCH ? {where} ORDER BY bm25(docs) LIMIT ?", [q.fts, *args, limit]).fetchall()
-            else:
-                rows = self._db.execute(
-                    "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT ?", (q.fts, limit)
-                ).fetchall()
-        return [(int(r), -float(s)) for r, s in rows]
 
     def match_decayed(self, q: Query | None, limit: int, tags: Sequence[str], today: int, half_life_days: float
                       ) -> tuple[list[tuple[int, float]], float]:
@@ -186,8 +158,7 @@ class Reader:
         """
         if q is None or half_life_days <= 0 or limit <= 0:
             return self._match_decayed_all(q, limit, tags, today, half_life_days)
-        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
-        args: list[Any] = [_like(t) for t in tags]
+        where, args = _tag_filter(tags)
         if tags:
             source, r = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", "d.rowid"
         else:
@@ -291,8 +262,7 @@ class Reader:
     def _match_decayed_all(self, q: Query | None, limit: int, tags: Sequence[str], today: int,
                            half_life_days: float) -> tuple[list[tuple[int, float]], float]:
         """``match_decayed`` by SQLite over every match at once: no query (tags only) or no decay."""
-        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
-        args: list[Any] = [_like(t) for t in tags]
+        where, args = _tag_filter(tags)
         if q is None:
             if not tags:
                 return [], 0.0
@@ -331,17 +301,11 @@ class Reader:
         out: dict[int, Row] = {}
         if not rowids:
             return out
-        roots = self._root_map()
+        roots = {str(r.path): r for r in self.roots()}
         with self._lock:
-            found: list[Any] = []
-            ids = list(rowids)
-            for i in range(0, len(ids), 500):
-                part = ids[i : i + 500]
-                found += self._db.execute(
-                    f"SELECT c.rowid, c.path, f.profile, f.rel, {_PLACES}, c.ident,"
-                    f" c.kind, c.day, c.hash, t.raw FROM {_JOIN} JOIN files f ON f.path = c.path"
-                    " JOIN texts t ON t.rowid = c.rowid"
-                    f" WHERE c.rowid IN ({','.join('?' * len(part))})", part).fetchall()
+            found = _in_batches(self._db, f"SELECT c.rowid, c.path, f.profile, f.rel, {_PLACES}, c.ident, c.kind, c.day,"
+                                f" c.hash, t.raw FROM {_JOIN} JOIN files f ON f.path = c.path"
+                                " JOIN texts t ON t.rowid = c.rowid WHERE c.rowid IN ({})", rowids)
         paths: dict[str, Any] = {}
         for rowid, path, prof, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw in found:
             root = roots.get(prof)
@@ -358,24 +322,14 @@ class Reader:
             return [(int(r), h) for r, h in self._db.execute("SELECT rowid, hash FROM chunks")]
 
     def raw_by_hash(self, hashes: Sequence[str]) -> dict[str, str]:
-        out: dict[str, str] = {}
         with self._lock:
-            for i in range(0, len(hashes), 500):
-                part = list(hashes[i : i + 500])
-                out.update(self._db.execute(
-                    "SELECT c.hash, t.raw FROM chunks c JOIN texts t ON t.rowid = c.rowid"
-                    f" WHERE c.hash IN ({','.join('?' * len(part))})", part).fetchall())
-        return out
+            return dict(_in_batches(self._db, "SELECT c.hash, t.raw FROM chunks c JOIN texts t ON t.rowid = c.rowid"
+                                    " WHERE c.hash IN ({})", hashes))
 
     def vectors(self, model: str, hashes: Sequence[str]) -> dict[str, bytes]:
-        out: dict[str, bytes] = {}
         with self._lock:
-            for i in range(0, len(hashes), 500):
-                part = list(hashes[i : i + 500])
-                out.update(self._db.execute(
-                    f"SELECT hash, vec FROM vectors WHERE model = ? AND hash IN ({','.join('?' * len(part))})",
-                    [model, *part]).fetchall())
-        return out
+            return dict(_in_batches(self._db, "SELECT hash, vec FROM vectors WHERE model = ? AND hash IN ({})",
+                                    hashes, model))
 
 
 def _math_functions(db: sqlite3.Connection) -> None:
@@ -387,6 +341,20 @@ def _math_functions(db: sqlite3.Connection) -> None:
 
         db.create_function("pow", 2, lambda x, y: None if x is None or y is None else math.pow(x, y),
                            deterministic=True)
+
+
+def _in_batches(db: sqlite3.Connection | sqlite3.Cursor, sql: str, items: Sequence[Any], *first: Any) -> list[Any]:
+    """The rows of ``sql`` over every item, 500 at a time: its ``{}`` the items' placeholders, after ``first``."""
+    out: list[Any] = []
+    for i in range(0, len(items), 500):
+        part = list(items[i : i + 500])
+        out += db.execute(sql.format(",".join("?" * len(part))), [*first, *part]).fetchall()
+    return out
+
+
+def _tag_filter(tags: Sequence[str]) -> tuple[str, list[Any]]:
+    """The condition on ``chunks c`` that an entry carries every one of ``tags``, and its arguments."""
+    return "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags), [_like(t) for t in tags]
 
 
 def _like(tag: str) -> str:

@@ -43,8 +43,6 @@ from .query import (
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from ..format.entries import Entry, MemoryFile
-
 MAX_CHUNK_LINES = 40
 
 
@@ -68,20 +66,6 @@ def _last_line(text: str, start: int, end: int, line: int) -> int:
     """1-based number of the last non-blank line of ``text[start:end]`` (which starts at ``line``)."""
     stripped = text[start:end].rstrip(" \t\r\n")
     return line + stripped.count("\n")
-
-
-def memory_chunks(mf: MemoryFile) -> Iterator[Chunk]:
-    """The preamble (when not blank) and every block of a memory file."""
-    text = mf.text
-    if mf.preamble.strip():
-        yield Chunk(0, mf.preamble_end, 0, 1, _last_line(text, 0, mf.preamble_end, 1), None, "preamble")
-    for e in mf.entries:
-        yield Chunk(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
-                    e.id, _kind(e))
-
-
-def _kind(e: Entry) -> str:
-    return "malformed" if e.error is not None else "entry"
 
 
 # Where a chunk ends: a blank line, a heading, a list item, a fence, a YAML top-level key.
@@ -160,7 +144,7 @@ def has_surrogates(s: str) -> bool:
 
 __all__ = [  # with the query side (``query``), re-exported: callers have always found it here
     "CJK", "CJK_RUN", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Query", "QueryError", "clean",
-    "compiled_ignorecase", "escape", "has_surrogates", "index_text", "indexed_rel", "is_memory_rel", "memory_chunks",
+    "compiled_ignorecase", "escape", "has_surrogates", "index_text", "indexed_rel", "is_memory_rel",
     "parse_query", "query_parts", "query_terms", "split_tags", "surrogates_re", "text_chunks", "tokens",
     "without_surrogates",
 ]
