@@ -71,7 +71,6 @@ if TYPE_CHECKING:
 SEARCH_RESULTS = 6  # OpenClaw's memory_search maxResults
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TASK_KEY_RE = re.compile(r"task|任务", re.IGNORECASE)
-LAYOUT_NAMES = {"profile": "A", "openclaw": "B"}
 
 
 def _lines(text: str) -> int:
@@ -113,17 +112,24 @@ def _whole(layer: str, f: TextFile, reason: str) -> Part:
                 f.text, f.path)
 
 
-def _task_text(state: TextFile | None) -> str:
+def _state_yaml(state: TextFile | None, needle: re.Pattern[str] | str) -> Any:
+    """``state.yaml`` as YAML, or None when it is missing, invalid (the check reports it) or holds nothing
+    ``needle`` finds (nor an escape that could spell it: YAML not even imported)."""
     if state is None or state.error is not None or not state.text.strip():
-        return ""
-    if _TASK_KEY_RE.search(state.text) is None and "\\" not in state.text:
-        return ""  # no key can name a task (nor spell one with an escape): YAML not even imported
+        return None
+    found = needle.search(state.text) is not None if isinstance(needle, re.Pattern) else needle in state.text
+    if not found and "\\" not in state.text:
+        return None
     from ..format.yamlio import load_yaml
 
     try:
-        data = load_yaml(state.text)
-    except Exception:  # an invalid state.yaml names no task (the check reports it)
-        return ""
+        return load_yaml(state.text)
+    except Exception:
+        return None
+
+
+def _task_text(state: TextFile | None) -> str:
+    data = _state_yaml(state, _TASK_KEY_RE)
     out: list[str] = []
 
     def walk(value: Any) -> None:
@@ -149,14 +155,7 @@ _CONTEXT_PATH_RE = re.compile(r"(?:\./)?(contexts/[^\s'\"`<>()\[\]]+?\.md)(?![^\
 def _state_paths(state: TextFile | None) -> dict[str, str]:
     """The context files ``state.yaml`` names by their path, under whatever key (spec, "What the agent sees"):
     profile-relative path -> the key naming it (``plan``, or ``current_focus.plan``)."""
-    if state is None or state.error is not None or ("contexts/" not in state.text and "\\" not in state.text):
-        return {}  # (no path can be there: YAML not even imported)
-    from ..format.yamlio import load_yaml
-
-    try:
-        data = load_yaml(state.text)
-    except Exception:  # an invalid state.yaml names nothing (the check reports it)
-        return {}
+    data = _state_yaml(state, "contexts/")
     out: dict[str, str] = {}
 
     def walk(value: Any, key: str) -> None:

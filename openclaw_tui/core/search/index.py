@@ -66,10 +66,9 @@ class Index(IndexEdits):
     """A search index over some profiles; ``path`` None keeps it in memory (nothing on disk).
 
     Its queries are ``Reader``'s; this adds opening (checked, rebuilt when outdated or corrupt), building
-    and updating.  Paths come out as ``Path``.
+    and updating.
     """
 
-    make_path = Path
     path: Path | None
 
     def __init__(self, path: Path | None = None, *, wait: bool = True) -> None:

@@ -8,12 +8,17 @@ import os
 from pathlib import Path
 
 from ..format.places import present
-from .reader import index_file_for
 
 
 def index_path_for(folder: Path | str) -> Path:
     """The database file of a searched folder, in the user's cache folder."""
-    return Path(index_file_for(folder))
+    from ..userdirs import cache_dir
+
+    return _db_in(cache_dir() / "search", os.path.realpath(folder))
+
+
+def _db_in(base: Path, real_folder: str) -> Path:
+    return base / f"{hashlib.sha1(real_folder.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.sqlite3"
 
 
 FOLDER_NOTE = ".folder"  # beside each index: the searched folder's real path (``forget_gone_folders``)
@@ -52,9 +57,5 @@ def indexes_covering(path: Path | str) -> list[Path]:
     base = cache_dir() / "search"
     if not base.is_dir():
         return []
-    out = []
-    for folder in Path(os.path.realpath(path)).parents:
-        db = base / f"{hashlib.sha1(str(folder).encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.sqlite3"
-        if db.is_file():
-            out.append(db)
-    return out
+    dbs = (_db_in(base, str(folder)) for folder in Path(os.path.realpath(path)).parents)
+    return [db for db in dbs if db.is_file()]

@@ -408,14 +408,9 @@ def _vector_scan(index: Index, chain: Chain, qvec: Vector, k: int) -> list[tuple
     return [(ids[int(i)], float(sims[int(i)])) for i in top]
 
 
-def rank(index: Reader, query: str | Query, limit: int = 10, *, ranking: Ranking | None = None,
+def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking | None = None,
          chain: Chain | None = None, today: dt.date | None = None, tags: Sequence[str] = ()) -> Results:
     """The best ``limit`` results for the query, as described in the module docstring. Raises QueryError."""
-    return _rank(index, query, limit, ranking, chain, today, tags)
-
-
-def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None, chain: Chain | None,
-          today: dt.date | None, tags: Sequence[str]) -> Results:
     ranking = ranking or Ranking()
     tags = list(tags)
     q: Query | None
@@ -432,9 +427,7 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
     matched, best = index.match_decayed(q, k, tags, day, ranking.half_life_days)
     qvec = (chain.embed_query(q.text) if chain is not None and q is not None and chain.providers
             and ranking.vector_weight > 0 else None)
-    vindex = _keeping_vectors(index) if qvec is not None else None
-    scan = (_vector_scan(vindex, chain, qvec, k) if chain is not None and vindex is not None and qvec is not None
-            and not tags else None)
+    scan = _vector_scan(index, chain, qvec, k) if chain is not None and qvec is not None and not tags else None
     ids = [r for r, _s in matched]
     if scan:
         seen = set(ids)
@@ -448,8 +441,8 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
         for rowid, _s in scan:
             if rowid in rows and rowid not in cands and _s >= MIN_VECTOR_ONLY:
                 cands[rowid] = _Cand(rows[rowid])
-    if chain is not None and vindex is not None and qvec is not None and cands:
-        vecs = _vectors_for(vindex, chain, [c.row.hash for c in cands.values()])
+    if chain is not None and qvec is not None and cands:
+        vecs = _vectors_for(index, chain, [c.row.hash for c in cands.values()])
         if vecs is None:  # the provider failed on the chunks: text only
             chain.answered = None
             cands = {r: c for r, c in cands.items() if c.bm25 > 0}
@@ -476,14 +469,6 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
         return Results(hits, NO_PROVIDER, None, ranking)
     provider = chain.answered.key if chain.answered is not None else None
     return Results(hits, chain.note(), provider, ranking, list(chain.failures))
-
-
-def _keeping_vectors(index: Reader) -> Index | None:
-    """The index as one that keeps the chunks' vectors (``Index``: it writes them), else None (vectors are
-    computed only where they can be kept)."""
-    from .index import Index
-
-    return index if isinstance(index, Index) else None
 
 
 def order_key(index: Reader, with_vectors: bool) -> Callable[[_Cand], tuple[float, int, str, int]]:

@@ -8,16 +8,14 @@ The tables, the rowid's day and the places are described in ``index``.
 
 from __future__ import annotations
 
-import hashlib
-import os
 import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
 from threading import RLock
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
-    from pathlib import Path
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
     from .text import Query
@@ -72,14 +70,6 @@ class Row:
     raw: str
 
 
-def index_file_for(folder: Path | str) -> str:
-    """The database file of a searched folder, in the user's cache folder (``index.index_path_for``)."""
-    from ..userdirs import cache_folder
-
-    key: str = hashlib.sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return f"{cache_folder()}/search/{key}.sqlite3"
-
-
 def _connect(path: Path | str | None, new: bool = False) -> sqlite3.Connection:
     db = sqlite3.connect(":memory:" if path is None else str(path), check_same_thread=False,
                          timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
@@ -108,12 +98,7 @@ def _schema_of(db: sqlite3.Connection) -> int | None:
 
 
 class Reader:
-    """Queries over an open index database ``db`` (at ``path``; None: in memory).
-
-    Paths come out as ``make_path`` of the stored strings: ``str`` here, ``pathlib.Path`` in ``index.Index``.
-    """
-
-    make_path: Callable[[str], Any] = str
+    """Queries over an open index database ``db`` (at ``path``; None: in memory)."""
 
     def __init__(self, path: Path | str | None, db: sqlite3.Connection) -> None:
         self.path = path
@@ -133,7 +118,7 @@ class Reader:
     def roots(self) -> list[Root]:
         with self._lock:
             rows = self._db.execute("SELECT path, name, rel, layout FROM profiles ORDER BY ord").fetchall()
-        return [Root(name, rel, self.make_path(path), layout) for path, name, rel, layout in rows]
+        return [Root(name, rel, Path(path), layout) for path, name, rel, layout in rows]
 
     def __len__(self) -> int:
         with self._lock:
@@ -306,14 +291,14 @@ class Reader:
             found = _in_batches(self._db, f"SELECT c.rowid, c.path, f.profile, f.rel, {_PLACES}, c.ident, c.kind, c.day,"
                                 f" c.hash, t.raw FROM {_JOIN} JOIN files f ON f.path = c.path"
                                 " JOIN texts t ON t.rowid = c.rowid WHERE c.rowid IN ({})", rowids)
-        paths: dict[str, Any] = {}
+        paths: dict[str, Path] = {}
         for rowid, path, prof, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw in found:
             root = roots.get(prof)
             if root is None:
                 continue
             p = paths.get(path)
             if p is None:
-                p = paths[path] = self.make_path(path)
+                p = paths[path] = Path(path)
             out[rowid] = Row(rowid, p, root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
         return out
 
