@@ -211,27 +211,14 @@ def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
     return _merge_codes(codes)
 
 
-def _grouped(codes: list[Opcode], n: int) -> list[list[Opcode]]:
-    """Hunks of opcodes with ``n`` lines of context (as difflib.get_grouped_opcodes)."""
-    codes = list(codes) or [(words.EQUAL, 0, 1, 0, 1)]
-    if codes[0][0] == words.EQUAL:
-        tag, i1, i2, j1, j2 = codes[0]
-        codes[0] = (tag, max(i1, i2 - n), i2, max(j1, j2 - n), j2)
-    if codes[-1][0] == words.EQUAL:
-        tag, i1, i2, j1, j2 = codes[-1]
-        codes[-1] = (tag, i1, min(i2, i1 + n), j1, min(j2, j1 + n))
-    groups: list[list[Opcode]] = []
-    group: list[Opcode] = []
-    for tag, i1, i2, j1, j2 in codes:
-        if tag == words.EQUAL and i2 - i1 > 2 * n:
-            group.append((tag, i1, min(i2, i1 + n), j1, min(j2, j1 + n)))
-            groups.append(group)
-            group = []
-            i1, j1 = max(i1, i2 - n), max(j1, j2 - n)
-        group.append((tag, i1, i2, j1, j2))
-    if group and not (len(group) == 1 and group[0][0] == words.EQUAL):
-        groups.append(group)
-    return groups
+class _LineMatcher(SequenceMatcher[str]):
+    """difflib's hunks (``get_grouped_opcodes``) over ``line_opcodes`` (no difflib index of the lines is built)."""
+
+    def __init__(self, a: Sequence[str], b: Sequence[str]) -> None:
+        self.a, self.b = a, b
+
+    def get_opcodes(self) -> list[Opcode]:  # type: ignore[override]
+        return line_opcodes(self.a, self.b)
 
 
 def _range(start: int, stop: int) -> str:
@@ -247,7 +234,7 @@ def unified_diff(before: str, after: str, from_name: str, to_name: str, n: int =
     if a == b:
         return ""
     out = [f"--- {from_name}\n", f"+++ {to_name}\n"]
-    for group in _grouped(line_opcodes(a, b), n):
+    for group in _LineMatcher(a, b).get_grouped_opcodes(n):
         first, last = group[0], group[-1]
         out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n")
         for tag, i1, i2, j1, j2 in group:
