@@ -3,9 +3,8 @@
 One database per searched folder (``index_cache``; never inside the memory folder).  Tables:
 
 - ``files``: every indexed file with its size, mtime and SHA-1.  A file whose size and mtime are unchanged
-  is not read again (the freshness check, ``_current``); a changed one is read and hashed, and only when
-  the hash differs is it cut into chunks.  A file changed within a tick of its file system's clock of
-  being indexed keeps no mtime (git's "racy" rule, ``_kept_mtime``).
+  is not read again (``_current``); a changed one is read and hashed, and re-indexed when the hash differs.
+  A file changed within a tick of its file system's clock of being indexed keeps no mtime (``_kept_mtime``).
 - ``chunks``, ``blocks``, ``texts``, ``tagnames``: the pieces of each file, their places, text and tags
   (``index_rows``); re-indexing matches new chunks to old ones by the hash of their text, and an edit
   re-indexes the entries around it (``index_edit``).
@@ -17,9 +16,6 @@ One database per searched folder (``index_cache``; never inside the memory folde
 Concurrency: WAL mode and a busy timeout; every writer takes an exclusive ``fcntl.flock`` on
 ``<db>.lock``, so two processes never build at once.  Readers need no lock.  A new database's first
 write (its first build) runs with SQLite's rollback journal, then it is put in WAL mode (``_to_wal``).
-
-Writes by this program reach the index through the write hook (``index_feed``).  The queries are
-``reader.Reader``'s; ``Index`` also opens, builds and updates.
 """
 
 from __future__ import annotations
@@ -64,10 +60,7 @@ class Stats:
 
 class Index(IndexEdits):
     """A search index over some profiles; ``path`` None keeps it in memory (nothing on disk).
-
-    Its queries are ``Reader``'s; this adds opening (checked, rebuilt when outdated or corrupt), building
-    and updating.
-    """
+    Opened checked (rebuilt when outdated or corrupt), built and updated; its queries are ``Reader``'s."""
 
     path: Path | None
 
@@ -75,16 +68,13 @@ class Index(IndexEdits):
         self.path = path
         self.wait = wait  # False: a writer finding the index busy (another process building it) gives up (OSError)
         self.opened_as: str | None = None  # "missing", "outdated schema", "corrupt" when (re)created
-        self._unjournaled = False  # a new database not yet in WAL mode: its first write is the build (``_write``)
+        self._unjournaled = False  # a new database not yet in WAL mode (``_to_wal``)
         super().__init__(path, self._open())
 
     @classmethod
     def for_folder(cls, folder: Path | str) -> Index:
-        """The persistent index of a searched folder (created when missing).
-
-        When the cache folder cannot be used (read-only, full), an index in memory
-        is built instead: slower, never an error.
-        """
+        """The persistent index of a searched folder (created when missing); in memory when the cache folder
+        cannot be used (read-only, full): slower, never an error."""
         path = index_path_for(folder)
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the index holds memory text: private
@@ -181,8 +171,8 @@ class Index(IndexEdits):
                 self._to_wal(db)
 
     def _to_wal(self, db: sqlite3.Connection) -> None:
-        """WAL mode (readers beside a writer) after a new database's first write, which ran with the rollback
-        journal: into an empty file that writes each page once, where WAL mode writes it twice."""
+        """WAL mode (readers beside a writer) after a new database's first write (the build: with the rollback
+        journal each page is written once, twice in WAL mode)."""
         self._unjournaled = False
         try:
             db.execute("PRAGMA journal_mode=WAL")
@@ -338,11 +328,8 @@ class Index(IndexEdits):
             self._drop_profile(db, str(path))
 
     def update_file(self, path: Path | str, content: str | MemoryFile | None = None) -> bool:
-        """Re-index one file after it changed (read from disk unless ``content`` is given).
-
-        A file that is gone, unreadable or outside the indexed files is
-        dropped.  Returns True when the file belongs to the index.
-        """
+        """Re-index one file after it changed (read from disk unless ``content`` is given); one gone or
+        unreadable is dropped.  Returns True when the file belongs to the index."""
         path = Path(path).absolute()
         owner = self.owner(path)
         if owner is None:
@@ -361,15 +348,11 @@ class Index(IndexEdits):
 
     def apply_write(self, path: Path | str, before: bytes | None, after: bytes | None, *,
                     catch_up: bool = False, parsed: Callable[[], MemoryFile] | None = None) -> bool:
-        """Bring one file up to date with its new bytes ``after`` (``before``: what it held before).
-
-        The write path (``note_written``) calls it while the writer still holds the file's lock, so the
-        file on disk is ``after``.  Only the entries around the change are read (``_window``); the
-        file's size, mtime and hash are recorded, so the next ``search`` finds the index current without
-        reading it.  When the index is not current for ``before``: with ``catch_up`` (the app's watcher)
-        the old text is put back together from the stored rows (``_window_from_rows``), else False (the
-        next refresh reads the file as for any change).  ``parsed`` gives the file's parse when one is
-        at hand (re-indexing a whole memory file then parses nothing).  False: not covered / left.
+        """Bring one file up to date with its new bytes ``after`` (on disk: the writer holds its lock;
+        ``before``: what it held).  Only the entries around the change are read, and the file's size, mtime
+        and hash are recorded, so the next ``search`` finds the index current.  When the index is not current
+        for ``before``: with ``catch_up`` the old text is put back from the stored rows, else False (the next
+        refresh reads the file).  ``parsed``: the file's parse when at hand.  False: not covered / left.
         """
         found = self._covering(Path(path))
         if found is None:
@@ -427,8 +410,7 @@ class Index(IndexEdits):
         text = content if isinstance(content, str) else content.text
         key = str(path)
         self._reindex(db, key, text, _pieces(rel, content)[1])
-        # the bytes were not read here: the hash is the text's in UTF-8, so a refresh finding those bytes
-        # only records their size and mtime (a BOM or invalid UTF-8 makes it re-read the changed entries)
+        # the hash of the text in UTF-8: a refresh finding those bytes only records their size and mtime
         try:
             digest: str | None = hashlib.sha1(text.encode("utf-8")).hexdigest()
         except UnicodeEncodeError:
@@ -451,10 +433,8 @@ class Index(IndexEdits):
         importance, tags "|a|b|", superseded_by, rowid, raw, mentioned).
 
         Active entries of high importance or with one of ``tags``; other entries with one of ``tags``;
-        and active entries holding any part of ``q`` (``mentioned``, 1 or 0).  Nothing else is read: ``raw``
-        only of the active entries of high importance or with one of ``tags`` (the parts the agent loads;
-        None for the others), and the rows come as SQLite gives them (at 100k entries, 40k rows: each
-        field read, or each row made again in Python, cost tens of milliseconds).
+        and active entries holding any part of ``q`` (``mentioned``, 1 or 0).  ``raw`` only of the
+        entries the agent loads (None for the others).
         """
         key = Path(path).absolute()
         like = [_like(t) for t in tags]
@@ -465,8 +445,7 @@ class Index(IndexEdits):
         with self._lock:
             most = self._db.execute("SELECT coalesce(sum(size), 0) <= 2 * coalesce(sum(size * (path = ?)), 0)"
                                     " FROM files", (str(key),)).fetchone()[0]
-        # most of the index (a big memories.md): one pass over the table, then a sort, reads it in ~half the
-        # time of the index of places (a lookup of the table by rowid per row)
+        # most of the index (a big memories.md): one pass over the table beats the index of places
         source = "chunks c NOT INDEXED" if most else "chunks c"
         loaded = f"{status} = 'active' AND (importance = 'high' OR {tagmatch})"
         sql = (f"SELECT ident, b.line + c.rline, b.line + c.rend_line, {status}, importance, tags, sup_by, c.rowid,"

@@ -1,10 +1,5 @@
-"""The read side of the search index: what a query asks of it, and nothing that writes.
-
-``Reader`` answers queries over an open index database (``match_decayed``, ``rows``, ``roots``...);
-``index.Index`` is a ``Reader`` that also builds and updates it.
-
-The tables, the rowid's day and the places are described in ``index``.
-"""
+"""The read side of the search index (``Reader``): what a query asks of it, and nothing that writes.
+``index.Index`` is a ``Reader`` that also builds and updates it; the tables are described there."""
 
 from __future__ import annotations
 
@@ -20,22 +15,18 @@ if TYPE_CHECKING:
 
     from .text import Query
 
-SCHEMA = 12  # 12: no ``best`` table; 11: logs under memory/archive/ dated by their names
-DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
+SCHEMA = 12
+DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid
 BUSY_TIMEOUT_MS = 30_000
-PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096): fewer pages for a big build's WAL
+PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096)
 CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
 KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``_best_bm25``)
-FIRST_PAGE = 64  # matches read at once, newest first, by ``match_decayed`` (the same size up to ``EVEN_READ``)
-EVEN_READ = 1024  # matches read in pages of ``FIRST_PAGE`` before each page doubles: a query whose stop comes
-#                   early (most do) reads no more than a page past it
-
-# a chunk's places: its block's + its own (``_PLACES``, with ``_JOIN``)
+FIRST_PAGE = 64  # matches read at once, newest first, by ``match_decayed``, up to ``EVEN_READ``
+EVEN_READ = 1024  # then each page doubles
 RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
-RACY_FINE_NS = 25_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's coarse clock, one
-#                           tick (1-10 ms) behind: 2.5 ticks
+RACY_FINE_NS = 25_000_000  # nanosecond mtimes move with the kernel's coarse clock (1-10 ms a tick): 2.5 ticks
 
-
+# a chunk's places: its block's + its own
 _PLACES = "b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.line + c.rend_line"
 _JOIN = "chunks c JOIN blocks b ON b.blk = c.blk"
 
@@ -76,7 +67,7 @@ def _connect(path: Path | str | None, new: bool = False) -> sqlite3.Connection:
     if new:
         db.execute(f"PRAGMA page_size={PAGE_SIZE}")
     db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")  # grows only as used: the pages of the last queries stay read
+    db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
     if path is not None:
         if not new:  # a new database is built with a rollback journal first (``Index._write``)
             db.execute("PRAGMA journal_mode=WAL")
@@ -129,17 +120,13 @@ class Reader:
                       ) -> tuple[list[tuple[int, float]], float]:
         """The best ``limit`` chunks by BM25 × temporal decay over *every* match, and the best BM25 of all.
 
-        Returns ([(rowid, BM25 higher-better)], best BM25), best product first.  The result is that of
-        scoring every match (no BM25 cap before the decay, which would lose a recent entry with a lower
-        BM25); the chunks tied with the last one at the cut (the same product) are all returned, so sorting
-        them by place gives the uncapped ranking's top ``limit`` (``rank.order_key``).
-        ``today`` is a date ordinal; ``half_life_days <= 0``: no decay.  With no query, BM25 is 1.0.
+        Returns ([(rowid, BM25 higher-better)], best BM25), best product first, with every chunk tied with
+        the last one at the cut.  ``today`` is a date ordinal; ``half_life_days <= 0``: no decay.  With no
+        query, BM25 is 1.0.
 
-        With a query and a decay, the matches are read newest first (the day is in the rowid: FTS5 walks
-        its rowids backwards and stops), undated chunks before them, in growing pages; reading stops once
-        the ``limit``-th best product beats the best BM25 of all matches × the decay of the day reached:
-        decay never grows with age, so no match left can reach or tie it.  The best BM25 (one pass of
-        SQLite's bm25 over every match) is kept until the index changes (``_best_bm25``).
+        With a query and a decay, the matches are read newest first (the day is in the rowid), undated ones
+        before them, in growing pages, until the ``limit``-th best product beats the best BM25 of all × the
+        decay of the day reached: decay never grows with age, so no match left can reach or tie it.
         """
         if q is None or half_life_days <= 0 or limit <= 0:
             return self._match_decayed_all(q, limit, tags, today, half_life_days)
@@ -151,7 +138,7 @@ class Reader:
         hl = float(half_life_days)
         decays: dict[int, float] = {}
 
-        def decay(day: int) -> float:  # as rank.decay_factor computes it: the same products, the same ties
+        def decay(day: int) -> float:  # as rank.decay_factor computes it
             f = decays.get(day)
             if f is None:
                 f = decays[day] = 1.0 if day == 0 else float(0.5 ** (max(0, today - day) / hl))
@@ -213,11 +200,8 @@ class Reader:
     def _best_bm25(self, q: Query, tags: Sequence[str], source: str, r: str, where: str, args: list[Any]
                    ) -> tuple[float | None, list[tuple[int, float]] | None]:
         """The best BM25 (higher-better) of every match of the query and tags (None when nothing matches),
-        and with tags, when at most ``KEEP_FILTERED`` matches pass them, those matches (rowid, SQLite's BM25):
-        the tag filter reads every match's chunk, once.
-
-        One pass of SQLite's bm25 over every match, remembered until the index changes: a write on this
-        connection (``total_changes``) or a commit by another (``PRAGMA data_version``).
+        and with tags, when at most ``KEEP_FILTERED`` matches pass them, those matches (rowid, SQLite's BM25).
+        Remembered until the index changes (``total_changes`` here, ``PRAGMA data_version`` by another).
         """
         (version,) = self._db.execute("PRAGMA data_version").fetchone()
         gen = (self._db.total_changes, int(version))
@@ -240,7 +224,7 @@ class Reader:
             best = None if found is None else -float(found[0])
         kept_rows = sum(len(e) for _b, e in self._best_cache.values() if e is not None)
         if len(self._best_cache) >= 256 or kept_rows + len(every or ()) > 4 * KEEP_FILTERED:
-            self._best_cache.clear()  # (bounded: a few queries' filtered matches, a few hundred best values)
+            self._best_cache.clear()
         self._best_cache[key] = (best, every)
         return best, every
 
@@ -348,6 +332,5 @@ def _like(tag: str) -> str:
 
 def racy_window(stamp_ns: int) -> int:
     """How long after a file system stamped a time (an mtime, a ctime) a change may still leave it as it is:
-    its clock's tick (git's "racy" rule): 2 s for a stamp with no part below the millisecond (a coarse file
-    system), 25 ms for a nanosecond one (the kernel's coarse clock, 1-10 ms a tick)."""
+    its clock's tick (git's "racy" rule), coarse when the stamp has no part below the millisecond."""
     return RACY_NS if stamp_ns % 1_000_000 == 0 else RACY_FINE_NS
