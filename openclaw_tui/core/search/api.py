@@ -1,11 +1,5 @@
 """Search over every profile under a path (Chinese included), ranked the way the agent ranks.
 
-The parts: ``text`` (Chinese bigram tokens, queries, chunks), ``index``
-(the persistent SQLite FTS5 index in the user's cache folder), ``providers``
-(embedding providers and their fallback chain), ``rank`` (BM25 ⊕ vectors,
-decay, MMR, the explanation of each result).  This module keeps the names
-callers use:
-
 - ``search_path(path, query, limit)``: what ``openclaw-tui search`` runs: the
   folder's persistent index brought up to date (only changed files are
   read), then ranked with the user's settings (and a workspace's own

@@ -35,13 +35,8 @@ token, any other character as a quarter of one.
 
 A loaded ``Profile`` is read as parsed; a ``Root`` (a folder, not loaded: the
 CLI and the agent view) through its persistent search index, which reads only
-the entries the topic can concern.  Both give the same answer (tested), tag
-names as the file writes them (matched case-insensitively: a tag ``Work`` is
-selected by ``work`` and shown as ``Work``).
-
-At 100k entries a third of them are high, so the answer itself is ~35k parts
-(4 MB of text): the rows are read as the index gives them (no object per
-row).  ``bench/bench_context.py`` prints the figures.
+the entries the topic can concern.  Both give the same answer, tag names as
+the file writes them (matched case-insensitively).
 """
 
 from __future__ import annotations
@@ -96,7 +91,7 @@ def query_tags(query: str, given: Iterable[str], known: Iterable[str]) -> list[s
         for tag in names:
             if not tag or (ascii_query and tag.isascii() and tag.lower() not in lower) or (
                     tag.lower() == tag.upper() and tag not in query):
-                continue  # cannot match (no letter with a case, or ASCII): no regex compiled for each tag
+                continue  # cannot match: no regex compiled
             if tag.casefold() not in {t.casefold() for t in out} and _word_re(tag).search(query):
                 out.append(tag)
     return out
@@ -197,11 +192,8 @@ def _named_by(rel: str, text: str) -> str | None:
     return None
 
 
-# An entry as layer 2 reads it, from a parsed file or from the index (``Index.relevant_entries``'s row):
-# (id, line, end_line, status, importance, tags, superseded_by, key, raw, mentioned).  ``tags`` is the index's
-# "|a|b|" (read by ``tags_as_written``) or a parsed entry's tuple; ``key`` the index rowid or the place in the parsed file;
-# ``mentioned`` None when not yet known (a parsed entry: asked of the query only when it decides something); ``raw``
-# from the index only of the entries loaded (active, high or with a selected tag: ``relevant_entries``).
+# An entry as layer 2 reads it, parsed or from the index (``Index.relevant_entries``): (id, line, end_line,
+# status, importance, tags ("|a|b|" or a tuple), superseded_by, key (rowid or place), raw, mentioned (None: not known)).
 _Row = tuple[str, int, int, str, str | None, str | tuple[str, ...] | None, str | None, int, str | None, int | None]
 _LEVELS = ("high", "medium", "low")
 _HIGH = "importance: high (always carried)"
@@ -215,11 +207,7 @@ def _row_of_parsed(k: int, e: Entry) -> _Row:
 
 
 def _tag_matcher(wanted: set[str]) -> Any:
-    """``match(tags) -> [the tags of an entry that are selected]``, in the entry's order.
-
-    Most entries carry no selected tag: the index's "|a|b|" is looked at by one regex (each
-    selected tag as "|tag|") before it is split.
-    """
+    """``match(tags) -> [the tags of an entry that are selected]``, in the entry's order."""
     if not wanted:
         return lambda tags: []
     keys = re.compile("|".join(re.escape(f"|{w}|") for w in sorted(wanted))).search
@@ -242,11 +230,7 @@ def _tags_of(tags: str | tuple[str, ...] | None) -> tuple[str, ...]:
 
 @dataclass
 class _Source:
-    """A profile's files as layers 1-3 read them: parsed (a loaded Profile) or through the index (the CLI).
-
-    Through the index only the entries the topic can concern are read (high, tagged with a
-    selected tag, or holding a word of the query), so a 100k-entry profile is not walked in Python.
-    """
+    """A profile's files as layers 1-3 read them: parsed (a loaded Profile) or through the index (the CLI)."""
 
     name: str
     path: Path
@@ -264,11 +248,8 @@ class _Source:
         return self.index.tag_names([self.path / "memories.md", self.path / ARCHIVE_REL])
 
     def select(self, wanted: set[str], q: Query | None) -> tuple[Sequence[_Row], Sequence[_Row]]:
-        """(entries of memories.md worth looking at, archived ones); the index's rows say whether ``q`` is in them.
-
-        A parsed entry's ``mentioned`` is left None: ``Query.mentions`` is asked only of the entries
-        it decides something for (what the index's FTS5 finds, tested to agree).
-        """
+        """(entries of memories.md worth looking at, archived ones); the index's rows say whether ``q`` is in them
+        (a parsed entry's ``mentioned`` is left None)."""
         if self.parsed is not None:
             return self.parsed
         assert self.index is not None
@@ -320,11 +301,7 @@ def _source_of_root(root: Root) -> _Source:
 
 def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), *,
                     config: Config | None = None, today: dt.date | None = None) -> AgentContext:
-    """Layout A: the three layers and what was left out (see the module docstring).
-
-    A loaded ``Profile`` is read as parsed; a ``Root`` (a folder not loaded) through its
-    persistent index, which makes a 100k-entry profile answer in well under a second.
-    """
+    """Layout A: the three layers and what was left out (see the module docstring)."""
     src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
     try:
         return _profile_context(src, query, tags, config or load_config())
@@ -375,7 +352,7 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
                                                 f"[{', '.join(_tags_of(tg))}] is selected (importance {level})"))
                     continue
                 reason = f"tag {', '.join(matched)}" + (" (low: loaded only on a tag match)" if imp == "low" else "")
-            if raw is None:  # (the index reads the text of every entry it finds loaded: never, in fact)
+            if raw is None:
                 raw = src.raw(key)
             parts.append(Part("memories", "memories.md", line, end_line, ident, len(raw), estimate_tokens(raw), False,
                               reason, raw, memories_path))
@@ -453,7 +430,7 @@ def workspace_context(profile: Profile | Root, query: str = "", session: str = "
             ctx.notes.append(f"search: {exc}")
         else:
             ctx.notes.append(f"search: {found.note}; memory_search covers MEMORY.md, USER.md and memory/")
-            read: dict[Path, list[str] | None] = {}  # several results often come from one big MEMORY.md: read once
+            read: dict[Path, list[str] | None] = {}  # each file read once
             for h in [h for h in found.hits if memory_search_file(h.file)][:results]:
                 text = _slice_lines(profile.path / h.file, h.start_line, h.end_line, read)
                 why = f"search score {h.score:.2f} ({h.explain()})"

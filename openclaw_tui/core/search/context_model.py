@@ -1,7 +1,4 @@
-"""The answer of ``context``: the parts the agent loads, what it leaves out, and their sizes.
-
-Shared by both layouts' builders (``context.py`` for profiles, ``context_openclaw.py`` for workspaces).
-"""
+"""The answer of ``context``: the parts the agent loads, what it leaves out, and their sizes (both layouts)."""
 
 from __future__ import annotations
 
@@ -17,16 +14,12 @@ from .text import CJK
 
 @lru_cache(maxsize=1)
 def _other_non_ascii_re() -> re.Pattern[str]:
-    """A character neither ASCII nor CJK (compiled when first needed: the CJK ranges take milliseconds)."""
+    """A character neither ASCII nor CJK (compiled when first needed)."""
     return re.compile(f"[^\x00-\x7f{CJK}]")
 
 
 def estimate_tokens(text: str) -> int:
-    """A rough token count (labelled as an estimate wherever shown): CJK 1 per character, else 1 per 4.
-
-    The CJK characters are the non-ASCII ones (counted by the ASCII codec, in C) less the few others
-    (punctuation, accents): a third of the time of collecting the CJK runs.
-    """
+    """A rough token count (labelled as an estimate wherever shown): CJK 1 per character, else 1 per 4."""
     if text.isascii():
         cjk = 0
     else:

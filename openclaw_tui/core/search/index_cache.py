@@ -25,13 +25,8 @@ FOLDER_NOTE = ".folder"  # beside each index: the searched folder's real path (`
 
 
 def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path]:
-    """Delete the indexes of searched folders that no longer exist, as named by the note beside each one.
-
-    An index weighs up to ten times its memory, and a folder searched once (a
-    copy, a temporary checkout, a demo) would otherwise keep its index in the cache folder for good.
-    ``Index.for_folder`` calls this when it creates a database.  An index with no note (made by an older
-    version) is left alone; so is ``keep``.  Returns the indexes deleted.
-    """
+    """Delete the indexes of searched folders that no longer exist, as named by the note beside each one
+    (an index with no note is left alone; so is ``keep``).  Returns the indexes deleted."""
     gone: list[Path] = []
     for note in search_dir.glob(f"*.sqlite3{FOLDER_NOTE}"):
         db = Path(str(note)[: -len(FOLDER_NOTE)])

@@ -1,7 +1,5 @@
-"""Queries as the index reads them: parsing, finding their terms in raw text, tokens and snippets' text.
-
-The query side of ``text`` (which re-exports every name here), apart from its chunking.
-"""
+"""Queries as the index reads them: parsing, finding their terms in raw text, tokens and snippets' text
+(re-exported by ``text``)."""
 
 from __future__ import annotations
 
@@ -79,10 +77,8 @@ def query_parts(query: str) -> list[str]:
 
 @lru_cache(maxsize=256)
 def parse_query(query: str) -> Query:
-    """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs as substrings.
-
-    Cached (a ``Query`` is immutable): the UI searches as the user types, often the same text again.
-    """
+    """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs
+    as substrings.  Cached: the UI searches as the user types."""
     phrases: list[str] = []
     regexes: dict[str, str] = {}
     terms: list[str] = []  # words: matched whole (not inside a longer word), any case
@@ -110,8 +106,7 @@ def parse_query(query: str) -> Query:
         raise QueryError("the query holds no letters, digits or CJK characters to search for")
     quoted = ['"' + p.replace('"', '""') + '"' for p in unique]
     # the words matched whole (a CJK character next to a word is a boundary), in any case (IGNORECASE only
-    # around them: case-folding the CJK ranges made compiling them several times slower); the CJK runs
-    # anywhere, longest first
+    # around them: not the CJK ranges); the CJK runs anywhere, longest first
     alternation = "|".join(sorted(set(terms), key=len, reverse=True))
     runs = "|".join(escape(r) for r in sorted(set(cjk_terms), key=len, reverse=True))
     bounded = f"(?<![^\\W_{CJK}])(?i:{alternation})(?![^\\W_{CJK}])" if alternation else ""
@@ -145,7 +140,5 @@ def index_text(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def tokens(text: str) -> frozenset[str]:
-    """The lower-cased tokens of a text as indexed (words, CJK characters and bigrams), for similarity.
-
-    Cached: the search screen ranks the same chunks again as the user types."""
+    """The lower-cased tokens of a text as indexed (words, CJK characters and bigrams), for similarity."""
     return frozenset(index_text(text).lower().split())

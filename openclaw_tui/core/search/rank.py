@@ -1,13 +1,10 @@
 """Ranking as the agent ranks: BM25 ⊕ vector similarity, × temporal decay, then MMR; each result says why.
 
 For a query, the chunks matching every part of it (``text.parse_query``) are
-ranked over *all* matches by BM25 × temporal decay (``Index.match_decayed``:
-matches read newest first until nothing left can enter, which is exact since
-decay never grows with age), and the best ``candidates`` (4 × the results
-asked for, OpenClaw's ``candidateMultiplier``, at least 40) are taken, with
-any chunk tied with the last one: no BM25 cap comes before the decay, so
-the top results are the ones ranking every match would give.  The text score
-is BM25 divided by the best BM25 of all matches (1.0 for the best match).
+ranked over *all* matches by BM25 × temporal decay (``Index.match_decayed``),
+and the best ``candidates`` (4 × the results asked for, OpenClaw's
+``candidateMultiplier``, at least 40) are taken, with any chunk tied with the
+last one.  The text score is BM25 divided by the best BM25 of all matches.
 
 When an embedding provider answers (``providers.Chain``), every candidate
 gets a vector score (cosine similarity of the query's vector and the chunk's,
@@ -110,8 +107,7 @@ class Hit:
         }
 
     def readable(self, today: dt.date | None = None) -> str:
-        """The score as a person reads it: a tiny score keeps its significant digits, and a decayed
-        result says by how much and why ("0.0031 (×0.004, 8 months old)"), not a bare 0.00."""
+        """The score as a person reads it: "0.0031 (×0.004, 8 months old)", not a bare 0.00."""
         s = f"{self.score:.2f}" if self.score >= 0.01 or self.score == 0 else f"{self.score:.2g}"
         if self.decay >= 0.995 or not self.date:
             return s
@@ -284,17 +280,9 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
     """Greedy maximal marginal relevance over candidates sorted best first.
 
     Each round picks the candidate with the highest ``lam × score − (1 − lam) × its highest similarity
-    to a pick`` (ties: the earlier one).  The same picks as comparing every candidate with every pick
-    (the textbook loop), with far fewer comparisons:
-
-    - candidates whose similarity to anything is the same (the same token set, without vectors) form a
-      group; in a group only the first one left can be picked next (the others score no higher, and
-      come later), so a round looks at one candidate per group;
-    - a group's highest similarity is brought up to date only when it is looked at, and a round stops at
-      the first group whose ``lam × score`` cannot beat the best found (groups are looked at in the
-      order of their first candidate, so by score, and similarities are never negative).
-
-    Token sets are compared as bit masks over the pool's words (the same Jaccard value, from counts).
+    to a pick`` (ties: the earlier one), the same picks as the textbook loop.  Candidates equally similar
+    to anything form a group, of which only the first one left can be picked next; a round stops at the
+    first group whose ``lam × score`` cannot beat the best found (similarities are never negative).
     """
     if lam >= 1.0 or len(cands) <= 1:
         return list(cands[:limit])
@@ -335,7 +323,7 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
         at[g] += 1
         if at[g] < len(members[g]):
             nxt = members[g][at[g]]
-            k = next((i for i, h in enumerate(heads) if h >= nxt), len(heads))  # (bisect_left: a few dozen)
+            k = next((i for i, h in enumerate(heads) if h >= nxt), len(heads))  # (as bisect_left)
             heads.insert(k, nxt)
             pool.insert(k, g)
     return [cands[i] for i in picked]
@@ -343,11 +331,11 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
 
 def _similarities(cands: Sequence[_Cand]) -> tuple[Callable[[int, int], float], list[object]]:
     """``_similarity`` of two candidates by index, and for each candidate a key: candidates with equal keys
-    are equally similar to anything.  Without vectors, Jaccard on bit masks of their tokens (key: the mask)."""
+    are equally similar to anything (without vectors: the bit mask of its tokens)."""
     if any(c.vec is not None for c in cands):
         return (lambda i, j: _similarity(cands[i], cands[j])), list(range(len(cands)))
     vocab: dict[str, int] = {}
-    mask_of: dict[frozenset[str], int] = {}  # equal token sets, one mask (a pool often repeats a text)
+    mask_of: dict[frozenset[str], int] = {}
     masks: list[int] = []
     for c in cands:
         toks = c.toks
@@ -465,19 +453,15 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
     picked = mmr(ranked[: max(limit * CANDIDATE_MULTIPLIER, limit)], limit, ranking.mmr_lambda)
     # MMR chooses which results (diversity); they are shown in score order, as a person reads a ranking
     hits = [_hit(c, q) for c in sorted(picked, key=order_key(index, with_vectors))]
-    if chain is None:  # (no provider configured: ``providers`` not even imported)
+    if chain is None:
         return Results(hits, NO_PROVIDER, None, ranking)
     provider = chain.answered.key if chain.answered is not None else None
     return Results(hits, chain.note(), provider, ranking, list(chain.failures))
 
 
 def order_key(index: Reader, with_vectors: bool) -> Callable[[_Cand], tuple[float, int, str, int]]:
-    """The ranking's order: best score first, ties by profile, file and place.
-
-    Without vectors the score compared is BM25 × decay itself (``score`` divided by the best BM25 is
-    the same order, but a division may tie two different products): exactly the product SQLite orders
-    the candidates by (``Index.match_decayed``), so the candidates are the top of this order.
-    """
+    """The ranking's order: best score first, ties by profile, file and place.  Without vectors the score
+    compared is BM25 × decay, the product ``Index.match_decayed`` orders by (a division may make ties)."""
     order = {r.path: i for i, r in enumerate(index.roots())}
 
     def key(c: _Cand) -> tuple[float, int, str, int]:
