@@ -20,7 +20,6 @@ from . import words
 
 Segment = tuple[str, bool]  # (text, differs from the other side)
 PAIR_SIMILARITY = 0.4  # two lines this alike are one changed line, else one removed and one added
-tokens = words.tokens
 
 
 def _merge(segments: list[Segment]) -> list[Segment]:
@@ -55,7 +54,11 @@ class LineMark:
 
 
 def _lines(text: str) -> list[str]:
-    return [ln.rstrip("\r") for ln in text.split("\n")] if text else []
+    """The lines of ``text`` without their breaks (no empty one after a final newline)."""
+    lines = [ln.rstrip("\r") for ln in text.split("\n")] if text else []
+    if text.endswith("\n"):
+        lines.pop()
+    return lines
 
 
 def mark_lines(text: str, reference: str | None, with_removed: bool = False) -> list[LineMark]:
@@ -65,13 +68,9 @@ def mark_lines(text: str, reference: str | None, with_removed: bool = False) -> 
     included where they were (``removed=True``).
     """
     lines = _lines(text)
-    if lines and lines[-1] == "" and text.endswith("\n"):
-        lines.pop()
     if reference is None:
         return [LineMark(ln, False, ((ln, False),)) for ln in lines]
     ref = _lines(reference)
-    if ref and ref[-1] == "" and reference.endswith("\n"):
-        ref.pop()
     out: list[LineMark] = []
     sm = SequenceMatcher(None, lines, ref, autojunk=False)
     for op, i1, i2, j1, j2 in sm.get_opcodes():
@@ -96,26 +95,12 @@ def mark_lines(text: str, reference: str | None, with_removed: bool = False) -> 
 # --- entries --------------------------------------------------------------------------------
 
 
-def _meta_body(raw: str | None) -> tuple[dict[str, Any], str] | None:
-    if raw is None:
-        return None
+def _meta_body(raw: str) -> tuple[dict[str, Any], str] | None:
     mf = parse(raw)
     if not mf.entries or mf.entries[0].error:
         return None
     e = mf.entries[0]
     return e.meta, e.body.strip()
-
-
-def field_changes(raw: str | None, reference: str | None) -> tuple[list[str], bool]:
-    """(names of the fields ``raw`` has differently from ``reference``, body differs)."""
-    a, b = _meta_body(raw), _meta_body(reference)
-    if a is None or b is None:
-        return [], (raw or "") != (reference or "")
-    names = [k for k in list(a[0]) + [k for k in b[0] if k not in a[0]] if a[0].get(k, _MISSING) != b[0].get(k, _MISSING)]
-    return names, a[1] != b[1]
-
-
-_MISSING = object()
 
 
 def entry_summary(raw: str | None, reference: str | None) -> str:
@@ -128,30 +113,23 @@ def entry_summary(raw: str | None, reference: str | None) -> str:
     if a is None or b is None:
         return "text changed" if raw != reference else "unchanged"
     parts: list[str] = []
-    names, body = field_changes(raw, reference)
-    for name in names:
-        if name not in b[0]:
-            parts.append(f"{name} (added)")
-        elif name not in a[0]:
-            parts.append(f"{name} (removed)")
-        else:
-            parts.append(name)
-    if body:
+    for name in dict.fromkeys([*a[0], *b[0]]):
+        mine, theirs = a[0].get(name, words.MISSING), b[0].get(name, words.MISSING)
+        if mine != theirs:
+            parts.append(f"{name} (added)" if theirs is words.MISSING else f"{name} (removed)" if mine is words.MISSING else name)
+    if a[1] != b[1]:
         parts.append("body")
     if not parts:
         return "formatting only" if raw.strip() != reference.strip() else "unchanged"
     return ", ".join(parts)
 
 
-__all__ = ["Segment", "tokens", "word_diff", "LineMark", "mark_lines", "field_changes", "entry_summary"]
+__all__ = ["Segment", "word_diff", "LineMark", "mark_lines", "entry_summary"]
 
 
 # --- line diffs of whole files, fast on big memory files ----------------------------------------
-#
-# difflib on the lines of a 100k-entry file is slow: ``---``, ``status: active`` and blank
-# lines repeat thousands of times.  Lines are first grouped into chunks (a chunk starts at a
-# ``---`` line and after a blank line), which are nearly all unique; the chunks are aligned,
-# and only the chunks that differ are compared line by line.
+# Lines are grouped into chunks (starting at a ``---`` line and after a blank line), nearly all unique;
+# the chunks are aligned, and only the chunks that differ are compared line by line.
 
 Opcode = tuple[str, int, int, int, int]
 
