@@ -126,17 +126,16 @@ def search_path(path: Path | str, query: str, limit: int = 10, *, today: dt.date
     own = index is None
     idx = index if index is not None else Index.for_folder(path)
     try:
-        stats = idx.refresh(roots)
-        try:
-            ranking, chain = ranking_for(roots, config), chain_for(config)
-            results = rank(idx, query, limit, ranking=ranking, chain=chain, today=today, tags=tags)
-        except sqlite3.DatabaseError as exc:  # damage the refresh did not touch: rebuild once, never trust it
-            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-                raise
-            idx.recover()
+        for attempt in (1, 2):
             stats = idx.refresh(roots)
-            ranking, chain = ranking_for(roots, config), chain_for(config)
-            results = rank(idx, query, limit, ranking=ranking, chain=chain, today=today, tags=tags)
+            try:
+                ranking, chain = ranking_for(roots, config), chain_for(config)
+                results = rank(idx, query, limit, ranking=ranking, chain=chain, today=today, tags=tags)
+                break
+            except sqlite3.DatabaseError as exc:  # damage the refresh did not touch: rebuild once, never trust it
+                if attempt == 2 or isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                    raise
+                idx.recover()
     finally:
         if own:
             idx.close()

@@ -235,8 +235,7 @@ class Index(IndexEdits):
             profiles = db.execute("SELECT path, name, rel, layout FROM profiles ORDER BY ord").fetchall()
             if profiles != [(str(r.path), r.name, r.rel, r.layout) for r in roots]:
                 return False
-            known = {p: (size, mtime, h) for p, size, mtime, h in
-                     db.execute("SELECT path, size, mtime_ns, hash FROM files")}
+            known = {p: (size, mtime, h) for p, size, mtime, h in db.execute("SELECT path, size, mtime_ns, hash FROM files")}
         seen = 0
         for root in roots:
             for _rel, path in files_of(root):

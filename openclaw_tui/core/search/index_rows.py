@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import sys
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -246,13 +247,10 @@ class IndexRows(Reader):
     @staticmethod
     def _count_tags(db: sqlite3.Connection, key: str, tags: Iterable[str | None], sign: int) -> None:
         """Keep ``tagnames`` (tag -> entries carrying it, per file) in step with the rows."""
-        counts: dict[str, int] = {}
-        for t in tags:
-            for name in tags_as_written(t):
-                counts[name] = counts.get(name, 0) + sign
+        counts = Counter(name for t in tags for name in tags_as_written(t))
         if counts:
             db.executemany("INSERT INTO tagnames VALUES (?, ?, ?) ON CONFLICT(path, tag) DO UPDATE SET n = n + excluded.n",
-                           [(key, name, n) for name, n in counts.items()])
+                           [(key, name, sign * n) for name, n in counts.items()])
             if sign < 0:
                 db.execute("DELETE FROM tagnames WHERE path = ? AND n <= 0", (key,))
 
@@ -290,7 +288,7 @@ class IndexRows(Reader):
             # FTS5's segments merged once at the end ('optimize'), then its defaults back for later edits
             db.execute("INSERT INTO docs(docs, rank) VALUES ('automerge', 0)")
             db.execute("INSERT INTO docs(docs, rank) VALUES ('crisismerge', 1999)")
-        tags: dict[str, int] = {}
+        tags: list[str | None] = []  # as stored (cleaned), as ``_delete_rows`` will read them back
         for at in range(0, len(order), INSERT_BATCH):
             rows: list[tuple[object, ...]] = []
             texts: list[tuple[int, str]] = []
@@ -310,9 +308,7 @@ class IndexRows(Reader):
                 rows.append(row)
                 texts.append((rowid, stored))
                 bodies.append((rowid, index_text(stored)))
-                stored_tags = row[11]  # (cleaned) as ``_delete_rows`` will read them back
-                for name in tags_as_written(stored_tags if isinstance(stored_tags, str) else None):
-                    tags[name] = tags.get(name, 0) + 1
+                tags.append(row[11] if isinstance(row[11], str) else None)
             db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
             db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
@@ -321,7 +317,5 @@ class IndexRows(Reader):
             db.execute("INSERT INTO docs(docs) VALUES ('optimize')")
             db.execute("INSERT INTO docs(docs, rank) VALUES ('automerge', 4)")
             db.execute("INSERT INTO docs(docs, rank) VALUES ('crisismerge', 16)")
-        if tags:
-            db.executemany("INSERT INTO tagnames VALUES (?, ?, ?) ON CONFLICT(path, tag) DO UPDATE SET n = n + excluded.n",
-                           [(key, name, n) for name, n in tags.items()])
+        self._count_tags(db, key, tags, 1)
         return ids

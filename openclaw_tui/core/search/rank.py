@@ -34,7 +34,7 @@ import datetime as dt
 import math
 import re
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .providers import NO_PROVIDER
@@ -141,8 +141,7 @@ class Ranking:
     source: str = "defaults"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"text_weight": self.text_weight, "vector_weight": self.vector_weight,
-                "half_life_days": self.half_life_days, "mmr_lambda": self.mmr_lambda, "source": self.source}
+        return asdict(self)
 
 
 def _num(value: Any) -> float | None:
@@ -177,10 +176,7 @@ def ranking_from(settings: SearchSettings, config_found: bool = False,
             changed["half_life_days"] = 0.0
         elif _num(decay.get("halfLifeDays")) is not None:
             changed["half_life_days"] = _num(decay.get("halfLifeDays")) or 0.0
-    if not changed:
-        return r
-    return Ranking(**{**{k: v for k, v in r.as_dict().items() if k != "source"}, **changed},
-                   source=openclaw_source or "openclaw.json")
+    return replace(r, **changed, source=openclaw_source or "openclaw.json") if changed else r
 
 
 @dataclass(slots=True)

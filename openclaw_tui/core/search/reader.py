@@ -29,6 +29,7 @@ RACY_FINE_NS = 25_000_000  # nanosecond mtimes move with the kernel's coarse clo
 # a chunk's places: its block's + its own
 _PLACES = "b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.line + c.rend_line"
 _JOIN = "chunks c JOIN blocks b ON b.blk = c.blk"
+_MATCHED = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?"  # the matches and their chunks
 
 
 @dataclass(slots=True, frozen=True)
@@ -131,10 +132,7 @@ class Reader:
         if q is None or half_life_days <= 0 or limit <= 0:
             return self._match_decayed_all(q, limit, tags, today, half_life_days)
         where, args = _tag_filter(tags)
-        if tags:
-            source, r = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", "d.rowid"
-        else:
-            source, r = "docs d WHERE docs MATCH ?", "d.rowid"
+        source, r = _MATCHED if tags else "docs d WHERE docs MATCH ?", "d.rowid"
         hl = float(half_life_days)
         decays: dict[int, float] = {}
 
@@ -237,11 +235,8 @@ class Reader:
                 return [], 0.0
             source, margs, r = "chunks c WHERE 1", [], "c.rowid"
             bm25 = "-1.0"
-        elif tags:
-            source, margs, r = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", [q.fts], "d.rowid"
-            bm25 = "bm25(docs)"
-        else:  # the FTS table alone: the day is in the rowid
-            source, margs, r = "docs d WHERE docs MATCH ?", [q.fts], "d.rowid"
+        else:  # with no tag, the FTS table alone: the day is in the rowid
+            source, margs, r = _MATCHED if tags else "docs d WHERE docs MATCH ?", [q.fts], "d.rowid"
             bm25 = "bm25(docs)"
         if half_life_days > 0:
             decay = (f"(CASE WHEN {r} >> {DAY_SHIFT} = 0 THEN 1.0"
