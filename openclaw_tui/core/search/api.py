@@ -20,19 +20,7 @@ from .index import Index, Stats
 from .index_files import roots_of
 from .rank import Hit, Ranking, Results, rank, ranking_from
 from .reader import Root
-from .text import (
-    CJK,
-    MAX_CHUNK_LINES,
-    SNIPPET_WIDTH,
-    Chunk,
-    Query,
-    QueryError,
-    index_text,
-    indexed_rel,
-    parse_query,
-    split_tags,
-    text_chunks,
-)
+from .text import Query, QueryError, index_text, parse_query, split_tags, text_chunks
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -42,11 +30,8 @@ if TYPE_CHECKING:
     from ..files.profile import Profile
     from .providers import Chain
 
-__all__ = [
-    "CJK", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Hit", "Query", "QueryError", "Ranking", "Results",
-    "SearchIndex", "index_text", "indexed_rel", "parse_query", "ranking_for", "search_path",
-    "search_profiles", "text_chunks",
-]
+__all__ = ["Hit", "QueryError", "Ranking", "Results", "SearchIndex", "index_text", "parse_query", "ranking_for",
+           "roots_of", "search_path", "search_profiles", "text_chunks"]
 
 
 def ranking_for(roots: Iterable[Root], config: Config | None = None) -> Ranking:

@@ -335,29 +335,27 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
     parts, left_out = ctx.parts, ctx.left_out
     superseded: list[tuple[LeftOut, str]] = []  # (left out, by whom): the detail says that one's status
     for ident, line, end_line, status, imp, tg, by, key, raw, mentioned in entries:
+        matched = match(tg)
         if status == "active":
             if imp == "high":
-                matched = match(tg)
                 reason = f"{_HIGH}; tag {', '.join(matched)}" if matched else _HIGH
-            else:
-                matched = match(tg)
-                if not matched:
-                    if mentioned is None:  # a parsed entry: what the index's FTS5 finds (``Query.mentions``)
-                        mentioned = q is not None and raw is not None and q.mentions(raw)
-                    if mentioned:
-                        level = imp if imp in _LEVELS else "medium"
-                        left_out.append(LeftOut(ident, "low without a match" if imp == "low" else "no tag match",
-                                                "memories.md", line,
-                                                f"the query's words are in its text, but no tag of "
-                                                f"[{', '.join(_tags_of(tg))}] is selected (importance {level})"))
-                    continue
+            elif matched:
                 reason = f"tag {', '.join(matched)}" + (" (low: loaded only on a tag match)" if imp == "low" else "")
+            else:
+                if mentioned is None:  # a parsed entry: what the index's FTS5 finds (``Query.mentions``)
+                    mentioned = q is not None and raw is not None and q.mentions(raw)
+                if mentioned:
+                    level = imp if imp in _LEVELS else "medium"
+                    left_out.append(LeftOut(ident, "low without a match" if imp == "low" else "no tag match",
+                                            "memories.md", line,
+                                            f"the query's words are in its text, but no tag of "
+                                            f"[{', '.join(_tags_of(tg))}] is selected (importance {level})"))
+                continue
             if raw is None:
                 raw = src.raw(key)
             parts.append(Part("memories", "memories.md", line, end_line, ident, len(raw), estimate_tokens(raw), False,
                               reason, raw, memories_path))
             continue
-        matched = match(tg)
         if not matched:
             continue
         if status == "superseded":
@@ -376,8 +374,7 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
         if by in status_of:
             x.detail += f" (status {status_of[by]})"
     for ident, line, _end, _status, _imp, tg, _by, _key, _raw, _m in archived:
-        matched = match(tg)
-        if matched:
+        if matched := match(tg):
             left_out.append(LeftOut(ident, "archived", ARCHIVE_REL, line,
                                     f"in the archive (tag {', '.join(matched)}); restore it to load it"))
     # 3. contexts
@@ -490,10 +487,6 @@ def render_json(ctx: AgentContext) -> str:
     return json.dumps(ctx.to_json(), ensure_ascii=False, indent=2) + "\n"
 
 
-def _thousands(n: int) -> str:
-    return f"{n:,}" if n >= 1000 or n <= -1000 else str(n)
-
-
 def render_text(ctx: AgentContext) -> str:
     """The plain-text report of ``openclaw-tui context``, in the reader's language (its JSON stays English)."""
     from ..phrases import localize as say
@@ -527,8 +520,7 @@ def render_text(ctx: AgentContext) -> str:
                       "chars": f"{chars:,}", "tokens": f"{sum(p.tokens_est for p in parts):,}"})
         out += [f"  {p.file}:{p.start_line if p.start_line == p.end_line else f'{p.start_line}-{p.end_line}'}  "
                 f"{p.id or '-'}  "
-                + _("%(chars)s chars  ~%(tokens)s tokens") % {"chars": _thousands(p.chars),
-                                                               "tokens": _thousands(p.tokens_est)}
+                + _("%(chars)s chars  ~%(tokens)s tokens") % {"chars": f"{p.chars:,}", "tokens": f"{p.tokens_est:,}"}
                 + ("  " + truncated if p.truncated else "") + f"  {say(p.reason)}" for p in parts]
     if not ctx.parts:
         out.append(_("nothing is loaded"))

@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .providers import NO_PROVIDER
-from .query import CJK, SNIPPET_WIDTH, Query, clean, parse_query, split_tags, tokens
+from .query import SNIPPET_WIDTH, Query, clean, parse_query, split_tags, tokens
 from .reader import Reader, Row
 
 if TYPE_CHECKING:
@@ -478,4 +478,4 @@ def _hit(c: _Cand, q: Query | None) -> Hit:
     )
 
 
-__all__ = ["CJK", "Hit", "Ranking", "Results", "decay_factor", "mmr", "rank", "ranking_from"]
+__all__ = ["Hit", "Ranking", "Results", "decay_factor", "mmr", "rank", "ranking_from"]
