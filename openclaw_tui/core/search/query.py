@@ -18,7 +18,6 @@ _SURROGATES = re.compile("[\udc80-\udcff]")  # the undecodable bytes of ``surrog
 # ``clean``'s control characters, each as U+FFFD
 _CONTROLS = dict.fromkeys([*range(0x09), *range(0x0B, 0x20), 0x7F, 0x2028, 0x2029], "\ufffd")
 SNIPPET_WIDTH = 120
-escape = re.escape
 
 
 class QueryError(ValueError):
@@ -65,14 +64,9 @@ _WORD_SEP = r"[\W_]+"  # FTS5 separators between two word tokens (a CJK characte
 
 def _phrase_re(phrase: str, cjk: bool) -> str:
     if cjk:
-        return escape(phrase)
-    inner = _WORD_SEP.join(escape(w) for w in phrase.split(" "))
+        return re.escape(phrase)
+    inner = _WORD_SEP.join(re.escape(w) for w in phrase.split(" "))
     return f"(?<![^\\W_{CJK}]){inner}(?![^\\W_{CJK}])"
-
-
-def query_parts(query: str) -> list[str]:
-    """The quoted phrases and the runs of non-space characters of a query, in order."""
-    return [q or b for q, b in _PARTS.findall(query)]
 
 
 @lru_cache(maxsize=256)
@@ -83,12 +77,12 @@ def parse_query(query: str) -> Query:
     regexes: dict[str, str] = {}
     terms: list[str] = []  # words: matched whole (not inside a longer word), any case
     cjk_terms: list[str] = []  # CJK runs: matched anywhere
-    for part in query_parts(query):
+    for part in (quoted or bare for quoted, bare in _PARTS.findall(query)):
         words: list[str] = []
         for cjk, word in query_terms(part):
             if word:
                 words.append(word)
-                terms.append(escape(word))
+                terms.append(re.escape(word))
                 continue
             if words:
                 phrases.append(" ".join(words))
@@ -108,7 +102,7 @@ def parse_query(query: str) -> Query:
     # the words matched whole (a CJK character next to a word is a boundary), in any case (IGNORECASE only
     # around them: not the CJK ranges); the CJK runs anywhere, longest first
     alternation = "|".join(sorted(set(terms), key=len, reverse=True))
-    runs = "|".join(escape(r) for r in sorted(set(cjk_terms), key=len, reverse=True))
+    runs = "|".join(re.escape(r) for r in sorted(set(cjk_terms), key=len, reverse=True))
     bounded = f"(?<![^\\W_{CJK}])(?i:{alternation})(?![^\\W_{CJK}])" if alternation else ""
     pattern = re.compile("|".join(x for x in (bounded, runs) if x))
     return Query(query, " AND ".join(quoted), pattern, " OR ".join(quoted), "|".join(regexes[p] for p in unique))
@@ -124,11 +118,6 @@ def clean(s: str) -> str:
     if _SURROGATES.search(s):
         s = s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     return s.replace("\t", " ").translate(_CONTROLS)
-
-
-def surrogates_re() -> re.Pattern[str]:
-    """The undecodable bytes of ``surrogateescape``."""
-    return _SURROGATES
 
 
 def index_text(text: str) -> str:

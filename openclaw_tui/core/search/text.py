@@ -23,21 +23,16 @@ from typing import TYPE_CHECKING
 
 from ..format.places import ARCHIVE_REL, indexed_rel
 from .query import (
+    _SURROGATES,
     CJK,
     CJK_RUN,
-    SNIPPET_WIDTH,
     Query,
     QueryError,
     clean,
-    compiled_ignorecase,
-    escape,
     index_text,
     parse_query,
-    query_parts,
     query_terms,
     split_tags,
-    surrogates_re,
-    tokens,
 )
 
 if TYPE_CHECKING:
@@ -135,16 +130,14 @@ def is_memory_rel(rel: str) -> bool:
 def without_surrogates(s: str) -> str:
     """Each undecodable byte (a surrogate of ``surrogateescape``) as U+FFFD: same length, so offsets hold,
     and safe for SQLite, which takes only valid UTF-8."""
-    return surrogates_re().sub("\ufffd", s)
+    return _SURROGATES.sub("\ufffd", s)
 
 
 def has_surrogates(s: str) -> bool:
-    return surrogates_re().search(s) is not None
+    return _SURROGATES.search(s) is not None
 
 
 __all__ = [  # with the query side (``query``), re-exported: callers have always found it here
-    "CJK", "CJK_RUN", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Query", "QueryError", "clean",
-    "compiled_ignorecase", "escape", "has_surrogates", "index_text", "indexed_rel", "is_memory_rel",
-    "parse_query", "query_parts", "query_terms", "split_tags", "surrogates_re", "text_chunks", "tokens",
-    "without_surrogates",
+    "CJK", "CJK_RUN", "MAX_CHUNK_LINES", "Chunk", "Query", "QueryError", "clean", "has_surrogates", "index_text",
+    "indexed_rel", "is_memory_rel", "parse_query", "query_terms", "split_tags", "text_chunks", "without_surrogates",
 ]
