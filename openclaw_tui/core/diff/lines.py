@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import groupby
 from typing import Any
 
 from ..format.entries import parse
@@ -23,15 +24,9 @@ PAIR_SIMILARITY = 0.4  # two lines this alike are one changed line, else one rem
 
 
 def _merge(segments: list[Segment]) -> list[Segment]:
-    out: list[Segment] = []
-    for text, changed in segments:
-        if not text:
-            continue
-        if out and out[-1][1] == changed:
-            out[-1] = (out[-1][0] + text, changed)
-        else:
-            out.append((text, changed))
-    return out
+    """The non-empty segments, neighbours with the same flag joined."""
+    return [("".join(t for t, _c in run), changed)
+            for changed, run in groupby((seg for seg in segments if seg[0]), key=lambda seg: seg[1])]
 
 
 def word_diff(a: str, b: str) -> tuple[list[Segment], list[Segment]]:

@@ -6,6 +6,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -93,12 +94,7 @@ class AgentContext:
         return int(self.limits.get("bootstrap_total_max_chars") or 0)
 
     def layers(self) -> list[tuple[str, list[Part]]]:
-        out: list[tuple[str, list[Part]]] = []
-        for p in self.parts:
-            if not out or out[-1][0] != p.layer:
-                out.append((p.layer, []))
-            out[-1][1].append(p)
-        return out
+        return [(layer, list(parts)) for layer, parts in groupby(self.parts, key=lambda p: p.layer)]
 
     def to_json(self) -> dict[str, Any]:
         return {

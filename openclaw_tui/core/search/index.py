@@ -15,7 +15,7 @@ One database per searched folder (``index_cache``; never inside the memory folde
 
 Concurrency: WAL mode and a busy timeout; every writer takes an exclusive ``fcntl.flock`` on
 ``<db>.lock``, so two processes never build at once.  Readers need no lock.  A new database's first
-write (its first build) runs with SQLite's rollback journal, then it is put in WAL mode (``_to_wal``).
+write (its first build) runs with SQLite's rollback journal, then it is put in WAL mode (``_write``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -68,7 +68,7 @@ class Index(IndexEdits):
         self.path = path
         self.wait = wait  # False: a writer finding the index busy (another process building it) gives up (OSError)
         self.opened_as: str | None = None  # "missing", "outdated schema", "corrupt" when (re)created
-        self._unjournaled = False  # a new database not yet in WAL mode (``_to_wal``)
+        self._unjournaled = False  # a new database not yet in WAL mode (``_write``)
         super().__init__(path, self._open())
 
     @classmethod
@@ -115,10 +115,8 @@ class Index(IndexEdits):
     def _remove_files(self) -> None:
         assert self.path is not None
         for suffix in ("", "-wal", "-shm", "-journal"):
-            try:
+            with suppress(FileNotFoundError):
                 os.unlink(str(self.path) + suffix)
-            except FileNotFoundError:
-                pass
 
     def _open(self) -> sqlite3.Connection:
         with self._file_lock():
@@ -167,17 +165,10 @@ class Index(IndexEdits):
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
-            if self._unjournaled:
-                self._to_wal(db)
-
-    def _to_wal(self, db: sqlite3.Connection) -> None:
-        """WAL mode (readers beside a writer) after a new database's first write (the build: with the rollback
-        journal each page is written once, twice in WAL mode)."""
-        self._unjournaled = False
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-        except sqlite3.OperationalError:  # busy: the next connection (``_connect``) sets it
-            pass
+            if self._unjournaled:  # a new database's first write (its build) done: WAL mode from now on
+                self._unjournaled = False
+                with suppress(sqlite3.OperationalError):  # busy: the next connection (``_connect``) sets it
+                    db.execute("PRAGMA journal_mode=WAL")
 
     # -- profiles --
 
@@ -197,13 +188,6 @@ class Index(IndexEdits):
             self._drop_file(db, f)
         db.execute("DELETE FROM profiles WHERE path = ?", (path,))
         return len(files)
-
-    def owner(self, path: Path) -> Root | None:
-        best: Root | None = None
-        for r in self.roots():
-            if path.is_relative_to(r.path) and (best is None or len(r.path.parts) > len(best.path.parts)):
-                best = r
-        return best
 
     # -- refreshing from disk (the CLI, the search screen) --
 
@@ -330,9 +314,10 @@ class Index(IndexEdits):
         """Re-index one file after it changed (read from disk unless ``content`` is given); one gone or
         unreadable is dropped.  Returns True when the file belongs to the index."""
         path = Path(path).absolute()
-        owner = self.owner(path)
-        if owner is None:
+        owners = [r for r in self.roots() if path.is_relative_to(r.path)]
+        if not owners:
             return False
+        owner = max(owners, key=lambda r: len(r.path.parts))  # the deepest
         rel = path.relative_to(owner.path).as_posix()
         if not indexed_rel(owner.layout, rel):
             return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from contextlib import suppress
 from pathlib import Path
 
 from ..format.places import present
@@ -37,10 +38,8 @@ def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path
         if db == keep or not os.path.isabs(folder) or present(Path(folder)):  # unreadable just now: kept
             continue
         for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, ".best", ".folders"):  # (.best, .folders: left by older versions)
-            try:
+            with suppress(OSError):
                 os.unlink(str(db) + suffix)
-            except OSError:
-                pass
         gone.append(db)
     return gone
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from threading import RLock
@@ -101,11 +102,8 @@ class Reader:
         self._best_gen: tuple[int, int] | None = None
 
     def close(self) -> None:
-        with self._lock:
-            try:
-                self._db.close()
-            except sqlite3.Error:
-                pass
+        with self._lock, suppress(sqlite3.Error):
+            self._db.close()
 
     def roots(self) -> list[Root]:
         with self._lock:
