@@ -269,19 +269,16 @@ class Index(IndexEdits):
                     continue
                 if not utf8:
                     text = without_surrogates(text)  # the index holds valid UTF-8 only; offsets are kept
-                if (old is not None and is_memory_rel(rel)
-                      and (counts := self._window_from_rows(db, key, text, old[2] if utf8 else None, _bom, data)) is not None):
-                    stats.reindexed += 1  # another program changed entries: only those are read again
-                    stats.inserted += counts[0]
-                    stats.deleted += counts[1]
-                elif old is None and (ins := self._index_new(db, rel, key, text)) is not None:
-                    stats.reindexed += 1
-                    stats.inserted += ins
-                else:
-                    ins, dele = self._reindex(db, key, text, _pieces(rel, text)[1])
-                    stats.reindexed += 1
-                    stats.inserted += ins
-                    stats.deleted += dele
+                counts = None
+                if old is not None and is_memory_rel(rel):  # another program changed entries: only those are read again
+                    counts = self._window_from_rows(db, key, text, old[2] if utf8 else None, _bom, data)
+                elif old is None:
+                    counts = self._index_new(db, rel, key, text)
+                if counts is None:
+                    counts = self._reindex(db, key, text, _pieces(rel, text)[1])
+                stats.reindexed += 1
+                stats.inserted += counts[0]
+                stats.deleted += counts[1]
                 db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)",
                            (key, str(root.path), rel, st.st_size, mtime, digest))
             for gone in set(known) - present:

@@ -182,8 +182,8 @@ class IndexRows(Reader):
         db.execute("DELETE FROM tagnames WHERE path = ?", (path,))
         db.execute("DELETE FROM files WHERE path = ?", (path,))
 
-    def _index_new(self, db: sqlite3.Connection, rel: str, key: str, text: str) -> int | None:
-        """Index a file that has no rows yet (a first build): rows inserted, or None when it has some.
+    def _index_new(self, db: sqlite3.Connection, rel: str, key: str, text: str) -> tuple[int, int] | None:
+        """Index a file that has no rows yet (a first build): (rows inserted, 0), or None when it has some.
         The parse is not kept: each entry is let go once its fields are read (``_Piece.fill``)."""
         if db.execute("SELECT 1 FROM chunks WHERE path = ? LIMIT 1", (key,)).fetchone() is not None:
             return None
@@ -193,7 +193,7 @@ class IndexRows(Reader):
             del mf  # the entries are now held by the pieces alone
         else:
             pieces = _pieces(rel, text)[1]
-        return len(self._insert(db, key, text, pieces))
+        return len(self._insert(db, key, text, pieces)), 0
 
     def _reindex(self, db: sqlite3.Connection, key: str, text: str, pieces: list[_Piece]) -> tuple[int, int]:
         """Re-index one file: chunks are matched to the stored ones by the hash of their text."""

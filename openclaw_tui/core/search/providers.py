@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -195,14 +196,12 @@ def _sentence_transformer(path: Path) -> Callable[[Sequence[str]], Any]:
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     from sentence_transformers import SentenceTransformer
 
-    try:
+    with suppress(ImportError):  # (sentence-transformers always brings transformers)
         from transformers.utils import logging as hf_logging
 
         # when transformers was imported before the environment was set
         hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call, unused-ignore]
         hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call, unused-ignore]
-    except ImportError:  # pragma: no cover - sentence-transformers always brings transformers
-        pass
     model = SentenceTransformer(str(path), local_files_only=True)
     return lambda texts: model.encode(list(texts), show_progress_bar=False)
 
