@@ -412,19 +412,12 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
     qvec = (chain.embed_query(q.text) if chain is not None and q is not None and chain.providers
             and ranking.vector_weight > 0 else None)
     scan = _vector_scan(index, chain, qvec, k) if chain is not None and qvec is not None and not tags else None
-    ids = [r for r, _s in matched]
-    if scan:
-        seen = set(ids)
-        ids += [r for r, s in scan if s >= MIN_VECTOR_ONLY and r not in seen]
-    rows = index.rows(ids)
-    cands: dict[int, _Cand] = {}
-    for rowid, s in matched:
-        if rowid in rows:
-            cands[rowid] = _Cand(rows[rowid], bm25=s, text=(s / best if best > 0 else 0.0))
-    if scan and not tags:
-        for rowid, _s in scan:
-            if rowid in rows and rowid not in cands and _s >= MIN_VECTOR_ONLY:
-                cands[rowid] = _Cand(rows[rowid])
+    vector_only = [r for r, s in scan or () if s >= MIN_VECTOR_ONLY]
+    rows = index.rows(list(dict.fromkeys([r for r, _s in matched] + vector_only)))
+    cands = {r: _Cand(rows[r], bm25=s, text=(s / best if best > 0 else 0.0)) for r, s in matched if r in rows}
+    for rowid in vector_only:
+        if rowid in rows and rowid not in cands:
+            cands[rowid] = _Cand(rows[rowid])
     if chain is not None and qvec is not None and cands:
         vecs = _vectors_for(index, chain, [c.row.hash for c in cands.values()])
         if vecs is None:  # the provider failed on the chunks: text only
