@@ -47,6 +47,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,7 +56,7 @@ from ..files.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from ..i18n import N_, _, ngettext
 from .context_model import AgentContext, LeftOut, Part, estimate_tokens
 from .index import Index
-from .index_files import roots_of
+from .index_files import files_of, roots_of
 from .index_rows import tags_as_written
 from .reader import Root
 from .text import CJK_RUN, Query, QueryError, parse_query
@@ -283,15 +284,13 @@ def _source_of_profile(profile: Profile) -> _Source:
 
 def _source_of_root(root: Root) -> _Source:
     """The index brought up to date (only changed files are read), small files read as they are."""
-    from .index_files import files_of
-
     idx = Index.for_folder(root.path)
     try:
         idx.refresh([root])
     except BaseException:
         idx.close()
         raise
-    files = {rel: path for rel, path in files_of(root)}
+    files = dict(files_of(root))
     read = {rel: TextFile.read(root.path, path) for rel, path in files.items()
             if rel in ("identity.md", "state.yaml") or (rel.startswith("contexts/") and rel != ARCHIVE_REL)}
     contexts = [f for rel, f in read.items() if rel.startswith("contexts/")]
@@ -427,9 +426,10 @@ def workspace_context(profile: Profile | Root, query: str = "", session: str = "
             ctx.notes.append(f"search: {exc}")
         else:
             ctx.notes.append(f"search: {found.note}; memory_search covers MEMORY.md, USER.md and memory/")
-            read: dict[Path, list[str] | None] = {}  # each file read once
+            lines_of = cache(_file_lines)  # each file read once
             for h in [h for h in found.hits if memory_search_file(h.file)][:results]:
-                text = _slice_lines(profile.path / h.file, h.start_line, h.end_line, read)
+                lines = lines_of(profile.path / h.file)
+                text = "" if lines is None else "\n".join(lines[h.start_line - 1 : h.end_line])
                 why = f"search score {h.score:.2f} ({h.explain()})"
                 ctx.parts.append(Part("search", h.file, h.start_line, h.end_line, h.id, len(text),
                                       estimate_tokens(text), False, why, text, h.path))
@@ -441,16 +441,13 @@ def memory_search_file(rel: str) -> bool:
     return rel in ("MEMORY.md", "memory.md", "USER.md") or (rel.startswith("memory/") and rel.endswith(".md"))
 
 
-def _slice_lines(path: Path, start: int, end: int, read: dict[Path, list[str] | None]) -> str:
+def _file_lines(path: Path) -> list[str] | None:
     from ..format.entries import decode
 
-    if path not in read:
-        try:
-            read[path] = decode(path.read_bytes())[0].split("\n")
-        except OSError:
-            read[path] = None
-    lines = read[path]
-    return "" if lines is None else "\n".join(lines[start - 1 : end])
+    try:
+        return decode(path.read_bytes())[0].split("\n")
+    except OSError:
+        return None
 
 
 def agent_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), session: str = "main", *,
