@@ -158,24 +158,17 @@ def ranking_from(settings: SearchSettings, config_found: bool = False,
     query = openclaw.get("query")
     found = query.get("hybrid") if isinstance(query, dict) else openclaw.get("hybrid")
     hybrid: dict[str, Any] = found if isinstance(found, dict) else {}
-    changed: dict[str, float] = {}
-    tw, vw = _num(hybrid.get("textWeight")), _num(hybrid.get("vectorWeight"))
-    if tw is not None:
-        changed["text_weight"] = tw
-    if vw is not None:
-        changed["vector_weight"] = vw
-    mmr = hybrid.get("mmr")
-    if isinstance(mmr, dict):
-        if mmr.get("enabled") is False:
-            changed["mmr_lambda"] = 1.0
-        elif _num(mmr.get("lambda")) is not None:
-            changed["mmr_lambda"] = min(1.0, _num(mmr.get("lambda")) or 0.0)
-    decay = hybrid.get("temporalDecay")
-    if isinstance(decay, dict):
-        if decay.get("enabled") is False:
-            changed["half_life_days"] = 0.0
-        elif _num(decay.get("halfLifeDays")) is not None:
-            changed["half_life_days"] = _num(decay.get("halfLifeDays")) or 0.0
+    weights = {"text_weight": "textWeight", "vector_weight": "vectorWeight"}
+    changed = {name: n for name, key in weights.items() if (n := _num(hybrid.get(key))) is not None}
+    # (section, its value's key, our name, the value when disabled, the highest value)
+    for section, key, name, off, most in (("mmr", "lambda", "mmr_lambda", 1.0, 1.0),
+                                          ("temporalDecay", "halfLifeDays", "half_life_days", 0.0, math.inf)):
+        part = hybrid.get(section)
+        if isinstance(part, dict):
+            if part.get("enabled") is False:
+                changed[name] = off
+            elif (n := _num(part.get(key))) is not None:
+                changed[name] = min(most, n)
     return replace(r, **changed, source=openclaw_source or "openclaw.json") if changed else r
 
 
