@@ -28,6 +28,7 @@ import os
 import time
 from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -145,13 +146,9 @@ class OllamaProvider(Provider):
         return _vectors(doc.get("embeddings") if isinstance(doc, dict) else None, len(texts), url)
 
 
-_LOCAL_MODELS: dict[str, Callable[[Sequence[str]], Any]] = {}
-
-
+@cache
 def _load_local(spec: str) -> Callable[[Sequence[str]], Any]:
     """An encode function for a local model; never downloads (offline flags set, local paths only)."""
-    if spec in _LOCAL_MODELS:
-        return _LOCAL_MODELS[spec]
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     kind, _, where = spec.partition(":")
@@ -183,7 +180,6 @@ def _load_local(spec: str) -> Callable[[Sequence[str]], Any]:
         raise
     except Exception as exc:  # a broken model folder: any error of the loader means "unavailable"
         raise ProviderError(f"local model {spec}: cannot be loaded ({type(exc).__name__}: {exc})") from None
-    _LOCAL_MODELS[spec] = fn
     return fn
 
 
