@@ -185,24 +185,24 @@ def test_update_file_equals_a_fresh_build(profile: Path) -> None:
     mem = profile / "memories.md"
     text = mem.read_text(encoding="utf-8").replace("loves tea", "loves mate") + entry("mem-0005", "Yerba mate daily.")
     mem.write_text(text, encoding="utf-8")
-    assert idx.update_file(mem) is True
+    assert idx.index.update_file(mem) is True
     fresh = SearchIndex.build(discover(profile).profiles)
     for q in ("mate", "tea", "咖啡", "zeppelins"):
         assert [h.to_json() for h in idx.search(q)] == [h.to_json() for h in fresh.search(q)]
     assert {h.id for h in idx.search("mate")} == {"mem-0004", "mem-0005"}
     # an entry inserted above the others moves their lines; unchanged rows are reused yet report new lines
     mem.write_text("# 记忆\n\n" + entry("mem-0009", "first now") + text.split("\n\n", 1)[1], encoding="utf-8")
-    idx.update_file(mem)
+    idx.index.update_file(mem)
     fresh = SearchIndex.build(discover(profile).profiles)
     assert [h.to_json() for h in idx.search("tea")] == [h.to_json() for h in fresh.search("tea")]
     # deletion and files the index does not hold
     (profile / "skills" / "recipe.md").unlink()
-    assert idx.update_file(profile / "skills" / "recipe.md") is True
+    assert idx.index.update_file(profile / "skills" / "recipe.md") is True
     assert idx.search("pork") == []
-    assert idx.update_file(profile / "audit.log") is False
-    assert idx.update_file(profile.parent.parent / "elsewhere.md") is False
+    assert idx.index.update_file(profile / "audit.log") is False
+    assert idx.index.update_file(profile.parent.parent / "elsewhere.md") is False
     write(profile / "skills" / "new.md", "# New\n\nquokka facts\n")
-    assert idx.update_file(profile / "skills" / "new.md") is True
+    assert idx.index.update_file(profile / "skills" / "new.md") is True
     assert [h.file for h in idx.search("quokka")] == ["skills/new.md"]
 
 
@@ -211,9 +211,9 @@ def test_profiles_can_be_added_and_removed(profile: Path, tmp_path: Path) -> Non
     write(other / "memories.md", entry("mem-0001", "Atlas likes quokkas."))
     idx = SearchIndex.build([load_profile(profile, "profiles/xiaoyu")])
     assert idx.search("quokkas") == []
-    idx.add_profile(load_profile(other, "profiles/atlas"))
+    idx.index.add_profile(load_profile(other, "profiles/atlas"))
     assert [(h.profile, h.profile_rel) for h in idx.search("quokkas")] == [("atlas", "profiles/atlas")]
-    idx.remove_profile(other)
+    idx.index.remove_profile(other)
     assert idx.search("quokkas") == [] and idx.search("tea")
 
 
@@ -312,9 +312,9 @@ def test_incremental_update_equals_fresh_index(case: tuple[str, list[str]]) -> N
         idx = SearchIndex.build([load_profile(prof)])
         for text in versions:
             mem.write_text(text, encoding="utf-8")
-            idx.update_file(mem)
+            idx.index.update_file(mem)
             fresh = SearchIndex.build([load_profile(prof)])
-            assert idx.documents(mem) == fresh.documents(mem)
+            assert idx.index.documents(mem) == fresh.index.documents(mem)
             for q in ("tea", "咖啡", "mem-0001"):
                 assert [h.to_json() for h in idx.search(q)] == [h.to_json() for h in fresh.search(q)]
             fresh.close()

@@ -120,7 +120,7 @@ def test_the_ui_fast_path_equals_a_fresh_build(tmp_path: Path) -> None:
     text = set_fields(mf, "mem-0001", {"tags": ["tea", "edited"]}) + entry("mem-0013", "Wombat 袋熊.")
     new_mf = reload_text(mf, text.encode(), consume=False).mf
     before = rowids(idx.index, p / "memories.md")
-    idx.update_file(p / "memories.md", new_mf)
+    idx.index.update_file(p / "memories.md", new_mf)
     after = rowids(idx.index, p / "memories.md")
     assert {k for k in after if after[k] != before.get(k)} == {"mem-0001", "mem-0013"}
     (p / "memories.md").write_text(text, encoding="utf-8")

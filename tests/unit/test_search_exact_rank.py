@@ -5,6 +5,7 @@ entries; ties at the cut are resolved by place as the full ranking does."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from hypothesis import strategies as st
 from openclaw_tui.core.search.index import Index
 from openclaw_tui.core.search.index_files import roots_of
 from openclaw_tui.core.search.rank import Ranking, _Cand, decay_factor, mmr, order_key, rank
-from openclaw_tui.core.search.text import parse_query, split_tags
+from openclaw_tui.core.search.reader import _tag_filter
+from openclaw_tui.core.search.text import Query, parse_query, split_tags
 from tests.search_corpus import entry, write
 
 TODAY = dt.date(2026, 6, 1)
@@ -36,14 +38,24 @@ def corpus(tmp_path: Path) -> Path:
     return p
 
 
+def every_match(index: Index, q: Query | None, limit: int, tags: Sequence[str] = ()) -> list[tuple[int, float]]:
+    """(rowid, BM25 higher-better) of the best ``limit`` matches, by SQLite alone; no query: the entries
+    carrying every tag (1.0, in file order)."""
+    where, args = _tag_filter(tags)
+    if q is None:
+        sql = f"SELECT c.rowid, -1.0 FROM chunks c WHERE 1 {where} ORDER BY c.path, c.blk, c.rstart LIMIT ?"
+    else:
+        sql = ("SELECT d.rowid, bm25(docs) FROM docs d CROSS JOIN chunks c ON c.rowid = d.rowid"
+               f" WHERE docs MATCH ? {where} ORDER BY bm25(docs) LIMIT ?")
+        args = [q.fts, *args]
+    return [(int(r), -float(s)) for r, s in index._db.execute(sql, [*args, limit])]
+
+
 def uncapped(index: Index, query: str, limit: int, ranking: Ranking) -> list[tuple[str | None, str, int]]:
     """Every match scored in Python (the spec's ranking with no candidate cap), then the same MMR."""
     rest, tags = split_tags(query)
     q = parse_query(rest) if rest else None
-    if q is not None:
-        matched = index.match(q, 10**9, tags)
-    else:
-        matched = [(r, 1.0) for r, _s in index.match(None, 10**9, tags)]
+    matched = every_match(index, q, 10**9, tags)
     best = max(s for _r, s in matched)
     rows = index.rows([r for r, _s in matched])
     cands = []
@@ -69,7 +81,7 @@ def test_the_top_results_are_those_of_ranking_every_match(tmp_path: Path, query:
     try:
         got = [(h.id, h.file, h.start_line) for h in rank(index, query, limit, ranking=ranking, today=TODAY).hits]
         want = uncapped(index, query, limit, ranking)
-        rows = {(r.id, r.rel, r.start): r.line for r in index.rows([r for r, _ in index.match(
+        rows = {(r.id, r.rel, r.start): r.line for r in index.rows([r for r, _ in every_match(index,
             parse_query(split_tags(query)[0]) if split_tags(query)[0] else None, 10**9, split_tags(query)[1])]).values()}
         assert got == [(i, rel, rows[(i, rel, start)]) for i, rel, start in want]
     finally:
@@ -83,9 +95,9 @@ def test_a_bm25_cap_before_the_decay_would_have_lost_the_recent_entry(tmp_path: 
     index.refresh(roots_of(prof))
     try:
         q = parse_query("coffee")
-        by_bm25 = {r for r, _s in index.match(q, 40)}
+        by_bm25 = {r for r, _s in every_match(index, q, 40)}
         top = rank(index, "coffee", 10, today=TODAY).hits
-        rows = index.rows([r for r, _s in index.match(q, 10**9)])
+        rows = index.rows([r for r, _s in every_match(index, q, 10**9)])
         top_rowids = {r.rowid for r in rows.values() if (r.id, r.line) in {(h.id, h.start_line) for h in top}}
         assert top_rowids - by_bm25, "the corpus must have a recent entry outside the BM25 top 40"
     finally:
@@ -165,7 +177,7 @@ def _brute(index: Index, query: str, limit: int, today: dt.date, half_life: floa
            ) -> tuple[set[tuple[int, float]], float]:
     """Every match scored in Python: the top ``limit`` by BM25 × decay and every chunk tied with the last."""
     rest, tags = split_tags(query)
-    matched = index.match(parse_query(rest), 10**9, tags)
+    matched = every_match(index, parse_query(rest), 10**9, tags)
     if not matched:
         return set(), 0.0
     rows = index.rows([r for r, _s in matched])
@@ -232,19 +244,19 @@ def test_the_kept_best_bm25_follows_the_index_when_this_or_another_process_chang
         one.refresh(roots_of(p))
         q = parse_query("coffee")
         _got, best = one.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)
-        assert best == max(s for _r, s in one.match(q, 10**9))
+        assert best == max(s for _r, s in every_match(one, q, 10**9))
         # another process adds entries saying "coffee" many times, far shorter: a higher BM25
         with (p / "memories.md").open("a", encoding="utf-8") as f:
             f.write(entry("mem-9000", "coffee coffee coffee", timestamp="2020-01-01"))
         two.refresh(roots_of(p))
         got, best2 = one.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)
-        assert best2 == max(s for _r, s in one.match(q, 10**9)) and best2 > best
+        assert best2 == max(s for _r, s in every_match(one, q, 10**9)) and best2 > best
         assert set(got) == _brute(one, "coffee", 5, TODAY, 30.0)[0]
         # and a write on this connection
         (p / "memories.md").write_text(entry("mem-0001", "coffee"), encoding="utf-8")
         one.refresh(roots_of(p))
         got, best3 = one.match_decayed(q, 5, [], TODAY.toordinal(), 30.0)
-        assert best3 == max(s for _r, s in one.match(q, 10**9)) != best2
+        assert best3 == max(s for _r, s in every_match(one, q, 10**9)) != best2
         assert len(got) == 1
     finally:
         one.close()
@@ -273,7 +285,7 @@ def test_the_stop_is_exact_at_a_tie_and_a_near_tie_on_the_same_day(tmp_path: Pat
     try:
         index.refresh(roots_of(p))
         q = parse_query("coffee")
-        ids = {r.rowid: r.id for r in index.rows([r for r, _s in index.match(q, 10**9)]).values()}
+        ids = {r.rowid: r.id for r in index.rows([r for r, _s in every_match(index, q, 10**9)]).values()}
         got, _best = index.match_decayed(q, 1, [], TODAY.toordinal(), 30.0)
         assert sorted(ids[r] for r, _s in got) == ["twin-0", "twin-1", "twin-2"]
         got, _best = index.match_decayed(parse_query("w1"), 1, [], TODAY.toordinal(), 30.0)

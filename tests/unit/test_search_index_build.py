@@ -109,6 +109,12 @@ def _built(prof: Path) -> tuple[Index, Path, str, str]:
     return idx, mem, mem.read_text(encoding="utf-8"), digest
 
 
+def old_text(idx: Index, mem: Path, new: str, digest: str, bom: bool) -> str | None:
+    """The text a file held when its rows were made, put back from ``new`` by ``_edit_around`` (None: not found)."""
+    found = idx._edit_around(idx._db, str(mem), new, digest, bom)
+    return None if found is None else new[: found[1].at] + found[1].old_mid + new[found[1].new_end :]
+
+
 @pytest.mark.parametrize("where", [1, 2, 150, 299, 300])
 def test_the_old_text_is_put_back_from_the_rows_an_edit_changed(tmp_path: Path, where: int) -> None:
     """After another program changed one entry (first, second, middle, last but one, last), the text the
@@ -121,13 +127,13 @@ def test_the_old_text_is_put_back_from_the_rows_an_edit_changed(tmp_path: Path, 
                     text.replace(ident, "id: x\n", 1), text.replace(ident, "", 1),
                     text.replace(ident, ident + "---\nid: mem-999999\n---\nsplit in two\n\n---\n" + ident, 1)):
             assert new != text
-            assert idx._old_text_around_edit(idx._db, str(mem), new, digest, False) == text
+            assert old_text(idx, mem, new, digest, False) == text
         # an edit that keeps the length: left to reading every row
         same_length = text.replace(ident, ident.replace("mem-", "mex-"), 1)
-        assert idx._old_text_around_edit(idx._db, str(mem), same_length, digest, False) is None
+        assert old_text(idx, mem, same_length, digest, False) is None
         # not the indexed bytes: never a wrong text
-        assert idx._old_text_around_edit(idx._db, str(mem), text.replace(ident, "", 1), "0" * 40, False) is None
-        assert idx._old_text_around_edit(idx._db, str(mem), text.replace(ident, "", 1), digest, True) is None
+        assert old_text(idx, mem, text.replace(ident, "", 1), "0" * 40, False) is None
+        assert old_text(idx, mem, text.replace(ident, "", 1), digest, True) is None
     finally:
         idx.close()
 
@@ -139,10 +145,10 @@ def test_edits_in_several_places_are_put_back_or_read_whole(tmp_path: Path) -> N
         new = text.replace("id: mem-000010\n", "id: mem-000010\nnote: a\n", 1).replace(
             "id: mem-000250\n", "id: mem-000250\nnote: b\n", 1)
         # rows between the edits moved by the first one only: both are inside the region put back
-        assert idx._old_text_around_edit(idx._db, str(mem), new, digest, False) == text
+        assert old_text(idx, mem, new, digest, False) == text
         far = new.replace("id: mem-000100\n", "id: mem-000100\nnote: c\n", 1).replace(
             "id: mem-000150\n", "id: mem-000150\n", 1).replace("source: chat#1200", "source: chat#120", 1)
-        assert idx._old_text_around_edit(idx._db, str(mem), far, digest, False) in (None, text)
+        assert old_text(idx, mem, far, digest, False) in (None, text)
         mem.write_text(new, encoding="utf-8")
         stats = idx.refresh(roots_of(prof))
         assert (stats.inserted, stats.deleted) == (2, 2)  # still only what changed (every row read back)
@@ -177,7 +183,7 @@ def test_the_old_text_is_put_back_for_a_bom_and_crlf(tmp_path: Path, bom: bool, 
     try:
         ident = f"id: mem-000060{newline}"
         new = text.replace(ident, ident + f"note: changed{newline}", 1)
-        assert idx._old_text_around_edit(idx._db, str(mem), new, digest, bom) == text
+        assert old_text(idx, mem, new, digest, bom) == text
         mem.write_bytes((b"\xef\xbb\xbf" if bom else b"") + new.encode("utf-8"))
         stats = idx.refresh(roots_of(prof))
         assert (stats.reindexed, stats.inserted, stats.deleted) == (1, 1, 1)

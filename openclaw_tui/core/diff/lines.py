@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import groupby
 from typing import Any
 
 from ..format.entries import parse
@@ -20,19 +21,12 @@ from . import words
 
 Segment = tuple[str, bool]  # (text, differs from the other side)
 PAIR_SIMILARITY = 0.4  # two lines this alike are one changed line, else one removed and one added
-tokens = words.tokens
 
 
 def _merge(segments: list[Segment]) -> list[Segment]:
-    out: list[Segment] = []
-    for text, changed in segments:
-        if not text:
-            continue
-        if out and out[-1][1] == changed:
-            out[-1] = (out[-1][0] + text, changed)
-        else:
-            out.append((text, changed))
-    return out
+    """The non-empty segments, neighbours with the same flag joined."""
+    return [("".join(t for t, _c in run), changed)
+            for changed, run in groupby((seg for seg in segments if seg[0]), key=lambda seg: seg[1])]
 
 
 def word_diff(a: str, b: str) -> tuple[list[Segment], list[Segment]]:
@@ -55,7 +49,11 @@ class LineMark:
 
 
 def _lines(text: str) -> list[str]:
-    return [ln.rstrip("\r") for ln in text.split("\n")] if text else []
+    """The lines of ``text`` without their breaks (no empty one after a final newline)."""
+    lines = [ln.rstrip("\r") for ln in text.split("\n")] if text else []
+    if text.endswith("\n"):
+        lines.pop()
+    return lines
 
 
 def mark_lines(text: str, reference: str | None, with_removed: bool = False) -> list[LineMark]:
@@ -65,13 +63,9 @@ def mark_lines(text: str, reference: str | None, with_removed: bool = False) -> 
     included where they were (``removed=True``).
     """
     lines = _lines(text)
-    if lines and lines[-1] == "" and text.endswith("\n"):
-        lines.pop()
     if reference is None:
         return [LineMark(ln, False, ((ln, False),)) for ln in lines]
     ref = _lines(reference)
-    if ref and ref[-1] == "" and reference.endswith("\n"):
-        ref.pop()
     out: list[LineMark] = []
     sm = SequenceMatcher(None, lines, ref, autojunk=False)
     for op, i1, i2, j1, j2 in sm.get_opcodes():
@@ -96,26 +90,12 @@ def mark_lines(text: str, reference: str | None, with_removed: bool = False) -> 
 # --- entries --------------------------------------------------------------------------------
 
 
-def _meta_body(raw: str | None) -> tuple[dict[str, Any], str] | None:
-    if raw is None:
-        return None
+def _meta_body(raw: str) -> tuple[dict[str, Any], str] | None:
     mf = parse(raw)
     if not mf.entries or mf.entries[0].error:
         return None
     e = mf.entries[0]
     return e.meta, e.body.strip()
-
-
-def field_changes(raw: str | None, reference: str | None) -> tuple[list[str], bool]:
-    """(names of the fields ``raw`` has differently from ``reference``, body differs)."""
-    a, b = _meta_body(raw), _meta_body(reference)
-    if a is None or b is None:
-        return [], (raw or "") != (reference or "")
-    names = [k for k in list(a[0]) + [k for k in b[0] if k not in a[0]] if a[0].get(k, _MISSING) != b[0].get(k, _MISSING)]
-    return names, a[1] != b[1]
-
-
-_MISSING = object()
 
 
 def entry_summary(raw: str | None, reference: str | None) -> str:
@@ -128,30 +108,23 @@ def entry_summary(raw: str | None, reference: str | None) -> str:
     if a is None or b is None:
         return "text changed" if raw != reference else "unchanged"
     parts: list[str] = []
-    names, body = field_changes(raw, reference)
-    for name in names:
-        if name not in b[0]:
-            parts.append(f"{name} (added)")
-        elif name not in a[0]:
-            parts.append(f"{name} (removed)")
-        else:
-            parts.append(name)
-    if body:
+    for name in dict.fromkeys([*a[0], *b[0]]):
+        mine, theirs = a[0].get(name, words.MISSING), b[0].get(name, words.MISSING)
+        if mine != theirs:
+            parts.append(f"{name} (added)" if theirs is words.MISSING else f"{name} (removed)" if mine is words.MISSING else name)
+    if a[1] != b[1]:
         parts.append("body")
     if not parts:
         return "formatting only" if raw.strip() != reference.strip() else "unchanged"
     return ", ".join(parts)
 
 
-__all__ = ["Segment", "tokens", "word_diff", "LineMark", "mark_lines", "field_changes", "entry_summary"]
+__all__ = ["Segment", "word_diff", "LineMark", "mark_lines", "entry_summary"]
 
 
 # --- line diffs of whole files, fast on big memory files ----------------------------------------
-#
-# difflib on the lines of a 100k-entry file is slow: ``---``, ``status: active`` and blank
-# lines repeat thousands of times.  Lines are first grouped into chunks (a chunk starts at a
-# ``---`` line and after a blank line), which are nearly all unique; the chunks are aligned,
-# and only the chunks that differ are compared line by line.
+# Lines are grouped into chunks (starting at a ``---`` line and after a blank line), nearly all unique;
+# the chunks are aligned, and only the chunks that differ are compared line by line.
 
 Opcode = tuple[str, int, int, int, int]
 
@@ -211,27 +184,14 @@ def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
     return _merge_codes(codes)
 
 
-def _grouped(codes: list[Opcode], n: int) -> list[list[Opcode]]:
-    """Hunks of opcodes with ``n`` lines of context (as difflib.get_grouped_opcodes)."""
-    codes = list(codes) or [(words.EQUAL, 0, 1, 0, 1)]
-    if codes[0][0] == words.EQUAL:
-        tag, i1, i2, j1, j2 = codes[0]
-        codes[0] = (tag, max(i1, i2 - n), i2, max(j1, j2 - n), j2)
-    if codes[-1][0] == words.EQUAL:
-        tag, i1, i2, j1, j2 = codes[-1]
-        codes[-1] = (tag, i1, min(i2, i1 + n), j1, min(j2, j1 + n))
-    groups: list[list[Opcode]] = []
-    group: list[Opcode] = []
-    for tag, i1, i2, j1, j2 in codes:
-        if tag == words.EQUAL and i2 - i1 > 2 * n:
-            group.append((tag, i1, min(i2, i1 + n), j1, min(j2, j1 + n)))
-            groups.append(group)
-            group = []
-            i1, j1 = max(i1, i2 - n), max(j1, j2 - n)
-        group.append((tag, i1, i2, j1, j2))
-    if group and not (len(group) == 1 and group[0][0] == words.EQUAL):
-        groups.append(group)
-    return groups
+class _LineMatcher(SequenceMatcher[str]):
+    """difflib's hunks (``get_grouped_opcodes``) over ``line_opcodes`` (no difflib index of the lines is built)."""
+
+    def __init__(self, a: Sequence[str], b: Sequence[str]) -> None:
+        self.a, self.b = a, b
+
+    def get_opcodes(self) -> list[Opcode]:  # type: ignore[override]
+        return line_opcodes(self.a, self.b)
 
 
 def _range(start: int, stop: int) -> str:
@@ -247,7 +207,7 @@ def unified_diff(before: str, after: str, from_name: str, to_name: str, n: int =
     if a == b:
         return ""
     out = [f"--- {from_name}\n", f"+++ {to_name}\n"]
-    for group in _grouped(line_opcodes(a, b), n):
+    for group in _LineMatcher(a, b).get_grouped_opcodes(n):
         first, last = group[0], group[-1]
         out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n")
         for tag, i1, i2, j1, j2 in group:

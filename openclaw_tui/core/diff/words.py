@@ -43,10 +43,7 @@ def word_diff(a: str, b: str) -> list[Run]:
     """The two texts as aligned runs of tokens (``"".join(r.a)`` is ``a``, ``"".join(r.b)`` is ``b``)."""
     ta, tb = tokens(a), tokens(b)
     sm = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
-    runs: list[Run] = []
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        runs.append(Run(op, "".join(ta[i1:i2]), "".join(tb[j1:j2])))
-    return runs
+    return [Run(op, "".join(ta[i1:i2]), "".join(tb[j1:j2])) for op, i1, i2, j1, j2 in sm.get_opcodes()]
 
 
 def similarity(a: str, b: str) -> float:
@@ -69,11 +66,8 @@ class FieldPair:
 
 def meta_diff(a: Mapping[str, Any], b: Mapping[str, Any], order: Sequence[str] = (), skip: Iterable[str] = ()) -> list[FieldPair]:
     """Every field of either entry: ``order`` first, then ``a``'s other fields, then ``b``'s."""
-    names: list[str] = []
     skipped = set(skip)
-    for name in [*order, *a, *b]:
-        if name not in names and name not in skipped and (name in a or name in b):
-            names.append(name)
+    names = [n for n in dict.fromkeys([*order, *a, *b]) if n not in skipped and (n in a or n in b)]
     return [FieldPair(n, a.get(n, MISSING), b.get(n, MISSING)) for n in names]
 
 

@@ -1,18 +1,12 @@
 """Search over every profile under a path (Chinese included), ranked the way the agent ranks.
 
-The parts: ``text`` (Chinese bigram tokens, queries, chunks), ``index``
-(the persistent SQLite FTS5 index in the user's cache folder), ``providers``
-(embedding providers and their fallback chain), ``rank`` (BM25 ⊕ vectors,
-decay, MMR, the explanation of each result).  This module keeps the names
-callers use:
-
 - ``search_path(path, query, limit)``: what ``openclaw-tui search`` runs: the
   folder's persistent index brought up to date (only changed files are
   read), then ranked with the user's settings (and a workspace's own
   OpenClaw settings, which win).  Never writes inside the memory folder.
 - ``SearchIndex``: an index filled from loaded profiles (``build(profiles)``,
-  ``update_file(path)`` after a change, ``search(query, limit)``; the Python
-  API's ``Memory.search``).  In memory by default, or over a persistent
+  ``index.update_file(path)`` after a change, ``search(query, limit)``; the
+  Python API's ``Memory.search``).  In memory by default, or over a persistent
   ``Index``.  Thread-safe.
 """
 
@@ -26,20 +20,7 @@ from .index import Index, Stats
 from .index_files import roots_of
 from .rank import Hit, Ranking, Results, rank, ranking_from
 from .reader import Root
-from .text import (
-    CJK,
-    MAX_CHUNK_LINES,
-    SNIPPET_WIDTH,
-    Chunk,
-    Query,
-    QueryError,
-    index_text,
-    indexed_rel,
-    memory_chunks,
-    parse_query,
-    split_tags,
-    text_chunks,
-)
+from .text import Query, QueryError, index_text, parse_query, split_tags, text_chunks
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -47,14 +28,10 @@ if TYPE_CHECKING:
 
     from ..config import Config
     from ..files.profile import Profile
-    from ..format.entries import MemoryFile
     from .providers import Chain
 
-__all__ = [
-    "CJK", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Hit", "Query", "QueryError", "Ranking", "Results",
-    "SearchIndex", "index_text", "indexed_rel", "memory_chunks", "parse_query", "ranking_for", "search_path",
-    "search_profiles", "text_chunks",
-]
+__all__ = ["Hit", "QueryError", "Ranking", "Results", "SearchIndex", "index_text", "parse_query", "ranking_for",
+           "roots_of", "search_path", "search_profiles", "text_chunks"]
 
 
 def ranking_for(roots: Iterable[Root], config: Config | None = None) -> Ranking:
@@ -93,7 +70,7 @@ class SearchIndex:
     def build(cls, profiles: Iterable[Profile], index: Index | None = None) -> SearchIndex:
         idx = cls(index)
         for p in profiles:
-            idx.add_profile(p)
+            idx.index.add_profile(p)
         return idx
 
     def __len__(self) -> int:
@@ -101,21 +78,6 @@ class SearchIndex:
 
     def close(self) -> None:
         self.index.close()
-
-    def add_profile(self, profile: Profile) -> None:
-        self.index.add_profile(profile)
-
-    def remove_profile(self, path: Path | str) -> None:
-        self.index.remove_profile(path)
-
-    def update_file(self, path: Path | str, content: str | MemoryFile | None = None) -> bool:
-        return self.index.update_file(path, content)
-
-    def remove_file(self, path: Path | str) -> None:
-        self.index.remove_file(path)
-
-    def documents(self, path: Path | str) -> list[tuple[int, int, int, str | None, str, str]]:
-        return self.index.documents(path)
 
     def search(self, query: str | Query, limit: int = 20, today: dt.date | None = None,
                tags: Sequence[str] = ()) -> list[Hit]:
@@ -149,17 +111,16 @@ def search_path(path: Path | str, query: str, limit: int = 10, *, today: dt.date
     own = index is None
     idx = index if index is not None else Index.for_folder(path)
     try:
-        stats = idx.refresh(roots)
-        try:
-            ranking, chain = ranking_for(roots, config), chain_for(config)
-            results = rank(idx, query, limit, ranking=ranking, chain=chain, today=today, tags=tags)
-        except sqlite3.DatabaseError as exc:  # damage the refresh did not touch: rebuild once, never trust it
-            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-                raise
-            idx.recover()
+        for attempt in (1, 2):
             stats = idx.refresh(roots)
-            ranking, chain = ranking_for(roots, config), chain_for(config)
-            results = rank(idx, query, limit, ranking=ranking, chain=chain, today=today, tags=tags)
+            try:
+                ranking, chain = ranking_for(roots, config), chain_for(config)
+                results = rank(idx, query, limit, ranking=ranking, chain=chain, today=today, tags=tags)
+                break
+            except sqlite3.DatabaseError as exc:  # damage the refresh did not touch: rebuild once, never trust it
+                if attempt == 2 or isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                    raise
+                idx.recover()
     finally:
         if own:
             idx.close()

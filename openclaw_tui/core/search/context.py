@@ -35,13 +35,8 @@ token, any other character as a quarter of one.
 
 A loaded ``Profile`` is read as parsed; a ``Root`` (a folder, not loaded: the
 CLI and the agent view) through its persistent search index, which reads only
-the entries the topic can concern.  Both give the same answer (tested), tag
-names as the file writes them (matched case-insensitively: a tag ``Work`` is
-selected by ``work`` and shown as ``Work``).
-
-At 100k entries a third of them are high, so the answer itself is ~35k parts
-(4 MB of text): the rows are read as the index gives them (no object per
-row).  ``bench/bench_context.py`` prints the figures.
+the entries the topic can concern.  Both give the same answer, tag names as
+the file writes them (matched case-insensitively).
 """
 
 from __future__ import annotations
@@ -52,6 +47,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,7 +56,7 @@ from ..files.profile import ARCHIVE_REL, NotMemory, Profile, TextFile
 from ..i18n import N_, _, ngettext
 from .context_model import AgentContext, LeftOut, Part, estimate_tokens
 from .index import Index
-from .index_files import roots_of
+from .index_files import files_of, roots_of
 from .index_rows import tags_as_written
 from .reader import Root
 from .text import CJK_RUN, Query, QueryError, parse_query
@@ -71,7 +67,6 @@ if TYPE_CHECKING:
 SEARCH_RESULTS = 6  # OpenClaw's memory_search maxResults
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TASK_KEY_RE = re.compile(r"task|任务", re.IGNORECASE)
-LAYOUT_NAMES = {"profile": "A", "openclaw": "B"}
 
 
 def _lines(text: str) -> int:
@@ -97,7 +92,7 @@ def query_tags(query: str, given: Iterable[str], known: Iterable[str]) -> list[s
         for tag in names:
             if not tag or (ascii_query and tag.isascii() and tag.lower() not in lower) or (
                     tag.lower() == tag.upper() and tag not in query):
-                continue  # cannot match (no letter with a case, or ASCII): no regex compiled for each tag
+                continue  # cannot match: no regex compiled
             if tag.casefold() not in {t.casefold() for t in out} and _word_re(tag).search(query):
                 out.append(tag)
     return out
@@ -113,17 +108,24 @@ def _whole(layer: str, f: TextFile, reason: str) -> Part:
                 f.text, f.path)
 
 
-def _task_text(state: TextFile | None) -> str:
+def _state_yaml(state: TextFile | None, needle: re.Pattern[str] | str) -> Any:
+    """``state.yaml`` as YAML, or None when it is missing, invalid (the check reports it) or holds nothing
+    ``needle`` finds (nor an escape that could spell it: YAML not even imported)."""
     if state is None or state.error is not None or not state.text.strip():
-        return ""
-    if _TASK_KEY_RE.search(state.text) is None and "\\" not in state.text:
-        return ""  # no key can name a task (nor spell one with an escape): YAML not even imported
+        return None
+    found = needle.search(state.text) is not None if isinstance(needle, re.Pattern) else needle in state.text
+    if not found and "\\" not in state.text:
+        return None
     from ..format.yamlio import load_yaml
 
     try:
-        data = load_yaml(state.text)
-    except Exception:  # an invalid state.yaml names no task (the check reports it)
-        return ""
+        return load_yaml(state.text)
+    except Exception:
+        return None
+
+
+def _task_text(state: TextFile | None) -> str:
+    data = _state_yaml(state, _TASK_KEY_RE)
     out: list[str] = []
 
     def walk(value: Any) -> None:
@@ -149,14 +151,7 @@ _CONTEXT_PATH_RE = re.compile(r"(?:\./)?(contexts/[^\s'\"`<>()\[\]]+?\.md)(?![^\
 def _state_paths(state: TextFile | None) -> dict[str, str]:
     """The context files ``state.yaml`` names by their path, under whatever key (spec, "What the agent sees"):
     profile-relative path -> the key naming it (``plan``, or ``current_focus.plan``)."""
-    if state is None or state.error is not None or ("contexts/" not in state.text and "\\" not in state.text):
-        return {}  # (no path can be there: YAML not even imported)
-    from ..format.yamlio import load_yaml
-
-    try:
-        data = load_yaml(state.text)
-    except Exception:  # an invalid state.yaml names nothing (the check reports it)
-        return {}
+    data = _state_yaml(state, "contexts/")
     out: dict[str, str] = {}
 
     def walk(value: Any, key: str) -> None:
@@ -198,11 +193,8 @@ def _named_by(rel: str, text: str) -> str | None:
     return None
 
 
-# An entry as layer 2 reads it, from a parsed file or from the index (``Index.relevant_entries``'s row):
-# (id, line, end_line, status, importance, tags, superseded_by, key, raw, mentioned).  ``tags`` is the index's
-# "|a|b|" (read by ``tags_as_written``) or a parsed entry's tuple; ``key`` the index rowid or the place in the parsed file;
-# ``mentioned`` None when not yet known (a parsed entry: asked of the query only when it decides something); ``raw``
-# from the index only of the entries loaded (active, high or with a selected tag: ``relevant_entries``).
+# An entry as layer 2 reads it, parsed or from the index (``Index.relevant_entries``): (id, line, end_line,
+# status, importance, tags ("|a|b|" or a tuple), superseded_by, key (rowid or place), raw, mentioned (None: not known)).
 _Row = tuple[str, int, int, str, str | None, str | tuple[str, ...] | None, str | None, int, str | None, int | None]
 _LEVELS = ("high", "medium", "low")
 _HIGH = "importance: high (always carried)"
@@ -216,11 +208,7 @@ def _row_of_parsed(k: int, e: Entry) -> _Row:
 
 
 def _tag_matcher(wanted: set[str]) -> Any:
-    """``match(tags) -> [the tags of an entry that are selected]``, in the entry's order.
-
-    Most entries carry no selected tag: the index's "|a|b|" is looked at by one regex (each
-    selected tag as "|tag|") before it is split.
-    """
+    """``match(tags) -> [the tags of an entry that are selected]``, in the entry's order."""
     if not wanted:
         return lambda tags: []
     keys = re.compile("|".join(re.escape(f"|{w}|") for w in sorted(wanted))).search
@@ -243,11 +231,7 @@ def _tags_of(tags: str | tuple[str, ...] | None) -> tuple[str, ...]:
 
 @dataclass
 class _Source:
-    """A profile's files as layers 1-3 read them: parsed (a loaded Profile) or through the index (the CLI).
-
-    Through the index only the entries the topic can concern are read (high, tagged with a
-    selected tag, or holding a word of the query), so a 100k-entry profile is not walked in Python.
-    """
+    """A profile's files as layers 1-3 read them: parsed (a loaded Profile) or through the index (the CLI)."""
 
     name: str
     path: Path
@@ -265,11 +249,8 @@ class _Source:
         return self.index.tag_names([self.path / "memories.md", self.path / ARCHIVE_REL])
 
     def select(self, wanted: set[str], q: Query | None) -> tuple[Sequence[_Row], Sequence[_Row]]:
-        """(entries of memories.md worth looking at, archived ones); the index's rows say whether ``q`` is in them.
-
-        A parsed entry's ``mentioned`` is left None: ``Query.mentions`` is asked only of the entries
-        it decides something for (what the index's FTS5 finds, tested to agree).
-        """
+        """(entries of memories.md worth looking at, archived ones); the index's rows say whether ``q`` is in them
+        (a parsed entry's ``mentioned`` is left None)."""
         if self.parsed is not None:
             return self.parsed
         assert self.index is not None
@@ -303,15 +284,13 @@ def _source_of_profile(profile: Profile) -> _Source:
 
 def _source_of_root(root: Root) -> _Source:
     """The index brought up to date (only changed files are read), small files read as they are."""
-    from .index_files import files_of
-
     idx = Index.for_folder(root.path)
     try:
         idx.refresh([root])
     except BaseException:
         idx.close()
         raise
-    files = {rel: path for rel, path in files_of(root)}
+    files = dict(files_of(root))
     read = {rel: TextFile.read(root.path, path) for rel, path in files.items()
             if rel in ("identity.md", "state.yaml") or (rel.startswith("contexts/") and rel != ARCHIVE_REL)}
     contexts = [f for rel, f in read.items() if rel.startswith("contexts/")]
@@ -321,11 +300,7 @@ def _source_of_root(root: Root) -> _Source:
 
 def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), *,
                     config: Config | None = None, today: dt.date | None = None) -> AgentContext:
-    """Layout A: the three layers and what was left out (see the module docstring).
-
-    A loaded ``Profile`` is read as parsed; a ``Root`` (a folder not loaded) through its
-    persistent index, which makes a 100k-entry profile answer in well under a second.
-    """
+    """Layout A: the three layers and what was left out (see the module docstring)."""
     src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
     try:
         return _profile_context(src, query, tags, config or load_config())
@@ -359,29 +334,27 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
     parts, left_out = ctx.parts, ctx.left_out
     superseded: list[tuple[LeftOut, str]] = []  # (left out, by whom): the detail says that one's status
     for ident, line, end_line, status, imp, tg, by, key, raw, mentioned in entries:
+        matched = match(tg)
         if status == "active":
             if imp == "high":
-                matched = match(tg)
                 reason = f"{_HIGH}; tag {', '.join(matched)}" if matched else _HIGH
-            else:
-                matched = match(tg)
-                if not matched:
-                    if mentioned is None:  # a parsed entry: what the index's FTS5 finds (``Query.mentions``)
-                        mentioned = q is not None and raw is not None and q.mentions(raw)
-                    if mentioned:
-                        level = imp if imp in _LEVELS else "medium"
-                        left_out.append(LeftOut(ident, "low without a match" if imp == "low" else "no tag match",
-                                                "memories.md", line,
-                                                f"the query's words are in its text, but no tag of "
-                                                f"[{', '.join(_tags_of(tg))}] is selected (importance {level})"))
-                    continue
+            elif matched:
                 reason = f"tag {', '.join(matched)}" + (" (low: loaded only on a tag match)" if imp == "low" else "")
-            if raw is None:  # (the index reads the text of every entry it finds loaded: never, in fact)
+            else:
+                if mentioned is None:  # a parsed entry: what the index's FTS5 finds (``Query.mentions``)
+                    mentioned = q is not None and raw is not None and q.mentions(raw)
+                if mentioned:
+                    level = imp if imp in _LEVELS else "medium"
+                    left_out.append(LeftOut(ident, "low without a match" if imp == "low" else "no tag match",
+                                            "memories.md", line,
+                                            f"the query's words are in its text, but no tag of "
+                                            f"[{', '.join(_tags_of(tg))}] is selected (importance {level})"))
+                continue
+            if raw is None:
                 raw = src.raw(key)
             parts.append(Part("memories", "memories.md", line, end_line, ident, len(raw), estimate_tokens(raw), False,
                               reason, raw, memories_path))
             continue
-        matched = match(tg)
         if not matched:
             continue
         if status == "superseded":
@@ -400,8 +373,7 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
         if by in status_of:
             x.detail += f" (status {status_of[by]})"
     for ident, line, _end, _status, _imp, tg, _by, _key, _raw, _m in archived:
-        matched = match(tg)
-        if matched:
+        if matched := match(tg):
             left_out.append(LeftOut(ident, "archived", ARCHIVE_REL, line,
                                     f"in the archive (tag {', '.join(matched)}); restore it to load it"))
     # 3. contexts
@@ -454,9 +426,10 @@ def workspace_context(profile: Profile | Root, query: str = "", session: str = "
             ctx.notes.append(f"search: {exc}")
         else:
             ctx.notes.append(f"search: {found.note}; memory_search covers MEMORY.md, USER.md and memory/")
-            read: dict[Path, list[str] | None] = {}  # several results often come from one big MEMORY.md: read once
+            lines_of = cache(_file_lines)  # each file read once
             for h in [h for h in found.hits if memory_search_file(h.file)][:results]:
-                text = _slice_lines(profile.path / h.file, h.start_line, h.end_line, read)
+                lines = lines_of(profile.path / h.file)
+                text = "" if lines is None else "\n".join(lines[h.start_line - 1 : h.end_line])
                 why = f"search score {h.score:.2f} ({h.explain()})"
                 ctx.parts.append(Part("search", h.file, h.start_line, h.end_line, h.id, len(text),
                                       estimate_tokens(text), False, why, text, h.path))
@@ -468,16 +441,13 @@ def memory_search_file(rel: str) -> bool:
     return rel in ("MEMORY.md", "memory.md", "USER.md") or (rel.startswith("memory/") and rel.endswith(".md"))
 
 
-def _slice_lines(path: Path, start: int, end: int, read: dict[Path, list[str] | None]) -> str:
+def _file_lines(path: Path) -> list[str] | None:
     from ..format.entries import decode
 
-    if path not in read:
-        try:
-            read[path] = decode(path.read_bytes())[0].split("\n")
-        except OSError:
-            read[path] = None
-    lines = read[path]
-    return "" if lines is None else "\n".join(lines[start - 1 : end])
+    try:
+        return decode(path.read_bytes())[0].split("\n")
+    except OSError:
+        return None
 
 
 def agent_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), session: str = "main", *,
@@ -514,10 +484,6 @@ def render_json(ctx: AgentContext) -> str:
     return json.dumps(ctx.to_json(), ensure_ascii=False, indent=2) + "\n"
 
 
-def _thousands(n: int) -> str:
-    return f"{n:,}" if n >= 1000 or n <= -1000 else str(n)
-
-
 def render_text(ctx: AgentContext) -> str:
     """The plain-text report of ``openclaw-tui context``, in the reader's language (its JSON stays English)."""
     from ..phrases import localize as say
@@ -551,8 +517,7 @@ def render_text(ctx: AgentContext) -> str:
                       "chars": f"{chars:,}", "tokens": f"{sum(p.tokens_est for p in parts):,}"})
         out += [f"  {p.file}:{p.start_line if p.start_line == p.end_line else f'{p.start_line}-{p.end_line}'}  "
                 f"{p.id or '-'}  "
-                + _("%(chars)s chars  ~%(tokens)s tokens") % {"chars": _thousands(p.chars),
-                                                               "tokens": _thousands(p.tokens_est)}
+                + _("%(chars)s chars  ~%(tokens)s tokens") % {"chars": f"{p.chars:,}", "tokens": f"{p.tokens_est:,}"}
                 + ("  " + truncated if p.truncated else "") + f"  {say(p.reason)}" for p in parts]
     if not ctx.parts:
         out.append(_("nothing is loaded"))

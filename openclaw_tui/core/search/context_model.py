@@ -1,7 +1,4 @@
-"""The answer of ``context``: the parts the agent loads, what it leaves out, and their sizes.
-
-Shared by both layouts' builders (``context.py`` for profiles, ``context_openclaw.py`` for workspaces).
-"""
+"""The answer of ``context``: the parts the agent loads, what it leaves out, and their sizes (both layouts)."""
 
 from __future__ import annotations
 
@@ -9,6 +6,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +15,12 @@ from .text import CJK
 
 @lru_cache(maxsize=1)
 def _other_non_ascii_re() -> re.Pattern[str]:
-    """A character neither ASCII nor CJK (compiled when first needed: the CJK ranges take milliseconds)."""
+    """A character neither ASCII nor CJK (compiled when first needed)."""
     return re.compile(f"[^\x00-\x7f{CJK}]")
 
 
 def estimate_tokens(text: str) -> int:
-    """A rough token count (labelled as an estimate wherever shown): CJK 1 per character, else 1 per 4.
-
-    The CJK characters are the non-ASCII ones (counted by the ASCII codec, in C) less the few others
-    (punctuation, accents): a third of the time of collecting the CJK runs.
-    """
+    """A rough token count (labelled as an estimate wherever shown): CJK 1 per character, else 1 per 4."""
     if text.isascii():
         cjk = 0
     else:
@@ -100,12 +94,7 @@ class AgentContext:
         return int(self.limits.get("bootstrap_total_max_chars") or 0)
 
     def layers(self) -> list[tuple[str, list[Part]]]:
-        out: list[tuple[str, list[Part]]] = []
-        for p in self.parts:
-            if not out or out[-1][0] != p.layer:
-                out.append((p.layer, []))
-            out[-1][1].append(p)
-        return out
+        return [(layer, list(parts)) for layer, parts in groupby(self.parts, key=lambda p: p.layer)]
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -74,23 +74,21 @@ def workspace_parts(profile: Profile | Root, query: str, session: str, *, config
     ctx.extra["injected"] = injected
     if release != CURRENT_RELEASE:
         return ctx
+    ctx.extra["session_start"] = None
     if not session_start:
-        ctx.extra["session_start"] = None
         ctx.notes.append("a later turn: the daily logs are given only at a session's first run (--session-start)")
     elif session == "subagent":
-        ctx.extra["session_start"] = None
         ctx.notes.append("sub-agents get no session-start block of daily logs")
     elif any(p.file == "BOOTSTRAP.md" for p in ctx.parts):
-        ctx.extra["session_start"] = None
         ctx.notes.append("no session-start block while BOOTSTRAP.md is pending")
     else:
         block = startup_block(profile.path, today, startup, utc_today)
-        ctx.extra["session_start"] = None if not block.text else {
-            "chars": block.chars, "sha256": js_sha256(block.text),
-            "files": [b.file for b in block.blocks if b.loaded], "settings": startup.as_dict()}
         if not block.text:
             ctx.notes.append(f"no session-start block: {block.reason}")
         else:
+            ctx.extra["session_start"] = {"chars": block.chars, "sha256": js_sha256(block.text),
+                                          "files": [b.file for b in block.blocks if b.loaded],
+                                          "settings": startup.as_dict()}
             header = block.chars - sum(len(b.block) for b in block.blocks if b.loaded)
             ctx.notes.append(f"session-start block: {block.chars:,} chars in all ({header:,} of them the "
                              f"runtime's header and separators), within maxTotalChars {startup.max_total_chars:,}")

@@ -3,9 +3,8 @@
 One database per searched folder (``index_cache``; never inside the memory folder).  Tables:
 
 - ``files``: every indexed file with its size, mtime and SHA-1.  A file whose size and mtime are unchanged
-  is not read again (the freshness check, ``_current``); a changed one is read and hashed, and only when
-  the hash differs is it cut into chunks.  A file changed within a tick of its file system's clock of
-  being indexed keeps no mtime (git's "racy" rule, ``_kept_mtime``).
+  is not read again (``_current``); a changed one is read and hashed, and re-indexed when the hash differs.
+  A file changed within a tick of its file system's clock of being indexed keeps no mtime (``_kept_mtime``).
 - ``chunks``, ``blocks``, ``texts``, ``tagnames``: the pieces of each file, their places, text and tags
   (``index_rows``); re-indexing matches new chunks to old ones by the hash of their text, and an edit
   re-indexes the entries around it (``index_edit``).
@@ -16,10 +15,7 @@ One database per searched folder (``index_cache``; never inside the memory folde
 
 Concurrency: WAL mode and a busy timeout; every writer takes an exclusive ``fcntl.flock`` on
 ``<db>.lock``, so two processes never build at once.  Readers need no lock.  A new database's first
-write (its first build) runs with SQLite's rollback journal, then it is put in WAL mode (``_to_wal``).
-
-Writes by this program reach the index through the write hook (``index_feed``).  The queries are
-``reader.Reader``'s; ``Index`` also opens, builds and updates.
+write (its first build) runs with SQLite's rollback journal, then it is put in WAL mode (``_write``).
 """
 
 from __future__ import annotations
@@ -30,7 +26,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,7 +35,7 @@ from .index_cache import FOLDER_NOTE, forget_gone_folders, index_path_for
 from .index_edit import IndexEdits
 from .index_files import _parser, files_of, profile_contents, read_indexed
 from .index_rows import _SCHEMA_SQL, _kept_mtime, _pieces
-from .reader import SCHEMA, Root, _connect, _like, _schema_of
+from .reader import SCHEMA, Root, _connect, _in_batches, _like, _schema_of
 from .text import Query, indexed_rel, is_memory_rel, without_surrogates
 
 if TYPE_CHECKING:
@@ -64,29 +60,21 @@ class Stats:
 
 class Index(IndexEdits):
     """A search index over some profiles; ``path`` None keeps it in memory (nothing on disk).
+    Opened checked (rebuilt when outdated or corrupt), built and updated; its queries are ``Reader``'s."""
 
-    Its queries are ``Reader``'s; this adds opening (checked, rebuilt when outdated or corrupt), building
-    and updating.  Paths come out as ``Path``.
-    """
-
-    make_path = Path
     path: Path | None
 
     def __init__(self, path: Path | None = None, *, wait: bool = True) -> None:
         self.path = path
         self.wait = wait  # False: a writer finding the index busy (another process building it) gives up (OSError)
         self.opened_as: str | None = None  # "missing", "outdated schema", "corrupt" when (re)created
-        self._unjournaled = False  # a new database not yet in WAL mode: its first write is the build (``_write``)
+        self._unjournaled = False  # a new database not yet in WAL mode (``_write``)
         super().__init__(path, self._open())
-        self._roots: dict[Path, Root] = {}
 
     @classmethod
     def for_folder(cls, folder: Path | str) -> Index:
-        """The persistent index of a searched folder (created when missing).
-
-        When the cache folder cannot be used (read-only, full), an index in memory
-        is built instead: slower, never an error.
-        """
+        """The persistent index of a searched folder (created when missing); in memory when the cache folder
+        cannot be used (read-only, full): slower, never an error."""
         path = index_path_for(folder)
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the index holds memory text: private
@@ -127,10 +115,8 @@ class Index(IndexEdits):
     def _remove_files(self) -> None:
         assert self.path is not None
         for suffix in ("", "-wal", "-shm", "-journal"):
-            try:
+            with suppress(FileNotFoundError):
                 os.unlink(str(self.path) + suffix)
-            except FileNotFoundError:
-                pass
 
     def _open(self) -> sqlite3.Connection:
         with self._file_lock():
@@ -159,10 +145,7 @@ class Index(IndexEdits):
     def recover(self) -> None:
         """After SQLite reported the file damaged: replace it by an empty index (the caller refreshes)."""
         with self._lock:
-            try:
-                self._db.close()
-            except sqlite3.Error:
-                pass
+            self.close()
             if self.path is not None:
                 with self._file_lock():
                     self._remove_files()
@@ -170,13 +153,6 @@ class Index(IndexEdits):
             self._best_gen = None
             self._db = self._open()
             self.opened_as = "corrupt"
-
-    def close(self) -> None:
-        with self._lock:
-            try:
-                self._db.close()
-            except sqlite3.Error:
-                pass
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -189,24 +165,12 @@ class Index(IndexEdits):
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
-            if self._unjournaled:
-                self._to_wal(db)
-
-    def _to_wal(self, db: sqlite3.Connection) -> None:
-        """WAL mode (readers beside a writer) after a new database's first write, which ran with the rollback
-        journal: into an empty file that writes each page once, where WAL mode writes it twice."""
-        self._unjournaled = False
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-        except sqlite3.OperationalError:  # busy: the next connection (``_connect``) sets it
-            pass
+            if self._unjournaled:  # a new database's first write (its build) done: WAL mode from now on
+                self._unjournaled = False
+                with suppress(sqlite3.OperationalError):  # busy: the next connection (``_connect``) sets it
+                    db.execute("PRAGMA journal_mode=WAL")
 
     # -- profiles --
-
-    def set_roots(self, roots: Sequence[Root]) -> None:
-        """The profiles this index covers, in display order; files of others are dropped."""
-        with self._write() as db:
-            self._set_roots(db, roots)
 
     def _set_roots(self, db: sqlite3.Connection, roots: Sequence[Root]) -> int:
         keep = {str(r.path) for r in roots}
@@ -216,7 +180,6 @@ class Index(IndexEdits):
                 dropped += self._drop_profile(db, old)
         db.executemany("INSERT OR REPLACE INTO profiles VALUES (?, ?, ?, ?, ?)",
                        [(str(r.path), r.name, r.rel, r.layout, i) for i, r in enumerate(roots)])
-        self._roots = {r.path: r for r in roots}
         return dropped
 
     def _drop_profile(self, db: sqlite3.Connection, path: str) -> int:
@@ -225,13 +188,6 @@ class Index(IndexEdits):
             self._drop_file(db, f)
         db.execute("DELETE FROM profiles WHERE path = ?", (path,))
         return len(files)
-
-    def owner(self, path: Path) -> Root | None:
-        best: Root | None = None
-        for r in self.roots():
-            if path.is_relative_to(r.path) and (best is None or len(r.path.parts) > len(best.path.parts)):
-                best = r
-        return best
 
     # -- refreshing from disk (the CLI, the search screen) --
 
@@ -242,7 +198,6 @@ class Index(IndexEdits):
         for attempt in (1, 2):
             try:
                 if self._current(roots, stats):
-                    self._roots = {r.path: r for r in roots}
                     return stats  # nothing to write: no transaction, so closing checkpoints nothing
                 with self._write() as db:
                     stats.removed_files += self._set_roots(db, roots)
@@ -264,8 +219,7 @@ class Index(IndexEdits):
             profiles = db.execute("SELECT path, name, rel, layout FROM profiles ORDER BY ord").fetchall()
             if profiles != [(str(r.path), r.name, r.rel, r.layout) for r in roots]:
                 return False
-            known = {p: (size, mtime, h) for p, size, mtime, h in
-                     db.execute("SELECT path, size, mtime_ns, hash FROM files")}
+            known = {p: (size, mtime, h) for p, size, mtime, h in db.execute("SELECT path, size, mtime_ns, hash FROM files")}
         seen = 0
         for root in roots:
             for _rel, path in files_of(root):
@@ -315,19 +269,16 @@ class Index(IndexEdits):
                     continue
                 if not utf8:
                     text = without_surrogates(text)  # the index holds valid UTF-8 only; offsets are kept
-                if (old is not None and is_memory_rel(rel)
-                      and (counts := self._window_from_rows(db, key, text, old[2] if utf8 else None, _bom, data)) is not None):
-                    stats.reindexed += 1  # another program changed entries: only those are read again
-                    stats.inserted += counts[0]
-                    stats.deleted += counts[1]
-                elif old is None and (ins := self._index_new(db, rel, key, text)) is not None:
-                    stats.reindexed += 1
-                    stats.inserted += ins
-                else:
-                    ins, dele = self._reindex(db, key, text, _pieces(rel, text)[1])
-                    stats.reindexed += 1
-                    stats.inserted += ins
-                    stats.deleted += dele
+                counts = None
+                if old is not None and is_memory_rel(rel):  # another program changed entries: only those are read again
+                    counts = self._window_from_rows(db, key, text, old[2] if utf8 else None, _bom, data)
+                elif old is None:
+                    counts = self._index_new(db, rel, key, text)
+                if counts is None:
+                    counts = self._reindex(db, key, text, _pieces(rel, text)[1])
+                stats.reindexed += 1
+                stats.inserted += counts[0]
+                stats.deleted += counts[1]
                 db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)",
                            (key, str(root.path), rel, st.st_size, mtime, digest))
             for gone in set(known) - present:
@@ -357,15 +308,13 @@ class Index(IndexEdits):
             self._drop_profile(db, str(path))
 
     def update_file(self, path: Path | str, content: str | MemoryFile | None = None) -> bool:
-        """Re-index one file after it changed (read from disk unless ``content`` is given).
-
-        A file that is gone, unreadable or outside the indexed files is
-        dropped.  Returns True when the file belongs to the index.
-        """
+        """Re-index one file after it changed (read from disk unless ``content`` is given); one gone or
+        unreadable is dropped.  Returns True when the file belongs to the index."""
         path = Path(path).absolute()
-        owner = self.owner(path)
-        if owner is None:
+        owners = [r for r in self.roots() if path.is_relative_to(r.path)]
+        if not owners:
             return False
+        owner = max(owners, key=lambda r: len(r.path.parts))  # the deepest
         rel = path.relative_to(owner.path).as_posix()
         if not indexed_rel(owner.layout, rel):
             return False
@@ -380,15 +329,11 @@ class Index(IndexEdits):
 
     def apply_write(self, path: Path | str, before: bytes | None, after: bytes | None, *,
                     catch_up: bool = False, parsed: Callable[[], MemoryFile] | None = None) -> bool:
-        """Bring one file up to date with its new bytes ``after`` (``before``: what it held before).
-
-        The write path (``note_written``) calls it while the writer still holds the file's lock, so the
-        file on disk is ``after``.  Only the entries around the change are read (``_window``); the
-        file's size, mtime and hash are recorded, so the next ``search`` finds the index current without
-        reading it.  When the index is not current for ``before``: with ``catch_up`` (the app's watcher)
-        the old text is put back together from the stored rows (``_window_from_rows``), else False (the
-        next refresh reads the file as for any change).  ``parsed`` gives the file's parse when one is
-        at hand (re-indexing a whole memory file then parses nothing).  False: not covered / left.
+        """Bring one file up to date with its new bytes ``after`` (on disk: the writer holds its lock;
+        ``before``: what it held).  Only the entries around the change are read, and the file's size, mtime
+        and hash are recorded, so the next ``search`` finds the index current.  When the index is not current
+        for ``before``: with ``catch_up`` the old text is put back from the stored rows, else False (the next
+        refresh reads the file).  ``parsed``: the file's parse when at hand.  False: not covered / left.
         """
         found = self._covering(Path(path))
         if found is None:
@@ -442,16 +387,11 @@ class Index(IndexEdits):
             return None
         return best
 
-    def remove_file(self, path: Path | str) -> None:
-        with self._write() as db:
-            self._drop_file(db, str(Path(path).absolute()))
-
     def _set_content(self, db: sqlite3.Connection, root: Root, rel: str, path: Path, content: str | MemoryFile) -> None:
         text = content if isinstance(content, str) else content.text
         key = str(path)
         self._reindex(db, key, text, _pieces(rel, content)[1])
-        # the bytes were not read here: the hash is the text's in UTF-8, so a refresh finding those bytes
-        # only records their size and mtime (a BOM or invalid UTF-8 makes it re-read the changed entries)
+        # the hash of the text in UTF-8: a refresh finding those bytes only records their size and mtime
         try:
             digest: str | None = hashlib.sha1(text.encode("utf-8")).hexdigest()
         except UnicodeEncodeError:
@@ -474,10 +414,8 @@ class Index(IndexEdits):
         importance, tags "|a|b|", superseded_by, rowid, raw, mentioned).
 
         Active entries of high importance or with one of ``tags``; other entries with one of ``tags``;
-        and active entries holding any part of ``q`` (``mentioned``, 1 or 0).  Nothing else is read: ``raw``
-        only of the active entries of high importance or with one of ``tags`` (the parts the agent loads;
-        None for the others), and the rows come as SQLite gives them (at 100k entries, 40k rows: each
-        field read, or each row made again in Python, cost tens of milliseconds).
+        and active entries holding any part of ``q`` (``mentioned``, 1 or 0).  ``raw`` only of the
+        entries the agent loads (None for the others).
         """
         key = Path(path).absolute()
         like = [_like(t) for t in tags]
@@ -488,8 +426,7 @@ class Index(IndexEdits):
         with self._lock:
             most = self._db.execute("SELECT coalesce(sum(size), 0) <= 2 * coalesce(sum(size * (path = ?)), 0)"
                                     " FROM files", (str(key),)).fetchone()[0]
-        # most of the index (a big memories.md): one pass over the table, then a sort, reads it in ~half the
-        # time of the index of places (a lookup of the table by rowid per row)
+        # most of the index (a big memories.md): one pass over the table beats the index of places
         source = "chunks c NOT INDEXED" if most else "chunks c"
         loaded = f"{status} = 'active' AND (importance = 'high' OR {tagmatch})"
         sql = (f"SELECT ident, b.line + c.rline, b.line + c.rend_line, {status}, importance, tags, sup_by, c.rowid,"
@@ -506,31 +443,14 @@ class Index(IndexEdits):
 
     def statuses(self, path: Path, ids: Sequence[str]) -> dict[str, str]:
         """The status of entries of a memory file by id."""
-        out: dict[str, str] = {}
         with self._lock:
-            for i in range(0, len(ids), 500):
-                part = list(ids[i : i + 500])
-                out.update(self._db.execute(
-                    "SELECT ident, coalesce(status, 'active') FROM chunks WHERE path = ? AND kind = 'entry'"
-                    f" AND ident IN ({','.join('?' * len(part))})", [str(Path(path).absolute()), *part]).fetchall())
-        return out
+            return dict(_in_batches(self._db, "SELECT ident, coalesce(status, 'active') FROM chunks WHERE path = ?"
+                                    " AND kind = 'entry' AND ident IN ({})", ids, str(Path(path).absolute())))
 
     def raws(self, rowids: Sequence[int]) -> dict[int, str]:
         """The stored text of chunks by rowid."""
-        out: dict[int, str] = {}
         with self._lock:
-            for i in range(0, len(rowids), 500):
-                part = list(rowids[i : i + 500])
-                out.update(self._db.execute(
-                    f"SELECT rowid, raw FROM texts WHERE rowid IN ({','.join('?' * len(part))})", part).fetchall())
-        return out
-
-    def match_any(self, q: Query) -> set[int]:
-        """Rowids of the chunks holding any part of the query (its parts OR-ed)."""
-        with self._lock:
-            rows = self._db.execute("SELECT rowid FROM docs WHERE docs MATCH ?",
-                                    (q.fts_any,)).fetchall()
-        return {int(r) for (r,) in rows}
+            return dict(_in_batches(self._db, "SELECT rowid, raw FROM texts WHERE rowid IN ({})", rowids))
 
     def put_vectors(self, model: str, items: Iterable[tuple[str, bytes]]) -> None:
         with self._write() as db:

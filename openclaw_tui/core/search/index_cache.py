@@ -5,28 +5,29 @@ from __future__ import annotations
 
 import hashlib
 import os
+from contextlib import suppress
 from pathlib import Path
 
 from ..format.places import present
-from .reader import index_file_for
 
 
 def index_path_for(folder: Path | str) -> Path:
     """The database file of a searched folder, in the user's cache folder."""
-    return Path(index_file_for(folder))
+    from ..userdirs import cache_dir
+
+    return _db_in(cache_dir() / "search", os.path.realpath(folder))
+
+
+def _db_in(base: Path, real_folder: str) -> Path:
+    return base / f"{hashlib.sha1(real_folder.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.sqlite3"
 
 
 FOLDER_NOTE = ".folder"  # beside each index: the searched folder's real path (``forget_gone_folders``)
 
 
 def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path]:
-    """Delete the indexes of searched folders that no longer exist, as named by the note beside each one.
-
-    An index weighs up to ten times its memory, and a folder searched once (a
-    copy, a temporary checkout, a demo) would otherwise keep its index in the cache folder for good.
-    ``Index.for_folder`` calls this when it creates a database.  An index with no note (made by an older
-    version) is left alone; so is ``keep``.  Returns the indexes deleted.
-    """
+    """Delete the indexes of searched folders that no longer exist, as named by the note beside each one
+    (an index with no note is left alone; so is ``keep``).  Returns the indexes deleted."""
     gone: list[Path] = []
     for note in search_dir.glob(f"*.sqlite3{FOLDER_NOTE}"):
         db = Path(str(note)[: -len(FOLDER_NOTE)])
@@ -37,10 +38,8 @@ def forget_gone_folders(search_dir: Path, keep: Path | None = None) -> list[Path
         if db == keep or not os.path.isabs(folder) or present(Path(folder)):  # unreadable just now: kept
             continue
         for suffix in ("", "-wal", "-shm", "-journal", ".lock", FOLDER_NOTE, ".best", ".folders"):  # (.best, .folders: left by older versions)
-            try:
+            with suppress(OSError):
                 os.unlink(str(db) + suffix)
-            except OSError:
-                pass
         gone.append(db)
     return gone
 
@@ -52,9 +51,5 @@ def indexes_covering(path: Path | str) -> list[Path]:
     base = cache_dir() / "search"
     if not base.is_dir():
         return []
-    out = []
-    for folder in Path(os.path.realpath(path)).parents:
-        db = base / f"{hashlib.sha1(str(folder).encode('utf-8', 'surrogateescape')).hexdigest()[:16]}.sqlite3"
-        if db.is_file():
-            out.append(db)
-    return out
+    dbs = (_db_in(base, str(folder)) for folder in Path(os.path.realpath(path)).parents)
+    return [db for db in dbs if db.is_file()]

@@ -1,6 +1,5 @@
 """Re-indexing a memory file around an edit: only the entries near it are read again, the rows after it move
-with their blocks.  The old text comes from the write (``before``) or from the stored rows (``_edit_around``:
-found by binary search over the places, checked against the indexed bytes' SHA-1)."""
+with their blocks.  The old text comes from the write (``before``) or from the stored rows (``_edit_around``)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from .index_files import _parser
 from .index_rows import (
     IndexRows,
     _block_at,
-    _last_line,
+    _entry_piece,
     _Piece,
     _rows_in,
     chunk_hash,
@@ -20,9 +19,7 @@ from .index_rows import (
 from .reader import _JOIN
 
 if TYPE_CHECKING:
-
     from ..files.reload import ChangedRegion
-    from ..format.entries import Entry
 
 
 class _Edit:
@@ -32,7 +29,7 @@ class _Edit:
     __slots__ = ("at", "new_end", "old_mid", "line", "z_old", "z_new")
 
     def __init__(self, text: str, at: int, old_mid: str, new_end: int) -> None:
-        new_mid = text[at:new_end]  # a few entries: compared character by character (``files.reload`` not imported)
+        new_mid = text[at:new_end]
         most = min(len(old_mid), len(new_mid))
         same = 0
         while same < most and old_mid[same] == new_mid[same]:
@@ -49,9 +46,7 @@ class _Edit:
 def _digest_around_is(text: str, data: bytes | None, bom: bool, edit: _Edit, digest: str) -> bool:
     """The bytes of ``text`` with ``edit.old_mid`` put back in place have the SHA-1 ``digest``.
 
-    ``data``: the bytes ``text`` was decoded from (a BOM first when ``bom``), hashed in place around the edit;
-    only the shorter side of the edit is encoded (to know where the edit lies in the bytes), and the old
-    text is never put together.
+    ``data``: the bytes ``text`` was decoded from (a BOM first when ``bom``), hashed in place around the edit.
     """
     mark = b"\xef\xbb\xbf" if bom else b""
     try:
@@ -84,13 +79,9 @@ class IndexEdits(IndexRows):
 
     def _window_from_rows(self, db: sqlite3.Connection, key: str, text: str, old_digest: str | None = None,
                           bom: bool = False, data: bytes | None = None) -> tuple[int, int] | None:
-        """``_window`` for a file another program changed: its old text is put back together from the stored
-        chunks, used only when they tile it exactly (each starts where the one before ended, from 0, each raw
-        as long as its place): then it is the text those rows were cut from.  None: re-index it whole.
-
-        With ``old_digest`` (the SHA-1 of the bytes the rows were made from, ``bom``: whether they began
-        with one), the old text is first put together from the new one and the few rows an edit changed
-        (``_edit_around``, ``data``: the new bytes when at hand), so that not every row's text is read."""
+        """``_window`` for a file another program changed, its old text put back from the stored rows: the
+        few an edit changed (``_edit_around``, with ``old_digest``, the SHA-1 of the bytes they were made from),
+        else every row when they tile the file exactly.  None: re-index it whole."""
         if old_digest is not None:
             found = self._edit_around(db, key, text, old_digest, bom, data)
             if found is not None:
@@ -111,31 +102,15 @@ class IndexEdits(IndexRows):
         old = "".join(parts)
         return self._window(db, key, len(old), text, ChangedRegion(old, text))
 
-    @classmethod
-    def _old_text_around_edit(cls, db: sqlite3.Connection, key: str, text: str, old_digest: str, bom: bool
-                              ) -> str | None:
-        """The text a file held when its rows were made (``_edit_around``), put together (tests, diagnostics)."""
-        found = cls._edit_around(db, key, text, old_digest, bom)
-        if found is None:
-            return None
-        _old_len, edit = found
-        return text[: edit.at] + edit.old_mid + text[edit.new_end :]
-
     @staticmethod
     def _edit_around(db: sqlite3.Connection, key: str, text: str, old_digest: str, bom: bool,
                      data: bytes | None = None) -> tuple[int, _Edit] | None:
-        """Where an edit changed a file since its rows were made, from its new ``text`` and the rows it changed:
-        (the old text's length, the edited region with the old text of it), never the whole old text.
+        """(the old text's length, the edited region with its old text) of a file changed since its rows were
+        made, or None (edits in several places, an edit keeping the length, rows not tiling what changed).
 
-        Two binary searches over the file's places (the index of places, a few rows read, O(log n)): the
-        first row whose text at its place is no longer its hash, then the first of the rows after it that
-        all hold their text shifted by the change of length: one edited region.  The old text is the new
-        one with the rows in between put back.  It is returned only when its bytes are the ones indexed
-        (SHA-1 ``old_digest``), so edits in several places, or rows that do not tile what changed, give None
-        (the caller reads every row), never a wrong text.  Nor does an edit that keeps the length (the rows after it then look
-        unchanged in place: comparing every row's hash in Python took longer than reading every row).
-        The check hashes the new bytes (``data``, else ``text`` encoded) around the old rows' text, read in
-        place, without putting the whole old text together.
+        Two binary searches over the places: the first row whose text is no longer its hash, then the first
+        of the rows after it that all hold their text shifted by the change of length.  The result is
+        checked against the indexed bytes' SHA-1 ``old_digest``: never a wrong text.
         """
         probe = db.cursor()
 
@@ -160,7 +135,7 @@ class IndexEdits(IndexRows):
             (h,) = probe.execute("SELECT hash FROM chunks WHERE rowid = ?", (rowid,)).fetchone()
             return bool(h == chunk_hash(text[start + shift : end + shift]))
 
-        # the first row's start and the last one's end, from the index of places (``max(end)`` read all of it)
+        # the first row's start and the last one's end, from the index of places
         first = db.execute(f"SELECT b.off + c.rstart FROM {_JOIN} WHERE c.path = ? ORDER BY c.blk, c.rstart LIMIT 1",
                            (key,)).fetchone()
         last = db.execute(f"SELECT b.off + c.rend FROM {_JOIN} WHERE c.path = ? ORDER BY c.blk DESC, c.rstart DESC"
@@ -215,16 +190,12 @@ class IndexEdits(IndexRows):
                 ) -> tuple[int, int] | None:
         """Re-index the entries of a memory file around an ``edit`` from the text indexed (``old_len`` long) to ``text``.
 
-        The blocks are re-read from the entry before the edited one (as ``entries.reparse_edit``) until
-        the scan meets an entry start that did not move relative to the end; chunks whose text is
-        unchanged keep their rows, the rows after the edit are shifted (by their blocks: ``blocks``).  Returns
-        (inserted, deleted) rows,
-        or None when it cannot (an edit in the preamble or the first entry, an unclosed fence): the caller
-        re-indexes the whole file.
+        The entries are re-read from the one before the edit until an entry start that did not move; unchanged
+        chunks keep their rows, the rows after the edit move with their blocks.  Returns (inserted, deleted)
+        rows, or None when it cannot (an edit in the preamble or the first entry, an unclosed fence).
         """
         delta = edit.z_new - edit.z_old
-        # one pass over the file's rows near the edit (each query by file reads all its rows): the two
-        # entries before the edited line, up to 64 entry starts after it, and the rows in between
+        # the file's rows near the edit: the two entries before it, up to 64 entry starts after it
         lo, hi = max(0, edit.line - 65_536), edit.z_old + 262_144
         near = _rows_in(db, key, lo, hi, "b.off + c.rstart, b.line + c.rline, c.rowid, c.hash, c.kind")
         around = [(st, ln) for st, ln, _r, _h, kind in near if kind != "preamble" and st <= edit.line][-2:][::-1]
@@ -259,10 +230,8 @@ class IndexEdits(IndexRows):
                                                                  "b.off + c.rstart, c.rowid, c.hash"))]
         for rowid, h in between:
             pool.setdefault(h, []).append(rowid)
-        pieces = [_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
-                         e.id, _kind(e), None, entry=e if e.error is None else None) for e in middle]
-        # the rows of the window go to the block of its first one (W); the rows after it move with their
-        # blocks: W's own by its rows, the blocks after it by their base (a few hundred rows, not every row after it)
+        pieces = [_entry_piece(text, e) for e in middle]
+        # the window's rows go to the block of its first one (W); the rows after it move with their blocks
         w = _block_at(db, key, start)
         if w is None:
             return None
@@ -299,6 +268,3 @@ class IndexEdits(IndexRows):
                        " WHERE rowid = ?", moved)
         self._insert(db, key, text, new, hashes, [w] * len(new))
         return len(new), len(gone)
-
-def _kind(e: Entry) -> str:
-    return "malformed" if e.error is not None else "entry"

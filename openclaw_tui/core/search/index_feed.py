@@ -1,9 +1,8 @@
 """The search indexes follow the writes: ``safe_write``'s write hook hands the files written to the indexes
 covering them (the CLI, the MCP server and the Python API subscribe; the app feeds them from its reload worker).
 
-Whether a write also updates the indexes is the user's ``[search] index_on_write`` (off by default: at 100k
-entries it costs a ``set`` about as much as the whole write, and the next ``search`` re-indexes the changed
-entries itself); ``index_writes`` decides it for this process.
+Whether a write also updates the indexes is the user's ``[search] index_on_write`` (off by default: the next
+``search`` re-indexes the changed entries itself); ``index_writes`` decides it for this process.
 """
 
 from __future__ import annotations
@@ -50,12 +49,9 @@ def _on_write(changes: Sequence[write_hooks.Change]) -> None:
 def note_written(changes: Sequence[tuple[Path, bytes | None, bytes | None]], *, catch_up: bool = False,
                  parsed: Mapping[Path, Callable[[], MemoryFile]] | None = None) -> None:
     """After the CLI or the app wrote files: update the search indexes that cover them, from the bytes written.
-
-    Best-effort: an index that cannot be opened or updated is left for the next ``search`` to refresh
-    (the file's size and mtime changed, so it will); nothing here ever fails a write, and nothing is
-    written outside the user's cache folder.  ``catch_up`` and ``parsed``: see ``Index.apply_write``.
-    """
-    from .index import Index  # (the database only when a write has an index to update)
+    Best-effort: an index that cannot be updated is left for the next ``search``; a write never fails here.
+    ``catch_up`` and ``parsed``: see ``Index.apply_write``."""
+    from .index import Index
     from .index_cache import indexes_covering
 
     for path, before, after in changes:
@@ -78,12 +74,8 @@ def note_written(changes: Sequence[tuple[Path, bytes | None, bytes | None]], *, 
 
 
 def note_reloaded(before: Profile | None, after: Profile) -> None:
-    """The app re-read a profile (its watcher saw a change): feed the indexes that cover its files.
-
-    Only files whose bytes differ from what the app had loaded are looked at; each is re-indexed
-    around the change (from the stored rows), a whole memory file from the app's own parse; a file
-    gone is dropped.  Call it off the event loop (the reload worker); best-effort like ``note_written``.
-    """
+    """The app re-read a profile (its watcher saw a change): feed the indexes the files whose bytes changed.
+    Call it off the event loop (the reload worker); best-effort like ``note_written``."""
     old, new = _loaded_files(before), _loaded_files(after)
     changes = [(path, old[rel][1] if rel in old else None, data) for rel, (path, data, _p) in new.items()
                if rel not in old or old[rel][1] != data]

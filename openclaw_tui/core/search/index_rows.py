@@ -1,10 +1,8 @@
-"""The index's rows: the schema, a file cut into pieces (entries, chunks), blocks of places, and the writing
-of a file's rows (a first build, a whole re-index matched by hash, deletions).
+"""The index's rows: the schema, a file cut into pieces, blocks of places, and the writing of a file's rows.
 
-A chunk's rowid is ``(day << DAY_SHIFT) + n`` (day 0: undated), so the ranking reads the day from the FTS
-table's rowid alone.  A chunk's places are kept relative to its block's base (``blocks``): a file's rows are
-cut into blocks of ``BLOCK_ROWS`` in file order, so an edit moves the rows after it by moving the bases of
-the blocks after it (``index_edit``).
+A chunk's rowid is ``(day << DAY_SHIFT) + n`` (day 0: undated): the ranking reads the day from the FTS rowid.
+A chunk's places are relative to its block's base (``blocks``, ``BLOCK_ROWS`` rows each in file order), so an
+edit moves the rows after it by moving the bases of the blocks after it (``index_edit``).
 """
 
 from __future__ import annotations
@@ -12,13 +10,14 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import sys
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .index_files import _parser, day_of_rel
-from .reader import _JOIN, _PLACES, DAY_SHIFT, Reader, racy_window
-from .text import Chunk, clean, has_surrogates, index_text, is_memory_rel, text_chunks
+from .reader import _JOIN, _PLACES, DAY_SHIFT, Reader, _in_batches, racy_window
+from .text import Chunk, _last_line, clean, has_surrogates, index_text, is_memory_rel, text_chunks
 
 if TYPE_CHECKING:
     from ..format.entries import Entry, MemoryFile
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 BLOCK_ROWS = 256  # rows per block of a file at a first build or a whole re-index (``_new_blocks``)
 INSERT_BATCH = 2048  # rows inserted at once by ``_insert`` (its text made for them only)
 
-# a file's rows in file order, (blk, rstart), their places read from the index alone (``_edit_around``, ``_window``)
+# a file's rows in file order, their places read from the index alone
 _PLACES_INDEX = "CREATE INDEX chunks_path ON chunks(path, blk, rstart)"
 _SCHEMA_SQL = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -62,21 +61,17 @@ class _Piece:
     day: int | None
     tags: str | None = None  # "|a|b|" (case-folded, then as written when not so: ``tags_as_written``)
     meta: tuple[str | None, str | None, str | None] = (None, None, None)  # status, importance, superseded_by
-    entry: Entry | None = None  # read for day, tags and meta only when the piece is inserted
+    entry: Entry | None = None  # read for day, tags and meta when the piece is inserted (``fill``)
 
     def fill(self) -> None:
         e = self.entry
         if e is not None:
             self.day, self.tags, self.meta = _entry_fields(e)
-            self.entry = None  # the last reference to a first build's entry (``Index._index_new``)
-
-
-_intern = sys.intern
+            self.entry = None
 
 
 def _entry_fields(e: Entry) -> tuple[int | None, str | None, tuple[str | None, str | None, str | None]]:
-    """(day, tags "|a|b|", (status, importance, superseded_by)) of an entry, its fields read once and not
-    kept on it (``peek_meta``): a first build would otherwise keep a dict per entry."""
+    """(day, tags "|a|b|", (status, importance, superseded_by)) of an entry, its fields not kept on it."""
     from ..format.fields import parse_date
 
     if e.error is not None:
@@ -92,9 +87,8 @@ def _entry_fields(e: Entry) -> tuple[int | None, str | None, tuple[str | None, s
     if key is not None and kept != tags:  # the names as written follow the case-folded ones (``tags_as_written``)
         key += "|" + "|".join(kept) + "|"
     status, imp, by = meta.get("status"), meta.get("importance"), meta.get("superseded_by")
-    # a few values repeated by every entry: one string each
     return (d.toordinal() if d is not None else None, key,
-            (_intern(status) if isinstance(status, str) else "active", _intern(imp) if isinstance(imp, str) else None,
+            (sys.intern(status) if isinstance(status, str) else "active", sys.intern(imp) if isinstance(imp, str) else None,
              by if isinstance(by, str) else None))
 
 
@@ -110,19 +104,16 @@ def tags_as_written(tags: str | None) -> tuple[str, ...]:
     return tuple(filter(None, (written or folded).split("|")))
 
 
-def _last_line(text: str, start: int, end: int, line: int) -> int:
-    return line + text[start:end].rstrip(" \t\r\n").count("\n")
+def _entry_piece(text: str, e: Entry) -> _Piece:
+    return _Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
+                  e.id, "malformed" if e.error is not None else "entry", None, entry=e if e.error is None else None)
 
 
-def _memory_pieces(mf: MemoryFile, entries: Sequence[Entry] | None = None, preamble: bool = True) -> list[_Piece]:
+def _memory_pieces(mf: MemoryFile) -> list[_Piece]:
     text = mf.text
-    out: list[_Piece] = []
-    if preamble and mf.preamble.strip():
-        out.append(_Piece(0, mf.preamble_end, 0, 1, _last_line(text, 0, mf.preamble_end, 1), None, "preamble", None))
-    for e in mf.entries if entries is None else entries:
-        out.append(_Piece(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
-                          e.id, "malformed" if e.error is not None else "entry", None,
-                          entry=e if e.error is None else None))
+    out = [_entry_piece(text, e) for e in mf.entries]
+    if mf.preamble.strip():
+        out.insert(0, _Piece(0, mf.preamble_end, 0, 1, _last_line(text, 0, mf.preamble_end, 1), None, "preamble", None))
     return out
 
 
@@ -137,29 +128,22 @@ def _pieces(rel: str, content: str | MemoryFile) -> tuple[str, list[_Piece], Mem
 
 
 def _kept_mtime(mtime_ns: int, read_at_ns: int) -> int:
-    """The mtime to record for a file read at ``read_at_ns``, or -1 when a change within the same tick of its
-    file system's clock could leave it as it is (git's "racy" rule): such a file is hashed again next time.
-
-    The window is the clock's tick (``reader.racy_window``; ``read_at_ns`` is taken before the file is read).
+    """The mtime to record for a file read at ``read_at_ns`` (taken before reading), or -1 when a change within
+    the same tick of its file system's clock could leave it as it is (git's "racy" rule): hashed again next time.
     """
     return mtime_ns if mtime_ns < read_at_ns - racy_window(mtime_ns) else -1
 
 
 def _block_at(db: sqlite3.Connection | sqlite3.Cursor, key: str, x: int) -> tuple[int, int, int] | None:
-    """(blk, off, line) of the block of a file whose rows hold place ``x``: the last one based at or before it.
-
-    A file's blocks, in ``blk`` order, hold its rows in file order, each row of a block at or after the
-    block's ``off`` and before the next block's: places are ``off`` + the row's ``rstart`` (lines alike).
-    """
+    """(blk, off, line) of the block of a file whose rows hold place ``x``: the last one based at or before it."""
     found: tuple[int, int, int] | None = db.execute(
         "SELECT blk, off, line FROM blocks WHERE path = ? AND off <= ? ORDER BY blk DESC LIMIT 1", (key, x)).fetchone()
     return found
 
 
 def _new_blocks(db: sqlite3.Connection, key: str, starts: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
-    """Cut a file's rows (``(start, line)`` each, in file order: every row of the file) into blocks of
-    ``BLOCK_ROWS``, replacing its blocks; returns (blk, off, line) of each row's block.  The first block is
-    based at 0 (a row put before every other one later still has a block)."""
+    """Cut a file's rows (``(start, line)`` each, every row in file order) into new blocks of ``BLOCK_ROWS``;
+    returns (blk, off, line) of each row's block.  The first block is based at 0."""
     (top,) = db.execute("SELECT coalesce(max(blk), 0) FROM blocks").fetchone()  # (ids never reused)
     db.execute("DELETE FROM blocks WHERE path = ?", (key,))
     made: list[tuple[int, int, int]] = []
@@ -177,8 +161,7 @@ def _new_blocks(db: sqlite3.Connection, key: str, starts: Sequence[tuple[int, in
 
 
 def _rows_in(db: sqlite3.Connection, key: str, lo: int, hi: int, columns: str) -> list[Any]:
-    """``columns`` (over ``_JOIN``; first ``b.off + c.rstart``) of a file's rows whose place starts in
-    [lo, hi), in file order: only the blocks that can hold them are read."""
+    """``columns`` (over ``_JOIN``) of a file's rows whose place starts in [lo, hi), in file order."""
     first, last = _block_at(db, key, lo), _block_at(db, key, hi - 1)
     if last is None:
         return []
@@ -199,13 +182,9 @@ class IndexRows(Reader):
         db.execute("DELETE FROM tagnames WHERE path = ?", (path,))
         db.execute("DELETE FROM files WHERE path = ?", (path,))
 
-    def _index_new(self, db: sqlite3.Connection, rel: str, key: str, text: str) -> int | None:
-        """Index a file that has no rows yet (a first build): rows inserted, or None when it has some.
-
-        Nothing is matched, so nothing is hashed first; the parse is not kept: each entry is let go once
-        its fields are read (``_Piece.fill`` in ``_insert``), so a first build holds the pieces' few
-        fields rather than every entry as parsed.
-        """
+    def _index_new(self, db: sqlite3.Connection, rel: str, key: str, text: str) -> tuple[int, int] | None:
+        """Index a file that has no rows yet (a first build): (rows inserted, 0), or None when it has some.
+        The parse is not kept: each entry is let go once its fields are read (``_Piece.fill``)."""
         if db.execute("SELECT 1 FROM chunks WHERE path = ? LIMIT 1", (key,)).fetchone() is not None:
             return None
         if is_memory_rel(rel):
@@ -214,7 +193,7 @@ class IndexRows(Reader):
             del mf  # the entries are now held by the pieces alone
         else:
             pieces = _pieces(rel, text)[1]
-        return len(self._insert(db, key, text, pieces))
+        return len(self._insert(db, key, text, pieces)), 0
 
     def _reindex(self, db: sqlite3.Connection, key: str, text: str, pieces: list[_Piece]) -> tuple[int, int]:
         """Re-index one file: chunks are matched to the stored ones by the hash of their text."""
@@ -224,7 +203,7 @@ class IndexRows(Reader):
             pool.setdefault(h, []).append((rowid, start, end, body_off, line, end_line))
         for lst in pool.values():
             lst.reverse()
-        if not pool:  # a file indexed for the first time: nothing to match (``_insert`` hashes batch by batch)
+        if not pool:  # nothing to match
             self._insert(db, key, text, pieces)
             return len(pieces), 0
         moved: list[tuple[int, int, int, int, int, int]] = []
@@ -243,8 +222,8 @@ class IndexRows(Reader):
                 new.append(p)
                 hashes.append(h)
                 kept.append(0)
-        self._delete_rows(db, key, [rowid for lst in pool.values() for rowid, *_ in lst])
         gone = [rowid for lst in pool.values() for rowid, *_ in lst]
+        self._delete_rows(db, key, gone)
         new_blocks: list[tuple[int, int, int]] | None = None  # no row moved: the new ones go where the gone ones were
         if moved:  # the file's blocks cut again, every kept row put into its block
             blocks = _new_blocks(db, key, [(p.start, p.line) for p in pieces])
@@ -259,11 +238,7 @@ class IndexRows(Reader):
     def _delete_rows(self, db: sqlite3.Connection, key: str, rowids: Sequence[int]) -> None:
         if not rowids:
             return
-        tags: list[str | None] = []
-        for i in range(0, len(rowids), 500):
-            part = list(rowids[i : i + 500])
-            tags += [t for (t,) in db.execute(
-                f"SELECT tags FROM chunks WHERE rowid IN ({','.join('?' * len(part))})", part)]
+        tags = [t for (t,) in _in_batches(db, "SELECT tags FROM chunks WHERE rowid IN ({})", rowids)]
         self._count_tags(db, key, tags, -1)
         db.executemany("DELETE FROM docs WHERE rowid = ?", [(r,) for r in rowids])
         db.executemany("DELETE FROM texts WHERE rowid = ?", [(r,) for r in rowids])
@@ -272,27 +247,18 @@ class IndexRows(Reader):
     @staticmethod
     def _count_tags(db: sqlite3.Connection, key: str, tags: Iterable[str | None], sign: int) -> None:
         """Keep ``tagnames`` (tag -> entries carrying it, per file) in step with the rows."""
-        counts: dict[str, int] = {}
-        for t in tags:
-            for name in tags_as_written(t):
-                counts[name] = counts.get(name, 0) + sign
+        counts = Counter(name for t in tags for name in tags_as_written(t))
         if counts:
             db.executemany("INSERT INTO tagnames VALUES (?, ?, ?) ON CONFLICT(path, tag) DO UPDATE SET n = n + excluded.n",
-                           [(key, name, n) for name, n in counts.items()])
+                           [(key, name, sign * n) for name, n in counts.items()])
             if sign < 0:
                 db.execute("DELETE FROM tagnames WHERE path = ? AND n <= 0", (key,))
 
     def _insert(self, db: sqlite3.Connection, key: str, text: str, pieces: Sequence[_Piece],
                 hashes: Sequence[str] | None = None, blocks: Sequence[tuple[int, int, int]] | None = None) -> list[int]:
-        """Insert the pieces' rows; returns their rowids, in the order of ``pieces``.
-
-        ``blocks``: (blk, off, line) of each piece's block; by default, a file with no rows yet is cut into
-        new blocks (its pieces are all of it, in file order), else each piece goes to the block of its place.
-
-        The rows go in by rowid, ``INSERT_BATCH`` at a time: in rowid order FTS5 flushes its pending terms
-        only when they fill its hash table (a lower rowid makes it flush at once), and the tables' b-trees are
-        appended to.  The text, indexed text and hash of a batch are made for that batch only.
-        """
+        """Insert the pieces' rows, in rowid order ``INSERT_BATCH`` at a time; returns their rowids, in the
+        order of ``pieces``.  ``blocks``: (blk, off, line) of each piece's block; by default new blocks for a
+        file with no rows yet, else the block of each piece's place."""
         if not pieces:
             return []
         for p in pieces:
@@ -315,17 +281,14 @@ class IndexRows(Reader):
             ids.append(rowid)
         fix = has_surrogates(text[pieces[0].start:pieces[-1].end])
         order = sorted(range(len(pieces)), key=ids.__getitem__) if len(pieces) > 1 else [0]
-        # by rowid is not file order: into an empty table (a first build), the index of places is made
-        # once every row is in (one sort) rather than written all over as they come
+        # into an empty table (a first build) the index of places is made once every row is in
         later = len(pieces) > INSERT_BATCH and db.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None
         if later:
             db.execute("DROP INDEX chunks_path")
-            # FTS5 merges its segments as they come (4 of a level into one of the next): the deeper the
-            # levels, the more often each term is written again.  A first build leaves them unmerged and
-            # merges them all once at the end ('optimize'), then restores the defaults for later edits.
+            # FTS5's segments merged once at the end ('optimize'), then its defaults back for later edits
             db.execute("INSERT INTO docs(docs, rank) VALUES ('automerge', 0)")
             db.execute("INSERT INTO docs(docs, rank) VALUES ('crisismerge', 1999)")
-        tags: dict[str, int] = {}
+        tags: list[str | None] = []  # as stored (cleaned), as ``_delete_rows`` will read them back
         for at in range(0, len(order), INSERT_BATCH):
             rows: list[tuple[object, ...]] = []
             texts: list[tuple[int, str]] = []
@@ -345,9 +308,7 @@ class IndexRows(Reader):
                 rows.append(row)
                 texts.append((rowid, stored))
                 bodies.append((rowid, index_text(stored)))
-                stored_tags = row[11]  # (cleaned) as ``_delete_rows`` will read them back
-                for name in tags_as_written(stored_tags if isinstance(stored_tags, str) else None):
-                    tags[name] = tags.get(name, 0) + 1
+                tags.append(row[11] if isinstance(row[11], str) else None)
             db.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             db.executemany("INSERT INTO texts VALUES (?, ?)", texts)
             db.executemany("INSERT INTO docs(rowid, body) VALUES (?, ?)", bodies)
@@ -356,7 +317,5 @@ class IndexRows(Reader):
             db.execute("INSERT INTO docs(docs) VALUES ('optimize')")
             db.execute("INSERT INTO docs(docs, rank) VALUES ('automerge', 4)")
             db.execute("INSERT INTO docs(docs, rank) VALUES ('crisismerge', 16)")
-        if tags:
-            db.executemany("INSERT INTO tagnames VALUES (?, ?, ?) ON CONFLICT(path, tag) DO UPDATE SET n = n + excluded.n",
-                           [(key, name, n) for name, n in tags.items()])
+        self._count_tags(db, key, tags, 1)
         return ids

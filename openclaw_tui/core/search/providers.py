@@ -26,7 +26,9 @@ from __future__ import annotations
 import math
 import os
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -144,13 +146,9 @@ class OllamaProvider(Provider):
         return _vectors(doc.get("embeddings") if isinstance(doc, dict) else None, len(texts), url)
 
 
-_LOCAL_MODELS: dict[str, Callable[[Sequence[str]], Any]] = {}
-
-
+@cache
 def _load_local(spec: str) -> Callable[[Sequence[str]], Any]:
     """An encode function for a local model; never downloads (offline flags set, local paths only)."""
-    if spec in _LOCAL_MODELS:
-        return _LOCAL_MODELS[spec]
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     kind, _, where = spec.partition(":")
@@ -182,7 +180,6 @@ def _load_local(spec: str) -> Callable[[Sequence[str]], Any]:
         raise
     except Exception as exc:  # a broken model folder: any error of the loader means "unavailable"
         raise ProviderError(f"local model {spec}: cannot be loaded ({type(exc).__name__}: {exc})") from None
-    _LOCAL_MODELS[spec] = fn
     return fn
 
 
@@ -195,14 +192,12 @@ def _sentence_transformer(path: Path) -> Callable[[Sequence[str]], Any]:
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     from sentence_transformers import SentenceTransformer
 
-    try:
+    with suppress(ImportError):  # (sentence-transformers always brings transformers)
         from transformers.utils import logging as hf_logging
 
         # when transformers was imported before the environment was set
         hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call, unused-ignore]
         hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call, unused-ignore]
-    except ImportError:  # pragma: no cover - sentence-transformers always brings transformers
-        pass
     model = SentenceTransformer(str(path), local_files_only=True)
     return lambda texts: model.encode(list(texts), show_progress_bar=False)
 

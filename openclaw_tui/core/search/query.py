@@ -1,7 +1,5 @@
-"""Queries as the index reads them: parsing, finding their terms in raw text, tokens and snippets' text.
-
-The query side of ``text`` (which re-exports every name here), apart from its chunking.
-"""
+"""Queries as the index reads them: parsing, finding their terms in raw text, tokens and snippets' text
+(re-exported by ``text``)."""
 
 from __future__ import annotations
 
@@ -20,7 +18,6 @@ _SURROGATES = re.compile("[\udc80-\udcff]")  # the undecodable bytes of ``surrog
 # ``clean``'s control characters, each as U+FFFD
 _CONTROLS = dict.fromkeys([*range(0x09), *range(0x0B, 0x20), 0x7F, 0x2028, 0x2029], "\ufffd")
 SNIPPET_WIDTH = 120
-escape = re.escape
 
 
 class QueryError(ValueError):
@@ -67,32 +64,25 @@ _WORD_SEP = r"[\W_]+"  # FTS5 separators between two word tokens (a CJK characte
 
 def _phrase_re(phrase: str, cjk: bool) -> str:
     if cjk:
-        return escape(phrase)
-    inner = _WORD_SEP.join(escape(w) for w in phrase.split(" "))
+        return re.escape(phrase)
+    inner = _WORD_SEP.join(re.escape(w) for w in phrase.split(" "))
     return f"(?<![^\\W_{CJK}]){inner}(?![^\\W_{CJK}])"
-
-
-def query_parts(query: str) -> list[str]:
-    """The quoted phrases and the runs of non-space characters of a query, in order."""
-    return [q or b for q, b in _PARTS.findall(query)]
 
 
 @lru_cache(maxsize=256)
 def parse_query(query: str) -> Query:
-    """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs as substrings.
-
-    Cached (a ``Query`` is immutable): the UI searches as the user types, often the same text again.
-    """
+    """Every whitespace-separated part (or ``"quoted phrase"``) must match: its words as a phrase, its CJK runs
+    as substrings.  Cached: the UI searches as the user types."""
     phrases: list[str] = []
     regexes: dict[str, str] = {}
     terms: list[str] = []  # words: matched whole (not inside a longer word), any case
     cjk_terms: list[str] = []  # CJK runs: matched anywhere
-    for part in query_parts(query):
+    for part in (quoted or bare for quoted, bare in _PARTS.findall(query)):
         words: list[str] = []
         for cjk, word in query_terms(part):
             if word:
                 words.append(word)
-                terms.append(escape(word))
+                terms.append(re.escape(word))
                 continue
             if words:
                 phrases.append(" ".join(words))
@@ -110,10 +100,9 @@ def parse_query(query: str) -> Query:
         raise QueryError("the query holds no letters, digits or CJK characters to search for")
     quoted = ['"' + p.replace('"', '""') + '"' for p in unique]
     # the words matched whole (a CJK character next to a word is a boundary), in any case (IGNORECASE only
-    # around them: case-folding the CJK ranges made compiling them several times slower); the CJK runs
-    # anywhere, longest first
+    # around them: not the CJK ranges); the CJK runs anywhere, longest first
     alternation = "|".join(sorted(set(terms), key=len, reverse=True))
-    runs = "|".join(escape(r) for r in sorted(set(cjk_terms), key=len, reverse=True))
+    runs = "|".join(re.escape(r) for r in sorted(set(cjk_terms), key=len, reverse=True))
     bounded = f"(?<![^\\W_{CJK}])(?i:{alternation})(?![^\\W_{CJK}])" if alternation else ""
     pattern = re.compile("|".join(x for x in (bounded, runs) if x))
     return Query(query, " AND ".join(quoted), pattern, " OR ".join(quoted), "|".join(regexes[p] for p in unique))
@@ -131,11 +120,6 @@ def clean(s: str) -> str:
     return s.replace("\t", " ").translate(_CONTROLS)
 
 
-def surrogates_re() -> re.Pattern[str]:
-    """The undecodable bytes of ``surrogateescape``."""
-    return _SURROGATES
-
-
 def index_text(text: str) -> str:
     """The text as stored in FTS5: CJK runs become unigrams + bigrams, each its own token."""
     if text.isascii():  # no CJK run (most English text): nothing to scan
@@ -145,7 +129,5 @@ def index_text(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def tokens(text: str) -> frozenset[str]:
-    """The lower-cased tokens of a text as indexed (words, CJK characters and bigrams), for similarity.
-
-    Cached: the search screen ranks the same chunks again as the user types."""
+    """The lower-cased tokens of a text as indexed (words, CJK characters and bigrams), for similarity."""
     return frozenset(index_text(text).lower().split())

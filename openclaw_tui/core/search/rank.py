@@ -1,13 +1,10 @@
 """Ranking as the agent ranks: BM25 ⊕ vector similarity, × temporal decay, then MMR; each result says why.
 
 For a query, the chunks matching every part of it (``text.parse_query``) are
-ranked over *all* matches by BM25 × temporal decay (``Index.match_decayed``:
-matches read newest first until nothing left can enter, which is exact since
-decay never grows with age), and the best ``candidates`` (4 × the results
-asked for, OpenClaw's ``candidateMultiplier``, at least 40) are taken, with
-any chunk tied with the last one: no BM25 cap comes before the decay, so
-the top results are the ones ranking every match would give.  The text score
-is BM25 divided by the best BM25 of all matches (1.0 for the best match).
+ranked over *all* matches by BM25 × temporal decay (``Index.match_decayed``),
+and the best ``candidates`` (4 × the results asked for, OpenClaw's
+``candidateMultiplier``, at least 40) are taken, with any chunk tied with the
+last one.  The text score is BM25 divided by the best BM25 of all matches.
 
 When an embedding provider answers (``providers.Chain``), every candidate
 gets a vector score (cosine similarity of the query's vector and the chunk's,
@@ -37,11 +34,11 @@ import datetime as dt
 import math
 import re
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .providers import NO_PROVIDER
-from .query import CJK, SNIPPET_WIDTH, Query, clean, parse_query, split_tags, tokens
+from .query import SNIPPET_WIDTH, Query, clean, parse_query, split_tags, tokens
 from .reader import Reader, Row
 
 if TYPE_CHECKING:
@@ -110,8 +107,7 @@ class Hit:
         }
 
     def readable(self, today: dt.date | None = None) -> str:
-        """The score as a person reads it: a tiny score keeps its significant digits, and a decayed
-        result says by how much and why ("0.0031 (×0.004, 8 months old)"), not a bare 0.00."""
+        """The score as a person reads it: "0.0031 (×0.004, 8 months old)", not a bare 0.00."""
         s = f"{self.score:.2f}" if self.score >= 0.01 or self.score == 0 else f"{self.score:.2g}"
         if self.decay >= 0.995 or not self.date:
             return s
@@ -145,8 +141,7 @@ class Ranking:
     source: str = "defaults"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"text_weight": self.text_weight, "vector_weight": self.vector_weight,
-                "half_life_days": self.half_life_days, "mmr_lambda": self.mmr_lambda, "source": self.source}
+        return asdict(self)
 
 
 def _num(value: Any) -> float | None:
@@ -163,28 +158,18 @@ def ranking_from(settings: SearchSettings, config_found: bool = False,
     query = openclaw.get("query")
     found = query.get("hybrid") if isinstance(query, dict) else openclaw.get("hybrid")
     hybrid: dict[str, Any] = found if isinstance(found, dict) else {}
-    changed: dict[str, float] = {}
-    tw, vw = _num(hybrid.get("textWeight")), _num(hybrid.get("vectorWeight"))
-    if tw is not None:
-        changed["text_weight"] = tw
-    if vw is not None:
-        changed["vector_weight"] = vw
-    mmr = hybrid.get("mmr")
-    if isinstance(mmr, dict):
-        if mmr.get("enabled") is False:
-            changed["mmr_lambda"] = 1.0
-        elif _num(mmr.get("lambda")) is not None:
-            changed["mmr_lambda"] = min(1.0, _num(mmr.get("lambda")) or 0.0)
-    decay = hybrid.get("temporalDecay")
-    if isinstance(decay, dict):
-        if decay.get("enabled") is False:
-            changed["half_life_days"] = 0.0
-        elif _num(decay.get("halfLifeDays")) is not None:
-            changed["half_life_days"] = _num(decay.get("halfLifeDays")) or 0.0
-    if not changed:
-        return r
-    return Ranking(**{**{k: v for k, v in r.as_dict().items() if k != "source"}, **changed},
-                   source=openclaw_source or "openclaw.json")
+    weights = {"text_weight": "textWeight", "vector_weight": "vectorWeight"}
+    changed = {name: n for name, key in weights.items() if (n := _num(hybrid.get(key))) is not None}
+    # (section, its value's key, our name, the value when disabled, the highest value)
+    for section, key, name, off, most in (("mmr", "lambda", "mmr_lambda", 1.0, 1.0),
+                                          ("temporalDecay", "halfLifeDays", "half_life_days", 0.0, math.inf)):
+        part = hybrid.get(section)
+        if isinstance(part, dict):
+            if part.get("enabled") is False:
+                changed[name] = off
+            elif (n := _num(part.get(key))) is not None:
+                changed[name] = min(most, n)
+    return replace(r, **changed, source=openclaw_source or "openclaw.json") if changed else r
 
 
 @dataclass(slots=True)
@@ -284,17 +269,9 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
     """Greedy maximal marginal relevance over candidates sorted best first.
 
     Each round picks the candidate with the highest ``lam × score − (1 − lam) × its highest similarity
-    to a pick`` (ties: the earlier one).  The same picks as comparing every candidate with every pick
-    (the textbook loop), with far fewer comparisons:
-
-    - candidates whose similarity to anything is the same (the same token set, without vectors) form a
-      group; in a group only the first one left can be picked next (the others score no higher, and
-      come later), so a round looks at one candidate per group;
-    - a group's highest similarity is brought up to date only when it is looked at, and a round stops at
-      the first group whose ``lam × score`` cannot beat the best found (groups are looked at in the
-      order of their first candidate, so by score, and similarities are never negative).
-
-    Token sets are compared as bit masks over the pool's words (the same Jaccard value, from counts).
+    to a pick`` (ties: the earlier one), the same picks as the textbook loop.  Candidates equally similar
+    to anything form a group, of which only the first one left can be picked next; a round stops at the
+    first group whose ``lam × score`` cannot beat the best found (similarities are never negative).
     """
     if lam >= 1.0 or len(cands) <= 1:
         return list(cands[:limit])
@@ -335,7 +312,7 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
         at[g] += 1
         if at[g] < len(members[g]):
             nxt = members[g][at[g]]
-            k = next((i for i, h in enumerate(heads) if h >= nxt), len(heads))  # (bisect_left: a few dozen)
+            k = next((i for i, h in enumerate(heads) if h >= nxt), len(heads))  # (as bisect_left)
             heads.insert(k, nxt)
             pool.insert(k, g)
     return [cands[i] for i in picked]
@@ -343,11 +320,11 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
 
 def _similarities(cands: Sequence[_Cand]) -> tuple[Callable[[int, int], float], list[object]]:
     """``_similarity`` of two candidates by index, and for each candidate a key: candidates with equal keys
-    are equally similar to anything.  Without vectors, Jaccard on bit masks of their tokens (key: the mask)."""
+    are equally similar to anything (without vectors: the bit mask of its tokens)."""
     if any(c.vec is not None for c in cands):
         return (lambda i, j: _similarity(cands[i], cands[j])), list(range(len(cands)))
     vocab: dict[str, int] = {}
-    mask_of: dict[frozenset[str], int] = {}  # equal token sets, one mask (a pool often repeats a text)
+    mask_of: dict[frozenset[str], int] = {}
     masks: list[int] = []
     for c in cands:
         toks = c.toks
@@ -408,14 +385,9 @@ def _vector_scan(index: Index, chain: Chain, qvec: Vector, k: int) -> list[tuple
     return [(ids[int(i)], float(sims[int(i)])) for i in top]
 
 
-def rank(index: Reader, query: str | Query, limit: int = 10, *, ranking: Ranking | None = None,
+def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking | None = None,
          chain: Chain | None = None, today: dt.date | None = None, tags: Sequence[str] = ()) -> Results:
     """The best ``limit`` results for the query, as described in the module docstring. Raises QueryError."""
-    return _rank(index, query, limit, ranking, chain, today, tags)
-
-
-def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None, chain: Chain | None,
-          today: dt.date | None, tags: Sequence[str]) -> Results:
     ranking = ranking or Ranking()
     tags = list(tags)
     q: Query | None
@@ -432,24 +404,15 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
     matched, best = index.match_decayed(q, k, tags, day, ranking.half_life_days)
     qvec = (chain.embed_query(q.text) if chain is not None and q is not None and chain.providers
             and ranking.vector_weight > 0 else None)
-    vindex = _keeping_vectors(index) if qvec is not None else None
-    scan = (_vector_scan(vindex, chain, qvec, k) if chain is not None and vindex is not None and qvec is not None
-            and not tags else None)
-    ids = [r for r, _s in matched]
-    if scan:
-        seen = set(ids)
-        ids += [r for r, s in scan if s >= MIN_VECTOR_ONLY and r not in seen]
-    rows = index.rows(ids)
-    cands: dict[int, _Cand] = {}
-    for rowid, s in matched:
-        if rowid in rows:
-            cands[rowid] = _Cand(rows[rowid], bm25=s, text=(s / best if best > 0 else 0.0))
-    if scan and not tags:
-        for rowid, _s in scan:
-            if rowid in rows and rowid not in cands and _s >= MIN_VECTOR_ONLY:
-                cands[rowid] = _Cand(rows[rowid])
-    if chain is not None and vindex is not None and qvec is not None and cands:
-        vecs = _vectors_for(vindex, chain, [c.row.hash for c in cands.values()])
+    scan = _vector_scan(index, chain, qvec, k) if chain is not None and qvec is not None and not tags else None
+    vector_only = [r for r, s in scan or () if s >= MIN_VECTOR_ONLY]
+    rows = index.rows(list(dict.fromkeys([r for r, _s in matched] + vector_only)))
+    cands = {r: _Cand(rows[r], bm25=s, text=(s / best if best > 0 else 0.0)) for r, s in matched if r in rows}
+    for rowid in vector_only:
+        if rowid in rows and rowid not in cands:
+            cands[rowid] = _Cand(rows[rowid])
+    if chain is not None and qvec is not None and cands:
+        vecs = _vectors_for(index, chain, [c.row.hash for c in cands.values()])
         if vecs is None:  # the provider failed on the chunks: text only
             chain.answered = None
             cands = {r: c for r, c in cands.items() if c.bm25 > 0}
@@ -472,27 +435,15 @@ def _rank(index: Reader, query: str | Query, limit: int, ranking: Ranking | None
     picked = mmr(ranked[: max(limit * CANDIDATE_MULTIPLIER, limit)], limit, ranking.mmr_lambda)
     # MMR chooses which results (diversity); they are shown in score order, as a person reads a ranking
     hits = [_hit(c, q) for c in sorted(picked, key=order_key(index, with_vectors))]
-    if chain is None:  # (no provider configured: ``providers`` not even imported)
+    if chain is None:
         return Results(hits, NO_PROVIDER, None, ranking)
     provider = chain.answered.key if chain.answered is not None else None
     return Results(hits, chain.note(), provider, ranking, list(chain.failures))
 
 
-def _keeping_vectors(index: Reader) -> Index | None:
-    """The index as one that keeps the chunks' vectors (``Index``: it writes them), else None (vectors are
-    computed only where they can be kept)."""
-    from .index import Index
-
-    return index if isinstance(index, Index) else None
-
-
 def order_key(index: Reader, with_vectors: bool) -> Callable[[_Cand], tuple[float, int, str, int]]:
-    """The ranking's order: best score first, ties by profile, file and place.
-
-    Without vectors the score compared is BM25 × decay itself (``score`` divided by the best BM25 is
-    the same order, but a division may tie two different products): exactly the product SQLite orders
-    the candidates by (``Index.match_decayed``), so the candidates are the top of this order.
-    """
+    """The ranking's order: best score first, ties by profile, file and place.  Without vectors the score
+    compared is BM25 × decay, the product ``Index.match_decayed`` orders by (a division may make ties)."""
     order = {r.path: i for i, r in enumerate(index.roots())}
 
     def key(c: _Cand) -> tuple[float, int, str, int]:
@@ -513,4 +464,4 @@ def _hit(c: _Cand, q: Query | None) -> Hit:
     )
 
 
-__all__ = ["CJK", "Hit", "Ranking", "Results", "decay_factor", "mmr", "rank", "ranking_from"]
+__all__ = ["Hit", "Ranking", "Results", "decay_factor", "mmr", "rank", "ranking_from"]

@@ -1,45 +1,36 @@
-"""The read side of the search index: what a query asks of it, and nothing that writes.
-
-``Reader`` answers queries over an open index database (``match_decayed``, ``rows``, ``roots``...);
-``index.Index`` is a ``Reader`` that also builds and updates it.
-
-The tables, the rowid's day and the places are described in ``index``.
-"""
+"""The read side of the search index (``Reader``): what a query asks of it, and nothing that writes.
+``index.Index`` is a ``Reader`` that also builds and updates it; the tables are described there."""
 
 from __future__ import annotations
 
-import hashlib
-import os
 import sqlite3
+from contextlib import suppress
 from dataclasses import dataclass
+from pathlib import Path
 from threading import RLock
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
-    from pathlib import Path
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
     from .text import Query
 
-SCHEMA = 12  # 12: no ``best`` table; 11: logs under memory/archive/ dated by their names
-DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid (no lookup)
+SCHEMA = 12
+DAY_SHIFT = 24  # a chunk's rowid is (day << DAY_SHIFT) + n: the decay is computed from the rowid
 BUSY_TIMEOUT_MS = 30_000
-PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096): fewer pages for a big build's WAL
+PAGE_SIZE = 16_384  # a new database's pages (SQLite's default 4096)
 CACHE_KIB = 32_768  # SQLite's page cache per connection (its default is 2 MiB)
 KEEP_FILTERED = 4096  # matches passing a tag filter kept with the best BM25 (``_best_bm25``)
-FIRST_PAGE = 64  # matches read at once, newest first, by ``match_decayed`` (the same size up to ``EVEN_READ``)
-EVEN_READ = 1024  # matches read in pages of ``FIRST_PAGE`` before each page doubles: a query whose stop comes
-#                   early (most do) reads no more than a page past it
-
-# a chunk's places: its block's + its own (``_PLACES``, with ``_JOIN``)
+FIRST_PAGE = 64  # matches read at once, newest first, by ``match_decayed``, up to ``EVEN_READ``
+EVEN_READ = 1024  # then each page doubles
 RACY_NS = 2_000_000_000  # a file's mtime in whole seconds or milliseconds (FAT, some network mounts): git's 2 s
-RACY_FINE_NS = 25_000_000  # nanosecond mtimes (ext4, xfs, btrfs, tmpfs) move with the kernel's coarse clock, one
-#                           tick (1-10 ms) behind: 2.5 ticks
+RACY_FINE_NS = 25_000_000  # nanosecond mtimes move with the kernel's coarse clock (1-10 ms a tick): 2.5 ticks
 
-
+# a chunk's places: its block's + its own
 _PLACES = "b.off + c.rstart, b.off + c.rend, c.body_off, b.line + c.rline, b.line + c.rend_line"
 _JOIN = "chunks c JOIN blocks b ON b.blk = c.blk"
+_MATCHED = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?"  # the matches and their chunks
 
 
 @dataclass(slots=True, frozen=True)
@@ -72,21 +63,13 @@ class Row:
     raw: str
 
 
-def index_file_for(folder: Path | str) -> str:
-    """The database file of a searched folder, in the user's cache folder (``index.index_path_for``)."""
-    from ..userdirs import cache_folder
-
-    key: str = hashlib.sha1(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return f"{cache_folder()}/search/{key}.sqlite3"
-
-
 def _connect(path: Path | str | None, new: bool = False) -> sqlite3.Connection:
     db = sqlite3.connect(":memory:" if path is None else str(path), check_same_thread=False,
                          timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     if new:
         db.execute(f"PRAGMA page_size={PAGE_SIZE}")
     db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")  # grows only as used: the pages of the last queries stay read
+    db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
     if path is not None:
         if not new:  # a new database is built with a rollback journal first (``Index._write``)
             db.execute("PRAGMA journal_mode=WAL")
@@ -108,12 +91,7 @@ def _schema_of(db: sqlite3.Connection) -> int | None:
 
 
 class Reader:
-    """Queries over an open index database ``db`` (at ``path``; None: in memory).
-
-    Paths come out as ``make_path`` of the stored strings: ``str`` here, ``pathlib.Path`` in ``index.Index``.
-    """
-
-    make_path: Callable[[str], Any] = str
+    """Queries over an open index database ``db`` (at ``path``; None: in memory)."""
 
     def __init__(self, path: Path | str | None, db: sqlite3.Connection) -> None:
         self.path = path
@@ -124,78 +102,39 @@ class Reader:
         self._best_gen: tuple[int, int] | None = None
 
     def close(self) -> None:
-        with self._lock:
-            try:
-                self._db.close()
-            except sqlite3.Error:
-                pass
+        with self._lock, suppress(sqlite3.Error):
+            self._db.close()
 
     def roots(self) -> list[Root]:
         with self._lock:
             rows = self._db.execute("SELECT path, name, rel, layout FROM profiles ORDER BY ord").fetchall()
-        return [Root(name, rel, self.make_path(path), layout) for path, name, rel, layout in rows]
-
-    def _root_map(self) -> dict[str, Root]:
-        return {str(r.path): r for r in self.roots()}
+        return [Root(name, rel, Path(path), layout) for path, name, rel, layout in rows]
 
     def __len__(self) -> int:
         with self._lock:
             (n,) = self._db.execute("SELECT count(*) FROM chunks").fetchone()
         return int(n)
 
-    def match(self, q: Query | None, limit: int, tags: Sequence[str] = ()) -> list[tuple[int, float]]:
-        """(rowid, BM25 score, higher is better) of the best ``limit`` chunks matching the query.
-
-        With ``tags``, only entries carrying every one of them; with no query, all such
-        entries (score 1.0, in file order).
-        """
-        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
-        args: list[Any] = [_like(t) for t in tags]
-        with self._lock:
-            if q is None:
-                if not tags:
-                    return []
-                rows = self._db.execute(
-                    f"SELECT c.rowid, -1.0 FROM chunks c WHERE 1 {where} ORDER BY c.path, c.blk, c.rstart LIMIT ?",
-                    [*args, limit]).fetchall()
-            elif tags:
-                rows = self._db.execute(
-                    "SELECT d.rowid, bm25(docs) FROM docs d CROSS JOIN chunks c ON c.rowid = d.rowid"
-                    f" WHERE docs MATCH ? {where} ORDER BY bm25(docs) LIMIT ?", [q.fts, *args, limit]).fetchall()
-            else:
-                rows = self._db.execute(
-                    "SELECT rowid, bm25(docs) FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT ?", (q.fts, limit)
-                ).fetchall()
-        return [(int(r), -float(s)) for r, s in rows]
-
     def match_decayed(self, q: Query | None, limit: int, tags: Sequence[str], today: int, half_life_days: float
                       ) -> tuple[list[tuple[int, float]], float]:
         """The best ``limit`` chunks by BM25 × temporal decay over *every* match, and the best BM25 of all.
 
-        Returns ([(rowid, BM25 higher-better)], best BM25), best product first.  The result is that of
-        scoring every match (no BM25 cap before the decay, which would lose a recent entry with a lower
-        BM25); the chunks tied with the last one at the cut (the same product) are all returned, so sorting
-        them by place gives the uncapped ranking's top ``limit`` (``rank.order_key``).
-        ``today`` is a date ordinal; ``half_life_days <= 0``: no decay.  With no query, BM25 is 1.0.
+        Returns ([(rowid, BM25 higher-better)], best BM25), best product first, with every chunk tied with
+        the last one at the cut.  ``today`` is a date ordinal; ``half_life_days <= 0``: no decay.  With no
+        query, BM25 is 1.0.
 
-        With a query and a decay, the matches are read newest first (the day is in the rowid: FTS5 walks
-        its rowids backwards and stops), undated chunks before them, in growing pages; reading stops once
-        the ``limit``-th best product beats the best BM25 of all matches × the decay of the day reached:
-        decay never grows with age, so no match left can reach or tie it.  The best BM25 (one pass of
-        SQLite's bm25 over every match) is kept until the index changes (``_best_bm25``).
+        With a query and a decay, the matches are read newest first (the day is in the rowid), undated ones
+        before them, in growing pages, until the ``limit``-th best product beats the best BM25 of all × the
+        decay of the day reached: decay never grows with age, so no match left can reach or tie it.
         """
         if q is None or half_life_days <= 0 or limit <= 0:
             return self._match_decayed_all(q, limit, tags, today, half_life_days)
-        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
-        args: list[Any] = [_like(t) for t in tags]
-        if tags:
-            source, r = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", "d.rowid"
-        else:
-            source, r = "docs d WHERE docs MATCH ?", "d.rowid"
+        where, args = _tag_filter(tags)
+        source, r = _MATCHED if tags else "docs d WHERE docs MATCH ?", "d.rowid"
         hl = float(half_life_days)
         decays: dict[int, float] = {}
 
-        def decay(day: int) -> float:  # as rank.decay_factor computes it: the same products, the same ties
+        def decay(day: int) -> float:  # as rank.decay_factor computes it
             f = decays.get(day)
             if f is None:
                 f = decays[day] = 1.0 if day == 0 else float(0.5 ** (max(0, today - day) / hl))
@@ -257,11 +196,8 @@ class Reader:
     def _best_bm25(self, q: Query, tags: Sequence[str], source: str, r: str, where: str, args: list[Any]
                    ) -> tuple[float | None, list[tuple[int, float]] | None]:
         """The best BM25 (higher-better) of every match of the query and tags (None when nothing matches),
-        and with tags, when at most ``KEEP_FILTERED`` matches pass them, those matches (rowid, SQLite's BM25):
-        the tag filter reads every match's chunk, once.
-
-        One pass of SQLite's bm25 over every match, remembered until the index changes: a write on this
-        connection (``total_changes``) or a commit by another (``PRAGMA data_version``).
+        and with tags, when at most ``KEEP_FILTERED`` matches pass them, those matches (rowid, SQLite's BM25).
+        Remembered until the index changes (``total_changes`` here, ``PRAGMA data_version`` by another).
         """
         (version,) = self._db.execute("PRAGMA data_version").fetchone()
         gen = (self._db.total_changes, int(version))
@@ -284,25 +220,21 @@ class Reader:
             best = None if found is None else -float(found[0])
         kept_rows = sum(len(e) for _b, e in self._best_cache.values() if e is not None)
         if len(self._best_cache) >= 256 or kept_rows + len(every or ()) > 4 * KEEP_FILTERED:
-            self._best_cache.clear()  # (bounded: a few queries' filtered matches, a few hundred best values)
+            self._best_cache.clear()
         self._best_cache[key] = (best, every)
         return best, every
 
     def _match_decayed_all(self, q: Query | None, limit: int, tags: Sequence[str], today: int,
                            half_life_days: float) -> tuple[list[tuple[int, float]], float]:
         """``match_decayed`` by SQLite over every match at once: no query (tags only) or no decay."""
-        where = "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags)
-        args: list[Any] = [_like(t) for t in tags]
+        where, args = _tag_filter(tags)
         if q is None:
             if not tags:
                 return [], 0.0
             source, margs, r = "chunks c WHERE 1", [], "c.rowid"
             bm25 = "-1.0"
-        elif tags:
-            source, margs, r = "docs d CROSS JOIN chunks c ON c.rowid = d.rowid WHERE docs MATCH ?", [q.fts], "d.rowid"
-            bm25 = "bm25(docs)"
-        else:  # the FTS table alone: the day is in the rowid
-            source, margs, r = "docs d WHERE docs MATCH ?", [q.fts], "d.rowid"
+        else:  # with no tag, the FTS table alone: the day is in the rowid
+            source, margs, r = _MATCHED if tags else "docs d WHERE docs MATCH ?", [q.fts], "d.rowid"
             bm25 = "bm25(docs)"
         if half_life_days > 0:
             decay = (f"(CASE WHEN {r} >> {DAY_SHIFT} = 0 THEN 1.0"
@@ -331,25 +263,19 @@ class Reader:
         out: dict[int, Row] = {}
         if not rowids:
             return out
-        roots = self._root_map()
+        roots = {str(r.path): r for r in self.roots()}
         with self._lock:
-            found: list[Any] = []
-            ids = list(rowids)
-            for i in range(0, len(ids), 500):
-                part = ids[i : i + 500]
-                found += self._db.execute(
-                    f"SELECT c.rowid, c.path, f.profile, f.rel, {_PLACES}, c.ident,"
-                    f" c.kind, c.day, c.hash, t.raw FROM {_JOIN} JOIN files f ON f.path = c.path"
-                    " JOIN texts t ON t.rowid = c.rowid"
-                    f" WHERE c.rowid IN ({','.join('?' * len(part))})", part).fetchall()
-        paths: dict[str, Any] = {}
+            found = _in_batches(self._db, f"SELECT c.rowid, c.path, f.profile, f.rel, {_PLACES}, c.ident, c.kind, c.day,"
+                                f" c.hash, t.raw FROM {_JOIN} JOIN files f ON f.path = c.path"
+                                " JOIN texts t ON t.rowid = c.rowid WHERE c.rowid IN ({})", rowids)
+        paths: dict[str, Path] = {}
         for rowid, path, prof, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw in found:
             root = roots.get(prof)
             if root is None:
                 continue
             p = paths.get(path)
             if p is None:
-                p = paths[path] = self.make_path(path)
+                p = paths[path] = Path(path)
             out[rowid] = Row(rowid, p, root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
         return out
 
@@ -358,24 +284,14 @@ class Reader:
             return [(int(r), h) for r, h in self._db.execute("SELECT rowid, hash FROM chunks")]
 
     def raw_by_hash(self, hashes: Sequence[str]) -> dict[str, str]:
-        out: dict[str, str] = {}
         with self._lock:
-            for i in range(0, len(hashes), 500):
-                part = list(hashes[i : i + 500])
-                out.update(self._db.execute(
-                    "SELECT c.hash, t.raw FROM chunks c JOIN texts t ON t.rowid = c.rowid"
-                    f" WHERE c.hash IN ({','.join('?' * len(part))})", part).fetchall())
-        return out
+            return dict(_in_batches(self._db, "SELECT c.hash, t.raw FROM chunks c JOIN texts t ON t.rowid = c.rowid"
+                                    " WHERE c.hash IN ({})", hashes))
 
     def vectors(self, model: str, hashes: Sequence[str]) -> dict[str, bytes]:
-        out: dict[str, bytes] = {}
         with self._lock:
-            for i in range(0, len(hashes), 500):
-                part = list(hashes[i : i + 500])
-                out.update(self._db.execute(
-                    f"SELECT hash, vec FROM vectors WHERE model = ? AND hash IN ({','.join('?' * len(part))})",
-                    [model, *part]).fetchall())
-        return out
+            return dict(_in_batches(self._db, "SELECT hash, vec FROM vectors WHERE model = ? AND hash IN ({})",
+                                    hashes, model))
 
 
 def _math_functions(db: sqlite3.Connection) -> None:
@@ -389,12 +305,25 @@ def _math_functions(db: sqlite3.Connection) -> None:
                            deterministic=True)
 
 
+def _in_batches(db: sqlite3.Connection | sqlite3.Cursor, sql: str, items: Sequence[Any], *first: Any) -> list[Any]:
+    """The rows of ``sql`` over every item, 500 at a time: its ``{}`` the items' placeholders, after ``first``."""
+    out: list[Any] = []
+    for i in range(0, len(items), 500):
+        part = list(items[i : i + 500])
+        out += db.execute(sql.format(",".join("?" * len(part))), [*first, *part]).fetchall()
+    return out
+
+
+def _tag_filter(tags: Sequence[str]) -> tuple[str, list[Any]]:
+    """The condition on ``chunks c`` that an entry carries every one of ``tags``, and its arguments."""
+    return "".join(" AND c.tags LIKE ? ESCAPE '\\'" for _t in tags), [_like(t) for t in tags]
+
+
 def _like(tag: str) -> str:
     return "%|" + tag.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "|%"
 
 
 def racy_window(stamp_ns: int) -> int:
     """How long after a file system stamped a time (an mtime, a ctime) a change may still leave it as it is:
-    its clock's tick (git's "racy" rule): 2 s for a stamp with no part below the millisecond (a coarse file
-    system), 25 ms for a nanosecond one (the kernel's coarse clock, 1-10 ms a tick)."""
+    its clock's tick (git's "racy" rule), coarse when the stamp has no part below the millisecond."""
     return RACY_NS if stamp_ns % 1_000_000 == 0 else RACY_FINE_NS

@@ -23,27 +23,20 @@ from typing import TYPE_CHECKING
 
 from ..format.places import ARCHIVE_REL, indexed_rel
 from .query import (
+    _SURROGATES,
     CJK,
     CJK_RUN,
-    SNIPPET_WIDTH,
     Query,
     QueryError,
     clean,
-    compiled_ignorecase,
-    escape,
     index_text,
     parse_query,
-    query_parts,
     query_terms,
     split_tags,
-    surrogates_re,
-    tokens,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-
-    from ..format.entries import Entry, MemoryFile
 
 MAX_CHUNK_LINES = 40
 
@@ -68,20 +61,6 @@ def _last_line(text: str, start: int, end: int, line: int) -> int:
     """1-based number of the last non-blank line of ``text[start:end]`` (which starts at ``line``)."""
     stripped = text[start:end].rstrip(" \t\r\n")
     return line + stripped.count("\n")
-
-
-def memory_chunks(mf: MemoryFile) -> Iterator[Chunk]:
-    """The preamble (when not blank) and every block of a memory file."""
-    text = mf.text
-    if mf.preamble.strip():
-        yield Chunk(0, mf.preamble_end, 0, 1, _last_line(text, 0, mf.preamble_end, 1), None, "preamble")
-    for e in mf.entries:
-        yield Chunk(e.start, e.end, e.body_start, e.line, max(e.line, _last_line(text, e.start, e.end, e.line)),
-                    e.id, _kind(e))
-
-
-def _kind(e: Entry) -> str:
-    return "malformed" if e.error is not None else "entry"
 
 
 # Where a chunk ends: a blank line, a heading, a list item, a fence, a YAML top-level key.
@@ -151,16 +130,14 @@ def is_memory_rel(rel: str) -> bool:
 def without_surrogates(s: str) -> str:
     """Each undecodable byte (a surrogate of ``surrogateescape``) as U+FFFD: same length, so offsets hold,
     and safe for SQLite, which takes only valid UTF-8."""
-    return surrogates_re().sub("\ufffd", s)
+    return _SURROGATES.sub("\ufffd", s)
 
 
 def has_surrogates(s: str) -> bool:
-    return surrogates_re().search(s) is not None
+    return _SURROGATES.search(s) is not None
 
 
 __all__ = [  # with the query side (``query``), re-exported: callers have always found it here
-    "CJK", "CJK_RUN", "MAX_CHUNK_LINES", "SNIPPET_WIDTH", "Chunk", "Query", "QueryError", "clean",
-    "compiled_ignorecase", "escape", "has_surrogates", "index_text", "indexed_rel", "is_memory_rel", "memory_chunks",
-    "parse_query", "query_parts", "query_terms", "split_tags", "surrogates_re", "text_chunks", "tokens",
-    "without_surrogates",
+    "CJK", "CJK_RUN", "MAX_CHUNK_LINES", "Chunk", "Query", "QueryError", "clean", "has_surrogates", "index_text",
+    "indexed_rel", "is_memory_rel", "parse_query", "query_terms", "split_tags", "text_chunks", "without_surrogates",
 ]
