@@ -186,17 +186,6 @@ def facts(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
     return found if found is not None else compute(parse(text, bom=bom))
 
 
-def load(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
-    """The stored facts of ``path`` if they were stored for exactly ``data`` by this code, else None."""
-    if len(data) < MIN_BYTES:
-        return None
-    try:
-        found = _from_cache(path, data, text, bom)
-    except Exception:  # noqa: BLE001 - a missing, stale or damaged cache is only a slower check
-        return None
-    return found if found is not None and not found.fresh else None
-
-
 def _from_cache(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
     head, plain, extra = _read(path)
     _key, old_size, old_text_len, old_bom, front, back, _sealed = head

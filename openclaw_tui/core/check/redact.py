@@ -61,10 +61,6 @@ class RedactResult:
     redactions: list[Redaction]
     plan: Plan
 
-    @property
-    def files(self) -> list[Path]:
-        return self.plan.files
-
 
 # --- planning --------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import bisect
 import os
 import posixpath
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -170,13 +170,9 @@ def _starts_block(text: str, pos: int) -> bool:
     return _BLOCK_START_RE.match(prev) is not None
 
 
-def link_folder(profile: Profile, folder: str, target: str) -> str:
+def _link_base(root: Path, workspace: bool, folder: str, target: str) -> str:
     """The folder a link target resolves against: the linking file's, except that in a workspace a
     ``memory/…`` target missing there is workspace-relative (spec: References; ``memory_get`` paths)."""
-    return _link_base(profile.path, profile.layout == "openclaw", folder, target)
-
-
-def _link_base(root: Path, workspace: bool, folder: str, target: str) -> str:
     if workspace and folder and target.startswith("memory/"):
         if not os.path.lexists(root / posixpath.normpath(posixpath.join(folder, target))):
             return ""
@@ -260,7 +256,8 @@ def _memory_refs(
     """The references of a memory file; ``facts[rel]``, when given, instead of reading its text (else set)."""
     found = facts.get(rel) if facts is not None else None
     if found is None:
-        found = _memory_ref_facts(rel, mf)
+        field_rows, body_rows, link_rows = memory_ref_parts(mf)
+        found = field_rows + body_rows, link_rows
         if facts is not None:
             facts[rel] = found
     id_rows, link_rows = found
@@ -270,11 +267,6 @@ def _memory_refs(
     folder = posixpath.dirname(rel)
     for line, target, source in link_rows:
         _add_file_ref(profile, rel, line, "link", folder, target, source, out)
-
-
-def _memory_ref_facts(rel: str, mf: MemoryFile) -> MemoryRefFacts:
-    field_rows, body_rows, link_rows = memory_ref_parts(mf)
-    return field_rows + body_rows, link_rows
 
 
 def memory_ref_parts(
@@ -398,7 +390,7 @@ def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bo
             out.append(Ref(f.rel, line, kind, item, None, None, text=item))
         else:
             link_kind, target = item
-            base = "" if link_kind == "marker" else link_folder(profile, folder, target)
+            base = "" if link_kind == "marker" else _link_base(profile.path, profile.layout == "openclaw", folder, target)
             _add_file_ref(profile, f.rel, line, link_kind, base, target, None, out)
 
 
@@ -494,22 +486,12 @@ def scan_references(
     the memory files it holds, and filled in for the others.
     """
     out: list[Ref] = []
-    _scan(profile, ids, out, memory_facts)
-    return sorted(out, key=lambda r: (_FILE_ORDER.get(r.file, 2), r.file, r.line or 0))
-
-
-_FILE_ORDER = {"memories.md": 0, ARCHIVE_REL: 1}
-
-
-def _scan(
-    profile: Profile, ids: set[str] | None, out: list[Ref], memory_facts: dict[str, MemoryRefFacts] | None = None
-) -> None:
-    if ids is None:
-        ids = defined_ids(profile)
     if profile.layout == "openclaw":
         for f in [*profile.bootstrap, *profile.other, *profile.daily_logs]:
             _text_refs(profile, f, "link", out, ids=False)
-        return
+        return sorted(out, key=_ref_order)
+    if ids is None:
+        ids = defined_ids(profile)
     if profile.memories is not None and profile.memories.utf8:
         _memory_refs(profile, "memories.md", profile.memories.mf, out, memory_facts)
     if profile.archive is not None and profile.archive.utf8:
@@ -522,13 +504,21 @@ def _scan(
         _text_refs(profile, f, "context", out)
     for f in profile.skills:
         _text_refs(profile, f, "skill", out)
+    return sorted(out, key=_ref_order)
+
+
+_FILE_ORDER = {"memories.md": 0, ARCHIVE_REL: 1}
+
+
+def _ref_order(r: Ref) -> tuple[int, str, int]:
+    return _FILE_ORDER.get(r.file, 2), r.file, r.line or 0
 
 
 class RefIndex:
     """References both ways: ``outgoing(id)`` held by an entry, ``incoming(id)`` naming it."""
 
-    def __init__(self, source: Profile | Iterable[Ref]) -> None:
-        self.refs = scan_references(source) if isinstance(source, Profile) else list(source)
+    def __init__(self, profile: Profile) -> None:
+        self.refs = scan_references(profile)
         self._out: dict[str, list[Ref]] = {}
         self._in: dict[str, list[Ref]] = {}
         for r in self.refs:
@@ -536,10 +526,6 @@ class RefIndex:
                 self._out.setdefault(r.source_id, []).append(r)
             if r.target_id is not None:
                 self._in.setdefault(r.target_id, []).append(r)
-
-    @classmethod
-    def build(cls, profile: Profile) -> RefIndex:
-        return cls(profile)
 
     def outgoing(self, entry_id: str) -> list[Ref]:
         return list(self._out.get(entry_id, ()))

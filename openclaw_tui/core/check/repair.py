@@ -68,6 +68,7 @@ from .suggest import (
     IdFacts,
     chain_end,
     chain_why,
+    missing_file,
     near_files,
     near_id_reasons,
     profile_files,
@@ -173,12 +174,6 @@ def find_problems(
     return out
 
 
-def _missing(f: Finding) -> str | None:
-    from .suggest import missing_file
-
-    return missing_file(f)
-
-
 class _Context:
     """What candidate-making needs from the profile, loaded when first needed."""
 
@@ -192,17 +187,14 @@ class _Context:
 
     # bytes -------------------------------------------------------------------------
 
-    def data(self, rel: str) -> bytes | None:
-        return file_bytes(self.profile, rel)
-
     def span(self, ref: Ref, nth: int) -> tuple[int, int] | None:
-        data = self.data(ref.file)
+        data = file_bytes(self.profile, ref.file)
         if data is None or ref.line is None:
             return None
         return locate(data, ref.line, written(ref), nth)
 
     def row(self, rel: str, line: int | None) -> str:
-        data = self.data(rel)
+        data = file_bytes(self.profile, rel)
         if data is None or line is None:
             return ""
         a, b = line_bounds(data, line)
@@ -261,7 +253,7 @@ class _Context:
         return out
 
     def file_candidates(self, f: Finding, ref: Ref | None) -> list[Candidate]:
-        missing = ref.target_file if ref is not None else _missing(f)
+        missing = ref.target_file if ref is not None else missing_file(f)
         if not missing:
             return []
         if self._files is None:

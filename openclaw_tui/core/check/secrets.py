@@ -16,10 +16,8 @@ from dataclasses import dataclass
 
 from .credentials import TELEGRAM_ANCHOR, find_credentials
 
-KINDS = ("phone", "email", "national-id", "card", "api-key", "password", "private-key", "url-credential")
 # values that grant access: an error wherever they are (spec: Secrets); the others are personal data
 CREDENTIAL_KINDS: frozenset[str] = frozenset({"api-key", "password", "private-key", "url-credential"})
-PERSONAL_KINDS: frozenset[str] = frozenset({"phone", "email", "national-id", "card"})
 
 KIND_LABEL = {
     "phone": "phone number",
@@ -90,14 +88,6 @@ def luhn_ok(digits: str) -> bool:
                 d -= 9
         total += d
     return total % 10 == 0
-
-
-def _has_digit_and_letter(value: str) -> bool:
-    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-
-
-def _is_placeholder(value: str) -> bool:
-    return "{{secret:" in value
 
 
 class TextView:
@@ -285,12 +275,9 @@ def _resolve(text: str, found: list[SecretMatch]) -> list[SecretMatch]:
     for s in found:
         if any(a < s.end and s.start < b for a, b in holes):
             continue
-        i = bisect.bisect_right(taken, (s.start, 1 << 62))
-        if i and taken[i - 1][1] > s.start:
+        if _overlaps(taken, s.start, s.end):
             continue
-        if i < len(taken) and taken[i][0] < s.end:
-            continue
-        taken.insert(i, (s.start, s.end))
+        bisect.insort(taken, (s.start, s.end))
         kept.append(s)
     kept.sort(key=lambda s: s.start)
     return kept

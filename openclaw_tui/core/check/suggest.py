@@ -17,7 +17,6 @@ import posixpath
 import re
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from ..files.profile import ARCHIVE_REL, Profile
 from ..format.entries import Entry, MemoryFile
@@ -103,11 +102,6 @@ def chain_end(start: Entry, get: Lookup, limit: int = 64) -> tuple[list[str], En
         seen.add(nxt)
         e = get(nxt)
     return path, (e if e is not None and e.status == "active" else None)
-
-
-def compactors(ident: str, files: Sequence[MemoryFile]) -> list[Entry]:
-    """Well-formed entries whose ``merged_from`` names ``ident``."""
-    return compactor_index(files).get(ident, [])
 
 
 def compactor_index(files: Sequence[MemoryFile]) -> dict[str, list[Entry]]:
@@ -489,7 +483,3 @@ def missing_file(f: Finding) -> str | None:
     """The profile-relative path a dangling-file finding names."""
     m = _MISSING_RE.search(f.message)
     return m.group(1) if m else None
-
-
-def as_json(suggestions: Iterable[Suggestion]) -> list[dict[str, Any]]:
-    return [s.to_json() for s in suggestions]
