@@ -1,9 +1,7 @@
 """``secret-in-history``: credentials that earlier commits of the memory files held (``check --history``).
 
-One ``git log -p`` over the memory files (read-only: no optional locks).  Every credential on a
-line a commit added is a candidate; it is reported when the file no longer holds that value, once
-per file and value, naming the oldest commit that added it (never the value: it is still in git,
-so it must be rotated).
+A credential a commit added is reported when the file no longer holds it, once per file, commit and
+kind (never the value: it is still in git, so it must be rotated).
 """
 
 from __future__ import annotations
@@ -40,23 +38,19 @@ def _added_chunks(out: str, prefix: str) -> Iterator[tuple[str, str, str, str]]:
     commit = date = ""
     path: str | None = None
     added: list[str] = []
-    for raw in out.split("\n"):
-        if raw.startswith("commit ") and len(raw.split(" ")) >= 2 and len(raw.split(" ")[1]) == 40:
-            if path is not None and added:
-                yield commit, date, path, "\n".join(added)
-            parts = raw.split(" ")
-            commit, date, path, added = parts[1], (parts[2] if len(parts) > 2 else ""), None, []
-        elif raw.startswith("diff --git "):
+    for raw in [*out.split("\n"), "diff --git "]:  # the last line ends the last file
+        header = raw.startswith("commit ") and len(parts := raw.split(" ")) >= 2 and len(parts[1]) == 40
+        if header or raw.startswith("diff --git "):
             if path is not None and added:
                 yield commit, date, path, "\n".join(added)
             path, added = None, []
+            if header:
+                commit, date = parts[1], (parts[2] if len(parts) > 2 else "")
         elif raw.startswith("+++ "):
             name = raw[4:]
             path = name[2 + len(prefix):] if name.startswith("b/" + prefix) else None
         elif raw.startswith("+") and path is not None:
             added.append(raw[1:])
-    if path is not None and added:
-        yield commit, date, path, "\n".join(added)
 
 
 def secrets_in_history(profile: Profile) -> list[HistorySecret]:
@@ -91,11 +85,7 @@ def secrets_in_history(profile: Profile) -> list[HistorySecret]:
             if s.value in current[rel]:
                 continue
             found[(rel, s.value)] = HistorySecret(rel, commit, date, s.kind)  # log is newest first
-    seen: set[tuple[str, str, str]] = set()
-    out: list[HistorySecret] = []
+    first: dict[tuple[str, str, str], HistorySecret] = {}  # one per file, commit and kind: values stay unnamed
     for h in sorted(found.values(), key=lambda h: (h.file, h.date, h.commit)):
-        key = (h.file, h.commit, h.kind)  # one finding per file, commit and kind: values stay unnamed
-        if key not in seen:
-            seen.add(key)
-            out.append(h)
-    return out
+        first.setdefault((h.file, h.commit, h.kind), h)
+    return list(first.values())
