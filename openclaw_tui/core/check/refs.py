@@ -1,16 +1,8 @@
-"""The reference index of a profile: which entry ids and files are referenced, and where.
+"""The references of a profile (spec: References): which entry ids and files are referenced, and where.
 
-Spec (References): ids are referenced by the fields ``conflict``,
-``superseded_by``, ``merged_from`` and any ``*_ref``/``*_refs`` field; by
-``state.yaml`` scalar string values (not keys, not comments) that are an id
-or contain one as a whole word; and by whole-word ids in entry bodies,
-``contexts/**/*.md``, ``skills/*.md`` and ``identity.md``.  Files are
-referenced by relative Markdown link targets and by ``state.yaml`` path
-values.  A file reference that leaves the profile folder (``../``, an
-absolute path, a symlink out) ``escapes``; its target is never read.
-
-``scan_references(profile)`` lists them all; ``RefIndex`` answers
-"what does this entry reference, and what references it".
+Ids: reference fields, ``state.yaml`` string values, whole-word ids in bodies, contexts, skills and
+identity.md.  Files: relative Markdown link targets and ``state.yaml`` path values; one that leaves
+the profile folder ``escapes`` and is never read.  ``RefIndex`` answers both ways per entry.
 """
 
 from __future__ import annotations
@@ -146,17 +138,11 @@ def _in_ranges(ranges: list[tuple[int, int]], pos: int) -> bool:
 
 
 def resolve_path(profile_path: Path, folder: str, target: str) -> tuple[str | None, bool, bool]:
-    """Resolve a relative reference; returns (profile-relative path or None, escapes, missing).
-
-    Only ``os.lstat``/``realpath`` are used: the target is never opened.
-    """
-    if target.startswith(("/", "\\")) or re.match(r"[A-Za-z]:[\\/]", target):
-        return None, True, False
-    joined = posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
-    if joined == ".." or joined.startswith("../"):
-        return None, True, False
+    """(profile-relative path or None, escapes, missing) of a relative reference; the target is never opened."""
+    joined = posixpath.normpath(posixpath.join(folder, target))
     full = profile_path / joined
-    if not inside(profile_path, full):
+    if (target.startswith(("/", "\\")) or re.match(r"[A-Za-z]:[\\/]", target) or joined == ".."
+            or joined.startswith("../") or not inside(profile_path, full)):
         return None, True, False
     return joined, False, not os.path.lexists(full)
 
@@ -180,9 +166,8 @@ def _link_base(root: Path, workspace: bool, folder: str, target: str) -> str:
 
 
 def resolve_link(root: Path, workspace: bool, linking_rel: str, target: str) -> tuple[str | None, bool, bool]:
-    """(root-relative path or None, escapes, missing) of a relative link target written in
-    ``linking_rel``: the one rule of the check and of the UI's references.  An existing folder
-    is not missing."""
+    """(root-relative path or None, escapes, missing) of a link target written in ``linking_rel``: the
+    rule of the check and of the UI's references."""
     folder = posixpath.dirname(linking_rel)
     return resolve_path(root, _link_base(root, workspace, folder, target), target)
 
@@ -273,13 +258,8 @@ def memory_ref_parts(
     mf: MemoryFile, first: int = 0, stop: int | None = None, lo: int = 0, hi: int | None = None, line: int = 1,
     *, links: bool = True, ids: bool = True,
 ) -> tuple[list[IdRefRow], list[IdRefRow], list[LinkRow]]:
-    """(reference-field rows, body id rows, link rows) of a memory file's text ``[lo, hi)`` (line ``line``).
-
-    By default the whole file.  A part of it must start at a line start and hold every block
-    that starts in it (entries ``[first, stop)``), and no fenced code block may cross its ends:
-    then its rows are the whole file's rows that fall in it.  ``links=False``: no link rows;
-    ``ids=False``: no id rows.
-    """
+    """(reference-field rows, body id rows, link rows) of a memory file's text ``[lo, hi)`` (line ``line``):
+    a part starting at a line start, holding entries ``[first, stop)`` and crossing no code fence."""
     text = mf.text
     entries = mf.entries
     stop = len(entries) if stop is None else stop
@@ -377,10 +357,7 @@ def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bo
     for pos, target in link_targets(text):
         found.append((pos, ("link", target)))
     if profile.layout == "openclaw" and "memory/" in text:
-        for m in _PROMO_RE.finditer(text):
-            for pm in _MEMORY_PATH_RE.finditer(m.group()):
-                found.append((m.start() + pm.start(1), ("marker", pm.group(1))))
-        for m in _SCORE_RE.finditer(text):
+        for m in (m for rx in (_PROMO_RE, _SCORE_RE) for m in rx.finditer(text)):
             for pm in _MEMORY_PATH_RE.finditer(m.group()):
                 found.append((m.start() + pm.start(1), ("marker", pm.group(1))))
     found.sort(key=lambda t: t[0])
@@ -401,10 +378,7 @@ _STR_TAG = "tag:yaml.org,2002:str"
 
 
 def state_values(text: str) -> list[tuple[int, str, int]] | None:
-    """(1-based line, value, style-offset) of every scalar string value of a YAML text.
-
-    Keys are skipped.  None when the text is not valid YAML.
-    """
+    """(1-based line, value, style-offset) of every scalar string value (not key) of a YAML text; None: not YAML."""
     import yaml  # imported here: a check with no state.yaml (a workspace) needs no YAML library
 
     from ..format.yamlio import compose_all_bounded
@@ -480,11 +454,8 @@ def _state_refs(profile: Profile, f: TextFile, ids: set[str], out: list[Ref]) ->
 def scan_references(
     profile: Profile, ids: set[str] | None = None, memory_facts: dict[str, MemoryRefFacts] | None = None
 ) -> list[Ref]:
-    """Every id and file reference of the profile, file by file, in line order.
-
-    ``memory_facts`` (memory file -> what its text says, see ``MemoryRefFacts``) is used for
-    the memory files it holds, and filled in for the others.
-    """
+    """Every id and file reference of the profile, file by file, in line order (``memory_facts``:
+    what memory files' texts say, used where held and filled in for the others)."""
     out: list[Ref] = []
     if profile.layout == "openclaw":
         for f in [*profile.bootstrap, *profile.other, *profile.daily_logs]:

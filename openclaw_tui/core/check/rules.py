@@ -1,9 +1,7 @@
 """The consistency check: every finding code of the spec, for both layouts.
 
-``check_profile(profile)`` returns the findings of one profile, sorted by
-file then line; ``check_discovery(discovery)`` those of every profile in
-order.  The check only reads the profile: it never writes, locks or creates a file there (a big
-memory file's parse and scans are cached in the user's cache folder, ``factcache.py``).
+``check_profile`` returns one profile's findings, ``check_discovery`` those of every profile.  The
+check never writes, locks or creates a file in the profile (``factcache`` keeps its own).
 """
 
 from __future__ import annotations
@@ -13,7 +11,7 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config import Limits
 from ..files.profile import ARCHIVE_REL, Discovery, Profile, TextFile
@@ -34,20 +32,12 @@ if TYPE_CHECKING:
     from . import factcache
 
 MEMORIES_REL = "memories.md"
-# the limits' defaults are core.config.Limits' (a config file and options override them)
-DEFAULT_CAP = DEFAULTS.cap
-DEFAULT_COLD_DAYS = DEFAULTS.cold_days
 COMPACTION_MIN = 6  # "more than 5 active entries share a tag"
-BOOTSTRAP_MAX_CHARS = DEFAULTS.bootstrap_max_chars
-BOOTSTRAP_TOTAL_MAX_CHARS = DEFAULTS.bootstrap_total_max_chars
-USER_MAX_CHARS = DEFAULTS.user_max_chars
-STALE_LOG_DAYS = DEFAULTS.stale_log_days
 
 _CONFLICT_MARK_RE = re.compile(r"^<{7,}(?=[ \t]|\r?$)", re.M)
 _DAILY_LOG_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:-[^/]*)?\.md")
 _KNOWN = frozenset(KNOWN_FIELDS)
 _LEAVES = "leaves the profile"
-
 
 
 class Add(Protocol):
@@ -56,47 +46,26 @@ class Add(Protocol):
     ) -> None: ...
 
 
-
-def check_discovery(
-    discovery: Discovery,
-    *,
-    today: dt.date | None = None,
-    cap: int = DEFAULT_CAP,
-    cold_days: int = DEFAULT_COLD_DAYS,
-    history: bool = False,
-    release: str | None = None,
-    **limits: int,
-) -> list[Finding]:
-    """Findings of every profile of ``discovery``, profile by profile (``history``: also secret-in-history)."""
-    out: list[Finding] = []
-    for profile in discovery.profiles:
-        out.extend(check_profile(profile, today=today, cap=cap, cold_days=cold_days, history=history,
-                                 release=release, **limits))
-    return out
+def check_discovery(discovery: Discovery, **options: Any) -> list[Finding]:
+    """Findings of every profile of ``discovery``, profile by profile (``options``: ``check_profile``'s)."""
+    return [f for profile in discovery.profiles for f in check_profile(profile, **options)]
 
 
 def check_profile(
     profile: Profile,
     *,
     today: dt.date | None = None,
-    cap: int = DEFAULT_CAP,
-    cold_days: int = DEFAULT_COLD_DAYS,
-    bootstrap_max_chars: int = BOOTSTRAP_MAX_CHARS,
-    bootstrap_total_max_chars: int = BOOTSTRAP_TOTAL_MAX_CHARS,
-    user_max_chars: int = USER_MAX_CHARS,
-    stale_log_days: int = STALE_LOG_DAYS,
+    cap: int = DEFAULTS.cap,  # the limits' defaults are core.config.Limits'
+    cold_days: int = DEFAULTS.cold_days,
+    bootstrap_max_chars: int = DEFAULTS.bootstrap_max_chars,
+    bootstrap_total_max_chars: int = DEFAULTS.bootstrap_total_max_chars,
+    user_max_chars: int = DEFAULTS.user_max_chars,
+    stale_log_days: int = DEFAULTS.stale_log_days,
     history: bool = False,
     release: str | None = None,
 ) -> list[Finding]:
-    """Findings of one profile, ordered by file, then line (file-level ones first).
-
-    ``today`` drives expired-ttl and stale-daily-log (older than ``stale_log_days``); ``cap``
-    over-capacity, with the rules of ``lifecycle/policy.py`` that gc applies; ``history`` reads the
-    git history of the memory files for secret-in-history.  ``cold_days``
-    is accepted so that callers can pass the gc settings through: no finding depends on it.
-    ``release``: whose rules size a workspace's bootstrap files (``OpenClawConfig.release``; None: the
-    one its openclaw.json, found where OpenClaw keeps it, selects).
-    """
+    """Findings of one profile by file, then line (``history``: also secret-in-history; ``release``: whose
+    rules size bootstrap files, None: the workspace's; ``cold_days``: accepted with the gc settings)."""
     today = today or dt.date.today()
     found: list[Finding] = []
 
@@ -152,19 +121,14 @@ def _merge_conflicts(add: Add, rel: str, text: str, locate: EntryLocator | None 
 
 
 def _secrets_by_block(
-    add: Add, rel: str, text: str, locate: EntryLocator | None = None, view: TextView | None = None,
-    hits: list[SecretMatch] | None = None, personal: bool = True,
+    add: Add, rel: str, text: str, locate: EntryLocator | None = None, hits: list[SecretMatch] | None = None,
+    personal: bool = True,
 ) -> None:
-    """One sensitive-data finding per entry (or the text outside entries) and kind (``hits``: found before).
-
-    A credential is an error, personal data a warning (spec: Secrets); ``personal=False`` reports
-    credentials only (workspace files outside memory, which ``redact`` leaves alone).
-    """
-    if not text:
-        return
+    """One sensitive-data finding per entry (or the text outside entries) and kind (``hits``: found before):
+    an error for a credential, a warning for personal data (``personal=False``: credentials only)."""
     seen: set[tuple[int, str]] = set()
     lines = LineCounter(text)
-    for s in hits if hits is not None else find_secrets(text, view=view, personal=personal):
+    for s in hits if hits is not None else find_secrets(text, personal=personal):
         entry = locate.at(s.start) if locate is not None else None
         key = (entry.start if entry is not None else -1, s.kind)
         if key in seen:
@@ -184,15 +148,12 @@ def _secrets_by_block(
 
 
 def _instructions_by_block(
-    add: Add, rel: str, text: str, locate: EntryLocator | None = None, view: TextView | None = None,
-    hits: list[tuple[str, int, int]] | None = None,
+    add: Add, rel: str, text: str, locate: EntryLocator | None = None, hits: list[tuple[str, int, int]] | None = None,
 ) -> None:
     """One suspicious-instruction finding per entry (or the text outside entries) (``hits``: found before)."""
-    if not text:
-        return
     seen: set[int] = set()
     lines = LineCounter(text)
-    for kind, start, _end in hits if hits is not None else find_instructions(text, view=view):
+    for kind, start, _end in hits if hits is not None else find_instructions(text):
         entry = locate.at(start) if locate is not None else None
         key = entry.start if entry is not None else -1
         if key in seen:
@@ -242,19 +203,14 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
     ] + profile.contexts + profile.skills
     readable: list[TextFile] = [f for f in texts if not _file_problem(add, f.rel, f.error, f.utf8)]
     for f in readable:  # an alias bomb is refused unread (its text is still scanned line by line)
-        bomb = None
         if f.rel.endswith((".yaml", ".yml")):
             from ..format.yamlio import alias_problem  # the YAML library only when a profile holds YAML files
 
             bomb = alias_problem(f.text)
-        if bomb:
-            add("unreadable-file", f.rel, None, None, f"{f.rel}: {bomb}")
+            if bomb:
+                add("unreadable-file", f.rel, None, None, f"{f.rel}: {bomb}")
 
-    files: list[tuple[str, MemoryFile]] = []
-    if mem is not None:
-        files.append((MEMORIES_REL, mem))
-    if arc is not None:
-        files.append((ARCHIVE_REL, arc))
+    files = [(rel, mf) for rel, mf in ((MEMORIES_REL, mem), (ARCHIVE_REL, arc)) if mf is not None]
 
     # every id definition, and the copy of each id that counts (memories.md first)
     kept: dict[str, Located] = {}
@@ -457,7 +413,7 @@ def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan, unique_ids: bool = F
 
 def _check_workspace(
     profile: Profile, add: Add, today: dt.date, max_chars: int, total_max: int, user_max: int,
-    stale_days: int = STALE_LOG_DAYS, release: str | None = None,
+    stale_days: int, release: str | None,
 ) -> None:
     files = [*profile.bootstrap, *profile.other, *profile.daily_logs]
     readable = [f for f in files if not _file_problem(add, f.rel, f.error, f.utf8)]
@@ -508,8 +464,7 @@ def _kept(part: InjectedPart) -> str:
 
 
 def _bootstrap_sizes(profile: Profile, add: Add, limits: Limits, release: str | None) -> None:
-    """oversized-bootstrap, from the very computation ``context`` and the workspace view show
-    (``bootstrap_sizes``, main session: every file the release injects, sizes in UTF-16 units)."""
+    """oversized-bootstrap, from ``bootstrap_sizes`` (what ``context`` and the workspace view show)."""
     from ..workspace.bootstrap import bootstrap_sizes, own_limit
     from ..workspace.openclaw_config import OpenClawConfigError, load_openclaw_config
 
@@ -545,13 +500,8 @@ _HUNK_RE = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
 def _rewritten_logs(profile: Profile, add: Add) -> None:
-    """daily-log-rewritten: a commit changed or removed earlier lines of a daily log still present.
-
-    One ``git log -p --relative`` of ``memory/`` run in the workspace (read-only: no optional locks;
-    paths relative to the workspace; outside a repository git fails and nothing is reported).
-    Appending, also to a last line that had no newline, is not a rewrite; deleting a whole log is not
-    either (spec: logs are distilled, then removed).
-    """
+    """daily-log-rewritten: a commit changed or removed earlier lines of a daily log still present
+    (appending, also to a last line without a newline, and deleting a whole log are not rewrites)."""
     logs = {f.rel for f in profile.daily_logs if _DAILY_LOG_RE.fullmatch(f.rel)}
     if not logs:
         return
