@@ -332,15 +332,14 @@ def _token_ok(text: str, start: int, end: int) -> bool:
 Windows = Callable[[tuple[bytes, ...], bool], list[tuple[int, int]]]
 
 
-def find_credentials(text: str, windows: Windows | None = None) -> list[Span]:
+def find_credentials(text: str, windows: Windows) -> list[Span]:
     """Every credential span of ``text``, overlaps possible (``windows(anchors, lower)``: the ranges of
-    the lines holding one of ``anchors``, as ``TextView`` finds them; None: the whole text)."""
+    the lines holding one of ``anchors``, as ``TextView`` finds them)."""
     out: list[Span] = []
-    whole = [(0, len(text))]
     if "PRIVATE KEY" in text:
         out.extend(("private-key", m.start(), m.end()) for m in _PRIVATE_BLOCK_RE.finditer(text))
     for pattern, flags, anchors in _formats():
-        spans = whole if windows is None else windows(anchors or (TELEGRAM_ANCHOR,), False)
+        spans = windows(anchors or (TELEGRAM_ANCHOR,), False)
         if not spans:
             continue
         rx = re.compile(pattern, flags)  # compiled once: ``re`` keeps its recent patterns
@@ -351,18 +350,16 @@ def find_credentials(text: str, windows: Windows | None = None) -> list[Span]:
                 continue
             out.append(("api-key", m.start(), m.end()))
     if "://" in text:
-        spans = whole if windows is None else windows((b"://",), False)
-        for m in (m for a, b in spans for m in _URL_CRED_RE.finditer(text, a, b)):
+        for m in (m for a, b in windows((b"://",), False) for m in _URL_CRED_RE.finditer(text, a, b)):
             value, start, quoted = _strip_value(m.group(2), m.start(2))
             if _looks_secret(value, quoted=True, label="password", strong_sep=True) and value.lower() != "pass":
                 out.append(("url-credential", start, start + len(value)))
-    for a, b in whole if windows is None else windows(LABEL_ANCHORS, True):
+    for a, b in windows(LABEL_ANCHORS, True):
         out.extend(_labelled(text, a, b))
     if "|" in text and "-" in text:
         out.extend(_table_cells(text))
     if "@" in text and "/" in text:
-        spans = whole if windows is None else windows((b"@",), False)
-        for m in (m for a, b in spans for m in _EMAIL_PASS_RE.finditer(text, a, b)):
+        for m in (m for a, b in windows((b"@",), False) for m in _EMAIL_PASS_RE.finditer(text, a, b)):
             value, start, quoted = _strip_value(m.group(1), m.start(1))
             if "@" not in value and any(c.isdigit() for c in value) and any(c.isalpha() for c in value) and _looks_secret(
                 value, quoted=quoted, label="password", strong_sep=True

@@ -410,12 +410,10 @@ def store(path: Path, data: bytes, found: Facts) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         try:
-            with open(tmp, "wb") as fh:
-                fh.write(blob)
+            tmp.write_bytes(blob)
             os.replace(tmp, target)
         finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
+            tmp.unlink(missing_ok=True)
         found.fresh = False
         _prune(target.parent)
 
@@ -433,10 +431,6 @@ def _byte_starts(text: str, starts: list[int], b: int = 0, c: int = 0) -> list[i
 def _prune(folder: Path) -> None:
     """Keep the cache files of the ``KEEP`` memory files checked last (the others may be long gone)."""
     with contextlib.suppress(OSError):
-        for old in folder.glob("*.bytes"):  # left by an earlier version of this cache
-            with contextlib.suppress(FileNotFoundError):
-                old.unlink()
         facts = sorted(folder.glob("*.facts"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in facts[KEEP:]:
-            with contextlib.suppress(FileNotFoundError):
-                old.unlink()
+        for old in [*folder.glob("*.bytes"), *facts[KEEP:]]:  # *.bytes: left by an earlier version of this cache
+            old.unlink(missing_ok=True)

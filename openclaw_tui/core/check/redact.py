@@ -19,7 +19,7 @@ import yaml
 
 from ..files.profile import ARCHIVE_REL, Profile, TextFile
 from ..files.safe_write import ConcurrentModification, read_bytes
-from ..format.entries import BOM, MemoryFile
+from ..format.entries import BOM, Entry, MemoryFile
 from ..format.yamlio import compose_all_bounded, safe_load_bounded
 from ..lifecycle.plan import FileChange, Plan, apply_changes, now_iso
 from .refs import EntryLocator, LineCounter
@@ -136,7 +136,7 @@ def plan_redaction(profile: Profile) -> list[Redaction]:
         matches = find_secrets(src.text, view=TextView(src.text))
         if not matches:
             continue
-        locate = EntryLocator(src.mf) if src.mf is not None else None
+        locate = EntryLocator(src.mf.entries) if src.mf is not None else None
         lines = LineCounter(src.text)
         for s in matches:
             entry = locate.at(s.start) if locate is not None else None
@@ -219,17 +219,15 @@ def _file_edits(src: _Source, reds: Sequence[Redaction]) -> list[Edit]:
     if src.yaml_whole:
         edits = _yaml_edits(src.text, 0, reds)
     elif src.mf is not None:
-        locate = EntryLocator(src.mf)
-        by_block: dict[int, list[Redaction]] = {}
+        locate = EntryLocator(src.mf.entries)
+        by_block: dict[Entry, list[Redaction]] = {}  # secrets in a frontmatter: edited as YAML
         for r in reds:
             e = locate.at(r.start)
             if e is not None and e.fm_start <= r.start < e.fm_end:
-                by_block.setdefault(e.start, []).append(r)
+                by_block.setdefault(e, []).append(r)
             else:
                 edits.append((r.start, r.end, r.placeholder))
-        for start, group in by_block.items():
-            e = locate.at(start)
-            assert e is not None
+        for e, group in by_block.items():
             edits += _yaml_edits(src.text[e.fm_start : e.fm_end], e.fm_start, group)
     else:
         edits = [(r.start, r.end, r.placeholder) for r in reds]

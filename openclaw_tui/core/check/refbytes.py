@@ -238,10 +238,7 @@ def order_candidates(cands: list[C]) -> list[C]:
     if guesses and guesses[0].kind == "file":
         first_guess_clear = len(guesses) == 1 or "100%" in guesses[0].why
     out = strong + (guesses + removes if first_guess_clear else removes + guesses) + weak
-    seen: set[tuple[str, str]] = set()
-    unique = []
+    unique: dict[tuple[str, str], C] = {}
     for c in out:
-        if (c.action, c.target) not in seen:
-            seen.add((c.action, c.target))
-            unique.append(c)
-    return unique
+        unique.setdefault((c.action, c.target), c)
+    return list(unique.values())

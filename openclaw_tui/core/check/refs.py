@@ -89,11 +89,11 @@ class LineCounter:
 
 
 class EntryLocator:
-    """Which block of a memory file holds a character offset."""
+    """Which of some blocks of a memory file (in file order) holds a character offset."""
 
-    def __init__(self, mf: MemoryFile) -> None:
-        self.entries = mf.entries
-        self.starts = [e.start for e in mf.entries]
+    def __init__(self, entries: list[Entry]) -> None:
+        self.entries = entries
+        self.starts = [e.start for e in entries]
 
     def at(self, offset: int) -> Entry | None:
         i = bisect.bisect_right(self.starts, offset) - 1
@@ -107,19 +107,15 @@ def code_ranges(text: str) -> list[tuple[int, int]]:
         fences = list(_FENCE_RE.finditer(text))
         i = 0
         while i < len(fences):
-            opener = fences[i]
-            run = opener.group(1)
-            closer = None
-            for k in range(i + 1, len(fences)):
+            run = fences[i].group(1)
+            for k in range(i + 1, len(fences)):  # the closer: a run as long of the same character, nothing after
                 m = fences[k]
                 if m.group(1)[0] == run[0] and len(m.group(1)) >= len(run) and not m.group(2).strip():
-                    closer = k
+                    ranges.append((fences[i].start(), m.end()))
+                    i = k + 1
                     break
-            if closer is None:
+            else:  # an unclosed fence
                 i += 1
-                continue
-            ranges.append((opener.start(), fences[closer].end()))
-            i = closer + 1
     if "`" in text:
         ranges.extend((m.start(), m.end()) for m in _CODE_SPAN_RE.finditer(text))
     ranges.sort()
@@ -201,14 +197,6 @@ def link_targets(text: str) -> Iterator[tuple[int, str]]:
 # --- the scan --------------------------------------------------------------------------
 
 
-def defined_ids(profile: Profile) -> set[str]:
-    ids: set[str] = set()
-    for doc in (profile.memories, profile.archive):
-        if doc is not None and doc.utf8:
-            ids.update(doc.mf.ids())
-    return ids
-
-
 def _field_ref_line(entry: Entry, name: str, target: str) -> int | None:
     """The line of ``target`` in the field ``name`` (its item line for block lists)."""
     line = entry.key_lines.get(name)
@@ -272,11 +260,7 @@ def memory_ref_parts(
     # the blocks holding the text: those starting in it, and the one before (its body may reach in)
     first = max(0, first - 1) if first > 0 and entries[first - 1].end > lo else first
     own = entries[first:stop]
-    starts = [e.start for e in own]
-
-    def at(pos: int) -> Entry | None:
-        i = bisect.bisect_right(starts, pos) - 1
-        return own[i] if i >= 0 else None
+    at = EntryLocator(own).at
 
     # reference fields: find candidate key lines in the text, then read the entry's meta
     found: set[int] = set()
@@ -388,23 +372,16 @@ def state_values(text: str) -> list[tuple[int, str, int]] | None:
     except (yaml.YAMLError, RecursionError):
         return None
     values: list[tuple[int, str, int]] = []
-
-    def walk(node: Any) -> None:
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if isinstance(n, yaml.MappingNode):
-                for _k, v in reversed(n.value):
-                    stack.append(v)
-            elif isinstance(n, yaml.SequenceNode):
-                stack.extend(reversed(n.value))
-            elif isinstance(n, yaml.ScalarNode) and n.tag == _STR_TAG and isinstance(n.value, str):
-                skip = 1 if n.style in ("|", ">") else 0
-                values.append((n.start_mark.line + 1 + skip, n.value, skip))
-
-    for doc in docs:
-        if doc is not None:
-            walk(doc)
+    stack = [d for d in reversed(docs) if d is not None]  # depth first, in document order
+    while stack:
+        n = stack.pop()
+        if isinstance(n, yaml.MappingNode):
+            stack.extend(v for _k, v in reversed(n.value))
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(reversed(n.value))
+        elif isinstance(n, yaml.ScalarNode) and n.tag == _STR_TAG and isinstance(n.value, str):
+            skip = 1 if n.style in ("|", ">") else 0
+            values.append((n.start_mark.line + 1 + skip, n.value, skip))
     return values
 
 
@@ -462,7 +439,7 @@ def scan_references(
             _text_refs(profile, f, "link", out, ids=False)
         return sorted(out, key=_ref_order)
     if ids is None:
-        ids = defined_ids(profile)
+        ids = {i for doc in (profile.memories, profile.archive) if doc is not None and doc.utf8 for i in doc.mf.ids()}
     if profile.memories is not None and profile.memories.utf8:
         _memory_refs(profile, "memories.md", profile.memories.mf, out, memory_facts)
     if profile.archive is not None and profile.archive.utf8:

@@ -383,7 +383,7 @@ def plan_repair(profile: Profile, problems: Sequence[Problem], cand: Candidate) 
         b.edit(doc, k, changes)
         b.plan.changed[cand.target] = list(changes)
         plan = b.build()
-        plan.rebuild = lambda: plan_repair(load_profile(profile.path, profile.rel, profile.layout), problems, cand)
+        plan.rebuild = lambda: plan_repair(profile.reload(), problems, cand)
         return plan
     # rewrite / remove: byte edits of the references
     edits: dict[str, list[tuple[int, int, bytes]]] = {}
@@ -428,7 +428,7 @@ def plan_repair(profile: Profile, problems: Sequence[Problem], cand: Candidate) 
 
 def _rebuilt(profile: Profile, problems: Sequence[Problem], cand: Candidate) -> Plan:
     """The same repair on the profile as it is on disk now: the same entries' references to the same target."""
-    fresh = load_profile(profile.path, profile.rel, profile.layout)
+    fresh = profile.reload()
     wanted = {(p.finding.code, p.target, p.ref.file, p.ref.source_id) for p in problems if p.ref is not None}
     group: list[Problem] = []
     for p in problems:
@@ -468,7 +468,7 @@ def _plan_git_restore(profile: Profile, cand: Candidate) -> Plan:
     b.append(doc, Block(cand.text, cand.target))
     b.plan.restored.append(cand.target)
     plan = b.build()
-    plan.rebuild = lambda: _plan_git_restore(load_profile(profile.path, profile.rel, profile.layout), cand)
+    plan.rebuild = lambda: _plan_git_restore(profile.reload(), cand)
     return plan
 
 
@@ -517,7 +517,7 @@ def plan_all_safe(profile: Profile, problems: Sequence[Problem] | None = None, *
                 if q.finding.code == p.finding.code and q.target == p.target and q.safe == cand:
                     handled.add(q.number)
                     done.append((q, cand))
-        for rel in _all_files(profile, scratch):
+        for rel in _all_files(scratch):
             before = read_bytes(profile.path / rel)
             after = read_bytes(scratch / rel)
             if after is not None and before != after:
@@ -555,7 +555,7 @@ def _fresh_group(copy: Profile, p: Problem) -> list[Problem]:
     return out
 
 
-def _all_files(profile: Profile, scratch: Path) -> Iterable[str]:
+def _all_files(scratch: Path) -> Iterable[str]:
     for dirpath, dirnames, filenames in os.walk(scratch):
         dirnames[:] = [d for d in dirnames if d != ".git"]
         for name in filenames:

@@ -6,7 +6,6 @@ check never writes, locks or creates a file in the profile (``factcache`` keeps 
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable
@@ -215,17 +214,14 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
     # every id definition, and the copy of each id that counts (memories.md first)
     kept: dict[str, Located] = {}
     broken_ids: set[str] = set()
-    well_formed = {MEMORIES_REL: 0, ARCHIVE_REL: 0}
     unique_in_mem = True  # no id is defined twice in memories.md
     for rel, mf in files:
-        count = 0
         for e in mf.entries:
             if e.error is not None:
                 add("malformed-entry", rel, e.line, e.id, f"malformed entry{' ' + e.id if e.id else ''}: {e.error}")
                 if e.id:
                     broken_ids.add(e.id)
                 continue
-            count += 1
             ident = e.id
             assert ident is not None
             keep = kept.get(ident)
@@ -238,7 +234,6 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
                 "duplicate-id", rel, e.line, ident,
                 f"{ident} is defined again here; the copy that counts is at {keep[0]}:{keep[1].line}",
             )
-        well_formed[rel] = count
 
     scans = {rel: _FieldScan(mf, cached.get(rel)) for rel, mf in files}
 
@@ -250,7 +245,7 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
             _check_fields(add, rel, e, today)
     _conflicts(add, files, kept, status, scans)
     if mem is not None:
-        count = well_formed[MEMORIES_REL]
+        count = profile.entry_count()
         if over_cap(count, cap):
             add("over-capacity", MEMORIES_REL, None, None, f"memories.md holds {count} entries, over the cap of {cap}")
         _compaction(add, mem, scans[MEMORIES_REL], unique_in_mem)
@@ -265,17 +260,16 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
             elif r.kind == "state":
                 state = status(kept[target])
                 if state != "active":
-                    add(
-                        "inactive-ref", r.file, r.line, target,
-                        f"{r.file} references {target}, which is {state}" + _successor(kept[target][1]),
-                    )
+                    by = kept[target][1].meta.get("superseded_by")
+                    successor = f" (superseded by {by})" if isinstance(by, str) and by.strip() else ""
+                    add("inactive-ref", r.file, r.line, target, f"{r.file} references {target}, which is {state}{successor}")
         elif r.escapes:
             add("path-escape", r.file, r.line, None, f"{r.file} references {r.text!r}, which resolves outside the profile folder")
         elif r.missing:
             add("dangling-file", r.file, r.line, None, f"{r.file} references {r.target_file}, which does not exist")
 
     for rel, mf in files:
-        locate = EntryLocator(mf)
+        locate = EntryLocator(mf.entries)
         _merge_conflicts(add, rel, mf.text, locate)
         facts = cached.get(rel)
         if facts is not None:
@@ -316,11 +310,6 @@ def _check_fields(add: Add, rel: str, e: Entry, today: dt.date) -> None:
         )
 
 
-def _successor(entry: Entry) -> str:
-    by = entry.meta.get("superseded_by")
-    return f" (superseded by {by})" if isinstance(by, str) and by.strip() else ""
-
-
 def _memory_file(
     add: Add, rel: str, doc: MemoryDoc | None, error: str | None,
     cached: dict[str, factcache.Facts | None], docs: dict[str, MemoryDoc],
@@ -355,13 +344,11 @@ def _conflicts(
         if "conflict" not in mf.text:
             continue
         # a conflict line in a frontmatter makes its entry one the field scan reads exactly: look there
-        exact = [mf.entries[i] for i in scans[rel].exact_indices]
-        starts = [e.start for e in exact]
+        exact = EntryLocator([mf.entries[i] for i in scans[rel].exact_indices])
         holders: dict[int, Entry] = {}
         for m in _CONFLICT_LINE_RE.finditer(mf.text):
             pos = m.start() + 1
-            k = bisect.bisect_right(starts, pos) - 1
-            e = exact[k] if k >= 0 else None
+            e = exact.at(pos)
             if e is not None and e.error is None and e.fm_start <= pos < e.fm_end:
                 holders[e.start] = e
         for e in holders.values():
@@ -496,66 +483,18 @@ def _bootstrap_sizes(profile: Profile, add: Add, limits: Limits, release: str | 
             f"counts them (UTF-16 units, {rules}): {gets}")
 
 
-_HUNK_RE = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-
-
 def _rewritten_logs(profile: Profile, add: Add) -> None:
     """daily-log-rewritten: a commit changed or removed earlier lines of a daily log still present
     (appending, also to a last line without a newline, and deleting a whole log are not rewrites)."""
     logs = {f.rel for f in profile.daily_logs if _DAILY_LOG_RE.fullmatch(f.rel)}
     if not logs:
         return
-    from ..git.run import GitError, run_git  # not gitrepo: one git process needs no repository model
+    from .history import log_hunks
 
-    try:
-        proc = run_git(
-            ["log", "-p", "--relative", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
-             "--unified=0", "--format=commit %H %as", "--", "memory/"],
-            profile.path, env={"GIT_OPTIONAL_LOCKS": "0"}, check=False,
-        )
-    except GitError:
-        return
-    if proc.returncode != 0:
-        return
     found: dict[str, tuple[int, str, str]] = {}  # rel -> (line, commit, date) of the latest rewrite
-    commit = date = ""
-    path: str | None = None
-    old_missing = False
-    removed: list[str] = []
-    added: list[str] = []
-    start = old_left = new_left = 0
-    for raw in proc.stdout.decode("utf-8", "surrogateescape").split("\n"):
-        if old_left > 0 or new_left > 0:  # inside a hunk: content lines only
-            if raw.startswith("-") and old_left > 0:
-                removed.append(raw[1:])
-                old_left -= 1
-            elif raw.startswith("+") and new_left > 0:
-                added.append(raw[1:])
-                new_left -= 1
-            elif not raw.startswith("\\"):
-                old_left = new_left = 0
-            if old_left == 0 and new_left == 0:
-                if path is not None and removed and added[: len(removed)] != removed and path not in found:
-                    found[path] = (start, commit, date)
-            continue
-        if raw.startswith("commit "):
-            parts = raw.split(" ")
-            commit, date, path = parts[1], (parts[2] if len(parts) > 2 else ""), None
-        elif raw.startswith("diff --git "):
-            path = None
-        elif raw.startswith("--- "):
-            old_missing = raw == "--- /dev/null"
-        elif raw.startswith("+++ "):
-            name = raw[4:]
-            rel = name[2:] if name.startswith("b/") else None
-            path = rel if rel in logs and not old_missing else None
-        elif raw.startswith("@@"):
-            m = _HUNK_RE.match(raw)
-            if m:
-                start = int(m.group(1))
-                old_left = int(m.group(2)) if m.group(2) is not None else 1
-                new_left = int(m.group(4)) if m.group(4) is not None else 1
-                removed, added = [], []
+    for commit, date, path, new_file, start, removed, added in log_hunks(profile.path, "--relative", "--", "memory/"):
+        if path in logs and not new_file and removed and added[: len(removed)] != removed and path not in found:
+            found[path] = (start, commit, date)
     for rel in sorted(found):
         line, sha, when = found[rel]
         add(

@@ -235,8 +235,6 @@ def find_secrets(text: str, *, view: TextView | None = None, personal: bool = Tr
         found[n_credentials:] = [
             s for s in found[n_credentials:] if not (s.kind == "email" and s.value.split("@")[0].lower() in _LOGIN_USERS)
         ]
-    if not found:
-        return found
     return _resolve(text, found)
 
 
@@ -256,9 +254,7 @@ def _resolve(text: str, found: list[SecretMatch]) -> list[SecretMatch]:
     taken: list[tuple[int, int]] = []  # sorted, non-overlapping
     kept: list[SecretMatch] = []
     for s in found:
-        if any(a < s.end and s.start < b for a, b in holes):
-            continue
-        if _overlaps(taken, s.start, s.end):
+        if _overlaps(holes, s.start, s.end) or _overlaps(taken, s.start, s.end):
             continue
         bisect.insort(taken, (s.start, s.end))
         kept.append(s)

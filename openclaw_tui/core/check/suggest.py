@@ -20,7 +20,7 @@ from ..format.fields import ids_in_value
 from .codes import REPAIRABLE
 from .findings import Finding, Suggestion
 from .refbytes import LONG_LINE, file_bytes, line_bounds, locate, order_candidates, removal, removal_why
-from .refs import Ref
+from .refs import EntryLocator, Ref
 
 _DIGITS = "0123456789"
 _MERGED_RE = re.compile(r"\nmerged_from[ \t]*:")
@@ -104,13 +104,10 @@ def compactor_index(files: Sequence[MemoryFile]) -> dict[str, list[Entry]]:
         text = mf.text
         if "merged_from" not in text:
             continue
-        starts = [e.start for e in mf.entries]
+        locate = EntryLocator(mf.entries)
         for m in _MERGED_RE.finditer(text):
-            i = bisect.bisect_right(starts, m.start() + 1) - 1
-            if i < 0:
-                continue
-            e = mf.entries[i]
-            if e.error is None and e.fm_start <= m.start() + 1 < e.fm_end:
+            e = locate.at(m.start() + 1)
+            if e is not None and e.error is None and e.fm_start <= m.start() + 1 < e.fm_end:
                 for named in dict.fromkeys(ids_in_value(e.meta.get("merged_from"))):
                     out.setdefault(named, []).append(e)
     return out
