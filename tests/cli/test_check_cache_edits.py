@@ -141,4 +141,5 @@ def test_a_damaged_or_foreign_cache_file_is_ignored_and_replaced(tmp_path: Path,
         assert check_json(prof) == plain  # computed again ...
         assert cache.read_bytes() != bad  # ... and stored again
         assert check_json(prof) == plain
-        assert factcache.load(prof / "memories.md", (prof / "memories.md").read_bytes(), base, False) is not None
+        stored = factcache.facts(prof / "memories.md", (prof / "memories.md").read_bytes(), base, False)
+        assert stored is not None and not stored.fresh  # read from the cache file

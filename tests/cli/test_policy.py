@@ -105,14 +105,15 @@ def test_cold_boundary(tmp_path: Path) -> None:
 
 
 def test_the_defaults_are_the_configs() -> None:
+    import inspect
+
     from openclaw_tui.core.check import rules
 
     d = Limits()
     assert policy.DEFAULTS == d
-    assert (rules.DEFAULT_CAP, rules.DEFAULT_COLD_DAYS, rules.BOOTSTRAP_MAX_CHARS, rules.BOOTSTRAP_TOTAL_MAX_CHARS,
-            rules.USER_MAX_CHARS, rules.STALE_LOG_DAYS) == (d.cap, d.cold_days, d.bootstrap_max_chars,
-                                                            d.bootstrap_total_max_chars, d.user_max_chars,
-                                                            d.stale_log_days)
+    params = inspect.signature(rules.check_profile).parameters
+    names = ("cap", "cold_days", "bootstrap_max_chars", "bootstrap_total_max_chars", "user_max_chars", "stale_log_days")
+    assert {n: params[n].default for n in names} == {n: getattr(d, n) for n in names}
 
 
 # --- the limits from the config file, through the command line -----------------------------------------

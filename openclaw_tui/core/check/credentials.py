@@ -1,20 +1,14 @@
-"""Credentials as people write them in notes (spec: Secrets).
+"""Credentials as people write them in notes (spec: Secrets): ``find_credentials(text)`` returns
+``(kind, start, end)`` spans of values that grant access.
 
-``find_credentials(text)`` returns ``(kind, start, end)`` spans of values that grant access:
-
-- ``password``: a value after a password label (password, passwd, pass, pwd, PIN, passphrase,
-  密码, 口令) in any of the forms notes use: ``label: value``, ``**Label:** value``,
-  ``label `value` ``, ``user `u` / pass `p` ``, a table cell under or beside the label,
-  ``/PASSWORD=x``, ``--password x``, ``mysql -pX``, ``sshpass -p X``;
-- ``api-key``: a value after a key or token label (API key, token, secret, access key, 密钥, 令牌),
-  and the well-known token formats: detect-secrets' plugin catalogue (GitHub, GitLab, AWS, Slack,
-  Stripe, JWT, ...) plus the formats it lacks (``sk-…`` keys of today's model providers, Google,
-  Hugging Face, ...);
+- ``password``: a value after a password label (``label: value``, ``**Label:** value``, a table
+  cell, ``--password x``, ``mysql -pX``, ``sshpass -p X``, ``user `u` / pass `p` ``);
+- ``api-key``: a value after a key or token label, and the token formats of detect-secrets'
+  plugin catalogue plus those it lacks (``sk-…`` keys of model providers, Google, Hugging Face…);
 - ``private-key``: a ``-----BEGIN … PRIVATE KEY-----`` block, or a value after 私钥/private key;
-- ``url-credential``: the password of ``scheme://user:password@host`` (URLs, connection strings).
+- ``url-credential``: the password of ``scheme://user:password@host``.
 
-Words that say where a secret is kept or that it is gone, placeholders (``{{secret:…}}``,
-``<password>``, ``$VAR``, ``***``) and prose after a label are not credentials.
+Where a secret is kept, that it is gone, placeholders and prose after a label are not credentials.
 """
 
 from __future__ import annotations
@@ -26,6 +20,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
+from itertools import accumulate
 from pathlib import Path
 
 from ..userdirs import cache_folder
@@ -33,13 +28,9 @@ from ..userdirs import cache_folder
 Span = tuple[str, int, int]
 
 # --- the token catalogue ---------------------------------------------------------------------
-# detect-secrets' format plugins (their regexes only, not its scanning machinery), each with the
-# literal bytes every match holds: a pattern runs only on the lines around them (a regex without a
-# literal start costs a try at every position of a 5 MB file).  Left out: the keyword/entropy
-# plugins (prose), IBM/Cloudant/SoftLayer/Artifactory (short generic prefixes such as "cl" or "AP"
-# that fire on ordinary words), Twilio (no boundary: fires inside hex ids), Discord (no literal
-# part), BasicAuth (URL passwords are read below, with placeholders told apart), public IPs.
-# (module of ``detect_secrets.plugins``, class, anchors)
+# detect-secrets' format plugins (their regexes only): (module, class, the literal bytes every match
+# holds: a pattern runs only on the lines around them).  Left out: plugins that fire on prose,
+# ordinary words or inside hex ids, or that lack a literal part; URL passwords are read below.
 _PLUGINS: tuple[tuple[str, str, tuple[bytes, ...]], ...] = (
     ("aws", "AWSKeyDetector", (b"A3T", b"ABIA", b"ACCA", b"AKIA", b"ASIA")),
     ("azure_storage_key", "AzureStorageKeyDetector", (b"AccountKey=",)),
@@ -76,12 +67,8 @@ PATTERNS_CACHE = "detect-secrets-patterns.json"
 
 
 def _plugin_patterns() -> list[tuple[str, int, tuple[bytes, ...]]]:
-    """(pattern, flags, anchors) of every plugin regex, in ``_PLUGINS`` order.
-
-    Importing a plugin imports detect-secrets' whole scanner and ``requests``, so the patterns are kept
-    in the user's cache folder, keyed by the path, size and mtime of the plugin files they came from (a
-    new detect-secrets version has new files); a missing, stale or damaged cache file is rebuilt.
-    """
+    """(pattern, flags, anchors) of every plugin regex, in ``_PLUGINS`` order: kept in the user's cache folder,
+    keyed by the plugin files' path, size and mtime (importing a plugin imports all of detect-secrets)."""
     spec = importlib.util.find_spec("detect_secrets")  # where it is, without running its __init__
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError("detect_secrets")
@@ -284,11 +271,7 @@ _CELL_LABEL_RE = re.compile(rf"(?i)^(?:[\w\s]*?\s)?(?:{_PW_STRONG}|{_KEY}|{_PRIV
 def _table_cells(text: str) -> Iterator[Span]:
     """Cells under a password/key column of a Markdown table."""
     lines = text.split("\n")
-    offsets = []
-    pos = 0
-    for line in lines:
-        offsets.append(pos)
-        pos += len(line) + 1
+    offsets = [0, *accumulate(len(line) + 1 for line in lines)]
     i = 0
     while i + 1 < len(lines):
         if "|" in lines[i] and _TABLE_SEP_RE.match(lines[i + 1]):
@@ -349,19 +332,14 @@ def _token_ok(text: str, start: int, end: int) -> bool:
 Windows = Callable[[tuple[bytes, ...], bool], list[tuple[int, int]]]
 
 
-def find_credentials(text: str, windows: Windows | None = None) -> list[Span]:
-    """Every credential span of ``text`` (overlaps possible; the caller resolves them).
-
-    ``windows(anchors, lower)``: the (start, end) ranges of the lines holding one of ``anchors``
-    (in the ASCII-lowercased text when ``lower``; ``TELEGRAM_ANCHOR`` in the text with every digit
-    made 0); the whole text when None.
-    """
+def find_credentials(text: str, windows: Windows) -> list[Span]:
+    """Every credential span of ``text``, overlaps possible (``windows(anchors, lower)``: the ranges of
+    the lines holding one of ``anchors``, as ``TextView`` finds them)."""
     out: list[Span] = []
-    whole = [(0, len(text))]
     if "PRIVATE KEY" in text:
         out.extend(("private-key", m.start(), m.end()) for m in _PRIVATE_BLOCK_RE.finditer(text))
     for pattern, flags, anchors in _formats():
-        spans = whole if windows is None else windows(anchors or (TELEGRAM_ANCHOR,), False)
+        spans = windows(anchors or (TELEGRAM_ANCHOR,), False)
         if not spans:
             continue
         rx = re.compile(pattern, flags)  # compiled once: ``re`` keeps its recent patterns
@@ -372,18 +350,16 @@ def find_credentials(text: str, windows: Windows | None = None) -> list[Span]:
                 continue
             out.append(("api-key", m.start(), m.end()))
     if "://" in text:
-        spans = whole if windows is None else windows((b"://",), False)
-        for m in (m for a, b in spans for m in _URL_CRED_RE.finditer(text, a, b)):
+        for m in (m for a, b in windows((b"://",), False) for m in _URL_CRED_RE.finditer(text, a, b)):
             value, start, quoted = _strip_value(m.group(2), m.start(2))
             if _looks_secret(value, quoted=True, label="password", strong_sep=True) and value.lower() != "pass":
                 out.append(("url-credential", start, start + len(value)))
-    for a, b in whole if windows is None else windows(LABEL_ANCHORS, True):
+    for a, b in windows(LABEL_ANCHORS, True):
         out.extend(_labelled(text, a, b))
     if "|" in text and "-" in text:
         out.extend(_table_cells(text))
     if "@" in text and "/" in text:
-        spans = whole if windows is None else windows((b"@",), False)
-        for m in (m for a, b in spans for m in _EMAIL_PASS_RE.finditer(text, a, b)):
+        for m in (m for a, b in windows((b"@",), False) for m in _EMAIL_PASS_RE.finditer(text, a, b)):
             value, start, quoted = _strip_value(m.group(1), m.start(1))
             if "@" not in value and any(c.isdigit() for c in value) and any(c.isalpha() for c in value) and _looks_secret(
                 value, quoted=quoted, label="password", strong_sep=True

@@ -1,28 +1,10 @@
-"""A cache of what the check reads from a big memory file: kept for its exact bytes, and updated
-where a changed file differs from them.
+"""A cache of what the check reads from a big memory file, kept in the user's cache folder.
 
-Parsing a 100k-entry memories.md, scanning its frontmatter and searching it for secrets,
-instructions and references costs seconds; all of it is a pure function of the file's bytes (and
-of this code), and each entry's part of it a function of that entry's block alone.  ``facts``
-returns those facts from the user's cache folder (``config.cache_dir()``, never the memory
-folder):
-
-- the file's bytes are the ones the facts were stored for (every ``CHUNK``-byte piece hashes the
-  same): the stored facts, as they are;
-- the file changed: the pieces that hash the same from its start and from its end are the old
-  text (the stored byte offset of each entry tells which entries lie there); only the blocks
-  between them are parsed and scanned again (``_reparse``: ``entries.reparse_window`` on the
-  stored rows), and the stored facts of the other blocks are kept, moved by the characters,
-  lines and entries the change added or removed.  The few facts that may reach across blocks are computed for the
-  whole file again: a private key's ``BEGIN``/``END`` lines, and links when the file has
-  fenced code (a fence pairs across blocks);
-- no usable cache (none, damaged — the file is sealed with a digest of its facts —, another
-  schema, another code): everything is computed.
-
-``store`` saves facts after a check.  One cache file per memory file path (a changed file
-overwrites it); only the ``KEEP`` files checked last are kept.  A cache that cannot be read,
-written or does not match is ignored: the check then computes everything, with the same
-findings.  Small files are never cached (reading them is as fast).
+Every fact is a function of the file's bytes and of this code, each entry's part of its block alone.
+``facts`` returns the stored facts when the bytes are the ones stored (compared in ``CHUNK`` pieces);
+when the file changed, only the blocks between its unchanged head and tail are read again (a private
+key and links beside fenced code may reach across blocks: those are found in the whole text again).
+A missing, damaged or stale cache file only makes the check slower; small files are never cached.
 """
 
 from __future__ import annotations
@@ -35,7 +17,9 @@ import marshal
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any, cast
 
@@ -47,9 +31,9 @@ from .secrets import SecretMatch
 MIN_BYTES = 1 << 20  # below this the check is fast enough without a cache
 KEEP = 8  # memory files whose facts are kept (each costs about a third of its size on disk)
 CHUNK = 1 << 14  # the file is compared with the stored one in pieces of this many bytes
-_VERSION = 7  # 7: credentials as notes write them, tighter instructions (issue 26)
+_VERSION = 7  # raised when what the facts hold changes
 _MAGIC = b"openclaw-tui check facts\n"
-_MARSHAL = 2  # marshal format 2: no back-references, 5x faster to write rows whose numbers entries share
+_MARSHAL = 2  # marshal format 2: no back-references, faster to write
 _HERE = Path(__file__).resolve().parent
 # the modules whose code decides these facts: a change to any of them invalidates every cache file
 _CODE = (
@@ -99,7 +83,7 @@ def _cache_file(path: Path) -> Path:
 
 
 def _digest(piece: memoryview) -> bytes:
-    return hashlib.sha256(piece).digest()[:16]  # SHA-256: hardware-assisted on most CPUs, 2.5x blake2b here
+    return hashlib.sha256(piece).digest()[:16]  # SHA-256: hardware-assisted on most CPUs
 
 
 def _front(view: memoryview, k: int) -> bytes:
@@ -174,27 +158,13 @@ def _parse_of(rows: tuple[Any, ...], extra: tuple[Any, ...], text: str, bom: boo
 
 
 def facts(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
-    """The facts of the memory file ``path`` whose bytes are ``data`` (``text``, ``bom``: decoded, valid).
-
-    None for a small file (the check computes what it needs itself).
-    """
+    """The facts of the memory file ``path`` whose bytes are ``data`` (``text``, ``bom``: decoded); None: a small file."""
     if len(data) < MIN_BYTES:
         return None
     found = None
     with contextlib.suppress(Exception):  # a missing, stale or damaged cache is only a slower check
         found = _from_cache(path, data, text, bom)
     return found if found is not None else compute(parse(text, bom=bom))
-
-
-def load(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
-    """The stored facts of ``path`` if they were stored for exactly ``data`` by this code, else None."""
-    if len(data) < MIN_BYTES:
-        return None
-    try:
-        found = _from_cache(path, data, text, bom)
-    except Exception:  # noqa: BLE001 - a missing, stale or damaged cache is only a slower check
-        return None
-    return found if found is not None and not found.fresh else None
 
 
 def _from_cache(path: Path, data: bytes, text: str, bom: bool) -> Facts | None:
@@ -255,10 +225,7 @@ def _reparse(
     rows: tuple[Any, ...], extra: tuple[Any, ...], text: str, a: int, b_old: int, b_new: int, byte_shift: int,
     fences: bool,
 ) -> tuple[tuple[Any, ...], tuple[Any, ...], Rescanned]:
-    """``entries.reparse_window`` on the stored parse: the text changed in ``[a, b_old)``, now ``[a, b_new)``.
-
-    Only the blocks there are read; the stored rows of the others are moved (no Entry is made).
-    """
+    """``entries.reparse_window`` on the stored rows: the text changed in ``[a, b_old)``, now ``[a, b_new)``."""
     starts, lines, fm_starts, fm_ends, body_starts, ids, bstarts, preamble_end, _newline, failed_fence = rows
     errors, loaded = extra
     delta = b_new - b_old
@@ -277,12 +244,7 @@ def _reparse(
         return old[:i] + new + ([x + shift for x in old[k:]] if shift else old[k:])
 
     # byte offsets of the new blocks: from the last unchanged one before them
-    at_b, at_c = (bstarts[i], start) if start else (0, 0)
-    new_b = []
-    for e in middle:
-        at_b += len(text[at_c : e.start].encode("utf-8", "surrogateescape"))
-        at_c = e.start
-        new_b.append(at_b)
+    new_b = _byte_starts(text, [e.start for e in middle], *((bstarts[i], start) if start else (0, 0)))
     new_starts = join(starts, [e.start for e in middle], delta)
     if failed is None and failed_fence is not None and failed_fence < start:
         failed = failed_fence
@@ -327,28 +289,6 @@ def _has_fences(text: str) -> bool:
     return "```" in text or "~~~" in text
 
 
-def _split_lines(rows: list[Any], first: int, stop: int | None) -> tuple[int, int]:
-    """Indices of the first row on line ``first`` or later, and on line ``stop`` or later (rows in line order)."""
-    i = 0
-    n = len(rows)
-    while i < n and rows[i][0] < first:
-        i += 1
-    j = i
-    if stop is None:
-        return i, n
-    while j < n and rows[j][0] < stop:
-        j += 1
-    return i, j
-
-
-def _moved_rows(rows: list[Any], first: int, stop: int | None, new: list[Any], line_shift: int) -> list[Any]:
-    i, j = _split_lines(rows, first, stop)
-    after = rows[j:]
-    if line_shift:
-        after = [(r[0] + line_shift, *r[1:]) for r in after]
-    return rows[:i] + new + after
-
-
 def _update(
     mf: MemoryFile, w: Rescanned, exact: list[int], by_tag: dict[str, list[int]], secrets: list[SecretMatch],
     instructions: list[tuple[str, int, int]], field_rows: list[IdRefRow], body_rows: list[IdRefRow],
@@ -384,25 +324,27 @@ def _update(
     by_tag = dict(sorted(tags.items(), key=lambda kv: (kv[1][0], _rank(entries[kv[1][0]], kv[0]))))
     # secrets and instructions: character offsets
     part = text[lo:hi]
+    d = w.shift
     if "-----BEGIN" in text:  # a private key may span blocks
         secrets = find_secrets(text)
     else:
-        secrets = _moved_spans(secrets, lo, hi_old, w.shift, [
+        secrets = _splice(secrets, attrgetter("start"), lo, hi_old, [
             SecretMatch(s.kind, s.start + lo, s.end + lo, s.value) for s in find_secrets(part)
-        ], lambda s, d: SecretMatch(s.kind, s.start + d, s.end + d, s.value))
-    instructions = _moved_spans(instructions, lo, hi_old, w.shift, [
+        ], (lambda s: SecretMatch(s.kind, s.start + d, s.end + d, s.value)) if d else None)
+    instructions = _splice(instructions, itemgetter(1), lo, hi_old, [
         (kind, a + lo, b + lo) for kind, a, b in find_instructions(part)
-    ], lambda t, d: (t[0], t[1] + d, t[2] + d))
+    ], (lambda t: (t[0], t[1] + d, t[2] + d)) if d else None)
     # references: line numbers
     whole_links = fences  # the new text (or the old one: then it still has them) has fence-like runs
     new_field, new_body, new_links = memory_ref_parts(mf, w.first, w.first + w.count, lo, hi, w.line,
                                                       links=not whole_links)
-    field_rows = _moved_rows(field_rows, w.line, stop_line_old, new_field, w.line_shift)
-    body_rows = _moved_rows(body_rows, w.line, stop_line_old, new_body, w.line_shift)
+    down = (lambda r: (r[0] + w.line_shift, *r[1:])) if w.line_shift else None
+    field_rows = _splice(field_rows, itemgetter(0), w.line, stop_line_old, new_field, down)
+    body_rows = _splice(body_rows, itemgetter(0), w.line, stop_line_old, new_body, down)
     if whole_links:
         link_rows = memory_ref_parts(mf, ids=False)[2]
     else:
-        link_rows = _moved_rows(link_rows, w.line, stop_line_old, new_links, w.line_shift)
+        link_rows = _splice(link_rows, itemgetter(0), w.line, stop_line_old, new_links, down)
     return Facts(mf, exact, by_tag, secrets, instructions, (field_rows + body_rows, link_rows), len(field_rows),
                  fences)
 
@@ -412,23 +354,18 @@ def _rank(e: Entry, tag: str) -> int:
     return tags.index(tag) if tag in tags else len(tags)
 
 
-def _moved_spans(old: list[Any], lo: int, hi_old: int, shift: int, new: list[Any], move: Any) -> list[Any]:
-    """Spans of the old text starting before ``lo``, then ``new``, then those from ``hi_old`` on, moved."""
+def _splice(
+    old: list[Any], at: Callable[[Any], int], lo: int, hi: int | None, new: list[Any], move: Callable[[Any], Any] | None,
+) -> list[Any]:
+    """The items of ``old`` at (``at``) before ``lo``, then ``new``, then those at ``hi`` or later (none when
+    ``hi`` is None), each ``move``d."""
     i = 0
-    n = len(old)
-    while i < n and _start(old[i]) < lo:
+    while i < len(old) and at(old[i]) < lo:
         i += 1
     j = i
-    while j < n and _start(old[j]) < hi_old:
+    while j < len(old) and (hi is None or at(old[j]) < hi):
         j += 1
-    after = old[j:]
-    if shift:
-        after = [move(s, shift) for s in after]
-    return old[:i] + new + after
-
-
-def _start(span: Any) -> int:
-    return int(span[1]) if isinstance(span, tuple) else int(span.start)
+    return old[:i] + new + (old[j:] if move is None else [move(x) for x in old[j:]])
 
 
 # --- storing them ----------------------------------------------------------------------------
@@ -451,7 +388,7 @@ def store(path: Path, data: bytes, found: Facts) -> None:
             return  # not the shape a whole-file parse gives
         rows = (
             [e.start for e in es], [e.line for e in es], [e.fm_start for e in es], [e.fm_end for e in es],
-            [e.body_start for e in es], [e.id for e in es], _byte_starts(mf), mf.preamble_end, mf.newline,
+            [e.body_start for e in es], [e.id for e in es], _byte_starts(mf.text, [e.start for e in es]), mf.preamble_end, mf.newline,
             mf.failed_fence,
         )
         errors = {i: e.error for i, e in enumerate(es) if e.error is not None}
@@ -473,24 +410,20 @@ def store(path: Path, data: bytes, found: Facts) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         try:
-            with open(tmp, "wb") as fh:
-                fh.write(blob)
+            tmp.write_bytes(blob)
             os.replace(tmp, target)
         finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
+            tmp.unlink(missing_ok=True)
         found.fresh = False
         _prune(target.parent)
 
 
-def _byte_starts(mf: MemoryFile) -> list[int]:
-    """Offset of each entry in the file's bytes (after a BOM)."""
+def _byte_starts(text: str, starts: list[int], b: int = 0, c: int = 0) -> list[int]:
+    """The byte offsets (after a BOM) of the character offsets ``starts``, counted from char ``c`` at byte ``b``."""
     out = []
-    b = c = 0
-    text = mf.text
-    for e in mf.entries:
-        b += len(text[c : e.start].encode("utf-8", "surrogateescape"))
-        c = e.start
+    for start in starts:
+        b += len(text[c:start].encode("utf-8", "surrogateescape"))
+        c = start
         out.append(b)
     return out
 
@@ -498,10 +431,6 @@ def _byte_starts(mf: MemoryFile) -> list[int]:
 def _prune(folder: Path) -> None:
     """Keep the cache files of the ``KEEP`` memory files checked last (the others may be long gone)."""
     with contextlib.suppress(OSError):
-        for old in folder.glob("*.bytes"):  # left by an earlier version of this cache
-            with contextlib.suppress(FileNotFoundError):
-                old.unlink()
         facts = sorted(folder.glob("*.facts"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in facts[KEEP:]:
-            with contextlib.suppress(FileNotFoundError):
-                old.unlink()
+        for old in [*folder.glob("*.bytes"), *facts[KEEP:]]:  # *.bytes: left by an earlier version of this cache
+            old.unlink(missing_ok=True)

@@ -1,7 +1,4 @@
-"""The check's scan of every entry's frontmatter fields, read from the text at once (``field_facts``).
-
-The check (``check.py``) and its cache (``factcache.py``) both use it.
-"""
+"""The check's scan of every entry's frontmatter fields, read from the text at once (``field_facts``)."""
 
 from __future__ import annotations
 
@@ -42,16 +39,9 @@ _TAG_ITEM_RE = re.compile(rf"(?!{_BOOL}\Z)[^\W\d](?:[^'\"#:{{}}\[\],\s]|[ \t]+(?
 
 
 def field_facts(mf: MemoryFile, first: int = 0, stop: int | None = None) -> tuple[list[int], dict[str, list[int]]]:
-    """The field scan of entries ``[first, stop)`` of ``mf`` (all by default), read from their text at once.
-
-    Reading 100k frontmatters costs seconds, and most field lines hold plainly valid values.
-    Only entries with a *suspect* line (a value not in plain valid form, a status other than
-    active), a ttl/conflict/superseded_by/merged_from field, or tags not in simple flow style
-    are read exactly: their indices are the first list.  Every other entry is active, its known
-    fields are valid and its tags come straight from its ``tags: [...]`` line: the second value
-    maps each of those tags to the indices of the entries carrying it, in file order (and the
-    tags in the order the file first names them).  Each entry's facts depend on its block alone.
-    """
+    """The field scan of entries ``[first, stop)`` of ``mf``: (the entries to read exactly: a suspect field
+    line, a ttl or reference field, tags not in flow style; tag -> the other entries carrying it).
+    Every other entry is active and its known fields are valid."""
     entries = mf.entries
     stop = len(entries) if stop is None else stop
     if stop <= first:

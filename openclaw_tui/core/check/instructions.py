@@ -1,13 +1,8 @@
 """Text that instructs the agent instead of recording a fact (``suspicious-instruction``).
 
-``find_instructions(text)`` returns ``(kind, start, end)`` spans, in order, for English and
-Chinese prompt-injection phrases and chat-template role markers.  Kinds: ``override``
-(ignore/forget previous instructions), ``command`` (from now on you must..., you are now...,
-new instructions:, run this command, send the data to ...), ``role-marker`` (``<|system|>``,
-``[INST]``, ``### System:``...), ``system-prompt`` (asking for the system prompt).  A mention that instructs no one ("the system prompt says reply
-HEARTBEAT_OK", "hardened default system prompt") is not one (spec).  In OpenClaw's session
-transcripts (``is_session_transcript``) its own startup prompt ("A new session was started via
-/new or /reset...") is not read.
+``find_instructions(text)`` returns ``(kind, start, end)`` spans of English and Chinese
+prompt-injection phrases: ``override``, ``command``, ``role-marker``, ``system-prompt``.  A mention
+that instructs no one is not one (spec), nor OpenClaw's own startup prompt in a session transcript.
 """
 
 from __future__ import annotations
@@ -101,13 +96,6 @@ def is_session_transcript(rel: str, text: str) -> bool:
     return _TRANSCRIPT_NAME_RE.search(rel) is not None
 
 
-def startup_spans(text: str) -> list[tuple[int, int]]:
-    """Where a transcript holds OpenClaw's startup prompt."""
-    if "A new session was started" not in text:
-        return []
-    return [(m.start(), m.end()) for m in _STARTUP_RE.finditer(text)]
-
-
 def find_instructions(
     text: str, *, view: TextView | None = None, rel: str | None = None
 ) -> list[tuple[str, int, int]]:
@@ -121,7 +109,7 @@ def find_instructions(
     for kind, rx in _RES:
         for a, b in windows:
             found.update((kind, m.start(), m.end()) for m in rx.finditer(text, a, b))
-    if found and rel is not None and is_session_transcript(rel, text):
-        skip = startup_spans(text)
+    if found and rel is not None and "A new session was started" in text and is_session_transcript(rel, text):
+        skip = [(m.start(), m.end()) for m in _STARTUP_RE.finditer(text)]  # OpenClaw's startup prompt
         found = {f for f in found if not any(a <= f[1] < b for a, b in skip)}
     return sorted(found, key=lambda t: (t[1], t[2], t[0]))

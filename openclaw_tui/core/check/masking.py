@@ -1,9 +1,5 @@
-"""Showing a secret without showing it: ``13812345678`` -> ``138****5678``.
-
-A reviewer needs to recognise which secret a finding is about, never to read
-it: digits keep their first three and last four, an e-mail address its first
-letter and its domain, a key its first characters, a password nothing.
-"""
+"""Showing a secret without showing it (``13812345678`` -> ``138****5678``): enough to recognise it,
+never to read it."""
 
 from __future__ import annotations
 

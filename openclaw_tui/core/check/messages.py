@@ -1,10 +1,6 @@
-"""Finding messages and hints in the reader's language, for the text report only.
-
-A finding's ``message`` stays English (the JSON ``message``, SARIF and the audit log are read by scripts);
-``check --format text`` shows it through ``localize``: each template below is the English message with
-``%(name)s`` where the check puts a value, so the same text is the pattern that recognises a message and
-the msgid of its translation.  A message no template matches is shown as it is.
-"""
+"""Finding messages and hints in the reader's language, for the text report only (JSON, SARIF
+and the audit log stay English).  Each template is the English message with ``%(name)s`` where
+the check puts a value: the pattern that recognises a message and the msgid of its translation."""
 
 from __future__ import annotations
 
@@ -85,10 +81,6 @@ WORDS: tuple[str, ...] = (
 )
 SEVERITY_WORDS = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
 
-def _fill(templates: tuple[str, ...], text: str) -> str | None:
-    return recognise(templates, text, _word)
-
-
 def _word(value: str) -> str:
     """A value that is one of WORDS (or starts with one, "superseded (superseded by mem-0051)"), translated."""
     for word in WORDS:
@@ -110,7 +102,7 @@ def localize(code: str, message: str) -> str:
         from .. import phrases
 
         return recognise(TEMPLATES[code], message, phrases.localize) or message
-    return _fill(TEMPLATES.get(code, ()), message) or message
+    return recognise(TEMPLATES.get(code, ()), message, _word) or message
 
 
 def localize_hint(hint: str) -> str:

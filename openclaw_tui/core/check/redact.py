@@ -1,22 +1,16 @@
 """Redaction: replace secrets by ``{{secret:KIND-N}}`` placeholders (spec: Lifecycle, Redaction).
 
-``plan_redaction(profile)`` finds what ``sensitive-data`` reports (entries,
-archived ones too, contexts, skills, identity.md, state.yaml; layout B: its
-Markdown files) and numbers a placeholder per secret, per kind, after those
-already used.  The same value gets the same placeholder.  ``apply_redaction``
-writes the files and appends one record per placeholder and entry to
-``secrets_refs.yaml`` (placeholder, kind, entry, file, SHA-256 of the value,
-time) — never the value itself — all through one compare-and-swap write of
-every file (``plan.apply_changes``).  In YAML (frontmatter, state.yaml) a
-placeholder that would start a plain scalar is double-quoted, so the file
-keeps its structure.
+``plan_redaction`` finds what ``sensitive-data`` reports and numbers a placeholder per secret and
+kind after those already used (the same value: the same placeholder).  ``apply_redaction`` writes
+the files and a record per placeholder and entry in ``secrets_refs.yaml`` (SHA-256 of the value,
+never the value) in one compare-and-swap write; in YAML a placeholder is quoted where it must be.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +19,7 @@ import yaml
 
 from ..files.profile import ARCHIVE_REL, Profile, TextFile
 from ..files.safe_write import ConcurrentModification, read_bytes
-from ..format.entries import BOM, MemoryFile
+from ..format.entries import BOM, Entry, MemoryFile
 from ..format.yamlio import compose_all_bounded, safe_load_bounded
 from ..lifecycle.plan import FileChange, Plan, apply_changes, now_iso
 from .refs import EntryLocator, LineCounter
@@ -60,10 +54,6 @@ class Redaction:
 class RedactResult:
     redactions: list[Redaction]
     plan: Plan
-
-    @property
-    def files(self) -> list[Path]:
-        return self.plan.files
 
 
 # --- planning --------------------------------------------------------------------------------
@@ -146,7 +136,7 @@ def plan_redaction(profile: Profile) -> list[Redaction]:
         matches = find_secrets(src.text, view=TextView(src.text))
         if not matches:
             continue
-        locate = EntryLocator(src.mf) if src.mf is not None else None
+        locate = EntryLocator(src.mf.entries) if src.mf is not None else None
         lines = LineCounter(src.text)
         for s in matches:
             entry = locate.at(s.start) if locate is not None else None
@@ -229,17 +219,15 @@ def _file_edits(src: _Source, reds: Sequence[Redaction]) -> list[Edit]:
     if src.yaml_whole:
         edits = _yaml_edits(src.text, 0, reds)
     elif src.mf is not None:
-        locate = EntryLocator(src.mf)
-        by_block: dict[int, list[Redaction]] = {}
+        locate = EntryLocator(src.mf.entries)
+        by_block: dict[Entry, list[Redaction]] = {}  # secrets in a frontmatter: edited as YAML
         for r in reds:
             e = locate.at(r.start)
             if e is not None and e.fm_start <= r.start < e.fm_end:
-                by_block.setdefault(e.start, []).append(r)
+                by_block.setdefault(e, []).append(r)
             else:
                 edits.append((r.start, r.end, r.placeholder))
-        for start, group in by_block.items():
-            e = locate.at(start)
-            assert e is not None
+        for e, group in by_block.items():
             edits += _yaml_edits(src.text[e.fm_start : e.fm_end], e.fm_start, group)
     else:
         edits = [(r.start, r.end, r.placeholder) for r in reds]
@@ -320,18 +308,23 @@ def redaction_plan(profile: Profile, redactions: Sequence[Redaction], when: str 
 
 
 def apply_redaction(profile: Profile, redactions: Sequence[Redaction]) -> RedactResult:
-    """Write the redactions (one compare-and-swap write of every file involved)."""
-    plan = redaction_plan(profile, redactions)
-    state: dict[str, list[Redaction]] = {"reds": list(redactions)}
+    """Write the redactions (one compare-and-swap write of every file involved); files that changed
+    meanwhile get every secret they hold now redacted."""
+    return _write(profile, redactions, plan_redaction)
 
-    def rebuild() -> Plan:
+
+def _write(profile: Profile, reds: Sequence[Redaction], replan: Callable[[Profile], list[Redaction]]) -> RedactResult:
+    done = list(reds)
+    plan = redaction_plan(profile, done)
+
+    def rebuild() -> Plan:  # the files changed meanwhile: ``replan`` on what they hold now
         fresh = profile.reload()
-        state["reds"] = plan_redaction(fresh)
-        return redaction_plan(fresh, state["reds"])
+        done[:] = replan(fresh)
+        return redaction_plan(fresh, done)
 
     plan.rebuild = rebuild
     written = apply_changes(plan)
-    return RedactResult(state["reds"], written)
+    return RedactResult(done, written)
 
 
 def redact_profile(profile: Profile, *, dry_run: bool = False, skip: Iterable[int] = ()) -> RedactResult:
@@ -346,20 +339,14 @@ def redact_profile(profile: Profile, *, dry_run: bool = False, skip: Iterable[in
     if dry_run or not left_out:
         return RedactResult(reds, redaction_plan(profile, reds)) if dry_run else apply_redaction(profile, reds)
     keys = {_key(r) for r in reds}
-    plan = redaction_plan(profile, reds)
-    state: dict[str, list[Redaction]] = {"reds": reds}
 
-    def rebuild() -> Plan:  # the files changed meanwhile: the same choice, on what they hold now
-        fresh = profile.reload()
+    def same_choice(fresh: Profile) -> list[Redaction]:
         again = [r for r in plan_redaction(fresh) if _key(r) in keys]
         if len(again) != len(reds):
             raise RedactError("the secrets changed on disk since they were listed; run redact again")
-        state["reds"] = again
-        return redaction_plan(fresh, again)
+        return again
 
-    plan.rebuild = rebuild
-    written = apply_changes(plan)
-    return RedactResult(state["reds"], written)
+    return _write(profile, reds, same_choice)
 
 
 def _key(r: Redaction) -> tuple[str, str | None, str, str, int]:

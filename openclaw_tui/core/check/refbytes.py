@@ -1,10 +1,5 @@
-"""Where a reference sits in its file's bytes, and whether it can be cut out cleanly.
-
-Shared by the check's suggestions (``suggest.py``) and the repairs
-(``repair.py``), so that the best repair the check names is the first one
-``repair`` offers.  Line numbers come from ``refs.py``; here they become byte
-offsets (``locate``), and ``removal`` says which bytes drop the reference.
-"""
+"""Where a reference sits in its file's bytes (``locate``), and whether it can be cut out cleanly
+(``removal``): shared by ``suggest.py`` and ``repair.py`` so that both name the same best repair."""
 
 from __future__ import annotations
 
@@ -13,6 +8,7 @@ from array import array
 from collections.abc import Sequence
 from itertools import accumulate
 from typing import Protocol, TypeVar
+from urllib.parse import quote
 
 from ..files.profile import ARCHIVE_REL, Profile
 from .refs import Ref
@@ -85,8 +81,6 @@ def written(ref: Ref) -> list[str]:
     """How the reference may be written in its file, likeliest first."""
     if ref.target_id is not None:
         return [ref.text or ref.target_id]
-    from urllib.parse import quote
-
     forms = [ref.text, quote(ref.text, safe="/#?&=+@:")]
     return list(dict.fromkeys(forms))
 
@@ -99,11 +93,8 @@ _hits: list[tuple[bytes, dict[tuple[int, bytes], list[tuple[int, int]]]]] = []  
 
 
 def locate(data: bytes, line: int, forms: Sequence[str], nth: int = 0) -> tuple[int, int] | None:
-    """Byte offsets of the ``nth`` whole-word occurrence of the reference on ``line``.
-
-    The occurrences on a line are found once per file and form (a line with
-    thousands of references is asked once per reference: no rescans).
-    """
+    """Byte offsets of the ``nth`` whole-word occurrence of the reference on ``line`` (found once per file,
+    line and form: a line with thousands of references is not rescanned)."""
     memo = next((m for held, m in _hits if held is data), None)
     if memo is None:
         memo = {}
@@ -142,24 +133,18 @@ _LINK_RE = re.compile(rb"!?\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\([^\n]*?\)")
 
 
 def removal(profile: Profile, ref: Ref, span: tuple[int, int]) -> tuple[int, int, bytes] | None:
-    """(start, end, replacement) that removes the reference, or None when it cannot be cut out cleanly.
-
-    A state.yaml list item or ``key: id`` line, a reference field's line (or
-    its item in a list), a Markdown link (its text stays).  An id in prose
-    is never cut out: the sentence would no longer say what it said.
-    """
-    data = file_bytes(profile, ref.file)
-    if data is None or ref.line is None:
+    """(start, end, replacement) that removes the reference, or None when it cannot be cut out cleanly:
+    a state.yaml item or ``key: id`` line, a reference field's line or list item, a link (its text stays)."""
+    found = _line_of(profile, ref)
+    if found is None:
         return None
-    a, b = line_bounds(data, ref.line)
-    if b - a > LONG_LINE:
-        return None
+    data, a, b = found
     row = data[a:b]
     full_end = b + (2 if data[b : b + 2] == b"\r\n" else 1 if data[b : b + 1] == b"\n" else 0)
     s, e = span
     if ref.kind in ("state", "state-path"):
         m = _ITEM_RE.match(row) or _KEYVAL_RE.match(row)
-        if m is None or data[s:e] not in (m.group(3), m.group(4) if m.re is _KEYVAL_RE else m.group(3)):
+        if m is None or data[s:e] != _value(m):
             return None
         if m.re is _ITEM_RE and not _more_items(data, a, full_end, m.group(1)):
             return None  # the list's only item: removing it would leave a key holding null
@@ -190,6 +175,20 @@ def removal(profile: Profile, ref: Ref, span: tuple[int, int]) -> tuple[int, int
     return None
 
 
+def _line_of(profile: Profile, ref: Ref) -> tuple[bytes, int, int] | None:
+    """The bytes of the reference's file and its line's bounds; None when unread or longer than ``LONG_LINE``."""
+    data = file_bytes(profile, ref.file)
+    if data is None or ref.line is None:
+        return None
+    a, b = line_bounds(data, ref.line)
+    return None if b - a > LONG_LINE else (data, a, b)
+
+
+def _value(m: re.Match[bytes]) -> bytes:
+    """The value of a state.yaml ``- value`` or ``key: value`` line."""
+    return m.group(4) if m.re is _KEYVAL_RE else m.group(3)
+
+
 def _more_items(data: bytes, a: int, full_end: int, indent: bytes) -> bool:
     """True when a neighbouring line is another item of the same block list."""
     prev_start = data.rfind(b"\n", 0, max(0, a - 1)) + 1 if a > 0 else -1
@@ -202,24 +201,18 @@ def _more_items(data: bytes, a: int, full_end: int, indent: bytes) -> bool:
 
 
 def whole_value(profile: Profile, ref: Ref, span: tuple[int, int]) -> bool:
-    """True when the reference is a whole value: a reference field's, or a state.yaml ``key: id`` / ``- id``.
-
-    Only then is rewriting it certain enough to do unasked: an id inside a
-    sentence (a body, a context, a longer state.yaml string) is part of what
-    the sentence says.
-    """
+    """Whether the reference is a whole value (a reference field's, a state.yaml ``key: id`` / ``- id``):
+    only then is rewriting it certain enough to do unasked."""
     if ref.kind in ("conflict", "superseded_by", "merged_from") or ref.kind.startswith("field:"):
         return True
     if ref.kind not in ("state", "state-path"):
         return False
-    data = file_bytes(profile, ref.file)
-    if data is None or ref.line is None:
+    found = _line_of(profile, ref)
+    if found is None:
         return False
-    a, b = line_bounds(data, ref.line)
-    if b - a > LONG_LINE:
-        return False
+    data, a, b = found
     m = _ITEM_RE.match(data[a:b]) or _KEYVAL_RE.match(data[a:b])
-    return m is not None and data[span[0] : span[1]] == (m.group(4) if m.re is _KEYVAL_RE else m.group(3))
+    return m is not None and data[span[0] : span[1]] == _value(m)
 
 
 def removal_why(ref: Ref) -> str:
@@ -234,11 +227,7 @@ def removal_why(ref: Ref) -> str:
 
 
 def order_candidates(cands: list[C]) -> list[C]:
-    """Certain kinds first; a guess (typo, context, file) after removal unless it stands out.
-
-    Works on repair candidates and on the check's suggestions alike (``action``,
-    ``target``, ``why``, ``kind``), so that both name the same best repair.
-    """
+    """Repair candidates or suggestions: certain kinds first; a guess after removal unless it stands out."""
     rank = {"superseded": 0, "archive": 1, "merged": 2, "git": 3, "git-file": 4, "chain": 5, "cold": 6}
     strong = [c for c in cands if c.kind in rank]
     strong.sort(key=lambda c: rank[c.kind])
@@ -249,10 +238,7 @@ def order_candidates(cands: list[C]) -> list[C]:
     if guesses and guesses[0].kind == "file":
         first_guess_clear = len(guesses) == 1 or "100%" in guesses[0].why
     out = strong + (guesses + removes if first_guess_clear else removes + guesses) + weak
-    seen: set[tuple[str, str]] = set()
-    unique = []
+    unique: dict[tuple[str, str], C] = {}
     for c in out:
-        if (c.action, c.target) not in seen:
-            seen.add((c.action, c.target))
-            unique.append(c)
-    return unique
+        unique.setdefault((c.action, c.target), c)
+    return list(unique.values())

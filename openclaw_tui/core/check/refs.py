@@ -1,16 +1,8 @@
-"""The reference index of a profile: which entry ids and files are referenced, and where.
+"""The references of a profile (spec: References): which entry ids and files are referenced, and where.
 
-Spec (References): ids are referenced by the fields ``conflict``,
-``superseded_by``, ``merged_from`` and any ``*_ref``/``*_refs`` field; by
-``state.yaml`` scalar string values (not keys, not comments) that are an id
-or contain one as a whole word; and by whole-word ids in entry bodies,
-``contexts/**/*.md``, ``skills/*.md`` and ``identity.md``.  Files are
-referenced by relative Markdown link targets and by ``state.yaml`` path
-values.  A file reference that leaves the profile folder (``../``, an
-absolute path, a symlink out) ``escapes``; its target is never read.
-
-``scan_references(profile)`` lists them all; ``RefIndex`` answers
-"what does this entry reference, and what references it".
+Ids: reference fields, ``state.yaml`` string values, whole-word ids in bodies, contexts, skills and
+identity.md.  Files: relative Markdown link targets and ``state.yaml`` path values; one that leaves
+the profile folder ``escapes`` and is never read.  ``RefIndex`` answers both ways per entry.
 """
 
 from __future__ import annotations
@@ -19,7 +11,7 @@ import bisect
 import os
 import posixpath
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -97,11 +89,11 @@ class LineCounter:
 
 
 class EntryLocator:
-    """Which block of a memory file holds a character offset."""
+    """Which of some blocks of a memory file (in file order) holds a character offset."""
 
-    def __init__(self, mf: MemoryFile) -> None:
-        self.entries = mf.entries
-        self.starts = [e.start for e in mf.entries]
+    def __init__(self, entries: list[Entry]) -> None:
+        self.entries = entries
+        self.starts = [e.start for e in entries]
 
     def at(self, offset: int) -> Entry | None:
         i = bisect.bisect_right(self.starts, offset) - 1
@@ -115,19 +107,15 @@ def code_ranges(text: str) -> list[tuple[int, int]]:
         fences = list(_FENCE_RE.finditer(text))
         i = 0
         while i < len(fences):
-            opener = fences[i]
-            run = opener.group(1)
-            closer = None
-            for k in range(i + 1, len(fences)):
+            run = fences[i].group(1)
+            for k in range(i + 1, len(fences)):  # the closer: a run as long of the same character, nothing after
                 m = fences[k]
                 if m.group(1)[0] == run[0] and len(m.group(1)) >= len(run) and not m.group(2).strip():
-                    closer = k
+                    ranges.append((fences[i].start(), m.end()))
+                    i = k + 1
                     break
-            if closer is None:
+            else:  # an unclosed fence
                 i += 1
-                continue
-            ranges.append((opener.start(), fences[closer].end()))
-            i = closer + 1
     if "`" in text:
         ranges.extend((m.start(), m.end()) for m in _CODE_SPAN_RE.finditer(text))
     ranges.sort()
@@ -146,17 +134,11 @@ def _in_ranges(ranges: list[tuple[int, int]], pos: int) -> bool:
 
 
 def resolve_path(profile_path: Path, folder: str, target: str) -> tuple[str | None, bool, bool]:
-    """Resolve a relative reference; returns (profile-relative path or None, escapes, missing).
-
-    Only ``os.lstat``/``realpath`` are used: the target is never opened.
-    """
-    if target.startswith(("/", "\\")) or re.match(r"[A-Za-z]:[\\/]", target):
-        return None, True, False
-    joined = posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
-    if joined == ".." or joined.startswith("../"):
-        return None, True, False
+    """(profile-relative path or None, escapes, missing) of a relative reference; the target is never opened."""
+    joined = posixpath.normpath(posixpath.join(folder, target))
     full = profile_path / joined
-    if not inside(profile_path, full):
+    if (target.startswith(("/", "\\")) or re.match(r"[A-Za-z]:[\\/]", target) or joined == ".."
+            or joined.startswith("../") or not inside(profile_path, full)):
         return None, True, False
     return joined, False, not os.path.lexists(full)
 
@@ -170,13 +152,9 @@ def _starts_block(text: str, pos: int) -> bool:
     return _BLOCK_START_RE.match(prev) is not None
 
 
-def link_folder(profile: Profile, folder: str, target: str) -> str:
+def _link_base(root: Path, workspace: bool, folder: str, target: str) -> str:
     """The folder a link target resolves against: the linking file's, except that in a workspace a
     ``memory/…`` target missing there is workspace-relative (spec: References; ``memory_get`` paths)."""
-    return _link_base(profile.path, profile.layout == "openclaw", folder, target)
-
-
-def _link_base(root: Path, workspace: bool, folder: str, target: str) -> str:
     if workspace and folder and target.startswith("memory/"):
         if not os.path.lexists(root / posixpath.normpath(posixpath.join(folder, target))):
             return ""
@@ -184,9 +162,8 @@ def _link_base(root: Path, workspace: bool, folder: str, target: str) -> str:
 
 
 def resolve_link(root: Path, workspace: bool, linking_rel: str, target: str) -> tuple[str | None, bool, bool]:
-    """(root-relative path or None, escapes, missing) of a relative link target written in
-    ``linking_rel``: the one rule of the check and of the UI's references.  An existing folder
-    is not missing."""
+    """(root-relative path or None, escapes, missing) of a link target written in ``linking_rel``: the
+    rule of the check and of the UI's references."""
     folder = posixpath.dirname(linking_rel)
     return resolve_path(root, _link_base(root, workspace, folder, target), target)
 
@@ -218,14 +195,6 @@ def link_targets(text: str) -> Iterator[tuple[int, str]]:
 
 
 # --- the scan --------------------------------------------------------------------------
-
-
-def defined_ids(profile: Profile) -> set[str]:
-    ids: set[str] = set()
-    for doc in (profile.memories, profile.archive):
-        if doc is not None and doc.utf8:
-            ids.update(doc.mf.ids())
-    return ids
 
 
 def _field_ref_line(entry: Entry, name: str, target: str) -> int | None:
@@ -260,7 +229,8 @@ def _memory_refs(
     """The references of a memory file; ``facts[rel]``, when given, instead of reading its text (else set)."""
     found = facts.get(rel) if facts is not None else None
     if found is None:
-        found = _memory_ref_facts(rel, mf)
+        field_rows, body_rows, link_rows = memory_ref_parts(mf)
+        found = field_rows + body_rows, link_rows
         if facts is not None:
             facts[rel] = found
     id_rows, link_rows = found
@@ -272,22 +242,12 @@ def _memory_refs(
         _add_file_ref(profile, rel, line, "link", folder, target, source, out)
 
 
-def _memory_ref_facts(rel: str, mf: MemoryFile) -> MemoryRefFacts:
-    field_rows, body_rows, link_rows = memory_ref_parts(mf)
-    return field_rows + body_rows, link_rows
-
-
 def memory_ref_parts(
     mf: MemoryFile, first: int = 0, stop: int | None = None, lo: int = 0, hi: int | None = None, line: int = 1,
     *, links: bool = True, ids: bool = True,
 ) -> tuple[list[IdRefRow], list[IdRefRow], list[LinkRow]]:
-    """(reference-field rows, body id rows, link rows) of a memory file's text ``[lo, hi)`` (line ``line``).
-
-    By default the whole file.  A part of it must start at a line start and hold every block
-    that starts in it (entries ``[first, stop)``), and no fenced code block may cross its ends:
-    then its rows are the whole file's rows that fall in it.  ``links=False``: no link rows;
-    ``ids=False``: no id rows.
-    """
+    """(reference-field rows, body id rows, link rows) of a memory file's text ``[lo, hi)`` (line ``line``):
+    a part starting at a line start, holding entries ``[first, stop)`` and crossing no code fence."""
     text = mf.text
     entries = mf.entries
     stop = len(entries) if stop is None else stop
@@ -300,11 +260,7 @@ def memory_ref_parts(
     # the blocks holding the text: those starting in it, and the one before (its body may reach in)
     first = max(0, first - 1) if first > 0 and entries[first - 1].end > lo else first
     own = entries[first:stop]
-    starts = [e.start for e in own]
-
-    def at(pos: int) -> Entry | None:
-        i = bisect.bisect_right(starts, pos) - 1
-        return own[i] if i >= 0 else None
+    at = EntryLocator(own).at
 
     # reference fields: find candidate key lines in the text, then read the entry's meta
     found: set[int] = set()
@@ -385,10 +341,7 @@ def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bo
     for pos, target in link_targets(text):
         found.append((pos, ("link", target)))
     if profile.layout == "openclaw" and "memory/" in text:
-        for m in _PROMO_RE.finditer(text):
-            for pm in _MEMORY_PATH_RE.finditer(m.group()):
-                found.append((m.start() + pm.start(1), ("marker", pm.group(1))))
-        for m in _SCORE_RE.finditer(text):
+        for m in (m for rx in (_PROMO_RE, _SCORE_RE) for m in rx.finditer(text)):
             for pm in _MEMORY_PATH_RE.finditer(m.group()):
                 found.append((m.start() + pm.start(1), ("marker", pm.group(1))))
     found.sort(key=lambda t: t[0])
@@ -398,7 +351,7 @@ def _text_refs(profile: Profile, f: TextFile, kind: str, out: list[Ref], ids: bo
             out.append(Ref(f.rel, line, kind, item, None, None, text=item))
         else:
             link_kind, target = item
-            base = "" if link_kind == "marker" else link_folder(profile, folder, target)
+            base = "" if link_kind == "marker" else _link_base(profile.path, profile.layout == "openclaw", folder, target)
             _add_file_ref(profile, f.rel, line, link_kind, base, target, None, out)
 
 
@@ -409,10 +362,7 @@ _STR_TAG = "tag:yaml.org,2002:str"
 
 
 def state_values(text: str) -> list[tuple[int, str, int]] | None:
-    """(1-based line, value, style-offset) of every scalar string value of a YAML text.
-
-    Keys are skipped.  None when the text is not valid YAML.
-    """
+    """(1-based line, value, style-offset) of every scalar string value (not key) of a YAML text; None: not YAML."""
     import yaml  # imported here: a check with no state.yaml (a workspace) needs no YAML library
 
     from ..format.yamlio import compose_all_bounded
@@ -422,23 +372,16 @@ def state_values(text: str) -> list[tuple[int, str, int]] | None:
     except (yaml.YAMLError, RecursionError):
         return None
     values: list[tuple[int, str, int]] = []
-
-    def walk(node: Any) -> None:
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if isinstance(n, yaml.MappingNode):
-                for _k, v in reversed(n.value):
-                    stack.append(v)
-            elif isinstance(n, yaml.SequenceNode):
-                stack.extend(reversed(n.value))
-            elif isinstance(n, yaml.ScalarNode) and n.tag == _STR_TAG and isinstance(n.value, str):
-                skip = 1 if n.style in ("|", ">") else 0
-                values.append((n.start_mark.line + 1 + skip, n.value, skip))
-
-    for doc in docs:
-        if doc is not None:
-            walk(doc)
+    stack = [d for d in reversed(docs) if d is not None]  # depth first, in document order
+    while stack:
+        n = stack.pop()
+        if isinstance(n, yaml.MappingNode):
+            stack.extend(v for _k, v in reversed(n.value))
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(reversed(n.value))
+        elif isinstance(n, yaml.ScalarNode) and n.tag == _STR_TAG and isinstance(n.value, str):
+            skip = 1 if n.style in ("|", ">") else 0
+            values.append((n.start_mark.line + 1 + skip, n.value, skip))
     return values
 
 
@@ -488,28 +431,15 @@ def _state_refs(profile: Profile, f: TextFile, ids: set[str], out: list[Ref]) ->
 def scan_references(
     profile: Profile, ids: set[str] | None = None, memory_facts: dict[str, MemoryRefFacts] | None = None
 ) -> list[Ref]:
-    """Every id and file reference of the profile, file by file, in line order.
-
-    ``memory_facts`` (memory file -> what its text says, see ``MemoryRefFacts``) is used for
-    the memory files it holds, and filled in for the others.
-    """
+    """Every id and file reference of the profile, file by file, in line order (``memory_facts``:
+    what memory files' texts say, used where held and filled in for the others)."""
     out: list[Ref] = []
-    _scan(profile, ids, out, memory_facts)
-    return sorted(out, key=lambda r: (_FILE_ORDER.get(r.file, 2), r.file, r.line or 0))
-
-
-_FILE_ORDER = {"memories.md": 0, ARCHIVE_REL: 1}
-
-
-def _scan(
-    profile: Profile, ids: set[str] | None, out: list[Ref], memory_facts: dict[str, MemoryRefFacts] | None = None
-) -> None:
-    if ids is None:
-        ids = defined_ids(profile)
     if profile.layout == "openclaw":
         for f in [*profile.bootstrap, *profile.other, *profile.daily_logs]:
             _text_refs(profile, f, "link", out, ids=False)
-        return
+        return sorted(out, key=_ref_order)
+    if ids is None:
+        ids = {i for doc in (profile.memories, profile.archive) if doc is not None and doc.utf8 for i in doc.mf.ids()}
     if profile.memories is not None and profile.memories.utf8:
         _memory_refs(profile, "memories.md", profile.memories.mf, out, memory_facts)
     if profile.archive is not None and profile.archive.utf8:
@@ -522,13 +452,21 @@ def _scan(
         _text_refs(profile, f, "context", out)
     for f in profile.skills:
         _text_refs(profile, f, "skill", out)
+    return sorted(out, key=_ref_order)
+
+
+_FILE_ORDER = {"memories.md": 0, ARCHIVE_REL: 1}
+
+
+def _ref_order(r: Ref) -> tuple[int, str, int]:
+    return _FILE_ORDER.get(r.file, 2), r.file, r.line or 0
 
 
 class RefIndex:
     """References both ways: ``outgoing(id)`` held by an entry, ``incoming(id)`` naming it."""
 
-    def __init__(self, source: Profile | Iterable[Ref]) -> None:
-        self.refs = scan_references(source) if isinstance(source, Profile) else list(source)
+    def __init__(self, profile: Profile) -> None:
+        self.refs = scan_references(profile)
         self._out: dict[str, list[Ref]] = {}
         self._in: dict[str, list[Ref]] = {}
         for r in self.refs:
@@ -536,10 +474,6 @@ class RefIndex:
                 self._out.setdefault(r.source_id, []).append(r)
             if r.target_id is not None:
                 self._in.setdefault(r.target_id, []).append(r)
-
-    @classmethod
-    def build(cls, profile: Profile) -> RefIndex:
-        return cls(profile)
 
     def outgoing(self, entry_id: str) -> list[Ref]:
         return list(self._out.get(entry_id, ()))

@@ -1,33 +1,10 @@
-"""Repairing dangling and inactive references: candidates, best first, and one plan to apply one.
+"""Repairing dangling and inactive references: candidates, best first, and the plan that applies one.
 
-``find_problems(profile)`` runs the check and turns every ``dangling-ref``,
-``inactive-ref`` and ``dangling-file`` finding into a ``Problem``: the
-reference (from ``refs.scan_references``: file, line, and here its exact
-bytes) and its ``Candidate`` repairs, best first, each with why:
-
-- ``superseded``: the entry it names was superseded; point to the active end of the chain;
-- ``archive``: the entry is in the archive; restore it (``lifecycle.plan_restore``);
-- ``merged``: the entry was compacted into another; point to that one;
-- ``git``: the entry was deleted; restore its last version from git history;
-- ``cold``: the entry is cold (or superseded with no active successor); make it active;
-- ``typo``: an id one keystroke away, ranked by what it shares with the reference's context;
-- ``context``: entries sharing the context's tags or words;
-- ``file``: the closest existing file names (for files);
-- ``remove``: drop the reference (a state.yaml list item or ``key: id`` line, a field, a link).
-
-``plan_repair(profile, problems, candidate)`` builds a ``plan.Plan`` (preview
-with ``plan.diff()``, write with ``plan.apply_changes``, undo with
-``undo.UndoStack``).  A rewrite or removal changes only the reference's
-bytes (or its line, for a removed list item or field); where the bytes are
-and what removal may cut is ``refbytes.py``, shared with the check's
-suggestions so that both name the same best repair.  A plan that only
-touches references inside entries is redone on the new bytes when the agent
-wrote meanwhile, unless one of those entries changed; any other file that
-changed since the preview refuses the write.  Several problems with the same
-reference target are repaired by one plan (``together``).  ``plan_all_safe``
-combines every repair whose first candidate is certain (superseded chain,
-archive restore, compactor, git restore) into one plan, computed on a
-scratch copy of the profile.
+``find_problems`` turns every repairable finding into a ``Problem``: its reference, where its bytes
+are, and its ``Candidate`` repairs, best first, each with why.  ``plan_repair`` builds a ``plan.Plan``
+that changes only the reference's bytes (or its line, ``refbytes.removal``); a plan that touches only
+references inside entries is redone on the new bytes when the agent wrote meanwhile, unless one of
+those entries changed.  ``plan_all_safe`` combines every certain repair into one plan.
 """
 
 from __future__ import annotations
@@ -41,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from ..files.profile import ARCHIVE_REL, Profile, load_profile
 from ..files.safe_write import read_bytes
@@ -51,7 +29,7 @@ from ..lifecycle.archive import plan_restore
 from ..lifecycle.operations import Builder
 from ..lifecycle.plan import FileChange, Files, Plan, apply_changes
 from .codes import REPAIRABLE
-from .findings import Finding
+from .findings import Finding, Suggestion
 from .refbytes import (
     file_bytes,
     line_bounds,
@@ -64,16 +42,7 @@ from .refbytes import (
 )
 from .refs import Ref, scan_references
 from .rules import check_profile
-from .suggest import (
-    IdFacts,
-    chain_end,
-    chain_why,
-    near_files,
-    near_id_reasons,
-    profile_files,
-    superseded_why,
-    tokens,
-)
+from .suggest import IdFacts, file_suggestions, id_suggestions, missing_file, profile_files, tokens
 
 SAFE_KINDS = frozenset({"superseded", "archive", "merged", "git"})
 CONTEXT_SCAN_MAX = 20_000  # entries looked at for shared tags/words (a bigger profile skips that kind)
@@ -173,12 +142,6 @@ def find_problems(
     return out
 
 
-def _missing(f: Finding) -> str | None:
-    from .suggest import missing_file
-
-    return missing_file(f)
-
-
 class _Context:
     """What candidate-making needs from the profile, loaded when first needed."""
 
@@ -192,17 +155,14 @@ class _Context:
 
     # bytes -------------------------------------------------------------------------
 
-    def data(self, rel: str) -> bytes | None:
-        return file_bytes(self.profile, rel)
-
     def span(self, ref: Ref, nth: int) -> tuple[int, int] | None:
-        data = self.data(ref.file)
+        data = file_bytes(self.profile, ref.file)
         if data is None or ref.line is None:
             return None
         return locate(data, ref.line, written(ref), nth)
 
     def row(self, rel: str, line: int | None) -> str:
-        data = self.data(rel)
+        data = file_bytes(self.profile, rel)
         if data is None or line is None:
             return ""
         a, b = line_bounds(data, line)
@@ -214,7 +174,7 @@ class _Context:
         if f.code == "dangling-file":
             out = self.file_candidates(f, ref)
         elif f.code == "inactive-ref":
-            out = self.inactive_candidates(f.id or "")
+            out = _candidates(id_suggestions(f.id or "", self.facts, inactive=True))
         else:
             out = self.dangling_candidates(f, ref)
         if ref is not None and span is not None and removal(self.profile, ref, span) is not None:
@@ -224,36 +184,13 @@ class _Context:
         rewrite_ok = ref is not None and span is not None and whole_value(self.profile, ref, span)
         return _mark_safe(out, rewrite_ok)
 
-    def inactive_candidates(self, ident: str) -> list[Candidate]:
-        e = self.facts.get(ident)
-        if e is None:
-            return []
-        out: list[Candidate] = []
-        path, end = chain_end(e, self.facts.get)
-        if end is not None and end.id is not None and path:
-            out.append(Candidate("rewrite", end.id, superseded_why(ident, path), "superseded"))
-        elif path:  # the chain ends at an entry that is not active (or not readable): a choice, not certain
-            out.append(Candidate("rewrite", path[-1], chain_why(ident, path, self.facts), "chain"))
-        if self.facts.where(ident) == ARCHIVE_REL:
-            out.append(Candidate("restore", ident, f"{ident} is in the archive ({e.status})", "archive"))
-        elif e.status != "active":
-            out.append(Candidate("reactivate", ident, f"{ident} is {e.status}", "cold"))
-        return out
-
     def dangling_candidates(self, f: Finding, ref: Ref | None) -> list[Candidate]:
         ident = f.id or ""
-        out: list[Candidate] = []
-        for c in self.facts.compactors(ident):
-            assert c.id is not None
-            _path, end = chain_end(c, self.facts.get)
-            target = end.id if end is not None and end.id is not None else c.id
-            out.append(Candidate("rewrite", target, f"{ident} was compacted into {c.id}", "merged"))
+        tags, words = self.context_of(ref)
+        out = _candidates(id_suggestions(ident, self.facts, inactive=False, tags=tags, words=words, near=4, two=True))
         git = self.git_version(ident)
         if git is not None:
-            out.append(git)
-        tags, words = self.context_of(ref)
-        for other, why in near_id_reasons(ident, self.facts, tags, words, two=True)[:4]:
-            out.append(Candidate("rewrite", other, why, "typo"))
+            out.append(git)  # order_candidates puts it after the compactors, before the near ids
         taken = {c.target for c in out}
         for e, score, shared in self.context_matches(ref, tags, words):
             if e.id is not None and e.id not in taken and score >= 2:
@@ -261,15 +198,12 @@ class _Context:
         return out
 
     def file_candidates(self, f: Finding, ref: Ref | None) -> list[Candidate]:
-        missing = ref.target_file if ref is not None else _missing(f)
+        missing = ref.target_file if ref is not None else missing_file(f)
         if not missing:
             return []
         if self._files is None:
             self._files = profile_files(self.profile)
-        out = [
-            Candidate("rewrite", rel, f"closest existing file name ({round(score * 100)}% alike)", "file")
-            for score, rel in near_files(missing, self._files, exclude=f.file)
-        ]
+        out = _candidates(file_suggestions(missing, self._files, f.file))
         if self.history:
             git = _git_file_candidate(self.profile, missing)
             if git is not None:
@@ -325,13 +259,13 @@ class _Context:
         return found[:3]
 
 
-def _mark_safe(cands: list[Candidate], rewrite_ok: bool = True) -> list[Candidate]:
-    """Only a lone certain candidate is safe.
+def _candidates(suggestions: Iterable[Suggestion]) -> list[Candidate]:
+    return [Candidate(s.action, s.target, s.why, s.kind) for s in suggestions]
 
-    Pointing forward (the superseded chain's end, the compactor) wins over
-    restoring the old entry (archive, git); two different forward targets, or
-    two different restorations, make it a choice for a person.
-    """
+
+def _mark_safe(cands: list[Candidate], rewrite_ok: bool = True) -> list[Candidate]:
+    """Only a lone certain candidate is safe: pointing forward (chain end, compactor) wins over restoring;
+    two different forward targets, or two different restorations, are a choice for a person."""
     if not cands or cands[0].kind not in SAFE_KINDS or (cands[0].action == "rewrite" and not rewrite_ok):
         return cands
     certain = [c for c in cands if c.kind in SAFE_KINDS]
@@ -449,7 +383,7 @@ def plan_repair(profile: Profile, problems: Sequence[Problem], cand: Candidate) 
         b.edit(doc, k, changes)
         b.plan.changed[cand.target] = list(changes)
         plan = b.build()
-        plan.rebuild = lambda: plan_repair(load_profile(profile.path, profile.rel, profile.layout), problems, cand)
+        plan.rebuild = lambda: plan_repair(profile.reload(), problems, cand)
         return plan
     # rewrite / remove: byte edits of the references
     edits: dict[str, list[tuple[int, int, bytes]]] = {}
@@ -494,7 +428,7 @@ def plan_repair(profile: Profile, problems: Sequence[Problem], cand: Candidate) 
 
 def _rebuilt(profile: Profile, problems: Sequence[Problem], cand: Candidate) -> Plan:
     """The same repair on the profile as it is on disk now: the same entries' references to the same target."""
-    fresh = load_profile(profile.path, profile.rel, profile.layout)
+    fresh = profile.reload()
     wanted = {(p.finding.code, p.target, p.ref.file, p.ref.source_id) for p in problems if p.ref is not None}
     group: list[Problem] = []
     for p in problems:
@@ -517,8 +451,6 @@ def _rewritten(profile: Profile, p: Problem, target: str) -> str:
     if p.ref.kind == "link":
         folder = posixpath.dirname(p.ref.file)
         new = posixpath.relpath(target, folder) if folder else target
-        from urllib.parse import quote
-
         data = file_bytes(profile, p.ref.file) or b""
         assert p.span is not None
         old = data[p.span[0] : p.span[1]].decode("utf-8", "surrogateescape")
@@ -536,7 +468,7 @@ def _plan_git_restore(profile: Profile, cand: Candidate) -> Plan:
     b.append(doc, Block(cand.text, cand.target))
     b.plan.restored.append(cand.target)
     plan = b.build()
-    plan.rebuild = lambda: _plan_git_restore(load_profile(profile.path, profile.rel, profile.layout), cand)
+    plan.rebuild = lambda: _plan_git_restore(profile.reload(), cand)
     return plan
 
 
@@ -553,12 +485,8 @@ class SafeRun:
 
 
 def plan_all_safe(profile: Profile, problems: Sequence[Problem] | None = None, *, today: dt.date | None = None) -> SafeRun:
-    """Every repair with one certain candidate, in one plan (computed on a scratch copy; writes nothing here).
-
-    The repairs are applied one after the other to a copy of the profile's
-    files, each on the result of the one before; the plan takes the real
-    files from their bytes now to the copy's final bytes.
-    """
+    """Every repair with one certain candidate, in one plan: applied one after the other to a scratch copy,
+    the plan takes the real files to the copy's final bytes (writes nothing here)."""
     if problems is None:
         problems = find_problems(profile, today=today)
     todo = [(p, p.safe) for p in problems if p.safe is not None]
@@ -589,7 +517,7 @@ def plan_all_safe(profile: Profile, problems: Sequence[Problem] | None = None, *
                 if q.finding.code == p.finding.code and q.target == p.target and q.safe == cand:
                     handled.add(q.number)
                     done.append((q, cand))
-        for rel in _all_files(profile, scratch):
+        for rel in _all_files(scratch):
             before = read_bytes(profile.path / rel)
             after = read_bytes(scratch / rel)
             if after is not None and before != after:
@@ -604,11 +532,7 @@ def plan_all_safe(profile: Profile, problems: Sequence[Problem] | None = None, *
 
 
 def _fresh_group(copy: Profile, p: Problem) -> list[Problem]:
-    """The references of ``copy`` that ``p``'s finding kind reports for its target (no check run).
-
-    inactive-ref: state.yaml values naming the id; dangling-ref: every id
-    reference naming it; dangling-file: every reference to the missing file.
-    """
+    """The references of ``copy`` that ``p``'s finding code reports for its target (no check run)."""
     code, target = p.finding.code, p.target
     out: list[Problem] = []
     seen: dict[tuple[str, int | None, str], int] = {}
@@ -631,7 +555,7 @@ def _fresh_group(copy: Profile, p: Problem) -> list[Problem]:
     return out
 
 
-def _all_files(profile: Profile, scratch: Path) -> Iterable[str]:
+def _all_files(scratch: Path) -> Iterable[str]:
     for dirpath, dirnames, filenames in os.walk(scratch):
         dirnames[:] = [d for d in dirnames if d != ".git"]
         for name in filenames:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import posixpath
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from ..files.profile import Discovery, Profile
 from ..i18n import _
@@ -22,10 +24,8 @@ SRCROOT = "%SRCROOT%"
 
 
 def summary(findings: Iterable[Finding]) -> dict[str, int]:
-    counts = {s: 0 for s in SEVERITY_ORDER}
-    for f in findings:
-        counts[f.severity] += 1
-    return counts
+    counts = Counter(f.severity for f in findings)
+    return {s: counts[s] for s in SEVERITY_ORDER}
 
 
 def to_json(discovery: Discovery, findings: Sequence[Finding], root_as_given: str) -> dict[str, Any]:
@@ -68,12 +68,8 @@ def to_text(discovery: Discovery, findings: Sequence[Finding], root_as_given: st
 
 
 def sarif_root(path: Path) -> Path:
-    """What SARIF URIs are relative to: the git work tree holding ``path``, else the current folder.
-
-    Code scanning resolves ``%SRCROOT%`` URIs against the repository root, so a
-    check of ``profiles/`` must name ``profiles/xiaoyu/memories.md``, not
-    ``xiaoyu/memories.md``.
-    """
+    """What SARIF URIs are relative to: the git work tree holding ``path`` (code scanning resolves
+    ``%SRCROOT%`` against it), else the current folder."""
     from ..git.gitrepo import find_repo
 
     repo = find_repo(path)
@@ -83,13 +79,8 @@ def sarif_root(path: Path) -> Path:
 def to_sarif(
     discovery: Discovery, findings: Sequence[Finding], root_as_given: str = "", srcroot: Path | None = None
 ) -> dict[str, Any]:
-    """A SARIF 2.1.0 log: one rule per finding code; each location a URI relative to ``%SRCROOT%``.
-
-    ``%SRCROOT%`` is ``srcroot`` (default: ``sarif_root`` of the checked path),
-    given in ``originalUriBaseIds`` as an absolute ``file:`` URI.  A file outside
-    it (a check outside git of a folder outside the current one) gets an
-    absolute ``file:`` URI instead.
-    """
+    """A SARIF 2.1.0 log: one rule per finding code; each location a URI relative to ``%SRCROOT%``
+    (``srcroot``, default ``sarif_root``), or an absolute ``file:`` URI for a file outside it."""
     base = (srcroot or sarif_root(discovery.root)).resolve()
     checked = discovery.root.resolve()
     index = {c: i for i, c in enumerate(CODES)}
@@ -106,7 +97,7 @@ def to_sarif(
     for f in findings:
         full = checked / display_path(f, True)
         try:
-            artifact = {"uri": _uri(full.relative_to(base).as_posix()), "uriBaseId": SRCROOT}
+            artifact = {"uri": quote(full.relative_to(base).as_posix(), safe="/"), "uriBaseId": SRCROOT}
         except ValueError:
             artifact = {"uri": full.as_uri()}
         location: dict[str, Any] = {"physicalLocation": {"artifactLocation": artifact}}
@@ -160,12 +151,6 @@ def _add_fixes(result: dict[str, Any], f: Finding, location: dict[str, Any]) -> 
         result["fixes"] = fixes
 
 
-def _uri(path: str) -> str:
-    from urllib.parse import quote
-
-    return quote(path, safe="/")
-
-
 def _one_line(text: str) -> str:
     return " ".join(text.split()) if ("\n" in text or "\r" in text) else text
 
@@ -187,19 +172,12 @@ def append_audit_log(profile: Profile, findings: Iterable[Finding], when: dt.dat
     path = profile.audit_log_path
     from ..files.safe_write import locked  # only here: a plain check writes nothing
 
-    with locked(path):
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        try:
-            if os.fstat(fd).st_size > 0:
-                with open(path, "rb") as fh:  # a log whose last line has no newline gets one first
-                    fh.seek(-1, os.SEEK_END)
-                    if fh.read(1) != b"\n":
-                        data = b"\n" + data
-            view = memoryview(data)
-            while view:
-                n = os.write(fd, view)
-                view = view[n:]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    with locked(path), open(os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644), "r+b") as fh:
+        if fh.seek(0, os.SEEK_END) > 0:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":  # a log whose last line has no newline gets one first
+                data = b"\n" + data
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
     return len(mine)

@@ -1,19 +1,16 @@
 """The consistency check: every finding code of the spec, for both layouts.
 
-``check_profile(profile)`` returns the findings of one profile, sorted by
-file then line; ``check_discovery(discovery)`` those of every profile in
-order.  The check only reads the profile: it never writes, locks or creates a file there (a big
-memory file's parse and scans are cached in the user's cache folder, ``factcache.py``).
+``check_profile`` returns one profile's findings, ``check_discovery`` those of every profile.  The
+check never writes, locks or creates a file in the profile (``factcache`` keeps its own).
 """
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config import Limits
 from ..files.profile import ARCHIVE_REL, Discovery, Profile, TextFile
@@ -34,20 +31,12 @@ if TYPE_CHECKING:
     from . import factcache
 
 MEMORIES_REL = "memories.md"
-# the limits' defaults are core.config.Limits' (a config file and options override them)
-DEFAULT_CAP = DEFAULTS.cap
-DEFAULT_COLD_DAYS = DEFAULTS.cold_days
 COMPACTION_MIN = 6  # "more than 5 active entries share a tag"
-BOOTSTRAP_MAX_CHARS = DEFAULTS.bootstrap_max_chars
-BOOTSTRAP_TOTAL_MAX_CHARS = DEFAULTS.bootstrap_total_max_chars
-USER_MAX_CHARS = DEFAULTS.user_max_chars
-STALE_LOG_DAYS = DEFAULTS.stale_log_days
 
 _CONFLICT_MARK_RE = re.compile(r"^<{7,}(?=[ \t]|\r?$)", re.M)
 _DAILY_LOG_RE = re.compile(r"memory/(\d{4}-\d{2}-\d{2})(?:-[^/]*)?\.md")
 _KNOWN = frozenset(KNOWN_FIELDS)
 _LEAVES = "leaves the profile"
-
 
 
 class Add(Protocol):
@@ -56,47 +45,26 @@ class Add(Protocol):
     ) -> None: ...
 
 
-
-def check_discovery(
-    discovery: Discovery,
-    *,
-    today: dt.date | None = None,
-    cap: int = DEFAULT_CAP,
-    cold_days: int = DEFAULT_COLD_DAYS,
-    history: bool = False,
-    release: str | None = None,
-    **limits: int,
-) -> list[Finding]:
-    """Findings of every profile of ``discovery``, profile by profile (``history``: also secret-in-history)."""
-    out: list[Finding] = []
-    for profile in discovery.profiles:
-        out.extend(check_profile(profile, today=today, cap=cap, cold_days=cold_days, history=history,
-                                 release=release, **limits))
-    return out
+def check_discovery(discovery: Discovery, **options: Any) -> list[Finding]:
+    """Findings of every profile of ``discovery``, profile by profile (``options``: ``check_profile``'s)."""
+    return [f for profile in discovery.profiles for f in check_profile(profile, **options)]
 
 
 def check_profile(
     profile: Profile,
     *,
     today: dt.date | None = None,
-    cap: int = DEFAULT_CAP,
-    cold_days: int = DEFAULT_COLD_DAYS,
-    bootstrap_max_chars: int = BOOTSTRAP_MAX_CHARS,
-    bootstrap_total_max_chars: int = BOOTSTRAP_TOTAL_MAX_CHARS,
-    user_max_chars: int = USER_MAX_CHARS,
-    stale_log_days: int = STALE_LOG_DAYS,
+    cap: int = DEFAULTS.cap,  # the limits' defaults are core.config.Limits'
+    cold_days: int = DEFAULTS.cold_days,
+    bootstrap_max_chars: int = DEFAULTS.bootstrap_max_chars,
+    bootstrap_total_max_chars: int = DEFAULTS.bootstrap_total_max_chars,
+    user_max_chars: int = DEFAULTS.user_max_chars,
+    stale_log_days: int = DEFAULTS.stale_log_days,
     history: bool = False,
     release: str | None = None,
 ) -> list[Finding]:
-    """Findings of one profile, ordered by file, then line (file-level ones first).
-
-    ``today`` drives expired-ttl and stale-daily-log (older than ``stale_log_days``); ``cap``
-    over-capacity, with the rules of ``lifecycle/policy.py`` that gc applies; ``history`` reads the
-    git history of the memory files for secret-in-history.  ``cold_days``
-    is accepted so that callers can pass the gc settings through: no finding depends on it.
-    ``release``: whose rules size a workspace's bootstrap files (``OpenClawConfig.release``; None: the
-    one its openclaw.json, found where OpenClaw keeps it, selects).
-    """
+    """Findings of one profile by file, then line (``history``: also secret-in-history; ``release``: whose
+    rules size bootstrap files, None: the workspace's; ``cold_days``: accepted with the gc settings)."""
     today = today or dt.date.today()
     found: list[Finding] = []
 
@@ -152,19 +120,14 @@ def _merge_conflicts(add: Add, rel: str, text: str, locate: EntryLocator | None 
 
 
 def _secrets_by_block(
-    add: Add, rel: str, text: str, locate: EntryLocator | None = None, view: TextView | None = None,
-    hits: list[SecretMatch] | None = None, personal: bool = True,
+    add: Add, rel: str, text: str, locate: EntryLocator | None = None, hits: list[SecretMatch] | None = None,
+    personal: bool = True,
 ) -> None:
-    """One sensitive-data finding per entry (or the text outside entries) and kind (``hits``: found before).
-
-    A credential is an error, personal data a warning (spec: Secrets); ``personal=False`` reports
-    credentials only (workspace files outside memory, which ``redact`` leaves alone).
-    """
-    if not text:
-        return
+    """One sensitive-data finding per entry (or the text outside entries) and kind (``hits``: found before):
+    an error for a credential, a warning for personal data (``personal=False``: credentials only)."""
     seen: set[tuple[int, str]] = set()
     lines = LineCounter(text)
-    for s in hits if hits is not None else find_secrets(text, view=view, personal=personal):
+    for s in hits if hits is not None else find_secrets(text, personal=personal):
         entry = locate.at(s.start) if locate is not None else None
         key = (entry.start if entry is not None else -1, s.kind)
         if key in seen:
@@ -184,15 +147,12 @@ def _secrets_by_block(
 
 
 def _instructions_by_block(
-    add: Add, rel: str, text: str, locate: EntryLocator | None = None, view: TextView | None = None,
-    hits: list[tuple[str, int, int]] | None = None,
+    add: Add, rel: str, text: str, locate: EntryLocator | None = None, hits: list[tuple[str, int, int]] | None = None,
 ) -> None:
     """One suspicious-instruction finding per entry (or the text outside entries) (``hits``: found before)."""
-    if not text:
-        return
     seen: set[int] = set()
     lines = LineCounter(text)
-    for kind, start, _end in hits if hits is not None else find_instructions(text, view=view):
+    for kind, start, _end in hits if hits is not None else find_instructions(text):
         entry = locate.at(start) if locate is not None else None
         key = entry.start if entry is not None else -1
         if key in seen:
@@ -242,34 +202,26 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
     ] + profile.contexts + profile.skills
     readable: list[TextFile] = [f for f in texts if not _file_problem(add, f.rel, f.error, f.utf8)]
     for f in readable:  # an alias bomb is refused unread (its text is still scanned line by line)
-        bomb = None
         if f.rel.endswith((".yaml", ".yml")):
             from ..format.yamlio import alias_problem  # the YAML library only when a profile holds YAML files
 
             bomb = alias_problem(f.text)
-        if bomb:
-            add("unreadable-file", f.rel, None, None, f"{f.rel}: {bomb}")
+            if bomb:
+                add("unreadable-file", f.rel, None, None, f"{f.rel}: {bomb}")
 
-    files: list[tuple[str, MemoryFile]] = []
-    if mem is not None:
-        files.append((MEMORIES_REL, mem))
-    if arc is not None:
-        files.append((ARCHIVE_REL, arc))
+    files = [(rel, mf) for rel, mf in ((MEMORIES_REL, mem), (ARCHIVE_REL, arc)) if mf is not None]
 
     # every id definition, and the copy of each id that counts (memories.md first)
     kept: dict[str, Located] = {}
     broken_ids: set[str] = set()
-    well_formed = {MEMORIES_REL: 0, ARCHIVE_REL: 0}
     unique_in_mem = True  # no id is defined twice in memories.md
     for rel, mf in files:
-        count = 0
         for e in mf.entries:
             if e.error is not None:
                 add("malformed-entry", rel, e.line, e.id, f"malformed entry{' ' + e.id if e.id else ''}: {e.error}")
                 if e.id:
                     broken_ids.add(e.id)
                 continue
-            count += 1
             ident = e.id
             assert ident is not None
             keep = kept.get(ident)
@@ -282,7 +234,6 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
                 "duplicate-id", rel, e.line, ident,
                 f"{ident} is defined again here; the copy that counts is at {keep[0]}:{keep[1].line}",
             )
-        well_formed[rel] = count
 
     scans = {rel: _FieldScan(mf, cached.get(rel)) for rel, mf in files}
 
@@ -294,7 +245,7 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
             _check_fields(add, rel, e, today)
     _conflicts(add, files, kept, status, scans)
     if mem is not None:
-        count = well_formed[MEMORIES_REL]
+        count = profile.entry_count()
         if over_cap(count, cap):
             add("over-capacity", MEMORIES_REL, None, None, f"memories.md holds {count} entries, over the cap of {cap}")
         _compaction(add, mem, scans[MEMORIES_REL], unique_in_mem)
@@ -309,17 +260,16 @@ def _check_layout_a(profile: Profile, add: Add, today: dt.date, cap: int) -> Non
             elif r.kind == "state":
                 state = status(kept[target])
                 if state != "active":
-                    add(
-                        "inactive-ref", r.file, r.line, target,
-                        f"{r.file} references {target}, which is {state}" + _successor(kept[target][1]),
-                    )
+                    by = kept[target][1].meta.get("superseded_by")
+                    successor = f" (superseded by {by})" if isinstance(by, str) and by.strip() else ""
+                    add("inactive-ref", r.file, r.line, target, f"{r.file} references {target}, which is {state}{successor}")
         elif r.escapes:
             add("path-escape", r.file, r.line, None, f"{r.file} references {r.text!r}, which resolves outside the profile folder")
         elif r.missing:
             add("dangling-file", r.file, r.line, None, f"{r.file} references {r.target_file}, which does not exist")
 
     for rel, mf in files:
-        locate = EntryLocator(mf)
+        locate = EntryLocator(mf.entries)
         _merge_conflicts(add, rel, mf.text, locate)
         facts = cached.get(rel)
         if facts is not None:
@@ -360,11 +310,6 @@ def _check_fields(add: Add, rel: str, e: Entry, today: dt.date) -> None:
         )
 
 
-def _successor(entry: Entry) -> str:
-    by = entry.meta.get("superseded_by")
-    return f" (superseded by {by})" if isinstance(by, str) and by.strip() else ""
-
-
 def _memory_file(
     add: Add, rel: str, doc: MemoryDoc | None, error: str | None,
     cached: dict[str, factcache.Facts | None], docs: dict[str, MemoryDoc],
@@ -399,13 +344,11 @@ def _conflicts(
         if "conflict" not in mf.text:
             continue
         # a conflict line in a frontmatter makes its entry one the field scan reads exactly: look there
-        exact = [mf.entries[i] for i in scans[rel].exact_indices]
-        starts = [e.start for e in exact]
+        exact = EntryLocator([mf.entries[i] for i in scans[rel].exact_indices])
         holders: dict[int, Entry] = {}
         for m in _CONFLICT_LINE_RE.finditer(mf.text):
             pos = m.start() + 1
-            k = bisect.bisect_right(starts, pos) - 1
-            e = exact[k] if k >= 0 else None
+            e = exact.at(pos)
             if e is not None and e.error is None and e.fm_start <= pos < e.fm_end:
                 holders[e.start] = e
         for e in holders.values():
@@ -457,7 +400,7 @@ def _compaction(add: Add, mf: MemoryFile, scan: _FieldScan, unique_ids: bool = F
 
 def _check_workspace(
     profile: Profile, add: Add, today: dt.date, max_chars: int, total_max: int, user_max: int,
-    stale_days: int = STALE_LOG_DAYS, release: str | None = None,
+    stale_days: int, release: str | None,
 ) -> None:
     files = [*profile.bootstrap, *profile.other, *profile.daily_logs]
     readable = [f for f in files if not _file_problem(add, f.rel, f.error, f.utf8)]
@@ -508,8 +451,7 @@ def _kept(part: InjectedPart) -> str:
 
 
 def _bootstrap_sizes(profile: Profile, add: Add, limits: Limits, release: str | None) -> None:
-    """oversized-bootstrap, from the very computation ``context`` and the workspace view show
-    (``bootstrap_sizes``, main session: every file the release injects, sizes in UTF-16 units)."""
+    """oversized-bootstrap, from ``bootstrap_sizes`` (what ``context`` and the workspace view show)."""
     from ..workspace.bootstrap import bootstrap_sizes, own_limit
     from ..workspace.openclaw_config import OpenClawConfigError, load_openclaw_config
 
@@ -541,71 +483,18 @@ def _bootstrap_sizes(profile: Profile, add: Add, limits: Limits, release: str | 
             f"counts them (UTF-16 units, {rules}): {gets}")
 
 
-_HUNK_RE = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-
-
 def _rewritten_logs(profile: Profile, add: Add) -> None:
-    """daily-log-rewritten: a commit changed or removed earlier lines of a daily log still present.
-
-    One ``git log -p --relative`` of ``memory/`` run in the workspace (read-only: no optional locks;
-    paths relative to the workspace; outside a repository git fails and nothing is reported).
-    Appending, also to a last line that had no newline, is not a rewrite; deleting a whole log is not
-    either (spec: logs are distilled, then removed).
-    """
+    """daily-log-rewritten: a commit changed or removed earlier lines of a daily log still present
+    (appending, also to a last line without a newline, and deleting a whole log are not rewrites)."""
     logs = {f.rel for f in profile.daily_logs if _DAILY_LOG_RE.fullmatch(f.rel)}
     if not logs:
         return
-    from ..git.run import GitError, run_git  # not gitrepo: one git process needs no repository model
+    from .history import log_hunks
 
-    try:
-        proc = run_git(
-            ["log", "-p", "--relative", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
-             "--unified=0", "--format=commit %H %as", "--", "memory/"],
-            profile.path, env={"GIT_OPTIONAL_LOCKS": "0"}, check=False,
-        )
-    except GitError:
-        return
-    if proc.returncode != 0:
-        return
     found: dict[str, tuple[int, str, str]] = {}  # rel -> (line, commit, date) of the latest rewrite
-    commit = date = ""
-    path: str | None = None
-    old_missing = False
-    removed: list[str] = []
-    added: list[str] = []
-    start = old_left = new_left = 0
-    for raw in proc.stdout.decode("utf-8", "surrogateescape").split("\n"):
-        if old_left > 0 or new_left > 0:  # inside a hunk: content lines only
-            if raw.startswith("-") and old_left > 0:
-                removed.append(raw[1:])
-                old_left -= 1
-            elif raw.startswith("+") and new_left > 0:
-                added.append(raw[1:])
-                new_left -= 1
-            elif not raw.startswith("\\"):
-                old_left = new_left = 0
-            if old_left == 0 and new_left == 0:
-                if path is not None and removed and added[: len(removed)] != removed and path not in found:
-                    found[path] = (start, commit, date)
-            continue
-        if raw.startswith("commit "):
-            parts = raw.split(" ")
-            commit, date, path = parts[1], (parts[2] if len(parts) > 2 else ""), None
-        elif raw.startswith("diff --git "):
-            path = None
-        elif raw.startswith("--- "):
-            old_missing = raw == "--- /dev/null"
-        elif raw.startswith("+++ "):
-            name = raw[4:]
-            rel = name[2:] if name.startswith("b/") else None
-            path = rel if rel in logs and not old_missing else None
-        elif raw.startswith("@@"):
-            m = _HUNK_RE.match(raw)
-            if m:
-                start = int(m.group(1))
-                old_left = int(m.group(2)) if m.group(2) is not None else 1
-                new_left = int(m.group(4)) if m.group(4) is not None else 1
-                removed, added = [], []
+    for commit, date, path, new_file, start, removed, added in log_hunks(profile.path, "--relative", "--", "memory/"):
+        if path in logs and not new_file and removed and added[: len(removed)] != removed and path not in found:
+            found[path] = (start, commit, date)
     for rel in sorted(found):
         line, sha, when = found[rel]
         add(

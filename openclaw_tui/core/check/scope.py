@@ -1,10 +1,6 @@
-"""Which files of a workspace the credential scan reads (spec: Secrets, ``sensitive-data``).
-
-In an OpenClaw workspace every text file outside ``.git`` (Markdown, YAML, JSON, plain text) is
-scanned for credentials; the memory files the check reads anyway are left to it, and
-``secrets_refs.yaml`` and ``audit.log`` never count.  Folders of installed packages
-(``node_modules``, virtualenvs) are not the agent's and are skipped; links are not followed.
-"""
+"""Which files of a workspace the credential scan reads beyond the memory files (spec: Secrets): every
+text file outside ``.git`` and installed packages, links not followed; never ``secrets_refs.yaml`` or
+``audit.log``."""
 
 from __future__ import annotations
 

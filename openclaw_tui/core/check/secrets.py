@@ -1,11 +1,8 @@
 """Secret patterns the check reports and ``redact`` replaces (spec: Redaction).
 
-``find_secrets(text)`` returns the spans of phone numbers, e-mail addresses,
-Chinese national ID numbers (checksum), card numbers (Luhn), API keys and
-tokens, and ``password=``-style values.  Placeholders ``{{secret:...}}``
-are never secrets.  The patterns are tuned to skip what memory files are
-full of: entry ids (``mem-0012``), timestamps, dates and ``chat#3412``
-sources.  Every regex runs once over the whole text.
+``find_secrets(text)`` returns the spans of phone numbers, e-mail addresses, Chinese national ID
+numbers (checksum), card numbers (Luhn) and credentials (``credentials.py``).  Placeholders
+``{{secret:...}}`` are never secrets; entry ids, timestamps and ``chat#3412`` sources are not either.
 """
 
 from __future__ import annotations
@@ -13,13 +10,12 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from .credentials import TELEGRAM_ANCHOR, find_credentials
 
-KINDS = ("phone", "email", "national-id", "card", "api-key", "password", "private-key", "url-credential")
 # values that grant access: an error wherever they are (spec: Secrets); the others are personal data
 CREDENTIAL_KINDS: frozenset[str] = frozenset({"api-key", "password", "private-key", "url-credential"})
-PERSONAL_KINDS: frozenset[str] = frozenset({"phone", "email", "national-id", "card"})
 
 KIND_LABEL = {
     "phone": "phone number",
@@ -92,42 +88,22 @@ def luhn_ok(digits: str) -> bool:
     return total % 10 == 0
 
 
-def _has_digit_and_letter(value: str) -> bool:
-    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-
-
-def _is_placeholder(value: str) -> bool:
-    return "{{secret:" in value
-
-
 class TextView:
-    """Fast candidate search over a big text.
-
-    Python's regex engine tries a pattern at every position unless it starts
-    with a literal, so the detectors first look for cheap anchors (literal
-    byte strings in the UTF-8 text, its ASCII-lowercased copy, or a copy
-    with every digit turned into ``0``) and run the exact patterns only on
-    the lines around them.
-    """
+    """Candidate lines of a big text: the detectors look for literal anchors (in the UTF-8 bytes, their
+    ASCII-lowercased copy, or a copy with every digit made ``0``) and run patterns only around them."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.raw = text.encode("utf-8", "surrogateescape")
         self.is_ascii = len(self.raw) == len(text)
-        self._lower: bytes | None = None
-        self._digits: bytes | None = None
 
-    @property
+    @cached_property
     def lower(self) -> bytes:
-        if self._lower is None:
-            self._lower = self.raw.lower()
-        return self._lower
+        return self.raw.lower()
 
-    @property
+    @cached_property
     def digits(self) -> bytes:
-        if self._digits is None:
-            self._digits = self.raw.translate(_DIGITS_TO_ZERO)
-        return self._digits
+        return self.raw.translate(_DIGITS_TO_ZERO)
 
     def hits(self, hay: bytes, needles: tuple[bytes, ...]) -> list[int]:
         """Byte offsets of every needle in ``hay`` (non-overlapping)."""
@@ -199,10 +175,7 @@ _LOGIN_USERS = frozenset({"git", "root", "ubuntu", "ec2-user", "admin@localhost"
 
 
 def find_secrets(text: str, *, view: TextView | None = None, personal: bool = True) -> list[SecretMatch]:
-    """Every secret-looking span of ``text``, in order, without overlaps (credentials first).
-
-    ``personal=False``: credentials only (the scope of files outside memory, spec: Secrets).
-    """
+    """Every secret-looking span of ``text``, in order, without overlaps (``personal=False``: credentials only)."""
     found: list[SecretMatch] = []
     add = found.append
     if view is None or view.text is not text:
@@ -262,8 +235,6 @@ def find_secrets(text: str, *, view: TextView | None = None, personal: bool = Tr
         found[n_credentials:] = [
             s for s in found[n_credentials:] if not (s.kind == "email" and s.value.split("@")[0].lower() in _LOGIN_USERS)
         ]
-    if not found:
-        return found
     return _resolve(text, found)
 
 
@@ -283,14 +254,9 @@ def _resolve(text: str, found: list[SecretMatch]) -> list[SecretMatch]:
     taken: list[tuple[int, int]] = []  # sorted, non-overlapping
     kept: list[SecretMatch] = []
     for s in found:
-        if any(a < s.end and s.start < b for a, b in holes):
+        if _overlaps(holes, s.start, s.end) or _overlaps(taken, s.start, s.end):
             continue
-        i = bisect.bisect_right(taken, (s.start, 1 << 62))
-        if i and taken[i - 1][1] > s.start:
-            continue
-        if i < len(taken) and taken[i][0] < s.end:
-            continue
-        taken.insert(i, (s.start, s.end))
+        bisect.insort(taken, (s.start, s.end))
         kept.append(s)
     kept.sort(key=lambda s: s.start)
     return kept

@@ -1,12 +1,7 @@
-"""Cheap repair suggestions for the check's reference findings.
+"""Cheap repair suggestions for the check's reference findings (JSON ``suggestions``, SARIF ``fixes``).
 
-The check attaches them to ``dangling-ref``, ``inactive-ref`` and
-``dangling-file`` findings (JSON ``suggestions``, SARIF ``fixes``, a hint in
-the text line).  Only what costs almost nothing is looked at here: the
-entry's own status and ``superseded_by`` chain, the entries that compacted
-it (``merged_from``), ids one keystroke away, and the profile's file names.
-``repair.py`` adds the expensive kinds (git history, shared tags and words)
-and turns a suggestion into a plan.
+Only what costs almost nothing: the entry's status and ``superseded_by`` chain, its compactors, ids
+one keystroke away, the profile's file names.  ``repair.py`` adds git history and shared words.
 """
 
 from __future__ import annotations
@@ -15,9 +10,9 @@ import bisect
 import difflib
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from ..files.profile import ARCHIVE_REL, Profile
 from ..format.entries import Entry, MemoryFile
@@ -25,7 +20,7 @@ from ..format.fields import ids_in_value
 from .codes import REPAIRABLE
 from .findings import Finding, Suggestion
 from .refbytes import LONG_LINE, file_bytes, line_bounds, locate, order_candidates, removal, removal_why
-from .refs import Ref
+from .refs import EntryLocator, Ref
 
 _DIGITS = "0123456789"
 _MERGED_RE = re.compile(r"\nmerged_from[ \t]*:")
@@ -38,11 +33,8 @@ _WORD_AFTER = _ASCII_WORD | frozenset("/")
 
 
 def id_variants(ident: str) -> Iterable[tuple[int, str, str]]:
-    """(rank, id, how) of the strings one edit from ``ident``.
-
-    Rank 0: two neighbouring characters swapped, or a zero added/dropped in the
-    number (the likeliest slips); rank 1: one digit replaced, added or dropped.
-    """
+    """(rank, id, how) of the strings one edit from ``ident``: rank 0 the likeliest slips (a swap, a zero
+    added or dropped), rank 1 one digit replaced, added or dropped."""
     n = len(ident)
     for i in range(n - 1):
         a, b = ident[i], ident[i + 1]
@@ -105,11 +97,6 @@ def chain_end(start: Entry, get: Lookup, limit: int = 64) -> tuple[list[str], En
     return path, (e if e is not None and e.status == "active" else None)
 
 
-def compactors(ident: str, files: Sequence[MemoryFile]) -> list[Entry]:
-    """Well-formed entries whose ``merged_from`` names ``ident``."""
-    return compactor_index(files).get(ident, [])
-
-
 def compactor_index(files: Sequence[MemoryFile]) -> dict[str, list[Entry]]:
     """id -> the well-formed entries whose ``merged_from`` names it (found by their key line, quickly)."""
     out: dict[str, list[Entry]] = {}
@@ -117,13 +104,10 @@ def compactor_index(files: Sequence[MemoryFile]) -> dict[str, list[Entry]]:
         text = mf.text
         if "merged_from" not in text:
             continue
-        starts = [e.start for e in mf.entries]
+        locate = EntryLocator(mf.entries)
         for m in _MERGED_RE.finditer(text):
-            i = bisect.bisect_right(starts, m.start() + 1) - 1
-            if i < 0:
-                continue
-            e = mf.entries[i]
-            if e.error is None and e.fm_start <= m.start() + 1 < e.fm_end:
+            e = locate.at(m.start() + 1)
+            if e is not None and e.error is None and e.fm_start <= m.start() + 1 < e.fm_end:
                 for named in dict.fromkeys(ids_in_value(e.meta.get("merged_from"))):
                     out.setdefault(named, []).append(e)
     return out
@@ -133,13 +117,10 @@ class IdFacts:
     """What the suggestions need to know about a profile's entries, loaded once."""
 
     def __init__(self, profile: Profile) -> None:
-        self.files: list[MemoryFile] = [
-            d.mf for d in (profile.memories, profile.archive) if d is not None and d.utf8
-        ]
-        self.rels: list[str] = [
-            rel for d, rel in ((profile.memories, "memories.md"), (profile.archive, ARCHIVE_REL))
-            if d is not None and d.utf8
-        ]
+        docs = [(rel, d) for rel, d in (("memories.md", profile.memories), (ARCHIVE_REL, profile.archive))
+                if d is not None and d.utf8]
+        self.files: list[MemoryFile] = [d.mf for _rel, d in docs]
+        self.rels: list[str] = [rel for rel, _d in docs]
         self._by_id: dict[str, Entry] | None = None
         self._archived: set[str] = set()  # ids whose copy that counts is in the archive
         self._compactors: dict[str, list[Entry]] | None = None
@@ -158,10 +139,6 @@ class IdFacts:
                             self._archived.add(ident)
             self._by_id = found
         return self._by_id
-
-    @property
-    def ids(self) -> Container[str]:
-        return self.by_id
 
     def get(self, ident: str) -> Entry | None:
         return self.by_id.get(ident)
@@ -197,9 +174,9 @@ def chain_why(ident: str, path: list[str], facts: IdFacts) -> str:
 
 def id_suggestions(
     ident: str, facts: IdFacts, *, inactive: bool,
-    tags: frozenset[str] = frozenset(), words: frozenset[str] = frozenset(),
+    tags: frozenset[str] = frozenset(), words: frozenset[str] = frozenset(), near: int = 3, two: bool = False,
 ) -> list[Suggestion]:
-    """Best first: restore/chain/reactivate for an inactive entry; compactor and near ids for a missing one."""
+    """Restore/chain/reactivate for an inactive entry; compactors and ``near`` near ids for a missing one."""
     out: list[Suggestion] = []
     if inactive:
         e = facts.get(ident)
@@ -220,7 +197,7 @@ def id_suggestions(
         path, end = chain_end(c, facts.get)
         target = end.id if end is not None and end.id is not None else c.id
         out.append(Suggestion("rewrite", target, f"{ident} was compacted into {c.id}", kind="merged"))
-    for other, why in near_id_reasons(ident, facts, tags, words)[:3]:
+    for other, why in near_id_reasons(ident, facts, tags, words, two)[:near]:
         out.append(Suggestion("rewrite", other, why, kind="typo"))
     return out
 
@@ -232,15 +209,13 @@ def near_id_reasons(
     """Near ids, best first, each with why: active before inactive, the likeliest slip, then what
     each shares with the reference's context (``tags``, ``words``); "one of N" when N are as good."""
     scored = []
-    for rank, other, how in near_ids(ident, facts.ids, two):
+    for rank, other, how in near_ids(ident, facts.by_id, two):
         e = facts.get(other)
         state = e.status if e is not None else "?"
         score, labels = shared(e, tags, words) if e is not None and (tags or words) else (0, [])
         scored.append(((state != "active", rank, -score), other, how, state, labels))
     scored.sort(key=lambda t: t[0])  # stable: near_ids' order (closest number) among equals
-    ties: dict[tuple[bool, int, int], int] = {}
-    for key, *_rest in scored:
-        ties[key] = ties.get(key, 0) + 1
+    ties = Counter(key for key, *_rest in scored)
     out = []
     for key, other, how, state, labels in scored:
         bits = [f"{how} from {ident}"]
@@ -280,12 +255,9 @@ def entry_context(facts: IdFacts, rel: str, line: int | None) -> tuple[frozenset
         return frozenset(), frozenset()
     mf = facts.files[facts.rels.index(rel)]
     i = bisect.bisect_right(mf.entries, line, key=lambda e: e.line) - 1
-    if i < 0:
+    if i < 0 or mf.entries[i].error is not None:
         return frozenset(), frozenset()
-    e = mf.entries[i]
-    if e.error is not None:
-        return frozenset(), frozenset()
-    return frozenset(e.tags), tokens(e.body)
+    return frozenset(mf.entries[i].tags), tokens(mf.entries[i].body)
 
 
 # --- files -----------------------------------------------------------------------------
@@ -300,8 +272,8 @@ def profile_files(profile: Profile) -> list[str]:
     return sorted(dict.fromkeys(rels))
 
 
-def near_files(missing: str, files: Sequence[str], n: int = 3, exclude: str = "") -> list[tuple[float, str]]:
-    """Existing files closest to ``missing`` by name (then by folder), best first (not ``exclude``)."""
+def file_suggestions(missing: str, files: Sequence[str], exclude: str = "") -> list[Suggestion]:
+    """The three files closest to ``missing`` by name (then by folder), best first (not ``exclude``)."""
     base = posixpath.basename(missing)
     folder = posixpath.dirname(missing)
     scored: list[tuple[float, str]] = []
@@ -309,18 +281,12 @@ def near_files(missing: str, files: Sequence[str], n: int = 3, exclude: str = ""
         if rel == missing or rel == exclude:
             continue
         name_ratio = difflib.SequenceMatcher(None, base, posixpath.basename(rel), autojunk=False).ratio()
-        same_folder = 0.1 if posixpath.dirname(rel) == folder else 0.0
-        score = name_ratio + same_folder
         if name_ratio >= 0.6:
-            scored.append((score, rel))
+            scored.append((name_ratio + (0.1 if posixpath.dirname(rel) == folder else 0.0), rel))
     scored.sort(key=lambda t: (-t[0], t[1]))
-    return scored[:n]
-
-
-def file_suggestions(missing: str, files: Sequence[str], exclude: str = "") -> list[Suggestion]:
     return [
         Suggestion("rewrite", rel, f"closest existing file name ({round(score * 100)}% alike)", kind="file")
-        for score, rel in near_files(missing, files, exclude=exclude)
+        for score, rel in scored[:3]
     ]
 
 
@@ -379,11 +345,6 @@ def attach(profile: Profile, findings: list[Finding]) -> list[Finding]:
     return out
 
 
-def _line_longer_than(data: bytes, line: int, limit: int) -> bool:
-    a, b = line_bounds(data, line)
-    return b - a > limit
-
-
 def _removal(profile: Profile, facts: IdFacts, f: Finding, written_as: str, nth: int) -> Suggestion | None:
     """"remove the reference" when ``repair`` can cut it out cleanly (the same rule: ``refbytes.removal``)."""
     if not written_as or f.line is None:
@@ -401,9 +362,12 @@ def _removal(profile: Profile, facts: IdFacts, f: Finding, written_as: str, nth:
     if kind in ("body", "context"):
         return None  # an id in prose is never cut out
     data = file_bytes(profile, f.file)
-    if data is not None and _line_longer_than(data, f.line, LONG_LINE):
+    if data is None:
+        return None
+    a, b = line_bounds(data, f.line)
+    if b - a > LONG_LINE:
         return None  # a hostile line (megabytes of links): no cut offered (refbytes.removal says the same)
-    span = locate(data, f.line, [written_as], nth) if data is not None else None
+    span = locate(data, f.line, [written_as], nth)
     ref = Ref(f.file, f.line, kind, f.id if f.code != "dangling-file" else None, None, None, text=written_as)
     if span is None or removal(profile, ref, span) is None:
         return None
@@ -415,10 +379,9 @@ class _Texts:
 
     def __init__(self, profile: Profile) -> None:
         self.by_rel: dict[str, str] = {f.rel: f.text for f in profile.text_files() if f.error is None}
-        self.memory: dict[str, MemoryFile] = {}
-        for doc, rel in ((profile.memories, "memories.md"), (profile.archive, ARCHIVE_REL)):
-            if doc is not None:
-                self.memory[rel] = doc.mf
+        self.memory: dict[str, MemoryFile] = {
+            rel: doc.mf for doc, rel in ((profile.memories, "memories.md"), (profile.archive, ARCHIVE_REL)) if doc is not None
+        }
         self.rows: dict[str, list[str]] = {}
 
     def line(self, rel: str, line: int | None) -> str | None:
@@ -445,11 +408,8 @@ class _Texts:
 
 
 def written_forms(rel: str, missing: str, target: str, row: str | None) -> tuple[str, str]:
-    """(the missing path as written on ``row``, ``target`` written the same way).
-
-    A link is written relative to its file's folder, a state.yaml path or a
-    workspace marker relative to the profile folder.
-    """
+    """(the missing path as written on ``row``, ``target`` written the same way: relative to the file's
+    folder, or to the profile folder)."""
     folder = posixpath.dirname(rel)
     if folder and row is not None:
         relative = posixpath.relpath(missing, folder)
@@ -489,7 +449,3 @@ def missing_file(f: Finding) -> str | None:
     """The profile-relative path a dangling-file finding names."""
     m = _MISSING_RE.search(f.message)
     return m.group(1) if m else None
-
-
-def as_json(suggestions: Iterable[Suggestion]) -> list[dict[str, Any]]:
-    return [s.to_json() for s in suggestions]

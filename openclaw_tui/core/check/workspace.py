@@ -1,16 +1,5 @@
-"""Layout B checks beyond the spec's table rows that rules.py runs for every workspace.
-
-- ``dangling-file``: a distil reference ``<!-- source: memory/….md:N -->`` in MEMORY.md whose log
-  is gone (dreaming's promotion markers are references already, refs.py).
-
-USER.md directives that share words are not a finding (the spec has no such rule; a guess from shared
-words warned on every similar but distinct directive): the workspace view's USER.md tab shows it as a
-hint (``core/workspace/directive_hints.py``).
-
-Machine residue on promoted items (a ``[score=…]`` bracket, a raw candidate line) is not a finding:
-the spec says such brackets are metadata, shown and preserved.  The review queue flags it
-(``core/workspace/dreaming.py``, ``review``'s output and the workspace view's Review tab).
-"""
+"""Layout B's ``dangling-file`` for a distil reference ``<!-- source: memory/….md:N -->`` in MEMORY.md
+whose log is gone (dreaming's promotion markers are references already, refs.py)."""
 
 from __future__ import annotations
 
