@@ -21,15 +21,11 @@ from .messages import Jump
 from .safe_text import clean_line
 
 SEVERITY_STYLE = {"error": "bold white on red", "warning": "bold black on yellow", "info": "bold white on blue"}
-FIRST_OPTIONS = 50  # options made at once by show_groups (the audit pane shows ~8: a few screenfuls)
+FIRST_OPTIONS = 50  # options made at once by show_groups (a few screenfuls)
 SLICE_BUDGET = 0.012  # seconds of adding further options per step (keys and paints go in between)
 SLICE_PAUSE = 0.005
 SLICE_STEP = 16
 SEVERITY_LABEL = {"error": N_("ERROR"), "warning": N_("WARN "), "info": N_("INFO ")}
-
-
-def sort_findings(findings: Sequence[Finding]) -> list[Finding]:
-    return sorted(findings, key=lambda f: (SEVERITY_RANK.get(f.severity, 9), f.file, f.line or 0, f.code))
 
 
 def summary_text(findings: Sequence[Finding]) -> str:
@@ -86,11 +82,8 @@ class AuditList(OptionList):
         return self._option_findings[k]
 
     def show_groups(self, groups: Sequence[AuditGroup]) -> None:
-        """Replace the list; keeps the highlighted finding when it is still there.
-
-        The first :data:`FIRST_OPTIONS` options (and the kept one) are made at once; the rest are added in
-        slices of :data:`SLICE_BUDGET` seconds between keys and paints: 2,000 findings of a 100k-entry
-        profile cost an option list about a second of the event loop when made at once."""
+        """Replace the list, keeping the highlighted finding; the options after the first
+        :data:`FIRST_OPTIONS` (and the kept one) are added in slices between keys and paints."""
         current = self.highlighted_option
         keep = current.location if isinstance(current, LocationOption) else None
         several = len(groups) > 1

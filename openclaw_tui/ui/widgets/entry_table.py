@@ -1,12 +1,7 @@
-"""A virtualised table of memory entries (Line API, like toolong's log view).
+"""A virtualised table of memory entries (Line API): source rows -> sorted (cached) -> filtered.
 
-Only the lines on screen are rendered, each once, through an LRU cache of
-Strips; column widths are computed from the rows in the visible window, not
-from all rows.  So first paint and scrolling cost the same for 50 entries or
-100,000.  Cells are built from ``rich.text.Text`` of cleaned memory text and
-never carry links or actions: clicks are mapped to rows by coordinates.
-
-The table owns the view: source rows -> sorted (cached) -> filtered.
+Only the lines on screen are rendered, through an LRU cache of Strips, with column widths from the
+visible rows; cells hold cleaned memory text and no links: clicks are mapped to rows by coordinates.
 """
 
 from __future__ import annotations
@@ -46,10 +41,7 @@ from .safe_text import clean_line
 
 
 class FilterInput(Input):
-    """A one-line input whose text changing repaints it, not the screen's layout.
-
-    ``Input`` sets its virtual size (the text's width, to scroll it sideways) on each change, a reactive that
-    lays out the whole screen; this input's size is fixed by the stylesheet, so nothing there depends on it."""
+    """An ``Input`` whose virtual size changing repaints it instead of laying out the screen."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
@@ -69,11 +61,12 @@ SUMMARY_MIN = 30  # cells the summary keeps while a less useful column can give 
 SORTABLE = {"id", "status", "importance", "marks", "tags", "timestamp", "summary"}
 SORT_CYCLE = ("order", "id", "status", "importance", "marks", "tags", "timestamp", "summary")
 ERROR_MARKS = {"malformed", "merge-conflict", "duplicate", "dangling"}
-PARTIAL_BUDGET = 0.02  # seconds of filling rows per step while a filter runs before the rows are indexed
-PARTIAL_STEP = 0.01  # seconds between those steps (keys and paints go in between)
-PARTIAL_CHUNK = 32  # candidates checked between two looks at the clock (~1 ms when each block is read alone)
-PARTIAL_TYPING_PAUSE = 0.25  # seconds after a filter change before the rest of its answer is looked for
-PARTIAL_SHOW_EVERY = 0.3  # seconds between scrollbar and count updates while the rest of an answer grows
+# a filter typed before the rows are indexed: seconds of checking rows per step, and between steps
+PARTIAL_BUDGET = 0.02
+PARTIAL_STEP = 0.01
+PARTIAL_CHUNK = 32  # candidates checked between two looks at the clock
+PARTIAL_TYPING_PAUSE = 0.25  # after a filter change, before the rest of its answer is looked for
+PARTIAL_SHOW_EVERY = 0.3  # between scrollbar and count updates while the answer grows
 PARTIAL_SLOW_BUDGET = 0.005  # ... once the rows found fill the screen twice over
 PARTIAL_SLOW_STEP = 0.03
 
@@ -216,11 +209,9 @@ class EntryTable(ScrollView, can_focus=True):
     def load(self, rows: Sequence[EntryRow], *, indexed: bool, keep: EntryRow | str | None = None,
              placeholder: str = N_("This file holds no entries."),
              raw: Callable[[], RawText | None] | None = None, complete: bool = True) -> None:
-        """Show ``rows`` (a file's rows in file order); keep the cursor on ``keep`` if present.
-
-        ``raw`` gives the rows' text lowered (:class:`RawText`) once a worker has made it: a filter
-        typed before the rows are indexed then finds its rows by their text.  ``complete=False``:
-        the first rows of a file still being read (a filter's answer is only its start)."""
+        """Show ``rows`` (file order), the cursor kept on ``keep`` if present; ``raw`` gives their
+        :class:`RawText` once made (a filter before indexing finds rows by it); ``complete=False``: the
+        first rows of a file still being read."""
         self._raw_provider = raw
         self.complete = complete
         keep = keep if keep is not None else self.cursor_row
@@ -292,19 +283,13 @@ class EntryTable(ScrollView, can_focus=True):
         return self._partial is not None or not self.complete
 
     def _partial_view(self, query: Query) -> list[EntryRow]:
-        """The filter's answer over the rows not yet indexed, as far as a short step gets (file order).
-
-        Candidates come from the file's text (:class:`RawText`; every row when it cannot say), each is
-        filled and filtered exactly; the rest is checked in later steps, between keys and paints, so the
-        view only ever grows by rows that match, until the index is done and the filter runs over all.
-        """
+        """The filter's answer over rows not yet indexed, as far as one step gets (file order); the
+        candidates (from :class:`RawText`, else every row) left are checked in later steps."""
         made = self._raw_provider() if self._raw_provider is not None else None
         if made is not None and made is not self._raw and (made.rows == self._source or self._extended_by(made)):
             if self._raw is not None and made.rows is not self._raw.rows:
-                # rows made anew (a run of the first blocks gave way to a longer one): the strips cached by id()
-                # were of rows that may be gone, whose ids new rows take (the screen showed other entries' lines)
-                self._data_version += 1
-            self._raw = made  # (the file's text over its rows; before they are read, over all its blocks)
+                self._data_version += 1  # rows made anew: strips cached by id() of the old ones are stale
+            self._raw = made
         elif self._raw is None:
             self._raw = RawText(self._source, lower=False)  # instant: answers words without case
         cands = self._raw.candidates(query)
@@ -317,19 +302,17 @@ class EntryTable(ScrollView, can_focus=True):
         return not self.complete and extends is not None and bool(extends(self._source))
 
     def shows_enough(self) -> bool:
-        """The rows on screen (and a screenful more) are the filter's answer already: more rows to look
-        through, after these in the file, would not change them."""
+        """The rows on screen and a screenful more are the filter's answer already."""
         return self.query_obj.empty or len(self._view) >= self.scroll_offset.y + 2 * max(self.size.height, 1)
 
     def refilter(self) -> None:
-        """Run the filter again (the rows it can look through grew: the whole file's blocks were found)."""
+        """Run the filter again (the rows it can look through grew)."""
         if not self.query_obj.empty:
             self._recompute(self.cursor_row)
 
     def _partial_step(self, view: list[EntryRow]) -> list[EntryRow]:
-        """Check the next candidates for about ``PARTIAL_BUDGET`` seconds; once the rows found fill the
-        screen (twice over), for ``PARTIAL_SLOW_BUDGET`` only, less often: the rest of the answer is the
-        scrollbar's, and the keys and paints the person waits for get the event loop."""
+        """Check the next candidates for ``PARTIAL_BUDGET`` seconds (``PARTIAL_SLOW_BUDGET`` once the
+        screen is full twice over) and schedule the next step."""
         assert self._partial is not None
         query, cands = self._partial
         need = self.scroll_offset.y + 2 * max(self.size.height, 1)
@@ -351,9 +334,8 @@ class EntryTable(ScrollView, can_focus=True):
         return view
 
     def _continue_partial(self) -> None:
-        """The next step of a filter's answer, between keys: not while the person types (a step and the
-        repaint it causes would hold the event loop the next key needs); the rows on screen repainted only
-        when the step reached them, the scrollbar and counts a few times a second and at the end."""
+        """The next step of a filter's answer: not while the person types; repaint only when it reached
+        the rows on screen, the scrollbar and counts a few times a second and at the end."""
         if self._partial is None or self.indexed or self._partial[0] is not self.query_obj:
             return
         now = time.monotonic()
@@ -375,7 +357,6 @@ class EntryTable(ScrollView, can_focus=True):
         previous, self.query_obj = self.query_obj, query
         self._queried_at = time.monotonic()
         narrowing = self.indexed and self._sorted is not None and self._view_is_filtered_by is previous
-        # the same rows, filtered again: the cursor's row is itself or not there (no search by id)
         self._recompute(self.cursor_row, narrow=narrowing and narrows(query, previous), by_id=False)
 
     def sort_by(self, key: str, reverse: bool | None = None) -> None:
@@ -453,18 +434,6 @@ class EntryTable(ScrollView, can_focus=True):
         if index is None:
             return False
         self.move_cursor(index, center=True)
-        return True
-
-    def select_line(self, line: int) -> bool:
-        """Move the cursor to the row containing file line ``line`` (file order)."""
-        best = None
-        for i, r in enumerate(self._view):
-            if r.line <= line <= r.end_line:
-                best = i
-                break
-        if best is None:
-            return False
-        self.move_cursor(best, center=True)
         return True
 
     # --- cursor -----------------------------------------------------------------------

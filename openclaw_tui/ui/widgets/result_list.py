@@ -1,13 +1,7 @@
-"""The search screen's list of results: each result a fixed number of lines, made when first drawn.
+"""The search screen's list of results, each a fixed number of lines made when first drawn (Line API).
 
-Textual's line API (``ScrollView.render_line``, as toolong's ``LogLines``): a new set of results is a count
-and a function that makes result i's text (``set_results``).  A result's text is made and cut to the
-list's width (``render_rows``) when it is first drawn, so only the results on screen cost anything; its
-drawn lines are kept until the results, the width or the style change.
-
-Keys as in an ``OptionList`` (up, down, home, end, page up/down, enter); a click highlights and selects.
-``Highlighted(index)`` and ``Selected(index)`` are posted as ``OptionList`` posts its option messages;
-``Drawn(generation)`` once the results of a ``set_results`` call were first drawn whole.
+``set_results`` takes a count and a function making result i's text; drawn lines are kept until the
+results, the width or the style change.  Keys and messages as an ``OptionList``'s, plus ``Drawn``.
 """
 
 from __future__ import annotations
@@ -55,8 +49,7 @@ def render_rows(texts: Sequence[Text], width: int, height: int, console: Console
 
 
 def line_strip(line: Line, width: int, style: Style) -> Strip:
-    """A drawn line of the list: ``PAD`` blank cells, the text's segments over ``style``, then blank cells to
-    ``width`` (cut there), made as one ``Strip`` (each strip holds its own caches: fewer made, less to collect)."""
+    """``PAD`` blank cells, the line's segments over ``style``, blank cells to ``width`` (cut there)."""
     segments, cells = line
     drawn = [Segment(" " * PAD, style), *Segment.apply_style(segments, style)]
     used = PAD + cells
@@ -96,8 +89,7 @@ class ResultList(ScrollView, can_focus=True):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = bindings("results")  # an option list's keys
-    # the scroll range (the results' lines) repaints, never lays out the screen: the list's own size is set by
-    # the stylesheet, and ``_fit`` gives the scrollbar its range (as a layout would, the whole screen re-arranged)
+    # the scroll range repaints, never lays out the screen (the list's size is the stylesheet's)
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     class _AtIndex(Message):
@@ -145,14 +137,10 @@ class ResultList(ScrollView, can_focus=True):
         self.generation = 0  # set_results calls so far
         self._drawn = 0  # the last generation drawn whole (``Drawn`` posted)
 
-    # -- sizes --
-
     @property
     def text_width(self) -> int:
         """The cells a result's line may take."""
         return max(1, self.scrollable_content_region.width - 2 * PAD)
-
-    # -- contents --
 
     @property
     def result_count(self) -> int:
@@ -171,8 +159,8 @@ class ResultList(ScrollView, can_focus=True):
         self.highlight(index)
 
     def set_results(self, count: int, prompt: Callable[[int], Text], highlighted: int | None = 0) -> None:
-        """Show ``count`` results from the top, ``prompt(i)`` making result i's text when it is first drawn;
-        ``highlighted`` highlighted (posting no message: the caller shows what goes with it)."""
+        """Show ``count`` results from the top, ``prompt(i)`` making result i's text when first drawn;
+        ``highlighted`` highlighted without posting a message."""
         self._count, self._prompt = count, prompt
         self.generation += 1
         self._hover = None
@@ -202,7 +190,7 @@ class ResultList(ScrollView, can_focus=True):
     # -- drawing --
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # the styles once a repaint (not once a line), and the lines they gave while they and the results last
+        # the styles once a repaint, not once a line
         base = self.rich_style
         look = (self.scrollable_content_region.width, base,
                 base + self.get_component_rich_style("result-list--highlighted", partial=True),
@@ -212,8 +200,7 @@ class ResultList(ScrollView, can_focus=True):
             self._lines.clear()
         lines = super().render_lines(crop)
         if self._drawn != self.generation and crop.contains_region(self.outer_size.region):
-            # the compositor draws a frame and writes it before any message is handled: once ``Drawn`` is,
-            # these results are on screen (a callback after refresh may run before the list's refresh arrives)
+            # the frame is written before any message is handled: once ``Drawn`` is, the results are on screen
             self._drawn = self.generation
             self.post_message(self.Drawn(self, self.generation))
         return lines
