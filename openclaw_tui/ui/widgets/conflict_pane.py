@@ -1,11 +1,7 @@
-"""One conflict shown side by side: ours | base | theirs, and the result of the choice.
+"""One conflict side by side: ours | base | theirs, and the result of the choice.
 
-Each side is shown whole, with the lines it changed marked (▍) and, inside
-a changed line, the changed words highlighted; for an entry the fields that
-side changed are named above it.  Highlights compare each side with the
-base when the markers carry it (diff3/zdiff3), else with the other side.
-The side the next ``space`` would pick is framed.  Memory text is only ever
-shown through ``rich.text.Text``.
+Each side's changed lines are marked (▍), changed words highlighted, against the base when the markers
+carry it (diff3), else against the other side; the side ``space`` would pick is framed.
 """
 
 from __future__ import annotations
@@ -62,10 +58,8 @@ def render_side(
     after: list[str] | None = None,
     changed_only: bool = False,
 ) -> Text:
-    """A side's text, lines that differ from ``reference`` marked, changed words highlighted.
-
-    ``changed_only`` (a short terminal): only the changed and removed lines, so the few rows a side
-    gets show what it changed, not the entry's first lines."""
+    """A side's text, lines that differ from ``reference`` marked, changed words highlighted;
+    ``changed_only`` (a short terminal): only the changed and removed lines."""
     out = Text()
     if changed_only:
         before = after = None

@@ -1,11 +1,7 @@
 """Readable text in every theme: a line filter that gives any text at least WCAG AA contrast (4.5:1).
 
-Colours come from the theme's variables, the app's CSS and the styles of rich Text (``"yellow"``,
-``"dim"``); on one theme or the other some of them land too close to their background (a light
-theme's white superseded rows on light grey, yellow notices on grey).  ``MinimumContrast`` runs after
-Textual's own filters (the colours are truecolor then, ``dim`` already blended) and moves a text's
-colour toward black or white, whichever its background is further from, just enough to reach 4.5:1.
-Box-drawing and block characters (borders, scrollbars) are drawn lines, not text, and keep their colour.
+A text's colour moves toward black or white, whichever its background is further from, just enough;
+box-drawing and block characters (borders, scrollbars) keep theirs.
 """
 
 from __future__ import annotations
@@ -60,7 +56,7 @@ def _is_text(text: str) -> bool:
 
 
 class MinimumContrast(LineFilter):
-    """Raise every text's contrast with its background to ``minimum`` (see the module's text)."""
+    """Raise every text's contrast with its background to ``minimum`` (after Textual's own filters)."""
 
     def __init__(self, minimum: float = AA, enabled: bool = True) -> None:
         self.minimum = minimum

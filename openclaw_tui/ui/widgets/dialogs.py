@@ -1,11 +1,4 @@
-"""The app's dialogs, once: confirm a write (with its diff), ask a question, type a name or an id.
-
-``ConfirmWrite`` shows what a plan does in words (which entry moves where)
-and the exact unified diff of the file bytes; ``y`` writes, ``n``/Escape
-does not.  ``Ask`` offers a few answers, each on a key and a button (quit
-with an unsaved edit, discard an edit, conclude or abort a merge...);
-``AskText`` reads one line (an entry id with ``AskId``, a branch name).
-"""
+"""The app's dialogs, once: confirm a write (its summary and diff), ask a question, type a name or an id."""
 
 from __future__ import annotations
 

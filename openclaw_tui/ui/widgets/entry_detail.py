@@ -1,10 +1,5 @@
-"""The selected entry: its problems, every field, the body as (inert) Markdown, its references.
-
-References are listed both ways, each one a line the reviewer can jump to
-with Enter or a click: what the entry points to (conflict partner,
-superseded_by, merged_from, ids in its body) and what points to it
-(state.yaml keys, context files, other entries).
-"""
+"""The selected entry: its problems, every field, the body as (inert) Markdown, and its references
+both ways (what it points to, what points to it), each a line to jump to with Enter or a click."""
 
 from __future__ import annotations
 
@@ -25,7 +20,7 @@ from ...core.format.scalars import render_scalar  # not yamlio: the pane needs n
 from ...core.i18n import N_, _
 from ..actions import bindings
 from ..rows import EntryRow, Location
-from .entry_table import badge_text, status_text
+from .entry_table import ERROR_MARKS, badge_text, status_text
 from .messages import Jump
 from .safe_text import SafeMarkdown, clean, clean_line
 
@@ -147,9 +142,7 @@ class EntryDetail(Horizontal):
                     if not span.ok:
                         t.append("  " + _("missing or outside the profile"), style="red")
                 options.append(LocationOption(t, span.target if span.ok else None))
-        rl = self.ref_list
-        rl.set_options(options)
-        rl.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
+        self._set_refs(options)
 
     # --- parts ------------------------------------------------------------------------
 
@@ -164,7 +157,7 @@ class EntryDetail(Horizontal):
         if row.importance:
             t.append(f"  {clean_line(row.importance)}", style="bold" if row.importance == "high" else "")
         for mark, detail in row.sorted_marks():
-            kind = "red" if mark in ("malformed", "dangling", "duplicate", "merge-conflict") else "yellow"
+            kind = "red" if mark in ERROR_MARKS else "yellow"
             t.append("  ")
             t.append(f" {clean_line(badge_text(mark, detail))} ", style=f"bold black on {kind}")
         t.append(f"\n{row.file}:{row.line}", style="dim")
@@ -269,10 +262,12 @@ class EntryDetail(Horizontal):
                         t.append(f"  {ref_kind(kind)}", style="dim")
                     loc = Location(file, line, None)
                 options.append(LocationOption(t, loc))
-        rl = self.ref_list
-        rl.set_options(options)
-        first = next((i for i, o in enumerate(options) if not o.disabled), None)
-        rl.highlighted = first
+        self._set_refs(options)
+
+    def _set_refs(self, options: list[Option]) -> None:
+        """List ``options``, the first enabled one highlighted."""
+        self.ref_list.set_options(options)
+        self.ref_list.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
 
     @staticmethod
     def _outgoing(row: EntryRow, refs: Any) -> list[tuple[str, str | None, str | None, str]]:

@@ -1,15 +1,10 @@
-"""Views of a difference: by entry (semantic) and as text (unified or side by side).
-
-``render_profile_diff`` turns a ``history.ProfileDiff`` into lines such as
-``~ mem-0012 changed (importance, body)`` followed by each field's old and
-new value and the body's changed words; ``render_unified`` and
-``render_side_by_side`` show a ``patch.Patch``.  Everything is built from
-``rich.text.Text`` after ``safe_text.clean``: memory text is never markup.
-"""
+"""Views of a difference, as ``rich.text.Text`` of cleaned memory text: by entry (semantic:
+``~ mem-0012 changed (importance, body)`` with the values and changed words) and as text (a patch)."""
 
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -166,8 +161,7 @@ def event_lines(ev: EntryEvent) -> list[Text]:
         if first:
             lines.append(Text(f"    {first}", style="dim"))
         return lines
-    skip: tuple[str, ...] = ()
-    lines.extend(change_details(ev.change, skip))
+    lines.extend(change_details(ev.change))
     return lines
 
 
@@ -177,9 +171,7 @@ def render_profile_diff(diff: ProfileDiff | None, empty: str | None = None) -> T
     if diff is None:
         return Text(empty, style="dim italic")
     out = Text()
-    counts: dict[str, int] = {}
-    for ev in diff.events:
-        counts[ev.kind] = counts.get(ev.kind, 0) + 1
+    counts = Counter(ev.kind for ev in diff.events)
     if counts:
         out.append(_("Entries: "), style="bold")
         out.append(", ".join(f"{n} {_(EVENT_KIND.get(k, k))}" for k, n in counts.items()))

@@ -1,9 +1,5 @@
-"""A fast, read-only list of rows with fixed-width columns, for the workspace view.
-
-Only the visible lines are rendered (Textual's line API), so thousands of MEMORY.md items or a
-year of daily logs appear at once; no cell is measured.  Up/down/page/home/end move the cursor,
-a click selects; ``Highlighted`` is posted when the cursor moves.
-"""
+"""A read-only list of rows with fixed-width columns for the workspace view (Line API: only the
+visible lines are rendered, no cell is measured); ``Highlighted`` is posted when the cursor moves."""
 
 from __future__ import annotations
 
@@ -26,10 +22,8 @@ Cell = Text | str | tuple[str, str]  # a str is shown with its controls made vis
 
 
 class RowsView(ScrollView, can_focus=True):
-    """Rows of cells under a one-line header; the last column takes the rest of the width.
-
-    Cells are turned into ``Text`` only when their row is drawn (str and (str, style) cells get
-    their control characters made visible then), so filling in thousands of rows is cheap."""
+    """Rows of cells under a one-line header, the last column taking the rest of the width; cells
+    become ``Text`` (controls made visible) only when their row is drawn."""
 
     DEFAULT_CSS = """
     RowsView { height: 1fr; background: $surface; scrollbar-size-vertical: 1; overflow-x: hidden; }

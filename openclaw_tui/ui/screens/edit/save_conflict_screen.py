@@ -1,8 +1,7 @@
 """Saving an entry that another program changed meanwhile: yours and the disk's side by side.
 
-Dismissed with ``"mine"`` (write yours over the disk's version of that entry),
-``"disk"`` (drop yours; it is copied to the clipboard), ``"merge"`` (keep
-editing yours against the disk's version) or None (back to editing).
+Dismissed with ``"mine"`` (write yours over it), ``"disk"`` (drop yours), ``"merge"`` (edit yours
+against the disk's version) or None (back to editing).
 """
 
 from __future__ import annotations
