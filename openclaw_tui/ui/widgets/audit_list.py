@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 
 from rich.text import Text
@@ -54,11 +55,14 @@ def finding_prompt(f: Finding, prefix: str = "", width_where: int = 0) -> Text:
     return t
 
 
+@dataclass
 class AuditGroup:
     """The findings of one profile (None: the check has not finished)."""
 
-    def __init__(self, profile: str, name: str, findings: Sequence[Finding] | None, note: str | None = None) -> None:
-        self.profile, self.name, self.findings, self.note = profile, name, findings, note
+    profile: str
+    name: str
+    findings: Sequence[Finding] | None
+    note: str | None = None
 
 
 class AuditList(OptionList):
@@ -92,12 +96,15 @@ class AuditList(OptionList):
         locations: list[Location | None] = []
         owners: list[tuple[str, Finding] | None] = []
         pending = [g.name for g in groups if g.findings is None]
+
+        def line(text: str, style: str) -> None:  # a line that is not a finding
+            specs.append(LocationOption(Text(text, style=style), None))
+            locations.append(None)
+            owners.append(None)
+
         for g in groups:
             if g.note:
-                specs.append(LocationOption(Text(f" {g.name}: {g.note}" if several else f" {g.note}",
-                                                 style="italic yellow"), None))
-                locations.append(None)
-                owners.append(None)
+                line(f" {g.name}: {g.note}" if several else f" {g.note}", "italic yellow")
             for f in g.findings or ():
                 items.append((f, g.profile, f"{g.name}/" if several else ""))
         items.sort(key=lambda it: (SEVERITY_RANK.get(it[0].severity, 9), it[2], it[0].file, it[0].line or 0,
@@ -105,18 +112,13 @@ class AuditList(OptionList):
         self.findings = [f for f, _, _ in items]
         width = min(48, max((len(pre + f.file) + len(str(f.line or "")) + 1 for f, _, pre in items), default=0))
         if not items and not pending:
-            specs.append(LocationOption(Text(" " + _("No findings: the memory is consistent."), style="green"), None))
-            locations.append(None)
-            owners.append(None)
+            line(" " + _("No findings: the memory is consistent."), "green")
         for f, profile, prefix in items:
             specs.append((f, prefix, width))
             locations.append(finding_location(f, profile))
             owners.append((profile, f))
         if pending:
-            specs.append(LocationOption(Text(" " + _("checking %(what)s…") % {"what": ", ".join(pending)}, style="dim italic"),
-                                        None))
-            locations.append(None)
-            owners.append(None)
+            line(" " + _("checking %(what)s…") % {"what": ", ".join(pending)}, "dim italic")
         self._option_findings = owners
         index = None
         if keep is not None:

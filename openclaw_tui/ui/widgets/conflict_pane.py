@@ -229,17 +229,12 @@ class ConflictPane(Vertical):
         ref_ours = item.base if known else item.theirs
         ref_theirs = item.base if known else item.ours
         absent = _("(deleted on this side)") if known and item.base is not None else _("(not on this side)")
-        self.column("ours").show(
-            _("ours") + f" · {labels[0]}", side_summary(item, "ours"),
-            render_side(item.ours, ref_ours, OURS_WORD, absent=absent, before=before, after=after, changed_only=short),
-            compact=short,
-        )
-        self.column("theirs").show(
-            _("theirs") + f" · {labels[2]}", side_summary(item, "theirs"),
-            render_side(item.theirs, ref_theirs, THEIRS_WORD, absent=absent, before=before, after=after,
-                        changed_only=short),
-            compact=short,
-        )
+        for side, text, ref, label, word in (("ours", item.ours, ref_ours, labels[0], OURS_WORD),
+                                             ("theirs", item.theirs, ref_theirs, labels[2], THEIRS_WORD)):
+            self.column(side).show(
+                _(CHOICE_WORD[side]) + f" · {label}", side_summary(item, side),
+                render_side(text, ref, word, absent=absent, before=before, after=after, changed_only=short), compact=short,
+            )
         base_col.display = known and self.show_base
         if known:
             base_col.show(

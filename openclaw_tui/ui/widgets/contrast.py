@@ -42,13 +42,11 @@ def readable(fg: tuple[int, int, int], bg: tuple[int, int, int], minimum: float 
         return fg
     target = Color(0, 0, 0) if contrast((0, 0, 0), bg) >= contrast((255, 255, 255), bg) else Color(255, 255, 255)
     start = Color(*fg)
-    best = target.rgb
     for step in range(1, 21):  # 5% at a time: the first that reads keeps most of the colour
         moved = start.blend(target, step / 20).rgb
         if contrast(moved, bg) >= minimum:
-            best = moved
-            break
-    return best
+            return moved
+    return target.rgb
 
 
 def _is_text(text: str) -> bool:
@@ -70,10 +68,7 @@ class MinimumContrast(LineFilter):
                 out.append(seg)
                 continue
             fg = style.color.triplet
-            bg_color = style.bgcolor
-            bg = bg_color.triplet if bg_color is not None else None
-            if bg is None and bg_color is None:
-                bg = background.rich_color.triplet
+            bg = style.bgcolor.triplet if style.bgcolor is not None else background.rich_color.triplet
             if fg is None or bg is None:
                 out.append(seg)
                 continue

@@ -49,10 +49,6 @@ class RefList(OptionList):
             self.post_message(Jump(option.location))
 
 
-def _get(ref: Any, name: str) -> Any:
-    return getattr(ref, name, None)
-
-
 # where a reference is written (core/check/refs.py: Ref.kind); a field's name (conflict, superseded_by...) stays
 REF_KIND = {"identity": N_("identity"), "skill": N_("skill"), "state": N_("state"), "context": N_("context"),
             "link": N_("link"), "state-path": N_("state path")}
@@ -241,12 +237,13 @@ class EntryDetail(Horizontal):
         if refs is None:
             options.append(LocationOption(Text("  " + _("indexing…"), style="dim italic"), None))
         else:
-            incoming = [r for r in refs.incoming(row.id) if _get(r, "source_id") != row.id] if row.id else []
+            incoming = [r for r in refs.incoming(row.id) if getattr(r, "source_id", None) != row.id] if row.id else []
             if not incoming:
                 options.append(LocationOption(Text("  " + _("nothing"), style="dim"), None))
             for r in incoming:
-                src = _get(r, "source_id")
-                file, line, kind = _get(r, "file") or "", _get(r, "line"), _get(r, "kind") or ""
+                src = getattr(r, "source_id", None)
+                file, line = getattr(r, "file", None) or "", getattr(r, "line", None)
+                kind = getattr(r, "kind", None) or ""
                 t = Text("  ← ")
                 if src:
                     t.append(clean_line(str(src)), style="bold underline")
@@ -282,7 +279,7 @@ class EntryDetail(Horizontal):
                 continue
             for v in value if isinstance(value, list) else [value]:
                 if isinstance(v, (str, int)) and str(v).strip():
-                    key = (name, str(v).strip(), None)
+                    key: tuple[str, Any, Any] = (name, str(v).strip(), None)
                     if key not in seen:
                         seen.add(key)
                         out.append((name, str(v).strip(), None, ""))
@@ -295,16 +292,16 @@ class EntryDetail(Horizontal):
                     seen.add(key)
                     out.append(("body", m.group(0), None, ""))
         for r in extra:
-            kind = str(_get(r, "kind") or "ref")
-            tid, tfile = _get(r, "target_id"), _get(r, "target_file")
-            key = (kind, tid, tfile or _get(r, "text"))
+            kind = str(getattr(r, "kind", None) or "ref")
+            tid, tfile = getattr(r, "target_id", None), getattr(r, "target_file", None)
+            key = (kind, tid, tfile or getattr(r, "text", None))
             if (tid is not None and any(tid == o[1] for o in out)) or key in seen or tid == row.id:
                 continue  # an id already listed (fields come first), the same link twice, itself
             seen.add(key)
             note = ""
-            if _get(r, "escapes"):
-                tfile, note = str(_get(r, "text") or ""), _("leaves the profile folder")
-            elif _get(r, "missing"):
+            if getattr(r, "escapes", None):
+                tfile, note = str(getattr(r, "text", None) or ""), _("leaves the profile folder")
+            elif getattr(r, "missing", None):
                 note = _("does not exist")
             elif tid is None and tfile is None:
                 continue

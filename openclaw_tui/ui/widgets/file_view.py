@@ -143,12 +143,7 @@ class SourceView(ScrollView, can_focus=True):
 
     BINDINGS = bindings("source")
 
-    COMPONENT_CLASSES = {
-        "source-view--gutter",
-        "source-view--cursor",
-        "source-view--ref",
-        "source-view--ref-dangling",
-    }
+    COMPONENT_CLASSES = {"source-view--gutter", "source-view--cursor", "source-view--ref", "source-view--ref-dangling"}
 
     class LineChanged(Message):
         """The cursor is on ``line`` (1-based); ``refs`` are the references on it."""

@@ -110,17 +110,12 @@ class ResultList(ScrollView, can_focus=True):
     class Selected(_AtIndex):
         """Enter (or a click) on result ``index``."""
 
-    class Drawn(Message):
-        """The results of ``set_results`` call ``generation`` were drawn, the whole list, in a frame."""
-
-        def __init__(self, result_list: ResultList, generation: int) -> None:
-            super().__init__()
-            self.result_list = result_list
-            self.generation = generation
+    class Drawn(_AtIndex):
+        """The results of ``set_results`` call ``generation`` (the index) were drawn whole in a frame."""
 
         @property
-        def control(self) -> ResultList:
-            return self.result_list
+        def generation(self) -> int:
+            return self.index
 
     def __init__(self, *, row_height: int = 2, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -233,9 +228,7 @@ class ResultList(ScrollView, can_focus=True):
         old, self._highlighted = self._highlighted, index
         if old == index:
             return
-        for i in (old, index):
-            if i is not None:
-                self.refresh_lines(i * self.row_height, self.row_height)
+        self._refresh_results(old, index)
         if index is not None:
             self.scroll_to_region(Region(0, index * self.row_height, 1, self.row_height), animate=False,
                                   immediate=True)
@@ -269,12 +262,14 @@ class ResultList(ScrollView, can_focus=True):
             self.post_message(self.Selected(self, self._highlighted))
 
     def _set_hover(self, index: int | None) -> None:
-        if index == self._hover:
-            return
-        for i in (self._hover, index):
+        if index != self._hover:
+            self._refresh_results(self._hover, index)
+            self._hover = index
+
+    def _refresh_results(self, *indices: int | None) -> None:
+        for i in indices:
             if i is not None:
                 self.refresh_lines(i * self.row_height, self.row_height)
-        self._hover = index
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
         offset = event.get_content_offset(self)

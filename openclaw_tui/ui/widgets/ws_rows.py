@@ -104,15 +104,13 @@ class RowsView(ScrollView, can_focus=True):
                 cell_text = Text(clean_line(cell[0]), style=cell[1])
             else:
                 cell_text = Text(clean_line(str(cell)))
+            part = cell_text.copy()
             if i < len(self.widths):
-                w = self.widths[i]
-                part = cell_text.copy()
-                part.truncate(w, overflow="ellipsis", pad=True)
+                part.truncate(self.widths[i], overflow="ellipsis", pad=True)
                 line.append_text(part)
                 line.append(" ")
-                used += w + 1
+                used += self.widths[i] + 1
             else:
-                part = cell_text.copy()
                 part.truncate(max(0, width - used), overflow="ellipsis")
                 line.append_text(part)
         line.truncate(width, overflow="ellipsis", pad=True)

@@ -93,8 +93,13 @@ class ConflictScreen(Screen[bool]):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#merge-pane").display = False
-        self.query_one("#conflict-left").focus()
+        self._show_merge(False)
+
+    def _show_merge(self, on: bool) -> None:
+        self.merging = on
+        self.query_one("#merge-pane").display = on
+        self.query_one("#merge-body" if on else "#conflict-left").focus()
+        self.refresh_bindings()
 
     def has_unsaved_changes(self) -> bool:
         return self.query_one("#merge-body", TextArea).text != merged_text([self.left, self.right])
@@ -121,10 +126,7 @@ class ConflictScreen(Screen[bool]):
         self._plan(choice)
 
     def action_merge(self) -> None:
-        self.merging = True
-        self.query_one("#merge-pane").display = True
-        self.query_one("#merge-body", TextArea).focus()
-        self.refresh_bindings()
+        self._show_merge(True)
         self.notify(_("Write the merged text, then ctrl+s."))
 
     def action_write_merge(self) -> None:
@@ -138,10 +140,7 @@ class ConflictScreen(Screen[bool]):
 
     def action_close(self) -> None:
         if self.merging:
-            self.merging = False
-            self.query_one("#merge-pane").display = False
-            self.query_one("#conflict-left").focus()
-            self.refresh_bindings()
+            self._show_merge(False)
             return
         close_or_ask(self, self.has_unsaved_changes(), _("Discard the merged text?"),
                      _("The merged entry you wrote is not saved."), keep=_("Keep it"))

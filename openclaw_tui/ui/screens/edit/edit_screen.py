@@ -191,6 +191,14 @@ def tag_chips(tags: Sequence[str]) -> Text:
     return text
 
 
+def _select_options(name: str, value: Any) -> list[tuple[str, Any]]:
+    """A select field's choices, and ``value`` marked invalid when it is set and not one of them."""
+    options = [(v, v) for v in SELECT_FIELDS[name]]
+    if value is not Select.NULL and value not in SELECT_FIELDS[name]:
+        options.append((_("%(value)s (invalid)") % {"value": value}, value))
+    return options
+
+
 def _shown(value: Any) -> str:
     """A field value as the form shows it."""
     if isinstance(value, list):
@@ -263,12 +271,9 @@ class EditScreen(Screen[bool]):
             yield Label(name, classes="field-label")
             value = meta.get(name)
             if name in SELECT_FIELDS:
-                options = [(v, v) for v in SELECT_FIELDS[name]]
-                if name in meta and value not in SELECT_FIELDS[name]:
-                    options.append((_("%(value)s (invalid)") % {"value": _shown(value)}, _shown(value)))
                 initial: Any = _shown(value) if name in meta else Select.NULL
-                yield Select(options, value=initial, allow_blank=True, prompt=_("(not set)"), id=f"f-{name}",
-                             compact=True)
+                yield Select(_select_options(name, initial), value=initial, allow_blank=True, prompt=_("(not set)"),
+                             id=f"f-{name}", compact=True)
             else:
                 placeholder = _(TEXT_FIELDS.get(name) or ID_FIELDS.get(name) or N_("none · comma-separated, e.g. 咖啡, health"))
                 yield Input(_shown(value) if name in meta else "", placeholder=placeholder, id=f"f-{name}",
@@ -474,10 +479,10 @@ class EditScreen(Screen[bool]):
                 continue
             w = widgets.first()
             if isinstance(w, Select):
-                value = _shown(meta[name]) if name in meta else None
-                if value is not None and value not in SELECT_FIELDS[name]:
-                    w.set_options([*((v, v) for v in SELECT_FIELDS[name]), (_("%(value)s (invalid)") % {"value": value}, value)])
-                w.value = value if value is not None else Select.NULL
+                value = _shown(meta[name]) if name in meta else Select.NULL
+                if value is not Select.NULL and value not in SELECT_FIELDS[name]:
+                    w.set_options(_select_options(name, value))
+                w.value = value
             elif isinstance(w, Input):
                 w.value = _shown(meta[name]) if name in meta else ""
         self.query_one("#edit-others", Static).update(self._others(meta))

@@ -80,18 +80,18 @@ def why_text(why: str) -> str:
     return _("; ").join(d if d is not None else b for d, b in zip(done, bits, strict=True))
 
 
+ACTION_TEXT = {
+    "rewrite": N_("rewrite to %(target)s: %(why)s"), "restore": N_("restore %(target)s from the archive: %(why)s"),
+    "restore-git": N_("restore %(target)s from commit %(commit)s: %(why)s"),
+    "restore-file": N_("restore %(target)s from commit %(commit)s: %(why)s"),
+    "reactivate": N_("make %(target)s active: %(why)s"),
+}
+
+
 def describe(c: Candidate) -> str:
     """``Candidate.describe()`` in the language in use."""
     values = {"target": c.target, "why": why_text(c.why), "commit": getattr(c, "commit", "")}
-    if c.action == "rewrite":
-        return _("rewrite to %(target)s: %(why)s") % values
-    if c.action == "restore":
-        return _("restore %(target)s from the archive: %(why)s") % values
-    if c.action in ("restore-git", "restore-file"):
-        return _("restore %(target)s from commit %(commit)s: %(why)s") % values
-    if c.action == "reactivate":
-        return _("make %(target)s active: %(why)s") % values
-    return _("remove the reference: %(why)s") % values
+    return _(ACTION_TEXT.get(c.action, N_("remove the reference: %(why)s"))) % values
 
 
 def same_finding(a: Finding, b: Finding) -> bool:
