@@ -54,11 +54,7 @@ def _is_text(text: str) -> bool:
 
 
 class MinimumContrast(LineFilter):
-    """Raise every text's contrast with its background to ``minimum`` (after Textual's own filters)."""
-
-    def __init__(self, minimum: float = AA, enabled: bool = True) -> None:
-        self.minimum = minimum
-        super().__init__(enabled=enabled)
+    """Raise every text's contrast with its background to AA (after Textual's own filters)."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         out: list[Segment] = []
@@ -74,7 +70,7 @@ class MinimumContrast(LineFilter):
                 continue
             if style.reverse:
                 fg, bg = bg, fg
-            fixed = readable(tuple(fg), tuple(bg), self.minimum)
+            fixed = readable(tuple(fg), tuple(bg))
             if fixed == tuple(fg):
                 out.append(seg)
                 continue

@@ -6,7 +6,7 @@ results, the width or the style change.  Keys and messages as an ``OptionList``'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.console import Console
@@ -29,23 +29,15 @@ Line = tuple[list[Segment], int]  # a line of a result's text: its segments (uns
 Row = tuple[Line, ...]
 
 
-def render_rows(texts: Sequence[Text], width: int, height: int, console: Console) -> list[Row]:
-    """Each text's first ``height`` lines as segments of at most ``width`` cells (cut with an ellipsis)."""
-    rows: list[Row] = []
-    width = max(1, width)
-    for text in texts:
-        lines = text.split("\n", allow_blank=True)
-        row: list[Line] = []
-        for i in range(height):
-            if i >= len(lines):
-                row.append(([], 0))
-                continue
-            line = lines[i]
-            line.truncate(width, overflow="ellipsis")
-            segments = [s for s in line.render(console) if s.text]
-            row.append((segments, Segment.get_line_length(segments)))
-        rows.append(tuple(row))
-    return rows
+def render_row(text: Text, width: int, height: int, console: Console) -> Row:
+    """The text's first ``height`` lines as segments of at most ``width`` cells (cut with an ellipsis)."""
+    lines = text.split("\n", allow_blank=True)[:height]
+    row: list[Line] = []
+    for line in lines:
+        line.truncate(max(1, width), overflow="ellipsis")
+        segments = [s for s in line.render(console) if s.text]
+        row.append((segments, Segment.get_line_length(segments)))
+    return (*row, *[([], 0)] * (height - len(lines)))
 
 
 def line_strip(line: Line, width: int, style: Style) -> Strip:
@@ -212,8 +204,8 @@ class ResultList(ScrollView, can_focus=True):
             style = highlighted if lit else hover if under else base
             row = self.rows[index]
             if row is None:
-                row = self.rows[index] = render_rows([self._prompt(index)], self._rows_width, self.row_height,
-                                                     self.app.console)[0]
+                row = self.rows[index] = render_row(self._prompt(index), self._rows_width, self.row_height,
+                                                    self.app.console)
             strip = self._lines[key] = line_strip(row[part], width, style)
         return strip
 

@@ -97,11 +97,11 @@ def body_diff_lines(old: str, new: str, indent: str = "    ") -> list[Text]:
     return out
 
 
-def change_details(change: EntryChange | None, skip: tuple[str, ...] = ()) -> list[Text]:
+def change_details(change: EntryChange | None) -> list[Text]:
     """Field lines and body lines of an entry change."""
     if change is None:
         return []
-    out = [_field_line(fc) for fc in change.fields if fc.name not in skip]
+    out = [_field_line(fc) for fc in change.fields]
     if change.body_changed:
         out.append(Text(_("    body:"), style="bold"))
         out.extend(body_diff_lines(_body(change.old_raw), _body(change.new_raw), "      "))
@@ -309,28 +309,25 @@ class SemanticDiffView(VerticalScroll):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.diff: ProfileDiff | None = None
-        self.text = Text()
+        self.text = Text()  # what is shown
 
     def compose(self) -> ComposeResult:
         yield Static(Text(""), classes="diff-body")
 
     def show(self, diff: ProfileDiff | None, header: Text | None = None, empty: str | None = None) -> None:
-        self.diff = diff
-        body = render_profile_diff(diff, empty)
         text = Text()
         if header is not None:
             text.append_text(header)
             text.append("\n\n")
-        text.append_text(body)
-        self.text = text
-        self.query_one(".diff-body", Static).update(text)
+        self._show(text.append_text(render_profile_diff(diff, empty)))
         self.scroll_home(animate=False)
 
     def show_message(self, message: str) -> None:
-        self.diff = None
-        self.text = Text(message, style="dim italic")
-        self.query_one(".diff-body", Static).update(self.text)
+        self._show(Text(message, style="dim italic"))
+
+    def _show(self, text: Text) -> None:
+        self.text = text
+        self.query_one(".diff-body", Static).update(text)
 
 
 class PatchView(VerticalScroll):

@@ -117,14 +117,18 @@ def run_editor(app: App[Any], text: str, line: int | None = None) -> tuple[int, 
     session = EditorSession(text, line)
     argv = session.prepare()
     try:
-        try:
-            with app.suspend():
-                code = session.run(argv)
-        except SuspendNotSupported:
-            code = session.run(argv)
-        return code, session.result()
+        return _suspended(app, session, argv), session.result()
     finally:
         session.cleanup()
+
+
+def _suspended(app: App[Any], session: EditorSession, argv: list[str]) -> int:
+    """Run the editor with the app suspended, or as it is where it cannot be (headless, Textual web)."""
+    try:
+        with app.suspend():
+            return session.run(argv)
+    except SuspendNotSupported:
+        return session.run(argv)
 
 
 def run_file_editor(app: App[Any], path: Path, line: int | None = None) -> int:
@@ -133,13 +137,7 @@ def run_file_editor(app: App[Any], path: Path, line: int | None = None) -> int:
     editor = editor_from()
     if editor is None:
         raise NoEditor(_("set $VISUAL or $EDITOR to edit in your own editor"))
-    argv = editor_command(editor, path, line)
-    session = EditorSession("")
-    try:
-        with app.suspend():
-            return session.run(argv)
-    except SuspendNotSupported:
-        return session.run(argv)
+    return _suspended(app, EditorSession(""), editor_command(editor, path, line))
 
 
 def edit_loop(
