@@ -62,8 +62,9 @@ class ConfirmWrite(ModalScreen[bool]):
             yield Static(lines, id="confirm-summary")
             yield DiffView(self.diff, id="confirm-diff")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(_("%(label)s (y)") % {"label": _("Write")}, variant="primary", id="confirm-yes")
-                yield Button(_("Cancel (n)"), id="confirm-no")
+                yield Button(_("%(label)s (y)") % {"label": _("Write")}, variant="primary", id="confirm-yes",
+                             action="screen.answer(True)")
+                yield Button(_("Cancel (n)"), id="confirm-no", action="screen.answer(False)")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -71,11 +72,6 @@ class ConfirmWrite(ModalScreen[bool]):
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(event.button.id == "confirm-yes")
 
 
 class Ask(ModalScreen[str | None]):
@@ -106,7 +102,7 @@ class Ask(ModalScreen[str | None]):
             with Horizontal(classes="dialog-buttons"):
                 for i, (key, label, value, variant) in enumerate(self.answers):
                     yield Button(Text(f"{label} ({key})"), id=f"ask-{i}", variant=variant,  # type: ignore[arg-type]
-                                 name=value)
+                                 name=value, action=f"screen.answer({value!r})")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -123,11 +119,6 @@ class Ask(ModalScreen[str | None]):
 
     def action_answer(self, value: str | None) -> None:
         self.dismiss(value)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(event.button.name)
 
 
 def close_or_ask(screen: Screen[Any], unsaved: bool, title: str, message: str, keep: str | None = None) -> None:
