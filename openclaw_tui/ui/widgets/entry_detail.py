@@ -262,7 +262,6 @@ class EntryDetail(Horizontal):
         self._set_refs(options)
 
     def _set_refs(self, options: list[Option]) -> None:
-        """List ``options``, the first enabled one highlighted."""
         self.ref_list.set_options(options)
         self.ref_list.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
 

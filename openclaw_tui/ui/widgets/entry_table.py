@@ -14,7 +14,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -201,9 +201,6 @@ class EntryTable(ScrollView, can_focus=True):
         """Ids of the picked entries, in the order they were picked."""
         return [ident for _file, ident in self._picked]
 
-    def is_picked(self, row: EntryRow) -> bool:
-        return (row.file, row.id) in self._picked
-
     def set_picked(self, rows: Sequence[EntryRow], picked: bool = True) -> None:
         for r in rows:
             if not r.id or r.malformed:
@@ -225,7 +222,7 @@ class EntryTable(ScrollView, can_focus=True):
         row = self.cursor_row
         if row is None:
             return
-        self.set_picked([row], not self.is_picked(row))
+        self.set_picked([row], (row.file, row.id) not in self._picked)
         if self.cursor < len(self.view) - 1:
             self.move_cursor(self.cursor + 1)
 
@@ -491,11 +488,9 @@ class EntryTable(ScrollView, can_focus=True):
         self._cache.clear()
         self._layout_key = None
 
-    def on_focus(self, event: events.Focus) -> None:
-        self._cache.clear()
-        self.refresh()
-
-    def on_blur(self, event: events.Blur) -> None:
+    @on(events.Focus)
+    @on(events.Blur)
+    def _focus_changed(self) -> None:
         self._cache.clear()
         self.refresh()
 

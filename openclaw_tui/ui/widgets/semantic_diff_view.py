@@ -98,7 +98,6 @@ def body_diff_lines(old: str, new: str, indent: str = "    ") -> list[Text]:
 
 
 def change_details(change: EntryChange | None) -> list[Text]:
-    """Field lines and body lines of an entry change."""
     if change is None:
         return []
     out = [_field_line(fc) for fc in change.fields]

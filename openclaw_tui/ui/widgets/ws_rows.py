@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -134,10 +134,9 @@ class RowsView(ScrollView, can_focus=True):
             cursor = Style(reverse=True) if self.has_focus else Style(bgcolor="grey23")
         return self._line(self.rows[index], width, cursor).apply_style(base)
 
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
+    @on(events.Focus)
+    @on(events.Blur)
+    def _focus_changed(self) -> None:
         self.refresh()
 
     def on_resize(self) -> None:

@@ -198,7 +198,6 @@ def _select_options(name: str, value: Any) -> list[tuple[str, Any]]:
 
 
 def _shown(value: Any) -> str:
-    """A field value as the form shows it."""
     if isinstance(value, list):
         return format_list(value)
     if isinstance(value, str):
