@@ -141,10 +141,6 @@ class ResultList(ScrollView, can_focus=True):
     def highlighted(self) -> int | None:
         return self._highlighted
 
-    @highlighted.setter
-    def highlighted(self, index: int | None) -> None:
-        self.highlight(index)
-
     def set_results(self, count: int, prompt: Callable[[int], Text], highlighted: int | None = 0) -> None:
         """Show ``count`` results from the top, ``prompt(i)`` making result i's text when first drawn;
         ``highlighted`` highlighted without posting a message."""
