@@ -221,10 +221,7 @@ class ConflictPane(Vertical):
                                                                    "file": clean_line(file.display)}, style="dim")
         title.update(head)
         known = item.base_known
-        if item.kind == "text":
-            before, after = _context(file, item.region)
-        else:
-            before, after = [], []
+        before, after = _context(file, item.region) if item.kind == "text" else ([], [])
         short = self.app.size.height < SHORT  # a few lines per side: only what each side changed
         ref_ours = item.base if known else item.theirs
         ref_theirs = item.base if known else item.ours
