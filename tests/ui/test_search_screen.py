@@ -22,7 +22,7 @@ from textual.widgets import Input, Static
 from openclaw_tui.ui.rows import Location
 from openclaw_tui.ui.screens.search import search_screen
 from openclaw_tui.ui.screens.search.search_screen import LIMIT, ROW_HEIGHT, SearchScreen, hit_prompt
-from openclaw_tui.ui.widgets.result_list import PAD, ResultList, line_strip, render_rows
+from openclaw_tui.ui.widgets.result_list import PAD, ResultList, line_strip, render_row
 from tests.search_corpus import TODAY, entry, write
 from tests.support import until
 from tests.ui_support import SIZE, widget_text
@@ -304,7 +304,7 @@ def test_a_drawn_line_is_the_text_over_the_line_style_padded_and_cut_to_the_widt
     def cells(strip: Strip) -> list[tuple[str, Style | None]]:
         return [(ch, seg.style) for seg in strip for ch in seg.text]
     for width in (1, 2, 3, 9, 30, 80):
-        row = render_rows([text], max(1, width - 2 * PAD), 3, Console(width=200))[0]
+        row = render_row(text, max(1, width - 2 * PAD), 3, Console(width=200))
         for line in row:
             for style in (base, lit):
                 want = Strip.join([Strip.blank(PAD), Strip(*line)]).apply_style(style).crop_extend(0, width, style)

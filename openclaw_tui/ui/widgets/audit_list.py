@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 
 from rich.text import Text
@@ -21,15 +22,11 @@ from .messages import Jump
 from .safe_text import clean_line
 
 SEVERITY_STYLE = {"error": "bold white on red", "warning": "bold black on yellow", "info": "bold white on blue"}
-FIRST_OPTIONS = 50  # options made at once by show_groups (the audit pane shows ~8: a few screenfuls)
+FIRST_OPTIONS = 50  # options made at once by show_groups (a few screenfuls)
 SLICE_BUDGET = 0.012  # seconds of adding further options per step (keys and paints go in between)
 SLICE_PAUSE = 0.005
 SLICE_STEP = 16
 SEVERITY_LABEL = {"error": N_("ERROR"), "warning": N_("WARN "), "info": N_("INFO ")}
-
-
-def sort_findings(findings: Sequence[Finding]) -> list[Finding]:
-    return sorted(findings, key=lambda f: (SEVERITY_RANK.get(f.severity, 9), f.file, f.line or 0, f.code))
 
 
 def summary_text(findings: Sequence[Finding]) -> str:
@@ -58,11 +55,14 @@ def finding_prompt(f: Finding, prefix: str = "", width_where: int = 0) -> Text:
     return t
 
 
+@dataclass
 class AuditGroup:
     """The findings of one profile (None: the check has not finished)."""
 
-    def __init__(self, profile: str, name: str, findings: Sequence[Finding] | None, note: str | None = None) -> None:
-        self.profile, self.name, self.findings, self.note = profile, name, findings, note
+    profile: str
+    name: str
+    findings: Sequence[Finding] | None
+    note: str | None = None
 
 
 class AuditList(OptionList):
@@ -86,11 +86,8 @@ class AuditList(OptionList):
         return self._option_findings[k]
 
     def show_groups(self, groups: Sequence[AuditGroup]) -> None:
-        """Replace the list; keeps the highlighted finding when it is still there.
-
-        The first :data:`FIRST_OPTIONS` options (and the kept one) are made at once; the rest are added in
-        slices of :data:`SLICE_BUDGET` seconds between keys and paints: 2,000 findings of a 100k-entry
-        profile cost an option list about a second of the event loop when made at once."""
+        """Replace the list, keeping the highlighted finding; the options after the first
+        :data:`FIRST_OPTIONS` (and the kept one) are added in slices between keys and paints."""
         current = self.highlighted_option
         keep = current.location if isinstance(current, LocationOption) else None
         several = len(groups) > 1
@@ -99,12 +96,15 @@ class AuditList(OptionList):
         locations: list[Location | None] = []
         owners: list[tuple[str, Finding] | None] = []
         pending = [g.name for g in groups if g.findings is None]
+
+        def line(text: str, style: str) -> None:  # a line that is not a finding
+            specs.append(LocationOption(Text(text, style=style), None))
+            locations.append(None)
+            owners.append(None)
+
         for g in groups:
             if g.note:
-                specs.append(LocationOption(Text(f" {g.name}: {g.note}" if several else f" {g.note}",
-                                                 style="italic yellow"), None))
-                locations.append(None)
-                owners.append(None)
+                line(f" {g.name}: {g.note}" if several else f" {g.note}", "italic yellow")
             for f in g.findings or ():
                 items.append((f, g.profile, f"{g.name}/" if several else ""))
         items.sort(key=lambda it: (SEVERITY_RANK.get(it[0].severity, 9), it[2], it[0].file, it[0].line or 0,
@@ -112,18 +112,13 @@ class AuditList(OptionList):
         self.findings = [f for f, _, _ in items]
         width = min(48, max((len(pre + f.file) + len(str(f.line or "")) + 1 for f, _, pre in items), default=0))
         if not items and not pending:
-            specs.append(LocationOption(Text(" " + _("No findings: the memory is consistent."), style="green"), None))
-            locations.append(None)
-            owners.append(None)
+            line(" " + _("No findings: the memory is consistent."), "green")
         for f, profile, prefix in items:
             specs.append((f, prefix, width))
             locations.append(finding_location(f, profile))
             owners.append((profile, f))
         if pending:
-            specs.append(LocationOption(Text(" " + _("checking %(what)s…") % {"what": ", ".join(pending)}, style="dim italic"),
-                                        None))
-            locations.append(None)
-            owners.append(None)
+            line(" " + _("checking %(what)s…") % {"what": ", ".join(pending)}, "dim italic")
         self._option_findings = owners
         index = None
         if keep is not None:

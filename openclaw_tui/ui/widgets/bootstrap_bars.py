@@ -88,30 +88,23 @@ def bars_text(parts: Sequence[InjectedPart], limits: Limits, source: str, sessio
         if p.kind == "daily":
             t.append(f" {p.chars_injected:>7,}  " if p.loaded else f" {p.chars_raw:>7,} B", style="dim")
             t.append(clean_line(reason_text(p.reason)), style="cyan" if p.loaded else "dim italic")
-            t.append("\n")
-            continue
-        if p.kind == "retired":  # TOOLS.md, HEARTBEAT.md, a lowercase memory.md
+        elif p.kind == "retired":  # TOOLS.md, HEARTBEAT.md, a lowercase memory.md
             t.append(f" {clean_line(reason_text(p.reason))}", style="dim italic")
-            t.append("\n")
-            continue
-        if p.missing:
+        elif p.missing:
             t.append(" " + _("missing: injected as a %(n)s-character [MISSING] marker") % {"n": f"{p.chars_injected:,}"},
                      style="yellow")
-            t.append("\n")
-            continue
-        if not p.loaded and not p.over_total:  # not for this session (shared: MEMORY.md), or blank
+        elif not p.loaded and not p.over_total:  # not for this session (shared: MEMORY.md), or blank
             t.append(f" {p.chars_raw:>7,}  " + _("not loaded: %(why)s") % {"why": clean_line(reason_text(p.reason))},
                      style="dim italic")
-            t.append("\n")
-            continue
-        own = p.limit
-        t.append(" ")
-        t.append_text(bar(p.chars_raw, own or 1, size))
-        t.append(f" {p.chars_raw:>7,} / {own:,}" if own else f" {p.chars_raw:>7,}", style="dim")
-        if p.truncated:
-            t.append(" " + _("CUT to %(n)s") % {"n": f"{p.chars_injected:,}"}, style="bold red")
-        elif not p.loaded:
-            t.append(f"  {clean_line(reason_text(p.reason))}", style="dim italic")
+        else:
+            own = p.limit
+            t.append(" ")
+            t.append_text(bar(p.chars_raw, own or 1, size))
+            t.append(f" {p.chars_raw:>7,} / {own:,}" if own else f" {p.chars_raw:>7,}", style="dim")
+            if p.truncated:
+                t.append(" " + _("CUT to %(n)s") % {"n": f"{p.chars_injected:,}"}, style="bold red")
+            elif not p.loaded:
+                t.append(f"  {clean_line(reason_text(p.reason))}", style="dim italic")
         t.append("\n")
     total = sum(p.chars_injected for p in parts if p.kind == "bootstrap")
     label = _("total injected")

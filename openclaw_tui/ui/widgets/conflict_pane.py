@@ -1,11 +1,7 @@
-"""One conflict shown side by side: ours | base | theirs, and the result of the choice.
+"""One conflict side by side: ours | base | theirs, and the result of the choice.
 
-Each side is shown whole, with the lines it changed marked (▍) and, inside
-a changed line, the changed words highlighted; for an entry the fields that
-side changed are named above it.  Highlights compare each side with the
-base when the markers carry it (diff3/zdiff3), else with the other side.
-The side the next ``space`` would pick is framed.  Memory text is only ever
-shown through ``rich.text.Text``.
+Each side's changed lines are marked (▍), changed words highlighted, against the base when the markers
+carry it (diff3), else against the other side; the side ``space`` would pick is framed.
 """
 
 from __future__ import annotations
@@ -62,10 +58,8 @@ def render_side(
     after: list[str] | None = None,
     changed_only: bool = False,
 ) -> Text:
-    """A side's text, lines that differ from ``reference`` marked, changed words highlighted.
-
-    ``changed_only`` (a short terminal): only the changed and removed lines, so the few rows a side
-    gets show what it changed, not the entry's first lines."""
+    """A side's text, lines that differ from ``reference`` marked, changed words highlighted;
+    ``changed_only`` (a short terminal): only the changed and removed lines."""
     out = Text()
     if changed_only:
         before = after = None
@@ -227,25 +221,17 @@ class ConflictPane(Vertical):
                                                                    "file": clean_line(file.display)}, style="dim")
         title.update(head)
         known = item.base_known
-        if item.kind == "text":
-            before, after = _context(file, item.region)
-        else:
-            before, after = [], []
+        before, after = _context(file, item.region) if item.kind == "text" else ([], [])
         short = self.app.size.height < SHORT  # a few lines per side: only what each side changed
         ref_ours = item.base if known else item.theirs
         ref_theirs = item.base if known else item.ours
         absent = _("(deleted on this side)") if known and item.base is not None else _("(not on this side)")
-        self.column("ours").show(
-            _("ours") + f" · {labels[0]}", side_summary(item, "ours"),
-            render_side(item.ours, ref_ours, OURS_WORD, absent=absent, before=before, after=after, changed_only=short),
-            compact=short,
-        )
-        self.column("theirs").show(
-            _("theirs") + f" · {labels[2]}", side_summary(item, "theirs"),
-            render_side(item.theirs, ref_theirs, THEIRS_WORD, absent=absent, before=before, after=after,
-                        changed_only=short),
-            compact=short,
-        )
+        for side, text, ref, label, word in (("ours", item.ours, ref_ours, labels[0], OURS_WORD),
+                                             ("theirs", item.theirs, ref_theirs, labels[2], THEIRS_WORD)):
+            self.column(side).show(
+                _(CHOICE_WORD[side]) + f" · {label}", side_summary(item, side),
+                render_side(text, ref, word, absent=absent, before=before, after=after, changed_only=short), compact=short,
+            )
         base_col.display = known and self.show_base
         if known:
             base_col.show(

@@ -1,11 +1,7 @@
 """Readable text in every theme: a line filter that gives any text at least WCAG AA contrast (4.5:1).
 
-Colours come from the theme's variables, the app's CSS and the styles of rich Text (``"yellow"``,
-``"dim"``); on one theme or the other some of them land too close to their background (a light
-theme's white superseded rows on light grey, yellow notices on grey).  ``MinimumContrast`` runs after
-Textual's own filters (the colours are truecolor then, ``dim`` already blended) and moves a text's
-colour toward black or white, whichever its background is further from, just enough to reach 4.5:1.
-Box-drawing and block characters (borders, scrollbars) are drawn lines, not text, and keep their colour.
+A text's colour moves toward black or white, whichever its background is further from, just enough;
+box-drawing and block characters (borders, scrollbars) keep theirs.
 """
 
 from __future__ import annotations
@@ -46,13 +42,11 @@ def readable(fg: tuple[int, int, int], bg: tuple[int, int, int], minimum: float 
         return fg
     target = Color(0, 0, 0) if contrast((0, 0, 0), bg) >= contrast((255, 255, 255), bg) else Color(255, 255, 255)
     start = Color(*fg)
-    best = target.rgb
     for step in range(1, 21):  # 5% at a time: the first that reads keeps most of the colour
         moved = start.blend(target, step / 20).rgb
         if contrast(moved, bg) >= minimum:
-            best = moved
-            break
-    return best
+            return moved
+    return target.rgb
 
 
 def _is_text(text: str) -> bool:
@@ -60,11 +54,7 @@ def _is_text(text: str) -> bool:
 
 
 class MinimumContrast(LineFilter):
-    """Raise every text's contrast with its background to ``minimum`` (see the module's text)."""
-
-    def __init__(self, minimum: float = AA, enabled: bool = True) -> None:
-        self.minimum = minimum
-        super().__init__(enabled=enabled)
+    """Raise every text's contrast with its background to AA (after Textual's own filters)."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         out: list[Segment] = []
@@ -74,16 +64,13 @@ class MinimumContrast(LineFilter):
                 out.append(seg)
                 continue
             fg = style.color.triplet
-            bg_color = style.bgcolor
-            bg = bg_color.triplet if bg_color is not None else None
-            if bg is None and bg_color is None:
-                bg = background.rich_color.triplet
+            bg = style.bgcolor.triplet if style.bgcolor is not None else background.rich_color.triplet
             if fg is None or bg is None:
                 out.append(seg)
                 continue
             if style.reverse:
                 fg, bg = bg, fg
-            fixed = readable(tuple(fg), tuple(bg), self.minimum)
+            fixed = readable(tuple(fg), tuple(bg))
             if fixed == tuple(fg):
                 out.append(seg)
                 continue

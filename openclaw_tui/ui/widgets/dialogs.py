@@ -1,11 +1,4 @@
-"""The app's dialogs, once: confirm a write (with its diff), ask a question, type a name or an id.
-
-``ConfirmWrite`` shows what a plan does in words (which entry moves where)
-and the exact unified diff of the file bytes; ``y`` writes, ``n``/Escape
-does not.  ``Ask`` offers a few answers, each on a key and a button (quit
-with an unsaved edit, discard an edit, conclude or abort a merge...);
-``AskText`` reads one line (an entry id with ``AskId``, a branch name).
-"""
+"""The app's dialogs, once: confirm a write (its summary and diff), ask a question, type a name or an id."""
 
 from __future__ import annotations
 
@@ -41,23 +34,13 @@ class ConfirmWrite(ModalScreen[bool]):
 
     BINDINGS = bindings("confirm")
 
-    def __init__(
-        self,
-        plan: Plan,
-        root: Path | None = None,
-        *,
-        title: str | None = None,
-        notes: Sequence[str] = (),
-        secrets: Iterable[tuple[str, str]] = (),
-        yes: str | None = None,
-    ) -> None:
+    def __init__(self, plan: Plan, root: Path | None = None, *, notes: Sequence[str] = (),
+                 secrets: Iterable[tuple[str, str]] = ()) -> None:
         super().__init__()
         self.plan = plan
         self.root = root
-        self.heading = title or plan_title(plan.title)
         self.notes = list(notes)
         self.secrets = list(secrets)  # (value, kind) masked wherever they appear in the diff
-        self.yes = yes or _("Write")
 
     @property
     def diff(self) -> str:
@@ -66,7 +49,7 @@ class ConfirmWrite(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-write", classes="dialog wide"):
-            yield Static(Text(clean_line(self.heading), style="bold"), classes="dialog-title")
+            yield Static(Text(clean_line(plan_title(self.plan.title)), style="bold"), classes="dialog-title")
             lines = Text()
             items = [*self.notes, *(plan_line(line) for line in describe_plan(self.plan, self.root))]
             if len(items) > MAX_SUMMARY:
@@ -79,8 +62,9 @@ class ConfirmWrite(ModalScreen[bool]):
             yield Static(lines, id="confirm-summary")
             yield DiffView(self.diff, id="confirm-diff")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(_("%(label)s (y)") % {"label": self.yes}, variant="primary", id="confirm-yes")
-                yield Button(_("Cancel (n)"), id="confirm-no")
+                yield Button(_("%(label)s (y)") % {"label": _("Write")}, variant="primary", id="confirm-yes",
+                             action="screen.answer(True)")
+                yield Button(_("Cancel (n)"), id="confirm-no", action="screen.answer(False)")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -88,11 +72,6 @@ class ConfirmWrite(ModalScreen[bool]):
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(event.button.id == "confirm-yes")
 
 
 class Ask(ModalScreen[str | None]):
@@ -123,7 +102,7 @@ class Ask(ModalScreen[str | None]):
             with Horizontal(classes="dialog-buttons"):
                 for i, (key, label, value, variant) in enumerate(self.answers):
                     yield Button(Text(f"{label} ({key})"), id=f"ask-{i}", variant=variant,  # type: ignore[arg-type]
-                                 name=value)
+                                 name=value, action=f"screen.answer({value!r})")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -140,11 +119,6 @@ class Ask(ModalScreen[str | None]):
 
     def action_answer(self, value: str | None) -> None:
         self.dismiss(value)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(event.button.name)
 
 
 def close_or_ask(screen: Screen[Any], unsaved: bool, title: str, message: str, keep: str | None = None) -> None:
@@ -167,12 +141,11 @@ class AskText(ModalScreen[str | None]):
     CSS_PATH = DIALOG_CSS
     BINDINGS = bindings("ask-text")
 
-    def __init__(self, title: str, message: str, *, value: str = "", placeholder: str = "",
+    def __init__(self, title: str, message: str, *, placeholder: str = "",
                  check: Callable[[str], str | None] | None = None) -> None:
         super().__init__()
         self.heading = title
         self.message = message
-        self.value = value
         self.placeholder = placeholder
         self.check = check
 
@@ -181,7 +154,7 @@ class AskText(ModalScreen[str | None]):
             yield Static(Text(clean_line(self.heading), style="bold"), classes="dialog-title")
             if self.message:
                 yield Static(Text(self.message), classes="dialog-message")
-            yield Input(self.value, placeholder=self.placeholder, id="ask-text-input")
+            yield Input(placeholder=self.placeholder, id="ask-text-input")
             yield Static("", id="ask-text-error", classes="field-error")
         yield KeysFooter()
 
@@ -205,10 +178,9 @@ class AskText(ModalScreen[str | None]):
 class AskId(AskText):
     """Read one entry id (one of ``known`` when given)."""
 
-    def __init__(self, title: str, message: str, *, value: str = "", placeholder: str = "mem-0000",
-                 known: Sequence[str] = ()) -> None:
+    def __init__(self, title: str, message: str, *, known: Sequence[str] = ()) -> None:
         self.known = list(known)
-        super().__init__(title, message, value=value, placeholder=placeholder, check=self._check_id)
+        super().__init__(title, message, placeholder="mem-0000", check=self._check_id)
 
     def _check_id(self, ident: str) -> str | None:
         if not ident or any(c.isspace() for c in ident):

@@ -1,8 +1,5 @@
-"""Differences as colored rich Text: unified diffs of file bytes, word-level body differences.
-
-Memory text is never read as markup: every piece goes through ``safe_text``
-and is appended to ``rich.text.Text`` as plain text.
-"""
+"""Differences as colored rich Text (memory text through ``safe_text``, never markup): unified diffs
+of file bytes, word-level body differences."""
 
 from __future__ import annotations
 
@@ -25,7 +22,6 @@ HEADER = "bold"
 WORD_REMOVED = "bold white on dark_red"
 WORD_ADDED = "bold black on green3"
 FIELD_DIFF = "bold yellow"
-
 
 MAX_LINES = 3000  # a diff longer than this is cut on screen (the write is not)
 
@@ -106,15 +102,11 @@ class DiffView(VerticalScroll):
 
     def __init__(self, diff: str = "", *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._diff = diff
+        self.diff = diff
 
     def compose(self) -> ComposeResult:
-        yield Static(diff_text(self._diff), classes="diff-body")
+        yield Static(diff_text(self.diff), classes="diff-body")
 
     def show(self, diff: str) -> None:
-        self._diff = diff
+        self.diff = diff
         self.query_one(".diff-body", Static).update(diff_text(diff))
-
-    @property
-    def diff(self) -> str:
-        return self._diff

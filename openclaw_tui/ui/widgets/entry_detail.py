@@ -1,10 +1,5 @@
-"""The selected entry: its problems, every field, the body as (inert) Markdown, its references.
-
-References are listed both ways, each one a line the reviewer can jump to
-with Enter or a click: what the entry points to (conflict partner,
-superseded_by, merged_from, ids in its body) and what points to it
-(state.yaml keys, context files, other entries).
-"""
+"""The selected entry: its problems, every field, the body as (inert) Markdown, and its references
+both ways (what it points to, what points to it), each a line to jump to with Enter or a click."""
 
 from __future__ import annotations
 
@@ -25,7 +20,7 @@ from ...core.format.scalars import render_scalar  # not yamlio: the pane needs n
 from ...core.i18n import N_, _
 from ..actions import bindings
 from ..rows import EntryRow, Location
-from .entry_table import badge_text, status_text
+from .entry_table import ERROR_MARKS, badge_text, status_text
 from .messages import Jump
 from .safe_text import SafeMarkdown, clean, clean_line
 
@@ -52,10 +47,6 @@ class RefList(OptionList):
         option = event.option
         if isinstance(option, LocationOption) and option.location is not None:
             self.post_message(Jump(option.location))
-
-
-def _get(ref: Any, name: str) -> Any:
-    return getattr(ref, name, None)
 
 
 # where a reference is written (core/check/refs.py: Ref.kind); a field's name (conflict, superseded_by...) stays
@@ -147,9 +138,7 @@ class EntryDetail(Horizontal):
                     if not span.ok:
                         t.append("  " + _("missing or outside the profile"), style="red")
                 options.append(LocationOption(t, span.target if span.ok else None))
-        rl = self.ref_list
-        rl.set_options(options)
-        rl.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
+        self._set_refs(options)
 
     # --- parts ------------------------------------------------------------------------
 
@@ -164,7 +153,7 @@ class EntryDetail(Horizontal):
         if row.importance:
             t.append(f"  {clean_line(row.importance)}", style="bold" if row.importance == "high" else "")
         for mark, detail in row.sorted_marks():
-            kind = "red" if mark in ("malformed", "dangling", "duplicate", "merge-conflict") else "yellow"
+            kind = "red" if mark in ERROR_MARKS else "yellow"
             t.append("  ")
             t.append(f" {clean_line(badge_text(mark, detail))} ", style=f"bold black on {kind}")
         t.append(f"\n{row.file}:{row.line}", style="dim")
@@ -248,12 +237,13 @@ class EntryDetail(Horizontal):
         if refs is None:
             options.append(LocationOption(Text("  " + _("indexing…"), style="dim italic"), None))
         else:
-            incoming = [r for r in refs.incoming(row.id) if _get(r, "source_id") != row.id] if row.id else []
+            incoming = [r for r in refs.incoming(row.id) if getattr(r, "source_id", None) != row.id] if row.id else []
             if not incoming:
                 options.append(LocationOption(Text("  " + _("nothing"), style="dim"), None))
             for r in incoming:
-                src = _get(r, "source_id")
-                file, line, kind = _get(r, "file") or "", _get(r, "line"), _get(r, "kind") or ""
+                src = getattr(r, "source_id", None)
+                file, line = getattr(r, "file", None) or "", getattr(r, "line", None)
+                kind = getattr(r, "kind", None) or ""
                 t = Text("  ← ")
                 if src:
                     t.append(clean_line(str(src)), style="bold underline")
@@ -269,10 +259,11 @@ class EntryDetail(Horizontal):
                         t.append(f"  {ref_kind(kind)}", style="dim")
                     loc = Location(file, line, None)
                 options.append(LocationOption(t, loc))
-        rl = self.ref_list
-        rl.set_options(options)
-        first = next((i for i, o in enumerate(options) if not o.disabled), None)
-        rl.highlighted = first
+        self._set_refs(options)
+
+    def _set_refs(self, options: list[Option]) -> None:
+        self.ref_list.set_options(options)
+        self.ref_list.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
 
     @staticmethod
     def _outgoing(row: EntryRow, refs: Any) -> list[tuple[str, str | None, str | None, str]]:
@@ -287,7 +278,7 @@ class EntryDetail(Horizontal):
                 continue
             for v in value if isinstance(value, list) else [value]:
                 if isinstance(v, (str, int)) and str(v).strip():
-                    key = (name, str(v).strip(), None)
+                    key: tuple[str, Any, Any] = (name, str(v).strip(), None)
                     if key not in seen:
                         seen.add(key)
                         out.append((name, str(v).strip(), None, ""))
@@ -300,16 +291,16 @@ class EntryDetail(Horizontal):
                     seen.add(key)
                     out.append(("body", m.group(0), None, ""))
         for r in extra:
-            kind = str(_get(r, "kind") or "ref")
-            tid, tfile = _get(r, "target_id"), _get(r, "target_file")
-            key = (kind, tid, tfile or _get(r, "text"))
+            kind = str(getattr(r, "kind", None) or "ref")
+            tid, tfile = getattr(r, "target_id", None), getattr(r, "target_file", None)
+            key = (kind, tid, tfile or getattr(r, "text", None))
             if (tid is not None and any(tid == o[1] for o in out)) or key in seen or tid == row.id:
                 continue  # an id already listed (fields come first), the same link twice, itself
             seen.add(key)
             note = ""
-            if _get(r, "escapes"):
-                tfile, note = str(_get(r, "text") or ""), _("leaves the profile folder")
-            elif _get(r, "missing"):
+            if getattr(r, "escapes", None):
+                tfile, note = str(getattr(r, "text", None) or ""), _("leaves the profile folder")
+            elif getattr(r, "missing", None):
                 note = _("does not exist")
             elif tid is None and tfile is None:
                 continue

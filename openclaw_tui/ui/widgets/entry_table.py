@@ -1,12 +1,7 @@
-"""A virtualised table of memory entries (Line API, like toolong's log view).
+"""A virtualised table of memory entries (Line API): source rows -> sorted (cached) -> filtered.
 
-Only the lines on screen are rendered, each once, through an LRU cache of
-Strips; column widths are computed from the rows in the visible window, not
-from all rows.  So first paint and scrolling cost the same for 50 entries or
-100,000.  Cells are built from ``rich.text.Text`` of cleaned memory text and
-never carry links or actions: clicks are mapped to rows by coordinates.
-
-The table owns the view: source rows -> sorted (cached) -> filtered.
+Only the lines on screen are rendered, through an LRU cache of Strips, with column widths from the
+visible rows; cells hold cleaned memory text and no links: clicks are mapped to rows by coordinates.
 """
 
 from __future__ import annotations
@@ -19,7 +14,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -46,10 +41,7 @@ from .safe_text import clean_line
 
 
 class FilterInput(Input):
-    """A one-line input whose text changing repaints it, not the screen's layout.
-
-    ``Input`` sets its virtual size (the text's width, to scroll it sideways) on each change, a reactive that
-    lays out the whole screen; this input's size is fixed by the stylesheet, so nothing there depends on it."""
+    """An ``Input`` whose virtual size changing repaints it instead of laying out the screen."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
@@ -69,11 +61,12 @@ SUMMARY_MIN = 30  # cells the summary keeps while a less useful column can give 
 SORTABLE = {"id", "status", "importance", "marks", "tags", "timestamp", "summary"}
 SORT_CYCLE = ("order", "id", "status", "importance", "marks", "tags", "timestamp", "summary")
 ERROR_MARKS = {"malformed", "merge-conflict", "duplicate", "dangling"}
-PARTIAL_BUDGET = 0.02  # seconds of filling rows per step while a filter runs before the rows are indexed
-PARTIAL_STEP = 0.01  # seconds between those steps (keys and paints go in between)
-PARTIAL_CHUNK = 32  # candidates checked between two looks at the clock (~1 ms when each block is read alone)
-PARTIAL_TYPING_PAUSE = 0.25  # seconds after a filter change before the rest of its answer is looked for
-PARTIAL_SHOW_EVERY = 0.3  # seconds between scrollbar and count updates while the rest of an answer grows
+# a filter typed before the rows are indexed: seconds of checking rows per step, and between steps
+PARTIAL_BUDGET = 0.02
+PARTIAL_STEP = 0.01
+PARTIAL_CHUNK = 32  # candidates checked between two looks at the clock
+PARTIAL_TYPING_PAUSE = 0.25  # after a filter change, before the rest of its answer is looked for
+PARTIAL_SHOW_EVERY = 0.3  # between scrollbar and count updates while the answer grows
 PARTIAL_SLOW_BUDGET = 0.005  # ... once the rows found fill the screen twice over
 PARTIAL_SLOW_STEP = 0.03
 
@@ -99,76 +92,49 @@ class EntryTable(ScrollView, can_focus=True):
 
     BINDINGS = bindings("entries")
 
-    COMPONENT_CLASSES = {
-        "entry-table--header",
-        "entry-table--header-sorted",
-        "entry-table--cursor",
-        "entry-table--cursor-blurred",
-        "entry-table--id",
-        "entry-table--muted",
-        "entry-table--superseded",
-        "entry-table--cold",
-        "entry-table--archived",
-        "entry-table--malformed",
-        "entry-table--conflict",
-        "entry-table--badge-error",
-        "entry-table--badge-warning",
-        "entry-table--badge-conflict",
-        "entry-table--flag-error",
-        "entry-table--flag-warning",
-        "entry-table--high",
-        "entry-table--low",
-        "entry-table--tag",
-        "entry-table--empty",
-        "entry-table--picked",
-    }
+    COMPONENT_CLASSES = {f"entry-table--{name}" for name in (
+        "header", "header-sorted", "cursor", "cursor-blurred", "id", "muted", "superseded", "cold", "archived",
+        "malformed", "conflict", "badge-error", "badge-warning", "badge-conflict", "flag-error", "flag-warning",
+        "high", "low", "tag", "empty", "picked",
+    )}
 
-    class Highlighted(Message):
-        """The cursor moved to ``row`` (None when the view is empty)."""
-
-        def __init__(self, table: EntryTable, row: EntryRow | None) -> None:
-            super().__init__()
-            self.table = table
-            self.row = row
-
-        @property
-        def control(self) -> EntryTable:
-            return self.table
-
-    class Selected(Highlighted):
-        """Enter or double click on ``row``."""
-
-    class PicksChanged(Message):
-        """Entries were picked or unpicked (``count``: how many are picked now)."""
-
-        def __init__(self, table: EntryTable, count: int) -> None:
-            super().__init__()
-            self.table, self.count = table, count
-
-        @property
-        def control(self) -> EntryTable:
-            return self.table
-
-    class ViewChanged(Message):
-        """The visible rows changed (filter, sort or new source)."""
+    class _Message(Message):
+        """A message of ``table`` (never posted itself: ``@on`` also matches a message's subclasses)."""
 
         def __init__(self, table: EntryTable) -> None:
             super().__init__()
             self.table = table
 
-    def __init__(
-        self,
-        *,
-        hide: tuple[str, ...] = (),
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
-        super().__init__(name=name, id=id, classes=classes)
+        @property
+        def control(self) -> EntryTable:
+            return self.table
+
+    class ViewChanged(_Message):
+        """The visible rows changed (filter, sort or new source)."""
+
+    class Highlighted(_Message):
+        """The cursor moved to ``row`` (None when the view is empty)."""
+
+        def __init__(self, table: EntryTable, row: EntryRow | None) -> None:
+            super().__init__(table)
+            self.row = row
+
+    class Selected(Highlighted):
+        """Enter or double click on ``row``."""
+
+    class PicksChanged(_Message):
+        """Entries were picked or unpicked (``count``: how many are picked now)."""
+
+        def __init__(self, table: EntryTable, count: int) -> None:
+            super().__init__(table)
+            self.count = count
+
+    def __init__(self, *, hide: tuple[str, ...] = (), id: str | None = None) -> None:
+        super().__init__(id=id)
         self.hidden_columns = frozenset(hide)
-        self._source: list[EntryRow] = []
+        self.source: list[EntryRow] = []  # the file's rows, file order
         self._sorted: list[EntryRow] | None = None
-        self._view: list[EntryRow] = []
+        self.view: list[EntryRow] = []  # the rows shown: sorted and filtered
         self.query_obj = Query()
         self.sort_key = "order"
         self.sort_reverse = False
@@ -196,37 +162,27 @@ class EntryTable(ScrollView, can_focus=True):
     # --- data -------------------------------------------------------------------------
 
     @property
-    def view(self) -> list[EntryRow]:
-        return self._view
-
-    @property
-    def source(self) -> list[EntryRow]:
-        return self._source
-
-    @property
     def row_count(self) -> int:
-        return len(self._view)
+        return len(self.view)
 
     @property
     def cursor_row(self) -> EntryRow | None:
-        if 0 <= self.cursor < len(self._view):
-            return self._view[self.cursor]
+        if 0 <= self.cursor < len(self.view):
+            return self.view[self.cursor]
         return None
 
     def load(self, rows: Sequence[EntryRow], *, indexed: bool, keep: EntryRow | str | None = None,
              placeholder: str = N_("This file holds no entries."),
              raw: Callable[[], RawText | None] | None = None, complete: bool = True) -> None:
-        """Show ``rows`` (a file's rows in file order); keep the cursor on ``keep`` if present.
-
-        ``raw`` gives the rows' text lowered (:class:`RawText`) once a worker has made it: a filter
-        typed before the rows are indexed then finds its rows by their text.  ``complete=False``:
-        the first rows of a file still being read (a filter's answer is only its start)."""
+        """Show ``rows`` (file order), the cursor kept on ``keep`` if present; ``raw`` gives their
+        :class:`RawText` once made (a filter before indexing finds rows by it); ``complete=False``: the
+        first rows of a file still being read."""
         self._raw_provider = raw
         self.complete = complete
         keep = keep if keep is not None else self.cursor_row
-        self._source = list(rows)
+        self.source = list(rows)
         if self._picked:  # picks follow the entries by id; those no longer listed are dropped
-            present = {(r.file, r.id) for r in self._source if r.id and not r.malformed}
+            present = {(r.file, r.id) for r in self.source if r.id and not r.malformed}
             kept = {k: None for k in self._picked if k in present}
             if len(kept) != len(self._picked):
                 self._picked = kept
@@ -244,9 +200,6 @@ class EntryTable(ScrollView, can_focus=True):
     def picked_ids(self) -> list[str]:
         """Ids of the picked entries, in the order they were picked."""
         return [ident for _file, ident in self._picked]
-
-    def is_picked(self, row: EntryRow) -> bool:
-        return (row.file, row.id) in self._picked
 
     def set_picked(self, rows: Sequence[EntryRow], picked: bool = True) -> None:
         for r in rows:
@@ -269,12 +222,12 @@ class EntryTable(ScrollView, can_focus=True):
         row = self.cursor_row
         if row is None:
             return
-        self.set_picked([row], not self.is_picked(row))
-        if self.cursor < len(self._view) - 1:
+        self.set_picked([row], (row.file, row.id) not in self._picked)
+        if self.cursor < len(self.view) - 1:
             self.move_cursor(self.cursor + 1)
 
     def action_pick_all(self) -> None:
-        self.set_picked(self._view)
+        self.set_picked(self.view)
 
     def action_clear_picks(self) -> None:
         self.clear_picks()
@@ -292,44 +245,36 @@ class EntryTable(ScrollView, can_focus=True):
         return self._partial is not None or not self.complete
 
     def _partial_view(self, query: Query) -> list[EntryRow]:
-        """The filter's answer over the rows not yet indexed, as far as a short step gets (file order).
-
-        Candidates come from the file's text (:class:`RawText`; every row when it cannot say), each is
-        filled and filtered exactly; the rest is checked in later steps, between keys and paints, so the
-        view only ever grows by rows that match, until the index is done and the filter runs over all.
-        """
+        """The filter's answer over rows not yet indexed, as far as one step gets (file order); the
+        candidates (from :class:`RawText`, else every row) left are checked in later steps."""
         made = self._raw_provider() if self._raw_provider is not None else None
-        if made is not None and made is not self._raw and (made.rows == self._source or self._extended_by(made)):
+        if made is not None and made is not self._raw and (made.rows == self.source or self._extended_by(made)):
             if self._raw is not None and made.rows is not self._raw.rows:
-                # rows made anew (a run of the first blocks gave way to a longer one): the strips cached by id()
-                # were of rows that may be gone, whose ids new rows take (the screen showed other entries' lines)
-                self._data_version += 1
-            self._raw = made  # (the file's text over its rows; before they are read, over all its blocks)
+                self._data_version += 1  # rows made anew: strips cached by id() of the old ones are stale
+            self._raw = made
         elif self._raw is None:
-            self._raw = RawText(self._source, lower=False)  # instant: answers words without case
+            self._raw = RawText(self.source, lower=False)  # instant: answers words without case
         cands = self._raw.candidates(query)
-        self._partial = (query, iter(self._source) if cands is None else cands)
+        self._partial = (query, iter(self.source) if cands is None else cands)
         return self._partial_step([])
 
     def _extended_by(self, raw: RawText) -> bool:
         """``raw`` is over every block of the file whose first rows are the source (not complete)."""
         extends = getattr(raw.rows, "extends", None)
-        return not self.complete and extends is not None and bool(extends(self._source))
+        return not self.complete and extends is not None and bool(extends(self.source))
 
     def shows_enough(self) -> bool:
-        """The rows on screen (and a screenful more) are the filter's answer already: more rows to look
-        through, after these in the file, would not change them."""
-        return self.query_obj.empty or len(self._view) >= self.scroll_offset.y + 2 * max(self.size.height, 1)
+        """The rows on screen and a screenful more are the filter's answer already."""
+        return self.query_obj.empty or len(self.view) >= self.scroll_offset.y + 2 * max(self.size.height, 1)
 
     def refilter(self) -> None:
-        """Run the filter again (the rows it can look through grew: the whole file's blocks were found)."""
+        """Run the filter again (the rows it can look through grew)."""
         if not self.query_obj.empty:
             self._recompute(self.cursor_row)
 
     def _partial_step(self, view: list[EntryRow]) -> list[EntryRow]:
-        """Check the next candidates for about ``PARTIAL_BUDGET`` seconds; once the rows found fill the
-        screen (twice over), for ``PARTIAL_SLOW_BUDGET`` only, less often: the rest of the answer is the
-        scrollbar's, and the keys and paints the person waits for get the event loop."""
+        """Check the next candidates for ``PARTIAL_BUDGET`` seconds (``PARTIAL_SLOW_BUDGET`` once the
+        screen is full twice over) and schedule the next step."""
         assert self._partial is not None
         query, cands = self._partial
         need = self.scroll_offset.y + 2 * max(self.size.height, 1)
@@ -351,17 +296,16 @@ class EntryTable(ScrollView, can_focus=True):
         return view
 
     def _continue_partial(self) -> None:
-        """The next step of a filter's answer, between keys: not while the person types (a step and the
-        repaint it causes would hold the event loop the next key needs); the rows on screen repainted only
-        when the step reached them, the scrollbar and counts a few times a second and at the end."""
+        """The next step of a filter's answer: not while the person types; repaint only when it reached
+        the rows on screen, the scrollbar and counts a few times a second and at the end."""
         if self._partial is None or self.indexed or self._partial[0] is not self.query_obj:
             return
         now = time.monotonic()
-        shown = len(self._view) < self.scroll_offset.y + max(self.size.height, 1)  # rows on screen may come
+        shown = len(self.view) < self.scroll_offset.y + max(self.size.height, 1)  # rows on screen may come
         if not shown and now - self._queried_at < PARTIAL_TYPING_PAUSE:
             self.set_timer(PARTIAL_TYPING_PAUSE, self._continue_partial)
             return
-        grown = self._partial_step(self._view)  # appends to the view in place: it only grows
+        grown = self._partial_step(self.view)  # appends to the view in place: it only grows
         if shown or self._partial is None:
             self._version += 1
             self._layout_key = None
@@ -375,7 +319,6 @@ class EntryTable(ScrollView, can_focus=True):
         previous, self.query_obj = self.query_obj, query
         self._queried_at = time.monotonic()
         narrowing = self.indexed and self._sorted is not None and self._view_is_filtered_by is previous
-        # the same rows, filtered again: the cursor's row is itself or not there (no search by id)
         self._recompute(self.cursor_row, narrow=narrowing and narrows(query, previous), by_id=False)
 
     def sort_by(self, key: str, reverse: bool | None = None) -> None:
@@ -397,20 +340,20 @@ class EntryTable(ScrollView, can_focus=True):
         """Rebuild the view; ``narrow``: the new query only removes rows from the current view."""
         self._partial = None
         if not self.indexed:
-            view = self._source if self.query_obj.empty else self._partial_view(self.query_obj)
+            view = self.source if self.query_obj.empty else self._partial_view(self.query_obj)
             self._view_is_filtered_by = None
         else:
             if self._sorted is None:
                 self._sorted = (
-                    self._source if self.sort_key == "order" and not self.sort_reverse
-                    else sort_rows(self._source, self.sort_key, self.sort_reverse)
+                    self.source if self.sort_key == "order" and not self.sort_reverse
+                    else sort_rows(self.source, self.sort_key, self.sort_reverse)
                 )
             if self.query_obj.empty:
                 view = self._sorted
             else:
-                view = filter_rows(self._view if narrow else self._sorted, self.query_obj)
+                view = filter_rows(self.view if narrow else self._sorted, self.query_obj)
             self._view_is_filtered_by = self.query_obj
-        self._view = view
+        self.view = view
         self.virtual_size = Size(0, len(view) + 1)
         index = self._index_of(keep, by_id) if keep is not None else None
         self._version += 1
@@ -432,7 +375,7 @@ class EntryTable(ScrollView, can_focus=True):
 
     def _index_of(self, keep: EntryRow | str, by_id: bool = True) -> int | None:
         """Where ``keep`` is in the view (an id, or a row: itself, else with ``by_id`` its id)."""
-        view = self._view
+        view = self.view
         if isinstance(keep, EntryRow):
             try:
                 return view.index(keep)  # rows compare by identity: a C loop
@@ -455,18 +398,6 @@ class EntryTable(ScrollView, can_focus=True):
         self.move_cursor(index, center=True)
         return True
 
-    def select_line(self, line: int) -> bool:
-        """Move the cursor to the row containing file line ``line`` (file order)."""
-        best = None
-        for i, r in enumerate(self._view):
-            if r.line <= line <= r.end_line:
-                best = i
-                break
-        if best is None:
-            return False
-        self.move_cursor(best, center=True)
-        return True
-
     # --- cursor -----------------------------------------------------------------------
 
     @property
@@ -474,9 +405,9 @@ class EntryTable(ScrollView, can_focus=True):
         return max(1, self.scrollable_content_region.height - 1)
 
     def move_cursor(self, index: int, center: bool = False) -> None:
-        if not self._view:
+        if not self.view:
             return
-        index = max(0, min(index, len(self._view) - 1))
+        index = max(0, min(index, len(self.view) - 1))
         old = self.cursor
         self.cursor = index
         if center:
@@ -511,7 +442,7 @@ class EntryTable(ScrollView, can_focus=True):
         self.move_cursor(0)
 
     def action_last(self) -> None:
-        self.move_cursor(len(self._view) - 1)
+        self.move_cursor(len(self.view) - 1)
 
     def action_select(self) -> None:
         if self.cursor_row is not None:
@@ -537,7 +468,7 @@ class EntryTable(ScrollView, can_focus=True):
                 self.sort_by(key)
             return
         index = self.scroll_offset.y + offset.y - 1
-        if 0 <= index < len(self._view):
+        if 0 <= index < len(self.view):
             self.move_cursor(index)
             if event.chain >= 2:
                 self.action_select()
@@ -557,17 +488,15 @@ class EntryTable(ScrollView, can_focus=True):
         self._cache.clear()
         self._layout_key = None
 
-    def on_focus(self, event: events.Focus) -> None:
-        self._cache.clear()
-        self.refresh()
-
-    def on_blur(self, event: events.Blur) -> None:
+    @on(events.Focus)
+    @on(events.Blur)
+    def _focus_changed(self) -> None:
         self._cache.clear()
         self.refresh()
 
     def _visible(self) -> list[EntryRow]:
         top = self.scroll_offset.y
-        return self._view[top : top + max(0, self.size.height - 1)]
+        return self.view[top : top + max(0, self.size.height - 1)]
 
     def _layout(self) -> tuple[int, ...]:
         """Column widths for the rows now on screen (0 = column hidden)."""
@@ -587,7 +516,7 @@ class EntryTable(ScrollView, can_focus=True):
                 continue
             w = max(lo, cell_len(i18n._(header)))
             for r in rows:
-                w = max(w, cell_len(self._cell_plain(name, r)))
+                w = max(w, sum(cell_len(text) for text, _style in self._cell_parts(name, r, hi, "error")))
             want[name] = min(w, hi)
         fixed = sum(want.values()) + len(want)  # one space after each column
         if width - fixed < 48 and want["timestamp"] > 10:
@@ -607,24 +536,6 @@ class EntryTable(ScrollView, can_focus=True):
         self._layout_key, self._widths = key, widths
         return widths
 
-    @staticmethod
-    def _cell_plain(name: str, r: EntryRow) -> str:
-        if name == "flag":
-            return " "
-        if name == "id":
-            return clean_line(r.id or "(no id)")
-        if name == "status":
-            return clean_line(status_text(r))
-        if name == "importance":
-            return clean_line(r.importance)
-        if name == "marks":
-            return " ".join(badge_text(m, d) for m, d in r.sorted_marks())
-        if name == "tags":
-            return clean_line(", ".join(r.tags))
-        if name == "timestamp":
-            return clean_line(short_timestamp(r.timestamp))
-        return ""
-
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         widths = self._layout()
@@ -636,11 +547,11 @@ class EntryTable(ScrollView, can_focus=True):
                 self._cache[key] = strip
             return strip
         index = self.scroll_offset.y + y - 1
-        if index >= len(self._view):
-            if index == 0 and not self._view:
+        if index >= len(self.view):
+            if index == 0 and not self.view:
                 return self._render_message(width)
             return Strip.blank(width, self.rich_style)
-        row = self._view[index]
+        row = self.view[index]
         is_cursor = index == self.cursor
         picked = (row.file, row.id) in self._picked
         key = (id(row), widths, is_cursor, is_cursor and self.has_focus, self._data_version, width, picked)
@@ -656,7 +567,7 @@ class EntryTable(ScrollView, can_focus=True):
     def _render_message(self, width: int) -> Strip:
         if self._partial is not None or not self.complete:
             msg = "  " + i18n._("Looking… (the entries are still being read)")
-        elif self._source and not self._view:
+        elif self.source and not self.view:
             msg = "  " + i18n._("No entry matches the filter. Press Esc to clear it.")
         else:
             msg = "  " + i18n._(self.placeholder)

@@ -1,12 +1,5 @@
-"""A profile file other than memories.md: source with highlighting and live references, or rendered.
-
-*Source* mode shows every line with its number, YAML/Markdown highlighting,
-and each reference marked: entry ids (red when no entry defines them) and
-file links (red when missing or leaving the profile).  References are
-followed by our own handling (Enter on the line, or a click on the id),
-never through markup or links taken from the file text.  *Rendered* mode
-shows Markdown (identity.md, skills) inert.
-"""
+"""A profile file other than memories.md: numbered, highlighted source with its references
+(ids and file links, red when they lead nowhere) followed by Enter or a click, or rendered Markdown."""
 
 from __future__ import annotations
 
@@ -150,12 +143,7 @@ class SourceView(ScrollView, can_focus=True):
 
     BINDINGS = bindings("source")
 
-    COMPONENT_CLASSES = {
-        "source-view--gutter",
-        "source-view--cursor",
-        "source-view--ref",
-        "source-view--ref-dangling",
-    }
+    COMPONENT_CLASSES = {"source-view--gutter", "source-view--cursor", "source-view--ref", "source-view--ref-dangling"}
 
     class LineChanged(Message):
         """The cursor is on ``line`` (1-based); ``refs`` are the references on it."""
@@ -292,13 +280,15 @@ class SourceView(ScrollView, can_focus=True):
             self.move_cursor(max(earlier))
 
     def action_follow(self) -> None:
-        for span in self.cursor_refs:
-            if span.target is not None:
-                self.post_message(Jump(span.target))
-                return
-        if self.cursor_refs:
-            self.notify(_("%(ref)s leads nowhere: it is missing") % {"ref": self.cursor_refs[0].label}, severity="warning",
-                        markup=False)
+        spans = self.cursor_refs
+        if spans:
+            self._follow(next((s for s in spans if s.target is not None), spans[0]))
+
+    def _follow(self, span: RefSpan) -> None:
+        if span.target is not None:
+            self.post_message(Jump(span.target))
+        else:
+            self.notify(_("%(ref)s leads nowhere: it is missing") % {"ref": span.label}, severity="warning", markup=False)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -323,14 +313,9 @@ class SourceView(ScrollView, can_focus=True):
             used += w
         if index is None:
             return
-        for span in self.refs.get(n, []):
-            if span.start <= index < span.end:
-                if span.target is not None:
-                    self.post_message(Jump(span.target))
-                else:
-                    self.notify(_("%(ref)s leads nowhere: it is missing") % {"ref": span.label}, severity="warning",
-                                markup=False)
-                return
+        span = next((s for s in self.refs.get(n, []) if s.start <= index < s.end), None)
+        if span is not None:
+            self._follow(span)
 
     def render_line(self, y: int) -> Strip:
         self._rewrap()
@@ -440,7 +425,7 @@ class FileView(Vertical):
             return
         self.mode = "source" if self.mode == "rendered" else "rendered"
         self._apply_mode()
-        (self.source if self.mode == "source" else self.query_one("#file-rendered")).focus()
+        self.focus_content()
 
     def focus_content(self) -> None:
         (self.source if self.mode == "source" else self.query_one("#file-rendered")).focus()

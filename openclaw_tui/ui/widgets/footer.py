@@ -1,18 +1,8 @@
-"""The key footer of the review screen: Textual's ``Footer``, cheap while the first rows are awaited.
+"""Textual's ``Footer`` that rebuilds its key widgets only when the keys shown change.
 
-Textual's footer rebuilds all its key widgets (about fifteen, each styled on mount) every time the
-screen's bindings are announced, even when the keys shown stay the same; at start-up that happened
-while the first rows of the file waited to be painted (measured: 0.1-0.5 s of the UI thread at 100k
-entries on a loaded machine).  This footer
-
-- can be ``held``: it shows no keys until :meth:`release` (the review screen releases it once its
-  first rows are on screen, see ``MainScreen``);
-- rebuilds only when the keys it would show differ from the ones it shows, and once for any number of
-  announcements before the next refresh (three came in a row after the first rows: ~0.1 s each);
-- shows Quit and Help first (every screen uses it), so no terminal is too narrow for them;
-- given ``since_typed`` (seconds since the last key typed into a filter), rebuilds only once the keys
-  pause for :data:`TYPING_WAIT`: ``/`` changes the keys shown, and the rebuild (50-100 ms of the UI
-  thread at 100k entries) otherwise ran just as the first filter key arrived.
+It can be ``held`` (no keys until :meth:`release`, once the first rows are on screen), rebuilds once
+for any number of announcements, waits for a pause in filter typing (``since_typed``), and shows Quit
+and Help first so no terminal is too narrow for them.
 """
 
 from __future__ import annotations
@@ -84,10 +74,9 @@ class KeysFooter(Footer):
         self.call_after_refresh(self._fit_keys)
 
     def _fit_keys(self) -> None:
-        """Hide the keys that run under the palette key when their labels hold wide (CJK) characters: the
-        compositor would split a two-cell character where a hidden key's edge falls, blanking it in the palette
-        key's own label ("^p   板").  (ASCII labels are cut as Textual cuts them.)"""
-        keys = list(self.query("FooterKey"))  # (Textual's FooterKey: its label is ``description``)
+        """Hide the keys under the palette key when labels hold wide (CJK) characters (a split two-cell
+        character would blank the palette key's label)."""
+        keys = list(self.query("FooterKey"))
         if all(cell_len(getattr(k, "description", "")) == len(getattr(k, "description", "")) for k in keys):
             return
         palette = [k for k in keys if k.has_class("-command-palette")]

@@ -1,10 +1,7 @@
-"""A write's title and summary lines in the reader's language, as the screens show them.
+"""A write's title and summary lines (English in the core) in the reader's language.
 
-The core names each write in English (``Plan.title``: "edit mem-0001"; ``describe_plan``: "mem-0001: status"):
-the title also goes into commit messages and the undo history, which stay English.  The screens show them
-through ``plan_title`` and ``plan_line``: each template below is the core's English with ``%(name)s`` where it
-puts a value, so the same text recognises a title and is the msgid of its translation (as
-``core/check/messages.py`` does for findings).  A title no template matches is shown as it is.
+Each template is the core's English with ``%(name)s`` for its values: it recognises a title and is
+the msgid of its translation; a title no template matches is shown as it is.
 """
 
 from __future__ import annotations

@@ -22,10 +22,6 @@ class NodeInfo:
     kind: str  # "profile", "memories", "archive", "file", "folder"
     rel: str = ""  # file relative to the profile folder
 
-    @property
-    def is_memory(self) -> bool:
-        return self.kind in ("memories", "archive")
-
 
 class ProfileTree(Tree[NodeInfo]):
     """Selecting a memory file lists its entries; any other file opens in the file view."""

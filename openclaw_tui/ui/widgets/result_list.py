@@ -1,18 +1,12 @@
-"""The search screen's list of results: each result a fixed number of lines, made when first drawn.
+"""The search screen's list of results, each a fixed number of lines made when first drawn (Line API).
 
-Textual's line API (``ScrollView.render_line``, as toolong's ``LogLines``): a new set of results is a count
-and a function that makes result i's text (``set_results``).  A result's text is made and cut to the
-list's width (``render_rows``) when it is first drawn, so only the results on screen cost anything; its
-drawn lines are kept until the results, the width or the style change.
-
-Keys as in an ``OptionList`` (up, down, home, end, page up/down, enter); a click highlights and selects.
-``Highlighted(index)`` and ``Selected(index)`` are posted as ``OptionList`` posts its option messages;
-``Drawn(generation)`` once the results of a ``set_results`` call were first drawn whole.
+``set_results`` takes a count and a function making result i's text; drawn lines are kept until the
+results, the width or the style change.  Keys and messages as an ``OptionList``'s, plus ``Drawn``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.console import Console
@@ -35,28 +29,19 @@ Line = tuple[list[Segment], int]  # a line of a result's text: its segments (uns
 Row = tuple[Line, ...]
 
 
-def render_rows(texts: Sequence[Text], width: int, height: int, console: Console) -> list[Row]:
-    """Each text's first ``height`` lines as segments of at most ``width`` cells (cut with an ellipsis)."""
-    rows: list[Row] = []
-    width = max(1, width)
-    for text in texts:
-        lines = text.split("\n", allow_blank=True)
-        row: list[Line] = []
-        for i in range(height):
-            if i >= len(lines):
-                row.append(([], 0))
-                continue
-            line = lines[i]
-            line.truncate(width, overflow="ellipsis")
-            segments = [s for s in line.render(console) if s.text]
-            row.append((segments, Segment.get_line_length(segments)))
-        rows.append(tuple(row))
-    return rows
+def render_row(text: Text, width: int, height: int, console: Console) -> Row:
+    """The text's first ``height`` lines as segments of at most ``width`` cells (cut with an ellipsis)."""
+    lines = text.split("\n", allow_blank=True)[:height]
+    row: list[Line] = []
+    for line in lines:
+        line.truncate(max(1, width), overflow="ellipsis")
+        segments = [s for s in line.render(console) if s.text]
+        row.append((segments, Segment.get_line_length(segments)))
+    return (*row, *[([], 0)] * (height - len(lines)))
 
 
 def line_strip(line: Line, width: int, style: Style) -> Strip:
-    """A drawn line of the list: ``PAD`` blank cells, the text's segments over ``style``, then blank cells to
-    ``width`` (cut there), made as one ``Strip`` (each strip holds its own caches: fewer made, less to collect)."""
+    """``PAD`` blank cells, the line's segments over ``style``, blank cells to ``width`` (cut there)."""
     segments, cells = line
     drawn = [Segment(" " * PAD, style), *Segment.apply_style(segments, style)]
     used = PAD + cells
@@ -96,8 +81,7 @@ class ResultList(ScrollView, can_focus=True):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = bindings("results")  # an option list's keys
-    # the scroll range (the results' lines) repaints, never lays out the screen: the list's own size is set by
-    # the stylesheet, and ``_fit`` gives the scrollbar its range (as a layout would, the whole screen re-arranged)
+    # the scroll range repaints, never lays out the screen (the list's size is the stylesheet's)
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     class _AtIndex(Message):
@@ -118,17 +102,12 @@ class ResultList(ScrollView, can_focus=True):
     class Selected(_AtIndex):
         """Enter (or a click) on result ``index``."""
 
-    class Drawn(Message):
-        """The results of ``set_results`` call ``generation`` were drawn, the whole list, in a frame."""
-
-        def __init__(self, result_list: ResultList, generation: int) -> None:
-            super().__init__()
-            self.result_list = result_list
-            self.generation = generation
+    class Drawn(_AtIndex):
+        """The results of ``set_results`` call ``generation`` (the index) were drawn whole in a frame."""
 
         @property
-        def control(self) -> ResultList:
-            return self.result_list
+        def generation(self) -> int:
+            return self.index
 
     def __init__(self, *, row_height: int = 2, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -145,14 +124,10 @@ class ResultList(ScrollView, can_focus=True):
         self.generation = 0  # set_results calls so far
         self._drawn = 0  # the last generation drawn whole (``Drawn`` posted)
 
-    # -- sizes --
-
     @property
     def text_width(self) -> int:
         """The cells a result's line may take."""
         return max(1, self.scrollable_content_region.width - 2 * PAD)
-
-    # -- contents --
 
     @property
     def result_count(self) -> int:
@@ -166,13 +141,9 @@ class ResultList(ScrollView, can_focus=True):
     def highlighted(self) -> int | None:
         return self._highlighted
 
-    @highlighted.setter
-    def highlighted(self, index: int | None) -> None:
-        self.highlight(index)
-
     def set_results(self, count: int, prompt: Callable[[int], Text], highlighted: int | None = 0) -> None:
-        """Show ``count`` results from the top, ``prompt(i)`` making result i's text when it is first drawn;
-        ``highlighted`` highlighted (posting no message: the caller shows what goes with it)."""
+        """Show ``count`` results from the top, ``prompt(i)`` making result i's text when first drawn;
+        ``highlighted`` highlighted without posting a message."""
         self._count, self._prompt = count, prompt
         self.generation += 1
         self._hover = None
@@ -202,7 +173,7 @@ class ResultList(ScrollView, can_focus=True):
     # -- drawing --
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # the styles once a repaint (not once a line), and the lines they gave while they and the results last
+        # the styles once a repaint, not once a line
         base = self.rich_style
         look = (self.scrollable_content_region.width, base,
                 base + self.get_component_rich_style("result-list--highlighted", partial=True),
@@ -212,8 +183,7 @@ class ResultList(ScrollView, can_focus=True):
             self._lines.clear()
         lines = super().render_lines(crop)
         if self._drawn != self.generation and crop.contains_region(self.outer_size.region):
-            # the compositor draws a frame and writes it before any message is handled: once ``Drawn`` is,
-            # these results are on screen (a callback after refresh may run before the list's refresh arrives)
+            # the frame is written before any message is handled: once ``Drawn`` is, the results are on screen
             self._drawn = self.generation
             self.post_message(self.Drawn(self, self.generation))
         return lines
@@ -230,8 +200,8 @@ class ResultList(ScrollView, can_focus=True):
             style = highlighted if lit else hover if under else base
             row = self.rows[index]
             if row is None:
-                row = self.rows[index] = render_rows([self._prompt(index)], self._rows_width, self.row_height,
-                                                     self.app.console)[0]
+                row = self.rows[index] = render_row(self._prompt(index), self._rows_width, self.row_height,
+                                                    self.app.console)
             strip = self._lines[key] = line_strip(row[part], width, style)
         return strip
 
@@ -246,9 +216,7 @@ class ResultList(ScrollView, can_focus=True):
         old, self._highlighted = self._highlighted, index
         if old == index:
             return
-        for i in (old, index):
-            if i is not None:
-                self.refresh_lines(i * self.row_height, self.row_height)
+        self._refresh_results(old, index)
         if index is not None:
             self.scroll_to_region(Region(0, index * self.row_height, 1, self.row_height), animate=False,
                                   immediate=True)
@@ -282,12 +250,14 @@ class ResultList(ScrollView, can_focus=True):
             self.post_message(self.Selected(self, self._highlighted))
 
     def _set_hover(self, index: int | None) -> None:
-        if index == self._hover:
-            return
-        for i in (self._hover, index):
+        if index != self._hover:
+            self._refresh_results(self._hover, index)
+            self._hover = index
+
+    def _refresh_results(self, *indices: int | None) -> None:
+        for i in indices:
             if i is not None:
                 self.refresh_lines(i * self.row_height, self.row_height)
-        self._hover = index
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
         offset = event.get_content_offset(self)

@@ -1,16 +1,10 @@
 """Showing memory text harmlessly: never as markup, never as live escapes or links.
 
-Memory files are written by an agent and may hold anything: Rich/Textual markup
-(``[@click=app.quit]``), ANSI escapes, bidi overrides, bytes that were not
-UTF-8.  Everything shown on screen goes through :func:`clean` and is wrapped in
-``rich.text.Text`` (never ``Text.from_markup``).  Markdown bodies are rendered
-by :class:`SafeMarkdown`, which strips links and action metadata from every
-segment, so nothing in a memory can be clicked into running an action.
+Memory may hold markup (``[@click=app.quit]``), ANSI escapes, bidi overrides, bytes that were not UTF-8:
+all shown text goes through :func:`clean` into ``rich.text.Text``; Markdown through :class:`SafeMarkdown`.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.segment import Segment
@@ -63,11 +57,7 @@ def cut_long_lines(text: str, limit: int = LONG_LINE) -> str:
 
 
 def clean(text: str) -> str:
-    """``text`` with control characters made visible; ``\\n`` and ``\\t`` kept; long lines cut.
-
-    ``\\r\\n`` becomes ``\\n`` (line endings are not content); a lone ``\\r``
-    shows as ␍.
-    """
+    """``text`` with control characters made visible (``\\n`` and ``\\t`` kept, ``\\r\\n`` as ``\\n``); long lines cut."""
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
     return cut_long_lines(text).translate(_TABLE)
@@ -87,27 +77,6 @@ def literal(text: str, style: str | Style = "") -> Text:
     return Text(clean(text), style=style)
 
 
-def literal_line(text: str, style: str | Style = "") -> Text:
-    return Text(clean_line(text), style=style, no_wrap=True, overflow="ellipsis")
-
-
-def join(parts: Iterable[Text | str], sep: str = "") -> Text:
-    """Concatenate Text pieces; plain ``str`` pieces are taken literally."""
-    out = Text()
-    first = True
-    for part in parts:
-        if not first and sep:
-            out.append(sep)
-        first = False
-        out.append(part if isinstance(part, Text) else Text(part))
-    return out
-
-
-def inert_style(style: Style | None) -> Style | None:
-    """The same look without a hyperlink or any ``@click``-style metadata."""
-    return None if style is None else style.clear_meta_and_links()
-
-
 class Inert:
     """Wrap any Rich renderable so that none of its segments carry links or actions."""
 
@@ -119,17 +88,11 @@ class Inert:
             text, style, control = segment
             if control:
                 continue  # a renderable never gets to move the cursor or set the title
-            yield Segment(text, inert_style(style))
+            yield Segment(text, None if style is None else style.clear_meta_and_links())
 
 
 class SafeMarkdown(Inert):
-    """A memory body rendered as Markdown: links shown as text, nothing actionable.
-
-    Rich builds Markdown output from markdown-it tokens with ``Text`` objects,
-    so ``[bold]`` or ``[@click=…]`` in the source stays literal; links are
-    rendered as ``text (url)``; any remaining link or meta is stripped by
-    :class:`Inert`.
-    """
+    """A memory body rendered as Markdown (markup in it stays literal): links shown as text, nothing actionable."""
 
     def __init__(self, markdown: str, code_theme: str = "ansi_dark") -> None:
         from rich.markdown import Markdown  # markdown-it and all: not imported before it is needed

@@ -1,15 +1,10 @@
-"""Views of a difference: by entry (semantic) and as text (unified or side by side).
-
-``render_profile_diff`` turns a ``history.ProfileDiff`` into lines such as
-``~ mem-0012 changed (importance, body)`` followed by each field's old and
-new value and the body's changed words; ``render_unified`` and
-``render_side_by_side`` show a ``patch.Patch``.  Everything is built from
-``rich.text.Text`` after ``safe_text.clean``: memory text is never markup.
-"""
+"""Views of a difference, as ``rich.text.Text`` of cleaned memory text: by entry (semantic:
+``~ mem-0012 changed (importance, body)`` with the values and changed words) and as text (a patch)."""
 
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -102,11 +97,10 @@ def body_diff_lines(old: str, new: str, indent: str = "    ") -> list[Text]:
     return out
 
 
-def change_details(change: EntryChange | None, skip: tuple[str, ...] = ()) -> list[Text]:
-    """Field lines and body lines of an entry change."""
+def change_details(change: EntryChange | None) -> list[Text]:
     if change is None:
         return []
-    out = [_field_line(fc) for fc in change.fields if fc.name not in skip]
+    out = [_field_line(fc) for fc in change.fields]
     if change.body_changed:
         out.append(Text(_("    body:"), style="bold"))
         out.extend(body_diff_lines(_body(change.old_raw), _body(change.new_raw), "      "))
@@ -166,8 +160,7 @@ def event_lines(ev: EntryEvent) -> list[Text]:
         if first:
             lines.append(Text(f"    {first}", style="dim"))
         return lines
-    skip: tuple[str, ...] = ()
-    lines.extend(change_details(ev.change, skip))
+    lines.extend(change_details(ev.change))
     return lines
 
 
@@ -177,9 +170,7 @@ def render_profile_diff(diff: ProfileDiff | None, empty: str | None = None) -> T
     if diff is None:
         return Text(empty, style="dim italic")
     out = Text()
-    counts: dict[str, int] = {}
-    for ev in diff.events:
-        counts[ev.kind] = counts.get(ev.kind, 0) + 1
+    counts = Counter(ev.kind for ev in diff.events)
     if counts:
         out.append(_("Entries: "), style="bold")
         out.append(", ".join(f"{n} {_(EVENT_KIND.get(k, k))}" for k, n in counts.items()))
@@ -317,28 +308,25 @@ class SemanticDiffView(VerticalScroll):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.diff: ProfileDiff | None = None
-        self.text = Text()
+        self.text = Text()  # what is shown
 
     def compose(self) -> ComposeResult:
         yield Static(Text(""), classes="diff-body")
 
     def show(self, diff: ProfileDiff | None, header: Text | None = None, empty: str | None = None) -> None:
-        self.diff = diff
-        body = render_profile_diff(diff, empty)
         text = Text()
         if header is not None:
             text.append_text(header)
             text.append("\n\n")
-        text.append_text(body)
-        self.text = text
-        self.query_one(".diff-body", Static).update(text)
+        self._show(text.append_text(render_profile_diff(diff, empty)))
         self.scroll_home(animate=False)
 
     def show_message(self, message: str) -> None:
-        self.diff = None
-        self.text = Text(message, style="dim italic")
-        self.query_one(".diff-body", Static).update(self.text)
+        self._show(Text(message, style="dim italic"))
+
+    def _show(self, text: Text) -> None:
+        self.text = text
+        self.query_one(".diff-body", Static).update(text)
 
 
 class PatchView(VerticalScroll):

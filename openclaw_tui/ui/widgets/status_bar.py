@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual.timer import Timer
 from textual.widget import Widget
@@ -81,14 +83,10 @@ class StatusBar(Widget):
         self.inbox = count
         self._paint()
 
-    @property
-    def busy(self) -> list[str]:
-        return list(self._busy)
-
     def set_busy(self, label: str, on: bool) -> None:
         """Mark background work as running (``on``) or done."""
         if on:
-            self._busy[label] = self._now()
+            self._busy[label] = time.monotonic()
             if self._timer is None:
                 self._timer = self.set_interval(0.1, self._tick)
         else:
@@ -97,11 +95,6 @@ class StatusBar(Widget):
                 self._timer.stop()
                 self._timer = None
         self._paint()
-
-    def _now(self) -> float:
-        import time
-
-        return time.monotonic()
 
     def _tick(self) -> None:
         self._frame = (self._frame + 1) % len(SPINNER)
@@ -143,7 +136,7 @@ class StatusBar(Widget):
         if self.watch_note:
             t.append("  │ ", style="dim")
             t.append(clean_line(self.watch_note), style="yellow")
-        now = self._now()
+        now = time.monotonic()
         waiting = [label for label, start in self._busy.items() if now - start >= BUSY_DELAY]
         if waiting:
             t.append("  │ ", style="dim")

@@ -1,9 +1,5 @@
-"""A fast, read-only list of rows with fixed-width columns, for the workspace view.
-
-Only the visible lines are rendered (Textual's line API), so thousands of MEMORY.md items or a
-year of daily logs appear at once; no cell is measured.  Up/down/page/home/end move the cursor,
-a click selects; ``Highlighted`` is posted when the cursor moves.
-"""
+"""A read-only list of rows with fixed-width columns for the workspace view (Line API: only the
+visible lines are rendered, no cell is measured); ``Highlighted`` is posted when the cursor moves."""
 
 from __future__ import annotations
 
@@ -12,7 +8,7 @@ from collections.abc import Sequence
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -26,10 +22,8 @@ Cell = Text | str | tuple[str, str]  # a str is shown with its controls made vis
 
 
 class RowsView(ScrollView, can_focus=True):
-    """Rows of cells under a one-line header; the last column takes the rest of the width.
-
-    Cells are turned into ``Text`` only when their row is drawn (str and (str, style) cells get
-    their control characters made visible then), so filling in thousands of rows is cheap."""
+    """Rows of cells under a one-line header, the last column taking the rest of the width; cells
+    become ``Text`` (controls made visible) only when their row is drawn."""
 
     DEFAULT_CSS = """
     RowsView { height: 1fr; background: $surface; scrollbar-size-vertical: 1; overflow-x: hidden; }
@@ -110,15 +104,13 @@ class RowsView(ScrollView, can_focus=True):
                 cell_text = Text(clean_line(cell[0]), style=cell[1])
             else:
                 cell_text = Text(clean_line(str(cell)))
+            part = cell_text.copy()
             if i < len(self.widths):
-                w = self.widths[i]
-                part = cell_text.copy()
-                part.truncate(w, overflow="ellipsis", pad=True)
+                part.truncate(self.widths[i], overflow="ellipsis", pad=True)
                 line.append_text(part)
                 line.append(" ")
-                used += w + 1
+                used += self.widths[i] + 1
             else:
-                part = cell_text.copy()
                 part.truncate(max(0, width - used), overflow="ellipsis")
                 line.append_text(part)
         line.truncate(width, overflow="ellipsis", pad=True)
@@ -142,10 +134,9 @@ class RowsView(ScrollView, can_focus=True):
             cursor = Style(reverse=True) if self.has_focus else Style(bgcolor="grey23")
         return self._line(self.rows[index], width, cursor).apply_style(base)
 
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
+    @on(events.Focus)
+    @on(events.Blur)
+    def _focus_changed(self) -> None:
         self.refresh()
 
     def on_resize(self) -> None:

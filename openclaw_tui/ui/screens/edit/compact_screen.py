@@ -1,18 +1,12 @@
-"""Compaction wizard: many small entries on one topic become one.
+"""Compaction wizard: the ticked entries of a tag become one (``merged_from``); they are archived.
 
-Pick a tag (those with more than 5 active entries, the ``compaction-candidate``
-rule, come first), tick the entries to merge, and compose the merged entry:
-its text starts as their bodies one after the other, its tags as all their
-tags, its importance as the highest of theirs.  ``ctrl+s`` previews and
-writes it with ``merged_from``; the originals become superseded and move to
-the archive.
+The merged entry starts with their bodies, all their tags and the highest importance.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from rich.text import Text
 from textual import on
@@ -38,10 +32,6 @@ from ...widgets.safe_text import clean_line
 from .edit_screen import WriteHost, syntax
 
 CANDIDATE_MIN = 6  # "more than 5 active entries sharing a tag"
-
-
-class CompactHost(WriteHost, Protocol):
-    def edit_now(self) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -71,6 +61,7 @@ def candidate_tags(files: Files, findings: Sequence[Finding] = (), prefer: Seque
 
 
 def merged_text(entries: Sequence[Entry]) -> str:
+    """The entries' bodies one after the other."""
     return "\n".join(b for e in entries if (b := EntryParts.of(e).body.strip("\n")))
 
 
@@ -81,7 +72,7 @@ class CompactScreen(Screen[bool]):
 
     BINDINGS = bindings("compact")
 
-    def __init__(self, host: CompactHost, files: Files, groups: Sequence[TagGroup]) -> None:
+    def __init__(self, host: WriteHost, files: Files, groups: Sequence[TagGroup]) -> None:
         super().__init__()
         self.host = host
         self.files = files

@@ -1,17 +1,12 @@
-"""Resolve a conflict between two entries side by side.
+"""Resolve a conflict between two entries side by side (the earlier one left), differences marked.
 
-The two entries linked by ``conflict:`` stand next to each other (the one
-earlier in memories.md on the left): fields that differ are highlighted on
-both sides, and the bodies are compared word by word (Chinese and Japanese
-character by character).  Choices: keep left (the right one becomes
-superseded by it), keep right, keep both (the ``conflict`` link is removed),
-or merge: write one new entry, prefilled with both texts, that supersedes
-both.  Every choice shows the diff of the file before it is written.
+Keep left or right (the other is superseded by it), keep both (the ``conflict`` link goes), or merge
+into one new entry that supersedes both; every choice previews its diff.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -39,12 +34,8 @@ from ...widgets.dialogs import close_or_ask
 from ...widgets.diff_view import meta_texts, word_diff_texts
 from ...widgets.footer import KeysFooter
 from ...widgets.safe_text import clean_line
+from .compact_screen import merged_text
 from .edit_screen import WriteHost, syntax
-
-
-class ConflictHost(WriteHost, Protocol):
-    def edit_now(self) -> Any: ...
-
 
 DONE = {
     KEEP_LEFT: N_("Kept %(a)s; %(b)s is superseded by it."),
@@ -54,12 +45,6 @@ DONE = {
 }
 
 
-def merged_body(left: Entry, right: Entry) -> str:
-    """Both bodies, one after the other, as the start of a merged text."""
-    a, b = EntryParts.of(left).body.strip("\n"), EntryParts.of(right).body.strip("\n")
-    return f"{a}\n{b}" if a and b else a or b
-
-
 class ConflictScreen(Screen[bool]):
     """Two conflicting entries side by side and the four ways out."""
 
@@ -67,7 +52,7 @@ class ConflictScreen(Screen[bool]):
 
     BINDINGS = bindings("conflict")
 
-    def __init__(self, host: ConflictHost, left: Entry, right: Entry) -> None:
+    def __init__(self, host: WriteHost, left: Entry, right: Entry) -> None:
         super().__init__()
         self.host = host
         self.left = left
@@ -104,15 +89,20 @@ class ConflictScreen(Screen[bool]):
                     imp = highest_importance([a.meta.get("importance"), b.meta.get("importance")]) or "medium"
                     yield Select([(v, v) for v in IMPORTANCE], value=imp, allow_blank=False, id="merge-importance",
                                  compact=True)
-                yield TextArea(merged_body(a, b), language=syntax("markdown"), id="merge-body", soft_wrap=True)
+                yield TextArea(merged_text([a, b]), language=syntax("markdown"), id="merge-body", soft_wrap=True)
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#merge-pane").display = False
-        self.query_one("#conflict-left").focus()
+        self._show_merge(False)
+
+    def _show_merge(self, on: bool) -> None:
+        self.merging = on
+        self.query_one("#merge-pane").display = on
+        self.query_one("#merge-body" if on else "#conflict-left").focus()
+        self.refresh_bindings()
 
     def has_unsaved_changes(self) -> bool:
-        return self.query_one("#merge-body", TextArea).text != merged_body(self.left, self.right)
+        return self.query_one("#merge-body", TextArea).text != merged_text([self.left, self.right])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "write_merge":
@@ -136,10 +126,7 @@ class ConflictScreen(Screen[bool]):
         self._plan(choice)
 
     def action_merge(self) -> None:
-        self.merging = True
-        self.query_one("#merge-pane").display = True
-        self.query_one("#merge-body", TextArea).focus()
-        self.refresh_bindings()
+        self._show_merge(True)
         self.notify(_("Write the merged text, then ctrl+s."))
 
     def action_write_merge(self) -> None:
@@ -153,10 +140,7 @@ class ConflictScreen(Screen[bool]):
 
     def action_close(self) -> None:
         if self.merging:
-            self.merging = False
-            self.query_one("#merge-pane").display = False
-            self.query_one("#conflict-left").focus()
-            self.refresh_bindings()
+            self._show_merge(False)
             return
         close_or_ask(self, self.has_unsaved_changes(), _("Discard the merged text?"),
                      _("The merged entry you wrote is not saved."), keep=_("Keep it"))

@@ -1,13 +1,7 @@
 """Edit one entry: its fields in a form (or as raw YAML) and its body, or in ``$EDITOR``.
 
-The form checks every value as it is typed (dates, importance, status, tags,
-ids); an invalid value is shown under its field and blocks the save.  A
-value that was already invalid and is left untouched is only flagged: the
-edit changes nothing the reviewer did not change.  ``ctrl+t`` switches to the
-frontmatter as YAML (unknown fields and comments included) and back.
-``ctrl+s`` previews the exact diff of the file and writes only this entry's
-lines; ``ctrl+e`` opens the entry in the user's editor.  Escape with unsaved
-changes asks first.
+Values are checked as typed; an invalid one blocks the save unless it was already so and is left
+untouched.  ``ctrl+s`` previews the diff and writes only this entry's lines.
 """
 
 from __future__ import annotations
@@ -21,8 +15,8 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Input, Label, Select, Static, TextArea
+from textual.screen import ModalScreen, Screen
+from textual.widgets import ContentSwitcher, Input, Label, Select, SelectionList, Static, TextArea
 
 from ....core.files.external_editor import EditorSession, NoEditor, editor_command, editor_from
 from ....core.format.blocks import edit_raw
@@ -82,33 +76,59 @@ class WriteHost(Protocol):
 
     def load_files(self) -> Files: ...
 
-    def profile_root(self) -> Path: ...
+    def edit_now(self) -> Any: ...
 
     def confirm_write(self, plan: Plan, *, done: str, notes: Sequence[str] = (),
                       on_written: Callable[[Plan], object] | None = None,
                       secrets: Sequence[tuple[str, str]] = ()) -> None: ...
 
 
+class TickScreen(ModalScreen[bool]):
+    """A dialog of ``items`` to tick in the ``SelectionList`` ``#{LIST}``; dismissed with True once written."""
+
+    CSS_PATH = "edit_dialogs.tcss"
+    LIST = ""
+    items: list[Any]
+
+    def on_mount(self) -> None:
+        self.query_one(f"#{self.LIST}", SelectionList).focus()
+
+    @property
+    def chosen(self) -> list[Any]:
+        picked = set(self.query_one(f"#{self.LIST}", SelectionList).selected)
+        return [item for i, item in enumerate(self.items) if i in picked]
+
+    def action_all(self) -> None:
+        self.query_one(f"#{self.LIST}", SelectionList).select_all()
+
+    def action_none(self) -> None:
+        self.query_one(f"#{self.LIST}", SelectionList).deselect_all()
+
+    def action_close(self) -> None:
+        self.dismiss(False)
+
+
 # --- the external editor ------------------------------------------------------------------
 
 
 def run_editor(app: App[Any], text: str, line: int | None = None) -> tuple[int, str]:
-    """Edit ``text`` in $VISUAL/$EDITOR; returns (exit status, edited text). Raises NoEditor.
-
-    The app is suspended while the editor runs; where it cannot be (headless
-    tests, Textual web), the editor runs without suspending.
-    """
+    """Edit ``text`` in $VISUAL/$EDITOR (the app suspended where it can be); returns (exit status,
+    edited text). Raises NoEditor."""
     session = EditorSession(text, line)
     argv = session.prepare()
     try:
-        try:
-            with app.suspend():
-                code = session.run(argv)
-        except SuspendNotSupported:
-            code = session.run(argv)
-        return code, session.result()
+        return _suspended(app, session, argv), session.result()
     finally:
         session.cleanup()
+
+
+def _suspended(app: App[Any], session: EditorSession, argv: list[str]) -> int:
+    """Run the editor with the app suspended, or as it is where it cannot be (headless, Textual web)."""
+    try:
+        with app.suspend():
+            return session.run(argv)
+    except SuspendNotSupported:
+        return session.run(argv)
 
 
 def run_file_editor(app: App[Any], path: Path, line: int | None = None) -> int:
@@ -117,13 +137,7 @@ def run_file_editor(app: App[Any], path: Path, line: int | None = None) -> int:
     editor = editor_from()
     if editor is None:
         raise NoEditor(_("set $VISUAL or $EDITOR to edit in your own editor"))
-    argv = editor_command(editor, path, line)
-    session = EditorSession("")
-    try:
-        with app.suspend():
-            return session.run(argv)
-    except SuspendNotSupported:
-        return session.run(argv)
+    return _suspended(app, EditorSession(""), editor_command(editor, path, line))
 
 
 def edit_loop(
@@ -167,8 +181,23 @@ def edit_loop(
 # --- the screen -----------------------------------------------------------------------------
 
 
+def tag_chips(tags: Sequence[str]) -> Text:
+    text = Text()
+    for tag in tags:
+        text.append(f" {clean_line(tag)} ", style="reverse")
+        text.append(" ")
+    return text
+
+
+def _select_options(name: str, value: Any) -> list[tuple[str, Any]]:
+    """A select field's choices, and ``value`` marked invalid when it is set and not one of them."""
+    options = [(v, v) for v in SELECT_FIELDS[name]]
+    if value is not Select.NULL and value not in SELECT_FIELDS[name]:
+        options.append((_("%(value)s (invalid)") % {"value": value}, value))
+    return options
+
+
 def _shown(value: Any) -> str:
-    """A field value as the form shows it."""
     if isinstance(value, list):
         return format_list(value)
     if isinstance(value, str):
@@ -239,12 +268,9 @@ class EditScreen(Screen[bool]):
             yield Label(name, classes="field-label")
             value = meta.get(name)
             if name in SELECT_FIELDS:
-                options = [(v, v) for v in SELECT_FIELDS[name]]
-                if name in meta and value not in SELECT_FIELDS[name]:
-                    options.append((_("%(value)s (invalid)") % {"value": _shown(value)}, _shown(value)))
                 initial: Any = _shown(value) if name in meta else Select.NULL
-                yield Select(options, value=initial, allow_blank=True, prompt=_("(not set)"), id=f"f-{name}",
-                             compact=True)
+                yield Select(_select_options(name, initial), value=initial, allow_blank=True, prompt=_("(not set)"),
+                             id=f"f-{name}", compact=True)
             else:
                 placeholder = _(TEXT_FIELDS.get(name) or ID_FIELDS.get(name) or N_("none · comma-separated, e.g. 咖啡, health"))
                 yield Input(_shown(value) if name in meta else "", placeholder=placeholder, id=f"f-{name}",
@@ -342,13 +368,8 @@ class EditScreen(Screen[bool]):
 
     def _update_chips(self) -> None:
         chips = self.query("#tag-chips")
-        if not chips:
-            return
-        text = Text()
-        for tag in parse_list(self.query_one("#f-tags", Input).value):
-            text.append(f" {clean_line(tag)} ", style="reverse")
-            text.append(" ")
-        chips.first(Static).update(text)
+        if chips:
+            chips.first(Static).update(tag_chips(parse_list(self.query_one("#f-tags", Input).value)))
 
     # --- composing the new raw text ---------------------------------------------------------
 
@@ -455,10 +476,10 @@ class EditScreen(Screen[bool]):
                 continue
             w = widgets.first()
             if isinstance(w, Select):
-                value = _shown(meta[name]) if name in meta else None
-                if value is not None and value not in SELECT_FIELDS[name]:
-                    w.set_options([*((v, v) for v in SELECT_FIELDS[name]), (_("%(value)s (invalid)") % {"value": value}, value)])
-                w.value = value if value is not None else Select.NULL
+                value = _shown(meta[name]) if name in meta else Select.NULL
+                if value is not Select.NULL and value not in SELECT_FIELDS[name]:
+                    w.set_options(_select_options(name, value))
+                w.value = value
             elif isinstance(w, Input):
                 w.value = _shown(meta[name]) if name in meta else ""
         self.query_one("#edit-others", Static).update(self._others(meta))

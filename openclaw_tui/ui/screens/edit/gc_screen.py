@@ -1,22 +1,18 @@
-"""GC preview: what the TTL, cold and cap rules would do today, item by item.
+"""GC preview: what the TTL, cold and cap rules would do today, each action ticked to start with.
 
-Every action starts ticked; the reviewer unticks what should stay (space),
-then ``ctrl+s`` shows the diff and writes the rest: expired and
-over-capacity entries move to the archive, cold ones are marked in place.
+``ctrl+s`` writes the ticked ones: expired and over-capacity entries are archived, cold ones marked.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any, Protocol
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
@@ -26,14 +22,10 @@ from ....core.lifecycle.archive import GcAction, plan_gc
 from ...actions import bindings
 from ...widgets.footer import KeysFooter
 from ...widgets.safe_text import clean_line
-from .edit_screen import WriteHost
+from .edit_screen import TickScreen, WriteHost
 
 KIND_LABEL = {"ttl": N_("archive · TTL"), "cap": N_("archive · cap"), "cold": N_("cold")}
 KIND_STYLE = {"ttl": "bold red", "cap": "bold magenta", "cold": "bold cyan"}
-
-
-class GcHost(WriteHost, Protocol):
-    def edit_now(self) -> Any: ...
 
 
 def action_prompt(action: GcAction, summary: str = "") -> Text:
@@ -47,17 +39,16 @@ def action_prompt(action: GcAction, summary: str = "") -> Text:
     return text
 
 
-class GcScreen(ModalScreen[bool]):
+class GcScreen(TickScreen):
     """Tick the gc actions to carry out."""
 
-    CSS_PATH = "edit_dialogs.tcss"
-
     BINDINGS = bindings("gc")
+    LIST = "gc-list"
 
-    def __init__(self, host: GcHost, actions: Sequence[GcAction], today: dt.date) -> None:
+    def __init__(self, host: WriteHost, actions: Sequence[GcAction], today: dt.date) -> None:
         super().__init__()
         self.host = host
-        self.actions = list(actions)
+        self.actions = self.items = list(actions)
         self.today = today
 
     def compose(self) -> ComposeResult:
@@ -75,24 +66,10 @@ class GcScreen(ModalScreen[bool]):
             )
         yield KeysFooter()
 
-    def on_mount(self) -> None:
-        self.query_one("#gc-list", SelectionList).focus()
-
-    @property
-    def chosen(self) -> list[GcAction]:
-        picked = set(self.query_one("#gc-list", SelectionList).selected)
-        return [a for i, a in enumerate(self.actions) if i in picked]
-
     @on(SelectionList.SelectedChanged)
     def _changed(self, event: SelectionList.SelectedChanged[int]) -> None:
         self.query_one("#gc-box").border_subtitle = _("%(n)s of %(total)s ticked") % {"n": len(self.chosen),
                                                                                       "total": len(self.actions)}
-
-    def action_all(self) -> None:
-        self.query_one("#gc-list", SelectionList).select_all()
-
-    def action_none(self) -> None:
-        self.query_one("#gc-list", SelectionList).deselect_all()
 
     def action_apply(self) -> None:
         chosen = self.chosen
@@ -108,6 +85,3 @@ class GcScreen(ModalScreen[bool]):
         cold = len(chosen) - moved
         self.host.confirm_write(plan, done=_("GC: %(moved)s archived, %(cold)s marked cold.") % {"moved": moved, "cold": cold},
                                 on_written=lambda _p: self.dismiss(True))
-
-    def action_close(self) -> None:
-        self.dismiss(False)

@@ -1,10 +1,7 @@
 """Write a new entry: next free id, timestamp now (with its UTC offset), source ``manual``.
 
-Before anything is written the screen looks for entries with the same or
-nearly the same text (or the same tags and similar text), archived ones
-too, and lists them: Enter on one opens it for editing with the draft as
-its body, so the reviewer updates the existing memory instead of adding a
-duplicate; ``ctrl+s`` again adds the new entry anyway.
+Entries (archived too) like the draft are listed first: Enter on one edits it with the draft as its
+body; ``ctrl+s`` again adds the new entry anyway.
 """
 
 from __future__ import annotations
@@ -29,12 +26,10 @@ from ...actions import bindings
 from ...widgets.dialogs import close_or_ask
 from ...widgets.footer import KeysFooter
 from ...widgets.safe_text import clean_line
-from .edit_screen import WriteHost, syntax
+from .edit_screen import WriteHost, syntax, tag_chips
 
 
 class NewEntryHost(WriteHost, Protocol):
-    def edit_now(self) -> Any: ...
-
     def open_editor_for(self, entry_id: str, body: str | None = None) -> None: ...
 
 
@@ -115,11 +110,7 @@ class NewEntryScreen(Screen[bool]):
 
     @on(Input.Changed, "#n-tags")
     def _tags_changed(self, event: Input.Changed) -> None:
-        text = Text()
-        for tag in self.tags():
-            text.append(f" {clean_line(tag)} ", style="reverse")
-            text.append(" ")
-        self.query_one("#tag-chips", Static).update(text)
+        self.query_one("#tag-chips", Static).update(tag_chips(self.tags()))
 
     @on(Input.Changed, "#n-ttl")
     def _ttl_changed(self, event: Input.Changed) -> None:

@@ -1,22 +1,16 @@
-"""Redaction: replace chosen secrets by ``{{secret:KIND-N}}`` placeholders.
+"""Redaction: replace the ticked secrets by ``{{secret:KIND-N}}`` placeholders, in one undoable write.
 
-Each match of the ``sensitive-data`` patterns is listed with its place, its
-kind, the placeholder it gets and its line with the secret masked
-(``138****5678``): the screen never shows more of a secret than needed to
-recognise it, the preview diff included.  The chosen ones are replaced and
-recorded in ``secrets_refs.yaml`` (placeholder, kind, entry, SHA-256: never
-the value), in one undoable write.
+Secrets are only ever shown masked (``138****5678``), the preview diff included; ``secrets_refs.yaml``
+records each one's placeholder, kind, entry and SHA-256, never the value.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
@@ -29,11 +23,7 @@ from ....core.lifecycle.plan import Plan, now_iso
 from ...actions import bindings
 from ...widgets.footer import KeysFooter
 from ...widgets.safe_text import clean_line
-from .edit_screen import WriteHost
-
-
-class RedactHost(WriteHost, Protocol):
-    def edit_now(self) -> Any: ...
+from .edit_screen import TickScreen, WriteHost
 
 
 def _texts(profile: Profile) -> dict[str, str]:
@@ -91,26 +81,25 @@ def chosen_plan(profile: Profile, chosen: Sequence[Redaction], when: str | None 
     return plan
 
 
-class RedactScreen(ModalScreen[bool]):
+class RedactScreen(TickScreen):
     """Tick the secrets to replace by placeholders."""
 
-    CSS_PATH = "edit_dialogs.tcss"
-
     BINDINGS = bindings("redact")
+    LIST = "redact-list"
 
-    def __init__(self, host: RedactHost, profile: Profile, redactions: Sequence[Redaction]) -> None:
+    def __init__(self, host: WriteHost, profile: Profile, redactions: Sequence[Redaction]) -> None:
         super().__init__()
         self.host = host
         self.profile = profile
-        self.redactions = list(redactions)
-        self.secrets = [(r.value, r.kind) for r in self.redactions]
+        self.items = list(redactions)
+        self.secrets = [(r.value, r.kind) for r in self.items]
 
     def compose(self) -> ComposeResult:
         texts = _texts(self.profile)
         with Vertical(id="redact-box", classes="dialog wide"):
             yield Static(Text(_("Redact secrets · %(profile)s") % {"profile": clean_line(self.profile.name)}, style="bold"),
                          classes="dialog-title")
-            n = len(self.redactions)
+            n = len(self.items)
             yield Static(Text(ngettext("%(n)s unredacted secret. Ticked ones become placeholders; secrets_refs.yaml "
                                        "records only a SHA-256 of each value.",
                                        "%(n)s unredacted secrets. Ticked ones become placeholders; secrets_refs.yaml "
@@ -118,24 +107,10 @@ class RedactScreen(ModalScreen[bool]):
                          classes="dialog-message")
             yield SelectionList[int](
                 *(Selection(redaction_prompt(r, masked_line(texts.get(r.file, ""), r, self.secrets)), i, True)
-                  for i, r in enumerate(self.redactions)),
+                  for i, r in enumerate(self.items)),
                 id="redact-list",
             )
         yield KeysFooter()
-
-    def on_mount(self) -> None:
-        self.query_one("#redact-list", SelectionList).focus()
-
-    @property
-    def chosen(self) -> list[Redaction]:
-        picked = set(self.query_one("#redact-list", SelectionList).selected)
-        return [r for i, r in enumerate(self.redactions) if i in picked]
-
-    def action_all(self) -> None:
-        self.query_one("#redact-list", SelectionList).select_all()
-
-    def action_none(self) -> None:
-        self.query_one("#redact-list", SelectionList).deselect_all()
 
     def action_apply(self) -> None:
         chosen = self.chosen
@@ -151,6 +126,3 @@ class RedactScreen(ModalScreen[bool]):
         self.host.confirm_write(plan, done=ngettext("Redacted %(n)s secret; recorded in secrets_refs.yaml.",
                                                     "Redacted %(n)s secrets; recorded in secrets_refs.yaml.", n) % {"n": n},
                                 secrets=self.secrets, on_written=lambda _p: self.dismiss(True))
-
-    def action_close(self) -> None:
-        self.dismiss(False)

@@ -1,12 +1,5 @@
-"""Repair one reference finding: its candidates, the exact diff of each, apply, undo.
-
-Pushed from the audit list with the profile and the finding (a
-``dangling-ref``, ``inactive-ref`` or ``dangling-file``).  The candidates
-come from ``core.check.repair`` best first; moving through them shows the
-byte diff each would write (every other finding naming the same target is
-repaired with it; ``o`` toggles that).  ``enter``/``ctrl+s`` writes through
-the undo stack it was given (the host's, so that ``u`` on the main screen
-undoes it too); ``u`` here undoes the last repair written from this screen.
+"""Repair one reference finding: its candidates best first, the byte diff of each (with every finding
+naming the same target unless ``o``), apply through the session's undo stack, undo.
 """
 
 from __future__ import annotations
@@ -87,18 +80,18 @@ def why_text(why: str) -> str:
     return _("; ").join(d if d is not None else b for d, b in zip(done, bits, strict=True))
 
 
+ACTION_TEXT = {
+    "rewrite": N_("rewrite to %(target)s: %(why)s"), "restore": N_("restore %(target)s from the archive: %(why)s"),
+    "restore-git": N_("restore %(target)s from commit %(commit)s: %(why)s"),
+    "restore-file": N_("restore %(target)s from commit %(commit)s: %(why)s"),
+    "reactivate": N_("make %(target)s active: %(why)s"),
+}
+
+
 def describe(c: Candidate) -> str:
     """``Candidate.describe()`` in the language in use."""
     values = {"target": c.target, "why": why_text(c.why), "commit": getattr(c, "commit", "")}
-    if c.action == "rewrite":
-        return _("rewrite to %(target)s: %(why)s") % values
-    if c.action == "restore":
-        return _("restore %(target)s from the archive: %(why)s") % values
-    if c.action in ("restore-git", "restore-file"):
-        return _("restore %(target)s from commit %(commit)s: %(why)s") % values
-    if c.action == "reactivate":
-        return _("make %(target)s active: %(why)s") % values
-    return _("remove the reference: %(why)s") % values
+    return _(ACTION_TEXT.get(c.action, N_("remove the reference: %(why)s"))) % values
 
 
 def same_finding(a: Finding, b: Finding) -> bool:
@@ -144,8 +137,7 @@ class RepairScreen(ModalScreen[bool]):
         super().__init__()
         self.profile = profile
         self.finding = finding
-        # with the app's session, writes and undo go through it (its undo stack, its watcher's expectations)
-        self.session = session
+        self.session = session  # with it, writes and undo go through the app's session
         self.undo_stack = session.undo_stack if session is not None else undo if undo is not None else UndoStack()
         self.today = today
         self.history = history

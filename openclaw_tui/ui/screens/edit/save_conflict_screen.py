@@ -1,8 +1,7 @@
 """Saving an entry that another program changed meanwhile: yours and the disk's side by side.
 
-Dismissed with ``"mine"`` (write yours over the disk's version of that entry),
-``"disk"`` (drop yours; it is copied to the clipboard), ``"merge"`` (keep
-editing yours against the disk's version) or None (back to editing).
+Dismissed with ``"mine"`` (write yours over it), ``"disk"`` (drop yours), ``"merge"`` (edit yours
+against the disk's version) or None (back to editing).
 """
 
 from __future__ import annotations
@@ -42,12 +41,10 @@ class SaveConflictScreen(ModalScreen[str | None]):
             yield Label(_("%(entry)s changed on disk while you edited it.") % {"entry": self.label}, id="save-conflict-title",
                         markup=False)
             with Horizontal(id="save-conflict-sides"):
-                with VerticalScroll(classes="save-conflict-side") as yours:
-                    yours.border_title = _("yours")
-                    yield Static(left, id="save-conflict-mine")
-                with VerticalScroll(classes="save-conflict-side") as disk:
-                    disk.border_title = _("on disk")
-                    yield Static(right, id="save-conflict-disk")
+                for title, text, name in ((_("yours"), left, "mine"), (_("on disk"), right, "disk")):
+                    with VerticalScroll(classes="save-conflict-side") as side:
+                        side.border_title = title
+                        yield Static(text, id=f"save-conflict-{name}")
             yield Label(_("m keep mine (write it over the disk's version) · d take disk (yours goes to the "
                           "clipboard) · e edit merged · esc back"), id="save-conflict-keys", markup=False)
         yield KeysFooter()
