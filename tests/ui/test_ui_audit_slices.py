@@ -54,6 +54,7 @@ async def test_a_newer_list_drops_the_slices_still_due_and_keeps_the_highlighted
         audit = app.query_one(AuditList)
         audit.show_groups([AuditGroup("/p", "p", old)])
         await pilot.pause(0.01)
+        audit.focus()  # a user's highlight
         audit.highlighted = 5
         audit.show_groups([AuditGroup("/p", "p", new, note="checked 900")])
         await wait_complete(pilot, audit)
@@ -69,12 +70,26 @@ async def test_a_kept_finding_beyond_the_first_options_is_made_at_once() -> None
         audit = app.query_one(AuditList)
         audit.show_groups([AuditGroup("/p", "p", fs)])
         await wait_complete(pilot, audit)
+        audit.focus()  # a user's highlight
         audit.highlighted = 700
         audit.show_groups([AuditGroup("/p", "p", fs)])
         assert audit.option_count >= 701 and audit.highlighted == 700
         assert audit.highlighted_finding() == ("/p", fs[700])
         await wait_complete(pilot, audit)
         assert audit.option_count == len(fs)
+
+
+async def test_without_a_users_highlight_the_first_finding_is_highlighted_whatever_came_first() -> None:
+    app = Host()
+    early, late = findings(3), findings(2, code="dangling-ref")  # warnings, then errors
+    async with app.run_test(size=(120, 40)) as pilot:
+        audit = app.query_one(AuditList)
+        app.set_focus(None)  # as in the app, where the entry table has the focus
+        audit.show_groups([AuditGroup("/p", "p", early), AuditGroup("/q", "q", None)])
+        await pilot.pause()
+        audit.show_groups([AuditGroup("/p", "p", early), AuditGroup("/q", "q", late)])
+        await wait_complete(pilot, audit)
+        assert audit.highlighted == 0 and audit.highlighted_finding() == ("/q", late[0])
 
 
 async def test_a_small_list_is_made_at_once() -> None:

@@ -77,6 +77,7 @@ class AuditList(OptionList):
         self.border_title = _("Audit")
         self._generation = 0  # of the list being shown (a newer show_groups drops the slices still due)
         self._rest: tuple[list[LocationOption | tuple[Finding, str, int]], list[Location | None]] = ([], [])
+        self._chosen: Location | None = None  # the finding a user highlighted (kept across show_groups)
 
     def highlighted_finding(self) -> tuple[str, Finding] | None:
         """The highlighted finding and the key (profile path) of its profile, if a finding is highlighted."""
@@ -86,10 +87,10 @@ class AuditList(OptionList):
         return self._option_findings[k]
 
     def show_groups(self, groups: Sequence[AuditGroup]) -> None:
-        """Replace the list, keeping the highlighted finding; the options after the first
-        :data:`FIRST_OPTIONS` (and the kept one) are added in slices between keys and paints."""
+        """Replace the list, keeping the finding a user highlighted (else the first); the options after the
+        first :data:`FIRST_OPTIONS` (and the kept one) are added in slices between keys and paints."""
         current = self.highlighted_option
-        keep = current.location if isinstance(current, LocationOption) else None
+        keep = current.location if self.has_focus and isinstance(current, LocationOption) else self._chosen
         several = len(groups) > 1
         items: list[tuple[Finding, str, str]] = []
         specs: list[LocationOption | tuple[Finding, str, int]] = []  # an option, or (finding, prefix, width)
@@ -154,6 +155,12 @@ class AuditList(OptionList):
         self._rest = (specs[n:], locations[n:])
         if self._rest[0]:
             self.set_timer(SLICE_PAUSE, partial(self._add_slice, generation))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        # only a highlight made with the list focused is the user's: the first row otherwise, whatever
+        # order the profiles' checks finish in
+        if self.has_focus and isinstance(event.option, LocationOption):
+            self._chosen = event.option.location
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
