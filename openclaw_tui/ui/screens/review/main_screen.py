@@ -1,7 +1,7 @@
 """The review screen: profiles and files, the entry table, the selected entry, the audit.
 
 State lives in the session (``self.session``).  The loading pipeline is :class:`ProfileLoading`
-(``main_loading.py``), the filter and sort :class:`FilterAndSort` (``main_filter.py``); the registry's
+(``main_loading.py``), the filter and sort :class:`FilterAndSort` on it (``main_filter.py``); the registry's
 ``ops('<name>')`` actions run on :class:`EntryOperations` (``entry_ops.py``) and ``git('<name>')`` on
 :class:`GitPanel` (``git_panel.py``).  Other screens use :meth:`selected_entry`, :meth:`selected_profile`,
 :meth:`reload_profile`, :meth:`refresh_after_write`, :meth:`jump` and :meth:`open_file`.
@@ -46,7 +46,6 @@ from ...widgets.profile_tree import NodeInfo, ProfileTree
 from ...widgets.status_bar import StatusBar
 from ...workers import call_if_attached
 from .main_filter import FilterAndSort
-from .main_loading import ProfileLoading
 
 if TYPE_CHECKING:
     from .entry_ops import EntryOperations
@@ -61,7 +60,7 @@ SORT_LABEL = {"order": N_("file order"), "id": "id", "status": N_("status"), "im
               "marks": N_("problems"), "tags": N_("tags"), "timestamp": N_("timestamp"), "summary": N_("summary")}
 
 
-class MainScreen(FilterAndSort, ProfileLoading):
+class MainScreen(FilterAndSort):
     """Browse every memory, see what is wrong at a glance, audit references."""
 
     CSS_PATH = "main_screen.tcss"
