@@ -1,21 +1,9 @@
-"""The terminal UI application.
+"""The terminal UI application: ``OpenClawApp(path)`` opens on the review screen, ``app.session``
+is the state the screens share, and the app-wide actions (quit, help, notices, maximise, theme) live here.
 
-``OpenClawApp(path)`` (or ``OpenClawApp(discovery=...)``) opens on the review
-screen; ``app.session`` (``openclaw_tui.ui.session.Session``) is the typed state
-the screens share.  App-wide actions live here (quit, help, notices, maximise, theme).
-Every key of every screen comes from the action registry (``actions.py``);
-the config file's ``[keys]`` section (or ``keymap={id: keys}``) rebinds them
-through ``App.set_keymap``.  The command palette offers the current screen's
-actions first, each with its description.
-
-Notifications are kept (the last 100, ``@`` shows them) and placed where they
-do not cover the focused pane: at the bottom right, or at the top right when
-the focused pane is down there.
-
-Other screens (editing, conflict resolution, gc, history, merges) are pushed
-with ``app.push_screen``; when they change files they call
-``app.main_screen.refresh_after_write()``; when they hold an unsaved edit
-they define ``has_unsaved_changes() -> True`` so ``q`` asks first.
+Keys come from the action registry (``actions.py``), rebound by the config's ``[keys]`` (or ``keymap=``).
+Notifications are kept (``@`` shows the last 100) and placed off the focused pane.  A screen holding
+an unsaved edit defines ``has_unsaved_changes() -> True`` so ``q`` asks first.
 """
 
 from __future__ import annotations
@@ -47,9 +35,7 @@ from .session import Session
 if TYPE_CHECKING:
     from textual.command import Provider
 
-# Imported when first used, not at start-up (the first rows wait for every import): the help screen,
-# the command palette's provider (rich's Markdown, markdown-it), the dialogs.  tests/test_ui_startup.py
-# checks what the app has imported when its first rows are on screen.
+# The help screen, the palette's provider and the dialogs are imported when first used, not at start-up.
 
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
@@ -126,8 +112,8 @@ class OpenClawApp(App[int]):
         self._user_keymap = keymap  # None: the config file's [keys]
         self.notices: deque[Notice] = deque(maxlen=NOTICES_KEPT)
         self.user_active = False
-        # the app is its process's own (launch sets it): what start-up built is frozen out of the cycle collector
-        # once the first rows are on screen (ProfileLoading._first_rows_shown); never in tests, which run many apps
+        # the app is its process's own (launch sets it): start-up's objects leave the cycle collector's walk
+        # once the first rows are on screen (ProfileLoading._first_rows_shown)
         self.freeze_heap = False
         self.theme = DARK_THEME
         self.start_screen: Callable[[], Screen[Any]] | None = None  # pushed over the main one at start
@@ -227,10 +213,8 @@ class OpenClawApp(App[int]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Every notification is plain text: messages name ids, files and branches from the memory,
-        and a ``[@click=…]`` in any of them must stay literal.  (Widgets' ``notify`` lands here.)"""
-        # one notice per event: the same one, still on screen, is not posted again (a refresh that finds
-        # the same state, a repeated key), so notices never duplicate nor stack up over the panes
+        """Every notification is plain text (messages name ids and files from the memory); the same
+        notice still on screen is not posted again."""
         now = time.monotonic()
         key = (message, title, severity)
         if self._showing.get(key, 0.0) > now:

@@ -170,10 +170,8 @@ KEEP_QUESTION = "The demo has changes. Keep its folder? [Y/n] "
 def finish_demo(folder: Path, keep: bool | None = None, ask: Callable[[str], str] | None = None) -> Path | None:
     """After the demo: delete its folder, unless it is kept (then its path is printed on stdout and returned).
 
-    ``keep`` is the UI's answer when it asked (``app.keep_demo``); when it did
-    not, a demo with changes (``demo_has_changes``) is asked about on the
-    terminal through ``ask`` (keeping is the default: an empty answer, end of
-    input or ctrl+c keep it); with no way to ask, it is deleted as before.
+    ``keep`` is the UI's answer when it asked; else a demo with changes is asked about through ``ask``
+    (an empty answer, end of input or ctrl+c keep it); with no way to ask, it is deleted.
     """
     if keep is None:
         from ..core.git.demo import demo_has_changes  # only a demo needs git's commit machinery

@@ -1,16 +1,8 @@
 """The entry list as the review UI sees it: rows, marks, filters, sorting (no Textual here).
 
-An :class:`EntryRow` wraps one block of a memory file.  Its display fields
-(status, importance, tags, timestamp, summary) and its lowercase *haystack*
-are computed once by :meth:`EntryRow.fill`, lazily for the rows on screen and
-for all rows in a background thread, so a 100k-entry file can be listed
-before every frontmatter has been read.  Filtering is a chain of tight
-comprehensions over precomputed attributes.
-
-Marks say what is wrong or notable about an entry.  Status marks
-(superseded, cold, archived) come from the entry itself; problem marks come
-from the consistency check's findings (:func:`apply_findings`), attached to
-the entry whose lines contain the finding (or, without a line, by id).
+An :class:`EntryRow` wraps one block of a memory file; its display fields and lowercase *haystack*
+are computed once by :meth:`EntryRow.fill` (lazily, or for all rows in a background thread).  Status
+marks come from the entry, problem marks from the check's findings (:func:`apply_findings`).
 """
 
 from __future__ import annotations
@@ -57,8 +49,6 @@ MARK_HELP: dict[str, str] = {
     "merge-conflict": "git conflict markers inside the entry",
     "inactive-ref": "referenced from state.yaml while not active",
 }
-
-SORT_KEYS = ("order", "id", "status", "importance", "marks", "tags", "timestamp", "summary")
 
 _ID_NUM_RE = re.compile(r"(\d+)")
 
@@ -557,12 +547,8 @@ LOWER_SLICE = 1 << 16  # characters lowered at a time by lower_in_slices
 
 
 def lower_in_slices(text: str, size: int = LOWER_SLICE, pause: Callable[[], None] | None = None) -> str:
-    """``text.lower()``, made a slice of whole lines at a time with the interpreter lock let go in between
-    (``pause()`` between slices: a worker sleeps there while the person types; default: let go only).
-
-    One ``lower()`` of a big file would hold the lock while the person types.  Equal to
-    ``text.lower()``: slices end after a newline, and the one context-dependent rule (the final sigma)
-    does not look across a newline."""
+    """``text.lower()``, made a slice of whole lines at a time, ``pause()`` between slices (equal to
+    ``text.lower()``: the final-sigma rule does not look across a newline)."""
     if len(text) <= size:
         return text.lower()
     parts: list[str] = []

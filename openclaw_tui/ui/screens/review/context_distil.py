@@ -1,9 +1,6 @@
-"""The profile's end-of-day routine in the UI (``D`` on the main screen): pick lines of the
-selected ``contexts/{date}.md``, each becomes a new active entry of ``memories.md`` whose
-``source`` is ``contexts/{date}.md:N``, and the context file moves to ``contexts/archive/``.
-
-One plan (``core.workspace.distil.distil_context_plan``) written through the session: ``u``
-undoes all of it (the entries go, the file comes back), as every other write of the app.
+"""The profile's end-of-day routine (``D``): ticked lines of the selected ``contexts/{date}.md``
+become entries of ``memories.md`` (``source: contexts/{date}.md:N``) and the file moves to
+``contexts/archive/``, in one plan written through the session (``u`` undoes all of it).
 """
 
 from __future__ import annotations

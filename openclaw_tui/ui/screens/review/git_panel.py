@@ -1,18 +1,7 @@
-"""Git on the review screen: the repository state in the status bar, the merge banner, the git actions.
-
-``GitPanel(screen, session)`` is a plain object the review screen delegates
-to (registry actions of scope ``"main"``, group ``git``).  It reads the
-repository state in a thread worker (branch, uncommitted files, merge in
-progress, files with conflict markers), shows it in the status bar, and
-shows a pending merge first on the status line while it lasts.  The state is re-read every few seconds
-and after every git action.  Whenever HEAD moves, a low-key worker indexes
-the profiles' history (``entry_index``) so that an entry's history opens in
-a fraction of a second.  Git operations the app runs are bracketed as the
-session's own operations, so their file changes are never announced as
-another program's.
-
-Without git, or outside a repository, nothing is shown and the actions are
-disabled (dimmed in the footer; their tooltip says why).
+"""Git on the review screen (``GitPanel``, registry scope ``"main"``, group ``git``): the repository
+state in the status bar, read in a thread worker every few seconds and after every git action, a
+pending merge first on the status line, the history index rebuilt when HEAD moves, and the git
+actions, bracketed as the session's own operations.  Without a repository the actions are disabled.
 """
 
 from __future__ import annotations
