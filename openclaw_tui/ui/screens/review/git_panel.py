@@ -90,8 +90,7 @@ class GitPanel:
             self._polling = True
             self.screen.set_interval(POLL_SECONDS, self._poll)
         self.index_if_moved()
-        # a pending merge is a lasting state: first on the status line for as long as it lasts, never a
-        # notice (one stayed on screen for minutes, over the panes, and came back on every re-read)
+        # a pending merge is a lasting state: first on the status line for as long as it lasts, not a notice
         self.screen.status.set_alert(self.alert_text())
 
     def index_if_moved(self) -> None:
@@ -237,21 +236,16 @@ class GitPanel:
         self._push(MergeScreen(scope, [scope], session=self.session), bracket=False)
 
     def pull(self) -> None:
-        if self._require() is None:
-            return
-        self.notify(_("Pulling…"), timeout=3)
-        self._sync("pull")
+        self._sync("pull", _("Pulling…"))
 
     def push(self) -> None:
-        if self._require() is None:
-            return
-        self.notify(_("Pushing…"), timeout=3)
-        self._sync("push")
+        self._sync("push", _("Pushing…"))
 
-    def _sync(self, what: str) -> None:
-        st = self.state
+    def _sync(self, what: str, saying: str) -> None:
+        st = self._require()
         if st is None:
             return
+        self.notify(saying, timeout=3)
         self.session.own_operation(what)
 
         def run() -> None:
