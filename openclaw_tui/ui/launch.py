@@ -1,9 +1,7 @@
 """Starting the terminal UI: ``openclaw-tui [PATH] [--demo] [--today DATE]``.
 
-PATH is a profile, a profiles root, a folder holding ``profiles/`` or an
-OpenClaw workspace (default: ``./profiles`` if present, else the current
-folder if it is a profile or workspace).  A path that is not memory gives
-one line on stderr and exit status 2, before the UI starts.
+PATH is a profile, a profiles root, a folder holding ``profiles/`` or an OpenClaw workspace (default:
+``./profiles``, else the current folder).  A path that is not memory gives one line on stderr, exit 2.
 """
 
 from __future__ import annotations
@@ -112,9 +110,7 @@ def launch_ui(argv: Sequence[str]) -> int:
 
         config = Path(args.openclaw_config) if args.openclaw_config else None
         app.start_screen = lambda: WorkspaceScreen(path, today=today, openclaw_config=config)
-    # Worker threads (parsing, indexing) share the interpreter lock with the event loop, which gives it
-    # up at every wait: with the default 5 ms a keystroke or a paint queues behind them again and again.
-    sys.setswitchinterval(0.001)
+    sys.setswitchinterval(0.001)  # the event loop gets the interpreter back from worker threads sooner
     app.freeze_heap = True  # what start-up built is frozen out of the cycle collector after the first rows
     loop = asyncio.new_event_loop()
     executor = ThreadPoolExecutor()  # the thread workers' pool, ours to shut down without waiting (below)
@@ -139,10 +135,8 @@ def launch_ui(argv: Sequence[str]) -> int:
             ask = input if sys.stdin.isatty() and sys.stdout.isatty() else None
             finish_demo(cleanup, keep=getattr(app, "keep_demo", None), ask=ask)
     _threads_finish(executor, 0.2)
-    # Leave now: a worker may still be reading (an index of 100k entries, a reference scan) and
-    # Python cannot stop a thread, and freeing a big profile's objects one by one at interpreter exit
-    # takes seconds more; `q` must quit at once.  Every write is atomic and moves between files are
-    # journaled, so this is as safe as being killed.
+    # Leave now: a worker may still be reading and Python cannot stop a thread; every write is atomic
+    # and moves between files are journaled, so this is as safe as being killed.
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

@@ -409,15 +409,11 @@ FOUND_KEPT = 4096  # blocks of a word remembered by RawText at least (more when 
 class RawText:
     """A memory file's text, to find the rows a filter may match before they are filled.
 
-    ``candidates(q)`` yields, in file order, every row the filter can match: the rows whose block
-    contains the filter's longest word (a row's haystack is made of its block's text, lowered: a word
-    without spaces found in the haystack is in the block) and the rows whose frontmatter YAML read at
-    parse time (their values may be written differently, dates for one).  Not exact (a word found only
-    in a field name gives a candidate): the caller fills each candidate and filters it
-    (:func:`filter_rows`), which is; it takes as many as it has time for (the search goes on from
-    there).  None when the text cannot answer: no words, a word with spaces or one a default value
-    holds, rows of several texts, or a word with letters that have a case when the text was not
-    lowered (``lower=False``: instant).
+    ``candidates(q)`` yields, in file order, every row the filter can match (a superset: the caller
+    fills each and filters it with :func:`filter_rows`): the rows whose block contains the filter's
+    longest word, and those whose frontmatter YAML read at parse time.  None when the text cannot
+    answer: no words, a word with spaces or one a default value holds, rows of several texts, or a
+    word with case when the text was not lowered (``lower=False``).
     """
 
     __slots__ = ("rows", "text", "low", "starts", "yaml", "found", "end")
@@ -458,9 +454,8 @@ class RawText:
         return (rows[i] for i in _dedup(heapq.merge(self._blocks_with(hay, word), self.yaml)))
 
     def _blocks_with(self, hay: str, word: str) -> Iterator[int]:
-        """The blocks ``word`` starts in, in order: remembered from a search run to its end (a key taken back),
-        else looked for among those of a shorter word it starts with, searched to its end in the same text (a
-        key typed on), else in the whole text."""
+        """The blocks ``word`` starts in, in order: remembered, else among those of a shorter word it
+        starts with (a key typed on), else in the whole text."""
         known = self.found.get(word)
         if known is not None:
             return iter(known)
@@ -501,14 +496,10 @@ class RawText:
 
 
 class BlockRows(Sequence[EntryRow]):
-    """The rows of a memory file whose block starts are known (``core.format.spans.block_starts``) before
-    the file is parsed: row ``i`` is made when first asked for, its block parsed alone exactly as the whole
-    file's parse reads it (``spans.entry_at``), and kept.  ``first`` are rows already made for the first
-    blocks (the preview's, exactly the parse's first rows).  A filter typed while the file is parsed finds
-    its rows in the whole file (:meth:`RawText.of_blocks`); the rows of the parse replace them once it is
-    done.  Not known here, before the parse: which frontmatters the parse reads with YAML (their values
-    may read differently from their text, a date for one); a filter finds those by their text only.  With
-    ``end``: the rows of a run of the file's first blocks (``spans.block_starts_in_parts``), the scan going on."""
+    """The rows of a memory file whose block starts are known before the file is parsed: row ``i`` is
+    made when first asked for, its block parsed alone exactly as the whole file's parse reads it, and
+    kept.  ``first`` are rows already made for the first blocks (the preview's).  With ``end``: the rows
+    of a run of the file's first blocks, the scan going on."""
 
     __slots__ = ("text", "starts", "file", "first", "_made", "_lines", "end")
 

@@ -91,17 +91,14 @@ class Watching:
         return Path(path) in self._reloading
 
     def wait_for_reload(self, path: Path, cancelled: Callable[[], bool] = lambda: False) -> None:
-        """Sleep while ``path`` is being re-read (worker thread): an agent writing again finds the interpreter
-        free for that re-read, which is what the person waits for, not for an index of the older version.
-        Never longer than ``RELOAD_WAIT`` seconds (a re-read that failed is no reason to stop for good)."""
+        """Sleep while ``path`` is being re-read (worker thread), never longer than ``RELOAD_WAIT`` seconds."""
         end = time.monotonic() + self.RELOAD_WAIT
         while self.reload_pending(path) and not cancelled() and time.monotonic() < end:
             time.sleep(0.02)
 
     def prepare_reload(self, data: ProfileData) -> None:
-        """What showing a re-read profile needs that can be made off the UI thread (worker thread, after
-        :meth:`read_again`): the notices saying by id what another program changed (a compare of both
-        versions' blocks) and the counts the status bar shows."""
+        """What showing a re-read profile needs, made off the UI thread (after :meth:`read_again`): the
+        notices saying by id what another program changed, and the status bar's counts."""
         before = self._external.get(data.path)
         if before is not None:
             data.notices = (before, external_notices(before, data))
@@ -191,10 +188,8 @@ class Watching:
         self._expect(own)
 
     def missed_changes(self) -> Any:
-        """The loaded files that differ from disk now, as a watcher's batch (None when none differ).
-
-        Run once the watcher is on (a worker thread): whatever another program wrote between the
-        first read and the watcher's start raised no event, and would otherwise never show."""
+        """The loaded files that differ from disk now, as a watcher's batch (None when none differ); run
+        once the watcher is on, for what was written before it started (worker thread)."""
         from ...core.files.watch import ChangeBatch
 
         changed: set[str] = set()
@@ -229,11 +224,8 @@ class Watching:
         return touched
 
     def changes(self, batch: Any) -> list[ExternalChange]:
-        """What another program changed, per loaded profile (the app's own writes left out).
-
-        Records, for every changed profile, the data before the change, so that :meth:`accept_reload`
-        words it by id.  During an own operation the batch is kept for :meth:`end_own_operation`.
-        """
+        """What another program changed, per loaded profile (the app's own writes left out); records the
+        data before the change for :meth:`accept_reload`.  During an own operation the batch waits."""
         if self._own:
             self._own[-1].deferred.append(batch)
             return []
