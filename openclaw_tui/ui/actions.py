@@ -15,7 +15,7 @@ and gets one ``A(...)`` line per key here; the key that opens it runs
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from textual.binding import Binding, BindingType
@@ -341,10 +341,6 @@ if len(BY_ID) != len(ACTIONS):  # pragma: no cover - caught by the tests at once
     raise RuntimeError("two actions share an id")
 
 
-def actions(scope: str) -> list[Action]:
-    return [a for a in ACTIONS if a.scope == scope]
-
-
 def bindings(scope: str) -> list[BindingType]:
     """The Textual bindings of one scope (a screen's or a widget's ``BINDINGS``)."""
     return [
@@ -357,40 +353,26 @@ def bindings(scope: str) -> list[BindingType]:
             id=a.id,
             tooltip=_(a.description) if a.description != a.label else "",
         )
-        for a in actions(scope)
+        for a in ACTIONS
+        if a.scope == scope
     ]
 
 
-class KeymapError(ValueError):
-    """A [keys] entry names no action (or an ambiguous one)."""
-
-
-def resolve_id(name: str) -> str:
-    """The action id a [keys] name means: the id itself, or the unique id ending in ``.name``."""
-    if name in BY_ID:
-        return name
-    found = [a.id for a in ACTIONS if a.id.endswith("." + name)]
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise KeymapError(_("[keys] %(name)r is ambiguous: %(ids)s") % {"name": name, "ids": ", ".join(found)})
-    raise KeymapError(_("[keys] %(name)r names no action (see `?` for the ids)") % {"name": name})
-
-
 def keymap(keys: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
-    """Binding id -> keys for ``App.set_keymap`` from the config's [keys], and the problems found."""
+    """Binding id -> keys for ``App.set_keymap`` from the config's [keys], and the problems found.
+
+    A [keys] name is an action id, or the part after the dot of exactly one id."""
     out: dict[str, str] = {}
     problems: list[str] = []
     for name, value in keys.items():
-        try:
-            out[resolve_id(name)] = ",".join(k.strip() for k in value.split(",") if k.strip())
-        except KeymapError as exc:
-            problems.append(str(exc))
+        found = [name] if name in BY_ID else [a.id for a in ACTIONS if a.id.endswith("." + name)]
+        if len(found) == 1:
+            out[found[0]] = ",".join(k.strip() for k in value.split(",") if k.strip())
+        elif found:
+            problems.append(_("[keys] %(name)r is ambiguous: %(ids)s") % {"name": name, "ids": ", ".join(found)})
+        else:
+            problems.append(_("[keys] %(name)r names no action (see `?` for the ids)") % {"name": name})
     return out, problems
-
-
-def effective_keys(action: Action, remap: Mapping[str, str] | None = None) -> str:
-    return (remap or {}).get(action.id, action.keys)
 
 
 KEY_NAMES = {
@@ -402,7 +384,6 @@ KEY_NAMES = {
     "left_square_bracket": "[",
     "right_square_bracket": "]",
     "at": "@",
-    "space": "space",
 }
 
 
@@ -414,14 +395,14 @@ def show_keys(keys: str) -> str:
 GROUP_TITLES = (("review", "review"), ("fix", "fix"), ("git", "git"), ("app", "everywhere"))
 
 
-def keys_table(remap: Mapping[str, str] | None = None, groups: Iterable[tuple[str, str]] = GROUP_TITLES) -> str:
+def keys_table() -> str:
     """The keys table of ``docs/keys.md``: one row per action of the review screen and the app."""
     lines = ["| keys | action | what it does | group |", "|---|---|---|---|"]
-    for group, title in groups:
+    for group, title in GROUP_TITLES:
         for a in ACTIONS:
             if a.group == group and a.label:
                 desc = a.description.replace("|", "\\|")
-                lines.append(f"| `{show_keys(effective_keys(a, remap))}` | {a.label} | {desc} | {title} |")
+                lines.append(f"| `{show_keys(a.keys)}` | {a.label} | {desc} | {title} |")
     return "\n".join(lines) + "\n"
 
 

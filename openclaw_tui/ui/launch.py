@@ -119,18 +119,14 @@ def launch_ui(argv: Sequence[str]) -> int:
         result = app.run(loop=loop)  # unlike asyncio.run, does not wait for the worker threads
     except BaseException:
         if cleanup is not None:  # a crash (or ctrl+c) never takes the user's changes with it
-            from ..core.git.demo import demo_has_changes
-
-            finish_demo(cleanup, keep=demo_has_changes(cleanup))
+            _keep_demo_if_changed(cleanup)
         raise
     # Textual catches a crash inside the app, prints its traceback and returns None from run(): the
     # status it keeps (app.return_code, 1 after a crash) is what the process must exit with.
     code = app.return_code if app.return_code is not None else int(result or 0)
     if cleanup is not None:
         if code != 0:  # a crash never takes the user's changes with it, as above
-            from ..core.git.demo import demo_has_changes
-
-            finish_demo(cleanup, keep=demo_has_changes(cleanup))
+            _keep_demo_if_changed(cleanup)
         else:
             ask = input if sys.stdin.isatty() and sys.stdout.isatty() else None
             finish_demo(cleanup, keep=getattr(app, "keep_demo", None), ask=ask)
@@ -140,6 +136,12 @@ def launch_ui(argv: Sequence[str]) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
+
+
+def _keep_demo_if_changed(folder: Path) -> None:
+    from ..core.git.demo import demo_has_changes
+
+    finish_demo(folder, keep=demo_has_changes(folder))
 
 
 def _threads_finish(executor: ThreadPoolExecutor, timeout: float) -> bool:

@@ -58,7 +58,7 @@ def feed_search_index(before: Profile, after: Profile) -> None:
 
 class Watching:
     """The watching part of ``Session``: the watcher, own operations, external changes and reloads (the app's
-    own writes are announced by ``Writing._expect``)."""
+    own writes are announced by ``Writing.expect_writes``)."""
 
     RELOAD_WAIT = 5.0  # seconds background work waits at most for a re-read in flight
 
@@ -71,7 +71,7 @@ class Watching:
     _external: dict[Path, ProfileData]
     _own: list[_OwnOperation]
     if TYPE_CHECKING:  # what Writing provides (for the type checker only)
-        def _expect(self, changes: Sequence[tuple[Path, bytes | None]]) -> None: ...
+        def expect_writes(self, changes: Sequence[tuple[Path, bytes | None]]) -> None: ...
 
     def begin_reload(self, path: Path) -> tuple[Profile, int] | None:
         """Start re-reading a profile: its current Profile and the generation the result must carry."""
@@ -185,7 +185,7 @@ class Watching:
                 own.append((p, None))
             except OSError:
                 continue
-        self._expect(own)
+        self.expect_writes(own)
 
     def missed_changes(self) -> Any:
         """The loaded files that differ from disk now, as a watcher's batch (None when none differ); run

@@ -213,14 +213,13 @@ class AgentScreen(Screen[AgentResult | None]):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         row = self._row(event.option)
         pane = self.query_one("#agent-detail", Static)
+        t = Text()
         if isinstance(row, Part):
-            t = Text()
             t.append(_("%(file)s lines %(first)s-%(last)s: %(why)s") % {"file": clean_line(row.file), "first": row.start_line,
                      "last": row.end_line, "why": clean_line(reason_text(row.reason))} + "\n\n", style="bold")
             t.append_text(literal(row.text))
             pane.update(t)
         elif isinstance(row, LeftOut):
-            t = Text()
             t.append(_("%(what)s: left out (%(why)s)") % {"what": clean_line(row.id or row.file), "why": clean_line(row.reason)}
                      + "\n", style="bold red")
             if row.detail:
@@ -245,11 +244,8 @@ class AgentScreen(Screen[AgentResult | None]):
         row = self._row(event.option)
         if row is None:
             return
-        if isinstance(row, Part):
-            where = Location(row.file, row.start_line, row.id, str(self.profile_path))
-        else:
-            where = Location(row.file, row.line, row.id, str(self.profile_path))
-        self.dismiss((where, self.profile_path))
+        line = row.start_line if isinstance(row, Part) else row.line
+        self.dismiss((Location(row.file, line, row.id, str(self.profile_path)), self.profile_path))
 
     def action_toggle_session(self) -> None:
         self.session = "shared" if self.session == "main" else "main"
