@@ -23,7 +23,7 @@ from ....core.lifecycle.operations import plan_set, plan_set_many, plan_supersed
 from ....core.lifecycle.picks import archive_picks, cold_picks, compact_picks, conflict_pair
 from ....core.lifecycle.plan import Files, Plan
 from ....core.lifecycle.rawedit import normalize_raw, plan_replace, raw_problems
-from ...rows import EntryRow, Location
+from ...rows import Location
 from ...session import EntryTarget, ProfileData, Refused, Session
 from ...widgets.dialogs import AskId, ConfirmWrite
 from ...widgets.plan_text import plan_title
@@ -71,14 +71,8 @@ class EntryOperations:
         """The time new timestamps get (None: now); tests set ``session.clock``."""
         return self.session.now()
 
-    def edit_today(self) -> dt.date:
-        return self.session.today_or_now()
-
     def profile_root(self) -> Path:
         return self.session.profile_root()
-
-    def load_profile_fresh(self) -> Profile:
-        return self.session.fresh_profile()
 
     def load_files(self) -> Files:
         """Both memory files of the current profile as they are on disk now."""
@@ -93,13 +87,10 @@ class EntryOperations:
                 self.notify(str(exc), severity="warning")
             return None
 
-    def _selected_row(self) -> EntryRow | None:
-        return self.screen.selected_entry()
-
     def selected_target(self, *, well_formed: bool = True, quiet: bool = False) -> tuple[Files, EntryTarget] | None:
         """The selected entry, re-read from disk, with the files it was read from."""
         try:
-            return self.session.target(self._selected_row(), well_formed=well_formed)
+            return self.session.target(self.screen.selected_entry(), well_formed=well_formed)
         except Refused as exc:
             stale = len(exc.args) > 1 and exc.args[1]
             if not quiet or stale:
@@ -330,7 +321,7 @@ class EntryOperations:
         profile = self.edit_profile()
         if profile is None:
             return
-        row = self._selected_row()
+        row = self.screen.selected_entry()
         if row is not None and row.file == ARCHIVE_REL and not row.malformed and row.id:
             self.restore_by_id(row.id)
             return
@@ -389,16 +380,17 @@ class EntryOperations:
     def gc_preview(self) -> None:
         if self.edit_profile() is None:
             return
-        actions = self._try(lambda: gc_plan(self.load_files(), self.edit_today()))
+        today = self.session.today_or_now()
+        actions = self._try(lambda: gc_plan(self.load_files(), today))
         if actions is None:
             return
         if not actions:
             self.notify(_("GC on %(date)s: nothing to move (no expired TTL, cold or over-capacity entry).")
-                        % {"date": self.edit_today().isoformat()})
+                        % {"date": today.isoformat()})
             return
         from ..edit.gc_screen import GcScreen
 
-        self.app.push_screen(GcScreen(self, actions, self.edit_today()))
+        self.app.push_screen(GcScreen(self, actions, today))
 
     def compact(self) -> None:
         profile = self.edit_profile()
@@ -410,7 +402,7 @@ class EntryOperations:
         if files is None:
             return
         findings: list[Finding] = self.screen.findings_for(profile.path)
-        row = self._selected_row()
+        row = self.screen.selected_entry()
         prefer = [] if row is None or row.malformed else list(row.entry.tags)
         tags = candidate_tags(files, findings, prefer)
         picked = compact_picks(files, self._picked())
@@ -425,7 +417,7 @@ class EntryOperations:
         if self.edit_profile() is None:
             return
         try:
-            profile = self.load_profile_fresh()
+            profile = self.session.fresh_profile()
             reds = plan_redaction(profile)
         except (Refused, RedactError, EditError, OSError) as exc:
             self.notify(_("Cannot redact: %(why)s") % {"why": exc}, severity="error")
