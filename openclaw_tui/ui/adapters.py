@@ -155,14 +155,6 @@ def build_refs(profile: Profile) -> RefIndexLike:
         return NoRefs()
 
 
-def write_audit_log(profile: Profile, findings: list[Finding]) -> Path:
-    """Append the findings to the profile's audit.log (the core writes it safely)."""
-    from ..core.check.report import append_audit_log
-
-    append_audit_log(profile, findings)
-    return profile.audit_log_path
-
-
 def build_demo(dest: Path) -> Path:
     """A throwaway demo repository in ``dest``; returns the folder to open."""
     from ..core.git.demo import build_demo as core_build_demo

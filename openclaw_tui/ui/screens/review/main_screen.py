@@ -24,7 +24,6 @@ from ....core.check.findings import Finding
 from ....core.files.profile import Discovery, Profile
 from ....core.i18n import N_, _, ngettext
 from ...actions import bindings
-from ...adapters import write_audit_log
 from ...rows import (
     MEMORY_FILES,
     EntryRow,
@@ -548,7 +547,9 @@ class MainScreen(FilterAndSort):
             self.notify(_("The check has not finished yet."), severity="warning")
             return
         try:
-            path = write_audit_log(data.profile, data.findings)
+            from ....core.check.report import append_audit_log
+
+            append_audit_log(data.profile, data.findings)
         except ImportError:
             self.notify(_("Writing audit.log is not available in this build."), severity="error")
             return
@@ -557,7 +558,7 @@ class MainScreen(FilterAndSort):
             return
         n = len(data.findings)
         self.notify(ngettext("Appended %(count)d finding to %(file)s.", "Appended %(count)d findings to %(file)s.", n)
-                    % {"count": n, "file": path.name})
+                    % {"count": n, "file": data.profile.audit_log_path.name})
 
     def action_reload(self) -> None:
         for path in self.order:
