@@ -22,6 +22,7 @@ from ....core.i18n import _
 from ...rows import EntryRow, RawText
 from ...session import ProfileData, Session
 from ...session.watching import feed_search_index
+from ...widgets.entry_table import EntryTable
 from ...widgets.footer import KeysFooter
 from ...widgets.messages import (
     Checked,
@@ -32,11 +33,10 @@ from ...widgets.messages import (
     ProfileReloaded,
     RefsReady,
 )
+from ...widgets.profile_tree import ProfileTree
+from ...widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
-    from ...widgets.entry_table import EntryTable
-    from ...widgets.profile_tree import ProfileTree
-    from ...widgets.status_bar import StatusBar
     from .entry_ops import EntryOperations
     from .git_panel import GitPanel
 
@@ -80,20 +80,6 @@ class ProfileLoading(Screen[None]):
         def ops(self) -> EntryOperations: ...
         @property
         def git(self) -> GitPanel: ...
-        @property
-        def data(self) -> dict[Path, ProfileData]: ...
-        @property
-        def order(self) -> list[Path]: ...
-        @property
-        def current(self) -> ProfileData | None: ...
-        @property
-        def current_file(self) -> str: ...
-        @property
-        def table(self) -> EntryTable: ...
-        @property
-        def files_tree(self) -> ProfileTree: ...
-        @property
-        def status(self) -> StatusBar: ...
         def _show_profile(self, data: ProfileData, file: str, keep: EntryRow | str | None = None) -> None: ...
         def _show_audit(self) -> None: ...
         def _center(self) -> str: ...
@@ -108,6 +94,36 @@ class ProfileLoading(Screen[None]):
         self._preview_shown = threading.Event()
         self._started_after_rows = False  # see _start_after_rows
         self._blocks: RawText | None = None  # memories.md over all its blocks, until it is parsed (_load)
+
+    # --- what the session holds, the panes ------------------------------------------------
+
+    @property
+    def data(self) -> dict[Path, ProfileData]:
+        return self.session.data
+
+    @property
+    def order(self) -> list[Path]:
+        return self.session.order
+
+    @property
+    def current(self) -> ProfileData | None:
+        return self.session.current
+
+    @property
+    def current_file(self) -> str:
+        return self.session.current_file
+
+    @property
+    def table(self) -> EntryTable:
+        return self.query_one("#entries", EntryTable)
+
+    @property
+    def files_tree(self) -> ProfileTree:
+        return self.query_one("#tree", ProfileTree)
+
+    @property
+    def status(self) -> StatusBar:
+        return self.query_one("#status", StatusBar)
 
     def _first_rows_shown(self) -> None:
         """The first rows are painted: the loader goes on (see :meth:`_load`), and what the app built so far

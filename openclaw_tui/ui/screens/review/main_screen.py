@@ -96,24 +96,6 @@ class MainScreen(FilterAndSort):
             self._git = GitPanel(self, self.session)
         return self._git
 
-    # --- what the session holds --------------------------------------------------------
-
-    @property
-    def data(self) -> dict[Path, ProfileData]:
-        return self.session.data
-
-    @property
-    def order(self) -> list[Path]:
-        return self.session.order
-
-    @property
-    def current(self) -> ProfileData | None:
-        return self.session.current
-
-    @property
-    def current_file(self) -> str:
-        return self.session.current_file
-
     # --- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
@@ -137,24 +119,12 @@ class MainScreen(FilterAndSort):
         yield KeysFooter(held=True, since_typed=self.session.since_typed)
 
     @property
-    def table(self) -> EntryTable:
-        return self.query_one("#entries", EntryTable)
-
-    @property
     def detail(self) -> EntryDetail:
         return self.query_one("#detail", EntryDetail)
 
     @property
     def audit(self) -> AuditList:
         return self.query_one("#audit", AuditList)
-
-    @property
-    def files_tree(self) -> ProfileTree:
-        return self.query_one("#tree", ProfileTree)
-
-    @property
-    def status(self) -> StatusBar:
-        return self.query_one("#status", StatusBar)
 
     @property
     def file_view(self) -> FileView:
