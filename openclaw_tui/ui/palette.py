@@ -43,9 +43,7 @@ def _binding_commands(provider: Provider) -> list[Command]:
 
 def _screen_commands(provider: Provider) -> list[Command]:
     get = getattr(provider.screen, "palette_commands", None)
-    if get is None:
-        return []
-    return list(get())
+    return list(get()) if get is not None else []
 
 
 def _id_commands(provider: Provider, query: str) -> list[Command]:

@@ -140,11 +140,8 @@ class Watching:
 
     def profiles_touched(self, plan: Plan) -> list[Path]:
         """The loaded profiles holding a file ``plan`` changed (to reload after writing it)."""
-        out = []
-        for folder in self.order:
-            if any(_inside(c.path, folder) for c in plan.changes):
-                out.append(folder)
-        return out
+        return [folder for folder in self.order
+                if any(c.path.resolve().is_relative_to(folder.resolve()) for c in plan.changes)]
 
     # --- watching ----------------------------------------------------------------------------
 
@@ -231,12 +228,8 @@ class Watching:
             return []
         out = self._classify(batch)
         for change in out:
-            # Every change, not only one to a memory file: an agent's temp file (``.memories.md.123.tmp``)
-            # is often announced alone, its rename a batch later (watchdog holds a lone IN_MOVED_FROM back
-            # for half a second), and the re-read started by the temp file already reads the replaced
-            # memories.md.  Without the version before it, that reload would show the agent's change
-            # with no notice, and the rename's reload would then compare the new version with itself.
-            # An unchanged memory file costs one compare of its text (``diff_ids``).
+            # every change, not only one to a memory file: an agent's temp file is often announced alone,
+            # and the re-read it starts already reads the replaced memories.md (the notice needs the before)
             self._external.setdefault(change.profile, self.data[change.profile])
         return out
 
@@ -276,11 +269,3 @@ def external_notices(old: ProfileData, new: ProfileData) -> list[str]:
         if diff:
             out.append(summary(f"{new.profile.name}/{rel}", diff))
     return out
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.resolve())
-    except ValueError:
-        return False
-    return True
