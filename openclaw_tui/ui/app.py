@@ -140,7 +140,7 @@ class OpenClawApp(App[int]):
             self.set_keymap(remap)
         if self.start_screen is not None:
             main = self.main_screen
-            main.own_operation("the start view")  # its writes are the app's own, not another program's
+            self.session.own_operation("the start view")  # its writes are the app's own, not another program's
             self.push_screen(self.start_screen(), lambda _result: main.end_own_operation())
 
     def get_line_filters(self) -> Sequence[LineFilter]:

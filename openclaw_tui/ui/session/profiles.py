@@ -92,9 +92,6 @@ class ProfileData:
         rel = self.profile.rel
         return "" if rel in (".", "") else rel.rstrip("/") + "/"
 
-    def known(self, ident: str) -> bool:
-        return ident in self.by_id
-
     def serious(self) -> int:
         """Findings that are not merely informative."""
         return sum(1 for f in self.findings or () if f.severity != "info")

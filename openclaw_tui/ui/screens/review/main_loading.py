@@ -297,10 +297,6 @@ class ProfileLoading(Screen[None]):
             self.reload_profile(change.profile)
         self.count_inbox(force=True)
 
-    def own_operation(self, what: str) -> None:
-        """A git operation of the app starts: its file events are not another program's."""
-        self.session.own_operation(what)
-
     def end_own_operation(self) -> None:
         for path in self.session.end_own_operation():
             self.reload_profile(path)

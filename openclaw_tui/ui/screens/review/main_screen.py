@@ -239,7 +239,7 @@ class MainScreen(FilterAndSort):
             from ....core.files.profile import TextFile
 
             tf = TextFile.read(data.path, path)
-        self.file_view.show_file(data.path, tf.rel, tf.text, data.known, line=line, error=tf.error,
+        self.file_view.show_file(data.path, tf.rel, tf.text, data.by_id.__contains__, line=line, error=tf.error,
                                  dark=self.app.current_theme.dark)
         self._show_center("file")
         self.files_tree.select_file(data.path, tf.rel)
@@ -597,7 +597,7 @@ class MainScreen(FilterAndSort):
         screen = factory() if factory is not None and discovery is not None and discovery.kind == "workspace" else None
         if not isinstance(screen, WorkspaceScreen) or screen.path != path.absolute():
             screen = WorkspaceScreen(path, today=self.session.today, app_session=self.session)
-        self.own_operation("the workspace view")  # its writes are the app's own, not another program's
+        self.session.own_operation("the workspace view")  # its writes are the app's own, not another program's
 
         def closed(_result: object) -> None:
             self.end_own_operation()
