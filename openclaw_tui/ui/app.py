@@ -28,7 +28,6 @@ from ..core.files.profile import Discovery
 from ..core.i18n import _
 from .actions import bindings
 from .actions import keymap as registry_keymap
-from .rows import Location
 from .screens.review.main_screen import MainScreen
 from .session import Session
 
@@ -232,13 +231,6 @@ class OpenClawApp(App[int]):
             if check is not None and check():
                 return True
         return False
-
-    def jump_to(self, location: Location, profile: Path | None = None) -> bool:
-        """Close screens above the main one and go to an entry or a file line."""
-        main = self.main_screen
-        while self.screen is not main and len(self.screen_stack) > 1:
-            self.pop_screen()
-        return main.jump(location, profile)
 
     # --- actions ----------------------------------------------------------------------
 

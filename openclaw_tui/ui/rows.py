@@ -199,11 +199,8 @@ def _field_at(row: EntryRow, line: int | None) -> str:
 
 
 def apply_findings(files: Mapping[str, Sequence[EntryRow]], findings: Iterable[Finding]) -> None:
-    """Attach each finding to the row it concerns (by file and line, else by id).
-
-    ``files`` maps a file (relative to the profile) to its rows in file order.
-    Previous problem marks are replaced; malformed blocks keep their mark.
-    """
+    """Attach each finding to the row it concerns (by file and line, else by id): ``files`` maps a file
+    to its rows in file order.  Previous problem marks are replaced; malformed blocks keep their mark."""
     by_id: dict[str, EntryRow] = {}
     starts: dict[str, list[int]] = {}
     for file, rows in files.items():
@@ -280,11 +277,8 @@ _FACETS = {
 
 @dataclass
 class Query:
-    """A parsed filter: ``status:a,b importance:high tag:x tag:y is:problem words…``.
-
-    Values separated by commas are alternatives; repeated ``tag:`` terms must
-    all match; free words must all occur (case-insensitive) in the entry.
-    """
+    """A parsed filter: ``status:a,b importance:high tag:x tag:y is:problem words…``: commas separate
+    alternatives, repeated ``tag:`` terms and free words must all match (case-insensitive)."""
 
     statuses: set[str] = field(default_factory=set)
     importances: set[str] = field(default_factory=set)

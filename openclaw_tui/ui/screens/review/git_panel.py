@@ -25,10 +25,7 @@ NEEDS_GIT = N_("needs the memory folder to be inside a git repository (git init)
 
 
 def _relative(path: Path, base: Path) -> str:
-    try:
-        return path.relative_to(base).as_posix()
-    except ValueError:
-        return str(path)
+    return path.relative_to(base).as_posix() if path.is_relative_to(base) else str(path)
 
 
 class GitPanel:

@@ -213,9 +213,8 @@ class ProfileLoading(Screen[None]):
     def _background(self, queue: list[ProfileData]) -> None:
         """Per profile, in turn: fill every row (filters), then index references, in one thread (several
         CPU-bound threads would slow the UI more).  The check runs meanwhile in a child process."""
-        worker = get_current_worker()
         try:
-            self._index_and_refs(queue, worker)
+            self._index_and_refs(queue, get_current_worker())
         finally:
             queue.clear()  # this worker object may outlive its run (see _reload): it keeps no data
 

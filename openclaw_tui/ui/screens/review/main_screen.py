@@ -181,9 +181,6 @@ class MainScreen(FilterAndSort):
         data = self.data.get(Path(profile_path))
         return list(data.findings or []) if data is not None else []
 
-    def has_unsaved_changes(self) -> bool:
-        return False
-
     @on(EntryTable.PicksChanged)
     def _on_picks_changed(self, _message: EntryTable.PicksChanged) -> None:
         self._update_status()
@@ -302,9 +299,6 @@ class MainScreen(FilterAndSort):
     def _center(self) -> str:
         return self.query_one("#center-switcher", ContentSwitcher).current or "entries-pane"
 
-    def _lookup(self, ident: str) -> EntryRow | None:
-        return self.session.lookup(ident)
-
     def _refresh_detail(self) -> None:
         if self._center() == "file-view":
             refs = self.file_view.source.cursor_refs
@@ -313,23 +307,23 @@ class MainScreen(FilterAndSort):
             return
         row = self.table.cursor_row
         data = self.current
-        self.detail.show(row, data.refs if data else None, self._lookup,
+        self.detail.show(row, data.refs if data else None, self.session.lookup,
                          empty=_("No entry selected.") if self.loaded else _("Loading…"))
 
     def _detail_for_id(self, ident: str | None) -> None:
-        row = self._lookup(ident) if ident else None
+        row = self.session.lookup(ident) if ident else None
         data = self.current
         here: list[Finding] = []
         if row is None and data is not None and self._center() == "file-view":
             fv = self.file_view
             line = fv.source.cursor + 1
             here = [f for f in data.findings or () if f.file == fv.rel and f.line == line]
-        self.detail.show(row, data.refs if data else None, self._lookup,
+        self.detail.show(row, data.refs if data else None, self.session.lookup,
                          empty=_("%(id)s is not defined anywhere.") % {"id": ident} if ident else
                          _("Move to a line with an entry id to see that entry here."), messages=here)
         if row is None and self._center() == "file-view":
             fv = self.file_view
-            self.detail.show_file_refs(fv.rel, fv.source.refs, self._lookup)
+            self.detail.show_file_refs(fv.rel, fv.source.refs, self.session.lookup)
 
     # --- events -----------------------------------------------------------------------
 

@@ -244,8 +244,7 @@ class WorkspaceScreen(Screen[None]):
     # --- data --------------------------------------------------------------------------
 
     def reload(self) -> None:
-        """Read the workspace: the rows first (on screen at once), then logs, the review queue and
-        the check in a worker thread, whose results fill in the rest."""
+        """Read the workspace: the rows first, then logs, the review queue and the check in a worker."""
         try:
             base = load_config().limits
         except ConfigError:
@@ -262,8 +261,7 @@ class WorkspaceScreen(Screen[None]):
         self._after_paint(self.generation, 20)
 
     def _after_paint(self, generation: int, tries: int) -> None:
-        """Start the worker once the shown rows are on screen: its thread would otherwise share
-        the interpreter with the first paint (logs, queue and check are not what one waits for)."""
+        """Start the worker once the shown rows are on screen (its thread would slow the first paint)."""
         view = self.query(f"#ws-{self.tab}").first() if self.tab != "boot" else None
         if tries > 0 and isinstance(view, RowsView) and view.row_count and not view.painted:
             self.call_after_refresh(self._after_paint, generation, tries - 1)
@@ -374,8 +372,7 @@ class WorkspaceScreen(Screen[None]):
         return self.parts
 
     def _reception(self, r: MemRow) -> str:
-        """Whether the agent receives a MEMORY.md row: "received", "partly", "not received" (the cut-out
-        middle) or "not loaded" (this session gets no MEMORY.md)."""
+        """Whether the agent receives a MEMORY.md row: "received", "partly", "not received" or "not loaded"."""
         mem = self.memory
         part = next((p for p in self._injected() if p.kind == "bootstrap" and p.file == "MEMORY.md"), None)
         if mem is None or part is None or mem.rel != "MEMORY.md":
@@ -389,8 +386,7 @@ class WorkspaceScreen(Screen[None]):
             self.query_one("#ws-preview", Static).update(Text(_("No bootstrap files."), style="dim"))
             return
         if self.preview_index == 0:  # start on the first cut file: that is the news
-            cut = next((i for i, p in enumerate(shown) if p.truncated), 0)
-            self.preview_index = cut
+            self.preview_index = next((i for i, p in enumerate(shown) if p.truncated), 0)
         part = shown[self.preview_index % len(shown)]
         self.query_one("#ws-preview", Static).update(preview_text(part))
 
@@ -399,8 +395,7 @@ class WorkspaceScreen(Screen[None]):
         self.query_one(table_id, RowsView).set_rows([cells for _key, cells in rows])
 
     def _fill_memory(self) -> None:
-        """MEMORY.md's rows: the filter decides which, their cells are made when drawn (a screen
-        shows 40 of 2,000 rows; making them all would cost the first paint)."""
+        """MEMORY.md's rows: the filter decides which, their cells are made when drawn."""
         mem = self.memory
         keys: list[MemRow] = []
         if mem is not None:
