@@ -33,8 +33,7 @@ class Loading:
         def stale(self, data: ProfileData) -> bool: ...
 
     def discover(self, *, lazy: bool = False) -> Discovery:
-        """The profiles under the opened path (``lazy``: memory files read, not parsed yet). Raises
-        NotMemory. (Worker thread.)"""
+        """The profiles under the opened path (``lazy``: not parsed yet). Raises NotMemory. (Worker.)"""
         if self.discovery is not None:
             return self.discovery
         return discover(self.source_path or Path("."), lazy=lazy, workspaces=True)  # W: a workspace under a root
@@ -75,8 +74,8 @@ class Loading:
             raw.low = low if len(low) == len(raw.text) else None  # offsets kept (else words with case wait)
 
     def read_found(self, profiles: Sequence[Profile]) -> list[ProfileData]:
-        """:meth:`read`, each memories.md whose block starts :meth:`blocks` found parsed first in steps
-        between them, sleeping while the person types, and its lowered text kept. (Worker thread.)"""
+        """:meth:`read`, each memories.md whose block starts :meth:`blocks` found parsed in steps between
+        them first, yielding to the person typing, its lowered text kept. (Worker thread.)"""
         blocks = {p.path: self._blocks.pop(p.path) for p in profiles if p.path in self._blocks}
         for p in profiles:
             doc, raw = p.memories, blocks.get(p.path)
@@ -106,8 +105,8 @@ class Loading:
 
     @staticmethod
     def read_again(profile: Profile, previous: ProfileData | None = None) -> ProfileData:
-        """A profile re-read from disk (worker thread); with ``previous`` (the profile as shown now) an
-        unchanged memory file keeps its parse and rows, a changed one keeps the rows of its unchanged blocks."""
+        """A profile re-read from disk (worker thread); with ``previous`` (the profile as shown now) an unchanged
+        memory file keeps its parse and rows, a changed one the rows of its unchanged blocks."""
         if previous is None or previous.profile.layout != profile.layout:
             fresh = load_profile(profile.path, profile.rel, profile.layout)
             return ProfileData(fresh)
@@ -128,8 +127,7 @@ class Loading:
         return time.monotonic() - self._typed_at
 
     def yield_to_user(self, cancelled: Callable[[], bool] = lambda: False) -> None:
-        """Sleep while the person is typing (worker thread): a thread filling rows would take the
-        interpreter from the UI (the check's child process goes on meanwhile)."""
+        """Sleep while the person is typing (worker thread): the UI gets the interpreter."""
         while time.monotonic() - self._typed_at < self.TYPING_PAUSE and not cancelled():
             time.sleep(0.02)
 

@@ -18,8 +18,7 @@ _START, _END = attrgetter("start"), attrgetter("end")
 MEMORY_DOCS = (("memories.md", "memories"), (ARCHIVE_REL, "archive"))  # file -> Profile attribute
 
 
-# Rows kept from the previous version of a file, re-pointed at their blocks in the new parse when the
-# new version is shown (on the UI thread: the previous version is on screen until then):
+# Rows kept from the previous version of a file, re-pointed at the new parse when it is shown (UI thread):
 # (rows, entries, first, end): rows[i] takes entries[i] for first <= i < end.
 Repoint = tuple[list[EntryRow], list[Entry], int, int]
 

@@ -160,13 +160,11 @@ class Watching:
             self.watcher = None
 
     def own_operation(self, what: str) -> None:
-        """The app starts a git operation (merge conclusion, abort, checkout, pull, rollback...):
-        file events until :meth:`end_own_operation` are its own, not another program's."""
+        """The app starts a git operation: file events until :meth:`end_own_operation` are its own."""
         self._own.append(_OwnOperation(what))
 
     def mark_files_own(self) -> None:
-        """Announce the current bytes of every loaded profile's files as the app's own (any thread,
-        right after an operation the app ran itself: a late event for them is then recognised)."""
+        """Announce the current bytes of every loaded profile's files as the app's own (any thread)."""
         if self.watcher is None:
             return
         paths: list[Path] = []

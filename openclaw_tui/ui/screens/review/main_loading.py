@@ -45,8 +45,7 @@ REFS_SETTLE = 1.0  # seconds a re-read profile keeps its previous reference inde
 
 
 class BlocksFound(Message):
-    """The loader found where every block of the first memories.md starts (before parsing it); ``part``: where
-    the blocks of a run of its first blocks start (the scan goes on)."""
+    """The loader found where every block of the first memories.md starts (``part``: of a run of its first)."""
 
     def __init__(self, part: bool = False) -> None:
         super().__init__()

@@ -145,8 +145,7 @@ class MainScreen(FilterAndSort):
         self.call_after_refresh(self._painted)
 
     def on_screen_resume(self) -> None:
-        """Back on this screen: an empty filter does not keep the focus (a start view over the loading
-        screen left it on the filter, which would take q and j as text)."""
+        """Back on this screen: an empty filter does not keep the focus (it would take q and j as text)."""
         if self.filter_input.has_focus and not self.filter_input.value:
             self.table.focus()
         self.count_inbox(force=True)  # the inbox may have changed while another screen was on top
@@ -155,8 +154,7 @@ class MainScreen(FilterAndSort):
         self._fit_tree(event.size.width)
 
     def _fit_tree(self, width: int) -> None:
-        """The tree shows when there is room for it (or when the reviewer said so with t); the app's
-        breakpoints shrink the audit and detail panes on a short terminal."""
+        """The tree shows when there is room for it (or when the reviewer said so with t)."""
         show = self._tree_choice if self._tree_choice is not None else width >= NARROW
         tree = self.files_tree
         if tree.display != show:
