@@ -653,8 +653,7 @@ class WorkspaceScreen(Screen[None]):
         self._tab_changed()
 
     async def action_filter(self) -> None:
-        found = self.query("#ws-filter").first() if self.query("#ws-filter") else None
-        box = found if isinstance(found, Input) else None
+        box = next(iter(self.query("#ws-filter").results(Input)), None)
         if box is None:  # built on first use: an Input costs the first paint for nothing
             box = Input(placeholder=_("filter rows (enter keeps it, escape clears)"), id="ws-filter")
             await self.mount(box, after=self.query_one("#ws-title"))
@@ -851,9 +850,8 @@ class WorkspaceScreen(Screen[None]):
         self.notify(_("Committed %(sha)s.") % {"sha": sha[:10]}, markup=False)
 
     def action_close(self) -> None:
-        found = self.query("#ws-filter")
-        box = found.first() if found else None
-        if isinstance(box, Input) and (box.has_focus or self.filter_text):
+        box = next(iter(self.query("#ws-filter").results(Input)), None)
+        if box is not None and (box.has_focus or self.filter_text):
             box.value = ""
             box.display = False
             self.filter_text = ""
