@@ -1,40 +1,21 @@
 """Every action of the app, once: its id, default keys, label, description, where it applies, what it runs.
 
-``ACTIONS`` is the registry.  Each screen and widget takes its ``BINDINGS``
-from it (``BINDINGS = bindings("merge")``), the footer shows those marked
-``show``, the help screen lists the keys that work where the reviewer is,
-the command palette offers the current screen's actions first with their
-descriptions, and ``docs/keys.md`` is generated from ``group``
-(``python -m openclaw_tui.ui.actions > docs/keys.md``; a test compares).
+``ACTIONS`` is the registry.  Screens and widgets take their ``BINDINGS`` from it
+(``BINDINGS = bindings("merge")``); the footer shows those marked ``show``, the help
+screen and the command palette list them with their descriptions, and ``docs/keys.md``
+is generated from ``group`` (``python -m openclaw_tui.ui.actions > docs/keys.md``; a test
+compares).  A test checks that every binding is in the registry and every entry is bound.
 
-Keys are rebound in the config file's ``[keys]`` section (``openclaw-tui
-config`` prints where it is), by full id or by the part after the dot when
-that is unique::
-
-    [keys]
-    "main.filter" = "f"        # or: "filter" = "f"
-    "edit.undo" = "u,ctrl+z"
-
-Adding a screen is a two-line change here and in the screen's file.  Its
-class takes the session (``def __init__(self, session: Session)``, the typed
-state: ``session.current``, ``session.files()``, ``session.write(plan)``...)
-and declares ``BINDINGS = bindings("timeline")`` (with ``action_<name>``
-methods, as usual in Textual); the key that opens it is one line here::
-
-    A("main.timeline", "T", "Timeline", "Every write of this session, newest first", "main",
-      "app.open_screen('openclaw_tui.ui.screens.timeline_screen:TimelineScreen')", group="review"),
-
-followed by one ``A(...)`` line per key of the new screen, in scope
-``"timeline"``.  (A screen that returns a place to go, like search and the
-agent view, is opened by a main-screen action instead: ``action_open_search``
-pushes it with a callback that jumps to the ``(Location, profile)`` it returns.)  A test checks that every binding is in this registry and that
-every entry here is bound somewhere; ``docs/keys.md`` is regenerated
-with ``python -m openclaw_tui.ui.actions > docs/keys.md``.
+The config file's ``[keys]`` section rebinds keys by full id, or by the part after the
+dot when that is unique: ``"main.filter" = "f"``, ``"edit.undo" = "u,ctrl+z"``.
+A new screen takes the session in its ``__init__``, declares ``BINDINGS = bindings("<scope>")``
+and gets one ``A(...)`` line per key here; the key that opens it runs
+``app.open_screen('package.module:Class')`` in scope ``"main"``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from textual.binding import Binding, BindingType
@@ -62,239 +43,73 @@ ACTIONS: tuple[Action, ...] = (
     # q quits from every screen, dialogs too (a priority binding passes the key on when a text field has focus)
     A("app.quit", "q", N_("Quit"), N_("Quit (asks first when an edit is not saved)"), "app", "quit", show=True, priority=True,
       group="app"),
-    A(
-        "app.help",
-        "question_mark,f1",
-        N_("Help"),
-        N_("Keys that work here, the legend of marks, how to review"),
-        "app",
-        "help",
-        show=True,
-        group="app",
-    ),
+    A("app.help", "question_mark,f1", N_("Help"),
+      N_("Keys that work here, the legend of marks, how to review"), "app", "help", show=True, group="app"),
     # j/k in every list: a list without its own j/k (Textual's OptionList) moves its cursor through these
     A("app.list-down", "j", N_("Down"), N_("Down in the focused list"), "app", "list_move(1)", palette=False),
     A("app.list-up", "k", N_("Up"), N_("Up in the focused list"), "app", "list_move(-1)", palette=False),
-    A(
-        "app.notices",
-        "at",
-        N_("Notices"),
-        N_("The last 100 notices, newest first (they fade from the corner)"),
-        "app",
-        "notices",
-        group="app",
-    ),
-    A(
-        "app.maximize",
-        "Z",
-        N_("Maximise"),
-        N_("Maximise the focused pane, or restore the layout"),
-        "app",
-        "maximize",
-        group="app",
-    ),
-    A(
-        "app.toggle-theme",
-        "f2",
-        N_("Light/dark"),
-        N_("Switch between the dark and the light theme"),
-        "app",
-        "toggle_theme",
-        group="app",
-    ),
+    A("app.notices", "at", N_("Notices"),
+      N_("The last 100 notices, newest first (they fade from the corner)"), "app", "notices", group="app"),
+    A("app.maximize", "Z", N_("Maximise"), N_("Maximise the focused pane, or restore the layout"), "app",
+      "maximize", group="app"),
+    A("app.toggle-theme", "f2", N_("Light/dark"), N_("Switch between the dark and the light theme"), "app",
+      "toggle_theme", group="app"),
     # Textual's own command palette key, here so that its footer label is translated like every other
     A("app.command-palette", "ctrl+p", N_("palette"), N_("Open the command palette"), "app", "command_palette",
       priority=True, palette=False),
-    A(
-        "main.filter",
-        "slash",
-        N_("Filter"),
-        N_("Filter the entries: words, status:active, imp:high, tag:x, is:problem"),
-        "main",
-        "focus_filter",
-        show=True,
-        group="review",
-    ),
-    A(
-        "main.problems-only",
-        "p",
-        N_("Problems"),
-        N_("Show only entries with a finding (p again: all)"),
-        "main",
-        "toggle_problems",
-        show=True,
-        group="review",
-    ),
-    A(
-        "main.next-problem",
-        "n",
-        N_("Next problem"),
-        N_("Go to the next entry with a finding"),
-        "main",
-        "next_problem",
-        group="review",
-    ),
-    A(
-        "main.prev-problem",
-        "N",
-        N_("Prev problem"),
-        N_("Go to the previous entry with a finding"),
-        "main",
-        "prev_problem",
-        group="review",
-    ),
-    A(
-        "main.audit",
-        "a",
-        N_("Audit"),
-        N_("Show the audit list of findings (enter jumps to one); again: hide it"),
-        "main",
-        "toggle_audit",
-        show=True,
-        group="review",
-    ),
-    A(
-        "main.write-audit-log",
-        "w",
-        N_("audit.log"),
-        N_("Append the findings to the profile's audit.log"),
-        "main",
-        "write_audit_log",
-        show=True,
-        group="review",
-    ),
+    A("main.filter", "slash", N_("Filter"),
+      N_("Filter the entries: words, status:active, imp:high, tag:x, is:problem"), "main", "focus_filter",
+      show=True, group="review"),
+    A("main.problems-only", "p", N_("Problems"), N_("Show only entries with a finding (p again: all)"),
+      "main", "toggle_problems", show=True, group="review"),
+    A("main.next-problem", "n", N_("Next problem"), N_("Go to the next entry with a finding"), "main",
+      "next_problem", group="review"),
+    A("main.prev-problem", "N", N_("Prev problem"), N_("Go to the previous entry with a finding"), "main",
+      "prev_problem", group="review"),
+    A("main.audit", "a", N_("Audit"),
+      N_("Show the audit list of findings (enter jumps to one); again: hide it"), "main", "toggle_audit",
+      show=True, group="review"),
+    A("main.write-audit-log", "w", N_("audit.log"), N_("Append the findings to the profile's audit.log"),
+      "main", "write_audit_log", show=True, group="review"),
     A("main.reload", "ctrl+r", N_("Reload"), N_("Re-read every profile from disk"), "main", "reload", group="review"),
-    A(
-        "main.back",
-        "escape",
-        N_("Back"),
-        N_("Back to the entry table (clears the filter when already there)"),
-        "main",
-        "back",
-        group="review",
-    ),
-    A(
-        "main.toggle-tree",
-        "t",
-        N_("Tree"),
-        N_("Hide or show the file tree (more room for the entries)"),
-        "main",
-        "toggle_tree",
-        group="review",
-    ),
-    A(
-        "main.search",
-        "ctrl+k",
-        N_("Search"),
-        N_("Search every file as you type, ranked like the agent ranks (enter jumps to the entry or line)"),
-        "main",
-        "open_search",
-        group="review",
-    ),
-    A(
-        "main.agent-view",
-        "i",
-        N_("Agent view"),
-        N_("What the agent loads for a topic, why, what it costs, what is left out (enter jumps there)"),
-        "main",
-        "open_agent",
-        group="review",
-    ),
-    A(
-        "main.workspace",
-        "W",
-        N_("Workspace"),
-        N_("The OpenClaw workspace view of the selected workspace: bootstrap budget, MEMORY.md, USER.md, logs"),
-        "main",
-        "open_workspace",
-        group="review",
-    ),
-    A(
-        "main.repair",
-        "f",
-        N_("Repair"),
-        N_("Repair the reference finding highlighted in the audit list (a diff first; u undoes)"),
-        "main",
-        "repair_finding",
-        group="fix",
-    ),
+    A("main.back", "escape", N_("Back"), N_("Back to the entry table (clears the filter when already there)"),
+      "main", "back", group="review"),
+    A("main.toggle-tree", "t", N_("Tree"), N_("Hide or show the file tree (more room for the entries)"),
+      "main", "toggle_tree", group="review"),
+    A("main.search", "ctrl+k", N_("Search"),
+      N_("Search every file as you type, ranked like the agent ranks (enter jumps to the entry or line)"),
+      "main", "open_search", group="review"),
+    A("main.agent-view", "i", N_("Agent view"),
+      N_("What the agent loads for a topic, why, what it costs, what is left out (enter jumps there)"),
+      "main", "open_agent", group="review"),
+    A("main.workspace", "W", N_("Workspace"),
+      N_("The OpenClaw workspace view of the selected workspace: bootstrap budget, MEMORY.md, USER.md, logs"),
+      "main", "open_workspace", group="review"),
+    A("main.repair", "f", N_("Repair"),
+      N_("Repair the reference finding highlighted in the audit list (a diff first; u undoes)"), "main",
+      "repair_finding", group="fix"),
     A("main.focus-entries", "ctrl+e", N_("Entries"), N_("Focus the entry table"), "main", "focus_entries", group="review"),
     A("main.focus-tree", "ctrl+t", N_("Files"), N_("Focus the file tree"), "main", "focus_tree", group="review"),
-    A(
-        "edit.entry",
-        "e",
-        N_("Edit"),
-        N_("Edit the selected entry (form or YAML)"),
-        "main",
-        "ops('edit_entry')",
-        show=True,
-        group="fix",
-    ),
-    A(
-        "edit.external",
-        "E",
-        N_("Edit in $EDITOR"),
-        N_("Open the selected entry in $VISUAL/$EDITOR"),
-        "main",
-        "ops('external_edit')",
-        group="fix",
-    ),
+    A("edit.entry", "e", N_("Edit"), N_("Edit the selected entry (form or YAML)"), "main",
+      "ops('edit_entry')", show=True, group="fix"),
+    A("edit.external", "E", N_("Edit in $EDITOR"), N_("Open the selected entry in $VISUAL/$EDITOR"), "main",
+      "ops('external_edit')", group="fix"),
     A("edit.new", "plus", N_("New"), N_("Write a new entry"), "main", "ops('new_entry')", show=True, group="fix"),
-    A(
-        "edit.resolve-conflict",
-        "r",
-        N_("Resolve"),
-        N_("Resolve the selected entry's conflict side by side"),
-        "main",
-        "ops('resolve_conflict')",
-        show=True,
-        group="fix",
-    ),
-    A(
-        "edit.supersede",
-        "x",
-        N_("Supersede"),
-        N_("Mark the selected entry superseded by another one"),
-        "main",
-        "ops('supersede')",
-        group="fix",
-    ),
-    A(
-        "edit.archive",
-        "A",
-        N_("Archive"),
-        N_("Move the selected entry (or every picked one, v) to contexts/archive/memories.md"),
-        "main",
-        "ops('archive_entry')",
-        group="fix",
-    ),
-    A(
-        "edit.restore",
-        "R",
-        N_("Restore"),
-        N_("Move an archived entry back to memories.md (the selected one, or by id)"),
-        "main",
-        "ops('restore_entry')",
-        group="fix",
-    ),
-    A(
-        "edit.cold",
-        "c",
-        N_("Cold/active"),
-        N_("Switch the selected entry (or every picked one, v) between active and cold"),
-        "main",
-        "ops('toggle_cold')",
-        group="fix",
-    ),
-    A(
-        "edit.gc",
-        "ctrl+g",
-        N_("GC"),
-        N_("Preview what the TTL, cold and cap rules would move"),
-        "main",
-        "ops('gc_preview')",
-        group="fix",
-    ),
+    A("edit.resolve-conflict", "r", N_("Resolve"), N_("Resolve the selected entry's conflict side by side"),
+      "main", "ops('resolve_conflict')", show=True, group="fix"),
+    A("edit.supersede", "x", N_("Supersede"), N_("Mark the selected entry superseded by another one"), "main",
+      "ops('supersede')", group="fix"),
+    A("edit.archive", "A", N_("Archive"),
+      N_("Move the selected entry (or every picked one, v) to contexts/archive/memories.md"), "main",
+      "ops('archive_entry')", group="fix"),
+    A("edit.restore", "R", N_("Restore"),
+      N_("Move an archived entry back to memories.md (the selected one, or by id)"), "main",
+      "ops('restore_entry')", group="fix"),
+    A("edit.cold", "c", N_("Cold/active"),
+      N_("Switch the selected entry (or every picked one, v) between active and cold"), "main",
+      "ops('toggle_cold')", group="fix"),
+    A("edit.gc", "ctrl+g", N_("GC"), N_("Preview what the TTL, cold and cap rules would move"), "main",
+      "ops('gc_preview')", group="fix"),
     A("edit.compact", "M", N_("Compact"), N_("Merge many small entries on one topic into one"), "main", "ops('compact')", group="fix"),
     A("edit.redact", "X", N_("Redact"), N_("Replace secrets by placeholders"), "main", "ops('redact')", group="fix"),
     A("edit.undo", "u,ctrl+z", N_("Undo"), N_("Undo the last write of this session"), "main", "ops('undo')", show=True, group="fix"),
@@ -303,62 +118,21 @@ ACTIONS: tuple[Action, ...] = (
       N_("End of day: lines of the selected contexts/ file become memories.md entries (source: file:line),"
       " the file moves to contexts/archive/"), "main", "distil_context", group="fix"),
     A("edit.commit", "C", N_("Commit"), N_("Commit the profile's changes to git"), "main", "ops('commit')", show=True, group="fix"),
-    A(
-        "edit.commit-unavailable",
-        "C",
-        "",
-        N_("Commit (unavailable: the memory is not in a git repository)"),
-        "main",
-        "ops('commit_unavailable')",
-        palette=False,
-    ),
-    A(
-        "git.history",
-        "H",
-        N_("History"),
-        N_("Commits that touched this profile, their semantic diff; rollback and revert"),
-        "main",
-        "git('history')",
-        show=True,
-        group="git",
-    ),
-    A(
-        "git.entry-history",
-        "L",
-        N_("Entry history"),
-        N_("Every commit that created or changed the selected entry"),
-        "main",
-        "git('entry_history')",
-        group="git",
-    ),
-    A(
-        "main.inbox",
-        "I",
-        N_("Inbox"),
-        N_("What the agent changed since your review: approve or revert each change"),
-        "main",
-        "app.open_screen('openclaw_tui.ui.screens.inbox.inbox_screen:InboxScreen')",
-        group="review",
-    ),
-    A(
-        "git.branches",
-        "B",
-        N_("Branches"),
-        N_("List, create, switch and compare branches"),
-        "main",
-        "git('branches')",
-        group="git",
-    ),
-    A(
-        "git.merge",
-        "m",
-        N_("Resolve conflicts"),
-        N_("Resolve the merge conflicts of the memory files"),
-        "main",
-        "git('merge')",
-        show=True,
-        group="git",
-    ),
+    A("edit.commit-unavailable", "C", "", N_("Commit (unavailable: the memory is not in a git repository)"),
+      "main", "ops('commit_unavailable')", palette=False),
+    A("git.history", "H", N_("History"),
+      N_("Commits that touched this profile, their semantic diff; rollback and revert"), "main",
+      "git('history')", show=True, group="git"),
+    A("git.entry-history", "L", N_("Entry history"),
+      N_("Every commit that created or changed the selected entry"), "main", "git('entry_history')",
+      group="git"),
+    A("main.inbox", "I", N_("Inbox"),
+      N_("What the agent changed since your review: approve or revert each change"), "main",
+      "app.open_screen('openclaw_tui.ui.screens.inbox.inbox_screen:InboxScreen')", group="review"),
+    A("git.branches", "B", N_("Branches"), N_("List, create, switch and compare branches"), "main",
+      "git('branches')", group="git"),
+    A("git.merge", "m", N_("Resolve conflicts"), N_("Resolve the merge conflicts of the memory files"),
+      "main", "git('merge')", show=True, group="git"),
     A("git.pull", "F", N_("Pull"), N_("Fetch and merge the current branch"), "main", "git('pull')", group="git"),
     A("git.push", "P", N_("Push"), N_("Push the current branch"), "main", "git('push')", group="git"),
     A("branches.back", "escape", N_("Back"), N_("Back"), "branches", "close", show=True),
@@ -370,16 +144,8 @@ ACTIONS: tuple[Action, ...] = (
     A("branches.up", "k", N_("Up"), N_("Up"), "branches", "move(-1)", palette=False),
     A("commit.commit", "ctrl+s", N_("Commit"), N_("Commit"), "commit", "commit", show=True, priority=True),
     A("commit.cancel", "escape", N_("Cancel"), N_("Cancel"), "commit", "cancel", show=True),
-    A(
-        "compact.write",
-        "ctrl+s",
-        N_("Write merged entry"),
-        N_("Write merged entry"),
-        "compact",
-        "write",
-        show=True,
-        priority=True,
-    ),
+    A("compact.write", "ctrl+s", N_("Write merged entry"), N_("Write merged entry"), "compact", "write",
+      show=True, priority=True),
     A("compact.close", "escape", N_("Close"), N_("Close"), "compact", "close", show=True),
     A("confirm.yes", "y", N_("Write"), N_("Write"), "confirm", "answer(True)", show=True),
     A("confirm.no", "n,escape", N_("Cancel"), N_("Cancel"), "confirm", "answer(False)", show=True),
@@ -389,29 +155,13 @@ ACTIONS: tuple[Action, ...] = (
     A("conflict.keep-right", "l,2", N_("Keep right"), N_("Keep right"), "conflict", "choose('keep-right')", show=True),
     A("conflict.keep-both", "b", N_("Keep both"), N_("Keep both"), "conflict", "choose('keep-both')", show=True),
     A("conflict.merge", "m", N_("Merge…"), N_("Merge…"), "conflict", "merge", show=True),
-    A(
-        "conflict.write-merge",
-        "ctrl+s",
-        N_("Write merged"),
-        N_("Write merged"),
-        "conflict",
-        "write_merge",
-        show=True,
-        priority=True,
-    ),
+    A("conflict.write-merge", "ctrl+s", N_("Write merged"), N_("Write merged"), "conflict", "write_merge",
+      show=True, priority=True),
     A("conflict.close", "escape", N_("Close"), N_("Close"), "conflict", "close", show=True),
     A("edit-screen.save", "ctrl+s", N_("Save"), N_("Save"), "edit", "save", show=True, priority=True),
     A("edit-screen.toggle-mode", "ctrl+t", N_("Form/YAML"), N_("Form/YAML"), "edit", "toggle_mode", show=True, priority=True),
-    A(
-        "edit-screen.external",
-        "ctrl+e",
-        N_("Open in $EDITOR"),
-        N_("Open in $EDITOR"),
-        "edit",
-        "external",
-        show=True,
-        priority=True,
-    ),
+    A("edit-screen.external", "ctrl+e", N_("Open in $EDITOR"), N_("Open in $EDITOR"), "edit", "external",
+      show=True, priority=True),
     A("edit-screen.compare-disk", "ctrl+o", N_("Yours/disk"), N_("Yours/disk"), "edit", "compare_disk", priority=True),
     A("edit-screen.close", "escape", N_("Close"), N_("Close"), "edit", "close", show=True),
     A("entry-history.back", "escape", N_("Back"), N_("Back"), "entry-history", "close", show=True),
@@ -441,15 +191,8 @@ ACTIONS: tuple[Action, ...] = (
       show=True),
     A("trends.back", "escape", N_("Back"), N_("Close the charts"), "trends", "close", show=True),
     A("history.toggle-view", "d", N_("Semantic/text diff"), N_("Semantic/text diff"), "history", "toggle_view", show=True),
-    A(
-        "history.toggle-layout",
-        "s",
-        N_("Side by side/unified"),
-        N_("Side by side/unified"),
-        "history",
-        "toggle_layout",
-        show=True,
-    ),
+    A("history.toggle-layout", "s", N_("Side by side/unified"), N_("Side by side/unified"), "history",
+      "toggle_layout", show=True),
     A("history.rollback", "r", N_("Roll back to this"), N_("Roll back to this"), "history", "rollback", show=True),
     A("history.revert", "v", N_("Revert this commit"), N_("Revert this commit"), "history", "revert", show=True),
     A("history.down", "j", N_("Down"), N_("Down"), "history", "move(1)", palette=False),
@@ -566,45 +309,16 @@ ACTIONS: tuple[Action, ...] = (
     A("entries.page-down", "pagedown,ctrl+f,space", N_("Page down"), N_("Page down"), "entries", "page_down", palette=False),
     A("entries.first", "home,g", N_("First"), N_("First"), "entries", "first", palette=False),
     A("entries.last", "end,G", N_("Last"), N_("Last"), "entries", "last", palette=False),
-    A(
-        "entries.select",
-        "enter",
-        N_("Refs"),
-        N_("Move into the references of the entry (Enter there jumps)"),
-        "entries",
-        "select",
-        show=True,
-        group="review",
-    ),
-    A(
-        "entries.sort",
-        "s",
-        N_("Sort"),
-        N_("Sort by the next column (file order, id, status, importance...)"),
-        "entries",
-        "sort_next",
-        show=True,
-        group="review",
-    ),
+    A("entries.select", "enter", N_("Refs"), N_("Move into the references of the entry (Enter there jumps)"),
+      "entries", "select", show=True, group="review"),
+    A("entries.sort", "s", N_("Sort"), N_("Sort by the next column (file order, id, status, importance...)"),
+      "entries", "sort_next", show=True, group="review"),
     A("entries.sort-reverse", "S", N_("Reverse sort"), N_("Reverse the sort order"), "entries", "sort_reverse"),
-    A(
-        "entries.pick",
-        "v",
-        N_("Pick"),
-        N_("Pick the entry (or unpick it): archive (A) and cold (c) act on every picked entry"),
-        "entries",
-        "pick",
-        group="review",
-    ),
-    A(
-        "entries.pick-all",
-        "asterisk",
-        N_("Pick all shown"),
-        N_("Pick every entry the filter shows"),
-        "entries",
-        "pick_all",
-        group="review",
-    ),
+    A("entries.pick", "v", N_("Pick"),
+      N_("Pick the entry (or unpick it): archive (A) and cold (c) act on every picked entry"), "entries",
+      "pick", group="review"),
+    A("entries.pick-all", "asterisk", N_("Pick all shown"), N_("Pick every entry the filter shows"),
+      "entries", "pick_all", group="review"),
     A("entries.clear-picks", "V", N_("Clear picks"), N_("Unpick every picked entry"), "entries", "clear_picks", group="review"),
     A("source.up", "up,k", N_("Up"), N_("Up"), "source", "cursor_up", palette=False),
     A("source.down", "down,j", N_("Down"), N_("Down"), "source", "cursor_down", palette=False),
@@ -627,10 +341,6 @@ if len(BY_ID) != len(ACTIONS):  # pragma: no cover - caught by the tests at once
     raise RuntimeError("two actions share an id")
 
 
-def actions(scope: str) -> list[Action]:
-    return [a for a in ACTIONS if a.scope == scope]
-
-
 def bindings(scope: str) -> list[BindingType]:
     """The Textual bindings of one scope (a screen's or a widget's ``BINDINGS``)."""
     return [
@@ -643,40 +353,26 @@ def bindings(scope: str) -> list[BindingType]:
             id=a.id,
             tooltip=_(a.description) if a.description != a.label else "",
         )
-        for a in actions(scope)
+        for a in ACTIONS
+        if a.scope == scope
     ]
 
 
-class KeymapError(ValueError):
-    """A [keys] entry names no action (or an ambiguous one)."""
-
-
-def resolve_id(name: str) -> str:
-    """The action id a [keys] name means: the id itself, or the unique id ending in ``.name``."""
-    if name in BY_ID:
-        return name
-    found = [a.id for a in ACTIONS if a.id.endswith("." + name)]
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise KeymapError(_("[keys] %(name)r is ambiguous: %(ids)s") % {"name": name, "ids": ", ".join(found)})
-    raise KeymapError(_("[keys] %(name)r names no action (see `?` for the ids)") % {"name": name})
-
-
 def keymap(keys: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
-    """Binding id -> keys for ``App.set_keymap`` from the config's [keys], and the problems found."""
+    """Binding id -> keys for ``App.set_keymap`` from the config's [keys], and the problems found.
+
+    A [keys] name is an action id, or the part after the dot of exactly one id."""
     out: dict[str, str] = {}
     problems: list[str] = []
     for name, value in keys.items():
-        try:
-            out[resolve_id(name)] = ",".join(k.strip() for k in value.split(",") if k.strip())
-        except KeymapError as exc:
-            problems.append(str(exc))
+        found = [name] if name in BY_ID else [a.id for a in ACTIONS if a.id.endswith("." + name)]
+        if len(found) == 1:
+            out[found[0]] = ",".join(k.strip() for k in value.split(",") if k.strip())
+        elif found:
+            problems.append(_("[keys] %(name)r is ambiguous: %(ids)s") % {"name": name, "ids": ", ".join(found)})
+        else:
+            problems.append(_("[keys] %(name)r names no action (see `?` for the ids)") % {"name": name})
     return out, problems
-
-
-def effective_keys(action: Action, remap: Mapping[str, str] | None = None) -> str:
-    return (remap or {}).get(action.id, action.keys)
 
 
 KEY_NAMES = {
@@ -688,7 +384,6 @@ KEY_NAMES = {
     "left_square_bracket": "[",
     "right_square_bracket": "]",
     "at": "@",
-    "space": "space",
 }
 
 
@@ -700,14 +395,14 @@ def show_keys(keys: str) -> str:
 GROUP_TITLES = (("review", "review"), ("fix", "fix"), ("git", "git"), ("app", "everywhere"))
 
 
-def keys_table(remap: Mapping[str, str] | None = None, groups: Iterable[tuple[str, str]] = GROUP_TITLES) -> str:
+def keys_table() -> str:
     """The keys table of ``docs/keys.md``: one row per action of the review screen and the app."""
     lines = ["| keys | action | what it does | group |", "|---|---|---|---|"]
-    for group, title in groups:
+    for group, title in GROUP_TITLES:
         for a in ACTIONS:
             if a.group == group and a.label:
                 desc = a.description.replace("|", "\\|")
-                lines.append(f"| `{show_keys(effective_keys(a, remap))}` | {a.label} | {desc} | {title} |")
+                lines.append(f"| `{show_keys(a.keys)}` | {a.label} | {desc} | {title} |")
     return "\n".join(lines) + "\n"
 
 

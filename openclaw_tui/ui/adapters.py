@@ -1,10 +1,5 @@
-"""What the review UI needs from the core, behind one small seam (no Textual here).
-
-The UI calls these functions rather than the core modules directly, so a
-failure in one of them (a bug, an unreadable file) degrades the UI instead of
-crashing it: the check reports why it could not run, the reference index is
-simply absent.
-"""
+"""What the review UI needs from the core, behind one seam (no Textual here): a failure in one of
+these functions degrades the UI instead of crashing it (the check says why it could not run)."""
 
 from __future__ import annotations
 
@@ -34,12 +29,8 @@ def run_check(
 ) -> tuple[list[Finding], str | None]:
     """Findings for one profile and, when the check could not run, why.
 
-    ``limits`` default to the config file's, as for ``openclaw-tui check``.
-    With ``cancelled`` (a worker's ``is_cancelled``) the check runs in a
-    child process: it never holds this process's interpreter lock (the UI
-    stays responsive whatever the memory holds), and quitting kills it at
-    once instead of waiting for it.  Without a usable child process it runs
-    here.
+    ``limits`` default to the config file's.  With ``cancelled`` (a worker's ``is_cancelled``) the check
+    runs in a child process (the UI keeps the interpreter; quitting kills it), else here.
     """
     from dataclasses import asdict
 
@@ -65,10 +56,8 @@ def run_check(
 def _check_child(
     path: str, rel: str, layout: str, today: dt.date | None, limits: dict[str, Any], conn: Any
 ) -> None:
-    """In the child process: load the profile from disk, check it, send back (findings, note).
-
-    At a lower scheduling priority: on a busy machine the person's keys (the UI process, the terminal)
-    go first, the check takes what the cores have left."""
+    """In the child process, at a lower priority: load the profile from disk, check it, send back
+    (findings, note)."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(CHECK_NICE)
     from ..core.check.rules import check_profile
@@ -164,14 +153,6 @@ def build_refs(profile: Profile) -> RefIndexLike:
         return RefIndex(profile)
     except Exception:  # noqa: BLE001 - the detail pane then lists no references
         return NoRefs()
-
-
-def write_audit_log(profile: Profile, findings: list[Finding]) -> Path:
-    """Append the findings to the profile's audit.log (the core writes it safely)."""
-    from ..core.check.report import append_audit_log
-
-    append_audit_log(profile, findings)
-    return profile.audit_log_path
 
 
 def build_demo(dest: Path) -> Path:

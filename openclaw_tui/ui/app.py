@@ -1,21 +1,9 @@
-"""The terminal UI application.
+"""The terminal UI application: ``OpenClawApp(path)`` opens on the review screen, ``app.session``
+is the state the screens share, and the app-wide actions (quit, help, notices, maximise, theme) live here.
 
-``OpenClawApp(path)`` (or ``OpenClawApp(discovery=...)``) opens on the review
-screen; ``app.session`` (``openclaw_tui.ui.session.Session``) is the typed state
-the screens share.  App-wide actions live here (quit, help, notices, maximise, theme).
-Every key of every screen comes from the action registry (``actions.py``);
-the config file's ``[keys]`` section (or ``keymap={id: keys}``) rebinds them
-through ``App.set_keymap``.  The command palette offers the current screen's
-actions first, each with its description.
-
-Notifications are kept (the last 100, ``@`` shows them) and placed where they
-do not cover the focused pane: at the bottom right, or at the top right when
-the focused pane is down there.
-
-Other screens (editing, conflict resolution, gc, history, merges) are pushed
-with ``app.push_screen``; when they change files they call
-``app.main_screen.refresh_after_write()``; when they hold an unsaved edit
-they define ``has_unsaved_changes() -> True`` so ``q`` asks first.
+Keys come from the action registry (``actions.py``), rebound by the config's ``[keys]`` (or ``keymap=``).
+Notifications are kept (``@`` shows the last 100) and placed off the focused pane.  A screen holding
+an unsaved edit defines ``has_unsaved_changes() -> True`` so ``q`` asks first.
 """
 
 from __future__ import annotations
@@ -40,16 +28,13 @@ from ..core.files.profile import Discovery
 from ..core.i18n import _
 from .actions import bindings
 from .actions import keymap as registry_keymap
-from .rows import Location
 from .screens.review.main_screen import MainScreen
 from .session import Session
 
 if TYPE_CHECKING:
     from textual.command import Provider
 
-# Imported when first used, not at start-up (the first rows wait for every import): the help screen,
-# the command palette's provider (rich's Markdown, markdown-it), the dialogs.  tests/test_ui_startup.py
-# checks what the app has imported when its first rows are on screen.
+# The help screen, the palette's provider and the dialogs are imported when first used, not at start-up.
 
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
@@ -126,8 +111,8 @@ class OpenClawApp(App[int]):
         self._user_keymap = keymap  # None: the config file's [keys]
         self.notices: deque[Notice] = deque(maxlen=NOTICES_KEPT)
         self.user_active = False
-        # the app is its process's own (launch sets it): what start-up built is frozen out of the cycle collector
-        # once the first rows are on screen (ProfileLoading._first_rows_shown); never in tests, which run many apps
+        # the app is its process's own (launch sets it): start-up's objects leave the cycle collector's walk
+        # once the first rows are on screen (ProfileLoading._first_rows_shown)
         self.freeze_heap = False
         self.theme = DARK_THEME
         self.start_screen: Callable[[], Screen[Any]] | None = None  # pushed over the main one at start
@@ -154,7 +139,7 @@ class OpenClawApp(App[int]):
             self.set_keymap(remap)
         if self.start_screen is not None:
             main = self.main_screen
-            main.own_operation("the start view")  # its writes are the app's own, not another program's
+            self.session.own_operation("the start view")  # its writes are the app's own, not another program's
             self.push_screen(self.start_screen(), lambda _result: main.end_own_operation())
 
     def get_line_filters(self) -> Sequence[LineFilter]:
@@ -227,10 +212,8 @@ class OpenClawApp(App[int]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Every notification is plain text: messages name ids, files and branches from the memory,
-        and a ``[@click=…]`` in any of them must stay literal.  (Widgets' ``notify`` lands here.)"""
-        # one notice per event: the same one, still on screen, is not posted again (a refresh that finds
-        # the same state, a repeated key), so notices never duplicate nor stack up over the panes
+        """Every notification is plain text (messages name ids and files from the memory); the same
+        notice still on screen is not posted again."""
         now = time.monotonic()
         key = (message, title, severity)
         if self._showing.get(key, 0.0) > now:
@@ -248,13 +231,6 @@ class OpenClawApp(App[int]):
             if check is not None and check():
                 return True
         return False
-
-    def jump_to(self, location: Location, profile: Path | None = None) -> bool:
-        """Close screens above the main one and go to an entry or a file line."""
-        main = self.main_screen
-        while self.screen is not main and len(self.screen_stack) > 1:
-            self.pop_screen()
-        return main.jump(location, profile)
 
     # --- actions ----------------------------------------------------------------------
 

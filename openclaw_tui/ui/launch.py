@@ -1,9 +1,7 @@
 """Starting the terminal UI: ``openclaw-tui [PATH] [--demo] [--today DATE]``.
 
-PATH is a profile, a profiles root, a folder holding ``profiles/`` or an
-OpenClaw workspace (default: ``./profiles`` if present, else the current
-folder if it is a profile or workspace).  A path that is not memory gives
-one line on stderr and exit status 2, before the UI starts.
+PATH is a profile, a profiles root, a folder holding ``profiles/`` or an OpenClaw workspace (default:
+``./profiles``, else the current folder).  A path that is not memory gives one line on stderr, exit 2.
 """
 
 from __future__ import annotations
@@ -112,9 +110,7 @@ def launch_ui(argv: Sequence[str]) -> int:
 
         config = Path(args.openclaw_config) if args.openclaw_config else None
         app.start_screen = lambda: WorkspaceScreen(path, today=today, openclaw_config=config)
-    # Worker threads (parsing, indexing) share the interpreter lock with the event loop, which gives it
-    # up at every wait: with the default 5 ms a keystroke or a paint queues behind them again and again.
-    sys.setswitchinterval(0.001)
+    sys.setswitchinterval(0.001)  # the event loop gets the interpreter back from worker threads sooner
     app.freeze_heap = True  # what start-up built is frozen out of the cycle collector after the first rows
     loop = asyncio.new_event_loop()
     executor = ThreadPoolExecutor()  # the thread workers' pool, ours to shut down without waiting (below)
@@ -123,29 +119,29 @@ def launch_ui(argv: Sequence[str]) -> int:
         result = app.run(loop=loop)  # unlike asyncio.run, does not wait for the worker threads
     except BaseException:
         if cleanup is not None:  # a crash (or ctrl+c) never takes the user's changes with it
-            from ..core.git.demo import demo_has_changes
-
-            finish_demo(cleanup, keep=demo_has_changes(cleanup))
+            _keep_demo_if_changed(cleanup)
         raise
     # Textual catches a crash inside the app, prints its traceback and returns None from run(): the
     # status it keeps (app.return_code, 1 after a crash) is what the process must exit with.
     code = app.return_code if app.return_code is not None else int(result or 0)
     if cleanup is not None:
         if code != 0:  # a crash never takes the user's changes with it, as above
-            from ..core.git.demo import demo_has_changes
-
-            finish_demo(cleanup, keep=demo_has_changes(cleanup))
+            _keep_demo_if_changed(cleanup)
         else:
             ask = input if sys.stdin.isatty() and sys.stdout.isatty() else None
             finish_demo(cleanup, keep=getattr(app, "keep_demo", None), ask=ask)
     _threads_finish(executor, 0.2)
-    # Leave now: a worker may still be reading (an index of 100k entries, a reference scan) and
-    # Python cannot stop a thread, and freeing a big profile's objects one by one at interpreter exit
-    # takes seconds more; `q` must quit at once.  Every write is atomic and moves between files are
-    # journaled, so this is as safe as being killed.
+    # Leave now: a worker may still be reading and Python cannot stop a thread; every write is atomic
+    # and moves between files are journaled, so this is as safe as being killed.
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
+
+
+def _keep_demo_if_changed(folder: Path) -> None:
+    from ..core.git.demo import demo_has_changes
+
+    finish_demo(folder, keep=demo_has_changes(folder))
 
 
 def _threads_finish(executor: ThreadPoolExecutor, timeout: float) -> bool:
@@ -170,10 +166,8 @@ KEEP_QUESTION = "The demo has changes. Keep its folder? [Y/n] "
 def finish_demo(folder: Path, keep: bool | None = None, ask: Callable[[str], str] | None = None) -> Path | None:
     """After the demo: delete its folder, unless it is kept (then its path is printed on stdout and returned).
 
-    ``keep`` is the UI's answer when it asked (``app.keep_demo``); when it did
-    not, a demo with changes (``demo_has_changes``) is asked about on the
-    terminal through ``ask`` (keeping is the default: an empty answer, end of
-    input or ctrl+c keep it); with no way to ask, it is deleted as before.
+    ``keep`` is the UI's answer when it asked; else a demo with changes is asked about through ``ask``
+    (an empty answer, end of input or ctrl+c keep it); with no way to ask, it is deleted.
     """
     if keep is None:
         from ..core.git.demo import demo_has_changes  # only a demo needs git's commit machinery

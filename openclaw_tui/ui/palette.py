@@ -1,15 +1,8 @@
-"""Command palette (ctrl+p): the current screen's actions first, then the app's, then screen commands.
+"""Command palette (ctrl+p): the current screen's registry actions first, then the app's, then the
+screen's ``palette_commands() -> [(name, help, callback)]``; no Textual system commands.
 
-Only the app's own actions: Textual's system commands (Keys, Screenshot, "Quit the application as soon
-as possible"...) are not offered.  A query matches an action's name, or else its description.
-
-Actions come from the registry (``actions.py``): each is offered with its
-description and its key as rebound now; plain cursor moves are not offered.
-
-A screen adds commands that are not key bindings by defining
-``palette_commands() -> [(name, help, callback)]``.  Typing an entry id
-(``mem-0012``) offers to jump to it.  Names may contain text from memory
-files (tags, ids, file names), so they are never parsed as markup.
+A query matches an action's name, else its description; an entry id offers to jump to it.  Names
+may hold text from memory files, so they are never parsed as markup.
 """
 
 from __future__ import annotations
@@ -50,9 +43,7 @@ def _binding_commands(provider: Provider) -> list[Command]:
 
 def _screen_commands(provider: Provider) -> list[Command]:
     get = getattr(provider.screen, "palette_commands", None)
-    if get is None:
-        return []
-    return list(get())
+    return list(get()) if get is not None else []
 
 
 def _id_commands(provider: Provider, query: str) -> list[Command]:

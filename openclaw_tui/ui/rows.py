@@ -1,16 +1,8 @@
 """The entry list as the review UI sees it: rows, marks, filters, sorting (no Textual here).
 
-An :class:`EntryRow` wraps one block of a memory file.  Its display fields
-(status, importance, tags, timestamp, summary) and its lowercase *haystack*
-are computed once by :meth:`EntryRow.fill`, lazily for the rows on screen and
-for all rows in a background thread, so a 100k-entry file can be listed
-before every frontmatter has been read.  Filtering is a chain of tight
-comprehensions over precomputed attributes.
-
-Marks say what is wrong or notable about an entry.  Status marks
-(superseded, cold, archived) come from the entry itself; problem marks come
-from the consistency check's findings (:func:`apply_findings`), attached to
-the entry whose lines contain the finding (or, without a line, by id).
+An :class:`EntryRow` wraps one block of a memory file; its display fields and lowercase *haystack*
+are computed once by :meth:`EntryRow.fill` (lazily, or for all rows in a background thread).  Status
+marks come from the entry, problem marks from the check's findings (:func:`apply_findings`).
 """
 
 from __future__ import annotations
@@ -57,8 +49,6 @@ MARK_HELP: dict[str, str] = {
     "merge-conflict": "git conflict markers inside the entry",
     "inactive-ref": "referenced from state.yaml while not active",
 }
-
-SORT_KEYS = ("order", "id", "status", "importance", "marks", "tags", "timestamp", "summary")
 
 _ID_NUM_RE = re.compile(r"(\d+)")
 
@@ -209,11 +199,8 @@ def _field_at(row: EntryRow, line: int | None) -> str:
 
 
 def apply_findings(files: Mapping[str, Sequence[EntryRow]], findings: Iterable[Finding]) -> None:
-    """Attach each finding to the row it concerns (by file and line, else by id).
-
-    ``files`` maps a file (relative to the profile) to its rows in file order.
-    Previous problem marks are replaced; malformed blocks keep their mark.
-    """
+    """Attach each finding to the row it concerns (by file and line, else by id): ``files`` maps a file
+    to its rows in file order.  Previous problem marks are replaced; malformed blocks keep their mark."""
     by_id: dict[str, EntryRow] = {}
     starts: dict[str, list[int]] = {}
     for file, rows in files.items():
@@ -290,11 +277,8 @@ _FACETS = {
 
 @dataclass
 class Query:
-    """A parsed filter: ``status:a,b importance:high tag:x tag:y is:problem words…``.
-
-    Values separated by commas are alternatives; repeated ``tag:`` terms must
-    all match; free words must all occur (case-insensitive) in the entry.
-    """
+    """A parsed filter: ``status:a,b importance:high tag:x tag:y is:problem words…``: commas separate
+    alternatives, repeated ``tag:`` terms and free words must all match (case-insensitive)."""
 
     statuses: set[str] = field(default_factory=set)
     importances: set[str] = field(default_factory=set)
@@ -419,15 +403,11 @@ FOUND_KEPT = 4096  # blocks of a word remembered by RawText at least (more when 
 class RawText:
     """A memory file's text, to find the rows a filter may match before they are filled.
 
-    ``candidates(q)`` yields, in file order, every row the filter can match: the rows whose block
-    contains the filter's longest word (a row's haystack is made of its block's text, lowered: a word
-    without spaces found in the haystack is in the block) and the rows whose frontmatter YAML read at
-    parse time (their values may be written differently, dates for one).  Not exact (a word found only
-    in a field name gives a candidate): the caller fills each candidate and filters it
-    (:func:`filter_rows`), which is; it takes as many as it has time for (the search goes on from
-    there).  None when the text cannot answer: no words, a word with spaces or one a default value
-    holds, rows of several texts, or a word with letters that have a case when the text was not
-    lowered (``lower=False``: instant).
+    ``candidates(q)`` yields, in file order, every row the filter can match (a superset: the caller
+    fills each and filters it with :func:`filter_rows`): the rows whose block contains the filter's
+    longest word, and those whose frontmatter YAML read at parse time.  None when the text cannot
+    answer: no words, a word with spaces or one a default value holds, rows of several texts, or a
+    word with case when the text was not lowered (``lower=False``).
     """
 
     __slots__ = ("rows", "text", "low", "starts", "yaml", "found", "end")
@@ -468,9 +448,8 @@ class RawText:
         return (rows[i] for i in _dedup(heapq.merge(self._blocks_with(hay, word), self.yaml)))
 
     def _blocks_with(self, hay: str, word: str) -> Iterator[int]:
-        """The blocks ``word`` starts in, in order: remembered from a search run to its end (a key taken back),
-        else looked for among those of a shorter word it starts with, searched to its end in the same text (a
-        key typed on), else in the whole text."""
+        """The blocks ``word`` starts in, in order: remembered, else among those of a shorter word it
+        starts with (a key typed on), else in the whole text."""
         known = self.found.get(word)
         if known is not None:
             return iter(known)
@@ -511,14 +490,10 @@ class RawText:
 
 
 class BlockRows(Sequence[EntryRow]):
-    """The rows of a memory file whose block starts are known (``core.format.spans.block_starts``) before
-    the file is parsed: row ``i`` is made when first asked for, its block parsed alone exactly as the whole
-    file's parse reads it (``spans.entry_at``), and kept.  ``first`` are rows already made for the first
-    blocks (the preview's, exactly the parse's first rows).  A filter typed while the file is parsed finds
-    its rows in the whole file (:meth:`RawText.of_blocks`); the rows of the parse replace them once it is
-    done.  Not known here, before the parse: which frontmatters the parse reads with YAML (their values
-    may read differently from their text, a date for one); a filter finds those by their text only.  With
-    ``end``: the rows of a run of the file's first blocks (``spans.block_starts_in_parts``), the scan going on."""
+    """The rows of a memory file whose block starts are known before the file is parsed: row ``i`` is
+    made when first asked for, its block parsed alone exactly as the whole file's parse reads it, and
+    kept.  ``first`` are rows already made for the first blocks (the preview's).  With ``end``: the rows
+    of a run of the file's first blocks, the scan going on."""
 
     __slots__ = ("text", "starts", "file", "first", "_made", "_lines", "end")
 
@@ -557,12 +532,8 @@ LOWER_SLICE = 1 << 16  # characters lowered at a time by lower_in_slices
 
 
 def lower_in_slices(text: str, size: int = LOWER_SLICE, pause: Callable[[], None] | None = None) -> str:
-    """``text.lower()``, made a slice of whole lines at a time with the interpreter lock let go in between
-    (``pause()`` between slices: a worker sleeps there while the person types; default: let go only).
-
-    One ``lower()`` of a big file would hold the lock while the person types.  Equal to
-    ``text.lower()``: slices end after a newline, and the one context-dependent rule (the final sigma)
-    does not look across a newline."""
+    """``text.lower()``, made a slice of whole lines at a time, ``pause()`` between slices (equal to
+    ``text.lower()``: the final-sigma rule does not look across a newline)."""
     if len(text) <= size:
         return text.lower()
     parts: list[str] = []

@@ -53,7 +53,7 @@ def view_ids(m: MainScreen) -> list[str | None]:
 async def started(pilot: object) -> MainScreen:
     await settle(pilot)  # type: ignore[arg-type]
     m = main(pilot.app)  # type: ignore[attr-defined]
-    await until(lambda: m.watcher is not None and m.watcher.running, "the watcher", pilot=pilot)
+    await until(lambda: m.session.watcher is not None and m.session.watcher.running, "the watcher", pilot=pilot)
     return m
 
 
@@ -204,7 +204,7 @@ async def test_forced_polling_is_shown_and_still_reloads(prof: Path, monkeypatch
     app = OpenClawApp(prof, today=TODAY, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         m = await started(pilot)
-        assert m.watcher.mode == "polling"
+        assert m.session.watcher.mode == "polling"
         assert "watching: polling" in widget_text(m.status)
         # posted when the watcher started: a message to the app, maybe not handled yet when it runs
         await until(lambda: any("OPENCLAW_TUI_POLLING" in n for n in notices(app)), "the polling notice", pilot=pilot)
@@ -220,7 +220,7 @@ async def test_native_watching_says_nothing_about_polling(prof: Path, monkeypatc
     app = OpenClawApp(prof, today=TODAY, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         m = await started(pilot)
-        assert m.watcher.mode != "polling"
+        assert m.session.watcher.mode != "polling"
         assert "polling" not in widget_text(m.status)
 
 

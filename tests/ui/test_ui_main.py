@@ -549,7 +549,7 @@ async def test_a_change_by_another_program_is_reloaded_and_checked(root: Path) -
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         m = main(app)
-        assert m.watcher is not None
+        assert m.session.watcher is not None
         assert "mem-0999" not in m.current.by_id
         with (prof / "memories.md").open("a", encoding="utf-8") as fh:  # an agent appends an entry
             fh.write("\n---\nid: mem-0999\nstatus: active\nimportance: wrong\n---\nAppended by the agent.\n")

@@ -182,7 +182,7 @@ async def test_an_external_write_updates_just_that_row(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         m = app.screen
         assert isinstance(m, MainScreen)
-        await until(lambda: m.watcher is not None and m.watcher.running and m.session.all_checked()
+        await until(lambda: m.session.watcher is not None and m.session.watcher.running and m.session.all_checked()
                     and m.current is not None and m.current.refs is not None, "the start")
         await pilot.pause()
         m.table.select_row("mem-0005")

@@ -135,7 +135,7 @@ async def test_the_merge_screens_writes_and_conclusion_are_not_another_programs(
         await settle(pilot)
         main = app.screen
         assert isinstance(main, MainScreen)
-        await until(lambda: main.watcher is not None and main.watcher.running, "the watcher", pilot=pilot)
+        await until(lambda: main.session.watcher is not None and main.session.watcher.running, "the watcher", pilot=pilot)
         await resolve_all(pilot, "t")
         await conclude(pilot)
         await pilot.pause(1.5)  # the watcher's batches for the writes and the commit have arrived

@@ -1,26 +1,15 @@
 """The session: everything the UI holds about the opened memory, in plain Python (no Textual).
 
 Its concerns live beside it: loading (``loading.Loading``), writing and undo (``writing.Writing``),
-watching and reloads (``watching.Watching``); this module holds the state they share and a git cache.
-
-``Session`` owns the loaded profiles (``data``, ``order``), the selection
-(``current``, ``current_file``), the undo stack, every write the app makes
-(lifecycle plans through the core's safe path, undo and redo), reloads
-(with generations, so a late result of an older reload is dropped), and the
-file watcher together with the app's own-write expectations: each write
-the session makes is announced to the watcher with its exact bytes, so the
-watcher recognises it by content, and git operations the app runs are
-bracketed with :meth:`own_operation` / :meth:`end_own_operation`.
-
-Screens call these typed methods from the UI thread (the loading and
-checking ones from thread workers, as their docstrings say) and render what
-they return; nothing here notifies, pushes screens or touches widgets.
+watching and reloads (``watching.Watching``); this module holds the state they share (the loaded
+profiles, the selection, the undo stack) and a git cache.  Screens call its methods from the UI
+thread (the loading ones from thread workers, as they say) and render what they return; nothing
+here notifies, pushes screens or touches widgets.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -59,7 +48,6 @@ class Session(Loading, Writing, Watching):
         self._external: dict[Path, ProfileData] = {}  # profile -> its data before another program changed it
         self._own: list[_OwnOperation] = []
         self._git_ok: dict[Path, bool] = {}
-        self._lock = threading.Lock()
         self._typed_at = 0.0  # time.monotonic() of the last key typed into a filter (background work waits)
         self._blocks: dict[Path, RawText] = {}  # profile -> its memories.md over its blocks, until parsed
 
@@ -81,9 +69,6 @@ class Session(Loading, Writing, Watching):
 
     def profiles(self) -> list[ProfileData]:
         return [self.data[p] for p in self.order]
-
-    def profile_data(self, path: Path | None) -> ProfileData | None:
-        return self.current if path is None else self.data.get(Path(path))
 
     def select(self, data: ProfileData, file: str) -> tuple[str, bool]:
         """Make ``data`` current on ``file`` (the first memory file when it has none); returns

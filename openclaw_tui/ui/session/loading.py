@@ -15,7 +15,7 @@ from ..adapters import build_refs, run_check
 from ..rows import BlockRows, EntryRow, RawText, apply_findings, fill_all, lower_in_slices
 from .profiles import ProfileData, preview_rows, reread_docs
 
-INDEX_CHUNK = 500  # rows filled between two looks at the keyboard (~10 ms: a key waits no longer for the thread)
+INDEX_CHUNK = 500  # rows filled between two looks at the keyboard
 
 
 class Loading:
@@ -33,8 +33,7 @@ class Loading:
         def stale(self, data: ProfileData) -> bool: ...
 
     def discover(self, *, lazy: bool = False) -> Discovery:
-        """The profiles under the opened path (``lazy``: memory files read, not parsed yet). Raises
-        NotMemory. (Worker thread.)"""
+        """The profiles under the opened path (``lazy``: not parsed yet). Raises NotMemory. (Worker.)"""
         if self.discovery is not None:
             return self.discovery
         return discover(self.source_path or Path("."), lazy=lazy, workspaces=True)  # W: a workspace under a root
@@ -50,11 +49,8 @@ class Loading:
                on_part: Callable[[RawText], None] | None = None) -> RawText | None:
         """The text of ``profile``'s memories.md over every one of its blocks, before the file is parsed
         (:class:`BlockRows`; ``first``: its preview rows), for a filter typed meanwhile; None when only
-        the parse can say where its blocks are (``spans.block_starts``).  :meth:`lower` then lowers it, and
-        the parse of :meth:`read` goes in steps between these starts, yielding to the person typing.
-        ``on_part`` takes each run of the file's first blocks found meanwhile, over more blocks than ``first``
-        (``spans.block_starts_in_parts``: the scan takes 0.15-0.45 s at 100k entries, and the third filter key
-        came while it ran). (Worker thread.)"""
+        the parse can say where its blocks are.  ``on_part`` takes each run of the file's first blocks
+        found meanwhile, over more blocks than ``first``. (Worker thread.)"""
         doc = profile.memories
         if profile.layout != "profile" or doc is None or doc.parsed:
             return None
@@ -78,9 +74,8 @@ class Loading:
             raw.low = low if len(low) == len(raw.text) else None  # offsets kept (else words with case wait)
 
     def read_found(self, profiles: Sequence[Profile]) -> list[ProfileData]:
-        """:meth:`read`, each memories.md whose block starts :meth:`blocks` found parsed first in steps
-        between them, sleeping while the person types (a filter meanwhile reads the blocks it needs on its
-        own), and its lowered text kept. (Worker thread.)"""
+        """:meth:`read`, each memories.md whose block starts :meth:`blocks` found parsed in steps between
+        them first, yielding to the person typing, its lowered text kept. (Worker thread.)"""
         blocks = {p.path: self._blocks.pop(p.path) for p in profiles if p.path in self._blocks}
         for p in profiles:
             doc, raw = p.memories, blocks.get(p.path)
@@ -96,8 +91,7 @@ class Loading:
     @staticmethod
     def read(profiles: Sequence[Profile]) -> list[ProfileData]:
         """Rows for each profile, each file with its text's positions (:class:`RawText`, not lowered) for a
-        filter typed before the rows are indexed: made here, not by the table on the UI thread. (Worker
-        thread.)"""
+        filter typed before the rows are indexed. (Worker thread.)"""
         datas = [ProfileData(p) for p in profiles]
         for data in datas:
             for file, rows in data.files.items():
@@ -111,13 +105,8 @@ class Loading:
 
     @staticmethod
     def read_again(profile: Profile, previous: ProfileData | None = None) -> ProfileData:
-        """A profile re-read from disk. (Worker thread.)
-
-        With ``previous`` (the profile as shown now) only what changed is re-read: an unchanged memory
-        file keeps its parse and rows, a changed one is re-parsed from its first changed line and keeps
-        the rows of its unchanged blocks (see ``ProfileData``): an agent's one-entry write to a 100k-entry
-        file costs a read and a compare, not a parse, an index and a check of everything before it shows.
-        """
+        """A profile re-read from disk (worker thread); with ``previous`` (the profile as shown now) an unchanged
+        memory file keeps its parse and rows, a changed one the rows of its unchanged blocks."""
         if previous is None or previous.profile.layout != profile.layout:
             fresh = load_profile(profile.path, profile.rel, profile.layout)
             return ProfileData(fresh)
@@ -138,9 +127,7 @@ class Loading:
         return time.monotonic() - self._typed_at
 
     def yield_to_user(self, cancelled: Callable[[], bool] = lambda: False) -> None:
-        """Sleep while the person is typing (worker thread): a thread filling rows holds the interpreter
-        lock between its switches and would halve the UI's share of the one interpreter; the child
-        process running the check goes on meanwhile on the other core."""
+        """Sleep while the person is typing (worker thread): the UI gets the interpreter."""
         while time.monotonic() - self._typed_at < self.TYPING_PAUSE and not cancelled():
             time.sleep(0.02)
 
@@ -165,9 +152,8 @@ class Loading:
         return True
 
     def check(self, data: ProfileData, cancelled: Callable[[], bool] | None = None) -> None:
-        """Run the consistency check and mark the rows. (Worker thread.)
-
-        With ``cancelled`` the check runs in a child process that quitting kills at once."""
+        """Run the consistency check and mark the rows (worker thread; with ``cancelled``, in a child
+        process that quitting kills at once)."""
         findings, note = run_check(data.profile, self.today, cancelled=cancelled)
         if self.stale(data) and data.path in self.data:
             return  # re-read meanwhile: its rows are the newer version's, checked by its own run

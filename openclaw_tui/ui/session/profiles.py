@@ -18,8 +18,7 @@ _START, _END = attrgetter("start"), attrgetter("end")
 MEMORY_DOCS = (("memories.md", "memories"), (ARCHIVE_REL, "archive"))  # file -> Profile attribute
 
 
-# Rows kept from the previous version of a file, re-pointed at their blocks in the new parse when the
-# new version is shown (on the UI thread: the previous version is on screen until then):
+# Rows kept from the previous version of a file, re-pointed at the new parse when it is shown (UI thread):
 # (rows, entries, first, end): rows[i] takes entries[i] for first <= i < end.
 Repoint = tuple[list[EntryRow], list[Entry], int, int]
 
@@ -27,9 +26,8 @@ Repoint = tuple[list[EntryRow], list[Entry], int, int]
 class ProfileData:
     """One profile as the UI shows it: its rows (per memory file), findings and reference index.
 
-    With ``previous`` (the same profile as shown before it was re-read), the rows of blocks whose
-    bytes did not change are kept, already filled and marked: only changed blocks get new rows, and
-    the findings and references are carried over (``findings_stale``, ``refs_stale``) until the
+    With ``previous`` (the profile as shown before it was re-read), the rows of unchanged blocks are
+    kept, and findings and references carried over (``findings_stale``, ``refs_stale``) until the
     background work replaces them.  :meth:`adopt_rows` must run (UI thread) before it is shown.
     """
 
@@ -93,9 +91,6 @@ class ProfileData:
         rel = self.profile.rel
         return "" if rel in (".", "") else rel.rstrip("/") + "/"
 
-    def known(self, ident: str) -> bool:
-        return ident in self.by_id
-
     def serious(self) -> int:
         """Findings that are not merely informative."""
         return sum(1 for f in self.findings or () if f.severity != "info")
@@ -146,12 +141,9 @@ def _block(e: Entry, shift: int) -> tuple[object, ...]:
 
 
 def _kept(old: MemoryFile, new: MemoryFile) -> tuple[int, int]:
-    """How many blocks at the start (head) and at the end (tail) of both parses are the same blocks.
-
-    The head: blocks ending before the line of the first difference; the tail: blocks starting inside
-    the common suffix.  Both parses agree on them when the block counts and the blocks at the
-    boundary agree (a parse started at an entry start does not depend on the text before it; see
-    ``core.files.reload``); otherwise (a code fence opened or closed far away) every block is compared.
+    """How many blocks at the start (head) and at the end (tail) of both parses are the same blocks:
+    those ending before the first difference, and those starting inside the common suffix (every
+    block is compared when the boundary blocks disagree, e.g. a code fence opened far away).
     """
     oe, ne = old.entries, new.entries
     if old.text == new.text:
@@ -179,12 +171,8 @@ def _kept(old: MemoryFile, new: MemoryFile) -> tuple[int, int]:
 def reuse_rows(old_rows: list[EntryRow], old: MemoryFile, new: MemoryFile,
                file: str) -> tuple[list[EntryRow], list[Repoint]]:
     """Rows for ``new``: the old row of every block whose bytes and parse did not change (kept, with its
-    fill and marks, to re-point with the returned ranges), a new row for each other block.
-
-    A kept block lies wholly inside the text both versions share at the start (same offsets) or at the
-    end (same distance from the end), with the same delimiters, id and error: its raw text, and so
-    everything read from it, is the same.  New rows take the marks of the old row with their id until
-    the check reports again.
+    fill and marks, to re-point with the returned ranges), a new row for each other block (with the
+    marks of the old row of its id until the check reports again).
     """
     if old is new:
         return old_rows, []
@@ -211,11 +199,9 @@ PREVIEW_CHARS = 1 << 17  # the part of memories.md read for the first screenful 
 
 
 def preview_rows(doc: MemoryDoc, file: str, chars: int = PREVIEW_CHARS) -> list[EntryRow]:
-    """Rows (filled) for the first blocks of ``doc``, parsed from its first ``chars`` characters only.
-
-    They are exactly the first rows of the whole file's parse: the last block of the part is left out
-    (it may go on after the cut), and so is every block from the first code fence the part does not
-    close (the whole file may close it further on, hiding delimiters the part sees).
+    """Rows (filled) for the first blocks of ``doc``, parsed from its first ``chars`` characters only:
+    exactly the first rows of the whole file's parse (the part's last block, and every block from a
+    code fence the part does not close, are left out).
     """
     text = doc.text
     cut = len(text) if len(text) <= chars else text.rfind("\n", 0, chars) + 1

@@ -58,7 +58,7 @@ def feed_search_index(before: Profile, after: Profile) -> None:
 
 class Watching:
     """The watching part of ``Session``: the watcher, own operations, external changes and reloads (the app's
-    own writes are announced by ``Writing._expect``)."""
+    own writes are announced by ``Writing.expect_writes``)."""
 
     RELOAD_WAIT = 5.0  # seconds background work waits at most for a re-read in flight
 
@@ -71,7 +71,7 @@ class Watching:
     _external: dict[Path, ProfileData]
     _own: list[_OwnOperation]
     if TYPE_CHECKING:  # what Writing provides (for the type checker only)
-        def _expect(self, changes: Sequence[tuple[Path, bytes | None]]) -> None: ...
+        def expect_writes(self, changes: Sequence[tuple[Path, bytes | None]]) -> None: ...
 
     def begin_reload(self, path: Path) -> tuple[Profile, int] | None:
         """Start re-reading a profile: its current Profile and the generation the result must carry."""
@@ -91,17 +91,14 @@ class Watching:
         return Path(path) in self._reloading
 
     def wait_for_reload(self, path: Path, cancelled: Callable[[], bool] = lambda: False) -> None:
-        """Sleep while ``path`` is being re-read (worker thread): an agent writing again finds the interpreter
-        free for that re-read, which is what the person waits for, not for an index of the older version.
-        Never longer than ``RELOAD_WAIT`` seconds (a re-read that failed is no reason to stop for good)."""
+        """Sleep while ``path`` is being re-read (worker thread), never longer than ``RELOAD_WAIT`` seconds."""
         end = time.monotonic() + self.RELOAD_WAIT
         while self.reload_pending(path) and not cancelled() and time.monotonic() < end:
             time.sleep(0.02)
 
     def prepare_reload(self, data: ProfileData) -> None:
-        """What showing a re-read profile needs that can be made off the UI thread (worker thread, after
-        :meth:`read_again`): the notices saying by id what another program changed (a compare of both
-        versions' blocks) and the counts the status bar shows."""
+        """What showing a re-read profile needs, made off the UI thread (after :meth:`read_again`): the
+        notices saying by id what another program changed, and the status bar's counts."""
         before = self._external.get(data.path)
         if before is not None:
             data.notices = (before, external_notices(before, data))
@@ -143,11 +140,8 @@ class Watching:
 
     def profiles_touched(self, plan: Plan) -> list[Path]:
         """The loaded profiles holding a file ``plan`` changed (to reload after writing it)."""
-        out = []
-        for folder in self.order:
-            if any(_inside(c.path, folder) for c in plan.changes):
-                out.append(folder)
-        return out
+        return [folder for folder in self.order
+                if any(c.path.resolve().is_relative_to(folder.resolve()) for c in plan.changes)]
 
     # --- watching ----------------------------------------------------------------------------
 
@@ -166,13 +160,11 @@ class Watching:
             self.watcher = None
 
     def own_operation(self, what: str) -> None:
-        """The app starts a git operation (merge conclusion, abort, checkout, pull, rollback...):
-        file events until :meth:`end_own_operation` are its own, not another program's."""
+        """The app starts a git operation: file events until :meth:`end_own_operation` are its own."""
         self._own.append(_OwnOperation(what))
 
     def mark_files_own(self) -> None:
-        """Announce the current bytes of every loaded profile's files as the app's own (any thread,
-        right after an operation the app ran itself: a late event for them is then recognised)."""
+        """Announce the current bytes of every loaded profile's files as the app's own (any thread)."""
         if self.watcher is None:
             return
         paths: list[Path] = []
@@ -188,13 +180,11 @@ class Watching:
                 own.append((p, None))
             except OSError:
                 continue
-        self._expect(own)
+        self.expect_writes(own)
 
     def missed_changes(self) -> Any:
-        """The loaded files that differ from disk now, as a watcher's batch (None when none differ).
-
-        Run once the watcher is on (a worker thread): whatever another program wrote between the
-        first read and the watcher's start raised no event, and would otherwise never show."""
+        """The loaded files that differ from disk now, as a watcher's batch (None when none differ); run
+        once the watcher is on, for what was written before it started (worker thread)."""
         from ...core.files.watch import ChangeBatch
 
         changed: set[str] = set()
@@ -229,22 +219,15 @@ class Watching:
         return touched
 
     def changes(self, batch: Any) -> list[ExternalChange]:
-        """What another program changed, per loaded profile (the app's own writes left out).
-
-        Records, for every changed profile, the data before the change, so that :meth:`accept_reload`
-        words it by id.  During an own operation the batch is kept for :meth:`end_own_operation`.
-        """
+        """What another program changed, per loaded profile (the app's own writes left out); records the
+        data before the change for :meth:`accept_reload`.  During an own operation the batch waits."""
         if self._own:
             self._own[-1].deferred.append(batch)
             return []
         out = self._classify(batch)
         for change in out:
-            # Every change, not only one to a memory file: an agent's temp file (``.memories.md.123.tmp``)
-            # is often announced alone, its rename a batch later (watchdog holds a lone IN_MOVED_FROM back
-            # for half a second), and the re-read started by the temp file already reads the replaced
-            # memories.md.  Without the version before it, that reload would show the agent's change
-            # with no notice, and the rename's reload would then compare the new version with itself.
-            # An unchanged memory file costs one compare of its text (``diff_ids``).
+            # every change, not only one to a memory file: an agent's temp file is often announced alone,
+            # and the re-read it starts already reads the replaced memories.md (the notice needs the before)
             self._external.setdefault(change.profile, self.data[change.profile])
         return out
 
@@ -284,11 +267,3 @@ def external_notices(old: ProfileData, new: ProfileData) -> list[str]:
         if diff:
             out.append(summary(f"{new.profile.name}/{rel}", diff))
     return out
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.resolve())
-    except ValueError:
-        return False
-    return True

@@ -111,22 +111,19 @@ class Writing:
 
     # --- writes ------------------------------------------------------------------------------
 
-    def _expect(self, changes: Sequence[tuple[Path, bytes | None]]) -> None:
+    def expect_writes(self, changes: Sequence[tuple[Path, bytes | None]]) -> None:
+        """Announce files the app writes itself (any thread): the watcher then does not report them."""
         watcher = self.watcher
         if watcher is not None:
             for path, data in changes:
                 watcher.expect_write(path, data)
-
-    def expect_writes(self, changes: Sequence[tuple[Path, bytes | None]]) -> None:
-        """Announce files the app writes itself (any thread): the watcher then does not report them."""
-        self._expect(changes)
 
     def write(self, plan: Plan) -> WriteOutcome:
         """Write ``plan`` (undoable) through the core's safe path."""
         # not at start-up: it imports YAML and the secret scan
         from ...core.check.redact import RedactError
 
-        self._expect([(c.path, c.after) for c in plan.changes if c.changed] + [(p, None) for p in plan.removed])
+        self.expect_writes([(c.path, c.after) for c in plan.changes if c.changed] + [(p, None) for p in plan.removed])
         try:
             written = self.undo_stack.apply(plan)
         except ConcurrentModification as exc:
@@ -135,14 +132,14 @@ class Writing:
         except (EditError, RedactError, OSError) as exc:
             return WriteOutcome(error=_("Not written: %(why)s") % {"why": exc})
         if written is not plan:
-            self._expect([(c.path, c.after) for c in written.changes if c.changed])
+            self.expect_writes([(c.path, c.after) for c in written.changes if c.changed])
         return WriteOutcome(written)
 
     def undo(self) -> WriteOutcome:
         plan = self.undo_stack.peek()
         if plan is None:
             return WriteOutcome(error=_("Nothing to undo in this session."), nothing=True)
-        self._expect([(c.path, c.before) for c in plan.changes if c.changed] + list(plan.removed.items()))
+        self.expect_writes([(c.path, c.before) for c in plan.changes if c.changed] + list(plan.removed.items()))
         try:
             self.undo_stack.undo()
         except ConcurrentModification as exc:
@@ -157,7 +154,7 @@ class Writing:
             return WriteOutcome(error=_("Nothing to redo."), nothing=True)
         nxt = self.undo_stack.peek_redo()
         if nxt is not None:
-            self._expect([(c.path, c.after) for c in nxt.changes if c.changed] + [(p, None) for p in nxt.removed])
+            self.expect_writes([(c.path, c.after) for c in nxt.changes if c.changed] + [(p, None) for p in nxt.removed])
         try:
             plan = self.undo_stack.redo()
         except ConcurrentModification as exc:

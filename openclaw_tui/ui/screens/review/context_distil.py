@@ -1,9 +1,6 @@
-"""The profile's end-of-day routine in the UI (``D`` on the main screen): pick lines of the
-selected ``contexts/{date}.md``, each becomes a new active entry of ``memories.md`` whose
-``source`` is ``contexts/{date}.md:N``, and the context file moves to ``contexts/archive/``.
-
-One plan (``core.workspace.distil.distil_context_plan``) written through the session: ``u``
-undoes all of it (the entries go, the file comes back), as every other write of the app.
+"""The profile's end-of-day routine (``D``): ticked lines of the selected ``contexts/{date}.md``
+become entries of ``memories.md`` (``source: contexts/{date}.md:N``) and the file moves to
+``contexts/archive/``, in one plan written through the session (``u`` undoes all of it).
 """
 
 from __future__ import annotations
@@ -13,7 +10,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
@@ -25,17 +21,16 @@ from ....core.workspace.model import parse_log
 from ...actions import bindings
 from ...session import Refused
 from ...widgets.safe_text import clean_line
-from ..workspace.workspace_dialogs import DIALOG_CSS
+from ..workspace.workspace_dialogs import Dialog
 
 if TYPE_CHECKING:
     from ...session import Session
     from .review_host import ReviewHost
 
 
-class ContextDistilPicker(ModalScreen[list[int] | None]):
+class ContextDistilPicker(Dialog[list[int] | None]):
     """Tick the lines of a context file to keep as entries (space), ctrl+s; escape cancels."""
 
-    DEFAULT_CSS = DIALOG_CSS
     BINDINGS = bindings("ctx-distil")
 
     def __init__(self, rel: str, lines: list[tuple[int, str]]) -> None:
@@ -62,9 +57,6 @@ class ContextDistilPicker(ModalScreen[list[int] | None]):
             self.notify(_("Tick at least one line (space)."), severity="warning")
             return
         self.dismiss(picked)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 def context_lines(data: bytes) -> list[tuple[int, str]]:

@@ -1,16 +1,8 @@
-"""Correcting memories by hand: the review screen's actions that change memory files.
+"""The review screen's actions that change memory files (registry scope ``"main"``, group ``fix``).
 
-``EntryOperations(screen, session)`` is a plain object the review screen
-delegates to (its keys are registry actions of scope ``"main"``, group
-``fix``): editing an entry (form/YAML or ``$EDITOR``), adding one, resolving a
-conflict, superseding, archiving, restoring, cold/active, gc, compaction,
-redaction, undo/redo and committing.  Every write is previewed as the exact
-diff of the file bytes and then written by the session (core plans: atomic,
-compare-and-swap, only the intended lines, on the session's undo stack).
-
-It is also the ``WriteHost`` the editing screens get: ``load_files()``,
-``profile_root()``, ``confirm_write()``, ``edit_now()``, ``open_editor_for()``
-and ``after_commit()``.
+``EntryOperations(screen, session)`` carries them out: every write is previewed as the exact diff
+of the file bytes, then written by the session (core plans, on the session's undo stack).  It is
+also the ``WriteHost`` the editing screens get (``load_files()``, ``confirm_write()``, ...).
 """
 
 from __future__ import annotations
@@ -18,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ....core.check.findings import Finding
 from ....core.check.redact import RedactError, plan_redaction
@@ -31,7 +23,7 @@ from ....core.lifecycle.operations import plan_set, plan_set_many, plan_supersed
 from ....core.lifecycle.picks import archive_picks, cold_picks, compact_picks, conflict_pair
 from ....core.lifecycle.plan import Files, Plan
 from ....core.lifecycle.rawedit import normalize_raw, plan_replace, raw_problems
-from ...rows import EntryRow, Location
+from ...rows import Location
 from ...session import EntryTarget, ProfileData, Refused, Session
 from ...widgets.dialogs import AskId, ConfirmWrite
 from ...widgets.plan_text import plan_title
@@ -41,6 +33,8 @@ from .review_host import ENTRY_ACTIONS, ReviewHost
 WORKSPACE_HIDDEN = ENTRY_ACTIONS - {"undo", "redo", "commit", "commit_unavailable"}
 
 PICKED_GROUP = N_("picked entries")
+
+T = TypeVar("T")
 
 
 def _plural(n: int) -> str:
@@ -63,20 +57,22 @@ class EntryOperations:
     def app(self) -> Any:
         return self.screen.app
 
+    def _try(self, make: Callable[[], T], failed: str = "%(why)s") -> T | None:
+        """``make()``, or None once the reviewer is told why it failed (``failed`` % {"why": the error})."""
+        try:
+            return make()
+        except (Refused, EditError, RedactError, OSError) as exc:
+            self.notify(failed % {"why": exc}, severity="error")
+            return None
+
     # --- WriteHost ------------------------------------------------------------------------
 
     def edit_now(self) -> dt.datetime | None:
         """The time new timestamps get (None: now); tests set ``session.clock``."""
         return self.session.now()
 
-    def edit_today(self) -> dt.date:
-        return self.session.today_or_now()
-
     def profile_root(self) -> Path:
         return self.session.profile_root()
-
-    def load_profile_fresh(self) -> Profile:
-        return self.session.fresh_profile()
 
     def load_files(self) -> Files:
         """Both memory files of the current profile as they are on disk now."""
@@ -91,13 +87,10 @@ class EntryOperations:
                 self.notify(str(exc), severity="warning")
             return None
 
-    def _selected_row(self) -> EntryRow | None:
-        return self.screen.selected_entry()
-
     def selected_target(self, *, well_formed: bool = True, quiet: bool = False) -> tuple[Files, EntryTarget] | None:
         """The selected entry, re-read from disk, with the files it was read from."""
         try:
-            return self.session.target(self._selected_row(), well_formed=well_formed)
+            return self.session.target(self.screen.selected_entry(), well_formed=well_formed)
         except Refused as exc:
             stale = len(exc.args) > 1 and exc.args[1]
             if not quiet or stale:
@@ -187,11 +180,10 @@ class EntryOperations:
             return raw_problems(normalize_raw(edited, entry.raw), entry, taken)
 
         def valid(edited: str) -> None:
-            try:
-                plan = plan_replace(self.load_files(), target.file, entry.raw, edited,
-                                    entry_id=entry.id if entry.error is None else None, line=entry.line)
-            except (Refused, EditError, OSError) as exc:
-                self.notify(_("Not saved: %(why)s") % {"why": exc}, severity="error", markup=False)
+            plan = self._try(lambda: plan_replace(self.load_files(), target.file, entry.raw, edited,
+                                                  entry_id=entry.id if entry.error is None else None, line=entry.line),
+                             _("Not saved: %(why)s"))
+            if plan is None:
                 return
             self.confirm_write(plan, done=_("Saved %(id)s from your editor.") % {"id": entry.id} if entry.id
                                else _("Saved the block from your editor."))
@@ -247,10 +239,8 @@ class EntryOperations:
         def chosen(new: str | None) -> None:
             if not new:
                 return
-            try:
-                plan = plan_supersede(self.load_files(), old, new)
-            except (Refused, EditError, OSError) as exc:
-                self.notify(_("Cannot supersede: %(why)s") % {"why": exc}, severity="error", markup=False)
+            plan = self._try(lambda: plan_supersede(self.load_files(), old, new), _("Cannot supersede: %(why)s"))
+            if plan is None:
                 return
             self.confirm_write(plan, done=_("%(old)s is superseded by %(new)s.") % {"old": old, "new": new})
 
@@ -270,20 +260,16 @@ class EntryOperations:
         self.screen.table.clear_picks()
 
     def _archive_picked(self, picked: list[str]) -> None:
-        try:
-            files = self.load_files()
-        except (Refused, EditError, OSError) as exc:
-            self.notify(str(exc), severity="error")
+        files = self._try(self.load_files)
+        if files is None:
             return
         picks = archive_picks(files, picked)
         ids = list(picks.ids)
         if not ids:
             self.notify(_("The picked entries are all in the archive already."))
             return
-        try:
-            plan = plan_archive(files, ids, self.edit_now())
-        except (Refused, EditError, OSError) as exc:
-            self.notify(_("Cannot archive: %(why)s") % {"why": exc}, severity="error")
+        plan = self._try(lambda: plan_archive(files, ids, self.edit_now()), _("Cannot archive: %(why)s"))
+        if plan is None:
             return
         notes = [_("%(entries)s move to contexts/archive/memories.md: %(ids)s")
                  % {"entries": _plural(len(ids)), "ids": ", ".join(ids)}]
@@ -293,20 +279,16 @@ class EntryOperations:
                            on_written=self._clear_picks)
 
     def _cold_picked(self, picked: list[str]) -> None:
-        try:
-            files = self.load_files()
-        except (Refused, EditError, OSError) as exc:
-            self.notify(str(exc), severity="error")
+        files = self._try(self.load_files)
+        if files is None:
             return
         picks = cold_picks(files, picked)
         if not picks.eligible:
             self.notify(_("None of the picked entries is active or cold in memories.md."), severity="warning")
             return
         new, ids = picks.status, list(picks.ids)
-        try:
-            plan = plan_set_many(files, ids, {"status": new})
-        except (Refused, EditError, OSError) as exc:
-            self.notify(_("Cannot change the status: %(why)s") % {"why": exc}, severity="error")
+        plan = self._try(lambda: plan_set_many(files, ids, {"status": new}), _("Cannot change the status: %(why)s"))
+        if plan is None:
             return
         notes = [_("%(entries)s: status → %(status)s (they stay in memories.md)")
                  % {"entries": _plural(len(ids)), "status": new}]
@@ -330,10 +312,8 @@ class EntryOperations:
         if target.file == "archive":
             self.notify(_("%(id)s is already in the archive.") % {"id": ident}, markup=False)
             return
-        try:
-            plan = plan_archive(files, ident, self.edit_now())
-        except (Refused, EditError, OSError) as exc:
-            self.notify(_("Cannot archive: %(why)s") % {"why": exc}, severity="error", markup=False)
+        plan = self._try(lambda: plan_archive(files, ident, self.edit_now()), _("Cannot archive: %(why)s"))
+        if plan is None:
             return
         self.confirm_write(plan, done=_("Archived %(id)s (contexts/archive/memories.md).") % {"id": ident})
 
@@ -341,14 +321,12 @@ class EntryOperations:
         profile = self.edit_profile()
         if profile is None:
             return
-        row = self._selected_row()
+        row = self.screen.selected_entry()
         if row is not None and row.file == ARCHIVE_REL and not row.malformed and row.id:
             self.restore_by_id(row.id)
             return
-        try:
-            files = self.load_files()
-        except (Refused, EditError, OSError) as exc:
-            self.notify(str(exc), severity="error", markup=False)
+        files = self._try(self.load_files)
+        if files is None:
             return
         archived = [e.id for e in files.archive.mf.well_formed() if e.id]
         if not archived:
@@ -367,10 +345,8 @@ class EntryOperations:
         )
 
     def restore_by_id(self, ident: str) -> None:
-        try:
-            plan = plan_restore(self.load_files(), ident)
-        except (Refused, EditError, OSError) as exc:
-            self.notify(_("Cannot restore: %(why)s") % {"why": exc}, severity="error", markup=False)
+        plan = self._try(lambda: plan_restore(self.load_files(), ident), _("Cannot restore: %(why)s"))
+        if plan is None:
             return
         self.confirm_write(plan, done=_("Restored %(id)s to memories.md.") % {"id": ident})
 
@@ -394,10 +370,8 @@ class EntryOperations:
                         % {"id": ident, "status": entry.status}, severity="warning", markup=False)
             return
         new = "active" if entry.status == "cold" else "cold"
-        try:
-            plan = plan_set(files, ident, {"status": new})
-        except (Refused, EditError, OSError) as exc:
-            self.notify(_("Cannot change the status: %(why)s") % {"why": exc}, severity="error", markup=False)
+        plan = self._try(lambda: plan_set(files, ident, {"status": new}), _("Cannot change the status: %(why)s"))
+        if plan is None:
             return
         self.confirm_write(plan, done=_("%(id)s is %(status)s now.") % {"id": ident, "status": new},
                            notes=[_("%(id)s: status %(old)s → %(new)s (stays in memories.md)")
@@ -406,19 +380,17 @@ class EntryOperations:
     def gc_preview(self) -> None:
         if self.edit_profile() is None:
             return
-        try:
-            files = self.load_files()
-            actions = gc_plan(files, self.edit_today())
-        except (Refused, EditError, OSError) as exc:
-            self.notify(str(exc), severity="error", markup=False)
+        today = self.session.today_or_now()
+        actions = self._try(lambda: gc_plan(self.load_files(), today))
+        if actions is None:
             return
         if not actions:
             self.notify(_("GC on %(date)s: nothing to move (no expired TTL, cold or over-capacity entry).")
-                        % {"date": self.edit_today().isoformat()})
+                        % {"date": today.isoformat()})
             return
         from ..edit.gc_screen import GcScreen
 
-        self.app.push_screen(GcScreen(self, actions, self.edit_today()))
+        self.app.push_screen(GcScreen(self, actions, today))
 
     def compact(self) -> None:
         profile = self.edit_profile()
@@ -426,13 +398,11 @@ class EntryOperations:
             return
         from ..edit.compact_screen import CompactScreen, TagGroup, candidate_tags
 
-        try:
-            files = self.load_files()
-        except (Refused, EditError, OSError) as exc:
-            self.notify(str(exc), severity="error", markup=False)
+        files = self._try(self.load_files)
+        if files is None:
             return
         findings: list[Finding] = self.screen.findings_for(profile.path)
-        row = self._selected_row()
+        row = self.screen.selected_entry()
         prefer = [] if row is None or row.malformed else list(row.entry.tags)
         tags = candidate_tags(files, findings, prefer)
         picked = compact_picks(files, self._picked())
@@ -447,10 +417,10 @@ class EntryOperations:
         if self.edit_profile() is None:
             return
         try:
-            profile = self.load_profile_fresh()
+            profile = self.session.fresh_profile()
             reds = plan_redaction(profile)
         except (Refused, RedactError, EditError, OSError) as exc:
-            self.notify(_("Cannot redact: %(why)s") % {"why": exc}, severity="error", markup=False)
+            self.notify(_("Cannot redact: %(why)s") % {"why": exc}, severity="error")
             return
         if not reds:
             self.notify(_("No unredacted secret in this profile."))

@@ -1,18 +1,7 @@
-"""Git on the review screen: the repository state in the status bar, the merge banner, the git actions.
-
-``GitPanel(screen, session)`` is a plain object the review screen delegates
-to (registry actions of scope ``"main"``, group ``git``).  It reads the
-repository state in a thread worker (branch, uncommitted files, merge in
-progress, files with conflict markers), shows it in the status bar, and
-shows a pending merge first on the status line while it lasts.  The state is re-read every few seconds
-and after every git action.  Whenever HEAD moves, a low-key worker indexes
-the profiles' history (``entry_index``) so that an entry's history opens in
-a fraction of a second.  Git operations the app runs are bracketed as the
-session's own operations, so their file changes are never announced as
-another program's.
-
-Without git, or outside a repository, nothing is shown and the actions are
-disabled (dimmed in the footer; their tooltip says why).
+"""Git on the review screen (``GitPanel``, registry scope ``"main"``, group ``git``): the repository
+state in the status bar, read in a thread worker every few seconds and after every git action, a
+pending merge first on the status line, the history index rebuilt when HEAD moves, and the git
+actions, bracketed as the session's own operations.  Without a repository the actions are disabled.
 """
 
 from __future__ import annotations
@@ -36,10 +25,7 @@ NEEDS_GIT = N_("needs the memory folder to be inside a git repository (git init)
 
 
 def _relative(path: Path, base: Path) -> str:
-    try:
-        return path.relative_to(base).as_posix()
-    except ValueError:
-        return str(path)
+    return path.relative_to(base).as_posix() if path.is_relative_to(base) else str(path)
 
 
 class GitPanel:
@@ -101,8 +87,7 @@ class GitPanel:
             self._polling = True
             self.screen.set_interval(POLL_SECONDS, self._poll)
         self.index_if_moved()
-        # a pending merge is a lasting state: first on the status line for as long as it lasts, never a
-        # notice (one stayed on screen for minutes, over the panes, and came back on every re-read)
+        # a pending merge is a lasting state: first on the status line for as long as it lasts, not a notice
         self.screen.status.set_alert(self.alert_text())
 
     def index_if_moved(self) -> None:
@@ -248,21 +233,16 @@ class GitPanel:
         self._push(MergeScreen(scope, [scope], session=self.session), bracket=False)
 
     def pull(self) -> None:
-        if self._require() is None:
-            return
-        self.notify(_("Pulling…"), timeout=3)
-        self._sync("pull")
+        self._sync("pull", _("Pulling…"))
 
     def push(self) -> None:
-        if self._require() is None:
-            return
-        self.notify(_("Pushing…"), timeout=3)
-        self._sync("push")
+        self._sync("push", _("Pushing…"))
 
-    def _sync(self, what: str) -> None:
-        st = self.state
+    def _sync(self, what: str, saying: str) -> None:
+        st = self._require()
         if st is None:
             return
+        self.notify(saying, timeout=3)
         self.session.own_operation(what)
 
         def run() -> None:

@@ -129,7 +129,6 @@ def collect_bindings(screen: object, app: object) -> list[tuple[str, list[tuple[
     from textual.screen import Screen
 
     groups: dict[str, list[tuple[str, str]]] = {}
-    order: list[str] = []
     active = getattr(screen, "active_bindings", {})
     seen: set[tuple[str, str]] = set()
     for _key, ab in active.items():
@@ -156,9 +155,6 @@ def collect_bindings(screen: object, app: object) -> list[tuple[str, list[tuple[
                     items[i] = (f"{k} / {key_display}", d)
             continue
         seen.add((where, description))
-        if where not in groups:
-            groups[where] = []
-            order.append(where)
-        groups[where].append((key_display, description))
-    ranked = sorted(order, key=lambda w: (0 if w.startswith("Focused") else 1 if w != "Everywhere" else 2))
+        groups.setdefault(where, []).append((key_display, description))
+    ranked = sorted(groups, key=lambda w: (0 if w.startswith("Focused") else 1 if w != "Everywhere" else 2))
     return [(w, groups[w]) for w in ranked]

@@ -6,32 +6,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual import on
-from textual.screen import Screen
 from textual.widgets import Input
 
 from ....core.i18n import _
 from ...rows import parse_query, query_problems, toggle_token
-
-if TYPE_CHECKING:
-    from ...session import Session
-    from ...widgets.entry_table import EntryTable
-    from ...widgets.status_bar import StatusBar
+from .main_loading import ProfileLoading
 
 
-class FilterAndSort(Screen[None]):
+class FilterAndSort(ProfileLoading):
     """What the filter box and the sort keys do to the entry table of ``MainScreen``."""
 
-    session: Session
-    if TYPE_CHECKING:  # what MainScreen provides (for the type checker only)
-        @property
-        def table(self) -> EntryTable: ...
-        @property
-        def status(self) -> StatusBar: ...
+    if TYPE_CHECKING:  # what MainScreen provides besides ProfileLoading's (for the type checker only)
         @property
         def filter_input(self) -> Input: ...
-        def _center(self) -> str: ...
         def _show_center(self, which: str) -> None: ...
-        def _update_status(self) -> None: ...
 
     @on(Input.Changed, "#filter")
     def _on_filter(self, event: Input.Changed) -> None:

@@ -1,10 +1,6 @@
-"""The review screen's loading pipeline: thread workers that read, index, check and re-read profiles, the
-watcher that starts re-reads, and the handlers of what the workers post (``ProfileLoading``, a base of
-``MainScreen``).
-
-Everything slow runs in thread workers that end by posting a message: loading (discover + parse), indexing
-(every row's fields and haystack), the consistency check and the reference index.  The table is usable as
-soon as the file is parsed; filters, counts and marks arrive when ready.
+"""The review screen's loading pipeline (``ProfileLoading``, a base of ``MainScreen``): thread workers
+that read, index, check and re-read profiles and post their results, the watcher that starts re-reads,
+and the handlers of what they post.  The table works once the file is parsed; marks arrive when ready.
 """
 
 from __future__ import annotations
@@ -26,6 +22,7 @@ from ....core.i18n import _
 from ...rows import EntryRow, RawText
 from ...session import ProfileData, Session
 from ...session.watching import feed_search_index
+from ...widgets.entry_table import EntryTable
 from ...widgets.footer import KeysFooter
 from ...widgets.messages import (
     Checked,
@@ -36,11 +33,10 @@ from ...widgets.messages import (
     ProfileReloaded,
     RefsReady,
 )
+from ...widgets.profile_tree import ProfileTree
+from ...widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
-    from ...widgets.entry_table import EntryTable
-    from ...widgets.profile_tree import ProfileTree
-    from ...widgets.status_bar import StatusBar
     from .entry_ops import EntryOperations
     from .git_panel import GitPanel
 
@@ -49,27 +45,24 @@ REFS_SETTLE = 1.0  # seconds a re-read profile keeps its previous reference inde
 
 
 class BlocksFound(Message):
-    """The loader found where every block of the first memories.md starts (before parsing it); ``part``: where
-    the blocks of a run of its first blocks start (the scan goes on)."""
+    """The loader found where every block of the first memories.md starts (``part``: of a run of its first)."""
 
     def __init__(self, part: bool = False) -> None:
         super().__init__()
         self.part = part
 
 
-# Modules the first rows do not wait for, imported by the loader thread once they are on screen, so
-# that neither the first paint nor the UI thread later (the footer asks the entry actions whether they
-# are available) pays for them.  tests/test_ui_startup.py checks they are not imported before.
+# Modules the first rows do not wait for, imported by the loader thread once they are on screen
+# (tests/ui/test_ui_startup.py checks they are not imported before).
 DEFERRED_MODULES = (
     "openclaw_tui.ui.screens.review.entry_ops",
     "openclaw_tui.ui.screens.review.git_panel",
-    "rich.markdown",  # the entry pane's first body (~40 ms: it landed on the UI thread as the first key came)
+    "rich.markdown",  # the entry pane's first body
 )
 
 
 def warm_up(pause: Callable[[], None] = lambda: None) -> None:
-    """Import :data:`DEFERRED_MODULES` (worker thread), ``pause()`` before each (the person typing goes first:
-    an import holds the interpreter for a few hundred milliseconds)."""
+    """Import :data:`DEFERRED_MODULES` (worker thread), ``pause()`` before each: the person typing goes first."""
     import importlib
 
     for name in DEFERRED_MODULES:
@@ -86,20 +79,6 @@ class ProfileLoading(Screen[None]):
         def ops(self) -> EntryOperations: ...
         @property
         def git(self) -> GitPanel: ...
-        @property
-        def data(self) -> dict[Path, ProfileData]: ...
-        @property
-        def order(self) -> list[Path]: ...
-        @property
-        def current(self) -> ProfileData | None: ...
-        @property
-        def current_file(self) -> str: ...
-        @property
-        def table(self) -> EntryTable: ...
-        @property
-        def files_tree(self) -> ProfileTree: ...
-        @property
-        def status(self) -> StatusBar: ...
         def _show_profile(self, data: ProfileData, file: str, keep: EntryRow | str | None = None) -> None: ...
         def _show_audit(self) -> None: ...
         def _center(self) -> str: ...
@@ -115,20 +94,46 @@ class ProfileLoading(Screen[None]):
         self._started_after_rows = False  # see _start_after_rows
         self._blocks: RawText | None = None  # memories.md over all its blocks, until it is parsed (_load)
 
+    # --- what the session holds, the panes ------------------------------------------------
+
+    @property
+    def data(self) -> dict[Path, ProfileData]:
+        return self.session.data
+
+    @property
+    def order(self) -> list[Path]:
+        return self.session.order
+
+    @property
+    def current(self) -> ProfileData | None:
+        return self.session.current
+
+    @property
+    def current_file(self) -> str:
+        return self.session.current_file
+
+    @property
+    def table(self) -> EntryTable:
+        return self.query_one("#entries", EntryTable)
+
+    @property
+    def files_tree(self) -> ProfileTree:
+        return self.query_one("#tree", ProfileTree)
+
+    @property
+    def status(self) -> StatusBar:
+        return self.query_one("#status", StatusBar)
+
     def _first_rows_shown(self) -> None:
-        """The first rows are painted: the loader goes on (see :meth:`_load`), and what the app built so far,
-        which lives as long as it, leaves the cycle collector's walk (a full collection held up the first
-        keys), when the app is its process's own (``app.freeze_heap``: tests run many apps in one)."""
+        """The first rows are painted: the loader goes on (see :meth:`_load`), and what the app built so far
+        leaves the cycle collector's walk when the app is its process's own (``app.freeze_heap``)."""
         self._preview_shown.set()
         if getattr(self.app, "freeze_heap", False):
             gc.freeze()
 
     def _start_after_rows(self) -> None:
-        """The first rows are on screen and the loader has imported what comes next (:func:`warm_up`;
-        or the load ended): what waited for them starts now -- the footer's keys (their availability
-        asks the entry actions and the git panel) and the git state (its conflict-marker scan reads
-        every memory file) -- so neither holds the interpreter while the person waits for the rows,
-        nor waits for the loader's imports on the UI thread."""
+        """The first rows are on screen and the loader has imported what comes next (:func:`warm_up`, or
+        the load ended): the footer's keys and the git state, which waited for them, start now."""
         if self._started_after_rows or not self.is_attached:
             return
         self._started_after_rows = True
@@ -171,11 +176,9 @@ class ProfileLoading(Screen[None]):
             rows = self.session.preview(first)
             if rows:
                 self.post_message(Previewed(first, rows))
-                # parse once they are on screen: this thread would take the interpreter lock from the paint
-                self._preview_shown.wait(PREVIEW_WAIT)
+                self._preview_shown.wait(PREVIEW_WAIT)  # parse once they are on screen
                 self.session.yield_to_user()  # a filter typed on the first rows goes first
-                # then every block of the file, before it is parsed: a filter typed meanwhile finds its rows
-                # in the whole file (the parse then yields to the keys: none of them waits for it)
+                # then every block of the file, before it is parsed: a filter typed meanwhile looks at all
                 blocks = self.session.blocks(first, rows, on_part=self._found_part)
                 if blocks is not None:
                     self._blocks = blocks
@@ -192,9 +195,8 @@ class ProfileLoading(Screen[None]):
 
     @work(thread=True, group="reload", description="Re-reading a profile")
     def _reload(self, what: list[tuple[Profile, ProfileData | None]], keep_file: str | None, gen: int) -> None:
-        """Re-read ``what`` (the profile and its data as shown), emptied once read: a finished worker can
-        live on in a reference cycle until a full collection, and must not keep a 100k-entry version
-        (text, bytes and blocks: ~90 MB) alive with it."""
+        """Re-read ``what`` (the profile and its data as shown), emptied once read: a finished worker may
+        live on in a reference cycle and must not keep the old version alive."""
         profile, previous = what.pop()
         data = self.session.read_again(profile, previous)
         del previous
@@ -208,15 +210,10 @@ class ProfileLoading(Screen[None]):
 
     @work(thread=True, group="background", description="Indexing")
     def _background(self, queue: list[ProfileData]) -> None:
-        """Per profile, in turn: fill every row (filters), then index references.
-
-        One thread for all of it: the UI thread shares the interpreter lock with
-        it, and several CPU-bound threads at once would slow the UI down more.
-        The check runs meanwhile in a child process (:meth:`_checks`).
-        """
-        worker = get_current_worker()
+        """Per profile, in turn: fill every row (filters), then index references, in one thread (several
+        CPU-bound threads would slow the UI more).  The check runs meanwhile in a child process."""
         try:
-            self._index_and_refs(queue, worker)
+            self._index_and_refs(queue, get_current_worker())
         finally:
             queue.clear()  # this worker object may outlive its run (see _reload): it keeps no data
 
@@ -238,9 +235,8 @@ class ProfileLoading(Screen[None]):
 
     @work(thread=True, group="check", description="Checking")
     def _checks(self, queue: list[ProfileData]) -> None:
-        """Run the check of each profile in a child process (this thread only waits for it), from the
-        start: on a second core it is done while this process still fills the rows.  A profile re-read
-        meanwhile stops its run (its child is killed)."""
+        """Run the check of each profile in a child process (this thread only waits for it); a profile
+        re-read meanwhile stops its run."""
         worker = get_current_worker()
         try:
             for data in queue:
@@ -281,8 +277,8 @@ class ProfileLoading(Screen[None]):
 
     @work(thread=True, group="catch-up", description="Comparing the loaded files with disk")
     def _catch_up(self) -> None:
-        """Writes made between the first read and the watcher's start raised no event: every loaded
-        file is compared with disk once the watcher runs, and what differs reloads as any change does."""
+        """Writes made between the first read and the watcher's start raised no event: compare every
+        loaded file with disk once the watcher runs; what differs reloads as any change does."""
         batch = self.session.missed_changes()
         if batch is not None:
             self.post_message(FilesChanged(batch))
@@ -298,10 +294,6 @@ class ProfileLoading(Screen[None]):
                 self.notify(notice)
             self.reload_profile(change.profile)
         self.count_inbox(force=True)
-
-    def own_operation(self, what: str) -> None:
-        """A git operation of the app starts: its file events are not another program's."""
-        self.session.own_operation(what)
 
     def end_own_operation(self) -> None:
         for path in self.session.end_own_operation():
@@ -321,8 +313,8 @@ class ProfileLoading(Screen[None]):
 
     @on(BlocksFound)
     def _on_blocks(self, message: BlocksFound) -> None:
-        """Every block of the file is found (or a run of its first blocks): a filter typed on the first rows looks
-        through all of them (unless, for a run, the rows it shows are already its answer's first rows)."""
+        """Every block of the file is found (or a run of its first blocks): a filter typed on the first rows
+        looks through them."""
         if not self.loaded and not (message.part and self.table.shows_enough()):
             self.table.refilter()
 
@@ -396,11 +388,7 @@ class ProfileLoading(Screen[None]):
             self._show_where_attention_is_needed()
 
     def _show_where_attention_is_needed(self) -> None:
-        """Opened on several profiles and nothing touched yet: show the one with findings.
-
-        A reviewer opening a profiles root lands on the first profile; when it
-        is clean and another one is not, the other one is what they came for.
-        """
+        """Opened on several profiles and nothing touched yet: from a clean first profile, show one with findings."""
         if self._attention_done or getattr(self.app, "user_active", True) or len(self.order) < 2:
             return
         self._attention_done = True

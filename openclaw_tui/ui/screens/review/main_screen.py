@@ -1,18 +1,10 @@
 """The review screen: profiles and files, the entry table, the selected entry, the audit.
 
-State lives in the session (``self.session``, :class:`openclaw_tui.ui.session.Session`):
-the loaded profiles, the selection, the undo stack, writes, reloads and the
-watcher.  The screen's loading pipeline (thread workers and their results) is
-:class:`ProfileLoading` (``main_loading.py``) and its filter and sort
-:class:`FilterAndSort` (``main_filter.py``), both bases of :class:`MainScreen`.
-Its keys come from the action registry (``actions.py``, scope ``"main"``); the
-actions that change memory files run as ``ops('<name>')`` on
-:class:`EntryOperations` (``entry_ops.py``) and the git ones as ``git('<name>')``
-on :class:`GitPanel` (``git_panel.py``), each a plain object the screen delegates to.
-
-Extension points for other screens: :meth:`selected_entry`,
-:meth:`selected_profile`, :meth:`reload_profile`, :meth:`refresh_after_write`,
-:meth:`jump`, :meth:`open_file`, :meth:`has_unsaved_changes`.
+State lives in the session (``self.session``).  The loading pipeline is :class:`ProfileLoading`
+(``main_loading.py``), the filter and sort :class:`FilterAndSort` on it (``main_filter.py``); the registry's
+``ops('<name>')`` actions run on :class:`EntryOperations` (``entry_ops.py``) and ``git('<name>')`` on
+:class:`GitPanel` (``git_panel.py``).  Other screens use :meth:`selected_entry`, :meth:`selected_profile`,
+:meth:`reload_profile`, :meth:`refresh_after_write`, :meth:`jump` and :meth:`open_file`.
 """
 
 from __future__ import annotations
@@ -32,7 +24,6 @@ from ....core.check.findings import Finding
 from ....core.files.profile import Discovery, Profile
 from ....core.i18n import N_, _, ngettext
 from ...actions import bindings
-from ...adapters import write_audit_log
 from ...rows import (
     MEMORY_FILES,
     EntryRow,
@@ -54,7 +45,6 @@ from ...widgets.profile_tree import NodeInfo, ProfileTree
 from ...widgets.status_bar import StatusBar
 from ...workers import call_if_attached
 from .main_filter import FilterAndSort
-from .main_loading import ProfileLoading
 
 if TYPE_CHECKING:
     from .entry_ops import EntryOperations
@@ -69,7 +59,7 @@ SORT_LABEL = {"order": N_("file order"), "id": "id", "status": N_("status"), "im
               "marks": N_("problems"), "tags": N_("tags"), "timestamp": N_("timestamp"), "summary": N_("summary")}
 
 
-class MainScreen(FilterAndSort, ProfileLoading):
+class MainScreen(FilterAndSort):
     """Browse every memory, see what is wrong at a glance, audit references."""
 
     CSS_PATH = "main_screen.tcss"
@@ -90,8 +80,7 @@ class MainScreen(FilterAndSort, ProfileLoading):
 
     @property
     def ops(self) -> EntryOperations:
-        """The entry actions (edit, archive, undo, ...): their module imports the editing screens and
-        the lifecycle operations, which the first rows do not wait for."""
+        """The entry actions (edit, archive, undo, ...), imported on first use: the first rows do not wait."""
         if self._ops is None:
             from .entry_ops import EntryOperations
 
@@ -106,36 +95,6 @@ class MainScreen(FilterAndSort, ProfileLoading):
 
             self._git = GitPanel(self, self.session)
         return self._git
-
-    # --- what the session holds, for the screen's own code and tests ---------------------
-
-    @property
-    def today(self) -> dt.date | None:
-        return self.session.today
-
-    @property
-    def discovery(self) -> Discovery | None:
-        return self.session.discovery
-
-    @property
-    def data(self) -> dict[Path, ProfileData]:
-        return self.session.data
-
-    @property
-    def order(self) -> list[Path]:
-        return self.session.order
-
-    @property
-    def current(self) -> ProfileData | None:
-        return self.session.current
-
-    @property
-    def current_file(self) -> str:
-        return self.session.current_file
-
-    @property
-    def watcher(self) -> Any:
-        return self.session.watcher
 
     # --- layout -----------------------------------------------------------------------
 
@@ -160,24 +119,12 @@ class MainScreen(FilterAndSort, ProfileLoading):
         yield KeysFooter(held=True, since_typed=self.session.since_typed)
 
     @property
-    def table(self) -> EntryTable:
-        return self.query_one("#entries", EntryTable)
-
-    @property
     def detail(self) -> EntryDetail:
         return self.query_one("#detail", EntryDetail)
 
     @property
     def audit(self) -> AuditList:
         return self.query_one("#audit", AuditList)
-
-    @property
-    def files_tree(self) -> ProfileTree:
-        return self.query_one("#tree", ProfileTree)
-
-    @property
-    def status(self) -> StatusBar:
-        return self.query_one("#status", StatusBar)
 
     @property
     def file_view(self) -> FileView:
@@ -193,24 +140,18 @@ class MainScreen(FilterAndSort, ProfileLoading):
         self.query_one("#entries-pane").border_title = _("Entries")
         self.table.focus()
         self.status.set_busy("loading", True)
-        self._fit(self.app.size.width, self.app.size.height)
+        self._fit_tree(self.app.size.width)
         self._load()  # the files are read while Textual lays out and paints the empty frame
         self.call_after_refresh(self._painted)
 
     def on_screen_resume(self) -> None:
-        """Back on this screen: an empty filter does not keep the focus.  Covered by a start view while
-        it loaded, the table lost its focus to the filter (Textual refocuses a hidden widget's neighbour),
-        and the filter took q and j as text: the keys must work at once."""
+        """Back on this screen: an empty filter does not keep the focus (it would take q and j as text)."""
         if self.filter_input.has_focus and not self.filter_input.value:
             self.table.focus()
         self.count_inbox(force=True)  # the inbox may have changed while another screen was on top
 
     def on_resize(self, event: Any) -> None:
-        self._fit(event.size.width, event.size.height)
-
-    def _fit(self, width: int, height: int) -> None:
-        """Narrow: the tree steps aside (short: the app's breakpoints shrink the audit and detail panes)."""
-        self._fit_tree(width)
+        self._fit_tree(event.size.width)
 
     def _fit_tree(self, width: int) -> None:
         """The tree shows when there is room for it (or when the reviewer said so with t)."""
@@ -237,9 +178,6 @@ class MainScreen(FilterAndSort, ProfileLoading):
     def findings_for(self, profile_path: Path) -> list[Finding]:
         data = self.data.get(Path(profile_path))
         return list(data.findings or []) if data is not None else []
-
-    def has_unsaved_changes(self) -> bool:
-        return False
 
     @on(EntryTable.PicksChanged)
     def _on_picks_changed(self, _message: EntryTable.PicksChanged) -> None:
@@ -296,7 +234,7 @@ class MainScreen(FilterAndSort, ProfileLoading):
             from ....core.files.profile import TextFile
 
             tf = TextFile.read(data.path, path)
-        self.file_view.show_file(data.path, tf.rel, tf.text, data.known, line=line, error=tf.error,
+        self.file_view.show_file(data.path, tf.rel, tf.text, data.by_id.__contains__, line=line, error=tf.error,
                                  dark=self.app.current_theme.dark)
         self._show_center("file")
         self.files_tree.select_file(data.path, tf.rel)
@@ -359,9 +297,6 @@ class MainScreen(FilterAndSort, ProfileLoading):
     def _center(self) -> str:
         return self.query_one("#center-switcher", ContentSwitcher).current or "entries-pane"
 
-    def _lookup(self, ident: str) -> EntryRow | None:
-        return self.session.lookup(ident)
-
     def _refresh_detail(self) -> None:
         if self._center() == "file-view":
             refs = self.file_view.source.cursor_refs
@@ -370,23 +305,23 @@ class MainScreen(FilterAndSort, ProfileLoading):
             return
         row = self.table.cursor_row
         data = self.current
-        self.detail.show(row, data.refs if data else None, self._lookup,
+        self.detail.show(row, data.refs if data else None, self.session.lookup,
                          empty=_("No entry selected.") if self.loaded else _("Loading…"))
 
     def _detail_for_id(self, ident: str | None) -> None:
-        row = self._lookup(ident) if ident else None
+        row = self.session.lookup(ident) if ident else None
         data = self.current
         here: list[Finding] = []
         if row is None and data is not None and self._center() == "file-view":
             fv = self.file_view
             line = fv.source.cursor + 1
             here = [f for f in data.findings or () if f.file == fv.rel and f.line == line]
-        self.detail.show(row, data.refs if data else None, self._lookup,
+        self.detail.show(row, data.refs if data else None, self.session.lookup,
                          empty=_("%(id)s is not defined anywhere.") % {"id": ident} if ident else
                          _("Move to a line with an entry id to see that entry here."), messages=here)
         if row is None and self._center() == "file-view":
             fv = self.file_view
-            self.detail.show_file_refs(fv.rel, fv.source.refs, self._lookup)
+            self.detail.show_file_refs(fv.rel, fv.source.refs, self.session.lookup)
 
     # --- events -----------------------------------------------------------------------
 
@@ -398,23 +333,23 @@ class MainScreen(FilterAndSort, ProfileLoading):
             self._refresh_detail()
         else:  # typing, or the first rows: the table's rows are painted first, the entry once the keys pause
             self._typed_at = time.monotonic()
-            if not self._detail_due:
-                self._detail_due = True
-                self.set_timer(DETAIL_TYPING_PAUSE, self._detail_after_typing)
+            self._detail_later()
+
+    def _detail_later(self) -> None:
+        if not self._detail_due:
+            self._detail_due = True
+            self.set_timer(DETAIL_TYPING_PAUSE, self._detail_after_typing)
 
     def _refresh_detail_when_idle(self) -> None:
         """Render the entry pane now, or once the keys pause when the filter has the focus (a check or the
         references landing while the person types must not take the event loop the next key needs)."""
         if self.filter_input.has_focus or self._detail_due:
-            if not self._detail_due:
-                self._detail_due = True
-                self.set_timer(DETAIL_TYPING_PAUSE, self._detail_after_typing)
+            self._detail_later()
             return
         self._refresh_detail()
 
     def _detail_after_typing(self) -> None:
-        """The entry under the cursor, once the keys pause: rendering it (and painting it) after every key
-        held the event loop the next key needed, for an entry the person had typed past."""
+        """The entry under the cursor, once the keys pause (not after every key: the next key waits)."""
         if not self._detail_due:
             return
         # the table's last cursor move by a key, or a key typed into the filter (``/`` included) since
@@ -424,7 +359,6 @@ class MainScreen(FilterAndSort, ProfileLoading):
             return
         if not self._started_after_rows and self.filter_input.has_focus:
             # the keys go into the filter on the first rows: the pane waits for the loader's imports too
-            # (its first Markdown body imported them here, 40-80 ms, between '/' and the first key)
             self.set_timer(DETAIL_TYPING_PAUSE, self._detail_after_typing)
             return
         self._detail_due = False
@@ -503,8 +437,6 @@ class MainScreen(FilterAndSort, ProfileLoading):
                 self.filter_input.value = ""
                 self.table.apply_query(parse_query(""))
                 self.status.set_hint("")
-            if self.table.sort_key != "order" and not self.table.indexed:
-                pass
             if not self.table.select_row(row):
                 return False
         self.files_tree.select_file(data.path, row.file)
@@ -577,7 +509,9 @@ class MainScreen(FilterAndSort, ProfileLoading):
             self.notify(_("The check has not finished yet."), severity="warning")
             return
         try:
-            path = write_audit_log(data.profile, data.findings)
+            from ....core.check.report import append_audit_log
+
+            append_audit_log(data.profile, data.findings)
         except ImportError:
             self.notify(_("Writing audit.log is not available in this build."), severity="error")
             return
@@ -586,7 +520,7 @@ class MainScreen(FilterAndSort, ProfileLoading):
             return
         n = len(data.findings)
         self.notify(ngettext("Appended %(count)d finding to %(file)s.", "Appended %(count)d findings to %(file)s.", n)
-                    % {"count": n, "file": path.name})
+                    % {"count": n, "file": data.profile.audit_log_path.name})
 
     def action_reload(self) -> None:
         for path in self.order:
@@ -631,7 +565,7 @@ class MainScreen(FilterAndSort, ProfileLoading):
         root = discovery.root if discovery is not None else self.session.source_path
         if root is None:
             return
-        self.app.push_screen(SearchScreen(root, today=self.today), self._jump_result)
+        self.app.push_screen(SearchScreen(root, today=self.session.today), self._jump_result)
 
     def action_open_agent(self) -> None:
         from ..workspace.agent_screen import AgentScreen
@@ -639,7 +573,7 @@ class MainScreen(FilterAndSort, ProfileLoading):
         if self.current is None:
             self.notify(_("No profile is open."), severity="warning")
             return
-        self.app.push_screen(AgentScreen(self.current.path, today=self.today), self._jump_result)
+        self.app.push_screen(AgentScreen(self.current.path, today=self.session.today), self._jump_result)
 
     def action_open_workspace(self) -> None:
         from ..workspace.workspace_screen import WorkspaceScreen
@@ -654,8 +588,8 @@ class MainScreen(FilterAndSort, ProfileLoading):
         discovery = self.session.discovery
         screen = factory() if factory is not None and discovery is not None and discovery.kind == "workspace" else None
         if not isinstance(screen, WorkspaceScreen) or screen.path != path.absolute():
-            screen = WorkspaceScreen(path, today=self.today, app_session=self.session)
-        self.own_operation("the workspace view")  # its writes are the app's own, not another program's
+            screen = WorkspaceScreen(path, today=self.session.today, app_session=self.session)
+        self.session.own_operation("the workspace view")  # its writes are the app's own, not another program's
 
         def closed(_result: object) -> None:
             self.end_own_operation()
@@ -679,7 +613,7 @@ class MainScreen(FilterAndSort, ProfileLoading):
                                                                                   "codes": ", ".join(sorted(REPAIRABLE))},
                         severity="warning", markup=False)
             return
-        self.app.push_screen(RepairScreen(data.profile, finding, session=self.session, today=self.today,
+        self.app.push_screen(RepairScreen(data.profile, finding, session=self.session, today=self.session.today,
                                           on_written=self._repaired))
 
     def _repaired(self, plan: Any) -> None:
@@ -734,8 +668,8 @@ class MainScreen(FilterAndSort, ProfileLoading):
             cmds.append((_("Filter: %(what)s") % {"what": _(label)}, _("Show only entries with %(what)s") % {"what": _(label)},
                          lambda m=mark: self.add_filter_token(f"is:{m}")))
         cmds.append((_("Filter: clear"), _("Show every entry"), lambda: self.set_filter("")))
-        for key in ("order", "id", "status", "importance", "marks", "tags", "timestamp", "summary"):
-            label = _(SORT_LABEL[key])
+        for key, name in SORT_LABEL.items():
+            label = _(name)
             cmds.append((_("Sort by %(key)s") % {"key": label}, _("Sort the entries by %(key)s") % {"key": label},
                          lambda k=key: self.sort_by(k)))
             if key != "order":

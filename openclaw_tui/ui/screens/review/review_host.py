@@ -16,8 +16,7 @@ from ...rows import EntryRow, Location
 from ...widgets.entry_table import EntryTable
 from ...widgets.status_bar import StatusBar
 
-# The entry actions ``EntryOperations`` carries out (the registry runs them as ``ops('<name>')``).  Named here,
-# not in its module: importing it (the editing screens, the lifecycle operations: ~0.3 s) held the first key.
+# The entry actions ``EntryOperations`` carries out (``ops('<name>')``), named here: its module loads late.
 ENTRY_ACTIONS = frozenset({
     "edit_entry", "external_edit", "new_entry", "resolve_conflict", "supersede", "archive_entry",
     "restore_entry", "toggle_cold", "gc_preview", "compact", "redact", "undo", "redo", "commit",

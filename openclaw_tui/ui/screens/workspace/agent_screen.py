@@ -1,24 +1,9 @@
 """The agent view: what the agent would load for a topic, why each part is there, what it costs, what is left out.
 
-``AgentScreen(profile_folder)`` stands alone: push it on any app.  Type the
-conversation topic (words, tags named in it select entries); the list shows
-the layers in prompt order (layout A: fixed payload, memories, context
-files; layout B: bootstrap files as injected, daily logs, search results),
-each part with its file, lines, characters and estimated tokens, then the
-entries the topic touches that are left out, each with its reason.  The
-pane shows the highlighted part as the agent gets it (the injected copy,
-truncation marker included) or why an entry is left out.  ``s`` switches a
-workspace between the main and a shared session.
-
-Enter dismisses the screen with ``(Location, profile folder)`` so the
-caller opens that entry or file line to fix it (``app.jump_to(*result)``);
-escape dismisses it with None.
-
-A big profile loads tens of thousands of parts (every high entry): each
-layer, and the left-out list, shows its first ``PAGE`` rows and a row "N
-more" (enter shows ``PAGE`` more); the headings and the summary count them
-all.  (An option list measures every row it holds: 35k rows held the UI for
-seconds.)
+``AgentScreen(profile_folder)`` stands alone.  Type the topic; the list shows the layers in prompt
+order, each part with its file, lines, characters and tokens, then the entries left out with the
+reason; the pane shows the highlighted part as the agent gets it.  Each layer shows its first
+``PAGE`` rows and a row "N more".  Enter dismisses with ``(Location, profile folder)``, escape with None.
 """
 
 from __future__ import annotations
@@ -228,14 +213,13 @@ class AgentScreen(Screen[AgentResult | None]):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         row = self._row(event.option)
         pane = self.query_one("#agent-detail", Static)
+        t = Text()
         if isinstance(row, Part):
-            t = Text()
             t.append(_("%(file)s lines %(first)s-%(last)s: %(why)s") % {"file": clean_line(row.file), "first": row.start_line,
                      "last": row.end_line, "why": clean_line(reason_text(row.reason))} + "\n\n", style="bold")
             t.append_text(literal(row.text))
             pane.update(t)
         elif isinstance(row, LeftOut):
-            t = Text()
             t.append(_("%(what)s: left out (%(why)s)") % {"what": clean_line(row.id or row.file), "why": clean_line(row.reason)}
                      + "\n", style="bold red")
             if row.detail:
@@ -260,11 +244,8 @@ class AgentScreen(Screen[AgentResult | None]):
         row = self._row(event.option)
         if row is None:
             return
-        if isinstance(row, Part):
-            where = Location(row.file, row.start_line, row.id, str(self.profile_path))
-        else:
-            where = Location(row.file, row.line, row.id, str(self.profile_path))
-        self.dismiss((where, self.profile_path))
+        line = row.start_line if isinstance(row, Part) else row.line
+        self.dismiss((Location(row.file, line, row.id, str(self.profile_path)), self.profile_path))
 
     def action_toggle_session(self) -> None:
         self.session = "shared" if self.session == "main" else "main"

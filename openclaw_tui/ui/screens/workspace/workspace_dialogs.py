@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -24,11 +25,21 @@ ModalScreen { align: center middle; }
 .ws-dialog OptionList, .ws-dialog SelectionList { height: auto; max-height: 12; }
 """
 
+R = TypeVar("R")
 
-class TextPrompt(ModalScreen[str | None]):
-    """One line of text (enter saves, escape cancels)."""
+
+class Dialog(ModalScreen[R]):
+    """A small dialog: escape cancels (answers None)."""
 
     DEFAULT_CSS = DIALOG_CSS
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TextPrompt(Dialog[str | None]):
+    """One line of text (enter saves, escape cancels)."""
+
     BINDINGS = bindings("ws-prompt")
 
     def __init__(self, title: str, value: str = "") -> None:
@@ -47,14 +58,10 @@ class TextPrompt(ModalScreen[str | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class PickOne(ModalScreen[int | None]):
+class PickOne(Dialog[int | None]):
     """Pick one of a list (enter), escape cancels."""
 
-    DEFAULT_CSS = DIALOG_CSS
     BINDINGS = bindings("ws-pick")
 
     def __init__(self, title: str, labels: Sequence[str]) -> None:
@@ -74,16 +81,12 @@ class PickOne(ModalScreen[int | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option.id or 0))
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class DistilPicker(ModalScreen[tuple[list[int], list[int], int] | None]):
+class DistilPicker(Dialog[tuple[list[int], list[int], int] | None]):
     """Tick the lines of a daily log to distil (space), pick the MEMORY.md section, ctrl+s.
 
     Lines left unticked can be marked dropped with ``ctrl+d`` (reviewed, not kept)."""
 
-    DEFAULT_CSS = DIALOG_CSS
     BINDINGS = bindings("ws-distil")
 
     def __init__(self, log: DailyLog, sections: Sequence[str]) -> None:
@@ -127,6 +130,3 @@ class DistilPicker(ModalScreen[tuple[list[int], list[int], int] | None]):
         res = self._result(True)
         if res is not None:
             self.dismiss(res)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

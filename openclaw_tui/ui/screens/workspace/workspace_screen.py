@@ -1,17 +1,11 @@
 """The workspace view: what an OpenClaw agent loads every turn, what it remembers, what dreaming
 promoted, and what looks wrong, with the fixes in place.
 
-Tabs: 1 Bootstrap (size-vs-limit bars and the injected copy with its cut marker), 2 MEMORY.md
-(sections and items with heading path and metadata), 3 USER.md (directives; superseded ones
-dimmed), 4 Daily logs (those of the session-start block marked, session notes and transcripts named), 5 Review (the
-items dreaming promoted, with their review flags), 6 Dreaming (DREAMS.md and dreaming's machine
-files under memory/, read-only, with sizes and what they are: none is loaded into the prompt).  Findings of the check sit on their rows.  ``/`` filters the rows.
-
-Every change is a plan written under the file's lock (compare-and-swap) through the app's
-session (``session.Session.write``), so ``u``/ctrl+z here and on the main screen undo the same
-writes with the same notices; ``C`` commits the files this view changed.  The screen is
-pushable on its own: ``app.push_screen(WorkspaceScreen(path, today=...))`` (it takes the app's
-session, or keeps one of its own when the app has none).
+Tabs: 1 Bootstrap (sizes against limits, the injected copy), 2 MEMORY.md, 3 USER.md directives,
+4 daily logs, 5 Review (what dreaming promoted), 6 Dreaming (its machine files, read-only); the
+check's findings sit on their rows and ``/`` filters them.  Every change is a plan written through
+the app's session, so ``u`` here and on the main screen undo the same writes; ``C`` commits the
+files this view changed.  ``WorkspaceScreen(path, today=...)`` can be pushed on its own.
 """
 
 from __future__ import annotations
@@ -250,8 +244,7 @@ class WorkspaceScreen(Screen[None]):
     # --- data --------------------------------------------------------------------------
 
     def reload(self) -> None:
-        """Read the workspace: the rows first (on screen at once), then logs, the review queue and
-        the check in a worker thread, whose results fill in the rest."""
+        """Read the workspace: the rows first, then logs, the review queue and the check in a worker."""
         try:
             base = load_config().limits
         except ConfigError:
@@ -268,8 +261,7 @@ class WorkspaceScreen(Screen[None]):
         self._after_paint(self.generation, 20)
 
     def _after_paint(self, generation: int, tries: int) -> None:
-        """Start the worker once the shown rows are on screen: its thread would otherwise share
-        the interpreter with the first paint (logs, queue and check are not what one waits for)."""
+        """Start the worker once the shown rows are on screen (its thread would slow the first paint)."""
         view = self.query(f"#ws-{self.tab}").first() if self.tab != "boot" else None
         if tries > 0 and isinstance(view, RowsView) and view.row_count and not view.painted:
             self.call_after_refresh(self._after_paint, generation, tries - 1)
@@ -305,11 +297,18 @@ class WorkspaceScreen(Screen[None]):
         self.refresh_view()
 
     def _findings_for(self, rel: str, first: int | None, last: int | None) -> list[Finding]:
-        out = []
-        for f in self.by_file.get(rel, ()):
-            if first is None or (f.line is not None and first <= f.line <= (last or first)):
-                out.append(f)
-        return out
+        return [f for f in self.by_file.get(rel, ())
+                if first is None or (f.line is not None and first <= f.line <= (last or first))]
+
+    def _mem_findings(self, r: MemRow) -> list[Finding]:
+        """The findings on a MEMORY.md row, its markers' lines included."""
+        return self._findings_for(self.memory.rel if self.memory is not None else "MEMORY.md",
+                                  r.line - len(r.markers), r.end_line)
+
+    @staticmethod
+    def _append_findings(t: Text, found: list[Finding]) -> None:
+        for f in found:
+            t.append(f"{f.code}: {clean_line(localize(f.code, f.message))}\n", style=SEV_STYLE[f.severity])
 
     def _badge(self, found: list[Finding]) -> Text:
         if not found:
@@ -373,8 +372,7 @@ class WorkspaceScreen(Screen[None]):
         return self.parts
 
     def _reception(self, r: MemRow) -> str:
-        """Whether the agent receives a MEMORY.md row: "received", "partly", "not received" (the cut-out
-        middle) or "not loaded" (this session gets no MEMORY.md)."""
+        """Whether the agent receives a MEMORY.md row: "received", "partly", "not received" or "not loaded"."""
         mem = self.memory
         part = next((p for p in self._injected() if p.kind == "bootstrap" and p.file == "MEMORY.md"), None)
         if mem is None or part is None or mem.rel != "MEMORY.md":
@@ -388,8 +386,7 @@ class WorkspaceScreen(Screen[None]):
             self.query_one("#ws-preview", Static).update(Text(_("No bootstrap files."), style="dim"))
             return
         if self.preview_index == 0:  # start on the first cut file: that is the news
-            cut = next((i for i, p in enumerate(shown) if p.truncated), 0)
-            self.preview_index = cut
+            self.preview_index = next((i for i, p in enumerate(shown) if p.truncated), 0)
         part = shown[self.preview_index % len(shown)]
         self.query_one("#ws-preview", Static).update(preview_text(part))
 
@@ -398,8 +395,7 @@ class WorkspaceScreen(Screen[None]):
         self.query_one(table_id, RowsView).set_rows([cells for _key, cells in rows])
 
     def _fill_memory(self) -> None:
-        """MEMORY.md's rows: the filter decides which, their cells are made when drawn (a screen
-        shows 40 of 2,000 rows; making them all would cost the first paint)."""
+        """MEMORY.md's rows: the filter decides which, their cells are made when drawn."""
         mem = self.memory
         keys: list[MemRow] = []
         if mem is not None:
@@ -408,7 +404,7 @@ class WorkspaceScreen(Screen[None]):
                 keys = list(mem.rows)
             else:
                 for r in mem.rows:
-                    found = self._findings_for(mem.rel, r.line - len(r.markers), r.end_line) if flagged else []
+                    found = self._mem_findings(r) if flagged else []
                     marks = {"section"} if r.kind == "section" else set()
                     marks |= {"promoted"} if r.promoted else set()
                     marks |= {"residue"} if r.kind == "item" and r.has_residue else set()
@@ -420,9 +416,7 @@ class WorkspaceScreen(Screen[None]):
         self.query_one("#ws-mem", RowsView).set_rows(LazyCells(keys, self._memory_cells))
 
     def _memory_cells(self, r: MemRow) -> tuple[Cell, ...]:
-        mem = self.memory
-        rel = mem.rel if mem is not None else "MEMORY.md"
-        found = self._findings_for(rel, r.line - len(r.markers), r.end_line) if self.by_file.get(rel) else []
+        found = self._mem_findings(r)
         badge: Cell = self._badge(found) if found else ""
         got = self._reception(r)
         cut: tuple[str, str] = (_(got) if got != "partly" else _("partly received"), "bold red" if got == "not received" else "yellow")
@@ -505,8 +499,7 @@ class WorkspaceScreen(Screen[None]):
             if not self._match(q.row.text, marks=frozenset({"promoted"} | ({"residue"} if q.row.has_residue else set()))):
                 continue
             src = ", ".join(f"{p.path}:{p.start_line or ''}" for p in q.row.promotions) or ("git" if q.new_in_git else "")
-            rel = self.memory.rel if self.memory is not None else "MEMORY.md"
-            badge = self._badge(self._findings_for(rel, q.row.line - len(q.row.markers), q.row.end_line))
+            badge = self._badge(self._mem_findings(q.row))
             flag = Text(", ".join(q.row.junk), style="yellow")
             rows.append((q, (badge, str(q.row.line), q.score or "", flag,
                              Text(clean_line(src), style="red" if q.source_missing else "dim"), clean_line(q.row.text))))
@@ -576,20 +569,17 @@ class WorkspaceScreen(Screen[None]):
             t.append(clean(item.text) + "\n")
             for m in [*item.markers, *item.metadata]:
                 t.append(clean_line(m) + "\n", style="dim")
-            for f in self._findings_for(self.memory.rel if self.memory else "MEMORY.md", item.line - len(item.markers), item.end_line):
-                t.append(f"{f.code}: {clean_line(localize(f.code, f.message))}\n", style=SEV_STYLE[f.severity])
+            self._append_findings(t, self._mem_findings(item))
         elif isinstance(item, Directive):
             t.append(_("observed %(date)s · %(status)s  line %(line)s") % {"date": clean_line(item.observed),
                      "status": clean_line(item.status), "line": item.line} + "\n", style="bold")
             t.append(clean(item.text) + "\n")
-            for f in self._findings_for("USER.md", item.line, item.end_line):
-                t.append(f"{f.code}: {clean_line(localize(f.code, f.message))}\n", style=SEV_STYLE[f.severity])
+            self._append_findings(t, self._findings_for("USER.md", item.line, item.end_line))
             for other in look_alikes(self.user.directives if self.user else [], item):  # a hint, not a finding
                 t.append(_("hint: shares its topic with the active directive at line %(line)s; "
                            "if they disagree, supersede one") % {"line": other.line} + "\n", style="dim")
         elif isinstance(item, DailyLog):
-            for f in self._findings_for(item.rel, None, None):
-                t.append(f"{f.code}: {clean_line(localize(f.code, f.message))}\n", style=SEV_STYLE[f.severity])
+            self._append_findings(t, self._findings_for(item.rel, None, None))
             for ln in item.lines:
                 mark = "✓ " if ln.distilled else "– " if ln.dropped else "  "
                 t.append(f"{mark}{ln.number:>3} {clean_line(ln.text)}\n", style="dim" if (ln.distilled or ln.dropped) else "")
@@ -615,9 +605,7 @@ class WorkspaceScreen(Screen[None]):
                 t.append(_("why promoted: %(why)s") % {"why": clean_line(promoted_why(item.why))} + "\n", style="cyan")
             for log, n, text in item.source_lines:
                 t.append(f"{log}:{n}  {clean_line(text)}\n", style="dim")
-            rel = self.memory.rel if self.memory is not None else "MEMORY.md"
-            for f in self._findings_for(rel, item.row.line - len(item.row.markers), item.row.end_line):
-                t.append(f"{f.code}: {clean_line(localize(f.code, f.message))}\n", style=SEV_STYLE[f.severity])
+            self._append_findings(t, self._mem_findings(item.row))
             t.append(_("a accept · A accept and strip metadata · x reject · e edit"), style="dim italic")
         self.query_one("#ws-detail", Static).update(t)
 
@@ -665,8 +653,7 @@ class WorkspaceScreen(Screen[None]):
         self._tab_changed()
 
     async def action_filter(self) -> None:
-        found = self.query("#ws-filter").first() if self.query("#ws-filter") else None
-        box = found if isinstance(found, Input) else None
+        box = next(iter(self.query("#ws-filter").results(Input)), None)
         if box is None:  # built on first use: an Input costs the first paint for nothing
             box = Input(placeholder=_("filter rows (enter keeps it, escape clears)"), id="ws-filter")
             await self.mount(box, after=self.query_one("#ws-title"))
@@ -863,9 +850,8 @@ class WorkspaceScreen(Screen[None]):
         self.notify(_("Committed %(sha)s.") % {"sha": sha[:10]}, markup=False)
 
     def action_close(self) -> None:
-        found = self.query("#ws-filter")
-        box = found.first() if found else None
-        if isinstance(box, Input) and (box.has_focus or self.filter_text):
+        box = next(iter(self.query("#ws-filter").results(Input)), None)
+        if box is not None and (box.has_focus or self.filter_text):
             box.value = ""
             box.display = False
             self.filter_text = ""
