@@ -20,7 +20,7 @@ from pathlib import Path
 from ..config import cache_dir
 from ..format.entries import decode
 from ..i18n import N_
-from ..lifecycle.plan import FileChange, Plan, apply_changes
+from ..lifecycle.plan import FileChange, Plan
 from .edits import edit_row, remove_row, row_title, strip_metadata
 from .model import MemoryModel, MemRow, load_memory, parse_log, parse_memory_text
 
@@ -159,10 +159,6 @@ def review_record(workspace: Path, keys: list[str], commit: str | None = None) -
     return FileChange(path, before, json.dumps(state, ensure_ascii=False, indent=1).encode("utf-8"))
 
 
-def mark_reviewed(workspace: Path, keys: list[str], commit: str | None = None) -> None:
-    apply_changes(Plan("record reviewed", [review_record(workspace, keys, commit)]))
-
-
 def is_review_record(path: Path) -> bool:
     """True for the cache file of review records (not a workspace file: never committed)."""
     return path == _state_path()
@@ -261,13 +257,11 @@ def strip_plan(workspace: Path, item: QueueItem) -> Plan | None:
 
 
 def reject(workspace: Path, item: QueueItem) -> Plan:
-    ws = Path(workspace)
-    return remove_row(_mem_path(ws), item.row.key, item.row.line)
+    return remove_row(_mem_path(Path(workspace)), item.row.key, item.row.line)
 
 
 def edit(workspace: Path, item: QueueItem, text: str) -> Plan:
-    ws = Path(workspace)
-    return edit_row(_mem_path(ws), item.row.key, text, item.row.line)
+    return edit_row(_mem_path(Path(workspace)), item.row.key, text, item.row.line)
 
 
 def _mem_path(ws: Path) -> Path:

@@ -240,6 +240,13 @@ def trim_bootstrap_content(content: str, name: str, max_chars: int) -> tuple[str
     return (truncate_utf16_safe(out, max_chars) if len(out) > max_chars else out), True, raw, len(pieces[0]), len(pieces[2])
 
 
+def kept_spans(raw: int, cut_len: int, head: int, tail: int, copy: int) -> tuple[tuple[int, int], ...]:
+    """The spans of the file (UTF-16 offsets) a copy of ``copy`` units of the cut keeps."""
+    return tuple((a, b) for a, b in ((0, min(head, copy)),
+                                     (raw - tail, raw - tail + max(0, min(tail, copy - (cut_len - tail)))))
+                 if b > a)
+
+
 def clamp_to_budget(content: str, budget: int) -> str:
     """``clampToBudget``: what is left of the total, the copy cut there with "…"."""
     if budget <= 0:
@@ -270,11 +277,6 @@ class Injected:
     reason: str = ""
     kept: tuple[tuple[int, int], ...] = ()  # the spans of the file (UTF-16 offsets) the agent receives
 
-    def received(self, start: int, end: int) -> str:
-        """Whether the agent receives the file's units [start, end): "received", "partly" or "not received"."""
-        inside = sum(max(0, min(end, b) - max(start, a)) for a, b in self.kept)
-        return "received" if inside >= end - start else "partly" if inside else "not received"
-
     @property
     def chars(self) -> int:
         return len(self.text)
@@ -297,7 +299,8 @@ class Injected:
         return None
 
 
-def _exact(folder: Path, name: str) -> bool:
+def exact_name(folder: Path, name: str) -> bool:
+    """``name`` exists with exactly that case (case-insensitive file systems)."""
     try:
         return name in {p.name for p in folder.iterdir()}
     except OSError:
@@ -325,7 +328,7 @@ TEMPLATE_SHA256 = {
 def looks_configured(root: Path) -> bool:
     """``workspaceProfileLooksConfigured``: a customised SOUL/IDENTITY/USER.md, ``memory/``, MEMORY.md or a
     skill (``skills/*/SKILL.md``).  A configured workspace's leftover BOOTSTRAP.md is deleted on the next turn."""
-    if (root / "memory").exists() or _exact(root, "MEMORY.md"):
+    if (root / "memory").exists() or exact_name(root, "MEMORY.md"):
         return True
     skills = root / "skills"
     if skills.is_dir():
@@ -366,7 +369,7 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
     configured: bool | None = None
     for name in BOOTSTRAP_FILES:
         path = folder / name
-        present = path.is_file() and _exact(folder, name)
+        present = path.is_file() and exact_name(folder, name)
         item = Injected(name, str(path), present)
         out.append(item)
         content = read_js(path) if present else None
@@ -374,7 +377,7 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
             item.raw_chars = len(content.rstrip(JS_SPACE))
         if not present and name in OPTIONAL_WHEN_ABSENT:
             item.reason = f"absent (the release loads {name} only when present, by exact name)"
-            if name == "MEMORY.md" and _exact(folder, "memory.md"):
+            if name == "MEMORY.md" and exact_name(folder, "memory.md"):
                 item.reason = "absent: a lowercase memory.md is never loaded by the current release"
             continue
         if allow is not None and name not in allow:
@@ -419,9 +422,7 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
         cut, truncated, raw, head, tail = trim_bootstrap_content(content, name, limit)
         within = clamp_to_budget(cut, remaining)
         copy = len(within) - (1 if len(within) < len(cut) and remaining > 3 else 0)  # the clamp's "…" is not the file's
-        item.kept = tuple((a, b) for a, b in ((0, min(head, copy)),
-                                               (raw - tail, raw - tail + max(0, min(tail, copy - (len(cut) - tail)))))
-                          if b > a)
+        item.kept = kept_spans(raw, len(cut), head, tail, copy)
         item.raw_chars, item.limit, item.limit_kind = raw, limit, kind
         if not within:
             item.reason = "blank: nothing to inject"
@@ -461,7 +462,6 @@ class DailyBlock:
     size_bytes: int
     loaded: bool
     block: str = ""  # JS string: the quoted block as given ("" when not)
-    content_chars: int = 0  # of the file's text kept in the block
     truncated: bool = False
     reason: str = ""
 
@@ -620,8 +620,6 @@ def startup_block(root: Path | str, today: dt.date, settings: StartupSettings | 
             break
         b.loaded, b.block = True, block
         b.truncated = b.truncated or block != _format_block(b.file, content)
-        b.content_chars = len(content) if block == _format_block(b.file, content) else \
-            len(block) - len(_format_block(b.file, ""))
         b.reason = "cut to fit the block" if b.truncated else "given whole"
         sections.append(block)
         total += len(block)

@@ -164,7 +164,7 @@ class MemoryModel:
     def find(self, key: str) -> MemRow | None:
         return next((r for r in self.rows if r.key == key), None)
 
-def _meta(row: MemRow, first_line_text: str, tail_text: str) -> None:
+def _meta(row: MemRow, tail_text: str) -> None:
     m = TRAIL_META_RE.search(tail_text)
     if m:
         row.metadata = re.findall(r"<!--[^\n]*?-->|\[score=[^\]\n]*\]", m.group())
@@ -176,8 +176,7 @@ def _meta(row: MemRow, first_line_text: str, tail_text: str) -> None:
                 row.promotions.append(Promotion(
                     p.group(1), int(p.group(2)) if p.group(2) else None, int(p.group(3)) if p.group(3) else None, blob,
                 ))
-    joined = tail_text
-    sm = SCORE_RE.search(joined)
+    sm = SCORE_RE.search(tail_text)
     if sm:
         row.score_raw = sm.group()
         for pair in sm.group()[1:-1].split():
@@ -189,47 +188,40 @@ def _meta(row: MemRow, first_line_text: str, tail_text: str) -> None:
             p = PROMO_PATH_RE.search(src)
             if p:
                 row.promotions.append(Promotion(p.group(1), int(p.group(2)) if p.group(2) else None, None, src))
-    tm = TRIGGER_RE.search(joined)
+    tm = TRIGGER_RE.search(tail_text)
     if tm:
         row.trigger = tm.group(1)
-    im = IMPORTANCE_RE.search(joined)
+    im = IMPORTANCE_RE.search(tail_text)
     if im:
         row.importance = float(im.group(1))
-    so = SOURCE_RE.search(joined)
+    so = SOURCE_RE.search(tail_text)
     if so:
         row.source = so.group(1) + (f":{so.group(2)}" if so.group(2) else "")
 
 
 def parse_memory_text(text: str) -> list[MemRow]:
     """The rows of a MEMORY.md-like text (see the module docstring)."""
-    return _parse_memory_text(text)
-
-
-def _parse_memory_text(text: str) -> list[MemRow]:
     lines = split_lines(text)
     rows: list[MemRow] = []
     stack: list[tuple[int, str, MemRow]] = []  # (level, title, row)
     in_fence: str | None = None
     pending: list[Line] = []  # comment-only lines waiting for the item below
     i = 0
-
-    current: list[tuple[str, ...]] = [()]
-
-    def path() -> tuple[str, ...]:
-        return current[0]
+    path: tuple[str, ...] = ()  # the titles of the open sections
 
     def close_sections(level: int, at: int) -> None:
+        nonlocal path
         while stack and stack[-1][0] >= level:
             stack.pop()[2].section_end = at
-        current[0] = tuple(t for _lvl, t, _r in stack)
+        path = tuple(t for _lvl, t, _r in stack)
 
     def flush_pending() -> None:
         for c in pending:
             body = c.text.strip()
-            rows.append(MemRow("text", path(), body, c.start, c.end, c.number, c.number, len(stack),
+            rows.append(MemRow("text", path, body, c.start, c.end, c.number, c.number, len(stack),
                                c.start + (len(c.text) - len(c.text.lstrip())), c.start + len(c.text.rstrip()),
                                metadata=[body]))
-            _meta(rows[-1], "", body)
+            _meta(rows[-1], body)
         pending.clear()
 
     while i < len(lines):
@@ -247,7 +239,7 @@ def _parse_memory_text(text: str) -> list[MemRow]:
                 i += 1
             i = min(i + 1, len(lines))
             last = lines[i - 1]
-            rows.append(MemRow("text", path(), "\n".join(x.text for x in lines[start:i]), ln.start, last.end,
+            rows.append(MemRow("text", path, "\n".join(x.text for x in lines[start:i]), ln.start, last.end,
                                ln.number, last.number, len(stack), ln.start, last.start + len(last.text)))
             continue
         h = HEADING_RE.match(t) if "#" in t[:4] else None
@@ -256,14 +248,14 @@ def _parse_memory_text(text: str) -> list[MemRow]:
             level = len(h.group(1))
             title = (h.group(2) or "").strip()
             close_sections(level, ln.start)
-            row = MemRow("section", (*path(), title), title, ln.start, ln.end, ln.number, ln.number, level)
+            row = MemRow("section", (*path, title), title, ln.start, ln.end, ln.number, ln.number, level)
             hs = t.find(h.group(1)) + level
             rest = t[hs:]
             row.body_start = ln.start + hs + (len(rest) - len(rest.lstrip(" \t")))
             row.body_end = row.body_start + len(title)
             row.section_end = len(text)
             stack.append((level, title, row))
-            current[0] = (*current[0], title)
+            path = (*path, title)
             rows.append(row)
             i += 1
             continue
@@ -309,10 +301,10 @@ def _parse_memory_text(text: str) -> list[MemRow]:
         body_end = body_start + (tm.start() if tm else len(block))
         shown = text[body_start:body_end]
         shown = " ".join(x.strip() for x in shown.split("\n")).strip() if "\n" in shown else shown.strip()
-        row = MemRow(kind, path(), shown, start, last.end, first.number, last.number, len(stack),
+        row = MemRow(kind, path, shown, start, last.end, first.number, last.number, len(stack),
                      body_start, body_end, markers=markers)
         if markers or "<!--" in block or "[score=" in block:
-            _meta(row, t, block)
+            _meta(row, block)
         rows.append(row)
         i = j
     flush_pending()
@@ -458,10 +450,6 @@ def parse_log(text: str) -> list[LogLine]:
 
 def load_daily_logs(workspace: Path, today: dt.date | None = None, *, parse: bool = True) -> list[DailyLog]:
     """The dated logs of ``memory/`` (not its sub-folders), oldest first."""
-    return _load_daily_logs(workspace, today, parse)
-
-
-def _load_daily_logs(workspace: Path, today: dt.date | None, parse: bool) -> list[DailyLog]:
     today = today or dt.date.today()
     folder = workspace / "memory"
     out: list[DailyLog] = []
@@ -482,15 +470,3 @@ def _load_daily_logs(workspace: Path, today: dt.date | None, parse: bool) -> lis
                             age in (0, 1), age))
     return out
 
-
-@dataclass
-class Workspace:
-    path: Path
-    memory: MemoryModel | None
-    user: UserModel | None
-    logs: list[DailyLog]
-
-
-def load_workspace(path: Path | str, today: dt.date | None = None) -> Workspace:
-    p = Path(path)
-    return Workspace(p, load_memory(p), load_user(p), load_daily_logs(p, today))
