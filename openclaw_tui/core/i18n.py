@@ -183,28 +183,31 @@ def N_(message: str) -> str:
     return message
 
 
-def recognise(templates: tuple[str, ...], text: str, value: Callable[[str], str] | None = None) -> str | None:
+def recognise(templates: tuple[str, ...], text: str, value: Callable[[str], str] | None = None,
+              one_word: frozenset[str] = frozenset()) -> str | None:
     """``text`` translated when one of ``templates`` (an English msgid with ``%(name)s`` placeholders) is
-    what made it, its values kept (or passed through ``value``); None when none made it."""
+    what made it, its values kept (or passed through ``value``); None when none made it.  A placeholder
+    named in ``one_word`` matches no whitespace."""
     for template in templates:
-        m = _pattern(template).fullmatch(text)
+        m = _pattern(template, one_word).fullmatch(text)
         if m is not None:
             values = {k: value(v) if value else v for k, v in m.groupdict().items()}
             return _(template) % values
     return None
 
 
-_patterns: dict[str, re.Pattern[str]] = {}
+_patterns: dict[tuple[str, frozenset[str]], re.Pattern[str]] = {}
 
 
-def _pattern(template: str) -> re.Pattern[str]:
+def _pattern(template: str, one_word: frozenset[str]) -> re.Pattern[str]:
     import re
 
-    found = _patterns.get(template)
+    found = _patterns.get((template, one_word))
     if found is None:
         parts = re.split(r"%\((\w+)\)s", template)  # text, name, text, name, ..., text
-        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
-        found = _patterns[template] = re.compile(regex, re.DOTALL)
+        regex = "".join(re.escape(p) if i % 2 == 0 else (rf"(?P<{p}>\S+?)" if p in one_word else rf"(?P<{p}>.+?)")
+                        for i, p in enumerate(parts))
+        found = _patterns[(template, one_word)] = re.compile(regex, re.DOTALL)
     return found
 
 

@@ -11,8 +11,6 @@ itself a known phrase or word is translated too; a phrase no template matches is
 
 from __future__ import annotations
 
-import re
-
 from .i18n import ERRORS, N_, _, catalog, recognise
 
 TEMPLATES: tuple[str, ...] = (
@@ -223,10 +221,9 @@ def _phrase(text: str, depth: int) -> str:
         return text
     if "; " in text:  # parts first: a template's placeholder never spans two parts
         return _("; ").join(_phrase(part, depth + 1) for part in text.split("; "))
-    for template in TEMPLATES:
-        m = _pattern(template).fullmatch(text)
-        if m is not None:
-            return _(template) % {k: _phrase(v, depth + 1) for k, v in m.groupdict().items()}
+    found = recognise(TEMPLATES, text, lambda v: _phrase(v, depth + 1), _ONE_WORD)
+    if found is not None:
+        return found
     if ", " in text and depth:  # a list of words ("status, body"): each word
         parts = text.split(", ")
         if all(p in WORDS for p in parts):
@@ -237,17 +234,6 @@ def _phrase(text: str, depth: int) -> str:
 # placeholders that hold one word (an id, a file, a number): a template reads no more into them
 _ONE_WORD = frozenset({"id", "file", "target", "commit", "count", "score", "date", "kind", "state", "new", "sha",
                        "limit", "size", "max", "release", "alike", "factor", "days", "cap", "field"})
-_patterns: dict[str, re.Pattern[str]] = {}
-
-
-def _pattern(template: str) -> re.Pattern[str]:
-    found = _patterns.get(template)
-    if found is None:
-        parts = re.split(r"%\((\w+)\)s", template)  # text, name, text, name, ..., text
-        regex = "".join(re.escape(p) if i % 2 == 0 else (rf"(?P<{p}>\S+?)" if p in _ONE_WORD else rf"(?P<{p}>.+?)")
-                        for i, p in enumerate(parts))
-        found = _patterns[template] = re.compile(regex, re.DOTALL)
-    return found
 
 
 def change_kind(kind: str, what: str) -> str:
