@@ -1,15 +1,9 @@
 """The language of the app and the command line: English, or Simplified Chinese through gettext.
 
-Strings are marked ``_("...")`` where they are shown, ``N_("...")`` where they are defined at import time
-(the action registry, the sub-commands' table) and translated with ``_()`` where they are shown.  The
-catalogs are ``openclaw_tui/locale/<lang>/LC_MESSAGES/openclaw_tui.po`` (Babel: docs/i18n.md).
-
-The language, first that applies: ``--lang`` (``set_language``), the config file's ``[ui] language``,
-``LC_ALL`` / ``LC_MESSAGES`` / ``LANG`` (``zh_*`` is Chinese), English.  ``language()`` says which and why.
-
-English costs nothing: ``gettext`` is imported only when the language is Chinese.  The compiled catalog
-(``.mo``) ships in the wheel (hatch_build.py compiles it); a source checkout has only the ``.po``, which
-is compiled once with Babel into the user's cache folder and reused while the ``.po`` is unchanged.
+Strings are marked ``_()`` where shown and ``N_()`` where defined at import time; catalogs are in
+``openclaw_tui/locale`` (docs/i18n.md).  The language: ``--lang``, else the config's ``[ui] language``,
+else ``LC_ALL``/``LC_MESSAGES``/``LANG``, else English.  A source checkout compiles the ``.po`` once
+into the cache folder.
 """
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
-"""The phrases the core builds from values, in the reader's language, for text output only.
-
-The core says what it did and why in English strings (``mem-0001: superseded by mem-0002``, a repair
-candidate's why, a context part's reason, a gc reason); those strings are also the JSON (``why``,
-``reason``, ``changes``) that scripts read, so they stay English.  A text report shows them through
-``localize``: each template below is the English phrase with ``%(name)s`` where the core puts a value, the
-same string recognising the phrase and being the msgid of its translation (as core/check/messages.py does
-for finding messages).  A phrase made of parts joined by "; " is translated part by part; a value that is
-itself a known phrase or word is translated too; a phrase no template matches is shown as it is.
+"""The English phrases the core builds from values (also the JSON's ``why``/``reason``), shown in the
+reader's language: each template is both the pattern that recognises a phrase and its msgid.  Parts
+joined by "; " are translated one by one; a phrase no template matches is shown as it is.
 """
 
 from __future__ import annotations

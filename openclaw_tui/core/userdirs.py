@@ -1,7 +1,4 @@
-"""Where the user's config file and cache folder are (platformdirs' folders), and ``ConfigError``.
-
-``config`` (the settings) re-exports every name.
-"""
+"""Where the user's config file and cache folder are, and ``ConfigError`` (re-exported by ``config``)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
-"""The review inbox: the semantic difference between a folder's review mark and the folder now.
+"""The review inbox: what changed between a folder's review mark and the folder now.
 
-Layout A (a profile): entries added / removed / changed / superseded / archived / restored over
-memories.md and the archive (``core/git/semantic_diff``), every other file by file with a line diff.
-Layout B (a workspace): MEMORY.md rows and USER.md directives added, removed, rewritten, moved
-(``segments``), lines appended to daily logs, other files by file.  Each change says who made it:
-the commit (author, date, subject) since the mark, or "not committed" with the file's time.
-A night of dreaming (promoted rows, DREAMS.md, memory/.dreams/) is one group.
+Layout A: entries added, changed, superseded, archived, ...; layout B: MEMORY.md rows and USER.md
+directives added, removed, rewritten or moved, lines appended to daily logs; other files by file.
+Each change names its commit, or "not committed" with the file's time; a night of dreaming is a group.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""The history of one MEMORY.md item or USER.md directive across commits, rewording included.
-
-A workspace's history is file-level in git; this follows one row through the versions of its file
-(newest first): in each older version the row is the segment with the same key, else the same text
-under another heading (moved), else the most similar text of the same kind (rewritten, by
-``diff.words.similarity``).  Where the row stops being found, the commit after that added it.
+"""The history of one MEMORY.md item or USER.md directive across commits, followed by key, then
+the same text elsewhere (moved), then the most similar text (rewritten).
 """
 
 from __future__ import annotations

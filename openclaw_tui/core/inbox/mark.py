@@ -1,10 +1,8 @@
-"""The review mark of a memory folder: the bytes of its files as the user last reviewed them.
+"""The review mark of a memory folder: its files' bytes as the user last reviewed them.
 
-In a git repository the mark is a snapshot commit of the folder's files (working copies, uncommitted
-ones included), made the way ``git stash create`` makes one: a tree written through a temporary index,
-a commit whose parent is HEAD, on no branch, kept under ``refs/openclaw-tui/reviewed/<folder>``.
-Outside git it is one JSON file in the user's data folder.  With no mark yet, the mark is the last
-commit (in git) or nothing at all ("everything is new", outside git).
+In git: a snapshot commit (as ``git stash create`` makes one, parent HEAD) under
+``refs/openclaw-tui/reviewed/<folder>``; outside git: a JSON file in the user's data folder.  With no
+mark yet: the last commit, or nothing ("everything is new").
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""A memory file as keyed segments (entries, MEMORY.md rows, USER.md directives), and the one edit the
-inbox makes: give one segment of a file the bytes it has in another version of that file.
-
-A segment is a stretch of the decoded text ``[start, end)`` with a key that names it in every version:
-an entry by its id (``core/format``), a MEMORY.md row by kind, heading path and text
-(``core/workspace/model``), a USER.md directive by its text.  Keys that repeat get an occurrence
-number.  ``transplant`` is used both ways: revert (the folder's file takes the mark's copy) and
-approve (the mark's file takes the folder's copy); every other byte of the target stays as it was.
+"""A memory file as keyed segments (entries by id, MEMORY.md rows by kind, heading path and text,
+USER.md directives; a repeated key gets an occurrence number), and ``transplant``: give one segment
+the bytes it has in another version of the file, every other byte kept.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""Memory over time, from git history: one point per commit that touched the folder (oldest first).
-
-- layout A: entries by status (active, superseded, cold, ...; the archive as "archived"),
-- layout B: each file the release injects, its size, and the total injected, as ``context`` counts them\n  (UTF-16 units, the configured release's files, cut and total), with the limits they are held to,
-- both: the number of findings of ``openclaw-tui check`` at that commit (its tree exported to a temporary
-  folder and checked there).
+"""Memory over time from git history, one point per commit: entries by status (layout A) or each
+injected file's size and the total as ``context`` counts them (layout B), plus the findings count.
 """
 
 from __future__ import annotations

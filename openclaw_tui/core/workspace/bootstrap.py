@@ -1,13 +1,8 @@
-"""What an OpenClaw agent receives from its workspace, from the files alone.
+"""What an OpenClaw agent receives from its workspace, from the files alone (never touched).
 
-``inject_preview(workspace, limits, session)`` lists the parts in the agent's order, each as
-injected.  By default it follows the current release (``injection``, OpenClaw 2026.9.6: its files,
-UTF-16 sizes, its cut and total, the ``[MISSING]`` marker, the session-start block of daily logs,
-TOOLS.md/HEARTBEAT.md/lowercase memory.md listed as "retired").  ``release="older"`` (a workspace
-whose openclaw.json is of the older generation) keeps the older rules below: TOOLS.md and
-HEARTBEAT.md injected, a file over its limit keeps its first 70% and last 20% of that limit around
-a truncation marker (or the 75/25 cut, ``TRUNCATION_STYLES``), today's and yesterday's logs whole.
-The file on disk is never touched.
+``inject_preview`` lists the parts in the agent's order, each as injected: by the current release's
+rules (``injection``) or, for a workspace whose openclaw.json is of the older generation, the older
+ones (TOOLS.md and HEARTBEAT.md injected, the 70/20 cut, today's and yesterday's logs whole).
 """
 
 from __future__ import annotations
@@ -40,23 +35,14 @@ from .injection import (
     trim_bootstrap_content,
 )
 
-# The agent's order (older releases; the current one no longer injects TOOLS.md / HEARTBEAT.md,
-# which `doctor --fix` folds away, so a workspace that still has them gets them injected here).
+# the agent's order in older releases (they inject TOOLS.md and HEARTBEAT.md)
 BOOTSTRAP_ORDER = (
     "AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md", "MEMORY.md",
 )
 MEMORY_NAMES = ("MEMORY.md", "memory.md")
 
-# How an over-limit file is cut, per OpenClaw release (read in openclaw/openclaw,
-# src/agents/pi-embedded-helpers/bootstrap.ts; see docs/openclaw-truncation.md):
-# - "70/20" (the spec's; releases whose config has no ``memory.search``): the first 70% and the
-#   last 20% of the limit around a two-line marker, the marker's own length not reserved, so the
-#   copy is a little longer than the limit (then clamped with "…" only by what the total leaves);
-# - "75/25" (the release of the current docs: ``memory.search`` config, total 60,000, USER.md
-#   4,000): the marker's length is reserved first and what is left split 75/25, so the copy is at
-#   most the limit; a limit too small for the marker gets a compact one; an over-limit AGENTS.md
-#   keeps 45% head, a 35% digest of its policy lines (headings, list items, must/never/...) and
-#   15% tail.
+# How an over-limit file is cut (docs/openclaw-truncation.md): "70/20", the older releases' first 70%
+# and last 20% of the limit around a marker; "75/25", the current release's (``injection``).
 TRUNCATION_STYLES = ("70/20", "75/25")
 HEAD_RATIO = 0.7
 TAIL_RATIO = 0.2
@@ -86,9 +72,8 @@ def _cut_js(js: str, name: str, limit: int, style: str) -> tuple[str, int | None
 
 
 def truncate(text: str, name: str, limit: int, style: str = "70/20") -> tuple[str, int | None]:
-    """(injected copy, offset of the marker in it or None) for ``text`` under ``limit`` (UTF-16 units).
-
-    The file's trailing whitespace is dropped first (the agent does so) and only then measured."""
+    """(injected copy, offset of the marker in it or None) for ``text`` under ``limit`` (UTF-16 units),
+    measured after its trailing whitespace is dropped."""
     out, at, _h, _t = _cut_js(to_js(text), name, limit, style)
     return _py(out), (None if at is None else len(_py(out[:at])))
 
@@ -199,12 +184,10 @@ def inject_preview(
     startup: StartupSettings | None = None,
     utc_today: dt.date | None = None,
 ) -> list[InjectedPart]:
-    """The parts the agent receives, in order, each as injected (see the module docstring).
+    """The parts the agent receives, in order, each as injected.
 
-    ``release``: the current release's rules (``injection.CURRENT_RELEASE``, the default when
-    ``truncation`` is not given as "70/20") or "older" (TOOLS.md and HEARTBEAT.md, the cut named by
-    ``truncation``, whole daily logs).  ``include_daily``: the session-start block (the first run
-    after /new or /reset) rather than a later turn, which has none."""
+    ``release``: ``injection.CURRENT_RELEASE`` (the default unless ``truncation`` is "70/20") or "older".
+    ``include_daily``: a session's first run (with the session-start block), not a later turn."""
     if truncation not in TRUNCATION_STYLES:
         raise ValueError(f"truncation must be one of {', '.join(TRUNCATION_STYLES)}, not {truncation!r}")
     if release is None:
@@ -284,9 +267,8 @@ def inject_preview(
 
 def bootstrap_sizes(workspace_path: Path | str, limits: Limits, release: str = CURRENT_RELEASE,
                     session: str = "main") -> list[InjectedPart]:
-    """The bootstrap files as ``context`` counts them by ``release``'s rules alone (its cut follows:
-    "older" cuts 70/20), no daily logs: what the check's oversized-bootstrap and the inbox's charts
-    read, so that they, ``context`` and the view's bars state the same sizes."""
+    """The bootstrap files as ``context`` counts them by ``release``'s rules, no daily logs (the check
+    and the charts read this, so every view states the same sizes)."""
     return [p for p in inject_preview(workspace_path, limits, session, include_daily=False, release=release,
                                       truncation="70/20" if release == "older" else "75/25")
             if p.kind == "bootstrap"]

@@ -1,14 +1,8 @@
-"""Distil: the end-of-day routine that turns short-term notes into long-term memory.
+"""Distil: turn short-term notes into long-term memory.
 
-Layout B: pick lines of a daily log, append them as items of a chosen MEMORY.md section, each
-with ``<!-- source: memory/YYYY-MM-DD.md:N -->`` pointing at the line it came from, and mark the
-lines distilled by *appending* ``<!-- distilled: N, M -->`` to the log (a log is append-only, so
-its earlier lines are never touched).  Lines judged not worth keeping can be marked
-``<!-- dropped: N -->`` the same way.  A log whose every line is distilled or dropped and that is
-older than 30 days can be removed in one commit (git keeps it).
-
-Layout A: pick lines of ``contexts/{date}.md``, turn each into a new active entry of
-``memories.md`` whose ``source`` is ``contexts/{date}.md:N``, then move the context file to
+Layout B: picked daily-log lines become MEMORY.md items with ``<!-- source: memory/DATE.md:N -->``,
+and ``<!-- distilled: N, M -->`` (or ``dropped``) is appended to the append-only log.  Layout A:
+picked lines of ``contexts/DATE.md`` become new entries of memories.md, the file moves to
 ``contexts/archive/``.
 """
 

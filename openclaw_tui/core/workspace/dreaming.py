@@ -1,12 +1,8 @@
 """Review what dreaming promoted into MEMORY.md: a queue, then accept, reject or edit.
 
-The queue holds the MEMORY.md items that carry dreaming's marks (a promotion marker, a
-``[score=…]`` bracket, ``<!-- trigger: … -->`` / ``<!-- importance: N -->``) or that sit in a
-"Promoted From Short-Term Memory" section and are new since the last reviewed commit (git
-history), minus the items already accepted.  Each shows the source log lines its marker names and
-its score.  Accept (optionally stripping the machine metadata, then it leaves the queue by itself)
-records the item as reviewed in the user's cache folder (never in the workspace); reject removes
-it (a plan: undo puts it back); edit changes its text.
+The queue: items carrying dreaming's marks, or new since the last reviewed commit in a "Promoted
+From…" section, minus those accepted.  Accepts are recorded in the user's cache folder, never in
+the workspace; reject and edit are plans (undo puts the item back).
 """
 
 from __future__ import annotations

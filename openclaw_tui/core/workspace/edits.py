@@ -1,11 +1,7 @@
 """Lossless edits of a workspace's MEMORY.md and USER.md, as plans (see lifecycle/plan.py).
 
-Each function returns a ``Plan`` computed from the file's current bytes; nothing is written until
-``apply_changes`` (or ``UndoStack.apply``), which writes under the file's lock with a
-compare-and-swap and, when the file changed meanwhile, rebuilds the plan on the new bytes (the row
-is found again by its identity, heading path plus text) or refuses.  Only the characters of the
-row concerned change: every other byte of the file, BOM, line endings and bad bytes included,
-stays as it was.
+A plan is rebuilt on the file's new bytes when it changed meanwhile (the row found again by its
+key); only the row's characters change, every other byte (BOM, line endings, bad bytes) stays.
 """
 
 from __future__ import annotations

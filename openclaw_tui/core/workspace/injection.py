@@ -9,7 +9,7 @@ A port of the current release's builder (npm ``openclaw@2026.9.6``, ``dist/`` re
 JavaScript strings are UTF-16: every length, cut and budget here is in UTF-16 code units.  Text is
 carried as a "JS string" (``to_js``: each character outside the BMP as its two surrogates), so
 ``len`` and slicing behave as in JavaScript; ``from_js`` joins the pairs again.
-tests/test_openclaw_oracle.py holds this module against OpenClaw's own functions.
+tests/oracle holds this module against OpenClaw's own functions.
 """
 
 from __future__ import annotations

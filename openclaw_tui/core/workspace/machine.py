@@ -1,15 +1,6 @@
-"""What dreaming writes beside MEMORY.md, listed read-only with sizes and what each is.
-
-OpenClaw's docs (``openclaw/docs``, ``concepts/dreaming``: "what dreaming writes") name two
-kinds of output: machine state in ``memory/.dreams/`` (the short-term recall store
-``short-term-recall.json``, phase signals, ingestion checkpoints, locks) and human-readable
-output in ``DREAMS.md`` (or an existing ``dreams.md``), plus optional phase reports under
-``memory/dreaming/<phase>/YYYY-MM-DD.md``.  The spec lists ``memory/imports/`` as optional and
-machine-written too.  None of them is a bootstrap file or a daily log: the agent does not get
-them in its prompt (the bootstrap set and the session-start block of daily logs are what it gets).
-Whether ``search`` covers each is said per file, by the index's own rule (``file_kinds``).
-
-The app never writes them: they are shown, never edited.
+"""What dreaming writes beside MEMORY.md (``memory/.dreams/``, ``memory/dreaming/``,
+``memory/imports/``, DREAMS.md), listed read-only with sizes and what each is; none of it is in the
+agent's prompt.
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
 """An OpenClaw workspace as rows: MEMORY.md sections and items, USER.md directives, daily logs.
 
-Everything is located by character offsets in the decoded text (``decode``: BOM stripped, bad
-bytes kept as surrogate escapes), so an edit can replace exactly one row's characters and leave
-every other byte as it was.  Lines are split on ``\\n`` only; a ``\\r`` before it stays part of
-the line ending.
-
-MEMORY.md: a heading starts a section (its *heading path* is the titles of the headings above it
-and its own); a list item (``-``, ``*``, ``+``, ``1.``) with its continuation lines is an item,
-any other paragraph a ``text`` row.  Comment-only lines right above an item (dreaming's
-``<!-- openclaw-memory-promotion:… -->``) belong to it; trailing ``<!-- trigger: … -->`` /
-``<!-- importance: N -->`` / ``<!-- source: … -->`` comments and ``[score=…]`` brackets are its
-metadata.  USER.md: ``<!-- observed: DATE | status: S -->`` followed by one directive.
+Rows are located by character offsets in the decoded text (``decode``), so an edit replaces exactly
+one row's characters.  Lines split on ``\\n`` only (a ``\\r`` stays in the line ending).  A list item
+owns its continuation lines, the comment-only lines right above it (dreaming's promotion marker) and
+its trailing ``<!-- … -->`` / ``[score=…]`` metadata; in USER.md ``<!-- observed: DATE | status: S -->``
+precedes one directive.
 """
 
 from __future__ import annotations

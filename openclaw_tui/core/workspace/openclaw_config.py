@@ -1,18 +1,9 @@
-"""OpenClaw's own configuration (``openclaw.json``, JSON5) as it bears on a workspace.
+"""OpenClaw's own ``openclaw.json`` (JSON5, only read): the bootstrap limits, the configuration
+generation (which release's rules apply), dreaming and the session-start settings.
 
-Where it is looked for, first found wins:
-
-1. the path given with ``--openclaw-config`` (an error when it cannot be used);
-2. ``$OPENCLAW_CONFIG_PATH``;
-3. ``openclaw.json`` in the workspace's parent folder (the state folder of a default install:
-   ``~/.openclaw/workspace`` → ``~/.openclaw/openclaw.json``);
-4. ``$OPENCLAW_STATE_DIR/openclaw.json`` and ``~/.openclaw/openclaw.json``, only when their
-   ``agents.defaults.workspace`` names this workspace.
-
-The values that matter here: ``agents.defaults.bootstrapMaxChars`` / ``bootstrapTotalMaxChars``
-(they win over our own ``[limits]``), the memory-search settings of the two configuration
-generations (older releases: ``agents.defaults.memorySearch``; current: ``memory.search``) and
-dreaming (``plugins.entries.memory-core.config.dreaming``).  The file is only read.
+Looked for in this order, first found wins: ``--openclaw-config`` (an error when unusable),
+``$OPENCLAW_CONFIG_PATH``, the workspace's parent folder, then ``$OPENCLAW_STATE_DIR`` and
+``~/.openclaw`` only when the file names this workspace.
 """
 
 from __future__ import annotations
