@@ -9,12 +9,9 @@ into the cache folder.
 from __future__ import annotations
 
 import os
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import re
-    from collections.abc import Callable
-    from gettext import NullTranslations
+import re
+from collections.abc import Callable
+from gettext import GNUTranslations, NullTranslations
 
 DOMAIN = "openclaw_tui"
 LANGUAGES = ("en", "zh_CN")
@@ -120,12 +117,9 @@ def catalog() -> NullTranslations | None:
     global _catalog
     lang = language()[0]
     if lang == "en":
-        if _argparse_own is not None:
-            _restore_argparse()
+        _restore_argparse()
         return None
     if _catalog is None:
-        from gettext import GNUTranslations, NullTranslations
-
         path = _compiled(lang)
         if path is None:
             _catalog = NullTranslations()
@@ -137,9 +131,8 @@ def catalog() -> NullTranslations | None:
 
 
 def _translate_argparse(translations: NullTranslations) -> None:
-    """argparse's own words ("usage:", "options", its errors) from our catalog: argparse looks them up with
-    the module-level ``gettext`` it imported, in the global domain and the environment's language, which
-    would ignore ``--lang`` and the config file."""
+    """argparse's own words ("usage:", its errors) from our catalog: argparse's module-level ``gettext``
+    would follow the environment's language, not ``--lang`` or the config file."""
     global _argparse_own
     import argparse
 
@@ -194,8 +187,6 @@ _patterns: dict[tuple[str, frozenset[str]], re.Pattern[str]] = {}
 
 
 def _pattern(template: str, one_word: frozenset[str]) -> re.Pattern[str]:
-    import re
-
     found = _patterns.get((template, one_word))
     if found is None:
         parts = re.split(r"%\((\w+)\)s", template)  # text, name, text, name, ..., text

@@ -30,8 +30,7 @@ REWORD = 0.5  # two rows at least this alike (token similarity) are one row rewr
 
 @dataclass(frozen=True)
 class Unit:
-    """One file's part of a change: the mark's segment ``old`` became the folder's segment ``new``
-    (None: absent); both None: the whole file."""
+    """One file's part of a change: the mark's segment ``old`` became ``new`` (both None: the whole file)."""
 
     rel: str
     old: Key | None = None
@@ -252,8 +251,8 @@ def _parent(s: Segment, renames: dict[tuple[str, ...], tuple[str, ...]]) -> tupl
 
 
 def row_pairs(rel: str, old_b: bytes | None, new_b: bytes | None) -> dict[Key, Key]:
-    """Each row of ``old_b`` that ``new_b`` holds in the same section under another key (rewritten,
-    or under a renamed heading): where approve and revert find a row's neighbour on the other side."""
+    """Each row of ``old_b`` that ``new_b`` holds in the same section under another key (rewritten, or
+    under a renamed heading)."""
     old, new, pairs, renames = _match(rel, old_b, new_b, None)
     new_keys = {s.key for s in new}
     out = {o.key: n.key for _k, o, n in pairs if o is not None and n is not None and o.key != n.key
@@ -267,9 +266,8 @@ def row_pairs(rel: str, old_b: bytes | None, new_b: bytes | None) -> dict[Key, K
 
 def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
                      kinds: tuple[str, ...] | None = None) -> list[Change]:
-    """Rows / directives added, removed, changed, rewritten (similar text) and moved (same text,
-    another heading path, or another place among the rows of its section) between two versions of
-    one file; a renamed section moves nothing."""
+    """Rows and directives added, removed, changed, rewritten (similar text) and moved between two
+    versions of one file; a renamed section moves nothing."""
     old, new, pairs, renames = _match(rel, old_b, new_b, kinds)
     new_by = {s.key: s for s in new}
     out = []
@@ -309,14 +307,10 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
 
 def _reordered(old: list[Segment], new: list[Segment], pairs: list[Pair],
                renames: dict[tuple[str, ...], tuple[str, ...]]) -> list[Pair]:
-    """``pairs`` plus the rows whose place among the others of their section changed ("moved within";
-    a row also rewritten or changed keeps that change as a second one).
+    """``pairs`` plus the rows whose place among the others of their section changed ("moved within").
 
-    Every row of a section that both versions hold (unchanged, changed or rewritten in place) is one
-    token; each side also gets, as a placeholder, the rows only the other side has, where approve or
-    revert would put them (after the nearest row before them that this side holds).  The tokens off
-    the longest common order are the moved ones: reverting one puts it back after the row it followed.
-    """
+    Rows both sides hold are tokens; each side also gets the other side's own rows where approve or
+    revert would put them.  The tokens off the longest common order are the moved ones."""
     paired = {id(o): n for _k, o, n in pairs if o is not None and n is not None}
     new_by = {x.key: x for x in new}
     still = [(o, new_by.get((o.kind, _remap(o.path, renames), o.text, o.key[3]))) for o in old if o.kind != "section"]
@@ -422,8 +416,7 @@ def _commits(repo: Repo, folder: Path, base: str | None, paths: list[str] | None
 
 
 def _content(raw: str | None) -> str | None:
-    """A segment's bytes without the blank lines that part it from the next: appending an entry after it
-    changes those, not the entry, and must not be told as the commit that made it."""
+    """A segment's bytes without the blank lines after it (an entry appended after it changes those)."""
     return raw.rstrip() if raw is not None else None
 
 
@@ -487,17 +480,13 @@ def _attribute(changes: list[Change], folder: Path, mark: Mark, now: dict[str, b
             _written_at(c, folder)
             continue
         touching = [k for k in commits if k.files & rels]
-        for i, k in enumerate(touching):
-            before = touching[i + 1].sha if i + 1 < len(touching) else mark.base
-            if sig_at(c, before) != cur:
-                c.committed, c.sha, c.author, c.date, c.subject = True, k.sha, k.author, k.date, k.subject
-                break
-        else:  # committed before the mark's base (a mark made from older bytes): the last commit touching it
-            last = _commits(repo, folder, None, [f"{prefix}/{r}" if prefix else r for r in sorted(rels)], 1)
-            if last:
-                k = last[0]
-                c.committed, c.sha, c.author, c.date, c.subject = True, k.sha, k.author, k.date, k.subject
-
+        found = next((k for i, k in enumerate(touching)
+                      if sig_at(c, touching[i + 1].sha if i + 1 < len(touching) else mark.base) != cur), None)
+        if found is None:  # committed before the mark's base (a mark made from older bytes): the last commit touching it
+            found = next(iter(_commits(repo, folder, None, [f"{prefix}/{r}" if prefix else r for r in sorted(rels)], 1)),
+                         None)
+        if found is not None:
+            c.committed, c.sha, c.author, c.date, c.subject = True, found.sha, found.author, found.date, found.subject
 
 
 def _written_at(c: Change, folder: Path) -> None:
