@@ -4,7 +4,7 @@ TOML file; every value has a default.  The file and its sections: docs/config.md
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,15 +52,13 @@ class Config:
 
     def as_dict(self) -> dict[str, Any]:
         """The effective values, as ``openclaw-tui config --json`` prints them."""
-        search = {f.name: getattr(self.search, f.name) for f in fields(SearchSettings)}
-        search["providers"] = list(self.search.providers)
         return {
             "path": str(self.path),
             "found": self.found,
-            "limits": {f.name: getattr(self.limits, f.name) for f in fields(Limits)},
-            "search": search,
+            "limits": asdict(self.limits),
+            "search": asdict(self.search) | {"providers": list(self.search.providers)},
             "keys": dict(self.keys),
-            "ui": {"language": self.ui.language},
+            "ui": asdict(self.ui),
         }
 
 

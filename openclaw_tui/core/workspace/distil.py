@@ -145,11 +145,9 @@ def distil_context_plan(
     profile: Profile, context_rel: str, lines: Sequence[int], *, texts: dict[int, str] | None = None,
     archive: bool = True, now: dt.datetime | None = None,
 ) -> Plan:
-    """The plan of the profile's end-of-day routine, not yet written: a new active entry of
-    ``memories.md`` per picked line (``source: contexts/…md:N``, the line's words as its body, or
-    ``texts[N]``) and, with ``archive``, the context file moved to ``contexts/archive/`` (a copy
-    created there plus the file in ``Plan.removed``).  ``undo.write_plan`` (or the session's
-    write) writes it in one journaled step, and undo puts everything back."""
+    """The plan, not yet written: a new active entry of memories.md per picked line (``source:
+    contexts/…md:N``, body the line's words or ``texts[N]``) and, with ``archive``, the context file
+    moved to ``contexts/archive/``."""
     src = profile.path / context_rel
     if not context_rel.startswith("contexts/") or context_rel.startswith("contexts/archive/") \
             or not inside(profile.path, src) or not src.is_file():
@@ -189,11 +187,8 @@ def distil_context(
     profile: Profile, context_rel: str, lines: Sequence[int], *, texts: dict[int, str] | None = None,
     archive: bool = True, now: dt.datetime | None = None,
 ) -> tuple[Plan, list[str], Path | None]:
-    """New entries for the picked lines (``source: contexts/…md:N``), then the context file moved
-    to ``contexts/archive/``; returns (the applied plan, the new ids, where the file went).
-
-    The new entries and the move are one journaled write: a crash leaves either none of it or all
-    of it (never the entries without the move, which a rerun would repeat)."""
+    """``distil_context_plan`` written in one journaled step (a crash leaves all of it or none);
+    returns (the applied plan, the new ids, where the file went)."""
     plan = distil_context_plan(profile, context_rel, lines, texts=texts, archive=archive, now=now)
     if archive:
         (profile.path / "contexts" / "archive").mkdir(parents=True, exist_ok=True)

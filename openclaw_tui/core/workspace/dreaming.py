@@ -27,18 +27,15 @@ class QueueItem:
     source_lines: list[tuple[str, int, str]] = field(default_factory=list)  # (log, line, text)
     source_missing: bool = False
     new_in_git: bool = False
+    recall: dict[str, object] | None = None  # its entry of memory/.dreams/short-term-recall.json, when present
 
     @property
     def score(self) -> str | None:
         return self.row.score.get("score")
 
-    recall: dict[str, object] | None = None  # its entry of memory/.dreams/short-term-recall.json, when present
-
     @property
     def flags(self) -> list[str]:
-        """Review flags (the queue's, not findings of the check): what a reviewer would delete from the
-        item's prose (``MemRow.junk``: raw-candidate, shell-command, score-in-text; dreaming's trailing
-        ``[score=…]`` is metadata and flags nothing), and ``source-missing`` when its log is gone."""
+        """The queue's flags (not findings): ``MemRow.junk``, and ``source-missing`` when its log is gone."""
         return self.row.junk + (["source-missing"] if self.source_missing else [])
 
     @property
@@ -82,8 +79,7 @@ RECALL_STORE = "memory/.dreams/short-term-recall.json"
 
 
 def recall_entries(workspace: Path) -> list[dict[str, object]]:
-    """The entries of dreaming's short-term recall store (``memory/.dreams/short-term-recall.json``,
-    written by releases that kept it as a file), or [] when there is none or it cannot be read."""
+    """The entries of dreaming's short-term recall store, or [] when there is none or it cannot be read."""
     try:
         data = json.loads((workspace / RECALL_STORE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -139,8 +135,8 @@ def reviewed(workspace: Path) -> tuple[set[str], str | None]:
 
 
 def review_record(workspace: Path, keys: list[str], commit: str | None = None) -> FileChange:
-    """The change of the cache file that records ``keys`` as reviewed: a plan carries it with the
-    rest of an accept, so the write protocol writes it and undo takes it back with the rest."""
+    """The change of the cache file that records ``keys`` as reviewed (a plan carries it, so undo takes
+    it back with the rest)."""
     path = _state_path()
     try:
         before: bytes | None = path.read_bytes()
@@ -226,8 +222,8 @@ def head_commit(workspace: Path) -> str | None:
 
 
 def accept(workspace: Path, item: QueueItem, *, strip: bool = False) -> Plan:
-    """Accept: the plan (the caller applies it) that records the item's key as reviewed in the cache
-    and, with ``strip``, removes its machine metadata; undoing it puts the item back in the queue."""
+    """The plan (the caller applies it) that records the item as reviewed and, with ``strip``, removes
+    its machine metadata; undoing it puts the item back in the queue."""
     ws = Path(workspace)
     commit = head_commit(ws)
 

@@ -101,17 +101,12 @@ def edit_row(path: Path, key: str, new_text: str, line: int | None = None) -> Pl
     return text_plan(path, f"edit {key.split(' :: ')[-1][:40] or key}", transform)
 
 
-def _section_removal(text: str, row: MemRow) -> tuple[int, int]:
-    return row.start, row.section_end if row.kind == "section" else row.end
-
-
 def remove_row(path: Path, key: str, line: int | None = None) -> Plan:
     """Remove one item or text row, or a section with everything under it."""
 
     def transform(text: str) -> str:
         row = _find(text, key, line)
-        start, end = _section_removal(text, row)
-        return text[:start] + text[end:]
+        return text[:row.start] + text[row.section_end if row.kind == "section" else row.end:]
 
     return text_plan(path, f"remove {key[-50:]}", transform)
 
@@ -247,13 +242,15 @@ def supersede_directive(
             _check_item_text(new_text)
             nl = ending_before(text, d.end)
             end = d.end + len("superseded") - (d.status_end - d.status_start)
-            before = out[:end]
-            if not before.endswith("\n"):
-                before += nl
-            out = before + nl + _directive_block(text, d.body_start, new_text, today, nl) + out[end:]
+            out = _after(out, end, _directive_block(text, d.body_start, new_text, today, nl), nl)
         return out
 
     return text_plan(path, "supersede a USER.md directive", transform)
+
+
+def _after(text: str, end: int, block: str, nl: str) -> str:
+    """``block`` after a blank line behind the line that ends at ``end``."""
+    return text[:end] + ("" if text[:end].endswith("\n") else nl) + nl + block + text[end:]
 
 
 def _directive_block(text: str, body_start: int, body: str, today: dt.date, nl: str) -> str:
@@ -273,12 +270,7 @@ def add_directive(path: Path, body: str, today: dt.date | None = None) -> Plan:
         ds = parse_directives(text)
         nl = ending_before(text, ds[-1].end) if ds else newline_of(text) if text else "\n"
         if ds:
-            last = ds[-1]
-            block = _directive_block(text, last.body_start, body, today, nl)
-            before = text[: last.end]
-            if not before.endswith("\n"):
-                before += nl
-            return before + nl + block + text[last.end:]
+            return _after(text, ds[-1].end, _directive_block(text, ds[-1].body_start, body, today, nl), nl)
         block = f"<!-- observed: {today.isoformat()} | status: active -->{nl}- {body.strip()}{nl}"
         prefix = "" if not text or text.endswith("\n") else nl
         heading = f"{nl}## Directives{nl}{nl}" if text.strip() else f"## Directives{nl}{nl}"

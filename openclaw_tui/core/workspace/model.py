@@ -107,9 +107,8 @@ class MemRow:
 
     @property
     def junk(self) -> list[str]:
-        """What a reviewer would delete from a promoted item's prose (its trailing ``[score=…]`` and
-        comments are metadata, not junk): "raw-candidate" (a candidate/snippet line, a log's time stamp
-        or ``memory/…md:N`` reference), "shell-command", "score-in-text" (score text inside the prose)."""
+        """What a reviewer would delete from a promoted item's prose (its trailing metadata is not junk):
+        "raw-candidate", "shell-command", "score-in-text"."""
         if not self.promoted or self.kind != "item":
             return []
         out = []

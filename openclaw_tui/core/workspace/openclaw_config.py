@@ -12,7 +12,7 @@ import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ..config import Limits
 
@@ -66,9 +66,8 @@ class OpenClawConfig:
 
     @property
     def release(self) -> str:
-        """Which release's rules read this workspace: the current one (``injection.CURRENT_RELEASE``), or
-        "older" (TOOLS.md and HEARTBEAT.md injected, the 70/20 cut) when the config is of the older
-        generation (``agents.defaults.memorySearch`` and no ``memory.search``)."""
+        """Which release's rules read this workspace: "older" for a config of the older generation,
+        else ``injection.CURRENT_RELEASE``."""
         from .injection import CURRENT_RELEASE
 
         return "older" if self.generation == "older" else CURRENT_RELEASE
@@ -77,12 +76,7 @@ class OpenClawConfig:
         """This config read for one agent: its ``agents.entries.<id>`` bootstrap limits win over the defaults
         (``resolveBootstrapCharLimit``: a finite number > 0, floored; anything else falls back)."""
         entry = self.agents.get((agent_id or "main").lower(), {})
-        changes: dict[str, int] = {}
-        for key, attr in (("bootstrapMaxChars", "bootstrap_max_chars"),
-                          ("bootstrapTotalMaxChars", "bootstrap_total_max_chars")):
-            value = entry.get(key)
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0:
-                changes[attr] = math.floor(value)
+        changes = {attr: math.floor(entry[key]) for key, attr in _LIMIT_KEYS if _finite(entry.get(key)) and entry[key] > 0}
         over = tuple(sorted(set(self.overridden) | set(changes)))
         return replace(self, limits=replace(self.limits, **changes), overridden=over, agent_id=agent_id)
 
@@ -92,10 +86,7 @@ class OpenClawConfig:
 
         def num(key: str, default: int, top: int) -> int:
             value = self.startup.get(key)
-            chosen = float(default)
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-                chosen = float(value)
-            return min(top, max(1, math.floor(chosen)))
+            return min(top, max(1, math.floor(float(value) if _finite(value) else default)))
 
         d = StartupSettings()
         return StartupSettings(self.startup.get("enabled") is not False,
@@ -106,14 +97,20 @@ class OpenClawConfig:
 
     @property
     def truncation(self) -> str:
-        """How this release cuts an over-limit bootstrap file (``bootstrap.TRUNCATION_STYLES``): the spec's
-        older "70/20" when the config selects an older release (``release``), else the current "75/25"."""
+        """How this release cuts an over-limit bootstrap file (``bootstrap.TRUNCATION_STYLES``)."""
         return "70/20" if self.release == "older" else "75/25"
 
     @property
     def dreaming_enabled(self) -> bool | None:
         value = self.dreaming.get("enabled")
         return value if isinstance(value, bool) else None
+
+
+_LIMIT_KEYS = (("bootstrapMaxChars", "bootstrap_max_chars"), ("bootstrapTotalMaxChars", "bootstrap_total_max_chars"))
+
+
+def _finite(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _get(data: Any, *keys: str) -> Any:
@@ -136,7 +133,7 @@ def parse_openclaw_config(text: str, path: Path, base: Limits | None = None) -> 
         raise OpenClawConfigError(f"{path}: not a JSON5 object")
     limits = base or Limits()
     changes: dict[str, int] = {}
-    for key, attr in (("bootstrapMaxChars", "bootstrap_max_chars"), ("bootstrapTotalMaxChars", "bootstrap_total_max_chars")):
+    for key, attr in _LIMIT_KEYS:
         value = _get(data, "agents", "defaults", key)
         if value is None:
             continue
@@ -212,10 +209,6 @@ def agent_workspaces(config: OpenClawConfig) -> dict[str, Path]:
     return out
 
 
-def _names(config: OpenClawConfig, workspace: Path) -> bool:
-    return (config.workspace is not None and _same(config.workspace, workspace)) or agent_of(config, workspace) is not None
-
-
 def candidate_paths(workspace: Path) -> list[tuple[Path, bool]]:
     """(path, needs the workspace to be named in it) in the order they are tried."""
     out: list[tuple[Path, bool]] = []
@@ -251,7 +244,8 @@ def load_openclaw_config(
             config = _read(path, base)
         except OpenClawConfigError:
             continue
-        if must_name and not _names(config, workspace):
+        if must_name and not ((config.workspace is not None and _same(config.workspace, workspace))
+                              or agent_of(config, workspace) is not None):
             continue
         return config.for_agent(agent_of(config, workspace)) if config.agents else config
     return OpenClawConfig(path=None, limits=base or Limits())
