@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import hashlib
+import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -456,7 +457,7 @@ def _attribute(changes: list[Change], folder: Path, mark: Mark, now: dict[str, b
             if sha == "":
                 return now.get(rel)
             if (sha, rel) not in blobs:
-                blobs[(sha, rel)] = read_blob(repo, sha, f"{prefix}/{rel}" if prefix else rel)
+                blobs[(sha, rel)] = read_blob(repo, sha, posixpath.join(prefix, rel))
             return blobs[(sha, rel)]
         return get
 
@@ -483,8 +484,7 @@ def _attribute(changes: list[Change], folder: Path, mark: Mark, now: dict[str, b
         found = next((k for i, k in enumerate(touching)
                       if sig_at(c, touching[i + 1].sha if i + 1 < len(touching) else mark.base) != cur), None)
         if found is None:  # committed before the mark's base (a mark made from older bytes): the last commit touching it
-            found = next(iter(_commits(repo, folder, None, [f"{prefix}/{r}" if prefix else r for r in sorted(rels)], 1)),
-                         None)
+            found = next(iter(_commits(repo, folder, None, [posixpath.join(prefix, r) for r in sorted(rels)], 1)), None)
         if found is not None:
             c.committed, c.sha, c.author, c.date, c.subject = True, found.sha, found.author, found.date, found.subject
 

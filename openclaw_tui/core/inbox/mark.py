@@ -12,6 +12,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import posixpath
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -187,7 +188,7 @@ def write_mark(folder: Path | str, files: dict[str, bytes], parent: str | None =
         atomic_write(path, json.dumps(doc, indent=0).encode())
         return Mark(folder, dict(files), "data", time=when)
     prefix = repo.rel(folder)
-    full = {(f"{prefix}/{rel}" if prefix else rel): data for rel, data in files.items()}
+    full = {posixpath.join(prefix, rel): data for rel, data in files.items()}
     shas = {rel: _blob_sha(data) for rel, data in full.items()}
     check = run_git(["cat-file", "--batch-check"], repo.root,
                     input="".join(s + "\n" for s in set(shas.values())).encode()).stdout.decode()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import posixpath
 import tarfile
 import tempfile
 from collections.abc import Iterator
@@ -62,7 +63,7 @@ def _exported(repo_root: Path, sha: str, prefix: str) -> Iterator[Path | None]:
     with tempfile.TemporaryDirectory(prefix="openclaw-tui-trend.") as tmp:
         with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
             tar.extractall(tmp, filter="data")
-        folder = Path(tmp) / prefix if prefix else Path(tmp)
+        folder = Path(tmp, prefix)
         yield folder if folder.is_dir() else None
 
 
@@ -79,8 +80,7 @@ def _findings(folder: Path | None, today: dt.date | None, release: str | None) -
 
 
 def _bootstrap_point(folder: Path | None, limits: Limits, release: str, point: dict[str, int]) -> None:
-    """Each injected file's size and the total injected, as ``context`` counts them (``bootstrap_sizes``,
-    main session, the release's rules: UTF-16 units, its files, its cut and total)."""
+    """Each injected file's size and the total injected, as ``context`` counts them (main session)."""
     from ..workspace.bootstrap import bootstrap_sizes
 
     if folder is None:
@@ -112,15 +112,12 @@ def trends(folder: Path | str, limit: int = 30, *, findings: bool = True, today:
         lim, release = limits or oc.limits, oc.release
         out.limits = {"per file": lim.bootstrap_max_chars, "total": lim.bootstrap_total_max_chars}
 
-    def blob(sha: str, rel: str) -> bytes | None:
-        return read_blob(repo, sha, f"{prefix}/{rel}" if prefix else rel)
-
     rows: list[dict[str, int]] = []
     for c in commits:
         point: dict[str, int] = {}
         if layout == "profile":
-            _statuses(blob(c.sha, MEMORIES), point, False)
-            _statuses(blob(c.sha, ARCHIVE), point, True)
+            _statuses(read_blob(repo, c.sha, posixpath.join(prefix, MEMORIES)), point, False)
+            _statuses(read_blob(repo, c.sha, posixpath.join(prefix, ARCHIVE)), point, True)
             if findings:
                 with _exported(repo.root, c.sha, prefix) as tree:
                     out.findings.append(_findings(tree, today, None))

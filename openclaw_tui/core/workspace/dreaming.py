@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -162,10 +163,8 @@ def _old_keys(workspace: Path, rel: str, commit: str) -> set[str] | None:
     repo = find_repo(workspace)
     if repo is None:
         return None
-    prefix = repo.rel(workspace)
-    spec = f"{commit}:{prefix + '/' if prefix else ''}{rel}"
     try:
-        proc = run_git(["show", spec], repo.root, check=False)
+        proc = run_git(["show", f"{commit}:{posixpath.join(repo.rel(workspace), rel)}"], repo.root, check=False)
     except GitError:
         return None
     if proc.returncode != 0:

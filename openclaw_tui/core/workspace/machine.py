@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..files.profile import inside
 from ..format.entries import decode
+from .injection import exact_name
 
 DIARY_NAMES = ("DREAMS.md", "dreams.md")
 MACHINE_DIRS = (
@@ -48,12 +49,8 @@ def machine_files(workspace: Path | str, limit: int = LIMIT) -> tuple[list[Machi
     root = Path(workspace)
     out: list[MachineFile] = []
     more = 0
-    try:
-        names = {p.name for p in root.iterdir()}
-    except OSError:
-        names = set()
     for name in DIARY_NAMES:
-        if name in names and (root / name).is_file():
+        if (root / name).is_file() and exact_name(root, name):
             out.append(MachineFile(name, "diary", _size(root / name), DIARY_MEANING))
             break  # an existing dreams.md is used instead of DREAMS.md, never both
     for folder, kind, meaning in MACHINE_DIRS:
