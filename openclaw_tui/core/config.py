@@ -3,6 +3,7 @@ TOML file; every value has a default.  The file and its sections: docs/config.md
 
 from __future__ import annotations
 
+import functools
 import sys
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -126,14 +127,10 @@ def load_config(path: Path | None = None) -> Config:
     return parse_config(text, path)
 
 
-_warned: set[str] = set()
-
-
+@functools.cache
 def _warn_once(line: str) -> None:
     """One line on stderr, once per process (the config is loaded again by later steps)."""
-    if line not in _warned:
-        _warned.add(line)
-        print(line, file=sys.stderr)
+    print(line, file=sys.stderr)
 
 
 def with_limits(config: Config, **changes: int) -> Config:

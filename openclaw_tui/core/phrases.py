@@ -237,8 +237,6 @@ def change_kind(kind: str, what: str) -> str:
     return _("%(kind)s %(what)s") % {"kind": _(kind), "what": _(what)}
 
 
-# the inbox's kinds and items (core/inbox/inbox.py: Change.kind, Change.what)
-INBOX_KINDS = (N_("added"), N_("removed"), N_("changed"), N_("superseded"), N_("archived"), N_("restored"),
-               N_("rewritten"), N_("moved"), N_("appended"))
+# the inbox's items (core/inbox/inbox.py: Change.what; its kinds are marked where the inbox screen shows them)
 INBOX_ITEMS = (N_("entry"), N_("item"), N_("section"), N_("text"), N_("directive"), N_("preamble"),
                N_("malformed"), N_("log"), N_("file"))

@@ -12,7 +12,7 @@ import difflib
 import hashlib
 import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from ..diff.lines import unified_diff
@@ -69,10 +69,8 @@ class Change:
         return f"not committed, written at {self.date}" if self.date else "not committed"
 
     def to_json(self) -> dict[str, object]:
-        return {"id": self.id, "kind": self.kind, "what": self.what, "file": self.file, "title": self.title,
-                "detail": self.detail, "diff": self.diff, "committed": self.committed, "sha": self.sha,
-                "author": self.author, "date": self.date, "subject": self.subject, "group": self.group,
-                "who": self.who}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("units", "dreaming")}
+        return out | {"who": self.who}
 
 
 @dataclass

@@ -111,7 +111,7 @@ def remove_row(path: Path, key: str, line: int | None = None) -> Plan:
     return text_plan(path, f"remove {key[-50:]}", transform)
 
 
-def insert_point(text: str, section: MemRow, rows: Sequence[MemRow]) -> int:
+def insert_point(section: MemRow, rows: Sequence[MemRow]) -> int:
     """Where a new item of ``section`` goes: after its last own row (before any sub-section)."""
     own_end = section.end
     for r in rows:
@@ -124,28 +124,21 @@ def insert_point(text: str, section: MemRow, rows: Sequence[MemRow]) -> int:
     return own_end
 
 
-def _insert_items(text: str, section: MemRow | None, rows: Sequence[MemRow], block: str) -> str:
-    """Insert ``block`` (lines, ending with the document's newline) into ``section`` or at the end."""
-    pos = len(text) if section is None else insert_point(text, section, rows)
+def _insert_items(text: str, section: MemRow | None, rows: Sequence[MemRow], block: Callable[[str], str]) -> str:
+    """Insert ``block(nl)`` (lines in the line ending ``nl`` of the place) into ``section`` or at the end."""
+    pos = len(text) if section is None else insert_point(section, rows)
     nl = ending_before(text, pos) if pos else newline_of(text) if text else "\n"
     before = text[:pos]
-    prefix = ""
-    if before and not before.endswith("\n"):
-        prefix = nl
+    prefix = nl if before and not before.endswith("\n") else ""
     last_own = [r for r in rows if section is not None and section.end <= r.start < pos and r.kind != "section"]
-    if section is not None and not last_own:
-        prefix += nl  # a blank line between the heading and its first item
-    elif section is not None and last_own and last_own[-1].kind != "item":
-        prefix += nl
-    return before + prefix + block + text[pos:]
+    if section is not None and (not last_own or last_own[-1].kind != "item"):
+        prefix += nl  # a blank line after the heading (or a text row)
+    return before + prefix + block(nl) + text[pos:]
 
 
 def insert_bodies(text: str, section: MemRow | None, rows: Sequence[MemRow], bodies: Sequence[str]) -> str:
-    """New list items (one per body) at the end of ``section`` (None: of the text), written in the
-    line ending of the place they go to."""
-    pos = len(text) if section is None else insert_point(text, section, rows)
-    nl = ending_before(text, pos) if pos else newline_of(text) if text else "\n"
-    return _insert_items(text, section, rows, "".join(item_line(b, nl) for b in bodies))
+    """New list items (one per body) at the end of ``section`` (None: of the text)."""
+    return _insert_items(text, section, rows, lambda nl: "".join(item_line(b, nl) for b in bodies))
 
 
 def item_line(body: str, nl: str, bullet: str = "- ") -> str:
@@ -169,7 +162,7 @@ def move_item(path: Path, key: str, section_key: str, line: int | None = None) -
         target = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
         if target is None:
             raise EditError(f"no section {section_key!r}")
-        return _insert_items(rest, target, rows, block)
+        return _insert_items(rest, target, rows, lambda _nl: block)
 
     return text_plan(path, f"move {row_title(key)}", transform)
 
