@@ -121,14 +121,6 @@ class InjectedPart:
         inside = sum(max(0, min(b, y) - max(a, x)) for x, y in self.kept)
         return "received" if inside >= b - a else "partly" if inside else "not received"
 
-    @property
-    def start_line(self) -> int:
-        return 1
-
-    @property
-    def end_line(self) -> int:
-        return self.lines_raw
-
 
 def utf16_offset(text: str, index: int) -> int:
     """The UTF-16 offset of Python offset ``index`` in ``text``."""
