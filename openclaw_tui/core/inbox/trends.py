@@ -92,8 +92,7 @@ def _bootstrap_point(folder: Path | None, limits: Limits, release: str, point: d
     point["total"] = sum(p.chars_injected for p in parts)
 
 
-def trends(folder: Path | str, limit: int = 30, *, findings: bool = True, today: dt.date | None = None,
-           limits: Limits | None = None) -> Trends:
+def trends(folder: Path | str, limit: int = 30, *, findings: bool = True, today: dt.date | None = None) -> Trends:
     """The folder's series over its last ``limit`` commits (see the module docstring)."""
     folder = Path(folder).absolute()
     repo = find_repo(folder)
@@ -103,13 +102,12 @@ def trends(folder: Path | str, limit: int = 30, *, findings: bool = True, today:
     layout = layout_of(folder)
     commits = list(reversed(_commits(repo, folder, None, None, limit)))
     out = Trends(layout, [(c.sha, c.date, c.subject) for c in commits])
-    lim = limits or Limits()
-    release = CURRENT_RELEASE
+    lim, release = Limits(), CURRENT_RELEASE
     if layout == "openclaw":
         from ..workspace.openclaw_config import load_openclaw_config
 
         oc = load_openclaw_config(folder)
-        lim, release = limits or oc.limits, oc.release
+        lim, release = oc.limits, oc.release
         out.limits = {"per file": lim.bootstrap_max_chars, "total": lim.bootstrap_total_max_chars}
 
     rows: list[dict[str, int]] = []

@@ -94,9 +94,9 @@ def distil_plan(
     return DistilResult(build(), bodies)
 
 
-def removable_logs(workspace: Path, today: dt.date | None = None, days: int = 30) -> list[str]:
-    """Fully distilled logs older than ``days``: they can go (git keeps them)."""
-    return [lg.rel for lg in load_daily_logs(workspace, today) if lg.fully_distilled and lg.age_days > days]
+def removable_logs(workspace: Path, today: dt.date | None = None) -> list[str]:
+    """Fully distilled logs older than 30 days: they can go (git keeps them)."""
+    return [lg.rel for lg in load_daily_logs(workspace, today) if lg.fully_distilled and lg.age_days > 30]
 
 
 def remove_logs(workspace: Path, rels: Sequence[str]) -> str | None:

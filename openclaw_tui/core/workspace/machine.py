@@ -44,7 +44,7 @@ class MachineFile:
                "read-only here"
 
 
-def machine_files(workspace: Path | str, limit: int = LIMIT) -> tuple[list[MachineFile], int]:
+def machine_files(workspace: Path | str) -> tuple[list[MachineFile], int]:
     """(the diary and dreaming's files, sorted per folder; how many more were not listed)."""
     root = Path(workspace)
     out: list[MachineFile] = []
@@ -62,7 +62,7 @@ def machine_files(workspace: Path | str, limit: int = LIMIT) -> tuple[list[Machi
             dirnames.sort()
             found.extend((Path(dirpath) / fn).relative_to(root).as_posix() for fn in sorted(filenames))
         for rel in found:
-            if len(out) >= limit:
+            if len(out) >= LIMIT:
                 more += 1
                 continue
             out.append(MachineFile(rel, kind, _size(root / rel), meaning))

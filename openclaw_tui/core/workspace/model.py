@@ -305,10 +305,9 @@ def parse_memory_text(text: str) -> list[MemRow]:
     return rows
 
 
-def load_memory(workspace: Path, rel: str | None = None) -> MemoryModel | None:
+def load_memory(workspace: Path) -> MemoryModel | None:
     """MEMORY.md (or memory.md) of a workspace as rows; None when there is none."""
-    names = [rel] if rel else ["MEMORY.md", "memory.md"]
-    for name in names:
+    for name in ("MEMORY.md", "memory.md"):
         p = workspace / name
         if p.is_file():
             data = p.read_bytes()
@@ -441,7 +440,7 @@ def parse_log(text: str) -> list[LogLine]:
     return out
 
 
-def load_daily_logs(workspace: Path, today: dt.date | None = None, *, parse: bool = True) -> list[DailyLog]:
+def load_daily_logs(workspace: Path, today: dt.date | None = None) -> list[DailyLog]:
     """The dated logs of ``memory/`` (not its sub-folders), oldest first."""
     today = today or dt.date.today()
     folder = workspace / "memory"
@@ -459,7 +458,7 @@ def load_daily_logs(workspace: Path, today: dt.date | None = None, *, parse: boo
         data = p.read_bytes()
         text, _bom, _ok = decode(data)
         age = (today - day).days
-        out.append(DailyLog(f"memory/{p.name}", p, day, m.group(2), len(to_js(text)), parse_log(text) if parse else [],
+        out.append(DailyLog(f"memory/{p.name}", p, day, m.group(2), len(to_js(text)), parse_log(text),
                             age in (0, 1), age))
     return out
 
