@@ -197,18 +197,12 @@ def write_mark(folder: Path | str, files: dict[str, bytes], parent: str | None =
         if shas[rel] in missing:
             run_git(["hash-object", "-w", "--stdin"], repo.root, input=data)
             missing.discard(shas[rel])
-    fd, index = tempfile.mkstemp(prefix="openclaw-tui-index.")
-    os.close(fd)
-    os.unlink(index)  # git makes it; an empty file is not a valid index
-    try:
-        env = {**_IDENTITY, "GIT_INDEX_FILE": index}
+    with tempfile.TemporaryDirectory(prefix="openclaw-tui-index.") as tmp:  # git makes the index in it
+        env = {**_IDENTITY, "GIT_INDEX_FILE": os.path.join(tmp, "index")}
         info = "".join(f"100644 {sha}\t{rel}\n" for rel, sha in sorted(shas.items()))
         run_git(["update-index", "--add", "--index-info"], repo.root, input=info.encode("utf-8", "surrogateescape"),
                 env=env)
         tree = run_git(["write-tree"], repo.root, env=env).stdout.decode().strip()
-    finally:
-        if os.path.exists(index):
-            os.unlink(index)
     head = parent or head_sha(repo)
     args = ["commit-tree", tree, "-m", f"openclaw-tui: reviewed {prefix or '.'}"] + (["-p", head] if head else [])
     sha = run_git(args, repo.root, env=_IDENTITY).stdout.decode().strip()

@@ -46,17 +46,13 @@ class Line:
 def split_lines(text: str) -> list[Line]:
     out: list[Line] = []
     pos = 0
-    n = 1
-    length = len(text)
-    while pos < length:
-        nl = text.find("\n", pos)
-        end = length if nl < 0 else nl + 1
-        body = text[pos:nl if nl >= 0 else length]
-        if body.endswith("\r") and nl >= 0:
-            body = body[:-1]
-        out.append(Line(pos, end, body, n))
+    for n, body in enumerate(text.split("\n"), 1):
+        if pos >= len(text):
+            break
+        end = pos + len(body) + 1  # after its "\n" (past the text when the last line has none)
+        ended = end <= len(text)
+        out.append(Line(pos, min(end, len(text)), body[:-1] if ended and body.endswith("\r") else body, n))
         pos = end
-        n += 1
     return out
 
 
@@ -431,7 +427,7 @@ def parse_log(text: str) -> list[LogLine]:
     in_fence = False
     for ln in lines:
         t = ln.text
-        if re.match(r"^ {0,3}(`{3,}|~{3,})", t):
+        if FENCE_RE.match(t):
             in_fence = not in_fence
             continue
         if in_fence or not t.strip() or HEADING_RE.match(t) or COMMENT_LINE_RE.match(t):
