@@ -121,6 +121,12 @@ def _get(data: Any, *keys: str) -> Any:
     return data
 
 
+def _dict(data: Any, *keys: str) -> dict[str, Any]:
+    """A copy of the object at ``keys``, or {} when there is none."""
+    found = _get(data, *keys)
+    return dict(found) if isinstance(found, dict) else {}
+
+
 def parse_openclaw_config(text: str, path: Path, base: Limits | None = None) -> OpenClawConfig:
     """The settings of one openclaw.json text over ``base`` (our own limits)."""
     import json5
@@ -131,25 +137,19 @@ def parse_openclaw_config(text: str, path: Path, base: Limits | None = None) -> 
         raise OpenClawConfigError(f"{path}: not valid JSON5: {exc}") from None
     if not isinstance(data, dict):
         raise OpenClawConfigError(f"{path}: not a JSON5 object")
-    limits = base or Limits()
+    defaults = _dict(data, "agents", "defaults")
     changes: dict[str, int] = {}
     for key, attr in _LIMIT_KEYS:
-        value = _get(data, "agents", "defaults", key)
+        value = defaults.get(key)
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             raise OpenClawConfigError(f"{path}: agents.defaults.{key} must be a whole number > 0, not {value!r}")
         changes[attr] = value
-    current = _get(data, "memory", "search")
-    older = _get(data, "agents", "defaults", "memorySearch")
-    if isinstance(current, dict):
-        generation, search = "current", current
-    elif isinstance(older, dict):
-        generation, search = "older", older
-    else:
-        generation, search = "unknown", {}
-    dreaming = _get(data, "plugins", "entries", "memory-core", "config", "dreaming")
-    ws = _get(data, "agents", "defaults", "workspace")
+    current, older = _get(data, "memory", "search"), defaults.get("memorySearch")
+    generation = "current" if isinstance(current, dict) else "older" if isinstance(older, dict) else "unknown"
+    search = _dict(data, "memory", "search") if generation == "current" else _dict(defaults, "memorySearch")
+    ws, tz = defaults.get("workspace"), defaults.get("userTimezone")
     agents: dict[str, dict[str, Any]] = {}
     roster = _get(data, "agents", "entries")
     if isinstance(roster, dict):
@@ -157,18 +157,16 @@ def parse_openclaw_config(text: str, path: Path, base: Limits | None = None) -> 
     elif isinstance(_get(data, "agents", "list"), list):
         agents = {str(v["id"]).strip().lower(): v for v in data["agents"]["list"]
                   if isinstance(v, dict) and isinstance(v.get("id"), str)}
-    startup = _get(data, "agents", "defaults", "startupContext")
-    tz = _get(data, "agents", "defaults", "userTimezone")
     return OpenClawConfig(
         path=path,
-        limits=replace(limits, **changes),
+        limits=replace(base or Limits(), **changes),
         overridden=tuple(sorted(changes)),
         generation=generation,
-        memory_search=dict(search),
-        dreaming=dict(dreaming) if isinstance(dreaming, dict) else {},
+        memory_search=search,
+        dreaming=_dict(data, "plugins", "entries", "memory-core", "config", "dreaming"),
         workspace=ws if isinstance(ws, str) else None,
         agents=agents,
-        startup=dict(startup) if isinstance(startup, dict) else {},
+        startup=_dict(defaults, "startupContext"),
         user_timezone=tz if isinstance(tz, str) else None,
     )
 
