@@ -75,14 +75,6 @@ JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2
 _S = "[" + re.escape(JS_SPACE) + "]"
 
 
-def _hi(c: int) -> bool:
-    return 0xD800 <= c <= 0xDBFF
-
-
-def _lo(c: int) -> bool:
-    return 0xDC00 <= c <= 0xDFFF
-
-
 def slice_utf16_safe(s: str, start: int, end: int | None = None) -> str:
     """``sliceUtf16Safe``: a slice that returns no dangling half of a surrogate pair."""
     n = len(s)
@@ -90,9 +82,9 @@ def slice_utf16_safe(s: str, start: int, end: int | None = None) -> str:
     b = n if end is None else (max(n + end, 0) if end < 0 else min(end, n))
     if b <= a:
         return ""
-    if 0 < a < n and _lo(ord(s[a])) and _hi(ord(s[a - 1])):
+    if 0 < a < n and "\udc00" <= s[a] <= "\udfff" and "\ud800" <= s[a - 1] <= "\udbff":
         a += 1
-    if 0 < b < n and _hi(ord(s[b - 1])) and _lo(ord(s[b])):
+    if 0 < b < n and "\ud800" <= s[b - 1] <= "\udbff" and "\udc00" <= s[b] <= "\udfff":
         b -= 1
     return s[a:b]
 

@@ -193,7 +193,6 @@ def parse_memory_text(text: str) -> list[MemRow]:
     lines = split_lines(text)
     rows: list[MemRow] = []
     stack: list[tuple[int, str, MemRow]] = []  # (level, title, row)
-    in_fence: str | None = None
     pending: list[Line] = []  # comment-only lines waiting for the item below
     i = 0
     path: tuple[str, ...] = ()  # the titles of the open sections
@@ -218,11 +217,10 @@ def parse_memory_text(text: str) -> list[MemRow]:
         t = ln.text
         head = t[:6]
         fence = FENCE_RE.match(t) if ("`" in head or "~" in head) else None
-        if in_fence is not None or fence:
-            # a fenced block is one text row
+        if fence:  # a fenced block is one text row
             flush_pending()
             start = i
-            marker = fence.group(1)[:3] if fence else (in_fence or "```")
+            marker = fence.group(1)[:3]
             i += 1
             while i < len(lines) and not lines[i].text.lstrip().startswith(marker):
                 i += 1
