@@ -11,6 +11,7 @@ import datetime as dt
 import difflib
 import hashlib
 import posixpath
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -371,15 +372,12 @@ def _file_change(rel: str, old_b: bytes | None, new_b: bytes | None) -> Change:
     elif new_b is None:
         kind, detail = "removed", "file removed"
     elif is_log and new_b.startswith(old_b):
-        kind = "appended"
-        added = _text(new_b)[len(_text(old_b)):]
-        n = len([x for x in added.splitlines() if x.strip()])
-        detail = f"{n} line{'' if n == 1 else 's'} appended"
-        return Change(rel, kind, "log", rel, rel, detail, ["+ " + x for x in added.splitlines()], (Unit(rel),),
-                      dreaming=False)
+        added = _text(new_b)[len(_text(old_b)):].splitlines()
+        n = len([x for x in added if x.strip()])
+        kind, detail = "appended", f"{n} line{'' if n == 1 else 's'} appended"
     else:
         kind, detail = "changed", "changed"
-    diff = _file_lines(old_b, new_b, rel)
+    diff = ["+ " + x for x in added] if kind == "appended" else _file_lines(old_b, new_b, rel)
     dreaming = rel == "DREAMS.md" or rel.startswith("memory/.dreams/")
     return Change(rel, kind, "log" if is_log else "file", rel, rel, detail, diff, (Unit(rel),), dreaming=dreaming)
 
@@ -526,13 +524,11 @@ def compute(folder: Path, mark: Mark, now: dict[str, bytes], layout: str) -> lis
         changes.append(_file_change(rel, o, n))
     if layout == "profile" and any(mark.files.get(r) != now.get(r) for r in (MEMORIES, ARCHIVE)):
         changes[:0] = _entry_changes(mark.files, now)
-    seen: dict[str, int] = {}
+    seen: Counter[str] = Counter()
     for c in changes:  # ids unique within the inbox (a row that repeats, a file named like an entry)
-        if c.id in seen:
-            seen[c.id] += 1
-            c.id = f"{c.id}~{seen[c.id]}"
-        else:
-            seen[c.id] = 0
+        seen[c.id] += 1
+        if seen[c.id] > 1:
+            c.id = f"{c.id}~{seen[c.id] - 1}"
     return changes
 
 
