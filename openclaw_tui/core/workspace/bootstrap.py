@@ -30,6 +30,7 @@ from .injection import (
     js_sha256,
     js_utf8,
     kept_spans,
+    load_reason,
     startup_block,
     to_js,
     trim_bootstrap_content,
@@ -192,7 +193,6 @@ def inject_preview(
     root = Path(workspace_path)
     limits = limits or Limits()
     parts: list[InjectedPart] = []
-    remaining = limits.bootstrap_total_max_chars
     running = 0
 
     def left_out(reason: str, limit: int = 0, over_total: bool = False) -> None:
@@ -203,6 +203,7 @@ def inject_preview(
         text = _read_text(root, root / name)
         if text is None:
             continue
+        remaining = limits.bootstrap_total_max_chars - running
         js = to_js(text)  # sizes in UTF-16 units, as JavaScript counts them
         raw = len(js.rstrip(JS_SPACE))
         nlines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
@@ -229,20 +230,14 @@ def inject_preview(
             marker_at = len(injected) - 1  # no marker: the clamp's "…" is where it cuts
         elif marker_at is not None and marker_at > len(injected):
             marker_at = len(injected)
-        remaining -= len(injected)
         running += len(injected)
         truncated = marker_at is not None
         if truncated and injected != cut:
             kind = "total"
-        if truncated:
-            why = {"user": "USER.md's cap", "file": "bootstrapMaxChars", "total": "what the bootstrap total left"}[kind]
-            reason = f"truncated to {limit:,} characters ({why})"
-        else:
-            reason = "loaded in full" + (" (main session only)" if name in MEMORY_NAMES else "")
         parts.append(InjectedPart(name, name, "bootstrap", raw, len(injected), truncated, _py(injected),
                                   None if marker_at is None else len(_py(injected[:marker_at])), limit, kind, running,
-                                  truncated and kind == "total", True, reason, nlines, False, js_sha256(injected),
-                                  kept))
+                                  truncated and kind == "total", True, load_reason(name, truncated, limit, kind), nlines,
+                                  False, js_sha256(injected), kept))
     if include_daily and session not in ("subagent", "cron"):  # the prelude follows a /new or /reset only
         today = today or dt.date.today()
         for rel in daily_logs_at_start(root, today):

@@ -422,12 +422,16 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
         item.text, item.injected, item.truncated = within, True, truncated
         item.clamped = len(within) < len(cut)
         remaining = max(0, remaining - len(within))
-        if truncated or item.clamped:
-            why = {"user": "USER.md's cap", "file": "bootstrapMaxChars", "total": "what the bootstrap total left"}[kind]
-            item.reason = f"truncated to {limit:,} characters ({why})"
-        else:
-            item.reason = "loaded in full" + (" (main session only)" if name == "MEMORY.md" else "")
+        item.reason = load_reason(name, truncated or item.clamped, limit, kind)
     return out
+
+
+def load_reason(name: str, cut: bool, limit: int, kind: str) -> str:
+    """Why a loaded file is as it is: cut to its ``kind`` of limit, or whole."""
+    if cut:
+        why = {"user": "USER.md's cap", "file": "bootstrapMaxChars", "total": "what the bootstrap total left"}[kind]
+        return f"truncated to {limit:,} characters ({why})"
+    return "loaded in full" + (" (main session only)" if name in ("MEMORY.md", "memory.md") else "")
 
 
 # --- the session-start block of daily logs ------------------------------------------------------------

@@ -168,10 +168,7 @@ def _meta(row: MemRow, tail_text: str) -> None:
     sm = SCORE_RE.search(tail_text)
     if sm:
         row.score_raw = sm.group()
-        for pair in sm.group()[1:-1].split():
-            if "=" in pair:
-                k, v = pair.split("=", 1)
-                row.score[k] = v
+        row.score = {k: v for k, _eq, v in (pair.partition("=") for pair in sm.group()[1:-1].split() if "=" in pair)}
         src = row.score.get("source")
         if src and not row.promotions:
             p = PROMO_PATH_RE.search(src)
