@@ -224,11 +224,8 @@ def candidate_paths(workspace: Path) -> list[tuple[Path, bool]]:
 def load_openclaw_config(
     workspace: Path, explicit: Path | None = None, base: Limits | None = None
 ) -> OpenClawConfig:
-    """The workspace's OpenClaw config, or the defaults (``base``) labelled as such.
-
-    An ``explicit`` path that cannot be used raises OpenClawConfigError (the CLI exits 2);
-    a config found in one of the usual places that cannot be parsed is skipped.
-    """
+    """The workspace's OpenClaw config, or the defaults (``base``).  An ``explicit`` path that cannot be
+    used raises OpenClawConfigError; one found in the usual places that cannot be parsed is skipped."""
     if explicit is not None:
         config = _read(Path(explicit), base)
         return config.for_agent(agent_of(config, workspace)) if config.agents else config
