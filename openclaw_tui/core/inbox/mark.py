@@ -18,6 +18,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from platformdirs import user_data_dir
+
 from ..files.safe_write import atomic_write
 from ..git.blobstream import read_blobs
 from ..git.gitrepo import (
@@ -52,12 +54,7 @@ class Mark:
 
 def data_dir() -> Path:
     """The user's data folder for openclaw-tui (platformdirs), or ``$OPENCLAW_TUI_DATA``."""
-    env = os.environ.get(DATA_ENV)
-    if env:
-        return Path(env)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("openclaw-tui", appauthor=False))
+    return Path(os.environ.get(DATA_ENV) or user_data_dir("openclaw-tui", appauthor=False))
 
 
 def _skip(rel: str) -> bool:
