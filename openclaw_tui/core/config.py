@@ -1,45 +1,11 @@
-"""The user's settings: limits, search ranking, embedding providers and key bindings.
-
-One TOML file under the user's config folder (``platformdirs``:
-``~/.config/openclaw-tui/config.toml`` on Linux), or the file named by
-``OPENCLAW_TUI_CONFIG``.  Every value has a default, so a missing file is the
-defaults; a file or folder that permission denies (another user's HOME) is the
-defaults and one warning line on stderr, as git does; any other unreadable or invalid
-file is reported (``ConfigError``) and never half-applied.  ``openclaw-tui config`` prints the path and the effective values.
-
-    [limits]
-    cap = 200                       # entries in memories.md before gc moves low ones out
-    cold_days = 90                  # a low entry not hit for this long turns cold
-    bootstrap_max_chars = 20000     # OpenClaw: agents.defaults.bootstrapMaxChars
-    bootstrap_total_max_chars = 60000
-    user_max_chars = 4000           # USER.md's own cap
-    stale_log_days = 30
-
-    [search]
-    text_weight = 0.7
-    vector_weight = 0.3
-    half_life_days = 30
-    mmr_lambda = 0.7
-    providers = ["local", "openai", "ollama"]   # tried in order; full text is always last
-    index_on_write = false          # true: set/archive/... also update the search index (the next
-                                    # search is instant, each write of a big file pays for it)
-
-    [search.openai]                 # any OpenAI-compatible endpoint
-    base_url = "http://127.0.0.1:8000/v1"
-    model = "text-embedding-3-small"
-    api_key_env = "OPENAI_API_KEY"
-
-    [keys]                          # action id = "key[,key...]"
-    "filter" = "slash"
-
-    [ui]
-    language = "zh_CN"              # "en" or "zh_CN"; else --lang, then LC_ALL/LC_MESSAGES/LANG decide
-"""
+"""The user's settings (limits, search ranking, embedding providers, key bindings, language) from one
+TOML file; every value has a default.  The file and its sections: docs/config.md."""
 
 from __future__ import annotations
 
+import functools
 import sys
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -87,15 +53,13 @@ class Config:
 
     def as_dict(self) -> dict[str, Any]:
         """The effective values, as ``openclaw-tui config --json`` prints them."""
-        search = {f.name: getattr(self.search, f.name) for f in fields(SearchSettings)}
-        search["providers"] = list(self.search.providers)
         return {
             "path": str(self.path),
             "found": self.found,
-            "limits": {f.name: getattr(self.limits, f.name) for f in fields(Limits)},
-            "search": search,
+            "limits": asdict(self.limits),
+            "search": asdict(self.search) | {"providers": list(self.search.providers)},
             "keys": dict(self.keys),
-            "ui": {"language": self.ui.language},
+            "ui": asdict(self.ui),
         }
 
 
@@ -163,14 +127,10 @@ def load_config(path: Path | None = None) -> Config:
     return parse_config(text, path)
 
 
-_warned: set[str] = set()
-
-
+@functools.cache
 def _warn_once(line: str) -> None:
     """One line on stderr, once per process (the config is loaded again by later steps)."""
-    if line not in _warned:
-        _warned.add(line)
-        print(line, file=sys.stderr)
+    print(line, file=sys.stderr)
 
 
 def with_limits(config: Config, **changes: int) -> Config:

@@ -1,26 +1,17 @@
 """The language of the app and the command line: English, or Simplified Chinese through gettext.
 
-Strings are marked ``_("...")`` where they are shown, ``N_("...")`` where they are defined at import time
-(the action registry, the sub-commands' table) and translated with ``_()`` where they are shown.  The
-catalogs are ``openclaw_tui/locale/<lang>/LC_MESSAGES/openclaw_tui.po`` (Babel: docs/i18n.md).
-
-The language, first that applies: ``--lang`` (``set_language``), the config file's ``[ui] language``,
-``LC_ALL`` / ``LC_MESSAGES`` / ``LANG`` (``zh_*`` is Chinese), English.  ``language()`` says which and why.
-
-English costs nothing: ``gettext`` is imported only when the language is Chinese.  The compiled catalog
-(``.mo``) ships in the wheel (hatch_build.py compiles it); a source checkout has only the ``.po``, which
-is compiled once with Babel into the user's cache folder and reused while the ``.po`` is unchanged.
+Strings are marked ``_()`` where shown and ``N_()`` where defined at import time; catalogs are in
+``openclaw_tui/locale`` (docs/i18n.md).  The language: ``--lang``, else the config's ``[ui] language``,
+else ``LC_ALL``/``LC_MESSAGES``/``LANG``, else English.  A source checkout compiles the ``.po`` once
+into the cache folder.
 """
 
 from __future__ import annotations
 
 import os
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import re
-    from collections.abc import Callable
-    from gettext import NullTranslations
+import re
+from collections.abc import Callable
+from gettext import GNUTranslations, NullTranslations
 
 DOMAIN = "openclaw_tui"
 LANGUAGES = ("en", "zh_CN")
@@ -126,12 +117,9 @@ def catalog() -> NullTranslations | None:
     global _catalog
     lang = language()[0]
     if lang == "en":
-        if _argparse_own is not None:
-            _restore_argparse()
+        _restore_argparse()
         return None
     if _catalog is None:
-        from gettext import GNUTranslations, NullTranslations
-
         path = _compiled(lang)
         if path is None:
             _catalog = NullTranslations()
@@ -143,9 +131,8 @@ def catalog() -> NullTranslations | None:
 
 
 def _translate_argparse(translations: NullTranslations) -> None:
-    """argparse's own words ("usage:", "options", its errors) from our catalog: argparse looks them up with
-    the module-level ``gettext`` it imported, in the global domain and the environment's language, which
-    would ignore ``--lang`` and the config file."""
+    """argparse's own words ("usage:", its errors) from our catalog: argparse's module-level ``gettext``
+    would follow the environment's language, not ``--lang`` or the config file."""
     global _argparse_own
     import argparse
 
@@ -183,28 +170,29 @@ def N_(message: str) -> str:
     return message
 
 
-def recognise(templates: tuple[str, ...], text: str, value: Callable[[str], str] | None = None) -> str | None:
+def recognise(templates: tuple[str, ...], text: str, value: Callable[[str], str] | None = None,
+              one_word: frozenset[str] = frozenset()) -> str | None:
     """``text`` translated when one of ``templates`` (an English msgid with ``%(name)s`` placeholders) is
-    what made it, its values kept (or passed through ``value``); None when none made it."""
+    what made it, its values kept (or passed through ``value``); None when none made it.  A placeholder
+    named in ``one_word`` matches no whitespace."""
     for template in templates:
-        m = _pattern(template).fullmatch(text)
+        m = _pattern(template, one_word).fullmatch(text)
         if m is not None:
             values = {k: value(v) if value else v for k, v in m.groupdict().items()}
             return _(template) % values
     return None
 
 
-_patterns: dict[str, re.Pattern[str]] = {}
+_patterns: dict[tuple[str, frozenset[str]], re.Pattern[str]] = {}
 
 
-def _pattern(template: str) -> re.Pattern[str]:
-    import re
-
-    found = _patterns.get(template)
+def _pattern(template: str, one_word: frozenset[str]) -> re.Pattern[str]:
+    found = _patterns.get((template, one_word))
     if found is None:
         parts = re.split(r"%\((\w+)\)s", template)  # text, name, text, name, ..., text
-        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
-        found = _patterns[template] = re.compile(regex, re.DOTALL)
+        regex = "".join(re.escape(p) if i % 2 == 0 else (rf"(?P<{p}>\S+?)" if p in one_word else rf"(?P<{p}>.+?)")
+                        for i, p in enumerate(parts))
+        found = _patterns[(template, one_word)] = re.compile(regex, re.DOTALL)
     return found
 
 

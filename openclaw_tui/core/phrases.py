@@ -1,17 +1,9 @@
-"""The phrases the core builds from values, in the reader's language, for text output only.
-
-The core says what it did and why in English strings (``mem-0001: superseded by mem-0002``, a repair
-candidate's why, a context part's reason, a gc reason); those strings are also the JSON (``why``,
-``reason``, ``changes``) that scripts read, so they stay English.  A text report shows them through
-``localize``: each template below is the English phrase with ``%(name)s`` where the core puts a value, the
-same string recognising the phrase and being the msgid of its translation (as core/check/messages.py does
-for finding messages).  A phrase made of parts joined by "; " is translated part by part; a value that is
-itself a known phrase or word is translated too; a phrase no template matches is shown as it is.
+"""The English phrases the core builds from values (also the JSON's ``why``/``reason``), shown in the
+reader's language: each template is both the pattern that recognises a phrase and its msgid.  Parts
+joined by "; " are translated one by one; a phrase no template matches is shown as it is.
 """
 
 from __future__ import annotations
-
-import re
 
 from .i18n import ERRORS, N_, _, catalog, recognise
 
@@ -223,10 +215,9 @@ def _phrase(text: str, depth: int) -> str:
         return text
     if "; " in text:  # parts first: a template's placeholder never spans two parts
         return _("; ").join(_phrase(part, depth + 1) for part in text.split("; "))
-    for template in TEMPLATES:
-        m = _pattern(template).fullmatch(text)
-        if m is not None:
-            return _(template) % {k: _phrase(v, depth + 1) for k, v in m.groupdict().items()}
+    found = recognise(TEMPLATES, text, lambda v: _phrase(v, depth + 1), _ONE_WORD)
+    if found is not None:
+        return found
     if ", " in text and depth:  # a list of words ("status, body"): each word
         parts = text.split(", ")
         if all(p in WORDS for p in parts):
@@ -237,17 +228,6 @@ def _phrase(text: str, depth: int) -> str:
 # placeholders that hold one word (an id, a file, a number): a template reads no more into them
 _ONE_WORD = frozenset({"id", "file", "target", "commit", "count", "score", "date", "kind", "state", "new", "sha",
                        "limit", "size", "max", "release", "alike", "factor", "days", "cap", "field"})
-_patterns: dict[str, re.Pattern[str]] = {}
-
-
-def _pattern(template: str) -> re.Pattern[str]:
-    found = _patterns.get(template)
-    if found is None:
-        parts = re.split(r"%\((\w+)\)s", template)  # text, name, text, name, ..., text
-        regex = "".join(re.escape(p) if i % 2 == 0 else (rf"(?P<{p}>\S+?)" if p in _ONE_WORD else rf"(?P<{p}>.+?)")
-                        for i, p in enumerate(parts))
-        found = _patterns[template] = re.compile(regex, re.DOTALL)
-    return found
 
 
 def change_kind(kind: str, what: str) -> str:
@@ -257,8 +237,6 @@ def change_kind(kind: str, what: str) -> str:
     return _("%(kind)s %(what)s") % {"kind": _(kind), "what": _(what)}
 
 
-# the inbox's kinds and items (core/inbox/inbox.py: Change.kind, Change.what)
-INBOX_KINDS = (N_("added"), N_("removed"), N_("changed"), N_("superseded"), N_("archived"), N_("restored"),
-               N_("rewritten"), N_("moved"), N_("appended"))
+# the inbox's items (core/inbox/inbox.py: Change.what; its kinds are marked where the inbox screen shows them)
 INBOX_ITEMS = (N_("entry"), N_("item"), N_("section"), N_("text"), N_("directive"), N_("preamble"),
                N_("malformed"), N_("log"), N_("file"))

@@ -1,7 +1,4 @@
-"""Where the user's config file and cache folder are (platformdirs' folders), and ``ConfigError``.
-
-``config`` (the settings) re-exports every name.
-"""
+"""Where the user's config file and cache folder are, and ``ConfigError`` (re-exported by ``config``)."""
 
 from __future__ import annotations
 
@@ -18,18 +15,14 @@ class ConfigError(ValueError):
 
 
 def config_path() -> Path:
-    """Where the config file is read from (it need not exist)."""
-    return Path(config_file())
+    """Where the config file is read from (it need not exist): ``$OPENCLAW_TUI_CONFIG``, else
+    ``config.toml`` in platformdirs' folder."""
+    return Path(os.environ.get(ENV_FILE) or os.path.join(user_config_dir("openclaw-tui", appauthor=False), "config.toml"))
 
 
 def cache_dir() -> Path:
     """The user's cache folder for openclaw-tui (the search index lives here, never in the memory)."""
     return Path(cache_folder())
-
-
-def config_file() -> str:
-    """``config_path()`` as a string: ``$OPENCLAW_TUI_CONFIG``, else ``config.toml`` in platformdirs' folder."""
-    return os.environ.get(ENV_FILE) or os.path.join(user_config_dir("openclaw-tui", appauthor=False), "config.toml")
 
 
 def cache_folder() -> str:

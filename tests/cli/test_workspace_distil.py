@@ -14,7 +14,7 @@ import pytest
 from openclaw_tui.core.files.profile import load_profile
 from openclaw_tui.core.format.edit import EditError
 from openclaw_tui.core.format.entries import parse_bytes
-from openclaw_tui.core.lifecycle.plan import apply_changes
+from openclaw_tui.core.lifecycle.plan import Plan, apply_changes
 from openclaw_tui.core.lifecycle.undo import UndoStack
 from openclaw_tui.core.workspace import dreaming
 from openclaw_tui.core.workspace.distil import distil_context, distil_plan, removable_logs
@@ -216,7 +216,7 @@ def test_demo_history_rewrote_one_log_and_dreaming_promoted(tmp_path: Path) -> N
     # after accepting everything at the commit before dreaming, git finds the promoted item again
     sha = git(demo, "log", "--format=%H", "-1", "--", "workspace-zh/MEMORY.md").strip()
     before = git(demo, "rev-parse", sha + "~1").strip()
-    dreaming.mark_reviewed(ws, [], before)
+    apply_changes(Plan("record reviewed", [dreaming.review_record(ws, [], before)]))
     q = dreaming.review_queue(ws)
     assert any(i.new_in_git and i.row.text.startswith("candidate:") for i in q)
 

@@ -21,7 +21,7 @@ from openclaw_tui.core.workspace.edits import (
     strip_metadata,
     supersede_directive,
 )
-from openclaw_tui.core.workspace.model import load_memory, load_user, parse_memory_text
+from openclaw_tui.core.workspace.model import load_user, parse_memory_text
 
 MEM = (
     "# MEMORY.md - 长期记忆\n\nKeep it short.\n\n## About 小雨\n\n- 住在杭州，养了一只猫。\n- Works nights;\n  answers late.\n"
@@ -39,9 +39,7 @@ def write(tmp_path: Path, data: bytes, name: str = "MEMORY.md") -> Path:
 
 
 def rows(p: Path):  # type: ignore[no-untyped-def]
-    m = load_memory(p.parent, p.name)
-    assert m is not None
-    return m.rows
+    return parse_memory_text(decode(p.read_bytes())[0])
 
 
 def key_of(p: Path, text: str) -> str:

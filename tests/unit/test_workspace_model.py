@@ -7,7 +7,7 @@ from pathlib import Path
 
 from openclaw_tui.core.workspace import dreaming
 from openclaw_tui.core.workspace.directive_hints import look_alikes, same_topic
-from openclaw_tui.core.workspace.model import load_workspace
+from openclaw_tui.core.workspace.model import load_daily_logs, load_memory, load_user
 from tests.conftest import SAMPLES
 from tests.unit.test_check_support import check, where
 
@@ -24,20 +24,21 @@ def ws_of(tmp_path: Path, files: dict[str, str]) -> Path:
 
 
 def test_sample_rows() -> None:
-    w = load_workspace(SAMPLES / "workspace-zh", TODAY)
-    assert w.memory is not None and w.user is not None
-    pending = [r for r in w.memory.items if r.promoted]
+    ws = SAMPLES / "workspace-zh"
+    memory, user = load_memory(ws), load_user(ws)
+    assert memory is not None and user is not None
+    pending = [r for r in memory.items if r.promoted]
     assert [(r.line, r.promotions[0].path, r.score.get("score"), r.trigger, r.importance) for r in pending] == [
         (374, "memory/2026-06-02.md", None, None, 4.0),
         (379, "memory/2026-11-29.md", "0.912", "下午喝什么", 3.0),
     ]
     assert pending[1].heading_path[-1] == "Promoted From Short-Term Memory (2026-11-29)"
     assert pending[1].text.startswith("candidate: 小雨说")
-    assert [d.status for d in w.user.directives].count("superseded") == 2
-    assert [(lg.rel, lg.at_session_start) for lg in w.logs if lg.at_session_start] == [
+    assert [d.status for d in user.directives].count("superseded") == 2
+    assert [(lg.rel, lg.at_session_start) for lg in load_daily_logs(ws, TODAY) if lg.at_session_start] == [
         ("memory/2026-11-29.md", True), ("memory/2026-11-30.md", True),
     ]
-    src = next(r for r in w.memory.items if r.source)
+    src = next(r for r in memory.items if r.source)
     assert src.source == "memory/2026-09-03-hangzhou.md:4" and "龙井" in src.text
 
 
@@ -86,7 +87,7 @@ def test_residue_is_a_review_flag_not_a_finding(tmp_path: Path) -> None:
     })
     found = check(ws, today=TODAY)
     assert found == [], found  # spec: `[score=…]` brackets are metadata, shown and preserved
-    mem = load_workspace(ws, TODAY).memory
+    mem = load_memory(ws)
     assert mem is not None
     # dreaming's trailing [score=…] is metadata, not junk: only the raw candidate line is flagged
     assert [(r.line, r.has_residue) for r in mem.items] == [(3, False), (5, True), (6, False), (8, False)]

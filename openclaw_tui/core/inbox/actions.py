@@ -1,11 +1,4 @@
-"""Approve or revert inbox changes.
-
-- ``approve``: the mark takes those changes only (the mark's copy of each entry / row / file is
-  replaced by the folder's bytes) and a new snapshot is written.
-- ``approve_all``: the mark becomes the folder as it is now.
-- ``revert_plan``: a ``Plan`` that gives the folder's copy of the changes back the mark's bytes,
-  every other byte kept; written with ``undo.write_plan`` (or an ``UndoStack``: one undo).
-"""
+"""Approve inbox changes (the mark takes them) or revert them (a plan giving the folder the mark's bytes)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
-"""The review inbox: the semantic difference between a folder's review mark and the folder now.
+"""The review inbox: what changed between a folder's review mark and the folder now.
 
-Layout A (a profile): entries added / removed / changed / superseded / archived / restored over
-memories.md and the archive (``core/git/semantic_diff``), every other file by file with a line diff.
-Layout B (a workspace): MEMORY.md rows and USER.md directives added, removed, rewritten, moved
-(``segments``), lines appended to daily logs, other files by file.  Each change says who made it:
-the commit (author, date, subject) since the mark, or "not committed" with the file's time.
-A night of dreaming (promoted rows, DREAMS.md, memory/.dreams/) is one group.
+Layout A: entries added, changed, superseded, archived, ...; layout B: MEMORY.md rows and USER.md
+directives added, removed, rewritten or moved, lines appended to daily logs; other files by file.
+Each change names its commit, or "not committed" with the file's time; a night of dreaming is a group.
 """
 
 from __future__ import annotations
@@ -13,8 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import hashlib
+import posixpath
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from ..diff.lines import unified_diff
@@ -33,8 +32,7 @@ REWORD = 0.5  # two rows at least this alike (token similarity) are one row rewr
 
 @dataclass(frozen=True)
 class Unit:
-    """One file's part of a change: the mark's segment ``old`` became the folder's segment ``new``
-    (None: absent); both None: the whole file."""
+    """One file's part of a change: the mark's segment ``old`` became ``new`` (both None: the whole file)."""
 
     rel: str
     old: Key | None = None
@@ -72,10 +70,8 @@ class Change:
         return f"not committed, written at {self.date}" if self.date else "not committed"
 
     def to_json(self) -> dict[str, object]:
-        return {"id": self.id, "kind": self.kind, "what": self.what, "file": self.file, "title": self.title,
-                "detail": self.detail, "diff": self.diff, "committed": self.committed, "sha": self.sha,
-                "author": self.author, "date": self.date, "subject": self.subject, "group": self.group,
-                "who": self.who}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("units", "dreaming")}
+        return out | {"who": self.who}
 
 
 @dataclass
@@ -255,8 +251,8 @@ def _parent(s: Segment, renames: dict[tuple[str, ...], tuple[str, ...]]) -> tupl
 
 
 def row_pairs(rel: str, old_b: bytes | None, new_b: bytes | None) -> dict[Key, Key]:
-    """Each row of ``old_b`` that ``new_b`` holds in the same section under another key (rewritten,
-    or under a renamed heading): where approve and revert find a row's neighbour on the other side."""
+    """Each row of ``old_b`` that ``new_b`` holds in the same section under another key (rewritten, or
+    under a renamed heading)."""
     old, new, pairs, renames = _match(rel, old_b, new_b, None)
     new_keys = {s.key for s in new}
     out = {o.key: n.key for _k, o, n in pairs if o is not None and n is not None and o.key != n.key
@@ -270,9 +266,8 @@ def row_pairs(rel: str, old_b: bytes | None, new_b: bytes | None) -> dict[Key, K
 
 def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
                      kinds: tuple[str, ...] | None = None) -> list[Change]:
-    """Rows / directives added, removed, changed, rewritten (similar text) and moved (same text,
-    another heading path, or another place among the rows of its section) between two versions of
-    one file; a renamed section moves nothing."""
+    """Rows and directives added, removed, changed, rewritten (similar text) and moved between two
+    versions of one file; a renamed section moves nothing."""
     old, new, pairs, renames = _match(rel, old_b, new_b, kinds)
     new_by = {s.key: s for s in new}
     out = []
@@ -312,14 +307,10 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
 
 def _reordered(old: list[Segment], new: list[Segment], pairs: list[Pair],
                renames: dict[tuple[str, ...], tuple[str, ...]]) -> list[Pair]:
-    """``pairs`` plus the rows whose place among the others of their section changed ("moved within";
-    a row also rewritten or changed keeps that change as a second one).
+    """``pairs`` plus the rows whose place among the others of their section changed ("moved within").
 
-    Every row of a section that both versions hold (unchanged, changed or rewritten in place) is one
-    token; each side also gets, as a placeholder, the rows only the other side has, where approve or
-    revert would put them (after the nearest row before them that this side holds).  The tokens off
-    the longest common order are the moved ones: reverting one puts it back after the row it followed.
-    """
+    Rows both sides hold are tokens; each side also gets the other side's own rows where approve or
+    revert would put them.  The tokens off the longest common order are the moved ones."""
     paired = {id(o): n for _k, o, n in pairs if o is not None and n is not None}
     new_by = {x.key: x for x in new}
     still = [(o, new_by.get((o.kind, _remap(o.path, renames), o.text, o.key[3]))) for o in old if o.kind != "section"]
@@ -381,15 +372,12 @@ def _file_change(rel: str, old_b: bytes | None, new_b: bytes | None) -> Change:
     elif new_b is None:
         kind, detail = "removed", "file removed"
     elif is_log and new_b.startswith(old_b):
-        kind = "appended"
-        added = _text(new_b)[len(_text(old_b)):]
-        n = len([x for x in added.splitlines() if x.strip()])
-        detail = f"{n} line{'' if n == 1 else 's'} appended"
-        return Change(rel, kind, "log", rel, rel, detail, ["+ " + x for x in added.splitlines()], (Unit(rel),),
-                      dreaming=False)
+        added = _text(new_b)[len(_text(old_b)):].splitlines()
+        n = len([x for x in added if x.strip()])
+        kind, detail = "appended", f"{n} line{'' if n == 1 else 's'} appended"
     else:
         kind, detail = "changed", "changed"
-    diff = _file_lines(old_b, new_b, rel)
+    diff = ["+ " + x for x in added] if kind == "appended" else _file_lines(old_b, new_b, rel)
     dreaming = rel == "DREAMS.md" or rel.startswith("memory/.dreams/")
     return Change(rel, kind, "log" if is_log else "file", rel, rel, detail, diff, (Unit(rel),), dreaming=dreaming)
 
@@ -425,8 +413,7 @@ def _commits(repo: Repo, folder: Path, base: str | None, paths: list[str] | None
 
 
 def _content(raw: str | None) -> str | None:
-    """A segment's bytes without the blank lines that part it from the next: appending an entry after it
-    changes those, not the entry, and must not be told as the commit that made it."""
+    """A segment's bytes without the blank lines after it (an entry appended after it changes those)."""
     return raw.rstrip() if raw is not None else None
 
 
@@ -466,7 +453,7 @@ def _attribute(changes: list[Change], folder: Path, mark: Mark, now: dict[str, b
             if sha == "":
                 return now.get(rel)
             if (sha, rel) not in blobs:
-                blobs[(sha, rel)] = read_blob(repo, sha, f"{prefix}/{rel}" if prefix else rel)
+                blobs[(sha, rel)] = read_blob(repo, sha, posixpath.join(prefix, rel))
             return blobs[(sha, rel)]
         return get
 
@@ -490,17 +477,12 @@ def _attribute(changes: list[Change], folder: Path, mark: Mark, now: dict[str, b
             _written_at(c, folder)
             continue
         touching = [k for k in commits if k.files & rels]
-        for i, k in enumerate(touching):
-            before = touching[i + 1].sha if i + 1 < len(touching) else mark.base
-            if sig_at(c, before) != cur:
-                c.committed, c.sha, c.author, c.date, c.subject = True, k.sha, k.author, k.date, k.subject
-                break
-        else:  # committed before the mark's base (a mark made from older bytes): the last commit touching it
-            last = _commits(repo, folder, None, [f"{prefix}/{r}" if prefix else r for r in sorted(rels)], 1)
-            if last:
-                k = last[0]
-                c.committed, c.sha, c.author, c.date, c.subject = True, k.sha, k.author, k.date, k.subject
-
+        found = next((k for i, k in enumerate(touching)
+                      if sig_at(c, touching[i + 1].sha if i + 1 < len(touching) else mark.base) != cur), None)
+        if found is None:  # committed before the mark's base (a mark made from older bytes): the last commit touching it
+            found = next(iter(_commits(repo, folder, None, [posixpath.join(prefix, r) for r in sorted(rels)], 1)), None)
+        if found is not None:
+            c.committed, c.sha, c.author, c.date, c.subject = True, found.sha, found.author, found.date, found.subject
 
 
 def _written_at(c: Change, folder: Path) -> None:
@@ -542,13 +524,11 @@ def compute(folder: Path, mark: Mark, now: dict[str, bytes], layout: str) -> lis
         changes.append(_file_change(rel, o, n))
     if layout == "profile" and any(mark.files.get(r) != now.get(r) for r in (MEMORIES, ARCHIVE)):
         changes[:0] = _entry_changes(mark.files, now)
-    seen: dict[str, int] = {}
+    seen: Counter[str] = Counter()
     for c in changes:  # ids unique within the inbox (a row that repeats, a file named like an entry)
-        if c.id in seen:
-            seen[c.id] += 1
-            c.id = f"{c.id}~{seen[c.id]}"
-        else:
-            seen[c.id] = 0
+        seen[c.id] += 1
+        if seen[c.id] > 1:
+            c.id = f"{c.id}~{seen[c.id] - 1}"
     return changes
 
 

@@ -1,13 +1,10 @@
-"""The history of one MEMORY.md item or USER.md directive across commits, rewording included.
-
-A workspace's history is file-level in git; this follows one row through the versions of its file
-(newest first): in each older version the row is the segment with the same key, else the same text
-under another heading (moved), else the most similar text of the same kind (rewritten, by
-``diff.words.similarity``).  Where the row stops being found, the commit after that added it.
+"""The history of one MEMORY.md item or USER.md directive across commits, followed by key, then
+the same text elsewhere (moved), then the most similar text (rewritten).
 """
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,21 +88,19 @@ def item_history(folder: Path | str, query: str, limit: int | None = None) -> li
     repo = find_repo(folder)
     if repo is None:
         raise GitError(["log"], 128, f"{folder} is not inside a git repository")
-    prefix = repo.rel(folder)
-    commits = _commits(repo, folder, None, [f"{prefix}/{rel}" if prefix else rel])
+    in_repo = posixpath.join(repo.rel(folder), rel)
+    commits = _commits(repo, folder, None, [in_repo])
     versions: list[ItemVersion] = []
-    current: Segment | None = row
-    head = _follow(row, _rows(rel, read_blob(repo, "HEAD", f"{prefix}/{rel}" if prefix else rel)))
+    head = _follow(row, _rows(rel, read_blob(repo, "HEAD", in_repo)))
     if head is None or (head.raw, head.path) != (row.raw, row.path):  # the working copy differs from the last commit
         versions.append(ItemVersion(None, None, None, None, _kind(row, head), rel, row.text, row.path,
                                     render_words(head.text, row.text) if head else ""))
-    current = head
+    current: Segment | None = head
     for i, c in enumerate(commits):
         if current is None:
             break
         older = commits[i + 1].sha if i + 1 < len(commits) else None
-        before = _follow(current, _rows(rel, read_blob(repo, older, f"{prefix}/{rel}" if prefix else rel))) \
-            if older else None
+        before = _follow(current, _rows(rel, read_blob(repo, older, in_repo))) if older else None
         if before is None or (before.raw, before.path) != (current.raw, current.path):
             versions.append(ItemVersion(c.sha, c.author, c.date, c.subject, _kind(current, before), rel, current.text,
                                         current.path, render_words(before.text, current.text) if before else ""))

@@ -1,10 +1,8 @@
-"""The review mark of a memory folder: the bytes of its files as the user last reviewed them.
+"""The review mark of a memory folder: its files' bytes as the user last reviewed them.
 
-In a git repository the mark is a snapshot commit of the folder's files (working copies, uncommitted
-ones included), made the way ``git stash create`` makes one: a tree written through a temporary index,
-a commit whose parent is HEAD, on no branch, kept under ``refs/openclaw-tui/reviewed/<folder>``.
-Outside git it is one JSON file in the user's data folder.  With no mark yet, the mark is the last
-commit (in git) or nothing at all ("everything is new", outside git).
+In git: a snapshot commit (as ``git stash create`` makes one, parent HEAD) under
+``refs/openclaw-tui/reviewed/<folder>``; outside git: a JSON file in the user's data folder.  With no
+mark yet: the last commit, or nothing ("everything is new").
 """
 
 from __future__ import annotations
@@ -14,10 +12,13 @@ import datetime as dt
 import hashlib
 import json
 import os
+import posixpath
 import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from platformdirs import user_data_dir
 
 from ..files.safe_write import atomic_write
 from ..git.blobstream import read_blobs
@@ -53,12 +54,7 @@ class Mark:
 
 def data_dir() -> Path:
     """The user's data folder for openclaw-tui (platformdirs), or ``$OPENCLAW_TUI_DATA``."""
-    env = os.environ.get(DATA_ENV)
-    if env:
-        return Path(env)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("openclaw-tui", appauthor=False))
+    return Path(os.environ.get(DATA_ENV) or user_data_dir("openclaw-tui", appauthor=False))
 
 
 def _skip(rel: str) -> bool:
@@ -189,7 +185,7 @@ def write_mark(folder: Path | str, files: dict[str, bytes], parent: str | None =
         atomic_write(path, json.dumps(doc, indent=0).encode())
         return Mark(folder, dict(files), "data", time=when)
     prefix = repo.rel(folder)
-    full = {(f"{prefix}/{rel}" if prefix else rel): data for rel, data in files.items()}
+    full = {posixpath.join(prefix, rel): data for rel, data in files.items()}
     shas = {rel: _blob_sha(data) for rel, data in full.items()}
     check = run_git(["cat-file", "--batch-check"], repo.root,
                     input="".join(s + "\n" for s in set(shas.values())).encode()).stdout.decode()
@@ -198,18 +194,12 @@ def write_mark(folder: Path | str, files: dict[str, bytes], parent: str | None =
         if shas[rel] in missing:
             run_git(["hash-object", "-w", "--stdin"], repo.root, input=data)
             missing.discard(shas[rel])
-    fd, index = tempfile.mkstemp(prefix="openclaw-tui-index.")
-    os.close(fd)
-    os.unlink(index)  # git makes it; an empty file is not a valid index
-    try:
-        env = {**_IDENTITY, "GIT_INDEX_FILE": index}
+    with tempfile.TemporaryDirectory(prefix="openclaw-tui-index.") as tmp:  # git makes the index in it
+        env = {**_IDENTITY, "GIT_INDEX_FILE": os.path.join(tmp, "index")}
         info = "".join(f"100644 {sha}\t{rel}\n" for rel, sha in sorted(shas.items()))
         run_git(["update-index", "--add", "--index-info"], repo.root, input=info.encode("utf-8", "surrogateescape"),
                 env=env)
         tree = run_git(["write-tree"], repo.root, env=env).stdout.decode().strip()
-    finally:
-        if os.path.exists(index):
-            os.unlink(index)
     head = parent or head_sha(repo)
     args = ["commit-tree", tree, "-m", f"openclaw-tui: reviewed {prefix or '.'}"] + (["-p", head] if head else [])
     sha = run_git(args, repo.root, env=_IDENTITY).stdout.decode().strip()

@@ -1,11 +1,6 @@
-"""A memory file as keyed segments (entries, MEMORY.md rows, USER.md directives), and the one edit the
-inbox makes: give one segment of a file the bytes it has in another version of that file.
-
-A segment is a stretch of the decoded text ``[start, end)`` with a key that names it in every version:
-an entry by its id (``core/format``), a MEMORY.md row by kind, heading path and text
-(``core/workspace/model``), a USER.md directive by its text.  Keys that repeat get an occurrence
-number.  ``transplant`` is used both ways: revert (the folder's file takes the mark's copy) and
-approve (the mark's file takes the folder's copy); every other byte of the target stays as it was.
+"""A memory file as keyed segments (entries by id, MEMORY.md rows by kind, heading path and text,
+USER.md directives; a repeated key gets an occurrence number), and ``transplant``: give one segment
+the bytes it has in another version of the file, every other byte kept.
 """
 
 from __future__ import annotations
@@ -76,8 +71,7 @@ def row_segments(text: str, directives: bool = False) -> list[Segment]:
     for r in parse_memory_text(text):
         if any(a < r.end and r.start < b for a, b in taken):
             continue
-        path = r.heading_path if r.kind == "section" else r.heading_path
-        raw.append((r.kind, path, r.text, r.start, r.end, r.promoted))
+        raw.append((r.kind, r.heading_path, r.text, r.start, r.end, r.promoted))
     raw.sort(key=lambda x: x[3])
     return _numbered(raw, text)
 
@@ -86,15 +80,14 @@ def segments_of(rel: str, text: str) -> list[Segment]:
     name = rel.rsplit("/", 1)[-1]
     if name == "USER.md":
         return row_segments(text, directives=True)
-    if name in ("memories.md",):
+    if name == "memories.md":
         return entry_segments(text)
     return row_segments(text)
 
 
 def _insert_at(tgt: list[Segment], src: list[Segment], key: Key, text: str, pairs: dict[Key, Key]) -> int:
     """Where ``key`` goes in the target ``text``: after the nearest segment before it in the source that
-    the target has too (by key, or as its pair in ``pairs``), past the blank lines under a heading; at
-    the top when none comes before it; else at the end."""
+    the target holds too (by key, or its pair in ``pairs``), else before the next one, else at the end."""
     tgt_by = {s.key: s for s in tgt}
 
     def held(s: Segment) -> Segment | None:
@@ -116,14 +109,10 @@ def _insert_at(tgt: list[Segment], src: list[Segment], key: Key, text: str, pair
 
 def transplant(rel: str, target: bytes | None, source: bytes | None, remove: Key | None, put: Key | None,
                in_place: bool = True, pairs: dict[Key, Key] | None = None, keep: bool = False) -> bytes | None:
-    """``target`` with its segment ``remove`` taken out and the source's segment ``put`` put in
-    (where ``remove`` was when ``in_place``, else after its predecessor in the source; ``pairs``
-    names the target's key of a source row held there under another key).  ``keep``: a move only, the
-    target's own bytes of ``remove`` go where the source has ``put``.
-
-    The bytes of every other segment and of the text between them stay as they were.  None: the
-    target file does not exist and gets nothing.
-    """
+    """``target`` with its segment ``remove`` taken out and the source's segment ``put`` put in (where
+    ``remove`` was when ``in_place``, else after its predecessor in the source).  ``keep``: a move, the
+    target's own bytes of ``remove`` go where the source has ``put``.  Every other byte stays; None:
+    the target file does not exist and gets nothing."""
     t_text, t_bom, _ = decode(target or b"")
     s_text, _s_bom, _ = decode(source or b"")
     t_segs = segments_of(rel, t_text)
@@ -155,5 +144,5 @@ def transplant(rel: str, target: bytes | None, source: bytes | None, remove: Key
         piece = nl + piece
     if pos > 0 and not t_text[:pos].endswith("\n") and pos < len(t_text):
         piece = nl + piece
-    bom = t_bom if target is not None else source is not None and (source or b"").startswith(b"\xef\xbb\xbf")
+    bom = t_bom if target is not None else source is not None and source.startswith(b"\xef\xbb\xbf")
     return encode(t_text[:pos] + piece + t_text[pos:], bom)

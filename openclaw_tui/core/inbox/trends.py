@@ -1,15 +1,12 @@
-"""Memory over time, from git history: one point per commit that touched the folder (oldest first).
-
-- layout A: entries by status (active, superseded, cold, ...; the archive as "archived"),
-- layout B: each file the release injects, its size, and the total injected, as ``context`` counts them\n  (UTF-16 units, the configured release's files, cut and total), with the limits they are held to,
-- both: the number of findings of ``openclaw-tui check`` at that commit (its tree exported to a temporary
-  folder and checked there).
+"""Memory over time from git history, one point per commit: entries by status (layout A) or each
+injected file's size and the total as ``context`` counts them (layout B), plus the findings count.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import io
+import posixpath
 import tarfile
 import tempfile
 from collections.abc import Iterator
@@ -66,7 +63,7 @@ def _exported(repo_root: Path, sha: str, prefix: str) -> Iterator[Path | None]:
     with tempfile.TemporaryDirectory(prefix="openclaw-tui-trend.") as tmp:
         with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
             tar.extractall(tmp, filter="data")
-        folder = Path(tmp) / prefix if prefix else Path(tmp)
+        folder = Path(tmp, prefix)
         yield folder if folder.is_dir() else None
 
 
@@ -83,8 +80,7 @@ def _findings(folder: Path | None, today: dt.date | None, release: str | None) -
 
 
 def _bootstrap_point(folder: Path | None, limits: Limits, release: str, point: dict[str, int]) -> None:
-    """Each injected file's size and the total injected, as ``context`` counts them (``bootstrap_sizes``,
-    main session, the release's rules: UTF-16 units, its files, its cut and total)."""
+    """Each injected file's size and the total injected, as ``context`` counts them (main session)."""
     from ..workspace.bootstrap import bootstrap_sizes
 
     if folder is None:
@@ -96,8 +92,7 @@ def _bootstrap_point(folder: Path | None, limits: Limits, release: str, point: d
     point["total"] = sum(p.chars_injected for p in parts)
 
 
-def trends(folder: Path | str, limit: int = 30, *, findings: bool = True, today: dt.date | None = None,
-           limits: Limits | None = None) -> Trends:
+def trends(folder: Path | str, limit: int = 30, *, findings: bool = True, today: dt.date | None = None) -> Trends:
     """The folder's series over its last ``limit`` commits (see the module docstring)."""
     folder = Path(folder).absolute()
     repo = find_repo(folder)
@@ -107,24 +102,20 @@ def trends(folder: Path | str, limit: int = 30, *, findings: bool = True, today:
     layout = layout_of(folder)
     commits = list(reversed(_commits(repo, folder, None, None, limit)))
     out = Trends(layout, [(c.sha, c.date, c.subject) for c in commits])
-    lim = limits or Limits()
-    release = CURRENT_RELEASE
+    lim, release = Limits(), CURRENT_RELEASE
     if layout == "openclaw":
         from ..workspace.openclaw_config import load_openclaw_config
 
         oc = load_openclaw_config(folder)
-        lim, release = limits or oc.limits, oc.release
+        lim, release = oc.limits, oc.release
         out.limits = {"per file": lim.bootstrap_max_chars, "total": lim.bootstrap_total_max_chars}
-
-    def blob(sha: str, rel: str) -> bytes | None:
-        return read_blob(repo, sha, f"{prefix}/{rel}" if prefix else rel)
 
     rows: list[dict[str, int]] = []
     for c in commits:
         point: dict[str, int] = {}
         if layout == "profile":
-            _statuses(blob(c.sha, MEMORIES), point, False)
-            _statuses(blob(c.sha, ARCHIVE), point, True)
+            _statuses(read_blob(repo, c.sha, posixpath.join(prefix, MEMORIES)), point, False)
+            _statuses(read_blob(repo, c.sha, posixpath.join(prefix, ARCHIVE)), point, True)
             if findings:
                 with _exported(repo.root, c.sha, prefix) as tree:
                     out.findings.append(_findings(tree, today, None))

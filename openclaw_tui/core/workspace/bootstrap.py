@@ -1,13 +1,8 @@
-"""What an OpenClaw agent receives from its workspace, from the files alone.
+"""What an OpenClaw agent receives from its workspace, from the files alone (never touched).
 
-``inject_preview(workspace, limits, session)`` lists the parts in the agent's order, each as
-injected.  By default it follows the current release (``injection``, OpenClaw 2026.9.6: its files,
-UTF-16 sizes, its cut and total, the ``[MISSING]`` marker, the session-start block of daily logs,
-TOOLS.md/HEARTBEAT.md/lowercase memory.md listed as "retired").  ``release="older"`` (a workspace
-whose openclaw.json is of the older generation) keeps the older rules below: TOOLS.md and
-HEARTBEAT.md injected, a file over its limit keeps its first 70% and last 20% of that limit around
-a truncation marker (or the 75/25 cut, ``TRUNCATION_STYLES``), today's and yesterday's logs whole.
-The file on disk is never touched.
+``inject_preview`` lists the parts in the agent's order, each as injected: by the current release's
+rules (``injection``) or, for a workspace whose openclaw.json is of the older generation, the older
+ones (TOOLS.md and HEARTBEAT.md injected, the 70/20 cut, today's and yesterday's logs whole).
 """
 
 from __future__ import annotations
@@ -21,54 +16,38 @@ from ..files.profile import inside
 from ..format.entries import decode
 from .injection import (
     CURRENT_RELEASE,
+    JS_SPACE,
+    MIN_FILE_BUDGET,
     RETIRED_FILES,
+    SESSIONS,
     USER_MAX_CHARS,
     Settings,
     StartupSettings,
     bootstrap,
     clamp_to_budget,
+    exact_name,
     from_js,
     js_sha256,
     js_utf8,
+    kept_spans,
+    load_reason,
     startup_block,
     to_js,
     trim_bootstrap_content,
 )
 
-# The agent's order (older releases; the current one no longer injects TOOLS.md / HEARTBEAT.md,
-# which `doctor --fix` folds away, so a workspace that still has them gets them injected here).
+# the agent's order in older releases (they inject TOOLS.md and HEARTBEAT.md)
 BOOTSTRAP_ORDER = (
     "AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md", "MEMORY.md",
 )
 MEMORY_NAMES = ("MEMORY.md", "memory.md")
-MIN_FILE_BUDGET = 64  # less than this left of the total: the file is not injected at all
 
-# How an over-limit file is cut, per OpenClaw release (read in openclaw/openclaw,
-# src/agents/pi-embedded-helpers/bootstrap.ts; see docs/openclaw-truncation.md):
-# - "70/20" (the spec's; releases whose config has no ``memory.search``): the first 70% and the
-#   last 20% of the limit around a two-line marker, the marker's own length not reserved, so the
-#   copy is a little longer than the limit (then clamped with "…" only by what the total leaves);
-# - "75/25" (the release of the current docs: ``memory.search`` config, total 60,000, USER.md
-#   4,000): the marker's length is reserved first and what is left split 75/25, so the copy is at
-#   most the limit; a limit too small for the marker gets a compact one; an over-limit AGENTS.md
-#   keeps 45% head, a 35% digest of its policy lines (headings, list items, must/never/...) and
-#   15% tail.
+# How an over-limit file is cut (docs/openclaw-truncation.md): "70/20", the older releases' first 70%
+# and last 20% of the limit around a marker; "75/25", the current release's (``injection``).
 TRUNCATION_STYLES = ("70/20", "75/25")
 HEAD_RATIO = 0.7
 TAIL_RATIO = 0.2
-SESSIONS = ("main", "shared", "subagent", "cron")
 CRON_FILES = ("AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md")  # what a cron run keeps (filterBootstrapFilesForSession)
-# JavaScript's String.prototype.trimEnd() whitespace (the agent trims a file's end before measuring it)
-_JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
-            "\u2028\u2029\u202f\u205f\u3000\ufeff"
-
-
-def truncation_marker(name: str, head: int, tail: int, raw: int) -> str:
-    """The text put between head and tail of an over-limit file (newlines included)."""
-    return (
-        f"\n[...truncated, read {name} for full content...]\n"
-        f"…(truncated {name}: kept {head}+{tail} chars of {raw})…\n"
-    )
 
 
 def _py(js: str) -> str:
@@ -79,7 +58,7 @@ def _py(js: str) -> str:
 def _cut_js(js: str, name: str, limit: int, style: str) -> tuple[str, int | None, int, int]:
     """(the injected copy, offset of its marker or None, units of head and of tail kept), all in
     UTF-16 units, for the JS string ``js`` under ``limit``."""
-    trimmed = js.rstrip(_JS_SPACE)
+    trimmed = js.rstrip(JS_SPACE)
     if len(trimmed) <= limit:
         return trimmed, None, len(trimmed), 0
     if style == "75/25":  # the current release's cut, one computation (``injection``)
@@ -89,14 +68,13 @@ def _cut_js(js: str, name: str, limit: int, style: str) -> tuple[str, int | None
     head = int(limit * HEAD_RATIO)
     tail = int(limit * TAIL_RATIO)
     kept_tail = trimmed[-tail:]  # as the agent slices: a tail of 0 keeps everything (limits under 5)
-    marker = truncation_marker(name, head, tail, len(trimmed))
+    marker = f"\n[...truncated, read {name} for full content...]\n…(truncated {name}: kept {head}+{tail} chars of {len(trimmed)})…\n"
     return trimmed[:head] + "\n" + marker + "\n" + kept_tail, len(trimmed[:head]), len(trimmed[:head]), len(kept_tail)
 
 
 def truncate(text: str, name: str, limit: int, style: str = "70/20") -> tuple[str, int | None]:
-    """(injected copy, offset of the marker in it or None) for ``text`` under ``limit`` (UTF-16 units).
-
-    The file's trailing whitespace is dropped first (the agent does so) and only then measured."""
+    """(injected copy, offset of the marker in it or None) for ``text`` under ``limit`` (UTF-16 units),
+    measured after its trailing whitespace is dropped."""
     out, at, _h, _t = _cut_js(to_js(text), name, limit, style)
     return _py(out), (None if at is None else len(_py(out[:at])))
 
@@ -108,13 +86,6 @@ def own_limit(name: str, limits: Limits, release: str = CURRENT_RELEASE) -> int:
         return limits.bootstrap_max_chars
     cap = USER_MAX_CHARS if release != "older" else limits.user_max_chars
     return min(cap, limits.bootstrap_max_chars)
-
-
-def kept_spans(raw: int, cut_len: int, head: int, tail: int, copy: int) -> tuple[tuple[int, int], ...]:
-    """The spans of the file (UTF-16 offsets) a copy of ``copy`` units of the cut keeps."""
-    return tuple((a, b) for a, b in ((0, min(head, copy)),
-                                     (raw - tail, raw - tail + max(0, min(tail, copy - (cut_len - tail)))))
-                 if b > a)
 
 
 @dataclass
@@ -136,7 +107,6 @@ class InjectedPart:
     lines_raw: int = 0
     missing: bool = False  # injected as "[MISSING] Expected at: PATH"
     sha256: str = ""  # of the injected copy's UTF-8 (as OpenClaw's JS string encodes)
-    marker_js: int | None = None  # ``marker_at`` in UTF-16 units (what ``context`` counts)
     kept: tuple[tuple[int, int], ...] = ()  # spans of the file (UTF-16 offsets) the agent receives
 
     def received(self, text: str, start: int, end: int) -> str:
@@ -151,15 +121,6 @@ class InjectedPart:
             return "received"
         inside = sum(max(0, min(b, y) - max(a, x)) for x, y in self.kept)
         return "received" if inside >= b - a else "partly" if inside else "not received"
-
-
-    @property
-    def start_line(self) -> int:
-        return 1
-
-    @property
-    def end_line(self) -> int:
-        return self.lines_raw
 
 
 def utf16_offset(text: str, index: int) -> int:
@@ -183,20 +144,12 @@ def bootstrap_files(workspace: Path) -> list[str]:
     names = []
     for name in BOOTSTRAP_ORDER:
         if name == "MEMORY.md":
-            found = next((n for n in MEMORY_NAMES if (workspace / n).is_file() and _exact(workspace, n)), None)
+            found = next((n for n in MEMORY_NAMES if (workspace / n).is_file() and exact_name(workspace, n)), None)
             if found:
                 names.append(found)
         elif (workspace / name).is_file():
             names.append(name)
     return names
-
-
-def _exact(folder: Path, name: str) -> bool:
-    """``name`` exists with exactly that case (case-insensitive file systems)."""
-    try:
-        return name in {p.name for p in folder.iterdir()}
-    except OSError:
-        return False
 
 
 def daily_logs_at_start(workspace: Path, today: dt.date) -> list[str]:
@@ -224,12 +177,10 @@ def inject_preview(
     startup: StartupSettings | None = None,
     utc_today: dt.date | None = None,
 ) -> list[InjectedPart]:
-    """The parts the agent receives, in order, each as injected (see the module docstring).
+    """The parts the agent receives, in order, each as injected.
 
-    ``release``: the current release's rules (``injection.CURRENT_RELEASE``, the default when
-    ``truncation`` is not given as "70/20") or "older" (TOOLS.md and HEARTBEAT.md, the cut named by
-    ``truncation``, whole daily logs).  ``include_daily``: the session-start block (the first run
-    after /new or /reset) rather than a later turn, which has none."""
+    ``release``: ``injection.CURRENT_RELEASE`` (the default unless ``truncation`` is "70/20") or "older".
+    ``include_daily``: a session's first run (with the session-start block), not a later turn."""
     if truncation not in TRUNCATION_STYLES:
         raise ValueError(f"truncation must be one of {', '.join(TRUNCATION_STYLES)}, not {truncation!r}")
     if release is None:
@@ -237,46 +188,39 @@ def inject_preview(
     if release != "older":
         return _current_preview(Path(workspace_path), limits or Limits(), session, today or dt.date.today(),
                                 include_daily, startup, utc_today)
-    if truncation not in TRUNCATION_STYLES:
-        raise ValueError(f"truncation must be one of {', '.join(TRUNCATION_STYLES)}, not {truncation!r}")
     if session not in SESSIONS:
         raise ValueError(f"session must be one of {', '.join(SESSIONS)}, not {session!r}")
     root = Path(workspace_path)
     limits = limits or Limits()
     parts: list[InjectedPart] = []
-    remaining = limits.bootstrap_total_max_chars
     running = 0
+
+    def left_out(reason: str, limit: int = 0, over_total: bool = False) -> None:
+        parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, limit,
+                                  "total" if over_total else "file", running, over_total, False, reason, nlines))
+
     for name in bootstrap_files(root):
         text = _read_text(root, root / name)
         if text is None:
             continue
+        remaining = limits.bootstrap_total_max_chars - running
         js = to_js(text)  # sizes in UTF-16 units, as JavaScript counts them
-        raw = len(js.rstrip(_JS_SPACE))
+        raw = len(js.rstrip(JS_SPACE))
         nlines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
-        if session == "subagent" and name != "AGENTS.md":
-            parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
-                                      False, False, "sub-agent sessions get AGENTS.md only", nlines))
-            continue
-        if session == "cron" and name not in CRON_FILES:
-            parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
-                                      False, False, "cron runs get AGENTS.md, SOUL.md, IDENTITY.md and USER.md only",
-                                      nlines))
-            continue
-        if name in MEMORY_NAMES and session != "main":
-            parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
-                                      False, False, "MEMORY.md is loaded only in the main, private session", nlines))
-            continue
-        if not text.strip():
-            parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, 0, "file", running,
-                                      False, False, "blank files are skipped", nlines))
+        skip = ("sub-agent sessions get AGENTS.md only" if session == "subagent" and name != "AGENTS.md"
+                else "cron runs get AGENTS.md, SOUL.md, IDENTITY.md and USER.md only"
+                if session == "cron" and name not in CRON_FILES
+                else "MEMORY.md is loaded only in the main, private session" if name in MEMORY_NAMES and session != "main"
+                else "blank files are skipped" if not text.strip() else None)
+        if skip:
+            left_out(skip)
             continue
         own, kind = own_limit(name, limits, "older"), ("user" if name == "USER.md" else "file")
         limit = own
         if remaining < own:
             limit, kind = max(remaining, 0), "total"
         if remaining < MIN_FILE_BUDGET:
-            parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, limit, "total", running,
-                                      True, False, f"left out: the bootstrap total of {limits.bootstrap_total_max_chars:,} is used up", nlines))
+            left_out(f"left out: the bootstrap total of {limits.bootstrap_total_max_chars:,} is used up", limit, True)
             continue
         cut, marker_at, head, tail = _cut_js(js, name, limit, truncation)
         injected = clamp_to_budget(cut, remaining)
@@ -286,20 +230,14 @@ def inject_preview(
             marker_at = len(injected) - 1  # no marker: the clamp's "…" is where it cuts
         elif marker_at is not None and marker_at > len(injected):
             marker_at = len(injected)
-        remaining -= len(injected)
         running += len(injected)
         truncated = marker_at is not None
         if truncated and injected != cut:
             kind = "total"
-        if truncated:
-            why = {"user": "USER.md's cap", "file": "bootstrapMaxChars", "total": "what the bootstrap total left"}[kind]
-            reason = f"truncated to {limit:,} characters ({why})"
-        else:
-            reason = "loaded in full" + (" (main session only)" if name in MEMORY_NAMES else "")
         parts.append(InjectedPart(name, name, "bootstrap", raw, len(injected), truncated, _py(injected),
                                   None if marker_at is None else len(_py(injected[:marker_at])), limit, kind, running,
-                                  truncated and kind == "total", True, reason, nlines, False, js_sha256(injected),
-                                  marker_at, kept))
+                                  truncated and kind == "total", True, load_reason(name, truncated, limit, kind), nlines,
+                                  False, js_sha256(injected), kept))
     if include_daily and session not in ("subagent", "cron"):  # the prelude follows a /new or /reset only
         today = today or dt.date.today()
         for rel in daily_logs_at_start(root, today):
@@ -316,9 +254,8 @@ def inject_preview(
 
 def bootstrap_sizes(workspace_path: Path | str, limits: Limits, release: str = CURRENT_RELEASE,
                     session: str = "main") -> list[InjectedPart]:
-    """The bootstrap files as ``context`` counts them by ``release``'s rules alone (its cut follows:
-    "older" cuts 70/20), no daily logs: what the check's oversized-bootstrap and the inbox's charts
-    read, so that they, ``context`` and the view's bars state the same sizes."""
+    """The bootstrap files as ``context`` counts them by ``release``'s rules, no daily logs (the check
+    and the charts read this, so every view states the same sizes)."""
     return [p for p in inject_preview(workspace_path, limits, session, include_daily=False, release=release,
                                       truncation="70/20" if release == "older" else "75/25")
             if p.kind == "bootstrap"]
@@ -350,8 +287,7 @@ def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, s
             it.name, it.name, "bootstrap", it.raw_chars, it.chars, it.truncated or it.clamped, text,
             None if at is None else len(from_js(it.text[:at])), it.limit, "total" if it.clamped else it.limit_kind,
             running, it.clamped or (it.limit_kind == "total" and it.truncated) or (not it.injected and "total" in it.reason),
-            it.injected, it.reason, _lines_of(Path(it.path)) if it.present else 1, not it.present, it.sha256, at,
-            it.kept))
+            it.injected, it.reason, _lines_of(Path(it.path)) if it.present else 1, not it.present, it.sha256, it.kept))
     for name in RETIRED_FILES:
         if (root / name).is_file():
             parts.append(InjectedPart(name, name, "retired", 0, 0, False, "", None, 0, "file", running, False, False,
@@ -372,5 +308,5 @@ def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, s
         parts.append(InjectedPart(
             b.file, b.file, "daily", b.size_bytes, len(b.block), b.truncated, text, None, 0, "file", 0, False,
             b.loaded, f"{which} log, {b.reason} (session start)" if b.loaded else b.reason,
-            _lines_of(root / b.file), False, "", None))
+            _lines_of(root / b.file), False, ""))
     return parts

@@ -1,8 +1,5 @@
-"""A hint for the workspace view's USER.md tab: other active directives that share many words with
-the one selected (perhaps the same topic, perhaps one should supersede the other).
-
-Only a hint: words in common do not make two directives contradict, so the check reports nothing
-(the spec has no such rule).
+"""A hint for the USER.md tab: other active directives sharing many words with the selected one.
+Words in common do not make a contradiction, so the check reports nothing.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
-"""Distil: the end-of-day routine that turns short-term notes into long-term memory.
+"""Distil: turn short-term notes into long-term memory.
 
-Layout B: pick lines of a daily log, append them as items of a chosen MEMORY.md section, each
-with ``<!-- source: memory/YYYY-MM-DD.md:N -->`` pointing at the line it came from, and mark the
-lines distilled by *appending* ``<!-- distilled: N, M -->`` to the log (a log is append-only, so
-its earlier lines are never touched).  Lines judged not worth keeping can be marked
-``<!-- dropped: N -->`` the same way.  A log whose every line is distilled or dropped and that is
-older than 30 days can be removed in one commit (git keeps it).
-
-Layout A: pick lines of ``contexts/{date}.md``, turn each into a new active entry of
-``memories.md`` whose ``source`` is ``contexts/{date}.md:N``, then move the context file to
+Layout B: picked daily-log lines become MEMORY.md items with ``<!-- source: memory/DATE.md:N -->``,
+and ``<!-- distilled: N, M -->`` (or ``dropped``) is appended to the append-only log.  Layout A:
+picked lines of ``contexts/DATE.md`` become new entries of memories.md, the file moves to
 ``contexts/archive/``.
 """
 
@@ -76,44 +70,36 @@ def distil_plan(
     section_key: str | None,
     *,
     dropped: Sequence[int] = (),
-    texts: dict[int, str] | None = None,
-    memory_rel: str = "MEMORY.md",
 ) -> DistilResult:
     """One plan that appends the picked log lines to MEMORY.md and marks them in the log."""
     log = workspace / log_rel
-    mem = workspace / memory_rel
+    mem = workspace / "MEMORY.md"
     if not inside(workspace, log) or not log.is_file():
         raise EditError(f"{log_rel}: no such daily log in the workspace")
     if not inside(workspace, mem):
-        raise EditError(f"{memory_rel} leaves the workspace")
+        raise EditError("MEMORY.md leaves the workspace")
     picked = _log_lines(log, lines)
     _log_lines(log, dropped)
-    bodies = [
-        f"{(texts or {}).get(n) or line_text(raw)} <!-- source: {log_rel}:{n} -->" for n, raw in picked.items()
-    ]
+    bodies = [f"{line_text(raw)} <!-- source: {log_rel}:{n} -->" for n, raw in picked.items()]
 
     def build() -> Plan:
         before = mem.read_bytes() if mem.exists() else None
         text, bom, _ok = decode(before) if before is not None else ("", False, True)
-        inserted = insert_into_section(text, section_key, bodies, f" in {memory_rel}")  # checks the section
+        inserted = insert_into_section(text, section_key, bodies, " in MEMORY.md")  # checks the section
         new_text = inserted if bodies else text
         mark = mark_log(log, list(picked), dropped)
-        plan = Plan(
-            f"distil {len(picked)} line(s) of {log_rel}",
-            [FileChange(mem, before, encode(new_text, bom)), *mark.changes],
-            rebuild=build,
-        )
-        return plan
+        return Plan(f"distil {len(picked)} line(s) of {log_rel}",
+                    [FileChange(mem, before, encode(new_text, bom)), *mark.changes], rebuild=build)
 
     return DistilResult(build(), bodies)
 
 
-def removable_logs(workspace: Path, today: dt.date | None = None, days: int = 30) -> list[str]:
-    """Fully distilled logs older than ``days``: they can go (git keeps them)."""
-    return [lg.rel for lg in load_daily_logs(workspace, today) if lg.fully_distilled and lg.age_days > days]
+def removable_logs(workspace: Path, today: dt.date | None = None) -> list[str]:
+    """Fully distilled logs older than 30 days: they can go (git keeps them)."""
+    return [lg.rel for lg in load_daily_logs(workspace, today) if lg.fully_distilled and lg.age_days > 30]
 
 
-def remove_logs(workspace: Path, rels: Sequence[str], *, commit: bool = True, message: str | None = None) -> str | None:
+def remove_logs(workspace: Path, rels: Sequence[str]) -> str | None:
     """Remove logs (each compared against the bytes read first) and commit the removal; the sha or None."""
     steps = []
     for rel in rels:
@@ -122,9 +108,7 @@ def remove_logs(workspace: Path, rels: Sequence[str], *, commit: bool = True, me
             raise EditError(f"{rel}: no such daily log in the workspace")
         steps.append(Step(p, p.read_bytes(), None))
     write_steps(steps)
-    if not commit:
-        return None
-    return commit_files(workspace, [workspace / r for r in rels], message or f"remove {len(rels)} distilled daily log(s)\n\n"
+    return commit_files(workspace, [workspace / r for r in rels], f"remove {len(rels)} distilled daily log(s)\n\n"
                         + "\n".join(f"- {r}: distilled into MEMORY.md, removed" for r in rels) + "\n")
 
 
@@ -147,15 +131,11 @@ def commit_files(workspace: Path, paths: Sequence[Path], message: str) -> str | 
 # --- layout A: contexts/{date}.md → memories.md ----------------------------------------------
 
 
-def distil_context_plan(
-    profile: Profile, context_rel: str, lines: Sequence[int], *, texts: dict[int, str] | None = None,
-    archive: bool = True, now: dt.datetime | None = None,
-) -> Plan:
-    """The plan of the profile's end-of-day routine, not yet written: a new active entry of
-    ``memories.md`` per picked line (``source: contexts/…md:N``, the line's words as its body, or
-    ``texts[N]``) and, with ``archive``, the context file moved to ``contexts/archive/`` (a copy
-    created there plus the file in ``Plan.removed``).  ``undo.write_plan`` (or the session's
-    write) writes it in one journaled step, and undo puts everything back."""
+def distil_context_plan(profile: Profile, context_rel: str, lines: Sequence[int], *, archive: bool = True,
+                        now: dt.datetime | None = None) -> Plan:
+    """The plan, not yet written: a new active entry of memories.md per picked line (``source:
+    contexts/…md:N``, body the line's words) and, with ``archive``, the context file moved to
+    ``contexts/archive/``."""
     src = profile.path / context_rel
     if not context_rel.startswith("contexts/") or context_rel.startswith("contexts/archive/") \
             or not inside(profile.path, src) or not src.is_file():
@@ -178,7 +158,7 @@ def distil_context_plan(
             meta = new_entry_meta(files, {}, now_iso(now), source=f"{context_rel}:{n}")
             meta["id"] = next_id(ids)
             ids.add(str(meta["id"]))
-            append_new(b, files.memories, meta, ((texts or {}).get(n) or line_text(raw)) + "\n")
+            append_new(b, files.memories, meta, line_text(raw) + "\n")
         plan = b.build()
         plan.rebuild = build
         if archive:
@@ -191,16 +171,11 @@ def distil_context_plan(
     return build()
 
 
-def distil_context(
-    profile: Profile, context_rel: str, lines: Sequence[int], *, texts: dict[int, str] | None = None,
-    archive: bool = True, now: dt.datetime | None = None,
-) -> tuple[Plan, list[str], Path | None]:
-    """New entries for the picked lines (``source: contexts/…md:N``), then the context file moved
-    to ``contexts/archive/``; returns (the applied plan, the new ids, where the file went).
-
-    The new entries and the move are one journaled write: a crash leaves either none of it or all
-    of it (never the entries without the move, which a rerun would repeat)."""
-    plan = distil_context_plan(profile, context_rel, lines, texts=texts, archive=archive, now=now)
+def distil_context(profile: Profile, context_rel: str, lines: Sequence[int], *, archive: bool = True,
+                   now: dt.datetime | None = None) -> tuple[Plan, list[str], Path | None]:
+    """``distil_context_plan`` written in one journaled step (a crash leaves all of it or none);
+    returns (the applied plan, the new ids, where the file went)."""
+    plan = distil_context_plan(profile, context_rel, lines, archive=archive, now=now)
     if archive:
         (profile.path / "contexts" / "archive").mkdir(parents=True, exist_ok=True)
     plan = write_plan(plan)

@@ -1,12 +1,8 @@
 """Review what dreaming promoted into MEMORY.md: a queue, then accept, reject or edit.
 
-The queue holds the MEMORY.md items that carry dreaming's marks (a promotion marker, a
-``[score=…]`` bracket, ``<!-- trigger: … -->`` / ``<!-- importance: N -->``) or that sit in a
-"Promoted From Short-Term Memory" section and are new since the last reviewed commit (git
-history), minus the items already accepted.  Each shows the source log lines its marker names and
-its score.  Accept (optionally stripping the machine metadata, then it leaves the queue by itself)
-records the item as reviewed in the user's cache folder (never in the workspace); reject removes
-it (a plan: undo puts it back); edit changes its text.
+The queue: items carrying dreaming's marks, or new since the last reviewed commit in a "Promoted
+From…" section, minus those accepted.  Accepts are recorded in the user's cache folder, never in
+the workspace; reject and edit are plans (undo puts the item back).
 """
 
 from __future__ import annotations
@@ -14,13 +10,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import cache_dir
 from ..format.entries import decode
 from ..i18n import N_
-from ..lifecycle.plan import FileChange, Plan, apply_changes
+from ..lifecycle.plan import FileChange, Plan
 from .edits import edit_row, remove_row, row_title, strip_metadata
 from .model import MemoryModel, MemRow, load_memory, parse_log, parse_memory_text
 
@@ -31,18 +28,15 @@ class QueueItem:
     source_lines: list[tuple[str, int, str]] = field(default_factory=list)  # (log, line, text)
     source_missing: bool = False
     new_in_git: bool = False
+    recall: dict[str, object] | None = None  # its entry of memory/.dreams/short-term-recall.json, when present
 
     @property
     def score(self) -> str | None:
         return self.row.score.get("score")
 
-    recall: dict[str, object] | None = None  # its entry of memory/.dreams/short-term-recall.json, when present
-
     @property
     def flags(self) -> list[str]:
-        """Review flags (the queue's, not findings of the check): what a reviewer would delete from the
-        item's prose (``MemRow.junk``: raw-candidate, shell-command, score-in-text; dreaming's trailing
-        ``[score=…]`` is metadata and flags nothing), and ``source-missing`` when its log is gone."""
+        """The queue's flags (not findings): ``MemRow.junk``, and ``source-missing`` when its log is gone."""
         return self.row.junk + (["source-missing"] if self.source_missing else [])
 
     @property
@@ -86,8 +80,7 @@ RECALL_STORE = "memory/.dreams/short-term-recall.json"
 
 
 def recall_entries(workspace: Path) -> list[dict[str, object]]:
-    """The entries of dreaming's short-term recall store (``memory/.dreams/short-term-recall.json``,
-    written by releases that kept it as a file), or [] when there is none or it cannot be read."""
+    """The entries of dreaming's short-term recall store, or [] when there is none or it cannot be read."""
     try:
         data = json.loads((workspace / RECALL_STORE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -143,8 +136,8 @@ def reviewed(workspace: Path) -> tuple[set[str], str | None]:
 
 
 def review_record(workspace: Path, keys: list[str], commit: str | None = None) -> FileChange:
-    """The change of the cache file that records ``keys`` as reviewed: a plan carries it with the
-    rest of an accept, so the write protocol writes it and undo takes it back with the rest."""
+    """The change of the cache file that records ``keys`` as reviewed (a plan carries it, so undo takes
+    it back with the rest)."""
     path = _state_path()
     try:
         before: bytes | None = path.read_bytes()
@@ -159,10 +152,6 @@ def review_record(workspace: Path, keys: list[str], commit: str | None = None) -
     return FileChange(path, before, json.dumps(state, ensure_ascii=False, indent=1).encode("utf-8"))
 
 
-def mark_reviewed(workspace: Path, keys: list[str], commit: str | None = None) -> None:
-    apply_changes(Plan("record reviewed", [review_record(workspace, keys, commit)]))
-
-
 def is_review_record(path: Path) -> bool:
     """True for the cache file of review records (not a workspace file: never committed)."""
     return path == _state_path()
@@ -174,10 +163,8 @@ def _old_keys(workspace: Path, rel: str, commit: str) -> set[str] | None:
     repo = find_repo(workspace)
     if repo is None:
         return None
-    prefix = repo.rel(workspace)
-    spec = f"{commit}:{prefix + '/' if prefix else ''}{rel}"
     try:
-        proc = run_git(["show", spec], repo.root, check=False)
+        proc = run_git(["show", f"{commit}:{posixpath.join(repo.rel(workspace), rel)}"], repo.root, check=False)
     except GitError:
         return None
     if proc.returncode != 0:
@@ -234,8 +221,8 @@ def head_commit(workspace: Path) -> str | None:
 
 
 def accept(workspace: Path, item: QueueItem, *, strip: bool = False) -> Plan:
-    """Accept: the plan (the caller applies it) that records the item's key as reviewed in the cache
-    and, with ``strip``, removes its machine metadata; undoing it puts the item back in the queue."""
+    """The plan (the caller applies it) that records the item as reviewed and, with ``strip``, removes
+    its machine metadata; undoing it puts the item back in the queue."""
     ws = Path(workspace)
     commit = head_commit(ws)
 
@@ -261,13 +248,11 @@ def strip_plan(workspace: Path, item: QueueItem) -> Plan | None:
 
 
 def reject(workspace: Path, item: QueueItem) -> Plan:
-    ws = Path(workspace)
-    return remove_row(_mem_path(ws), item.row.key, item.row.line)
+    return remove_row(_mem_path(Path(workspace)), item.row.key, item.row.line)
 
 
 def edit(workspace: Path, item: QueueItem, text: str) -> Plan:
-    ws = Path(workspace)
-    return edit_row(_mem_path(ws), item.row.key, text, item.row.line)
+    return edit_row(_mem_path(Path(workspace)), item.row.key, text, item.row.line)
 
 
 def _mem_path(ws: Path) -> Path:

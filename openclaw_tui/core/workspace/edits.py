@@ -1,11 +1,7 @@
 """Lossless edits of a workspace's MEMORY.md and USER.md, as plans (see lifecycle/plan.py).
 
-Each function returns a ``Plan`` computed from the file's current bytes; nothing is written until
-``apply_changes`` (or ``UndoStack.apply``), which writes under the file's lock with a
-compare-and-swap and, when the file changed meanwhile, rebuilds the plan on the new bytes (the row
-is found again by its identity, heading path plus text) or refuses.  Only the characters of the
-row concerned change: every other byte of the file, BOM, line endings and bad bytes included,
-stays as it was.
+A plan is rebuilt on the file's new bytes when it changed meanwhile (the row found again by its
+key); only the row's characters change, every other byte (BOM, line endings, bad bytes) stays.
 """
 
 from __future__ import annotations
@@ -105,22 +101,17 @@ def edit_row(path: Path, key: str, new_text: str, line: int | None = None) -> Pl
     return text_plan(path, f"edit {key.split(' :: ')[-1][:40] or key}", transform)
 
 
-def _section_removal(text: str, row: MemRow) -> tuple[int, int]:
-    return row.start, row.section_end if row.kind == "section" else row.end
-
-
 def remove_row(path: Path, key: str, line: int | None = None) -> Plan:
     """Remove one item or text row, or a section with everything under it."""
 
     def transform(text: str) -> str:
         row = _find(text, key, line)
-        start, end = _section_removal(text, row)
-        return text[:start] + text[end:]
+        return text[:row.start] + text[row.section_end if row.kind == "section" else row.end:]
 
     return text_plan(path, f"remove {key[-50:]}", transform)
 
 
-def insert_point(text: str, section: MemRow, rows: Sequence[MemRow]) -> int:
+def insert_point(section: MemRow, rows: Sequence[MemRow]) -> int:
     """Where a new item of ``section`` goes: after its last own row (before any sub-section)."""
     own_end = section.end
     for r in rows:
@@ -133,28 +124,21 @@ def insert_point(text: str, section: MemRow, rows: Sequence[MemRow]) -> int:
     return own_end
 
 
-def _insert_items(text: str, section: MemRow | None, rows: Sequence[MemRow], block: str) -> str:
-    """Insert ``block`` (lines, ending with the document's newline) into ``section`` or at the end."""
-    pos = len(text) if section is None else insert_point(text, section, rows)
+def _insert_items(text: str, section: MemRow | None, rows: Sequence[MemRow], block: Callable[[str], str]) -> str:
+    """Insert ``block(nl)`` (lines in the line ending ``nl`` of the place) into ``section`` or at the end."""
+    pos = len(text) if section is None else insert_point(section, rows)
     nl = ending_before(text, pos) if pos else newline_of(text) if text else "\n"
     before = text[:pos]
-    prefix = ""
-    if before and not before.endswith("\n"):
-        prefix = nl
+    prefix = nl if before and not before.endswith("\n") else ""
     last_own = [r for r in rows if section is not None and section.end <= r.start < pos and r.kind != "section"]
-    if section is not None and not last_own:
-        prefix += nl  # a blank line between the heading and its first item
-    elif section is not None and last_own and last_own[-1].kind != "item":
-        prefix += nl
-    return before + prefix + block + text[pos:]
+    if section is not None and (not last_own or last_own[-1].kind != "item"):
+        prefix += nl  # a blank line after the heading (or a text row)
+    return before + prefix + block(nl) + text[pos:]
 
 
 def insert_bodies(text: str, section: MemRow | None, rows: Sequence[MemRow], bodies: Sequence[str]) -> str:
-    """New list items (one per body) at the end of ``section`` (None: of the text), written in the
-    line ending of the place they go to."""
-    pos = len(text) if section is None else insert_point(text, section, rows)
-    nl = ending_before(text, pos) if pos else newline_of(text) if text else "\n"
-    return _insert_items(text, section, rows, "".join(item_line(b, nl) for b in bodies))
+    """New list items (one per body) at the end of ``section`` (None: of the text)."""
+    return _insert_items(text, section, rows, lambda nl: "".join(item_line(b, nl) for b in bodies))
 
 
 def item_line(body: str, nl: str, bullet: str = "- ") -> str:
@@ -178,7 +162,7 @@ def move_item(path: Path, key: str, section_key: str, line: int | None = None) -
         target = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
         if target is None:
             raise EditError(f"no section {section_key!r}")
-        return _insert_items(rest, target, rows, block)
+        return _insert_items(rest, target, rows, lambda _nl: block)
 
     return text_plan(path, f"move {row_title(key)}", transform)
 
@@ -251,13 +235,15 @@ def supersede_directive(
             _check_item_text(new_text)
             nl = ending_before(text, d.end)
             end = d.end + len("superseded") - (d.status_end - d.status_start)
-            before = out[:end]
-            if not before.endswith("\n"):
-                before += nl
-            out = before + nl + _directive_block(text, d.body_start, new_text, today, nl) + out[end:]
+            out = _after(out, end, _directive_block(text, d.body_start, new_text, today, nl), nl)
         return out
 
     return text_plan(path, "supersede a USER.md directive", transform)
+
+
+def _after(text: str, end: int, block: str, nl: str) -> str:
+    """``block`` after a blank line behind the line that ends at ``end``."""
+    return text[:end] + ("" if text[:end].endswith("\n") else nl) + nl + block + text[end:]
 
 
 def _directive_block(text: str, body_start: int, body: str, today: dt.date, nl: str) -> str:
@@ -277,12 +263,7 @@ def add_directive(path: Path, body: str, today: dt.date | None = None) -> Plan:
         ds = parse_directives(text)
         nl = ending_before(text, ds[-1].end) if ds else newline_of(text) if text else "\n"
         if ds:
-            last = ds[-1]
-            block = _directive_block(text, last.body_start, body, today, nl)
-            before = text[: last.end]
-            if not before.endswith("\n"):
-                before += nl
-            return before + nl + block + text[last.end:]
+            return _after(text, ds[-1].end, _directive_block(text, ds[-1].body_start, body, today, nl), nl)
         block = f"<!-- observed: {today.isoformat()} | status: active -->{nl}- {body.strip()}{nl}"
         prefix = "" if not text or text.endswith("\n") else nl
         heading = f"{nl}## Directives{nl}{nl}" if text.strip() else f"## Directives{nl}{nl}"

@@ -1,13 +1,5 @@
-"""What each file OpenClaw writes in a workspace is, from its place and name: one answer per file,
-shared by the views, including whether our ``search`` covers it (``format.places.indexed_rel``, the
-rule the index itself follows) and the date it is counted from (decay, staleness).
-
-- ``memory/YYYY-MM-DD.md``: the daily log (append-only);
-- ``memory/YYYY-MM-DD-HHMM.md``: a session note; one starting ``# Session:`` is a transcript;
-- ``memory/YYYY-MM-DD-<slug>.md``: a session note named by its topic;
-- ``memory/archive/…YYYY-MM-DD….md``: an old log moved aside, dated by its name;
-- ``memory/dreaming/<phase>/…``: a dreaming phase report; ``memory/imports/<tool>/…``: imported material;
-  ``memory/.dreams/…``: dreaming's machine state; ``DREAMS.md``: the dream diary.
+"""What each file of a workspace is, from its place and name, including whether ``search`` covers
+it (the index's own rule, ``format.places.indexed_rel``) and the date it is counted from.
 """
 
 from __future__ import annotations

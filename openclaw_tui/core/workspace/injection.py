@@ -9,7 +9,7 @@ A port of the current release's builder (npm ``openclaw@2026.9.6``, ``dist/`` re
 JavaScript strings are UTF-16: every length, cut and budget here is in UTF-16 code units.  Text is
 carried as a "JS string" (``to_js``: each character outside the BMP as its two surrogates), so
 ``len`` and slicing behave as in JavaScript; ``from_js`` joins the pairs again.
-tests/test_openclaw_oracle.py holds this module against OpenClaw's own functions.
+tests/oracle holds this module against OpenClaw's own functions.
 """
 
 from __future__ import annotations
@@ -75,14 +75,6 @@ JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2
 _S = "[" + re.escape(JS_SPACE) + "]"
 
 
-def _hi(c: int) -> bool:
-    return 0xD800 <= c <= 0xDBFF
-
-
-def _lo(c: int) -> bool:
-    return 0xDC00 <= c <= 0xDFFF
-
-
 def slice_utf16_safe(s: str, start: int, end: int | None = None) -> str:
     """``sliceUtf16Safe``: a slice that returns no dangling half of a surrogate pair."""
     n = len(s)
@@ -90,9 +82,9 @@ def slice_utf16_safe(s: str, start: int, end: int | None = None) -> str:
     b = n if end is None else (max(n + end, 0) if end < 0 else min(end, n))
     if b <= a:
         return ""
-    if 0 < a < n and _lo(ord(s[a])) and _hi(ord(s[a - 1])):
+    if 0 < a < n and "\udc00" <= s[a] <= "\udfff" and "\ud800" <= s[a - 1] <= "\udbff":
         a += 1
-    if 0 < b < n and _hi(ord(s[b - 1])) and _lo(ord(s[b])):
+    if 0 < b < n and "\ud800" <= s[b - 1] <= "\udbff" and "\udc00" <= s[b] <= "\udfff":
         b -= 1
     return s[a:b]
 
@@ -240,6 +232,13 @@ def trim_bootstrap_content(content: str, name: str, max_chars: int) -> tuple[str
     return (truncate_utf16_safe(out, max_chars) if len(out) > max_chars else out), True, raw, len(pieces[0]), len(pieces[2])
 
 
+def kept_spans(raw: int, cut_len: int, head: int, tail: int, copy: int) -> tuple[tuple[int, int], ...]:
+    """The spans of the file (UTF-16 offsets) a copy of ``copy`` units of the cut keeps."""
+    return tuple((a, b) for a, b in ((0, min(head, copy)),
+                                     (raw - tail, raw - tail + max(0, min(tail, copy - (cut_len - tail)))))
+                 if b > a)
+
+
 def clamp_to_budget(content: str, budget: int) -> str:
     """``clampToBudget``: what is left of the total, the copy cut there with "…"."""
     if budget <= 0:
@@ -270,11 +269,6 @@ class Injected:
     reason: str = ""
     kept: tuple[tuple[int, int], ...] = ()  # the spans of the file (UTF-16 offsets) the agent receives
 
-    def received(self, start: int, end: int) -> str:
-        """Whether the agent receives the file's units [start, end): "received", "partly" or "not received"."""
-        inside = sum(max(0, min(end, b) - max(start, a)) for a, b in self.kept)
-        return "received" if inside >= end - start else "partly" if inside else "not received"
-
     @property
     def chars(self) -> int:
         return len(self.text)
@@ -297,7 +291,8 @@ class Injected:
         return None
 
 
-def _exact(folder: Path, name: str) -> bool:
+def exact_name(folder: Path, name: str) -> bool:
+    """``name`` exists with exactly that case (case-insensitive file systems)."""
     try:
         return name in {p.name for p in folder.iterdir()}
     except OSError:
@@ -325,7 +320,7 @@ TEMPLATE_SHA256 = {
 def looks_configured(root: Path) -> bool:
     """``workspaceProfileLooksConfigured``: a customised SOUL/IDENTITY/USER.md, ``memory/``, MEMORY.md or a
     skill (``skills/*/SKILL.md``).  A configured workspace's leftover BOOTSTRAP.md is deleted on the next turn."""
-    if (root / "memory").exists() or _exact(root, "MEMORY.md"):
+    if (root / "memory").exists() or exact_name(root, "MEMORY.md"):
         return True
     skills = root / "skills"
     if skills.is_dir():
@@ -366,7 +361,7 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
     configured: bool | None = None
     for name in BOOTSTRAP_FILES:
         path = folder / name
-        present = path.is_file() and _exact(folder, name)
+        present = path.is_file() and exact_name(folder, name)
         item = Injected(name, str(path), present)
         out.append(item)
         content = read_js(path) if present else None
@@ -374,7 +369,7 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
             item.raw_chars = len(content.rstrip(JS_SPACE))
         if not present and name in OPTIONAL_WHEN_ABSENT:
             item.reason = f"absent (the release loads {name} only when present, by exact name)"
-            if name == "MEMORY.md" and _exact(folder, "memory.md"):
+            if name == "MEMORY.md" and exact_name(folder, "memory.md"):
                 item.reason = "absent: a lowercase memory.md is never loaded by the current release"
             continue
         if allow is not None and name not in allow:
@@ -419,9 +414,7 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
         cut, truncated, raw, head, tail = trim_bootstrap_content(content, name, limit)
         within = clamp_to_budget(cut, remaining)
         copy = len(within) - (1 if len(within) < len(cut) and remaining > 3 else 0)  # the clamp's "…" is not the file's
-        item.kept = tuple((a, b) for a, b in ((0, min(head, copy)),
-                                               (raw - tail, raw - tail + max(0, min(tail, copy - (len(cut) - tail)))))
-                          if b > a)
+        item.kept = kept_spans(raw, len(cut), head, tail, copy)
         item.raw_chars, item.limit, item.limit_kind = raw, limit, kind
         if not within:
             item.reason = "blank: nothing to inject"
@@ -429,12 +422,16 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
         item.text, item.injected, item.truncated = within, True, truncated
         item.clamped = len(within) < len(cut)
         remaining = max(0, remaining - len(within))
-        if truncated or item.clamped:
-            why = {"user": "USER.md's cap", "file": "bootstrapMaxChars", "total": "what the bootstrap total left"}[kind]
-            item.reason = f"truncated to {limit:,} characters ({why})"
-        else:
-            item.reason = "loaded in full" + (" (main session only)" if name == "MEMORY.md" else "")
+        item.reason = load_reason(name, truncated or item.clamped, limit, kind)
     return out
+
+
+def load_reason(name: str, cut: bool, limit: int, kind: str) -> str:
+    """Why a loaded file is as it is: cut to its ``kind`` of limit, or whole."""
+    if cut:
+        why = {"user": "USER.md's cap", "file": "bootstrapMaxChars", "total": "what the bootstrap total left"}[kind]
+        return f"truncated to {limit:,} characters ({why})"
+    return "loaded in full" + (" (main session only)" if name in ("MEMORY.md", "memory.md") else "")
 
 
 # --- the session-start block of daily logs ------------------------------------------------------------
@@ -461,7 +458,6 @@ class DailyBlock:
     size_bytes: int
     loaded: bool
     block: str = ""  # JS string: the quoted block as given ("" when not)
-    content_chars: int = 0  # of the file's text kept in the block
     truncated: bool = False
     reason: str = ""
 
@@ -620,8 +616,6 @@ def startup_block(root: Path | str, today: dt.date, settings: StartupSettings | 
             break
         b.loaded, b.block = True, block
         b.truncated = b.truncated or block != _format_block(b.file, content)
-        b.content_chars = len(content) if block == _format_block(b.file, content) else \
-            len(block) - len(_format_block(b.file, ""))
         b.reason = "cut to fit the block" if b.truncated else "given whole"
         sections.append(block)
         total += len(block)

@@ -1,9 +1,5 @@
-"""Layout B: append a line to today's daily log (``memory/YYYY-MM-DD.md``), the way the agent keeps it.
-
-Daily logs are append-only: the plan only adds bytes after the file's last byte (a new file starts
-with the ``# YYYY-MM-DD`` heading OpenClaw writes). The line is ``- HH:MM text``; a text of several
-lines continues indented under it. Written, like every edit, by ``plan.apply_changes`` (lock,
-compare, atomic replace; rebuilt on newer bytes when another writer appended meanwhile).
+"""Append ``- HH:MM text`` to today's daily log (``memory/YYYY-MM-DD.md``), the way the agent does:
+bytes are only added after the last one; a new log starts with the ``# YYYY-MM-DD`` heading.
 """
 
 from __future__ import annotations

@@ -1,15 +1,6 @@
-"""What dreaming writes beside MEMORY.md, listed read-only with sizes and what each is.
-
-OpenClaw's docs (``openclaw/docs``, ``concepts/dreaming``: "what dreaming writes") name two
-kinds of output: machine state in ``memory/.dreams/`` (the short-term recall store
-``short-term-recall.json``, phase signals, ingestion checkpoints, locks) and human-readable
-output in ``DREAMS.md`` (or an existing ``dreams.md``), plus optional phase reports under
-``memory/dreaming/<phase>/YYYY-MM-DD.md``.  The spec lists ``memory/imports/`` as optional and
-machine-written too.  None of them is a bootstrap file or a daily log: the agent does not get
-them in its prompt (the bootstrap set and the session-start block of daily logs are what it gets).
-Whether ``search`` covers each is said per file, by the index's own rule (``file_kinds``).
-
-The app never writes them: they are shown, never edited.
+"""What dreaming writes beside MEMORY.md (``memory/.dreams/``, ``memory/dreaming/``,
+``memory/imports/``, DREAMS.md), listed read-only with sizes and what each is; none of it is in the
+agent's prompt.
 """
 
 from __future__ import annotations
@@ -20,6 +11,7 @@ from pathlib import Path
 
 from ..files.profile import inside
 from ..format.entries import decode
+from .injection import exact_name
 
 DIARY_NAMES = ("DREAMS.md", "dreams.md")
 MACHINE_DIRS = (
@@ -52,17 +44,13 @@ class MachineFile:
                "read-only here"
 
 
-def machine_files(workspace: Path | str, limit: int = LIMIT) -> tuple[list[MachineFile], int]:
+def machine_files(workspace: Path | str) -> tuple[list[MachineFile], int]:
     """(the diary and dreaming's files, sorted per folder; how many more were not listed)."""
     root = Path(workspace)
     out: list[MachineFile] = []
     more = 0
-    try:
-        names = {p.name for p in root.iterdir()}
-    except OSError:
-        names = set()
     for name in DIARY_NAMES:
-        if name in names and (root / name).is_file():
+        if (root / name).is_file() and exact_name(root, name):
             out.append(MachineFile(name, "diary", _size(root / name), DIARY_MEANING))
             break  # an existing dreams.md is used instead of DREAMS.md, never both
     for folder, kind, meaning in MACHINE_DIRS:
@@ -74,7 +62,7 @@ def machine_files(workspace: Path | str, limit: int = LIMIT) -> tuple[list[Machi
             dirnames.sort()
             found.extend((Path(dirpath) / fn).relative_to(root).as_posix() for fn in sorted(filenames))
         for rel in found:
-            if len(out) >= limit:
+            if len(out) >= LIMIT:
                 more += 1
                 continue
             out.append(MachineFile(rel, kind, _size(root / rel), meaning))

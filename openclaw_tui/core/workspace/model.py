@@ -1,16 +1,10 @@
 """An OpenClaw workspace as rows: MEMORY.md sections and items, USER.md directives, daily logs.
 
-Everything is located by character offsets in the decoded text (``decode``: BOM stripped, bad
-bytes kept as surrogate escapes), so an edit can replace exactly one row's characters and leave
-every other byte as it was.  Lines are split on ``\\n`` only; a ``\\r`` before it stays part of
-the line ending.
-
-MEMORY.md: a heading starts a section (its *heading path* is the titles of the headings above it
-and its own); a list item (``-``, ``*``, ``+``, ``1.``) with its continuation lines is an item,
-any other paragraph a ``text`` row.  Comment-only lines right above an item (dreaming's
-``<!-- openclaw-memory-promotion:… -->``) belong to it; trailing ``<!-- trigger: … -->`` /
-``<!-- importance: N -->`` / ``<!-- source: … -->`` comments and ``[score=…]`` brackets are its
-metadata.  USER.md: ``<!-- observed: DATE | status: S -->`` followed by one directive.
+Rows are located by character offsets in the decoded text (``decode``), so an edit replaces exactly
+one row's characters.  Lines split on ``\\n`` only (a ``\\r`` stays in the line ending).  A list item
+owns its continuation lines, the comment-only lines right above it (dreaming's promotion marker) and
+its trailing ``<!-- … -->`` / ``[score=…]`` metadata; in USER.md ``<!-- observed: DATE | status: S -->``
+precedes one directive.
 """
 
 from __future__ import annotations
@@ -52,17 +46,13 @@ class Line:
 def split_lines(text: str) -> list[Line]:
     out: list[Line] = []
     pos = 0
-    n = 1
-    length = len(text)
-    while pos < length:
-        nl = text.find("\n", pos)
-        end = length if nl < 0 else nl + 1
-        body = text[pos:nl if nl >= 0 else length]
-        if body.endswith("\r") and nl >= 0:
-            body = body[:-1]
-        out.append(Line(pos, end, body, n))
+    for n, body in enumerate(text.split("\n"), 1):
+        if pos >= len(text):
+            break
+        end = pos + len(body) + 1  # after its "\n" (past the text when the last line has none)
+        ended = end <= len(text)
+        out.append(Line(pos, min(end, len(text)), body[:-1] if ended and body.endswith("\r") else body, n))
         pos = end
-        n += 1
     return out
 
 
@@ -113,9 +103,8 @@ class MemRow:
 
     @property
     def junk(self) -> list[str]:
-        """What a reviewer would delete from a promoted item's prose (its trailing ``[score=…]`` and
-        comments are metadata, not junk): "raw-candidate" (a candidate/snippet line, a log's time stamp
-        or ``memory/…md:N`` reference), "shell-command", "score-in-text" (score text inside the prose)."""
+        """What a reviewer would delete from a promoted item's prose (its trailing metadata is not junk):
+        "raw-candidate", "shell-command", "score-in-text"."""
         if not self.promoted or self.kind != "item":
             return []
         out = []
@@ -164,7 +153,7 @@ class MemoryModel:
     def find(self, key: str) -> MemRow | None:
         return next((r for r in self.rows if r.key == key), None)
 
-def _meta(row: MemRow, first_line_text: str, tail_text: str) -> None:
+def _meta(row: MemRow, tail_text: str) -> None:
     m = TRAIL_META_RE.search(tail_text)
     if m:
         row.metadata = re.findall(r"<!--[^\n]*?-->|\[score=[^\]\n]*\]", m.group())
@@ -176,60 +165,48 @@ def _meta(row: MemRow, first_line_text: str, tail_text: str) -> None:
                 row.promotions.append(Promotion(
                     p.group(1), int(p.group(2)) if p.group(2) else None, int(p.group(3)) if p.group(3) else None, blob,
                 ))
-    joined = tail_text
-    sm = SCORE_RE.search(joined)
+    sm = SCORE_RE.search(tail_text)
     if sm:
         row.score_raw = sm.group()
-        for pair in sm.group()[1:-1].split():
-            if "=" in pair:
-                k, v = pair.split("=", 1)
-                row.score[k] = v
+        row.score = {k: v for k, _eq, v in (pair.partition("=") for pair in sm.group()[1:-1].split() if "=" in pair)}
         src = row.score.get("source")
         if src and not row.promotions:
             p = PROMO_PATH_RE.search(src)
             if p:
                 row.promotions.append(Promotion(p.group(1), int(p.group(2)) if p.group(2) else None, None, src))
-    tm = TRIGGER_RE.search(joined)
+    tm = TRIGGER_RE.search(tail_text)
     if tm:
         row.trigger = tm.group(1)
-    im = IMPORTANCE_RE.search(joined)
+    im = IMPORTANCE_RE.search(tail_text)
     if im:
         row.importance = float(im.group(1))
-    so = SOURCE_RE.search(joined)
+    so = SOURCE_RE.search(tail_text)
     if so:
         row.source = so.group(1) + (f":{so.group(2)}" if so.group(2) else "")
 
 
 def parse_memory_text(text: str) -> list[MemRow]:
     """The rows of a MEMORY.md-like text (see the module docstring)."""
-    return _parse_memory_text(text)
-
-
-def _parse_memory_text(text: str) -> list[MemRow]:
     lines = split_lines(text)
     rows: list[MemRow] = []
     stack: list[tuple[int, str, MemRow]] = []  # (level, title, row)
-    in_fence: str | None = None
     pending: list[Line] = []  # comment-only lines waiting for the item below
     i = 0
-
-    current: list[tuple[str, ...]] = [()]
-
-    def path() -> tuple[str, ...]:
-        return current[0]
+    path: tuple[str, ...] = ()  # the titles of the open sections
 
     def close_sections(level: int, at: int) -> None:
+        nonlocal path
         while stack and stack[-1][0] >= level:
             stack.pop()[2].section_end = at
-        current[0] = tuple(t for _lvl, t, _r in stack)
+        path = tuple(t for _lvl, t, _r in stack)
 
     def flush_pending() -> None:
         for c in pending:
             body = c.text.strip()
-            rows.append(MemRow("text", path(), body, c.start, c.end, c.number, c.number, len(stack),
+            rows.append(MemRow("text", path, body, c.start, c.end, c.number, c.number, len(stack),
                                c.start + (len(c.text) - len(c.text.lstrip())), c.start + len(c.text.rstrip()),
                                metadata=[body]))
-            _meta(rows[-1], "", body)
+            _meta(rows[-1], body)
         pending.clear()
 
     while i < len(lines):
@@ -237,17 +214,16 @@ def _parse_memory_text(text: str) -> list[MemRow]:
         t = ln.text
         head = t[:6]
         fence = FENCE_RE.match(t) if ("`" in head or "~" in head) else None
-        if in_fence is not None or fence:
-            # a fenced block is one text row
+        if fence:  # a fenced block is one text row
             flush_pending()
             start = i
-            marker = fence.group(1)[:3] if fence else (in_fence or "```")
+            marker = fence.group(1)[:3]
             i += 1
             while i < len(lines) and not lines[i].text.lstrip().startswith(marker):
                 i += 1
             i = min(i + 1, len(lines))
             last = lines[i - 1]
-            rows.append(MemRow("text", path(), "\n".join(x.text for x in lines[start:i]), ln.start, last.end,
+            rows.append(MemRow("text", path, "\n".join(x.text for x in lines[start:i]), ln.start, last.end,
                                ln.number, last.number, len(stack), ln.start, last.start + len(last.text)))
             continue
         h = HEADING_RE.match(t) if "#" in t[:4] else None
@@ -256,14 +232,14 @@ def _parse_memory_text(text: str) -> list[MemRow]:
             level = len(h.group(1))
             title = (h.group(2) or "").strip()
             close_sections(level, ln.start)
-            row = MemRow("section", (*path(), title), title, ln.start, ln.end, ln.number, ln.number, level)
+            row = MemRow("section", (*path, title), title, ln.start, ln.end, ln.number, ln.number, level)
             hs = t.find(h.group(1)) + level
             rest = t[hs:]
             row.body_start = ln.start + hs + (len(rest) - len(rest.lstrip(" \t")))
             row.body_end = row.body_start + len(title)
             row.section_end = len(text)
             stack.append((level, title, row))
-            current[0] = (*current[0], title)
+            path = (*path, title)
             rows.append(row)
             i += 1
             continue
@@ -309,10 +285,10 @@ def _parse_memory_text(text: str) -> list[MemRow]:
         body_end = body_start + (tm.start() if tm else len(block))
         shown = text[body_start:body_end]
         shown = " ".join(x.strip() for x in shown.split("\n")).strip() if "\n" in shown else shown.strip()
-        row = MemRow(kind, path(), shown, start, last.end, first.number, last.number, len(stack),
+        row = MemRow(kind, path, shown, start, last.end, first.number, last.number, len(stack),
                      body_start, body_end, markers=markers)
         if markers or "<!--" in block or "[score=" in block:
-            _meta(row, t, block)
+            _meta(row, block)
         rows.append(row)
         i = j
     flush_pending()
@@ -320,10 +296,9 @@ def _parse_memory_text(text: str) -> list[MemRow]:
     return rows
 
 
-def load_memory(workspace: Path, rel: str | None = None) -> MemoryModel | None:
+def load_memory(workspace: Path) -> MemoryModel | None:
     """MEMORY.md (or memory.md) of a workspace as rows; None when there is none."""
-    names = [rel] if rel else ["MEMORY.md", "memory.md"]
-    for name in names:
+    for name in ("MEMORY.md", "memory.md"):
         p = workspace / name
         if p.is_file():
             data = p.read_bytes()
@@ -447,7 +422,7 @@ def parse_log(text: str) -> list[LogLine]:
     in_fence = False
     for ln in lines:
         t = ln.text
-        if re.match(r"^ {0,3}(`{3,}|~{3,})", t):
+        if FENCE_RE.match(t):
             in_fence = not in_fence
             continue
         if in_fence or not t.strip() or HEADING_RE.match(t) or COMMENT_LINE_RE.match(t):
@@ -456,12 +431,8 @@ def parse_log(text: str) -> list[LogLine]:
     return out
 
 
-def load_daily_logs(workspace: Path, today: dt.date | None = None, *, parse: bool = True) -> list[DailyLog]:
+def load_daily_logs(workspace: Path, today: dt.date | None = None) -> list[DailyLog]:
     """The dated logs of ``memory/`` (not its sub-folders), oldest first."""
-    return _load_daily_logs(workspace, today, parse)
-
-
-def _load_daily_logs(workspace: Path, today: dt.date | None, parse: bool) -> list[DailyLog]:
     today = today or dt.date.today()
     folder = workspace / "memory"
     out: list[DailyLog] = []
@@ -478,19 +449,7 @@ def _load_daily_logs(workspace: Path, today: dt.date | None, parse: bool) -> lis
         data = p.read_bytes()
         text, _bom, _ok = decode(data)
         age = (today - day).days
-        out.append(DailyLog(f"memory/{p.name}", p, day, m.group(2), len(to_js(text)), parse_log(text) if parse else [],
+        out.append(DailyLog(f"memory/{p.name}", p, day, m.group(2), len(to_js(text)), parse_log(text),
                             age in (0, 1), age))
     return out
 
-
-@dataclass
-class Workspace:
-    path: Path
-    memory: MemoryModel | None
-    user: UserModel | None
-    logs: list[DailyLog]
-
-
-def load_workspace(path: Path | str, today: dt.date | None = None) -> Workspace:
-    p = Path(path)
-    return Workspace(p, load_memory(p), load_user(p), load_daily_logs(p, today))

@@ -1,18 +1,9 @@
-"""OpenClaw's own configuration (``openclaw.json``, JSON5) as it bears on a workspace.
+"""OpenClaw's own ``openclaw.json`` (JSON5, only read): the bootstrap limits, the configuration
+generation (which release's rules apply), dreaming and the session-start settings.
 
-Where it is looked for, first found wins:
-
-1. the path given with ``--openclaw-config`` (an error when it cannot be used);
-2. ``$OPENCLAW_CONFIG_PATH``;
-3. ``openclaw.json`` in the workspace's parent folder (the state folder of a default install:
-   ``~/.openclaw/workspace`` → ``~/.openclaw/openclaw.json``);
-4. ``$OPENCLAW_STATE_DIR/openclaw.json`` and ``~/.openclaw/openclaw.json``, only when their
-   ``agents.defaults.workspace`` names this workspace.
-
-The values that matter here: ``agents.defaults.bootstrapMaxChars`` / ``bootstrapTotalMaxChars``
-(they win over our own ``[limits]``), the memory-search settings of the two configuration
-generations (older releases: ``agents.defaults.memorySearch``; current: ``memory.search``) and
-dreaming (``plugins.entries.memory-core.config.dreaming``).  The file is only read.
+Looked for in this order, first found wins: ``--openclaw-config`` (an error when unusable),
+``$OPENCLAW_CONFIG_PATH``, the workspace's parent folder, then ``$OPENCLAW_STATE_DIR`` and
+``~/.openclaw`` only when the file names this workspace.
 """
 
 from __future__ import annotations
@@ -21,7 +12,7 @@ import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ..config import Limits
 
@@ -75,9 +66,8 @@ class OpenClawConfig:
 
     @property
     def release(self) -> str:
-        """Which release's rules read this workspace: the current one (``injection.CURRENT_RELEASE``), or
-        "older" (TOOLS.md and HEARTBEAT.md injected, the 70/20 cut) when the config is of the older
-        generation (``agents.defaults.memorySearch`` and no ``memory.search``)."""
+        """Which release's rules read this workspace: "older" for a config of the older generation,
+        else ``injection.CURRENT_RELEASE``."""
         from .injection import CURRENT_RELEASE
 
         return "older" if self.generation == "older" else CURRENT_RELEASE
@@ -86,12 +76,7 @@ class OpenClawConfig:
         """This config read for one agent: its ``agents.entries.<id>`` bootstrap limits win over the defaults
         (``resolveBootstrapCharLimit``: a finite number > 0, floored; anything else falls back)."""
         entry = self.agents.get((agent_id or "main").lower(), {})
-        changes: dict[str, int] = {}
-        for key, attr in (("bootstrapMaxChars", "bootstrap_max_chars"),
-                          ("bootstrapTotalMaxChars", "bootstrap_total_max_chars")):
-            value = entry.get(key)
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0:
-                changes[attr] = math.floor(value)
+        changes = {attr: math.floor(entry[key]) for key, attr in _LIMIT_KEYS if _finite(entry.get(key)) and entry[key] > 0}
         over = tuple(sorted(set(self.overridden) | set(changes)))
         return replace(self, limits=replace(self.limits, **changes), overridden=over, agent_id=agent_id)
 
@@ -101,10 +86,7 @@ class OpenClawConfig:
 
         def num(key: str, default: int, top: int) -> int:
             value = self.startup.get(key)
-            chosen = float(default)
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-                chosen = float(value)
-            return min(top, max(1, math.floor(chosen)))
+            return min(top, max(1, math.floor(float(value) if _finite(value) else default)))
 
         d = StartupSettings()
         return StartupSettings(self.startup.get("enabled") is not False,
@@ -115,8 +97,7 @@ class OpenClawConfig:
 
     @property
     def truncation(self) -> str:
-        """How this release cuts an over-limit bootstrap file (``bootstrap.TRUNCATION_STYLES``): the spec's
-        older "70/20" when the config selects an older release (``release``), else the current "75/25"."""
+        """How this release cuts an over-limit bootstrap file (``bootstrap.TRUNCATION_STYLES``)."""
         return "70/20" if self.release == "older" else "75/25"
 
     @property
@@ -125,12 +106,25 @@ class OpenClawConfig:
         return value if isinstance(value, bool) else None
 
 
+_LIMIT_KEYS = (("bootstrapMaxChars", "bootstrap_max_chars"), ("bootstrapTotalMaxChars", "bootstrap_total_max_chars"))
+
+
+def _finite(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _get(data: Any, *keys: str) -> Any:
     for key in keys:
         if not isinstance(data, dict) or key not in data:
             return None
         data = data[key]
     return data
+
+
+def _dict(data: Any, *keys: str) -> dict[str, Any]:
+    """A copy of the object at ``keys``, or {} when there is none."""
+    found = _get(data, *keys)
+    return dict(found) if isinstance(found, dict) else {}
 
 
 def parse_openclaw_config(text: str, path: Path, base: Limits | None = None) -> OpenClawConfig:
@@ -143,25 +137,19 @@ def parse_openclaw_config(text: str, path: Path, base: Limits | None = None) -> 
         raise OpenClawConfigError(f"{path}: not valid JSON5: {exc}") from None
     if not isinstance(data, dict):
         raise OpenClawConfigError(f"{path}: not a JSON5 object")
-    limits = base or Limits()
+    defaults = _dict(data, "agents", "defaults")
     changes: dict[str, int] = {}
-    for key, attr in (("bootstrapMaxChars", "bootstrap_max_chars"), ("bootstrapTotalMaxChars", "bootstrap_total_max_chars")):
-        value = _get(data, "agents", "defaults", key)
+    for key, attr in _LIMIT_KEYS:
+        value = defaults.get(key)
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             raise OpenClawConfigError(f"{path}: agents.defaults.{key} must be a whole number > 0, not {value!r}")
         changes[attr] = value
-    current = _get(data, "memory", "search")
-    older = _get(data, "agents", "defaults", "memorySearch")
-    if isinstance(current, dict):
-        generation, search = "current", current
-    elif isinstance(older, dict):
-        generation, search = "older", older
-    else:
-        generation, search = "unknown", {}
-    dreaming = _get(data, "plugins", "entries", "memory-core", "config", "dreaming")
-    ws = _get(data, "agents", "defaults", "workspace")
+    current, older = _get(data, "memory", "search"), defaults.get("memorySearch")
+    generation = "current" if isinstance(current, dict) else "older" if isinstance(older, dict) else "unknown"
+    search = _dict(data, "memory", "search") if generation == "current" else _dict(defaults, "memorySearch")
+    ws, tz = defaults.get("workspace"), defaults.get("userTimezone")
     agents: dict[str, dict[str, Any]] = {}
     roster = _get(data, "agents", "entries")
     if isinstance(roster, dict):
@@ -169,18 +157,16 @@ def parse_openclaw_config(text: str, path: Path, base: Limits | None = None) -> 
     elif isinstance(_get(data, "agents", "list"), list):
         agents = {str(v["id"]).strip().lower(): v for v in data["agents"]["list"]
                   if isinstance(v, dict) and isinstance(v.get("id"), str)}
-    startup = _get(data, "agents", "defaults", "startupContext")
-    tz = _get(data, "agents", "defaults", "userTimezone")
     return OpenClawConfig(
         path=path,
-        limits=replace(limits, **changes),
+        limits=replace(base or Limits(), **changes),
         overridden=tuple(sorted(changes)),
         generation=generation,
-        memory_search=dict(search),
-        dreaming=dict(dreaming) if isinstance(dreaming, dict) else {},
+        memory_search=search,
+        dreaming=_dict(data, "plugins", "entries", "memory-core", "config", "dreaming"),
         workspace=ws if isinstance(ws, str) else None,
         agents=agents,
-        startup=dict(startup) if isinstance(startup, dict) else {},
+        startup=_dict(defaults, "startupContext"),
         user_timezone=tz if isinstance(tz, str) else None,
     )
 
@@ -221,10 +207,6 @@ def agent_workspaces(config: OpenClawConfig) -> dict[str, Path]:
     return out
 
 
-def _names(config: OpenClawConfig, workspace: Path) -> bool:
-    return (config.workspace is not None and _same(config.workspace, workspace)) or agent_of(config, workspace) is not None
-
-
 def candidate_paths(workspace: Path) -> list[tuple[Path, bool]]:
     """(path, needs the workspace to be named in it) in the order they are tried."""
     out: list[tuple[Path, bool]] = []
@@ -242,11 +224,8 @@ def candidate_paths(workspace: Path) -> list[tuple[Path, bool]]:
 def load_openclaw_config(
     workspace: Path, explicit: Path | None = None, base: Limits | None = None
 ) -> OpenClawConfig:
-    """The workspace's OpenClaw config, or the defaults (``base``) labelled as such.
-
-    An ``explicit`` path that cannot be used raises OpenClawConfigError (the CLI exits 2);
-    a config found in one of the usual places that cannot be parsed is skipped.
-    """
+    """The workspace's OpenClaw config, or the defaults (``base``).  An ``explicit`` path that cannot be
+    used raises OpenClawConfigError; one found in the usual places that cannot be parsed is skipped."""
     if explicit is not None:
         config = _read(Path(explicit), base)
         return config.for_agent(agent_of(config, workspace)) if config.agents else config
@@ -260,7 +239,8 @@ def load_openclaw_config(
             config = _read(path, base)
         except OpenClawConfigError:
             continue
-        if must_name and not _names(config, workspace):
+        if must_name and not ((config.workspace is not None and _same(config.workspace, workspace))
+                              or agent_of(config, workspace) is not None):
             continue
         return config.for_agent(agent_of(config, workspace)) if config.agents else config
     return OpenClawConfig(path=None, limits=base or Limits())
