@@ -27,9 +27,10 @@ sys.path.insert(0, str(HERE.parent))
 
 from generate import memories_text  # noqa: E402
 
-from openclaw_tui.core.files.reload import diff_ids, reload_text  # noqa: E402
+from openclaw_tui.core.files.reload import diff_ids  # noqa: E402
+from openclaw_tui.core.files.store import MemoryDoc  # noqa: E402
 from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher  # noqa: E402
-from openclaw_tui.core.format.edit import append_entry, set_fields  # noqa: E402
+from openclaw_tui.core.format.edit import set_fields  # noqa: E402
 from openclaw_tui.core.format.entries import parse  # noqa: E402
 
 
@@ -85,24 +86,17 @@ def bench_reload(n: int, repeat: int = 5) -> None:
     print(f"reload one changed entry of {n:,} entries (median of {repeat})")
     base = parse(text)
     edited = base.to_bytes()[:0] + set_fields(base, mid, {"importance": "low", "tags": ["edited"]}).encode()
-    appended = append_entry(base, f"---\nid: mem-{n + 1:06d}\n---\nnew from the agent\n").encode()
+    appended = (text + f"---\nid: mem-{n + 1:06d}\n---\nnew from the agent\n").encode()
     for label, new in (("edit in the middle", edited), ("agent append at the end", appended)):
-        consumed: list[float] = []
-        kept: list[float] = []
+        times: list[float] = []
         for _ in range(repeat):
             old = parse(text)
             gc.collect()
             t0 = time.perf_counter()
-            r = reload_text(old, new, consume=True)
-            consumed.append(time.perf_counter() - t0)
-            assert len(r.diff.touched) == 1, r.diff
-            old = parse(text)
-            gc.collect()
-            t0 = time.perf_counter()
-            reload_text(old, new)
-            kept.append(time.perf_counter() - t0)
-        row(f"{label}: reload_text(consume=True)", statistics.median(consumed), 0.3 if n >= 100_000 else None)
-        row(f"{label}: reload_text (old kept)", statistics.median(kept))
+            diff = diff_ids(old, MemoryDoc.from_bytes(Path("memories.md"), new, old).mf)
+            times.append(time.perf_counter() - t0)
+            assert len(diff.touched) == 1, diff
+        row(f"{label}: reparse + diff_ids", statistics.median(times), 0.3 if n >= 100_000 else None)
     old = parse(text)
     t0 = time.perf_counter()
     diff_ids(old, parse(edited.decode()))

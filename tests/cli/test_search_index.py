@@ -109,8 +109,8 @@ def test_one_changed_entry_reindexes_that_entry_only(tmp_path: Path) -> None:
 
 
 def test_the_ui_fast_path_equals_a_fresh_build(tmp_path: Path) -> None:
-    from openclaw_tui.core.files.reload import reload_text
     from openclaw_tui.core.format.edit import set_fields
+    from openclaw_tui.core.format.entries import reparse
 
     p = make_profile(tmp_path)
     prof = discover(p).profiles[0]
@@ -118,7 +118,7 @@ def test_the_ui_fast_path_equals_a_fresh_build(tmp_path: Path) -> None:
     assert prof.memories is not None
     mf = prof.memories.mf
     text = set_fields(mf, "mem-0001", {"tags": ["tea", "edited"]}) + entry("mem-0013", "Wombat 袋熊.")
-    new_mf = reload_text(mf, text.encode(), consume=False).mf
+    new_mf = reparse(mf, text)
     before = rowids(idx.index, p / "memories.md")
     idx.index.update_file(p / "memories.md", new_mf)
     after = rowids(idx.index, p / "memories.md")

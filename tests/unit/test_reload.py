@@ -7,8 +7,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from openclaw_tui.core.files.reload import IdDiff, diff_ids, nearest_surviving, reload_text, summary
-from openclaw_tui.core.format.entries import MemoryFile, common_prefix, common_suffix, parse
+from openclaw_tui.core.files.reload import IdDiff, diff_ids, nearest_surviving, summary
+from openclaw_tui.core.files.store import MemoryDoc
+from openclaw_tui.core.format.entries import MemoryFile, common_prefix, common_suffix, parse, reparse
 
 
 def entry(i: int, body: str = "", **fields: str) -> str:
@@ -129,19 +130,20 @@ def test_reload_one_changed_entry_in_a_big_file() -> None:
     old = parse(text)
     e = old.entries[1500]
     new_text = text[: e.body_start] + "Edited by the agent. " + text[e.body_start :]
-    r = reload_text(old, new_text.encode())
-    assert shape(r.mf) == shape(parse(new_text))
-    assert r.diff == IdDiff(changed=(e.id,))
-    assert summary("memories.md", r.diff) == "memories.md: 1 changed by another program"
-    # the old parse is intact (not consumed)
+    new = reparse(old, new_text)
+    assert shape(new) == shape(parse(new_text))
+    assert diff_ids(old, new) == IdDiff(changed=(e.id,))
+    assert summary("memories.md", diff_ids(old, new)) == "memories.md: 1 changed by another program"
+    # the old parse is intact
     assert shape(old) == shape(parse(text))
 
 
 def test_reload_keeps_or_changes_the_bom() -> None:
     text = doc(1, 2)
-    r = reload_text(parse(text), ("\ufeff" + text + entry(3)).encode())
-    assert r.mf.bom and r.mf.to_bytes() == ("\ufeff" + text + entry(3)).encode()
-    assert r.diff.added == ("mem-0003",)
+    data = ("\ufeff" + text + entry(3)).encode()
+    new = MemoryDoc.from_bytes(Path("m.md"), data, parse(text)).mf
+    assert new.bom and new.to_bytes() == data
+    assert diff_ids(parse(text), new).added == ("mem-0003",)
 
 
 FRAGMENTS = [
@@ -175,28 +177,18 @@ def test_incremental_reload_equals_full_parse_and_naive_diff(case: tuple[str, st
     old_text, new_text = case
     old = parse(old_text)
     full = parse(new_text)
-    r = reload_text(old, new_text.encode("utf-8"))
-    assert shape(r.mf) == shape(full)
-    assert as_sets(r.diff) == naive(old, full)
+    new = reparse(old, new_text)
+    assert shape(new) == shape(full)
+    assert as_sets(diff_ids(old, new)) == naive(old, full)
     # the diff of two independent parses agrees too, and the old parse was not disturbed
     assert as_sets(diff_ids(old, full)) == naive(old, full)
     assert shape(old) == shape(parse(old_text))
 
 
-@given(edited_docs())
-def test_consuming_reload_equals_full_parse(case: tuple[str, str]) -> None:
-    old_text, new_text = case
-    old = parse(old_text)
-    expected = naive(parse(old_text), parse(new_text))
-    r = reload_text(old, new_text.encode("utf-8"), consume=True)
-    assert shape(r.mf) == shape(parse(new_text))
-    assert as_sets(r.diff) == expected
-
-
-def test_a_bom_alone_changing_is_reported_as_other() -> None:
+def test_a_bom_alone_changing_is_kept_and_changes_no_entry() -> None:
     text = doc(1, 2)
-    r = reload_text(parse(text), ("\ufeff" + text).encode())
-    assert r.mf.bom and r.diff == IdDiff(other=True) and r.mf.to_bytes() == ("\ufeff" + text).encode()
+    new = MemoryDoc.from_bytes(Path("m.md"), ("\ufeff" + text).encode(), parse(text)).mf
+    assert new.bom and new.to_bytes() == ("\ufeff" + text).encode() and not diff_ids(parse(text), new)
 
 
 def test_an_opened_fence_hiding_far_entries_is_seen_by_the_diff() -> None:
@@ -205,10 +197,9 @@ def test_an_opened_fence_hiding_far_entries_is_seen_by_the_diff() -> None:
     e = old.entries[10]
     new_text = text[: e.body_start] + "```\nopened here\n" + text[e.body_start :]
     full = parse(new_text)
-    for consume in (False, True):
-        r = reload_text(parse(text), new_text.encode(), consume=consume)
-        assert shape(r.mf) == shape(full)
-        assert as_sets(r.diff) == naive(old, full)
+    new = reparse(old, new_text)
+    assert shape(new) == shape(full)
+    assert as_sets(diff_ids(old, new)) == naive(old, full)
     assert as_sets(diff_ids(old, full)) == naive(old, full)
     assert set(diff_ids(old, full).removed) == {f"mem-{i:04d}" for i in range(12, 61)} - set(full.ids())
     assert diff_ids(old, full).removed  # the hidden entries are reported as gone

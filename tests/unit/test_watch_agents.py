@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core.files.profile import ARCHIVE_REL
-from openclaw_tui.core.files.reload import reload_text
+from openclaw_tui.core.files.reload import diff_ids
 from openclaw_tui.core.files.store import MemoryDoc
 from openclaw_tui.core.files.watch import ChangeBatch, MemoryWatcher
 from openclaw_tui.core.format.entries import parse_bytes
@@ -131,8 +131,8 @@ def test_the_core_sees_an_agent_append(tmp_path: Path) -> None:
             seen |= b.paths
             assert not b.own
     data = path.read_bytes()
-    r = reload_text(doc.mf, data)
-    new, diff = r.mf, r.diff
+    new = MemoryDoc.from_bytes(path, data, doc.mf).mf
+    diff = diff_ids(doc.mf, new)
     assert diff.added == ("mem-0008",) and not diff.changed and not diff.removed
     e = new.get("mem-0008")
     assert e is not None and not list(new.malformed())

@@ -225,7 +225,7 @@ def _reparse(
     rows: tuple[Any, ...], extra: tuple[Any, ...], text: str, a: int, b_old: int, b_new: int, byte_shift: int,
     fences: bool,
 ) -> tuple[tuple[Any, ...], tuple[Any, ...], Rescanned]:
-    """``entries.reparse_window`` on the stored rows: the text changed in ``[a, b_old)``, now ``[a, b_new)``."""
+    """``entries.reparse`` on the stored rows: the text changed in ``[a, b_old)``, now ``[a, b_new)``."""
     starts, lines, fm_starts, fm_ends, body_starts, ids, bstarts, preamble_end, _newline, failed_fence = rows
     errors, loaded = extra
     delta = b_new - b_old

@@ -1,18 +1,17 @@
 """Reloading a memory file another program changed: what changed, by id, quickly.
 
-``reload_text`` re-parses only the changed region and ``diff_ids`` compares entries by id without
-touching the unchanged ones: the entries wholly inside the common prefix and suffix are checked to
-sit at the same offsets instead of comparing their text.
+``diff_ids`` compares entries by id without touching the unchanged ones: the entries wholly inside
+the common prefix and suffix are checked to sit at the same offsets instead of comparing their text.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from operator import attrgetter
 
-from ..format.entries import Entry, MemoryFile, common_prefix, common_suffix, decode, parse, reparse_edit
+from ..format.entries import Entry, MemoryFile, common_prefix, common_suffix
 
 
 @dataclass(frozen=True)
@@ -30,13 +29,6 @@ class IdDiff:
     @property
     def touched(self) -> tuple[str, ...]:
         return self.added + self.changed + self.removed
-
-
-@dataclass(frozen=True)
-class Reloaded:
-    mf: MemoryFile
-    diff: IdDiff
-    utf8: bool = True
 
 
 _START = attrgetter("start")
@@ -141,45 +133,16 @@ def _diff(o: _Window, n: _Window) -> IdDiff:
     return IdDiff(tuple(added), tuple(changed), tuple(removed), other)
 
 
-def _agree(o: _Window, n: _Window) -> bool:
-    return o.head == n.head and o.tail == n.tail
-
-
-def _widen(old: MemoryFile, new: MemoryFile, edit: ChangedRegion, o: _Window, n: _Window) -> tuple[_Window, _Window]:
-    """Windows that also hold the head and/or tail where the two parses differ there
-    (an edit that opens or closes a code fence can hide or reveal entries far away)."""
-    head, tail = o.head == n.head, o.tail == n.tail
-    return _Window(old, edit.line, edit.z_old, head, tail), _Window(new, edit.line, edit.z_new, head, tail)
-
-
 def diff_ids(old: MemoryFile, new: MemoryFile) -> IdDiff:
-    """Entries added, changed and removed between two parses (the first well-formed entry of each id);
-    both parses must be intact (a parse given to ``reparse(..., consume=True)`` is not)."""
+    """Entries added, changed and removed between two parses (the first well-formed entry of each id)."""
     if old.text == new.text and old.preamble_end == new.preamble_end and len(old.entries) == len(new.entries):
         return IdDiff()
     edit = ChangedRegion(old.text, new.text)
     o, n = _Window(old, edit.line, edit.z_old), _Window(new, edit.line, edit.z_new)
-    if not _agree(o, n):
-        o, n = _widen(old, new, edit, o, n)
+    head, tail = o.head == n.head, o.tail == n.tail
+    if not (head and tail):  # an edit that opens or closes a code fence can hide or reveal entries far away
+        o, n = _Window(old, edit.line, edit.z_old, head, tail), _Window(new, edit.line, edit.z_new, head, tail)
     return _diff(o, n)
-
-
-def reload_text(old: MemoryFile, data: bytes, *, consume: bool = False) -> Reloaded:
-    """Parse the file's new bytes incrementally from ``old`` and say what changed by id (``consume``:
-    the old parse's objects are reused; ``old`` must not be used afterwards)."""
-    text, bom, ok = decode(data)
-    if text == old.text:
-        return Reloaded(old, IdDiff(), ok) if bom == old.bom else Reloaded(replace(old, bom=bom), IdDiff(other=True), ok)
-    edit = ChangedRegion(old.text, text)
-    before = _Window(old, edit.line, edit.z_old)  # read before ``old`` may be consumed
-    new = reparse_edit(old, text, edit.prefix, edit.z_old, edit.z_new, consume=consume)
-    if new.bom != bom:
-        new = replace(new, bom=bom)
-    after = _Window(new, edit.line, edit.z_new)
-    if not _agree(before, after):  # a fence opened or closed: entries far away may differ
-        intact = old if not consume else parse(old.text, bom=old.bom)
-        before, after = _widen(intact, new, edit, before, after)
-    return Reloaded(new, _diff(before, after), ok)
 
 
 def summary(name: str, diff: IdDiff, who: str = "another program") -> str:

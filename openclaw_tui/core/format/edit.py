@@ -226,11 +226,3 @@ def render_entry(meta: Mapping[str, Any], body: str, nl: str = "\n") -> str:
     return "".join(lines) + body
 
 
-def append_entry(mf: MemoryFile, entry_text: str) -> str:
-    """Add an entry's raw text at the end of the file."""
-    text = mf.text
-    if text and not text.endswith("\n"):
-        text += mf.newline
-    return text + normalise_newlines(entry_text, mf.newline)
-
-

@@ -563,19 +563,9 @@ def _clone(e: Entry) -> Entry:
     return n
 
 
-def reparse_edit(
-    old: MemoryFile, new_text: str, a: int, b_old: int, b_new: int, *, consume: bool = False
-) -> MemoryFile:
-    """Parse ``new_text`` = old.text[:a] + X + old.text[b_old:] (X spans ``[a, b_new)``), re-reading
-    only what can have changed; equals ``parse(new_text)``.  With ``consume`` the old file's Entry
-    objects are reused (``old`` must not be used again), else they are copied.
-    """
-    return reparse_window(old, new_text, a, b_old, b_new, consume=consume)[0]
-
-
 @dataclass(slots=True)
 class Rescanned:
-    """Where ``reparse_window`` re-read the text (everything outside is the old parse, moved): new
+    """Where a re-parse re-read the text (everything outside is the old parse, moved): new
     entries ``[first, first + count)`` replace old ``[first, old_end)``; the text re-read is ``[start,
     stop)``, from line ``line``; the entries after it moved by ``shift`` chars, ``line_shift`` lines."""
 
@@ -605,12 +595,15 @@ def rescan_start(
     return i, starts[i], line(i)
 
 
-def reparse_window(
-    old: MemoryFile, new_text: str, a: int, b_old: int, b_new: int, *, consume: bool = False
-) -> tuple[MemoryFile, Rescanned]:
-    """``reparse_edit``, also telling which blocks and text it re-read (``old.text`` is not read)."""
-    entries = old.entries if consume else [_clone(e) for e in old.entries]
-    delta = b_new - b_old
+def reparse(old: MemoryFile, new_text: str) -> MemoryFile:
+    """Parse ``new_text`` incrementally from ``old``, re-reading only what can have changed; equals
+    ``parse(new_text)`` (``old`` is left intact)."""
+    if new_text == old.text:
+        return old
+    a = common_prefix(old.text, new_text)
+    b_old = len(old.text) - common_suffix(old.text, new_text, min(len(old.text), len(new_text)) - a)
+    delta = len(new_text) - len(old.text)
+    entries = [_clone(e) for e in old.entries]
     starts = [e.start for e in entries]
     i, start, first_line = rescan_start(
         starts, lambda k: entries[k].fm_start, lambda k: entries[k].line, old.preamble_end, old.failed_fence, a
@@ -619,8 +612,6 @@ def reparse_window(
     j = bisect.bisect_left(starts, b_old)
     sync = {e.start + delta for e in entries[j:]}
     middle, synced_at, failed = _scan(new_text, start, first_line, sync)
-    line_shift = 0
-    k = len(entries)
     if synced_at is None:
         tail: list[Entry] = []
     else:
@@ -651,10 +642,8 @@ def reparse_window(
     preamble_end = result[0].start if result else len(new_text)
     if failed is None and old.failed_fence is not None and old.failed_fence < start:
         failed = old.failed_fence
-    window = Rescanned(i, len(middle), k, start, len(new_text) if synced_at is None else synced_at, delta,
-                       first_line, line_shift)
     return MemoryFile(text=new_text, bom=old.bom, preamble_end=preamble_end, entries=result,
-                      newline=_newline_of(new_text), failed_fence=failed), window
+                      newline=_newline_of(new_text), failed_fence=failed)
 
 
 def common_prefix(x: str, y: str) -> int:
@@ -685,21 +674,6 @@ def common_suffix(x: str, y: str, limit: int) -> int:
         else:
             hi = mid - 1
     return lo
-
-
-def reparse(old: MemoryFile, new_text: str, *, consume: bool = False) -> MemoryFile:
-    """Parse ``new_text`` incrementally from ``old`` (same result as a full parse; ``consume``: as
-    ``reparse_edit``)."""
-    if new_text == old.text:
-        return old
-    a = common_prefix(old.text, new_text)
-    suffix = common_suffix(old.text, new_text, min(len(old.text), len(new_text)) - a)
-    return reparse_edit(old, new_text, a, len(old.text) - suffix, len(new_text) - suffix, consume=consume)
-
-
-def serialize(mf: MemoryFile) -> str:
-    """The text of the file (without BOM), rebuilt from its parts."""
-    return mf.preamble + "".join(e.raw for e in mf.entries)
 
 
 def split_trailing(raw: str) -> tuple[str, str]:
