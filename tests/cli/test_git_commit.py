@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core.files.safe_write import write_if_unchanged
+from openclaw_tui.core.files.safe_write import write_many
 from openclaw_tui.core.git import gitrepo as g
 from openclaw_tui.core.git.commitmsg import NothingToCommit, commit_profile, profile_changes
 from tests.cli.test_git_helpers import cli, commit_all, entry, git, git_rc, make_repo, memfile, write
@@ -37,7 +37,7 @@ def _edit(repo: Path) -> None:
     old = mem.read_bytes()
     new = old.decode().replace("status: active", "status: superseded\nsuperseded_by: mem-0013") + "\n" + entry(
         "mem-0013", "Decaf only.", importance="high")
-    write_if_unchanged(mem, old, new.encode())  # leaves memories.md.lock beside it, as every edit does
+    write_many([(mem, old, new.encode())])  # leaves memories.md.lock beside it, as every edit does
     write(prof / "contexts/2024-06-03_planning.md", "# plan\n")
     write(prof / "state.yaml", "focus: mem-0013\n")
 

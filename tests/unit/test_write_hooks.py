@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -17,16 +17,16 @@ Heard = list[list[write_hooks.Change]]
 
 
 @pytest.fixture
-def heard() -> Iterator[Heard]:
+def heard(monkeypatch: pytest.MonkeyPatch) -> Heard:
     got: Heard = []
 
     def hook(changes: Sequence[write_hooks.Change]) -> None:
         got.append(list(changes))
 
+    monkeypatch.setattr(write_hooks, "_hooks", [])  # the subscribers of this test only, gone after it
     write_hooks.subscribe(hook)
     write_hooks.subscribe(hook)  # once, however often
-    yield got
-    write_hooks.unsubscribe(hook)
+    return got
 
 
 def test_a_subscriber_hears_each_write_with_its_bytes(tmp_path: Path, heard: Heard) -> None:
@@ -53,11 +53,8 @@ def test_a_failing_subscriber_never_fails_the_write(tmp_path: Path, heard: Heard
         raise RuntimeError("a cache that fails")
 
     write_hooks.subscribe(broken)
-    try:
-        a = tmp_path / "a.md"
-        replace_all([(a, None, b"written\n")])
-    finally:
-        write_hooks.unsubscribe(broken)
+    a = tmp_path / "a.md"
+    replace_all([(a, None, b"written\n")])
     assert a.read_bytes() == b"written\n" and heard == [[(a, None, b"written\n")]]
 
 

@@ -28,7 +28,7 @@ import json
 import os
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from . import write_hooks
@@ -444,30 +444,6 @@ def _recover_near(paths: Sequence[Path]) -> None:
             _finish(journal, records)
         else:
             raise ConcurrentModification(p, "an interrupted write of other files must be finished first; open it again")
-
-
-def write_if_unchanged(
-    path: Path,
-    expected: bytes | None,
-    new: bytes | Callable[[bytes | None], bytes],
-    *,
-    rebase: Callable[[bytes | None], bytes] | None = None,
-) -> bytes:
-    """Write ``new`` if the file still holds ``expected`` (None: must not exist); returns the bytes written.
-    Else ``rebase(current)`` gives the bytes to write (or raises); without it ConcurrentModification."""
-    path = Path(path)
-    with locked(path):
-        _recover_near([path])
-        current = read_bytes(path)
-        if current == expected:
-            data = new(current) if callable(new) else new
-        elif rebase is not None:
-            data = rebase(current)
-        else:
-            raise ConcurrentModification(path)
-        if data != current:
-            atomic_write(path, data)
-        return data
 
 
 def write_many(changes: Sequence[tuple[Path, bytes | None, bytes]]) -> None:

@@ -218,12 +218,6 @@ class MemoryWatcher:
                  tb: TracebackType | None) -> None:
         self.stop()
 
-    @property
-    def threads_alive(self) -> bool:
-        """True while the observer or the dispatch thread still runs (for tests and diagnostics)."""
-        obs, th = self._observer, self._thread
-        return bool((obs is not None and obs.is_alive()) or (th is not None and th.is_alive()))
-
     # -- own writes --
 
     def rel(self, path: Path | str) -> str | None:

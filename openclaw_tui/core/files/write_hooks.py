@@ -18,11 +18,6 @@ def subscribe(hook: Hook) -> None:
         _hooks.append(hook)
 
 
-def unsubscribe(hook: Hook) -> None:
-    if hook in _hooks:
-        _hooks.remove(hook)
-
-
 def notify(changes: Sequence[Change]) -> None:
     """Tell every subscriber what was just written."""
     for hook in list(_hooks):
