@@ -101,7 +101,7 @@ def _run_sequence(data: st.DataObject, memories: bytes, archive: bytes | None) -
                 assert parse_bytes(content).to_bytes() == content, name
         assert len(stack) == len(states) - 1
         # undo step by step: every intermediate state comes back exactly
-        while stack.can_undo:
+        while len(stack):
             stack.undo()
             states.pop()
             assert snapshot(p) == states[-1]
@@ -138,7 +138,7 @@ def test_undo_refuses_when_the_file_changed_meanwhile(tmp_path: Path) -> None:
     with pytest.raises(ConcurrentModification):
         stack.undo()
     assert (p / "memories.md").read_bytes() == changed
-    assert stack.can_undo  # still there, nothing lost
+    assert len(stack)  # still there, nothing lost
 
 
 def test_undo_of_an_archive_removes_the_created_archive_file(tmp_path: Path) -> None:

@@ -77,10 +77,6 @@ class UndoStack:
         return len(self._done)
 
     @property
-    def can_undo(self) -> bool:
-        return bool(self._done)
-
-    @property
     def can_redo(self) -> bool:
         return bool(self._undone)
 
