@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from openclaw_tui.core.format.entries import parse
-from openclaw_tui.core.format.spans import block_starts
 from openclaw_tui.ui.rows import (
     BlockRows,
     RawText,
@@ -19,6 +18,7 @@ from openclaw_tui.ui.rows import (
     parse_query,
 )
 from tests.ui.test_ui_progressive import generate_profile
+from tests.unit.test_spans import block_starts
 
 KEYS = [*"19999", *["BSpace"] * 4, *"8765", *["BSpace"] * 3, *"432", "BSpace", "-", *"mem", *["BSpace"] * 4]
 

@@ -6,6 +6,7 @@ block parsed alone, and a filter over the blocks (``BlockRows``) with ``filter_r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,6 @@ from hypothesis import strategies as st
 
 from openclaw_tui.core.format.entries import Entry, decode, parse
 from openclaw_tui.core.format.spans import (
-    block_starts,
     block_starts_in_parts,
     entry_at,
     fenced,
@@ -34,6 +34,12 @@ from tests.helpers_memgen import SOUP, memory_files
 from tests.ui.test_ui_progressive import generate_profile
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_profiles"
+
+
+def block_starts(text: str, pause: Callable[[], None] | None = None) -> list[int] | None:
+    """The scan's whole answer in one part (its only answer is the last one): the starts, or None."""
+    found = next(block_starts_in_parts(text, pause, part=len(text) + 1))
+    return None if found is None else found[0]
 
 
 def key(e: Entry) -> tuple[Any, ...]:

@@ -3,9 +3,9 @@
 In a file whose every block opens with a delimiter line then an ``id:`` line, with no code-fence
 run, the delimiter lines pair one after the other (an ``id:`` block always looks like frontmatter,
 so it never shifts the pairing): one regular-expression pass finds the block starts
-(:func:`block_starts`); then any one block parses alone (:func:`entry_at`) and the whole file in
-steps with pauses between (:func:`parse_in_steps`), both exactly as ``entries.parse``.  For any
-other file :func:`block_starts` answers None and the caller parses the whole file.
+(:func:`block_starts_in_parts`); then any one block parses alone (:func:`entry_at`) and the whole
+file in steps with pauses between (:func:`parse_in_steps`), both exactly as ``entries.parse``.  For
+any other file the scan answers None and the caller parses the whole file.
 """
 
 from __future__ import annotations
@@ -18,14 +18,6 @@ from .entries import _DELIM_RE, _NL_DELIM_RE, BOM, Entry, MemoryFile, _newline_o
 
 _ID_FIRST_RE = re.compile(r"---[ \r]*\nid[ \t]*:(?:[ \t]|\r?$)", re.M)  # a delimiter line, then an id line
 STEP = 4096  # blocks between two pauses (start_lines), blocks parsed per step (parse_in_steps)
-
-
-def block_starts(text: str, pause: Callable[[], None] | None = None) -> list[int] | None:
-    """The start of every block of ``text`` (without its BOM), as ``entries.parse`` finds them; None
-    when the file is not of the simple kind above.  ``pause()`` runs between steps."""
-    # one part longer than the text: its only answer is the last one
-    found = next(block_starts_in_parts(text, pause, part=len(text) + 1))
-    return None if found is None else found[0]
 
 
 FENCE_SLICE = 1 << 22  # characters looked through for a code fence between two pauses
@@ -50,8 +42,8 @@ PART = 1 << 21  # characters scanned before the first answer of block_starts_in_
 
 def block_starts_in_parts(text: str, pause: Callable[[], None] | None = None,
                           part: int | None = None) -> Iterator[tuple[list[int], list[int], int | None] | None]:
-    """:func:`block_starts` as the scan goes: after about ``part`` characters, then twice as many more,
-    and so on, ``(starts, lines, end)`` for the blocks found so far whose end is known (``end``: where
+    """The start of every block of ``text`` (without its BOM), as ``entries.parse`` finds them, as the
+    scan goes: after about ``part`` characters, then twice as many more, and so on, ``(starts, lines, end)`` for the blocks found so far whose end is known (``end``: where
     the next block starts), each a longer run of the same starts; the last is the whole answer with
     ``end`` None.  None instead (once, then nothing) when only the parse can say.
 
@@ -106,7 +98,7 @@ def block_starts_in_parts(text: str, pause: Callable[[], None] | None = None,
 
 
 def entry_at(text: str, starts: list[int], i: int, line: int, end: int | None = None) -> Entry:
-    """Block ``i`` of ``text`` (``starts``: from :func:`block_starts`, or a run followed by the start
+    """Block ``i`` of ``text`` (``starts``: from :func:`block_starts_in_parts`, or a run followed by the start
     ``end``; ``line``: the line it starts on), exactly as ``entries.parse(text)`` reads it."""
     sync = {starts[i + 1]} if i + 1 < len(starts) else ({end} if end is not None else None)
     found, _, _ = _scan(text, starts[i], line, sync, fences=False)
@@ -131,7 +123,7 @@ def start_lines(text: str, starts: list[int], pause: Callable[[], None] | None =
 
 def parse_in_steps(text: str, bom: bool, starts: list[int], pause: Callable[[], None] | None = None,
                    step: int = STEP) -> MemoryFile:
-    """``entries.parse(text, bom)`` (for ``starts`` from :func:`block_starts`), parsed ``step`` blocks at a
+    """``entries.parse(text, bom)`` (for ``starts`` from :func:`block_starts_in_parts`), parsed ``step`` blocks at a
     time with ``pause()`` in between."""
     entries: list[Entry] = []
     line, at = 1, 0
