@@ -6,8 +6,8 @@ Kept apart from ``profile`` (which loads what this finds); ``profile`` re-export
 from __future__ import annotations
 
 import os
-from collections import namedtuple
 from pathlib import Path
+from typing import NamedTuple
 
 PROFILE_MARKERS = ("memories.md", "identity.md", "state.yaml")
 WORKSPACE_MARKERS = ("MEMORY.md", "memory.md", "memory", "AGENTS.md", "SOUL.md")
@@ -95,11 +95,10 @@ def claude_code_memory(path: Path) -> str | None:
     return None
 
 
-class Place(namedtuple("Place", ("path", "rel", "layout"))):
+class Place(NamedTuple):
     """Where a profile or workspace is, before anything of it is read (``rel``: as ``Profile.rel``;
     ``layout``: "profile" or "openclaw")."""
 
-    __slots__ = ()
     path: Path
     rel: str
     layout: str
