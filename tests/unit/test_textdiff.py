@@ -24,7 +24,6 @@ from openclaw_tui.core.format.edit import DELETE, EditError
 from openclaw_tui.core.format.entries import parse
 from openclaw_tui.core.lifecycle.plan import Files, apply_changes
 from openclaw_tui.core.lifecycle.plan_summary import describe_plan
-from openclaw_tui.core.lifecycle.plan_summary import line_counts as file_line_counts
 from openclaw_tui.core.lifecycle.rawedit import (
     EntryParts,
     form_changes,
@@ -200,7 +199,7 @@ def test_describe_plan_says_what_moves_where(tmp_path: Path) -> None:
     assert lines[0] == "mem-0002: moves memories.md → contexts/archive/memories.md (status archived)"
     assert "contexts/archive/memories.md: new file" in lines
     assert any(line.startswith("memories.md: +0 −") for line in lines)
-    assert file_line_counts(b"a\nb\n", b"a\nc\nd\n") == (2, 1)
+    assert line_counts("a\nb\n", "a\nc\nd\n") == (2, 1)
 
 
 # --- the external editor ----------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..diff.lines import line_counts as _text_counts
+from ..diff.lines import line_counts
 from ..files.profile import ARCHIVE_REL
 from .plan import Plan, rel_name
 
@@ -14,11 +14,6 @@ MEMORIES = "memories.md"
 
 def _text(data: bytes | None) -> str:
     return (data or b"").decode("utf-8", "replace")
-
-
-def line_counts(before: bytes | None, after: bytes) -> tuple[int, int]:
-    """(lines added, lines removed) between two versions of a file."""
-    return _text_counts(_text(before), _text(after))
 
 
 def describe_plan(plan: Plan, root: Path | None = None) -> list[str]:
@@ -48,7 +43,7 @@ def describe_plan(plan: Plan, root: Path | None = None) -> list[str]:
     for c in plan.changes:
         if not c.changed:
             continue
-        added, removed = line_counts(c.before, c.after)
+        added, removed = line_counts(_text(c.before), _text(c.after))
         state = "new file" if c.before is None else f"+{added} −{removed} lines"
         lines.append(f"{rel_name(c.path, root)}: {state}")
     return lines
