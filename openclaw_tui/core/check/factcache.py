@@ -432,5 +432,5 @@ def _prune(folder: Path) -> None:
     """Keep the cache files of the ``KEEP`` memory files checked last (the others may be long gone)."""
     with contextlib.suppress(OSError):
         facts = sorted(folder.glob("*.facts"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in [*folder.glob("*.bytes"), *facts[KEEP:]]:  # *.bytes: left by an earlier version of this cache
+        for old in facts[KEEP:]:
             old.unlink(missing_ok=True)

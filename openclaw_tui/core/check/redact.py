@@ -329,13 +329,9 @@ def _write(profile: Profile, reds: Sequence[Redaction], replan: Callable[[Profil
 
 def redact_profile(profile: Profile, *, dry_run: bool = False, skip: Iterable[int] = ()) -> RedactResult:
     """Plan and (unless ``dry_run``) apply the redactions of the profile, but for the 1-based
-    numbers in ``skip`` (of ``plan_redaction``'s list, which the CLI prints before it writes)."""
-    every = plan_redaction(profile)
+    numbers in ``skip`` (of ``plan_redaction``'s list, which the CLI prints and checks before it writes)."""
     left_out = set(skip)
-    bad = sorted(n for n in left_out if not 1 <= n <= len(every))
-    if bad:
-        raise RedactError(f"--skip {bad[0]}: there are {len(every)} secrets to redact")
-    reds = [r for n, r in enumerate(every, 1) if n not in left_out]
+    reds = [r for n, r in enumerate(plan_redaction(profile), 1) if n not in left_out]
     if dry_run or not left_out:
         return RedactResult(reds, redaction_plan(profile, reds)) if dry_run else apply_redaction(profile, reds)
     keys = {_key(r) for r in reds}

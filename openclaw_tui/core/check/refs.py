@@ -20,6 +20,7 @@ from urllib.parse import unquote
 from ..files.profile import ARCHIVE_REL, Profile, TextFile, inside
 from ..format.entries import Entry, MemoryFile
 from ..format.fields import ID_RE, REFERENCE_FIELDS, ids_in_value, is_reference_field
+from .scope import TEXT_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,6 @@ class Ref:
     missing: bool = False  # a file reference whose target does not exist
 
 
-FILE_SUFFIXES = (".md", ".markdown", ".yaml", ".yml", ".txt", ".json")
 # reference-field key lines, found by their literal part (fast on big files)
 _REF_FIELD_RES = tuple(
     re.compile(rx)
@@ -186,7 +186,7 @@ def link_targets(text: str) -> Iterator[tuple[int, str]]:
         target = target.split("#", 1)[0].split("?", 1)[0].strip()
         if not target or target.startswith("//") or (_SCHEME_RE.match(target) and not re.match(r"[A-Za-z]:[\\/]", target)):
             continue
-        if target.startswith("/") and not unquote(target).lower().endswith(FILE_SUFFIXES):
+        if target.startswith("/") and not unquote(target).lower().endswith(TEXT_SUFFIXES):
             continue  # a site path such as /concepts/soul (spec: References), not a file
         target = unquote(target)
         if _TEMPLATE_RE.search(target):
@@ -404,7 +404,7 @@ def _state_values_fallback(text: str) -> list[tuple[int, str, int]]:
 
 def is_path_value(value: str) -> bool:
     v = value.strip()
-    return bool(v) and not any(c.isspace() for c in v) and "://" not in v and v.lower().endswith(FILE_SUFFIXES)
+    return bool(v) and not any(c.isspace() for c in v) and "://" not in v and v.lower().endswith(TEXT_SUFFIXES)
 
 
 def _state_refs(profile: Profile, f: TextFile, ids: set[str], out: list[Ref]) -> None:
