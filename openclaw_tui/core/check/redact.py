@@ -170,12 +170,10 @@ def _yaml_scalars(text: str) -> list[tuple[int, int, Any, bool]] | None:
         node, in_flow = stack.pop()
         if isinstance(node, yaml.ScalarNode):
             out.append((node.start_mark.index, node.end_mark.index, node.style, in_flow))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((v, in_flow or bool(node.flow_style)) for v in node.value)
-        elif isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                stack.append((k, in_flow or bool(node.flow_style)))
-                stack.append((v, in_flow or bool(node.flow_style)))
+        elif isinstance(node, (yaml.SequenceNode, yaml.MappingNode)):
+            flow = in_flow or bool(node.flow_style)
+            items = node.value if isinstance(node, yaml.SequenceNode) else [x for pair in node.value for x in pair]
+            stack.extend((v, flow) for v in items)
     return out
 
 

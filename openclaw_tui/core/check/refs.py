@@ -440,10 +440,9 @@ def scan_references(
         return sorted(out, key=_ref_order)
     if ids is None:
         ids = {i for doc in (profile.memories, profile.archive) if doc is not None and doc.utf8 for i in doc.mf.ids()}
-    if profile.memories is not None and profile.memories.utf8:
-        _memory_refs(profile, "memories.md", profile.memories.mf, out, memory_facts)
-    if profile.archive is not None and profile.archive.utf8:
-        _memory_refs(profile, ARCHIVE_REL, profile.archive.mf, out, memory_facts)
+    for rel, doc in (("memories.md", profile.memories), (ARCHIVE_REL, profile.archive)):
+        if doc is not None and doc.utf8:
+            _memory_refs(profile, rel, doc.mf, out, memory_facts)
     if profile.identity is not None:
         _text_refs(profile, profile.identity, "identity", out)
     if profile.state is not None:
