@@ -75,9 +75,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         out = json.dumps(to_json(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
     elif args.format == "sarif":
-        out = json.dumps(to_sarif(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
+        out = json.dumps(to_sarif(discovery, findings), ensure_ascii=False, indent=2) + "\n"
     else:
-        out = to_text(discovery, findings, args.path)
+        out = to_text(discovery, findings)
     sys.stdout.write(out)
     sys.stdout.flush()
     if args.write_audit_log:

@@ -13,6 +13,7 @@ Where a secret is kept, that it is gone, placeholders and prose after a label ar
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import json
@@ -79,12 +80,10 @@ def _plugin_patterns() -> list[tuple[str, int, tuple[bytes, ...]]]:
         st = file.stat()
         key.append([str(file), st.st_size, st.st_mtime_ns])
     path = Path(cache_folder()) / PATTERNS_CACHE
-    try:
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError, IndexError):
         kept = json.loads(path.read_text(encoding="utf-8"))
         if kept["key"] == key:
             return [(p, f, _PLUGINS[i][2]) for i, p, f in kept["patterns"]]
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        pass
     found: list[tuple[int, str, int]] = []
     for i, (module, name, _) in enumerate(_PLUGINS):
         plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), name)
@@ -92,13 +91,11 @@ def _plugin_patterns() -> list[tuple[str, int, tuple[bytes, ...]]]:
             if name == "AWSKeyDetector" and not rx.pattern.startswith("(?:A3T"):
                 continue  # the second AWS pattern is a keyword rule: the labels below cover it
             found.append((i, rx.pattern, rx.flags & ~re.UNICODE))
-    try:  # temp file + os.replace: another process never reads half a file
+    with contextlib.suppress(OSError):  # temp file + os.replace: another process never reads half a file
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         tmp.write_text(json.dumps({"key": key, "patterns": found}), encoding="utf-8")
         os.replace(tmp, path)
-    except OSError:
-        pass
     return [(p, f, _PLUGINS[i][2]) for i, p, f in found]
 
 

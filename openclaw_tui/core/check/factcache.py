@@ -359,12 +359,8 @@ def _splice(
 ) -> list[Any]:
     """The items of ``old`` at (``at``) before ``lo``, then ``new``, then those at ``hi`` or later (none when
     ``hi`` is None), each ``move``d."""
-    i = 0
-    while i < len(old) and at(old[i]) < lo:
-        i += 1
-    j = i
-    while j < len(old) and (hi is None or at(old[j]) < hi):
-        j += 1
+    i = bisect.bisect_left(old, lo, key=at)
+    j = len(old) if hi is None else bisect.bisect_left(old, hi, lo=i, key=at)
     return old[:i] + new + (old[j:] if move is None else [move(x) for x in old[j:]])
 
 
@@ -432,5 +428,5 @@ def _prune(folder: Path) -> None:
     """Keep the cache files of the ``KEEP`` memory files checked last (the others may be long gone)."""
     with contextlib.suppress(OSError):
         facts = sorted(folder.glob("*.facts"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in [*folder.glob("*.bytes"), *facts[KEEP:]]:  # *.bytes: left by an earlier version of this cache
+        for old in facts[KEEP:]:
             old.unlink(missing_ok=True)

@@ -170,12 +170,10 @@ def _yaml_scalars(text: str) -> list[tuple[int, int, Any, bool]] | None:
         node, in_flow = stack.pop()
         if isinstance(node, yaml.ScalarNode):
             out.append((node.start_mark.index, node.end_mark.index, node.style, in_flow))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((v, in_flow or bool(node.flow_style)) for v in node.value)
-        elif isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                stack.append((k, in_flow or bool(node.flow_style)))
-                stack.append((v, in_flow or bool(node.flow_style)))
+        elif isinstance(node, (yaml.SequenceNode, yaml.MappingNode)):
+            flow = in_flow or bool(node.flow_style)
+            items = node.value if isinstance(node, yaml.SequenceNode) else [x for pair in node.value for x in pair]
+            stack.extend((v, flow) for v in items)
     return out
 
 
@@ -329,13 +327,9 @@ def _write(profile: Profile, reds: Sequence[Redaction], replan: Callable[[Profil
 
 def redact_profile(profile: Profile, *, dry_run: bool = False, skip: Iterable[int] = ()) -> RedactResult:
     """Plan and (unless ``dry_run``) apply the redactions of the profile, but for the 1-based
-    numbers in ``skip`` (of ``plan_redaction``'s list, which the CLI prints before it writes)."""
-    every = plan_redaction(profile)
+    numbers in ``skip`` (of ``plan_redaction``'s list, which the CLI prints and checks before it writes)."""
     left_out = set(skip)
-    bad = sorted(n for n in left_out if not 1 <= n <= len(every))
-    if bad:
-        raise RedactError(f"--skip {bad[0]}: there are {len(every)} secrets to redact")
-    reds = [r for n, r in enumerate(every, 1) if n not in left_out]
+    reds = [r for n, r in enumerate(plan_redaction(profile), 1) if n not in left_out]
     if dry_run or not left_out:
         return RedactResult(reds, redaction_plan(profile, reds)) if dry_run else apply_redaction(profile, reds)
     keys = {_key(r) for r in reds}

@@ -81,8 +81,7 @@ def written(ref: Ref) -> list[str]:
     """How the reference may be written in its file, likeliest first."""
     if ref.target_id is not None:
         return [ref.text or ref.target_id]
-    forms = [ref.text, quote(ref.text, safe="/#?&=+@:")]
-    return list(dict.fromkeys(forms))
+    return list(dict.fromkeys([ref.text, quote(ref.text, safe="/#?&=+@:")]))
 
 
 _ASCII_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -142,23 +141,14 @@ def removal(profile: Profile, ref: Ref, span: tuple[int, int]) -> tuple[int, int
     row = data[a:b]
     full_end = b + (2 if data[b : b + 2] == b"\r\n" else 1 if data[b : b + 1] == b"\n" else 0)
     s, e = span
-    if ref.kind in ("state", "state-path"):
-        m = _ITEM_RE.match(row) or _KEYVAL_RE.match(row)
-        if m is None or data[s:e] != _value(m):
-            return None
-        if m.re is _ITEM_RE and not _more_items(data, a, full_end, m.group(1)):
-            return None  # the list's only item: removing it would leave a key holding null
-        return a, full_end, b""
-    if ref.kind in ("conflict", "superseded_by", "merged_from") or ref.kind.startswith("field:"):
-        m = _ITEM_RE.match(row)
-        if m is not None and m.group(3) == data[s:e]:
-            if not _more_items(data, a, full_end, m.group(1)):
-                return None
+    state = ref.kind in ("state", "state-path")
+    if state or ref.kind in ("conflict", "superseded_by", "merged_from") or ref.kind.startswith("field:"):
+        m = _ITEM_RE.match(row) or _KEYVAL_RE.match(row)  # a row never matches both
+        if m is not None and data[s:e] == _value(m):
+            if m.re is _ITEM_RE and not _more_items(data, a, full_end, m.group(1)):
+                return None  # the list's only item: removing it would leave a key holding null
             return a, full_end, b""
-        m = _KEYVAL_RE.match(row)
-        if m is not None and m.group(4) == data[s:e]:
-            return a, full_end, b""
-        for fm in _FLOW_ITEM_RE.finditer(row):
+        for fm in () if state else _FLOW_ITEM_RE.finditer(row):
             lo, hi = a + fm.start(), a + fm.end()
             if lo < s and e < hi:
                 items = [x.strip() for x in data[lo + 1 : hi - 1].split(b",")]

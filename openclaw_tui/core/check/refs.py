@@ -20,6 +20,7 @@ from urllib.parse import unquote
 from ..files.profile import ARCHIVE_REL, Profile, TextFile, inside
 from ..format.entries import Entry, MemoryFile
 from ..format.fields import ID_RE, REFERENCE_FIELDS, ids_in_value, is_reference_field
+from .scope import TEXT_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,6 @@ class Ref:
     missing: bool = False  # a file reference whose target does not exist
 
 
-FILE_SUFFIXES = (".md", ".markdown", ".yaml", ".yml", ".txt", ".json")
 # reference-field key lines, found by their literal part (fast on big files)
 _REF_FIELD_RES = tuple(
     re.compile(rx)
@@ -186,7 +186,7 @@ def link_targets(text: str) -> Iterator[tuple[int, str]]:
         target = target.split("#", 1)[0].split("?", 1)[0].strip()
         if not target or target.startswith("//") or (_SCHEME_RE.match(target) and not re.match(r"[A-Za-z]:[\\/]", target)):
             continue
-        if target.startswith("/") and not unquote(target).lower().endswith(FILE_SUFFIXES):
+        if target.startswith("/") and not unquote(target).lower().endswith(TEXT_SUFFIXES):
             continue  # a site path such as /concepts/soul (spec: References), not a file
         target = unquote(target)
         if _TEMPLATE_RE.search(target):
@@ -404,7 +404,7 @@ def _state_values_fallback(text: str) -> list[tuple[int, str, int]]:
 
 def is_path_value(value: str) -> bool:
     v = value.strip()
-    return bool(v) and not any(c.isspace() for c in v) and "://" not in v and v.lower().endswith(FILE_SUFFIXES)
+    return bool(v) and not any(c.isspace() for c in v) and "://" not in v and v.lower().endswith(TEXT_SUFFIXES)
 
 
 def _state_refs(profile: Profile, f: TextFile, ids: set[str], out: list[Ref]) -> None:
@@ -440,10 +440,9 @@ def scan_references(
         return sorted(out, key=_ref_order)
     if ids is None:
         ids = {i for doc in (profile.memories, profile.archive) if doc is not None and doc.utf8 for i in doc.mf.ids()}
-    if profile.memories is not None and profile.memories.utf8:
-        _memory_refs(profile, "memories.md", profile.memories.mf, out, memory_facts)
-    if profile.archive is not None and profile.archive.utf8:
-        _memory_refs(profile, ARCHIVE_REL, profile.archive.mf, out, memory_facts)
+    for rel, doc in (("memories.md", profile.memories), (ARCHIVE_REL, profile.archive)):
+        if doc is not None and doc.utf8:
+            _memory_refs(profile, rel, doc.mf, out, memory_facts)
     if profile.identity is not None:
         _text_refs(profile, profile.identity, "identity", out)
     if profile.state is not None:

@@ -49,7 +49,7 @@ def display_path(f: Finding, several: bool) -> str:
     return f.file
 
 
-def to_text(discovery: Discovery, findings: Sequence[Finding], root_as_given: str = "") -> str:
+def to_text(discovery: Discovery, findings: Sequence[Finding]) -> str:
     """``file:line: severity code message`` lines, then ``N errors, N warnings, N info``."""
     several = len(discovery.profiles) > 1
     lines = []
@@ -76,9 +76,7 @@ def sarif_root(path: Path) -> Path:
     return (repo.root if repo is not None else Path.cwd()).resolve()
 
 
-def to_sarif(
-    discovery: Discovery, findings: Sequence[Finding], root_as_given: str = "", srcroot: Path | None = None
-) -> dict[str, Any]:
+def to_sarif(discovery: Discovery, findings: Sequence[Finding], srcroot: Path | None = None) -> dict[str, Any]:
     """A SARIF 2.1.0 log: one rule per finding code; each location a URI relative to ``%SRCROOT%``
     (``srcroot``, default ``sarif_root``), or an absolute ``file:`` URI for a file outside it."""
     base = (srcroot or sarif_root(discovery.root)).resolve()

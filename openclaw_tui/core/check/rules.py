@@ -134,14 +134,13 @@ def _secrets_by_block(
             continue
         seen.add(key)
         ident = entry.id if entry is not None else None
-        where = ident if ident else rel
         credential = s.kind in CREDENTIAL_KINDS
         advice = "run `openclaw-tui redact`" if personal else "move it to a secret store and rotate it"
         if credential and personal:
             advice += ", then rotate it"
         add(
             "sensitive-data", rel, lines(s.start), ident,
-            f"{where} holds an unredacted {KIND_LABEL[s.kind]} ({s.kind}); {advice}",
+            f"{ident or rel} holds an unredacted {KIND_LABEL[s.kind]} ({s.kind}); {advice}",
             "error" if credential else "warning",
         )
 
@@ -152,20 +151,19 @@ def _instructions_by_block(
     """One suspicious-instruction finding per entry (or the text outside entries) (``hits``: found before)."""
     seen: set[int] = set()
     lines = LineCounter(text)
-    for kind, start, _end in hits if hits is not None else find_instructions(text):
+    for kind, start, end in hits if hits is not None else find_instructions(text):
         entry = locate.at(start) if locate is not None else None
         key = entry.start if entry is not None else -1
         if key in seen:
             continue
         seen.add(key)
         ident = entry.id if entry is not None else None
-        snippet = text[start:_end].replace("\n", " ")
+        snippet = text[start:end].replace("\n", " ")
         if len(snippet) > 40:
             snippet = snippet[:39] + "…"
-        where = ident if ident else rel
         add(
             "suspicious-instruction", rel, lines(start), ident,
-            f"{where} holds text that instructs the agent ({kind}: {snippet!r}) instead of recording a fact",
+            f"{ident or rel} holds text that instructs the agent ({kind}: {snippet!r}) instead of recording a fact",
         )
 
 

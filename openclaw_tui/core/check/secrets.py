@@ -77,15 +77,8 @@ def national_id_ok(value: str) -> bool:
 
 
 def luhn_ok(digits: str) -> bool:
-    total = 0
-    for i, c in enumerate(reversed(digits)):
-        d = ord(c) - 48
-        if i % 2:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
+    doubled = (sum(divmod(2 * int(c), 10)) for c in digits[-2::-2])
+    return (sum(int(c) for c in digits[::-2]) + sum(doubled)) % 10 == 0
 
 
 class TextView:
