@@ -30,7 +30,11 @@ WARMED = ("openclaw_tui.ui.screens.review.entry_ops", "openclaw_tui.ui.screens.r
 PROBE = r"""
 import asyncio, json, sys
 from openclaw_tui.ui.app import OpenClawApp
+from openclaw_tui.ui.screens.review import main_loading
 from openclaw_tui.ui.screens.review.main_screen import MainScreen
+
+# the loader's wait for the first paint never runs out here, however loaded the machine: the order is tested
+main_loading.PREVIEW_WAIT = 600.0
 from openclaw_tui.ui.widgets.footer import KeysFooter
 
 seen = {}
