@@ -172,12 +172,10 @@ def test_the_config_selects_the_release(tmp_path: Path, monkeypatch: pytest.Monk
     (tmp_path / "openclaw.json").write_text("{memory: {search: {}}}\n", encoding="utf-8")
     cfg = load_openclaw_config(ws)
     assert cfg.truncation == "75/25" and cfg.as_dict()["truncation"] == "75/25"
-    old = next(p for p in inject_preview(ws, limits, include_daily=False, truncation="70/20") if p.file == "MEMORY.md")
-    new = next(p for p in inject_preview(ws, limits, include_daily=False, truncation=cfg.truncation)
+    old = next(p for p in inject_preview(ws, limits, include_daily=False, release="older") if p.file == "MEMORY.md")
+    new = next(p for p in inject_preview(ws, limits, include_daily=False, release=cfg.release)
                if p.file == "MEMORY.md")
     assert old.chars_injected > 1000 >= new.chars_injected and "kept 700+200" in old.text
-    with pytest.raises(ValueError):
-        inject_preview(ws, limits, truncation="50/50")
 
 
 def test_what_the_total_leaves_is_clamped_with_an_ellipsis(tmp_path: Path) -> None:

@@ -42,9 +42,8 @@ BOOTSTRAP_ORDER = (
 )
 MEMORY_NAMES = ("MEMORY.md", "memory.md")
 
-# How an over-limit file is cut (docs/openclaw-truncation.md): "70/20", the older releases' first 70%
-# and last 20% of the limit around a marker; "75/25", the current release's (``injection``).
-TRUNCATION_STYLES = ("70/20", "75/25")
+# The older releases cut an over-limit file to the first 70% and last 20% of the limit around a marker
+# (docs/openclaw-truncation.md); the current release's 75/25 cut is ``injection``'s.
 HEAD_RATIO = 0.7
 TAIL_RATIO = 0.2
 CRON_FILES = ("AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md")  # what a cron run keeps (filterBootstrapFilesForSession)
@@ -172,19 +171,14 @@ def inject_preview(
     *,
     today: dt.date | None = None,
     include_daily: bool = True,
-    truncation: str = "70/20",
-    release: str | None = None,
+    release: str = "older",
     startup: StartupSettings | None = None,
     utc_today: dt.date | None = None,
 ) -> list[InjectedPart]:
     """The parts the agent receives, in order, each as injected.
 
-    ``release``: ``injection.CURRENT_RELEASE`` (the default unless ``truncation`` is "70/20") or "older".
+    ``release``: "older" or ``injection.CURRENT_RELEASE`` (``OpenClawConfig.release``).
     ``include_daily``: a session's first run (with the session-start block), not a later turn."""
-    if truncation not in TRUNCATION_STYLES:
-        raise ValueError(f"truncation must be one of {', '.join(TRUNCATION_STYLES)}, not {truncation!r}")
-    if release is None:
-        release = "older" if truncation == "70/20" else CURRENT_RELEASE
     if release != "older":
         return _current_preview(Path(workspace_path), limits or Limits(), session, today or dt.date.today(),
                                 include_daily, startup, utc_today)
@@ -222,7 +216,7 @@ def inject_preview(
         if remaining < MIN_FILE_BUDGET:
             left_out(f"left out: the bootstrap total of {limits.bootstrap_total_max_chars:,} is used up", limit, True)
             continue
-        cut, marker_at, head, tail = _cut_js(js, name, limit, truncation)
+        cut, marker_at, head, tail = _cut_js(js, name, limit, "70/20")
         injected = clamp_to_budget(cut, remaining)
         copy = len(injected) - (1 if len(injected) < len(cut) and remaining > 3 else 0)  # the clamp's "…"
         kept = kept_spans(raw, len(cut), head, tail, copy)
@@ -256,8 +250,7 @@ def bootstrap_sizes(workspace_path: Path | str, limits: Limits, release: str = C
                     session: str = "main") -> list[InjectedPart]:
     """The bootstrap files as ``context`` counts them by ``release``'s rules, no daily logs (the check
     and the charts read this, so every view states the same sizes)."""
-    return [p for p in inject_preview(workspace_path, limits, session, include_daily=False, release=release,
-                                      truncation="70/20" if release == "older" else "75/25")
+    return [p for p in inject_preview(workspace_path, limits, session, include_daily=False, release=release)
             if p.kind == "bootstrap"]
 
 
