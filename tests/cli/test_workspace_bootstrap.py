@@ -62,9 +62,9 @@ def test_total_budget_cuts_later_files(tmp_path: Path) -> None:
     limits = Limits(bootstrap_max_chars=1000, bootstrap_total_max_chars=1200, user_max_chars=4000)
     parts = inject_preview(ws, limits, include_daily=False)
     a, s, m = parts
-    assert not a.truncated and a.running_total == 900
+    assert not a.truncated and a.chars_injected == 900
     assert s.truncated and s.over_total and s.limit == 300 and s.limit_kind == "total"
-    assert s.running_total == a.chars_injected + s.chars_injected
+    assert a.chars_injected + s.chars_injected == 1200
     assert not m.loaded and m.over_total
 
 

@@ -99,7 +99,6 @@ class InjectedPart:
     marker_at: int | None  # offset of the truncation marker in ``text``
     limit: int  # the characters this file could have had (its own limit, or what the total left)
     limit_kind: str  # "file" (bootstrapMaxChars), "user" (USER.md cap) or "total" (what was left)
-    running_total: int  # bootstrap characters injected up to and including this one
     over_total: bool  # cut or left out because the total was reached
     loaded: bool
     reason: str  # why it is (not) loaded, in words
@@ -191,7 +190,7 @@ def inject_preview(
 
     def left_out(reason: str, limit: int = 0, over_total: bool = False) -> None:
         parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, limit,
-                                  "total" if over_total else "file", running, over_total, False, reason, nlines))
+                                  "total" if over_total else "file", over_total, False, reason, nlines))
 
     for name in bootstrap_files(root):
         text = _read_text(root, root / name)
@@ -229,7 +228,7 @@ def inject_preview(
         if truncated and injected != cut:
             kind = "total"
         parts.append(InjectedPart(name, name, "bootstrap", raw, len(injected), truncated, _py(injected),
-                                  None if marker_at is None else len(_py(injected[:marker_at])), limit, kind, running,
+                                  None if marker_at is None else len(_py(injected[:marker_at])), limit, kind,
                                   truncated and kind == "total", True, load_reason(name, truncated, limit, kind), nlines,
                                   False, js_sha256(injected), kept))
     if include_daily and session not in ("subagent", "cron"):  # the prelude follows a /new or /reset only
@@ -242,7 +241,7 @@ def inject_preview(
             which = "today's" if rel[7:17] == today.isoformat() else "yesterday's"
             size = len(to_js(text))
             parts.append(InjectedPart(rel, rel, "daily", size, size, False, text, None, 0, "file",
-                                      running, False, True, f"{which} log, loaded at session start", nlines))
+                                      False, True, f"{which} log, loaded at session start", nlines))
     return parts
 
 
@@ -266,24 +265,22 @@ def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, s
                      startup: StartupSettings | None, utc_today: dt.date | None = None) -> list[InjectedPart]:
     """The current release (``injection``): sizes in UTF-16 units, its files, cut and session-start block."""
     parts: list[InjectedPart] = []
-    running = 0
     for it in bootstrap(root, session, Settings(limits.bootstrap_max_chars, limits.bootstrap_total_max_chars)):
         if not it.present and not it.injected and it.name in ("USER.md", "MEMORY.md", "BOOTSTRAP.md"):
             if it.name == "MEMORY.md" and (root / "memory.md").is_file():
                 parts.append(InjectedPart("memory.md", "memory.md", "retired", 0, 0, False, "", None, 0, "file",
-                                          running, False, False, it.reason, _lines_of(root / "memory.md")))
+                                          False, False, it.reason, _lines_of(root / "memory.md")))
             continue
-        running += it.chars
         at = it.marker_at
         text = from_js(it.text)
         parts.append(InjectedPart(
             it.name, it.name, "bootstrap", it.raw_chars, it.chars, it.truncated or it.clamped, text,
             None if at is None else len(from_js(it.text[:at])), it.limit, "total" if it.clamped else it.limit_kind,
-            running, it.clamped or (it.limit_kind == "total" and it.truncated) or (not it.injected and "total" in it.reason),
+            it.clamped or (it.limit_kind == "total" and it.truncated) or (not it.injected and "total" in it.reason),
             it.injected, it.reason, _lines_of(Path(it.path)) if it.present else 1, not it.present, it.sha256, it.kept))
     for name in RETIRED_FILES:
         if (root / name).is_file():
-            parts.append(InjectedPart(name, name, "retired", 0, 0, False, "", None, 0, "file", running, False, False,
+            parts.append(InjectedPart(name, name, "retired", 0, 0, False, "", None, 0, "file", False, False,
                                       f"not injected by the current release ({CURRENT_RELEASE}); "
                                       + ("`openclaw doctor` folds TOOLS.md into AGENTS.md" if name == "TOOLS.md"
                                          else "`openclaw doctor` leaves it: HEARTBEAT.md is a no-op"),
@@ -299,7 +296,7 @@ def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, s
         which = "today's" if day == today.isoformat() else \
             "yesterday's" if day == (today - dt.timedelta(days=1)).isoformat() else f"{day}'s"
         parts.append(InjectedPart(
-            b.file, b.file, "daily", b.size_bytes, len(b.block), b.truncated, text, None, 0, "file", 0, False,
+            b.file, b.file, "daily", b.size_bytes, len(b.block), b.truncated, text, None, 0, "file", False,
             b.loaded, f"{which} log, {b.reason} (session start)" if b.loaded else b.reason,
             _lines_of(root / b.file), False, ""))
     return parts
