@@ -391,12 +391,8 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
             item.reason = "left out: the bootstrap total is used up"
             stopped = True
             continue
-        if not present:
+        if not present:  # remaining > 0: the clamp leaves at least its "["
             text = clamp_to_budget(f"[MISSING] Expected at: {to_js(str(path))}", remaining)
-            if not text:
-                item.reason = "left out: the bootstrap total is used up"
-                stopped = True
-                continue
             remaining = max(0, remaining - len(text))
             item.text, item.injected, item.reason = text, True, "missing: injected as [MISSING] Expected at: PATH"
             continue
