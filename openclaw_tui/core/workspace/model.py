@@ -107,14 +107,7 @@ class MemRow:
         "raw-candidate", "shell-command", "score-in-text"."""
         if not self.promoted or self.kind != "item":
             return []
-        out = []
-        if RAW_CANDIDATE_RE.search(self.text):
-            out.append("raw-candidate")
-        if SHELL_RE.search(self.text):
-            out.append("shell-command")
-        if SCORE_TEXT_RE.search(self.text):
-            out.append("score-in-text")
-        return out
+        return [name for name, pattern in JUNK if pattern.search(self.text)]
 
     @property
     def has_residue(self) -> bool:
@@ -130,6 +123,7 @@ SHELL_RE = re.compile(
     r"|kubectl|make|brew|apt(?:-get)?|systemctl|openclaw)\s+-{0,2}\w)|\s&&\s|\|\s*(?:grep|xargs|sh|bash)\b"
 )
 SCORE_TEXT_RE = re.compile(r"\[score=|\b(?:score|recalls|avg)=\d")
+JUNK = (("raw-candidate", RAW_CANDIDATE_RE), ("shell-command", SHELL_RE), ("score-in-text", SCORE_TEXT_RE))
 
 
 @dataclass
@@ -159,12 +153,10 @@ def _meta(row: MemRow, tail_text: str) -> None:
         row.metadata = re.findall(r"<!--[^\n]*?-->|\[score=[^\]\n]*\]", m.group())
     for blob in [*row.markers, *row.metadata]:
         pm = PROMO_RE.search(blob)
-        if pm:
-            p = PROMO_PATH_RE.search(pm.group(1))
-            if p:
-                row.promotions.append(Promotion(
-                    p.group(1), int(p.group(2)) if p.group(2) else None, int(p.group(3)) if p.group(3) else None, blob,
-                ))
+        p = PROMO_PATH_RE.search(pm.group(1)) if pm else None
+        if p:
+            start, end = (int(g) if g else None for g in p.group(2, 3))
+            row.promotions.append(Promotion(p.group(1), start, end, blob))
     sm = SCORE_RE.search(tail_text)
     if sm:
         row.score_raw = sm.group()
@@ -174,15 +166,10 @@ def _meta(row: MemRow, tail_text: str) -> None:
             p = PROMO_PATH_RE.search(src)
             if p:
                 row.promotions.append(Promotion(p.group(1), int(p.group(2)) if p.group(2) else None, None, src))
-    tm = TRIGGER_RE.search(tail_text)
-    if tm:
-        row.trigger = tm.group(1)
-    im = IMPORTANCE_RE.search(tail_text)
-    if im:
-        row.importance = float(im.group(1))
-    so = SOURCE_RE.search(tail_text)
-    if so:
-        row.source = so.group(1) + (f":{so.group(2)}" if so.group(2) else "")
+    tm, im, so = TRIGGER_RE.search(tail_text), IMPORTANCE_RE.search(tail_text), SOURCE_RE.search(tail_text)
+    row.trigger = tm.group(1) if tm else None
+    row.importance = float(im.group(1)) if im else None
+    row.source = so.group(1) + (f":{so.group(2)}" if so.group(2) else "") if so else None
 
 
 def parse_memory_text(text: str) -> list[MemRow]:
@@ -446,8 +433,7 @@ def load_daily_logs(workspace: Path, today: dt.date | None = None) -> list[Daily
             day = dt.date.fromisoformat(m.group(1))
         except ValueError:
             continue
-        data = p.read_bytes()
-        text, _bom, _ok = decode(data)
+        text, _bom, _ok = decode(p.read_bytes())
         age = (today - day).days
         out.append(DailyLog(f"memory/{p.name}", p, day, m.group(2), len(to_js(text)), parse_log(text),
                             age in (0, 1), age))
