@@ -291,11 +291,9 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
             if was and now and was.group(2) != now.group(2):
                 detail = f"status {was.group(2)} → {now.group(2)}" + ("" if kind == "changed" else f", {kind}")
         diff: list[str] = []
-        if keep:
-            pass
-        elif o is not None and n is not None and o.raw != n.raw:
+        if not keep and o is not None and n is not None and o.raw != n.raw:
             diff = [render_words(o.text, n.text)] if o.text != n.text else _lines(o.raw, n.raw, rel)[2:]
-        elif kind != "moved":
+        elif kind != "moved":  # a move within (``keep``) is a "moved" too: no diff
             diff = [("+ " if n else "- ") + line for line in seg.raw.splitlines()]
         unit = Unit(rel, o.key if o else None, n.key if n else None, in_place, keep)
         out.append(Change(cid or _cid(rel, unit.old, unit.new), kind, seg.kind, rel, title, detail, diff, (unit,),

@@ -5,7 +5,7 @@ the same text elsewhere (moved), then the most similar text (rewritten).
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..diff.words import similarity
@@ -34,8 +34,7 @@ class ItemVersion:
     diff: str = ""  # a word diff from the version before
 
     def to_json(self) -> dict[str, object]:
-        return {"sha": self.sha, "author": self.author, "date": self.date, "subject": self.subject, "kind": self.kind,
-                "file": self.file, "text": self.text, "heading_path": list(self.heading_path), "diff": self.diff}
+        return asdict(self) | {"heading_path": list(self.heading_path)}
 
 
 def _rows(rel: str, data: bytes | None) -> list[Segment]:
