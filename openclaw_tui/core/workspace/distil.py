@@ -39,8 +39,7 @@ class DistilResult:
 
 
 def _log_lines(path: Path, numbers: Sequence[int]) -> dict[int, str]:
-    data = path.read_bytes()
-    text, _bom, _ok = decode(data)
+    text, _bom, _ok = decode(path.read_bytes())
     content = {ln.number: ln.text for ln in parse_log(text)}
     missing = [n for n in numbers if n not in content]
     if missing:

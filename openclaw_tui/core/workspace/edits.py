@@ -136,11 +136,6 @@ def _insert_items(text: str, section: MemRow | None, rows: Sequence[MemRow], blo
     return before + prefix + block(nl) + text[pos:]
 
 
-def insert_bodies(text: str, section: MemRow | None, rows: Sequence[MemRow], bodies: Sequence[str]) -> str:
-    """New list items (one per body) at the end of ``section`` (None: of the text)."""
-    return _insert_items(text, section, rows, lambda nl: "".join(item_line(b, nl) for b in bodies))
-
-
 def item_line(body: str, nl: str, bullet: str = "- ") -> str:
     lines = body.strip().replace("\r\n", "\n").split("\n")
     return bullet + (nl + "  ").join(x.strip() for x in lines) + nl
@@ -179,7 +174,7 @@ def insert_into_section(text: str, section_key: str | None, bodies: Sequence[str
         target = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
         if target is None:
             raise EditError(f"no section {section_key!r}{where}")
-    return insert_bodies(text, target, rows, bodies)
+    return _insert_items(text, target, rows, lambda nl: "".join(item_line(b, nl) for b in bodies))
 
 
 def append_items(path: Path, section_key: str | None, bodies: Sequence[str], *, title: str = "") -> Plan:
