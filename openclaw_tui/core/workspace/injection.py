@@ -58,11 +58,7 @@ def from_js(text: str) -> str:
 
 def js_utf8(text: str) -> bytes:
     """The UTF-8 bytes JavaScript gives for a JS string (a lone surrogate as U+FFFD)."""
-    text = from_js(text)
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate
-        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text).encode("utf-8")
+    return re.sub("[\ud800-\udfff]", "\ufffd", from_js(text)).encode("utf-8")
 
 
 def js_sha256(text: str) -> str:
