@@ -252,12 +252,9 @@ def parse_memory_text(text: str) -> list[MemRow]:
                     j = k
                     continue
                 break
-            lead = nt[:6]
-            if ("#" in lead and HEADING_RE.match(nt)) or (("`" in lead or "~" in lead) and FENCE_RE.match(nt)):
-                break
-            if BULLET_RE.match(nt):
-                break
-            if "<!--" in nt and COMMENT_LINE_RE.match(nt) and not nt.startswith((" ", "\t")):
+            lead = nt[:6]  # a heading, fence, bullet or unindented comment line ends the row
+            if (("#" in lead and HEADING_RE.match(nt)) or (("`" in lead or "~" in lead) and FENCE_RE.match(nt))
+                    or BULLET_RE.match(nt) or ("<!--" in nt and COMMENT_LINE_RE.match(nt) and not nt.startswith((" ", "\t")))):
                 break
             j += 1
         first, last = ln, lines[j - 1]
