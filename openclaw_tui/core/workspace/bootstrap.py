@@ -33,7 +33,6 @@ from .injection import (
     load_reason,
     startup_block,
     to_js,
-    trim_bootstrap_content,
 )
 
 # the agent's order in older releases (they inject TOOLS.md and HEARTBEAT.md)
@@ -41,11 +40,6 @@ BOOTSTRAP_ORDER = (
     "AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md", "MEMORY.md",
 )
 MEMORY_NAMES = ("MEMORY.md", "memory.md")
-
-# The older releases cut an over-limit file to the first 70% and last 20% of the limit around a marker
-# (docs/openclaw-truncation.md); the current release's 75/25 cut is ``injection``'s.
-HEAD_RATIO = 0.7
-TAIL_RATIO = 0.2
 CRON_FILES = ("AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md")  # what a cron run keeps (filterBootstrapFilesForSession)
 
 
@@ -54,28 +48,17 @@ def _py(js: str) -> str:
     return js_utf8(js).decode("utf-8")
 
 
-def _cut_js(js: str, name: str, limit: int, style: str) -> tuple[str, int | None, int, int]:
-    """(the injected copy, offset of its marker or None, units of head and of tail kept), all in
-    UTF-16 units, for the JS string ``js`` under ``limit``."""
+def _cut_js(js: str, name: str, limit: int) -> tuple[str, int | None, int, int]:
+    """The older releases' cut of the JS string ``js``, the first 70% and last 20% of ``limit`` around a marker
+    (docs/openclaw-truncation.md): (the injected copy, offset of its marker or None, units of head and of
+    tail kept), all in UTF-16 units."""
     trimmed = js.rstrip(JS_SPACE)
     if len(trimmed) <= limit:
         return trimmed, None, len(trimmed), 0
-    if style == "75/25":  # the current release's cut, one computation (``injection``)
-        out, _cut, _raw, head, tail = trim_bootstrap_content(js, name, limit)
-        at = next((out.find(m) for m in ("[...truncated", "[…truncated") if out.find(m) >= 0), len(out))
-        return out, at, head, tail
-    head = int(limit * HEAD_RATIO)
-    tail = int(limit * TAIL_RATIO)
+    head, tail = int(limit * 0.7), int(limit * 0.2)
     kept_tail = trimmed[-tail:]  # as the agent slices: a tail of 0 keeps everything (limits under 5)
     marker = f"\n[...truncated, read {name} for full content...]\n…(truncated {name}: kept {head}+{tail} chars of {len(trimmed)})…\n"
     return trimmed[:head] + "\n" + marker + "\n" + kept_tail, len(trimmed[:head]), len(trimmed[:head]), len(kept_tail)
-
-
-def truncate(text: str, name: str, limit: int, style: str = "70/20") -> tuple[str, int | None]:
-    """(injected copy, offset of the marker in it or None) for ``text`` under ``limit`` (UTF-16 units),
-    measured after its trailing whitespace is dropped."""
-    out, at, _h, _t = _cut_js(to_js(text), name, limit, style)
-    return _py(out), (None if at is None else len(_py(out[:at])))
 
 
 def own_limit(name: str, limits: Limits, release: str = CURRENT_RELEASE) -> int:
@@ -215,7 +198,7 @@ def inject_preview(
         if remaining < MIN_FILE_BUDGET:
             left_out(f"left out: the bootstrap total of {limits.bootstrap_total_max_chars:,} is used up", limit, True)
             continue
-        cut, marker_at, head, tail = _cut_js(js, name, limit, "70/20")
+        cut, marker_at, head, tail = _cut_js(js, name, limit)
         injected = clamp_to_budget(cut, remaining)
         copy = len(injected) - (1 if len(injected) < len(cut) and remaining > 3 else 0)  # the clamp's "…"
         kept = kept_spans(raw, len(cut), head, tail, copy)
@@ -245,11 +228,10 @@ def inject_preview(
     return parts
 
 
-def bootstrap_sizes(workspace_path: Path | str, limits: Limits, release: str = CURRENT_RELEASE,
-                    session: str = "main") -> list[InjectedPart]:
-    """The bootstrap files as ``context`` counts them by ``release``'s rules, no daily logs (the check
-    and the charts read this, so every view states the same sizes)."""
-    return [p for p in inject_preview(workspace_path, limits, session, include_daily=False, release=release)
+def bootstrap_sizes(workspace_path: Path | str, limits: Limits, release: str = CURRENT_RELEASE) -> list[InjectedPart]:
+    """The bootstrap files as ``context`` counts them by ``release``'s rules in the main session, no daily
+    logs (the check and the charts read this, so every view states the same sizes)."""
+    return [p for p in inject_preview(workspace_path, limits, include_daily=False, release=release)
             if p.kind == "bootstrap"]
 
 
