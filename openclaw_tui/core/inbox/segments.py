@@ -125,14 +125,13 @@ def transplant(rel: str, target: bytes | None, source: bytes | None, remove: Key
             return target
     if gone is None and new is None:
         return target
+    pos = None
     if gone is not None:
         t_text = t_text[:gone.start] + t_text[gone.end:]
         if new is None:
             return encode(t_text, t_bom) if (target is not None) else None
         pos = gone.start if in_place else None
         t_segs = segments_of(rel, t_text)
-    else:
-        pos = None
     assert new is not None
     if pos is None:
         pos = _insert_at(t_segs, s_segs, new.key, t_text, pairs or {})
