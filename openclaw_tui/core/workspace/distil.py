@@ -51,7 +51,7 @@ def mark_log(path: Path, distilled: Sequence[int], dropped: Sequence[int] = ()) 
     """Append the distilled/dropped marks to a log (its earlier bytes stay as they are)."""
 
     def transform(text: str) -> str:
-        nl = ending_before(text, len(text)) if text else "\n"
+        nl = ending_before(text, len(text))
         out = text if not text or text.endswith("\n") else text + nl
         if distilled:
             out += f"<!-- distilled: {', '.join(str(n) for n in sorted(set(distilled)))} -->{nl}"

@@ -66,7 +66,7 @@ def ending_before(text: str, end: int) -> str:
     last = text.rfind("\n", 0, end)  # a line without an ending: the one before it shows the style
     if last > 0:
         return "\r\n" if text[last - 1] == "\r" else "\n"
-    return newline_of(text) if text else "\n"
+    return newline_of(text)
 
 
 def _find(text: str, key: str, line: int | None = None) -> MemRow:
@@ -127,7 +127,7 @@ def insert_point(section: MemRow, rows: Sequence[MemRow]) -> int:
 def _insert_items(text: str, section: MemRow | None, rows: Sequence[MemRow], block: Callable[[str], str]) -> str:
     """Insert ``block(nl)`` (lines in the line ending ``nl`` of the place) into ``section`` or at the end."""
     pos = len(text) if section is None else insert_point(section, rows)
-    nl = ending_before(text, pos) if pos else newline_of(text) if text else "\n"
+    nl = ending_before(text, pos)
     before = text[:pos]
     prefix = nl if before and not before.endswith("\n") else ""
     last_own = [r for r in rows if section is not None and section.end <= r.start < pos and r.kind != "section"]
@@ -256,7 +256,7 @@ def add_directive(path: Path, body: str, today: dt.date | None = None) -> Plan:
 
     def transform(text: str) -> str:
         ds = parse_directives(text)
-        nl = ending_before(text, ds[-1].end) if ds else newline_of(text) if text else "\n"
+        nl = ending_before(text, ds[-1].end if ds else 0)
         if ds:
             return _after(text, ds[-1].end, _directive_block(text, ds[-1].body_start, body, today, nl), nl)
         block = f"<!-- observed: {today.isoformat()} | status: active -->{nl}- {body.strip()}{nl}"
