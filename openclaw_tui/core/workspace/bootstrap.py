@@ -191,9 +191,8 @@ def inject_preview(
         if skip:
             left_out(skip)
             continue
-        own, kind = own_limit(name, limits, "older"), ("user" if name == "USER.md" else "file")
-        limit = own
-        if remaining < own:
+        limit, kind = own_limit(name, limits, "older"), ("user" if name == "USER.md" else "file")
+        if remaining < limit:
             limit, kind = max(remaining, 0), "total"
         if remaining < MIN_FILE_BUDGET:
             left_out(f"left out: the bootstrap total of {limits.bootstrap_total_max_chars:,} is used up", limit, True)
