@@ -117,13 +117,8 @@ def _cid(*parts: object) -> str:
 
 def render_words(a: str, b: str) -> str:
     """A word diff on one line: ``[-removed-]{+added+}`` around what differs."""
-    out = []
-    for r in word_diff(a, b):
-        if r.op == "equal":
-            out.append(r.a)
-        else:
-            out.append((f"[-{r.a}-]" if r.a else "") + (f"{{+{r.b}+}}" if r.b else ""))
-    return "".join(out)
+    return "".join(r.a if r.op == "equal" else (f"[-{r.a}-]" if r.a else "") + (f"{{+{r.b}+}}" if r.b else "")
+                   for r in word_diff(a, b))
 
 
 MAX_DIFF = 1 << 20  # a file larger than this (or not text) is told by its sizes, not a line diff
