@@ -272,12 +272,11 @@ def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, s
         return parts  # no session-start block while BOOTSTRAP.md is pending
     block = startup_block(root, today, startup, utc_today)
     for b in block.blocks:
-        text = from_js(b.block)
         day = b.file[7:17]
         which = "today's" if day == today.isoformat() else \
             "yesterday's" if day == (today - dt.timedelta(days=1)).isoformat() else f"{day}'s"
         parts.append(InjectedPart(
-            b.file, b.file, "daily", b.size_bytes, len(b.block), b.truncated, text, None, 0, "file", False,
+            b.file, b.file, "daily", b.size_bytes, len(b.block), b.truncated, from_js(b.block), None, 0, "file", False,
             b.loaded, f"{which} log, {b.reason} (session start)" if b.loaded else b.reason,
             _lines_of(root / b.file), False, ""))
     return parts
