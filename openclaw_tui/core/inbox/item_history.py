@@ -62,12 +62,10 @@ def find_row(folder: Path, query: str, files: tuple[str, ...] = ("MEMORY.md", "U
 
 def _follow(row: Segment, rows: list[Segment]) -> Segment | None:
     """``row``'s copy among an older version's ``rows``."""
-    same = next((s for s in rows if s.key == row.key), None)
-    if same is not None:
-        return same
-    moved = next((s for s in rows if s.kind == row.kind and s.text == row.text), None)
-    if moved is not None:
-        return moved
+    found = (next((s for s in rows if s.key == row.key), None)  # the same key, else the same text elsewhere
+             or next((s for s in rows if s.kind == row.kind and s.text == row.text), None))
+    if found is not None:
+        return found
     best = max((s for s in rows if s.kind == row.kind), key=lambda s: similarity(row.text, s.text), default=None)
     return best if best is not None and similarity(row.text, best.text) >= REWORD else None
 

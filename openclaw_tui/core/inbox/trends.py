@@ -85,9 +85,7 @@ def _bootstrap_point(folder: Path | None, limits: Limits, release: str, point: d
     if folder is None:
         return
     parts = bootstrap_sizes(folder, limits, release)
-    for p in parts:
-        if not p.missing:
-            point[p.name] = p.chars_raw
+    point.update({p.name: p.chars_raw for p in parts if not p.missing})
     point["total"] = sum(p.chars_injected for p in parts)
 
 
