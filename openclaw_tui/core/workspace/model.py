@@ -144,8 +144,6 @@ class MemoryModel:
     def items(self) -> list[MemRow]:
         return [r for r in self.rows if r.kind == "item"]
 
-    def find(self, key: str) -> MemRow | None:
-        return next((r for r in self.rows if r.key == key), None)
 
 def _meta(row: MemRow, tail_text: str) -> None:
     m = TRAIL_META_RE.search(tail_text)
