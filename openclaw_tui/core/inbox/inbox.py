@@ -264,7 +264,6 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
     """Rows and directives added, removed, changed, rewritten (similar text) and moved between two
     versions of one file; a renamed section moves nothing."""
     old, new, pairs, renames = _match(rel, old_b, new_b, kinds)
-    new_by = {s.key: s for s in new}
     out = []
     for kind, o, n in pairs:
         seg = n or o
@@ -293,8 +292,8 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
         unit = Unit(rel, o.key if o else None, n.key if n else None, in_place, keep)
         out.append(Change(cid or _cid(rel, unit.old, unit.new), kind, seg.kind, rel, title, detail, diff, (unit,),
                           dreaming=bool(n is not None and n.promoted)))
-    order = {id(s): i for i, s in enumerate(new)}
-    out.sort(key=lambda c: min((order.get(id(new_by.get(u.new)), 0) for u in c.units if u.new), default=-1))
+    order = {s.key: i for i, s in enumerate(new)}  # in the file's order
+    out.sort(key=lambda c: min((order.get(u.new, 0) for u in c.units if u.new), default=-1))
     return out
 
 
