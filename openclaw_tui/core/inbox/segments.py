@@ -78,11 +78,7 @@ def row_segments(text: str, directives: bool = False) -> list[Segment]:
 
 def segments_of(rel: str, text: str) -> list[Segment]:
     name = rel.rsplit("/", 1)[-1]
-    if name == "USER.md":
-        return row_segments(text, directives=True)
-    if name == "memories.md":
-        return entry_segments(text)
-    return row_segments(text)
+    return entry_segments(text) if name == "memories.md" else row_segments(text, directives=name == "USER.md")
 
 
 def _insert_at(tgt: list[Segment], src: list[Segment], key: Key, text: str, pairs: dict[Key, Key]) -> int:
