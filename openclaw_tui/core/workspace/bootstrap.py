@@ -114,10 +114,9 @@ def _read_text(root: Path, path: Path) -> str | None:
     if not path.is_file() or not inside(root, path):
         return None
     try:
-        text, _bom, _ok = decode(path.read_bytes())
+        return decode(path.read_bytes())[0]
     except OSError:
         return None
-    return text
 
 
 def bootstrap_files(workspace: Path) -> list[str]:
