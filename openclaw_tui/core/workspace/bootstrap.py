@@ -135,14 +135,9 @@ def bootstrap_files(workspace: Path) -> list[str]:
 def daily_logs_at_start(workspace: Path, today: dt.date) -> list[str]:
     """Today's and yesterday's daily logs that exist (``YYYY-MM-DD.md`` and ``YYYY-MM-DD-<slug>.md``)."""
     folder = workspace / "memory"
-    out: list[str] = []
-    if not folder.is_dir():
-        return out
-    names = sorted(p.name for p in folder.iterdir() if p.suffix == ".md")
-    for day in (today - dt.timedelta(days=1), today):
-        stem = day.isoformat()
-        out.extend(f"memory/{n}" for n in names if n == stem + ".md" or n.startswith(stem + "-"))
-    return out
+    names = sorted(p.name for p in folder.iterdir() if p.suffix == ".md") if folder.is_dir() else []
+    stems = [(today - dt.timedelta(days=1)).isoformat(), today.isoformat()]
+    return [f"memory/{n}" for stem in stems for n in names if n == stem + ".md" or n.startswith(stem + "-")]
 
 
 def inject_preview(
