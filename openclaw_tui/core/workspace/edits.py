@@ -124,8 +124,15 @@ def insert_point(section: MemRow, rows: Sequence[MemRow]) -> int:
     return own_end
 
 
-def _insert_items(text: str, section: MemRow | None, rows: Sequence[MemRow], block: Callable[[str], str]) -> str:
-    """Insert ``block(nl)`` (lines in the line ending ``nl`` of the place) into ``section`` or at the end."""
+def _insert_items(text: str, section_key: str | None, block: Callable[[str], str], where: str = "") -> str:
+    """Insert ``block(nl)`` (lines in the line ending ``nl`` of the place) at the end of section
+    ``section_key`` (None: of the text)."""
+    rows = parse_memory_text(text)
+    section = None
+    if section_key is not None:
+        section = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
+        if section is None:
+            raise EditError(f"no section {section_key!r}{where}")
     pos = len(text) if section is None else insert_point(section, rows)
     nl = ending_before(text, pos)
     before = text[:pos]
@@ -152,12 +159,7 @@ def move_item(path: Path, key: str, section_key: str, line: int | None = None) -
         nl = newline_of(text)
         if not block.endswith("\n"):
             block += nl
-        rest = text[: row.start] + text[row.end:]
-        rows = parse_memory_text(rest)
-        target = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
-        if target is None:
-            raise EditError(f"no section {section_key!r}")
-        return _insert_items(rest, target, rows, lambda _nl: block)
+        return _insert_items(text[: row.start] + text[row.end:], section_key, lambda _nl: block)
 
     return text_plan(path, f"move {row_title(key)}", transform)
 
@@ -168,13 +170,7 @@ def row_title(key: str) -> str:
 
 def insert_into_section(text: str, section_key: str | None, bodies: Sequence[str], where: str = "") -> str:
     """``text`` with new items (one per body) at the end of section ``section_key`` (None: of the file)."""
-    rows = parse_memory_text(text)
-    target = None
-    if section_key is not None:
-        target = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
-        if target is None:
-            raise EditError(f"no section {section_key!r}{where}")
-    return _insert_items(text, target, rows, lambda nl: "".join(item_line(b, nl) for b in bodies))
+    return _insert_items(text, section_key, lambda nl: "".join(item_line(b, nl) for b in bodies), where)
 
 
 def append_items(path: Path, section_key: str | None, bodies: Sequence[str], *, title: str = "") -> Plan:
