@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -131,8 +131,3 @@ def load_config(path: Path | None = None) -> Config:
 def _warn_once(line: str) -> None:
     """One line on stderr, once per process (the config is loaded again by later steps)."""
     print(line, file=sys.stderr)
-
-
-def with_limits(config: Config, **changes: int) -> Config:
-    """A copy with some limits changed (command-line options win over the file)."""
-    return replace(config, limits=replace(config.limits, **changes))

@@ -8,6 +8,7 @@ into the cache folder.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable
@@ -183,17 +184,11 @@ def recognise(templates: tuple[str, ...], text: str, value: Callable[[str], str]
     return None
 
 
-_patterns: dict[tuple[str, frozenset[str]], re.Pattern[str]] = {}
-
-
+@functools.cache
 def _pattern(template: str, one_word: frozenset[str]) -> re.Pattern[str]:
-    found = _patterns.get((template, one_word))
-    if found is None:
-        parts = re.split(r"%\((\w+)\)s", template)  # text, name, text, name, ..., text
-        regex = "".join(re.escape(p) if i % 2 == 0 else (rf"(?P<{p}>\S+?)" if p in one_word else rf"(?P<{p}>.+?)")
-                        for i, p in enumerate(parts))
-        found = _patterns[(template, one_word)] = re.compile(regex, re.DOTALL)
-    return found
+    parts = re.split(r"%\((\w+)\)s", template)  # text, name, text, name, ..., text
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else (rf"(?P<{p}>\S+?)" if p in one_word else rf"(?P<{p}>.+?)")
+                              for i, p in enumerate(parts)), re.DOTALL)
 
 
 # errors of the core that the command line prints (core/format/places.py and profile.py: NotMemory)

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui.core.config import Limits
-from openclaw_tui.core.workspace.bootstrap import inject_preview, truncate
+from openclaw_tui.core.workspace.bootstrap import inject_preview
+from openclaw_tui.core.workspace.injection import CURRENT_RELEASE
 from openclaw_tui.core.workspace.openclaw_config import OpenClawConfigError, load_openclaw_config
 
 
@@ -21,16 +22,24 @@ def _ws(tmp_path: Path, files: dict[str, str]) -> Path:
     return ws
 
 
-def test_truncate_keeps_70_head_20_tail_around_marker() -> None:
+def truncate(tmp_path: Path, text: str, name: str, limit: int, release: str = "older") -> tuple[str, int | None]:
+    """(the copy ``context`` injects of a file ``name`` holding ``text`` under ``limit``, its marker's offset)."""
+    ws = _ws(tmp_path / f"{name}-{limit}-{len(text)}", {name: text})
+    limits = Limits(bootstrap_max_chars=limit, bootstrap_total_max_chars=60_000, user_max_chars=4000)
+    part = next(p for p in inject_preview(ws, limits, include_daily=False, release=release) if p.file == name)
+    return part.text, part.marker_at
+
+
+def test_truncate_keeps_70_head_20_tail_around_marker(tmp_path: Path) -> None:
     text = "".join(chr(0x4E00 + i % 500) for i in range(1000))  # Chinese characters count one each
-    out, at = truncate(text, "MEMORY.md", 100)
+    out, at = truncate(tmp_path, text, "MEMORY.md", 100)
     assert at == 70
     assert out[:70] == text[:70]
     assert out.endswith(text[-20:])
     marker = out[70:len(out) - 20]
     assert "[...truncated, read MEMORY.md for full content...]" in marker
     assert "kept 70+20 chars of 1000" in marker
-    assert truncate("short", "X.md", 100) == ("short", None)
+    assert truncate(tmp_path, "short", "SOUL.md", 100) == ("short", None)
 
 
 def test_order_sessions_and_caps(tmp_path: Path) -> None:
@@ -62,9 +71,9 @@ def test_total_budget_cuts_later_files(tmp_path: Path) -> None:
     limits = Limits(bootstrap_max_chars=1000, bootstrap_total_max_chars=1200, user_max_chars=4000)
     parts = inject_preview(ws, limits, include_daily=False)
     a, s, m = parts
-    assert not a.truncated and a.running_total == 900
+    assert not a.truncated and a.chars_injected == 900
     assert s.truncated and s.over_total and s.limit == 300 and s.limit_kind == "total"
-    assert s.running_total == a.chars_injected + s.chars_injected
+    assert a.chars_injected + s.chars_injected == 1200
     assert not m.loaded and m.over_total
 
 
@@ -126,16 +135,16 @@ def test_check_uses_the_workspace_openclaw_json(tmp_path: Path) -> None:
 # --- the two releases' cuts (openclaw/openclaw src/agents/pi-embedded-helpers/bootstrap.ts) -----
 
 
-def test_70_20_measures_after_dropping_trailing_whitespace() -> None:
-    assert truncate("x" * 100 + "\n\n  \n", "A.md", 100) == ("x" * 100, None)  # 100 after trimEnd: fits
-    out, at = truncate("y" * 101 + "\n", "A.md", 100)
-    marker = "\n[...truncated, read A.md for full content...]\n…(truncated A.md: kept 70+20 chars of 101)…\n"
+def test_70_20_measures_after_dropping_trailing_whitespace(tmp_path: Path) -> None:
+    assert truncate(tmp_path, "x" * 100 + "\n\n  \n", "SOUL.md", 100) == ("x" * 100, None)  # 100 after trimEnd: fits
+    out, at = truncate(tmp_path, "y" * 101 + "\n", "SOUL.md", 100)
+    marker = "\n[...truncated, read SOUL.md for full content...]\n…(truncated SOUL.md: kept 70+20 chars of 101)…\n"
     assert at == 70 and out == "y" * 70 + "\n" + marker + "\n" + "y" * 20  # the marker is not reserved
 
 
-def test_75_25_reserves_the_marker_and_splits_the_rest() -> None:
+def test_75_25_reserves_the_marker_and_splits_the_rest(tmp_path: Path) -> None:
     text = "".join(chr(0x4E00 + i % 500) for i in range(1000))
-    out, at = truncate(text, "MEMORY.md", 400, "75/25")
+    out, at = truncate(tmp_path, text, "MEMORY.md", 400, CURRENT_RELEASE)
     assert len(out) <= 400 and at is not None
     marker_line = out[at:].split("\n")[1]
     head, tail = (int(n) for n in marker_line.split("kept ")[1].split(" chars")[0].split("+"))
@@ -145,20 +154,20 @@ def test_75_25_reserves_the_marker_and_splits_the_rest() -> None:
     assert out.startswith(text[:head] + "\n\n[...truncated") and out.endswith(")…\n\n" + text[-tail:])
     assert 2.9 <= head / tail <= 3.1 and 400 - len(out) <= 2  # the budget is used up to a rounding
     # a limit too small for the full marker: the compact one
-    small, at2 = truncate("z" * 500, "A-LONG-NAME.md", 60, "75/25")
+    small, at2 = truncate(tmp_path, "z" * 500, "IDENTITY.md", 60, CURRENT_RELEASE)
     assert len(small) <= 60 and at2 is not None and small[at2:].startswith("[…truncated ") and "/500]" in small
 
 
-def test_75_25_agents_md_keeps_a_digest_of_its_rules() -> None:
+def test_75_25_agents_md_keeps_a_digest_of_its_rules(tmp_path: Path) -> None:
     filler = "".join(f"Some prose about the project, paragraph {i}.\n" for i in range(60))
     text = "# AGENTS\n\n" + filler + "- Never push to main without review.\n" + filler + "The end.\n"
-    out, at = truncate(text, "AGENTS.md", 600, "75/25")
+    out, at = truncate(tmp_path, text, "AGENTS.md", 600, CURRENT_RELEASE)
     assert len(out) <= 600 and at is not None
     assert "[Policy digest from AGENTS.md]\n" in out and "- Never push to main without review." in out
     assert "…(truncated AGENTS.md: kept " in out and "+policy " in out
     assert out.startswith("# AGENTS\n") and out.endswith("The end.")
     # the 70/20 release cuts AGENTS.md like any other file
-    plain, _ = truncate(text, "AGENTS.md", 600)
+    plain, _ = truncate(tmp_path, text, "AGENTS.md", 600)
     assert "Policy digest" not in plain and "Never push" not in plain
 
 
@@ -172,12 +181,10 @@ def test_the_config_selects_the_release(tmp_path: Path, monkeypatch: pytest.Monk
     (tmp_path / "openclaw.json").write_text("{memory: {search: {}}}\n", encoding="utf-8")
     cfg = load_openclaw_config(ws)
     assert cfg.truncation == "75/25" and cfg.as_dict()["truncation"] == "75/25"
-    old = next(p for p in inject_preview(ws, limits, include_daily=False, truncation="70/20") if p.file == "MEMORY.md")
-    new = next(p for p in inject_preview(ws, limits, include_daily=False, truncation=cfg.truncation)
+    old = next(p for p in inject_preview(ws, limits, include_daily=False, release="older") if p.file == "MEMORY.md")
+    new = next(p for p in inject_preview(ws, limits, include_daily=False, release=cfg.release)
                if p.file == "MEMORY.md")
     assert old.chars_injected > 1000 >= new.chars_injected and "kept 700+200" in old.text
-    with pytest.raises(ValueError):
-        inject_preview(ws, limits, truncation="50/50")
 
 
 def test_what_the_total_leaves_is_clamped_with_an_ellipsis(tmp_path: Path) -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
-from ...core.config import Limits, load_config, with_limits
+from ...core.config import Limits, load_config
 from ...core.i18n import N_, _
 
 HELP = {
@@ -43,4 +44,4 @@ def add_limit_options(p: argparse.ArgumentParser, *names: str) -> None:
 def effective_limits(args: argparse.Namespace, *names: str) -> Limits:
     """The config file's limits with the options of ``names`` that were given over them (ConfigError)."""
     given: dict[str, Any] = {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
-    return with_limits(load_config(), **given).limits
+    return replace(load_config().limits, **given)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from ..lifecycle.plan import FileChange, Plan
@@ -28,11 +28,11 @@ def pick(inbox: Inbox, ids: Iterable[str]) -> list[Change]:
     return out
 
 
-def _apply(files: dict[str, bytes | None], source: dict[str, bytes], changes: Sequence[Change],
+def _apply(files: Mapping[str, bytes | None], source: dict[str, bytes], changes: Sequence[Change],
            forward: bool) -> dict[str, bytes | None]:
     """``files`` with each change's units taken from ``source``: forward (approve) puts the new side in,
     backward (revert) puts the old side back."""
-    out = dict(files)
+    out: dict[str, bytes | None] = dict(files)
     # rows before headings: a row's keys name the heading path it had before any heading was reworded
     units = sorted((u for c in changes for u in c.units), key=lambda u: (u.old or u.new or ("",))[0] == "section")
     for u in units:
@@ -50,8 +50,7 @@ def approve(folder: Path | str, ids: Iterable[str]) -> Mark:
     """The mark takes the named changes (byte for byte); the others stay in the inbox."""
     inbox = load_inbox(folder)
     chosen = pick(inbox, ids)
-    marked: dict[str, bytes | None] = dict(inbox.mark.files)
-    marked = _apply(marked, inbox.current, chosen, forward=True)
+    marked = _apply(inbox.mark.files, inbox.current, chosen, forward=True)
     # the same parent as before: the other changes are still told by the commits after it
     return write_mark(inbox.folder, {k: v for k, v in marked.items() if v is not None}, parent=inbox.mark.base)
 
@@ -72,7 +71,7 @@ def revert_plan(folder: Path | str, ids: Iterable[str]) -> Plan:
     def build() -> Plan:
         inbox = load_inbox(folder)
         chosen = pick(inbox, wanted)
-        now: dict[str, bytes | None] = dict(inbox.current)
+        now = inbox.current
         after = _apply(now, inbox.mark.files, chosen, forward=False)
         plan = Plan(f"revert {', '.join(c.title[:30] for c in chosen)}", rebuild=build)
         for rel in sorted({u.rel for c in chosen for u in c.units}):

@@ -117,13 +117,8 @@ def _cid(*parts: object) -> str:
 
 def render_words(a: str, b: str) -> str:
     """A word diff on one line: ``[-removed-]{+added+}`` around what differs."""
-    out = []
-    for r in word_diff(a, b):
-        if r.op == "equal":
-            out.append(r.a)
-        else:
-            out.append((f"[-{r.a}-]" if r.a else "") + (f"{{+{r.b}+}}" if r.b else ""))
-    return "".join(out)
+    return "".join(r.a if r.op == "equal" else (f"[-{r.a}-]" if r.a else "") + (f"{{+{r.b}+}}" if r.b else "")
+                   for r in word_diff(a, b))
 
 
 MAX_DIFF = 1 << 20  # a file larger than this (or not text) is told by its sizes, not a line diff
@@ -269,7 +264,6 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
     """Rows and directives added, removed, changed, rewritten (similar text) and moved between two
     versions of one file; a renamed section moves nothing."""
     old, new, pairs, renames = _match(rel, old_b, new_b, kinds)
-    new_by = {s.key: s for s in new}
     out = []
     for kind, o, n in pairs:
         seg = n or o
@@ -291,17 +285,15 @@ def _segment_changes(rel: str, old_b: bytes | None, new_b: bytes | None,
             if was and now and was.group(2) != now.group(2):
                 detail = f"status {was.group(2)} → {now.group(2)}" + ("" if kind == "changed" else f", {kind}")
         diff: list[str] = []
-        if keep:
-            pass
-        elif o is not None and n is not None and o.raw != n.raw:
+        if not keep and o is not None and n is not None and o.raw != n.raw:
             diff = [render_words(o.text, n.text)] if o.text != n.text else _lines(o.raw, n.raw, rel)[2:]
-        elif kind != "moved":
+        elif kind != "moved":  # a move within (``keep``) is a "moved" too: no diff
             diff = [("+ " if n else "- ") + line for line in seg.raw.splitlines()]
         unit = Unit(rel, o.key if o else None, n.key if n else None, in_place, keep)
         out.append(Change(cid or _cid(rel, unit.old, unit.new), kind, seg.kind, rel, title, detail, diff, (unit,),
                           dreaming=bool(n is not None and n.promoted)))
-    order = {id(s): i for i, s in enumerate(new)}
-    out.sort(key=lambda c: min((order.get(id(new_by.get(u.new)), 0) for u in c.units if u.new), default=-1))
+    order = {s.key: i for i, s in enumerate(new)}  # in the file's order
+    out.sort(key=lambda c: min((order.get(u.new, 0) for u in c.units if u.new), default=-1))
     return out
 
 

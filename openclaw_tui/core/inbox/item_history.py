@@ -5,7 +5,7 @@ the same text elsewhere (moved), then the most similar text (rewritten).
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..diff.words import similarity
@@ -34,8 +34,7 @@ class ItemVersion:
     diff: str = ""  # a word diff from the version before
 
     def to_json(self) -> dict[str, object]:
-        return {"sha": self.sha, "author": self.author, "date": self.date, "subject": self.subject, "kind": self.kind,
-                "file": self.file, "text": self.text, "heading_path": list(self.heading_path), "diff": self.diff}
+        return asdict(self) | {"heading_path": list(self.heading_path)}
 
 
 def _rows(rel: str, data: bytes | None) -> list[Segment]:
@@ -63,12 +62,10 @@ def find_row(folder: Path, query: str, files: tuple[str, ...] = ("MEMORY.md", "U
 
 def _follow(row: Segment, rows: list[Segment]) -> Segment | None:
     """``row``'s copy among an older version's ``rows``."""
-    same = next((s for s in rows if s.key == row.key), None)
-    if same is not None:
-        return same
-    moved = next((s for s in rows if s.kind == row.kind and s.text == row.text), None)
-    if moved is not None:
-        return moved
+    found = (next((s for s in rows if s.key == row.key), None)  # the same key, else the same text elsewhere
+             or next((s for s in rows if s.kind == row.kind and s.text == row.text), None))
+    if found is not None:
+        return found
     best = max((s for s in rows if s.kind == row.kind), key=lambda s: similarity(row.text, s.text), default=None)
     return best if best is not None and similarity(row.text, best.text) >= REWORD else None
 

@@ -78,11 +78,7 @@ def row_segments(text: str, directives: bool = False) -> list[Segment]:
 
 def segments_of(rel: str, text: str) -> list[Segment]:
     name = rel.rsplit("/", 1)[-1]
-    if name == "USER.md":
-        return row_segments(text, directives=True)
-    if name == "memories.md":
-        return entry_segments(text)
-    return row_segments(text)
+    return entry_segments(text) if name == "memories.md" else row_segments(text, directives=name == "USER.md")
 
 
 def _insert_at(tgt: list[Segment], src: list[Segment], key: Key, text: str, pairs: dict[Key, Key]) -> int:
@@ -125,14 +121,13 @@ def transplant(rel: str, target: bytes | None, source: bytes | None, remove: Key
             return target
     if gone is None and new is None:
         return target
+    pos = None
     if gone is not None:
         t_text = t_text[:gone.start] + t_text[gone.end:]
         if new is None:
             return encode(t_text, t_bom) if (target is not None) else None
         pos = gone.start if in_place else None
         t_segs = segments_of(rel, t_text)
-    else:
-        pos = None
     assert new is not None
     if pos is None:
         pos = _insert_at(t_segs, s_segs, new.key, t_text, pairs or {})

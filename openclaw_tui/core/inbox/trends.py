@@ -11,17 +11,17 @@ import tarfile
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..config import Limits
 from ..format.entries import parse_bytes
 from ..git.gitrepo import GitError, find_repo, read_blob, run_git
+from ..git.semantic_diff import ARCHIVE, MEMORIES
 from ..i18n import N_, _
 from ..workspace.injection import CURRENT_RELEASE
 from .inbox import _commits, layout_of
 
-MEMORIES, ARCHIVE = "memories.md", "contexts/archive/memories.md"
 # the names of series and limit lines that are words, not file names (they stay English in the JSON)
 WORDS = (N_("active"), N_("superseded"), N_("cold"), N_("archived"), N_("malformed"), N_("compacted"),
          N_("total"), N_("per file"))
@@ -41,8 +41,7 @@ class Trends:
     findings: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
-        return {"layout": self.layout, "commits": [list(c) for c in self.commits], "series": self.series,
-                "limits": self.limits, "findings": self.findings}
+        return asdict(self) | {"commits": [list(c) for c in self.commits]}
 
 
 def _statuses(data: bytes | None, out: dict[str, int], archived: bool) -> None:
@@ -86,9 +85,7 @@ def _bootstrap_point(folder: Path | None, limits: Limits, release: str, point: d
     if folder is None:
         return
     parts = bootstrap_sizes(folder, limits, release)
-    for p in parts:
-        if not p.missing:
-            point[p.name] = p.chars_raw
+    point.update({p.name: p.chars_raw for p in parts if not p.missing})
     point["total"] = sum(p.chars_injected for p in parts)
 
 

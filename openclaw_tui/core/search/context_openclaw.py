@@ -57,7 +57,7 @@ def workspace_parts(profile: Profile | Root, query: str, session: str, *, config
     if release == "older" and session == "cron":
         raise ValueError("--session cron: older releases had no cron session kind")
     parts = inject_preview(profile.path, lim, session, today=today, include_daily=session_start,
-                           truncation=oc.truncation, release=release, startup=startup, utc_today=utc_today)
+                           release=release, startup=startup, utc_today=utc_today)
     injected: list[dict[str, Any]] = []
     for ip in parts:
         if not ip.loaded:

@@ -33,7 +33,6 @@ from .injection import (
     load_reason,
     startup_block,
     to_js,
-    trim_bootstrap_content,
 )
 
 # the agent's order in older releases (they inject TOOLS.md and HEARTBEAT.md)
@@ -41,12 +40,6 @@ BOOTSTRAP_ORDER = (
     "AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md", "MEMORY.md",
 )
 MEMORY_NAMES = ("MEMORY.md", "memory.md")
-
-# How an over-limit file is cut (docs/openclaw-truncation.md): "70/20", the older releases' first 70%
-# and last 20% of the limit around a marker; "75/25", the current release's (``injection``).
-TRUNCATION_STYLES = ("70/20", "75/25")
-HEAD_RATIO = 0.7
-TAIL_RATIO = 0.2
 CRON_FILES = ("AGENTS.md", "SOUL.md", "IDENTITY.md", "USER.md")  # what a cron run keeps (filterBootstrapFilesForSession)
 
 
@@ -55,28 +48,17 @@ def _py(js: str) -> str:
     return js_utf8(js).decode("utf-8")
 
 
-def _cut_js(js: str, name: str, limit: int, style: str) -> tuple[str, int | None, int, int]:
-    """(the injected copy, offset of its marker or None, units of head and of tail kept), all in
-    UTF-16 units, for the JS string ``js`` under ``limit``."""
+def _cut_js(js: str, name: str, limit: int) -> tuple[str, int | None, int, int]:
+    """The older releases' cut of the JS string ``js``, the first 70% and last 20% of ``limit`` around a marker
+    (docs/openclaw-truncation.md): (the injected copy, offset of its marker or None, units of head and of
+    tail kept), all in UTF-16 units."""
     trimmed = js.rstrip(JS_SPACE)
     if len(trimmed) <= limit:
         return trimmed, None, len(trimmed), 0
-    if style == "75/25":  # the current release's cut, one computation (``injection``)
-        out, _cut, _raw, head, tail = trim_bootstrap_content(js, name, limit)
-        at = next((out.find(m) for m in ("[...truncated", "[…truncated") if out.find(m) >= 0), len(out))
-        return out, at, head, tail
-    head = int(limit * HEAD_RATIO)
-    tail = int(limit * TAIL_RATIO)
+    head, tail = int(limit * 0.7), int(limit * 0.2)
     kept_tail = trimmed[-tail:]  # as the agent slices: a tail of 0 keeps everything (limits under 5)
     marker = f"\n[...truncated, read {name} for full content...]\n…(truncated {name}: kept {head}+{tail} chars of {len(trimmed)})…\n"
     return trimmed[:head] + "\n" + marker + "\n" + kept_tail, len(trimmed[:head]), len(trimmed[:head]), len(kept_tail)
-
-
-def truncate(text: str, name: str, limit: int, style: str = "70/20") -> tuple[str, int | None]:
-    """(injected copy, offset of the marker in it or None) for ``text`` under ``limit`` (UTF-16 units),
-    measured after its trailing whitespace is dropped."""
-    out, at, _h, _t = _cut_js(to_js(text), name, limit, style)
-    return _py(out), (None if at is None else len(_py(out[:at])))
 
 
 def own_limit(name: str, limits: Limits, release: str = CURRENT_RELEASE) -> int:
@@ -100,7 +82,6 @@ class InjectedPart:
     marker_at: int | None  # offset of the truncation marker in ``text``
     limit: int  # the characters this file could have had (its own limit, or what the total left)
     limit_kind: str  # "file" (bootstrapMaxChars), "user" (USER.md cap) or "total" (what was left)
-    running_total: int  # bootstrap characters injected up to and including this one
     over_total: bool  # cut or left out because the total was reached
     loaded: bool
     reason: str  # why it is (not) loaded, in words
@@ -133,10 +114,9 @@ def _read_text(root: Path, path: Path) -> str | None:
     if not path.is_file() or not inside(root, path):
         return None
     try:
-        text, _bom, _ok = decode(path.read_bytes())
+        return decode(path.read_bytes())[0]
     except OSError:
         return None
-    return text
 
 
 def bootstrap_files(workspace: Path) -> list[str]:
@@ -155,14 +135,9 @@ def bootstrap_files(workspace: Path) -> list[str]:
 def daily_logs_at_start(workspace: Path, today: dt.date) -> list[str]:
     """Today's and yesterday's daily logs that exist (``YYYY-MM-DD.md`` and ``YYYY-MM-DD-<slug>.md``)."""
     folder = workspace / "memory"
-    out: list[str] = []
-    if not folder.is_dir():
-        return out
-    names = sorted(p.name for p in folder.iterdir() if p.suffix == ".md")
-    for day in (today - dt.timedelta(days=1), today):
-        stem = day.isoformat()
-        out.extend(f"memory/{n}" for n in names if n == stem + ".md" or n.startswith(stem + "-"))
-    return out
+    names = sorted(p.name for p in folder.iterdir() if p.suffix == ".md") if folder.is_dir() else []
+    stems = [(today - dt.timedelta(days=1)).isoformat(), today.isoformat()]
+    return [f"memory/{n}" for stem in stems for n in names if n == stem + ".md" or n.startswith(stem + "-")]
 
 
 def inject_preview(
@@ -172,19 +147,14 @@ def inject_preview(
     *,
     today: dt.date | None = None,
     include_daily: bool = True,
-    truncation: str = "70/20",
-    release: str | None = None,
+    release: str = "older",
     startup: StartupSettings | None = None,
     utc_today: dt.date | None = None,
 ) -> list[InjectedPart]:
     """The parts the agent receives, in order, each as injected.
 
-    ``release``: ``injection.CURRENT_RELEASE`` (the default unless ``truncation`` is "70/20") or "older".
+    ``release``: "older" or ``injection.CURRENT_RELEASE`` (``OpenClawConfig.release``).
     ``include_daily``: a session's first run (with the session-start block), not a later turn."""
-    if truncation not in TRUNCATION_STYLES:
-        raise ValueError(f"truncation must be one of {', '.join(TRUNCATION_STYLES)}, not {truncation!r}")
-    if release is None:
-        release = "older" if truncation == "70/20" else CURRENT_RELEASE
     if release != "older":
         return _current_preview(Path(workspace_path), limits or Limits(), session, today or dt.date.today(),
                                 include_daily, startup, utc_today)
@@ -197,7 +167,7 @@ def inject_preview(
 
     def left_out(reason: str, limit: int = 0, over_total: bool = False) -> None:
         parts.append(InjectedPart(name, name, "bootstrap", raw, 0, False, "", None, limit,
-                                  "total" if over_total else "file", running, over_total, False, reason, nlines))
+                                  "total" if over_total else "file", over_total, False, reason, nlines))
 
     for name in bootstrap_files(root):
         text = _read_text(root, root / name)
@@ -215,14 +185,13 @@ def inject_preview(
         if skip:
             left_out(skip)
             continue
-        own, kind = own_limit(name, limits, "older"), ("user" if name == "USER.md" else "file")
-        limit = own
-        if remaining < own:
+        limit, kind = own_limit(name, limits, "older"), ("user" if name == "USER.md" else "file")
+        if remaining < limit:
             limit, kind = max(remaining, 0), "total"
         if remaining < MIN_FILE_BUDGET:
             left_out(f"left out: the bootstrap total of {limits.bootstrap_total_max_chars:,} is used up", limit, True)
             continue
-        cut, marker_at, head, tail = _cut_js(js, name, limit, truncation)
+        cut, marker_at, head, tail = _cut_js(js, name, limit)
         injected = clamp_to_budget(cut, remaining)
         copy = len(injected) - (1 if len(injected) < len(cut) and remaining > 3 else 0)  # the clamp's "…"
         kept = kept_spans(raw, len(cut), head, tail, copy)
@@ -235,7 +204,7 @@ def inject_preview(
         if truncated and injected != cut:
             kind = "total"
         parts.append(InjectedPart(name, name, "bootstrap", raw, len(injected), truncated, _py(injected),
-                                  None if marker_at is None else len(_py(injected[:marker_at])), limit, kind, running,
+                                  None if marker_at is None else len(_py(injected[:marker_at])), limit, kind,
                                   truncated and kind == "total", True, load_reason(name, truncated, limit, kind), nlines,
                                   False, js_sha256(injected), kept))
     if include_daily and session not in ("subagent", "cron"):  # the prelude follows a /new or /reset only
@@ -248,16 +217,14 @@ def inject_preview(
             which = "today's" if rel[7:17] == today.isoformat() else "yesterday's"
             size = len(to_js(text))
             parts.append(InjectedPart(rel, rel, "daily", size, size, False, text, None, 0, "file",
-                                      running, False, True, f"{which} log, loaded at session start", nlines))
+                                      False, True, f"{which} log, loaded at session start", nlines))
     return parts
 
 
-def bootstrap_sizes(workspace_path: Path | str, limits: Limits, release: str = CURRENT_RELEASE,
-                    session: str = "main") -> list[InjectedPart]:
-    """The bootstrap files as ``context`` counts them by ``release``'s rules, no daily logs (the check
-    and the charts read this, so every view states the same sizes)."""
-    return [p for p in inject_preview(workspace_path, limits, session, include_daily=False, release=release,
-                                      truncation="70/20" if release == "older" else "75/25")
+def bootstrap_sizes(workspace_path: Path | str, limits: Limits, release: str = CURRENT_RELEASE) -> list[InjectedPart]:
+    """The bootstrap files as ``context`` counts them by ``release``'s rules in the main session, no daily
+    logs (the check and the charts read this, so every view states the same sizes)."""
+    return [p for p in inject_preview(workspace_path, limits, include_daily=False, release=release)
             if p.kind == "bootstrap"]
 
 
@@ -273,24 +240,22 @@ def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, s
                      startup: StartupSettings | None, utc_today: dt.date | None = None) -> list[InjectedPart]:
     """The current release (``injection``): sizes in UTF-16 units, its files, cut and session-start block."""
     parts: list[InjectedPart] = []
-    running = 0
     for it in bootstrap(root, session, Settings(limits.bootstrap_max_chars, limits.bootstrap_total_max_chars)):
         if not it.present and not it.injected and it.name in ("USER.md", "MEMORY.md", "BOOTSTRAP.md"):
             if it.name == "MEMORY.md" and (root / "memory.md").is_file():
                 parts.append(InjectedPart("memory.md", "memory.md", "retired", 0, 0, False, "", None, 0, "file",
-                                          running, False, False, it.reason, _lines_of(root / "memory.md")))
+                                          False, False, it.reason, _lines_of(root / "memory.md")))
             continue
-        running += it.chars
         at = it.marker_at
         text = from_js(it.text)
         parts.append(InjectedPart(
             it.name, it.name, "bootstrap", it.raw_chars, it.chars, it.truncated or it.clamped, text,
             None if at is None else len(from_js(it.text[:at])), it.limit, "total" if it.clamped else it.limit_kind,
-            running, it.clamped or (it.limit_kind == "total" and it.truncated) or (not it.injected and "total" in it.reason),
+            it.clamped or (it.limit_kind == "total" and it.truncated) or (not it.injected and "total" in it.reason),
             it.injected, it.reason, _lines_of(Path(it.path)) if it.present else 1, not it.present, it.sha256, it.kept))
     for name in RETIRED_FILES:
         if (root / name).is_file():
-            parts.append(InjectedPart(name, name, "retired", 0, 0, False, "", None, 0, "file", running, False, False,
+            parts.append(InjectedPart(name, name, "retired", 0, 0, False, "", None, 0, "file", False, False,
                                       f"not injected by the current release ({CURRENT_RELEASE}); "
                                       + ("`openclaw doctor` folds TOOLS.md into AGENTS.md" if name == "TOOLS.md"
                                          else "`openclaw doctor` leaves it: HEARTBEAT.md is a no-op"),
@@ -301,12 +266,11 @@ def _current_preview(root: Path, limits: Limits, session: str, today: dt.date, s
         return parts  # no session-start block while BOOTSTRAP.md is pending
     block = startup_block(root, today, startup, utc_today)
     for b in block.blocks:
-        text = from_js(b.block)
         day = b.file[7:17]
         which = "today's" if day == today.isoformat() else \
             "yesterday's" if day == (today - dt.timedelta(days=1)).isoformat() else f"{day}'s"
         parts.append(InjectedPart(
-            b.file, b.file, "daily", b.size_bytes, len(b.block), b.truncated, text, None, 0, "file", 0, False,
+            b.file, b.file, "daily", b.size_bytes, len(b.block), b.truncated, from_js(b.block), None, 0, "file", False,
             b.loaded, f"{which} log, {b.reason} (session start)" if b.loaded else b.reason,
             _lines_of(root / b.file), False, ""))
     return parts

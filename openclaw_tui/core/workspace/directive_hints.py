@@ -22,16 +22,10 @@ _CJK_STOP = frozenset("回答 总是 不要 优先 喜欢 希望 时候 一下 �
 
 def topic_tokens(text: str) -> set[str]:
     """Content words (English, crudely stemmed) and Chinese character pairs of a directive."""
-    out = set()
-    for w in _WORD_RE.findall(text.lower()):
-        if w in _STOP or len(w) < 3:
-            continue
-        out.add(w[:-1] if w.endswith("s") and len(w) > 4 else w)
+    out = {w[:-1] if w.endswith("s") and len(w) > 4 else w
+           for w in _WORD_RE.findall(text.lower()) if w not in _STOP and len(w) >= 3}
     for run in _CJK_RE.findall(text):
-        for i in range(len(run) - 1):
-            pair = run[i : i + 2]
-            if pair not in _CJK_STOP:
-                out.add(pair)
+        out |= {run[i : i + 2] for i in range(len(run) - 1)} - _CJK_STOP
     return out
 
 

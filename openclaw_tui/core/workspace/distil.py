@@ -39,8 +39,7 @@ class DistilResult:
 
 
 def _log_lines(path: Path, numbers: Sequence[int]) -> dict[int, str]:
-    data = path.read_bytes()
-    text, _bom, _ok = decode(data)
+    text, _bom, _ok = decode(path.read_bytes())
     content = {ln.number: ln.text for ln in parse_log(text)}
     missing = [n for n in numbers if n not in content]
     if missing:
@@ -52,7 +51,7 @@ def mark_log(path: Path, distilled: Sequence[int], dropped: Sequence[int] = ()) 
     """Append the distilled/dropped marks to a log (its earlier bytes stay as they are)."""
 
     def transform(text: str) -> str:
-        nl = ending_before(text, len(text)) if text else "\n"
+        nl = ending_before(text, len(text))
         out = text if not text or text.endswith("\n") else text + nl
         if distilled:
             out += f"<!-- distilled: {', '.join(str(n) for n in sorted(set(distilled)))} -->{nl}"

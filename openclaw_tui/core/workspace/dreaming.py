@@ -158,19 +158,14 @@ def is_review_record(path: Path) -> bool:
 
 
 def _old_keys(workspace: Path, rel: str, commit: str) -> set[str] | None:
-    from ..git.gitrepo import GitError, find_repo, run_git
+    """The row keys of ``rel`` at ``commit`` (none when it did not exist), or None outside git."""
+    from ..git.gitrepo import find_repo, read_blob
 
     repo = find_repo(workspace)
     if repo is None:
         return None
-    try:
-        proc = run_git(["show", f"{commit}:{posixpath.join(repo.rel(workspace), rel)}"], repo.root, check=False)
-    except GitError:
-        return None
-    if proc.returncode != 0:
-        return set()
-    text, _b, _ok = decode(proc.stdout)
-    return {r.key for r in parse_memory_text(text)}
+    data = read_blob(repo, commit, posixpath.join(repo.rel(workspace), rel))
+    return {r.key for r in parse_memory_text(decode(data or b"")[0])}
 
 
 def _source(workspace: Path, item: QueueItem) -> None:
@@ -213,27 +208,23 @@ def review_queue(workspace: Path | str, memory: MemoryModel | None = None) -> li
     return out
 
 
-def head_commit(workspace: Path) -> str | None:
-    from ..git.gitrepo import find_repo, head_sha
-
-    repo = find_repo(workspace)
-    return head_sha(repo) if repo is not None else None
-
-
 def accept(workspace: Path, item: QueueItem, *, strip: bool = False) -> Plan:
     """The plan (the caller applies it) that records the item as reviewed and, with ``strip``, removes
     its machine metadata; undoing it puts the item back in the queue."""
+    from ..git.gitrepo import find_repo, head_sha
+
     ws = Path(workspace)
-    commit = head_commit(ws)
+    repo = find_repo(ws)
+    commit = head_sha(repo) if repo is not None else None
 
     def build() -> Plan:
         record = review_record(ws, [item.row.key], commit)
-        if strip and (item.row.markers or item.row.metadata):
-            plan = strip_metadata(_mem_path(ws), item.row.key, item.row.line)
+        plan = strip_plan(ws, item) if strip else None
+        if plan is None:
+            plan = Plan(f"accept {row_title(item.row.key)}", [record])
+        else:
             plan.changes.append(record)
             plan.title = f"accept, {plan.title}"
-        else:
-            plan = Plan(f"accept {row_title(item.row.key)}", [record])
         plan.rebuild = build
         return plan
 

@@ -66,7 +66,7 @@ def ending_before(text: str, end: int) -> str:
     last = text.rfind("\n", 0, end)  # a line without an ending: the one before it shows the style
     if last > 0:
         return "\r\n" if text[last - 1] == "\r" else "\n"
-    return newline_of(text) if text else "\n"
+    return newline_of(text)
 
 
 def _find(text: str, key: str, line: int | None = None) -> MemRow:
@@ -124,21 +124,23 @@ def insert_point(section: MemRow, rows: Sequence[MemRow]) -> int:
     return own_end
 
 
-def _insert_items(text: str, section: MemRow | None, rows: Sequence[MemRow], block: Callable[[str], str]) -> str:
-    """Insert ``block(nl)`` (lines in the line ending ``nl`` of the place) into ``section`` or at the end."""
+def _insert_items(text: str, section_key: str | None, block: Callable[[str], str], where: str = "") -> str:
+    """Insert ``block(nl)`` (lines in the line ending ``nl`` of the place) at the end of section
+    ``section_key`` (None: of the text)."""
+    rows = parse_memory_text(text)
+    section = None
+    if section_key is not None:
+        section = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
+        if section is None:
+            raise EditError(f"no section {section_key!r}{where}")
     pos = len(text) if section is None else insert_point(section, rows)
-    nl = ending_before(text, pos) if pos else newline_of(text) if text else "\n"
+    nl = ending_before(text, pos)
     before = text[:pos]
     prefix = nl if before and not before.endswith("\n") else ""
     last_own = [r for r in rows if section is not None and section.end <= r.start < pos and r.kind != "section"]
     if section is not None and (not last_own or last_own[-1].kind != "item"):
         prefix += nl  # a blank line after the heading (or a text row)
     return before + prefix + block(nl) + text[pos:]
-
-
-def insert_bodies(text: str, section: MemRow | None, rows: Sequence[MemRow], bodies: Sequence[str]) -> str:
-    """New list items (one per body) at the end of ``section`` (None: of the text)."""
-    return _insert_items(text, section, rows, lambda nl: "".join(item_line(b, nl) for b in bodies))
 
 
 def item_line(body: str, nl: str, bullet: str = "- ") -> str:
@@ -157,12 +159,7 @@ def move_item(path: Path, key: str, section_key: str, line: int | None = None) -
         nl = newline_of(text)
         if not block.endswith("\n"):
             block += nl
-        rest = text[: row.start] + text[row.end:]
-        rows = parse_memory_text(rest)
-        target = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
-        if target is None:
-            raise EditError(f"no section {section_key!r}")
-        return _insert_items(rest, target, rows, lambda _nl: block)
+        return _insert_items(text[: row.start] + text[row.end:], section_key, lambda _nl: block)
 
     return text_plan(path, f"move {row_title(key)}", transform)
 
@@ -173,13 +170,7 @@ def row_title(key: str) -> str:
 
 def insert_into_section(text: str, section_key: str | None, bodies: Sequence[str], where: str = "") -> str:
     """``text`` with new items (one per body) at the end of section ``section_key`` (None: of the file)."""
-    rows = parse_memory_text(text)
-    target = None
-    if section_key is not None:
-        target = next((r for r in rows if r.kind == "section" and r.key == section_key), None)
-        if target is None:
-            raise EditError(f"no section {section_key!r}{where}")
-    return insert_bodies(text, target, rows, bodies)
+    return _insert_items(text, section_key, lambda nl: "".join(item_line(b, nl) for b in bodies), where)
 
 
 def append_items(path: Path, section_key: str | None, bodies: Sequence[str], *, title: str = "") -> Plan:
@@ -261,7 +252,7 @@ def add_directive(path: Path, body: str, today: dt.date | None = None) -> Plan:
 
     def transform(text: str) -> str:
         ds = parse_directives(text)
-        nl = ending_before(text, ds[-1].end) if ds else newline_of(text) if text else "\n"
+        nl = ending_before(text, ds[-1].end if ds else 0)
         if ds:
             return _after(text, ds[-1].end, _directive_block(text, ds[-1].body_start, body, today, nl), nl)
         block = f"<!-- observed: {today.isoformat()} | status: active -->{nl}- {body.strip()}{nl}"

@@ -55,15 +55,15 @@ def classify(rel: str, first_line: str | None = None) -> FileKind:
         return kind("other", "a workspace file")
     if parts[0] != "memory":
         return kind("other", "a workspace file")
-    if len(parts) >= 3 and parts[1] == ".dreams":
+    sub = parts[1] if len(parts) >= 3 else None  # the folder under memory/, and the one below it
+    below = parts[2] if len(parts) >= 4 else "?"
+    if sub == ".dreams":
         return kind("dreaming-state", "dreaming's machine state")
-    if len(parts) >= 3 and parts[1] == "dreaming":
-        phase = parts[2] if len(parts) >= 4 else "?"
-        return kind("dreaming-report", f"a dreaming report ({phase} phase)", day)
-    if len(parts) >= 3 and parts[1] == "imports":
-        tool = parts[2] if len(parts) >= 4 else "?"
-        return kind("import", f"material imported from {tool}", day)
-    if len(parts) >= 3 and parts[1] == "archive":  # dated as search dates it (index._DAILY)
+    if sub == "dreaming":
+        return kind("dreaming-report", f"a dreaming report ({below} phase)", day)
+    if sub == "imports":
+        return kind("import", f"material imported from {below}", day)
+    if sub == "archive":  # dated as search dates it (index._DAILY)
         return kind("archived-log", "an archived log" + (", dated by its name" if day else ", undated"), day)
     if len(parts) == 2 and day is not None:
         if slug is None:

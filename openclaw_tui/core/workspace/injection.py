@@ -58,11 +58,7 @@ def from_js(text: str) -> str:
 
 def js_utf8(text: str) -> bytes:
     """The UTF-8 bytes JavaScript gives for a JS string (a lone surrogate as U+FFFD)."""
-    text = from_js(text)
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate
-        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text).encode("utf-8")
+    return re.sub("[\ud800-\udfff]", "\ufffd", from_js(text)).encode("utf-8")
 
 
 def js_sha256(text: str) -> str:
@@ -391,12 +387,8 @@ def bootstrap(root: Path | str, session: str = "main", settings: Settings | None
             item.reason = "left out: the bootstrap total is used up"
             stopped = True
             continue
-        if not present:
+        if not present:  # remaining > 0: the clamp leaves at least its "["
             text = clamp_to_budget(f"[MISSING] Expected at: {to_js(str(path))}", remaining)
-            if not text:
-                item.reason = "left out: the bootstrap total is used up"
-                stopped = True
-                continue
             remaining = max(0, remaining - len(text))
             item.text, item.injected, item.reason = text, True, "missing: injected as [MISSING] Expected at: PATH"
             continue

@@ -33,7 +33,7 @@ def append_log(workspace: Path, text: str, now: dt.datetime | None = None) -> Pl
         path.parent.mkdir()
 
     def transform(old: str) -> str:
-        nl = newline_of(old) if old else "\n"
+        nl = newline_of(old)
         head = old if not old or old.endswith("\n") else old + nl
         if not head:
             head = f"# {now.date().isoformat()}{nl}{nl}"

@@ -87,6 +87,4 @@ def preview(workspace: Path | str, rel: str, max_bytes: int = 8_192) -> tuple[st
             data = fh.read(max_bytes + 1)
     except OSError as exc:
         return f"(cannot be read: {exc.strerror or exc})", False
-    cut = len(data) > max_bytes
-    text, _bom, _ok = decode(data[:max_bytes])
-    return text, cut
+    return decode(data[:max_bytes])[0], len(data) > max_bytes

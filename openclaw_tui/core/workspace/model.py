@@ -107,14 +107,7 @@ class MemRow:
         "raw-candidate", "shell-command", "score-in-text"."""
         if not self.promoted or self.kind != "item":
             return []
-        out = []
-        if RAW_CANDIDATE_RE.search(self.text):
-            out.append("raw-candidate")
-        if SHELL_RE.search(self.text):
-            out.append("shell-command")
-        if SCORE_TEXT_RE.search(self.text):
-            out.append("score-in-text")
-        return out
+        return [name for name, pattern in JUNK if pattern.search(self.text)]
 
     @property
     def has_residue(self) -> bool:
@@ -130,6 +123,7 @@ SHELL_RE = re.compile(
     r"|kubectl|make|brew|apt(?:-get)?|systemctl|openclaw)\s+-{0,2}\w)|\s&&\s|\|\s*(?:grep|xargs|sh|bash)\b"
 )
 SCORE_TEXT_RE = re.compile(r"\[score=|\b(?:score|recalls|avg)=\d")
+JUNK = (("raw-candidate", RAW_CANDIDATE_RE), ("shell-command", SHELL_RE), ("score-in-text", SCORE_TEXT_RE))
 
 
 @dataclass
@@ -150,8 +144,6 @@ class MemoryModel:
     def items(self) -> list[MemRow]:
         return [r for r in self.rows if r.kind == "item"]
 
-    def find(self, key: str) -> MemRow | None:
-        return next((r for r in self.rows if r.key == key), None)
 
 def _meta(row: MemRow, tail_text: str) -> None:
     m = TRAIL_META_RE.search(tail_text)
@@ -159,12 +151,10 @@ def _meta(row: MemRow, tail_text: str) -> None:
         row.metadata = re.findall(r"<!--[^\n]*?-->|\[score=[^\]\n]*\]", m.group())
     for blob in [*row.markers, *row.metadata]:
         pm = PROMO_RE.search(blob)
-        if pm:
-            p = PROMO_PATH_RE.search(pm.group(1))
-            if p:
-                row.promotions.append(Promotion(
-                    p.group(1), int(p.group(2)) if p.group(2) else None, int(p.group(3)) if p.group(3) else None, blob,
-                ))
+        p = PROMO_PATH_RE.search(pm.group(1)) if pm else None
+        if p:
+            start, end = (int(g) if g else None for g in p.group(2, 3))
+            row.promotions.append(Promotion(p.group(1), start, end, blob))
     sm = SCORE_RE.search(tail_text)
     if sm:
         row.score_raw = sm.group()
@@ -174,15 +164,10 @@ def _meta(row: MemRow, tail_text: str) -> None:
             p = PROMO_PATH_RE.search(src)
             if p:
                 row.promotions.append(Promotion(p.group(1), int(p.group(2)) if p.group(2) else None, None, src))
-    tm = TRIGGER_RE.search(tail_text)
-    if tm:
-        row.trigger = tm.group(1)
-    im = IMPORTANCE_RE.search(tail_text)
-    if im:
-        row.importance = float(im.group(1))
-    so = SOURCE_RE.search(tail_text)
-    if so:
-        row.source = so.group(1) + (f":{so.group(2)}" if so.group(2) else "")
+    tm, im, so = TRIGGER_RE.search(tail_text), IMPORTANCE_RE.search(tail_text), SOURCE_RE.search(tail_text)
+    row.trigger = tm.group(1) if tm else None
+    row.importance = float(im.group(1)) if im else None
+    row.source = so.group(1) + (f":{so.group(2)}" if so.group(2) else "") if so else None
 
 
 def parse_memory_text(text: str) -> list[MemRow]:
@@ -265,12 +250,9 @@ def parse_memory_text(text: str) -> list[MemRow]:
                     j = k
                     continue
                 break
-            lead = nt[:6]
-            if ("#" in lead and HEADING_RE.match(nt)) or (("`" in lead or "~" in lead) and FENCE_RE.match(nt)):
-                break
-            if BULLET_RE.match(nt):
-                break
-            if "<!--" in nt and COMMENT_LINE_RE.match(nt) and not nt.startswith((" ", "\t")):
+            lead = nt[:6]  # a heading, fence, bullet or unindented comment line ends the row
+            if (("#" in lead and HEADING_RE.match(nt)) or (("`" in lead or "~" in lead) and FENCE_RE.match(nt))
+                    or BULLET_RE.match(nt) or ("<!--" in nt and COMMENT_LINE_RE.match(nt) and not nt.startswith((" ", "\t")))):
                 break
             j += 1
         first, last = ln, lines[j - 1]
@@ -446,8 +428,7 @@ def load_daily_logs(workspace: Path, today: dt.date | None = None) -> list[Daily
             day = dt.date.fromisoformat(m.group(1))
         except ValueError:
             continue
-        data = p.read_bytes()
-        text, _bom, _ok = decode(data)
+        text, _bom, _ok = decode(p.read_bytes())
         age = (today - day).days
         out.append(DailyLog(f"memory/{p.name}", p, day, m.group(2), len(to_js(text)), parse_log(text),
                             age in (0, 1), age))

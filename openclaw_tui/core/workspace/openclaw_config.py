@@ -97,7 +97,7 @@ class OpenClawConfig:
 
     @property
     def truncation(self) -> str:
-        """How this release cuts an over-limit bootstrap file (``bootstrap.TRUNCATION_STYLES``)."""
+        """How this release cuts an over-limit bootstrap file ("70/20" or "75/25")."""
         return "70/20" if self.release == "older" else "75/25"
 
     @property

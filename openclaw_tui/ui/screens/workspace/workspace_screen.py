@@ -366,8 +366,7 @@ class WorkspaceScreen(Screen[None]):
         """What the agent gets (``context``'s parts), worked out once per reload and session."""
         if self._parts_generation != self.generation:
             self.parts = inject_preview(self.path, self.config.limits, self.session, today=self.today,
-                                        truncation=self.config.truncation, release=self.config.release,
-                                        startup=self.config.startup_settings())
+                                        release=self.config.release, startup=self.config.startup_settings())
             self._parts_generation = self.generation
         return self.parts
 
