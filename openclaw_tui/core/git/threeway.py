@@ -42,10 +42,6 @@ class MergeResult:
     reason: str | None = None  # why the merge was not made by entry id
     renumbered: tuple[tuple[str, str], ...] = ()  # (id, new id) of theirs' additions that collided with ours'
 
-    def notes(self) -> list[str]:
-        """One line per renumbered addition, to tell the user."""
-        return [renumber_note(old, new) for old, new in self.renumbered]
-
     @property
     def clean(self) -> bool:
         return self.conflicts == 0
@@ -334,12 +330,11 @@ def run_driver(
     marker_size: int = 7,
     style: str | None = None,
     reserved: frozenset[str] | set[str] = frozenset(),
-    notes: list[str] | None = None,
     renumbered: list[tuple[str, str]] | None = None,
 ) -> int:
     """Merge the three files into ``ours_path``; 0 clean, 1 conflicts. Never raises, never > 1.
 
-    ``notes`` and ``renumbered`` receive the renumbered additions (as lines, as pairs).
+    ``renumbered`` receives the (id, new id) pairs of the renumbered additions.
     """
     base = ours = theirs = b""
     try:
@@ -348,8 +343,6 @@ def run_driver(
         result = merge_bytes(base, ours, theirs, labels, marker_size, style or conflict_style(), reserved)
         if result.data != ours or not Path(ours_path).exists():
             _write(ours_path, result.data)
-        if notes is not None:
-            notes.extend(result.notes())
         if renumbered is not None:
             renumbered.extend(result.renumbered)
         return 0 if result.clean else 1
