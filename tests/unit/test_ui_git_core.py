@@ -221,4 +221,3 @@ def test_repo_state_counts_only_the_folders_files(tmp_path: Path) -> None:
     write(repo / "other.txt", "y\n")
     st = read_state(repo / "p")
     assert st is not None and st.branch == "main" and st.dirty == 1 and st.operation is None
-    assert st.summary() == "main · 1 uncommitted"

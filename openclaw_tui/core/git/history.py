@@ -319,7 +319,6 @@ def revert_commit(repo: RepoLike, profile: Any, sha: str, *, dry_run: bool = Fal
 class BranchComparison:
     base: str  # the branch compared from
     other: str
-    merge_base: str | None
     only_base: tuple[CommitInfo, ...]  # commits on ``base`` not on ``other`` (touching the profile)
     only_other: tuple[CommitInfo, ...]
     diff: ProfileDiff  # the profile on ``base`` -> on ``other``
@@ -329,9 +328,8 @@ def compare_branches(repo: RepoLike, profile: Any, base: str, other: str, limit:
     """How the profile differs between two branches (or any revisions), entry by entry."""
     r = as_repo(repo)
     rel = profile_rel(r, profile)
-    mb = run_git(["merge-base", base, other], r.root, check=False).stdout.decode().strip() or None
     return BranchComparison(
-        base, other, mb,
+        base, other,
         tuple(_log(r, ["-n", str(limit), f"{other}..{base}"], rel)),
         tuple(_log(r, ["-n", str(limit), f"{base}..{other}"], rel)),
         diff_revs(r, profile, base, other),

@@ -20,20 +20,6 @@ class RepoState:
     behind: int = 0
     upstream: str | None = None
 
-    def summary(self) -> str:
-        """``main · 2 uncommitted · MERGING (2 conflicted)`` — one line, no markup."""
-        parts = [self.branch or (f"detached at {self.head[:7]}" if self.head else "no commits yet")]
-        if self.ahead or self.behind:
-            parts.append(" ".join(x for x in (f"↑{self.ahead}" if self.ahead else "", f"↓{self.behind}" if self.behind else "") if x))
-        if self.dirty:
-            parts.append(f"{self.dirty} uncommitted")
-        if self.operation:
-            op = self.operation.upper().replace("-", " ") + " in progress"
-            if self.conflicted:
-                op += f" ({len(self.conflicted)} conflicted)"
-            parts.append(op)
-        return " · ".join(parts)
-
 
 def read_state(folder: Path | str, scope: Path | str | None = None) -> RepoState | None:
     """The state of the repository holding ``folder``; ``dirty`` counts files under ``scope`` (default: folder)."""

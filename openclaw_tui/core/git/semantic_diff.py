@@ -98,10 +98,6 @@ class SemanticDiff:
     bytes_changed: bool = False
 
     @property
-    def empty(self) -> bool:
-        return not (self.added or self.removed or self.changed or self.preamble_changed or self.malformed_changed)
-
-    @property
     def unexplained(self) -> bool:
         """The bytes changed in a way no entry change accounts for (preamble, malformed text, blank lines)."""
         return self.bytes_changed and (
@@ -435,10 +431,6 @@ class ProfileDiff:
     archive: SemanticDiff = field(default_factory=SemanticDiff)
     events: tuple[EntryEvent, ...] = ()
     files: tuple[FileChange, ...] = ()  # every file that changed, memory files included
-
-    @property
-    def empty(self) -> bool:
-        return not self.events and not self.files
 
     def lines(self) -> list[str]:
         """The commit-message body: ``mem-0013: added``, ``state.yaml: changed``..."""
