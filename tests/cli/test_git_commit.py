@@ -159,7 +159,7 @@ def test_status_reports_branch_changes_and_a_merge_in_progress(repo: Path) -> No
     assert git_rc(repo, "merge", "b") == 1
     st = g.status(repo)
     assert st is not None and st.operation == "merge" and st.conflicted == (f"{P}/state.yaml",)
-    g.abort_merge(repo)
+    git(repo, "merge", "--abort")
     assert g.status(repo).operation is None  # type: ignore[union-attr]
 
 

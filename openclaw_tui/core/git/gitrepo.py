@@ -329,22 +329,15 @@ def conclude_merge(repo: RepoLike, message: str | None = None) -> str:
     _refuse_conflicts(st, ["commit"])
     if not message:  # git's prepared message, without the "# Conflicts:" list it adds for the editor
         try:
-            prepared = (r.git_dir / "MERGE_MSG").read_text(encoding="utf-8", errors="surrogateescape")
+            message = (r.git_dir / "MERGE_MSG").read_text(encoding="utf-8", errors="surrogateescape")
         except OSError:
-            prepared = ""
-        message = strip_conflict_comments(prepared) if prepared.strip() else None
-    else:
-        message = strip_conflict_comments(message)
+            message = ""
+    message = strip_conflict_comments(message)
     args = ["commit", "-q", "--no-verify"] + (["-F", "-"] if message else ["--no-edit"])
     run_git(args, r.root, input=message.encode("utf-8", "surrogateescape") if message else None)
     sha = head_sha(r)
     assert sha is not None
     return sha
-
-
-def abort_merge(repo: RepoLike) -> None:
-    r = as_repo(repo)
-    run_git(["merge", "--abort"], r.root)
 
 
 CONTINUE_LABEL = {

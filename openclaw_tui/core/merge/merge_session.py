@@ -21,7 +21,6 @@ from ..git.gitrepo import (
     Continued,
     GitError,
     Repo,
-    abort_merge,
     continue_operation,
     find_repo,
     git_text,
@@ -460,12 +459,9 @@ class MergeSession:
             raise GitError(["merge", "--abort"], 128, "not inside a git repository")
         op = self.operation or "merge"
         clear_record(self.repo)
-        if op == "merge":
-            abort_merge(self.repo)
-        elif op in ("cherry-pick", "revert", "rebase", "am"):
-            run_git([op, "--abort"], self.repo.root)
-        else:
+        if op not in ("merge", "cherry-pick", "revert", "rebase", "am"):
             raise GitError([op, "--abort"], 1, f"a {op} cannot be aborted from here")
+        run_git([op, "--abort"], self.repo.root)
 
 
 def _stage_ids(repo: Repo, path: Path) -> tuple[set[str], set[str], set[str]] | None:
