@@ -243,11 +243,8 @@ def entry_history(
             index.close()
     versions: list[EntryVersion] = []
     for info, changes in chosen:
-        before: dict[str, str | None] = {}
-        after: dict[str, str | None] = {}
-        for which, (old, new) in changes.items():
-            before[which] = found.get(old) if old != NULL_SHA else None
-            after[which] = found.get(new) if new != NULL_SHA else None
+        before = {which: found.get(old) for which, (old, _new) in changes.items()}  # NULL_SHA is never found
+        after = {which: found.get(new) for which, (_old, new) in changes.items()}
         if before == after:
             continue
         version = _classify_version(info, entry_id, before, after)

@@ -104,15 +104,11 @@ def _tree_changes(repo: Repo, old: str | None, new: str, rel: str) -> list[FileC
     i = 0
     prefix = rel + "/" if rel else ""
     while i < len(out) and out[i]:
-        code = out[i]
-        if code[0] in "RC":
-            src, dst = out[i + 1], out[i + 2]
-            i += 3
-            changes.append(FileChange(dst.removeprefix(prefix), _STATUS[code[0]], src.removeprefix(prefix)))
-        else:
-            path = out[i + 1]
-            i += 2
-            changes.append(FileChange(path.removeprefix(prefix), _STATUS.get(code[0], "changed")))
+        code = out[i][0]
+        n = 3 if code in "RC" else 2  # a rename or copy names its source, then its destination
+        src = out[i + 1].removeprefix(prefix) if n == 3 else None
+        changes.append(FileChange(out[i + n - 1].removeprefix(prefix), _STATUS.get(code, "changed"), src))
+        i += n
     return sorted(changes, key=lambda c: c.path)
 
 

@@ -135,9 +135,7 @@ def conflict_region(
 ) -> str:
     """Standard conflict markers around one entry's versions (None: absent on that side)."""
     def section(text: str | None) -> str:
-        if not text:
-            return ""
-        return text if text.endswith("\n") else text + nl
+        return text + nl if text and not text.endswith("\n") else text or ""
 
     out = _marker_line("<", marker_size, labels.ours, nl) + section(ours)
     if style in ("diff3", "zdiff3"):
