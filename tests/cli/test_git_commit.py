@@ -141,7 +141,7 @@ def test_find_repo_from_a_subfolder_of_a_bigger_repository(repo: Path) -> None:
 
 def test_status_reports_branch_changes_and_a_merge_in_progress(repo: Path) -> None:
     st = g.status(repo, repo / P)
-    assert st is not None and st.branch == "main" and st.head and not st.dirty and st.operation is None
+    assert st is not None and st.branch == "main" and st.head and not st.files and st.operation is None
     _edit(repo)
     st = g.status(repo, repo / P)
     assert st is not None

@@ -162,10 +162,6 @@ class RepoStatus:
     files: tuple[FileStatus, ...] = field(default_factory=tuple)
 
     @property
-    def dirty(self) -> bool:
-        return bool(self.files)
-
-    @property
     def conflicted(self) -> tuple[str, ...]:
         return tuple(f.path for f in self.files if f.conflicted)
 
