@@ -69,14 +69,9 @@ class ConflictText:
     def regions(self) -> tuple[Region, ...]:
         return tuple(p for p in self.parts if isinstance(p, Region))
 
-    @property
-    def has_base(self) -> bool:
-        """Every region carries its base section (diff3/zdiff3 style)."""
-        return all(r.base is not None for r in self.regions)
-
     def side(self, which: Side) -> str | None:
         """The whole file as that side had it (None for base when a region lacks its base)."""
-        if which == "base" and not self.has_base:
+        if which == "base" and any(r.base is None for r in self.regions):
             return None
         return "".join(p if isinstance(p, str) else p.section(which) for p in self.parts)
 

@@ -165,11 +165,6 @@ class FileResolution:
         r = regions[0]
         return r.ours_label or "ours", r.base_label, r.theirs_label or "theirs"
 
-    @property
-    def marker_size(self) -> int:
-        regions = self.conflicts.conflict.regions
-        return regions[0].marker_size if regions else 7
-
     def choose(self, key: str, choice: Choice) -> None:
         """Decide one item (an Edited text is checked first; raises ResolutionError)."""
         item = self.conflicts.item(key)
