@@ -12,7 +12,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..format.entries import MemoryFile, classify_block, decode, looks_like_frontmatter, parse, split_trailing
+from ..format.entries import (
+    MemoryFile,
+    classify_block,
+    common_prefix,
+    common_suffix,
+    decode,
+    looks_like_frontmatter,
+    parse,
+    split_trailing,
+)
 
 MEMORIES = "memories.md"
 ARCHIVE = "contexts/archive/memories.md"
@@ -195,20 +204,6 @@ def _cut(lengths: list[int], k: int) -> int:
     return lengths[k] + 4 * k
 
 
-def _common_run(a: list[bytes], b: list[bytes]) -> int:
-    """Length of the longest common prefix of two lists (list slices compare in C)."""
-    lo, hi = 0, min(len(a), len(b))
-    if a[:hi] == b[:hi]:
-        return hi
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
 def _entry_spans(data: Buf, lengths: list[int], picked: list[int], with_preamble: bool) -> list[Span] | None:
     """Spans from each picked key's entry start to the next one's, runs merged (``with_preamble``: and
     the top of the file to the first entry)."""
@@ -255,8 +250,8 @@ def _windows(old: Buf, new: Buf) -> list[Window]:
     (o_chunks, o_keys, o_lengths), (n_chunks, n_keys, n_lengths) = o, n
     preamble = o_chunks[0] != n_chunks[0]
     # keys in the same place at both ends are paired by position (cheap); the rest by key
-    head = _common_run(o_keys, n_keys)
-    tail = _common_run(o_keys[head:][::-1], n_keys[head:][::-1])
+    head = common_prefix(o_keys, n_keys)
+    tail = common_suffix(o_keys, n_keys, min(len(o_keys), len(n_keys)) - head)
     o_pick: list[int] = []  # key numbers (piece k+1 holds key k) of entries that may differ
     n_pick: list[int] = []
     if head:
