@@ -200,10 +200,7 @@ def status(path: Path | str, pathspec: Path | str | None = None) -> RepoStatus |
         out = run_git(args, repo.root, env={"GIT_OPTIONAL_LOCKS": "0"}).stdout.decode("utf-8", "surrogateescape")
     except GitError:
         return None
-    branch: str | None = None
-    head: str | None = None
-    upstream: str | None = None
-    ahead = behind = 0
+    headers: dict[str, str] = {}  # "# branch.oid <sha>" and the like
     files: list[FileStatus] = []
     records = out.split("\0")
     i = 0
@@ -214,15 +211,7 @@ def status(path: Path | str, pathspec: Path | str | None = None) -> RepoStatus |
             continue
         if rec.startswith("# "):
             key, _, value = rec[2:].partition(" ")
-            if key == "branch.oid":
-                head = None if value == "(initial)" else value
-            elif key == "branch.head":
-                branch = None if value == "(detached)" else value
-            elif key == "branch.upstream":
-                upstream = value
-            elif key == "branch.ab":
-                a, _, b = value.partition(" ")
-                ahead, behind = abs(int(a or 0)), abs(int(b or 0))
+            headers[key] = value
             continue
         kind = rec[0]
         if kind in _PATH_FIELD:  # ordinary, renamed and unmerged entries
@@ -235,7 +224,11 @@ def status(path: Path | str, pathspec: Path | str | None = None) -> RepoStatus |
         elif kind == "?":
             files.append(FileStatus(rec[2:], "?", "?"))
     files = [f for f in files if not is_lock_artifact(f.path)]
-    return RepoStatus(repo, branch, head, upstream, ahead, behind, operation_in_progress(repo), tuple(files))
+    branch, head = headers.get("branch.head"), headers.get("branch.oid")
+    ahead, _, behind = headers.get("branch.ab", "").partition(" ")
+    return RepoStatus(repo, None if branch == "(detached)" else branch, None if head == "(initial)" else head,
+                      headers.get("branch.upstream"), abs(int(ahead or 0)), abs(int(behind or 0)),
+                      operation_in_progress(repo), tuple(files))
 
 
 # --- reading objects ------------------------------------------------------------------------
