@@ -550,10 +550,8 @@ def push(repo: RepoLike) -> SyncResult:
         return SyncResult(False, "no remote to push to")
     remote, _ref = up
     has_upstream = _config_get(r, f"branch.{branch}.remote") is not None
-    args = ["push", "--quiet", "--porcelain", remote, f"HEAD:refs/heads/{branch}"] if has_upstream else [
-        "push", "--quiet", "--porcelain", "-u", remote, branch,
-    ]
-    proc = run_git(args, r.root, check=False)
+    target = [remote, f"HEAD:refs/heads/{branch}"] if has_upstream else ["-u", remote, branch]
+    proc = run_git(["push", "--quiet", "--porcelain", *target], r.root, check=False)
     if proc.returncode == 0:
         return SyncResult(True, f"pushed {branch} to {remote}")
     return SyncResult(False, str(GitError(["push"], proc.returncode, proc.stderr.decode("utf-8", "replace"))))

@@ -323,10 +323,7 @@ def _entry_change(eid: str, old: Any, new: Any, old_off: int, new_off: int) -> E
 
 
 def semantic_diff(old: bytes | None, new: bytes | None) -> SemanticDiff:
-    """Compare two versions of a memory file by entry id (None: the file did not exist).
-
-    Only the stretches that differ are parsed.
-    """
+    """Compare two versions of a memory file by entry id (None: absent); only what differs is parsed."""
     old_b, new_b = old or b"", new or b""
     if old_b == new_b:
         return SemanticDiff()
