@@ -278,7 +278,6 @@ def merge_bytes(
 
     ``reserved``: ids defined elsewhere (the archive) that a renumbered addition must not take.
     """
-    style = style if style in STYLES else "merge"
     if ours == theirs or theirs == base:
         return MergeResult(ours, 0, "entries")
     if ours == base:
@@ -293,10 +292,10 @@ def merge_bytes(
     return MergeResult(data, conflicts, mode, reason=reason)
 
 
-def conflict_style(cwd: Path | str | None = None) -> str:
-    """``merge.conflictStyle`` as git sees it from ``cwd`` ("merge" when unset or unknown)."""
+def conflict_style() -> str:
+    """``merge.conflictStyle`` as git sees it here ("merge" when unset or unknown)."""
     try:
-        proc = run_git(["config", "--get", "merge.conflictStyle"], cwd or os.getcwd(), check=False)
+        proc = run_git(["config", "--get", "merge.conflictStyle"], os.getcwd(), check=False)
     except GitError:
         return "merge"
     value = proc.stdout.decode("utf-8", "replace").strip().lower()
@@ -326,7 +325,6 @@ def run_driver(
     *,
     labels: Labels = Labels(),
     marker_size: int = 7,
-    style: str | None = None,
     reserved: frozenset[str] | set[str] = frozenset(),
     renumbered: list[tuple[str, str]] | None = None,
 ) -> int:
@@ -338,7 +336,7 @@ def run_driver(
     try:
         base, ours, theirs = _read(base_path), _read(ours_path), _read(theirs_path)
         marker_size = marker_size if 1 <= marker_size <= 1000 else 7
-        result = merge_bytes(base, ours, theirs, labels, marker_size, style or conflict_style(), reserved)
+        result = merge_bytes(base, ours, theirs, labels, marker_size, conflict_style(), reserved)
         if result.data != ours or not Path(ours_path).exists():
             _write(ours_path, result.data)
         if renumbered is not None:
