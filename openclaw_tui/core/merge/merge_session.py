@@ -24,6 +24,7 @@ from ..git.gitrepo import (
     continue_operation,
     find_repo,
     git_text,
+    read_blob,
     run_git,
     status,
 )
@@ -465,17 +466,14 @@ def _stage_ids(repo: Repo, path: Path) -> tuple[set[str], set[str], set[str]] | 
         rel = repo.rel(path)
     except ValueError:
         return None
-    found: list[set[str] | None] = []
-    for stage in (1, 2, 3):
-        proc = run_git(["show", f":{stage}:{rel}"], repo.root, check=False)
-        if proc.returncode != 0:
-            found.append(None)
-            continue
-        found.append({i for i in parse(decode(proc.stdout)[0]).ids() if i})
-    base, ours, theirs = found
+    base, ours, theirs = (read_blob(repo, f":{stage}", rel) for stage in (1, 2, 3))  # git's index stages
     if ours is None or theirs is None:
         return None
-    return base or set(), ours, theirs
+    return _blob_ids(base), _blob_ids(ours), _blob_ids(theirs)
+
+
+def _blob_ids(data: bytes | None) -> set[str]:
+    return {i for i in parse(decode(data or b"")[0]).ids() if i}
 
 
 def _plain_file_inside(path: Path, folder: Path) -> bool:
