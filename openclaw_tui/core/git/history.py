@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .commitmsg import is_memory_file, read_file
-from .gitrepo import Repo, RepoLike, as_repo, read_blob, rel_path, run_git, status, tree_files
+from .gitrepo import Repo, RepoLike, as_repo, head_sha, read_blob, rel_path, run_git, status, tree_files
 from .semantic_diff import ARCHIVE, MEMORIES, FileChange, ProfileDiff, profile_diff
 from .threeway import Labels, merge_bytes, merge_plain
 
@@ -60,7 +60,7 @@ def profile_file(rel: str, name: str) -> str:
 def log_page(repo: RepoLike, path: Any = "", skip: int = 0, limit: int = 50) -> list[CommitInfo]:
     """Commits touching ``path`` (a Profile, a folder or a file; "" = everything), newest first, one page."""
     r = as_repo(repo)
-    if no_commits(r):
+    if head_sha(r) is None:
         return []
     target = getattr(path, "path", path)
     rel = rel_path(r, target) if str(target) else ""
@@ -78,10 +78,6 @@ def commit_info(repo: RepoLike, rev: str) -> CommitInfo:
     r = as_repo(repo)
     out = run_git(["log", "-1", f"--format={LOG_FORMAT}", rev, "--"], r.root).stdout.decode("utf-8", "replace")
     return commit_from(out.strip("\x1e\n"))
-
-
-def no_commits(repo: Repo) -> bool:
-    return run_git(["rev-parse", "--verify", "-q", "HEAD"], repo.root, check=False).returncode != 0
 
 
 @dataclass(frozen=True)
@@ -189,7 +185,7 @@ def plan_rollback(repo: RepoLike, profile: Any, sha: str) -> RollbackPlan:
     rel = profile_rel(r, profile)
     info = commit_info(r, sha)
     blocked = _dirty_reason(r, rel)
-    now = _regular(tree_files(r, "HEAD", rel)) if not no_commits(r) else {}
+    now = _regular(tree_files(r, "HEAD", rel))  # {} before the first commit
     then = _regular(tree_files(r, info.sha, rel))
     prefix = rel + "/" if rel else ""
     files: list[FileRestore] = []
