@@ -464,22 +464,15 @@ def move_change(eid: str, old_raw: str, new_raw: str) -> EntryChange | None:
 def profile_events(mem: SemanticDiff, arch: SemanticDiff) -> tuple[EntryEvent, ...]:
     """Combine the two files' diffs: a removal from one plus an addition to the other is a move."""
     events: list[EntryEvent] = []
-    mem_removed = {c.id: c for c in mem.removed}
-    arch_removed = {c.id: c for c in arch.removed}
-    for c in arch.added:
-        if c.id in mem_removed:
-            change = move_change(c.id, mem_removed[c.id].old_raw or "", c.new_raw or "")
-            sup = _meta_of(c.new_raw).get("superseded_by")
-            was = _meta_of(mem_removed[c.id].old_raw).get("superseded_by")
-            events.append(EntryEvent(c.id, "archived", ARCHIVE, change, sup if isinstance(sup, str) and sup != was else None))
-        else:
-            events.append(EntryEvent(c.id, "added", ARCHIVE, c))
-    for c in mem.added:
-        if c.id in arch_removed:
-            change = move_change(c.id, arch_removed[c.id].old_raw or "", c.new_raw or "")
-            events.append(EntryEvent(c.id, "restored", MEMORIES, change))
-        else:
-            events.append(EntryEvent(c.id, "added", MEMORIES, c))
+    for into, left, where, move in ((arch, mem, ARCHIVE, "archived"), (mem, arch, MEMORIES, "restored")):
+        gone = {c.id: c.old_raw for c in left.removed}
+        for c in into.added:
+            if c.id not in gone:
+                events.append(EntryEvent(c.id, "added", where, c))
+                continue
+            sup = _meta_of(c.new_raw).get("superseded_by") if move == "archived" else None
+            sup = sup if isinstance(sup, str) and sup != _meta_of(gone[c.id]).get("superseded_by") else None
+            events.append(EntryEvent(c.id, move, where, move_change(c.id, gone[c.id] or "", c.new_raw or ""), sup))
     for diff, where in ((mem, MEMORIES), (arch, ARCHIVE)):
         for c in diff.changed:
             sc = c.status_change
