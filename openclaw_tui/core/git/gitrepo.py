@@ -351,23 +351,23 @@ def continue_operation(repo: RepoLike, message: str | None = None) -> Continued:
     """
     r = as_repo(repo)
     st = status(r.root)
-    op = st.operation if st is not None else None
-    if op is None:
+    if st is None or st.operation is None:
         raise GitError(["commit"], 1, "no merge, rebase, cherry-pick or revert is in progress")
+    op = st.operation
     if op in ("merge", "cherry-pick", "revert"):
         return Continued(conclude_merge(r, message), op)
     if op not in ("rebase", "am"):
         raise GitError([op, "--continue"], 1, f"a {op} cannot be continued from here")
-    if st is not None:
-        _refuse_conflicts(st, [op, "--continue"])
+    _refuse_conflicts(st, [op, "--continue"])
     proc = run_git([op, "--continue"], r.root, check=False)
     after = status(r.root)
     still = after.operation if after is not None else None
-    if proc.returncode != 0 and not (still and after is not None and after.conflicted):
+    conflicted = after.conflicted if after is not None and still else ()
+    if proc.returncode != 0 and not conflicted:  # a rebase stopping at its next conflict is no failure
         raise GitError([op, "--continue"], proc.returncode, proc.stderr.decode("utf-8", "replace").strip())
     sha = head_sha(r)
     assert sha is not None
-    return Continued(sha, op, still, after.conflicted if after is not None and still else ())
+    return Continued(sha, op, still, conflicted)
 
 
 def has_stash(repo: RepoLike) -> bool:
