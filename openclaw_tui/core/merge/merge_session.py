@@ -178,11 +178,6 @@ class FileResolution:
         self.undo_stack.append(dict(self.choices))
         self.choices[key] = choice
 
-    def clear(self, key: str) -> None:
-        if key in self.choices:
-            self.undo_stack.append(dict(self.choices))
-            del self.choices[key]
-
     def undo(self) -> bool:
         if not self.undo_stack:
             return False
