@@ -80,7 +80,7 @@ def test_demo_conflict_pairs_by_entry_and_resolves(tmp_path: Path) -> None:
     git(demo, "add", "--", str(mem), str(state))
     conclude_merge(demo)
     st = status(demo)
-    assert st is not None and st.operation is None and not st.dirty
+    assert st is not None and st.operation is None and not st.files
     assert [p.name for p in discover(demo).profiles] == ["atlas", "xiaoyu"]
 
 

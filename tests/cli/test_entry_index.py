@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from openclaw_tui.core.format.entries import decode, parse, split_trailing
+from openclaw_tui.core.format.entries import common_prefix, common_suffix, decode, parse, split_trailing
 from openclaw_tui.core.git import entry_history as eh
-from openclaw_tui.core.git.entry_index import EntryIndex, common_prefix, common_suffix, touched_ids
+from openclaw_tui.core.git.entry_index import EntryIndex, touched_ids
 from tests.cli.test_git_helpers import entry, git, make_repo, memfile
 from tests.helpers_memgen import SOUP, memory_files
 

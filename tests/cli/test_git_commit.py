@@ -141,7 +141,7 @@ def test_find_repo_from_a_subfolder_of_a_bigger_repository(repo: Path) -> None:
 
 def test_status_reports_branch_changes_and_a_merge_in_progress(repo: Path) -> None:
     st = g.status(repo, repo / P)
-    assert st is not None and st.branch == "main" and st.head and not st.dirty and st.operation is None
+    assert st is not None and st.branch == "main" and st.head and not st.files and st.operation is None
     _edit(repo)
     st = g.status(repo, repo / P)
     assert st is not None
@@ -159,7 +159,7 @@ def test_status_reports_branch_changes_and_a_merge_in_progress(repo: Path) -> No
     assert git_rc(repo, "merge", "b") == 1
     st = g.status(repo)
     assert st is not None and st.operation == "merge" and st.conflicted == (f"{P}/state.yaml",)
-    g.abort_merge(repo)
+    git(repo, "merge", "--abort")
     assert g.status(repo).operation is None  # type: ignore[union-attr]
 
 

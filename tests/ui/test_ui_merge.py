@@ -141,7 +141,7 @@ async def test_diff3_markers_of_size_ten_are_read_and_shown(tmp_path: Path) -> N
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_merge(pilot)
         f = screen.session.files[0]
-        assert f.marker_size == 10
+        assert f.conflicts.conflict.regions[0].marker_size == 10
         item = f.items[0]
         assert item.key == "mem-0005" and item.base_known
         assert item.situation == "both-changed"

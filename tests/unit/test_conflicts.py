@@ -193,7 +193,7 @@ def test_resolving_a_real_merge_end_to_end(tmp_path: Path) -> None:
     git(repo, "add", "--", "p/memories.md")
     sha = conclude_merge(repo)
     st = status(repo)
-    assert st is not None and st.operation is None and not st.dirty
+    assert st is not None and st.operation is None and not st.files
     assert git(repo, "rev-list", "--parents", "-n", "1", sha).count(" ") == 2
     assert parse(mem.read_text()).ids() == ["mem-0001", "mem-0002", "mem-0003", "mem-0004", "mem-0005"]
 

@@ -105,7 +105,8 @@ def test_semantic_diff_of_known_commits(story: tuple[Path, dict[str, str]]) -> N
     assert [e.describe() for e in d.events] == ["restored"] and d.events[0].file == h.MEMORIES
 
     d = h.commit_semantic_diff(repo, shas["move"], repo / P).diff
-    assert d.events == () and d.memories.empty  # moving an entry inside the file changes no entry
+    m = d.memories
+    assert d.events == () and not (m.all() or m.preamble_changed or m.malformed_changed)  # moving an entry inside the file changes no entry
 
     d = h.commit_semantic_diff(repo, shas["remove"], repo / P).diff
     assert d.lines() == ["mem-0001: removed", "contexts/2025-06-03_planning.md: deleted"]
@@ -245,7 +246,7 @@ def test_semantic_diff_reports_fields_body_and_lines() -> None:
     assert c.id == "mem-0150" and c.field_names == ("importance",) and c.body_changed
     assert c.fields[0].old == "low" and c.fields[0].new == "high"
     assert c.old_line == parse(old).get("mem-0150").line  # type: ignore[union-attr]
-    assert sd.semantic_diff(old.encode(), old.encode()).empty
+    assert sd.semantic_diff(old.encode(), old.encode()) == sd.SemanticDiff()
     assert sd.semantic_diff(None, old.encode()).added[0].id == "mem-0001"
 
 
@@ -328,7 +329,6 @@ def test_compare_branches_semantically(story: tuple[Path, dict[str, str]]) -> No
     repo, shas = story
     git(repo, "branch", "old", shas["supersede"])
     cmp = h.compare_branches(repo, repo / P, "old", "main")
-    assert cmp.merge_base == shas["supersede"]
     assert cmp.only_base == () and [c.subject for c in cmp.only_other][-1] == "archive"
     assert {e.id: e.kind for e in cmp.diff.events} == {"mem-0001": "removed", "mem-0007": "changed"}
 

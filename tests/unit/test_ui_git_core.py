@@ -199,7 +199,7 @@ def test_markers_without_git_and_files_without_markers(tmp_path: Path) -> None:
     s = MergeSession.open(prof, [prof])
     assert s.repo is None and s.operation is None
     f = s.files[0]
-    assert f.marker_size == 10 and f.items[0].ours == "b: 2\n"
+    assert f.conflicts.conflict.regions[0].marker_size == 10 and f.items[0].ours == "b: 2\n"
     f.choose("region-1", THEIRS)
     s.complete()
     assert (prof / "state.yaml").read_text() == "a: 1\nb: 3\n"
@@ -221,4 +221,3 @@ def test_repo_state_counts_only_the_folders_files(tmp_path: Path) -> None:
     write(repo / "other.txt", "y\n")
     st = read_state(repo / "p")
     assert st is not None and st.branch == "main" and st.dirty == 1 and st.operation is None
-    assert st.summary() == "main · 1 uncommitted"

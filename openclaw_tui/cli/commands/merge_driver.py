@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
                                                  "BASE OURS THEIRS") % {"literal": literal}, file=sys.stderr)
         return 2
     try:
-        from ...core.git.threeway import Labels, run_driver
+        from ...core.git.threeway import Labels, renumber_note, run_driver
 
         try:
             size = int(args.marker_size)
@@ -147,13 +147,13 @@ def run(args: argparse.Namespace) -> int:
             _label(args.base_label, "base"),
             _label(args.theirs_label, theirs_default),
         )
-        notes: list[str] = []
         renumbered: list[tuple[str, str]] = []
         ours_before, theirs_data = _read(args.ours), _read(args.theirs)
         code = run_driver(args.base, args.ours, args.theirs, labels=labels, marker_size=size,
-                          reserved=_sibling_ids(pathname), notes=notes, renumbered=renumbered)
-        for note in notes:
-            print(f"openclaw-tui: {pathname or 'memories.md'}: {phrases.localize(note)}", file=sys.stderr)
+                          reserved=_sibling_ids(pathname), renumbered=renumbered)
+        for old, new in renumbered:
+            print(f"openclaw-tui: {pathname or 'memories.md'}: {phrases.localize(renumber_note(old, new))}",
+                  file=sys.stderr)
         if renumbered and _references_elsewhere(pathname, ours_before, theirs_data, renumbered):
             code = 1
         if code:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -646,7 +646,7 @@ def reparse(old: MemoryFile, new_text: str) -> MemoryFile:
                       newline=_newline_of(new_text), failed_fence=failed)
 
 
-def common_prefix(x: str, y: str) -> int:
+def common_prefix(x: Sequence[object], y: Sequence[object]) -> int:
     n = min(len(x), len(y))
     a = 0
     while a + _STEP <= n and x[a : a + _STEP] == y[a : a + _STEP]:
@@ -661,7 +661,7 @@ def common_prefix(x: str, y: str) -> int:
     return lo
 
 
-def common_suffix(x: str, y: str, limit: int) -> int:
+def common_suffix(x: Sequence[object], y: Sequence[object], limit: int) -> int:
     lx, ly = len(x), len(y)
     k = 0
     while k + _STEP <= limit and x[lx - k - _STEP : lx - k] == y[ly - k - _STEP : ly - k]:

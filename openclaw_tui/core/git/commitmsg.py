@@ -127,8 +127,7 @@ def default_summary(diff: ProfileDiff, name: str = "") -> str:
 
 def format_message(summary: str, diff: ProfileDiff) -> str:
     """``feat(mem): <summary>`` (or a summary with its own type prefix, as given), a blank line,
-    then one ``- `` line per entry and file.
-    """
+    then one ``- `` line per entry and file."""
     if TYPED_RE.match(summary.lstrip()):
         head = "\n".join(line.rstrip() for line in summary.strip().splitlines())
     else:

@@ -16,8 +16,8 @@ from typing import Any
 from ..format.entries import classify_block, decode, parse, split_trailing
 from .blobstream import BlobStream
 from .entry_index import EntryIndex, Pair, Touched, touched_ids
-from .gitrepo import Repo, RepoLike, as_repo, run_git
-from .history import LOG_FORMAT, NULL_SHA, CommitInfo, commit_from, no_commits, profile_file, profile_rel
+from .gitrepo import Repo, RepoLike, as_repo, head_sha, run_git
+from .history import LOG_FORMAT, NULL_SHA, CommitInfo, commit_from, profile_file, profile_rel
 from .semantic_diff import (
     ARCHIVE,
     MEMORIES,
@@ -133,7 +133,7 @@ Changes = dict[str, tuple[str, str]]  # MEMORIES / ARCHIVE -> (old blob, new blo
 
 def _log(r: Repo, profile: Any, max_commits: int | None = None) -> list[tuple[CommitInfo, Changes]]:
     """Commits (newest first, first-parent diffs) that changed either memory file, with the blobs."""
-    if no_commits(r):
+    if head_sha(r) is None:
         return []
     rel = profile_rel(r, profile)
     mem, arch = profile_file(rel, MEMORIES), profile_file(rel, ARCHIVE)
@@ -243,11 +243,8 @@ def entry_history(
             index.close()
     versions: list[EntryVersion] = []
     for info, changes in chosen:
-        before: dict[str, str | None] = {}
-        after: dict[str, str | None] = {}
-        for which, (old, new) in changes.items():
-            before[which] = found.get(old) if old != NULL_SHA else None
-            after[which] = found.get(new) if new != NULL_SHA else None
+        before = {which: found.get(old) for which, (old, _new) in changes.items()}  # NULL_SHA is never found
+        after = {which: found.get(new) for which, (_old, new) in changes.items()}
         if before == after:
             continue
         version = _classify_version(info, entry_id, before, after)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
+from ..format.entries import common_prefix, common_suffix
 from .gitrepo import GitError, RepoLike, common_dir
 from .semantic_diff import Buf, has_fence, opener_of, parse_slice
 
@@ -18,41 +19,7 @@ Pair = tuple[str, str]  # (old blob id, new blob id)
 Touched = frozenset[str] | None  # None: "cannot tell cheaply, read both versions"
 
 SCHEMA = 1  # bump when touched_ids changes what it records: older answers are then dropped
-_STEP = 1 << 15
 _ID_KEY = b"\nid:"
-
-
-def _agreeing(same: Callable[[int, int], bool], limit: int) -> int:
-    """The largest ``n <= limit`` such that ``same(0, n)``, where ``same(i, j)`` compares bytes ``i..j``."""
-    i = 0
-    while i < limit:
-        step = min(_STEP, limit - i)
-        if not same(i, i + step):
-            break
-        i += step
-    else:
-        return limit
-    lo, hi = i, i + step  # the first difference lies in [lo, hi)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if same(lo, mid + 1):
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-def common_prefix(a: Buf, b: Buf) -> int:
-    """Length of the longest common prefix (compared in C, without copying either side)."""
-    with memoryview(b) as mb:
-        return _agreeing(lambda i, j: a.startswith(mb[i:j], i), min(len(a), len(b)))
-
-
-def common_suffix(a: Buf, b: Buf, limit: int) -> int:
-    """Length of the longest common suffix, at most ``limit``."""
-    la, lb = len(a), len(b)
-    with memoryview(b) as mb:
-        return _agreeing(lambda i, j: a.endswith(mb[lb - j : lb - i], 0, la - i), limit)
 
 
 def _ids_around(data: Buf, a: int, b: int) -> set[str] | None:

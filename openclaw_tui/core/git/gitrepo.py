@@ -162,10 +162,6 @@ class RepoStatus:
     files: tuple[FileStatus, ...] = field(default_factory=tuple)
 
     @property
-    def dirty(self) -> bool:
-        return bool(self.files)
-
-    @property
     def conflicted(self) -> tuple[str, ...]:
         return tuple(f.path for f in self.files if f.conflicted)
 
@@ -204,10 +200,7 @@ def status(path: Path | str, pathspec: Path | str | None = None) -> RepoStatus |
         out = run_git(args, repo.root, env={"GIT_OPTIONAL_LOCKS": "0"}).stdout.decode("utf-8", "surrogateescape")
     except GitError:
         return None
-    branch: str | None = None
-    head: str | None = None
-    upstream: str | None = None
-    ahead = behind = 0
+    headers: dict[str, str] = {}  # "# branch.oid <sha>" and the like
     files: list[FileStatus] = []
     records = out.split("\0")
     i = 0
@@ -218,15 +211,7 @@ def status(path: Path | str, pathspec: Path | str | None = None) -> RepoStatus |
             continue
         if rec.startswith("# "):
             key, _, value = rec[2:].partition(" ")
-            if key == "branch.oid":
-                head = None if value == "(initial)" else value
-            elif key == "branch.head":
-                branch = None if value == "(detached)" else value
-            elif key == "branch.upstream":
-                upstream = value
-            elif key == "branch.ab":
-                a, _, b = value.partition(" ")
-                ahead, behind = abs(int(a or 0)), abs(int(b or 0))
+            headers[key] = value
             continue
         kind = rec[0]
         if kind in _PATH_FIELD:  # ordinary, renamed and unmerged entries
@@ -239,7 +224,11 @@ def status(path: Path | str, pathspec: Path | str | None = None) -> RepoStatus |
         elif kind == "?":
             files.append(FileStatus(rec[2:], "?", "?"))
     files = [f for f in files if not is_lock_artifact(f.path)]
-    return RepoStatus(repo, branch, head, upstream, ahead, behind, operation_in_progress(repo), tuple(files))
+    branch, head = headers.get("branch.head"), headers.get("branch.oid")
+    ahead, _, behind = headers.get("branch.ab", "").partition(" ")
+    return RepoStatus(repo, None if branch == "(detached)" else branch, None if head == "(initial)" else head,
+                      headers.get("branch.upstream"), abs(int(ahead or 0)), abs(int(behind or 0)),
+                      operation_in_progress(repo), tuple(files))
 
 
 # --- reading objects ------------------------------------------------------------------------
@@ -329,22 +318,15 @@ def conclude_merge(repo: RepoLike, message: str | None = None) -> str:
     _refuse_conflicts(st, ["commit"])
     if not message:  # git's prepared message, without the "# Conflicts:" list it adds for the editor
         try:
-            prepared = (r.git_dir / "MERGE_MSG").read_text(encoding="utf-8", errors="surrogateescape")
+            message = (r.git_dir / "MERGE_MSG").read_text(encoding="utf-8", errors="surrogateescape")
         except OSError:
-            prepared = ""
-        message = strip_conflict_comments(prepared) if prepared.strip() else None
-    else:
-        message = strip_conflict_comments(message)
+            message = ""
+    message = strip_conflict_comments(message)
     args = ["commit", "-q", "--no-verify"] + (["-F", "-"] if message else ["--no-edit"])
     run_git(args, r.root, input=message.encode("utf-8", "surrogateescape") if message else None)
     sha = head_sha(r)
     assert sha is not None
     return sha
-
-
-def abort_merge(repo: RepoLike) -> None:
-    r = as_repo(repo)
-    run_git(["merge", "--abort"], r.root)
 
 
 CONTINUE_LABEL = {
@@ -369,23 +351,23 @@ def continue_operation(repo: RepoLike, message: str | None = None) -> Continued:
     """
     r = as_repo(repo)
     st = status(r.root)
-    op = st.operation if st is not None else None
-    if op is None:
+    if st is None or st.operation is None:
         raise GitError(["commit"], 1, "no merge, rebase, cherry-pick or revert is in progress")
+    op = st.operation
     if op in ("merge", "cherry-pick", "revert"):
         return Continued(conclude_merge(r, message), op)
     if op not in ("rebase", "am"):
         raise GitError([op, "--continue"], 1, f"a {op} cannot be continued from here")
-    if st is not None:
-        _refuse_conflicts(st, [op, "--continue"])
+    _refuse_conflicts(st, [op, "--continue"])
     proc = run_git([op, "--continue"], r.root, check=False)
     after = status(r.root)
     still = after.operation if after is not None else None
-    if proc.returncode != 0 and not (still and after is not None and after.conflicted):
+    conflicted = after.conflicted if after is not None and still else ()
+    if proc.returncode != 0 and not conflicted:  # a rebase stopping at its next conflict is no failure
         raise GitError([op, "--continue"], proc.returncode, proc.stderr.decode("utf-8", "replace").strip())
     sha = head_sha(r)
     assert sha is not None
-    return Continued(sha, op, still, after.conflicted if after is not None and still else ())
+    return Continued(sha, op, still, conflicted)
 
 
 def has_stash(repo: RepoLike) -> bool:
@@ -568,10 +550,8 @@ def push(repo: RepoLike) -> SyncResult:
         return SyncResult(False, "no remote to push to")
     remote, _ref = up
     has_upstream = _config_get(r, f"branch.{branch}.remote") is not None
-    args = ["push", "--quiet", "--porcelain", remote, f"HEAD:refs/heads/{branch}"] if has_upstream else [
-        "push", "--quiet", "--porcelain", "-u", remote, branch,
-    ]
-    proc = run_git(args, r.root, check=False)
+    target = [remote, f"HEAD:refs/heads/{branch}"] if has_upstream else ["-u", remote, branch]
+    proc = run_git(["push", "--quiet", "--porcelain", *target], r.root, check=False)
     if proc.returncode == 0:
         return SyncResult(True, f"pushed {branch} to {remote}")
     return SyncResult(False, str(GitError(["push"], proc.returncode, proc.stderr.decode("utf-8", "replace"))))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .commitmsg import is_memory_file, read_file
-from .gitrepo import Repo, RepoLike, as_repo, read_blob, rel_path, run_git, status, tree_files
+from .gitrepo import Repo, RepoLike, as_repo, head_sha, read_blob, rel_path, run_git, status, tree_files
 from .semantic_diff import ARCHIVE, MEMORIES, FileChange, ProfileDiff, profile_diff
 from .threeway import Labels, merge_bytes, merge_plain
 
@@ -60,7 +60,7 @@ def profile_file(rel: str, name: str) -> str:
 def log_page(repo: RepoLike, path: Any = "", skip: int = 0, limit: int = 50) -> list[CommitInfo]:
     """Commits touching ``path`` (a Profile, a folder or a file; "" = everything), newest first, one page."""
     r = as_repo(repo)
-    if no_commits(r):
+    if head_sha(r) is None:
         return []
     target = getattr(path, "path", path)
     rel = rel_path(r, target) if str(target) else ""
@@ -78,10 +78,6 @@ def commit_info(repo: RepoLike, rev: str) -> CommitInfo:
     r = as_repo(repo)
     out = run_git(["log", "-1", f"--format={LOG_FORMAT}", rev, "--"], r.root).stdout.decode("utf-8", "replace")
     return commit_from(out.strip("\x1e\n"))
-
-
-def no_commits(repo: Repo) -> bool:
-    return run_git(["rev-parse", "--verify", "-q", "HEAD"], repo.root, check=False).returncode != 0
 
 
 @dataclass(frozen=True)
@@ -104,15 +100,11 @@ def _tree_changes(repo: Repo, old: str | None, new: str, rel: str) -> list[FileC
     i = 0
     prefix = rel + "/" if rel else ""
     while i < len(out) and out[i]:
-        code = out[i]
-        if code[0] in "RC":
-            src, dst = out[i + 1], out[i + 2]
-            i += 3
-            changes.append(FileChange(dst.removeprefix(prefix), _STATUS[code[0]], src.removeprefix(prefix)))
-        else:
-            path = out[i + 1]
-            i += 2
-            changes.append(FileChange(path.removeprefix(prefix), _STATUS.get(code[0], "changed")))
+        code = out[i][0]
+        n = 3 if code in "RC" else 2  # a rename or copy names its source, then its destination
+        src = out[i + 1].removeprefix(prefix) if n == 3 else None
+        changes.append(FileChange(out[i + n - 1].removeprefix(prefix), _STATUS.get(code, "changed"), src))
+        i += n
     return sorted(changes, key=lambda c: c.path)
 
 
@@ -193,7 +185,7 @@ def plan_rollback(repo: RepoLike, profile: Any, sha: str) -> RollbackPlan:
     rel = profile_rel(r, profile)
     info = commit_info(r, sha)
     blocked = _dirty_reason(r, rel)
-    now = _regular(tree_files(r, "HEAD", rel)) if not no_commits(r) else {}
+    now = _regular(tree_files(r, "HEAD", rel))  # {} before the first commit
     then = _regular(tree_files(r, info.sha, rel))
     prefix = rel + "/" if rel else ""
     files: list[FileRestore] = []
@@ -319,7 +311,6 @@ def revert_commit(repo: RepoLike, profile: Any, sha: str, *, dry_run: bool = Fal
 class BranchComparison:
     base: str  # the branch compared from
     other: str
-    merge_base: str | None
     only_base: tuple[CommitInfo, ...]  # commits on ``base`` not on ``other`` (touching the profile)
     only_other: tuple[CommitInfo, ...]
     diff: ProfileDiff  # the profile on ``base`` -> on ``other``
@@ -329,9 +320,8 @@ def compare_branches(repo: RepoLike, profile: Any, base: str, other: str, limit:
     """How the profile differs between two branches (or any revisions), entry by entry."""
     r = as_repo(repo)
     rel = profile_rel(r, profile)
-    mb = run_git(["merge-base", base, other], r.root, check=False).stdout.decode().strip() or None
     return BranchComparison(
-        base, other, mb,
+        base, other,
         tuple(_log(r, ["-n", str(limit), f"{other}..{base}"], rel)),
         tuple(_log(r, ["-n", str(limit), f"{base}..{other}"], rel)),
         diff_revs(r, profile, base, other),

@@ -71,6 +71,9 @@ def commit_patch(repo: RepoLike, sha: str, path: str = "", max_lines: int = MAX_
 
 
 _HUNK_RE = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)")
+# a hunk line's first character -> (its kind, old lines it uses up, new lines it uses up)
+_STEPS: dict[str, tuple[Kind, int, int]] = {"-": ("-", 1, 0), "+": ("+", 0, 1), " ": (" ", 1, 1), "": (" ", 1, 1),
+                                            "\\": ("\\", 0, 0)}
 
 
 def _unquote(path: str) -> str:
@@ -99,22 +102,11 @@ def parse_patch(text: str) -> list[FilePatch]:
     old_no = new_no = old_left = new_left = 0
     for line in text.split("\n"):
         if hunk is not None and (old_left > 0 or new_left > 0 or line.startswith("\\")):
-            kind = line[:1]
-            body = line[1:]
-            if kind == "\\":
-                hunk.lines.append(PatchLine("\\", body, None, None))
-                continue
-            if kind == "-" and old_left > 0:
-                hunk.lines.append(PatchLine("-", body, old_no, None))
-                old_no, old_left = old_no + 1, old_left - 1
-                continue
-            if kind == "+" and new_left > 0:
-                hunk.lines.append(PatchLine("+", body, None, new_no))
-                new_no, new_left = new_no + 1, new_left - 1
-                continue
-            if kind in (" ", "") and old_left > 0 and new_left > 0:
-                hunk.lines.append(PatchLine(" ", body, old_no, new_no))
-                old_no, new_no, old_left, new_left = old_no + 1, new_no + 1, old_left - 1, new_left - 1
+            step = _STEPS.get(line[:1])
+            if step is not None and old_left >= step[1] and new_left >= step[2]:
+                kind, d_old, d_new = step
+                hunk.lines.append(PatchLine(kind, line[1:], old_no if d_old else None, new_no if d_new else None))
+                old_no, old_left, new_no, new_left = old_no + d_old, old_left - d_old, new_no + d_new, new_left - d_new
                 continue
         hunk = None
         if line.startswith("diff --git "):
@@ -136,9 +128,7 @@ def parse_patch(text: str) -> list[FilePatch]:
         if m:
             hunk = Hunk(line)
             cur.hunks.append(hunk)
-            old_no, new_no = int(m.group(1)), int(m.group(3))
-            old_left = int(m.group(2)) if m.group(2) is not None else 1
-            new_left = int(m.group(4)) if m.group(4) is not None else 1
+            old_no, old_left, new_no, new_left = (int(m.group(i) or 1) for i in (1, 2, 3, 4))
             continue
         if line and not cur.hunks:
             cur.notes.append(line)

@@ -5,50 +5,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .gitrepo import Repo, find_repo, status
+from .gitrepo import RepoStatus, status
 
 
 @dataclass(frozen=True)
-class RepoState:
-    repo: Repo
-    branch: str | None  # None: HEAD detached
-    head: str | None  # None: no commit yet
-    dirty: int  # uncommitted files (changed, staged, untracked) under the folder
-    operation: str | None  # merge, rebase, cherry-pick, revert, am, bisect
-    conflicted: tuple[str, ...]  # unmerged paths of the whole repository (repository-relative)
-    ahead: int = 0
-    behind: int = 0
-    upstream: str | None = None
+class RepoState(RepoStatus):
+    """The whole repository's status; ``dirty`` counts only the uncommitted files under the folder."""
 
-    def summary(self) -> str:
-        """``main · 2 uncommitted · MERGING (2 conflicted)`` — one line, no markup."""
-        parts = [self.branch or (f"detached at {self.head[:7]}" if self.head else "no commits yet")]
-        if self.ahead or self.behind:
-            parts.append(" ".join(x for x in (f"↑{self.ahead}" if self.ahead else "", f"↓{self.behind}" if self.behind else "") if x))
-        if self.dirty:
-            parts.append(f"{self.dirty} uncommitted")
-        if self.operation:
-            op = self.operation.upper().replace("-", " ") + " in progress"
-            if self.conflicted:
-                op += f" ({len(self.conflicted)} conflicted)"
-            parts.append(op)
-        return " · ".join(parts)
+    dirty: int = 0  # changed, staged or untracked
 
 
 def read_state(folder: Path | str, scope: Path | str | None = None) -> RepoState | None:
     """The state of the repository holding ``folder``; ``dirty`` counts files under ``scope`` (default: folder)."""
-    repo = find_repo(folder)
-    if repo is None:
-        return None
-    whole = status(repo.root)
+    whole = status(folder)
     if whole is None:
         return None
     target = Path(scope if scope is not None else folder).absolute()
     try:
-        rel = repo.rel(target)
+        rel = whole.repo.rel(target)
     except ValueError:
         rel = ""
     prefix = rel + "/" if rel else ""
     dirty = sum(1 for f in whole.files if not prefix or f.path.startswith(prefix) or f.path == rel)
-    return RepoState(repo, whole.branch, whole.head, dirty, whole.operation, whole.conflicted,
-                     whole.ahead, whole.behind, whole.upstream)
+    return RepoState(**vars(whole), dirty=dirty)

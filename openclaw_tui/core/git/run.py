@@ -49,7 +49,6 @@ def run_git(
     input: bytes | None = None,
     check: bool = True,
     env: Mapping[str, str] | None = None,
-    timeout: float | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """Run ``git ARGS`` in ``cwd``; raise GitError on failure when ``check``."""
     exe = git_executable()
@@ -58,17 +57,16 @@ def run_git(
     cmd = [exe, "-c", "core.quotepath=false", *args]
     try:
         proc = subprocess.run(
-            cmd, cwd=str(cwd), input=input, capture_output=True, env=git_env(env), timeout=timeout,
+            cmd, cwd=str(cwd), input=input, capture_output=True, env=git_env(env),
             stdin=None if input is not None else subprocess.DEVNULL,
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except OSError as exc:
         raise GitError(list(args), 127, str(exc)) from exc
     if check and proc.returncode != 0:
         raise GitError(list(args), proc.returncode, proc.stderr.decode("utf-8", "replace"))
     return proc
 
 
-def git_text(args: Sequence[str], cwd: Path | str, **kw: object) -> str:
+def git_text(args: Sequence[str], cwd: Path | str) -> str:
     """stdout of ``git ARGS`` as text with the final newline removed."""
-    proc = run_git(args, cwd, **kw)  # type: ignore[arg-type]
-    return proc.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
+    return run_git(args, cwd).stdout.decode("utf-8", "surrogateescape").rstrip("\n")

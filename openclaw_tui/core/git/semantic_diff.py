@@ -12,7 +12,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..format.entries import MemoryFile, classify_block, decode, looks_like_frontmatter, parse, split_trailing
+from ..format.entries import (
+    MemoryFile,
+    classify_block,
+    common_prefix,
+    common_suffix,
+    decode,
+    looks_like_frontmatter,
+    parse,
+    split_trailing,
+)
 
 MEMORIES = "memories.md"
 ARCHIVE = "contexts/archive/memories.md"
@@ -96,10 +105,6 @@ class SemanticDiff:
     preamble_changed: bool = False
     malformed_changed: bool = False  # malformed blocks appeared, vanished or changed
     bytes_changed: bool = False
-
-    @property
-    def empty(self) -> bool:
-        return not (self.added or self.removed or self.changed or self.preamble_changed or self.malformed_changed)
 
     @property
     def unexplained(self) -> bool:
@@ -199,20 +204,6 @@ def _cut(lengths: list[int], k: int) -> int:
     return lengths[k] + 4 * k
 
 
-def _common_run(a: list[bytes], b: list[bytes]) -> int:
-    """Length of the longest common prefix of two lists (list slices compare in C)."""
-    lo, hi = 0, min(len(a), len(b))
-    if a[:hi] == b[:hi]:
-        return hi
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
 def _entry_spans(data: Buf, lengths: list[int], picked: list[int], with_preamble: bool) -> list[Span] | None:
     """Spans from each picked key's entry start to the next one's, runs merged (``with_preamble``: and
     the top of the file to the first entry)."""
@@ -259,8 +250,8 @@ def _windows(old: Buf, new: Buf) -> list[Window]:
     (o_chunks, o_keys, o_lengths), (n_chunks, n_keys, n_lengths) = o, n
     preamble = o_chunks[0] != n_chunks[0]
     # keys in the same place at both ends are paired by position (cheap); the rest by key
-    head = _common_run(o_keys, n_keys)
-    tail = _common_run(o_keys[head:][::-1], n_keys[head:][::-1])
+    head = common_prefix(o_keys, n_keys)
+    tail = common_suffix(o_keys, n_keys, min(len(o_keys), len(n_keys)) - head)
     o_pick: list[int] = []  # key numbers (piece k+1 holds key k) of entries that may differ
     n_pick: list[int] = []
     if head:
@@ -332,10 +323,7 @@ def _entry_change(eid: str, old: Any, new: Any, old_off: int, new_off: int) -> E
 
 
 def semantic_diff(old: bytes | None, new: bytes | None) -> SemanticDiff:
-    """Compare two versions of a memory file by entry id (None: the file did not exist).
-
-    Only the stretches that differ are parsed.
-    """
+    """Compare two versions of a memory file by entry id (None: absent); only what differs is parsed."""
     old_b, new_b = old or b"", new or b""
     if old_b == new_b:
         return SemanticDiff()
@@ -436,10 +424,6 @@ class ProfileDiff:
     events: tuple[EntryEvent, ...] = ()
     files: tuple[FileChange, ...] = ()  # every file that changed, memory files included
 
-    @property
-    def empty(self) -> bool:
-        return not self.events and not self.files
-
     def lines(self) -> list[str]:
         """The commit-message body: ``mem-0013: added``, ``state.yaml: changed``..."""
         out = [f"{e.id}: {e.describe()}" for e in self.events]
@@ -480,22 +464,15 @@ def move_change(eid: str, old_raw: str, new_raw: str) -> EntryChange | None:
 def profile_events(mem: SemanticDiff, arch: SemanticDiff) -> tuple[EntryEvent, ...]:
     """Combine the two files' diffs: a removal from one plus an addition to the other is a move."""
     events: list[EntryEvent] = []
-    mem_removed = {c.id: c for c in mem.removed}
-    arch_removed = {c.id: c for c in arch.removed}
-    for c in arch.added:
-        if c.id in mem_removed:
-            change = move_change(c.id, mem_removed[c.id].old_raw or "", c.new_raw or "")
-            sup = _meta_of(c.new_raw).get("superseded_by")
-            was = _meta_of(mem_removed[c.id].old_raw).get("superseded_by")
-            events.append(EntryEvent(c.id, "archived", ARCHIVE, change, sup if isinstance(sup, str) and sup != was else None))
-        else:
-            events.append(EntryEvent(c.id, "added", ARCHIVE, c))
-    for c in mem.added:
-        if c.id in arch_removed:
-            change = move_change(c.id, arch_removed[c.id].old_raw or "", c.new_raw or "")
-            events.append(EntryEvent(c.id, "restored", MEMORIES, change))
-        else:
-            events.append(EntryEvent(c.id, "added", MEMORIES, c))
+    for into, left, where, move in ((arch, mem, ARCHIVE, "archived"), (mem, arch, MEMORIES, "restored")):
+        gone = {c.id: c.old_raw for c in left.removed}
+        for c in into.added:
+            if c.id not in gone:
+                events.append(EntryEvent(c.id, "added", where, c))
+                continue
+            sup = _meta_of(c.new_raw).get("superseded_by") if move == "archived" else None
+            sup = sup if isinstance(sup, str) and sup != _meta_of(gone[c.id]).get("superseded_by") else None
+            events.append(EntryEvent(c.id, move, where, move_change(c.id, gone[c.id] or "", c.new_raw or ""), sup))
     for diff, where in ((mem, MEMORIES), (arch, ARCHIVE)):
         for c in diff.changed:
             sc = c.status_change

@@ -42,10 +42,6 @@ class MergeResult:
     reason: str | None = None  # why the merge was not made by entry id
     renumbered: tuple[tuple[str, str], ...] = ()  # (id, new id) of theirs' additions that collided with ours'
 
-    def notes(self) -> list[str]:
-        """One line per renumbered addition, to tell the user."""
-        return [renumber_note(old, new) for old, new in self.renumbered]
-
     @property
     def clean(self) -> bool:
         return self.conflicts == 0
@@ -139,9 +135,7 @@ def conflict_region(
 ) -> str:
     """Standard conflict markers around one entry's versions (None: absent on that side)."""
     def section(text: str | None) -> str:
-        if not text:
-            return ""
-        return text if text.endswith("\n") else text + nl
+        return text + nl if text and not text.endswith("\n") else text or ""
 
     out = _marker_line("<", marker_size, labels.ours, nl) + section(ours)
     if style in ("diff3", "zdiff3"):
@@ -284,7 +278,6 @@ def merge_bytes(
 
     ``reserved``: ids defined elsewhere (the archive) that a renumbered addition must not take.
     """
-    style = style if style in STYLES else "merge"
     if ours == theirs or theirs == base:
         return MergeResult(ours, 0, "entries")
     if ours == base:
@@ -299,10 +292,10 @@ def merge_bytes(
     return MergeResult(data, conflicts, mode, reason=reason)
 
 
-def conflict_style(cwd: Path | str | None = None) -> str:
-    """``merge.conflictStyle`` as git sees it from ``cwd`` ("merge" when unset or unknown)."""
+def conflict_style() -> str:
+    """``merge.conflictStyle`` as git sees it here ("merge" when unset or unknown)."""
     try:
-        proc = run_git(["config", "--get", "merge.conflictStyle"], cwd or os.getcwd(), check=False)
+        proc = run_git(["config", "--get", "merge.conflictStyle"], os.getcwd(), check=False)
     except GitError:
         return "merge"
     value = proc.stdout.decode("utf-8", "replace").strip().lower()
@@ -332,24 +325,20 @@ def run_driver(
     *,
     labels: Labels = Labels(),
     marker_size: int = 7,
-    style: str | None = None,
     reserved: frozenset[str] | set[str] = frozenset(),
-    notes: list[str] | None = None,
     renumbered: list[tuple[str, str]] | None = None,
 ) -> int:
     """Merge the three files into ``ours_path``; 0 clean, 1 conflicts. Never raises, never > 1.
 
-    ``notes`` and ``renumbered`` receive the renumbered additions (as lines, as pairs).
+    ``renumbered`` receives the (id, new id) pairs of the renumbered additions.
     """
     base = ours = theirs = b""
     try:
         base, ours, theirs = _read(base_path), _read(ours_path), _read(theirs_path)
         marker_size = marker_size if 1 <= marker_size <= 1000 else 7
-        result = merge_bytes(base, ours, theirs, labels, marker_size, style or conflict_style(), reserved)
+        result = merge_bytes(base, ours, theirs, labels, marker_size, conflict_style(), reserved)
         if result.data != ours or not Path(ours_path).exists():
             _write(ours_path, result.data)
-        if notes is not None:
-            notes.extend(result.notes())
         if renumbered is not None:
             renumbered.extend(result.renumbered)
         return 0 if result.clean else 1

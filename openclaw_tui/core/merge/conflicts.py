@@ -69,14 +69,9 @@ class ConflictText:
     def regions(self) -> tuple[Region, ...]:
         return tuple(p for p in self.parts if isinstance(p, Region))
 
-    @property
-    def has_base(self) -> bool:
-        """Every region carries its base section (diff3/zdiff3 style)."""
-        return all(r.base is not None for r in self.regions)
-
     def side(self, which: Side) -> str | None:
         """The whole file as that side had it (None for base when a region lacks its base)."""
-        if which == "base" and not self.has_base:
+        if which == "base" and any(r.base is None for r in self.regions):
             return None
         return "".join(p if isinstance(p, str) else p.section(which) for p in self.parts)
 
@@ -323,13 +318,9 @@ def suggestion(item: ConflictItem) -> Choice | None:
     """The obvious choice when the base shows only one side changed (None: a person must decide)."""
     if item.collision:
         return BOTH
-    if not item.base_known:
-        return None
-    if item.ours == item.base:
+    if item.base_known and item.ours == item.base:
         return THEIRS
-    if item.theirs == item.base:
-        return OURS
-    return None
+    return OURS if item.base_known and item.theirs == item.base else None
 
 
 def remaining(conflicts: Conflicts, choices: Mapping[str, Choice]) -> int:
@@ -393,8 +384,7 @@ def _choose_text(item: ConflictItem, choice: Choice, taken: set[str], renames: d
         if item.kind == "entry" and item.collision:
             return _join(o, _renumbered(item.key, t, taken, renames), blank=True)
         if item.kind == "entry" and item.ours is not None and item.theirs is not None:
-            second = _as_both(item.key, t, taken)
-            return _join(o, second, blank=True)
+            return _join(o, _as_both(item.key, t, taken), blank=True)
         return _join(o, t)
     raise ResolutionError(f"{item.key}: unknown choice {choice!r}")
 

@@ -21,10 +21,10 @@ from ..git.gitrepo import (
     Continued,
     GitError,
     Repo,
-    abort_merge,
     continue_operation,
     find_repo,
     git_text,
+    read_blob,
     run_git,
     status,
 )
@@ -166,11 +166,6 @@ class FileResolution:
         r = regions[0]
         return r.ours_label or "ours", r.base_label, r.theirs_label or "theirs"
 
-    @property
-    def marker_size(self) -> int:
-        regions = self.conflicts.conflict.regions
-        return regions[0].marker_size if regions else 7
-
     def choose(self, key: str, choice: Choice) -> None:
         """Decide one item (an Edited text is checked first; raises ResolutionError)."""
         item = self.conflicts.item(key)
@@ -182,11 +177,6 @@ class FileResolution:
             raise ResolutionError(f"unknown choice {choice!r}")
         self.undo_stack.append(dict(self.choices))
         self.choices[key] = choice
-
-    def clear(self, key: str) -> None:
-        if key in self.choices:
-            self.undo_stack.append(dict(self.choices))
-            del self.choices[key]
 
     def undo(self) -> bool:
         if not self.undo_stack:
@@ -460,12 +450,9 @@ class MergeSession:
             raise GitError(["merge", "--abort"], 128, "not inside a git repository")
         op = self.operation or "merge"
         clear_record(self.repo)
-        if op == "merge":
-            abort_merge(self.repo)
-        elif op in ("cherry-pick", "revert", "rebase", "am"):
-            run_git([op, "--abort"], self.repo.root)
-        else:
+        if op not in ("merge", "cherry-pick", "revert", "rebase", "am"):
             raise GitError([op, "--abort"], 1, f"a {op} cannot be aborted from here")
+        run_git([op, "--abort"], self.repo.root)
 
 
 def _stage_ids(repo: Repo, path: Path) -> tuple[set[str], set[str], set[str]] | None:
@@ -474,17 +461,14 @@ def _stage_ids(repo: Repo, path: Path) -> tuple[set[str], set[str], set[str]] | 
         rel = repo.rel(path)
     except ValueError:
         return None
-    found: list[set[str] | None] = []
-    for stage in (1, 2, 3):
-        proc = run_git(["show", f":{stage}:{rel}"], repo.root, check=False)
-        if proc.returncode != 0:
-            found.append(None)
-            continue
-        found.append({i for i in parse(decode(proc.stdout)[0]).ids() if i})
-    base, ours, theirs = found
+    base, ours, theirs = (read_blob(repo, f":{stage}", rel) for stage in (1, 2, 3))  # git's index stages
     if ours is None or theirs is None:
         return None
-    return base or set(), ours, theirs
+    return _blob_ids(base), _blob_ids(ours), _blob_ids(theirs)
+
+
+def _blob_ids(data: bytes | None) -> set[str]:
+    return {i for i in parse(decode(data or b"")[0]).ids() if i}
 
 
 def _plain_file_inside(path: Path, folder: Path) -> bool:
