@@ -95,7 +95,6 @@ class Memory:
 
     def __init__(self, path: str, profile: str | None, allow_write: bool, commit: bool) -> None:
         self.path = path
-        self.root = Path(path)
         self.profile_name = profile
         self.allow_write = allow_write
         self.commit = commit
@@ -208,7 +207,7 @@ def _section_key(path: Path, section: str) -> str:
 
 def memory_files(mem: Memory, limit: int = MAX_RESOURCES) -> Iterator[str]:
     """The memory files under the folder, as ``memory_get`` names them (no hidden folders, no links leaving it)."""
-    root = mem.root
+    root = Path(mem.path)
     count = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
