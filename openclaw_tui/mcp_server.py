@@ -95,7 +95,6 @@ class Memory:
 
     def __init__(self, path: str, profile: str | None, allow_write: bool, commit: bool) -> None:
         self.path = path
-        self.root = Path(path)
         self.profile_name = profile
         self.allow_write = allow_write
         self.commit = commit
@@ -142,24 +141,6 @@ def guarded(fn: Callable[..., T]) -> Callable[..., T]:
     return wrapper
 
 
-# --- reading --------------------------------------------------------------------------------------
-
-
-def search(mem: Memory, query: str, max_results: int = 6, tags: list[str] | str | None = None) -> dict[str, Any]:
-    """``search --json``, with OpenClaw's memory_search fields (path, startLine, endLine, snippet, score)."""
-    from .core.search.api import search_path
-
-    check_size("query", query, MAX_QUERY)
-    if not 1 <= max_results <= MAX_RESULTS:
-        raise ToolError(f"max_results must be between 1 and {MAX_RESULTS} (got {max_results})")
-    wanted = _tags(tags)
-    results = search_path(mem.path, query, max_results, tags=wanted)[0]
-    hits = [{"path": h.openclaw_path, "startLine": h.start_line, "endLine": h.end_line, "snippet": h.snippet,
-             "score": round(h.score, 4), "id": h.id, "citation": h.citation, "why": h.explain()}
-            for h in results.hits]
-    return {"query": query, "results": hits, "provider": results.provider, "note": results.note}
-
-
 def locate_file(mem: Memory, path: str) -> Path:
     """The file ``path`` names as ``memory_search`` does, by ``get``'s rules (nothing outside the profile folder)."""
     from .core.files.lines import pick_profile, resolve_file
@@ -174,82 +155,6 @@ def locate_file(mem: Memory, path: str) -> Path:
         return resolve_file(pick_profile(profiles, mem.profile_name, path)[0], path)
     profile, rel = pick_profile(profiles, None, path)
     return resolve_file(profile, rel)
-
-
-def get(mem: Memory, path: str, from_: int | None = None, lines: int | None = None) -> dict[str, Any]:
-    """``get PATH FILE --from N --lines M``: exact lines of a memory file (never outside the folder)."""
-    from .core.files.lines import Refused, split_lines
-
-    start = 1 if from_ is None else from_
-    if start < 1:
-        raise ToolError(f"from must be at least 1 (got {start})")
-    if lines is not None and lines < 1:
-        raise ToolError(f"lines must be at least 1 (got {lines})")
-    if "\0" in path:
-        raise ToolError("path holds a NUL character")
-    try:
-        file = locate_file(mem, path)
-        if file.stat().st_size > MAX_FILE_BYTES:
-            raise ToolError(f"{path}: over {MAX_FILE_BYTES // 2**20} MB, too big to be memory; read it another way")
-        data = file.read_bytes()
-    except Refused as exc:
-        raise ToolError(one_line(exc)) from None
-    all_lines = split_lines(data)
-    if start > max(1, len(all_lines)):
-        n = len(all_lines)
-        raise ToolError(f"{path} has {n} line{'' if n == 1 else 's'}; from {start} is past its end")
-    wanted_end = len(all_lines) if lines is None else min(len(all_lines), start - 1 + lines)
-    end = min(wanted_end, start - 1 + MAX_GET_LINES)
-    size = 0
-    for i in range(start - 1, end):  # at most MAX_GET_BYTES (but always the first line asked for)
-        size += len(all_lines[i])
-        if size > MAX_GET_BYTES and i > start - 1:
-            end = i
-            break
-    chunk = b"".join(all_lines[start - 1 : end])
-    text = chunk.decode("utf-8", "replace")
-    doc: dict[str, Any] = {"path": path, "from": start, "lines": end - start + 1 if chunk else 0, "text": text,
-                           "total_lines": len(all_lines)}
-    if end < wanted_end:
-        doc["truncated"] = True
-        doc["next_from"] = end + 1
-    if text.encode("utf-8") != chunk:
-        doc["note"] = "the file is not valid UTF-8 here: invalid bytes are shown as U+FFFD (the file is unchanged)"
-    return doc
-
-
-def context(mem: Memory, query: str | None = None, tags: list[str] | str | None = None,
-            session: str = "main") -> dict[str, Any]:
-    """``context --json``: what the agent loads for a topic, in prompt order."""
-    from .core.search.context import agent_context, resolve_root
-
-    query = query or ""
-    check_size("query", query, MAX_QUERY)
-    root = resolve_root(mem.path, mem.profile_name)
-    doc = agent_context(root, query, _tags(tags), session).to_json()
-    return _capped(_capped(doc, "parts"), "left_out")
-
-
-def check(mem: Memory) -> dict[str, Any]:
-    """``check --format json``: the findings, with the config file's limits (and a workspace's own)."""
-    from dataclasses import asdict, replace
-
-    from .core.check.report import to_json
-    from .core.check.rules import check_discovery
-    from .core.config import load_config
-
-    limits = load_config().limits
-    discovery = discover(mem.path, lazy=True)
-    if discovery.kind == "workspace":
-        from .core.workspace.openclaw_config import load_openclaw_config
-
-        oc = load_openclaw_config(discovery.root)
-        limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden})
-    findings = check_discovery(discovery, **asdict(limits))
-    return _capped(to_json(discovery, findings, mem.path), "findings")
-
-
-# --- writing --------------------------------------------------------------------------------------
 
 
 def _commit(mem: Memory, profile: Profile, summary: str | None) -> dict[str, Any]:
@@ -277,65 +182,6 @@ def _written(mem: Memory, plan: Any, profile: Profile, summary: str | None = Non
             "changes": [line.removeprefix("- ") for line in plan.commit_lines()], **_commit(mem, profile, summary)}
 
 
-def remember(mem: Memory, body: str, tags: list[str] | str | None = None, importance: str | None = None,
-             source: str = "agent", conflict: str | list[str] | None = None, force: bool = False) -> dict[str, Any]:
-    """The ``add`` routine: duplicates and tag sharers first; written when none is a duplicate (or ``force``)."""
-    from .core.lifecycle.remember import plan_remember
-
-    check_size("body", body)
-    check_size("source", source or "", 500)
-    wanted = _tags(tags)
-    refuse_credentials(body=body, tags=",".join(wanted), source=source)
-    with mem.write_lock:
-        profile = mem.target("profile")
-        result = plan_remember(profile, body, tags=wanted, importance=importance, source=source or None,
-                               conflict=conflict)
-        doc = result.to_json()
-        if result.duplicates and not force:
-            doc.update(written=False, id=None,
-                       reason="not written: an active entry says the same or nearly the same "
-                              f"({', '.join(d.id for d in result.duplicates[:5])}); supersede it, or call "
-                              "again with force=true to keep both")
-            return doc
-        plan = apply_changes(result.plan)
-        doc["id"] = plan.new_id or result.id
-        doc.update(_written(mem, plan, profile))
-        return doc
-
-
-def supersede(mem: Memory, old: str, new: str) -> dict[str, Any]:
-    """``supersede PATH OLD NEW``: OLD becomes superseded, superseded_by: NEW."""
-    from .core.lifecycle.operations import plan_supersede
-
-    with mem.write_lock:
-        profile = mem.target("profile")
-        plan = apply_changes(plan_supersede(profile, old, new))
-        if plan.empty:
-            return {"written": False, "reason": f"{old}: already superseded by {new}"}
-        return _written(mem, plan, profile)
-
-
-def archive(mem: Memory, id: str) -> dict[str, Any]:
-    """``archive PATH ID``: the entry moves to contexts/archive/memories.md."""
-    from .core.lifecycle.archive import plan_archive
-
-    with mem.write_lock:
-        profile = mem.target("profile")
-        return _written(mem, apply_changes(plan_archive(profile, [id])), profile)
-
-
-def append_log(mem: Memory, text: str) -> dict[str, Any]:
-    """Append ``- HH:MM text`` to today's daily log (memory/YYYY-MM-DD.md), append-only."""
-    from .core.workspace.logappend import append_log as plan_append
-
-    check_size("text", text)
-    refuse_credentials(text=text)
-    with mem.write_lock:
-        ws = mem.target("openclaw")
-        plan = apply_changes(plan_append(ws.path, text))
-        return _written(mem, plan, ws, plan.title)
-
-
 def _section_key(path: Path, section: str) -> str:
     """The key of the MEMORY.md section named ``section`` (its title, or its heading path with › or /)."""
     from .core.workspace.edits import _read
@@ -356,27 +202,12 @@ def _section_key(path: Path, section: str) -> str:
     raise ToolError(f"MEMORY.md has no section {section!r}; its sections: {names}")
 
 
-def add_item(mem: Memory, section: str, text: str) -> dict[str, Any]:
-    """A new list item at the end of a MEMORY.md section (the rest of the file untouched)."""
-    from .core.workspace.edits import append_items
-
-    check_size("text", text)
-    check_size("section", section, 500)
-    refuse_credentials(section=section, text=text)
-    with mem.write_lock:
-        ws = mem.target("openclaw")
-        path = ws.path / "MEMORY.md"
-        key = _section_key(path, section)
-        plan = apply_changes(append_items(path, key, [text], title=f"add an item to {section}"))
-        return _written(mem, plan, ws, plan.title)
-
-
 # --- resources ------------------------------------------------------------------------------------
 
 
 def memory_files(mem: Memory, limit: int = MAX_RESOURCES) -> Iterator[str]:
     """The memory files under the folder, as ``memory_get`` names them (no hidden folders, no links leaving it)."""
-    root = mem.root
+    root = Path(mem.path)
     count = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -440,7 +271,6 @@ async def one_line_errors(ctx: Any, call_next: Any) -> Any:
 def _error_line(text: str) -> str:
     return one_line(" ".join(ln for ln in text.splitlines() if not ln.strip().startswith("For further information")))
 
-
 def build_server(mem: Memory) -> MCPServer[Any]:
     """The MCP server over ``mem``: its tools (writes only with --allow-write) and its files as resources."""
     from . import __version__
@@ -459,14 +289,23 @@ def build_server(mem: Memory) -> MCPServer[Any]:
     server.middleware.append(one_line_errors)
 
     def tool(fn: Callable[..., Any], name: str, annotations: ToolAnnotations) -> None:
-        server.add_tool(fn, name=name, annotations=annotations, structured_output=True)
+        server.add_tool(guarded(fn), name=name, annotations=annotations, structured_output=True)
 
     def memory_search(query: Annotated[str, Field(description="words and/or Chinese text; tag:x filters")],
                       max_results: int = 6, tags: Tags = None) -> dict[str, Any]:
         """Ranked search over the memory files, as `openclaw-tui search --json`: each result has path,
         startLine, endLine, snippet, score, id (the entry's, or null) and why (text score, vector score,
         decay)."""
-        return guarded(search)(mem, query, max_results, tags)
+        from .core.search.api import search_path
+
+        check_size("query", query, MAX_QUERY)
+        if not 1 <= max_results <= MAX_RESULTS:
+            raise ToolError(f"max_results must be between 1 and {MAX_RESULTS} (got {max_results})")
+        results = search_path(mem.path, query, max_results, tags=_tags(tags))[0]
+        hits = [{"path": h.openclaw_path, "startLine": h.start_line, "endLine": h.end_line, "snippet": h.snippet,
+                 "score": round(h.score, 4), "id": h.id, "citation": h.citation, "why": h.explain()}
+                for h in results.hits]
+        return {"query": query, "results": hits, "provider": results.provider, "note": results.note}
 
     def _memory_get(path: Annotated[str, Field(description="a file as memory_search names it")],
                     from_: Annotated[int | None, Field(alias="from", description="first line, 1-based")] = None,
@@ -474,7 +313,44 @@ def build_server(mem: Memory) -> MCPServer[Any]:
                     ) -> dict[str, Any]:
         """Exact lines of one memory file, as `openclaw-tui get PATH FILE --from N --lines M`; a path that
         leaves the memory folder is refused. Long reads are cut: call again from next_from."""
-        return guarded(get)(mem, path, from_, lines)
+        from .core.files.lines import Refused, split_lines
+
+        start = 1 if from_ is None else from_
+        if start < 1:
+            raise ToolError(f"from must be at least 1 (got {start})")
+        if lines is not None and lines < 1:
+            raise ToolError(f"lines must be at least 1 (got {lines})")
+        if "\0" in path:
+            raise ToolError("path holds a NUL character")
+        try:
+            file = locate_file(mem, path)
+            if file.stat().st_size > MAX_FILE_BYTES:
+                raise ToolError(f"{path}: over {MAX_FILE_BYTES // 2**20} MB, too big to be memory; read it another way")
+            data = file.read_bytes()
+        except Refused as exc:
+            raise ToolError(one_line(exc)) from None
+        all_lines = split_lines(data)
+        if start > max(1, len(all_lines)):
+            n = len(all_lines)
+            raise ToolError(f"{path} has {n} line{'' if n == 1 else 's'}; from {start} is past its end")
+        wanted_end = len(all_lines) if lines is None else min(len(all_lines), start - 1 + lines)
+        end = min(wanted_end, start - 1 + MAX_GET_LINES)
+        size = 0
+        for i in range(start - 1, end):  # at most MAX_GET_BYTES (but always the first line asked for)
+            size += len(all_lines[i])
+            if size > MAX_GET_BYTES and i > start - 1:
+                end = i
+                break
+        chunk = b"".join(all_lines[start - 1 : end])
+        text = chunk.decode("utf-8", "replace")
+        doc: dict[str, Any] = {"path": path, "from": start, "lines": end - start + 1 if chunk else 0, "text": text,
+                               "total_lines": len(all_lines)}
+        if end < wanted_end:
+            doc["truncated"] = True
+            doc["next_from"] = end + 1
+        if text.encode("utf-8") != chunk:
+            doc["note"] = "the file is not valid UTF-8 here: invalid bytes are shown as U+FFFD (the file is unchanged)"
+        return doc
 
     @functools.wraps(_memory_get)
     def memory_get(**arguments: Any) -> dict[str, Any]:  # ("from" is a Python keyword: taken by its alias)
@@ -484,12 +360,32 @@ def build_server(mem: Memory) -> MCPServer[Any]:
                        session: Literal["main", "shared", "subagent", "cron"] = "main") -> dict[str, Any]:
         """What the agent loads before it answers on a topic, in prompt order, as `openclaw-tui context
         --json`: parts (layer, file, lines, chars, tokens_est, truncated, reason), left_out and the total."""
-        return guarded(context)(mem, query, tags, session)
+        from .core.search.context import agent_context, resolve_root
+
+        query = query or ""
+        check_size("query", query, MAX_QUERY)
+        root = resolve_root(mem.path, mem.profile_name)
+        doc = agent_context(root, query, _tags(tags), session).to_json()
+        return _capped(_capped(doc, "parts"), "left_out")
 
     def memory_check() -> dict[str, Any]:
         """The consistency findings, as `openclaw-tui check --format json`: profiles, findings (code,
         severity, file, line, id, message) and the summary by severity."""
-        return guarded(check)(mem)
+        from dataclasses import asdict, replace
+
+        from .core.check.report import to_json
+        from .core.check.rules import check_discovery
+        from .core.config import load_config
+
+        limits = load_config().limits
+        discovery = discover(mem.path, lazy=True)
+        if discovery.kind == "workspace":
+            from .core.workspace.openclaw_config import load_openclaw_config
+
+            oc = load_openclaw_config(discovery.root)
+            limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden})
+        findings = check_discovery(discovery, **asdict(limits))
+        return _capped(to_json(discovery, findings, mem.path), "findings")
 
     tool(memory_search, "memory_search", READ_ONLY)
     tool(memory_get, "memory_get", READ_ONLY)
@@ -507,15 +403,46 @@ def build_server(mem: Memory) -> MCPServer[Any]:
             entries that say the same or nearly the same (duplicates) and those sharing a tag (conflicts:
             candidates for `conflict`). Nothing is written while there is a duplicate, unless force=true.
             A credential (password, API key, token) is refused."""
-            return guarded(remember)(mem, body, tags, importance, source, conflict, force)
+            from .core.lifecycle.remember import plan_remember
+
+            check_size("body", body)
+            check_size("source", source or "", 500)
+            wanted = _tags(tags)
+            refuse_credentials(body=body, tags=",".join(wanted), source=source)
+            with mem.write_lock:
+                profile = mem.target("profile")
+                result = plan_remember(profile, body, tags=wanted, importance=importance, source=source or None,
+                                       conflict=conflict)
+                doc = result.to_json()
+                if result.duplicates and not force:
+                    doc.update(written=False, id=None,
+                               reason="not written: an active entry says the same or nearly the same "
+                                      f"({', '.join(d.id for d in result.duplicates[:5])}); supersede it, or call "
+                                      "again with force=true to keep both")
+                    return doc
+                plan = apply_changes(result.plan)
+                doc["id"] = plan.new_id or result.id
+                doc.update(_written(mem, plan, profile))
+                return doc
 
         def memory_supersede(old: str, new: str) -> dict[str, Any]:
             """Mark entry `old` superseded by entry `new` (which must be active), as `openclaw-tui supersede`."""
-            return guarded(supersede)(mem, old, new)
+            from .core.lifecycle.operations import plan_supersede
+
+            with mem.write_lock:
+                profile = mem.target("profile")
+                plan = apply_changes(plan_supersede(profile, old, new))
+                if plan.empty:
+                    return {"written": False, "reason": f"{old}: already superseded by {new}"}
+                return _written(mem, plan, profile)
 
         def memory_archive(id: str) -> dict[str, Any]:
             """Move one entry to contexts/archive/memories.md, as `openclaw-tui archive`."""
-            return guarded(archive)(mem, id)
+            from .core.lifecycle.archive import plan_archive
+
+            with mem.write_lock:
+                profile = mem.target("profile")
+                return _written(mem, apply_changes(plan_archive(profile, [id])), profile)
 
         tool(memory_remember, "memory_remember", WRITES)
         tool(memory_supersede, "memory_supersede", WRITES)
@@ -526,14 +453,31 @@ def build_server(mem: Memory) -> MCPServer[Any]:
         def memory_append_log(text: str) -> dict[str, Any]:
             """Append `- HH:MM text` to today's daily log, memory/YYYY-MM-DD.md (append-only; created with its
             heading when missing). A credential is refused."""
-            return guarded(append_log)(mem, text)
+            from .core.workspace.logappend import append_log
+
+            check_size("text", text)
+            refuse_credentials(text=text)
+            with mem.write_lock:
+                ws = mem.target("openclaw")
+                plan = apply_changes(append_log(ws.path, text))
+                return _written(mem, plan, ws, plan.title)
 
         def memory_add_item(section: Annotated[str, Field(description="a MEMORY.md heading, or its path "
                                                                       "such as 'Work / Housing'")],
                             text: str) -> dict[str, Any]:
             """Add a list item at the end of a MEMORY.md section (the rest of the file is left as it is).
             A credential is refused."""
-            return guarded(add_item)(mem, section, text)
+            from .core.workspace.edits import append_items
+
+            check_size("text", text)
+            check_size("section", section, 500)
+            refuse_credentials(section=section, text=text)
+            with mem.write_lock:
+                ws = mem.target("openclaw")
+                path = ws.path / "MEMORY.md"
+                key = _section_key(path, section)
+                plan = apply_changes(append_items(path, key, [text], title=f"add an item to {section}"))
+                return _written(mem, plan, ws, plan.title)
 
         tool(memory_append_log, "memory_append_log", WRITES)
         tool(memory_add_item, "memory_add_item", WRITES)

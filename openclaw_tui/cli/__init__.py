@@ -73,12 +73,6 @@ DESCRIPTION = N_("Review, correct and audit an AI agent's file-based memory. "
                  "With no sub-command: open the terminal UI on PATH (default: ./profiles if present, "
                  "else the current folder), or on the demo.")
 UI_TITLE = N_("the terminal UI (no COMMAND)")
-# (option, metavar, help), listed here for --help; launch.py parses them when no sub-command is given
-UI_OPTIONS: tuple[tuple[str, str | None, str], ...] = (
-    ("--demo", None, N_("open a throwaway git repository made from the bundled sample profiles, "
-                        "with a short history and a pending merge conflict")),
-    ("--today", "DATE", N_("fix today's date (YYYY-MM-DD) for TTL and cold marks")),
-)
 LANG_HELP = N_("the language of the app and of the command line: en or zh_CN "
                "(default: the config file's [ui] language, else LC_ALL/LC_MESSAGES/LANG)")
 
@@ -96,14 +90,12 @@ def build_parser(command: str | None = None, *, lazy: bool = False) -> tuple[Arg
                         help=_("show program's version number and exit"))  # (3.11's argparse leaves it English)
     # (main() takes --lang out of the command line first; here for --help, and no attribute of the namespace)
     parser.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS, help=_(LANG_HELP))
-    ui = parser.add_argument_group(_(UI_TITLE))
-    for option, metavar, help_text in UI_OPTIONS:
-        if metavar is None:
-            ui.add_argument(option, action="store_true", help=_(help_text))
-        else:
-            ui.add_argument(option, metavar=metavar, help=_(help_text))
+    ui = parser.add_argument_group(_(UI_TITLE))  # listed for --help; launch.py parses them with no sub-command
+    ui.add_argument("--demo", action="store_true", help=_("open a throwaway git repository made from the bundled "
+                                                         "sample profiles, with a short history and a pending merge conflict"))
+    ui.add_argument("--today", metavar="DATE", help=_("fix today's date (YYYY-MM-DD) for TTL and cold marks"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser, prog="openclaw-tui")
-    for name in COMMANDS:
+    for name in LISTED:
         if lazy and all(sub_name != command for sub_name, _ in LISTED[name]):
             for sub_name, help_text in LISTED[name]:
                 sub.add_parser(sub_name, help=_(help_text), add_help=False)

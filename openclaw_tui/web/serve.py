@@ -11,7 +11,6 @@ import asyncio
 import hashlib
 import hmac
 import re
-import secrets
 import shlex
 import signal
 import socket
@@ -26,15 +25,7 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def allowed_host(host: str) -> bool:
-    """Whether ``--host`` names the loopback address this server may bind."""
-    return host in LOOPBACK_HOSTS
-
-
 # a ``Host`` naming a loopback address (and nothing else: it is written into the page)
 LOOPBACK_HOST_HEADER = re.compile(r"(127\.0\.0\.1|localhost|\[::1\])(:[0-9]{1,5})?")
 
@@ -187,7 +178,3 @@ def serve(command: str, sock: socket.socket, token: str, title: str, announce: C
     """Serve until SIGINT/SIGTERM; ``announce(port)`` once the socket accepts connections."""
     server = TokenServer(command, token, title)
     asyncio.run(_serve(server, sock, announce))
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)

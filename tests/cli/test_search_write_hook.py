@@ -201,8 +201,9 @@ def test_the_api_s_and_the_mcp_server_s_writes_reach_the_index(tmp_path: Path, w
         code = ("import sys; from openclaw_tui.api import Memory; "
                 "Memory(sys.argv[1]).update('mem-0007', text='Now about oolong 乌龙。\\n')")
     else:
-        code = ("import sys; from openclaw_tui import mcp_server as m; "
-                "print(m.archive(m.Memory(sys.argv[1], None, allow_write=True, commit=False), 'mem-0007'))")
+        code = ("import asyncio, sys; from openclaw_tui import mcp_server as m; "
+                "s = m.build_server(m.Memory(sys.argv[1], None, allow_write=True, commit=False)); "
+                "print(asyncio.run(s.call_tool('memory_archive', {'id': 'mem-0007'})))")
     out = subprocess.run([sys.executable, "-c", code, str(prof)], capture_output=True, text=True, check=False,
                          env=dict(os.environ, OPENCLAW_TUI_CONFIG=str(config)))
     assert out.returncode == 0, out.stderr

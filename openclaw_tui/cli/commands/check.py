@@ -72,12 +72,11 @@ def run(args: argparse.Namespace) -> int:
         limits = replace(limits, **{n: getattr(oc.limits, n) for n in oc.overridden if getattr(args, n) is None})
         release = oc.release  # the release whose rules size the bootstrap files, as ``context`` uses
     findings = check_discovery(discovery, today=args.today, history=args.history, release=release, **{name: getattr(limits, name) for name in LIMITS})
-    if args.format == "json":
-        out = json.dumps(to_json(discovery, findings, args.path), ensure_ascii=False, indent=2) + "\n"
-    elif args.format == "sarif":
-        out = json.dumps(to_sarif(discovery, findings), ensure_ascii=False, indent=2) + "\n"
-    else:
+    if args.format == "text":
         out = to_text(discovery, findings)
+    else:
+        doc = to_json(discovery, findings, args.path) if args.format == "json" else to_sarif(discovery, findings)
+        out = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
     sys.stdout.write(out)
     sys.stdout.flush()
     if args.write_audit_log:

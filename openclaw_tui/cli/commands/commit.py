@@ -13,6 +13,7 @@ from typing import Any
 
 from ...core.i18n import _
 from ...core.phrases import localize_error
+from ._editing import guarded
 from ._output import fail
 
 
@@ -24,18 +25,15 @@ def register(sub: Any) -> None:
     p.add_argument("-m", "--message", dest="summary", help=_("one-line summary (default: made from the changes)"))
     p.add_argument("--profile", help=_("the profile's name when PATH holds several"))
     p.add_argument("--dry-run", action="store_true", help=_("print the message, commit nothing"))
-    p.set_defaults(run=run)
+    p.set_defaults(run=guarded(run))
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...core.files.profile import NotMemory, resolve_profile
+    from ...core.files.profile import resolve_profile
     from ...core.git.commitmsg import NothingToCommit, build_message, commit_profile, left_out
     from ...core.git.gitrepo import GitError, find_repo, git_available, git_text
 
-    try:
-        profile = resolve_profile(args.path, args.profile)
-    except NotMemory as exc:
-        return fail(str(exc))
+    profile = resolve_profile(args.path, args.profile)
     if not git_available():
         return fail(_("git is not installed"))
     repo = find_repo(profile.path)

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...core.files.profile import NotMemory, resolve_profile
+from ...core.files.profile import resolve_profile
 from ...core.format.edit import EditError
 from ...core.i18n import _
 from ...core.lifecycle.plan import apply_changes
@@ -68,10 +68,7 @@ def run(args: argparse.Namespace) -> int:
         today = dt.date.fromisoformat(args.today) if args.today else dt.date.today()
     except ValueError:
         return fail(_("--today %(value)r is not a date YYYY-MM-DD") % {"value": args.today})
-    try:
-        prof = resolve_profile(args.path, args.profile)
-    except NotMemory as exc:
-        return fail(str(exc))
+    prof = resolve_profile(args.path, args.profile)
     out: dict[str, Any] = {"path": str(prof.path), "dry_run": args.dry_run}
     if prof.layout == "profile":
         if not args.context or not args.lines:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...core import phrases
 from ...core.i18n import N_, _, ngettext
+from ._editing import guarded
 from ._output import fail, out, print_json
 
 DESCRIPTION = N_("""`openclaw-tui history PATH [--entry ID] [-n N] [--skip K] [--json] [--index]`: the profile's git history.
@@ -37,7 +38,7 @@ def register(sub: Any) -> None:
     p.add_argument("--skip", type=int, default=0, metavar="K", help=_("skip the K newest commits (commit list only)"))
     p.add_argument("--json", action="store_true", help=_("print JSON"))
     p.add_argument("--index", action="store_true", help=_("update the entry-history index and print what it added"))
-    p.set_defaults(run=run)
+    p.set_defaults(run=guarded(run))
 
 
 def _commit_json(info: Any) -> dict[str, Any]:
@@ -46,17 +47,14 @@ def _commit_json(info: Any) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...core.files.profile import NotMemory, resolve_profile
+    from ...core.files.profile import resolve_profile
     from ...core.git.entry_history import entry_history, index_entry_history
     from ...core.git.gitrepo import GitError, find_repo, git_available
     from ...core.git.history import commit_semantic_diff, log_page
 
     if args.n < 0 or args.skip < 0:
         return fail(_("-n and --skip must not be negative"))
-    try:
-        profile = resolve_profile(args.path, args.profile)
-    except NotMemory as exc:
-        return fail(str(exc))
+    profile = resolve_profile(args.path, args.profile)
     if not git_available():
         return fail(_("git is not installed"))
     repo = find_repo(profile.path)

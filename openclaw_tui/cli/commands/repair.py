@@ -13,6 +13,7 @@ from typing import Any
 from ...core import phrases
 from ...core.check.messages import SEVERITY_WORDS, localize
 from ...core.check.repair import Problem, find_problems, plan_all_safe, plan_repair, together
+from ...core.files.profile import resolve_profile
 from ...core.i18n import _, ngettext
 from ...core.lifecycle.plan import Plan, apply_changes
 from ._editing import add_target, guarded
@@ -39,18 +40,12 @@ def register(sub: Any) -> None:
     p.set_defaults(run=guarded(run))
 
 
-def _profile(args: argparse.Namespace) -> Any:
-    from ...core.files.profile import resolve_profile
-
-    return resolve_profile(args.path, args.profile)
-
-
 def run(args: argparse.Namespace) -> int:
     if args.candidate is not None and args.finding is None:
         return fail(_("--candidate needs --finding N"))
     if args.only and args.finding is None:
         return fail(_("--only needs --finding N"))
-    profile = _profile(args)
+    profile = resolve_profile(args.path, args.profile)
     problems = find_problems(profile, today=args.today, history=not args.no_history)
     if args.finding is None and not args.all_safe:
         return _list(problems, args.json)

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from ...core import phrases
-from ...core.files.profile import NotMemory, resolve_profile
+from ...core.files.profile import resolve_profile
 from ...core.i18n import _
 from ...core.lifecycle.plan import Plan, apply_changes
 from ...core.workspace import dreaming
@@ -44,10 +44,7 @@ def _queue_json(queue: list[dreaming.QueueItem]) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        prof = resolve_profile(args.path, None)
-    except NotMemory as exc:
-        return fail(str(exc))
+    prof = resolve_profile(args.path, None)
     if prof.layout != "openclaw":
         return fail(_("%(path)s: review takes an OpenClaw workspace") % {"path": args.path})
     ws = prof.path

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...core import phrases
 from ...core.i18n import N_, _
-from ._editing import add_target
+from ._editing import add_target, guarded
 from ._output import fail, out, print_json
 
 
@@ -19,18 +19,15 @@ def register(sub: Any) -> None:
         p.add_argument("commit", metavar="COMMIT")
         p.add_argument("--dry-run", action="store_true", help=_("print what would change; write nothing"))
         p.add_argument("--json", action="store_true", help=_("print JSON"))
-        p.set_defaults(run=run_rollback if name == "rollback" else run_revert)
+        p.set_defaults(run=guarded(run_rollback if name == "rollback" else run_revert))
 
 
 def _open(args: argparse.Namespace) -> tuple[Any, Any, str] | str:
     """(repo, profile, the commit's full sha) for ``args``, or why not (one line)."""
-    from ...core.files.profile import NotMemory, resolve_profile
+    from ...core.files.profile import resolve_profile
     from ...core.git.gitrepo import find_repo, git_available, run_git
 
-    try:
-        profile = resolve_profile(args.path, args.profile)
-    except NotMemory as exc:
-        return str(exc)
+    profile = resolve_profile(args.path, args.profile)
     if not git_available():
         return "git is not installed"
     repo = find_repo(profile.path)
