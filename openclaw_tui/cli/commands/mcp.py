@@ -24,7 +24,7 @@ HELP = "serve the memory to agents over MCP (stdio): search, get, context, check
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("mcp", help=HELP, description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser("mcp", help=_(HELP), description=_(DESCRIPTION), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("path", metavar="PATH", help=_("a profile, a profiles root or an OpenClaw workspace"))
     p.add_argument("--allow-write", action="store_true",
                    help=_("offer the writing tools (default: read-only)"))

@@ -29,7 +29,7 @@ def _open(args: argparse.Namespace) -> tuple[Any, Any, str] | str:
 
     profile = resolve_profile(args.path, args.profile)
     if not git_available():
-        return "git is not installed"
+        return _("git is not installed")
     repo = find_repo(profile.path)
     if repo is None:
         return _("%(path)s: not inside a git repository") % {"path": args.path}
