@@ -1,42 +1,13 @@
 """What the agent sees: the parts it would load for a conversation topic, in prompt order, from the files alone.
 
-Layout A (a profile), three layers:
+Layout A (a profile): ``fixed`` (identity.md, state.yaml), ``memories`` (active entries of high importance or
+with a tag the topic selects) and ``contexts`` (context files the query or state.yaml's current task names),
+and what a tag or the query touches that is left out, with why.  Layout B (a workspace): the bootstrap files
+as injected, the daily logs of the session start, then the ``search`` results among the files OpenClaw's
+``memory_search`` indexes.  The rules are the spec's ("What the agent sees"); tokens are an estimate.
 
-1. ``fixed``: ``identity.md`` and ``state.yaml``, always, whole;
-2. ``memories``: the ``active`` entries of ``memories.md`` that are
-   ``importance: high`` (always carried) or share a tag with the query (the
-   ``--tags`` given, or tags whose name appears as a word in the query);
-   ``low`` ones only on a tag match;
-3. ``contexts``: the context files (``contexts/``, not the archive) that the
-   query or ``state.yaml``'s current task (values under a key naming a task:
-   ``current_task``, ``task``, ``当前任务``...) names by date
-   (``2024-06-01``) or by name (``planning``), and any context file a
-   ``state.yaml`` value names by its path (``plan: contexts/2024-06-01_planning.md``,
-   under whatever key).
-
-Left out, each with its reason: entries a tag matched that are
-``superseded`` (by whom), ``cold``, of another status, or ``archived`` (in
-the archive); active entries that a part of the query finds but no tag
-matched (``low without a match``, ``no tag match``): a part as the index's
-FTS5 matches it (``on-call`` is the phrase "on call", a CJK run a substring;
-``Query.mentions`` on a loaded profile), so both paths agree; archived
-context files the query names.
-
-Layout B (an OpenClaw workspace): the bootstrap files as injected
-(``workspace.bootstrap.inject_preview``: truncation, the running total,
-USER.md's cap, MEMORY.md only in the main session), today's and yesterday's
-daily logs, then the ``search`` results for the query among the files
-OpenClaw's ``memory_search`` indexes (MEMORY.md, USER.md, ``memory/``; its
-``maxResults``, 6).  Limits come from the workspace's ``openclaw.json`` when
-found, else our config (``[limits]``), else the defaults; the output says which.
-
-Tokens are an estimate (no tokenizer is run): a CJK character counts as one
-token, any other character as a quarter of one.
-
-A loaded ``Profile`` is read as parsed; a ``Root`` (a folder, not loaded: the
-CLI and the agent view) through its persistent search index, which reads only
-the entries the topic can concern.  Both give the same answer, tag names as
-the file writes them (matched case-insensitively).
+A loaded ``Profile`` is read as parsed, a ``Root`` (a folder: the CLI) through its search index, which reads
+only the entries the topic can concern; both give the same answer.
 """
 
 from __future__ import annotations

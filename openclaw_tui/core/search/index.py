@@ -1,17 +1,9 @@
 """The persistent search index: SQLite FTS5 in the user's cache folder, updated file by file, entry by entry.
 
-One database per searched folder (``index_cache``; never inside the memory folder).  Tables:
-
-- ``files``: every indexed file with its size, mtime and SHA-1.  A file whose size and mtime are unchanged
-  is not read again (``_current``); a changed one is read and hashed, and re-indexed when the hash differs.
-  A file changed within a tick of its file system's clock of being indexed keeps no mtime (``_kept_mtime``).
-- ``chunks``, ``blocks``, ``texts``, ``tagnames``: the pieces of each file, their places, text and tags
-  (``index_rows``); re-indexing matches new chunks to old ones by the hash of their text, and an edit
-  re-indexes the entries around it (``index_edit``).
-- ``docs``: the FTS5 table (rowid = chunk rowid) over the bigram-expanded text.
-- ``vectors``: embeddings by chunk hash and provider model.
-- ``meta``: the schema version.  A database of another version, or one SQLite cannot read, is deleted
-  and rebuilt, never trusted.
+One database per searched folder (``index_cache``; never inside the memory folder); its tables are made in
+``index_rows``.  A file whose size and mtime are as recorded is not read again (``_current``); a changed one
+is re-indexed around its changed entries.  A database of another schema, or one SQLite cannot read, is
+deleted and rebuilt, never trusted.
 
 Concurrency: WAL mode and a busy timeout; every writer takes an exclusive ``fcntl.flock`` on
 ``<db>.lock``, so two processes never build at once.  Readers need no lock.  A new database's first

@@ -1,31 +1,10 @@
 """Ranking as the agent ranks: BM25 ⊕ vector similarity, × temporal decay, then MMR; each result says why.
 
-For a query, the chunks matching every part of it (``text.parse_query``) are
-ranked over *all* matches by BM25 × temporal decay (``Index.match_decayed``),
-and the best ``candidates`` (4 × the results asked for, OpenClaw's
-``candidateMultiplier``, at least 40) are taken, with any chunk tied with the
-last one.  The text score is BM25 divided by the best BM25 of all matches.
-
-When an embedding provider answers (``providers.Chain``), every candidate
-gets a vector score (cosine similarity of the query's vector and the chunk's,
-vectors cached in the index by chunk hash and model); with numpy and at most
-``VECTOR_SCAN_MAX`` chunks, the whole index is also scanned by vector, so a
-chunk that shares no word with the query but means the same (another
-language) is a candidate too when its similarity is at least
-``MIN_VECTOR_ONLY``.  Relevance = (text_weight × text + vector_weight ×
-vector) / (text_weight + vector_weight); without vectors it is the text score.
-
-Decay: relevance × 0.5 ^ (age in days / half_life_days), age from the
-entry's ``timestamp`` date or the daily log's date, never below 0;
-undated chunks (MEMORY.md, identity.md, contexts, skills...) are never
-decayed.  ``half_life_days = 0`` turns decay off.
-
-MMR (maximal marginal relevance) then picks results one by one, each time
-the candidate maximising ``lambda × score − (1 − lambda) × its highest
-similarity to a result already picked`` (similarity: cosine of vectors when
-both have one, else Jaccard of their tokens), so a near-duplicate of a
-better result falls below different ones.  ``mmr_lambda = 1`` turns it off.
-Ties are ordered by profile, file and place.
+Candidates: the best ``max(4 × limit, 40)`` matches by BM25 × decay (``Index.match_decayed``; 4 is OpenClaw's
+``candidateMultiplier``), ties at the cut included, and with vectors the chunks at least ``MIN_VECTOR_ONLY``
+similar to the query (a scan of at most ``VECTOR_SCAN_MAX`` chunks, with numpy).  Relevance is the weighted
+mean of the text score (BM25 / the best BM25) and the vector score, times 0.5 ^ (age in days / half-life) for
+dated chunks; MMR picks the results, shown best first, ties by profile, file and place (docs/search.md).
 """
 
 from __future__ import annotations
