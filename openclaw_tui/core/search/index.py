@@ -165,20 +165,15 @@ class Index(IndexEdits):
     # -- profiles --
 
     def _set_roots(self, db: sqlite3.Connection, roots: Sequence[Root]) -> int:
+        """Record the profiles covered, in order; drops the others' files and returns how many."""
         keep = {str(r.path) for r in roots}
-        dropped = 0
-        for (old,) in db.execute("SELECT path FROM profiles").fetchall():
-            if old not in keep:
-                dropped += self._drop_profile(db, old)
-        db.executemany("INSERT OR REPLACE INTO profiles VALUES (?, ?, ?, ?, ?)",
-                       [(str(r.path), r.name, r.rel, r.layout, i) for i, r in enumerate(roots)])
-        return dropped
-
-    def _drop_profile(self, db: sqlite3.Connection, path: str) -> int:
-        files = [r[0] for r in db.execute("SELECT path FROM files WHERE profile = ?", (path,))]
+        gone = [(old,) for (old,) in db.execute("SELECT path FROM profiles").fetchall() if old not in keep]
+        files = [f for old in gone for (f,) in db.execute("SELECT path FROM files WHERE profile = ?", old).fetchall()]
         for f in files:
             self._drop_file(db, f)
-        db.execute("DELETE FROM profiles WHERE path = ?", (path,))
+        db.executemany("DELETE FROM profiles WHERE path = ?", gone)
+        db.executemany("INSERT OR REPLACE INTO profiles VALUES (?, ?, ?, ?, ?)",
+                       [(str(r.path), r.name, r.rel, r.layout, i) for i, r in enumerate(roots)])
         return len(files)
 
     # -- refreshing from disk (the CLI, the search screen) --
@@ -294,29 +289,20 @@ class Index(IndexEdits):
                 if old not in present:
                     self._drop_file(db, old)
 
-    def remove_profile(self, path: Path | str) -> None:
-        path = Path(path).absolute()
-        with self._write() as db:
-            self._drop_profile(db, str(path))
-
     def update_file(self, path: Path | str, content: str | MemoryFile | None = None) -> bool:
         """Re-index one file after it changed (read from disk unless ``content`` is given); one gone or
         unreadable is dropped.  Returns True when the file belongs to the index."""
-        path = Path(path).absolute()
-        owners = [r for r in self.roots() if path.is_relative_to(r.path)]
-        if not owners:
+        found = self._covering(Path(path))
+        if found is None:
             return False
-        owner = max(owners, key=lambda r: len(r.path.parts))  # the deepest
-        rel = path.relative_to(owner.path).as_posix()
-        if not indexed_rel(owner.layout, rel):
-            return False
+        owner, rel, key = found
         if content is None:
-            content = read_indexed(owner, path, rel)
+            content = read_indexed(owner, Path(key), rel)
         with self._write() as db:
             if content is None:
-                self._drop_file(db, str(path))
+                self._drop_file(db, key)
             else:
-                self._set_content(db, owner, rel, path, content)
+                self._set_content(db, owner, rel, Path(key), content)
         return True
 
     def apply_write(self, path: Path | str, before: bytes | None, after: bytes | None, *,
