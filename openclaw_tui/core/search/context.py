@@ -16,7 +16,7 @@ import datetime as dt
 import json
 import posixpath
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -95,25 +95,23 @@ def _state_yaml(state: TextFile | None, needle: re.Pattern[str] | str) -> Any:
         return None
 
 
+def _leaves(value: Any, key: str = "") -> Iterator[tuple[str, Any]]:
+    """(dotted key, value) of every value of parsed YAML that is neither a mapping, a list nor null."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, f"{key}.{k}" if key else str(k))
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v, key)
+    elif value is not None:
+        yield key, value
+
+
 def _task_text(state: TextFile | None) -> str:
     data = _state_yaml(state, _TASK_KEY_RE)
-    out: list[str] = []
-
-    def walk(value: Any) -> None:
-        if isinstance(value, dict):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-        elif value is not None:
-            out.append(str(value))
-
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if _TASK_KEY_RE.search(str(k)):
-                walk(v)
-    return " ".join(out)
+    if not isinstance(data, dict):
+        return ""
+    return " ".join(str(x) for k, v in data.items() if _TASK_KEY_RE.search(str(k)) for _key, x in _leaves(v))
 
 
 _CONTEXT_PATH_RE = re.compile(r"(?:\./)?(contexts/[^\s'\"`<>()\[\]]+?\.md)(?![^\s'\"`<>()\[\]])")
@@ -122,21 +120,11 @@ _CONTEXT_PATH_RE = re.compile(r"(?:\./)?(contexts/[^\s'\"`<>()\[\]]+?\.md)(?![^\
 def _state_paths(state: TextFile | None) -> dict[str, str]:
     """The context files ``state.yaml`` names by their path, under whatever key (spec, "What the agent sees"):
     profile-relative path -> the key naming it (``plan``, or ``current_focus.plan``)."""
-    data = _state_yaml(state, "contexts/")
     out: dict[str, str] = {}
-
-    def walk(value: Any, key: str) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, f"{key}.{k}" if key else str(k))
-        elif isinstance(value, list):
-            for v in value:
-                walk(v, key)
-        elif isinstance(value, str):
+    for key, value in _leaves(_state_yaml(state, "contexts/")):
+        if isinstance(value, str):
             for m in _CONTEXT_PATH_RE.finditer(value):
                 out.setdefault(posixpath.normpath(m.group(1)), key or "state.yaml")
-
-    walk(data, "")
     return out
 
 
@@ -269,17 +257,8 @@ def _source_of_root(root: Root) -> _Source:
                    "memories.md" in files, index=idx)
 
 
-def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), *,
-                    config: Config | None = None, today: dt.date | None = None) -> AgentContext:
-    """Layout A: the three layers and what was left out (see the module docstring)."""
-    src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
-    try:
-        return _profile_context(src, query, tags, config or load_config())
-    finally:
-        src.close()
-
-
 def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Config) -> AgentContext:
+    """Layout A: the three layers and what was left out."""
     limits = {"bootstrap_total_max_chars": config.limits.bootstrap_total_max_chars,
               "source": str(config.path) if config.found else "defaults"}
     ctx = AgentContext("A", "main", src.name, src.path, query, [], limits)
@@ -431,7 +410,11 @@ def agent_context(profile: Profile | Root, query: str = "", tags: Sequence[str] 
         if tags:
             ctx.notes.append("--tags: a workspace has no tags (only layout A selects entries by tag)")
         return ctx
-    ctx = profile_context(profile, query, tags, config=config, today=today)
+    src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
+    try:
+        ctx = _profile_context(src, query, tags, config or load_config())
+    finally:
+        src.close()
     ctx.session = session
     return ctx
 
