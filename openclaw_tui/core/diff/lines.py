@@ -1,11 +1,5 @@
 """Line-level differences between two texts: unified diffs, line counts, and line marks with
-the changed words inside each line.
-
-Words come from ``words`` (CJK text diffs character by character).
-
-``mark_lines(text, reference)`` says, line by line, what of ``text`` is not
-in ``reference``: whole lines (added) or words inside a line (changed).
-``entry_summary`` names the fields and body an entry's version changed.
+the changed words inside each line (``words``); ``entry_summary`` names the fields an entry's version changed.
 """
 
 from __future__ import annotations
