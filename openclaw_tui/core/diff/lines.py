@@ -39,7 +39,7 @@ class LineMark:
     changed: bool  # the line is not in the reference as it is
     segments: tuple[Segment, ...]  # the line cut into pieces, changed pieces flagged
     whole: bool = False  # nothing like it in the reference (an added line)
-    removed: bool = False  # a line of the reference that this text does not have (``with_removed``)
+    removed: bool = False  # a line of the reference that this text does not have
 
 
 def _lines(text: str) -> list[str]:
@@ -50,12 +50,9 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def mark_lines(text: str, reference: str | None, with_removed: bool = False) -> list[LineMark]:
-    """Each line of ``text``, marked where it differs from ``reference`` (None: nothing marked).
-
-    With ``with_removed``, lines of the reference missing from ``text`` are
-    included where they were (``removed=True``).
-    """
+def mark_lines(text: str, reference: str | None) -> list[LineMark]:
+    """Each line of ``text``, marked where it differs from ``reference`` (None: nothing marked), and the lines
+    of the reference missing from ``text`` where they were (``removed=True``)."""
     lines = _lines(text)
     if reference is None:
         return [LineMark(ln, False, ((ln, False),)) for ln in lines]
@@ -74,7 +71,7 @@ def mark_lines(text: str, reference: str | None, with_removed: bool = False) -> 
                 segs, _ = word_diff(ln, rf)
                 out.append(LineMark(ln, True, tuple(segs)))
                 continue
-            if rf is not None and with_removed:
+            if rf is not None:
                 out.append(LineMark(rf, True, ((rf, True),), whole=True, removed=True))
             if ln is not None:
                 out.append(LineMark(ln, True, ((ln, True),), whole=True))

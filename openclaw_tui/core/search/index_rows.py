@@ -124,7 +124,7 @@ def _pieces(rel: str, content: str | MemoryFile) -> tuple[str, list[_Piece], Mem
     text = content if isinstance(content, str) else content.text
     day = day_of_rel(rel)
     chunks: Iterable[Chunk] = text_chunks(text, yaml=rel.endswith((".yaml", ".yml")))
-    return text, [_Piece(c.start, c.end, c.body_start, c.line, c.end_line, c.id, c.kind, day) for c in chunks], None
+    return text, [_Piece(c.start, c.end, c.start, c.line, c.end_line, None, "text", day) for c in chunks], None
 
 
 def _kept_mtime(mtime_ns: int, read_at_ns: int) -> int:

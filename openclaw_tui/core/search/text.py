@@ -40,11 +40,8 @@ class Chunk:
 
     start: int
     end: int
-    body_start: int
     line: int
     end_line: int
-    id: str | None
-    kind: str
 
 
 def _last_line(text: str, start: int, end: int, line: int) -> int:
@@ -88,7 +85,7 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
                 fence = None
         elif _BLANK_RE.fullmatch(row):
             if start >= 0:
-                yield Chunk(start, pos, start, start_line, line - 1, None, "text")
+                yield Chunk(start, pos, start_line, line - 1)
                 start = -1
         else:
             splits = (
@@ -99,7 +96,7 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
             if only_markers and not row.startswith("<!-- observed:"):
                 splits = False  # a marker line above an item belongs to that item
             if start >= 0 and (splits or line - start_line >= MAX_CHUNK_LINES):
-                yield Chunk(start, pos, start, start_line, line - 1, None, "text")
+                yield Chunk(start, pos, start_line, line - 1)
                 start = -1
             if start < 0:
                 start, start_line, only_markers = pos, line, marker
@@ -110,7 +107,7 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
                 fence = m.group(1)
         pos = nxt
     if start >= 0:
-        yield Chunk(start, n, start, start_line, _last_line(text, start, n, start_line), None, "text")
+        yield Chunk(start, n, start_line, _last_line(text, start, n, start_line))
 
 
 def is_memory_rel(rel: str) -> bool:
