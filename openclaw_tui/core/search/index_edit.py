@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from os.path import commonprefix
 from typing import TYPE_CHECKING
 
 from .index_files import _parser
@@ -30,13 +31,8 @@ class _Edit:
 
     def __init__(self, text: str, at: int, old_mid: str, new_end: int) -> None:
         new_mid = text[at:new_end]
-        most = min(len(old_mid), len(new_mid))
-        same = 0
-        while same < most and old_mid[same] == new_mid[same]:
-            same += 1
-        tail = 0
-        while tail < most - same and old_mid[-1 - tail] == new_mid[-1 - tail]:
-            tail += 1
+        same = len(commonprefix([old_mid, new_mid]))
+        tail = len(commonprefix([old_mid[same:][::-1], new_mid[same:][::-1]]))
         self.at, self.new_end, self.old_mid = at, new_end, old_mid
         self.line = text.rfind("\n", 0, at + same) + 1
         self.z_old = at + len(old_mid) - tail

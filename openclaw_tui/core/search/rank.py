@@ -160,16 +160,6 @@ class Results:
     failures: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _pack(v: Vector) -> bytes:
-    return array("f", v).tobytes()
-
-
-def _unpack(b: bytes) -> Vector:
-    a = array("f")
-    a.frombytes(b)
-    return list(a)
-
-
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:
     return math.fsum(x * y for x, y in zip(a, b, strict=False))
 
@@ -207,14 +197,9 @@ def _snippet(row: Row, pattern: re.Pattern[str] | None) -> tuple[str, int, tuple
 
 
 def decay_factor(day: int | None, today: dt.date, half_life_days: float) -> float:
-    return _decay(day, today.toordinal(), half_life_days)
-
-
-def _decay(day: int | None, today: int, half_life_days: float) -> float:
     if day is None or half_life_days <= 0:
         return 1.0
-    age = max(0, today - day)
-    return float(0.5 ** (age / half_life_days))
+    return float(0.5 ** (max(0, today.toordinal() - day) / half_life_days))
 
 
 @dataclass(slots=True)
@@ -255,13 +240,10 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
     if lam >= 1.0 or len(cands) <= 1:
         return list(cands[:limit])
     sim, keys = _similarities(cands)
-    group_of: dict[object, int] = {}
-    members: list[list[int]] = []
+    groups: dict[object, list[int]] = {}
     for i, key in enumerate(keys):
-        g = group_of.setdefault(key, len(members))
-        if g == len(members):
-            members.append([])
-        members[g].append(i)
+        groups.setdefault(key, []).append(i)
+    members = list(groups.values())  # in the order of their first member
     n = len(members)
     at = [0] * n  # the next member of each group to pick
     best_sim = [0.0] * n
@@ -328,7 +310,7 @@ def _vectors_for(index: Index, chain: Chain, hashes: Sequence[str]) -> dict[str,
     """Vectors of chunks by hash: from the cache, the rest embedded now (None: the provider failed)."""
     p = chain.answered
     assert p is not None
-    have = {h: _unpack(b) for h, b in index.vectors(p.key, list(dict.fromkeys(hashes))).items()}
+    have = {h: list(array("f", b)) for h, b in index.vectors(p.key, list(dict.fromkeys(hashes))).items()}
     missing = [h for h in dict.fromkeys(hashes) if h not in have]
     if missing:
         raw = index.raw_by_hash(missing)
@@ -337,7 +319,7 @@ def _vectors_for(index: Index, chain: Chain, hashes: Sequence[str]) -> dict[str,
         if got is None:
             return None
         fresh = dict(zip(todo, got, strict=True))
-        index.put_vectors(p.key, ((h, _pack(v)) for h, v in fresh.items()))
+        index.put_vectors(p.key, ((h, array("f", v).tobytes()) for h, v in fresh.items()))
         have.update(fresh)
     return have
 
@@ -376,20 +358,18 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
         rest, more = split_tags(query)
         tags += more
         q = parse_query(rest) if rest or not tags else None
-    day = (today or dt.date.today()).toordinal()
+    today = today or dt.date.today()
     if limit <= 0:
         return Results([], NO_PROVIDER if chain is None else chain.note(), None, ranking)
     k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)
-    matched, best = index.match_decayed(q, k, tags, day, ranking.half_life_days)
+    matched, best = index.match_decayed(q, k, tags, today.toordinal(), ranking.half_life_days)
     qvec = (chain.embed_query(q.text) if chain is not None and q is not None and chain.providers
             and ranking.vector_weight > 0 else None)
     scan = _vector_scan(index, chain, qvec, k) if chain is not None and qvec is not None and not tags else None
     vector_only = [r for r, s in scan or () if s >= MIN_VECTOR_ONLY]
     rows = index.rows(list(dict.fromkeys([r for r, _s in matched] + vector_only)))
     cands = {r: _Cand(rows[r], bm25=s, text=(s / best if best > 0 else 0.0)) for r, s in matched if r in rows}
-    for rowid in vector_only:
-        if rowid in rows and rowid not in cands:
-            cands[rowid] = _Cand(rows[rowid])
+    cands.update({r: _Cand(rows[r]) for r in vector_only if r in rows and r not in cands})
     if chain is not None and qvec is not None and cands:
         vecs = _vectors_for(index, chain, [c.row.hash for c in cands.values()])
         if vecs is None:  # the provider failed on the chunks: text only
@@ -408,7 +388,7 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
             rel = (tw * c.text + vw * c.vector) / (tw + vw)
         else:
             rel = c.text
-        c.decay = _decay(c.row.day, day, ranking.half_life_days)
+        c.decay = decay_factor(c.row.day, today, ranking.half_life_days)
         c.score = rel * c.decay
     ranked = sorted(cands.values(), key=order_key(index, with_vectors))
     picked = mmr(ranked[: max(limit * CANDIDATE_MULTIPLIER, limit)], limit, ranking.mmr_lambda)
