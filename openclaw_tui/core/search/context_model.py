@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from itertools import groupby
 from pathlib import Path
@@ -45,9 +45,7 @@ class Part:
     path: Path | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"layer": self.layer, "file": self.file, "start_line": self.start_line, "end_line": self.end_line,
-                "id": self.id, "chars": self.chars, "tokens_est": self.tokens_est, "truncated": self.truncated,
-                "reason": self.reason}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("text", "path")}
 
 
 @dataclass(slots=True)

@@ -199,14 +199,11 @@ class Index(IndexEdits):
 
     def _current(self, roots: Sequence[Root], stats: Stats) -> bool:
         """True when the profiles and every file's size and mtime are as indexed (read only, no lock)."""
-        if stats.rebuilt:
+        if stats.rebuilt or self.roots() != list(roots):
             return False
         with self._lock:
-            db = self._db
-            profiles = db.execute("SELECT path, name, rel, layout FROM profiles ORDER BY ord").fetchall()
-            if profiles != [(str(r.path), r.name, r.rel, r.layout) for r in roots]:
-                return False
-            known = {p: (size, mtime, h) for p, size, mtime, h in db.execute("SELECT path, size, mtime_ns, hash FROM files")}
+            known = {p: (size, mtime, h) for p, size, mtime, h in
+                     self._db.execute("SELECT path, size, mtime_ns, hash FROM files")}
         seen = 0
         for root in roots:
             for _rel, path in files_of(root):
