@@ -165,24 +165,16 @@ def _dot(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 def _snippet(row: Row, pattern: re.Pattern[str] | None) -> tuple[str, int, tuple[tuple[int, int], ...]]:
-    text, start, end, body = row.raw, 0, len(row.raw), min(row.body_off, len(row.raw))
-    m = None
-    if pattern is not None:
-        m = pattern.search(text, body, end) or pattern.search(text, start, end)
+    text, body = row.raw, min(row.body_off, len(row.raw))
+    m = None if pattern is None else pattern.search(text, body) or pattern.search(text)
     if m is not None:
         at, span_end = m.start(), m.end()
     else:  # found by vector, or the tokenizer and the pattern disagree: show the first non-blank body line
-        at = body
-        while at < end and text[at] in " \t\r\n":
-            at += 1
-        if at >= end:
-            at = 0
-        span_end = at
-    nl = text.rfind("\n", start, at)
-    ls = start if nl < 0 else nl + 1
-    le = text.find("\n", span_end, end)
-    le = end if le < 0 else le
-    line_text = text[ls:le].rstrip("\r")
+        at = len(text) - len(text[body:].lstrip(" \t\r\n"))
+        at = span_end = at if at < len(text) else 0
+    ls = text.rfind("\n", 0, at) + 1  # the matched line's start and end
+    le = text.find("\n", span_end)
+    line_text = text[ls : le if le >= 0 else len(text)].rstrip("\r")
     col = at - ls
     lead = len(line_text) - len(line_text.lstrip())
     line_text, col = line_text[lead:].rstrip(), max(0, col - lead)
