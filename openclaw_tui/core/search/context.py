@@ -308,16 +308,14 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
         if not matched:
             continue
         if status == "superseded":
-            x = LeftOut(ident, "superseded", "memories.md", line, f"superseded by {by}" if by else "superseded")
-            left_out.append(x)
-            if by:
-                superseded.append((x, by))
+            detail = f"superseded by {by}" if by else "superseded"
         elif status == "cold":
-            left_out.append(LeftOut(ident, "cold", "memories.md", line,
-                                    "cold: not hit for a long time; set it active to load it"))
+            detail = "cold: not hit for a long time; set it active to load it"
         else:
-            left_out.append(LeftOut(ident, status, "memories.md", line,
-                                    f"status {status}: only active entries are loaded"))
+            detail = f"status {status}: only active entries are loaded"
+        left_out.append(x := LeftOut(ident, status, "memories.md", line, detail))
+        if status == "superseded" and by:
+            superseded.append((x, by))
     status_of = src.statuses({by for _x, by in superseded})
     for x, by in superseded:
         if by in status_of:
@@ -343,12 +341,11 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
                 by_task = _named_by(f.rel, task)
         if not (by_query or by_task):
             continue
+        named = f"the query ({by_query})" if by_query else f"state.yaml's current task ({by_task})"
         if f.rel.startswith("contexts/archive/"):
-            named = f"the query ({by_query})" if by_query else f"state.yaml's current task ({by_task})"
             left_out.append(LeftOut(None, "archived", f.rel, 1, f"archived context file named by {named}"))
-            continue
-        reason = f"named by the query ({by_query})" if by_query else f"named by state.yaml's current task ({by_task})"
-        parts.append(_whole("contexts", f, reason))
+        else:
+            parts.append(_whole("contexts", f, f"named by {named}"))
     if not src.has_memories:
         ctx.notes.append("memories.md: none in this profile")
     return ctx
