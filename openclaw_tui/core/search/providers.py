@@ -71,9 +71,7 @@ def _post_json(url: str, payload: dict[str, Any], headers: Mapping[str, str], ti
             body = resp.read()
     except urllib.error.HTTPError as exc:
         raise ProviderError(f"{url}: HTTP {exc.code}") from None
-    except TimeoutError:
-        raise ProviderError(f"{url}: no answer within {timeout:g} s") from None
-    except (urllib.error.URLError, OSError) as exc:
+    except (urllib.error.URLError, OSError) as exc:  # (TimeoutError is an OSError)
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, TimeoutError) or "timed out" in str(reason):
             raise ProviderError(f"{url}: no answer within {timeout:g} s") from None
