@@ -133,13 +133,10 @@ class Reader:
         where, args = _tag_filter(tags)
         source, r = _MATCHED if tags else "docs d WHERE docs MATCH ?", "d.rowid"
         hl = float(half_life_days)
-        decays: dict[int, float] = {}
 
+        @cache
         def decay(day: int) -> float:  # as rank.decay_factor computes it
-            f = decays.get(day)
-            if f is None:
-                f = decays[day] = 1.0 if day == 0 else float(0.5 ** (max(0, today - day) / hl))
-            return f
+            return 1.0 if day == 0 else float(0.5 ** (max(0, today - day) / hl))
 
         got: list[tuple[float, int, float]] = []  # (product, rowid, BM25): every match read that may still count
 
