@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from itertools import groupby
+from os.path import commonprefix
 from typing import Any
 
 from ..format.entries import parse
@@ -148,13 +149,8 @@ def _merge_codes(codes: list[Opcode]) -> list[Opcode]:
 
 def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
     """difflib-style opcodes turning lines ``a`` into lines ``b`` (equal, replace, delete, insert)."""
-    head = 0
-    limit = min(len(a), len(b))
-    while head < limit and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
-        tail += 1
+    head = len(commonprefix([list(a), list(b)]))
+    tail = len(commonprefix([list(a[head:])[::-1], list(b[head:])[::-1]]))
     codes: list[Opcode] = [(words.EQUAL, 0, head, 0, head)]
     ma, mb = a[head : len(a) - tail], b[head : len(b) - tail]
     ca, cb = _chunks(ma), _chunks(mb)
