@@ -146,18 +146,10 @@ def _new_blocks(db: sqlite3.Connection, key: str, starts: Sequence[tuple[int, in
     returns (blk, off, line) of each row's block.  The first block is based at 0."""
     (top,) = db.execute("SELECT coalesce(max(blk), 0) FROM blocks").fetchone()  # (ids never reused)
     db.execute("DELETE FROM blocks WHERE path = ?", (key,))
-    made: list[tuple[int, int, int]] = []
-    out: list[tuple[int, int, int]] = []
-    for i in range(0, len(starts), BLOCK_ROWS):
-        top += 1
-        block = (top, 0, 0) if i == 0 else (top, starts[i][0], starts[i][1])
-        made.append(block)
-        out += [block] * len(starts[i : i + BLOCK_ROWS])
-    if not made:
-        top += 1
-        made.append((top, 0, 0))
-    db.executemany("INSERT INTO blocks VALUES (?, ?, ?, ?)", [(b, key, off, line) for b, off, line in made])
-    return out
+    made = [(top + 1 + n, *(starts[i] if i else (0, 0))) for n, i in enumerate(range(0, len(starts), BLOCK_ROWS))]
+    db.executemany("INSERT INTO blocks VALUES (?, ?, ?, ?)",
+                   [(b, key, off, line) for b, off, line in made or [(top + 1, 0, 0)]])
+    return [made[k // BLOCK_ROWS] for k in range(len(starts))]
 
 
 def _rows_in(db: sqlite3.Connection, key: str, lo: int, hi: int, columns: str) -> list[Any]:
