@@ -11,8 +11,9 @@ import hashlib
 import sqlite3
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from .index_files import _parser, day_of_rel
@@ -261,16 +262,13 @@ class IndexRows(Reader):
             else:
                 blocks = [_block_at(db, key, p.start) or (0, 0, 0) for p in pieces]
         # rowids by day: (day << DAY_SHIFT) + the next number free in that day's block (0: undated)
-        top: dict[int, int] = {}
+        free: dict[int, Iterator[int]] = {}
         for day in {p.day or 0 for p in pieces}:
             base = day << DAY_SHIFT
-            (top[day],) = db.execute("SELECT coalesce(max(rowid), ?) FROM chunks WHERE rowid >= ? AND rowid < ?",
-                                     (base, base, base + (1 << DAY_SHIFT))).fetchone()
-        ids: list[int] = []
-        for p in pieces:
-            day = p.day or 0
-            rowid = top[day] = top[day] + 1
-            ids.append(rowid)
+            (top,) = db.execute("SELECT coalesce(max(rowid), ?) FROM chunks WHERE rowid >= ? AND rowid < ?",
+                                (base, base, base + (1 << DAY_SHIFT))).fetchone()
+            free[day] = count(top + 1)
+        ids = [next(free[p.day or 0]) for p in pieces]
         fix = has_surrogates(text[pieces[0].start:pieces[-1].end])
         order = sorted(range(len(pieces)), key=ids.__getitem__) if len(pieces) > 1 else [0]
         # into an empty table (a first build) the index of places is made once every row is in
