@@ -95,14 +95,9 @@ class Index(IndexEdits):
         fd = os.open(str(self.path) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX if self.wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise
-        try:
             yield
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+            os.close(fd)  # (which releases the lock)
 
     def _remove_files(self) -> None:
         assert self.path is not None
