@@ -373,10 +373,8 @@ class Index(IndexEdits):
     def tag_names(self, paths: Sequence[Path]) -> set[str]:
         """Every tag carried by an entry of these files, as written (``Work`` and ``work`` both when both are)."""
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT DISTINCT tag FROM tagnames WHERE n > 0 AND path IN ({','.join('?' * len(paths))})",
-                [str(Path(p).absolute()) for p in paths]).fetchall()
-        return {t for (t,) in rows}
+            return {t for (t,) in _in_batches(self._db, "SELECT tag FROM tagnames WHERE n > 0 AND path IN ({})",
+                                              [str(Path(p).absolute()) for p in paths])}
 
     def relevant_entries(self, path: Path, tags: Sequence[str], q: Query | None
                          ) -> list[tuple[str, int, int, str, str | None, str | None, str | None, int, str | None, int]]:
