@@ -99,11 +99,8 @@ def entry_summary(raw: str | None, reference: str | None) -> str:
     a, b = _meta_body(raw), _meta_body(reference)
     if a is None or b is None:
         return "text changed" if raw != reference else "unchanged"
-    parts: list[str] = []
-    for name in dict.fromkeys([*a[0], *b[0]]):
-        mine, theirs = a[0].get(name, words.MISSING), b[0].get(name, words.MISSING)
-        if mine != theirs:
-            parts.append(f"{name} (added)" if theirs is words.MISSING else f"{name} (removed)" if mine is words.MISSING else name)
+    parts = [f"{p.name} (added)" if p.b is words.MISSING else f"{p.name} (removed)" if p.a is words.MISSING else p.name
+             for p in words.meta_diff(a[0], b[0]) if p.differs]
     if a[1] != b[1]:
         parts.append("body")
     if not parts:
