@@ -52,12 +52,7 @@ class Query:
         A word phrase matches its words as whole tokens, in order, separated by nothing but
         separators (``on-call`` is the phrase ``on call``: not ``on`` alone); a CJK run matches as a substring.
         """
-        return bool(self.any_regex) and compiled_ignorecase(self.any_regex).search(raw) is not None
-
-
-@lru_cache(maxsize=64)
-def compiled_ignorecase(regex: str) -> re.Pattern[str]:
-    return re.compile(regex, re.IGNORECASE)
+        return bool(self.any_regex) and re.search(self.any_regex, raw, re.IGNORECASE) is not None  # (re caches it)
 
 
 _WORD_SEP = r"[\W_]+"  # FTS5 separators between two word tokens (a CJK character is a token of its own)
