@@ -76,13 +76,11 @@ class Index(IndexEdits):
             index.opened_as = "unusable cache folder: in memory"
             return index
         note = Path(str(path) + FOLDER_NOTE)
-        try:
+        with suppress(OSError):  # a note not written: this index is simply never forgotten
             if not note.exists():
                 note.write_bytes(os.path.realpath(folder).encode("utf-8", "surrogateescape"))
             if index.opened_as is not None:  # a new database: a rare moment to forget the gone folders' ones
                 forget_gone_folders(path.parent, keep=path)
-        except OSError:
-            pass  # a note not written: this index is simply never forgotten
         return index
 
     # -- opening, checking, replacing --
