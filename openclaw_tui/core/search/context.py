@@ -233,10 +233,8 @@ class _Source:
 
 
 def _source_of_profile(profile: Profile) -> _Source:
-    entries = [_row_of_parsed(k, e) for k, e in enumerate(profile.memories.mf.well_formed())] \
-        if profile.memories is not None else []
-    archived = [_row_of_parsed(k, e) for k, e in enumerate(profile.archive.mf.well_formed())] \
-        if profile.archive is not None else []
+    entries, archived = ([_row_of_parsed(k, e) for k, e in enumerate(doc.mf.well_formed())] if doc is not None else []
+                         for doc in (profile.memories, profile.archive))
     return _Source(profile.name, profile.path, profile.identity, profile.state, profile.contexts,
                    profile.memories is not None, parsed=(entries, archived))
 
