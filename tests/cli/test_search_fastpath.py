@@ -129,7 +129,7 @@ def test_the_search_records_compare_hash_pickle_and_copy(tmp_path) -> None:
     row = Row(1, Path("/x/p/memories.md"), root, "memories.md", 0, 9, 4, 1, 3, "mem-1", "entry", None, "h", "raw")
     hit = Hit("p", ".", "memories.md", 1, 3, "mem-1", 0.5, "snip", 2, ((0, 4),), Path("/x/p/memories.md"), "entry",
               text_score=0.5, date="2026-01-02")
-    frozen = [root, hit, Ranking(), parse_query("咖啡 coffee"), Chunk(0, 1, 0, 1, 1, None, "text")]
+    frozen = [root, hit, Ranking(), parse_query("咖啡 coffee"), Chunk(0, 1, 1, 1)]
     for rec in [*frozen, row, Stats(files=3), Results([hit], "note", None, Ranking())]:
         assert pickle.loads(pickle.dumps(rec)) == rec == copy.deepcopy(rec) == copy.copy(rec)
         assert rec != object() and repr(rec).startswith(type(rec).__name__ + "(")

@@ -27,7 +27,7 @@ from tests.unit.test_ui_git_support import (
 
 
 def test_mark_lines_flags_changed_words_added_and_removed_lines() -> None:
-    marks = mark_lines("a\nimportance: high\nnew line\nd\n", "a\nimportance: medium\nc\nd\n", with_removed=True)
+    marks = mark_lines("a\nimportance: high\nnew line\nd\n", "a\nimportance: medium\nc\nd\n")
     assert [(m.text, m.changed, m.whole, m.removed) for m in marks] == [
         ("a", False, False, False),
         ("importance: high", True, False, False),

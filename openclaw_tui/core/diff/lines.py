@@ -1,11 +1,5 @@
 """Line-level differences between two texts: unified diffs, line counts, and line marks with
-the changed words inside each line.
-
-Words come from ``words`` (CJK text diffs character by character).
-
-``mark_lines(text, reference)`` says, line by line, what of ``text`` is not
-in ``reference``: whole lines (added) or words inside a line (changed).
-``entry_summary`` names the fields and body an entry's version changed.
+the changed words inside each line (``words``); ``entry_summary`` names the fields an entry's version changed.
 """
 
 from __future__ import annotations
@@ -14,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from itertools import groupby
+from os.path import commonprefix
 from typing import Any
 
 from ..format.entries import parse
@@ -45,7 +40,7 @@ class LineMark:
     changed: bool  # the line is not in the reference as it is
     segments: tuple[Segment, ...]  # the line cut into pieces, changed pieces flagged
     whole: bool = False  # nothing like it in the reference (an added line)
-    removed: bool = False  # a line of the reference that this text does not have (``with_removed``)
+    removed: bool = False  # a line of the reference that this text does not have
 
 
 def _lines(text: str) -> list[str]:
@@ -56,12 +51,9 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def mark_lines(text: str, reference: str | None, with_removed: bool = False) -> list[LineMark]:
-    """Each line of ``text``, marked where it differs from ``reference`` (None: nothing marked).
-
-    With ``with_removed``, lines of the reference missing from ``text`` are
-    included where they were (``removed=True``).
-    """
+def mark_lines(text: str, reference: str | None) -> list[LineMark]:
+    """Each line of ``text``, marked where it differs from ``reference`` (None: nothing marked), and the lines
+    of the reference missing from ``text`` where they were (``removed=True``)."""
     lines = _lines(text)
     if reference is None:
         return [LineMark(ln, False, ((ln, False),)) for ln in lines]
@@ -80,7 +72,7 @@ def mark_lines(text: str, reference: str | None, with_removed: bool = False) -> 
                 segs, _ = word_diff(ln, rf)
                 out.append(LineMark(ln, True, tuple(segs)))
                 continue
-            if rf is not None and with_removed:
+            if rf is not None:
                 out.append(LineMark(rf, True, ((rf, True),), whole=True, removed=True))
             if ln is not None:
                 out.append(LineMark(ln, True, ((ln, True),), whole=True))
@@ -107,11 +99,8 @@ def entry_summary(raw: str | None, reference: str | None) -> str:
     a, b = _meta_body(raw), _meta_body(reference)
     if a is None or b is None:
         return "text changed" if raw != reference else "unchanged"
-    parts: list[str] = []
-    for name in dict.fromkeys([*a[0], *b[0]]):
-        mine, theirs = a[0].get(name, words.MISSING), b[0].get(name, words.MISSING)
-        if mine != theirs:
-            parts.append(f"{name} (added)" if theirs is words.MISSING else f"{name} (removed)" if mine is words.MISSING else name)
+    parts = [f"{p.name} (added)" if p.b is words.MISSING else f"{p.name} (removed)" if p.a is words.MISSING else p.name
+             for p in words.meta_diff(a[0], b[0]) if p.differs]
     if a[1] != b[1]:
         parts.append("body")
     if not parts:
@@ -157,13 +146,8 @@ def _merge_codes(codes: list[Opcode]) -> list[Opcode]:
 
 def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
     """difflib-style opcodes turning lines ``a`` into lines ``b`` (equal, replace, delete, insert)."""
-    head = 0
-    limit = min(len(a), len(b))
-    while head < limit and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
-        tail += 1
+    head = len(commonprefix([list(a), list(b)]))
+    tail = len(commonprefix([list(a[head:])[::-1], list(b[head:])[::-1]]))
     codes: list[Opcode] = [(words.EQUAL, 0, head, 0, head)]
     ma, mb = a[head : len(a) - tail], b[head : len(b) - tail]
     ca, cb = _chunks(ma), _chunks(mb)

@@ -1,11 +1,4 @@
-"""Word-level differences between two texts, and between two entries' fields.
-
-``tokens`` splits text into words, runs of spaces, single punctuation marks
-and single CJK characters (Chinese and Japanese have no spaces between words,
-so each character is a token).  ``word_diff`` aligns the tokens of two texts
-with difflib and returns runs marked equal / delete / insert / replace, which
-a UI colours on each side.  ``meta_diff`` lines up two entries' fields.
-"""
+"""Word-level differences between two texts (CJK character by character), and between two entries' fields."""
 
 from __future__ import annotations
 

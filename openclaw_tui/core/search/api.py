@@ -1,13 +1,7 @@
 """Search over every profile under a path (Chinese included), ranked the way the agent ranks.
 
-- ``search_path(path, query, limit)``: what ``openclaw-tui search`` runs: the
-  folder's persistent index brought up to date (only changed files are
-  read), then ranked with the user's settings (and a workspace's own
-  OpenClaw settings, which win).  Never writes inside the memory folder.
-- ``SearchIndex``: an index filled from loaded profiles (``build(profiles)``,
-  ``index.update_file(path)`` after a change, ``search(query, limit)``; the
-  Python API's ``Memory.search``).  In memory by default, or over a persistent
-  ``Index``.  Thread-safe.
+``search_path``: what ``openclaw-tui search`` runs, over the folder's persistent index, never writing inside
+the memory folder.  ``SearchIndex``: an index filled from loaded profiles (the Python API's ``Memory.search``).
 """
 
 from __future__ import annotations

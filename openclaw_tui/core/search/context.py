@@ -1,42 +1,13 @@
 """What the agent sees: the parts it would load for a conversation topic, in prompt order, from the files alone.
 
-Layout A (a profile), three layers:
+Layout A (a profile): ``fixed`` (identity.md, state.yaml), ``memories`` (active entries of high importance or
+with a tag the topic selects) and ``contexts`` (context files the query or state.yaml's current task names),
+and what a tag or the query touches that is left out, with why.  Layout B (a workspace): the bootstrap files
+as injected, the daily logs of the session start, then the ``search`` results among the files OpenClaw's
+``memory_search`` indexes.  The rules are the spec's ("What the agent sees"); tokens are an estimate.
 
-1. ``fixed``: ``identity.md`` and ``state.yaml``, always, whole;
-2. ``memories``: the ``active`` entries of ``memories.md`` that are
-   ``importance: high`` (always carried) or share a tag with the query (the
-   ``--tags`` given, or tags whose name appears as a word in the query);
-   ``low`` ones only on a tag match;
-3. ``contexts``: the context files (``contexts/``, not the archive) that the
-   query or ``state.yaml``'s current task (values under a key naming a task:
-   ``current_task``, ``task``, ``当前任务``...) names by date
-   (``2024-06-01``) or by name (``planning``), and any context file a
-   ``state.yaml`` value names by its path (``plan: contexts/2024-06-01_planning.md``,
-   under whatever key).
-
-Left out, each with its reason: entries a tag matched that are
-``superseded`` (by whom), ``cold``, of another status, or ``archived`` (in
-the archive); active entries that a part of the query finds but no tag
-matched (``low without a match``, ``no tag match``): a part as the index's
-FTS5 matches it (``on-call`` is the phrase "on call", a CJK run a substring;
-``Query.mentions`` on a loaded profile), so both paths agree; archived
-context files the query names.
-
-Layout B (an OpenClaw workspace): the bootstrap files as injected
-(``workspace.bootstrap.inject_preview``: truncation, the running total,
-USER.md's cap, MEMORY.md only in the main session), today's and yesterday's
-daily logs, then the ``search`` results for the query among the files
-OpenClaw's ``memory_search`` indexes (MEMORY.md, USER.md, ``memory/``; its
-``maxResults``, 6).  Limits come from the workspace's ``openclaw.json`` when
-found, else our config (``[limits]``), else the defaults; the output says which.
-
-Tokens are an estimate (no tokenizer is run): a CJK character counts as one
-token, any other character as a quarter of one.
-
-A loaded ``Profile`` is read as parsed; a ``Root`` (a folder, not loaded: the
-CLI and the agent view) through its persistent search index, which reads only
-the entries the topic can concern.  Both give the same answer, tag names as
-the file writes them (matched case-insensitively).
+A loaded ``Profile`` is read as parsed, a ``Root`` (a folder: the CLI) through its search index, which reads
+only the entries the topic can concern; both give the same answer.
 """
 
 from __future__ import annotations
@@ -45,7 +16,7 @@ import datetime as dt
 import json
 import posixpath
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -124,25 +95,23 @@ def _state_yaml(state: TextFile | None, needle: re.Pattern[str] | str) -> Any:
         return None
 
 
+def _leaves(value: Any, key: str = "") -> Iterator[tuple[str, Any]]:
+    """(dotted key, value) of every value of parsed YAML that is neither a mapping, a list nor null."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, f"{key}.{k}" if key else str(k))
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v, key)
+    elif value is not None:
+        yield key, value
+
+
 def _task_text(state: TextFile | None) -> str:
     data = _state_yaml(state, _TASK_KEY_RE)
-    out: list[str] = []
-
-    def walk(value: Any) -> None:
-        if isinstance(value, dict):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-        elif value is not None:
-            out.append(str(value))
-
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if _TASK_KEY_RE.search(str(k)):
-                walk(v)
-    return " ".join(out)
+    if not isinstance(data, dict):
+        return ""
+    return " ".join(str(x) for k, v in data.items() if _TASK_KEY_RE.search(str(k)) for _key, x in _leaves(v))
 
 
 _CONTEXT_PATH_RE = re.compile(r"(?:\./)?(contexts/[^\s'\"`<>()\[\]]+?\.md)(?![^\s'\"`<>()\[\]])")
@@ -151,21 +120,11 @@ _CONTEXT_PATH_RE = re.compile(r"(?:\./)?(contexts/[^\s'\"`<>()\[\]]+?\.md)(?![^\
 def _state_paths(state: TextFile | None) -> dict[str, str]:
     """The context files ``state.yaml`` names by their path, under whatever key (spec, "What the agent sees"):
     profile-relative path -> the key naming it (``plan``, or ``current_focus.plan``)."""
-    data = _state_yaml(state, "contexts/")
     out: dict[str, str] = {}
-
-    def walk(value: Any, key: str) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, f"{key}.{k}" if key else str(k))
-        elif isinstance(value, list):
-            for v in value:
-                walk(v, key)
-        elif isinstance(value, str):
+    for key, value in _leaves(_state_yaml(state, "contexts/")):
+        if isinstance(value, str):
             for m in _CONTEXT_PATH_RE.finditer(value):
                 out.setdefault(posixpath.normpath(m.group(1)), key or "state.yaml")
-
-    walk(data, "")
     return out
 
 
@@ -274,10 +233,8 @@ class _Source:
 
 
 def _source_of_profile(profile: Profile) -> _Source:
-    entries = [_row_of_parsed(k, e) for k, e in enumerate(profile.memories.mf.well_formed())] \
-        if profile.memories is not None else []
-    archived = [_row_of_parsed(k, e) for k, e in enumerate(profile.archive.mf.well_formed())] \
-        if profile.archive is not None else []
+    entries, archived = ([_row_of_parsed(k, e) for k, e in enumerate(doc.mf.well_formed())] if doc is not None else []
+                         for doc in (profile.memories, profile.archive))
     return _Source(profile.name, profile.path, profile.identity, profile.state, profile.contexts,
                    profile.memories is not None, parsed=(entries, archived))
 
@@ -298,17 +255,8 @@ def _source_of_root(root: Root) -> _Source:
                    "memories.md" in files, index=idx)
 
 
-def profile_context(profile: Profile | Root, query: str = "", tags: Sequence[str] = (), *,
-                    config: Config | None = None, today: dt.date | None = None) -> AgentContext:
-    """Layout A: the three layers and what was left out (see the module docstring)."""
-    src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
-    try:
-        return _profile_context(src, query, tags, config or load_config())
-    finally:
-        src.close()
-
-
 def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Config) -> AgentContext:
+    """Layout A: the three layers and what was left out."""
     limits = {"bootstrap_total_max_chars": config.limits.bootstrap_total_max_chars,
               "source": str(config.path) if config.found else "defaults"}
     ctx = AgentContext("A", "main", src.name, src.path, query, [], limits)
@@ -358,16 +306,14 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
         if not matched:
             continue
         if status == "superseded":
-            x = LeftOut(ident, "superseded", "memories.md", line, f"superseded by {by}" if by else "superseded")
-            left_out.append(x)
-            if by:
-                superseded.append((x, by))
+            detail = f"superseded by {by}" if by else "superseded"
         elif status == "cold":
-            left_out.append(LeftOut(ident, "cold", "memories.md", line,
-                                    "cold: not hit for a long time; set it active to load it"))
+            detail = "cold: not hit for a long time; set it active to load it"
         else:
-            left_out.append(LeftOut(ident, status, "memories.md", line,
-                                    f"status {status}: only active entries are loaded"))
+            detail = f"status {status}: only active entries are loaded"
+        left_out.append(x := LeftOut(ident, status, "memories.md", line, detail))
+        if status == "superseded" and by:
+            superseded.append((x, by))
     status_of = src.statuses({by for _x, by in superseded})
     for x, by in superseded:
         if by in status_of:
@@ -393,12 +339,11 @@ def _profile_context(src: _Source, query: str, tags: Sequence[str], config: Conf
                 by_task = _named_by(f.rel, task)
         if not (by_query or by_task):
             continue
+        named = f"the query ({by_query})" if by_query else f"state.yaml's current task ({by_task})"
         if f.rel.startswith("contexts/archive/"):
-            named = f"the query ({by_query})" if by_query else f"state.yaml's current task ({by_task})"
             left_out.append(LeftOut(None, "archived", f.rel, 1, f"archived context file named by {named}"))
-            continue
-        reason = f"named by the query ({by_query})" if by_query else f"named by state.yaml's current task ({by_task})"
-        parts.append(_whole("contexts", f, reason))
+        else:
+            parts.append(_whole("contexts", f, f"named by {named}"))
     if not src.has_memories:
         ctx.notes.append("memories.md: none in this profile")
     return ctx
@@ -460,7 +405,11 @@ def agent_context(profile: Profile | Root, query: str = "", tags: Sequence[str] 
         if tags:
             ctx.notes.append("--tags: a workspace has no tags (only layout A selects entries by tag)")
         return ctx
-    ctx = profile_context(profile, query, tags, config=config, today=today)
+    src = _source_of_profile(profile) if isinstance(profile, Profile) else _source_of_root(profile)
+    try:
+        ctx = _profile_context(src, query, tags, config or load_config())
+    finally:
+        src.close()
     ctx.session = session
     return ctx
 

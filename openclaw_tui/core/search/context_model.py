@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, fields
 from itertools import groupby
 from pathlib import Path
 from typing import Any
 
 from .text import CJK
 
-
-@lru_cache(maxsize=1)
-def _other_non_ascii_re() -> re.Pattern[str]:
-    """A character neither ASCII nor CJK (compiled when first needed)."""
-    return re.compile(f"[^\x00-\x7f{CJK}]")
+_OTHER_NON_ASCII = f"[^\x00-\x7f{CJK}]"  # a character neither ASCII nor CJK (compiled by re when first used)
 
 
 def estimate_tokens(text: str) -> int:
@@ -24,7 +19,7 @@ def estimate_tokens(text: str) -> int:
     if text.isascii():
         cjk = 0
     else:
-        cjk = len(text) - len(text.encode("ascii", "ignore")) - len(_other_non_ascii_re().findall(text))
+        cjk = len(text) - len(text.encode("ascii", "ignore")) - len(re.findall(_OTHER_NON_ASCII, text))
     return math.ceil(cjk + (len(text) - cjk) / 4)
 
 
@@ -45,9 +40,7 @@ class Part:
     path: Path | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"layer": self.layer, "file": self.file, "start_line": self.start_line, "end_line": self.end_line,
-                "id": self.id, "chars": self.chars, "tokens_est": self.tokens_est, "truncated": self.truncated,
-                "reason": self.reason}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("text", "path")}
 
 
 @dataclass(slots=True)

@@ -1,10 +1,7 @@
 """Layout B of ``context``: what OpenClaw injects from a workspace, by the rules of the release its
-configuration selects (the current one, ``injection.CURRENT_RELEASE``, unless an older one is).
-
-Sizes are UTF-16 code units, as OpenClaw counts them.  ``--json`` carries, besides the spec's
-parts, ``rules`` (the release and where the limits came from), ``injected`` (each bootstrap file
-as injected: UTF-16 size and the sha256 of its UTF-8) and ``session_start`` (the block of daily
-logs given at a new session's first run: its size, sha256, files and settings).
+configuration selects (``injection.CURRENT_RELEASE`` unless an older one is); sizes in UTF-16 code units.
+``--json`` adds ``rules`` (the release, the limits' source), ``injected`` (each bootstrap file's UTF-16 size
+and the sha256 of its UTF-8) and ``session_start`` (the daily logs' block: size, sha256, files, settings).
 """
 
 from __future__ import annotations

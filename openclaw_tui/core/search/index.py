@@ -1,17 +1,9 @@
 """The persistent search index: SQLite FTS5 in the user's cache folder, updated file by file, entry by entry.
 
-One database per searched folder (``index_cache``; never inside the memory folder).  Tables:
-
-- ``files``: every indexed file with its size, mtime and SHA-1.  A file whose size and mtime are unchanged
-  is not read again (``_current``); a changed one is read and hashed, and re-indexed when the hash differs.
-  A file changed within a tick of its file system's clock of being indexed keeps no mtime (``_kept_mtime``).
-- ``chunks``, ``blocks``, ``texts``, ``tagnames``: the pieces of each file, their places, text and tags
-  (``index_rows``); re-indexing matches new chunks to old ones by the hash of their text, and an edit
-  re-indexes the entries around it (``index_edit``).
-- ``docs``: the FTS5 table (rowid = chunk rowid) over the bigram-expanded text.
-- ``vectors``: embeddings by chunk hash and provider model.
-- ``meta``: the schema version.  A database of another version, or one SQLite cannot read, is deleted
-  and rebuilt, never trusted.
+One database per searched folder (``index_cache``; never inside the memory folder); its tables are made in
+``index_rows``.  A file whose size and mtime are as recorded is not read again (``_current``); a changed one
+is re-indexed around its changed entries.  A database of another schema, or one SQLite cannot read, is
+deleted and rebuilt, never trusted.
 
 Concurrency: WAL mode and a busy timeout; every writer takes an exclusive ``fcntl.flock`` on
 ``<db>.lock``, so two processes never build at once.  Readers need no lock.  A new database's first
@@ -84,13 +76,11 @@ class Index(IndexEdits):
             index.opened_as = "unusable cache folder: in memory"
             return index
         note = Path(str(path) + FOLDER_NOTE)
-        try:
+        with suppress(OSError):  # a note not written: this index is simply never forgotten
             if not note.exists():
                 note.write_bytes(os.path.realpath(folder).encode("utf-8", "surrogateescape"))
             if index.opened_as is not None:  # a new database: a rare moment to forget the gone folders' ones
                 forget_gone_folders(path.parent, keep=path)
-        except OSError:
-            pass  # a note not written: this index is simply never forgotten
         return index
 
     # -- opening, checking, replacing --
@@ -103,14 +93,9 @@ class Index(IndexEdits):
         fd = os.open(str(self.path) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX if self.wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise
-        try:
             yield
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+            os.close(fd)  # (which releases the lock)
 
     def _remove_files(self) -> None:
         assert self.path is not None
@@ -173,20 +158,15 @@ class Index(IndexEdits):
     # -- profiles --
 
     def _set_roots(self, db: sqlite3.Connection, roots: Sequence[Root]) -> int:
+        """Record the profiles covered, in order; drops the others' files and returns how many."""
         keep = {str(r.path) for r in roots}
-        dropped = 0
-        for (old,) in db.execute("SELECT path FROM profiles").fetchall():
-            if old not in keep:
-                dropped += self._drop_profile(db, old)
-        db.executemany("INSERT OR REPLACE INTO profiles VALUES (?, ?, ?, ?, ?)",
-                       [(str(r.path), r.name, r.rel, r.layout, i) for i, r in enumerate(roots)])
-        return dropped
-
-    def _drop_profile(self, db: sqlite3.Connection, path: str) -> int:
-        files = [r[0] for r in db.execute("SELECT path FROM files WHERE profile = ?", (path,))]
+        gone = [(old,) for (old,) in db.execute("SELECT path FROM profiles").fetchall() if old not in keep]
+        files = [f for old in gone for (f,) in db.execute("SELECT path FROM files WHERE profile = ?", old).fetchall()]
         for f in files:
             self._drop_file(db, f)
-        db.execute("DELETE FROM profiles WHERE path = ?", (path,))
+        db.executemany("DELETE FROM profiles WHERE path = ?", gone)
+        db.executemany("INSERT OR REPLACE INTO profiles VALUES (?, ?, ?, ?, ?)",
+                       [(str(r.path), r.name, r.rel, r.layout, i) for i, r in enumerate(roots)])
         return len(files)
 
     # -- refreshing from disk (the CLI, the search screen) --
@@ -212,14 +192,11 @@ class Index(IndexEdits):
 
     def _current(self, roots: Sequence[Root], stats: Stats) -> bool:
         """True when the profiles and every file's size and mtime are as indexed (read only, no lock)."""
-        if stats.rebuilt:
+        if stats.rebuilt or self.roots() != list(roots):
             return False
         with self._lock:
-            db = self._db
-            profiles = db.execute("SELECT path, name, rel, layout FROM profiles ORDER BY ord").fetchall()
-            if profiles != [(str(r.path), r.name, r.rel, r.layout) for r in roots]:
-                return False
-            known = {p: (size, mtime, h) for p, size, mtime, h in db.execute("SELECT path, size, mtime_ns, hash FROM files")}
+            known = {p: (size, mtime, h) for p, size, mtime, h in
+                     self._db.execute("SELECT path, size, mtime_ns, hash FROM files")}
         seen = 0
         for root in roots:
             for _rel, path in files_of(root):
@@ -302,29 +279,20 @@ class Index(IndexEdits):
                 if old not in present:
                     self._drop_file(db, old)
 
-    def remove_profile(self, path: Path | str) -> None:
-        path = Path(path).absolute()
-        with self._write() as db:
-            self._drop_profile(db, str(path))
-
     def update_file(self, path: Path | str, content: str | MemoryFile | None = None) -> bool:
         """Re-index one file after it changed (read from disk unless ``content`` is given); one gone or
         unreadable is dropped.  Returns True when the file belongs to the index."""
-        path = Path(path).absolute()
-        owners = [r for r in self.roots() if path.is_relative_to(r.path)]
-        if not owners:
+        found = self._covering(Path(path))
+        if found is None:
             return False
-        owner = max(owners, key=lambda r: len(r.path.parts))  # the deepest
-        rel = path.relative_to(owner.path).as_posix()
-        if not indexed_rel(owner.layout, rel):
-            return False
+        owner, rel, key = found
         if content is None:
-            content = read_indexed(owner, path, rel)
+            content = read_indexed(owner, Path(key), rel)
         with self._write() as db:
             if content is None:
-                self._drop_file(db, str(path))
+                self._drop_file(db, key)
             else:
-                self._set_content(db, owner, rel, path, content)
+                self._set_content(db, owner, rel, Path(key), content)
         return True
 
     def apply_write(self, path: Path | str, before: bytes | None, after: bytes | None, *,
@@ -403,10 +371,8 @@ class Index(IndexEdits):
     def tag_names(self, paths: Sequence[Path]) -> set[str]:
         """Every tag carried by an entry of these files, as written (``Work`` and ``work`` both when both are)."""
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT DISTINCT tag FROM tagnames WHERE n > 0 AND path IN ({','.join('?' * len(paths))})",
-                [str(Path(p).absolute()) for p in paths]).fetchall()
-        return {t for (t,) in rows}
+            return {t for (t,) in _in_batches(self._db, "SELECT tag FROM tagnames WHERE n > 0 AND path IN ({})",
+                                              [str(Path(p).absolute()) for p in paths])}
 
     def relevant_entries(self, path: Path, tags: Sequence[str], q: Query | None
                          ) -> list[tuple[str, int, int, str, str | None, str | None, str | None, int, str | None, int]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from os.path import commonprefix
 from typing import TYPE_CHECKING
 
 from .index_files import _parser
@@ -30,13 +31,8 @@ class _Edit:
 
     def __init__(self, text: str, at: int, old_mid: str, new_end: int) -> None:
         new_mid = text[at:new_end]
-        most = min(len(old_mid), len(new_mid))
-        same = 0
-        while same < most and old_mid[same] == new_mid[same]:
-            same += 1
-        tail = 0
-        while tail < most - same and old_mid[-1 - tail] == new_mid[-1 - tail]:
-            tail += 1
+        same = len(commonprefix([old_mid, new_mid]))
+        tail = len(commonprefix([old_mid[same:][::-1], new_mid[same:][::-1]]))
         self.at, self.new_end, self.old_mid = at, new_end, old_mid
         self.line = text.rfind("\n", 0, at + same) + 1
         self.z_old = at + len(old_mid) - tail
@@ -135,6 +131,18 @@ class IndexEdits(IndexRows):
             (h,) = probe.execute("SELECT hash FROM chunks WHERE rowid = ?", (rowid,)).fetchone()
             return bool(h == chunk_hash(text[start + shift : end + shift]))
 
+        def bisect(lo: int, hi: int, shift: int, found_right: bool) -> int | None:
+            """Where in [lo, hi] the rows stop holding their text (``shift``ed) or start to; None: a gap."""
+            while lo < hi:
+                row = row_at((lo + hi) // 2)
+                if row is None or row[1] <= lo:
+                    return None  # a gap in the rows: not a tiling
+                if same(row, shift) == found_right:
+                    lo = row[1]
+                else:
+                    hi = row[0]
+            return lo
+
         # the first row's start and the last one's end, from the index of places
         first = db.execute(f"SELECT b.off + c.rstart FROM {_JOIN} WHERE c.path = ? ORDER BY c.blk, c.rstart LIMIT 1",
                            (key,)).fetchone()
@@ -146,26 +154,10 @@ class IndexEdits(IndexRows):
         delta = len(text) - old_len
         if delta == 0:  # the rows after the edit hold their text in place too: no binary search finds it
             return None
-        lo, hi = first_start, old_len  # the first changed row starts in [lo, hi]: rows ending by lo are unchanged
-        while lo < hi:
-            row = row_at((lo + hi) // 2)
-            if row is None or row[1] <= lo:
-                return None  # a gap in the rows: not a tiling
-            if same(row, 0):
-                lo = row[1]
-            else:
-                hi = row[0]
-        at = lo
-        lo, hi = at, old_len  # the rows from the first one starting at or after hi on hold their text shifted
-        while lo < hi:
-            row = row_at((lo + hi) // 2)
-            if row is None or row[1] <= lo:
-                return None
-            if same(row, delta):
-                hi = row[0]
-            else:
-                lo = row[1]
-        end = lo
+        at = bisect(first_start, old_len, 0, True)  # the first changed row starts there
+        end = None if at is None else bisect(at, old_len, delta, False)  # the rows after it hold their text shifted
+        if at is None or end is None:
+            return None
         if end <= at:  # text added between two rows (or at the end): every row holds its text
             if delta <= 0:
                 return None

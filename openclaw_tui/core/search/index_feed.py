@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import closing, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -64,13 +65,9 @@ def note_written(changes: Sequence[tuple[Path, bytes | None, bytes | None]], *, 
                 index = Index(db, wait=False)  # never make a write wait for a search that builds the index
             except (OSError, sqlite3.Error):
                 continue
-            try:
+            with closing(index), suppress(OSError, ValueError, sqlite3.Error):
                 index.apply_write(path, before, after, catch_up=catch_up,
                                   parsed=parsed.get(Path(path)) if parsed is not None else None)
-            except (OSError, ValueError, sqlite3.Error):
-                pass
-            finally:
-                index.close()
 
 
 def note_reloaded(before: Profile | None, after: Profile) -> None:

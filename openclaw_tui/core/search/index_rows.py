@@ -11,8 +11,9 @@ import hashlib
 import sqlite3
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from .index_files import _parser, day_of_rel
@@ -124,7 +125,7 @@ def _pieces(rel: str, content: str | MemoryFile) -> tuple[str, list[_Piece], Mem
     text = content if isinstance(content, str) else content.text
     day = day_of_rel(rel)
     chunks: Iterable[Chunk] = text_chunks(text, yaml=rel.endswith((".yaml", ".yml")))
-    return text, [_Piece(c.start, c.end, c.body_start, c.line, c.end_line, c.id, c.kind, day) for c in chunks], None
+    return text, [_Piece(c.start, c.end, c.start, c.line, c.end_line, None, "text", day) for c in chunks], None
 
 
 def _kept_mtime(mtime_ns: int, read_at_ns: int) -> int:
@@ -146,18 +147,10 @@ def _new_blocks(db: sqlite3.Connection, key: str, starts: Sequence[tuple[int, in
     returns (blk, off, line) of each row's block.  The first block is based at 0."""
     (top,) = db.execute("SELECT coalesce(max(blk), 0) FROM blocks").fetchone()  # (ids never reused)
     db.execute("DELETE FROM blocks WHERE path = ?", (key,))
-    made: list[tuple[int, int, int]] = []
-    out: list[tuple[int, int, int]] = []
-    for i in range(0, len(starts), BLOCK_ROWS):
-        top += 1
-        block = (top, 0, 0) if i == 0 else (top, starts[i][0], starts[i][1])
-        made.append(block)
-        out += [block] * len(starts[i : i + BLOCK_ROWS])
-    if not made:
-        top += 1
-        made.append((top, 0, 0))
-    db.executemany("INSERT INTO blocks VALUES (?, ?, ?, ?)", [(b, key, off, line) for b, off, line in made])
-    return out
+    made = [(top + 1 + n, *(starts[i] if i else (0, 0))) for n, i in enumerate(range(0, len(starts), BLOCK_ROWS))]
+    db.executemany("INSERT INTO blocks VALUES (?, ?, ?, ?)",
+                   [(b, key, off, line) for b, off, line in made or [(top + 1, 0, 0)]])
+    return [made[k // BLOCK_ROWS] for k in range(len(starts))]
 
 
 def _rows_in(db: sqlite3.Connection, key: str, lo: int, hi: int, columns: str) -> list[Any]:
@@ -269,16 +262,13 @@ class IndexRows(Reader):
             else:
                 blocks = [_block_at(db, key, p.start) or (0, 0, 0) for p in pieces]
         # rowids by day: (day << DAY_SHIFT) + the next number free in that day's block (0: undated)
-        top: dict[int, int] = {}
+        free: dict[int, Iterator[int]] = {}
         for day in {p.day or 0 for p in pieces}:
             base = day << DAY_SHIFT
-            (top[day],) = db.execute("SELECT coalesce(max(rowid), ?) FROM chunks WHERE rowid >= ? AND rowid < ?",
-                                     (base, base, base + (1 << DAY_SHIFT))).fetchone()
-        ids: list[int] = []
-        for p in pieces:
-            day = p.day or 0
-            rowid = top[day] = top[day] + 1
-            ids.append(rowid)
+            (top,) = db.execute("SELECT coalesce(max(rowid), ?) FROM chunks WHERE rowid >= ? AND rowid < ?",
+                                (base, base, base + (1 << DAY_SHIFT))).fetchone()
+            free[day] = count(top + 1)
+        ids = [next(free[p.day or 0]) for p in pieces]
         fix = has_surrogates(text[pieces[0].start:pieces[-1].end])
         order = sorted(range(len(pieces)), key=ids.__getitem__) if len(pieces) > 1 else [0]
         # into an empty table (a first build) the index of places is made once every row is in

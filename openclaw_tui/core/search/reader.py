@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from threading import RLock
 from typing import TYPE_CHECKING
@@ -132,13 +133,10 @@ class Reader:
         where, args = _tag_filter(tags)
         source, r = _MATCHED if tags else "docs d WHERE docs MATCH ?", "d.rowid"
         hl = float(half_life_days)
-        decays: dict[int, float] = {}
 
+        @cache
         def decay(day: int) -> float:  # as rank.decay_factor computes it
-            f = decays.get(day)
-            if f is None:
-                f = decays[day] = 1.0 if day == 0 else float(0.5 ** (max(0, today - day) / hl))
-            return f
+            return 1.0 if day == 0 else float(0.5 ** (max(0, today - day) / hl))
 
         got: list[tuple[float, int, float]] = []  # (product, rowid, BM25): every match read that may still count
 
@@ -268,15 +266,12 @@ class Reader:
             found = _in_batches(self._db, f"SELECT c.rowid, c.path, f.profile, f.rel, {_PLACES}, c.ident, c.kind, c.day,"
                                 f" c.hash, t.raw FROM {_JOIN} JOIN files f ON f.path = c.path"
                                 " JOIN texts t ON t.rowid = c.rowid WHERE c.rowid IN ({})", rowids)
-        paths: dict[str, Path] = {}
+        path_of = cache(Path)  # one Path per file
         for rowid, path, prof, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw in found:
             root = roots.get(prof)
-            if root is None:
-                continue
-            p = paths.get(path)
-            if p is None:
-                p = paths[path] = Path(path)
-            out[rowid] = Row(rowid, p, root, rel, start, end, body_off, line, end_line, ident, kind, day, h, raw)
+            if root is not None:
+                out[rowid] = Row(rowid, path_of(path), root, rel, start, end, body_off, line, end_line, ident, kind,
+                                 day, h, raw)
         return out
 
     def all_hashes(self) -> list[tuple[int, str]]:

@@ -1,18 +1,8 @@
 """Text as the index sees it: Chinese bigram tokens, queries, and the chunks a file is cut into.
 
-SQLite FTS5's ``unicode61`` tokenizer reads a run of Chinese characters as
-one token, and ``trigram`` needs three characters, so neither finds ``咖啡``.
-Here Python rewrites every run of CJK characters as its single characters
-followed by its overlapping bigrams (``咖啡因`` -> ``咖 啡 因 咖啡 啡因``)
-before the text goes into FTS5; a query run of two or more characters
-becomes the phrase of its bigrams (an exact substring match) and a single
-character matches the unigrams.
-
-What is indexed: every block of ``memories.md`` and of the archive (entries,
-malformed blocks, the preamble), and paragraphs (list items, headings,
-top-level YAML keys) of ``identity.md``, ``state.yaml``, contexts, skills
-and, for an OpenClaw workspace, the bootstrap files, ``DREAMS.md`` and the
-daily logs.  ``secrets_refs.yaml`` and ``audit.log`` are not.
+FTS5's ``unicode61`` reads a CJK run as one token, so every run is indexed as its characters and its
+bigrams (``咖啡因`` -> ``咖 啡 因 咖啡 啡因``), and a query run as the phrase of its bigrams: a substring match.
+Which files are indexed: ``format.places.indexed_rel``.
 """
 
 from __future__ import annotations
@@ -50,11 +40,8 @@ class Chunk:
 
     start: int
     end: int
-    body_start: int
     line: int
     end_line: int
-    id: str | None
-    kind: str
 
 
 def _last_line(text: str, start: int, end: int, line: int) -> int:
@@ -98,7 +85,7 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
                 fence = None
         elif _BLANK_RE.fullmatch(row):
             if start >= 0:
-                yield Chunk(start, pos, start, start_line, line - 1, None, "text")
+                yield Chunk(start, pos, start_line, line - 1)
                 start = -1
         else:
             splits = (
@@ -109,7 +96,7 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
             if only_markers and not row.startswith("<!-- observed:"):
                 splits = False  # a marker line above an item belongs to that item
             if start >= 0 and (splits or line - start_line >= MAX_CHUNK_LINES):
-                yield Chunk(start, pos, start, start_line, line - 1, None, "text")
+                yield Chunk(start, pos, start_line, line - 1)
                 start = -1
             if start < 0:
                 start, start_line, only_markers = pos, line, marker
@@ -120,7 +107,7 @@ def text_chunks(text: str, yaml: bool = False) -> Iterator[Chunk]:
                 fence = m.group(1)
         pos = nxt
     if start >= 0:
-        yield Chunk(start, n, start, start_line, _last_line(text, start, n, start_line), None, "text")
+        yield Chunk(start, n, start_line, _last_line(text, start, n, start_line))
 
 
 def is_memory_rel(rel: str) -> bool:

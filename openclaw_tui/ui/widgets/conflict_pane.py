@@ -70,7 +70,7 @@ def render_side(
     elif text == "":
         out.append(_("(empty)") + "\n", style="italic dim")
     else:
-        for mark in mark_lines(text, reference, with_removed=True):
+        for mark in mark_lines(text, reference):
             if mark.removed:
                 out.append("✗ ", style="bold red")
                 out.append(clean_line(mark.text), style="dim strike")
