@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from generate import entry_text, memories_text  # noqa: E402
 
+from openclaw_tui.core.format.entries import common_prefix, common_suffix  # noqa: E402
 from openclaw_tui.core.git import (
     entry_history,
     history,  # noqa: E402
@@ -198,44 +199,6 @@ def _tree(items: dict[str, tuple[str, bytes]]) -> bytes:
     return b"".join(b"%s %s\0%s" % (items[n][0].encode(), n.encode(), items[n][1]) for n in sorted(items, key=key))
 
 
-_STEP = 1 << 16
-
-
-def _common_prefix(a: bytes, b: bytes) -> int:
-    n, i = min(len(a), len(b)), 0
-    while i < n and a[i : i + _STEP] == b[i : i + _STEP]:
-        i += _STEP
-    if i >= n:
-        return n
-    lo, hi = i, min(i + _STEP, n)  # the first difference lies in [lo, hi)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if a[lo : mid + 1] == b[lo : mid + 1]:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
-    la, lb, i = len(a), len(b), 0
-    while i < limit:
-        step = min(_STEP, limit - i)
-        if a[la - i - step : la - i] != b[lb - i - step : lb - i]:
-            break
-        i += step
-    else:
-        return limit
-    lo, hi = i, i + min(_STEP, limit - i)  # the suffix length lies in [lo, hi)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
 def build_entry_history(repo: Path, commits: int = 1_000, entries: int = 10_000, target: int = 5_000) -> str:
     """``commits`` versions of an ``entries``-entry memories.md; the target entry changes a few times,
     moves to the archive and comes back.  Returns the target id."""
@@ -277,8 +240,8 @@ def build_entry_history(repo: Path, commits: int = 1_000, entries: int = 10_000,
         if c == 0 or depth >= 50:
             blob_pos, depth = pack.add(3, new_blob), 0
         else:
-            a = _common_prefix(blob, new_blob)
-            s = _common_suffix(blob, new_blob, min(len(blob), len(new_blob)) - a)
+            a = common_prefix(blob, new_blob)
+            s = common_suffix(blob, new_blob, min(len(blob), len(new_blob)) - a)
             delta = _delta(len(blob), len(new_blob), a, len(blob) - s, new_blob[a : len(new_blob) - s])
             blob_pos, depth = pack.add(3, new_blob, (blob_pos, delta)), depth + 1
         blob = new_blob
