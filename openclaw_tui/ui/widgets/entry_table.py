@@ -385,10 +385,7 @@ class EntryTable(ScrollView, can_focus=True):
             keep = keep.id
         if not keep:
             return None
-        for i, r in enumerate(view):
-            if r.id == keep:
-                return i
-        return None
+        return next((i for i, r in enumerate(view) if r.id == keep), None)
 
     def select_row(self, row: EntryRow | str) -> bool:
         """Move the cursor to ``row`` (or the first row with that id) if it is in view."""
@@ -565,13 +562,13 @@ class EntryTable(ScrollView, can_focus=True):
         return self.get_component_rich_style(f"entry-table--{name}", partial=True)
 
     def _render_message(self, width: int) -> Strip:
-        if self._partial is not None or not self.complete:
-            msg = "  " + i18n._("Looking… (the entries are still being read)")
+        if self.partial:
+            msg = i18n._("Looking… (the entries are still being read)")
         elif self.source and not self.view:
-            msg = "  " + i18n._("No entry matches the filter. Press Esc to clear it.")
+            msg = i18n._("No entry matches the filter. Press Esc to clear it.")
         else:
-            msg = "  " + i18n._(self.placeholder)
-        text = Text(msg, style=self.rich_style + self._style("empty"), no_wrap=True, end="")
+            msg = i18n._(self.placeholder)
+        text = Text("  " + msg, style=self.rich_style + self._style("empty"), no_wrap=True, end="")
         text.truncate(width, pad=True)
         return Strip(text.render(self.app.console), width)
 
@@ -602,22 +599,13 @@ class EntryTable(ScrollView, can_focus=True):
         row_style = self.rich_style
         if row.malformed:
             row_style += style("malformed")
-        elif row.status == "superseded":
-            row_style += style("superseded")
-        elif row.status == "cold":
-            row_style += style("cold")
-        elif row.status == "archived":
-            row_style += style("archived")
+        elif row.status in ("superseded", "cold", "archived"):
+            row_style += style(row.status)
         if picked:
             row_style += style("picked")
         if is_cursor:
             row_style += style("cursor") if self.has_focus else style("cursor-blurred")
-        worst = None
-        for m in row.marks:
-            if m in ERROR_MARKS:
-                worst = "error"
-                break
-            worst = "warning"
+        worst = None if not row.marks else "error" if not ERROR_MARKS.isdisjoint(row.marks) else "warning"
         segments: list[Segment] = []
         append = segments.append
         used = 0
@@ -650,11 +638,9 @@ class EntryTable(ScrollView, can_focus=True):
         if name == "flag":
             return [("▌", style(f"flag-{worst}"))] if worst is not None else []
         if name == "id":
-            if r.malformed:
-                return [(clean_line(r.id or "(no id)"), style("malformed"))]
-            s = style("id")
-            if "conflict" in r.marks:
-                s = s + style("conflict")
+            s = style("malformed") if r.malformed else style("id")
+            if "conflict" in r.marks and not r.malformed:
+                s += style("conflict")
             return [(clean_line(r.id or "(no id)"), s)]
         if name == "status":
             return [(clean_line(status_text(r)), None)]
