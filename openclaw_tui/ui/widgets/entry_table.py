@@ -1,8 +1,5 @@
-"""A virtualised table of memory entries (Line API): source rows -> sorted (cached) -> filtered.
-
-Only the lines on screen are rendered, through an LRU cache of Strips, with column widths from the
-visible rows; cells hold cleaned memory text and no links: clicks are mapped to rows by coordinates.
-"""
+"""A virtualised table of memory entries (Line API): source rows -> sorted (cached) -> filtered; only the
+lines on screen are rendered (LRU cache of Strips), column widths from the visible rows."""
 
 from __future__ import annotations
 
@@ -16,7 +13,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events, on
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
@@ -416,12 +413,8 @@ class EntryTable(ScrollView, can_focus=True):
         self._announce()
 
     def _ensure_visible(self) -> None:
-        page = self._page
-        top = self.scroll_offset.y
-        if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
-        elif self.cursor - top + 1 > page:
-            self.scroll_to(y=self.cursor - page + 1, animate=False, immediate=True)
+        # the cursor's row is drawn a line lower (under the header): two virtual lines must be in view
+        self.scroll_to_region(Region(0, self.cursor, 1, 2), animate=False, immediate=True)
 
     def action_cursor_up(self) -> None:
         self.move_cursor(self.cursor - 1)

@@ -1,8 +1,5 @@
-"""Showing memory text harmlessly: never as markup, never as live escapes or links.
-
-Memory may hold markup (``[@click=app.quit]``), ANSI escapes, bidi overrides, bytes that were not UTF-8:
-all shown text goes through :func:`clean` into ``rich.text.Text``; Markdown through :class:`SafeMarkdown`.
-"""
+"""Showing memory text harmlessly (it may hold markup, ANSI escapes, bidi overrides, bytes not UTF-8):
+through :func:`clean` into ``rich.text.Text``, Markdown through :class:`SafeMarkdown`."""
 
 from __future__ import annotations
 
