@@ -509,12 +509,10 @@ class EntryTable(ScrollView, can_focus=True):
                 w = max(w, sum(cell_len(text) for text, _style in self._cell_parts(name, r, hi, "error")))
             want[name] = min(w, hi)
         fixed = sum(want.values()) + len(want)  # one space after each column
-        if width - fixed < 48 and want["timestamp"] > 10:
-            fixed -= want["timestamp"] - 10  # date only
-            want["timestamp"] = 10
-        if width - fixed < 40 and want["tags"] > 14:
-            fixed -= want["tags"] - 14
-            want["tags"] = 14
+        for name, room, short in (("timestamp", 48, 10), ("tags", 40, 14)):  # the date only, fewer tags
+            if width - fixed < room and want[name] > short:
+                fixed -= want[name] - short
+                want[name] = short
         # Columns give way (time, tags, importance) before the summary goes under SUMMARY_MIN cells.
         for drop in ("timestamp", "tags", "importance"):
             if width - fixed >= SUMMARY_MIN or not want[drop]:

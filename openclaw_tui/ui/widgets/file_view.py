@@ -79,8 +79,7 @@ def find_refs(
         found: list[RefSpan] = []
         scan_from, scan_to = 0, len(line)
         if yaml:
-            stripped = line.lstrip()
-            if stripped.startswith("#"):
+            if line.lstrip().startswith("#"):
                 continue
             m = re.search(r"(?:^|\s)#", line)
             if m is not None and not _in_quotes(line, m.start()):

@@ -157,7 +157,7 @@ class ResultList(ScrollView, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         if self._rows_width != self.text_width:
-            self.rows = [None] * self._count
+            self.rows = [None] * len(self.rows)
             self._rows_width = self.text_width
             self._lines.clear()
         self._fit()
