@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
-from itertools import groupby
+from itertools import groupby, zip_longest
 from operator import attrgetter
 from typing import Any
 
@@ -79,10 +79,7 @@ def body_diff_lines(old: str, new: str, indent: str = "    ") -> list[Text]:
     for op, i1, i2, j1, j2 in sm.get_opcodes():
         if op == "equal":
             continue
-        olds, news = a[i1:i2], b[j1:j2]
-        for k in range(max(len(olds), len(news))):
-            o = olds[k] if k < len(olds) else None
-            n = news[k] if k < len(news) else None
+        for o, n in zip_longest(a[i1:i2], b[j1:j2]):
             if o is not None and n is not None:
                 so, sn = word_diff(o, n)
             else:
