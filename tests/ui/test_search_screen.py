@@ -72,7 +72,7 @@ async def test_every_result_is_listed_in_rank_order_in_the_first_paint_and_the_k
         on_painted = screen._painted
 
         def observe(hits: list[Any], value: str) -> None:
-            painted.append((results.result_count, widget_text(results), explained(screen)))
+            painted.append((len(results.rows), widget_text(results), explained(screen)))
             on_painted(hits, value)
         monkeypatch.setattr(screen, "_painted", observe)
         screen.query_one("#search-input", Input).value = "coffee"
@@ -235,11 +235,11 @@ async def test_a_new_query_before_the_old_one_was_painted_shows_only_its_own_res
         screen._show([], None, "", "")  # another query's (empty) results arrive before coffee's were painted
         await until(lambda: screen.shown_query == "", pilot=pilot)
         screen._painted(hits, "coffee")  # coffee's late callback: it must change nothing
-        assert results.result_count == 0 and screen.shown_query == screen.listed_query == ""
+        assert len(results.rows) == 0 and screen.shown_query == screen.listed_query == ""
         assert "mem-" not in widget_text(results)
         box.value = "抹茶"
         await until(lambda: screen.listed_query == "抹茶", pilot=pilot)
-        assert results.result_count == 1 and [h.file for h in screen.hits] == ["identity.md"]
+        assert len(results.rows) == 1 and [h.file for h in screen.hits] == ["identity.md"]
         assert "identity.md" in widget_text(results)
 
 
@@ -274,7 +274,7 @@ async def test_an_older_query_answered_late_never_replaces_the_newer_one_s_resul
             await until(lambda: not [w for w in screen.workers if w.group == "search-query" and w.is_running], pilot=pilot)
             await pilot.pause(0.1)
             assert screen.last_query == newer and [h.id for h in screen.hits] == ids
-            assert results.result_count == len(ids) and "mem-0001" not in widget_text(results)
+            assert len(results.rows) == len(ids) and "mem-0001" not in widget_text(results)
 
 
 async def test_a_failure_naming_a_folder_shows_its_name_as_plain_text(tmp_path: Path) -> None:

@@ -132,15 +132,13 @@ def preview_text(part: InjectedPart, context_lines: int = 3) -> Text:
     end = rest.find("…(truncated")
     end = rest.find("\n", end) + 1 if end >= 0 else len(rest)
     marker, tail = rest[:end], rest[end:]
-    head_lines = head.split("\n")
     # the kept head and tail as the marker line counts them (UTF-16 units of the file), else as drawn
     kept = part.kept[0][1] - part.kept[0][0] if part.kept else len(head)
     after = part.kept[-1][1] - part.kept[-1][0] if len(part.kept) > 1 else None
     t.append(_("… %(n)s characters kept before the cut, ending:") % {"n": f"{kept:,}"} + "\n", style="dim")
-    t.append(clean("\n".join(head_lines[-context_lines:])))
+    t.append(clean("\n".join(head.split("\n")[-context_lines:])))
     t.append(clean(marker), style="reverse bold red")
-    tail_lines = tail.split("\n")
-    t.append(clean("\n".join(tail_lines[: context_lines * 2])))
+    t.append(clean("\n".join(tail.split("\n")[: context_lines * 2])))
     if after is None:
         after = len(tail.encode("utf-16-le", "surrogatepass")) // 2
     t.append("\n" + _("… %(n)s characters kept after the cut") % {"n": f"{after:,}"}, style="dim")

@@ -1,8 +1,5 @@
-"""One conflict side by side: ours | base | theirs, and the result of the choice.
-
-Each side's changed lines are marked (▍), changed words highlighted, against the base when the markers
-carry it (diff3), else against the other side; the side ``space`` would pick is framed.
-"""
+"""One conflict side by side: ours | base | theirs (changed lines marked ▍ and words highlighted, against
+the base when known, else the other side), the side ``space`` would pick framed, the choice's result."""
 
 from __future__ import annotations
 

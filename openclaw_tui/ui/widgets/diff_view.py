@@ -23,6 +23,7 @@ WORD_REMOVED = "bold white on dark_red"
 WORD_ADDED = "bold black on green3"
 FIELD_DIFF = "bold yellow"
 
+LINE_STYLES = (("+++", HEADER), ("---", HEADER), ("@@", HUNK), ("+", ADDED), ("-", REMOVED))  # first match
 MAX_LINES = 3000  # a diff longer than this is cut on screen (the write is not)
 
 
@@ -38,16 +39,7 @@ def diff_text(diff: str, max_lines: int = MAX_LINES) -> Text:
                    + "\n", style="bold yellow")
         lines = lines[:max_lines]
     for line in lines:
-        if line.startswith(("+++", "---")):
-            style = HEADER
-        elif line.startswith("@@"):
-            style = HUNK
-        elif line.startswith("+"):
-            style = ADDED
-        elif line.startswith("-"):
-            style = REMOVED
-        else:
-            style = ""
+        style = next((style for start, style in LINE_STYLES if line.startswith(start)), "")
         out.append(clean_line(line), style=style)
         out.append("\n")
     out.rstrip()
@@ -69,12 +61,6 @@ def word_diff_texts(a: str, b: str) -> tuple[Text, Text]:
     return left, right
 
 
-def _value(v: object) -> str:
-    if v is MISSING:
-        return "—"
-    return clean_line(render_scalar(v))
-
-
 def meta_texts(pairs: Iterable[FieldPair]) -> tuple[Text, Text]:
     """Both entries' fields, one per line, the ones that differ highlighted on both sides."""
     left, right = Text(), Text()
@@ -85,7 +71,7 @@ def meta_texts(pairs: Iterable[FieldPair]) -> tuple[Text, Text]:
                 side.append(f"{p.name}: —", style="dim" if not p.differs else FIELD_DIFF)
             else:
                 side.append(f"{p.name}: ", style="bold" if not p.differs else FIELD_DIFF)
-                side.append(_value(value), style=style)
+                side.append(clean_line(render_scalar(value)), style=style)
             side.append("\n")
     left.rstrip()
     right.rstrip()

@@ -103,20 +103,19 @@ class EntryDetail(Horizontal):
         meta = self.query_one("#detail-meta", Static)
         body = self.query_one("#detail-body", Static)
         self.query_one("#detail-main", VerticalScroll).scroll_home(animate=False)
+        if row is not None:
+            row.fill()
+            messages = row.messages
+        problems.update(self._problems(messages or []))
+        problems.display = bool(messages)
         if row is None:
             title.update(Text(_(empty), style="dim"))
-            for w in (problems, meta, body):
-                w.update(Text())
-            problems.update(self._problems(messages or []))
-            problems.display = bool(messages)
+            meta.update(Text())
+            body.update(Text())
             self.ref_list.clear_options()
             return
-        row.fill()
         lookup = lookup or (lambda _i: None)
         title.update(self._title(row))
-        probs = self._problems(row.messages)
-        problems.update(probs)
-        problems.display = bool(row.messages)
         meta.update(self._meta(row))
         body.update(self._body(row))
         self._refs(row, refs, lookup)

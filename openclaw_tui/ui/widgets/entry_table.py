@@ -1,8 +1,5 @@
-"""A virtualised table of memory entries (Line API): source rows -> sorted (cached) -> filtered.
-
-Only the lines on screen are rendered, through an LRU cache of Strips, with column widths from the
-visible rows; cells hold cleaned memory text and no links: clicks are mapped to rows by coordinates.
-"""
+"""A virtualised table of memory entries (Line API): source rows -> sorted (cached) -> filtered; only the
+lines on screen are rendered (LRU cache of Strips), column widths from the visible rows."""
 
 from __future__ import annotations
 
@@ -16,7 +13,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events, on
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
@@ -385,10 +382,7 @@ class EntryTable(ScrollView, can_focus=True):
             keep = keep.id
         if not keep:
             return None
-        for i, r in enumerate(view):
-            if r.id == keep:
-                return i
-        return None
+        return next((i for i, r in enumerate(view) if r.id == keep), None)
 
     def select_row(self, row: EntryRow | str) -> bool:
         """Move the cursor to ``row`` (or the first row with that id) if it is in view."""
@@ -419,12 +413,8 @@ class EntryTable(ScrollView, can_focus=True):
         self._announce()
 
     def _ensure_visible(self) -> None:
-        page = self._page
-        top = self.scroll_offset.y
-        if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
-        elif self.cursor - top + 1 > page:
-            self.scroll_to(y=self.cursor - page + 1, animate=False, immediate=True)
+        # the cursor's row is drawn a line lower (under the header): two virtual lines must be in view
+        self.scroll_to_region(Region(0, self.cursor, 1, 2), animate=False, immediate=True)
 
     def action_cursor_up(self) -> None:
         self.move_cursor(self.cursor - 1)
@@ -519,12 +509,10 @@ class EntryTable(ScrollView, can_focus=True):
                 w = max(w, sum(cell_len(text) for text, _style in self._cell_parts(name, r, hi, "error")))
             want[name] = min(w, hi)
         fixed = sum(want.values()) + len(want)  # one space after each column
-        if width - fixed < 48 and want["timestamp"] > 10:
-            fixed -= want["timestamp"] - 10  # date only
-            want["timestamp"] = 10
-        if width - fixed < 40 and want["tags"] > 14:
-            fixed -= want["tags"] - 14
-            want["tags"] = 14
+        for name, room, short in (("timestamp", 48, 10), ("tags", 40, 14)):  # the date only, fewer tags
+            if width - fixed < room and want[name] > short:
+                fixed -= want[name] - short
+                want[name] = short
         # Columns give way (time, tags, importance) before the summary goes under SUMMARY_MIN cells.
         for drop in ("timestamp", "tags", "importance"):
             if width - fixed >= SUMMARY_MIN or not want[drop]:
@@ -565,13 +553,13 @@ class EntryTable(ScrollView, can_focus=True):
         return self.get_component_rich_style(f"entry-table--{name}", partial=True)
 
     def _render_message(self, width: int) -> Strip:
-        if self._partial is not None or not self.complete:
-            msg = "  " + i18n._("Looking… (the entries are still being read)")
+        if self.partial:
+            msg = i18n._("Looking… (the entries are still being read)")
         elif self.source and not self.view:
-            msg = "  " + i18n._("No entry matches the filter. Press Esc to clear it.")
+            msg = i18n._("No entry matches the filter. Press Esc to clear it.")
         else:
-            msg = "  " + i18n._(self.placeholder)
-        text = Text(msg, style=self.rich_style + self._style("empty"), no_wrap=True, end="")
+            msg = i18n._(self.placeholder)
+        text = Text("  " + msg, style=self.rich_style + self._style("empty"), no_wrap=True, end="")
         text.truncate(width, pad=True)
         return Strip(text.render(self.app.console), width)
 
@@ -602,22 +590,13 @@ class EntryTable(ScrollView, can_focus=True):
         row_style = self.rich_style
         if row.malformed:
             row_style += style("malformed")
-        elif row.status == "superseded":
-            row_style += style("superseded")
-        elif row.status == "cold":
-            row_style += style("cold")
-        elif row.status == "archived":
-            row_style += style("archived")
+        elif row.status in ("superseded", "cold", "archived"):
+            row_style += style(row.status)
         if picked:
             row_style += style("picked")
         if is_cursor:
             row_style += style("cursor") if self.has_focus else style("cursor-blurred")
-        worst = None
-        for m in row.marks:
-            if m in ERROR_MARKS:
-                worst = "error"
-                break
-            worst = "warning"
+        worst = None if not row.marks else "error" if not ERROR_MARKS.isdisjoint(row.marks) else "warning"
         segments: list[Segment] = []
         append = segments.append
         used = 0
@@ -650,11 +629,9 @@ class EntryTable(ScrollView, can_focus=True):
         if name == "flag":
             return [("▌", style(f"flag-{worst}"))] if worst is not None else []
         if name == "id":
-            if r.malformed:
-                return [(clean_line(r.id or "(no id)"), style("malformed"))]
-            s = style("id")
-            if "conflict" in r.marks:
-                s = s + style("conflict")
+            s = style("malformed") if r.malformed else style("id")
+            if "conflict" in r.marks and not r.malformed:
+                s += style("conflict")
             return [(clean_line(r.id or "(no id)"), s)]
         if name == "status":
             return [(clean_line(status_text(r)), None)]

@@ -6,8 +6,10 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -77,8 +79,7 @@ def find_refs(
         found: list[RefSpan] = []
         scan_from, scan_to = 0, len(line)
         if yaml:
-            stripped = line.lstrip()
-            if stripped.startswith("#"):
+            if line.lstrip().startswith("#"):
                 continue
             m = re.search(r"(?:^|\s)#", line)
             if m is not None and not _in_quotes(line, m.start()):
@@ -303,15 +304,9 @@ class SourceView(ScrollView, can_focus=True):
         x = offset.x - self._gutter
         if x < 0:
             return
-        plain = self.lines[n].plain
-        used, index = 0, None
-        for i in range(start, end):
-            w = cell_len(plain[i])
-            if used <= x < used + w:
-                index = i
-                break
-            used += w
-        if index is None:
+        ends = list(accumulate(cell_len(ch) for ch in self.lines[n].plain[start:end]))  # cells up to each char
+        index = start + bisect_right(ends, x)
+        if index >= end:
             return
         span = next((s for s in self.refs.get(n, []) if s.start <= index < s.end), None)
         if span is not None:

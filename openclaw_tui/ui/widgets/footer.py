@@ -1,9 +1,5 @@
-"""Textual's ``Footer`` that rebuilds its key widgets only when the keys shown change.
-
-It can be ``held`` (no keys until :meth:`release`, once the first rows are on screen), rebuilds once
-for any number of announcements, waits for a pause in filter typing (``since_typed``), and shows Quit
-and Help first so no terminal is too narrow for them.
-"""
+"""Textual's ``Footer`` that rebuilds its key widgets only when the keys shown change, once for any number
+of announcements, after a pause in filter typing; Quit and Help first, whatever the width."""
 
 from __future__ import annotations
 

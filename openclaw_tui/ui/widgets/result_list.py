@@ -1,8 +1,5 @@
-"""The search screen's list of results, each a fixed number of lines made when first drawn (Line API).
-
-``set_results`` takes a count and a function making result i's text; drawn lines are kept until the
-results, the width or the style change.  Keys and messages as an ``OptionList``'s, plus ``Drawn``.
-"""
+"""The search screen's list of results, each a fixed number of lines made when first drawn (Line API);
+keys and messages as an ``OptionList``'s, plus ``Drawn``."""
 
 from __future__ import annotations
 
@@ -52,7 +49,7 @@ def line_strip(line: Line, width: int, style: Style) -> Strip:
 
 
 class ResultList(ScrollView, can_focus=True):
-    """A list of results of ``height`` lines each; see the module docstring."""
+    """A list of results of ``row_height`` lines each."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"result-list--highlighted", "result-list--hover"}
     DEFAULT_CSS = """
@@ -129,10 +126,6 @@ class ResultList(ScrollView, can_focus=True):
         """The cells a result's line may take."""
         return max(1, self.scrollable_content_region.width - 2 * PAD)
 
-    @property
-    def result_count(self) -> int:
-        return self._count
-
     def text(self, index: int) -> Text:
         """Result ``index``'s text (as made by the function given to ``set_results``)."""
         return self._prompt(index)
@@ -164,7 +157,7 @@ class ResultList(ScrollView, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         if self._rows_width != self.text_width:
-            self.rows = [None] * self._count
+            self.rows = [None] * len(self.rows)
             self._rows_width = self.text_width
             self._lines.clear()
         self._fit()

@@ -1,41 +1,25 @@
-"""Showing memory text harmlessly: never as markup, never as live escapes or links.
-
-Memory may hold markup (``[@click=app.quit]``), ANSI escapes, bidi overrides, bytes that were not UTF-8:
-all shown text goes through :func:`clean` into ``rich.text.Text``; Markdown through :class:`SafeMarkdown`.
-"""
+"""Showing memory text harmlessly (it may hold markup, ANSI escapes, bidi overrides, bytes not UTF-8):
+through :func:`clean` into ``rich.text.Text``, Markdown through :class:`SafeMarkdown`."""
 
 from __future__ import annotations
 
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
 from ...core.i18n import _
 
-
-def _build_table() -> dict[int, str]:
-    table: dict[int, str] = {}
-    for code in range(0x20):
-        if code in (0x09, 0x0A):
-            continue
-        table[code] = chr(0x2400 + code)  # U+2400 control pictures: ␀ … ␟ (ESC → ␛)
-    table[0x7F] = "\u2421"  # ␡
-    for code in range(0x80, 0xA0):
-        table[code] = f"\\x{code:02x}"  # C1 controls (0x9b is a one-byte CSI)
-    for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C):
-        table[code] = f"<U+{code:04X}>"  # bidi controls that could reorder what is shown
-    for code in range(0xDC80, 0xDD00):
-        table[code] = f"\\x{code - 0xDC00:02x}"  # bytes that were not UTF-8 (surrogateescape)
-    for code in (0x2028, 0x2029):
-        table[code] = f"<U+{code:04X}>"
-    return table
-
-
-_TABLE = _build_table()
-_LINE_TABLE = dict(_TABLE)
-_LINE_TABLE[0x09] = " "
-_LINE_TABLE[0x0A] = "\u2424"  # ␤ in single-line cells
+_TABLE: dict[int, str] = {
+    **{code: chr(0x2400 + code) for code in range(0x20) if code not in (0x09, 0x0A)},  # control pictures ␀ … ␟
+    0x7F: "\u2421",  # ␡
+    **{code: f"\\x{code:02x}" for code in range(0x80, 0xA0)},  # C1 controls (0x9b is a one-byte CSI)
+    # bidi controls that could reorder what is shown, and the line and paragraph separators
+    **{code: f"<U+{code:04X}>"
+       for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C, 0x2028, 0x2029)},
+    **{code: f"\\x{code - 0xDC00:02x}" for code in range(0xDC80, 0xDD00)},  # bytes that were not UTF-8
+}
+_LINE_TABLE = {**_TABLE, 0x09: " ", 0x0A: "\u2424"}  # tabs as spaces, ␤ in single-line cells
 
 
 # A line longer than this is shown cut, with its length: wrapping megabytes of one line would
@@ -77,11 +61,15 @@ def literal(text: str, style: str | Style = "") -> Text:
     return Text(clean(text), style=style)
 
 
-class Inert:
-    """Wrap any Rich renderable so that none of its segments carry links or actions."""
+class SafeMarkdown:
+    """A memory body rendered as Markdown (markup in it stays literal): links shown as text, no segment
+    carries a link or an action."""
 
-    def __init__(self, renderable: RenderableType) -> None:
-        self.renderable = renderable
+    def __init__(self, markdown: str, code_theme: str = "ansi_dark") -> None:
+        from rich.markdown import Markdown  # markdown-it and all: not imported before it is needed
+
+        self.source = clean(markdown)
+        self.renderable = Markdown(self.source, hyperlinks=False, code_theme=code_theme, inline_code_lexer=None)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         for segment in console.render(self.renderable, options):
@@ -89,13 +77,3 @@ class Inert:
             if control:
                 continue  # a renderable never gets to move the cursor or set the title
             yield Segment(text, None if style is None else style.clear_meta_and_links())
-
-
-class SafeMarkdown(Inert):
-    """A memory body rendered as Markdown (markup in it stays literal): links shown as text, nothing actionable."""
-
-    def __init__(self, markdown: str, code_theme: str = "ansi_dark") -> None:
-        from rich.markdown import Markdown  # markdown-it and all: not imported before it is needed
-
-        self.source = clean(markdown)
-        super().__init__(Markdown(self.source, hyperlinks=False, code_theme=code_theme, inline_code_lexer=None))

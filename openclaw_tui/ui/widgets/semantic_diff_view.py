@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
+from itertools import groupby, zip_longest
+from operator import attrgetter
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -77,10 +79,7 @@ def body_diff_lines(old: str, new: str, indent: str = "    ") -> list[Text]:
     for op, i1, i2, j1, j2 in sm.get_opcodes():
         if op == "equal":
             continue
-        olds, news = a[i1:i2], b[j1:j2]
-        for k in range(max(len(olds), len(news))):
-            o = olds[k] if k < len(olds) else None
-            n = news[k] if k < len(news) else None
+        for o, n in zip_longest(a[i1:i2], b[j1:j2]):
             if o is not None and n is not None:
                 so, sn = word_diff(o, n)
             else:
@@ -220,34 +219,22 @@ def render_unified(patch: Patch) -> Text:
                 out.append(f"  {clean_line(note)}\n", style="dim")
         for h in f.hunks:
             out.append(clean_line(h.header) + "\n", style="cyan")
-            lines = h.lines
-            i = 0
-            while i < len(lines):
-                ln = lines[i]
-                if ln.kind == "-":  # pair a run of - with the run of + after it for word highlights
-                    j = i
-                    while j < len(lines) and lines[j].kind == "-":
-                        j += 1
-                    k = j
-                    while k < len(lines) and lines[k].kind == "+":
-                        k += 1
-                    minus_run, plus_run = lines[i:j], lines[j:k]
-                    pairs = [word_diff(m.text, p.text) for m, p in zip(minus_run, plus_run, strict=False)]
-                    for n, m in enumerate(minus_run):
-                        segs = pairs[n][0] if n < len(pairs) else [(m.text, False)]
-                        _line(out, "-", m, segs, REMOVED, CHANGED_WORD_OLD)
-                    for n, p in enumerate(plus_run):
-                        segs = pairs[n][1] if n < len(pairs) else [(p.text, False)]
-                        _line(out, "+", p, segs, ADDED, CHANGED_WORD_NEW)
-                    i = k
-                    continue
-                if ln.kind == "+":
-                    _line(out, "+", ln, [(ln.text, False)], ADDED, CHANGED_WORD_NEW)
-                elif ln.kind == " ":
-                    _line(out, " ", ln, [(ln.text, False)], "", "")
+            # a run of - lines pairs with the run of + after it, for word highlights
+            runs = [(k, list(g)) for k, g in groupby(h.lines, key=attrgetter("kind"))]
+            for (before, _lines), (kind, run), (after, next_run) in zip(
+                [("", []), *runs[:-1]], runs, [*runs[1:], ("", [])], strict=True
+            ):
+                if kind == "-":
+                    _changed(out, run, next_run if after == "+" else [])
+                elif kind == "+":
+                    if before != "-":  # else shown with the run before
+                        _changed(out, [], run)
+                elif kind == " ":
+                    for ln in run:
+                        _line(out, " ", ln, [(ln.text, False)], "", "")
                 else:
-                    out.append(f"  \\{clean_line(ln.text)}\n", style="dim")
-                i += 1
+                    for ln in run:
+                        out.append(f"  \\{clean_line(ln.text)}\n", style="dim")
         out.append("\n")
     if patch.truncated:
         out.append(_("… the diff is longer; the rest is not shown") + "\n", style="bold yellow")
@@ -255,6 +242,14 @@ def render_unified(patch: Patch) -> Text:
         out.append(_("No text change in this folder."), style="dim italic")
     out.rstrip()
     return out
+
+
+def _changed(out: Text, minus: list[PatchLine], plus: list[PatchLine]) -> None:
+    pairs = [word_diff(m.text, p.text) for m, p in zip(minus, plus, strict=False)]
+    for n, m in enumerate(minus):
+        _line(out, "-", m, pairs[n][0] if n < len(pairs) else [(m.text, False)], REMOVED, CHANGED_WORD_OLD)
+    for n, p in enumerate(plus):
+        _line(out, "+", p, pairs[n][1] if n < len(pairs) else [(p.text, False)], ADDED, CHANGED_WORD_NEW)
 
 
 def _line(out: Text, sign: str, ln: PatchLine, segs: list[Segment], style: str, word_style: str) -> None:

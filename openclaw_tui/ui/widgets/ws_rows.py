@@ -9,7 +9,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events, on
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -66,16 +66,9 @@ class RowsView(ScrollView, can_focus=True):
         self.cursor_row = max(0, min(row, len(self.rows) - 1))
 
     def watch_cursor_row(self, old: int, new: int) -> None:
-        self._keep_visible()
+        # the row is drawn a line lower (under the header): two virtual lines must be in view
+        self.scroll_to_region(Region(0, new, 1, 2), animate=False)
         self.post_message(self.Highlighted(self, new))
-
-    def _keep_visible(self) -> None:
-        height = max(1, self.scrollable_content_region.height - 1)
-        top = int(self.scroll_offset.y)
-        if self.cursor_row < top:
-            self.scroll_to(y=self.cursor_row, animate=False)
-        elif self.cursor_row >= top + height:
-            self.scroll_to(y=self.cursor_row - height + 1, animate=False)
 
     # --- input --------------------------------------------------------------------------
 
@@ -99,12 +92,10 @@ class RowsView(ScrollView, can_focus=True):
         used = 0
         for i, cell in enumerate(cells):
             if isinstance(cell, Text):
-                cell_text = cell
-            elif isinstance(cell, tuple):
-                cell_text = Text(clean_line(cell[0]), style=cell[1])
+                part = cell.copy()
             else:
-                cell_text = Text(clean_line(str(cell)))
-            part = cell_text.copy()
+                text, cell_style = cell if isinstance(cell, tuple) else (str(cell), "")
+                part = Text(clean_line(text), style=cell_style)
             if i < len(self.widths):
                 part.truncate(self.widths[i], overflow="ellipsis", pad=True)
                 line.append_text(part)
