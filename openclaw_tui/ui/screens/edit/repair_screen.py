@@ -112,14 +112,7 @@ def candidate_prompt(k: int, c: Candidate) -> Text:
 class RepairScreen(ModalScreen[bool]):
     """The candidates of one finding, a byte-diff preview of the highlighted one, apply and undo."""
 
-    DEFAULT_CSS = """
-    RepairScreen { align: center middle; background: $background 60%; }
-    #repair-box { width: 90%; height: 85%; padding: 1 2; border: thick $primary; background: $surface; }
-    #repair-title { height: auto; margin-bottom: 1; }
-    #repair-candidates { height: auto; max-height: 12; margin-bottom: 1; }
-    #repair-diff { height: 1fr; border: round $panel-lighten-2; }
-    #repair-status { height: auto; margin-top: 1; }
-    """
+    CSS_PATH = "repair_screen.tcss"
 
     BINDINGS = bindings("repair")
 

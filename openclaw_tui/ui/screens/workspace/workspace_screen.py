@@ -161,17 +161,7 @@ def _size_text(size: int) -> str:
 class WorkspaceScreen(Screen[None]):
     """One OpenClaw workspace, first-class."""
 
-    DEFAULT_CSS = """
-    WorkspaceScreen { layout: vertical; }
-    #ws-title { height: 1; background: $panel; color: $text; padding: 0 1; }
-    #ws-tabline { height: 1; padding: 0 1; }
-    #ws-keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
-    #ws-filter { height: 3; }
-    #ws-tabs { height: 1fr; }
-    #ws-detail { height: 6; border-top: solid $panel-lighten-2; padding: 0 1; overflow-y: auto; }
-    #ws-preview-scroll { height: 1fr; }
-    #ws-preview { padding: 0 1; }
-    """
+    CSS_PATH = "workspace_screen.tcss"
 
     AUTO_FOCUS = ""
 
