@@ -81,14 +81,14 @@ class GitPanel:
         self.conflicted = message.conflicted
         first = not self.ready
         self.ready = True
-        self.screen.status.set_repo(self.status_text())
+        self.screen.status.show(repo_info=self.status_text())
         self.screen.refresh_bindings()
         if first and message.state is not None and not self._polling:
             self._polling = True
             self.screen.set_interval(POLL_SECONDS, self._poll)
         self.index_if_moved()
         # a pending merge is a lasting state: first on the status line for as long as it lasts, not a notice
-        self.screen.status.set_alert(self.alert_text())
+        self.screen.status.show(alert=self.alert_text())
 
     def index_if_moved(self) -> None:
         """Index the history when HEAD moved since the last time (and the profiles are known)."""

@@ -254,7 +254,7 @@ class ProfileLoading(Screen[None]):
             self.notify(_("Changes made by other programs will not show: %(reason)s") % {"reason": exc}, severity="warning")
             return
         if watcher.mode == "polling":
-            self.status.set_watch(_("watching: polling"))
+            self.status.show(watch_note=_("watching: polling"))
         if watcher.fallback_reason:
             self.notify(_("Watching by polling: %(reason)s") % {"reason": watcher.fallback_reason})
         self._catch_up()

@@ -292,7 +292,7 @@ class MainScreen(FilterAndSort):
     def _inbox_counted(self, path: Path, count: int | None) -> None:
         if self.session.current is not None and self.session.current.path == path:
             for bar in self.query("#status").results(StatusBar):  # none once the app closes (the worker outlived it)
-                bar.set_inbox(count)
+                bar.show(inbox=count)
 
     def _center(self) -> str:
         return self.query_one("#center-switcher", ContentSwitcher).current or "entries-pane"
@@ -436,7 +436,7 @@ class MainScreen(FilterAndSort):
                 self.notify(_("Filter cleared to show %(entry)s.") % {"entry": row.id or _("the entry")}, markup=False)
                 self.filter_input.value = ""
                 self.table.apply_query(parse_query(""))
-                self.status.set_hint("")
+                self.status.show(hint="")
             if not self.table.select_row(row):
                 return False
         self.files_tree.select_file(data.path, row.file)
