@@ -147,7 +147,7 @@ class EntryOperations:
             return None
         written = outcome.plan
         self._show_after_reload = written.new_id or next(iter(written.restored), None)
-        self.screen.reload_for_plan(self.session.profiles_touched(written))
+        self.screen.reload_for_plan(written)
         self.notify(_("%(done)s  (u undoes)") % {"done": done})
         return written
 
@@ -443,15 +443,13 @@ class EntryOperations:
 
     # --- undo -----------------------------------------------------------------------------
 
-    def undo(self) -> None:
-        self._reload(undo_step(self, self.session, redo=False))
+    def undo(self, redo: bool = False) -> None:
+        plan = undo_step(self, self.session, redo)
+        if plan is not None:
+            self.screen.reload_for_plan(plan)
 
     def redo(self) -> None:
-        self._reload(undo_step(self, self.session, redo=True))
-
-    def _reload(self, plan: Plan | None) -> None:
-        if plan is not None:
-            self.screen.reload_for_plan(self.session.profiles_touched(plan))
+        self.undo(redo=True)
 
     # --- commit -----------------------------------------------------------------------------
 

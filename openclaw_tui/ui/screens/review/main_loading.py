@@ -8,7 +8,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,7 @@ from ...widgets.profile_tree import ProfileTree
 from ...widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
+    from ....core.lifecycle.plan import Plan
     from .entry_ops import EntryOperations
     from .git_panel import GitPanel
 
@@ -139,8 +140,9 @@ class ProfileLoading(Screen[None]):
         data = self.session.data.get(profile.path)
         self._reload([(profile, data)], self.session.current_file if data is self.session.current else None, gen)
 
-    def reload_for_plan(self, profiles: Sequence[Path]) -> None:
-        """Reload the profiles a write touched (the current one when none is loaded)."""
+    def reload_for_plan(self, plan: Plan) -> None:
+        """Reload the profiles ``plan`` touched (the current one when none is loaded)."""
+        profiles = self.session.profiles_touched(plan)
         if not profiles:
             self.refresh_after_write()
         for path in profiles:

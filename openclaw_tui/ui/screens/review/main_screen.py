@@ -614,10 +614,7 @@ class MainScreen(FilterAndSort):
                         severity="warning", markup=False)
             return
         self.app.push_screen(RepairScreen(data.profile, finding, session=self.session, today=self.session.today,
-                                          on_written=self._repaired))
-
-    def _repaired(self, plan: Any) -> None:
-        self.reload_for_plan(self.session.profiles_touched(plan))
+                                          on_written=self.reload_for_plan))
 
     # --- the registry's actions that other pieces carry out ------------------------------
 
