@@ -81,8 +81,8 @@ async def measure(n: int, folder: Path) -> dict[str, float]:
         await _repainted(screen)
         assert screen.table.cursor == n - 1
         out["listed + scrolled to the end"] = time.perf_counter() - t0
-        out["indexed (filters ready)"] = await _until(lambda: screen.current.indexed) - t0
-        out["checked (marks shown)"] = await _until(lambda: screen.current.findings is not None) - t0
+        out["indexed (filters ready)"] = await _until(lambda: screen.session.current.indexed) - t0
+        out["checked (marks shown)"] = await _until(lambda: screen.session.current.findings is not None) - t0
         await app.workers.wait_for_complete()
         await pilot.pause()
         screen.filter_input.focus()

@@ -226,11 +226,7 @@ class OpenClawApp(App[int]):
 
     def has_unsaved_changes(self) -> bool:
         """True when any open screen holds an edit that is not written yet."""
-        for screen in self.screen_stack:
-            check = getattr(screen, "has_unsaved_changes", None)
-            if check is not None and check():
-                return True
-        return False
+        return any(getattr(screen, "has_unsaved_changes", lambda: False)() for screen in self.screen_stack)
 
     # --- actions ----------------------------------------------------------------------
 

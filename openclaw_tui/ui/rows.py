@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import itertools
 import re
 import shlex
 import time
@@ -445,7 +446,8 @@ class RawText:
         if hay is None:
             return None
         rows = self.rows
-        return (rows[i] for i in _dedup(heapq.merge(self._blocks_with(hay, word), self.yaml)))
+        blocks = itertools.groupby(heapq.merge(self._blocks_with(hay, word), self.yaml))  # each block once
+        return (rows[i] for i, _run in blocks)
 
     def _blocks_with(self, hay: str, word: str) -> Iterator[int]:
         """The blocks ``word`` starts in, in order: remembered, else among those of a shorter word it
@@ -549,14 +551,6 @@ def lower_in_slices(text: str, size: int = LOWER_SLICE, pause: Callable[[], None
     return "".join(parts)
 
 
-def _dedup(ordered: Iterable[int]) -> Iterator[int]:
-    last = -1
-    for i in ordered:
-        if i != last:
-            yield i
-            last = i
-
-
 def narrows(new: Query, old: Query) -> bool:
     """True when every row matching ``new`` matches ``old`` (filter ``old``'s result again)."""
     same = (new.statuses, new.importances, new.tag_groups, new.marks, new.problems, new.ids) == (
@@ -577,27 +571,24 @@ def toggle_token(query: str, token: str) -> str:
 # --- sorting and counting -------------------------------------------------------------
 
 
+_STATUS_RANK = {s: i for i, s in enumerate(STATUS_ORDER)}
+_SORT_KEYS: dict[str, Callable[[EntryRow], Any]] = {
+    "order": lambda r: r.order,
+    "id": lambda r: _id_sort_key(r.id),
+    "status": lambda r: (_STATUS_RANK.get(r.status, 9), r.status),
+    "importance": lambda r: (IMPORTANCE_RANK.get(r.importance, 9 if r.importance else 10), r.importance),
+    "marks": lambda r: min((MARK_ORDER.get(m, 99) for m in r.marks), default=999),
+    "tags": lambda r: (not r.tags, [t.lower() for t in r.tags]),
+    "timestamp": lambda r: (not r.timestamp, r.timestamp),
+    "summary": lambda r: r.summary.lower(),
+}
+
+
 def sort_rows(rows: Sequence[EntryRow], key: str, reverse: bool = False) -> list[EntryRow]:
     """Rows sorted by a column (stable; ``order`` is file order)."""
-    if key == "order":
-        out = sorted(rows, key=lambda r: r.order)
-    elif key == "id":
-        out = sorted(rows, key=lambda r: _id_sort_key(r.id))
-    elif key == "status":
-        rank = {s: i for i, s in enumerate(STATUS_ORDER)}
-        out = sorted(rows, key=lambda r: (rank.get(r.status, 9), r.status))
-    elif key == "importance":
-        out = sorted(rows, key=lambda r: (IMPORTANCE_RANK.get(r.importance, 9 if r.importance else 10), r.importance))
-    elif key == "marks":
-        out = sorted(rows, key=lambda r: min((MARK_ORDER.get(m, 99) for m in r.marks), default=999))
-    elif key == "tags":
-        out = sorted(rows, key=lambda r: (not r.tags, [t.lower() for t in r.tags]))
-    elif key == "timestamp":
-        out = sorted(rows, key=lambda r: (not r.timestamp, r.timestamp))
-    elif key == "summary":
-        out = sorted(rows, key=lambda r: r.summary.lower())
-    else:
+    if key not in _SORT_KEYS:
         raise ValueError(f"unknown sort key {key!r}")
+    out = sorted(rows, key=_SORT_KEYS[key])
     if reverse:
         out.reverse()
     return out

@@ -45,4 +45,4 @@ async def test_the_status_line_says_it_and_the_placeholder_finds_entries(tmp_pat
             assert query_problems(term) == [], term
             await pilot.press("ctrl+u", *term)
             await settle(pilot)
-            assert main.table.row_count > 0, (term, parse_query(term), main.current.path)
+            assert main.table.row_count > 0, (term, parse_query(term), main.session.current.path)

@@ -27,17 +27,17 @@ async def test_finding_counts_stay_after_a_write_and_its_undo(tmp_path: Path) ->
         tree.select_file(root / "atlas", "memories.md")  # write to the profile without findings
         await pilot.press("enter")
         await settle(pilot)
-        assert main.current.path.name == "atlas"
-        written = main.current.path.name
-        data = (main.current.path / "memories.md").read_bytes()
+        assert main.session.current.path.name == "atlas"
+        written = main.session.current.path.name
+        data = (main.session.current.path / "memories.md").read_bytes()
         main.table.focus()
         await pilot.press("c", "y")  # cold/active, confirmed: a write of the current profile
         await settle(pilot, 6)
-        assert (main.current.path / "memories.md").read_bytes() != data
+        assert (main.session.current.path / "memories.md").read_bytes() != data
         after = memory_labels(app)
         other = next(name for name in before if name != written)
         assert after[other] == before[other], (before, after)
         await pilot.press("u")
         await settle(pilot, 6)
-        assert (main.current.path / "memories.md").read_bytes() == data
+        assert (main.session.current.path / "memories.md").read_bytes() == data
         assert memory_labels(app) == before

@@ -69,7 +69,7 @@ async def walk(pilot, demo: Path) -> AsyncIterator[tuple[str, str]]:  # type: ig
     await pilot.press("escape")
     profile = load_profile(demo / "profiles" / "xiaoyu", ".", "profile")
     finding = next(f for f in check_profile(profile, today=TODAY) if f.code == "inactive-ref")
-    await app.push_screen(RepairScreen(profile, finding, today=TODAY, history=False))
+    await app.push_screen(RepairScreen(profile, finding, session=app.session, today=TODAY, history=False))
     yield await stop("repair")
     await pilot.press("escape")
     await app.push_screen(WorkspaceScreen(demo / "workspace-zh", today=TODAY))

@@ -137,6 +137,6 @@ async def test_a_count_that_arrives_after_the_status_bar_is_gone_is_dropped(ws: 
         await settle(pilot)
         main = app.screen
         await main.query_one(StatusBar).remove()
-        main._inbox_counted(main.current.path, 3)  # type: ignore[attr-defined]
+        main._inbox_counted(main.session.current.path, 3)  # type: ignore[attr-defined]
         await pilot.pause()
     assert app.return_code in (None, 0)

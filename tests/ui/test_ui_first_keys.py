@@ -43,8 +43,8 @@ async def test_the_entry_pane_waits_while_keys_go_into_the_filter(tmp_path: Path
     prof = generate_profile(tmp_path, 300)
     async with review(prof) as (_app, pilot, m):
         # the check done first: its marks landing before '/' re-render the pane, as they should
-        await until(lambda: m.loaded and m.table.indexed and m.current.findings is not None
-                    and m.current.refs is not None, "the rows, the check and the references")
+        await until(lambda: m.loaded and m.table.indexed and m.session.current.findings is not None
+                    and m.session.current.refs is not None, "the rows, the check and the references")
         await pilot.pause(0.5)
         shown: list[object] = []
         refresh = m._refresh_detail
@@ -69,8 +69,8 @@ async def test_a_check_or_references_arriving_while_keys_go_into_the_filter_do_n
 
     prof = generate_profile(tmp_path, 300)
     async with review(prof) as (_app, pilot, m):
-        await until(lambda: m.loaded and m.table.indexed and m.current.findings is not None
-                    and m.current.refs is not None, "the rows, the check and the references")
+        await until(lambda: m.loaded and m.table.indexed and m.session.current.findings is not None
+                    and m.session.current.refs is not None, "the rows, the check and the references")
         await until(lambda: not m._detail_due, "the entry pane of the first row")
         await pilot.pause(0.5)
         monkeypatch.setattr(main_screen, "DETAIL_TYPING_PAUSE", 3600.0)  # from now on the keys never pause
@@ -79,12 +79,12 @@ async def test_a_check_or_references_arriving_while_keys_go_into_the_filter_do_n
         m._refresh_detail = lambda: (shown.append(m.table.cursor_row), refresh())[1]  # type: ignore[method-assign]
         await pilot.press("slash")  # the filter has the focus: the person is about to type
         await until(lambda: m.filter_input.has_focus, "the filter's focus")
-        m.post_message(Checked(m.current))  # the background check lands before the first key
+        m.post_message(Checked(m.session.current))  # the background check lands before the first key
         await pilot.pause(0.3)
         assert shown == [], "the entry pane was rendered while the filter had the focus"
         await pilot.press("7")
-        m.post_message(Checked(m.current))  # ... and the check and references while the person types
-        m.post_message(RefsReady(m.current))
+        m.post_message(Checked(m.session.current))  # ... and the check and references while the person types
+        m.post_message(RefsReady(m.session.current))
         await pilot.pause(0.3)
         assert shown == [], "the entry pane was rendered while the person was typing"
         monkeypatch.setattr(main_screen, "DETAIL_TYPING_PAUSE", 0.0)

@@ -46,7 +46,7 @@ async def test_100k_entries_open_and_scroll_to_the_end(tmp_path: Path) -> None:
         # the cache of rendered lines stays bounded
         assert len(table._cache) <= 1024
         # once indexed, a filter runs over all 100k rows
-        await until(lambda: screen.current is not None and screen.current.indexed, "the rows indexed")
+        await until(lambda: screen.session.current is not None and screen.session.current.indexed, "the rows indexed")
         await pilot.pause()
         screen.set_filter(f"mem-{N - 1:06d}")
         await pilot.pause()

@@ -190,7 +190,7 @@ async def test_archive_then_restore_from_the_archive_node(prof: Path) -> None:
         assert text(current(prof, ARC)) == text(original(ARC)) + archived
         assert main.jump(Location(ARC, None, "mem-0043"))  # browse the archive (the tree's archive node)
         await settle(pilot)
-        assert main.current_file == ARC and main.selected_entry().id == "mem-0043"
+        assert main.session.current_file == ARC and main.selected_entry().id == "mem-0043"
         await press(pilot, "R")
         confirm = app.screen
         assert isinstance(confirm, ConfirmWrite)

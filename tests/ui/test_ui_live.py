@@ -61,7 +61,7 @@ def shows(m: MainScreen, ids: list[str], body: tuple[str, str] | None = None) ->
     if view_ids(m) != ids:
         return False
     if body is not None:
-        row = m.current.by_id.get(body[0]) if m.current is not None else None
+        row = m.session.current.by_id.get(body[0]) if m.session.current is not None else None
         return row is not None and body[1] in row.entry.body
     return True
 
@@ -188,12 +188,12 @@ async def test_the_apps_own_save_is_not_reported_as_external(prof: Path) -> None
         m = await started(pilot)
         written = m.ops.write_plan(plan_set(m.ops.load_files(), "mem-0002", {"importance": "low"}), "Saved.")
         assert written is not None
-        await until(lambda: m.current is not None
-                    and m.current.by_id["mem-0002"].entry.meta.get("importance") == "low", "the save", pilot=pilot)
+        await until(lambda: m.session.current is not None
+                    and m.session.current.by_id["mem-0002"].entry.meta.get("importance") == "low", "the save", pilot=pilot)
         # another program then changes another file: once that reload is in, the save's events are handled
         (prof / "identity.md").write_text("# Xiaoyu (renamed)\n", encoding="utf-8")
-        await until(lambda: m.current is not None and m.current.profile.identity is not None
-                    and "renamed" in m.current.profile.identity.text, "the identity reload", pilot=pilot)
+        await until(lambda: m.session.current is not None and m.session.current.profile.identity is not None
+                    and "renamed" in m.session.current.profile.identity.text, "the identity reload", pilot=pilot)
         await settle(pilot)
         assert not [n for n in notices(app) if "memories.md" in n and "another program" in n], notices(app)
         assert "importance: low" in (prof / "memories.md").read_text(encoding="utf-8")

@@ -31,7 +31,7 @@ def main(app: OpenClawApp) -> MainScreen:
 
 async def open_xiaoyu(pilot) -> MainScreen:
     m = main(pilot.app)
-    m.jump(Location("memories.md"), m.order[[m.data[p].profile.name for p in m.order].index("xiaoyu")])
+    m.jump(Location("memories.md"), m.session.order[[m.session.data[p].profile.name for p in m.session.order].index("xiaoyu")])
     await settle(pilot)
     return m
 
@@ -48,7 +48,7 @@ async def test_opening_a_profiles_root_shows_profiles_files_and_entries(root: Pa
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         m = main(app)
-        names = [m.data[p].profile.name for p in m.order]
+        names = [m.session.data[p].profile.name for p in m.session.order]
         assert names == ["atlas", "xiaoyu"]
         labels = [str(n.label) for n in m.files_tree.root.children]
         assert labels == ["atlas", "xiaoyu"]
@@ -59,8 +59,8 @@ async def test_opening_a_profiles_root_shows_profiles_files_and_entries(root: Pa
         assert any(c.startswith("state.yaml") for c in children)
         assert any(c == "contexts" for c in children) and any(c == "archive" for c in children)
         # atlas (first, clean) was shown; once checked, the profile with findings is shown instead
-        assert m.current.profile.name == "xiaoyu"
-        assert m.table.row_count == len(m.current.files["memories.md"])
+        assert m.session.current.profile.name == "xiaoyu"
+        assert m.table.row_count == len(m.session.current.files["memories.md"])
         assert m.table.cursor_row is not None and m.table.cursor_row.id.startswith("mem-")
         status = str(m.status.render())
         assert "active" in status and "xiaoyu" in status
@@ -72,8 +72,8 @@ async def test_no_profile_switch_once_the_reviewer_has_started(root: Path) -> No
         await pilot.press("j")  # before the check is done
         await settle(pilot)
         m = main(app)
-        assert m.current.profile.name == "atlas"
-        assert m.table.row_count == m.current.profile.entry_count()
+        assert m.session.current.profile.name == "atlas"
+        assert m.table.row_count == m.session.current.profile.entry_count()
 
 
 async def test_opening_one_profile_lists_its_entries_with_ids(root: Path) -> None:
@@ -112,7 +112,7 @@ async def test_conflict_pair_is_marked_on_both_sides_and_linked(root: Path) -> N
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         m = main(app)
-        rows = m.current.by_id
+        rows = m.session.current.by_id
         assert rows["mem-0012"].marks["conflict"] == "mem-0007"
         assert rows["mem-0007"].marks["conflict"] == "mem-0012"
         # the detail of mem-0012 points to its partner; Enter on it jumps there
@@ -135,7 +135,7 @@ async def test_superseded_entries_show_their_replacement(root: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         m = main(app)
-        row = m.current.by_id["mem-0011"]
+        row = m.session.current.by_id["mem-0011"]
         assert status_text(row) == "superseded → mem-0033"
         m.set_filter("status:superseded")
         await pilot.pause()
@@ -148,13 +148,13 @@ async def test_problem_marks_from_the_check(root: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         m = main(app)
-        by_id = m.current.by_id
+        by_id = m.session.current.by_id
         assert by_id["mem-0037"].marks.get("invalid") == "importance"
         assert "expired" in by_id["mem-0043"].marks
         assert "sensitive" in by_id["mem-0041"].marks
         assert "suspicious" in by_id["mem-0042"].marks
         assert by_id["mem-0053"].marks.get("dangling") == "mem-0098"
-        malformed = [r for r in m.current.files["memories.md"] if r.malformed]
+        malformed = [r for r in m.session.current.files["memories.md"] if r.malformed]
         assert malformed and malformed[0].id == "mem-0031"
         # the malformed block is listed, and its raw text is in the detail pane
         assert m.show_entry(malformed[0])
@@ -171,7 +171,7 @@ async def test_incoming_references_jump_to_state_and_contexts(root: Path) -> Non
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         m = main(app)
-        assert m.show_entry(m.current.by_id["mem-0012"])
+        assert m.show_entry(m.session.current.by_id["mem-0012"])
         await pilot.pause()
         options = [o for o in m.detail.ref_list._options if isinstance(o, LocationOption) and o.location]
         places = {(o.location.file, o.location.id) for o in options}
@@ -341,7 +341,7 @@ async def test_write_audit_log_is_one_key_away(root: Path) -> None:
         await pilot.press("w")
         await pilot.pause()
         lines = (prof / "audit.log").read_text(encoding="utf-8").splitlines()
-        assert len(lines) == len(m.current.findings)
+        assert len(lines) == len(m.session.current.findings)
         assert any(" error dangling-ref state.yaml:" in line for line in lines)
 
 
@@ -351,12 +351,12 @@ async def test_check_runs_again_after_a_change(root: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         m = main(app)
-        assert "conflict" in m.current.by_id["mem-0012"].marks
+        assert "conflict" in m.session.current.by_id["mem-0012"].marks
         text = (prof / "memories.md").read_text(encoding="utf-8")
         (prof / "memories.md").write_text(text.replace("conflict: mem-0007\n", ""), encoding="utf-8")
         m.refresh_after_write()
         await settle(pilot)
-        assert "conflict" not in m.current.by_id["mem-0012"].marks
+        assert "conflict" not in m.session.current.by_id["mem-0012"].marks
         assert not any(f.code == "unresolved-conflict" for f in m.audit.findings)
 
 
@@ -533,7 +533,7 @@ async def test_generated_profile_filters_sorts_and_jumps(tmp_path: Path) -> None
         assert conflicts  # the generator writes conflict: fields between active entries
         m.set_filter("is:conflict")
         await pilot.pause()
-        assert {r.id for r in m.table.view} == {r.id for r in m.current.files["memories.md"] if "conflict" in r.marks}
+        assert {r.id for r in m.table.view} == {r.id for r in m.session.current.files["memories.md"] if "conflict" in r.marks}
         m.set_filter("")
         m.sort_by("id", reverse=True)
         await pilot.pause()
@@ -550,13 +550,13 @@ async def test_a_change_by_another_program_is_reloaded_and_checked(root: Path) -
         await settle(pilot)
         m = main(app)
         assert m.session.watcher is not None
-        assert "mem-0999" not in m.current.by_id
+        assert "mem-0999" not in m.session.current.by_id
         with (prof / "memories.md").open("a", encoding="utf-8") as fh:  # an agent appends an entry
             fh.write("\n---\nid: mem-0999\nstatus: active\nimportance: wrong\n---\nAppended by the agent.\n")
-        await until(lambda: "mem-0999" in m.current.by_id and m.current.findings is not None,
+        await until(lambda: "mem-0999" in m.session.current.by_id and m.session.current.findings is not None,
                     "the appended entry and its findings", pilot=pilot)
         await settle(pilot)
-        assert m.current.by_id["mem-0999"].marks.get("invalid") == "importance"
+        assert m.session.current.by_id["mem-0999"].marks.get("invalid") == "importance"
         assert any(f.id == "mem-0999" for f in m.audit.findings)
 
 

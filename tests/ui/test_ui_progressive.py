@@ -144,7 +144,7 @@ async def test_rows_show_before_the_full_parse_and_end_as_a_plain_load(tmp_path:
         assert first == expected[: len(first)]
         assert "mem-000001" in widget_text(table)
         await pilot.press("j", "j")  # the cursor moves on the preview...
-        await until(lambda: m.loaded and table.complete and m.current is not None and m.current.indexed, "the load")
+        await until(lambda: m.loaded and table.complete and m.session.current is not None and m.session.current.indexed, "the load")
         await pilot.pause()
         assert table.cursor == 2 and table.cursor_row is not None and table.cursor_row.id == "mem-000003"
         assert table.scroll_offset.y == 0  # ...and stays when the whole file arrives: no jump
@@ -183,16 +183,16 @@ async def test_an_external_write_updates_just_that_row(tmp_path: Path) -> None:
         m = app.screen
         assert isinstance(m, MainScreen)
         await until(lambda: m.session.watcher is not None and m.session.watcher.running and m.session.all_checked()
-                    and m.current is not None and m.current.refs is not None, "the start")
+                    and m.session.current is not None and m.session.current.refs is not None, "the start")
         await pilot.pause()
         m.table.select_row("mem-0005")
         before = list(m.table.view)
-        data = m.current
+        data = m.session.current
         with locked(mem):
             text = mem.read_bytes()
             atomic_write(mem, text.replace(b"id: mem-0003\ntimestamp: 2026-11-04T10:00:00+08:00\nimportance: medium",
                                            b"id: mem-0003\ntimestamp: 2026-11-04T10:00:00+08:00\nimportance: high"))
-        await until(lambda: m.current is not data, "the reload")
+        await until(lambda: m.session.current is not data, "the reload")
         await pilot.pause()
         after = m.table.view
         assert [r.id for r in after] == [r.id for r in before]
@@ -204,7 +204,7 @@ async def test_an_external_write_updates_just_that_row(tmp_path: Path) -> None:
         assert shown(after) == full_rows(prof)
         assert any("mem-0003" in line and "high" in line for line in widget_text(m.table).splitlines())
         await until(lambda: m.session.all_checked(), "the re-check")
-        assert not m.current.findings_stale
+        assert not m.session.current.findings_stale
 
 
 @asynccontextmanager

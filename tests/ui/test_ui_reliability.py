@@ -72,9 +72,9 @@ async def test_the_audit_pane_reports_the_alias_bomb(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, MainScreen)
-        await until(lambda: screen.current is not None and screen.current.findings is not None, "the findings")
+        await until(lambda: screen.session.current is not None and screen.session.current.findings is not None, "the findings")
         await pilot.pause()
-        codes = {(f.code, f.file) for f in screen.current.findings}
+        codes = {(f.code, f.file) for f in screen.session.current.findings}
         assert ("unreadable-file", "state.yaml") in codes and ("malformed-entry", "memories.md") in codes
 
 

@@ -11,8 +11,8 @@ from textual.widgets import OptionList
 from openclaw_tui.core.check.findings import Finding
 from openclaw_tui.core.check.rules import check_profile
 from openclaw_tui.core.files.profile import Profile, load_profile
-from openclaw_tui.core.lifecycle.undo import UndoStack
 from openclaw_tui.ui.screens.edit.repair_screen import RepairScreen
+from openclaw_tui.ui.session import Session
 from openclaw_tui.ui.widgets.diff_view import DiffView
 from tests.ui_support import SAMPLES, SIZE, settle, widget_text
 from tests.unit.test_check_support import TODAY, active, make_profile
@@ -37,9 +37,9 @@ async def test_repair_from_the_audit_finding_then_undo(tmp_path: Path) -> None:
     profile = load_profile(prof_dir, ".", "profile")
     finding = _finding(profile, "inactive-ref", "state.yaml", 22)
     before = {p: p.read_bytes() for p in prof_dir.rglob("*") if p.is_file()}
-    stack = UndoStack()
+    session = Session(prof_dir, watch=False)
     written: list[str] = []
-    screen = RepairScreen(profile, finding, undo=stack, today=TODAY, history=False,
+    screen = RepairScreen(profile, finding, session=session, today=TODAY, history=False,
                           on_written=lambda plan: written.append(plan.title))
     app = Host(screen)
     async with app.run_test(size=SIZE) as pilot:
@@ -62,13 +62,13 @@ async def test_repair_from_the_audit_finding_then_undo(tmp_path: Path) -> None:
         old = before[state]
         assert state.read_bytes() == old.replace("婚礼筹备: mem-0048".encode(), "婚礼筹备: mem-0051".encode())
         assert [p for p in before if p.read_bytes() != before[p]] == [state]
-        assert len(stack) == 1 and written == ["repair: mem-0048 → mem-0051"]
+        assert len(session.undo_stack) == 1 and written == ["repair: mem-0048 → mem-0051"]
         assert screen.problem is None  # the finding is gone
         assert "Written" in widget_text(screen.query_one("#repair-status"))
         await pilot.press("u")
         await settle(pilot)
         assert {p: p.read_bytes() for p in before} == before
-        assert len(stack) == 0 and screen.problem is not None
+        assert len(session.undo_stack) == 0 and screen.problem is not None
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is not screen
@@ -83,7 +83,7 @@ async def test_every_safe_repair_with_one_key(tmp_path: Path) -> None:
     profile = load_profile(prof_dir, ".", "profile")
     finding = _finding(profile, "dangling-ref", "state.yaml", 2)
     old = (prof_dir / "state.yaml").read_bytes()
-    screen = RepairScreen(profile, finding, today=TODAY, history=False)
+    screen = RepairScreen(profile, finding, session=Session(None, watch=False), today=TODAY, history=False)
     async with Host(screen).run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("S")
@@ -102,7 +102,8 @@ class AuditHost(App[None]):
     def __init__(self, profile: Profile) -> None:
         super().__init__()
         self.profile = profile
-        self.undo = UndoStack()
+        self.session = Session(None, watch=False)
+        self.undo = self.session.undo_stack
 
     def compose(self):  # type: ignore[no-untyped-def]
         from openclaw_tui.ui.widgets.audit_list import AuditList
@@ -122,7 +123,7 @@ class AuditHost(App[None]):
 
         hit = self.query_one(AuditList).highlighted_finding()
         if hit is not None:
-            self.push_screen(RepairScreen(self.profile, hit[1], undo=self.undo, today=TODAY, history=False))
+            self.push_screen(RepairScreen(self.profile, hit[1], session=self.session, today=TODAY, history=False))
 
 
 async def test_repair_from_the_audit_list_with_undo(tmp_path: Path) -> None:
@@ -163,7 +164,7 @@ def test_repair_screen_snapshot(snap_compare, tmp_path: Path) -> None:  # type: 
     shutil.copytree(SAMPLES / "profiles" / "xiaoyu", prof_dir)
     profile = load_profile(prof_dir, ".", "profile")
     finding = _finding(profile, "dangling-ref", "memories.md", 538)
-    screen = RepairScreen(profile, finding, today=TODAY, history=False)
+    screen = RepairScreen(profile, finding, session=Session(None, watch=False), today=TODAY, history=False)
 
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)

@@ -73,7 +73,7 @@ async def test_the_app_s_own_write_is_indexed_by_its_reload_worker(tmp_path: Pat
         m = main(app)
         outcome = m.session.write(plan_set(m.session.files(), "mem-0002", {}, body="Now about 乌龙 oolong."))
         assert outcome.ok and outcome.plan is not None
-        m.reload_for_plan(m.session.profiles_touched(outcome.plan))
+        m.reload_for_plan(outcome.plan)
         data = mem.read_bytes()
         await until(lambda: files_row(prof, mem) == (len(data), hashlib.sha1(data).hexdigest()),
                     "the index fed by the reload", pilot=pilot)

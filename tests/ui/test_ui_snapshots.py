@@ -26,7 +26,7 @@ def root(tmp_path: Path) -> Path:
 def _xiaoyu(app: OpenClawApp) -> MainScreen:
     screen = app.screen
     assert isinstance(screen, MainScreen)
-    path = next(p for p in screen.order if screen.data[p].profile.name == "xiaoyu")
+    path = next(p for p in screen.session.order if screen.session.data[p].profile.name == "xiaoyu")
     screen.jump(Location("memories.md"), path)
     return screen
 
@@ -45,7 +45,7 @@ def test_detail_pane_with_a_conflict(snap_compare, root: Path) -> None:
         await settle(pilot)
         screen = _xiaoyu(pilot.app)
         await settle(pilot)
-        screen.show_entry(screen.current.by_id["mem-0012"])
+        screen.show_entry(screen.session.current.by_id["mem-0012"])
         await settle(pilot)
 
     assert snap_compare(OpenClawApp(root / "xiaoyu", today=TODAY), terminal_size=SNAP_SIZE, run_before=run_before)
@@ -108,7 +108,7 @@ def test_edit_screen_at(snap_compare, root: Path, size: str) -> None:
     async def run_before(pilot) -> None:
         await settle(pilot)
         screen = pilot.app.screen
-        screen.show_entry(screen.current.by_id["mem-0012"])
+        screen.show_entry(screen.session.current.by_id["mem-0012"])
         await settle(pilot)
         await pilot.press("e")
         await settle(pilot)

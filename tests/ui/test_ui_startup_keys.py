@@ -55,7 +55,7 @@ async def test_a_filter_typed_on_the_first_rows_meets_the_full_parse_with_exactl
         assert [r.id for r in table.view] == want[: len(table.view)]
         source = {id(r) for r in table.source}
         assert all(id(r) in source and id(r) not in preview for r in table.view)  # no stale preview row
-        assert table._raw is m.current.raw["memories.md"]  # type: ignore[union-attr]  # the loader's, reused
+        assert table._raw is m.session.current.raw["memories.md"]  # type: ignore[union-attr]  # the loader's, reused
         await pilot.press("9")
         want = [r.id for r in filter_rows(every, parse_query("199"))]
         await until(lambda: not table.partial or len(table.view) >= 3, "the next key's rows")
@@ -105,16 +105,16 @@ async def test_a_version_replaced_by_a_re_read_is_freed_without_waiting_for_a_fu
 
     prof = generate_profile(tmp_path, 500)
     async with review(prof) as (app, pilot, m):
-        await until(lambda: m.loaded and m.session.all_checked() and m.current is not None
-                    and m.current.refs is not None, "the start")
+        await until(lambda: m.loaded and m.session.all_checked() and m.session.current is not None
+                    and m.session.current.refs is not None, "the start")
         gc.collect()
         gc.disable()  # what is freed now is freed by its last reference going, not by the cycle collector
         try:
-            old = weakref.ref(m.current)  # type: ignore[arg-type]
-            m.reload_profile(m.current.path)  # type: ignore[union-attr]
-            await until(lambda: m.current is not old(), "the re-read")
+            old = weakref.ref(m.session.current)  # type: ignore[arg-type]
+            m.reload_profile(m.session.current.path)  # type: ignore[union-attr]
+            await until(lambda: m.session.current is not old(), "the re-read")
             await until(lambda: not any(w.is_running for w in app.workers) and m.session.all_checked()
-                        and m.current is not None and m.current.refs is not None and not m.current.refs_stale,
+                        and m.session.current is not None and m.session.current.refs is not None and not m.session.current.refs_stale,
                         "the background work of the new version")
             await pilot.pause()
             assert old() is None, [type(r).__name__ for r in gc.get_referrers(old())]

@@ -31,7 +31,7 @@ def main(app: OpenClawApp) -> MainScreen:
 
 
 def select(m: MainScreen, name: str) -> None:
-    path = next(p for p in m.order if m.data[p].profile.name == name)
+    path = next(p for p in m.session.order if m.session.data[p].profile.name == name)
     assert m.jump(Location("memories.md"), path)
 
 
@@ -60,7 +60,7 @@ async def test_the_new_keys_open_each_screen_and_the_palette_lists_them(root: Pa
         assert app.screen is m
         await pilot.press("i")
         await pilot.pause()
-        assert isinstance(app.screen, AgentScreen) and app.screen.profile_path == m.current.path
+        assert isinstance(app.screen, AgentScreen) and app.screen.profile_path == m.session.current.path
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is m
@@ -122,7 +122,7 @@ async def test_repair_from_the_audit_list_then_undo_on_the_main_screen(root: Pat
         await settle(pilot)
         assert app.screen is m
         # the reload after the write dropped the finding
-        data = m.current
+        data = m.session.current
         assert data is not None and data.findings is not None
         assert not any((f.code, f.file, f.line) == ("inactive-ref", "state.yaml", 22) for f in data.findings)
         await pilot.press("u")
@@ -150,7 +150,7 @@ async def test_search_enter_jumps_to_the_entry(root: Path) -> None:
         await pilot.press("down", "enter")
         await settle(pilot)
         assert app.screen is m
-        assert m.current is not None and m.current.profile.name == "xiaoyu"
+        assert m.session.current is not None and m.session.current.profile.name == "xiaoyu"
         row = m.selected_entry()
         assert row is not None and row.id == "mem-0051"
         assert m.table.has_focus

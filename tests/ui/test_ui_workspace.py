@@ -259,16 +259,16 @@ async def test_W_opens_a_workspace_that_sits_among_profiles(tmp_path: Path) -> N
         await settle(pilot)
         m = app.screen
         assert isinstance(m, MainScreen)
-        assert [(m.data[p].profile.rel, m.data[p].profile.layout) for p in m.order] == [
+        assert [(m.session.data[p].profile.rel, m.session.data[p].profile.layout) for p in m.session.order] == [
             ("profiles/atlas", "profile"), ("profiles/xiaoyu", "profile"),
             ("workspace", "openclaw"), ("workspace-zh", "openclaw"),
         ]
-        assert m.jump(Location("memories.md"), next(p for p in m.order if m.data[p].profile.rel == "profiles/atlas"))
+        assert m.jump(Location("memories.md"), next(p for p in m.session.order if m.session.data[p].profile.rel == "profiles/atlas"))
         await settle(pilot)
         await pilot.press("W")  # a profile: nothing opens
         await settle(pilot)
         assert app.screen is m
-        zh = next(p for p in m.order if m.data[p].profile.rel == "workspace-zh")
+        zh = next(p for p in m.session.order if m.session.data[p].profile.rel == "workspace-zh")
         assert m.jump(Location("MEMORY.md"), zh)
         await settle(pilot)
         m.files_tree.focus()
@@ -296,7 +296,7 @@ async def test_one_undo_for_the_workspace_view_and_the_main_screen(tmp_path: Pat
         await settle(pilot)
         m = app.screen
         assert isinstance(m, MainScreen)
-        assert m.jump(Location("MEMORY.md"), next(p for p in m.order if m.data[p].profile.rel == "workspace-zh"))
+        assert m.jump(Location("MEMORY.md"), next(p for p in m.session.order if m.session.data[p].profile.rel == "workspace-zh"))
         await settle(pilot)
         m.files_tree.focus()
         await pilot.press("W")
@@ -357,7 +357,7 @@ async def test_profile_distil_flow_compares_bytes_and_undoes(tmp_path: Path) -> 
         app.session.clock = lambda: now
         m = app.screen
         assert isinstance(m, MainScreen)
-        path = next(p for p in m.order if m.data[p].profile.name == "atlas")
+        path = next(p for p in m.session.order if m.session.data[p].profile.name == "atlas")
         assert m.jump(Location("memories.md"), path)
         await settle(pilot)
         await pilot.press("D")  # memories.md is selected: not a context file, nothing opens

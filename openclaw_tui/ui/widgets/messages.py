@@ -73,9 +73,9 @@ class FilesChanged(Message):
 class GitStateRead(Message):
     """The repository state, read in a worker (``state`` None: no git or no repository)."""
 
-    def __init__(self, state: Any, conflicted: tuple[str, ...], announce: bool) -> None:
+    def __init__(self, state: Any, conflicted: tuple[str, ...]) -> None:
         super().__init__()
-        self.state, self.conflicted, self.announce = state, conflicted, announce
+        self.state, self.conflicted = state, conflicted
 
 
 class GitSynced(Message):

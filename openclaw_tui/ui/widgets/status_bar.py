@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from rich.text import Text
 from textual.timer import Timer
@@ -56,32 +57,13 @@ class StatusBar(Widget):
         self.problems, self.extra = problems, extra
         self._paint()
 
-    def set_repo(self, info: Text | None) -> None:
-        """Show (or, with None, hide) the repository segment at the end of the bar."""
-        self.repo_info = info
-        self._paint()
-
-    def set_alert(self, alert: Text | None) -> None:
-        """Show a lasting state first on the line (None: clear it)."""
-        if alert != self.alert:
-            self.alert = alert
+    def show(self, **segments: Any) -> None:
+        """Set segments by attribute name (``repo_info``, ``alert``, ``hint``, ``watch_note``, ``inbox``;
+        None or empty hides one); the bar is painted again when one changed."""
+        if any(getattr(self, name) != value for name, value in segments.items()):
+            for name, value in segments.items():
+                setattr(self, name, value)
             self._paint()
-
-    def set_hint(self, hint: str) -> None:
-        """Say, first on the line, what is wrong with the filter (empty: nothing)."""
-        if hint != self.hint:
-            self.hint = hint
-            self._paint()
-
-    def set_watch(self, note: str) -> None:
-        """Say how the folder is watched (empty: nothing to say)."""
-        self.watch_note = note
-        self._paint()
-
-    def set_inbox(self, count: int | None) -> None:
-        """Show how many changes wait in the review inbox (None hides the segment)."""
-        self.inbox = count
-        self._paint()
 
     def set_busy(self, label: str, on: bool) -> None:
         """Mark background work as running (``on``) or done."""

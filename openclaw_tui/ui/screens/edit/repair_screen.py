@@ -20,11 +20,9 @@ from ....core.check.findings import Finding
 from ....core.check.messages import localize
 from ....core.check.repair import Candidate, Problem, find_problems, plan_all_safe, plan_repair, together
 from ....core.files.profile import Profile, load_profile
-from ....core.files.safe_write import ConcurrentModification
 from ....core.format.edit import EditError
 from ....core.i18n import N_, _, catalog, ngettext, recognise
 from ....core.lifecycle.plan import Plan
-from ....core.lifecycle.undo import UndoStack
 from ...actions import bindings
 from ...session import Session
 from ...widgets.diff_view import DiffView
@@ -112,14 +110,7 @@ def candidate_prompt(k: int, c: Candidate) -> Text:
 class RepairScreen(ModalScreen[bool]):
     """The candidates of one finding, a byte-diff preview of the highlighted one, apply and undo."""
 
-    DEFAULT_CSS = """
-    RepairScreen { align: center middle; background: $background 60%; }
-    #repair-box { width: 90%; height: 85%; padding: 1 2; border: thick $primary; background: $surface; }
-    #repair-title { height: auto; margin-bottom: 1; }
-    #repair-candidates { height: auto; max-height: 12; margin-bottom: 1; }
-    #repair-diff { height: 1fr; border: round $panel-lighten-2; }
-    #repair-status { height: auto; margin-top: 1; }
-    """
+    CSS_PATH = "repair_screen.tcss"
 
     BINDINGS = bindings("repair")
 
@@ -128,17 +119,15 @@ class RepairScreen(ModalScreen[bool]):
         profile: Profile,
         finding: Finding,
         *,
-        undo: UndoStack | None = None,
+        session: Session,
         today: dt.date | None = None,
         history: bool = True,
         on_written: Callable[[Plan], object] | None = None,
-        session: Session | None = None,
     ) -> None:
         super().__init__()
         self.profile = profile
         self.finding = finding
-        self.session = session  # with it, writes and undo go through the app's session
-        self.undo_stack = session.undo_stack if session is not None else undo if undo is not None else UndoStack()
+        self.session = session  # writes and undo go through the app's session
         self.today = today
         self.history = history
         self.on_written = on_written
@@ -277,26 +266,13 @@ class RepairScreen(ModalScreen[bool]):
         self.write(plan)
 
     def write(self, plan: Plan) -> None:
-        if self.session is not None:
-            outcome = self.session.write(plan)
-            if outcome.plan is None:
-                self.notify(outcome.error or _("Not written."), severity="error", markup=False, timeout=10)
-                if outcome.stale:
-                    self.load()
-                return
-            self._written(outcome.plan)
+        outcome = self.session.write(plan)
+        if outcome.plan is None:
+            self.notify(outcome.error or _("Not written."), severity="error", markup=False, timeout=10)
+            if outcome.stale:
+                self.load()
             return
-        try:
-            written = self.undo_stack.apply(plan)
-        except ConcurrentModification as exc:
-            self.notify(_("Not written: %(why)s. The file changed since the preview; look again.") % {"why": exc},
-                        severity="error", markup=False, timeout=10)
-            self.load()
-            return
-        except (EditError, OSError) as exc:
-            self.notify(_("Not written: %(why)s") % {"why": exc}, severity="error", markup=False, timeout=10)
-            return
-        self._written(written)
+        self._written(outcome.plan)
 
     def _written(self, written: Plan) -> None:
         self.written.append(written)
@@ -306,22 +282,14 @@ class RepairScreen(ModalScreen[bool]):
         self.load()
 
     def action_undo(self) -> None:
-        if not self.written or self.undo_stack.peek() is not self.written[-1]:
+        if not self.written or self.session.undo_stack.peek() is not self.written[-1]:
             self.notify(_("Nothing written from this screen to undo."), severity="warning")
             return
-        if self.session is not None:
-            outcome = self.session.undo()
-            if outcome.plan is None:
-                self.notify(outcome.error or _("Cannot undo."), severity="error", markup=False)
-                return
-            plan = outcome.plan
-        else:
-            try:
-                plan = self.undo_stack.undo()
-            except ConcurrentModification as exc:
-                self.notify(_("Cannot undo: %(file)s changed on disk since.") % {"file": exc.path.name}, severity="error",
-                            markup=False)
-                return
+        outcome = self.session.undo()
+        if outcome.plan is None:
+            self.notify(outcome.error or _("Cannot undo."), severity="error", markup=False)
+            return
+        plan = outcome.plan
         self.written.pop()
         if self.on_written is not None:
             self.on_written(plan)

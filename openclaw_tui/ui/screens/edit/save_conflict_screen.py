@@ -20,14 +20,7 @@ from ...widgets.footer import KeysFooter
 class SaveConflictScreen(ModalScreen[str | None]):
     """``yours / on disk`` for one entry, with the three ways out."""
 
-    DEFAULT_CSS = """
-    SaveConflictScreen { align: center middle; }
-    SaveConflictScreen #save-conflict-box { width: 95%; height: 85%; border: thick $warning; background: $surface; }
-    SaveConflictScreen #save-conflict-title { padding: 0 1; text-style: bold; }
-    SaveConflictScreen #save-conflict-sides { height: 1fr; }
-    SaveConflictScreen .save-conflict-side { width: 1fr; border: round $primary; padding: 0 1; }
-    SaveConflictScreen #save-conflict-keys { padding: 0 1; color: $text-muted; }
-    """
+    CSS_PATH = "save_conflict_screen.tcss"
 
     BINDINGS = bindings("save-conflict")
 

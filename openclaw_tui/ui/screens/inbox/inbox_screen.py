@@ -6,7 +6,6 @@ The list reloads when the folder changes while the screen is open.
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -56,14 +55,7 @@ def folder_signature(folder: Path, git_dir: Path | None = None) -> tuple[Any, ..
 
 
 class InboxScreen(Screen[None]):
-    DEFAULT_CSS = """
-    InboxScreen #inbox-head { height: auto; max-height: 3; padding: 0 1; background: $boost; }
-    InboxScreen #inbox-panes { height: 1fr; }
-    InboxScreen #inbox-list { width: 1fr; height: 1fr; min-width: 30; border: round $accent; }
-    InboxScreen #inbox-detail-pane { width: 1fr; height: 1fr; border: round $accent; padding: 0 1; }
-    InboxScreen.-narrow #inbox-panes { layout: vertical; }
-    InboxScreen.-narrow #inbox-list, InboxScreen.-narrow #inbox-detail-pane { width: 1fr; }
-    """
+    CSS_PATH = "inbox.tcss"
     BINDINGS = bindings("inbox")
 
     def __init__(self, session: Any, folder: Path | None = None) -> None:
@@ -239,22 +231,20 @@ class InboxScreen(Screen[None]):
             self._done(_("Undone"))
 
     def action_edit(self) -> None:
-        from ....core.files.external_editor import NoEditor, editor_command, editor_from
+        from ....core.files.external_editor import NoEditor, editor_from
+        from ..edit.edit_screen import run_file_editor
 
         c = self.selected()
         if c is None:
             return
-        editor = editor_from()
-        if editor is None:
+        if editor_from() is None:
             self.notify(_("Set $EDITOR (or $VISUAL) to edit a change in your editor."), severity="warning")
             return
         try:
-            argv = editor_command(editor, self.folder / c.file)
+            run_file_editor(self.app, self.folder / c.file)
         except NoEditor as exc:
             self.notify(str(exc), severity="warning")
             return
-        with self.app.suspend():
-            subprocess.run(argv, check=False)
         self.reload()
 
     def action_close(self) -> None:

@@ -27,11 +27,7 @@ ITEM_KIND = {"added": N_("added"), "changed": N_("changed"), "rewritten": N_("re
 
 
 class ItemHistoryScreen(Screen[None]):
-    DEFAULT_CSS = """
-    ItemHistoryScreen #item-history-title { height: auto; padding: 0 1; background: $boost; }
-    ItemHistoryScreen #item-versions { width: 1fr; border: round $accent; }
-    ItemHistoryScreen #item-version-pane { width: 1fr; border: round $accent; padding: 0 1; }
-    """
+    CSS_PATH = "inbox.tcss"
     BINDINGS = bindings("item-history")
 
     def __init__(self, folder: Path, text: str) -> None:

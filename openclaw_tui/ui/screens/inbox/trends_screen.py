@@ -27,13 +27,7 @@ from ...workers import call_if_attached
 
 
 class TrendsScreen(Screen[None]):
-    DEFAULT_CSS = """
-    TrendsScreen #trends-title { height: auto; padding: 0 1; background: $boost; }
-    TrendsScreen #trends-charts { height: 1fr; }
-    TrendsScreen #chart-main { height: 2fr; }
-    TrendsScreen #chart-findings { height: 1fr; }
-    TrendsScreen .chart-caption { height: auto; padding: 0 1; display: none; }
-    """
+    CSS_PATH = "inbox.tcss"
     BINDINGS = bindings("trends")
 
     def __init__(self, folder: Path, today: dt.date | None = None, limit: int = 30) -> None:

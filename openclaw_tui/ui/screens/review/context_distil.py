@@ -97,7 +97,7 @@ def distil_selected_context(main: ReviewHost, session: Session, rel: str) -> Non
         if outcome.plan is None:
             main.notify(outcome.error or _("Not written."), severity="error", markup=False, timeout=10)
             return
-        main.reload_for_plan(session.profiles_touched(outcome.plan))
+        main.reload_for_plan(outcome.plan)
         ids = ", ".join(outcome.plan.added)
         main.notify(ngettext("Distilled %(n)s line of %(file)s into memories.md (%(ids)s); the file moved to "
                              "contexts/archive/  (u undoes)",

@@ -37,6 +37,18 @@ PICKED_GROUP = N_("picked entries")
 T = TypeVar("T")
 
 
+def undo_step(host: Any, session: Session, redo: bool) -> Plan | None:
+    """Undo (or redo) the session's last write and say so on ``host``; returns its plan, None if none."""
+    outcome = session.redo() if redo else session.undo()
+    if outcome.plan is None:
+        host.notify(outcome.error or "", severity="information" if outcome.nothing else "error", timeout=10,
+                    markup=False)
+        return None
+    done = _("Redone: %(title)s") if redo else _("Undone: %(title)s  (U redoes)")
+    host.notify(done % {"title": plan_title(outcome.plan.title)}, markup=False)
+    return outcome.plan
+
+
 def _plural(n: int) -> str:
     return ngettext("%(n)s entry", "%(n)s entries", n) % {"n": n}
 
@@ -135,7 +147,7 @@ class EntryOperations:
             return None
         written = outcome.plan
         self._show_after_reload = written.new_id or next(iter(written.restored), None)
-        self.screen.reload_for_plan(self.session.profiles_touched(written))
+        self.screen.reload_for_plan(written)
         self.notify(_("%(done)s  (u undoes)") % {"done": done})
         return written
 
@@ -431,20 +443,13 @@ class EntryOperations:
 
     # --- undo -----------------------------------------------------------------------------
 
-    def undo(self) -> None:
-        self._step(self.session.undo(), _("Undone: %(title)s  (U redoes)"))
+    def undo(self, redo: bool = False) -> None:
+        plan = undo_step(self, self.session, redo)
+        if plan is not None:
+            self.screen.reload_for_plan(plan)
 
     def redo(self) -> None:
-        self._step(self.session.redo(), _("Redone: %(title)s"))
-
-    def _step(self, outcome: Any, done: str) -> None:
-        """After an undo or redo: reload what it touched and say so (or why nothing happened)."""
-        if outcome.plan is None:
-            self.notify(outcome.error or "", severity="information" if outcome.nothing else "error",
-                        timeout=10)
-            return
-        self.screen.reload_for_plan(self.session.profiles_touched(outcome.plan))
-        self.notify(done % {"title": plan_title(outcome.plan.title)}, markup=False)
+        self.undo(redo=True)
 
     # --- commit -----------------------------------------------------------------------------
 

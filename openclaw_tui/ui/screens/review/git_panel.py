@@ -50,16 +50,16 @@ class GitPanel:
         if not git_available():
             self.ready = True
             return
-        self.refresh(announce=True)
+        self.refresh()
 
-    def refresh(self, announce: bool = False, scan: bool = True) -> None:
+    def refresh(self, scan: bool = True) -> None:
         """Re-read the repository state (and, with ``scan``, look for conflict markers) in a worker."""
         if self.ready and self.state is None and not git_available():
             return
-        self.screen.run_worker(lambda: self._read(announce, scan), thread=True, exclusive=True, group="git-state",
+        self.screen.run_worker(lambda: self._read(scan), thread=True, exclusive=True, group="git-state",
                                description="Reading the git state", exit_on_error=False)
 
-    def _read(self, announce: bool, scan: bool) -> None:
+    def _read(self, scan: bool) -> None:
         scope = self.session.scope()
         try:
             state = read_state(scope)
@@ -74,21 +74,21 @@ class GitPanel:
                 conflicted = []
             if state is not None:
                 conflicted += [rel for rel in state.conflicted if rel not in conflicted]
-        self.screen.post_message(GitStateRead(state, tuple(sorted(conflicted)), announce))
+        self.screen.post_message(GitStateRead(state, tuple(sorted(conflicted))))
 
     def state_read(self, message: GitStateRead) -> None:
         self.state = message.state
         self.conflicted = message.conflicted
         first = not self.ready
         self.ready = True
-        self.screen.status.set_repo(self.status_text())
+        self.screen.status.show(repo_info=self.status_text())
         self.screen.refresh_bindings()
         if first and message.state is not None and not self._polling:
             self._polling = True
             self.screen.set_interval(POLL_SECONDS, self._poll)
         self.index_if_moved()
         # a pending merge is a lasting state: first on the status line for as long as it lasts, not a notice
-        self.screen.status.set_alert(self.alert_text())
+        self.screen.status.show(alert=self.alert_text())
 
     def index_if_moved(self) -> None:
         """Index the history when HEAD moved since the last time (and the profiles are known)."""

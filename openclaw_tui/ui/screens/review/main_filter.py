@@ -25,7 +25,7 @@ class FilterAndSort(ProfileLoading):
     def _on_filter(self, event: Input.Changed) -> None:
         self.session.user_typed()
         self.table.apply_query(parse_query(event.value))
-        self.status.set_hint(" · ".join(query_problems(event.value)))
+        self.status.show(hint=" · ".join(query_problems(event.value)))
 
     @on(Input.Submitted, "#filter")
     def _on_filter_submit(self, event: Input.Submitted) -> None:
@@ -47,7 +47,7 @@ class FilterAndSort(ProfileLoading):
             self._show_center("entries")
         self.filter_input.value = text
         self.table.apply_query(parse_query(text))
-        self.status.set_hint(" · ".join(query_problems(text)))
+        self.status.show(hint=" · ".join(query_problems(text)))
 
     def add_filter_token(self, token: str) -> None:
         parts = self.filter_input.value.split()

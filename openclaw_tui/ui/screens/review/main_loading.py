@@ -8,7 +8,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,7 @@ from ...widgets.profile_tree import ProfileTree
 from ...widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
+    from ....core.lifecycle.plan import Plan
     from .entry_ops import EntryOperations
     from .git_panel import GitPanel
 
@@ -97,22 +98,6 @@ class ProfileLoading(Screen[None]):
     # --- what the session holds, the panes ------------------------------------------------
 
     @property
-    def data(self) -> dict[Path, ProfileData]:
-        return self.session.data
-
-    @property
-    def order(self) -> list[Path]:
-        return self.session.order
-
-    @property
-    def current(self) -> ProfileData | None:
-        return self.session.current
-
-    @property
-    def current_file(self) -> str:
-        return self.session.current_file
-
-    @property
     def table(self) -> EntryTable:
         return self.query_one("#entries", EntryTable)
 
@@ -142,8 +127,8 @@ class ProfileLoading(Screen[None]):
 
     def refresh_after_write(self) -> None:
         """Call after writing files of the current profile: reload, re-index, re-check."""
-        if self.current is not None:
-            self.reload_profile(self.current.path)
+        if self.session.current is not None:
+            self.reload_profile(self.session.current.path)
 
     def reload_profile(self, profile_path: Path) -> None:
         """Re-read a profile (then re-index and re-check it)."""
@@ -152,11 +137,12 @@ class ProfileLoading(Screen[None]):
             return
         profile, gen = started
         self.status.set_busy("reloading", True)
-        data = self.data.get(profile.path)
-        self._reload([(profile, data)], self.current_file if data is self.current else None, gen)
+        data = self.session.data.get(profile.path)
+        self._reload([(profile, data)], self.session.current_file if data is self.session.current else None, gen)
 
-    def reload_for_plan(self, profiles: Sequence[Path]) -> None:
-        """Reload the profiles a write touched (the current one when none is loaded)."""
+    def reload_for_plan(self, plan: Plan) -> None:
+        """Reload the profiles ``plan`` touched (the current one when none is loaded)."""
+        profiles = self.session.profiles_touched(plan)
         if not profiles:
             self.refresh_after_write()
         for path in profiles:
@@ -249,8 +235,8 @@ class ProfileLoading(Screen[None]):
     def _start_background(self, datas: list[ProfileData]) -> None:
         self.status.set_busy("indexing", not self.session.all_indexed())
         self.status.set_busy("checking", True)
-        current = [d for d in datas if d is self.current]
-        queue = current + [d for d in datas if d is not self.current]
+        current = [d for d in datas if d is self.session.current]
+        queue = current + [d for d in datas if d is not self.session.current]
         self._checks(list(queue))
         self._background(queue)
 
@@ -270,7 +256,7 @@ class ProfileLoading(Screen[None]):
             self.notify(_("Changes made by other programs will not show: %(reason)s") % {"reason": exc}, severity="warning")
             return
         if watcher.mode == "polling":
-            self.status.set_watch(_("watching: polling"))
+            self.status.show(watch_note=_("watching: polling"))
         if watcher.fallback_reason:
             self.notify(_("Watching by polling: %(reason)s") % {"reason": watcher.fallback_reason})
         self._catch_up()
@@ -352,8 +338,8 @@ class ProfileLoading(Screen[None]):
         self.files_tree.show_profiles([d.profile for d in self.session.profiles()])
         for notice in notices:
             self.notify(notice)
-        if self.current is data:
-            file = message.keep_file or self.current_file
+        if self.session.current is data:
+            file = message.keep_file or self.session.current_file
             row = self.table.cursor_row
             keep = self.session.kept_row(old, data, file, row) if old is not None else row
             self._show_profile(data, file, keep=keep)
@@ -367,7 +353,7 @@ class ProfileLoading(Screen[None]):
             return
         if self.session.all_indexed():
             self.status.set_busy("indexing", False)
-        if message.data is self.current:
+        if message.data is self.session.current:
             self.table.set_indexed()
             self._update_status()
 
@@ -380,7 +366,7 @@ class ProfileLoading(Screen[None]):
             self.status.set_busy("checking", False)
         self.files_tree.set_problem_counts(data.path, data.counts_by_file())
         self._show_audit()
-        if data is self.current:
+        if data is self.session.current:
             self.table.marks_changed()
             self._refresh_detail_when_idle()
             self._update_status()
@@ -389,10 +375,10 @@ class ProfileLoading(Screen[None]):
 
     def _show_where_attention_is_needed(self) -> None:
         """Opened on several profiles and nothing touched yet: from a clean first profile, show one with findings."""
-        if self._attention_done or getattr(self.app, "user_active", True) or len(self.order) < 2:
+        if self._attention_done or getattr(self.app, "user_active", True) or len(self.session.order) < 2:
             return
         self._attention_done = True
-        current = self.current
+        current = self.session.current
         if current is None or current.serious() or self._center() != "entries-pane":
             return
         target = self.session.most_serious()
@@ -407,5 +393,5 @@ class ProfileLoading(Screen[None]):
     def _on_refs(self, message: RefsReady) -> None:
         if self.session.stale(message.data):
             return
-        if message.data is self.current:
+        if message.data is self.session.current:
             self._refresh_detail_when_idle()

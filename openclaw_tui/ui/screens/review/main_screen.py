@@ -173,10 +173,10 @@ class MainScreen(FilterAndSort):
         return self.table.cursor_row if self.loaded else None
 
     def selected_profile(self) -> Profile | None:
-        return self.current.profile if self.current is not None else None
+        return self.session.current.profile if self.session.current is not None else None
 
     def findings_for(self, profile_path: Path) -> list[Finding]:
-        data = self.data.get(Path(profile_path))
+        data = self.session.data.get(Path(profile_path))
         return list(data.findings or []) if data is not None else []
 
     @on(EntryTable.PicksChanged)
@@ -244,8 +244,8 @@ class MainScreen(FilterAndSort):
 
     def _show_audit(self) -> None:
         groups = [
-            AuditGroup(str(p), self.data[p].profile.name, self.data[p].findings, self.data[p].check_note)
-            for p in self.order
+            AuditGroup(str(p), self.session.data[p].profile.name, self.session.data[p].findings, self.session.data[p].check_note)
+            for p in self.session.order
         ]
         self.audit.show_groups(groups)
 
@@ -255,14 +255,14 @@ class MainScreen(FilterAndSort):
         )
 
     def _update_status(self) -> None:
-        data = self.current
+        data = self.session.current
         if data is None:
             return
-        rows = data.files.get(self.current_file, [])
-        where = f"{data.profile.name} · {self.current_file}"
+        rows = data.files.get(self.session.current_file, [])
+        where = f"{data.profile.name} · {self.session.current_file}"
         if self._center() == "file-view":
             where = f"{data.profile.name} · {self.file_view.rel}"
-        counts, problems = data.status_counts(self.current_file)
+        counts, problems = data.status_counts(self.session.current_file)
         sort = self.table.sort_key
         extra = "" if sort == "order" else (_("sorted by %(key)s") % {"key": _(SORT_LABEL.get(sort, sort))}
                                             + (" ▼" if self.table.sort_reverse else ""))
@@ -274,7 +274,7 @@ class MainScreen(FilterAndSort):
 
     def count_inbox(self, force: bool = False) -> None:
         """Count the review inbox of the current profile (status bar: "N changes since your review")."""
-        data = self.current
+        data = self.session.current
         if data is not None and (force or getattr(self, "_inbox_for", None) != data.path):
             self._inbox_for = data.path
             self._count_inbox(data.path)
@@ -290,9 +290,9 @@ class MainScreen(FilterAndSort):
         call_if_attached(self, self._inbox_counted, path, count)
 
     def _inbox_counted(self, path: Path, count: int | None) -> None:
-        if self.current is not None and self.current.path == path:
+        if self.session.current is not None and self.session.current.path == path:
             for bar in self.query("#status").results(StatusBar):  # none once the app closes (the worker outlived it)
-                bar.set_inbox(count)
+                bar.show(inbox=count)
 
     def _center(self) -> str:
         return self.query_one("#center-switcher", ContentSwitcher).current or "entries-pane"
@@ -304,13 +304,13 @@ class MainScreen(FilterAndSort):
             self._detail_for_id(ident)
             return
         row = self.table.cursor_row
-        data = self.current
+        data = self.session.current
         self.detail.show(row, data.refs if data else None, self.session.lookup,
                          empty=_("No entry selected.") if self.loaded else _("Loading…"))
 
     def _detail_for_id(self, ident: str | None) -> None:
         row = self.session.lookup(ident) if ident else None
-        data = self.current
+        data = self.session.current
         here: list[Finding] = []
         if row is None and data is not None and self._center() == "file-view":
             fv = self.file_view
@@ -378,7 +378,7 @@ class MainScreen(FilterAndSort):
         info = event.node.data
         if info is None:
             return
-        data = self.data.get(info.profile)
+        data = self.session.data.get(info.profile)
         if data is None:
             return
         if info.kind in ("memories", "archive", "profile"):
@@ -403,10 +403,10 @@ class MainScreen(FilterAndSort):
 
     def jump(self, loc: Location, profile: Path | None = None) -> bool:
         """Go to an entry (by id or by line of a memory file) or to a file line."""
-        data = self.data.get(profile) if profile is not None else self.current
+        data = self.session.data.get(profile) if profile is not None else self.session.current
         if data is None:
             return False
-        if data is not self.current:
+        if data is not self.session.current:
             self._show_profile(data, "memories.md")
         if loc.file in MEMORY_FILES and loc.line is not None:
             return self._select_line(data, loc.file, loc.line)
@@ -426,17 +426,17 @@ class MainScreen(FilterAndSort):
 
     def show_entry(self, row: EntryRow) -> bool:
         """Select ``row`` in the table (switching file, clearing a filter that hides it)."""
-        data = self.current
+        data = self.session.current
         if data is None:
             return False
-        if row.file != self.current_file or self._center() != "entries-pane":
+        if row.file != self.session.current_file or self._center() != "entries-pane":
             self._show_profile(data, row.file)
         if not self.table.select_row(row):
             if self.filter_input.value:
                 self.notify(_("Filter cleared to show %(entry)s.") % {"entry": row.id or _("the entry")}, markup=False)
                 self.filter_input.value = ""
                 self.table.apply_query(parse_query(""))
-                self.status.set_hint("")
+                self.status.show(hint="")
             if not self.table.select_row(row):
                 return False
         self.files_tree.select_file(data.path, row.file)
@@ -453,7 +453,7 @@ class MainScreen(FilterAndSort):
 
     def open_file(self, rel: str, line: int | None = None, profile: Path | None = None) -> bool:
         """Show a profile file in the file view (at ``line`` when given)."""
-        data = self.data.get(profile) if profile is not None else self.current
+        data = self.session.data.get(profile) if profile is not None else self.session.current
         if data is None:
             return False
         if rel in data.files:
@@ -461,7 +461,7 @@ class MainScreen(FilterAndSort):
                 return self._select_line(data, rel, line)
             self._show_profile(data, rel)
             return True
-        if data is not self.current:
+        if data is not self.session.current:
             self._show_profile(data, "memories.md")
         if not self._show_text_file(data, rel, line):
             self.notify(_("%(file)s does not exist in %(profile)s") % {"file": rel, "profile": data.profile.name},
@@ -504,7 +504,7 @@ class MainScreen(FilterAndSort):
             self.table.focus()
 
     def action_write_audit_log(self) -> None:
-        data = self.current
+        data = self.session.current
         if data is None or data.findings is None:
             self.notify(_("The check has not finished yet."), severity="warning")
             return
@@ -523,7 +523,7 @@ class MainScreen(FilterAndSort):
                     % {"count": n, "file": data.profile.audit_log_path.name})
 
     def action_reload(self) -> None:
-        for path in self.order:
+        for path in self.session.order:
             self.reload_profile(path)
 
     def action_toggle_tree(self) -> None:
@@ -540,10 +540,10 @@ class MainScreen(FilterAndSort):
         if folder is None:
             return None
         folder = Path(folder)
-        if folder in self.data:
+        if folder in self.session.data:
             return folder
         resolved = folder.resolve()
-        return next((p for p in self.order if p.resolve() == resolved), None)
+        return next((p for p in self.session.order if p.resolve() == resolved), None)
 
     def _jump_result(self, result: tuple[Location, Path] | None) -> None:
         """Enter on a search or agent-view result: go to that entry or file line."""
@@ -570,15 +570,15 @@ class MainScreen(FilterAndSort):
     def action_open_agent(self) -> None:
         from ..workspace.agent_screen import AgentScreen
 
-        if self.current is None:
+        if self.session.current is None:
             self.notify(_("No profile is open."), severity="warning")
             return
-        self.app.push_screen(AgentScreen(self.current.path, today=self.session.today), self._jump_result)
+        self.app.push_screen(AgentScreen(self.session.current.path, today=self.session.today), self._jump_result)
 
     def action_open_workspace(self) -> None:
         from ..workspace.workspace_screen import WorkspaceScreen
 
-        data = self.current
+        data = self.session.current
         if data is None or data.profile.layout != "openclaw":
             self.notify(_("The selected profile is not an OpenClaw workspace."), severity="warning")
             return
@@ -607,17 +607,14 @@ class MainScreen(FilterAndSort):
             self.notify(_("Highlight a reference finding in the audit list first (a shows it)."), severity="warning")
             return
         key, finding = hit
-        data = self.data.get(Path(key))
+        data = self.session.data.get(Path(key))
         if data is None or finding.code not in REPAIRABLE:
             self.notify(_("%(code)s has no repair here: f repairs %(codes)s.") % {"code": finding.code,
                                                                                   "codes": ", ".join(sorted(REPAIRABLE))},
                         severity="warning", markup=False)
             return
         self.app.push_screen(RepairScreen(data.profile, finding, session=self.session, today=self.session.today,
-                                          on_written=self._repaired))
-
-    def _repaired(self, plan: Any) -> None:
-        self.reload_for_plan(self.session.profiles_touched(plan))
+                                          on_written=self.reload_for_plan))
 
     # --- the registry's actions that other pieces carry out ------------------------------
 
@@ -627,7 +624,7 @@ class MainScreen(FilterAndSort):
         if action == "git":
             return self.git.available(str(parameters[0]))
         if action == "open_workspace":
-            return self.current is not None and self.current.profile.layout == "openclaw"
+            return self.session.current is not None and self.session.current.profile.layout == "openclaw"
         return super().check_action(action, parameters)
 
     def action_ops(self, name: str) -> None:
@@ -646,14 +643,14 @@ class MainScreen(FilterAndSort):
     def shown_file(self) -> str:
         """The file shown in the centre: the file view's, else the entry table's."""
         shown = getattr(self.file_view, "rel", None) if self._center() == "file-view" else None
-        return shown if isinstance(shown, str) else self.current_file
+        return shown if isinstance(shown, str) else self.session.current_file
 
     # --- for the command palette and help ---------------------------------------------
 
     def palette_commands(self) -> Sequence[tuple[str, str, Any]]:
         """(name, help, callback) for commands that make sense on this screen right now."""
         cmds: list[tuple[str, str, Any]] = []
-        data = self.current
+        data = self.session.current
         for status in ("active", "superseded", "cold", "archived"):
             cmds.append((_("Filter: status %(status)s") % {"status": status},
                          _("Show only %(status)s entries") % {"status": status},
@@ -679,12 +676,12 @@ class MainScreen(FilterAndSort):
         if data is not None and data.indexed:
             from ...rows import all_tags
 
-            for tag, n in all_tags(data.files.get(self.current_file, []))[:300]:
+            for tag, n in all_tags(data.files.get(self.session.current_file, []))[:300]:
                 cmds.append((_("Filter: tag %(tag)s") % {"tag": tag},
                              ngettext("%(n)s entry tagged %(tag)s", "%(n)s entries tagged %(tag)s", n) % {"n": n, "tag": tag},
                              lambda t=tag: self.add_filter_token(f"tag:{t}" if " " not in t else f'"tag:{t}"')))
-        for p in self.order:
-            d = self.data[p]
+        for p in self.session.order:
+            d = self.session.data[p]
             cmds.append((_("Open profile %(profile)s") % {"profile": d.profile.name},
                          _("List the entries of %(profile)s") % {"profile": d.profile.name},
                          lambda d=d: self._show_profile(d, "memories.md")))

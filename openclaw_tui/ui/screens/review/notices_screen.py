@@ -22,11 +22,7 @@ STYLE = {"error": "bold red", "warning": "yellow", "information": ""}
 class NoticesScreen(ModalScreen[None]):
     """Every notice of this session (up to 100), newest first; memory text stays literal."""
 
-    DEFAULT_CSS = """
-    NoticesScreen { align: center middle; background: $background 60%; }
-    #notices-body { width: 90%; max-width: 120; height: 80%; border: round $accent; background: $surface;
-                    padding: 0 1; }
-    """
+    CSS_PATH = "notices_screen.tcss"
     BINDINGS = bindings("notices")
 
     def __init__(self, notices: Sequence[Any]) -> None:

@@ -6,12 +6,13 @@ itself (which builds them): a new screen offering the same surface can host them
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 from ....core.check.findings import Finding
 from ....core.files.profile import Profile
+from ....core.lifecycle.plan import Plan
 from ...rows import EntryRow, Location
 from ...widgets.entry_table import EntryTable
 from ...widgets.status_bar import StatusBar
@@ -50,7 +51,7 @@ class ReviewHost(Protocol):
 
     def reload_profile(self, profile_path: Path) -> None: ...
 
-    def reload_for_plan(self, profiles: Sequence[Path]) -> None: ...
+    def reload_for_plan(self, plan: Plan) -> None: ...
 
     def jump(self, loc: Location, profile: Path | None = None) -> bool: ...
 

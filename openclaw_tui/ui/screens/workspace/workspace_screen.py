@@ -54,10 +54,10 @@ from ....core.workspace.openclaw_config import OpenClawConfig, OpenClawConfigErr
 from ...actions import bindings
 from ...session import Session
 from ...widgets.bootstrap_bars import BootstrapBars, preview_text
-from ...widgets.plan_text import plan_title
 from ...widgets.safe_text import clean, clean_line
 from ...widgets.ws_rows import Cell, RowsView
 from ...workers import call_if_attached
+from ..review.entry_ops import undo_step
 from .workspace_dialogs import DistilPicker, PickOne, TextPrompt
 
 # what each of dreaming's files is (core/workspace/machine.py: MACHINE_DIRS, DIARY_MEANING)
@@ -161,17 +161,7 @@ def _size_text(size: int) -> str:
 class WorkspaceScreen(Screen[None]):
     """One OpenClaw workspace, first-class."""
 
-    DEFAULT_CSS = """
-    WorkspaceScreen { layout: vertical; }
-    #ws-title { height: 1; background: $panel; color: $text; padding: 0 1; }
-    #ws-tabline { height: 1; padding: 0 1; }
-    #ws-keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
-    #ws-filter { height: 3; }
-    #ws-tabs { height: 1fr; }
-    #ws-detail { height: 6; border-top: solid $panel-lighten-2; padding: 0 1; overflow-y: auto; }
-    #ws-preview-scroll { height: 1fr; }
-    #ws-preview { padding: 0 1; }
-    """
+    CSS_PATH = "workspace_screen.tcss"
 
     AUTO_FOCUS = ""
 
@@ -814,20 +804,12 @@ class WorkspaceScreen(Screen[None]):
         self.write(lambda: dreaming.accept(self.path, item, strip=strip),
                    _("Accepted, machine metadata stripped.") if strip else _("Accepted."))
 
-    def action_undo(self) -> None:
-        self._step(self.store.undo(), _("Undone: %(title)s  (U redoes)"))
+    def action_undo(self, redo: bool = False) -> None:
+        if undo_step(self, self.store, redo) is not None:
+            self.reload()
 
     def action_redo(self) -> None:
-        self._step(self.store.redo(), _("Redone: %(title)s"))
-
-    def _step(self, outcome: Any, done: str) -> None:
-        """As the main screen's undo (screens/entry_ops.py): the same session, the same notices."""
-        if outcome.plan is None:
-            error = outcome.error or ""
-            self.notify(error, severity="information" if outcome.nothing else "error", timeout=10, markup=False)
-            return
-        self.notify(done % {"title": plan_title(outcome.plan.title)}, markup=False)
-        self.reload()
+        self.action_undo(redo=True)
 
     def action_commit(self) -> None:
         paths = sorted(self.changed_paths)
