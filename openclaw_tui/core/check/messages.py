@@ -42,8 +42,6 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "over-capacity": (N_("memories.md holds %(count)s entries, over the cap of %(cap)s"),),
     "unresolved-conflict": (
         N_("%(id)s conflicts with %(other)s and both are active: keep one, keep both, or supersede one"),
-        N_("USER.md: two active directives on the same topic (lines %(first)s and %(second)s); "
-           "supersede one of them"),
     ),
     "sensitive-data": (N_("%(where)s holds an unredacted %(label)s (%(kind)s); run `openclaw-tui redact`"),),
     "suspicious-instruction": (
@@ -55,9 +53,6 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
            "%(limit)s-character limit (%(rules)s); %(gets)s"),
         N_("the bootstrap files reach the total of %(total)s characters as OpenClaw counts them "
            "(UTF-16 units, %(rules)s): %(gets)s"),
-        N_("%(file)s has %(size)s characters, over the %(limit)s-character limit; the agent truncates it"),
-        N_("the bootstrap files hold %(total)s characters together, over the total of %(max)s; "
-           "the agent truncates from %(file)s on"),
     ),
     "stale-daily-log": (N_("%(file)s is %(age)s days old: distil it into MEMORY.md, then remove it"),),
     "daily-log-rewritten": (
