@@ -161,6 +161,8 @@ class OpenClawApp(App[int]):
 
     def place_notifications(self) -> None:
         """Toasts at the bottom right, unless the focused pane is there: then at the top right."""
+        if not self.screen_stack:  # a focus change that arrives while the app closes
+            return
         screen = self.screen
         pane = self.focused_pane()
         if pane is None:

@@ -38,3 +38,14 @@ async def test_the_same_notice_is_not_posted_again_while_it_shows(tmp_path: Path
         await pilot.pause()
         assert notices(app)[before:] == ["Nothing to undo in this session.", "Something else."]
 
+
+
+async def test_a_focus_change_while_the_app_closes_places_no_notice(samples: Path, tmp_path: Path) -> None:
+    import shutil
+
+    shutil.copytree(samples / "profiles" / "atlas", tmp_path / "atlas")
+    app = OpenClawApp(tmp_path / "atlas", today=TODAY, watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+    assert not app.screen_stack  # closed: a late DescendantFocus finds no screen
+    app.place_notifications()  # raised ScreenStackError (the full run of 15:31 crashed at exit on it)
