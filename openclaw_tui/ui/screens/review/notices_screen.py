@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -22,7 +23,7 @@ STYLE = {"error": "bold red", "warning": "yellow", "information": ""}
 class NoticesScreen(ModalScreen[None]):
     """Every notice of this session (up to 100), newest first; memory text stays literal."""
 
-    CSS_PATH = "notices_screen.tcss"
+    CSS_PATH = Path(__file__).with_name("notices_screen.tcss")  # absolute: subclasses live elsewhere
     BINDINGS = bindings("notices")
 
     def __init__(self, notices: Sequence[Any]) -> None:
