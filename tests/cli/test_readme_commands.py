@@ -182,5 +182,5 @@ def test_every_shell_block_of_the_readme_and_docs_runs_as_written(work: Path, tm
             failures.append(f"{name}: {command}\n  exit {proc.returncode}\n  {proc.stderr.strip()[-800:]}")
     assert not failures, "\n".join(failures)
     assert skipped == ["pip install -e . && openclaw-tui --demo",
-                       'pip install -e ".[dev]" && python -m pytest -n 2 -m "not slow"'], (
+                       'pip install -e ".[dev]" && python -m pytest -n 4 -m "not slow"'], (
         INSTALL_REASON, skipped)
