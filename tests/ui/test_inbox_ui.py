@@ -140,3 +140,10 @@ async def test_a_count_that_arrives_after_the_status_bar_is_gone_is_dropped(ws: 
         main._inbox_counted(main.session.current.path, 3)  # type: ignore[attr-defined]
         await pilot.pause()
     assert app.return_code in (None, 0)
+
+
+def test_the_status_bar_refuses_a_segment_it_does_not_have() -> None:
+    bar = StatusBar()
+    with pytest.raises(TypeError, match="inbx"):
+        bar.show(inbx=3)  # a typo would otherwise set an attribute nothing draws
+    assert not hasattr(bar, "inbx")

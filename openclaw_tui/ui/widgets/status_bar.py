@@ -18,6 +18,7 @@ STATUS_STYLE = {
     "active": "green", "superseded": "dim strike", "cold": "cyan", "archived": "dim", "malformed": "bold red",
 }
 BUSY_DELAY = 0.3  # seconds of work before the indicator shows
+SEGMENTS = frozenset({"repo_info", "alert", "hint", "watch_note", "inbox"})  # what show() may set
 
 
 class StatusBar(Widget):
@@ -60,6 +61,8 @@ class StatusBar(Widget):
     def show(self, **segments: Any) -> None:
         """Set segments by attribute name (``repo_info``, ``alert``, ``hint``, ``watch_note``, ``inbox``;
         None or empty hides one); the bar is painted again when one changed."""
+        if unknown := segments.keys() - SEGMENTS:
+            raise TypeError(f"not a status bar segment: {', '.join(sorted(unknown))}")
         if any(getattr(self, name) != value for name, value in segments.items()):
             for name, value in segments.items():
                 setattr(self, name, value)
