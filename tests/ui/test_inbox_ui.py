@@ -15,7 +15,7 @@ from openclaw_tui.ui.screens.inbox.inbox_screen import InboxScreen
 from openclaw_tui.ui.widgets.status_bar import StatusBar
 from tests.inbox_helpers import agent_commit, replace, repo_with
 from tests.support import until
-from tests.ui_support import TODAY, settle
+from tests.ui_support import TODAY, notices, settle
 
 SIZES = [(80, 24), (160, 48)]
 
@@ -147,3 +147,15 @@ def test_the_status_bar_refuses_a_segment_it_does_not_have() -> None:
     with pytest.raises(TypeError, match="inbx"):
         bar.show(inbx=3)  # a typo would otherwise set an attribute nothing draws
     assert not hasattr(bar, "inbx")
+
+
+async def test_an_editor_that_cannot_start_is_a_notice(ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EDITOR", str(ws / "no-such-editor"))
+    monkeypatch.delenv("VISUAL", raising=False)
+    app = OpenClawApp(ws, today=TODAY)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await open_inbox(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert app.screen is screen  # still open: no crash
+        assert any("no-such-editor" in text for text in notices(app))
